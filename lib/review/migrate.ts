@@ -1,0 +1,75 @@
+/**
+ * Loading a stored review: every document carries `schemaVersion`, and a review saved by an older
+ * version is upgraded step by step before it is validated against the current schema. Each step is
+ * a pure function of the previous version's shape; nothing here touches storage.
+ *
+ * History:
+ * - v1 kept the tool → source map as `toolSources` with no roles, and a single `decision`.
+ * - v2 merges the map into `tools` (tool assessments with roles) and keeps a list of `decisions`,
+ *   since a decision names one agent and a server may be decided into several.
+ */
+import { z } from "zod";
+import { REVIEW_SCHEMA_VERSION, ReviewSchema, type Review } from "@/lib/review/schema";
+
+type Json = Record<string, unknown>;
+
+const V1ToolSourceSchema = z.looseObject({
+  serverId: z.string(),
+  tool: z.string(),
+  sourceIds: z.array(z.string()).default([]),
+});
+
+function upgradeV1(doc: Json): Json {
+  const { toolSources, decision, ...rest } = doc;
+  const mapped = z.array(V1ToolSourceSchema).default([]).safeParse(toolSources);
+  return {
+    ...rest,
+    schemaVersion: 2,
+    tools: mapped.success
+      ? mapped.data.map((t) => ({
+          serverId: t.serverId,
+          tool: t.tool,
+          sourceIds: t.sourceIds,
+          roles: t.sourceIds.length > 0 ? ["returns_untrusted_text"] : [],
+          rolesConfirmed: false,
+        }))
+      : toolSources, // left as is, so validation names the bad field
+    decisions: decision === null || decision === undefined ? [] : [decision],
+  };
+}
+
+const UPGRADES: Record<number, (doc: Json) => Json> = { 1: upgradeV1 };
+
+export type ReviewLoadResult =
+  | { ok: true; review: Review; upgradedFrom: number | null }
+  | { ok: false; issues: z.core.$ZodIssue[] };
+
+/** Upgrades `raw` to the current schema version and validates it. Never throws on bad input. */
+export function loadReviewDocument(raw: unknown): ReviewLoadResult {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { ok: false, issues: [{ code: "custom", path: [], message: "a review must be a JSON object", input: raw }] };
+  }
+  let doc = raw as Json;
+  const original = doc.schemaVersion;
+  if (typeof original !== "number" || !Number.isInteger(original) || original < 1 || original > REVIEW_SCHEMA_VERSION) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "custom",
+          path: ["schemaVersion"],
+          message: `unsupported schemaVersion ${JSON.stringify(original)}; this version reads 1 to ${REVIEW_SCHEMA_VERSION}`,
+          input: original,
+        },
+      ],
+    };
+  }
+  for (let v = original; v < REVIEW_SCHEMA_VERSION; v++) {
+    const step = UPGRADES[v];
+    if (!step) throw new Error(`no upgrade from review schemaVersion ${v}`); // a programming error
+    doc = step(doc);
+  }
+  const parsed = ReviewSchema.safeParse(doc);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues };
+  return { ok: true, review: parsed.data, upgradedFrom: original === REVIEW_SCHEMA_VERSION ? null : original };
+}

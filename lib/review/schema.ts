@@ -1,0 +1,332 @@
+/**
+ * The review document: one zod schema for everything a reviewer enters about a relay server
+ * deployment. It is the unit of storage (each save is a revision of it), the body of the JSON API,
+ * and the input of every analysis in lib/. Only reviewer-entered facts live here; what a server
+ * said about itself lives in surface snapshots, referenced by fingerprint.
+ *
+ * Invariants enforced by `ReviewSchema` beyond field shapes: ids are unique per collection and
+ * every reference (tool → server, tool → source, agent → tool, decision → agent) resolves.
+ * Secrets never appear: servers name the environment variables and headers they need, and the
+ * values are resolved on the workbench's server side at connect time.
+ */
+import { z } from "zod";
+import {
+  AgentIdSchema,
+  DecisionIdSchema,
+  ServerIdSchema,
+  Sha256Schema,
+  SourceIdSchema,
+} from "@/lib/ids";
+
+export const REVIEW_SCHEMA_VERSION = 2;
+
+const name = (max = 120) => z.string().trim().min(1, "must not be empty").max(max);
+const note = z.string().max(4000);
+const count = z.number().int("must be a whole number").min(0, "must not be negative").max(10_000_000_000);
+/** Environment variable and header names only — never their values. */
+const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be an environment variable name");
+const HeaderNameSchema = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name");
+
+/** `ghcr.io/org/server@sha256:<64 hex>`: a digest, never a mutable tag. */
+export const ImageDigestSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._/:-]{0,254}@sha256:[0-9a-f]{64}$/, "must be an image reference pinned by digest: name@sha256:<64 hex>");
+
+export const StdioTransportSchema = z.object({
+  kind: z.literal("stdio"),
+  /** Only runnable when it matches an entry of the owner's launcher allowlist (see lib/mcp). */
+  command: name(500),
+  args: z.array(z.string().max(2000)).max(64).default([]),
+  envNames: z.array(EnvNameSchema).max(64).default([]),
+});
+export const HttpTransportSchema = z.object({
+  /** Streamable HTTP, falling back to legacy SSE when the server speaks only that. */
+  kind: z.enum(["http", "sse"]),
+  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000),
+  /** Header name → environment variable holding its value. */
+  headerEnv: z.record(HeaderNameSchema, EnvNameSchema).default({}),
+});
+/** A server not under review whose tools are entered by hand (e.g. the deploy tools an agent also holds). */
+export const ManualTransportSchema = z.object({ kind: z.literal("manual") });
+export const TransportSchema = z.discriminatedUnion("kind", [
+  StdioTransportSchema,
+  HttpTransportSchema,
+  ManualTransportSchema,
+]);
+export type Transport = z.infer<typeof TransportSchema>;
+
+/** MCP tool annotations exactly as a server (or a reviewer, for hand-entered tools) claimed them. */
+export const ToolAnnotationsSchema = z.object({
+  title: z.string().max(500).optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
+
+/** A tool entered by hand: used for manual servers, and for live servers before any inspection. */
+export const DeclaredToolSchema = z.object({
+  name: name(256),
+  description: z.string().max(10_000).default(""),
+  annotations: ToolAnnotationsSchema.optional(),
+});
+export type DeclaredTool = z.infer<typeof DeclaredToolSchema>;
+
+export const SurfacePinSchema = z.object({
+  surfaceSha256: Sha256Schema,
+  /** The client capabilities the pinned inspection declared; a pin compares only like with like. */
+  declaredCapabilities: z.array(z.string().max(64)).max(16),
+  pinnedAt: z.iso.datetime(),
+  pinnedBy: name(120),
+  reason: note.default(""),
+  onSurfaceChange: z.enum(["block", "warn"]).default("block"),
+});
+export type SurfacePin = z.infer<typeof SurfacePinSchema>;
+
+export const RelayServerSchema = z.object({
+  id: ServerIdSchema,
+  name: name(),
+  transport: TransportSchema,
+  imageDigest: ImageDigestSchema.nullable().default(null),
+  declaredTools: z.array(DeclaredToolSchema).max(10_000).default([]),
+  pin: SurfacePinSchema.nullable().default(null),
+  notes: note.default(""),
+});
+export type RelayServer = z.infer<typeof RelayServerSchema>;
+
+export const SOURCE_KINDS = [
+  "tracker",
+  "support_portal",
+  "wiki",
+  "partner_space",
+  "comments",
+  "external_pages",
+  "mail",
+  "crm",
+  "other",
+] as const;
+
+/**
+ * Who may write into a source. `contractors` and `partnerAccounts` are "of whom" counts inside
+ * `internalAccounts`; `externalAccounts` are registered accounts outside the organisation.
+ * `activeLastYear` is a usage fact about the external accounts, never part of the bound.
+ */
+export const WriterPopulationSchema = z
+  .object({
+    internalAccounts: count.default(0),
+    contractors: count.default(0),
+    partnerAccounts: count.default(0),
+    externalAccounts: count.default(0),
+    activeLastYear: count.nullable().default(null),
+    selfServiceSignupOpen: z.boolean().default(false),
+    fetchesLinkedExternalPages: z.boolean().default(false),
+  })
+  .superRefine((p, ctx) => {
+    if (p.contractors + p.partnerAccounts > p.internalAccounts) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["contractors"],
+        message: "contractors and partner-org accounts are counted among internal accounts, so together they cannot exceed it",
+      });
+    }
+    if (p.activeLastYear !== null && p.activeLastYear > p.externalAccounts) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["activeLastYear"],
+        message: "accounts active last year cannot exceed registered external accounts",
+      });
+    }
+  });
+export type WriterPopulation = z.infer<typeof WriterPopulationSchema>;
+
+export const InputSourceSchema = z.object({
+  id: SourceIdSchema,
+  name: name(),
+  kind: z.enum(SOURCE_KINDS).default("other"),
+  writers: WriterPopulationSchema,
+  notes: note.default(""),
+});
+export type InputSource = z.infer<typeof InputSourceSchema>;
+
+export const TOOL_ROLES = [
+  "returns_untrusted_text",
+  "reads_private_data",
+  "writes",
+  "deploys_or_destroys",
+  "network_or_shares",
+] as const;
+export const ToolRoleSchema = z.enum(TOOL_ROLES);
+export type ToolRole = z.infer<typeof ToolRoleSchema>;
+
+export const ToolRefSchema = z.object({ serverId: ServerIdSchema, tool: name(256) });
+export type ToolRef = z.infer<typeof ToolRefSchema>;
+
+/**
+ * The reviewer's assessment of one tool: the sources whose text it returns (the tool → source
+ * map) and its roles. `rolesConfirmed: false` means the roles are the app's suggestion, which the
+ * analysis may use but must report relying on.
+ */
+export const ToolAssessmentSchema = ToolRefSchema.extend({
+  sourceIds: z.array(SourceIdSchema).max(1000).default([]),
+  roles: z.array(ToolRoleSchema).max(TOOL_ROLES.length).default([]),
+  rolesConfirmed: z.boolean().default(false),
+});
+export type ToolAssessment = z.infer<typeof ToolAssessmentSchema>;
+
+export const AgentSchema = z.object({
+  id: AgentIdSchema,
+  name: name(),
+  description: note.default(""),
+  tools: z.array(ToolRefSchema).max(10_000).default([]),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const CredentialConfigSchema = z.object({
+  serverId: ServerIdSchema,
+  scopes: z.array(z.string().trim().min(1).max(200)).max(200).default([]),
+  projects: z.array(z.string().trim().min(1).max(200)).max(500).default([]),
+  /** Projects the organisation treats as sensitive (e.g. SEC); granting any of them is a finding. */
+  sensitiveProjects: z.array(z.string().trim().min(1).max(200)).max(500).default([]),
+  identity: z.enum(["service", "person", "unknown"]).default("unknown"),
+  ttlDays: z.number().int().min(1).max(3650).nullable().default(null),
+  rotation: z.string().max(200).nullable().default(null),
+});
+export type CredentialConfig = z.infer<typeof CredentialConfigSchema>;
+
+export const EgressConfigSchema = z.object({
+  serverId: ServerIdSchema,
+  /** A Kubernetes NetworkPolicy, as YAML text; evaluated, never trusted from a summary. */
+  policyYaml: z.string().max(200_000),
+});
+export type EgressConfig = z.infer<typeof EgressConfigSchema>;
+
+export const ApprovalConfigSchema = z.object({
+  agentId: AgentIdSchema,
+  /** The sink calls that need approval. */
+  tools: z.array(ToolRefSchema).max(1000).default([]),
+  outOfBand: z.boolean().default(false),
+  showsResolvedArguments: z.boolean().default(false),
+  promptsPerDay: z.number().min(0).max(100_000),
+  medianSecondsToApprove: z.number().min(0).max(86_400),
+});
+export type ApprovalConfig = z.infer<typeof ApprovalConfigSchema>;
+
+/** Prose such as "read-only reference only": recorded, shown, and given no position in the path. */
+export const StatementOfIntentSchema = z.object({
+  text: z.string().trim().min(1).max(4000),
+  where: z.string().max(500).default(""),
+});
+export type StatementOfIntent = z.infer<typeof StatementOfIntentSchema>;
+
+export const ControlsSchema = z.object({
+  credentials: z.array(CredentialConfigSchema).max(1000).default([]),
+  egress: z.array(EgressConfigSchema).max(1000).default([]),
+  approvals: z.array(ApprovalConfigSchema).max(1000).default([]),
+  statementsOfIntent: z.array(StatementOfIntentSchema).max(200).default([]),
+});
+export type Controls = z.infer<typeof ControlsSchema>;
+
+/** A condition on an approval is a checkable item, not prose. */
+export const DecisionConditionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("tool_absent_from_agent"), tool: ToolRefSchema }),
+  z.object({ kind: z.literal("egress_default_deny"), serverId: ServerIdSchema }),
+  z.object({ kind: z.literal("credential_read_only"), serverId: ServerIdSchema }),
+  z.object({ kind: z.literal("approval_out_of_band"), agentId: AgentIdSchema }),
+  z.object({ kind: z.literal("surface_pinned_block"), serverId: ServerIdSchema }),
+]);
+export type DecisionCondition = z.infer<typeof DecisionConditionSchema>;
+
+/**
+ * Never a bare approve/reject of a server: a decision names the agent and tool set, and binds the
+ * fingerprints it was made against so that a change to either half of the pair makes it stale.
+ */
+export const DecisionSchema = z.object({
+  id: DecisionIdSchema,
+  serverId: ServerIdSchema,
+  agentId: AgentIdSchema,
+  verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
+  toolSet: z.array(ToolRefSchema).max(10_000),
+  conditions: z.array(DecisionConditionSchema).max(100).default([]),
+  reviewer: name(),
+  rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
+  decidedAt: z.iso.datetime(),
+  bound: z.object({
+    surfaceSha256: Sha256Schema.nullable(),
+    imageDigest: ImageDigestSchema.nullable(),
+    toolSetSha256: Sha256Schema,
+    controlsSha256: Sha256Schema,
+    revision: z.number().int().min(1),
+  }),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+const ReviewObjectSchema = z.object({
+  schemaVersion: z.literal(REVIEW_SCHEMA_VERSION),
+  title: name(200),
+  summary: note.default(""),
+  servers: z.array(RelayServerSchema).max(1000).default([]),
+  sources: z.array(InputSourceSchema).max(1000).default([]),
+  tools: z.array(ToolAssessmentSchema).max(20_000).default([]),
+  agents: z.array(AgentSchema).max(1000).default([]),
+  controls: ControlsSchema.default({ credentials: [], egress: [], approvals: [], statementsOfIntent: [] }),
+  decisions: z.array(DecisionSchema).max(1000).default([]),
+});
+
+function checkUnique<T>(
+  ctx: z.RefinementCtx,
+  items: readonly T[],
+  key: (item: T) => string,
+  path: string,
+  what: string,
+): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const k = key(item);
+    if (seen.has(k)) ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${JSON.stringify(k)}` });
+    seen.add(k);
+  });
+}
+
+const toolKey = (ref: ToolRef) => `${ref.serverId}\u0000${ref.tool}`;
+
+export const ReviewSchema = ReviewObjectSchema.superRefine((review, ctx) => {
+  checkUnique(ctx, review.servers, (s) => s.id, "servers", "server id");
+  checkUnique(ctx, review.sources, (s) => s.id, "sources", "source id");
+  checkUnique(ctx, review.agents, (a) => a.id, "agents", "agent id");
+  checkUnique(ctx, review.decisions, (d) => d.id, "decisions", "decision id");
+  checkUnique(ctx, review.tools, toolKey, "tools", "tool assessment");
+
+  const serverIds = new Set<string>(review.servers.map((s) => s.id));
+  const sourceIds = new Set<string>(review.sources.map((s) => s.id));
+  const agentIds = new Set<string>(review.agents.map((a) => a.id));
+  const unknown = (path: (string | number)[], what: string, id: string) =>
+    ctx.addIssue({ code: "custom", path, message: `unknown ${what} ${JSON.stringify(id)}` });
+
+  review.tools.forEach((t, i) => {
+    if (!serverIds.has(t.serverId)) unknown(["tools", i, "serverId"], "server", t.serverId);
+    t.sourceIds.forEach((s, j) => {
+      if (!sourceIds.has(s)) unknown(["tools", i, "sourceIds", j], "source", s);
+    });
+  });
+  review.agents.forEach((a, i) =>
+    a.tools.forEach((t, j) => {
+      if (!serverIds.has(t.serverId)) unknown(["agents", i, "tools", j, "serverId"], "server", t.serverId);
+    }),
+  );
+  (["credentials", "egress"] as const).forEach((kind) =>
+    review.controls[kind].forEach((c, i) => {
+      if (!serverIds.has(c.serverId)) unknown(["controls", kind, i, "serverId"], "server", c.serverId);
+    }),
+  );
+  review.controls.approvals.forEach((a, i) => {
+    if (!agentIds.has(a.agentId)) unknown(["controls", "approvals", i, "agentId"], "agent", a.agentId);
+  });
+  review.decisions.forEach((d, i) => {
+    if (!serverIds.has(d.serverId)) unknown(["decisions", i, "serverId"], "server", d.serverId);
+    if (!agentIds.has(d.agentId)) unknown(["decisions", i, "agentId"], "agent", d.agentId);
+  });
+});
+export type Review = z.infer<typeof ReviewSchema>;
+/** What a client sends: defaults may be omitted. */
+export type ReviewInput = z.input<typeof ReviewSchema>;

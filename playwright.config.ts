@@ -1,0 +1,48 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "./e2e",
+  timeout: 60_000,
+  expect: { timeout: 20_000 },
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  outputDir: "test-results",
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    headless: true,
+    trace: "retain-on-failure",
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testMatch: /api\/.*\.spec\.ts/ },
+    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: `node scripts/start.mjs`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      RELAY_REVIEW_DATA: process.env.E2E_DATA_DIR ?? ".data-e2e",
+      RELAY_REVIEW_TOKEN: process.env.E2E_TOKEN ?? "e2e-owner-token-0123456789abcdef0123456789",
+    },
+  },
+});
