@@ -1,0 +1,56 @@
+/**
+ * Request and response shapes of the reviews JSON API, shared by the route handlers (which parse
+ * requests with them) and the browser fetchers (which parse responses with them).
+ */
+import { z } from "zod";
+import { ReviewIdSchema } from "@/lib/ids";
+import { ReviewSchema } from "@/lib/review/schema";
+
+export const RevisionNumberSchema = z.coerce.number().int().min(1);
+
+export const ReviewSummarySchema = z.object({
+  id: ReviewIdSchema,
+  title: z.string(),
+  revision: z.number().int().min(1),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type ReviewSummary = z.infer<typeof ReviewSummarySchema>;
+
+export const ListReviewsResponseSchema = z.object({ reviews: z.array(ReviewSummarySchema) });
+export type ListReviewsResponse = z.infer<typeof ListReviewsResponseSchema>;
+
+/** Create a review from a document, or a fresh copy of the demo review. */
+export const CreateReviewRequestSchema = z.union([
+  z.object({ review: ReviewSchema }).strict(),
+  z.object({ demo: z.literal(true) }).strict(),
+]);
+export type CreateReviewRequest = z.input<typeof CreateReviewRequestSchema>;
+
+export const ReviewRecordSchema = z.object({
+  id: ReviewIdSchema,
+  revision: z.number().int().min(1),
+  review: ReviewSchema,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  /** Set when the stored document was written by an older schema version and upgraded on read. */
+  upgradedFrom: z.number().int().nullable(),
+});
+export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
+
+/** A save names the revision it was based on; a save in between answers 409 with the current record. */
+export const UpdateReviewRequestSchema = z
+  .object({ baseRevision: z.number().int().min(1), review: ReviewSchema })
+  .strict();
+export type UpdateReviewRequest = z.input<typeof UpdateReviewRequestSchema>;
+
+export const RevisionSummarySchema = z.object({
+  revision: z.number().int().min(1),
+  createdAt: z.iso.datetime(),
+  author: z.string(),
+  title: z.string(),
+});
+export type RevisionSummary = z.infer<typeof RevisionSummarySchema>;
+export const ListRevisionsResponseSchema = z.object({ revisions: z.array(RevisionSummarySchema) });
+
+export const ConflictDetailsSchema = z.object({ current: ReviewRecordSchema });
