@@ -1,0 +1,8 @@
+export type BenchResult = { name: string; figure: string; goal: string; pass: boolean };
+
+/** Median of a list of numbers (milliseconds, usually). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
