@@ -1,0 +1,28 @@
+// Starts the production build on 127.0.0.1:3000 unless HOST / PORT say otherwise, and says so.
+// The workbench spawns MCP servers on its owner's behalf, so it is loopback-only by default.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const host = process.env.HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+const isLoopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
+
+if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
+  console.error("relay-review: no production build found; run `npm run build` first (or `npm run app`).");
+  process.exit(1);
+}
+console.log(`relay-review: binding to http://${host.includes(":") ? `[${host}]` : host}:${port}`);
+console.log(
+  isLoopback
+    ? "relay-review: listening on loopback only (set HOST to change; the sign-in link follows once the server is up)"
+    : `relay-review: WARNING: HOST=${host} exposes the workbench beyond this machine; it can start MCP servers on the owner's behalf`,
+);
+
+const nextBin = path.resolve("node_modules/next/dist/bin/next");
+const child = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", port], {
+  stdio: "inherit",
+  env: { ...process.env, HOST: host, PORT: port },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
