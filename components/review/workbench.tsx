@@ -1,0 +1,105 @@
+"use client";
+
+import Link from "next/link";
+import { SaveStatus } from "@/components/ui/save-status";
+import { SourcesSection } from "@/components/review/sources-section";
+import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
+import { ApiError } from "@/components/api-client";
+import type { ReactNode } from "react";
+
+export const REVIEW_SECTIONS = [
+  { id: "servers", label: "Servers & surface" },
+  { id: "sources", label: "Sources & writers" },
+  { id: "agents", label: "Agents & tool sets" },
+  { id: "controls", label: "Controls" },
+  { id: "graph", label: "Graph" },
+  { id: "decision", label: "Decision" },
+] as const;
+export type ReviewSectionId = (typeof REVIEW_SECTIONS)[number]["id"];
+
+export function isReviewSection(value: string | undefined): value is ReviewSectionId {
+  return REVIEW_SECTIONS.some((s) => s.id === value);
+}
+
+function ConflictBanner({ editor }: { editor: ReviewEditor }) {
+  if (!editor.conflict) return null;
+  return (
+    <div className="callout danger stack" role="alert" style={{ marginBottom: "1rem" }}>
+      <div>
+        <strong>Someone saved revision {editor.conflict.current.revision} while you were editing.</strong> Your change was not
+        saved, and nothing was overwritten.
+      </div>
+      <div className="row">
+        <button type="button" className="btn" onClick={editor.discardMine}>
+          Load revision {editor.conflict.current.revision} and drop my change
+        </button>
+        <button type="button" className="btn btn-danger" onClick={editor.saveMineOnTop}>
+          Save my version on top
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Placeholder({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby="section-heading">
+      <h2 id="section-heading">{title}</h2>
+      <div className="empty">{children}</div>
+    </section>
+  );
+}
+
+export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSectionId }) {
+  const editor = useReviewEditor(id);
+  const { query, record } = editor;
+
+  if (query.isPending) {
+    return <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />;
+  }
+  if (query.isError || !record) {
+    const notFound = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <div className="card empty" role="alert">
+        <h3>{notFound ? "This review does not exist" : "Could not load this review"}</h3>
+        <p>{notFound ? "It may have been deleted." : query.error?.message}</p>
+        <Link href="/">Back to reviews</Link>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <p className="small muted" style={{ margin: 0 }}>
+            <Link href="/">Reviews</Link> / revision {record.revision}
+          </p>
+          <h1>{record.review.title}</h1>
+          {record.review.summary && <p className="muted" style={{ maxWidth: "70ch" }}>{record.review.summary}</p>}
+        </div>
+        <SaveStatus state={editor.state} />
+      </div>
+      <nav className="tabs" aria-label="Review sections">
+        {REVIEW_SECTIONS.map((s) => (
+          <Link key={s.id} href={`/reviews/${id}?section=${s.id}`} aria-current={s.id === section ? "page" : undefined}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      <ConflictBanner editor={editor} />
+      {section === "sources" && <SourcesSection editor={editor} review={record.review} />}
+      {section === "servers" && (
+        <Placeholder title="Servers & surface">
+          {record.review.servers.length} server(s) registered. Live inspection arrives with the live-surface work.
+        </Placeholder>
+      )}
+      {section === "agents" && (
+        <Placeholder title="Agents & tool sets">{record.review.agents.length} agent(s) in this review.</Placeholder>
+      )}
+      {section === "controls" && <Placeholder title="Controls">Control evaluation arrives with the analysis work.</Placeholder>}
+      {section === "graph" && <Placeholder title="Graph">The source-to-sink graph arrives with the analysis work.</Placeholder>}
+      {section === "decision" && <Placeholder title="Decision">No decision recorded yet.</Placeholder>}
+    </>
+  );
+}

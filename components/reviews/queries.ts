@@ -1,0 +1,45 @@
+/** Query options and mutations for reviews, shared by every component that reads or writes them. */
+import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
+import { apiFetch } from "@/components/api-client";
+import {
+  ListReviewsResponseSchema,
+  ListRevisionsResponseSchema,
+  ReviewRecordSchema,
+  type CreateReviewRequest,
+  type UpdateReviewRequest,
+} from "@/lib/reviews/api";
+
+export const reviewKeys = {
+  all: ["reviews"] as const,
+  list: () => [...reviewKeys.all, "list"] as const,
+  detail: (id: string) => [...reviewKeys.all, "detail", id] as const,
+  revisions: (id: string) => [...reviewKeys.all, "revisions", id] as const,
+};
+
+export const reviewListOptions = () =>
+  queryOptions({ queryKey: reviewKeys.list(), queryFn: () => apiFetch("/api/reviews", ListReviewsResponseSchema) });
+
+export const reviewOptions = (id: string) =>
+  queryOptions({
+    queryKey: reviewKeys.detail(id),
+    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema),
+  });
+
+export const revisionsOptions = (id: string) =>
+  queryOptions({
+    queryKey: reviewKeys.revisions(id),
+    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
+  });
+
+export function createReview(body: CreateReviewRequest) {
+  return apiFetch("/api/reviews", ReviewRecordSchema, { method: "POST", body: JSON.stringify(body) });
+}
+
+export function updateReview(id: string, body: UpdateReviewRequest) {
+  return apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema, { method: "PUT", body: JSON.stringify(body) });
+}
+
+export function deleteReview(id: string) {
+  return apiFetch(`/api/reviews/${encodeURIComponent(id)}`, z.undefined(), { method: "DELETE" });
+}

@@ -1,0 +1,137 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { createReview, deleteReview, reviewKeys, reviewListOptions } from "@/components/reviews/queries";
+import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
+import type { ReviewSummary } from "@/lib/reviews/api";
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+export function ReviewList() {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const list = useQuery(reviewListOptions());
+  const [title, setTitle] = useState("");
+  const [pendingDelete, setPendingDelete] = useState<ReviewSummary | null>(null);
+
+  const create = useMutation({
+    mutationFn: createReview,
+    onSuccess: (record) => router.push(`/reviews/${record.id}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
+  });
+  const remove = useMutation({
+    mutationFn: deleteReview,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
+  });
+
+  const onCreate = (event: React.FormEvent) => {
+    event.preventDefault();
+    const trimmed = title.trim();
+    if (!trimmed) return;
+    create.mutate({ review: { schemaVersion: REVIEW_SCHEMA_VERSION, title: trimmed } });
+  };
+
+  return (
+    <div className="stack">
+      <form className="card row" onSubmit={onCreate} aria-label="Create a review">
+        <label className="field" style={{ flex: 1 }}>
+          <span className="label-text">New review</span>
+          <input
+            name="title"
+            placeholder="e.g. tracker-mcp into the support agent"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={200}
+          />
+        </label>
+        <div className="row" style={{ alignSelf: "flex-end" }}>
+          <button type="submit" className="btn btn-primary" disabled={!title.trim() || create.isPending}>
+            Create review
+          </button>
+          <button type="button" className="btn" disabled={create.isPending} onClick={() => create.mutate({ demo: true })}>
+            Create the demo review
+          </button>
+        </div>
+      </form>
+      {create.isError && (
+        <p className="callout danger" role="alert">
+          Could not create the review: {create.error.message}
+        </p>
+      )}
+      {remove.isError && (
+        <p className="callout danger" role="alert">
+          Could not delete the review: {remove.error.message}
+        </p>
+      )}
+
+      <section className="card" aria-labelledby="reviews-heading">
+        <h2 id="reviews-heading">Reviews</h2>
+        {list.isPending ? (
+          <div className="skeleton" style={{ height: "6rem" }} aria-busy="true" />
+        ) : list.isError ? (
+          <div className="callout danger" role="alert">
+            Could not load reviews: {list.error.message}{" "}
+            <button type="button" className="btn btn-ghost" onClick={() => void list.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : list.data.reviews.length === 0 ? (
+          <div className="empty">
+            <h3>No reviews yet</h3>
+            <p>Create one above, or start from the demo review of knowledge-mcp and the on-call agent.</p>
+          </div>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Revision</th>
+                <th scope="col">Updated</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.reviews.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Link href={`/reviews/${r.id}`}>{r.title}</Link>
+                  </td>
+                  <td className="num">{r.revision}</td>
+                  <td className="muted">{dateFormat.format(new Date(r.updatedAt))}</td>
+                  <td style={{ textAlign: "right" }}>
+                    <button
+                      type="button"
+                      className="btn btn-danger"
+                      aria-label={`Delete ${r.title}`}
+                      onClick={() => setPendingDelete(r)}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete this review?"
+        body={`“${pendingDelete?.title ?? ""}” and all ${pendingDelete?.revision ?? 0} of its revisions will be deleted. This cannot be undone.`}
+        confirmLabel="Delete review"
+        danger
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => {
+          if (pendingDelete) remove.mutate(pendingDelete.id);
+          setPendingDelete(null);
+        }}
+      />
+    </div>
+  );
+}
