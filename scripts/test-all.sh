@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every check, in the order that fails fastest: lint, unit + integration tests, production build
+# (which type-checks app/), a whole-repo typecheck, then the e2e suite in headless Chromium.
+# Installs Debian's Chromium when none is found (Playwright's own browser download is not reachable).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${CHROMIUM_PATH:-}" ]; then
+  for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -x "$candidate" ]; then export CHROMIUM_PATH="$candidate"; break; fi
+  done
+fi
+if [ -z "${CHROMIUM_PATH:-}" ]; then
+  echo "test-all: no Chromium found; installing Debian's chromium package"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  export CHROMIUM_PATH=/usr/bin/chromium
+fi
+echo "test-all: Chromium at $CHROMIUM_PATH"
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  echo "test-all: TEST_DATABASE_URL not set; storage tests run against PGlite only"
+fi
+
+step() { echo; echo "== $*"; }
+step "lint";       npm run lint
+step "unit and integration tests"; npm test
+step "build";      npm run build
+step "typecheck";  npm run typecheck
+step "e2e";        rm -rf .data-e2e; npx playwright test
+echo; echo "test-all: every check passed"
