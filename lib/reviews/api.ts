@@ -54,3 +54,7 @@ export type RevisionSummary = z.infer<typeof RevisionSummarySchema>;
 export const ListRevisionsResponseSchema = z.object({ revisions: z.array(RevisionSummarySchema) });
 
 export const ConflictDetailsSchema = z.object({ current: ReviewRecordSchema });
+
+/** One past revision: a ReviewRecord as it was, with who saved it; `updatedAt` is when. */
+export const RevisionRecordSchema = ReviewRecordSchema.extend({ author: z.string() });
+export type RevisionRecord = z.infer<typeof RevisionRecordSchema>;

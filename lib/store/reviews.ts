@@ -1,0 +1,216 @@
+import "server-only";
+/**
+ * Reviews and their revisions. Every save is a new revision; a save names the revision it was
+ * based on and lands only if that is still the current one (a conditional UPDATE in the same
+ * transaction as the revision INSERT), so two editors never overwrite each other silently and a
+ * crash never leaves half a save. Documents are validated before they are written and loaded
+ * through `loadReviewDocument`, so a review saved by an older schema version still opens.
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { AppError, badRequestFromZod, fieldIssuesFromZod } from "@/lib/errors";
+import { newId, type ReviewId } from "@/lib/ids";
+import { loadReviewDocument } from "@/lib/review/migrate";
+import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
+import type { ReviewRecord, ReviewSummary, RevisionRecord, RevisionSummary } from "@/lib/reviews/api";
+import type { Db } from "@/lib/store/db";
+import { reviewRevisions, reviews } from "@/lib/store/tables";
+
+export type SaveReviewResult = { ok: true; record: ReviewRecord } | { ok: false; conflict: ReviewRecord };
+
+export const REVIEW_ID_PREFIX = "rev";
+
+/** Parses before any write: a malformed document is refused with a 400 naming each bad field. */
+function validated(review: ReviewInput): Review {
+  const parsed = ReviewSchema.safeParse(review);
+  if (!parsed.success) throw badRequestFromZod(parsed.error, "review", "review.");
+  return parsed.data;
+}
+
+/** A stored document that no longer loads is a server fault, never the caller's. */
+function loadStored(id: string, revision: number, document: unknown): { review: Review; upgradedFrom: number | null } {
+  const loaded = loadReviewDocument(document);
+  if (!loaded.ok) {
+    const issues = fieldIssuesFromZod(loaded.issues);
+    throw new AppError("INTERNAL", "a stored review could not be read", {
+      message: `review ${id} revision ${revision} does not load: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+    });
+  }
+  return { review: loaded.review, upgradedFrom: loaded.upgradedFrom };
+}
+
+export async function listReviews(db: Db): Promise<ReviewSummary[]> {
+  const rows = await db.select().from(reviews).orderBy(desc(reviews.updatedAt), asc(reviews.id));
+  return rows.map((r) => ({
+    id: r.id as ReviewId,
+    title: r.title,
+    revision: r.currentRevision,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export async function countReviews(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(reviews);
+  return row?.n ?? 0;
+}
+
+export async function createReview(
+  db: Db,
+  review: ReviewInput,
+  author: string,
+  options: { id?: ReviewId } = {},
+): Promise<ReviewRecord> {
+  const doc = validated(review);
+  const id = options.id ?? (newId(REVIEW_ID_PREFIX) as ReviewId);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(reviews)
+      .values({ id, title: doc.title, currentRevision: 1 })
+      .returning();
+    if (!row) throw new Error("INSERT … RETURNING returned no row");
+    await tx.insert(reviewRevisions).values({
+      reviewId: id,
+      revision: 1,
+      schemaVersion: doc.schemaVersion,
+      document: doc,
+      author,
+      createdAt: row.createdAt,
+    });
+    return {
+      id,
+      revision: 1,
+      review: doc,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      upgradedFrom: null,
+    };
+  });
+}
+
+/** The latest revision, upgraded to the current schema version; null for an unknown id. */
+export async function getReview(db: Db, id: string): Promise<ReviewRecord | null> {
+  const [row] = await db
+    .select({
+      id: reviews.id,
+      revision: reviews.currentRevision,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+      document: reviewRevisions.document,
+    })
+    .from(reviews)
+    .innerJoin(
+      reviewRevisions,
+      and(eq(reviewRevisions.reviewId, reviews.id), eq(reviewRevisions.revision, reviews.currentRevision)),
+    )
+    .where(eq(reviews.id, id));
+  if (!row) return null;
+  const { review, upgradedFrom } = loadStored(row.id, row.revision, row.document);
+  return {
+    id: row.id as ReviewId,
+    revision: row.revision,
+    review,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    upgradedFrom,
+  };
+}
+
+/**
+ * Saves `review` as revision `baseRevision + 1` if `baseRevision` is still current. On a save in
+ * between, nothing is written and the current record comes back as the conflict. Null: no such review.
+ */
+export async function saveReview(
+  db: Db,
+  id: string,
+  baseRevision: number,
+  review: ReviewInput,
+  author: string,
+): Promise<SaveReviewResult | null> {
+  const doc = validated(review);
+  const next = baseRevision + 1;
+  const saved = await db.transaction(async (tx) => {
+    // Row-locks the review; a concurrent save re-checks the WHERE after we commit and matches nothing.
+    const [row] = await tx
+      .update(reviews)
+      .set({ currentRevision: next, title: doc.title, updatedAt: sql`now()` })
+      .where(and(eq(reviews.id, id), eq(reviews.currentRevision, baseRevision)))
+      .returning();
+    if (!row) return null;
+    await tx.insert(reviewRevisions).values({
+      reviewId: id,
+      revision: next,
+      schemaVersion: doc.schemaVersion,
+      document: doc,
+      author,
+      createdAt: row.updatedAt,
+    });
+    return row;
+  });
+  if (saved) {
+    return {
+      ok: true,
+      record: {
+        id: saved.id as ReviewId,
+        revision: next,
+        review: doc,
+        createdAt: saved.createdAt.toISOString(),
+        updatedAt: saved.updatedAt.toISOString(),
+        upgradedFrom: null,
+      },
+    };
+  }
+  const current = await getReview(db, id);
+  return current ? { ok: false, conflict: current } : null;
+}
+
+/** True when a review was deleted; its revisions, inspections, links and records go with it. */
+export async function deleteReview(db: Db, id: string): Promise<boolean> {
+  const rows = await db.delete(reviews).where(eq(reviews.id, id)).returning({ id: reviews.id });
+  return rows.length > 0;
+}
+
+/** Newest first; null for an unknown review. */
+export async function listRevisions(db: Db, id: string): Promise<RevisionSummary[] | null> {
+  const rows = await db
+    .select({
+      revision: reviewRevisions.revision,
+      createdAt: reviewRevisions.createdAt,
+      author: reviewRevisions.author,
+      title: sql<string | null>`${reviewRevisions.document}->>'title'`,
+    })
+    .from(reviewRevisions)
+    .where(eq(reviewRevisions.reviewId, id))
+    .orderBy(desc(reviewRevisions.revision));
+  if (rows.length === 0) return null; // a review always has revision 1, so none means no review
+  return rows.map((r) => ({
+    revision: r.revision,
+    createdAt: r.createdAt.toISOString(),
+    author: r.author,
+    title: r.title ?? "",
+  }));
+}
+
+/** One past revision, upgraded like the latest; `updatedAt` is when that revision was saved. */
+export async function getRevision(db: Db, id: string, revision: number): Promise<RevisionRecord | null> {
+  const [row] = await db
+    .select({
+      createdAt: reviews.createdAt,
+      savedAt: reviewRevisions.createdAt,
+      author: reviewRevisions.author,
+      document: reviewRevisions.document,
+    })
+    .from(reviewRevisions)
+    .innerJoin(reviews, eq(reviews.id, reviewRevisions.reviewId))
+    .where(and(eq(reviewRevisions.reviewId, id), eq(reviewRevisions.revision, revision)));
+  if (!row) return null;
+  const { review, upgradedFrom } = loadStored(id, revision, row.document);
+  return {
+    id: id as ReviewId,
+    revision,
+    review,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.savedAt.toISOString(),
+    upgradedFrom,
+    author: row.author,
+  };
+}

@@ -1,0 +1,134 @@
+import "server-only";
+/**
+ * Surface snapshots and inspections. A snapshot is whatever lib/surface decides a server said
+ * about itself, stored once under the hash of its canonical JSON: inspecting an unchanged server
+ * a thousand times stores one document. An inspection records when, with which declared client
+ * capabilities, and with what outcome a server was inspected for a review.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import { newId, type Sha256 } from "@/lib/ids";
+import { canonicalJson, sha256Hex } from "@/lib/store/canonical";
+import type { Db } from "@/lib/store/db";
+import { inspections, surfaceSnapshots } from "@/lib/store/tables";
+
+export interface SurfaceSnapshotRecord {
+  sha256: Sha256;
+  document: unknown;
+  createdAt: string;
+}
+
+export type InspectionStatus = "ok" | "failed";
+
+export interface InspectionInput {
+  reviewId: string;
+  serverId: string;
+  /** From putSnapshot; null when the inspection failed before a surface was read. */
+  snapshotSha256: Sha256 | null;
+  /** The surface fingerprint computed by lib/surface. */
+  surfaceSha256: string | null;
+  declaredCapabilities: readonly string[];
+  status: InspectionStatus;
+  error?: unknown;
+  inspectedAt?: Date;
+}
+
+export interface InspectionRecord {
+  id: string;
+  reviewId: string;
+  serverId: string;
+  snapshotSha256: Sha256 | null;
+  surfaceSha256: string | null;
+  declaredCapabilities: string[];
+  inspectedAt: string;
+  status: InspectionStatus;
+  error: unknown;
+}
+
+/** Stores `document` under its content hash and returns the hash. Idempotent. */
+export async function putSnapshot(db: Db, document: unknown): Promise<Sha256> {
+  const text = canonicalJson(document);
+  const sha256 = sha256Hex(text);
+  // Store the canonical form, so what is read back hashes to its key.
+  await db
+    .insert(surfaceSnapshots)
+    .values({ sha256, document: JSON.parse(text) as unknown })
+    .onConflictDoNothing({ target: surfaceSnapshots.sha256 });
+  return sha256;
+}
+
+export async function getSnapshot(db: Db, sha256: string): Promise<SurfaceSnapshotRecord | null> {
+  const [row] = await db.select().from(surfaceSnapshots).where(eq(surfaceSnapshots.sha256, sha256));
+  return row ? { sha256: row.sha256 as Sha256, document: row.document, createdAt: row.createdAt.toISOString() } : null;
+}
+
+function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
+  return {
+    id: row.id,
+    reviewId: row.reviewId,
+    serverId: row.serverId,
+    snapshotSha256: row.snapshotSha256 as Sha256 | null,
+    surfaceSha256: row.surfaceSha256,
+    declaredCapabilities: Array.isArray(row.declaredCapabilities) ? row.declaredCapabilities.map(String) : [],
+    inspectedAt: row.inspectedAt.toISOString(),
+    status: row.status === "ok" ? "ok" : "failed",
+    error: row.error ?? null,
+  };
+}
+
+/** Declared capabilities are stored sorted, so "same capabilities" is plain equality. */
+function capabilityKey(caps: readonly string[]): string[] {
+  return [...new Set(caps)].sort();
+}
+
+export async function recordInspection(db: Db, input: InspectionInput): Promise<InspectionRecord> {
+  const [row] = await db
+    .insert(inspections)
+    .values({
+      id: newId("insp"),
+      reviewId: input.reviewId,
+      serverId: input.serverId,
+      snapshotSha256: input.snapshotSha256,
+      surfaceSha256: input.surfaceSha256,
+      declaredCapabilities: capabilityKey(input.declaredCapabilities),
+      status: input.status,
+      error: input.error === undefined ? null : input.error,
+      ...(input.inspectedAt ? { inspectedAt: input.inspectedAt } : {}),
+    })
+    .returning();
+  if (!row) throw new Error("INSERT … RETURNING returned no row");
+  return toInspection(row);
+}
+
+/**
+ * The most recent inspection of one server in one review; with `declaredCapabilities`, only one
+ * made with exactly those (a pin compares like with like). `status: "ok"` skips failed ones.
+ */
+export async function latestInspection(
+  db: Db,
+  reviewId: string,
+  serverId: string,
+  filter: { declaredCapabilities?: readonly string[]; status?: InspectionStatus } = {},
+): Promise<InspectionRecord | null> {
+  const conditions = [eq(inspections.reviewId, reviewId), eq(inspections.serverId, serverId)];
+  if (filter.status) conditions.push(eq(inspections.status, filter.status));
+  if (filter.declaredCapabilities) {
+    conditions.push(eq(inspections.declaredCapabilities, capabilityKey(filter.declaredCapabilities)));
+  }
+  const [row] = await db
+    .select()
+    .from(inspections)
+    .where(and(...conditions))
+    .orderBy(desc(inspections.inspectedAt), desc(inspections.id))
+    .limit(1);
+  return row ? toInspection(row) : null;
+}
+
+/** Newest first; all servers of the review unless `serverId` is given. */
+export async function listInspections(db: Db, reviewId: string, serverId?: string): Promise<InspectionRecord[]> {
+  const rows = await db
+    .select()
+    .from(inspections)
+    .where(serverId ? and(eq(inspections.reviewId, reviewId), eq(inspections.serverId, serverId)) : eq(inspections.reviewId, reviewId))
+    .orderBy(desc(inspections.inspectedAt), desc(inspections.id));
+  return rows.map(toInspection);
+}

@@ -1,0 +1,102 @@
+/**
+ * The one drizzle schema. drizzle-kit generates the SQL migrations in `drizzle/` from this file,
+ * and the same migrations serve PGlite and PostgreSQL. Documents are jsonb and validated on read
+ * by their owners (reviews through lib/review/migrate.ts); the columns beside them are what we
+ * query or join on.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const reviews = pgTable("reviews", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  /** Bumped by a conditional UPDATE on every save: the optimistic-concurrency token. */
+  currentRevision: integer("current_revision").notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** Every save of a review, kept: revision n is the document as saved the n-th time. */
+export const reviewRevisions = pgTable(
+  "review_revisions",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    /** The document's own schemaVersion, duplicated so old documents can be found without parsing. */
+    schemaVersion: integer("schema_version").notNull(),
+    document: jsonb("document").notNull(),
+    author: text("author").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.revision] })],
+);
+
+/** Content-addressed: the key is SHA-256 over the RFC 8785 canonical JSON of `document`. */
+export const surfaceSnapshots = pgTable("surface_snapshots", {
+  sha256: text("sha256").primaryKey(),
+  document: jsonb("document").notNull(),
+  createdAt: createdAt(),
+});
+
+export const inspections = pgTable(
+  "inspections",
+  {
+    id: text("id").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull(),
+    /** Null when the inspection failed before a surface was read. */
+    snapshotSha256: text("snapshot_sha256").references(() => surfaceSnapshots.sha256),
+    /** The surface fingerprint (lib/surface), distinct from the snapshot's storage hash. */
+    surfaceSha256: text("surface_sha256"),
+    declaredCapabilities: jsonb("declared_capabilities").notNull().default(sql`'[]'::jsonb`),
+    inspectedAt: timestamp("inspected_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    status: text("status").notNull(),
+    error: jsonb("error"),
+  },
+  (t) => [index("inspections_review_server_idx").on(t.reviewId, t.serverId, t.inspectedAt)],
+);
+
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    /** Only the hash of a link token is stored; the token itself is shown once, at creation. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** Null: the link follows the latest revision. */
+    frozenRevision: integer("frozen_revision"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    label: text("label").notNull().default(""),
+  },
+  (t) => [index("share_links_review_idx").on(t.reviewId)],
+);
+
+export const decisionRecords = pgTable(
+  "decision_records",
+  {
+    id: text("id").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    decisionId: text("decision_id").notNull(),
+    /** The exported record; its schema and validation on read belong to lib/decisions. */
+    record: jsonb("record").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("decision_records_review_idx").on(t.reviewId, t.decisionId)],
+);
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+});
