@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { SaveStatus } from "@/components/ui/save-status";
 import { SourcesSection } from "@/components/review/sources-section";
+import { ServersSection } from "@/components/review/servers-section";
+import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
 import type { ReactNode } from "react";
@@ -89,14 +91,8 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       </nav>
       <ConflictBanner editor={editor} />
       {section === "sources" && <SourcesSection editor={editor} review={record.review} />}
-      {section === "servers" && (
-        <Placeholder title="Servers & surface">
-          {record.review.servers.length} server(s) registered. Live inspection arrives with the live-surface work.
-        </Placeholder>
-      )}
-      {section === "agents" && (
-        <Placeholder title="Agents & tool sets">{record.review.agents.length} agent(s) in this review.</Placeholder>
-      )}
+      {section === "servers" && <ServersSection editor={editor} review={record.review} />}
+      {section === "agents" && <AgentsSection editor={editor} review={record.review} tools={knownToolsOf(record.review)} />}
       {section === "controls" && <Placeholder title="Controls">Control evaluation arrives with the analysis work.</Placeholder>}
       {section === "graph" && <Placeholder title="Graph">The source-to-sink graph arrives with the analysis work.</Placeholder>}
       {section === "decision" && <Placeholder title="Decision">No decision recorded yet.</Placeholder>}

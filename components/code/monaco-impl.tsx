@@ -1,0 +1,54 @@
+"use client";
+
+import Editor, { DiffEditor, loader } from "@monaco-editor/react";
+
+// Monaco loads from our own origin (copied to public/ by scripts/copy-monaco.mjs), never a CDN.
+loader.config({ paths: { vs: "/monaco/vs" } });
+
+const COMMON = {
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 13,
+  wordWrap: "on" as const,
+  renderControlCharacters: true,
+  // Hidden characters in server-sent text are the point of looking: show them.
+  unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: true, nonBasicASCII: false },
+  automaticLayout: true,
+};
+
+export type CodeEditorProps = {
+  value: string;
+  language: "json" | "yaml" | "plaintext" | "markdown";
+  readOnly?: boolean;
+  height?: number | string;
+  ariaLabel: string;
+  onChange?: (value: string) => void;
+};
+
+export function MonacoEditor(props: CodeEditorProps) {
+  return (
+    <Editor
+      value={props.value}
+      language={props.language}
+      height={props.height ?? 240}
+      onChange={(v) => props.onChange?.(v ?? "")}
+      options={{ ...COMMON, readOnly: props.readOnly ?? false, ariaLabel: props.ariaLabel, domReadOnly: props.readOnly ?? false }}
+      loading={<div className="skeleton" style={{ height: props.height ?? 240 }} />}
+    />
+  );
+}
+
+export type CodeDiffProps = { original: string; modified: string; language: "json" | "plaintext"; height?: number | string; ariaLabel: string };
+
+export function MonacoDiff(props: CodeDiffProps) {
+  return (
+    <DiffEditor
+      original={props.original}
+      modified={props.modified}
+      language={props.language}
+      height={props.height ?? 280}
+      options={{ ...COMMON, readOnly: true, originalEditable: false, renderSideBySide: true }}
+      loading={<div className="skeleton" style={{ height: props.height ?? 280 }} />}
+    />
+  );
+}

@@ -1,0 +1,173 @@
+"use client";
+
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { newId, type AgentId, type ServerId } from "@/lib/ids";
+import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
+
+export type KnownTool = ToolRef & { description: string; serverName: string };
+
+/** Tools the reviewer can place in an agent: every server's tools, as listed live or entered by hand. */
+export function knownToolsOf(review: Review, liveToolsByServer: ReadonlyMap<string, readonly { name: string; description: string }[]> = new Map()): KnownTool[] {
+  const out: KnownTool[] = [];
+  for (const server of review.servers) {
+    const tools = liveToolsByServer.get(server.id) ?? server.declaredTools;
+    for (const t of tools) out.push({ serverId: server.id, tool: t.name, description: t.description, serverName: server.name });
+  }
+  return out;
+}
+
+const sameTool = (a: ToolRef, b: ToolRef) => a.serverId === b.serverId && a.tool === b.tool;
+
+function AgentCard(props: {
+  agent: Agent;
+  tools: KnownTool[];
+  review: Review;
+  disabled: boolean;
+  onChange: (agent: Agent) => void;
+  onRemove: () => void;
+}) {
+  const { agent, tools } = props;
+  const byServer = new Map<ServerId, KnownTool[]>();
+  for (const t of tools) byServer.set(t.serverId, [...(byServer.get(t.serverId) ?? []), t]);
+  // Refs the agent holds that no server lists (e.g. a tool removed from a surface) stay visible.
+  const orphaned = agent.tools.filter((ref) => !tools.some((t) => sameTool(t, ref)));
+
+  const toggle = (ref: ToolRef, on: boolean) =>
+    props.onChange({
+      ...agent,
+      tools: on ? [...agent.tools, { serverId: ref.serverId, tool: ref.tool }] : agent.tools.filter((t) => !sameTool(t, ref)),
+    });
+
+  return (
+    <article className="card stack" aria-labelledby={`agent-${agent.id}`} data-testid={`agent-${agent.id}`}>
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <div>
+          <h3 id={`agent-${agent.id}`} style={{ marginBottom: 0 }}>
+            {agent.name}
+          </h3>
+          {agent.description && <p className="small muted" style={{ margin: 0 }}>{agent.description}</p>}
+        </div>
+        <div className="row">
+          <span className="badge badge-neutral">{agent.tools.length} tools in the session</span>
+          <button type="button" className="btn btn-danger" onClick={props.onRemove} aria-label={`Remove agent ${agent.name}`} disabled={props.disabled}>
+            Remove
+          </button>
+        </div>
+      </div>
+      <p className="small muted" style={{ margin: 0 }}>
+        Once tools share a session, text returned by any of them can reach every tool in it, whichever server each came from.
+      </p>
+      {[...byServer.entries()].map(([serverId, serverTools]) => (
+        <fieldset key={serverId} style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem" }}>
+          <legend className="small" style={{ fontWeight: 600 }}>
+            {serverTools[0]?.serverName}
+          </legend>
+          <div className="row" style={{ gap: "0.5rem 1.25rem" }}>
+            {serverTools.map((t) => (
+              <label key={t.tool} className="check" title={t.description}>
+                <input
+                  type="checkbox"
+                  checked={agent.tools.some((ref) => sameTool(ref, t))}
+                  onChange={(e) => toggle(t, e.target.checked)}
+                  disabled={props.disabled}
+                />
+                <span className="mono">{t.tool}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ))}
+      {orphaned.length > 0 && (
+        <div className="callout warn small">
+          Holds tools no server lists any more:{" "}
+          {orphaned.map((r) => (
+            <code key={`${r.serverId}/${r.tool}`}>{`${r.serverId}/${r.tool} `}</code>
+          ))}
+        </div>
+      )}
+    </article>
+  );
+}
+
+export function AgentsSection({ editor, review, tools }: { editor: ReviewEditor; review: Review; tools: KnownTool[] }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pendingRemove, setPendingRemove] = useState<Agent | null>(null);
+
+  const saveAgent = (agent: Agent) =>
+    editor.save((r) => ({ ...r, agents: r.agents.map((a) => (a.id === agent.id ? agent : a)) }));
+
+  const addAgent = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = AgentSchema.safeParse({ id: newId("agent"), name, tools: [] });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "invalid agent");
+      return;
+    }
+    setError(null);
+    if (await editor.save((r) => ({ ...r, agents: [...r.agents, parsed.data] }))) setName("");
+  };
+
+  const removeAgent = (id: AgentId) =>
+    editor.save((r) => ({
+      ...r,
+      agents: r.agents.filter((a) => a.id !== id),
+      controls: { ...r.controls, approvals: r.controls.approvals.filter((a) => a.agentId !== id) },
+      decisions: r.decisions.filter((d) => d.agentId !== id),
+    }));
+
+  return (
+    <section className="stack" aria-labelledby="agents-heading">
+      <div>
+        <h2 id="agents-heading" style={{ marginBottom: 0 }}>
+          Agents & tool sets
+        </h2>
+        <p className="muted small" style={{ margin: 0 }}>
+          A named agent session holds tools from one or more servers. The variable is the agent, not the server.
+        </p>
+      </div>
+      <form className="card row" onSubmit={(e) => void addAgent(e)} aria-label="Add an agent">
+        <label className="field" style={{ flex: 1 }}>
+          <span className="label-text">New agent</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. reference agent" aria-invalid={!!error} />
+          {error && <span className="field-error">{error}</span>}
+        </label>
+        <button type="submit" className="btn btn-primary" style={{ alignSelf: "flex-end" }} disabled={!name.trim() || editor.isSaving}>
+          Add agent
+        </button>
+      </form>
+      {review.agents.length === 0 ? (
+        <div className="card empty">
+          <h3>No agents yet</h3>
+          <p>Add the agent sessions that will hold this server&apos;s tools, and what else they hold.</p>
+        </div>
+      ) : (
+        review.agents.map((agent) => (
+          <AgentCard
+            key={agent.id}
+            agent={agent}
+            tools={tools}
+            review={review}
+            disabled={editor.isSaving}
+            onChange={(a) => void saveAgent(a)}
+            onRemove={() => setPendingRemove(agent)}
+          />
+        ))
+      )}
+      <ConfirmDialog
+        open={pendingRemove !== null}
+        title="Remove this agent?"
+        body={`“${pendingRemove?.name ?? ""}”, its approval settings and any decision naming it will be removed. Earlier revisions keep them.`}
+        confirmLabel="Remove agent"
+        danger
+        onCancel={() => setPendingRemove(null)}
+        onConfirm={() => {
+          if (pendingRemove) void removeAgent(pendingRemove.id); // the outcome shows in the save status
+          setPendingRemove(null);
+        }}
+      />
+    </section>
+  );
+}

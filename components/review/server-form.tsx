@@ -1,0 +1,160 @@
+"use client";
+
+import { useState } from "react";
+import { fieldIssuesFromZod } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { RelayServerSchema, type RelayServer } from "@/lib/review/schema";
+
+type Draft = {
+  name: string;
+  kind: "stdio" | "http" | "sse" | "manual";
+  command: string;
+  args: string;
+  envNames: string;
+  url: string;
+  headerEnv: string;
+  imageDigest: string;
+  declaredTools: string;
+};
+
+const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+
+function toDraft(s: RelayServer | null): Draft {
+  const t = s?.transport;
+  return {
+    name: s?.name ?? "",
+    kind: t?.kind ?? "stdio",
+    command: t?.kind === "stdio" ? t.command : "node",
+    args: t?.kind === "stdio" ? t.args.join("\n") : "",
+    envNames: t?.kind === "stdio" ? t.envNames.join(", ") : "",
+    url: t?.kind === "http" || t?.kind === "sse" ? t.url : "http://127.0.0.1:",
+    headerEnv: t?.kind === "http" || t?.kind === "sse" ? Object.entries(t.headerEnv).map(([h, e]) => `${h}=${e}`).join("\n") : "",
+    imageDigest: s?.imageDigest ?? "",
+    declaredTools: (s?.declaredTools ?? []).map((t) => (t.description ? `${t.name} — ${t.description}` : t.name)).join("\n"),
+  };
+}
+
+function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
+  const transport =
+    d.kind === "stdio"
+      ? { kind: "stdio", command: d.command, args: lines(d.args), envNames: d.envNames.split(",").map((s) => s.trim()).filter(Boolean) }
+      : d.kind === "manual"
+        ? { kind: "manual" }
+        : {
+            kind: d.kind,
+            url: d.url.trim(),
+            headerEnv: Object.fromEntries(lines(d.headerEnv).map((l) => l.split("=").map((p) => p.trim()) as [string, string])),
+          };
+  const previousTools = new Map((previous?.declaredTools ?? []).map((t) => [t.name, t]));
+  const declaredTools = lines(d.declaredTools).map((line) => {
+    const [name = "", ...rest] = line.split(" — ");
+    const description = rest.join(" — ");
+    const before = previousTools.get(name.trim());
+    return { name: name.trim(), description, ...(before?.annotations ? { annotations: before.annotations } : {}) };
+  });
+  return RelayServerSchema.safeParse({
+    ...(previous ?? {}),
+    id,
+    name: d.name,
+    transport,
+    imageDigest: d.imageDigest.trim() || null,
+    declaredTools,
+  });
+}
+
+/** Register or edit a relay server. Secrets are never entered here: only the names of variables holding them. */
+export function ServerForm(props: {
+  server: RelayServer | null;
+  isSaving: boolean;
+  onSubmit: (server: RelayServer) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(props.server));
+  const [errors, setErrors] = useState<string[]>([]);
+  const id = props.server?.id ?? newId("srv");
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = fromDraft(id, draft, props.server);
+    if (!parsed.success) {
+      setErrors(fieldIssuesFromZod(parsed.error.issues).map((i) => `${i.path}: ${i.message}`));
+      return;
+    }
+    setErrors([]);
+    if (await props.onSubmit(parsed.data)) props.onCancel();
+  };
+
+  const heading = props.server ? `Edit ${props.server.name}` : "Register a relay server";
+  return (
+    <form className="card stack" onSubmit={(e) => void submit(e)} aria-label={heading}>
+      <h3>{heading}</h3>
+      <div className="grid-2">
+        <label className="field">
+          <span className="label-text">Name</span>
+          <input value={draft.name} onChange={(e) => set("name", e.target.value)} autoFocus />
+        </label>
+        <label className="field">
+          <span className="label-text">How to reach it</span>
+          <select value={draft.kind} onChange={(e) => set("kind", e.target.value as Draft["kind"])}>
+            <option value="stdio">stdio command (must be on the owner&apos;s launcher allowlist)</option>
+            <option value="http">Streamable HTTP URL (falls back to SSE)</option>
+            <option value="sse">Legacy SSE URL</option>
+            <option value="manual">Not under review: tools entered by hand</option>
+          </select>
+        </label>
+      </div>
+      {draft.kind === "stdio" && (
+        <div className="grid-3">
+          <label className="field">
+            <span className="label-text">Command</span>
+            <input className="mono" value={draft.command} onChange={(e) => set("command", e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="label-text">Arguments, one per line</span>
+            <textarea className="mono" value={draft.args} onChange={(e) => set("args", e.target.value)} rows={3} />
+          </label>
+          <label className="field">
+            <span className="label-text">Environment variable names (values stay on the server)</span>
+            <input className="mono" value={draft.envNames} onChange={(e) => set("envNames", e.target.value)} placeholder="TRACKER_TOKEN, WIKI_URL" />
+          </label>
+        </div>
+      )}
+      {(draft.kind === "http" || draft.kind === "sse") && (
+        <div className="grid-2">
+          <label className="field">
+            <span className="label-text">URL</span>
+            <input className="mono" type="url" value={draft.url} onChange={(e) => set("url", e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="label-text">Headers from variables, one per line: Header=VARIABLE</span>
+            <textarea className="mono" value={draft.headerEnv} onChange={(e) => set("headerEnv", e.target.value)} rows={2} placeholder="Authorization=KNOWLEDGE_TOKEN" />
+          </label>
+        </div>
+      )}
+      <label className="field">
+        <span className="label-text">Image digest (optional)</span>
+        <input className="mono" value={draft.imageDigest} onChange={(e) => set("imageDigest", e.target.value)} placeholder="ghcr.io/org/server@sha256:…" />
+      </label>
+      <label className="field">
+        <span className="label-text">Tools entered by hand, one per line: name — description (used until a live inspection)</span>
+        <textarea className="mono" value={draft.declaredTools} onChange={(e) => set("declaredTools", e.target.value)} rows={4} />
+      </label>
+      {errors.length > 0 && (
+        <ul className="field-error" role="alert">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={props.isSaving}>
+          {props.server ? "Save server" : "Register server"}
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

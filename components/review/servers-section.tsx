@@ -1,0 +1,135 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ServerForm } from "@/components/review/server-form";
+import type { ReviewEditor } from "@/components/review/use-review-editor";
+import type { ServerId } from "@/lib/ids";
+import type { RelayServer, Review } from "@/lib/review/schema";
+
+function transportLabel(s: RelayServer): string {
+  const t = s.transport;
+  switch (t.kind) {
+    case "stdio":
+      return [t.command, ...t.args].join(" ");
+    case "http":
+    case "sse":
+      return `${t.kind === "sse" ? "SSE" : "Streamable HTTP"} ${t.url}`;
+    case "manual":
+      return "not under review: tools entered by hand";
+  }
+}
+
+export function ServersSection(props: {
+  editor: ReviewEditor;
+  review: Review;
+  /** The live-surface panel for one server (inspect, fingerprint, pin, diff). */
+  renderSurface?: (server: RelayServer) => ReactNode;
+}) {
+  const { editor, review } = props;
+  const [editing, setEditing] = useState<ServerId | "new" | null>(null);
+  const [pendingRemove, setPendingRemove] = useState<RelayServer | null>(null);
+
+  const upsert = (server: RelayServer) =>
+    editor.save((r) => {
+      const i = r.servers.findIndex((s) => s.id === server.id);
+      if (i === -1) r.servers.push(server);
+      else r.servers[i] = server;
+      return r;
+    });
+
+  const remove = (id: ServerId) =>
+    editor.save((r) => ({
+      ...r,
+      servers: r.servers.filter((s) => s.id !== id),
+      tools: r.tools.filter((t) => t.serverId !== id),
+      agents: r.agents.map((a) => ({ ...a, tools: a.tools.filter((t) => t.serverId !== id) })),
+      controls: {
+        ...r.controls,
+        credentials: r.controls.credentials.filter((c) => c.serverId !== id),
+        egress: r.controls.egress.filter((c) => c.serverId !== id),
+        approvals: r.controls.approvals.map((a) => ({ ...a, tools: a.tools.filter((t) => t.serverId !== id) })),
+      },
+      decisions: r.decisions.filter((d) => d.serverId !== id),
+    }));
+
+  return (
+    <section className="stack" aria-labelledby="servers-heading">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <div>
+          <h2 id="servers-heading" style={{ marginBottom: 0 }}>
+            Servers & surface
+          </h2>
+          <p className="muted small" style={{ margin: 0 }}>
+            Everything a server sends about itself is attacker-controlled text, shown as text.
+          </p>
+        </div>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")} disabled={editing !== null}>
+          Register server
+        </button>
+      </div>
+      {editing === "new" && <ServerForm server={null} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />}
+      {review.servers.length === 0 && editing !== "new" && (
+        <div className="card empty">
+          <h3>No servers registered</h3>
+          <p>Register the relay server under review, and any server whose tools share an agent with it.</p>
+        </div>
+      )}
+      {review.servers.map((s) =>
+        editing === s.id ? (
+          <ServerForm key={s.id} server={s} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />
+        ) : (
+          <article key={s.id} className="card stack" aria-labelledby={`server-${s.id}`} data-testid={`server-${s.id}`}>
+            <div className="row" style={{ justifyContent: "space-between" }}>
+              <div>
+                <h3 id={`server-${s.id}`} style={{ marginBottom: 0 }}>
+                  {s.name}
+                </h3>
+                <div className="small muted mono">{transportLabel(s)}</div>
+              </div>
+              <div className="row">
+                <button type="button" className="btn" onClick={() => setEditing(s.id)} disabled={editing !== null} aria-label={`Edit server ${s.name}`}>
+                  Edit
+                </button>
+                <button type="button" className="btn btn-danger" onClick={() => setPendingRemove(s)} aria-label={`Remove server ${s.name}`}>
+                  Remove
+                </button>
+              </div>
+            </div>
+            <dl className="kv">
+              <dt>Image digest</dt>
+              <dd className="mono small">{s.imageDigest ?? "none recorded"}</dd>
+              <dt>Tools entered by hand</dt>
+              <dd className="small">
+                {s.declaredTools.length === 0 ? "none" : s.declaredTools.map((t) => t.name).join(", ")}
+              </dd>
+              <dt>Pin</dt>
+              <dd className="small">
+                {s.pin ? (
+                  <>
+                    <span className="mono">{s.pin.surfaceSha256.slice(0, 16)}…</span> on change: <strong>{s.pin.onSurfaceChange}</strong>
+                  </>
+                ) : (
+                  "not pinned"
+                )}
+              </dd>
+            </dl>
+            {s.transport.kind !== "manual" && props.renderSurface?.(s)}
+          </article>
+        ),
+      )}
+      <ConfirmDialog
+        open={pendingRemove !== null}
+        title="Remove this server?"
+        body={`“${pendingRemove?.name ?? ""}”, its tools in every agent, its controls and its decisions will be removed. Earlier revisions keep them.`}
+        confirmLabel="Remove server"
+        danger
+        onCancel={() => setPendingRemove(null)}
+        onConfirm={() => {
+          if (pendingRemove) void remove(pendingRemove.id); // the outcome shows in the save status
+          setPendingRemove(null);
+        }}
+      />
+    </section>
+  );
+}
