@@ -1,0 +1,170 @@
+/**
+ * What a decision is bound to. A decision is never a bare approve/reject of a server: it names an
+ * agent and that agent's whole tool set (the union property: text returned by any tool in the
+ * session reaches every other tool in it), and fingerprints the surface, image digest, tool set
+ * and controls it was made against, so that a change to either half of the pair makes it stale
+ * (see staleness.ts). Pure: hashing only, no I/O. The exact hashed forms are in
+ * docs/decision-record.md so anyone can recompute them.
+ */
+import { type z } from "zod";
+import { AppError, badRequestFromZod, type FieldIssue } from "@/lib/errors";
+import { newId, type AgentId, type ServerId, type Sha256 } from "@/lib/ids";
+import {
+  type DecisionConditionSchema,
+  DecisionSchema,
+  type ApprovalConfig,
+  type CredentialConfig,
+  type Decision,
+  type Review,
+  type ToolRef,
+} from "@/lib/review/schema";
+import { canonicalJson, canonicalSha256 } from "@/lib/decisions/hash";
+
+/** What a decision with no live inspection behind it must say about itself. */
+export const DECLARED_TOOLS_BASIS = "made against declared tools, not a live surface";
+
+/** Code-unit order, not locale order: the same on every machine. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Tool refs sorted by server id then tool name, duplicates dropped, extra fields stripped. */
+export function normalizeToolSet(refs: readonly ToolRef[]): ToolRef[] {
+  const byKey = new Map<string, ToolRef>();
+  for (const ref of refs) byKey.set(canonicalJson([ref.serverId, ref.tool]), { serverId: ref.serverId, tool: ref.tool });
+  return [...byKey.values()].sort((a, b) => compareText(a.serverId, b.serverId) || compareText(a.tool, b.tool));
+}
+
+/** SHA-256 of the RFC 8785 canonical JSON of the sorted, de-duplicated `{serverId, tool}` refs. */
+export function toolSetSha256(refs: readonly ToolRef[]): Sha256 {
+  return canonicalSha256(normalizeToolSet(refs));
+}
+
+const sortedSet = (items: readonly string[]) => [...new Set(items)].sort(compareText);
+const sortedByCanonical = <T>(items: T[]) =>
+  items.map((item) => [canonicalJson(item), item] as const).sort(([a], [b]) => compareText(a, b)).map(([, item]) => item);
+
+/**
+ * The controls configuration a decision about (server, agent) rests on: the server's credential
+ * and egress policy, the agent's approval configuration. Set-valued fields are sorted so that a
+ * reorder is not a change; the egress policy is hashed as the exact YAML text (a whitespace or
+ * comment edit counts as a change: a policy edit is a conversation, and we do not guess which
+ * edits are harmless). Statements of intent are excluded on purpose: prose is not a control, so
+ * rewording a sentence in a document cannot make a decision stale, nor can adding one keep it current.
+ */
+export function controlsBindingInput(review: Review, serverId: ServerId, agentId: AgentId) {
+  const credentials = review.controls.credentials
+    .filter((c) => c.serverId === serverId)
+    .map(
+      (c): CredentialConfig => ({
+        ...c,
+        scopes: sortedSet(c.scopes),
+        projects: sortedSet(c.projects),
+        sensitiveProjects: sortedSet(c.sensitiveProjects),
+      }),
+    );
+  const egress = review.controls.egress.filter((e) => e.serverId === serverId).map((e) => ({ policyYaml: e.policyYaml }));
+  const approvals = review.controls.approvals
+    .filter((a) => a.agentId === agentId)
+    .map((a): ApprovalConfig => ({ ...a, tools: normalizeToolSet(a.tools) }));
+  return {
+    serverId,
+    agentId,
+    credentials: sortedByCanonical(credentials),
+    egress: sortedByCanonical(egress),
+    approvals: sortedByCanonical(approvals),
+  };
+}
+
+/** SHA-256 of the canonical JSON of `controlsBindingInput(review, serverId, agentId)`. */
+export function controlsSha256(review: Review, serverId: ServerId, agentId: AgentId): Sha256 {
+  return canonicalSha256(controlsBindingInput(review, serverId, agentId));
+}
+
+export type DecisionBasis =
+  | { kind: "live_surface"; surfaceSha256: Sha256; label: string }
+  | { kind: "declared_tools"; surfaceSha256: null; label: typeof DECLARED_TOOLS_BASIS };
+
+/** Whether the decision was made against a live, fingerprinted surface or only declared tools. */
+export function decisionBasis(decision: Pick<Decision, "bound">): DecisionBasis {
+  const sha = decision.bound.surfaceSha256;
+  return sha === null
+    ? { kind: "declared_tools", surfaceSha256: null, label: DECLARED_TOOLS_BASIS }
+    : { kind: "live_surface", surfaceSha256: sha, label: `made against the live surface ${sha}` };
+}
+
+export type BuildDecisionInput = {
+  /** Defaults to a fresh `dec-…` id. */
+  id?: string;
+  serverId: string;
+  agentId: string;
+  verdict: Decision["verdict"];
+  conditions?: readonly z.input<typeof DecisionConditionSchema>[];
+  reviewer: string;
+  rationale: string;
+  now: Date | string;
+  /** The review revision the reviewer was looking at. */
+  revision: number;
+  /** Fingerprint of the server's latest live inspection; null when never inspected. */
+  surfaceSha256: string | null;
+};
+
+/**
+ * A decision about `serverId` into `agentId`, bound to the agent's current tool set and the
+ * current controls, image digest and surface. Throws AppError BAD_REQUEST (with field issues)
+ * when a reference does not resolve or the decision is not well-formed: conditions belong only to
+ * `approved_with_conditions` (which needs at least one), and an approval needs the agent to hold
+ * at least one of the server's tools.
+ */
+export function buildDecision(review: Review, input: BuildDecisionInput): Decision {
+  const issues: FieldIssue[] = [];
+  const server = review.servers.find((s) => s.id === input.serverId);
+  const agent = review.agents.find((a) => a.id === input.agentId);
+  if (!server) issues.push({ path: "serverId", message: `unknown server ${JSON.stringify(input.serverId)}` });
+  if (!agent) issues.push({ path: "agentId", message: `unknown agent ${JSON.stringify(input.agentId)}` });
+
+  const conditions = input.conditions ?? [];
+  if (input.verdict === "approved_with_conditions" && conditions.length === 0) {
+    issues.push({ path: "conditions", message: "an approval with conditions needs at least one condition" });
+  }
+  if (input.verdict !== "approved_with_conditions" && conditions.length > 0) {
+    issues.push({ path: "conditions", message: `conditions belong to "approved_with_conditions", not ${JSON.stringify(input.verdict)}` });
+  }
+  const serverIds = new Set<string>(review.servers.map((s) => s.id));
+  const agentIds = new Set<string>(review.agents.map((a) => a.id));
+  conditions.forEach((c, i) => {
+    const ref = c.kind === "tool_absent_from_agent" ? c.tool.serverId : c.kind === "approval_out_of_band" ? c.agentId : c.serverId;
+    const known = c.kind === "approval_out_of_band" ? agentIds : serverIds;
+    if (!known.has(ref)) {
+      issues.push({ path: `conditions.${i}`, message: `unknown ${c.kind === "approval_out_of_band" ? "agent" : "server"} ${JSON.stringify(ref)}` });
+    }
+  });
+  const decidedAt = typeof input.now === "string" ? new Date(input.now) : input.now;
+  if (Number.isNaN(decidedAt.getTime())) issues.push({ path: "now", message: "must be a valid time" });
+  if (server && agent && input.verdict !== "rejected" && !agent.tools.some((t) => t.serverId === server.id)) {
+    issues.push({ path: "agentId", message: `${agent.name} holds no tool of ${server.name}: there is nothing to approve into it` });
+  }
+  if (issues.length > 0 || !server || !agent) {
+    throw new AppError("BAD_REQUEST", `invalid decision: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
+  }
+
+  const toolSet = normalizeToolSet(agent.tools);
+  const parsed = DecisionSchema.safeParse({
+    id: input.id ?? newId("dec"),
+    serverId: server.id,
+    agentId: agent.id,
+    verdict: input.verdict,
+    toolSet,
+    conditions,
+    reviewer: input.reviewer,
+    rationale: input.rationale,
+    decidedAt: decidedAt.toISOString(),
+    bound: {
+      surfaceSha256: input.surfaceSha256,
+      imageDigest: server.imageDigest,
+      toolSetSha256: toolSetSha256(toolSet),
+      controlsSha256: controlsSha256(review, server.id, agent.id),
+      revision: input.revision,
+    },
+  });
+  if (!parsed.success) throw badRequestFromZod(parsed.error, "decision");
+  return parsed.data;
+}

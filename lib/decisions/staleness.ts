@@ -1,0 +1,196 @@
+/**
+ * Is a decision still about the deployment in front of us? A decision is current only while
+ * everything it was bound to is unchanged: the server's live surface, its image digest, the
+ * agent's tool set and the controls for the pair. Anything else in the review may change freely.
+ * Conditions are checked against the current review, each from configuration, never from prose.
+ * Pure: expected outcomes ("cannot be checked") are values with a reason.
+ */
+import type { Sha256 } from "@/lib/ids";
+import type { Decision, DecisionCondition, Review, ToolRef } from "@/lib/review/schema";
+import { DECLARED_TOOLS_BASIS, controlsSha256, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
+
+export type StaleChange =
+  | { what: "surface"; before: string | null; after: string | null; message: string }
+  | { what: "image_digest"; before: string | null; after: string | null; message: string }
+  | {
+      what: "tool_set";
+      before: ToolRef[];
+      after: ToolRef[];
+      added: ToolRef[];
+      removed: ToolRef[];
+      message: string;
+    }
+  | { what: "controls"; before: Sha256; after: Sha256; message: string }
+  | { what: "agent_removed"; before: string; after: null; message: string }
+  | { what: "server_removed"; before: string; after: null; message: string };
+
+export type DecisionStatus = { state: "current" } | { state: "stale"; changes: StaleChange[] };
+
+export type DecisionStatusContext = {
+  review: Review;
+  /** Fingerprint of the server's latest live inspection (made with the pin's declared capabilities); null when never inspected. */
+  currentSurfaceSha256: string | null;
+  /**
+   * The review's current revision. Informational only: edits elsewhere in the review (a new
+   * source, a note) do not make a decision stale; only the bound fingerprints do.
+   */
+  currentRevision?: number;
+};
+
+const short = (sha: string) => sha.slice(0, 12);
+const refText = (r: ToolRef) => `${r.serverId}/${r.tool}`;
+
+function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
+  const key = (r: ToolRef) => JSON.stringify([r.serverId, r.tool]);
+  const beforeKeys = new Set(before.map(key));
+  const afterKeys = new Set(after.map(key));
+  return {
+    added: normalizeToolSet(after.filter((r) => !beforeKeys.has(key(r)))),
+    removed: normalizeToolSet(before.filter((r) => !afterKeys.has(key(r)))),
+  };
+}
+
+function surfaceChange(before: string | null, after: string | null): StaleChange | null {
+  if (before === after) return null;
+  const message =
+    before === null
+      ? `the decision was ${DECLARED_TOOLS_BASIS}; the server has since been inspected (surface ${short(after ?? "")}…), so review the live surface`
+      : after === null
+        ? `the decision was bound to surface ${short(before)}…, and no live inspection of the server is on record now`
+        : `the server's surface changed: ${short(before)}… → ${short(after)}…`;
+  return { what: "surface", before, after, message };
+}
+
+/** `current`, or `stale` with every change to what the decision is bound to, each saying what changed. */
+export function decisionStatus(decision: Decision, context: DecisionStatusContext): DecisionStatus {
+  const { review } = context;
+  const changes: StaleChange[] = [];
+  const server = review.servers.find((s) => s.id === decision.serverId);
+  const agent = review.agents.find((a) => a.id === decision.agentId);
+
+  if (!server) {
+    changes.push({ what: "server_removed", before: decision.serverId, after: null, message: `server ${decision.serverId} is no longer in the review` });
+  } else {
+    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256);
+    if (surface) changes.push(surface);
+    if (server.imageDigest !== decision.bound.imageDigest) {
+      changes.push({
+        what: "image_digest",
+        before: decision.bound.imageDigest,
+        after: server.imageDigest,
+        message:
+          server.imageDigest === null
+            ? `the image digest ${decision.bound.imageDigest ?? ""} was removed from the server`
+            : decision.bound.imageDigest === null
+              ? `the server now names image ${server.imageDigest}; the decision named none`
+              : `the image changed: ${decision.bound.imageDigest} → ${server.imageDigest}`,
+      });
+    }
+  }
+
+  if (!agent) {
+    changes.push({ what: "agent_removed", before: decision.agentId, after: null, message: `agent ${decision.agentId} is no longer in the review` });
+  } else {
+    const current = normalizeToolSet(agent.tools);
+    if (toolSetSha256(current) !== decision.bound.toolSetSha256) {
+      const { added, removed } = toolSetDiff(decision.toolSet, current);
+      const parts = [
+        added.length > 0 ? `added ${added.map(refText).join(", ")}` : null,
+        removed.length > 0 ? `removed ${removed.map(refText).join(", ")}` : null,
+      ].filter((p): p is string => p !== null);
+      changes.push({
+        what: "tool_set",
+        before: normalizeToolSet(decision.toolSet),
+        after: current,
+        added,
+        removed,
+        message: `${agent.name}'s tool set changed: ${parts.length > 0 ? parts.join("; ") : "it no longer matches the bound fingerprint"}`,
+      });
+    }
+  }
+
+  if (server && agent) {
+    const now = controlsSha256(review, server.id, agent.id);
+    if (now !== decision.bound.controlsSha256) {
+      changes.push({
+        what: "controls",
+        before: decision.bound.controlsSha256,
+        after: now,
+        message: `the controls changed: ${server.name}'s credential or egress policy, or ${agent.name}'s approval configuration`,
+      });
+    }
+  }
+  return changes.length === 0 ? { state: "current" } : { state: "stale", changes };
+}
+
+/** Evaluates a NetworkPolicy (YAML text): true when it denies by default, false when it admits a new destination, null when it cannot tell. */
+export type EgressDefaultDenyEvaluator = (policyYaml: string) => boolean | null;
+
+export type ConditionCheck = {
+  condition: DecisionCondition;
+  /** null: cannot be checked from what is recorded (say why in `reason`); never counted as holding. */
+  holds: boolean | null;
+  reason: string;
+};
+
+export type CheckConditionsOptions = {
+  /** Injected so this module does not depend on lib/controls; without it egress conditions cannot be checked. */
+  evaluateEgressDefaultDeny?: EgressDefaultDenyEvaluator;
+};
+
+const READ_SCOPE = /^read:\S+/;
+
+function checkOne(condition: DecisionCondition, decision: Decision, review: Review, options: CheckConditionsOptions): ConditionCheck {
+  const result = (holds: boolean | null, reason: string): ConditionCheck => ({ condition, holds, reason });
+  switch (condition.kind) {
+    case "tool_absent_from_agent": {
+      const agent = review.agents.find((a) => a.id === decision.agentId);
+      const name = refText(condition.tool);
+      if (!agent) return result(null, `agent ${decision.agentId} is no longer in the review`);
+      const present = agent.tools.some((t) => t.serverId === condition.tool.serverId && t.tool === condition.tool.tool);
+      return present ? result(false, `${agent.name} holds ${name}`) : result(true, `${agent.name} does not hold ${name}`);
+    }
+    case "egress_default_deny": {
+      const policies = review.controls.egress.filter((e) => e.serverId === condition.serverId);
+      if (policies.length === 0) return result(false, `no egress policy is recorded for ${condition.serverId}: nothing bounds its outbound traffic`);
+      if (!options.evaluateEgressDefaultDeny) return result(null, "egress policy evaluation was not available to this check");
+      const verdicts = policies.map((p) => options.evaluateEgressDefaultDeny?.(p.policyYaml) ?? null);
+      if (verdicts.some((v) => v === false)) return result(false, `an egress policy for ${condition.serverId} admits destinations it does not name (not default-deny)`);
+      if (verdicts.some((v) => v === null)) return result(null, `an egress policy for ${condition.serverId} could not be evaluated`);
+      return result(true, `the egress policy for ${condition.serverId} is an allowlist: a new destination is denied by construction`);
+    }
+    case "credential_read_only": {
+      const creds = review.controls.credentials.filter((c) => c.serverId === condition.serverId);
+      if (creds.length === 0) return result(null, `no credential is recorded for ${condition.serverId}`);
+      const scopes = creds.flatMap((c) => c.scopes);
+      if (scopes.length === 0) return result(null, `the credential for ${condition.serverId} lists no scopes`);
+      const other = scopes.filter((s) => !READ_SCOPE.test(s));
+      return other.length > 0
+        ? result(false, `scopes that are not read-only: ${other.join(", ")}`)
+        : result(true, `every scope is read-only (${scopes.join(", ")})`);
+    }
+    case "approval_out_of_band": {
+      const approvals = review.controls.approvals.filter((a) => a.agentId === condition.agentId);
+      if (approvals.length === 0) return result(false, `no approval is configured for agent ${condition.agentId}`);
+      if (approvals.some((a) => !a.outOfBand)) return result(false, `an approval prompt for ${condition.agentId} is shown in band of the agent`);
+      const resolved = approvals.every((a) => a.showsResolvedArguments);
+      return result(
+        true,
+        `approval prompts are out of band of the agent${resolved ? "" : " (note: arguments are not shown resolved to their final values)"}`,
+      );
+    }
+    case "surface_pinned_block": {
+      const server = review.servers.find((s) => s.id === condition.serverId);
+      if (!server) return result(null, `server ${condition.serverId} is no longer in the review`);
+      if (!server.pin) return result(false, `${server.name} has no surface pin`);
+      return server.pin.onSurfaceChange === "block"
+        ? result(true, `${server.name} is pinned to ${short(server.pin.surfaceSha256)}… and blocks on a change`)
+        : result(false, `${server.name} is pinned but only warns on a change`);
+    }
+  }
+}
+
+/** Each condition of the decision, evaluated against the current review. */
+export function checkConditions(decision: Decision, review: Review, options: CheckConditionsOptions = {}): ConditionCheck[] {
+  return decision.conditions.map((c) => checkOne(c, decision, review, options));
+}
