@@ -13,7 +13,7 @@ import type { StoreTarget } from "@/lib/store/config";
 export interface TestBackend {
   name: "pglite" | "postgres";
   /** Creates a fresh, empty place for one suite; `drop()` removes it. */
-  provision(): Promise<{ target: StoreTarget; drop(): Promise<void> }>;
+  provision(): Promise<{ target: StoreTarget; drop: () => Promise<void> }>;
 }
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
