@@ -76,7 +76,8 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
 
   test("a malformed document is never written", async () => {
     const created = await createReview(store.db, minimal("good"), "alice");
-    const bad = { ...minimal("bad"), servers: [{ id: "s1", name: "", transport: { kind: "manual" } }] };
+    // Typed as input on purpose: the store must refuse it even when the types were bypassed.
+    const bad = { ...minimal("bad"), servers: [{ id: "s1", name: "", transport: { kind: "manual" } }] } as unknown as ReviewInput;
     const attempt = saveReview(store.db, created.id, 1, bad, "mallory");
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({
