@@ -49,6 +49,11 @@ export async function listReviews(db: Db): Promise<ReviewSummary[]> {
   }));
 }
 
+export async function reviewExists(db: Db, id: string): Promise<boolean> {
+  const rows = await db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, id));
+  return rows.length > 0;
+}
+
 export async function countReviews(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(reviews);
   return row?.n ?? 0;

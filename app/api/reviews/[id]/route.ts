@@ -1,0 +1,42 @@
+import { AppError } from "@/lib/errors";
+import { ReviewIdSchema } from "@/lib/ids";
+import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/http/route";
+import { UpdateReviewRequestSchema } from "@/lib/reviews/api";
+import { OWNER_AUTHOR } from "@/lib/auth/principal";
+import { getDb } from "@/lib/store/db";
+import { deleteReview, getReview, saveReview } from "@/lib/store/reviews";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string }> };
+
+const notFound = (id: string) => new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+
+export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
+  const id = parseParam(ReviewIdSchema, (await params).id, "id");
+  const record = await getReview(await getDb(), id);
+  if (!record) throw notFound(id);
+  return jsonResponse(record);
+});
+
+export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
+  const id = parseParam(ReviewIdSchema, (await params).id, "id");
+  const { baseRevision, review } = await readJson(request, UpdateReviewRequestSchema);
+  const result = await saveReview(await getDb(), id, baseRevision, review, OWNER_AUTHOR);
+  if (!result) throw notFound(id);
+  if (!result.ok) {
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${result.conflict.revision} since revision ${baseRevision}; reload it and apply your change again`,
+      { details: { current: result.conflict } },
+    );
+  }
+  return jsonResponse(result.record);
+});
+
+export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
+  const id = parseParam(ReviewIdSchema, (await params).id, "id");
+  if (!(await deleteReview(await getDb(), id))) throw notFound(id);
+  return noContent();
+});
