@@ -1,0 +1,473 @@
+/**
+ * The source-to-sink analysis of a review: a pure, deterministic, JSON-serialisable function of the
+ * review and the tool lists. A path is source → returning tool → agent → sensitive sink, where the
+ * source's writers reach outside the boundary and both tools sit in the same agent session, from
+ * whichever servers (the union property: text returned by any tool reaches every tool in the
+ * session). The writer bound is the path's head, because who may write is what the path carries.
+ *
+ * Paths are counted exactly and listed up to a named bound: the product source × returning tool ×
+ * sink grows multiplicatively per agent, so the listing stops at `MAX_PATHS_LISTED` (and a per-agent
+ * share) and reports the truncation as a value. Findings are aggregated per agent, never per path.
+ *
+ * Roles: a confirmed assessment is authoritative, otherwise the suggestion is used, and every place
+ * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
+ */
+import type { AgentId, ServerId, SourceId } from "@/lib/ids";
+import type { Review, ToolRole } from "@/lib/review/schema";
+import type { RoleReason } from "@/lib/roles/suggest";
+import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
+import type { EffectiveAnnotations } from "@/lib/tools/annotations";
+import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
+import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
+import type { ControlScope, ControlStatus } from "@/lib/controls/types";
+import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
+import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
+import type { ServerToolList } from "./input";
+import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "./model";
+
+export const ANALYSIS_VERSION = 1;
+/** Most paths listed in one analysis; the count is always exact. */
+export const MAX_PATHS_LISTED = 1000;
+/** Most paths listed per agent, so one agent cannot crowd the others out of the listing. */
+export const MAX_PATHS_LISTED_PER_AGENT = 200;
+
+export type GraphNode =
+  | { id: NodeId; kind: "writers"; label: string; head: HeadRef; bound: WriterBound | null; reachesOutsideBoundary: boolean; minAccountsAnAttackNeeds: number; usage: UsageFact | null }
+  | { id: NodeId; kind: "source"; label: string; head: HeadRef; sourceKind: string; reachesOutsideBoundary: boolean }
+  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested" }
+  | { id: NodeId; kind: "agent"; label: string; agentId: AgentId }
+  | { id: NodeId; kind: "sink"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; sinkRoles: ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
+
+export type GraphEdge = {
+  id: EdgeId;
+  from: NodeId;
+  to: NodeId;
+  kind: "writes_into" | "returned_by" | "held_by" | "holds";
+  /** On some source-to-sink path. */
+  onPath: boolean;
+};
+
+export type PathHead = { nodeId: NodeId; head: HeadRef; label: string; bound: WriterBound | null; boundLabel: string };
+
+export type PathView = {
+  id: PathId;
+  agentId: AgentId;
+  head: PathHead;
+  returningTool: ToolKey;
+  sink: ToolKey;
+  sinkRoles: ToolRole[];
+  nodeIds: NodeId[];
+  edgeIds: EdgeId[];
+  reliesOnSuggestions: boolean;
+};
+
+export type Leg = { present: boolean; tools: ToolKey[] };
+
+export type ControlOnPath = { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; effect: "cuts" | "narrows"; summary: string };
+
+export type AgentAnalysis = {
+  agentId: AgentId;
+  name: string;
+  nodeId: NodeId;
+  tools: ToolKey[];
+  /** Held tools absent from their server's tool list. */
+  notListed: ToolKey[];
+  returningTools: ToolKey[];
+  sinkTools: ToolKey[];
+  holdsBoth: boolean;
+  pathCount: number;
+  /** Distinct path heads, by node id. */
+  heads: NodeId[];
+  trifecta: { met: boolean; untrustedInput: Leg; privateData: Leg; outboundCommunication: Leg };
+  ruleOfTwo: { untrustedInput: Leg; sensitiveDataOrSystems: Leg; stateChange: Leg; outboundCommunication: Leg; count: number; violated: boolean };
+  controlsOnPath: ControlOnPath[];
+  reliesOnSuggestions: boolean;
+};
+
+export type SourceView = {
+  id: SourceId;
+  name: string;
+  kind: string;
+  nodeId: NodeId;
+  writersNodeId: NodeId;
+  bound: WriterBound;
+  reachesOutsideBoundary: boolean;
+  reasons: string[];
+  minAccountsAnAttackNeeds: number;
+  usage: UsageFact | null;
+};
+
+export type ToolView = {
+  key: ToolKey;
+  serverId: ServerId;
+  name: string;
+  presence: "listed" | "not_listed";
+  listOrigin: "snapshot" | "declared" | null;
+  roles: ToolRole[];
+  rolesOrigin: "confirmed" | "suggested";
+  reasons: RoleReason[];
+  suggestedRoles: RoleReason[];
+  annotations: EffectiveAnnotations;
+  sourceIds: SourceId[];
+  returnsUntrustedText: boolean;
+  sinkRoles: ToolRole[];
+};
+
+export type RelianceEntry = { tool: ToolKey; agents: AgentId[]; roles: ToolRole[]; usedAs: string[] };
+
+export type Analysis = {
+  version: typeof ANALYSIS_VERSION;
+  toolLists: { serverId: ServerId; origin: "snapshot" | "declared"; toolCount: number }[];
+  sources: SourceView[];
+  tools: ToolView[];
+  graph: { nodes: GraphNode[]; edges: GraphEdge[] };
+  agents: AgentAnalysis[];
+  paths: { total: number; listed: PathView[]; truncated: boolean; limit: number; perAgentLimit: number };
+  controls: ControlsEvaluation;
+  reliance: RelianceEntry[];
+  findings: Finding[];
+};
+
+const UNBOUNDED: ReadonlySet<WriterBound["kind"]> = new Set(["everyone_with_an_email_address", "anyone_with_a_web_server"]);
+
+function headView(model: AnalysisModel, head: HeadRef): PathHead {
+  if (head.kind === "source") {
+    const s = model.sources.get(head.sourceId);
+    return { nodeId: nodeIds.source(head), head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
+  }
+  return { nodeId: nodeIds.source(head), head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+}
+
+const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] =>
+  t.roles.reasons.filter((r) => roles.includes(r.role)).map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin, reasons: r.reasons }));
+
+const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
+
+/**
+ * Analyse a review. `toolLists` gives, per server, the tools to analyse (see `toolListsFromReview`).
+ * Pure and deterministic: the same input yields the same JSON, ids included.
+ */
+export function analyzeReview(review: Review, toolLists: readonly ServerToolList[]): Analysis {
+  const model = buildModel(review, toolLists);
+  const controls = evaluateControls(model);
+  const findings: Finding[] = [...controls.findings];
+
+  // Graph: writers → sources → returning tools → agents → sinks.
+  const nodes: GraphNode[] = [];
+  const edges = new Map<EdgeId, GraphEdge>();
+  const addEdge = (from: NodeId, to: NodeId, kind: GraphEdge["kind"]) => {
+    const id = edgeId(from, to);
+    if (!edges.has(id)) edges.set(id, { id, from, to, kind, onPath: false });
+    return id;
+  };
+  const sources: SourceView[] = review.sources.map((source) => {
+    const r = model.sources.get(source.id);
+    const head: HeadRef = { kind: "source", sourceId: source.id };
+    const bound = r?.bound;
+    const view: SourceView = {
+      id: source.id,
+      name: source.name,
+      kind: source.kind,
+      nodeId: nodeIds.source(head),
+      writersNodeId: nodeIds.writers(head),
+      bound: bound!.bound, // every review source is in model.sources
+      reachesOutsideBoundary: bound!.reachesOutsideBoundary,
+      reasons: bound!.reasons,
+      minAccountsAnAttackNeeds: bound!.minAccountsAnAttackNeeds,
+      usage: bound!.usage,
+    };
+    nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
+    nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
+    addEdge(view.writersNodeId, view.nodeId, "writes_into");
+    return view;
+  });
+
+  for (const key of model.toolOrder) {
+    const t = model.tools.get(key);
+    if (!t || (t.sourceIds.length === 0 && t.untrustedHeads.length === 0)) continue;
+    const rid = nodeIds.returning(key);
+    nodes.push({ id: rid, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+    for (const s of t.sourceIds) addEdge(nodeIds.source({ kind: "source", sourceId: s }), rid, "returned_by");
+    for (const h of t.untrustedHeads) {
+      if (h.kind !== "unmapped") continue;
+      nodes.push({ id: nodeIds.writers(h), kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
+      nodes.push({ id: nodeIds.source(h), kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
+      addEdge(nodeIds.writers(h), nodeIds.source(h), "writes_into");
+      addEdge(nodeIds.source(h), rid, "returned_by");
+    }
+  }
+
+  const sinkNodes = new Set<ToolKey>();
+  const relied = new Map<ToolKey, { agents: Set<AgentId>; usedAs: Set<string> }>();
+  const paths: PathView[] = [];
+  let total = 0;
+  const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(agent, agentIndex));
+
+  function analyzeAgent(agent: ResolvedAgent, agentIndex: number): AgentAnalysis {
+    const aid = nodeIds.agent(agent.id);
+    nodes.push({ id: aid, kind: "agent", label: agent.name, agentId: agent.id });
+    const held = agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined);
+    const returning = agentReturningTools(model, agent);
+    const sinks = agentSinkTools(model, agent);
+    for (const t of held) {
+      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(nodeIds.returning(t.key), aid, "held_by");
+    }
+    for (const s of sinks) {
+      if (!sinkNodes.has(s.key)) {
+        sinkNodes.add(s.key);
+        nodes.push({ id: nodeIds.sink(s.key), kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
+      }
+      addEdge(aid, nodeIds.sink(s.key), "holds");
+    }
+
+    // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
+    // a suggestion that a tool is *not* a sink, since the conclusion rests on it either way.
+    for (const t of held) {
+      if (t.roles.origin !== "suggested") continue;
+      const entry = relied.get(t.key) ?? { agents: new Set<AgentId>(), usedAs: new Set<string>() };
+      entry.agents.add(agent.id);
+      if (t.untrustedHeads.length > 0) entry.usedAs.add("returns untrusted text");
+      if (t.sinkRoles.length > 0) entry.usedAs.add(`sensitive sink (${t.sinkRoles.join(", ")})`);
+      if (t.readsPrivateData) entry.usedAs.add("reads private data");
+      if (t.untrustedHeads.length === 0 && t.sinkRoles.length === 0 && !t.readsPrivateData) entry.usedAs.add("neither a returning tool nor a sink");
+      relied.set(t.key, entry);
+    }
+
+    const heads = new Map<NodeId, PathHead>();
+    let count = 0;
+    let listedHere = 0;
+    const pathIdsHere: PathId[] = [];
+    for (const r of returning) for (const h of r.untrustedHeads) heads.set(nodeIds.source(h), headView(model, h));
+    for (const r of returning) {
+      count += r.untrustedHeads.length * sinks.length;
+      for (const h of r.untrustedHeads) {
+        const hv = headView(model, h);
+        for (const s of sinks) {
+          const hop = [nodeIds.writers(h), nodeIds.source(h), nodeIds.returning(r.key), aid, nodeIds.sink(s.key)];
+          const hopEdges = hop.slice(1).map((to, i) => edgeId(hop[i]!, to));
+          for (const e of hopEdges) {
+            const edge = edges.get(e);
+            if (edge) edge.onPath = true;
+          }
+          if (listedHere < MAX_PATHS_LISTED_PER_AGENT && paths.length < MAX_PATHS_LISTED) {
+            const id = pathId(agent.id, h, r.key, s.key);
+            paths.push({
+              id,
+              agentId: agent.id,
+              head: hv,
+              returningTool: r.key,
+              sink: s.key,
+              sinkRoles: s.sinkRoles,
+              nodeIds: hop,
+              edgeIds: hopEdges,
+              reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
+            });
+            pathIdsHere.push(id);
+            listedHere++;
+          }
+        }
+      }
+    }
+    total += count;
+
+    const privateData = held.filter((t) => t.readsPrivateData);
+    const outbound = held.filter((t) => t.sinkRoles.includes("network_or_shares"));
+    const stateChange = held.filter((t) => t.sinkRoles.includes("writes") || t.sinkRoles.includes("deploys_or_destroys"));
+    const sensitive = held.filter((t) => t.readsPrivateData || t.sinkRoles.includes("deploys_or_destroys"));
+    const trifectaMet = returning.length > 0 && privateData.length > 0 && outbound.length > 0;
+    const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
+    const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
+    const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
+    const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
+    const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
+    const returnSummary = returning
+      .map((r) => `${r.name} returns text from ${r.untrustedHeads.map((h) => { const v = headView(model, h); return `${v.label} (writers: ${v.boundLabel})`; }).join(", ")}`)
+      .join("; ");
+
+    if (count > 0) {
+      const unbounded = [...heads.values()].some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
+      findings.push({
+        id: findingId("path.to_sensitive_sink", agent.id),
+        kind: "path.to_sensitive_sink",
+        severity: unbounded ? "critical" : "high",
+        title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${sinks.map((s) => s.name).join(", ")} in ${agent.name}`,
+        controlId: null,
+        subject: { agentId: agent.id },
+        why: why(`${returnSummary}; in the same session ${sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`).join(", ")} can be called with that text (union property)`, {
+          roles: [...returnEvidence, ...sinks.flatMap((s) => evidence(s, s.sinkRoles))],
+          tools: [...returning.map((r) => r.key), ...sinks.map((s) => s.key)],
+          sources: sourceIdsOnPath,
+          config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
+        }),
+        nodeIds: [...heads.keys(), ...returning.map((r) => nodeIds.returning(r.key)), aid, ...sinks.map((s) => nodeIds.sink(s.key))],
+        pathIds: pathIdsHere,
+      });
+    }
+    if (trifectaMet) {
+      findings.push({
+        id: findingId("agent.lethal_trifecta", agent.id),
+        kind: "agent.lethal_trifecta",
+        severity: "critical",
+        title: `${agent.name} holds the lethal trifecta`,
+        controlId: null,
+        subject: { agentId: agent.id },
+        why: why("untrusted input, private data and outbound communication in one session", {
+          roles: [...returnEvidence, ...privateData.flatMap((t) => evidence(t, ["reads_private_data"])), ...outbound.flatMap((t) => evidence(t, ["network_or_shares"]))],
+          tools: [...new Set([...returning, ...privateData, ...outbound].map((t) => t.key))],
+          sources: sourceIdsOnPath,
+        }),
+        nodeIds: [aid],
+        pathIds: [],
+      });
+    }
+    if (ruleCount > 2) {
+      const present = Object.entries(rule).filter(([, l]) => l.present).map(([k]) => k);
+      findings.push({
+        id: findingId("agent.rule_of_two", agent.id),
+        kind: "agent.rule_of_two",
+        severity: "high",
+        title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
+        controlId: null,
+        subject: { agentId: agent.id },
+        why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
+          roles: [
+            ...returnEvidence,
+            ...sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
+            ...stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
+            ...outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
+          ].filter((e, i, all) => all.findIndex((x) => x.tool === e.tool && x.role === e.role) === i),
+          tools: [...new Set([...returning, ...sensitive, ...stateChange, ...outbound].map((t) => t.key))],
+          sources: sourceIdsOnPath,
+        }),
+        nodeIds: [aid],
+        pathIds: [],
+      });
+    }
+    const suggested = held.filter((t) => t.roles.origin === "suggested");
+    if (suggested.length > 0) {
+      findings.push({
+        id: findingId("roles.unconfirmed", agent.id),
+        kind: "roles.unconfirmed",
+        severity: count > 0 || trifectaMet ? "medium" : "low",
+        title: `${suggested.length} tool role${suggested.length === 1 ? "" : "s"} in ${agent.name} ${suggested.length === 1 ? "is a suggestion" : "are suggestions"}, not confirmed`,
+        controlId: null,
+        subject: { agentId: agent.id },
+        why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
+          roles: suggested.flatMap((t) => t.roles.reasons.map((r) => ({ tool: t.key, role: r.role, origin: "suggested" as const, reasons: r.reasons }))),
+          tools: suggested.map((t) => t.key),
+        }),
+        nodeIds: [aid],
+        pathIds: [],
+      });
+    }
+    const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
+    if (notListed.length > 0) {
+      findings.push({
+        id: findingId("tools.not_listed", agent.id),
+        kind: "tools.not_listed",
+        severity: "low",
+        title: `${agent.name} holds ${notListed.length} tool${notListed.length === 1 ? "" : "s"} its server does not list`,
+        controlId: null,
+        subject: { agentId: agent.id },
+        why: why("these tools are in the agent's tool set but not in the tool list analysed (snapshot or declared); their roles come from the name alone", { tools: notListed }),
+        nodeIds: [aid],
+        pathIds: [],
+      });
+    }
+
+    const controlsOnPath: ControlOnPath[] = [];
+    if (count > 0) {
+      const servers = new Set(returning.map((r) => r.serverId));
+      const onPath = (e: { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string }): ControlOnPath => ({
+        controlId: e.controlId,
+        sitsAt: e.sitsAt,
+        status: e.status,
+        scope: e.scope,
+        effect: e.controlId === "separation" ? "cuts" : "narrows",
+        summary: e.summary,
+      });
+      const all = [...controls.credentials, ...controls.egress, ...controls.approvals, ...controls.absent];
+      for (const e of all) {
+        if (e.scope.kind === "server" && servers.has(e.scope.serverId)) controlsOnPath.push(onPath(e));
+        if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
+      }
+      const split = controls.separation.agents.find((a) => a.agentId === agent.id)?.split;
+      controlsOnPath.push(
+        onPath({ ...controls.separation, summary: split ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path` : controls.separation.summary }),
+      );
+    }
+
+    return {
+      agentId: agent.id,
+      name: agent.name,
+      nodeId: aid,
+      tools: agent.tools,
+      notListed,
+      returningTools: returning.map((r) => r.key),
+      sinkTools: sinks.map((s) => s.key),
+      holdsBoth: returning.length > 0 && sinks.length > 0,
+      pathCount: count,
+      heads: [...heads.keys()],
+      trifecta: { met: trifectaMet, untrustedInput: leg(returning), privateData: leg(privateData), outboundCommunication: leg(outbound) },
+      ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },
+      controlsOnPath,
+      reliesOnSuggestions,
+    };
+  }
+
+  for (const key of model.toolOrder) {
+    const t = model.tools.get(key);
+    if (!t || t.untrustedHeads.every((h) => h.kind !== "unmapped")) continue;
+    findings.push({
+      id: findingId("tools.unmapped_sources", key),
+      kind: "tools.unmapped_sources",
+      severity: "medium",
+      title: `${t.name} returns untrusted text from no mapped source`,
+      controlId: null,
+      subject: { serverId: t.serverId, tool: key },
+      why: why("the tool returns text but no source is mapped to it, so its writers are unknown and treated as outside the boundary; map its sources", {
+        roles: evidence(t, ["returns_untrusted_text"]),
+        tools: [key],
+      }),
+      nodeIds: [nodeIds.returning(key)],
+      pathIds: [],
+    });
+  }
+
+  const tools: ToolView[] = model.toolOrder.flatMap((key) => {
+    const t = model.tools.get(key);
+    if (!t) return [];
+    return [
+      {
+        key,
+        serverId: t.serverId,
+        name: t.name,
+        presence: t.presence,
+        listOrigin: t.listOrigin,
+        roles: t.roles.roles,
+        rolesOrigin: t.roles.origin,
+        reasons: t.roles.reasons,
+        suggestedRoles: t.roles.suggestion.roles,
+        annotations: t.annotations,
+        sourceIds: t.sourceIds,
+        returnsUntrustedText: t.untrustedHeads.length > 0,
+        sinkRoles: t.sinkRoles,
+      },
+    ];
+  });
+
+  return {
+    version: ANALYSIS_VERSION,
+    toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
+    sources,
+    tools,
+    graph: { nodes, edges: [...edges.values()] },
+    agents,
+    paths: { total, listed: paths, truncated: paths.length < total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
+    controls,
+    reliance: [...relied.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([tool, e]) => ({ tool, agents: [...e.agents], roles: model.tools.get(tool)?.roles.roles ?? [], usedAs: [...e.usedAs].sort() })),
+    findings: sortFindings(findings),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The resolved model the analysis and the controls share: every tool of the review (listed,
+ * assessed, or only named by an agent) with the roles the analysis uses and where they came from,
+ * every source with its writer bound, and every agent with the tools it holds. It is a pure
+ * function of the review and the tool lists; both the path analysis and the control evaluations
+ * read it, so they cannot disagree about what a tool is.
+ *
+ * Role rules: a confirmed assessment is authoritative; otherwise the suggestion is used and marked.
+ * A tool with mapped sources returns text from them whatever its roles say. A tool that returns
+ * untrusted text with no source mapped has "unmapped" writers, which are treated as outside the
+ * boundary: unknown is not safe.
+ */
+import type { AgentId, ServerId, SourceId } from "@/lib/ids";
+import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
+import { resolveRoles, type ResolvedRoles } from "@/lib/roles/suggest";
+import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
+import type { EffectiveAnnotations } from "@/lib/tools/annotations";
+import { toolKey, type HeadRef, type ToolKey } from "./ids";
+import type { ListedTool, ServerToolList } from "./input";
+
+/** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
+export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
+
+export type ToolPresence =
+  /** In the server's tool list (snapshot or declared). */
+  | "listed"
+  /** Assessed or held by an agent, but absent from the server's tool list. */
+  | "not_listed";
+
+export type ResolvedTool = {
+  key: ToolKey;
+  serverId: ServerId;
+  name: string;
+  description: string;
+  presence: ToolPresence;
+  listOrigin: "snapshot" | "declared" | null;
+  annotations: EffectiveAnnotations;
+  roles: ResolvedRoles;
+  sourceIds: SourceId[];
+  /** Heads of text this tool returns that writers outside the boundary can author. */
+  untrustedHeads: HeadRef[];
+  sinkRoles: ToolRole[];
+  readsPrivateData: boolean;
+  /** Assessed sources that do not exist in the review (the schema rejects these; kept for raw input). */
+  unknownSourceIds: string[];
+};
+
+export type ResolvedSource = { source: InputSource; bound: WriterBoundResult };
+
+export type ResolvedAgent = {
+  id: AgentId;
+  name: string;
+  agent: Agent;
+  /** Distinct tools the agent holds, sorted by key. */
+  tools: ToolKey[];
+};
+
+export type AnalysisModel = {
+  review: Review;
+  toolLists: ServerToolList[];
+  tools: Map<ToolKey, ResolvedTool>;
+  /** All tool keys, sorted. */
+  toolOrder: ToolKey[];
+  sources: Map<SourceId, ResolvedSource>;
+  agents: ResolvedAgent[];
+};
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
+export function buildModel(review: Review, toolLists: readonly ServerToolList[]): AnalysisModel {
+  const sources = new Map<SourceId, ResolvedSource>();
+  for (const source of review.sources) sources.set(source.id, { source, bound: sourceWriterBound(source) });
+
+  const listed = new Map<ToolKey, { tool: ListedTool; origin: "snapshot" | "declared" }>();
+  for (const list of toolLists) {
+    for (const tool of list.tools) {
+      const key = toolKey(list.serverId, tool.name);
+      if (!listed.has(key)) listed.set(key, { tool, origin: list.origin });
+    }
+  }
+  const assessments = new Map<ToolKey, ToolAssessment>();
+  for (const a of review.tools) assessments.set(toolKey(a.serverId, a.tool), a);
+
+  const keys = new Set<ToolKey>([...listed.keys(), ...assessments.keys()]);
+  for (const agent of review.agents) for (const ref of agent.tools) keys.add(toolKey(ref.serverId, ref.tool));
+
+  const tools = new Map<ToolKey, ResolvedTool>();
+  const toolOrder = [...keys].sort(byString);
+  for (const key of toolOrder) {
+    const at = key.indexOf("/");
+    const serverId = key.slice(0, at) as ServerId;
+    const name = key.slice(at + 1);
+    const entry = listed.get(key);
+    const assessment = assessments.get(key) ?? null;
+    const input: ListedTool = entry?.tool ?? { name, description: "" };
+    const roles = resolveRoles(input, assessment);
+    const sourceIds = [...new Set(assessment?.sourceIds ?? [])].sort(byString);
+    const known = sourceIds.filter((s) => sources.has(s));
+    const untrustedHeads: HeadRef[] = known
+      .filter((s) => sources.get(s)?.bound.reachesOutsideBoundary === true)
+      .map((sourceId) => ({ kind: "source", sourceId }));
+    if (known.length === 0 && roles.roles.includes("returns_untrusted_text")) {
+      untrustedHeads.push({ kind: "unmapped", tool: key });
+    }
+    tools.set(key, {
+      key,
+      serverId,
+      name,
+      description: input.description,
+      presence: entry ? "listed" : "not_listed",
+      listOrigin: entry?.origin ?? null,
+      annotations: roles.suggestion.annotations,
+      roles,
+      sourceIds: known,
+      untrustedHeads,
+      sinkRoles: roles.roles.filter((r) => SENSITIVE_SINK_ROLES.includes(r)),
+      readsPrivateData: roles.roles.includes("reads_private_data"),
+      unknownSourceIds: sourceIds.filter((s) => !sources.has(s)),
+    });
+  }
+
+  const agents: ResolvedAgent[] = review.agents.map((agent) => ({
+    id: agent.id,
+    name: agent.name,
+    agent,
+    tools: [...new Set(agent.tools.map((t) => toolKey(t.serverId, t.tool)))].sort(byString),
+  }));
+
+  return { review, toolLists: [...toolLists], tools, toolOrder, sources, agents };
+}
+
+/** Tools in an agent that return text writers outside the boundary can author. */
+export function agentReturningTools(model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
+  return agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined && t.untrustedHeads.length > 0);
+}
+
+/** Tools in an agent that are sensitive sinks (writes, deploys or destroys, reaches the network or shares). */
+export function agentSinkTools(model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
+  return agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined && t.sinkRoles.length > 0);
+}
+
+/** Whether an agent holds both a tool returning untrusted text and a sensitive sink: the union property makes that a path. */
+export function agentHoldsBoth(model: AnalysisModel, agent: ResolvedAgent): boolean {
+  return agentReturningTools(model, agent).length > 0 && agentSinkTools(model, agent).length > 0;
+}

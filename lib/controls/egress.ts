@@ -1,0 +1,115 @@
+/**
+ * The network-egress control for one server, evaluated from its NetworkPolicy YAML. It sits at the
+ * server's outbound traffic and stops the exfiltration half of an attack and new fetch features
+ * (a new destination is denied by construction only by an allowlist); it leaves the payloads
+ * already sitting in the sources. A malformed policy is "cannot_evaluate", with line and column.
+ */
+import { findingId, type NodeId } from "@/lib/analysis/ids";
+import { why, type Finding } from "@/lib/analysis/findings";
+import type { ServerId } from "@/lib/ids";
+import type { EgressConfig } from "@/lib/review/schema";
+import { controlEntry } from "./catalog";
+import { admittedDestinations, classifyEgress, wouldAllow, type AdmittedDestination, type EgressShape, type WouldAllowResult } from "./egress/evaluate";
+import { formatPolicyIssue, parseNetworkPolicies, type PolicyIssue } from "./egress/policy";
+import type { ControlEvaluationBase } from "./types";
+
+/**
+ * The destination used to ask "would a new external fetch get out?": an address outside every
+ * private range (example.com's long-standing address) on HTTPS, the port a new fetch feature uses.
+ */
+export const NEW_EXTERNAL_FETCH_PROBE = { ip: "93.184.216.34", port: 443, protocol: "TCP" } as const;
+
+export type EgressEvaluation = ControlEvaluationBase & {
+  controlId: "egress";
+  scope: { kind: "server"; serverId: ServerId };
+  shape: EgressShape | null;
+  deniesUnlistedByConstruction: boolean;
+  admitted: AdmittedDestination[];
+  newExternalFetch: WouldAllowResult | null;
+  issues: PolicyIssue[];
+  notes: string[];
+};
+
+/** Evaluate the egress policy configured for one server. */
+export function evaluateEgress(config: EgressConfig, index: number, attachesTo: NodeId[] = []): EgressEvaluation {
+  const entry = controlEntry("egress");
+  const base = {
+    controlId: "egress" as const,
+    scope: { kind: "server" as const, serverId: config.serverId },
+    sitsAt: entry.sitsAt,
+    cutsPath: false,
+    stops: entry.stops,
+    residue: entry.residue,
+    attachesTo,
+  };
+  const field = `controls.egress.${index}.policyYaml`;
+  const parsed = parseNetworkPolicies(config.policyYaml);
+  if (!parsed.ok) {
+    const findings: Finding[] = [
+      {
+        id: findingId("egress.cannot_evaluate", config.serverId),
+        kind: "egress.cannot_evaluate",
+        severity: "medium",
+        title: "Egress policy cannot be evaluated",
+        controlId: "egress",
+        subject: { serverId: config.serverId },
+        why: why(`the policy does not parse or validate: ${parsed.issues.map(formatPolicyIssue).join("; ")}`, {
+          config: parsed.issues.map((i) => ({ path: `${field} ${i.path}`, value: i.message, line: i.line, column: i.column })),
+        }),
+        nodeIds: [],
+        pathIds: [],
+      },
+    ];
+    return {
+      ...base,
+      status: "cannot_evaluate",
+      summary: `the policy cannot be evaluated: ${parsed.issues.length} problem(s), first at ${parsed.issues[0] ? formatPolicyIssue(parsed.issues[0]) : "?"}`,
+      findings,
+      shape: null,
+      deniesUnlistedByConstruction: false,
+      admitted: [],
+      newExternalFetch: null,
+      issues: parsed.issues,
+      notes: parsed.notes,
+    };
+  }
+  const shape = classifyEgress(parsed.policies);
+  const admitted = admittedDestinations(parsed.policies);
+  const probe = wouldAllow(parsed.policies, NEW_EXTERNAL_FETCH_PROBE);
+  const findings: Finding[] = [];
+  if (!shape.deniesUnlistedByConstruction) {
+    findings.push({
+      id: findingId(`egress.${shape.kind}`, config.serverId),
+      kind: `egress.${shape.kind}`,
+      severity: "high",
+      title:
+        shape.kind === "denylist"
+          ? "Egress is a denylist: it admits any destination nobody thought of"
+          : shape.kind === "default_allow"
+            ? "Egress has a default-allow rule"
+            : "The policy does not restrict egress",
+      controlId: "egress",
+      subject: { serverId: config.serverId },
+      why: why(`${shape.reason}; a new external fetch (${probe.destination}) would be ${probe.outcome}`, {
+        config: shape.rules.map((r) => ({ path: `${field} ${r.path}`, value: `${r.policy} rule ${r.ruleIndex}`, line: r.line, column: r.column })),
+      }),
+      nodeIds: [],
+      pathIds: [],
+    });
+  }
+  const summary = shape.deniesUnlistedByConstruction
+    ? `allowlist: admits ${admitted.length ? admitted.map((a) => `${a.to.join(" | ")} on ${a.ports.join(", ")}`).join("; ") : "nothing"}; everything else, a new external fetch included, is denied`
+    : `${shape.kind.replace("_", "-")}: ${shape.reason}`;
+  return {
+    ...base,
+    status: shape.deniesUnlistedByConstruction ? "holds" : "fails",
+    summary,
+    findings,
+    shape,
+    deniesUnlistedByConstruction: shape.deniesUnlistedByConstruction,
+    admitted,
+    newExternalFetch: probe,
+    issues: [],
+    notes: parsed.notes,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Tool-set separation: the one control that cuts the source-to-sink path, because it decides what
+ * shares an agent session (the union property: text returned by any tool reaches every tool in the
+ * session). Evaluated from agent composition only. Where an agent holds both a tool returning
+ * untrusted text and a sensitive sink, the split is computed: a reference agent keeps the returning
+ * tools, a deploy agent gets the sinks, and a person hands the value over by retyping it, which is
+ * the boundary (the seed: "a human retyped the value rather than because anyone asked the model to
+ * be careful"). `applySplit` produces the split review so the UI can save it.
+ */
+import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
+import { why, type Finding } from "@/lib/analysis/findings";
+import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
+import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "@/lib/analysis/model";
+import type { AgentId } from "@/lib/ids";
+import { AgentIdSchema } from "@/lib/ids";
+import type { Agent, Review, ToolRef } from "@/lib/review/schema";
+import { controlEntry } from "./catalog";
+import type { ControlEvaluationBase } from "./types";
+
+export type Handoff = {
+  from: AgentId;
+  to: AgentId;
+  by: "human";
+  /** What crosses the boundary, and how. */
+  carries: string;
+};
+
+export type SplitPlan = {
+  agentId: AgentId;
+  reference: { agentId: AgentId; name: string; tools: ToolKey[] };
+  deploy: { agentId: AgentId; name: string; tools: ToolKey[] };
+  handoff: Handoff;
+  /** Tools that both return untrusted text and are sinks: no split keeps their own text from reaching them. */
+  removed: { tool: ToolKey; reason: string }[];
+  /** Approval configurations moved with the sinks to the deploy agent. */
+  movedApprovals: number;
+};
+
+export type SplitPlanResult = { kind: "split"; plan: SplitPlan } | { kind: "not_needed"; agentId: AgentId; reason: string } | { kind: "unknown_agent"; agentId: string; reason: string };
+
+export type AgentSeparation = {
+  agentId: AgentId;
+  holdsBoth: boolean;
+  returningTools: ToolKey[];
+  sinkTools: ToolKey[];
+  split: SplitPlan | null;
+};
+
+export type SeparationEvaluation = ControlEvaluationBase & {
+  controlId: "separation";
+  scope: { kind: "review" };
+  /** True when no agent holds both a returning tool and a sensitive sink. */
+  inPlace: boolean;
+  agents: AgentSeparation[];
+};
+
+const roleEvidence = (tools: ResolvedTool[], pick: (t: ResolvedTool) => readonly string[]) =>
+  tools.flatMap((t) =>
+    t.roles.reasons
+      .filter((r) => pick(t).includes(r.role))
+      .map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin, reasons: r.reasons })),
+  );
+
+/** The ids a split uses: the reference half keeps the agent's id, so decisions about it still resolve. */
+export function splitAgentIds(agentId: AgentId, taken: ReadonlySet<string>): { reference: AgentId; deploy: AgentId } {
+  let deploy = `${agentId}-deploy`.slice(0, 80);
+  for (let n = 2; taken.has(deploy); n++) deploy = `${agentId}-deploy-${n}`.slice(0, 80);
+  return { reference: agentId, deploy: AgentIdSchema.parse(deploy) };
+}
+
+function plan(model: AnalysisModel, agent: ResolvedAgent): SplitPlan | null {
+  const returning = agentReturningTools(model, agent);
+  const sinks = agentSinkTools(model, agent);
+  if (returning.length === 0 || sinks.length === 0) return null;
+  const returningKeys = new Set(returning.map((t) => t.key));
+  const sinkKeys = new Set(sinks.map((t) => t.key));
+  const both = [...returningKeys].filter((k) => sinkKeys.has(k));
+  const ids = splitAgentIds(agent.id, new Set(model.agents.map((a) => a.id)));
+  const movedApprovals = model.review.controls.approvals.filter((a) => a.agentId === agent.id).length;
+  return {
+    agentId: agent.id,
+    reference: { agentId: ids.reference, name: `${agent.name} (reference)`, tools: agent.tools.filter((k) => !sinkKeys.has(k)) },
+    deploy: { agentId: ids.deploy, name: `${agent.name} (${sinks.some((s) => s.sinkRoles.includes("deploys_or_destroys")) ? "deploy" : "actions"})`, tools: agent.tools.filter((k) => sinkKeys.has(k) && !returningKeys.has(k)) },
+    handoff: {
+      from: ids.reference,
+      to: ids.deploy,
+      by: "human",
+      carries: "the reference agent reads and summarises; a person reads the summary and invokes the deploy agent separately with the value (e.g. the release identifier) they typed themselves",
+    },
+    removed: both.map((tool) => ({ tool, reason: "returns untrusted text and is a sensitive sink, so its own returned text reaches it in any session; it needs its own review" })),
+    movedApprovals,
+  };
+}
+
+/** Evaluate separation across all agents of the model. */
+export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
+  const entry = controlEntry("separation");
+  const findings: Finding[] = [];
+  const agents: AgentSeparation[] = model.agents.map((agent) => {
+    const returning = agentReturningTools(model, agent);
+    const sinks = agentSinkTools(model, agent);
+    const holdsBoth = returning.length > 0 && sinks.length > 0;
+    const split = holdsBoth ? plan(model, agent) : null;
+    if (holdsBoth) {
+      findings.push({
+        id: findingId("separation.holds_both", agent.id),
+        kind: "separation.holds_both",
+        severity: "high",
+        title: `${agent.name} holds both returning tools and sensitive sinks`,
+        controlId: "separation",
+        subject: { agentId: agent.id },
+        why: why(
+          `${returning.map((t) => t.name).join(", ")} return untrusted text into the session and ${sinks.map((t) => t.name).join(", ")} ${sinks.length === 1 ? "is a sensitive sink" : "are sensitive sinks"} in the same session; split: ${split?.reference.name} keeps the returning tools, ${split?.deploy.name} the sinks, a person retypes the value between them`,
+          {
+            roles: [...roleEvidence(returning, (t) => (t.roles.roles.includes("returns_untrusted_text") ? ["returns_untrusted_text"] : [])), ...roleEvidence(sinks, (t) => t.sinkRoles)],
+            tools: [...returning.map((t) => t.key), ...sinks.map((t) => t.key)],
+            sources: [...new Set(returning.flatMap((t) => t.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort(),
+            config: [{ path: `agents.${model.agents.indexOf(agent)}.tools`, value: agent.tools.join(", ") }],
+          },
+        ),
+        nodeIds: [nodeIds.agent(agent.id)],
+        pathIds: [],
+      });
+    }
+    return { agentId: agent.id, holdsBoth, returningTools: returning.map((t) => t.key), sinkTools: sinks.map((t) => t.key), split };
+  });
+  const offenders = agents.filter((a) => a.holdsBoth);
+  const inPlace = offenders.length === 0;
+  return {
+    controlId: "separation",
+    scope: { kind: "review" },
+    status: inPlace ? "holds" : "fails",
+    sitsAt: entry.sitsAt,
+    cutsPath: inPlace,
+    stops: entry.stops,
+    residue: entry.residue,
+    summary: inPlace
+      ? "in place: no agent holds both a tool returning untrusted text and a sensitive sink"
+      : `not in place: ${offenders.map((a) => model.agents.find((x) => x.id === a.agentId)?.name ?? a.agentId).join(", ")} hold${offenders.length === 1 ? "s" : ""} both; splitting removes the path`,
+    findings,
+    attachesTo: model.agents.map((a) => nodeIds.agent(a.id)),
+    inPlace,
+    agents,
+  };
+}
+
+/** The split that removes every path through one agent, or why none is needed. */
+export function planSplit(review: Review, agentId: string, toolLists?: readonly ServerToolList[]): SplitPlanResult {
+  const model = buildModel(review, toolLists ?? toolListsFromReview(review));
+  const agent = model.agents.find((a) => a.id === agentId);
+  if (!agent) return { kind: "unknown_agent", agentId, reason: `no agent ${JSON.stringify(agentId)} in the review` };
+  const p = plan(model, agent);
+  if (!p) return { kind: "not_needed", agentId: agent.id, reason: `${agent.name} does not hold both a tool returning untrusted text and a sensitive sink` };
+  return { kind: "split", plan: p };
+}
+
+/**
+ * The review with one agent split into a reference agent (same id, returning tools and everything
+ * that is not a sink) and a deploy agent (the sinks), approvals for the sinks moved to the deploy
+ * agent. Returns the review unchanged when the agent does not need a split (see `planSplit` for why).
+ */
+export function applySplit(review: Review, agentId: string, toolLists?: readonly ServerToolList[]): Review {
+  const result = planSplit(review, agentId, toolLists);
+  if (result.kind !== "split") return review;
+  const p = result.plan;
+  const original = review.agents.find((a) => a.id === p.agentId);
+  if (!original) return review;
+  // Keep the reviewer's order of tools within each half.
+  const toRefs = (keys: readonly ToolKey[]): ToolRef[] => {
+    const wanted = new Set<string>(keys);
+    return original.tools.filter((t) => wanted.has(toolKey(t.serverId, t.tool)));
+  };
+  const reference: Agent = {
+    ...original,
+    name: p.reference.name,
+    description: `${original.description}${original.description ? " " : ""}Split by Relay Review: reads and summarises; holds no sensitive sink. A person hands values to ${p.deploy.name} by retyping them.`.slice(0, 4000),
+    tools: toRefs(p.reference.tools),
+  };
+  const deploy: Agent = {
+    id: p.deploy.agentId,
+    name: p.deploy.name,
+    description: `Split from ${original.name} by Relay Review: invoked separately by a person with the value they typed; holds no tool returning untrusted text.`,
+    tools: toRefs(p.deploy.tools),
+  };
+  const agents = review.agents.flatMap((a) => (a.id === p.agentId ? [reference, deploy] : [a]));
+  const approvals = review.controls.approvals.map((a) => (a.agentId === p.agentId ? { ...a, agentId: p.deploy.agentId } : a));
+  return { ...review, agents, controls: { ...review.controls, approvals } };
+}
