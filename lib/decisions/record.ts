@@ -1,0 +1,351 @@
+/**
+ * The exportable decision record: a strict, versioned, signed statement of one decision, readable
+ * without the workbench. Strict so that what was signed is exactly what the schema describes (an
+ * unknown field is malformed, not ignored); no defaults or transforms, so parsing never changes a
+ * record. The signature is Ed25519 over the RFC 8785 canonical JSON of the record without its
+ * `signature` field, so key order and whitespace do not matter and any other change does.
+ * Secrets never appear: transports are reduced to their kind and the names of the environment
+ * variables and headers they use. Pure: crypto computation only, no I/O (keys come from node/keys.ts).
+ * Format documented in docs/decision-record.md; JSON Schema in public/schemas/decision-record.v1.json.
+ */
+import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { z } from "zod";
+import { AppError, fieldIssuesFromZod, type FieldIssue } from "@/lib/errors";
+import { AgentIdSchema, DecisionIdSchema, ReviewIdSchema, ServerIdSchema, Sha256Schema } from "@/lib/ids";
+import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
+import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
+import { canonicalJson, sha256Hex } from "@/lib/decisions/hash";
+import { checkConditions, decisionStatus, type EgressDefaultDenyEvaluator } from "@/lib/decisions/staleness";
+
+export const DECISION_RECORD_VERSION = 1;
+export const DECISION_RECORD_KIND = "relay-review.decision";
+export const SIGNATURE_ALG = "Ed25519";
+
+const text = (max: number) => z.string().min(1).max(max);
+const datetime = () => z.iso.datetime();
+const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
+const HeaderNameSchema = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/);
+
+const RecordToolRefSchema = z.strictObject({ serverId: ServerIdSchema, tool: text(256) });
+
+const RecordConditionSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("tool_absent_from_agent"), tool: RecordToolRefSchema }),
+  z.strictObject({ kind: z.literal("egress_default_deny"), serverId: ServerIdSchema }),
+  z.strictObject({ kind: z.literal("credential_read_only"), serverId: ServerIdSchema }),
+  z.strictObject({ kind: z.literal("approval_out_of_band"), agentId: AgentIdSchema }),
+  z.strictObject({ kind: z.literal("surface_pinned_block"), serverId: ServerIdSchema }),
+]);
+
+const RecordDecisionSchema = z.strictObject({
+  id: DecisionIdSchema,
+  serverId: ServerIdSchema,
+  agentId: AgentIdSchema,
+  verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
+  toolSet: z.array(RecordToolRefSchema).max(10_000).describe("The agent's whole tool set, sorted by serverId then tool, no duplicates."),
+  conditions: z.array(RecordConditionSchema).max(100),
+  reviewer: text(120),
+  rationale: text(20_000),
+  decidedAt: datetime(),
+  bound: z
+    .strictObject({
+      surfaceSha256: Sha256Schema.nullable().describe("Live surface fingerprint; null when the decision was made against declared tools."),
+      imageDigest: ImageDigestSchema.nullable(),
+      toolSetSha256: Sha256Schema.describe("SHA-256 of the RFC 8785 JSON of toolSet."),
+      controlsSha256: Sha256Schema,
+      revision: z.number().int().min(1).describe("The review revision the decision was made at."),
+    })
+    .describe("What the decision was made against; a change to any of it makes the decision stale."),
+});
+
+const RecordTransportSchema = z
+  .strictObject({
+    kind: z.enum(["stdio", "http", "sse", "manual"]),
+    envNames: z.array(EnvNameSchema).max(128),
+    headerNames: z.array(HeaderNameSchema).max(64),
+  })
+  .describe("How the server is reached, reduced to its kind and the names (never values) of what it needs.");
+
+/** The seed's registration shape, which a gate compares against the live surface at every startup. */
+const RegistrationSchema = z.strictObject({
+  server: text(120),
+  image: ImageDigestSchema.nullable(),
+  surface_sha256: Sha256Schema,
+  surface: z.strictObject({
+    tools: z.array(text(256)).max(10_000),
+    resources: z.array(text(2000)).max(10_000).describe("Resource URIs and resource templates."),
+    prompts: z.array(text(256)).max(10_000),
+  }),
+  on_surface_change: z.enum(["block", "warn"]),
+  declared_capabilities: z.array(z.string().max(64)).max(16).describe("The client capabilities the fingerprinted inspection declared."),
+});
+export type Registration = z.infer<typeof RegistrationSchema>;
+
+const ConditionCheckRecordSchema = z.strictObject({ holds: z.boolean().nullable(), reason: text(2000) });
+
+const SignatureSchema = z.strictObject({
+  alg: z.literal(SIGNATURE_ALG),
+  keyId: z.string().regex(/^[0-9a-f]{16}$/).describe("First 16 hex of SHA-256 of the raw 32-byte Ed25519 public key."),
+  value: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe("Base64 of the 64-byte Ed25519 signature."),
+});
+
+const unsignedShape = {
+  recordVersion: z.literal(DECISION_RECORD_VERSION),
+  kind: z.literal(DECISION_RECORD_KIND),
+  issuedAt: datetime(),
+  review: z.strictObject({ id: ReviewIdSchema, title: text(200), revision: z.number().int().min(1).describe("The review revision at issue time.") }),
+  decision: RecordDecisionSchema,
+  basis: z.strictObject({ kind: z.enum(["live_surface", "declared_tools"]), statement: text(200) }),
+  server: z.strictObject({ id: ServerIdSchema, name: text(120), transport: RecordTransportSchema, imageDigest: ImageDigestSchema.nullable() }),
+  agent: z.strictObject({ id: AgentIdSchema, name: text(120) }),
+  conditionChecks: z.array(ConditionCheckRecordSchema).max(100).describe("Each condition as checked at issue time, in the order of decision.conditions."),
+  registration: RegistrationSchema.nullable(),
+};
+
+type UnsignedShape = z.infer<z.ZodObject<typeof unsignedShape>>;
+
+/** Cross-field invariants a well-formed record keeps (not expressible in the JSON Schema). */
+function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
+  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  const d = r.decision;
+  if (r.server.id !== d.serverId) issue(["server", "id"], "must equal decision.serverId");
+  if (r.agent.id !== d.agentId) issue(["agent", "id"], "must equal decision.agentId");
+  if (r.server.imageDigest !== d.bound.imageDigest) issue(["server", "imageDigest"], "must equal decision.bound.imageDigest");
+  if (canonicalJson(normalizeToolSet(d.toolSet)) !== canonicalJson(d.toolSet)) issue(["decision", "toolSet"], "must be sorted by serverId then tool, without duplicates");
+  if (toolSetSha256(d.toolSet) !== d.bound.toolSetSha256) issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
+  if (r.conditionChecks.length !== d.conditions.length) issue(["conditionChecks"], "must have one entry per decision condition");
+  const basis = decisionBasis(d);
+  if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label) issue(["basis"], "does not match decision.bound.surfaceSha256");
+  if (r.registration) {
+    if (r.registration.surface_sha256 !== d.bound.surfaceSha256) issue(["registration", "surface_sha256"], "must equal decision.bound.surfaceSha256");
+    if (r.registration.image !== d.bound.imageDigest) issue(["registration", "image"], "must equal decision.bound.imageDigest");
+    if (r.registration.server !== r.server.name) issue(["registration", "server"], "must equal server.name");
+  }
+}
+
+/** A decision record before signing. */
+export const UnsignedDecisionRecordSchema = z.strictObject(unsignedShape).superRefine(checkConsistency);
+export type UnsignedDecisionRecord = z.infer<typeof UnsignedDecisionRecordSchema>;
+
+/** A signed decision record, as exported. Parse with `parseDecisionRecord`; check with `verifyRecord`. */
+export const DecisionRecordSchema = z
+  .strictObject({ ...unsignedShape, signature: SignatureSchema })
+  .superRefine(checkConsistency)
+  .meta({ title: "Relay Review decision record", description: "A signed decision: a server approved (or rejected) into a named agent with a named tool set." });
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+export type RecordSignature = z.infer<typeof SignatureSchema>;
+
+/** What a live inspection contributes to the registration: names of the listed items and the capabilities declared. */
+export type RecordSurface = { tools: string[]; resources: string[]; prompts: string[]; declaredCapabilities: string[] };
+
+function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
+  const names = (xs: readonly string[]) => [...new Set(xs)].sort();
+  switch (t.kind) {
+    case "stdio":
+      return { kind: "stdio", envNames: names(t.envNames), headerNames: [] };
+    case "http":
+    case "sse":
+      return { kind: t.kind, envNames: names(Object.values(t.headerEnv)), headerNames: names(Object.keys(t.headerEnv)) };
+    case "manual":
+      return { kind: "manual", envNames: [], headerNames: [] };
+  }
+}
+
+export type BuildDecisionRecordInput = {
+  review: Review;
+  reviewId: string;
+  /** The review's revision now. */
+  revision: number;
+  decision: Decision;
+  issuedAt: Date | string;
+  /** Fingerprint of the server's latest live inspection, null when never inspected. */
+  currentSurfaceSha256: string | null;
+  /** The latest inspection's listed names; gives the record its registration block. */
+  surface?: RecordSurface | null;
+  evaluateEgressDefaultDeny?: EgressDefaultDenyEvaluator;
+};
+
+/**
+ * The unsigned record of a decision that is still current. Throws AppError CONFLICT when the
+ * decision is stale (a signed record of a stale decision would vouch for a pair that no longer
+ * exists: decide again first), BAD_REQUEST when the decision is not in the review.
+ */
+export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDecisionRecord {
+  const { review, decision } = input;
+  if (!review.decisions.some((d) => d.id === decision.id)) {
+    throw new AppError("BAD_REQUEST", `decision ${decision.id} is not in this review`);
+  }
+  const status = decisionStatus(decision, { review, currentSurfaceSha256: input.currentSurfaceSha256, currentRevision: input.revision });
+  if (status.state === "stale") {
+    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
+      details: { changes: status.changes },
+    });
+  }
+  // Not stale, so both exist.
+  const server = review.servers.find((s) => s.id === decision.serverId)!;
+  const agent = review.agents.find((a) => a.id === decision.agentId)!;
+  const basis = decisionBasis(decision);
+  const surface = input.surface ?? null;
+  const registration: Registration | null =
+    decision.bound.surfaceSha256 !== null && surface !== null
+      ? {
+          server: server.name,
+          image: server.imageDigest,
+          surface_sha256: decision.bound.surfaceSha256,
+          surface: { tools: [...surface.tools].sort(), resources: [...surface.resources].sort(), prompts: [...surface.prompts].sort() },
+          on_surface_change: server.pin?.onSurfaceChange ?? "block",
+          declared_capabilities: [...surface.declaredCapabilities].sort(),
+        }
+      : null;
+  const checks = checkConditions(decision, review, { evaluateEgressDefaultDeny: input.evaluateEgressDefaultDeny });
+  const issuedAt = typeof input.issuedAt === "string" ? new Date(input.issuedAt) : input.issuedAt;
+  const parsed = UnsignedDecisionRecordSchema.safeParse({
+    recordVersion: DECISION_RECORD_VERSION,
+    kind: DECISION_RECORD_KIND,
+    issuedAt: Number.isNaN(issuedAt.getTime()) ? String(input.issuedAt) : issuedAt.toISOString(),
+    review: { id: input.reviewId, title: review.title, revision: input.revision },
+    decision: {
+      id: decision.id,
+      serverId: decision.serverId,
+      agentId: decision.agentId,
+      verdict: decision.verdict,
+      toolSet: normalizeToolSet(decision.toolSet),
+      conditions: decision.conditions,
+      reviewer: decision.reviewer,
+      rationale: decision.rationale,
+      decidedAt: decision.decidedAt,
+      bound: decision.bound,
+    },
+    basis: { kind: basis.kind, statement: basis.label },
+    server: { id: server.id, name: server.name, transport: recordTransport(server.transport), imageDigest: server.imageDigest },
+    agent: { id: agent.id, name: agent.name },
+    conditionChecks: checks.map((c) => ({ holds: c.holds, reason: c.reason })),
+    registration,
+  } satisfies z.input<typeof UnsignedDecisionRecordSchema>);
+  if (!parsed.success) {
+    throw new AppError("BAD_REQUEST", "the decision cannot be written as a record", { issues: fieldIssuesFromZod(parsed.error.issues) });
+  }
+  return parsed.data;
+}
+
+/** The raw 32-byte Ed25519 public key. */
+function rawPublicKey(key: KeyObject): Buffer {
+  const jwk = key.export({ format: "jwk" });
+  if (typeof jwk.x !== "string") throw new TypeError("not an Ed25519 key");
+  return Buffer.from(jwk.x, "base64url");
+}
+
+function asPublicKey(key: KeyObject | string): KeyObject {
+  const k = typeof key === "string" ? createPublicKey(key) : key.type === "private" ? createPublicKey(key) : key;
+  if (k.asymmetricKeyType !== "ed25519") throw new TypeError(`expected an Ed25519 key, got ${k.asymmetricKeyType ?? k.type}`);
+  return k;
+}
+
+/** First 16 hex of SHA-256 of the raw public key (a private key is reduced to its public half). */
+export function signingKeyId(key: KeyObject | string): string {
+  return sha256Hex(rawPublicKey(asPublicKey(key))).slice(0, 16);
+}
+
+/** The bytes a signature covers: RFC 8785 canonical JSON of the record without `signature`. */
+export function signingInput(record: object): Buffer {
+  const { signature: _signature, ...rest } = record as { signature?: unknown };
+  return Buffer.from(canonicalJson(rest), "utf8");
+}
+
+/** Sign a record (re-validated first). Throws when the record is invalid or keyId is not the key's id. */
+export function signRecord(unsigned: UnsignedDecisionRecord, privateKey: KeyObject, keyId: string = signingKeyId(privateKey)): DecisionRecord {
+  const record = UnsignedDecisionRecordSchema.parse(unsigned);
+  if (keyId !== signingKeyId(privateKey)) throw new TypeError(`keyId ${keyId} is not the id of this key (${signingKeyId(privateKey)})`);
+  const value = sign(null, signingInput(record), privateKey).toString("base64");
+  return { ...record, signature: { alg: SIGNATURE_ALG, keyId, value } };
+}
+
+export type VerifyFailureReason = "unsigned" | "tampered" | "wrong_key" | "malformed" | "bad_key";
+export type VerifyResult =
+  | { ok: true; record: DecisionRecord; keyId: string }
+  | { ok: false; reason: VerifyFailureReason; message: string; issues?: FieldIssue[] };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Check a record's signature with `publicKey`. Never throws: `input` may be anything (a JSON text
+ * is parsed first). Reasons: `malformed` (not a v1 record), `unsigned` (no signature), `wrong_key`
+ * (signed by another key), `tampered` (signed by this key, changed since), `bad_key` (the key given
+ * is not a usable Ed25519 key). The signature is checked before the schema, so a changed record
+ * reads as tampered rather than as a schema error.
+ */
+export function verifyRecord(input: unknown, publicKey: KeyObject | string): VerifyResult {
+  const fail = (reason: VerifyFailureReason, message: string, issues?: FieldIssue[]): VerifyResult => ({ ok: false, reason, message, ...(issues ? { issues } : {}) });
+  let key: KeyObject;
+  let ourKeyId: string;
+  try {
+    key = asPublicKey(publicKey);
+    ourKeyId = signingKeyId(key);
+  } catch (error) {
+    return fail("bad_key", `the public key cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let value: unknown = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return fail("malformed", "the record is not valid JSON");
+    }
+  }
+  if (!isPlainObject(value)) return fail("malformed", "the record is not a JSON object");
+  if (value.kind !== DECISION_RECORD_KIND) return fail("malformed", `not a decision record (kind must be ${JSON.stringify(DECISION_RECORD_KIND)})`);
+  if (value.recordVersion !== DECISION_RECORD_VERSION) {
+    return fail("malformed", `unsupported recordVersion ${JSON.stringify(value.recordVersion)} (this build reads version ${DECISION_RECORD_VERSION})`);
+  }
+  if (value.signature === undefined || value.signature === null) return fail("unsigned", "the record has no signature");
+  const signature = SignatureSchema.safeParse(value.signature);
+  if (!signature.success) return fail("malformed", "the signature field is malformed", fieldIssuesFromZod(signature.error.issues, "signature."));
+
+  let isValid: boolean;
+  try {
+    isValid = verify(null, signingInput(value), key, Buffer.from(signature.data.value, "base64"));
+  } catch (error) {
+    return fail("malformed", `the record cannot be canonicalised: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isValid) {
+    return signature.data.keyId === ourKeyId
+      ? fail("tampered", `the record was changed after it was signed by key ${ourKeyId}`)
+      : fail("wrong_key", `the record was signed by key ${signature.data.keyId}, not by the given key ${ourKeyId}`);
+  }
+  if (signature.data.keyId !== ourKeyId) {
+    return fail("tampered", `the signature verifies with key ${ourKeyId}, but its keyId was changed to ${signature.data.keyId}`);
+  }
+  const parsed = DecisionRecordSchema.safeParse(value);
+  if (!parsed.success) return fail("malformed", "the record is signed but is not a valid v1 decision record", fieldIssuesFromZod(parsed.error.issues));
+  return { ok: true, record: parsed.data, keyId: ourKeyId };
+}
+
+export type ParseDecisionRecordResult = { ok: true; record: DecisionRecord } | { ok: false; error: AppError };
+
+/**
+ * Parse a signed record (a JSON text or a parsed value) against the v1 schema. Checks the shape
+ * only; use `verifyRecord` to check the signature. A failure is a BAD_REQUEST AppError whose
+ * `details.reason` is `malformed` or `unsigned`.
+ */
+export function parseDecisionRecord(json: unknown): ParseDecisionRecordResult {
+  const failure = (reason: "malformed" | "unsigned", userMessage: string, issues?: FieldIssue[]): ParseDecisionRecordResult => ({
+    ok: false,
+    error: new AppError("BAD_REQUEST", userMessage, { details: { reason }, ...(issues ? { issues } : {}) }),
+  });
+  let value: unknown = json;
+  if (typeof json === "string") {
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return failure("malformed", "the decision record is not valid JSON");
+    }
+  }
+  if (isPlainObject(value) && (value.signature === undefined || value.signature === null)) {
+    return failure("unsigned", "the decision record has no signature");
+  }
+  const parsed = DecisionRecordSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = fieldIssuesFromZod(parsed.error.issues);
+    return failure("malformed", `invalid decision record: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
+  }
+  return { ok: true, record: parsed.data };
+}
