@@ -1,0 +1,59 @@
+import "server-only";
+/**
+ * `inspectServer`: the one call route handlers and the CLI make. Builds the transport openers for
+ * a checked target (see resolve-target.ts for the workbench's allowlist and egress checks) and
+ * runs the bounded inspection. Never throws.
+ */
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
+import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
+import { inspectWithOpeners, type TransportOpener } from "@/lib/mcp/session";
+import type { InspectOptions, InspectResult, InspectTarget } from "@/lib/mcp/types";
+
+export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>): TransportOpener {
+  return {
+    kind: "stdio",
+    label: [target.command, ...target.args].join(" "),
+    open: (guard) => {
+      const t = new GuardedStdioTransport(
+        {
+          command: target.command,
+          args: target.args,
+          env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
+          ...(target.cwd ? { cwd: target.cwd } : {}),
+        },
+        guard,
+      );
+      return {
+        kind: "stdio",
+        transport: t,
+        countsBytes: true,
+        exitInfo: () => t.exitInfo(),
+        stderrTail: () => t.getStderrTail(),
+        close: () => t.close(guard.error !== null),
+      };
+    },
+  };
+}
+
+export function openersFor(target: InspectTarget): TransportOpener[] {
+  if (target.kind === "stdio") return [stdioOpener(target)];
+  const opts = { headers: target.headers ?? {}, egress: target.egress ?? null };
+  switch (target.mode ?? "auto") {
+    case "streamable-http":
+      return [streamableHttpOpener(target.url, opts)];
+    case "sse":
+      return [sseOpener(target.url, opts)];
+    default:
+      return [streamableHttpOpener(target.url, opts), sseOpener(target.url, opts)];
+  }
+}
+
+/** Inspect a server's live surface, bounded by `options.limits`. Never throws. */
+export async function inspectServer(target: InspectTarget, options: InspectOptions = {}): Promise<InspectResult> {
+  try {
+    return await inspectWithOpeners(openersFor(target), options);
+  } catch (error) {
+    return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}

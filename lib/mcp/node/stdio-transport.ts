@@ -1,0 +1,175 @@
+import "server-only";
+/**
+ * stdio transport for inspections, in place of the SDK's StdioClientTransport, for three
+ * reasons: (1) bytes are counted as they arrive, before any buffering, so a flood or an endless
+ * line trips `totalBytes` instead of growing memory; (2) non-JSON-RPC lines are counted against
+ * `invalidMessages` instead of only reaching `onerror`; (3) the server runs in its own process
+ * group (`detached`), and close kills the whole group, so `npx`-style wrappers leave no
+ * grandchildren behind. Framing is the SDK's (newline-delimited JSON-RPC, `serializeMessage`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { InspectionGuard } from "@/lib/mcp/guard";
+import type { ExitInfo } from "@/lib/mcp/session";
+
+/** After stdin closes, how long a well-behaved server gets to exit before SIGTERM, then SIGKILL. */
+export const STDIO_CLOSE_GRACE_MS = 250;
+export const STDIO_TERM_GRACE_MS = 1_000;
+const STDERR_TAIL_BYTES = 4_096;
+
+export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd?: string };
+
+export class GuardedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private child: ChildProcess | null = null;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private stderrTail = "";
+  private exit: { code: number | null; signal: string | null } | null = null;
+  private closed: Promise<void> | null = null;
+  private exited!: Promise<void>;
+
+  constructor(
+    private readonly params: StdioParams,
+    private readonly guard: InspectionGuard,
+  ) {}
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        // Next's types make NODE_ENV required on ProcessEnv; a child's environment needs no such entry.
+        env: this.params.env as NodeJS.ProcessEnv,
+        ...(this.params.cwd ? { cwd: this.params.cwd } : {}),
+        stdio: ["pipe", "pipe", "pipe"] as const,
+        detached: process.platform !== "win32",
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      this.exited = new Promise<void>((done) => child.once("close", () => done()));
+      child.once("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once("spawn", () => resolve());
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+      });
+      child.once("close", (code, signal) => {
+        this.exit ??= { code, signal };
+        this.onclose?.();
+      });
+      child.stdin?.on("error", () => {
+        // EPIPE when the server has gone; the close path reports it
+      });
+      child.stdout?.on("data", (chunk: Buffer) => this.onData(chunk));
+      child.stderr?.on("data", (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
+      });
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (!this.guard.addBytes(chunk.length)) return;
+    let from = 0;
+    for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, nl);
+      const line = this.pending.length ? Buffer.concat([...this.pending, piece]) : piece;
+      this.pending = [];
+      this.pendingBytes = 0;
+      from = nl + 1;
+      this.onLine(line.toString("utf8").replace(/\r$/, ""));
+      if (this.guard.error) return;
+    }
+    if (from < chunk.length) {
+      this.pending.push(chunk.subarray(from));
+      this.pendingBytes += chunk.length - from;
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      this.guard.addInvalid(line);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed || this.exit) {
+        reject(new Error("Not connected"));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  exitInfo(): ExitInfo | null {
+    if (!this.exit) return null;
+    return { exitCode: this.exit.code, signal: this.exit.signal, stderrTail: this.stderrTail, pendingBytes: this.pendingBytes };
+  }
+  getStderrTail(): string {
+    return this.stderrTail;
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (!pid) return;
+    try {
+      if (process.platform === "win32") this.child?.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone
+    }
+  }
+
+  /**
+   * Close stdin, give the server a moment to exit, then SIGTERM and SIGKILL its process group.
+   * With `force` (a tripped limit) the group is killed at once. Idempotent.
+   */
+  close(force = false): Promise<void> {
+    if (force && this.child && !this.exit) this.killGroup("SIGKILL");
+    this.closed ??= this.doClose(force);
+    return this.closed;
+  }
+
+  private async doClose(force: boolean): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const waitExit = (ms: number) =>
+      Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, ms).unref())]).then(() => this.exit !== null);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    if (!this.exit && !force && !(await waitExit(STDIO_CLOSE_GRACE_MS))) {
+      this.killGroup("SIGTERM");
+      if (!(await waitExit(STDIO_TERM_GRACE_MS))) this.killGroup("SIGKILL");
+    } else if (!this.exit) {
+      this.killGroup("SIGKILL");
+    }
+    await waitExit(STDIO_TERM_GRACE_MS);
+    // The leader may be gone while children it started still run in the group.
+    this.killGroup("SIGKILL");
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    this.pending = [];
+  }
+}

@@ -1,0 +1,463 @@
+/**
+ * One inspection over one transport: initialize with the fixed client capabilities, list every
+ * advertised list page by page (leniently, per item), re-list on `list_changed` until the surface
+ * has been quiet for `settleQuietMs` (at most `relists` times per list), then fingerprint.
+ * Runtime-neutral (no Node APIs): stdio and HTTP transports are built elsewhere and passed in as
+ * openers; tests pass an InMemoryTransport. Never throws: every outcome is an `InspectResult`.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
+import { LIST_FIELD, LIST_METHOD, boundedTexts, convertItem, type DomainItem } from "@/lib/mcp/convert";
+import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
+import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
+import { fingerprintSurface, itemKey } from "@/lib/surface/fingerprint";
+import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
+import {
+  SURFACE_LISTS,
+  SURFACE_SNAPSHOT_VERSION,
+  type PromptItem,
+  type ResourceItem,
+  type ResourceTemplateItem,
+  type SurfaceList,
+  type SurfaceReject,
+  type SurfaceSnapshot,
+  type ToolItem,
+  type TransportKind,
+} from "@/lib/surface/types";
+
+export const CLIENT_INFO = { name: "relay-review", version: "0.1.0" } as const;
+
+export type ExitInfo = { exitCode: number | null; signal: string | null; stderrTail: string; pendingBytes: number };
+
+export type OpenedTransport = {
+  transport: Transport;
+  kind: TransportKind;
+  /** How a stdio server ended (null while it runs), for error messages. */
+  exitInfo?: () => ExitInfo | null;
+  /** The last lines a stdio server wrote to stderr. */
+  stderrTail?: () => string;
+  /** Whether the transport counts received bytes itself (stdio, HTTP); otherwise messages are measured. */
+  countsBytes: boolean;
+  /** When connecting fails with this error, try the next opener (Streamable HTTP → SSE); returns why. */
+  fallbackReason?: (error: unknown) => string | null;
+  /** Closes everything, bounded; resolves when a stdio process group is gone. */
+  close?: () => Promise<void>;
+};
+export type TransportOpener = { kind: TransportKind; label: string; open: (guard: InspectionGuard) => OpenedTransport };
+
+/** Records the negotiated protocol version and, for in-process transports, message sizes. */
+class ObservedTransport implements Transport {
+  protocolVersion: string | null = null;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly guard: InspectionGuard,
+    private readonly measure: boolean,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (e) => this.onerror?.(e);
+    this.inner.onmessage = (message) => {
+      if (this.measure && !this.guard.addBytes(JSON.stringify(message).length)) return;
+      if (this.guard.error) return;
+      this.onmessage?.(message);
+    };
+    await this.inner.start();
+  }
+  send: Transport["send"] = (message, options) => this.inner.send(message, options);
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+  setProtocolVersion = (version: string): void => {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  };
+}
+
+const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
+
+type ListState = { items: DomainItem[]; rejects: SurfaceReject[]; pages: number; relists: number };
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Inspect through the first opener that connects (later ones are fallbacks). Never throws. */
+export async function inspectWithOpeners(openers: readonly TransportOpener[], options: InspectOptions = {}): Promise<InspectResult> {
+  let limits: InspectLimits;
+  try {
+    limits = resolveInspectLimits(options.limits);
+  } catch (error) {
+    return { ok: false, error: { code: "refused", message: `invalid limits: ${errorMessage(error)}` } };
+  }
+  const emit = (event: InspectProgress) => {
+    try {
+      options.onProgress?.(event);
+    } catch {
+      // a failing progress listener must not break the inspection
+    }
+  };
+  const guard = new InspectionGuard(limits);
+  const started = Date.now();
+  const deadline = setTimeout(() => guard.tripLimit("deadlineMs", `the inspection did not settle within ${limits.deadlineMs} ms`), limits.deadlineMs);
+  const onAbort = () => guard.trip({ code: "aborted", message: "the inspection was cancelled" });
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let opened: OpenedTransport | null = null;
+  try {
+    for (let i = 0; i < openers.length; i++) {
+      const opener = openers[i]!;
+      emit({ type: "connecting", transport: opener.kind, target: opener.label });
+      try {
+        opened = opener.open(guard);
+      } catch (error) {
+        return fail({ code: "connect_failed", message: `could not start ${opener.label}: ${errorMessage(error)}` });
+      }
+      const attempt = await runSession(opened, guard, limits, emit, started);
+      if (attempt.kind === "done") return attempt.result;
+      // connect failed in a way that says "try the legacy transport"
+      await closeOpened(opened);
+      opened = null;
+      const next = openers[i + 1];
+      if (!next) return fail({ code: "connect_failed", message: attempt.reason });
+      emit({ type: "fallback", from: opener.kind, to: next.kind, reason: attempt.reason });
+    }
+    return fail({ code: "internal", message: "no transport to connect with" });
+  } catch (error) {
+    return fail(guard.error ?? { code: "internal", message: `unexpected failure: ${errorMessage(error)}` });
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener("abort", onAbort);
+    if (opened) await closeOpened(opened);
+  }
+
+  function fail(error: InspectError): InspectResult {
+    emit({ type: "error", error });
+    return { ok: false, error };
+  }
+}
+
+const CLOSE_BOUND_MS = 5_000;
+async function closeOpened(opened: OpenedTransport): Promise<void> {
+  const close = opened.close ?? (() => opened.transport.close());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    close().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_BOUND_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+type SessionOutcome = { kind: "done"; result: InspectResult } | { kind: "fallback"; reason: string };
+
+async function runSession(
+  opened: OpenedTransport,
+  guard: InspectionGuard,
+  limits: InspectLimits,
+  emit: (e: InspectProgress) => void,
+  started: number,
+): Promise<SessionOutcome> {
+  const observed = new ObservedTransport(opened.transport, guard, !opened.countsBytes);
+  const client = new Client(CLIENT_INFO, { capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES) });
+  guard.whenTripped(() => void closeOpened(opened)); // kill the server at once; the error is recorded
+
+  // The inspection never acts on a server's requests.
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => {
+    throw new McpError(ErrorCode.InvalidRequest, "relay-review inspects surfaces and does not sample");
+  });
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" as const }));
+
+  const dirty = new Set<SurfaceList>();
+  let listChangedCount = 0;
+  let lastEventAt = Date.now();
+  let wake: () => void = () => {};
+  let wakePromise = new Promise<void>((r) => (wake = r));
+  const markDirty = (lists: SurfaceList[]) => {
+    listChangedCount++;
+    for (const l of lists) {
+      dirty.add(l);
+      emit({ type: "list_changed", list: l });
+    }
+    lastEventAt = Date.now();
+    wake();
+    wakePromise = new Promise<void>((r) => (wake = r));
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => markDirty(["tools"]));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => markDirty(["resources", "resourceTemplates"]));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => markDirty(["prompts"]));
+
+  const describeClosed = (what: string): InspectError => {
+    const info = opened.exitInfo?.() ?? null;
+    const how = info
+      ? info.exitCode !== null
+        ? `exited with code ${info.exitCode}`
+        : info.signal
+          ? `was killed by ${info.signal}`
+          : "closed its output"
+      : "closed the connection";
+    const partial = info && info.pendingBytes > 0 ? `; ${info.pendingBytes} bytes of an unfinished message were discarded` : "";
+    return {
+      code: "server_exited",
+      message: `the server ${how} ${what}${partial}`,
+      ...(info ? { exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail } : {}),
+    };
+  };
+  const mapError = (error: unknown, what: string, timeoutLimit: "connectTimeoutMs" | "requestTimeoutMs"): InspectError => {
+    if (guard.error) return guard.error;
+    if (error instanceof GuardTripped) return error.error;
+    if (error instanceof McpError) {
+      if (error.code === (ErrorCode.RequestTimeout as number)) {
+        return {
+          code: "limit_exceeded",
+          limit: timeoutLimit,
+          message: `${what} got no answer within ${limits[timeoutLimit]} ms (limit ${timeoutLimit}; raise it to wait longer)`,
+        };
+      }
+      if (error.code === (ErrorCode.ConnectionClosed as number)) return describeClosed(`before answering ${what}`);
+      return { code: "protocol_error", message: `the server answered ${what} with error ${error.code}: ${error.message}` };
+    }
+    if (opened.exitInfo?.()) return describeClosed(`during ${what}`);
+    return { code: what === "initialize" ? "connect_failed" : "protocol_error", message: `${what} failed: ${errorMessage(error)}` };
+  };
+
+  // --- connect + initialize
+  try {
+    await guard.within(
+      client.connect(observed, { timeout: limits.connectTimeoutMs, signal: guard.signal }),
+      limits.connectTimeoutMs,
+      "connectTimeoutMs",
+      "connecting and initializing",
+    );
+  } catch (error) {
+    const reason = !guard.error && opened.fallbackReason?.(error);
+    if (reason) return { kind: "fallback", reason };
+    return { kind: "done", result: { ok: false, error: mapError(error, "initialize", "connectTimeoutMs") } };
+  }
+  const serverInfo = client.getServerVersion();
+  const capabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>;
+  const instructions = client.getInstructions() ?? null;
+  const protocolVersion = observed.protocolVersion ?? "unknown";
+  emit({
+    type: "initialized",
+    serverName: serverInfo?.name ?? "",
+    serverVersion: serverInfo?.version ?? "",
+    protocolVersion,
+  });
+  if (instructions !== null && instructions.length > limits.descriptionLength) {
+    guard.tripLimit("descriptionLength", `the server's instructions are ${instructions.length} characters long`);
+    return { kind: "done", result: { ok: false, error: guard.error! } };
+  }
+
+  const advertised: SurfaceList[] = [];
+  if (capabilities.tools) advertised.push("tools");
+  if (capabilities.resources) advertised.push("resources", "resourceTemplates");
+  if (capabilities.prompts) advertised.push("prompts");
+  const capsOf = (l: SurfaceList) => capabilities[l === "resourceTemplates" ? "resources" : l] as { listChanged?: unknown } | undefined;
+  const hasListChanged = advertised.some((l) => capsOf(l)?.listChanged === true);
+
+  const state: Record<SurfaceList, ListState> = {
+    tools: { items: [], rejects: [], pages: 0, relists: 0 },
+    resources: { items: [], rejects: [], pages: 0, relists: 0 },
+    resourceTemplates: { items: [], rejects: [], pages: 0, relists: 0 },
+    prompts: { items: [], rejects: [], pages: 0, relists: 0 },
+  };
+
+  const listAll = async (list: SurfaceList): Promise<void> => {
+    const items: DomainItem[] = [];
+    const rejects: SurfaceReject[] = [];
+    const firstAt = new Map<string, { page: number; index: number }>();
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    let page = 0;
+    let received = 0;
+    do {
+      page++;
+      if (page > limits.pageCount) {
+        guard.tripLimit("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${limits.pageCount} pages`);
+        throw new GuardTripped(guard.error!);
+      }
+      emit({ type: "listing", list, page, items: received });
+      let result: z.infer<typeof PageSchema>;
+      try {
+        result = await guard.race(
+          client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, {
+            timeout: limits.requestTimeoutMs,
+            signal: guard.signal,
+          }),
+        );
+      } catch (error) {
+        guard.trip(mapError(error, `${LIST_METHOD[list]} (page ${page})`, "requestTimeoutMs"));
+        throw new GuardTripped(guard.error!);
+      }
+      const raw = (result as Record<string, unknown>)[LIST_FIELD[list]];
+      if (!Array.isArray(raw)) {
+        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has no "${LIST_FIELD[list]}" array` });
+        throw new GuardTripped(guard.error!);
+      }
+      received += raw.length;
+      if (received > limits.itemCount) {
+        guard.tripLimit("itemCount", `${LIST_METHOD[list]} returned more than ${limits.itemCount} items`);
+        throw new GuardTripped(guard.error!);
+      }
+      raw.forEach((rawItem: unknown, index) => {
+        const c = convertItem(list, rawItem, page, index);
+        if (!c.ok) {
+          rejects.push(c.reject);
+          return;
+        }
+        for (const [field, text] of boundedTexts(list, c.item)) {
+          if (text.length > limits.descriptionLength) {
+            guard.tripLimit(
+              "descriptionLength",
+              `${list} item ${JSON.stringify(itemKey(list, c.item).slice(0, 80))} has a ${field} of ${text.length} characters`,
+            );
+            throw new GuardTripped(guard.error!);
+          }
+        }
+        const key = itemKey(list, c.item);
+        const first = firstAt.get(key);
+        if (first) {
+          rejects.push({
+            list,
+            page,
+            index,
+            raw: rawItem,
+            reason: `duplicate ${list === "resources" ? "uri" : list === "resourceTemplates" ? "uriTemplate" : "name"} ${JSON.stringify(key)} (first at page ${first.page}, index ${first.index})`,
+          });
+          return;
+        }
+        firstAt.set(key, { page, index });
+        items.push(c.item);
+      });
+      const next = result.nextCursor;
+      if (next !== undefined && next !== null && typeof next !== "string") {
+        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has a nextCursor that is not a string` });
+        throw new GuardTripped(guard.error!);
+      }
+      cursor = typeof next === "string" ? next : undefined;
+      if (cursor !== undefined) {
+        if (seenCursors.has(cursor)) {
+          guard.tripLimit("pageCount", `${LIST_METHOD[list]} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`);
+          throw new GuardTripped(guard.error!);
+        }
+        seenCursors.add(cursor);
+      }
+    } while (cursor !== undefined);
+    const s = state[list];
+    s.items = items;
+    s.rejects = rejects;
+    s.pages = page;
+  };
+
+  try {
+    for (const list of advertised) {
+      dirty.delete(list);
+      await listAll(list);
+    }
+    lastEventAt = Math.max(lastEventAt, Date.now());
+    // --- settle: quiet for settleQuietMs, re-listing what changed, at most `relists` times per list
+    for (;;) {
+      if (!hasListChanged && dirty.size === 0) break;
+      const quietFor = Date.now() - lastEventAt;
+      if (quietFor < limits.settleQuietMs) {
+        await guard.sleep(limits.settleQuietMs - quietFor, wakePromise);
+        continue;
+      }
+      if (dirty.size === 0) break;
+      const lists = advertised.filter((l) => dirty.has(l));
+      dirty.clear();
+      for (const list of lists) {
+        const s = state[list];
+        s.relists++;
+        if (s.relists > limits.relists) {
+          guard.tripLimit("relists", `the server kept changing its ${list} list (list_changed after ${limits.relists} re-lists)`);
+          throw new GuardTripped(guard.error!);
+        }
+        await listAll(list);
+      }
+      lastEventAt = Date.now();
+    }
+  } catch (error) {
+    return { kind: "done", result: { ok: false, error: guard.error ?? mapError(error, "listing", "requestTimeoutMs") } };
+  }
+  if (guard.error) return { kind: "done", result: { ok: false, error: guard.error } };
+
+  const counts = Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].items.length])) as Record<SurfaceList, number>;
+  const rejects = SURFACE_LISTS.flatMap((l) => state[l].rejects);
+  emit({
+    type: "settled",
+    counts,
+    rejects: rejects.length,
+    relists: SURFACE_LISTS.reduce((n, l) => n + state[l].relists, 0),
+  });
+  const surface = {
+    instructions,
+    tools: state.tools.items as ToolItem[],
+    resources: state.resources.items as ResourceItem[],
+    resourceTemplates: state.resourceTemplates.items as ResourceTemplateItem[],
+    prompts: state.prompts.items as PromptItem[],
+    rejects: rejects.map((r) => ({ list: r.list, raw: r.raw })),
+  };
+  const fp = fingerprintSurface(surface);
+  const snapshot: SurfaceSnapshot = {
+    snapshotVersion: SURFACE_SNAPSHOT_VERSION,
+    fingerprintVersion: 1,
+    transport: opened.kind,
+    serverInfo: {
+      name: serverInfo?.name ?? "",
+      version: serverInfo?.version ?? "",
+      ...(typeof serverInfo?.title === "string" ? { title: serverInfo.title } : {}),
+    },
+    protocolVersion,
+    capabilities,
+    clientCapabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
+    declaredCapabilities: declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES),
+    ...surface,
+    rejects,
+    surfaceSha256: fp.surfaceSha256,
+    itemHashes: fp.itemHashes,
+    settle: {
+      listChangedNotifications: listChangedCount,
+      relists: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].relists])) as Record<SurfaceList, number>,
+      pages: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].pages])) as Record<SurfaceList, number>,
+    },
+    inspectedAt: new Date().toISOString(),
+    durationMs: Date.now() - started,
+    limits,
+  };
+  const stderrTail = opened.stderrTail?.();
+  return { kind: "done", result: { ok: true, snapshot, ...(stderrTail ? { stderrTail } : {}) } };
+}
+
+/** Whether an error from connecting over Streamable HTTP means "this server speaks only SSE". */
+export function streamableFallbackReason(error: unknown): string | null {
+  if (error instanceof StreamableHTTPError && (error.code === 400 || error.code === 404 || error.code === 405)) {
+    return `the Streamable HTTP initialize POST got HTTP ${error.code}; trying the legacy SSE transport`;
+  }
+  return null;
+}

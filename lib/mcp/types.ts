@@ -1,0 +1,77 @@
+/**
+ * What `inspectServer` takes and returns, with no SDK import, so route handlers and the UI can
+ * use these types freely. Every failure is a value: `{ ok: false, error }`, and when a named
+ * limit tripped, `error.limit` says which one.
+ */
+import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
+import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
+
+export const INSPECT_ERROR_CODES = [
+  /** A named limit tripped; `limit` says which. */
+  "limit_exceeded",
+  /** The process could not be started, or the URL could not be reached. */
+  "connect_failed",
+  /** The server process exited or the connection closed before the surface settled. */
+  "server_exited",
+  /** The server answered with something the protocol does not allow (error reply, bad page). */
+  "protocol_error",
+  /** The workbench refused the target (launcher allowlist, egress allowlist, unknown env var). */
+  "refused",
+  /** The caller aborted. */
+  "aborted",
+  /** A bug on our side; the message says what. */
+  "internal",
+] as const;
+export type InspectErrorCode = (typeof INSPECT_ERROR_CODES)[number];
+
+export type InspectError = {
+  code: InspectErrorCode;
+  limit?: InspectLimitName;
+  message: string;
+  /** Last lines the server wrote to stderr (stdio), for diagnosis. */
+  stderrTail?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+};
+
+export type InspectResult =
+  | { ok: true; snapshot: SurfaceSnapshot; stderrTail?: string }
+  | { ok: false; error: InspectError };
+
+/** A transport target after the allowlist/egress checks. Env and header values live only here. */
+export type InspectTarget =
+  | {
+      kind: "stdio";
+      command: string;
+      args: string[];
+      /** Extra variables on top of the SDK's default environment (HOME, PATH, …). */
+      env?: Record<string, string>;
+      cwd?: string;
+    }
+  | {
+      kind: "http";
+      url: string;
+      headers?: Record<string, string>;
+      /** `auto`: Streamable HTTP, falling back to legacy SSE on a 4xx to the initialize POST. */
+      mode?: "auto" | "streamable-http" | "sse";
+      /** Checked before every request (catches DNS changes); redirects are refused when set. */
+      egress?: EgressGuard | null;
+    };
+
+/** Re-checks a URL just before each request; returns a refusal message or null. */
+export type EgressGuard = (url: URL) => Promise<string | null>;
+
+export type InspectProgress =
+  | { type: "connecting"; transport: TransportKind; target: string }
+  | { type: "fallback"; from: TransportKind; to: TransportKind; reason: string }
+  | { type: "initialized"; serverName: string; serverVersion: string; protocolVersion: string }
+  | { type: "listing"; list: SurfaceList; page: number; items: number }
+  | { type: "list_changed"; list: SurfaceList }
+  | { type: "settled"; counts: Record<SurfaceList, number>; rejects: number; relists: number }
+  | { type: "error"; error: InspectError };
+
+export type InspectOptions = {
+  limits?: Partial<InspectLimits>;
+  onProgress?: (event: InspectProgress) => void;
+  signal?: AbortSignal;
+};

@@ -1,0 +1,158 @@
+/**
+ * The surface fingerprint: SHA-256 over the RFC 8785 canonical JSON of the server-authored
+ * surface, independent of list order, plus one SHA-256 per item. docs/fingerprint.md is the
+ * specification (fields, sort keys, procedure, worked example); this file must agree with it,
+ * and the tests recompute the document with `canonicalize` as a cross-check.
+ *
+ * The document is assembled from per-item canonical strings instead of canonicalising twice:
+ * RFC 8785 serialises an array as "[" + its canonical elements joined by "," + "]", so the bytes
+ * are identical and 10,000 tools cost one pass.
+ */
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { Sha256 } from "@/lib/ids";
+import type {
+  ItemHashes,
+  PromptItem,
+  ResourceItem,
+  ResourceTemplateItem,
+  Surface,
+  SurfaceList,
+  ToolItem,
+} from "@/lib/surface/types";
+
+export const FINGERPRINT_VERSION = 1;
+export const FINGERPRINT_TAG = "relay-review/surface/v1";
+
+/** Fields hashed per list, in the order the spec lists them; absent fields are omitted. */
+export const FINGERPRINT_FIELDS = {
+  tools: ["name", "title", "description", "inputSchema", "outputSchema", "annotations"],
+  resources: ["uri", "name", "title", "description", "mimeType"],
+  resourceTemplates: ["uriTemplate", "name", "title", "description", "mimeType"],
+  prompts: ["name", "title", "description", "arguments"],
+} as const satisfies Record<SurfaceList, readonly string[]>;
+
+/** The key each list is sorted by (compared as UTF-16 code units, as RFC 8785 sorts keys). */
+export const SORT_KEY = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" } as const;
+
+type AnyItem = ToolItem | ResourceItem | ResourceTemplateItem | PromptItem;
+
+export function sha256Hex(text: string): Sha256 {
+  return createHash("sha256").update(text, "utf8").digest("hex") as Sha256;
+}
+
+/** RFC 8785 canonical JSON. Never throws for JSON-parsed input without lone surrogates. */
+export function canonicalJson(value: unknown): string {
+  const out = canonicalize(value);
+  if (out === undefined) throw new TypeError("value has no JSON form");
+  return out;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Rejected items may hold text RFC 8785 cannot encode (lone surrogates). Each one becomes the
+ * six-character text `\udXXX` (lower-case hex) before hashing — the spec states this.
+ */
+export function sanitizeForCanonical(value: unknown): unknown {
+  if (typeof value === "string") {
+    return value.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  }
+  if (Array.isArray(value)) return value.map(sanitizeForCanonical);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, sanitizeForCanonical(k) as string, { value: sanitizeForCanonical(v), enumerable: true });
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The hashed projection of one item: only the listed fields, in a fresh object. */
+export function projectItem(list: SurfaceList, item: AnyItem): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const src = item as Record<string, unknown>;
+  for (const field of FINGERPRINT_FIELDS[list]) {
+    const v = src[field];
+    if (v === undefined) continue;
+    if (list === "prompts" && field === "arguments" && Array.isArray(v)) {
+      out[field] = (v as PromptItem["arguments"] & object).map((a) => {
+        const arg: Record<string, unknown> = { name: a.name };
+        if (a.description !== undefined) arg.description = a.description;
+        if (a.required !== undefined) arg.required = a.required;
+        return arg;
+      });
+    } else {
+      out[field] = v;
+    }
+  }
+  return out;
+}
+
+export function itemKey(list: SurfaceList, item: AnyItem): string {
+  return (item as Record<string, string>)[SORT_KEY[list]] ?? "";
+}
+
+type Canon = { key: string; canon: string };
+const byKeyThenCanon = (a: Canon, b: Canon) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : a.canon < b.canon ? -1 : a.canon > b.canon ? 1 : 0;
+
+export type Fingerprint = { surfaceSha256: Sha256; itemHashes: ItemHashes; canonical: string };
+
+/** Fingerprint a surface. `canonical` is the exact hashed document (handy for docs and debugging). */
+export function fingerprintSurface(surface: Surface): Fingerprint {
+  const lists = {} as Record<SurfaceList, Canon[]>;
+  const itemHashes: ItemHashes = {
+    instructions: surface.instructions === null ? null : sha256Hex(canonicalJson(surface.instructions)),
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    rejects: [],
+  };
+  for (const list of ["tools", "resources", "resourceTemplates", "prompts"] as const) {
+    const items: readonly AnyItem[] = surface[list];
+    const canons = items.map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item)) }));
+    canons.sort(byKeyThenCanon);
+    lists[list] = canons;
+    itemHashes[list] = canons.map((c) => ({ key: c.key, sha256: sha256Hex(c.canon) }));
+  }
+  const rejects = surface.rejects
+    .map((r) => canonicalJson(sanitizeForCanonical({ list: r.list, raw: r.raw ?? null })))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  itemHashes.rejects = rejects.map(sha256Hex);
+
+  const arr = (canons: readonly string[]) => `[${canons.join(",")}]`;
+  // Top-level keys in RFC 8785 order (UTF-16 code units): fingerprint, instructions, prompts,
+  // rejects, resourceTemplates, resources, tools.
+  const canonical =
+    `{"fingerprint":${canonicalJson(FINGERPRINT_TAG)}` +
+    `,"instructions":${canonicalJson(surface.instructions)}` +
+    `,"prompts":${arr(lists.prompts.map((c) => c.canon))}` +
+    `,"rejects":${arr(rejects)}` +
+    `,"resourceTemplates":${arr(lists.resourceTemplates.map((c) => c.canon))}` +
+    `,"resources":${arr(lists.resources.map((c) => c.canon))}` +
+    `,"tools":${arr(lists.tools.map((c) => c.canon))}}`;
+  return { surfaceSha256: sha256Hex(canonical), itemHashes, canonical };
+}
+
+/** The document `fingerprintSurface` hashes, as a plain value (for tests and the spec's example). */
+export function fingerprintDocument(surface: Surface): unknown {
+  const sorted = (list: SurfaceList, items: readonly AnyItem[]) =>
+    items
+      .map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item)), item: projectItem(list, item) }))
+      .sort(byKeyThenCanon)
+      .map((c) => c.item);
+  return {
+    fingerprint: FINGERPRINT_TAG,
+    instructions: surface.instructions,
+    tools: sorted("tools", surface.tools),
+    resources: sorted("resources", surface.resources),
+    resourceTemplates: sorted("resourceTemplates", surface.resourceTemplates),
+    prompts: sorted("prompts", surface.prompts),
+    rejects: surface.rejects
+      .map((r) => sanitizeForCanonical({ list: r.list, raw: r.raw ?? null }))
+      .sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1)),
+  };
+}

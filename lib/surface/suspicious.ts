@@ -1,0 +1,380 @@
+/**
+ * Suspicious text in a server-authored surface: hidden Unicode, ANSI escapes, markup,
+ * instruction-like and concealment phrasing, and mentions of other tools. Each flag says where to
+ * look (item, field, UTF-16 offsets) and how the text reads once revealed. Detection is not a
+ * control (design.md): a clean scan is no evidence of a clean server, and nothing counts it as a
+ * mitigation. Phrases are matched on the text with hidden characters and escapes removed, so a
+ * zero-width space inside "ignore previous instructions" does not hide it. Pure.
+ */
+import { SURFACE_LISTS, type Surface, type SurfaceList } from "@/lib/surface/types";
+
+export const SUSPICIOUS_KINDS = [
+  "hidden_unicode",
+  "ansi_escape",
+  "markup",
+  "instruction_phrase",
+  "concealment_phrase",
+  "tool_mention",
+] as const;
+export type SuspiciousKind = (typeof SUSPICIOUS_KINDS)[number];
+
+/** One flag inside one string. Offsets are UTF-16 code units into that string, end exclusive. */
+export type TextFlag = {
+  kind: SuspiciousKind;
+  /** e.g. `zero_width`, `bidi_control`, `tag_block`, `script`, `ignore_instructions`, the tool named. */
+  detail: string;
+  start: number;
+  end: number;
+  /** The flagged text exactly as sent. */
+  excerpt: string;
+  /** The same text with every hidden character made visible. */
+  revealed: string;
+};
+export type SuspiciousFlag = TextFlag & {
+  list: SurfaceList | "instructions";
+  /** The item's sort key (name, uri or uriTemplate); "" for instructions. */
+  key: string;
+  /** Dotted path of the string inside the item, e.g. `inputSchema.properties.query.description`. */
+  field: string;
+};
+
+type HiddenClass = "zero_width" | "bidi_control" | "tag_block" | "variation_selector" | "control" | "other_invisible";
+
+const NAMES: Record<number, string> = {
+  0x00ad: "SOFT HYPHEN",
+  0x034f: "COMBINING GRAPHEME JOINER",
+  0x061c: "ARABIC LETTER MARK",
+  0x115f: "HANGUL CHOSEONG FILLER",
+  0x1160: "HANGUL JUNGSEONG FILLER",
+  0x17b4: "KHMER VOWEL INHERENT AQ",
+  0x17b5: "KHMER VOWEL INHERENT AA",
+  0x180e: "MONGOLIAN VOWEL SEPARATOR",
+  0x200b: "ZERO WIDTH SPACE",
+  0x200c: "ZERO WIDTH NON-JOINER",
+  0x200d: "ZERO WIDTH JOINER",
+  0x200e: "LEFT-TO-RIGHT MARK",
+  0x200f: "RIGHT-TO-LEFT MARK",
+  0x202a: "LEFT-TO-RIGHT EMBEDDING",
+  0x202b: "RIGHT-TO-LEFT EMBEDDING",
+  0x202c: "POP DIRECTIONAL FORMATTING",
+  0x202d: "LEFT-TO-RIGHT OVERRIDE",
+  0x202e: "RIGHT-TO-LEFT OVERRIDE",
+  0x2060: "WORD JOINER",
+  0x2061: "FUNCTION APPLICATION",
+  0x2062: "INVISIBLE TIMES",
+  0x2063: "INVISIBLE SEPARATOR",
+  0x2064: "INVISIBLE PLUS",
+  0x2066: "LEFT-TO-RIGHT ISOLATE",
+  0x2067: "RIGHT-TO-LEFT ISOLATE",
+  0x2068: "FIRST STRONG ISOLATE",
+  0x2069: "POP DIRECTIONAL ISOLATE",
+  0x3164: "HANGUL FILLER",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE",
+  0xffa0: "HALFWIDTH HANGUL FILLER",
+  0xfff9: "INTERLINEAR ANNOTATION ANCHOR",
+  0xfffa: "INTERLINEAR ANNOTATION SEPARATOR",
+  0xfffb: "INTERLINEAR ANNOTATION TERMINATOR",
+  0xe0001: "LANGUAGE TAG",
+  0xe007f: "CANCEL TAG",
+};
+
+function classify(cp: number): HiddenClass | null {
+  if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return null;
+  if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f)) return "control";
+  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff || cp === 0x180e) return "zero_width";
+  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x061c)
+    return "bidi_control";
+  if (cp >= 0xe0000 && cp <= 0xe007f) return "tag_block";
+  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return "variation_selector";
+  if (
+    cp === 0x00ad ||
+    cp === 0x034f ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
+    cp === 0x3164 ||
+    cp === 0xffa0 ||
+    (cp >= 0x2061 && cp <= 0x2064) ||
+    (cp >= 0x206a && cp <= 0x206f) ||
+    (cp >= 0xfff9 && cp <= 0xfffb) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a)
+  )
+    return "other_invisible";
+  return null;
+}
+
+const hex = (cp: number) => cp.toString(16).toUpperCase().padStart(4, "0");
+
+function charName(cp: number): string {
+  const known = NAMES[cp];
+  if (known) return known;
+  if (cp >= 0xe0020 && cp <= 0xe007e) return `TAG ${String.fromCharCode(cp - 0xe0000)}`;
+  if (cp >= 0xfe00 && cp <= 0xfe0f) return `VARIATION SELECTOR-${cp - 0xfe00 + 1}`;
+  if (cp >= 0xe0100 && cp <= 0xe01ef) return `VARIATION SELECTOR-${cp - 0xe0100 + 17}`;
+  if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f)) return "CONTROL";
+  return "INVISIBLE";
+}
+
+/** `⟦U+200B ZERO WIDTH SPACE⟧` */
+export function revealCodePoint(cp: number): string {
+  return `⟦U+${hex(cp)} ${charName(cp)}⟧`;
+}
+
+// CSI, OSC (BEL or ST terminated), two-character escapes, and the 8-bit CSI.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+
+function revealAnsi(seq: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `⟦ANSI ${seq.replace(/\u001b/g, "ESC").replace(/\u0007/g, "BEL").replace(/\u009b/g, "CSI")}⟧`;
+}
+
+/** A run of text, hidden or not, for a UI that styles revealed characters (no HTML involved). */
+export type RevealSegment =
+  | { kind: "text"; text: string; start: number; end: number }
+  | { kind: "hidden"; text: string; start: number; end: number; cls: HiddenClass | "ansi"; revealed: string };
+
+/** Split text into visible runs and hidden runs (hidden chars, tag runs, ANSI sequences). */
+export function revealSegments(text: string): RevealSegment[] {
+  const out: RevealSegment[] = [];
+  const ansi: [number, number][] = [];
+  for (const m of text.matchAll(ANSI)) ansi.push([m.index, m.index + m[0].length]);
+  let visibleStart = 0;
+  let a = 0;
+  const flushVisible = (until: number) => {
+    if (until > visibleStart) out.push({ kind: "text", text: text.slice(visibleStart, until), start: visibleStart, end: until });
+  };
+  let i = 0;
+  while (i < text.length) {
+    const next = ansi[a];
+    if (next && next[0] === i) {
+      flushVisible(i);
+      const seq = text.slice(next[0], next[1]);
+      out.push({ kind: "hidden", text: seq, start: next[0], end: next[1], cls: "ansi", revealed: revealAnsi(seq) });
+      i = next[1];
+      visibleStart = i;
+      a++;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    const cls = classify(cp);
+    if (cls === null) {
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    flushVisible(i);
+    const start = i;
+    const cps: number[] = [];
+    while (i < text.length) {
+      if (ansi[a] && ansi[a]![0] === i) break;
+      const c = text.codePointAt(i)!;
+      if (classify(c) !== cls) break;
+      cps.push(c);
+      i += c > 0xffff ? 2 : 1;
+    }
+    let revealed: string;
+    if (cls === "tag_block") {
+      const ascii = cps.filter((c) => c >= 0xe0020 && c <= 0xe007e).map((c) => String.fromCharCode(c - 0xe0000)).join("");
+      const extras = cps.filter((c) => c < 0xe0020 || c > 0xe007e).map(revealCodePoint).join("");
+      revealed = `⟦TAG ${JSON.stringify(ascii)}⟧${extras}`;
+    } else {
+      revealed = cps.map(revealCodePoint).join("");
+    }
+    out.push({ kind: "hidden", text: text.slice(start, i), start, end: i, cls, revealed });
+    visibleStart = i;
+  }
+  flushVisible(text.length);
+  return out;
+}
+
+/** The text with every hidden character, tag run and ANSI sequence made visible. */
+export function revealHidden(text: string): string {
+  let out = "";
+  for (const s of revealSegments(text)) out += s.kind === "text" ? s.text : s.revealed;
+  return out;
+}
+
+type Pattern = { kind: "instruction_phrase" | "concealment_phrase"; detail: string; re: RegExp };
+const PHRASES: Pattern[] = [
+  {
+    kind: "instruction_phrase",
+    detail: "ignore_instructions",
+    re: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions?|prompts?|messages?|rules|directions|context)\b/gi,
+  },
+  { kind: "instruction_phrase", detail: "new_instructions", re: /\b(?:new|updated|additional|hidden)\s+instructions?\b/gi },
+  { kind: "instruction_phrase", detail: "system_prompt", re: /\bsystem\s+prompt\b/gi },
+  { kind: "instruction_phrase", detail: "role_override", re: /\b(?:you\s+are\s+now|act\s+as|pretend\s+to\s+be)\b/gi },
+  {
+    kind: "instruction_phrase",
+    detail: "imperative_to_model",
+    re: /\b(?:you\s+(?:must|should|need\s+to|have\s+to)|(?:always|first|immediately)\s+(?:call|use|run|invoke|send|read|pass|include))\b/gi,
+  },
+  { kind: "instruction_phrase", detail: "addressed_to_model", re: /\b(?:ai\s+assistant|language\s+model|dear\s+(?:ai|agent|assistant)|note\s+to\s+(?:the\s+)?(?:ai|agent|assistant|model)|(?:to\s+)?the\s+(?:ai|agent|assistant|model)\s+reading\s+this)\b/gi },
+  {
+    kind: "instruction_phrase",
+    detail: "call_tool",
+    re: /\b(?:call|invoke|run|use|trigger)\s+(?:the\s+)?[`'"]?[A-Za-z0-9_.-]+[`'"]?\s+tool\b/gi,
+  },
+  {
+    kind: "concealment_phrase",
+    detail: "hide_from_user",
+    re: /\b(?:do\s+not|don['’]t|never|not)\s+(?:tell|inform|mention|reveal|show|notify|alert|ask)\b(?:\s+(?:this|it|that|anything|about\s+this))?(?:\s+to)?\s+(?:the\s+)?users?\b/gi,
+  },
+  { kind: "concealment_phrase", detail: "without_telling_user", re: /\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?users?\b/gi },
+  { kind: "concealment_phrase", detail: "keep_secret", re: /\b(?:keep|hold)\s+(?:this|it|that)\s+(?:a\s+)?secret\b/gi },
+  { kind: "concealment_phrase", detail: "user_must_not_know", re: /\bthe\s+users?\s+(?:must|should|need|does|do)\s*(?:not|n['’]t)\s+(?:know|see|notice|be\s+told)\b/gi },
+  { kind: "concealment_phrase", detail: "covert", re: /\b(?:silently|secretly|covertly|quietly|discreetly)\b/gi },
+  { kind: "concealment_phrase", detail: "do_not_mention", re: /\b(?:do\s+not|don['’]t|never)\s+(?:mention|disclose|reveal)\b/gi },
+];
+
+const ACTIVE_TAGS = new Set(["script", "img", "iframe", "svg", "object", "embed", "style", "link", "meta", "form", "input", "a", "base", "video", "audio", "body", "html"]);
+const TAG = /<\/?([A-Za-z][A-Za-z0-9:_-]*)(?:\s[^<>]*)?\/?>|<script\b/gi;
+const EXTRA_MARKUP: { detail: string; re: RegExp }[] = [
+  { detail: "javascript_url", re: /\bjavascript:/gi },
+  { detail: "markdown_image", re: /!\[[^\]\n]{0,200}\]\([^)\s]{1,2000}\)/g },
+];
+
+function markupFlags(text: string): TextFlag[] {
+  const out: TextFlag[] = [];
+  for (const m of text.matchAll(TAG)) {
+    const name = m[1] ?? "script";
+    const lower = name.toLowerCase();
+    const detail =
+      lower === "script"
+        ? "script"
+        : ACTIVE_TAGS.has(lower) || /\son[a-z]+\s*=/i.test(m[0])
+          ? "active_html"
+          : /^[A-Z][A-Z_-]+$/.test(name)
+            ? "instruction_tag"
+            : "html_tag";
+    out.push(flag("markup", detail, text, m.index, m.index + m[0].length));
+  }
+  for (const { detail, re } of EXTRA_MARKUP)
+    for (const m of text.matchAll(re)) out.push(flag("markup", detail, text, m.index, m.index + m[0].length));
+  return out;
+}
+
+function flag(kind: SuspiciousKind, detail: string, text: string, start: number, end: number, revealed?: string): TextFlag {
+  const excerpt = text.slice(start, end);
+  return { kind, detail, start, end, excerpt, revealed: revealed ?? revealHidden(excerpt) };
+}
+
+/** Text with hidden runs removed, and for each kept char its offset in the original. */
+function visibleText(segments: readonly RevealSegment[]): { text: string; map: number[] } {
+  let text = "";
+  const map: number[] = [];
+  for (const s of segments) {
+    if (s.kind !== "text") continue;
+    text += s.text;
+    for (let k = 0; k < s.text.length; k++) map.push(s.start + k);
+  }
+  return { text, map };
+}
+
+/** Every flag in one string, except tool mentions (those need the surface). */
+export function scanText(text: string): TextFlag[] {
+  if (!text) return [];
+  const out: TextFlag[] = [];
+  const segments = revealSegments(text);
+  for (const s of segments) {
+    if (s.kind !== "hidden") continue;
+    out.push(
+      s.cls === "ansi"
+        ? flag("ansi_escape", "ansi", text, s.start, s.end, s.revealed)
+        : flag("hidden_unicode", s.cls, text, s.start, s.end, s.revealed),
+    );
+  }
+  out.push(...markupFlags(text));
+  const hasHidden = segments.some((s) => s.kind === "hidden");
+  const visible = hasHidden ? visibleText(segments) : null;
+  const probe = visible ? visible.text : text;
+  for (const p of PHRASES) {
+    for (const m of probe.matchAll(p.re)) {
+      const s = visible ? visible.map[m.index]! : m.index;
+      const e = visible ? visible.map[m.index + m[0].length - 1]! + 1 : m.index + m[0].length;
+      out.push(flag(p.kind, p.detail, text, s, e));
+    }
+  }
+  return out.sort((x, y) => x.start - y.start || x.end - y.end);
+}
+
+type Field = { field: string; text: string; isName: boolean };
+
+function walkJson(value: unknown, path: string, out: Field[], depth = 0): void {
+  if (depth > 64) return;
+  if (typeof value === "string") out.push({ field: path, text: value, isName: false });
+  else if (Array.isArray(value)) value.forEach((v, i) => walkJson(v, `${path}.${i}`, out, depth + 1));
+  else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      out.push({ field: `${path}.${k} (key)`, text: k, isName: true });
+      walkJson(v, `${path}.${k}`, out, depth + 1);
+    }
+  }
+}
+
+function itemFields(item: Record<string, unknown>): Field[] {
+  const out: Field[] = [];
+  for (const [k, v] of Object.entries(item)) {
+    if (typeof v === "string") out.push({ field: k, text: v, isName: k === "name" || k === "uri" || k === "uriTemplate" || k === "mimeType" });
+    else if (k === "arguments" && Array.isArray(v)) {
+      v.forEach((arg: Record<string, unknown>, i) => {
+        if (typeof arg.name === "string") out.push({ field: `arguments.${i}.name`, text: arg.name, isName: true });
+        if (typeof arg.description === "string") out.push({ field: `arguments.${i}.description`, text: arg.description, isName: false });
+      });
+    } else walkJson(v, k, out);
+  }
+  return out;
+}
+
+const TOKEN = /[A-Za-z0-9_][A-Za-z0-9_./-]*/g;
+const MIN_MENTION_LENGTH = 3;
+
+function mentionFlags(text: string, names: ReadonlySet<string>, oddNames: readonly string[], self: string | null): TextFlag[] {
+  const out: TextFlag[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    let tok = m[0];
+    while (tok.length && /[./-]$/.test(tok)) tok = tok.slice(0, -1);
+    if (tok !== self && names.has(tok)) out.push(flag("tool_mention", tok, text, m.index, m.index + tok.length));
+  }
+  for (const name of oddNames) {
+    if (name === self) continue;
+    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
+      out.push(flag("tool_mention", name, text, at, at + name.length));
+    }
+  }
+  return out;
+}
+
+/** Every flag in a surface, per item and field. */
+export function scanSurface(surface: Surface): SuspiciousFlag[] {
+  const toolNames = surface.tools.map((t) => t.name).filter((n) => n.length >= MIN_MENTION_LENGTH);
+  const plain = new Set(toolNames.filter((n) => /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(n) && !/[./-]$/.test(n)));
+  const odd = toolNames.filter((n) => !plain.has(n));
+  const out: SuspiciousFlag[] = [];
+  const scanItem = (list: SurfaceList | "instructions", key: string, fields: Field[], self: string | null) => {
+    for (const f of fields) {
+      for (const t of scanText(f.text)) out.push({ ...t, list, key, field: f.field });
+      if (!f.isName && toolNames.length) {
+        for (const t of mentionFlags(f.text, plain, odd, self)) out.push({ ...t, list, key, field: f.field });
+      }
+    }
+  };
+  if (surface.instructions) scanItem("instructions", "", [{ field: "instructions", text: surface.instructions, isName: false }], null);
+  const keyOf: Record<SurfaceList, string> = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" };
+  for (const list of SURFACE_LISTS) {
+    for (const item of surface[list] as readonly Record<string, unknown>[]) {
+      const k = item[keyOf[list]];
+      const key = typeof k === "string" ? k : "";
+      scanItem(list, key, itemFields(item), list === "tools" ? key : null);
+    }
+  }
+  return out;
+}
+
+/** Counts per kind, for summaries. */
+export function countFlags(flags: readonly { kind: SuspiciousKind }[]): Record<SuspiciousKind, number> {
+  const out = Object.fromEntries(SUSPICIOUS_KINDS.map((k) => [k, 0])) as Record<SuspiciousKind, number>;
+  for (const f of flags) out[f.kind]++;
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * Domain shapes of an MCP server's live surface. lib/mcp converts the SDK's shapes into these at
+ * the boundary; everything else (fingerprint, diff, suspicious-text scan, UI) reads only these.
+ * A snapshot is stored as JSON, so `SurfaceSnapshotSchema` is strict and versioned; the
+ * server-authored JSON inside it (schemas, annotations, capabilities, rejects) stays open.
+ */
+import { z } from "zod";
+import { Sha256Schema } from "@/lib/ids";
+import { InspectLimitsSchema } from "@/lib/surface/limits";
+
+export const SURFACE_SNAPSHOT_VERSION = 1;
+
+/**
+ * A server-authored JSON object, kept by reference: `z.record` would rebuild it and silently drop
+ * an own `__proto__` key, so a stored snapshot would no longer hash to its own fingerprint.
+ */
+const JsonObjectSchema = z.custom<Record<string, unknown>>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  "must be a JSON object",
+);
+
+export const ToolItemSchema = z
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: JsonObjectSchema,
+    outputSchema: JsonObjectSchema.optional(),
+    /** As the server claimed them; see lib/tools/annotations.ts for effective values. */
+    annotations: JsonObjectSchema.optional(),
+  })
+  .strict();
+export type ToolItem = z.infer<typeof ToolItemSchema>;
+
+export const ResourceItemSchema = z
+  .object({
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+  })
+  .strict();
+export type ResourceItem = z.infer<typeof ResourceItemSchema>;
+
+export const ResourceTemplateItemSchema = z
+  .object({
+    uriTemplate: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+  })
+  .strict();
+export type ResourceTemplateItem = z.infer<typeof ResourceTemplateItemSchema>;
+
+export const PromptArgumentSchema = z
+  .object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })
+  .strict();
+export const PromptItemSchema = z
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    arguments: z.array(PromptArgumentSchema).optional(),
+  })
+  .strict();
+export type PromptItem = z.infer<typeof PromptItemSchema>;
+
+export const SURFACE_LISTS = ["tools", "resources", "resourceTemplates", "prompts"] as const;
+export const SurfaceListSchema = z.enum(SURFACE_LISTS);
+export type SurfaceList = z.infer<typeof SurfaceListSchema>;
+
+/** An item the server sent that failed the protocol schema (or repeated a name): kept, never dropped. */
+export const SurfaceRejectSchema = z
+  .object({
+    list: SurfaceListSchema,
+    page: z.number().int().min(1),
+    index: z.number().int().min(0),
+    raw: z.unknown(),
+    reason: z.string(),
+  })
+  .strict();
+export type SurfaceReject = z.infer<typeof SurfaceRejectSchema>;
+
+/** The server-authored part of a surface: exactly what the fingerprint covers. */
+export type Surface = {
+  instructions: string | null;
+  tools: ToolItem[];
+  resources: ResourceItem[];
+  resourceTemplates: ResourceTemplateItem[];
+  prompts: PromptItem[];
+  rejects: Pick<SurfaceReject, "list" | "raw">[];
+};
+
+export const ItemHashSchema = z.object({ key: z.string(), sha256: Sha256Schema }).strict();
+export const ItemHashesSchema = z
+  .object({
+    instructions: Sha256Schema.nullable(),
+    tools: z.array(ItemHashSchema),
+    resources: z.array(ItemHashSchema),
+    resourceTemplates: z.array(ItemHashSchema),
+    prompts: z.array(ItemHashSchema),
+    rejects: z.array(Sha256Schema),
+  })
+  .strict();
+export type ItemHashes = z.infer<typeof ItemHashesSchema>;
+
+export const ServerInfoSchema = z
+  .object({ name: z.string(), version: z.string(), title: z.string().optional() })
+  .strict();
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+export const TRANSPORT_KINDS = ["stdio", "streamable-http", "sse", "in-memory"] as const;
+export type TransportKind = (typeof TRANSPORT_KINDS)[number];
+
+export const SurfaceSnapshotSchema = z
+  .object({
+    snapshotVersion: z.literal(SURFACE_SNAPSHOT_VERSION),
+    fingerprintVersion: z.literal(1),
+    transport: z.enum(TRANSPORT_KINDS),
+    serverInfo: ServerInfoSchema,
+    protocolVersion: z.string(),
+    /** The server's capabilities object, as sent. */
+    capabilities: JsonObjectSchema,
+    instructions: z.string().nullable(),
+    /** The client capabilities this inspection declared, and their names (what a pin compares). */
+    clientCapabilities: JsonObjectSchema,
+    declaredCapabilities: z.array(z.string()),
+    tools: z.array(ToolItemSchema),
+    resources: z.array(ResourceItemSchema),
+    resourceTemplates: z.array(ResourceTemplateItemSchema),
+    prompts: z.array(PromptItemSchema),
+    rejects: z.array(SurfaceRejectSchema),
+    surfaceSha256: Sha256Schema,
+    itemHashes: ItemHashesSchema,
+    settle: z
+      .object({
+        listChangedNotifications: z.number().int().min(0),
+        relists: z.record(SurfaceListSchema, z.number().int().min(0)),
+        pages: z.record(SurfaceListSchema, z.number().int().min(0)),
+      })
+      .strict(),
+    inspectedAt: z.iso.datetime(),
+    durationMs: z.number().min(0),
+    limits: InspectLimitsSchema,
+  })
+  .strict();
+export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;
+
+/** The surface part of a snapshot (what the fingerprint and the diff read). */
+export function surfaceOf(s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects">): Surface {
+  return {
+    instructions: s.instructions,
+    tools: s.tools,
+    resources: s.resources,
+    resourceTemplates: s.resourceTemplates,
+    prompts: s.prompts,
+    rejects: s.rejects.map((r) => ({ list: r.list, raw: r.raw })),
+  };
+}
+
+/** Parse a stored snapshot; `null` when it is not a valid current-version snapshot. */
+export function parseSurfaceSnapshot(json: unknown): SurfaceSnapshot | null {
+  const r = SurfaceSnapshotSchema.safeParse(json);
+  return r.success ? r.data : null;
+}
