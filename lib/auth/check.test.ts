@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { allowedHostsFor, checkRequest, isAllowedHost, safeNextPath, type AuthConfig } from "@/lib/auth/check";
+import { allowedHostsFor, checkRequest, isAllowedHost, type AuthConfig } from "@/lib/auth/check";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { createSessionValue, SESSION_COOKIE } from "@/lib/auth/session";
 
 const TOKEN = "owner-token-for-unit-tests-0123456789abcdef";

@@ -140,9 +140,3 @@ export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: n
   }
   return { allow: true, via: cred };
 }
-
-/** Where to go after signing in: only a local path, never `//host` or a scheme. */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  return next;
-}

@@ -1,0 +1,29 @@
+/**
+ * Every request passes here first (no matcher: static assets too, so nothing is forgotten).
+ * The decision is lib/auth/check.ts; this file only turns it into a response.
+ */
+import { NextResponse, type NextRequest } from "next/server";
+import { checkRequest } from "@/lib/auth/check";
+import { getAuthConfig } from "@/lib/auth/owner-token";
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+function deny(status: number, code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status, headers: NO_STORE });
+}
+
+export function proxy(request: NextRequest): Response {
+  let config;
+  try {
+    config = getAuthConfig();
+  } catch (error) {
+    // Fail closed: without the owner token nobody is let in.
+    console.error("[auth] cannot resolve the owner token:", error);
+    return deny(500, "INTERNAL", "the workbench cannot check credentials; see the server log");
+  }
+  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config);
+  if (result.allow) return NextResponse.next();
+  if (result.redirectTo) return new Response(null, { status: 307, headers: { Location: result.redirectTo, ...NO_STORE } });
+  const code = result.status === 401 ? "UNAUTHORIZED" : result.status === 400 ? "BAD_REQUEST" : "FORBIDDEN";
+  return deny(result.status, code, result.reason);
+}
