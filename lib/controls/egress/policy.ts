@@ -108,10 +108,14 @@ export const NetworkPolicySchema = z.object({
   kind: z.literal("NetworkPolicy", { error: "kind must be NetworkPolicy" }),
   metadata: z.looseObject({ name: z.string().nullish(), namespace: z.string().nullish() }).nullish(),
   spec: z.strictObject({
-    podSelector: LabelSelectorSchema.nullish().refine((v) => v !== undefined, "spec.podSelector is required ({} selects every pod)"),
+    podSelector: LabelSelectorSchema.nullish(),
     policyTypes: nullishArray(z.enum(["Ingress", "Egress"], { error: "policyTypes entries must be Ingress or Egress" })),
     ingress: nullishArray(z.unknown()),
     egress: nullishArray(EgressRuleSchema),
+  })
+  .superRefine((spec, ctx) => {
+    // Required by the API; an optional key that is absent skips its own refinements, so check here.
+    if (spec.podSelector === undefined) ctx.addIssue({ code: "custom", path: ["podSelector"], message: "spec.podSelector is required ({} selects every pod)" });
   }),
 });
 export type NetworkPolicyDoc = z.infer<typeof NetworkPolicySchema>;

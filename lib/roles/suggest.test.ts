@@ -1,0 +1,54 @@
+import { describe, expect, it, test } from "vitest";
+import { resolveRoles, suggestRoles } from "./suggest";
+
+const roles = (t: Parameters<typeof suggestRoles>[0]) => suggestRoles(t).roles.map((r) => r.role);
+
+describe("suggestRoles", () => {
+  it("an absent hint is not safe: a tool with no annotations is suggested as every kind of sink", () => {
+    expect(roles({ name: "do_thing" })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
+    const s = suggestRoles({ name: "do_thing" });
+    expect(s.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/spec default/);
+    expect(s.annotations.destructiveHint).toEqual({ value: true, origin: "spec_default" });
+  });
+
+  it("a declared read-only, closed-world tool gets roles from keywords only", () => {
+    expect(roles({ name: "list_spaces", annotations: { readOnlyHint: true, openWorldHint: false } })).toEqual(["returns_untrusted_text"]);
+  });
+
+  test.each([
+    ["knowledge_search", "Search tickets", { readOnlyHint: true }, ["returns_untrusted_text"]],
+    ["trigger_deploy", "Trigger a production deploy", { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, ["writes", "deploys_or_destroys"]],
+    ["share_file", "Share a file with a user", { readOnlyHint: false, destructiveHint: false, openWorldHint: true }, ["returns_untrusted_text", "reads_private_data", "writes", "network_or_shares"]],
+    ["fetch_url", "Fetch a web page", { readOnlyHint: true, openWorldHint: true }, ["returns_untrusted_text", "network_or_shares"]],
+    ["get-env", "Returns all environment variables", { readOnlyHint: true, openWorldHint: false }, ["returns_untrusted_text", "reads_private_data"]],
+    ["deleteRepository", "", { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, ["writes", "deploys_or_destroys"]],
+    ["send_email", "", { readOnlyHint: false, destructiveHint: false, openWorldHint: false }, ["reads_private_data", "writes", "network_or_shares"]],
+  ])("%s → %j", (name, description, annotations, expected) => {
+    expect(roles({ name, description, annotations })).toEqual(expected);
+  });
+
+  it("every suggested role carries at least one reason", () => {
+    for (const r of suggestRoles({ name: "upload_and_delete", description: "Uploads a file, then deletes it" }).roles) expect(r.reasons.length).toBeGreaterThan(0);
+  });
+
+  it("mapped sources make a tool return their text", () => {
+    const s = suggestRoles({ name: "x", annotations: { readOnlyHint: true, openWorldHint: false } }, { sourceIds: ["support-portal" as never], roles: [], rolesConfirmed: false });
+    expect(s.roles).toEqual([{ role: "returns_untrusted_text", reasons: ["returns text from 1 mapped source(s): support-portal"] }]);
+  });
+});
+
+describe("resolveRoles", () => {
+  const tool = { name: "trigger_deploy", annotations: { destructiveHint: true } };
+  const base = { serverId: "deploy-tools" as never, tool: "trigger_deploy", sourceIds: [] };
+
+  it("a confirmed assessment is authoritative", () => {
+    const r = resolveRoles(tool, { ...base, roles: ["deploys_or_destroys"], rolesConfirmed: true });
+    expect(r).toMatchObject({ roles: ["deploys_or_destroys"], origin: "confirmed" });
+  });
+
+  it("otherwise the suggestion is used and marked as such, including unconfirmed entered roles", () => {
+    const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
+    expect(r.origin).toBe("suggested");
+    expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
+  });
+});
