@@ -1,8 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { AppError } from "@/lib/errors";
+import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
+import { parseRegistrationRecord } from "@/lib/surface/registration";
 import { canonicalJson } from "@/lib/decisions/hash";
 import {
   DecisionRecordSchema,
+  RECORD_FINGERPRINT_VERSION,
   buildDecisionRecord,
   parseDecisionRecord,
   signRecord,
@@ -32,7 +35,7 @@ describe("decision record", () => {
       kind: "relay-review.decision",
       review: { id: "rev-demo", revision: 5 },
       basis: { kind: "live_surface" },
-      server: { name: "knowledge-mcp", transport: { kind: "stdio", envNames: [], headerNames: [] } },
+      server: { name: "knowledge-mcp", transport: { kind: "stdio", envNames: [], headerEnv: {} } },
       agent: { name: "on-call agent" },
       registration: {
         server: "knowledge-mcp",
@@ -50,7 +53,7 @@ describe("decision record", () => {
     const { review, decision } = reviewWithDecision();
     review.servers[0]!.transport = { kind: "http", url: "https://mcp.example/?token=s3cret", headerEnv: { Authorization: "KM_TOKEN" } };
     const r = buildDecisionRecord({ review, reviewId: "r", revision: 5, decision, issuedAt: new Date(), currentSurfaceSha256: decision.bound.surfaceSha256 });
-    expect(r.server.transport).toEqual({ kind: "http", envNames: ["KM_TOKEN"], headerNames: ["Authorization"] });
+    expect(r.server.transport).toEqual({ kind: "http", envNames: ["KM_TOKEN"], headerEnv: { Authorization: "KM_TOKEN" } });
     expect(JSON.stringify(r)).not.toContain("s3cret");
     expect(r.registration).toBeNull();
   });
@@ -59,6 +62,16 @@ describe("decision record", () => {
     const r = unsignedOnCallRecord({ surfaceSha256: null });
     expect(r.basis).toEqual({ kind: "declared_tools", statement: "made against declared tools, not a live surface" });
     expect(r.registration).toBeNull();
+  });
+
+  test("the registration block is a lib/surface registration record (same fingerprint version)", () => {
+    const r = unsignedOnCallRecord();
+    expect(RECORD_FINGERPRINT_VERSION).toBe(FINGERPRINT_VERSION);
+    expect(parseRegistrationRecord(r.registration)).toMatchObject({ ok: true, record: { surface_sha256: r.decision.bound.surfaceSha256 } });
+  });
+
+  test("refuses a registration surface other than the bound one", () => {
+    expect(() => unsignedOnCallRecord({}, { surface: { ...SEED_SURFACE, surfaceSha256: "f".repeat(64) } })).toThrow(/not the one the decision is bound to/);
   });
 
   test("a stale decision cannot be exported", () => {

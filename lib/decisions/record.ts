@@ -60,12 +60,20 @@ const RecordDecisionSchema = z.strictObject({
 const RecordTransportSchema = z
   .strictObject({
     kind: z.enum(["stdio", "http", "sse", "manual"]),
-    envNames: z.array(EnvNameSchema).max(128),
-    headerNames: z.array(HeaderNameSchema).max(64),
+    envNames: z.array(EnvNameSchema).max(128).describe("Environment variables the server needs (stdio), or that hold header values (http/sse)."),
+    headerEnv: z.record(HeaderNameSchema, EnvNameSchema).describe("HTTP header name → environment variable holding its value."),
   })
   .describe("How the server is reached, reduced to its kind and the names (never values) of what it needs.");
 
-/** The seed's registration shape, which a gate compares against the live surface at every startup. */
+/** Fingerprint algorithm version of `surface_sha256` (lib/surface/fingerprint.ts FINGERPRINT_VERSION; a test keeps them equal). */
+export const RECORD_FINGERPRINT_VERSION = 1;
+
+const ItemHashEntrySchema = z.strictObject({ key: z.string().max(2000), sha256: Sha256Schema });
+
+/**
+ * The seed's registration shape, which a gate compares against the live surface at every startup;
+ * the same fields as lib/surface/registration.ts RegistrationRecord, so `comparePin` reads it.
+ */
 const RegistrationSchema = z.strictObject({
   server: text(120),
   image: ImageDigestSchema.nullable(),
@@ -77,6 +85,17 @@ const RegistrationSchema = z.strictObject({
   }),
   on_surface_change: z.enum(["block", "warn"]),
   declared_capabilities: z.array(z.string().max(64)).max(16).describe("The client capabilities the fingerprinted inspection declared."),
+  fingerprint_version: z.literal(RECORD_FINGERPRINT_VERSION),
+  item_sha256: z
+    .strictObject({
+      tools: z.array(ItemHashEntrySchema).max(10_000),
+      resources: z.array(ItemHashEntrySchema).max(10_000),
+      resourceTemplates: z.array(ItemHashEntrySchema).max(10_000),
+      prompts: z.array(ItemHashEntrySchema).max(10_000),
+      instructions: Sha256Schema.nullable(),
+    })
+    .optional()
+    .describe("Per-item hashes, so a mismatch can name the changed item."),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
@@ -134,19 +153,32 @@ export const DecisionRecordSchema = z
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 export type RecordSignature = z.infer<typeof SignatureSchema>;
 
-/** What a live inspection contributes to the registration: names of the listed items and the capabilities declared. */
-export type RecordSurface = { tools: string[]; resources: string[]; prompts: string[]; declaredCapabilities: string[] };
+/**
+ * What the decision's live inspection contributes to the registration block. Build it from a
+ * snapshot with lib/surface/registration.ts: `const r = buildRegistrationRecord(snapshot)` →
+ * `{ surfaceSha256: r.surface_sha256, ...r.surface, declaredCapabilities: r.declared_capabilities, itemSha256: r.item_sha256 }`.
+ */
+export type RecordSurface = {
+  /** Must be the surface the decision is bound to. */
+  surfaceSha256: string;
+  tools: string[];
+  /** Resource URIs and resource-template URI templates. */
+  resources: string[];
+  prompts: string[];
+  declaredCapabilities: string[];
+  itemSha256?: Registration["item_sha256"];
+};
 
 function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
   const names = (xs: readonly string[]) => [...new Set(xs)].sort();
   switch (t.kind) {
     case "stdio":
-      return { kind: "stdio", envNames: names(t.envNames), headerNames: [] };
+      return { kind: "stdio", envNames: names(t.envNames), headerEnv: {} };
     case "http":
     case "sse":
-      return { kind: t.kind, envNames: names(Object.values(t.headerEnv)), headerNames: names(Object.keys(t.headerEnv)) };
+      return { kind: t.kind, envNames: names(Object.values(t.headerEnv)), headerEnv: { ...t.headerEnv } };
     case "manual":
-      return { kind: "manual", envNames: [], headerNames: [] };
+      return { kind: "manual", envNames: [], headerEnv: {} };
   }
 }
 
@@ -185,6 +217,11 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
   const agent = review.agents.find((a) => a.id === decision.agentId)!;
   const basis = decisionBasis(decision);
   const surface = input.surface ?? null;
+  if (surface !== null && surface.surfaceSha256 !== decision.bound.surfaceSha256) {
+    throw new AppError("BAD_REQUEST", "the surface given for the registration is not the one the decision is bound to", {
+      details: { bound: decision.bound.surfaceSha256, given: surface.surfaceSha256 },
+    });
+  }
   const registration: Registration | null =
     decision.bound.surfaceSha256 !== null && surface !== null
       ? {
@@ -194,6 +231,8 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
           surface: { tools: [...surface.tools].sort(), resources: [...surface.resources].sort(), prompts: [...surface.prompts].sort() },
           on_surface_change: server.pin?.onSurfaceChange ?? "block",
           declared_capabilities: [...surface.declaredCapabilities].sort(),
+          fingerprint_version: RECORD_FINGERPRINT_VERSION,
+          ...(surface.itemSha256 ? { item_sha256: surface.itemSha256 } : {}),
         }
       : null;
   const checks = checkConditions(decision, review, { evaluateEgressDefaultDeny: input.evaluateEgressDefaultDeny });

@@ -8,6 +8,7 @@ import { buildDecisionRecord, type RecordSurface } from "@/lib/decisions/record"
 export const SURFACE_SHA = "b21d7c".padEnd(64, "0");
 
 export const SEED_SURFACE: RecordSurface = {
+  surfaceSha256: SURFACE_SHA,
   tools: ["knowledge_search", "read_page", "list_spaces", "get_comment"],
   resources: ["atlas://spaces/{key}"],
   prompts: [],
@@ -39,7 +40,7 @@ export function reviewWithDecision(input: Partial<BuildDecisionInput> = {}): { r
   return { review, decision };
 }
 
-export function unsignedOnCallRecord(input: Partial<BuildDecisionInput> = {}) {
+export function unsignedOnCallRecord(input: Partial<BuildDecisionInput> = {}, extra: Partial<Parameters<typeof buildDecisionRecord>[0]> = {}) {
   const { review, decision } = reviewWithDecision(input);
   return buildDecisionRecord({
     review,
@@ -50,6 +51,7 @@ export function unsignedOnCallRecord(input: Partial<BuildDecisionInput> = {}) {
     currentSurfaceSha256: decision.bound.surfaceSha256,
     surface: decision.bound.surfaceSha256 === null ? null : SEED_SURFACE,
     evaluateEgressDefaultDeny: () => true,
+    ...extra,
   });
 }
 
