@@ -24,8 +24,9 @@ export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null
         throw new Error(refusal);
       }
     }
-    const signal = init?.signal ? AbortSignal.any([init.signal, guard.signal]) : guard.signal;
-    const res = await fetch(target, { ...init, signal, ...(egress ? { redirect: "error" as const } : {}) });
+    // A trip closes the transport, which aborts the SDK's own request signals; no signal combining
+    // here (one listener per request on a shared signal would pile up).
+    const res = await fetch(target, { ...init, ...(egress ? { redirect: "error" as const } : {}) });
     if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {

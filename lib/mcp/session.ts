@@ -96,6 +96,9 @@ class ObservedTransport implements Transport {
   };
 }
 
+/** Coalesces a burst of list_changed notifications into one re-list. */
+export const SETTLE_DEBOUNCE_MS = 50;
+
 const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
 
 type ListState = { items: DomainItem[]; rejects: SurfaceReject[]; pages: number; relists: number };
@@ -194,7 +197,6 @@ async function runSession(
 
   const dirty = new Set<SurfaceList>();
   let listChangedCount = 0;
-  let lastEventAt = Date.now();
   let wake: () => void = () => {};
   let wakePromise = new Promise<void>((r) => (wake = r));
   const markDirty = (lists: SurfaceList[]) => {
@@ -203,7 +205,6 @@ async function runSession(
       dirty.add(l);
       emit({ type: "list_changed", list: l });
     }
-    lastEventAt = Date.now();
     wake();
     wakePromise = new Promise<void>((r) => (wake = r));
   };
@@ -248,7 +249,7 @@ async function runSession(
   // --- connect + initialize
   try {
     await guard.within(
-      client.connect(observed, { timeout: limits.connectTimeoutMs, signal: guard.signal }),
+      client.connect(observed, { timeout: limits.connectTimeoutMs }),
       limits.connectTimeoutMs,
       "connectTimeoutMs",
       "connecting and initializing",
@@ -307,7 +308,6 @@ async function runSession(
         result = await guard.race(
           client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, {
             timeout: limits.requestTimeoutMs,
-            signal: guard.signal,
           }),
         );
       } catch (error) {
@@ -379,28 +379,27 @@ async function runSession(
       dirty.delete(list);
       await listAll(list);
     }
-    lastEventAt = Math.max(lastEventAt, Date.now());
-    // --- settle: quiet for settleQuietMs, re-listing what changed, at most `relists` times per list
+    // --- settle: re-list what changed (after a short debounce, so a burst costs one re-list, at
+    // most `relists` times per list), then wait `settleQuietMs`; settled when that wait is quiet.
     for (;;) {
-      if (!hasListChanged && dirty.size === 0) break;
-      const quietFor = Date.now() - lastEventAt;
-      if (quietFor < limits.settleQuietMs) {
-        await guard.sleep(limits.settleQuietMs - quietFor, wakePromise);
+      if (dirty.size) {
+        await guard.sleep(Math.min(SETTLE_DEBOUNCE_MS, limits.settleQuietMs));
+        const lists = advertised.filter((l) => dirty.has(l));
+        dirty.clear();
+        for (const list of lists) {
+          const s = state[list];
+          s.relists++;
+          if (s.relists > limits.relists) {
+            guard.tripLimit("relists", `the server kept changing its ${list} list (list_changed after ${limits.relists} re-lists)`);
+            throw new GuardTripped(guard.error!);
+          }
+          await listAll(list);
+        }
         continue;
       }
+      if (!hasListChanged || limits.settleQuietMs === 0) break;
+      await guard.sleep(limits.settleQuietMs, wakePromise);
       if (dirty.size === 0) break;
-      const lists = advertised.filter((l) => dirty.has(l));
-      dirty.clear();
-      for (const list of lists) {
-        const s = state[list];
-        s.relists++;
-        if (s.relists > limits.relists) {
-          guard.tripLimit("relists", `the server kept changing its ${list} list (list_changed after ${limits.relists} re-lists)`);
-          throw new GuardTripped(guard.error!);
-        }
-        await listAll(list);
-      }
-      lastEventAt = Date.now();
     }
   } catch (error) {
     return { kind: "done", result: { ok: false, error: guard.error ?? mapError(error, "listing", "requestTimeoutMs") } };
