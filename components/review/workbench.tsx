@@ -5,6 +5,7 @@ import { SaveStatus } from "@/components/ui/save-status";
 import { SourcesSection } from "@/components/review/sources-section";
 import { ServersSection } from "@/components/review/servers-section";
 import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
+import { GraphSection } from "@/components/review/graph-section";
 import { HistorySection } from "@/components/review/history-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
@@ -96,7 +97,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       {section === "servers" && <ServersSection editor={editor} review={record.review} />}
       {section === "agents" && <AgentsSection editor={editor} review={record.review} tools={knownToolsOf(record.review)} />}
       {section === "controls" && <Placeholder title="Controls">Control evaluation arrives with the analysis work.</Placeholder>}
-      {section === "graph" && <Placeholder title="Graph">The source-to-sink graph arrives with the analysis work.</Placeholder>}
+      {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}
       {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}
       {section === "decision" && <Placeholder title="Decision">No decision recorded yet.</Placeholder>}
     </>

@@ -1,0 +1,237 @@
+"use client";
+/**
+ * The graph with its companions: legend, group controls, the path list (buttons) and the selected
+ * path's findings. Presentational: it takes the analysis the route returned and keeps only view
+ * state (collapsed groups, selected path, selected node).
+ */
+import { useMemo, useState, type KeyboardEvent } from "react";
+import type { Analysis, PathView } from "@/lib/analysis/analyze";
+import type { PathId } from "@/lib/analysis/ids";
+import { controlEntry } from "@/lib/controls/catalog";
+import { SourceSinkGraph } from "./graph";
+import { allGroups, COLUMNS, columnX, defaultCollapsed, layoutGraph, type GroupKey } from "./layout";
+import { findingsForPath, pathLabel, STATUS_BADGE, STATUS_LABEL, toolName, type GraphNames } from "./view-model";
+import { PathsTable } from "./paths-table";
+import "./graph.css";
+
+/** Paths listed beside the graph before "Show all". */
+export const PATH_BUTTONS_SHOWN = 50;
+
+function Legend() {
+  return (
+    <div className="rr-graph-legend" aria-hidden="true">
+      <span>
+        <svg width="28" height="8"><path d="M0,4H28" stroke="#7b8594" strokeWidth="1.6" /></svg>on a path
+      </span>
+      <span>
+        <svg width="28" height="8"><path d="M0,4H28" stroke="#d9dde3" strokeDasharray="3 3" /></svg>on no path
+      </span>
+      <span>
+        <svg width="28" height="8"><path d="M0,4H28" stroke="#2457c5" strokeWidth="2.6" /></svg>selected
+      </span>
+      <span>
+        <svg width="40" height="14"><path d="M0,7H22" stroke="#1f7a3f" strokeDasharray="4 3" strokeWidth="1.6" /><path d="M29,0L23,14M35,0L29,14" stroke="#1f7a3f" strokeWidth="2" /></svg>cut by separation
+      </span>
+      <span>
+        <span className="badge badge-ok">✓</span> holds <span className="badge badge-danger">✕</span> fails <span className="badge badge-neutral">–</span> absent
+      </span>
+    </div>
+  );
+}
+
+function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }) {
+  const { onPath, atNodes } = findingsForPath(analysis, path);
+  const agent = analysis.agents.find((a) => a.agentId === path.agentId);
+  const list = (title: string, items: typeof onPath) =>
+    items.length > 0 && (
+      <div className="stack" style={{ gap: "0.5rem" }}>
+        <h4 className="small muted" style={{ margin: 0, textTransform: "uppercase", letterSpacing: "0.03em" }}>{title}</h4>
+        {items.map((f) => (
+          <div key={f.id} className={`rr-finding sev-${f.severity}`} data-finding-id={f.id}>
+            <h4>
+              <span className={`badge ${f.severity === "critical" || f.severity === "high" ? "badge-danger" : f.severity === "medium" ? "badge-warn" : "badge-neutral"}`}>{f.severity}</span> {f.title}
+            </h4>
+            <p>
+              <span className="muted">Why: </span>
+              {f.why.summary}
+              {f.why.reliesOnSuggestions && <span className="badge badge-warn" style={{ marginLeft: 6 }}>rests on a suggested role</span>}
+            </p>
+          </div>
+        ))}
+      </div>
+    );
+  return (
+    <div className="stack" data-testid="path-details" aria-live="polite">
+      <div>
+        <h3 style={{ marginBottom: "0.2rem" }}>{pathLabel(analysis, path)}</h3>
+        <p className="small" style={{ margin: 0 }}>
+          Writers: <span className={`bound${path.head.bound && path.head.bound.kind !== "counted" ? " open" : ""}`}>{path.head.boundLabel}</span>
+          {" · "}sink roles: {path.sinkRoles.join(", ").replaceAll("_", " ")}
+          {path.reliesOnSuggestions && " · relies on a suggested role"}
+        </p>
+      </div>
+      {agent && agent.controlsOnPath.length > 0 && (
+        <div className="row" style={{ gap: "0.3rem" }}>
+          {agent.controlsOnPath.map((c) => (
+            <span key={`${c.controlId}:${c.sitsAt}`} className={`badge ${STATUS_BADGE[c.status]}`} title={c.summary}>
+              {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]} ({c.effect === "cuts" ? "would cut the path" : "narrows an end"})
+            </span>
+          ))}
+        </div>
+      )}
+      {list("Findings on this path", onPath)}
+      {list("Findings at its nodes", atNodes)}
+      {onPath.length + atNodes.length === 0 && <p className="muted small">No findings name this path or its nodes.</p>}
+    </div>
+  );
+}
+
+export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis));
+  const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
+  const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const [showAllPaths, setShowAllPaths] = useState(false);
+
+  const layout = useMemo(() => layoutGraph(analysis, collapsed), [analysis, collapsed]);
+  const path = selectedPath ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null) : null;
+
+  const throughNode = useMemo(
+    () => (selectedNode ? analysis.paths.listed.filter((p) => p.nodeIds.some((n) => layout.rep.get(n) === selectedNode)) : analysis.paths.listed),
+    [analysis, layout, selectedNode],
+  );
+
+  const highlight = useMemo(() => {
+    const chosen = path ? [path] : selectedNode ? throughNode : null;
+    if (!chosen) return null;
+    const nodes = new Set<string>();
+    const edges = new Set<string>();
+    if (selectedNode) nodes.add(selectedNode);
+    for (const p of chosen) {
+      for (const n of p.nodeIds) {
+        const k = layout.rep.get(n);
+        if (k) nodes.add(k);
+      }
+      for (const e of p.edgeIds) {
+        const k = layout.edgeRep.get(e);
+        if (k) edges.add(k);
+      }
+    }
+    if (selectedNode && chosen.length === 0) for (const e of layout.edges) if (e.from === selectedNode || e.to === selectedNode) edges.add(e.key);
+    return { nodes, edges };
+  }, [path, selectedNode, throughNode, layout]);
+
+  const toggleGroup = (key: string) =>
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const groups = useMemo(() => allGroups(analysis), [analysis]);
+
+  const shown = showAllPaths ? throughNode : throughNode.slice(0, PATH_BUTTONS_SHOWN);
+  const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>("button.rr-path-btn")];
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = buttons[i + (event.key === "ArrowDown" ? 1 : -1)];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  };
+  const selectedNodeLabel = selectedNode ? layout.byKey.get(selectedNode)?.label : null;
+
+  return (
+    <div className="stack">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <Legend />
+        <div className="row">
+          <button type="button" className="btn" onClick={() => setCollapsed(new Set())} disabled={collapsed.size === 0}>
+            Expand all groups
+          </button>
+          <button type="button" className="btn" onClick={() => setCollapsed(new Set<GroupKey>(groups))} disabled={collapsed.size === groups.size}>
+            Collapse all groups
+          </button>
+        </div>
+      </div>
+      <p id="graph-keys" className="small muted" style={{ margin: 0 }}>
+        Tab into the graph, then use the arrow keys to move between nodes (left and right follow the edges), Enter to select a node or open a server group, Escape to clear. Hover or focus a node or a control for what it stops and what it leaves.
+      </p>
+      <div className="rr-graph-scroll" data-testid="graph-scroll">
+        <div className="rr-graph-cols" style={{ width: layout.width }} aria-hidden="true">
+          {COLUMNS.map((c, i) => (
+            <span key={c.id} style={{ left: columnX(i as 0 | 1 | 2 | 3 | 4) }}>
+              {c.label}
+            </span>
+          ))}
+        </div>
+        <SourceSinkGraph
+          analysis={analysis}
+          layout={layout}
+          highlight={highlight}
+          selectedKey={selectedNode}
+          onSelectNode={(key) => {
+            setSelectedNode(key);
+            setSelectedPath(null);
+          }}
+          onToggleGroup={toggleGroup}
+          names={names}
+        />
+      </div>
+
+      <div className="rr-paths">
+        <div className="stack" style={{ gap: "0.5rem" }}>
+          <div className="row" style={{ justifyContent: "space-between" }}>
+            <h3 style={{ margin: 0 }} id="path-list-heading">
+              {selectedNode ? `Paths through ${selectedNodeLabel ?? selectedNode} (${throughNode.length})` : `Paths (${analysis.paths.total})`}
+            </h3>
+            {selectedNode && (
+              <button type="button" className="btn btn-ghost small" onClick={() => setSelectedNode(null)}>
+                Show all paths
+              </button>
+            )}
+          </div>
+          {throughNode.length === 0 ? (
+            <p className="muted small" style={{ margin: 0 }}>{selectedNode ? "No listed path runs through this node." : "No source-to-sink paths."}</p>
+          ) : (
+            <ul className="rr-path-list" aria-labelledby="path-list-heading" onKeyDown={onListKey}>
+              {shown.map((p) => (
+                <li key={p.id}>
+                  <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => setSelectedPath(selectedPath === p.id ? null : p.id)}>
+                    <span className="hops">
+                      {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
+                    </span>
+                    <br />
+                    <span className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}>writers: {p.head.boundLabel}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {throughNode.length > PATH_BUTTONS_SHOWN && (
+            <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
+              {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${throughNode.length}`}
+            </button>
+          )}
+        </div>
+        <div>
+          {path ? (
+            <PathFindings analysis={analysis} path={path} />
+          ) : (
+            <p className="muted small">Select a path (click it, or focus it and press Enter) to highlight it in the graph and read its findings with their reasons.</p>
+          )}
+        </div>
+      </div>
+
+      <details open={analysis.paths.listed.length <= 40}>
+        <summary className="small" style={{ cursor: "pointer" }}>
+          <strong>Table view of the paths</strong>
+        </summary>
+        <div style={{ marginTop: "0.5rem" }}>
+          <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />
+        </div>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * Layout of the source-to-sink graph: pure geometry over the analysis the server returned (no
+ * analysis is recomputed here). Five columns, writers → sources → returning tools → agents → sinks;
+ * returning tools and sinks are grouped by server, and a collapsed group is one node standing for
+ * its members. Rows are fixed-height so 200+ tools stay legible in a scroll container; agents and
+ * sinks sit at the barycentre of what feeds them, pushed apart so they never overlap.
+ */
+import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
+import type { EdgeId, NodeId } from "@/lib/analysis/ids";
+
+export const COLUMNS = [
+  { id: "writers", label: "Writers (bound)", width: 170 },
+  { id: "sources", label: "Sources", width: 200 },
+  { id: "returning", label: "Returning tools", width: 180 },
+  { id: "agents", label: "Agent sessions", width: 160 },
+  { id: "sinks", label: "Sensitive sinks", width: 160 },
+] as const;
+export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
+
+export const COLUMN_GAP = 56;
+export const ROW = 30;
+export const NODE_H = 22;
+export const GROUP_GAP = 12;
+export const PAD_TOP = 14;
+/** An agent's row: its node inside a session boundary with the separation marker on its border. */
+export const AGENT_BLOCK = 50;
+/** Groups with more members than this start collapsed. */
+export const COLLAPSE_ABOVE = 12;
+
+export type GroupRole = "returning" | "sink";
+export type GroupKey = `group:${GroupRole}:${string}`;
+export const groupKey = (role: GroupRole, serverId: string): GroupKey => `group:${role}:${serverId}`;
+
+export type LayoutNode = {
+  /** The visible id: a graph node id, or a group key for a group header or a collapsed group. */
+  key: string;
+  kind: GraphNode["kind"] | "group";
+  column: ColumnIndex;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  label: string;
+  /** Graph nodes this visible node stands for (one, or a collapsed group's members). */
+  members: NodeId[];
+  node: GraphNode | null;
+  group: { role: GroupRole; serverId: string; count: number; collapsed: boolean } | null;
+  onPath: boolean;
+};
+
+export type GroupBox = { key: GroupKey; role: GroupRole; serverId: string; x: number; y: number; w: number; h: number; collapsed: boolean };
+
+export type LayoutEdge = { key: string; from: string; to: string; kind: GraphEdge["kind"]; onPath: boolean; members: EdgeId[] };
+
+export type GraphLayout = {
+  nodes: LayoutNode[];
+  edges: LayoutEdge[];
+  groups: GroupBox[];
+  width: number;
+  height: number;
+  /** Graph node id → the visible node standing for it. */
+  rep: Map<NodeId, string>;
+  /** Visible node keys per column, top to bottom. */
+  columns: string[][];
+  byKey: Map<string, LayoutNode>;
+  /** Graph edge id → visible edge key. */
+  edgeRep: Map<EdgeId, string>;
+};
+
+export function columnX(c: ColumnIndex): number {
+  let x = 4;
+  for (let i = 0; i < c; i++) x += COLUMNS[i]!.width + COLUMN_GAP;
+  return x;
+}
+export const GRAPH_WIDTH = columnX(4) + COLUMNS[4].width + 4;
+
+const COLUMN_OF: Record<GraphNode["kind"], ColumnIndex> = { writers: 0, source: 1, returning: 2, agent: 3, sink: 4 };
+
+/** Groups that start collapsed: those with more than `COLLAPSE_ABOVE` members. */
+export function defaultCollapsed(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
+  const counts = new Map<GroupKey, number>();
+  for (const n of analysis.graph.nodes) {
+    if (n.kind === "returning" || n.kind === "sink") {
+      const k = groupKey(n.kind, n.group);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
+  return new Set([...counts].filter(([, c]) => c > COLLAPSE_ABOVE).map(([k]) => k));
+}
+
+/** Every group key of the graph. */
+export function allGroups(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
+  const out = new Set<GroupKey>();
+  for (const n of analysis.graph.nodes) if (n.kind === "returning" || n.kind === "sink") out.add(groupKey(n.kind, n.group));
+  return out;
+}
+
+type Block = { keys: string[]; height: number; desired: number; place: (top: number) => void };
+
+/** Stack blocks in order of desired centre, never overlapping; returns the bottom. */
+function stackByDesire(blocks: Block[], top: number): number {
+  const sorted = [...blocks].sort((a, b) => a.desired - b.desired);
+  let cursor = top;
+  for (const b of sorted) {
+    const t = Math.max(cursor, b.desired - b.height / 2);
+    b.place(t);
+    cursor = t + b.height + GROUP_GAP;
+  }
+  return cursor;
+}
+
+export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, collapsed: ReadonlySet<string>, serverOrder?: readonly string[]): GraphLayout {
+  const placed: LayoutNode[] = [];
+  const byKey = new Map<string, LayoutNode>();
+  const nodes = {
+    push: (n: LayoutNode) => {
+      placed.push(n);
+      byKey.set(n.key, n);
+    },
+    [Symbol.iterator]: () => placed[Symbol.iterator](),
+  };
+  const groups: GroupBox[] = [];
+  const rep = new Map<NodeId, string>();
+  const onPathNodes = new Set<NodeId>();
+  for (const e of analysis.graph.edges) {
+    if (e.onPath) {
+      onPathNodes.add(e.from);
+      onPathNodes.add(e.to);
+    }
+  }
+  const order = serverOrder ?? analysis.toolLists.map((l) => l.serverId);
+  const serverRank = (id: string) => {
+    const i = order.indexOf(id);
+    return i === -1 ? order.length : i;
+  };
+
+  const mk = (n: GraphNode, y: number): LayoutNode => {
+    const column = COLUMN_OF[n.kind];
+    return { key: n.id, kind: n.kind, column, x: columnX(column), y, w: COLUMNS[column].width, h: NODE_H, label: n.label, members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id) };
+  };
+
+  // Writers and sources: one row per source, writers beside the source they write into.
+  const sourceNodes = analysis.graph.nodes.filter((n) => n.kind === "source");
+  const writersByHead = new Map<string, GraphNode>();
+  for (const n of analysis.graph.nodes) if (n.kind === "writers") writersByHead.set(n.id.slice("writers:".length), n);
+
+  // Returning tools grouped by server.
+  const grouped = (kind: "returning" | "sink") => {
+    const byServer = new Map<string, GraphNode[]>();
+    for (const n of analysis.graph.nodes) {
+      if (n.kind !== kind) continue;
+      byServer.set(n.group, [...(byServer.get(n.group) ?? []), n]);
+    }
+    return [...byServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
+  };
+  const groupHeight = (count: number, isCollapsed: boolean) => (isCollapsed ? ROW : ROW * (count + 1)) + 8;
+
+  const placeGroup = (role: GroupRole, serverId: string, members: GraphNode[], top: number) => {
+    const key = groupKey(role, serverId);
+    const isCollapsed = collapsed.has(key);
+    const column: ColumnIndex = role === "returning" ? 2 : 4;
+    const x = columnX(column);
+    const w = COLUMNS[column].width;
+    const height = groupHeight(members.length, isCollapsed);
+    groups.push({ key, role, serverId, x: x - 4, y: top, w: w + 8, h: height - 6, collapsed: isCollapsed });
+    nodes.push({
+      key,
+      kind: "group",
+      column,
+      x,
+      y: top + 6,
+      w,
+      h: NODE_H,
+      label: serverId,
+      members: isCollapsed ? members.map((m) => m.id) : [],
+      node: null,
+      group: { role, serverId, count: members.length, collapsed: isCollapsed },
+      onPath: members.some((m) => onPathNodes.has(m.id)),
+    });
+    members.forEach((m, i) => {
+      if (isCollapsed) rep.set(m.id, key);
+      else nodes.push(mk(m, top + 6 + ROW * (i + 1)));
+    });
+  };
+
+  const returningGroups = grouped("returning");
+  const sourcesHeight = sourceNodes.length * ROW;
+  const returningHeight = returningGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP, 0);
+  const tallest = Math.max(sourcesHeight, returningHeight);
+  const sourcesTop = PAD_TOP + (tallest - sourcesHeight) / 2;
+  sourceNodes.forEach((s, i) => {
+    const y = sourcesTop + i * ROW;
+    nodes.push(mk(s, y));
+    const w = writersByHead.get(s.id.slice("source:".length));
+    if (w) nodes.push(mk(w, y));
+  });
+  let cursor = PAD_TOP + (tallest - returningHeight) / 2;
+  for (const [serverId, members] of returningGroups) {
+    placeGroup("returning", serverId, members, cursor);
+    cursor += groupHeight(members.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP;
+  }
+  for (const n of nodes) if (n.node && !rep.has(n.node.id)) rep.set(n.node.id, n.key);
+
+  const centreOf = (id: NodeId): number | null => {
+    const key = rep.get(id);
+    const n = key ? byKey.get(key) : undefined;
+    return n ? n.y + n.h / 2 : null;
+  };
+  const mean = (xs: (number | null)[], fallback: number) => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : fallback;
+  };
+
+  // Agents at the barycentre of the returning tools they hold.
+  const agents = analysis.graph.nodes.filter((n) => n.kind === "agent");
+  const intoAgent = new Map<NodeId, NodeId[]>();
+  const intoSink = new Map<NodeId, NodeId[]>();
+  for (const e of analysis.graph.edges) {
+    if (e.kind === "held_by") intoAgent.set(e.to, [...(intoAgent.get(e.to) ?? []), e.from]);
+    if (e.kind === "holds") intoSink.set(e.to, [...(intoSink.get(e.to) ?? []), e.from]);
+  }
+  const bottomSoFar = Math.max(PAD_TOP + tallest, PAD_TOP);
+  stackByDesire(
+    agents.map((a, i) => ({
+      keys: [a.id],
+      height: AGENT_BLOCK,
+      desired: mean((intoAgent.get(a.id) ?? []).map(centreOf), bottomSoFar + i * AGENT_BLOCK),
+      place: (top: number) => {
+        nodes.push(mk(a, top + AGENT_BLOCK / 2 - NODE_H / 2));
+        rep.set(a.id, a.id);
+      },
+    })),
+    PAD_TOP,
+  );
+
+  // Sink groups at the barycentre of the agents holding their members.
+  const sinkGroups = grouped("sink");
+  stackByDesire(
+    sinkGroups.map(([serverId, members]) => ({
+      keys: members.map((m) => m.id),
+      height: groupHeight(members.length, collapsed.has(groupKey("sink", serverId))),
+      desired: mean(members.flatMap((m) => (intoSink.get(m.id) ?? []).map(centreOf)), PAD_TOP),
+      place: (top: number) => placeGroup("sink", serverId, members, top),
+    })),
+    PAD_TOP,
+  );
+  for (const n of nodes) if (n.node && !rep.has(n.node.id)) rep.set(n.node.id, n.key);
+
+  // Visible edges: endpoints mapped to their visible node, merged where a group collapsed them.
+  const edgeMap = new Map<string, LayoutEdge>();
+  const edgeRep = new Map<EdgeId, string>();
+  for (const e of analysis.graph.edges) {
+    const from = rep.get(e.from);
+    const to = rep.get(e.to);
+    if (!from || !to) continue;
+    const key = `${from}->${to}`;
+    const existing = edgeMap.get(key);
+    if (existing) {
+      existing.onPath ||= e.onPath;
+      existing.members.push(e.id);
+    } else edgeMap.set(key, { key, from, to, kind: e.kind, onPath: e.onPath, members: [e.id] });
+    edgeRep.set(e.id, key);
+  }
+
+  const columns: string[][] = [[], [], [], [], []];
+  for (const n of [...placed].sort((a, b) => a.y - b.y)) columns[n.column]!.push(n.key);
+  const height = Math.max(PAD_TOP * 2, ...placed.map((n) => n.y + n.h + PAD_TOP), ...groups.map((g) => g.y + g.h + PAD_TOP));
+  return { nodes: placed, edges: [...edgeMap.values()], groups, width: GRAPH_WIDTH, height, rep, columns, byKey, edgeRep };
+}
+
+/** The node keyboard focus moves to from `key` in direction `dir`, or null at an edge of the graph. */
+export function neighbour(layout: GraphLayout, key: string, dir: "up" | "down" | "left" | "right" | "home" | "end"): string | null {
+  const n = layout.byKey.get(key);
+  if (!n) return null;
+  const col = layout.columns[n.column]!;
+  const i = col.indexOf(key);
+  if (dir === "up") return col[i - 1] ?? null;
+  if (dir === "down") return col[i + 1] ?? null;
+  if (dir === "home") return col[0] ?? null;
+  if (dir === "end") return col[col.length - 1] ?? null;
+  const step = dir === "right" ? 1 : -1;
+  const linked = layout.edges.filter((e) => (dir === "right" ? e.from === key : e.to === key)).map((e) => (dir === "right" ? e.to : e.from));
+  const cy = n.y + n.h / 2;
+  const nearest = (keys: string[]) => {
+    let best: string | null = null;
+    let bestD = Infinity;
+    for (const k of keys) {
+      const m = layout.byKey.get(k);
+      if (!m) continue;
+      const d = Math.abs(m.y + m.h / 2 - cy) - (m.onPath ? 0.5 : 0);
+      if (d < bestD) {
+        bestD = d;
+        best = k;
+      }
+    }
+    return best;
+  };
+  if (linked.length > 0) return nearest(linked);
+  for (let c = n.column + step; c >= 0 && c <= 4; c += step) {
+    const keys = layout.columns[c]!;
+    if (keys.length > 0) return nearest(keys);
+  }
+  return null;
+}

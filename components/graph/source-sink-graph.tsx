@@ -1,0 +1,384 @@
+"use client";
+/**
+ * The source-to-sink graph, drawn with d3-selection into one SVG. Loaded only in the browser
+ * (next/dynamic with ssr:false, see graph.tsx). React owns the state (selection, roving focus,
+ * collapsed groups); d3 joins the layout into the SVG by key, so focused elements survive updates.
+ * Every server-authored string goes in through `.text()` or an attribute, never as markup.
+ *
+ * Keyboard: one node holds tabindex 0 (roving); arrows move within a column (up/down) and along
+ * edges to the next column (left/right), Home/End jump within a column, Enter or Space selects a
+ * node (or opens/closes a server group), Escape clears the selection.
+ */
+import { select } from "d3-selection";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { Analysis } from "@/lib/analysis/analyze";
+import { neighbour, NODE_H, type GraphLayout, type LayoutEdge, type LayoutNode } from "./layout";
+import { controlRows, controlTooltip, scopeName, STATUS_MARK, type ControlRow, type GraphNames } from "./view-model";
+import type { ControlStatus } from "@/lib/controls/types";
+import "./graph.css";
+
+export type { GraphNames };
+
+export type SourceSinkGraphProps = {
+  analysis: Analysis;
+  layout: GraphLayout;
+  /** Visible node and edge keys to highlight (a selected path or node), or null. */
+  highlight: { nodes: ReadonlySet<string>; edges: ReadonlySet<string> } | null;
+  selectedKey: string | null;
+  onSelectNode: (key: string | null) => void;
+  onToggleGroup: (key: string) => void;
+  names: GraphNames;
+};
+
+type Marker = { key: string; x: number; y: number; label: string; status: ControlStatus; tooltip: string[]; cut: boolean };
+type Cut = { key: string; x: number; y: number; tooltip: string[] };
+type Tip = { x: number; y: number; lines: string[] } | null;
+
+const PILL_H = 15;
+const CHAR = 0.6;
+
+function truncate(text: string, px: number, font: number): string {
+  const max = Math.max(4, Math.floor(px / (font * CHAR)));
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+const pillWidth = (label: string) => Math.round(label.length * 10 * CHAR + 12);
+
+function curve(e: LayoutEdge, layout: GraphLayout): { d: string; at: (t: number) => [number, number] } | null {
+  const a = layout.byKey.get(e.from);
+  const b = layout.byKey.get(e.to);
+  if (!a || !b) return null;
+  const x0 = a.x + a.w;
+  const y0 = a.y + a.h / 2;
+  const x1 = b.x;
+  const y1 = b.y + b.h / 2;
+  const mx = (x0 + x1) / 2;
+  const at = (t: number): [number, number] => {
+    const u = 1 - t;
+    return [u * u * u * x0 + 3 * u * u * t * mx + 3 * u * t * t * mx + t * t * t * x1, u * u * u * y0 + 3 * u * u * t * y0 + 3 * u * t * t * y1 + t * t * t * y1];
+  };
+  return { d: y0 === y1 ? `M${x0},${y0}H${x1}` : `M${x0},${y0}C${mx},${y0} ${mx},${y1} ${x1},${y1}`, at };
+}
+
+/** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
+function placeControls(analysis: Analysis, layout: GraphLayout, names: GraphNames): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
+  const markers: Marker[] = [];
+  const cuts: Cut[] = [];
+  const byNode = new Map<string, string[]>();
+  const note = (key: string, lines: string[]) => byNode.set(key, [...(byNode.get(key) ?? []), ...lines]);
+  const rows = controlRows(analysis);
+  const serverPills = new Map<string, number>();
+  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
+
+  for (const row of rows) {
+    if (row.controlId === "credential" || row.controlId === "egress") {
+      if (row.scope.kind !== "server") continue;
+      const key = `group:returning:${row.scope.serverId}`;
+      const g = layout.groups.find((x) => x.key === key);
+      if (!g) continue;
+      const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
+      const offset = serverPills.get(key) ?? 0;
+      serverPills.set(key, offset + pillWidth(label) + 4);
+      markers.push({ key: `${row.key}`, x: g.x + 8 + offset, y: g.y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+      note(key, describe(row));
+    } else if (row.controlId === "approval") {
+      const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
+      if (!agentId) continue;
+      const from = layout.rep.get(`agent:${agentId}` as never);
+      for (const sink of row.attachesTo) {
+        const to = layout.rep.get(sink);
+        const edge = layout.edges.find((e) => e.from === from && e.to === to);
+        const c = edge ? curve(edge, layout) : null;
+        if (!edge || !c) continue;
+        const label = `approval ${STATUS_MARK[row.status]}`;
+        const [x, y] = c.at(0.62);
+        markers.push({ key: `${row.key}:${sink}`, x: x - pillWidth(label) / 2, y: y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+        if (to) note(to, describe(row));
+      }
+    } else if (row.controlId === "separation") {
+      for (const a of analysis.controls.separation.agents) {
+        const key = layout.rep.get(`agent:${a.agentId}` as never);
+        const n = key ? layout.byKey.get(key) : undefined;
+        if (!key || !n) continue;
+        const status: ControlStatus = a.holdsBoth ? "fails" : "holds";
+        const cutsHere = !a.holdsBoth && a.returningTools.length > 0;
+        const perAgent: ControlRow = { ...row, status, cutsPath: cutsHere, summary: a.holdsBoth ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks` : a.returningTools.length > 0 ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary` : `${names.agent(a.agentId)} holds no tool returning untrusted text` };
+        const lines = controlTooltip(perAgent, names.agent(a.agentId));
+        const label = `separation ${STATUS_MARK[status]}`;
+        markers.push({ key: `separation:${a.agentId}`, x: n.x + 6, y: n.y - 6 - PILL_H / 2 - 1, label, status, tooltip: lines, cut: cutsHere });
+        note(key, lines);
+        if (cutsHere) cuts.push({ key: `cut:${a.agentId}`, x: n.x + n.w + 6, y: n.y + NODE_H / 2, tooltip: ["Cut by tool-set separation", `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`] });
+      }
+    }
+  }
+  return { markers, cuts, byNode };
+}
+
+function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
+  const node = n.node;
+  if (n.group) {
+    const what = n.group.role === "returning" ? "returning tools" : "sensitive sinks";
+    return [`${names.server(n.group.serverId)}: ${n.group.count} ${what}`, n.group.collapsed ? "Collapsed; Enter expands the group" : "Enter collapses the group"];
+  }
+  if (!node) return [];
+  switch (node.kind) {
+    case "writers": {
+      const source = analysis.sources.find((s) => s.writersNodeId === node.id);
+      return [
+        `Writers: ${node.label}`,
+        node.reachesOutsideBoundary ? "Reaches outside the boundary" : "Inside the boundary",
+        `The smallest number of accounts an attack needs: ${node.minAccountsAnAttackNeeds}`,
+        ...(source?.reasons ?? []),
+        ...(node.usage ? [`Usage fact, not part of the bound: ${node.usage.label}`] : []),
+      ];
+    }
+    case "source":
+      return [node.label, `Kind: ${node.sourceKind.replaceAll("_", " ")}`, node.reachesOutsideBoundary ? "Writable from outside the boundary" : "Writable from inside only"];
+    case "returning":
+    case "sink": {
+      const tool = analysis.tools.find((t) => t.key === node.tool);
+      return [
+        `${node.label} (${names.server(node.serverId)})`,
+        `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
+      ];
+    }
+    case "agent": {
+      const a = analysis.agents.find((x) => x.agentId === node.agentId);
+      return [node.label, a ? `${a.pathCount} path${a.pathCount === 1 ? "" : "s"} to a sensitive sink` : ""];
+    }
+  }
+}
+
+function ariaLabel(n: LayoutNode, names: GraphNames): string {
+  if (n.group) return `${names.server(n.group.serverId)}, ${n.group.count} ${n.group.role === "returning" ? "returning tools" : "sinks"}, ${n.group.collapsed ? "collapsed" : "expanded"}`;
+  const node = n.node;
+  if (!node) return n.label;
+  const kind = { writers: "Writers", source: "Source", returning: "Returning tool", agent: "Agent", sink: "Sink" }[node.kind];
+  const extra = node.kind === "writers" && node.reachesOutsideBoundary ? ", outside the boundary" : node.kind === "returning" || node.kind === "sink" ? ` on ${names.server(node.serverId)}` : "";
+  return `${kind}: ${node.label}${extra}${n.onPath ? ", on a path" : ""}`;
+}
+
+export default function SourceSinkGraph(props: SourceSinkGraphProps) {
+  const { analysis, layout, highlight, selectedKey, names } = props;
+  const svgRef = useRef<SVGSVGElement>(null);
+  const painted = useRef(false);
+  const [active, setActive] = useState<string | null>(null);
+  const [tip, setTip] = useState<Tip>(null);
+  const latest = useRef(props);
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  const controls = useMemo(() => placeControls(analysis, layout, names), [analysis, layout, names]);
+  const controlsRef = useRef(controls);
+  useEffect(() => {
+    controlsRef.current = controls;
+  });
+  const activeKey = active && layout.byKey.has(active) ? active : (layout.columns.find((c) => c.length > 0)?.[0] ?? null);
+
+  useEffect(() => {
+    const svgEl = svgRef.current;
+    if (!svgEl) return;
+    const svg = select(svgEl);
+    const layer = (name: string) => {
+      const existing = svg.select<SVGGElement>(`g.layer-${name}`);
+      return existing.empty() ? svg.append("g").attr("class", `layer-${name}`) : existing;
+    };
+    const gGroups = layer("groups");
+    const gEdges = layer("edges");
+    const gNodes = layer("nodes");
+    const gMarks = layer("marks");
+    const showTip = (event: MouseEvent | FocusEvent, lines: string[], x?: number, y?: number) => {
+      const rect = svgEl.getBoundingClientRect();
+      const px = x ?? (event instanceof MouseEvent ? event.clientX - rect.left : 0);
+      const py = y ?? (event instanceof MouseEvent ? event.clientY - rect.top : 0);
+      setTip({ x: px, y: py, lines: lines.filter((l) => l.length > 0) });
+    };
+    const hideTip = () => setTip(null);
+
+    // Server groups.
+    gGroups
+      .selectAll<SVGRectElement, (typeof layout.groups)[number]>("rect.group")
+      .data(layout.groups, (g) => g.key)
+      .join("rect")
+      .attr("class", (g) => `group ${g.role}${g.collapsed ? " collapsed" : ""}`)
+      .attr("x", (g) => g.x)
+      .attr("y", (g) => g.y)
+      .attr("width", (g) => g.w)
+      .attr("height", (g) => g.h)
+      .attr("rx", 6);
+
+    // Edges: strong on a path, muted otherwise, accent when highlighted.
+    gEdges
+      .selectAll<SVGPathElement, LayoutEdge>("path.edge")
+      .data(layout.edges, (e) => e.key)
+      .join("path")
+      .attr("class", (e) => {
+        const hl = highlight ? (highlight.edges.has(e.key) ? " hl" : " dim") : "";
+        return `edge ${e.onPath ? "on" : "off"}${hl}`;
+      })
+      .attr("d", (e) => curve(e, layout)?.d ?? "")
+      .attr("data-edge", (e) => e.key);
+
+    // Nodes.
+    const nodeSel = gNodes
+      .selectAll<SVGGElement, LayoutNode>("g.gnode")
+      .data(layout.nodes, (n) => n.key)
+      .join((enter) => {
+        const g = enter.append("g");
+        g.append("rect").attr("class", "ring");
+        g.append("rect").attr("class", "box");
+        g.append("rect").attr("class", "stripe");
+        g.append("text").attr("class", "label");
+        g.append("text").attr("class", "meta");
+        g.on("click", (_event: MouseEvent, n) => {
+          if (n.kind === "group") latest.current.onToggleGroup(n.key);
+          else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
+          setActive(n.key);
+        });
+        g.on("mouseenter", (event: MouseEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
+        g.on("mouseleave", hideTip);
+        g.on("focus", (event: FocusEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])], n.x + n.w / 2, n.y + n.h + 4));
+        g.on("blur", hideTip);
+        return g;
+      });
+    nodeSel
+      .attr("class", (n) => {
+        const node = n.node;
+        const open = node?.kind === "writers" && node.reachesOutsideBoundary ? " open" : "";
+        const suggested = node && (node.kind === "returning" || node.kind === "sink") && node.rolesOrigin === "suggested" ? " suggested" : "";
+        const hl = highlight ? (highlight.nodes.has(n.key) ? " hl" : " dim") : "";
+        const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
+        return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${selectedKey === n.key ? " selected" : ""}`;
+      })
+      .attr("transform", (n) => `translate(${n.x},${n.y})`)
+      .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
+      .attr("role", "button")
+      .attr("data-key", (n) => n.key)
+      .attr("aria-label", (n) => ariaLabel(n, names))
+      .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
+      .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
+    nodeSel.select("rect.ring").attr("x", -3).attr("y", -3).attr("width", (n) => n.w + 6).attr("height", (n) => n.h + 6).attr("rx", 6);
+    nodeSel.select("rect.box").attr("width", (n) => n.w).attr("height", (n) => n.h).attr("rx", 4);
+    nodeSel.select("rect.stripe").attr("width", (n) => (n.kind === "sink" ? 3 : 0)).attr("height", (n) => n.h).attr("rx", 1.5);
+    nodeSel
+      .select("text.label")
+      .attr("x", (n) => (n.group ? 16 : 8))
+      .attr("y", 15)
+      .text((n) => {
+        if (n.group) {
+          const label = names.server(n.group.serverId);
+          return truncate(label, n.w - 70, 11.5);
+        }
+        return truncate(n.label, n.w - 14, 12);
+      });
+    nodeSel
+      .select("text.meta")
+      .attr("x", (n) => (n.group ? 5 : n.w - 6))
+      .attr("y", 15)
+      .attr("text-anchor", (n) => (n.group ? "start" : "end"))
+      .text((n) => (n.group ? (n.group.collapsed ? "▸" : "▾") : ""));
+    nodeSel
+      .filter((n) => n.group !== null)
+      .select("text.label")
+      .append("tspan")
+      .attr("class", "count")
+      .text((n) => `  ${n.group!.count} ${n.group!.role === "returning" ? "tool" : "sink"}${n.group!.count === 1 ? "" : "s"}`);
+
+    // Control markers and cut marks.
+    const marks = gMarks
+      .selectAll<SVGGElement, Marker>("g.marker")
+      .data(controls.markers, (m) => m.key)
+      .join((enter) => {
+        const g = enter.append("g");
+        g.append("rect");
+        g.append("text");
+        return g;
+      })
+      .attr("class", (m) => `marker s-${m.status}`)
+      .attr("transform", (m) => `translate(${m.x},${m.y})`)
+      .attr("data-control", (m) => m.key)
+      .on("mouseenter", (event: MouseEvent, m) => showTip(event, m.tooltip))
+      .on("mouseleave", hideTip);
+    marks.select("rect").attr("width", (m) => pillWidth(m.label)).attr("height", PILL_H).attr("rx", PILL_H / 2);
+    marks.select("text").attr("x", 6).attr("y", 11).text((m) => m.label);
+    marks.each(function (m) {
+      select(this).selectAll("title").data([m]).join("title").text(m.tooltip.join("\n"));
+    });
+
+    const cutSel = gMarks
+      .selectAll<SVGGElement, Cut>("g.cut")
+      .data(controls.cuts, (c) => c.key)
+      .join((enter) => {
+        const g = enter.append("g").attr("class", "cut");
+        g.append("path").attr("class", "stub");
+        g.append("path").attr("class", "mark");
+        g.append("text");
+        g.append("title");
+        return g;
+      })
+      .attr("transform", (c) => `translate(${c.x},${c.y})`)
+      .attr("data-cut", (c) => c.key)
+      .on("mouseenter", (event: MouseEvent, c) => showTip(event, c.tooltip))
+      .on("mouseleave", hideTip);
+    cutSel.select("path.stub").attr("d", "M0,0H30");
+    cutSel.select("path.mark").attr("d", "M31,-7L25,7M37,-7L31,7");
+    cutSel.select("text").attr("x", 2).attr("y", -5).text("cut");
+    cutSel.select("title").text((c) => c.tooltip.join("\n"));
+
+    if (!painted.current && layout.nodes.length > 0) {
+      painted.current = true;
+      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("graph-painted")));
+    }
+  }, [layout, highlight, selectedKey, activeKey, controls, names]);
+
+  const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {
+    const target = (event.target as Element).closest?.("g.gnode");
+    const key = target?.getAttribute("data-key");
+    if (!key) return;
+    const dirs: Record<string, "up" | "down" | "left" | "right" | "home" | "end"> = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right", Home: "home", End: "end" };
+    const dir = dirs[event.key];
+    if (dir) {
+      event.preventDefault();
+      const next = neighbour(layout, key, dir);
+      if (next) {
+        setActive(next);
+        const el = svgRef.current?.querySelector<SVGGElement>(`g.gnode[data-key="${CSS.escape(next)}"]`);
+        el?.focus();
+      }
+      return;
+    }
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const n = layout.byKey.get(key);
+      if (n?.kind === "group") props.onToggleGroup(key);
+      else props.onSelectNode(selectedKey === key ? null : key);
+      return;
+    }
+    if (event.key === "Escape") props.onSelectNode(null);
+  };
+
+  return (
+    <div className="rr-graph-canvas" style={{ width: layout.width, height: layout.height }}>
+      <svg
+        ref={svgRef}
+        width={layout.width}
+        height={layout.height}
+        viewBox={`0 0 ${layout.width} ${layout.height}`}
+        role="group"
+        aria-label="Source-to-sink graph"
+        aria-describedby="graph-keys"
+        onKeyDown={onKeyDown}
+        data-testid="graph-svg"
+      />
+      {tip && (
+        <div className="rr-graph-tip" role="tooltip" style={{ left: Math.min(tip.x + 12, layout.width - 320), top: tip.y + 12 }}>
+          {tip.lines.map((l, i) => (
+            <div key={i} className={i === 0 ? "tip-title" : undefined}>
+              {l}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+"use client";
+/**
+ * The Graph section: the residue statement, the source-to-sink graph with its paths and findings,
+ * per-agent verdicts with the split action, and every control where it sits. Everything shown is
+ * the analysis the route returned for the current revision; the split applies the lib's
+ * `applySplit` to the review and saves it as a new revision, after which the analysis refetches.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { analysisOptions, type ReviewAnalysis } from "@/components/review/analysis-queries";
+import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { ControlsTable } from "@/components/graph/controls-table";
+import { GraphView } from "@/components/graph/graph-view";
+import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
+import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
+import { toolKey } from "@/lib/analysis/ids";
+import { applySplit } from "@/lib/controls/separation";
+import type { Review } from "@/lib/review/schema";
+
+function Skeleton() {
+  return (
+    <section className="card stack" aria-busy="true" aria-label="Loading the analysis">
+      <div className="skeleton" style={{ height: "1.4rem", width: "40%" }} />
+      <div className="skeleton" style={{ height: "3rem" }} />
+      <div className="skeleton" style={{ height: "20rem" }} />
+    </section>
+  );
+}
+
+const legText = (name: string, leg: Leg) => `${name} ${leg.present ? "✓" : "✕"}`;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
+}
+
+function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; review: Review }) {
+  const { analysis, editor, review } = props;
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+
+  const split = async (agent: AgentAnalysis) => {
+    const plan = analysis.controls.separation.agents.find((a) => a.agentId === agent.agentId)?.split;
+    if (!plan) return;
+    const next = applySplit(review, agent.agentId);
+    // The route may analyse inspected (snapshot) tools while the browser only has the review:
+    // save only a split that matches the plan the server computed, so what is saved is what was shown.
+    const keysOf = (id: string) => (next.agents.find((a) => a.id === id)?.tools ?? []).map((t) => toolKey(t.serverId, t.tool));
+    if (next === review || !sameKeys(keysOf(plan.reference.agentId), plan.reference.tools) || !sameKeys(keysOf(plan.deploy.agentId), plan.deploy.tools)) {
+      setMessage({ kind: "error", text: `The split computed from the review differs from the analysis (its tool lists come from an inspection); nothing was saved. Split ${agent.name} by hand in Agents & tool sets.` });
+      return;
+    }
+    const ok = await editor.save(() => next);
+    setMessage(ok ? { kind: "ok", text: `Split ${agent.name} into ${plan.reference.name} and ${plan.deploy.name}; saved as a new revision.` } : { kind: "error", text: "The split was not saved; see the save status above." });
+  };
+
+  return (
+    <section className="card stack" aria-labelledby="verdicts-heading">
+      <h2 id="verdicts-heading" style={{ margin: 0 }}>Agent sessions</h2>
+      {analysis.agents.length === 0 ? (
+        <p className="muted" style={{ margin: 0 }}>No agent is registered. Add one in Agents &amp; tool sets.</p>
+      ) : (
+        <div style={{ overflowX: "auto" }}>
+          <table className="data rr-verdicts" data-testid="agent-verdicts">
+            <thead>
+              <tr>
+                <th scope="col">Agent</th>
+                <th scope="col">Paths</th>
+                <th scope="col">Holds both</th>
+                <th scope="col">Lethal trifecta</th>
+                <th scope="col">Rule of Two</th>
+                <th scope="col">Separation</th>
+              </tr>
+            </thead>
+            <tbody>
+              {analysis.agents.map((a) => {
+                const plan = analysis.controls.separation.agents.find((s) => s.agentId === a.agentId)?.split ?? null;
+                const deployWord = plan?.deploy.name.endsWith("(deploy)") ? "deploy" : "actions";
+                return (
+                  <tr key={a.agentId} data-agent-id={a.agentId}>
+                    <td>
+                      <strong>{a.name}</strong>
+                      <div className="small muted">{a.tools.length} tools in the session</div>
+                    </td>
+                    <td className="num">{a.pathCount}</td>
+                    <td>
+                      {a.holdsBoth ? <span className="badge badge-danger">yes</span> : <span className="badge badge-ok">no</span>}
+                      <div className="legs muted">
+                        returning: {a.returningTools.map(toolName).join(", ") || "none"}; sinks: {a.sinkTools.map(toolName).join(", ") || "none"}
+                      </div>
+                    </td>
+                    <td>
+                      {a.trifecta.met ? <span className="badge badge-danger">met</span> : <span className="badge badge-ok">not met</span>}
+                      <div className="legs muted">
+                        {[legText("untrusted input", a.trifecta.untrustedInput), legText("private data", a.trifecta.privateData), legText("outbound", a.trifecta.outboundCommunication)].join(" · ")}
+                      </div>
+                    </td>
+                    <td>
+                      <span className={`badge ${a.ruleOfTwo.violated ? "badge-danger" : "badge-ok"}`}>
+                        {a.ruleOfTwo.count} of 4{a.ruleOfTwo.violated ? ", broken" : ""}
+                      </span>
+                      <div className="legs muted">
+                        {[
+                          legText("untrusted input", a.ruleOfTwo.untrustedInput),
+                          legText("sensitive data or systems", a.ruleOfTwo.sensitiveDataOrSystems),
+                          legText("state change", a.ruleOfTwo.stateChange),
+                          legText("outbound", a.ruleOfTwo.outboundCommunication),
+                        ].join(" · ")}
+                      </div>
+                    </td>
+                    <td style={{ minWidth: "16rem" }}>
+                      {plan ? (
+                        <div className="stack" style={{ gap: "0.35rem" }}>
+                          <button type="button" className="btn btn-primary" onClick={() => void split(a) /* outcome shown in the message below */} disabled={editor.isSaving}>
+                            Split {a.name} into a reference agent and a {deployWord} agent
+                          </button>
+                          <span className="small muted">
+                            {plan.reference.name} keeps {plan.reference.tools.map(toolName).join(", ") || "nothing"}; {plan.deploy.name} gets {plan.deploy.tools.map(toolName).join(", ") || "nothing"}. {plan.handoff.carries}.
+                            {plan.removed.length > 0 && ` Removed from both: ${plan.removed.map((r) => toolName(r.tool)).join(", ")} (${plan.removed[0]?.reason}).`}
+                          </span>
+                        </div>
+                      ) : a.returningTools.length > 0 ? (
+                        <span className="small">Cuts the path here: no sensitive sink in this session.</span>
+                      ) : (
+                        <span className="small muted">No tool returning untrusted text in this session.</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {message && (
+        <div className={`callout ${message.kind === "ok" ? "ok" : "danger"}`} role="status" data-testid="split-message">
+          {message.text}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function GraphSection({ id, editor, review, revision }: { id: string; editor: ReviewEditor; review: Review; revision: number }) {
+  const query = useQuery(analysisOptions(id, revision));
+  const names = useMemo<GraphNames>(() => {
+    const servers = new Map(review.servers.map((s) => [s.id as string, s.name]));
+    const agents = new Map(review.agents.map((a) => [a.id as string, a.name]));
+    return { server: (sid) => servers.get(sid) ?? sid, agent: (aid) => agents.get(aid) ?? aid };
+  }, [review]);
+
+  if (query.isPending) return <Skeleton />;
+  if (query.isError) {
+    return (
+      <section className="card stack" role="alert" aria-labelledby="graph-error-heading">
+        <h2 id="graph-error-heading" style={{ margin: 0 }}>Could not load the analysis</h2>
+        <p className="muted" style={{ margin: 0 }}>{query.error.message}</p>
+        <div>
+          <button type="button" className="btn" onClick={() => void query.refetch() /* errors show in this same panel */}>
+            Try again
+          </button>
+        </div>
+      </section>
+    );
+  }
+  const analysis = query.data;
+  const updating = query.isPlaceholderData || analysis.revision !== revision;
+  const residue = analysis.controls.residue;
+  const agentsOnPaths = analysis.agents.filter((a) => a.pathCount > 0).length;
+
+  return (
+    <>
+      <section className="card stack" aria-labelledby="section-heading" data-revision={analysis.revision} data-testid="graph-section">
+        <div className="row" style={{ justifyContent: "space-between" }}>
+          <h2 id="section-heading" style={{ margin: 0 }}>Source-to-sink graph</h2>
+          <div className="row small muted">
+            {updating ? <span className="badge badge-accent" role="status">updating to revision {revision}…</span> : <span>analysis of revision {analysis.revision}</span>}
+            <span>
+              {analysis.toolLists.map((l) => `${names.server(l.serverId)}: ${l.toolCount} ${l.origin} tools`).join(" · ")}
+            </span>
+          </div>
+        </div>
+        <div className="callout" data-testid="residue">
+          <strong>What survives the controls: </strong>
+          <span data-testid="residue-text">{residue.text}</span>.
+          {residue.caveats.length > 0 && (
+            <ul className="small" style={{ margin: "0.35rem 0 0", paddingLeft: "1.1rem" }}>
+              {residue.caveats.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {analysis.paths.total === 0 ? (
+          <div className="callout ok" data-testid="no-paths">
+            <strong>No source-to-sink paths.</strong> {noPathReason(analysis)}
+          </div>
+        ) : (
+          <p style={{ margin: 0 }} data-testid="path-summary">
+            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from text writable outside the boundary to a sensitive sink, in {agentsOnPaths} agent session{agentsOnPaths === 1 ? "" : "s"}.
+          </p>
+        )}
+        {analysis.graph.nodes.length === 0 ? (
+          <div className="empty">
+            <h3>Nothing to draw yet</h3>
+            <p>Add sources, map them to tools and place tools in agents to see the graph.</p>
+          </div>
+        ) : (
+          <GraphView key={`${analysis.reviewId}`} analysis={analysis} names={names} />
+        )}
+      </section>
+      <AgentVerdicts analysis={analysis} editor={editor} review={review} />
+      <section className="card stack" aria-labelledby="controls-heading">
+        <h2 id="controls-heading" style={{ margin: 0 }}>Controls where they sit</h2>
+        <p className="small muted" style={{ margin: 0 }}>Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.</p>
+        <ControlsTable analysis={analysis} names={names} />
+      </section>
+    </>
+  );
+}
