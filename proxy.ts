@@ -23,7 +23,12 @@ export function proxy(request: NextRequest): Response {
   }
   const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config);
   if (result.allow) return NextResponse.next();
-  if (result.redirectTo) return new Response(null, { status: 307, headers: { Location: result.redirectTo, ...NO_STORE } });
+  if (result.redirectTo) {
+    // Next wants an absolute Location from the proxy; the Host it is built from passed the check above.
+    const response = NextResponse.redirect(new URL(result.redirectTo, request.nextUrl), 307);
+    response.headers.set("Cache-Control", "no-store");
+    return response;
+  }
   const code = result.status === 401 ? "UNAUTHORIZED" : result.status === 400 ? "BAD_REQUEST" : "FORBIDDEN";
   return deny(result.status, code, result.reason);
 }
