@@ -22,7 +22,7 @@ console.log(
 const nextBin = path.resolve("node_modules/next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", port], {
   stdio: "inherit",
-  env: { ...process.env, HOST: host, PORT: port },
+  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, HOST: host, PORT: port },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

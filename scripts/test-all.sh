@@ -4,6 +4,7 @@
 # Installs Debian's Chromium when none is found (Playwright's own browser download is not reachable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1 # offline: nothing may call out
 
 if [ -z "${CHROMIUM_PATH:-}" ]; then
   for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
