@@ -1,0 +1,80 @@
+/**
+ * `relay-review verify --pin RECORD.json [limits…] (--url URL | -- COMMAND [ARGS…])`: inspect the
+ * live surface and compare it with the pin. RECORD.json is a registration record or the whole
+ * output of `inspect --json` (then the difference is shown field by field, before and after).
+ * Exit 0: match. 1: mismatch or incomparable (blocked), difference printed. 2: usage or a bad
+ * pin file. 3: the inspection itself failed (the message names the tripped limit).
+ */
+import { readFileSync } from "node:fs";
+import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
+import { loadInspector } from "@/cli/shared/runtime";
+import { formatSurfaceDiff } from "@/lib/surface/diff";
+import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
+import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
+
+const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}`;
+
+function formatNames(n: NameDiff): string {
+  const lines: string[] = [];
+  for (const a of n.added) lines.push(`+ ${a.list} ${JSON.stringify(a.key)}`);
+  for (const r of n.removed) lines.push(`- ${r.list} ${JSON.stringify(r.key)}`);
+  for (const c of n.changed) lines.push(`~ ${c.list} ${JSON.stringify(c.key)} (item hash differs)`);
+  if (n.instructionsChanged) lines.push("~ instructions (hash differs)");
+  return lines.join("\n");
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
+  const pinPath = parsed.flags.get("--pin");
+  if (typeof pinPath !== "string") parsed.errors.push("--pin RECORD.json is required");
+  if (parsed.errors.length || !parsed.target || typeof pinPath !== "string") {
+    process.stderr.write(`relay-review verify: ${parsed.errors.join("; ")}\n${USAGE}\n`);
+    return 2;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(pinPath, "utf8"));
+  } catch (error) {
+    process.stderr.write(`relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const wrapper = json && typeof json === "object" && "registration" in json ? (json as { registration: unknown; snapshot?: unknown }) : null;
+  const record = parseRegistrationRecord(wrapper ? wrapper.registration : json);
+  if (!record.ok) {
+    process.stderr.write(`relay-review verify: ${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}\n`);
+    return 2;
+  }
+  const pinnedSnapshot = wrapper?.snapshot !== undefined ? parseSurfaceSnapshot(wrapper.snapshot) : null;
+  const pinnedSurface: Surface | undefined =
+    pinnedSnapshot && pinnedSnapshot.surfaceSha256 === record.record.surface_sha256 ? surfaceOf(pinnedSnapshot) : undefined;
+
+  const { inspectServer } = await loadInspector();
+  const result = await inspectServer(parsed.target, { limits: parsed.limits });
+  if (!result.ok) {
+    process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
+    return 3;
+  }
+  const cmp = comparePin(record.record, result.snapshot, pinnedSurface);
+  if (cmp.status === "match") {
+    process.stdout.write(`match: ${record.record.server} surface_sha256 ${cmp.surfaceSha256}\n`);
+    return 0;
+  }
+  if (cmp.status === "incomparable") {
+    process.stdout.write(
+      `incomparable: ${cmp.reason}\n  pinned with:    ${cmp.pinned.join(", ")}\n  inspected with: ${cmp.inspected.join(", ")}\n`,
+    );
+    return 1;
+  }
+  const detail = cmp.diff ? formatSurfaceDiff(cmp.diff) : cmp.names ? formatNames(cmp.names) : "";
+  process.stdout.write(
+    `MISMATCH: ${record.record.server} surface changed${cmp.blocked ? " — blocked (on_surface_change: block)" : " (on_surface_change: warn)"}\n` +
+      `  pinned:  ${cmp.expected}\n  live:    ${cmp.actual}\n` +
+      (detail ? safeText(detail) + "\n" : ""),
+  );
+  return 1;
+}
