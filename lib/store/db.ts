@@ -16,6 +16,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import * as tables from "@/lib/store/tables";
 import { resolveStoreTarget, type StoreTarget } from "@/lib/store/config";
+import { acquireDirLock } from "@/lib/store/dir-lock";
 
 /** Both drivers' databases, as the store functions see them. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -44,20 +45,33 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
   if (target.kind === "pglite") {
     await fs.mkdir(target.dataDir, { recursive: true, mode: 0o700 });
-    const client = await PGlite.create(target.dataDir);
-    const db = drizzlePglite({ client, schema: tables });
+    const release = acquireDirLock(`${target.dataDir}.lock`);
+    let client: PGlite | undefined;
     try {
-      // One PGlite per data folder per process, so there is no concurrent migrator to fend off.
+      client = await PGlite.create(target.dataDir);
+      const db = drizzlePglite({ client, schema: tables });
+      // The lock makes this the only PGlite on the folder, so there is no concurrent migrator.
       await migratePglite(db, { migrationsFolder });
+      const opened = client;
+      return {
+        db: db as unknown as Db, // same pg-core query builder; only the HKT of raw results differs
+        target,
+        close: async () => {
+          try {
+            await opened.close();
+          } finally {
+            release();
+          }
+        },
+      };
     } catch (error) {
-      await client.close();
+      try {
+        await client?.close();
+      } finally {
+        release();
+      }
       throw error;
     }
-    return {
-      db: db as unknown as Db, // same pg-core query builder; only the HKT of raw results differs
-      target,
-      close: () => client.close(),
-    };
   }
   await migratePostgres(target.url, migrationsFolder);
   const pool = new pg.Pool({ connectionString: target.url, max: PG_POOL_MAX });

@@ -16,7 +16,7 @@ import {
   saveReview,
 } from "@/lib/store/reviews";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
-import { BACKENDS } from "./support/backends";
+import { BACKENDS, pgliteBackend } from "./support/backends";
 
 const minimal = (title: string): ReviewInput => ({ schemaVersion: REVIEW_SCHEMA_VERSION, title });
 
@@ -135,7 +135,7 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
     expect(await store.db.select().from(reviewRevisions).where(eqRev(created.id, 1))).toEqual([]);
   });
 
-  test("first start seeds the demo once, and never again after it is deleted", async () => {
+  test("first start seeds the demo once, and never again after it is deleted", { timeout: 120_000 }, async () => {
     const provisioned = await backend.provision();
     const fresh = await openStore({ target: provisioned.target });
     try {
@@ -157,3 +157,18 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
 function eqRev(id: string, revision: number) {
   return and(eq(reviewRevisions.reviewId, id), eq(reviewRevisions.revision, revision));
 }
+
+describe("one PGlite per data folder", () => {
+  test("a second open of a folder in use is refused; after close it opens", { timeout: 120_000 }, async () => {
+    const provisioned = await pgliteBackend.provision();
+    const first = await openStore({ target: provisioned.target });
+    try {
+      await expect(openStore({ target: provisioned.target })).rejects.toThrow(/in use by this process/);
+    } finally {
+      await first.close();
+    }
+    const again = await openStore({ target: provisioned.target });
+    await again.close();
+    await provisioned.drop();
+  });
+});
