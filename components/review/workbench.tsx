@@ -10,21 +10,7 @@ import { HistorySection } from "@/components/review/history-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
 import type { ReactNode } from "react";
-
-export const REVIEW_SECTIONS = [
-  { id: "servers", label: "Servers & surface" },
-  { id: "sources", label: "Sources & writers" },
-  { id: "agents", label: "Agents & tool sets" },
-  { id: "controls", label: "Controls" },
-  { id: "graph", label: "Graph" },
-  { id: "decision", label: "Decision" },
-  { id: "history", label: "History" },
-] as const;
-export type ReviewSectionId = (typeof REVIEW_SECTIONS)[number]["id"];
-
-export function isReviewSection(value: string | undefined): value is ReviewSectionId {
-  return REVIEW_SECTIONS.some((s) => s.id === value);
-}
+import { REVIEW_SECTIONS, type ReviewSectionId } from "@/components/review/sections";
 
 function ConflictBanner({ editor }: { editor: ReviewEditor }) {
   if (!editor.conflict) return null;

@@ -1,4 +1,5 @@
-import { ReviewWorkbench, isReviewSection } from "@/components/review/workbench";
+import { isReviewSection } from "@/components/review/sections";
+import { ReviewWorkbench } from "@/components/review/workbench";
 
 export default async function ReviewPage(props: {
   params: Promise<{ id: string }>;
