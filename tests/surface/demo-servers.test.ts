@@ -1,0 +1,54 @@
+/**
+ * The demo servers: knowledge-mcp's tools and descriptions equal the demo review's declared
+ * tools, its surface is the seed's registration shape, and stdio and Streamable HTTP give the
+ * same fingerprint. deploy-mcp offers trigger_deploy.
+ */
+import { describe, expect, test } from "vitest";
+import { inspectServer } from "@/lib/mcp/node/inspect";
+import { createDemoReview } from "@/lib/review/demo";
+import { buildRegistrationRecord } from "@/lib/surface/registration";
+import { DEPLOY, KNOWLEDGE, startHttp } from "./helpers";
+
+const demo = createDemoReview();
+const declared = (id: string) => demo.servers.find((s) => s.id === id)!.declaredTools;
+
+describe("demo servers", { timeout: 90_000 }, () => {
+  test("knowledge-mcp over stdio and HTTP: declared tools, template, no prompts, same fingerprint", async () => {
+    const http = await startHttp(["--import", "tsx", KNOWLEDGE, "http", "--port", "0"]);
+    try {
+      const [stdio, overHttp] = await Promise.all([
+        inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", KNOWLEDGE, "stdio"] }),
+        inspectServer({ kind: "http", url: http.url }),
+      ]);
+      expect(stdio.ok && overHttp.ok).toBe(true);
+      if (!stdio.ok || !overHttp.ok) return;
+      const s = stdio.snapshot;
+      expect(s.tools.map((t) => ({ name: t.name, description: t.description ?? "", annotations: t.annotations }))).toEqual(
+        declared("knowledge-mcp").map((t) => ({ name: t.name, description: t.description, annotations: t.annotations })),
+      );
+      expect(s.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["atlas://spaces/{key}"]);
+      expect(s.prompts).toEqual([]);
+      expect(s.instructions).toMatch(/Atlas issue tracker/);
+      expect(overHttp.snapshot.transport).toBe("streamable-http");
+      expect(overHttp.snapshot.surfaceSha256).toBe(s.surfaceSha256);
+      const record = buildRegistrationRecord(s, { image: demo.servers[0]!.imageDigest });
+      expect(record.surface).toEqual({
+        tools: ["get_comment", "knowledge_search", "list_spaces", "read_page"],
+        resources: ["atlas://spaces/{key}"],
+        prompts: [],
+      });
+      expect(record.on_surface_change).toBe("block");
+    } finally {
+      await http.stop();
+    }
+  });
+
+  test("deploy-mcp offers trigger_deploy with the demo description", async () => {
+    const r = await inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", DEPLOY, "stdio"] });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.snapshot.tools.map((t) => [t.name, t.description, t.annotations])).toEqual(
+      declared("deploy-tools").map((t) => [t.name, t.description, t.annotations]),
+    );
+  });
+});
