@@ -1,6 +1,8 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { analysisOptions } from "@/components/review/analysis-queries";
 import { ApprovalForm, CredentialForm, EgressForm, StatementsForm } from "@/components/review/controls-forms";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { Analysis } from "@/lib/analysis/analyze";
@@ -294,5 +296,18 @@ export function ControlsSection(props: { editor: ReviewEditor; review: Review; a
         </article>
       )}
     </section>
+  );
+}
+
+/** The Controls section with the server's analysis of the current revision. */
+export function ControlsSectionLoader(props: { id: string; revision: number; editor: ReviewEditor; review: Review }) {
+  const analysis = useQuery(analysisOptions(props.id, props.revision));
+  return (
+    <ControlsSection
+      editor={props.editor}
+      review={props.review}
+      analysis={analysis.data ?? null}
+      analysisError={analysis.isError ? analysis.error.message : null}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { ServersSection } from "@/components/review/servers-section";
 import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
 import { GraphSection } from "@/components/review/graph-section";
 import { HistorySection } from "@/components/review/history-section";
+import { ControlsSectionLoader } from "@/components/review/controls-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
 import type { ReactNode } from "react";
@@ -82,7 +83,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       {section === "sources" && <SourcesSection editor={editor} review={record.review} />}
       {section === "servers" && <ServersSection editor={editor} review={record.review} />}
       {section === "agents" && <AgentsSection editor={editor} review={record.review} tools={knownToolsOf(record.review)} />}
-      {section === "controls" && <Placeholder title="Controls">Control evaluation arrives with the analysis work.</Placeholder>}
+      {section === "controls" && <ControlsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
       {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}
       {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}
       {section === "decision" && <Placeholder title="Decision">No decision recorded yet.</Placeholder>}
