@@ -9,11 +9,11 @@ import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
 import type { EdgeId, NodeId } from "@/lib/analysis/ids";
 
 export const COLUMNS = [
-  { id: "writers", label: "Writers (bound)", width: 170 },
+  { id: "writers", label: "Writers (bound)", width: 200 },
   { id: "sources", label: "Sources", width: 200 },
-  { id: "returning", label: "Returning tools", width: 180 },
-  { id: "agents", label: "Agent sessions", width: 160 },
-  { id: "sinks", label: "Sensitive sinks", width: 160 },
+  { id: "returning", label: "Returning tools", width: 172 },
+  { id: "agents", label: "Agent sessions", width: 156 },
+  { id: "sinks", label: "Sensitive sinks", width: 152 },
 ] as const;
 export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
 

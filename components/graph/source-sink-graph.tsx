@@ -37,9 +37,29 @@ type Tip = { x: number; y: number; lines: string[] } | null;
 const PILL_H = 15;
 const CHAR = 0.6;
 
-function truncate(text: string, px: number, font: number): string {
-  const max = Math.max(4, Math.floor(px / (font * CHAR)));
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+let fontFamily = "sans-serif";
+/** Fit `text` into `px` at the graph's font, measured on a canvas (no layout reflow), with an ellipsis when cut. */
+function truncate(text: string, px: number, font: number, weight = 400): string {
+  if (measureCtx === undefined) {
+    measureCtx = document.createElement("canvas").getContext("2d");
+    fontFamily = getComputedStyle(document.body).fontFamily || fontFamily;
+  }
+  const ctx = measureCtx;
+  if (!ctx) {
+    const max = Math.max(4, Math.floor(px / (font * CHAR)));
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  }
+  ctx.font = `${weight} ${font}px ${fontFamily}`;
+  if (ctx.measureText(text).width <= px) return text;
+  let lo = 1;
+  let hi = text.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= px) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo).trimEnd()}…`;
 }
 const pillWidth = (label: string) => Math.round(label.length * 10 * CHAR + 12);
 
@@ -267,9 +287,10 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .text((n) => {
         if (n.group) {
           const label = names.server(n.group.serverId);
-          return truncate(label, n.w - 70, 11.5);
+          return truncate(label, n.w - 78, 11.5, 600);
         }
-        return truncate(n.label, n.w - 14, 12);
+        const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
+        return truncate(n.label, n.w - 14, 12, bold ? 600 : 400);
       });
     nodeSel
       .select("text.meta")
