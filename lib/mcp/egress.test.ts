@@ -1,0 +1,57 @@
+import { describe, expect, test } from "vitest";
+import { checkEgress, egressPolicyFromEnv, parseEgressAllow, type EgressPolicy } from "@/lib/mcp/egress";
+
+const policy = (text?: string): EgressPolicy => {
+  const r = egressPolicyFromEnv(text === undefined ? {} : { RELAY_REVIEW_EGRESS_ALLOW: text });
+  if (!r.ok) throw new Error(r.message);
+  return r.policy;
+};
+const noDns = (): Promise<string[]> => Promise.reject(new Error("no DNS in this test"));
+const dns = (table: Record<string, string[]>) => (h: string) => Promise.resolve(table[h] ?? []);
+
+describe("egress allowlist (default: loopback only)", () => {
+  test.each([
+    ["loopback v4", "http://127.0.0.1:3000/mcp", true, ""],
+    ["loopback v4 elsewhere in 127/8", "http://127.8.9.10/mcp", true, ""],
+    ["loopback v6", "http://[::1]:3000/mcp", true, ""],
+    ["IPv4-mapped loopback", "http://[::ffff:127.0.0.1]/mcp", true, ""],
+    ["private 10/8", "http://10.42.7.5/mcp", false, "private"],
+    ["private 172.16/12", "http://172.16.0.1/mcp", false, "private"],
+    ["private 192.168/16", "http://192.168.1.1/mcp", false, "private"],
+    ["link-local", "http://169.254.10.1/", false, "linkLocal"],
+    ["cloud metadata", "http://169.254.169.254/latest/meta-data/", false, "linkLocal"],
+    ["IPv4-mapped metadata", "http://[::ffff:a9fe:a9fe]/", false, "linkLocal"],
+    ["CGNAT", "http://100.64.1.1/", false, "carrierGradeNat"],
+    ["unique-local fc00::/7", "http://[fd12:3456::1]/", false, "uniqueLocal"],
+    ["IPv6 link-local", "http://[fe80::1]/", false, "linkLocal"],
+    ["public v4", "http://8.8.8.8/", false, "unicast"],
+    ["decimal-encoded loopback", "http://2130706433/", true, ""],
+    ["decimal-encoded metadata", "http://2852039166/", false, "linkLocal"],
+  ])("%s: %s", async (_what, url, isAllowed, cls) => {
+    const r = await checkEgress(url, policy(), noDns);
+    expect(r.ok).toBe(isAllowed);
+    if (!r.ok) expect(r.message).toContain(`(${cls})`);
+  });
+
+  test("a hostname passes only if every address it resolves to passes", async () => {
+    expect((await checkEgress("http://localhost:1/", policy(), noDns)).ok).toBe(true);
+    expect((await checkEgress("http://mixed.test/", policy(), dns({ "mixed.test": ["127.0.0.1", "10.0.0.1"] }))).ok).toBe(false);
+    expect((await checkEgress("http://loop.test/", policy(), dns({ "loop.test": ["127.0.0.1", "::1"] }))).ok).toBe(true);
+    expect((await checkEgress("http://nowhere.test/", policy(), dns({}))).ok).toBe(false);
+  });
+
+  test("RELAY_REVIEW_EGRESS_ALLOW replaces the default with CIDRs and hostnames", async () => {
+    const p = policy("10.42.7.0/24, mcp.corp.example, *.svc.example");
+    expect((await checkEgress("http://10.42.7.9/", p, noDns)).ok).toBe(true);
+    expect((await checkEgress("http://10.42.8.9/", p, noDns)).ok).toBe(false);
+    expect((await checkEgress("http://127.0.0.1/", p, noDns)).ok).toBe(false);
+    expect((await checkEgress("https://mcp.corp.example/mcp", p, noDns)).ok).toBe(true);
+    expect((await checkEgress("https://a.svc.example/mcp", p, noDns)).ok).toBe(true);
+    expect(parseEgressAllow("not a host!").ok).toBe(false);
+    expect(parseEgressAllow("10.0.0.0/99").ok).toBe(false);
+  });
+
+  test("non-http schemes are refused", async () => {
+    expect((await checkEgress("file:///etc/passwd", policy(), noDns)).ok).toBe(false);
+  });
+});

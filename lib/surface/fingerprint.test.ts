@@ -1,0 +1,93 @@
+import canonicalize from "canonicalize";
+import { createHash } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { canonicalJson, fingerprintDocument, fingerprintSurface } from "@/lib/surface/fingerprint";
+import type { Surface, ToolItem } from "@/lib/surface/types";
+
+const tool = (name: string, extra: Partial<ToolItem> = {}): ToolItem => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  ...extra,
+});
+const base: Surface = {
+  instructions: "Use wisely.",
+  tools: [tool("alpha", { annotations: { readOnlyHint: true } }), tool("beta"), tool("gamma", { title: "Gamma" })],
+  resources: [{ uri: "file:///a", name: "a" }, { uri: "file:///b", name: "b", mimeType: "text/plain" }],
+  resourceTemplates: [{ uriTemplate: "atlas://spaces/{key}", name: "space" }],
+  prompts: [{ name: "p", arguments: [{ name: "x", required: true }] }],
+  rejects: [],
+};
+const fp = (s: Surface) => fingerprintSurface(s).surfaceSha256;
+const sha = (t: string) => createHash("sha256").update(t, "utf8").digest("hex");
+
+describe("surface fingerprint", () => {
+  test("is the SHA-256 of canonicalize(document) — the assembled bytes equal RFC 8785 of the whole", () => {
+    const f = fingerprintSurface(base);
+    expect(f.canonical).toBe(canonicalize(fingerprintDocument(base)));
+    expect(f.surfaceSha256).toBe(sha(f.canonical));
+    expect(f.itemHashes.tools.map((h) => h.key)).toEqual(["alpha", "beta", "gamma"]);
+    expect(f.itemHashes.tools[0]!.sha256).toBe(sha(canonicalize({ name: "alpha", description: "The alpha tool.", inputSchema: base.tools[0]!.inputSchema, annotations: { readOnlyHint: true } })!));
+  });
+
+  test("is independent of list order and of key order inside items", () => {
+    const shuffled: Surface = {
+      ...base,
+      tools: [base.tools[2]!, base.tools[0]!, { description: "The beta tool.", inputSchema: { properties: { q: { type: "string" } }, type: "object" }, name: "beta" }],
+      resources: [...base.resources].reverse(),
+    };
+    expect(fp(shuffled)).toBe(fp(base));
+  });
+
+  test.each([
+    ["a changed description alone", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, description: "The beta tool. " } : t)) })],
+    ["a rename", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, name: "beta2" } : t)) })],
+    ["a removal", (s: Surface) => ({ ...s, tools: s.tools.filter((t) => t.name !== "beta") })],
+    ["an annotation flip", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "alpha" ? { ...t, annotations: { readOnlyHint: false } } : t)) })],
+    ["a schema change", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, inputSchema: { type: "object" } } : t)) })],
+    ["changed instructions", (s: Surface) => ({ ...s, instructions: "Use wisely!" })],
+    ["no instructions", (s: Surface) => ({ ...s, instructions: null })],
+    ["a resource mimeType", (s: Surface) => ({ ...s, resources: [s.resources[0]!, { ...s.resources[1]!, mimeType: "text/html" }] })],
+    ["a template description", (s: Surface) => ({ ...s, resourceTemplates: [{ ...s.resourceTemplates[0]!, description: "x" }] })],
+    ["a prompt argument becoming optional", (s: Surface) => ({ ...s, prompts: [{ name: "p", arguments: [{ name: "x", required: false }] }] })],
+    ["a rejected item appearing", (s: Surface) => ({ ...s, rejects: [{ list: "tools" as const, raw: { name: 42 } }] })],
+  ])("changes with %s", (_what, change) => {
+    expect(fp(change(base))).not.toBe(fp(base));
+  });
+
+  test("an absent field differs from an empty one; only listed fields count", () => {
+    const withEmpty = { ...base, tools: base.tools.map((t) => (t.name === "gamma" ? { ...t, description: "" } : t)) };
+    const withoutDesc = { ...base, tools: base.tools.map((t) => (t.name === "gamma" ? { name: t.name, title: "Gamma", inputSchema: t.inputSchema } : t)) };
+    expect(fp(withEmpty)).not.toBe(fp(withoutDesc));
+    const withExtra = { ...base, tools: base.tools.map((t) => ({ ...t, _meta: { x: 1 }, icons: [] }) as ToolItem) };
+    expect(fp(withExtra)).toBe(fp(base));
+  });
+
+  test("rejects with lone surrogates hash without throwing; an own __proto__ key counts", () => {
+    const s: Surface = { ...base, rejects: [{ list: "tools", raw: { name: "bad \uD800" } }] };
+    expect(() => fingerprintSurface(s)).not.toThrow();
+    const proto = JSON.parse('{"type":"object","__proto__":{"x":1}}') as Record<string, unknown>;
+    const a = { ...base, tools: [tool("alpha", { inputSchema: proto })] };
+    const b = { ...base, tools: [tool("alpha", { inputSchema: { type: "object" } })] };
+    expect(fp(a)).not.toBe(fp(b));
+  });
+
+  test("canonicalJson is byte-identical to the canonicalize package (the RFC 8785 oracle)", () => {
+    const values: unknown[] = [
+      fingerprintDocument(base),
+      { b: 1, a: [1, 2.5, -0, 1e21, 1e-7, 123456789012345680000], "e\u0301": "é", é: null, "": "", "\ud83d\ude00": "astral key" },
+      ["\u0000\u001f\u007f\u2028", "tab\tnl\n", '"quote"', "\\", true, false, null, [], {}],
+      JSON.parse('{"__proto__":{"x":1},"z":{"y":[{"b":2,"a":1}]}}'),
+      { ["\uE000"]: 1, ["\uD83D\uDE00"]: 2, a: 3 }, // UTF-16 order: U+1F600 (D83D…) sorts before U+E000
+    ];
+    for (const v of values) expect(canonicalJson(v)).toBe(canonicalize(v));
+    expect(() => canonicalJson("\uD800")).toThrow();
+  });
+
+  test("10,000 tools fingerprint in bounded time (the bench measures the 100 ms goal)", () => {
+    const tools = Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`, { annotations: { readOnlyHint: i % 2 === 0 } }));
+    const t0 = performance.now();
+    fingerprintSurface({ ...base, tools });
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+});
