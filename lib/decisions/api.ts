@@ -1,0 +1,154 @@
+/**
+ * Request and response shapes of the decisions, share-link and share-view JSON APIs, shared by the
+ * route handlers (which parse requests and type responses with them) and the browser fetchers
+ * (which parse responses with them). Zod only: nothing here pulls node:crypto into the browser.
+ */
+import { z } from "zod";
+import { AgentIdSchema, ServerIdSchema } from "@/lib/ids";
+import {
+  DecisionConditionSchema,
+  DecisionSchema,
+  ReviewSchema,
+  ToolRefSchema,
+} from "@/lib/review/schema";
+
+// ---- decisions -------------------------------------------------------------------------------
+
+/** POST /api/reviews/[id]/decisions: decide on `serverId` into `agentId`, on top of `baseRevision`. */
+export const DecideRequestSchema = z
+  .object({
+    baseRevision: z.number().int().min(1),
+    serverId: ServerIdSchema,
+    agentId: AgentIdSchema,
+    verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
+    conditions: z.array(DecisionConditionSchema).max(100).default([]),
+    reviewer: z.string().trim().min(1, "who decides? enter the reviewer's name").max(120),
+    rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
+  })
+  .strict();
+export type DecideRequest = z.input<typeof DecideRequestSchema>;
+
+/** One change to what a decision is bound to (lib/decisions/staleness.ts StaleChange). */
+export const StaleChangeSchema = z.looseObject({
+  what: z.enum([
+    "surface",
+    "image_digest",
+    "tool_set",
+    "controls",
+    "agent_removed",
+    "server_removed",
+  ]),
+  message: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  added: z.array(ToolRefSchema).optional(),
+  removed: z.array(ToolRefSchema).optional(),
+});
+export type StaleChangeView = z.infer<typeof StaleChangeSchema>;
+
+export const DecisionStatusSchema = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("current") }),
+  z.object({ state: z.literal("stale"), changes: z.array(StaleChangeSchema).min(1) }),
+]);
+export type DecisionStatusView = z.infer<typeof DecisionStatusSchema>;
+
+/** A condition as checked against the current review: `holds: null` means it cannot be checked. */
+export const ConditionCheckSchema = z.object({
+  condition: DecisionConditionSchema,
+  holds: z.boolean().nullable(),
+  reason: z.string(),
+});
+export type ConditionCheckView = z.infer<typeof ConditionCheckSchema>;
+
+/** A decision with what the server knows about it now. */
+export const DecisionViewSchema = z.object({
+  decision: DecisionSchema,
+  status: DecisionStatusSchema,
+  conditionChecks: z.array(ConditionCheckSchema),
+  /** "made against the live surface …" or "made against declared tools, not a live surface". */
+  basis: z.object({ kind: z.enum(["live_surface", "declared_tools"]), label: z.string() }),
+});
+export type DecisionView = z.infer<typeof DecisionViewSchema>;
+
+/**
+ * GET /api/reviews/[id]/decisions[?serverId=&agentId=]. `surfaces` is each server's current
+ * fingerprint (latest successful inspection, with the pin's declared capabilities when pinned).
+ * With both query parameters, `candidates` are the checkable conditions for that pair, each with
+ * whether it holds now.
+ */
+export const ListDecisionsResponseSchema = z.object({
+  revision: z.number().int().min(1),
+  decisions: z.array(DecisionViewSchema),
+  surfaces: z.array(z.object({ serverId: ServerIdSchema, surfaceSha256: z.string().nullable() })),
+  candidates: z.array(ConditionCheckSchema).optional(),
+});
+export type ListDecisionsResponse = z.infer<typeof ListDecisionsResponseSchema>;
+
+export const DecideQuerySchema = z.object({
+  serverId: ServerIdSchema.optional(),
+  agentId: AgentIdSchema.optional(),
+});
+
+/** POST answer: the saved review revision and the new decision. */
+export const DecideResponseSchema = z.object({
+  revision: z.number().int().min(1),
+  decision: DecisionViewSchema,
+});
+export type DecideResponse = z.infer<typeof DecideResponseSchema>;
+
+// ---- share links -----------------------------------------------------------------------------
+
+/** Longest a share link may live: a year. */
+export const MAX_SHARE_LINK_HOURS = 24 * 366;
+
+export const CreateShareLinkRequestSchema = z
+  .object({
+    /** Freeze at the review's current revision; otherwise the link shows the latest. */
+    frozen: z.boolean(),
+    /** Hours from now; fractional hours allowed. Omitted: the link does not expire. */
+    expiresInHours: z.number().positive().max(MAX_SHARE_LINK_HOURS).optional(),
+    label: z.string().trim().max(120).default(""),
+  })
+  .strict();
+export type CreateShareLinkRequest = z.input<typeof CreateShareLinkRequestSchema>;
+
+/** A share link as the owner sees it: never its token, nor the token's hash. */
+export const ShareLinkViewSchema = z.object({
+  id: z.string(),
+  frozenRevision: z.number().int().nullable(),
+  expiresAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  label: z.string(),
+  state: z.enum(["active", "revoked", "expired"]),
+});
+export type ShareLinkView = z.infer<typeof ShareLinkViewSchema>;
+
+/** The only response that ever carries the token: shown once, stored nowhere but as its hash. */
+export const CreateShareLinkResponseSchema = z.object({
+  link: ShareLinkViewSchema,
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  /** Path of the read-only view, `/share/<token>`; the page builds the absolute URL. */
+  path: z.string(),
+});
+export type CreateShareLinkResponse = z.infer<typeof CreateShareLinkResponseSchema>;
+
+export const ListShareLinksResponseSchema = z.object({ links: z.array(ShareLinkViewSchema) });
+export type ListShareLinksResponse = z.infer<typeof ListShareLinksResponseSchema>;
+
+// ---- the read-only share view ----------------------------------------------------------------
+
+/**
+ * GET /api/share/[token]: the review (at the frozen revision, or the latest), its analysis and its
+ * decisions with their status now — and nothing else. `analysis` is the analysis route's body
+ * without the review id; the view parses its envelope where it renders it.
+ */
+export const ShareViewResponseSchema = z.object({
+  revision: z.number().int().min(1),
+  frozen: z.boolean(),
+  expiresAt: z.iso.datetime().nullable(),
+  review: ReviewSchema,
+  analysis: z.record(z.string(), z.unknown()),
+  decisions: z.array(DecisionViewSchema),
+});
+export type ShareViewResponse = z.infer<typeof ShareViewResponseSchema>;

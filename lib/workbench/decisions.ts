@@ -1,0 +1,161 @@
+import "server-only";
+/**
+ * Server-side glue for the decision, record, report and share routes: what the live surface of
+ * each server is now (from the store), each decision's status and condition checks against the
+ * current review, the registration block of a record, and the analysis summary a report needs.
+ * The domain rules are lib/decisions'; this file only gathers their inputs.
+ */
+import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
+import type { ServerId } from "@/lib/ids";
+import { splitToolKey } from "@/lib/analysis/ids";
+import { toolListsFromReview, type ListedTool } from "@/lib/analysis/input";
+import { controlEntry } from "@/lib/controls/catalog";
+import { classifyEgress } from "@/lib/controls/egress/evaluate";
+import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
+import { decisionBasis } from "@/lib/decisions/binding";
+import type { DecisionView } from "@/lib/decisions/api";
+import type { RecordSurface } from "@/lib/decisions/record";
+import type { ReportAnalysisSummary } from "@/lib/decisions/report";
+import { checkConditions, decisionStatus, type ConditionCheck } from "@/lib/decisions/staleness";
+import { DecisionSchema, type Decision, type DecisionCondition, type RelayServer, type Review } from "@/lib/review/schema";
+import type { Db } from "@/lib/store/db";
+import { getSnapshot, latestInspection, type InspectionRecord } from "@/lib/store/snapshots";
+import { buildRegistrationRecord } from "@/lib/surface/registration";
+import { parseSurfaceSnapshot } from "@/lib/surface/types";
+
+/** Most `tool_absent_from_agent` candidates offered for one pair (an agent may hold thousands of tools). */
+export const MAX_TOOL_CONDITION_CANDIDATES = 100;
+
+/** Egress default-deny for a decision condition: from the policy text, never from a summary. */
+export function egressDefaultDeny(policyYaml: string): boolean | null {
+  const parsed = parseNetworkPolicies(policyYaml);
+  if (!parsed.ok) return null;
+  return classifyEgress(parsed.policies).deniesUnlistedByConstruction;
+}
+
+/** The latest successful inspection a decision about `server` compares with: like with like when pinned. */
+async function currentInspection(db: Db, reviewId: string, server: RelayServer): Promise<InspectionRecord | null> {
+  return latestInspection(db, reviewId, server.id, {
+    status: "ok",
+    ...(server.pin ? { declaredCapabilities: server.pin.declaredCapabilities } : {}),
+  });
+}
+
+/** Each server's current surface fingerprint; null when never inspected. */
+export async function currentSurfaces(db: Db, reviewId: string, review: Review): Promise<Map<ServerId, string | null>> {
+  const out = new Map<ServerId, string | null>();
+  for (const server of review.servers) {
+    out.set(server.id, (await currentInspection(db, reviewId, server))?.surfaceSha256 ?? null);
+  }
+  return out;
+}
+
+/** A decision with its status, condition checks and basis, against `review` and the surfaces now. */
+export function decisionView(decision: Decision, review: Review, surfaces: ReadonlyMap<ServerId, string | null>): DecisionView {
+  const currentSurfaceSha256 = surfaces.get(decision.serverId) ?? null;
+  const basis = decisionBasis(decision);
+  return {
+    decision,
+    status: decisionStatus(decision, { review, currentSurfaceSha256 }),
+    conditionChecks: checkConditions(decision, review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
+    basis: { kind: basis.kind, label: basis.label },
+  };
+}
+
+const PLACEHOLDER_SHA = "0".repeat(64);
+
+/** Every checkable condition the reviewer may attach to a decision about (server, agent), each checked now. */
+export function candidateConditions(review: Review, serverId: string, agentId: string): ConditionCheck[] {
+  const server = review.servers.find((s) => s.id === serverId);
+  const agent = review.agents.find((a) => a.id === agentId);
+  if (!server || !agent) return [];
+  const conditions: DecisionCondition[] = [
+    { kind: "egress_default_deny", serverId: server.id },
+    { kind: "credential_read_only", serverId: server.id },
+    { kind: "surface_pinned_block", serverId: server.id },
+    { kind: "approval_out_of_band", agentId: agent.id },
+    ...agent.tools.slice(0, MAX_TOOL_CONDITION_CANDIDATES).map((tool): DecisionCondition => ({ kind: "tool_absent_from_agent", tool })),
+  ];
+  // A probe decision, only to run checkConditions: never stored, never shown.
+  const probe = DecisionSchema.parse({
+    id: "probe",
+    serverId: server.id,
+    agentId: agent.id,
+    verdict: "approved_with_conditions",
+    toolSet: agent.tools,
+    conditions,
+    reviewer: "probe",
+    rationale: "probe",
+    decidedAt: new Date(0).toISOString(),
+    bound: { surfaceSha256: null, imageDigest: null, toolSetSha256: PLACEHOLDER_SHA, controlsSha256: PLACEHOLDER_SHA, revision: 1 },
+  });
+  return checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
+}
+
+/**
+ * The registration block's surface for a record: the snapshot of the inspection whose fingerprint
+ * the decision is bound to. Null when the decision was made against declared tools or the
+ * snapshot is not a readable current one.
+ */
+export async function recordSurface(db: Db, reviewId: string, server: RelayServer, surfaceSha256: string | null): Promise<RecordSurface | null> {
+  if (surfaceSha256 === null) return null;
+  const inspection = await currentInspection(db, reviewId, server);
+  if (!inspection?.snapshotSha256 || inspection.surfaceSha256 !== surfaceSha256) return null;
+  const stored = await getSnapshot(db, inspection.snapshotSha256);
+  const snapshot = stored ? parseSurfaceSnapshot(stored.document) : null;
+  if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
+  const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
+  return {
+    surfaceSha256: r.surface_sha256,
+    ...r.surface,
+    declaredCapabilities: r.declared_capabilities,
+    ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
+  };
+}
+
+/** The latest inspected tools of one server, or null (same rule as lib/workbench/analysis.ts). */
+async function snapshotTools(db: Db, reviewId: string, serverId: string): Promise<ListedTool[] | null> {
+  const inspection = await latestInspection(db, reviewId, serverId, { status: "ok" });
+  if (!inspection?.snapshotSha256) return null;
+  const record = await getSnapshot(db, inspection.snapshotSha256);
+  const snapshot = record ? parseSurfaceSnapshot(record.document) : null;
+  if (!snapshot) return null;
+  return snapshot.tools.map((t) => ({ name: t.name, description: t.description ?? "", ...(t.annotations ? { annotations: t.annotations } : {}) }));
+}
+
+/**
+ * The analysis of any revision's document (the share view may be frozen at an old one), with the
+ * inspected tools where an inspection exists, as the analysis route does for the latest.
+ */
+export async function analyzeReviewDocument(db: Db, reviewId: string, review: Review): Promise<Analysis> {
+  const snapshots = new Map<string, ListedTool[]>();
+  for (const server of review.servers) {
+    const tools = await snapshotTools(db, reviewId, server.id);
+    if (tools) snapshots.set(server.id, tools);
+  }
+  return analyzeReview(review, toolListsFromReview(review, snapshots));
+}
+
+const STATUS_WORD = { holds: "holds", fails: "fails", absent: "absent", cannot_evaluate: "cannot be evaluated" } as const;
+
+/** What the Markdown report shows of the analysis, for the decision's agent and server. */
+export function reportAnalysisSummary(analysis: Analysis, review: Review, decision: Decision): ReportAnalysisSummary {
+  const agentName = review.agents.find((a) => a.id === decision.agentId)?.name ?? decision.agentId;
+  const serverName = (id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
+  const paths = analysis.paths.listed
+    .filter((p) => p.agentId === decision.agentId)
+    .map((p) => ({ from: p.head.label, via: [splitToolKey(p.returningTool).tool, agentName], to: splitToolKey(p.sink).tool, bound: p.head.boundLabel }));
+  const c = analysis.controls;
+  const evaluations = [...c.credentials, ...c.egress, c.separation, ...c.approvals, ...c.absent].filter(
+    (e) =>
+      e.scope.kind === "review" ||
+      (e.scope.kind === "server" && e.scope.serverId === decision.serverId) ||
+      (e.scope.kind === "agent" && e.scope.agentId === decision.agentId),
+  );
+  const controls = evaluations.map((e) => {
+    const scope = e.scope.kind === "server" ? serverName(e.scope.serverId) : e.scope.kind === "agent" ? agentName : "every agent session";
+    return { name: `${controlEntry(e.controlId).name} (${scope}): ${STATUS_WORD[e.status]}. ${e.summary}`, stops: e.stops, residue: e.residue, cuts: e.cutsPath };
+  });
+  const truncated = analysis.paths.truncated ? ` (listing truncated: ${analysis.paths.total} paths in all)` : "";
+  return { paths, controls, residueStatement: `${c.residue.text}${truncated}` };
+}
