@@ -1,0 +1,27 @@
+import { OWNER_AUTHOR } from "@/lib/auth/principal";
+import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
+import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
+import { getDb } from "@/lib/store/db";
+import { pinLatest } from "@/lib/workbench/surface";
+import { PinRequestSchema, type PinResponse } from "@/lib/workbench/surface-api";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string; serverId: string }> };
+
+/** Pin the latest successful inspection: `{ reason }` (required over a mismatch) → a new review revision; 409 on conflict. */
+export const POST = withRoute(async (request: Request, { params }: Ctx) => {
+  const p = await params;
+  const id = parseParam(ReviewIdSchema, p.id, "id");
+  const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
+  const body = await readJson(request, PinRequestSchema);
+  const result: PinResponse = await pinLatest(await getDb(), id, serverId, {
+    reason: body.reason,
+    author: OWNER_AUTHOR,
+    ...(body.surfaceSha256 ? { surfaceSha256: body.surfaceSha256 } : {}),
+    ...(body.baseRevision !== undefined ? { baseRevision: body.baseRevision } : {}),
+    ...(body.onSurfaceChange ? { onSurfaceChange: body.onSurfaceChange } : {}),
+  });
+  return jsonResponse(result);
+});

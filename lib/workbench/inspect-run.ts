@@ -1,0 +1,111 @@
+import "server-only";
+/**
+ * One inspection of a review server, end to end: resolve the target from the stored server entry
+ * only (launcher allowlist, egress allowlist), run the bounded inspection with progress, store the
+ * snapshot (content-addressed) and the inspection (ok or failed), and check the pin. Never throws
+ * for a server's behaviour: a hang, flood, crash or garbage ends as a result naming the limit.
+ */
+import type { ReviewId, ServerId } from "@/lib/ids";
+import { inspectServer } from "@/lib/mcp/node/inspect";
+import { resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
+import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
+import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
+import type { RelayServer } from "@/lib/review/schema";
+import type { ReviewRecord } from "@/lib/reviews/api";
+import type { Db } from "@/lib/store/db";
+import { putSnapshot, recordInspection } from "@/lib/store/snapshots";
+import type { InspectLimits } from "@/lib/surface/limits";
+import { scanSurface } from "@/lib/surface/suspicious";
+import { SURFACE_LISTS, surfaceOf } from "@/lib/surface/types";
+import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
+import type { InspectStreamLine } from "@/lib/workbench/surface-api";
+
+export type PreparedInspection =
+  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget }
+  | { ok: false; error: InspectError };
+
+/** Load the review's server and resolve what to run from it alone; a refusal is a value naming why. */
+export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: ServerId, env: Env = process.env): Promise<PreparedInspection> {
+  const { record, server } = await loadReviewServer(db, reviewId, serverId);
+  const resolved = await resolveInspectTarget(server, env);
+  if (!resolved.ok) return resolved;
+  return { ok: true, record, server, target: resolved.target };
+}
+
+/** In-flight inspections per review server in this process: a second one at once answers 409. */
+const RUNNING_KEY = Symbol.for("relay-review.running-inspections");
+const running: Set<string> = ((globalThis as Record<symbol, unknown>)[RUNNING_KEY] as Set<string> | undefined) ?? new Set<string>();
+(globalThis as Record<symbol, unknown>)[RUNNING_KEY] = running;
+
+export function claimInspection(reviewId: string, serverId: string): (() => void) | null {
+  const key = `${reviewId}\u0000${serverId}`;
+  if (running.has(key)) return null;
+  running.add(key);
+  return () => running.delete(key);
+}
+
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Run, store and check; returns the stream's final line. */
+export async function runInspection(
+  db: Db,
+  prepared: Extract<PreparedInspection, { ok: true }>,
+  options: { limits?: Partial<InspectLimits>; signal?: AbortSignal; onProgress?: (event: InspectProgress) => void },
+): Promise<Extract<InspectStreamLine, { type: "result" }>> {
+  const { record, server, target } = prepared;
+  const result = await inspectServer(target, {
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const base = { reviewId: record.id, serverId: server.id };
+  if (!result.ok) {
+    const inspection = await recordInspection(db, {
+      ...base,
+      snapshotSha256: null,
+      surfaceSha256: null,
+      declaredCapabilities: DECLARED_CAPABILITY_NAMES,
+      status: "failed",
+      error: result.error,
+    });
+    return { type: "result", ok: false, inspectionId: inspection.id, error: result.error };
+  }
+  const snapshot = result.snapshot;
+  let snapshotSha256;
+  try {
+    snapshotSha256 = await putSnapshot(db, snapshot);
+  } catch (error) {
+    const failure: InspectError = { code: "internal", message: `the surface was read but could not be stored: ${errorMessage(error)}` };
+    const inspection = await recordInspection(db, {
+      ...base,
+      snapshotSha256: null,
+      surfaceSha256: snapshot.surfaceSha256,
+      declaredCapabilities: snapshot.declaredCapabilities,
+      status: "failed",
+      error: failure,
+    });
+    return { type: "result", ok: false, inspectionId: inspection.id, error: failure };
+  }
+  const inspection = await recordInspection(db, {
+    ...base,
+    snapshotSha256,
+    surfaceSha256: snapshot.surfaceSha256,
+    declaredCapabilities: snapshot.declaredCapabilities,
+    status: "ok",
+  });
+  const check = await checkPin(db, record.id, server, snapshot);
+  return {
+    type: "result",
+    ok: true,
+    inspectionId: inspection.id,
+    snapshotSha256,
+    surfaceSha256: snapshot.surfaceSha256,
+    serverInfo: { name: snapshot.serverInfo.name, version: snapshot.serverInfo.version },
+    summary: {
+      counts: Object.fromEntries(SURFACE_LISTS.map((l) => [l, snapshot[l].length])) as Record<(typeof SURFACE_LISTS)[number], number>,
+      rejects: snapshot.rejects.length,
+      flags: scanSurface(surfaceOf(snapshot)).length,
+    },
+    pin: pinState(server.pin, check?.comparison ?? null),
+  };
+}
