@@ -139,7 +139,18 @@ function headView(model: AnalysisModel, head: HeadRef): PathHead {
 }
 
 const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] =>
-  t.roles.reasons.filter((r) => roles.includes(r.role)).map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin, reasons: r.reasons }));
+  t.roles.reasons.filter((r) => roles.includes(r.role)).map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin }));
+
+/** A filter keeping the first evidence per (tool, role): linear, for agents holding thousands of tools. */
+function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
+  const seen = new Set<string>();
+  return (e) => {
+    const k = `${e.tool}\u0000${e.role}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  };
+}
 
 const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
 
@@ -154,11 +165,32 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
 
   // Graph: writers → sources → returning tools → agents → sinks.
   const nodes: GraphNode[] = [];
-  const edges = new Map<EdgeId, GraphEdge>();
+  // Edges are indexed from → to → edge, so a lookup never builds the concatenated edge id, and
+  // node ids are built once per tool and head: at scale, string building dominated the run time.
+  const edgeList: GraphEdge[] = [];
+  const edgeIndex = new Map<NodeId, Map<NodeId, GraphEdge>>();
   const addEdge = (from: NodeId, to: NodeId, kind: GraphEdge["kind"]) => {
-    const id = edgeId(from, to);
-    if (!edges.has(id)) edges.set(id, { id, from, to, kind, onPath: false });
+    let out = edgeIndex.get(from);
+    if (!out) edgeIndex.set(from, (out = new Map<NodeId, GraphEdge>()));
+    if (!out.has(to)) {
+      const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath: false };
+      out.set(to, edge);
+      edgeList.push(edge);
+    }
+  };
+  const findEdge = (from: NodeId, to: NodeId) => edgeIndex.get(from)?.get(to);
+  const returningIds = new Map<ToolKey, NodeId>();
+  const rid = (k: ToolKey) => {
+    let id = returningIds.get(k);
+    if (!id) returningIds.set(k, (id = nodeIds.returning(k)));
     return id;
+  };
+  const headIds = new Map<string, { writers: NodeId; source: NodeId }>();
+  const hid = (h: HeadRef) => {
+    const k = h.kind === "source" ? h.sourceId : `\u0000${h.tool}`;
+    let ids = headIds.get(k);
+    if (!ids) headIds.set(k, (ids = { writers: nodeIds.writers(h), source: nodeIds.source(h) }));
+    return ids;
   };
   const sources: SourceView[] = review.sources.map((source) => {
     const r = model.sources.get(source.id);
@@ -185,15 +217,15 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   for (const key of model.toolOrder) {
     const t = model.tools.get(key);
     if (!t || (t.sourceIds.length === 0 && t.untrustedHeads.length === 0)) continue;
-    const rid = nodeIds.returning(key);
-    nodes.push({ id: rid, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
-    for (const s of t.sourceIds) addEdge(nodeIds.source({ kind: "source", sourceId: s }), rid, "returned_by");
+    const returningId = rid(key);
+    nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+    for (const s of t.sourceIds) addEdge(hid({ kind: "source", sourceId: s }).source, returningId, "returned_by");
     for (const h of t.untrustedHeads) {
       if (h.kind !== "unmapped") continue;
       nodes.push({ id: nodeIds.writers(h), kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
       nodes.push({ id: nodeIds.source(h), kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
       addEdge(nodeIds.writers(h), nodeIds.source(h), "writes_into");
-      addEdge(nodeIds.source(h), rid, "returned_by");
+      addEdge(nodeIds.source(h), returningId, "returned_by");
     }
   }
 
@@ -206,11 +238,11 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   function analyzeAgent(agent: ResolvedAgent, agentIndex: number): AgentAnalysis {
     const aid = nodeIds.agent(agent.id);
     nodes.push({ id: aid, kind: "agent", label: agent.name, agentId: agent.id });
-    const held = agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined);
+    const held = agent.held;
     const returning = agentReturningTools(model, agent);
     const sinks = agentSinkTools(model, agent);
     for (const t of held) {
-      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(nodeIds.returning(t.key), aid, "held_by");
+      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(rid(t.key), aid, "held_by");
     }
     for (const s of sinks) {
       if (!sinkNodes.has(s.key)) {
@@ -237,34 +269,45 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     let count = 0;
     let listedHere = 0;
     const pathIdsHere: PathId[] = [];
-    for (const r of returning) for (const h of r.untrustedHeads) heads.set(nodeIds.source(h), headView(model, h));
-    for (const r of returning) {
-      count += r.untrustedHeads.length * sinks.length;
+    for (const r of returning) for (const h of r.untrustedHeads) if (!heads.has(hid(h).source)) heads.set(hid(h).source, headView(model, h));
+    const markOnPath = (from: NodeId, to: NodeId) => {
+      const edge = findEdge(from, to);
+      if (edge) edge.onPath = true;
+    };
+    // Edges are marked per hop and paths counted by product, so the cost is linear in heads + sinks;
+    // only the listed paths (at most the named bound) are materialised.
+    if (sinks.length > 0) {
+      for (const r of returning) {
+        count += r.untrustedHeads.length * sinks.length;
+        for (const h of r.untrustedHeads) {
+          const ids = hid(h);
+          markOnPath(ids.writers, ids.source);
+          markOnPath(ids.source, rid(r.key));
+        }
+        if (r.untrustedHeads.length > 0) markOnPath(rid(r.key), aid);
+      }
+      if (returning.length > 0) for (const s of sinks) markOnPath(aid, nodeIds.sink(s.key));
+    }
+    listing: for (const r of returning) {
       for (const h of r.untrustedHeads) {
         const hv = headView(model, h);
         for (const s of sinks) {
+          if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
           const hop = [nodeIds.writers(h), nodeIds.source(h), nodeIds.returning(r.key), aid, nodeIds.sink(s.key)];
-          const hopEdges = hop.slice(1).map((to, i) => edgeId(hop[i]!, to));
-          for (const e of hopEdges) {
-            const edge = edges.get(e);
-            if (edge) edge.onPath = true;
-          }
-          if (listedHere < MAX_PATHS_LISTED_PER_AGENT && paths.length < MAX_PATHS_LISTED) {
-            const id = pathId(agent.id, h, r.key, s.key);
-            paths.push({
-              id,
-              agentId: agent.id,
-              head: hv,
-              returningTool: r.key,
-              sink: s.key,
-              sinkRoles: s.sinkRoles,
-              nodeIds: hop,
-              edgeIds: hopEdges,
-              reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
-            });
-            pathIdsHere.push(id);
-            listedHere++;
-          }
+          const id = pathId(agent.id, h, r.key, s.key);
+          paths.push({
+            id,
+            agentId: agent.id,
+            head: hv,
+            returningTool: r.key,
+            sink: s.key,
+            sinkRoles: s.sinkRoles,
+            nodeIds: hop,
+            edgeIds: hop.slice(1).map((to, i) => edgeId(hop[i]!, to)),
+            reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
+          });
+          pathIdsHere.push(id);
+          listedHere++;
         }
       }
     }
@@ -335,7 +378,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
             ...sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
             ...stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
             ...outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
-          ].filter((e, i, all) => all.findIndex((x) => x.tool === e.tool && x.role === e.role) === i),
+          ].filter(firstOfEachToolRole()),
           tools: [...new Set([...returning, ...sensitive, ...stateChange, ...outbound].map((t) => t.key))],
           sources: sourceIdsOnPath,
         }),
@@ -353,7 +396,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
         controlId: null,
         subject: { agentId: agent.id },
         why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
-          roles: suggested.flatMap((t) => t.roles.reasons.map((r) => ({ tool: t.key, role: r.role, origin: "suggested" as const, reasons: r.reasons }))),
+          roles: suggested.flatMap((t) => t.roles.roles.map((role) => ({ tool: t.key, role, origin: "suggested" as const }))),
           tools: suggested.map((t) => t.key),
         }),
         nodeIds: [aid],
@@ -415,21 +458,28 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     };
   }
 
+  // One finding per server, not per tool: the reviewer's action (map the sources) is per server.
+  const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
   for (const key of model.toolOrder) {
     const t = model.tools.get(key);
     if (!t || t.untrustedHeads.every((h) => h.kind !== "unmapped")) continue;
+    const list = unmappedByServer.get(t.serverId);
+    if (list) list.push(t);
+    else unmappedByServer.set(t.serverId, [t]);
+  }
+  for (const [serverId, list] of unmappedByServer) {
     findings.push({
-      id: findingId("tools.unmapped_sources", key),
+      id: findingId("tools.unmapped_sources", serverId),
       kind: "tools.unmapped_sources",
       severity: "medium",
-      title: `${t.name} returns untrusted text from no mapped source`,
+      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${serverId} return${list.length === 1 ? "s" : ""} text from no mapped source`,
       controlId: null,
-      subject: { serverId: t.serverId, tool: key },
-      why: why("the tool returns text but no source is mapped to it, so its writers are unknown and treated as outside the boundary; map its sources", {
-        roles: evidence(t, ["returns_untrusted_text"]),
-        tools: [key],
+      subject: { serverId },
+      why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
+        roles: list.flatMap((t) => evidence(t, ["returns_untrusted_text"])),
+        tools: list.map((t) => t.key),
       }),
-      nodeIds: [nodeIds.returning(key)],
+      nodeIds: list.map((t) => nodeIds.returning(t.key)),
       pathIds: [],
     });
   }
@@ -461,7 +511,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
     sources,
     tools,
-    graph: { nodes, edges: [...edges.values()] },
+    graph: { nodes, edges: edgeList },
     agents,
     paths: { total, listed: paths, truncated: paths.length < total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls,

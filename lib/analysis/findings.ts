@@ -10,7 +10,8 @@ import type { FindingId, NodeId, PathId, ToolKey } from "./ids";
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export type RoleEvidence = { tool: ToolKey; role: ToolRole; origin: "confirmed" | "suggested"; reasons: string[] };
+/** A role a finding rests on; the reasons behind a suggested role are on the tool (`Analysis.tools[].reasons`). */
+export type RoleEvidence = { tool: ToolKey; role: ToolRole; origin: "confirmed" | "suggested" };
 
 /** A configuration field a finding is about, by dotted path into the review or the policy. */
 export type ConfigEvidence = { path: string; value: string; line?: number; column?: number };

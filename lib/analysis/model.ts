@@ -53,6 +53,12 @@ export type ResolvedAgent = {
   agent: Agent;
   /** Distinct tools the agent holds, sorted by key. */
   tools: ToolKey[];
+  /** The held tools, resolved (computed once: every consumer reads these). */
+  held: ResolvedTool[];
+  /** Held tools returning text that writers outside the boundary can author. */
+  returning: ResolvedTool[];
+  /** Held sensitive sinks. */
+  sinks: ResolvedTool[];
 };
 
 export type AnalysisModel = {
@@ -120,27 +126,34 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     });
   }
 
-  const agents: ResolvedAgent[] = review.agents.map((agent) => ({
-    id: agent.id,
-    name: agent.name,
-    agent,
-    tools: [...new Set(agent.tools.map((t) => toolKey(t.serverId, t.tool)))].sort(byString),
-  }));
+  const agents: ResolvedAgent[] = review.agents.map((agent) => {
+    const keys = [...new Set(agent.tools.map((t) => toolKey(t.serverId, t.tool)))].sort(byString);
+    const held = keys.flatMap((k) => tools.get(k) ?? []);
+    return {
+      id: agent.id,
+      name: agent.name,
+      agent,
+      tools: keys,
+      held,
+      returning: held.filter((t) => t.untrustedHeads.length > 0),
+      sinks: held.filter((t) => t.sinkRoles.length > 0),
+    };
+  });
 
   return { review, toolLists: [...toolLists], tools, toolOrder, sources, agents };
 }
 
 /** Tools in an agent that return text writers outside the boundary can author. */
-export function agentReturningTools(model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
-  return agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined && t.untrustedHeads.length > 0);
+export function agentReturningTools(_model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
+  return agent.returning;
 }
 
 /** Tools in an agent that are sensitive sinks (writes, deploys or destroys, reaches the network or shares). */
-export function agentSinkTools(model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
-  return agent.tools.map((k) => model.tools.get(k)).filter((t): t is ResolvedTool => t !== undefined && t.sinkRoles.length > 0);
+export function agentSinkTools(_model: AnalysisModel, agent: ResolvedAgent): ResolvedTool[] {
+  return agent.sinks;
 }
 
 /** Whether an agent holds both a tool returning untrusted text and a sensitive sink: the union property makes that a path. */
-export function agentHoldsBoth(model: AnalysisModel, agent: ResolvedAgent): boolean {
-  return agentReturningTools(model, agent).length > 0 && agentSinkTools(model, agent).length > 0;
+export function agentHoldsBoth(agent: ResolvedAgent): boolean {
+  return agent.returning.length > 0 && agent.sinks.length > 0;
 }

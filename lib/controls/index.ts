@@ -72,7 +72,9 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   for (const key of model.toolOrder) {
     const t = model.tools.get(key);
     if (!t || t.untrustedHeads.length === 0) continue;
-    returningByServer.set(t.serverId, [...(returningByServer.get(t.serverId) ?? []), key]);
+    const list = returningByServer.get(t.serverId);
+    if (list) list.push(key);
+    else returningByServer.set(t.serverId, [key]);
   }
   const relayServers = [...returningByServer.keys()].sort();
   const serverNodes = (id: ServerId) => (returningByServer.get(id) ?? []).map(nodeIds.returning);

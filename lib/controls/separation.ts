@@ -58,7 +58,7 @@ const roleEvidence = (tools: ResolvedTool[], pick: (t: ResolvedTool) => readonly
   tools.flatMap((t) =>
     t.roles.reasons
       .filter((r) => pick(t).includes(r.role))
-      .map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin, reasons: r.reasons })),
+      .map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin })),
   );
 
 /** The ids a split uses: the reference half keeps the agent's id, so decisions about it still resolve. */

@@ -74,6 +74,8 @@ export const ROLE_KEYWORD_RULES: readonly KeywordRule[] = [
   },
 ];
 
+const COMPILED_RULES = ROLE_KEYWORD_RULES.map((r) => ({ role: r.role, why: r.why, words: new Set(r.words), with: r.with ? new Set(r.with) : null }));
+
 const tokenize = (text: string): string[] =>
   text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -111,14 +113,15 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
     if (!readOnlyHint.value) addReason(acc, "network_or_shares", `${why} and is not read-only`);
   }
 
-  const nameWords = new Set(tokenize(tool.name));
-  const descWords = new Set(tokenize(tool.description ?? ""));
-  for (const rule of ROLE_KEYWORD_RULES) {
+  const nameWords = tokenize(tool.name);
+  const descWords = tokenize(tool.description ?? "");
+  const allWords = new Set([...nameWords, ...descWords]);
+  for (const rule of COMPILED_RULES) {
     for (const [where, words] of [["name", nameWords], ["description", descWords]] as const) {
-      const hit = rule.words.find((w) => words.has(w));
+      const hit = words.find((w) => rule.words.has(w));
       if (!hit) continue;
       if (rule.with) {
-        const other = rule.with.find((w) => nameWords.has(w) || descWords.has(w));
+        const other = [...allWords].find((w) => rule.with?.has(w));
         if (!other) continue;
         addReason(acc, rule.role, `${where} says "${hit}" with "${other}": ${rule.why}`);
       } else {
