@@ -7,6 +7,7 @@ import { ServersSection } from "@/components/review/servers-section";
 import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
 import { GraphSection } from "@/components/review/graph-section";
 import { HistorySection } from "@/components/review/history-section";
+import { SurfacePanel } from "@/components/surface/surface-panel";
 import { ControlsSectionLoader } from "@/components/review/controls-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
@@ -81,7 +82,13 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       </nav>
       <ConflictBanner editor={editor} />
       {section === "sources" && <SourcesSection editor={editor} review={record.review} />}
-      {section === "servers" && <ServersSection editor={editor} review={record.review} />}
+      {section === "servers" && (
+        <ServersSection
+          editor={editor}
+          review={record.review}
+          renderSurface={(server) => <SurfacePanel reviewId={id} server={server} revision={record.revision} />}
+        />
+      )}
       {section === "agents" && <AgentsSection editor={editor} review={record.review} tools={knownToolsOf(record.review)} />}
       {section === "controls" && <ControlsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
       {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}

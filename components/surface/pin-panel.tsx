@@ -1,0 +1,140 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { reviewKeys } from "@/components/reviews/queries";
+import { DiffView, NameDiffView } from "@/components/surface/diff-view";
+import { pinSurface, registrationUrl, surfaceKeys } from "@/components/surface/queries";
+import type { SurfaceView } from "@/lib/workbench/surface-api";
+
+const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+/** Pin state, the comparison with the live surface (BLOCKED under "block"), the diff, and Pin / Re-pin. */
+export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revision: number; isBusy: boolean }) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const [onChange, setOnChange] = useState<"block" | "warn">(view.pin?.onSurfaceChange ?? "block");
+  const { pin, comparison, current } = view;
+  const isRepin = pin !== null;
+  const needsReason = comparison !== null && comparison.status !== "match";
+  const canPin = current !== null && !(pin && comparison?.status === "match" && onChange === pin.onSurfaceChange);
+
+  const mutation = useMutation({
+    mutationFn: () =>
+      pinSurface(view.reviewId, view.serverId, {
+        reason,
+        onSurfaceChange: onChange,
+        baseRevision: revision,
+        ...(current ? { surfaceSha256: current.snapshot.surfaceSha256 } : {}),
+      }),
+    onSuccess: (res) => {
+      queryClient.setQueryData(reviewKeys.detail(view.reviewId), res.record);
+      setReason("");
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: surfaceKeys.server(view.reviewId, view.serverId) }),
+  });
+
+  return (
+    <section className="stack pin-panel" aria-label="Pin and drift">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <h4 style={{ margin: 0 }}>Pin</h4>
+        {current && (
+          <a className="btn" href={registrationUrl(view.reviewId, view.serverId)} download>
+            Export registration record
+          </a>
+        )}
+      </div>
+      {view.blocked.isBlocked && (
+        <div className="callout danger" role="alert" data-testid="blocked-banner">
+          <strong>BLOCKED.</strong> {view.blocked.reason}
+        </div>
+      )}
+      {pin ? (
+        <dl className="kv">
+          <dt>Pinned fingerprint</dt>
+          <dd className="mono small break">{pin.surfaceSha256}</dd>
+          <dt>Pinned by</dt>
+          <dd>
+            {pin.pinnedBy}, {when(pin.pinnedAt)}
+          </dd>
+          <dt>Reason</dt>
+          <dd>{pin.reason ? <span className="server-text">{pin.reason}</span> : <span className="muted">none given</span>}</dd>
+          <dt>on_surface_change</dt>
+          <dd>
+            <strong>{pin.onSurfaceChange}</strong>
+          </dd>
+          <dt>Declared capabilities</dt>
+          <dd className="mono small">{pin.declaredCapabilities.join(", ") || "none"}</dd>
+          <dt>Live surface</dt>
+          <dd data-testid="pin-status">
+            {!comparison && <span className="muted">not compared yet: no successful inspection</span>}
+            {comparison?.status === "match" && <span className="badge badge-ok">matches the pin</span>}
+            {comparison?.status === "mismatch" && <span className="badge badge-danger">does not match the pin</span>}
+            {comparison?.status === "incomparable" && (
+              <span>
+                <span className="badge badge-warn">incomparable</span> <span className="small">{comparison.reason}</span>
+              </span>
+            )}
+          </dd>
+        </dl>
+      ) : (
+        <p className="small muted" style={{ margin: 0 }}>
+          Not pinned. Pinning records this surface&apos;s fingerprint; a later inspection that differs is blocked until a reviewer re-pins it.
+        </p>
+      )}
+      {comparison?.status === "incomparable" && (
+        <p className="small">
+          Pinned with <span className="mono">{comparison.pinned.join(", ") || "none"}</span>; inspected with{" "}
+          <span className="mono">{comparison.inspected.join(", ") || "none"}</span>.
+        </p>
+      )}
+      {comparison?.status === "mismatch" && (
+        <div className="stack">
+          <h4 style={{ margin: 0 }}>What changed since the pin</h4>
+          {view.diff ? (
+            <DiffView diff={view.diff} />
+          ) : comparison.names ? (
+            <NameDiffView names={comparison.names} />
+          ) : (
+            <p className="small muted">{view.pinnedSnapshot && !view.pinnedSnapshot.found ? view.pinnedSnapshot.reason : "No item-level detail is available."}</p>
+          )}
+        </div>
+      )}
+      {current && (
+        <form
+          className="stack pin-form"
+          aria-label={isRepin ? "Re-pin this surface" : "Pin this surface"}
+          onSubmit={(e) => {
+            e.preventDefault();
+            mutation.mutate();
+          }}
+        >
+          <div className="grid-2">
+            <label className="field">
+              <span className="label-text">{needsReason ? "Reason (required: what changed and why it is acceptable)" : "Reason (optional)"}</span>
+              <textarea value={reason} onChange={(e) => setReason(e.target.value)} required={needsReason} maxLength={4000} rows={2} />
+            </label>
+            <label className="field">
+              <span className="label-text">On surface change</span>
+              <select value={onChange} onChange={(e) => setOnChange(e.target.value === "warn" ? "warn" : "block")}>
+                <option value="block">block (default)</option>
+                <option value="warn">warn</option>
+              </select>
+            </label>
+          </div>
+          <div className="row">
+            <button type="submit" className="btn btn-primary" disabled={!canPin || isBusy || mutation.isPending || (needsReason && reason.trim() === "")}>
+              {isRepin ? "Re-pin to this surface" : "Pin this surface"}
+            </button>
+            <span className="small muted mono">{current.snapshot.surfaceSha256.slice(0, 16)}…</span>
+            {mutation.isError && (
+              <span className="field-error" role="alert">
+                {mutation.error.message}
+              </span>
+            )}
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
