@@ -285,7 +285,7 @@ export class Gate {
     }
     const info = this.client.getServerVersion();
     this.serverInfo = { name: info?.name ?? "", version: info?.version ?? "" };
-    this.upstreamCaps = (this.client.getServerCapabilities() ?? {}) as Record<string, unknown>;
+    this.upstreamCaps = (this.client.getServerCapabilities() ?? {});
     this.instructions = this.client.getInstructions() ?? null;
     if (this.instructions !== null && this.instructions.length > this.limits.descriptionLength) {
       return this.fail({ code: "limit_exceeded", limit: "descriptionLength", message: `the server's instructions are ${this.instructions.length} characters long` });
@@ -402,7 +402,7 @@ export class Gate {
     do {
       if (++page > this.limits.pageCount) trip("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${this.limits.pageCount} pages`);
       const result = await this.guard.race(
-        this.client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } } as ServerRequest as never, PageSchema, {
+        this.client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, {
           timeout: this.limits.requestTimeoutMs,
         }),
       );
@@ -451,7 +451,7 @@ export class Gate {
       tools: this.lists.tools.items as ToolItem[],
       resources: this.lists.resources.items as ResourceItem[],
       resourceTemplates: this.lists.resourceTemplates.items as ResourceTemplateItem[],
-      prompts: this.lists.prompts.items as PromptItem[],
+      prompts: this.lists.prompts.items,
       rejects: rejects.map((r) => ({ list: r.list, raw: r.raw })),
     };
   }
@@ -639,7 +639,7 @@ export class Gate {
   private async forward(request: JSONRPCRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     try {
-      return await this.client.request({ method: request.method, params: request.params } as never, PassthroughSchema, {
+      return await this.client.request({ method: request.method, params: request.params }, PassthroughSchema, {
         signal: extra.signal,
         timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,

@@ -1,0 +1,198 @@
+/**
+ * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT]
+ *    [--max-age-days N] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
+ *
+ * An MCP proxy an agent's client starts instead of the server. It verifies the record's
+ * signature (the key is read, never created: `--public-key`, else `--data`, RELAY_REVIEW_DATA or
+ * ./.data), starts the real server, checks its surface against the record's fingerprint, and only
+ * then serves the client: stdio on this process's stdin/stdout, or Streamable HTTP on
+ * 127.0.0.1:PORT/mcp with `--listen PORT` (0 picks a port; `listening URL` goes to stdout; with
+ * RELAY_REVIEW_GATE_TOKEN set, requests need `Authorization: Bearer <token>`).
+ *
+ * The server gets the environment variables the record names (`server.transport.envNames`, read
+ * from the gate's own environment) plus any `--env`; an HTTP server gets the record's headers
+ * (`headerEnv`, values from the environment) plus any `--header`.
+ *
+ * stdout is the MCP channel in stdio mode: nothing else is written there. Events go to stderr as
+ * one JSON object per line (`refused_call`, `surface_changed`, …); human-readable messages are
+ * prefixed `relay-review gate:`.
+ *
+ * Exit codes: 0 the client went away; 1 the record was refused (unsigned, tampered, wrong key,
+ * malformed, rejected, no live surface, too old); 2 usage or no key; 3 the live surface does not
+ * match the record (nothing was relayed); 4 the server could not be started or checked.
+ */
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
+import { allowServerOnlyImports } from "@/cli/shared/runtime";
+import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
+import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
+import { checkRecordAge, formatGateEvent, type GateEvent, type GateRefusal } from "@/lib/gate/policy";
+import type { InspectTarget } from "@/lib/mcp/types";
+
+export const EXIT = { OK: 0, RECORD_REFUSED: 1, USAGE: 2, SURFACE_MISMATCH: 3, UPSTREAM_FAILED: 4 } as const;
+
+const USAGE = [
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] TARGET",
+  TARGET_USAGE,
+].join("\n");
+
+const say = (line: string) => process.stderr.write(`relay-review gate: ${safeText(line)}\n`);
+const emit = (event: GateEvent) => process.stderr.write(formatGateEvent(event));
+
+async function readOptional(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+async function loadKey(publicKeyFile: string | null, dataDir: string | null): Promise<{ ok: true; key: KeyObject } | { ok: false; message: string }> {
+  try {
+    if (publicKeyFile !== null) {
+      const pem = await readOptional(publicKeyFile);
+      return pem === null ? { ok: false, message: `no such file: ${publicKeyFile}` } : { ok: true, key: createPublicKey(pem) };
+    }
+    const dir = dataDir ?? resolveDataDir();
+    const files = signingKeyPaths(dir);
+    const pem = (await readOptional(files.publicKey)) ?? (await readOptional(files.privateKey));
+    if (pem === null) return { ok: false, message: `no signing key in ${dir}; pass --public-key FILE (the workbench's signing-key.pub.pem)` };
+    return { ok: true, key: createPublicKey(pem) };
+  } catch (error) {
+    return { ok: false, message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The operator's target plus what the record says the server needs, from this environment. */
+function withRecordSecrets(target: InspectTarget, record: DecisionRecord): { target: InspectTarget; missing: string[] } {
+  const t = record.server.transport;
+  const missing: string[] = [];
+  const fromEnv = (name: string) => {
+    const v = process.env[name];
+    if (v === undefined) missing.push(name);
+    return v;
+  };
+  if (target.kind === "stdio") {
+    const env: Record<string, string> = {};
+    for (const name of t.envNames) {
+      const v = fromEnv(name);
+      if (v !== undefined) env[name] = v;
+    }
+    return { target: { ...target, env: { ...env, ...(target.env ?? {}) } }, missing };
+  }
+  const headers: Record<string, string> = {};
+  for (const [header, name] of Object.entries(t.headerEnv)) {
+    const v = fromEnv(name);
+    if (v !== undefined) headers[header] = v;
+  }
+  return { target: { ...target, headers: { ...headers, ...(target.headers ?? {}) }, mode: target.mode ?? (t.kind === "sse" ? "sse" : "auto") }, missing };
+}
+
+function refuse(refusal: GateRefusal, code: number, detail?: string): number {
+  say(`refused to start: ${refusal.message}`);
+  if (detail) process.stderr.write(safeText(detail).replace(/^/gm, "  ") + "\n");
+  emit({ event: "refused_start", reason: refusal.reason, message: refusal.message });
+  return code;
+}
+
+const wholeNumber = (flag: string, v: string | true | undefined): number | null | string => {
+  if (v === undefined) return null;
+  const n = Number(v);
+  return typeof v === "string" && Number.isInteger(n) && n >= 0 ? n : `${flag} must be a whole number`;
+};
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stderr.write(USAGE + "\n");
+    return EXIT.OK;
+  }
+  const parsed = parseArgs(argv, ["--record", "--public-key", "--data", "--listen", "--max-age-days", "--call-timeout-ms"], []);
+  const f = parsed.flags;
+  const recordPath = f.get("--record");
+  if (typeof recordPath !== "string") parsed.errors.push("--record RECORD.json is required");
+  if (f.has("--public-key") && f.has("--data")) parsed.errors.push("give --public-key or --data, not both");
+  const listen = wholeNumber("--listen", f.get("--listen"));
+  const maxAge = wholeNumber("--max-age-days", f.get("--max-age-days"));
+  const callTimeout = wholeNumber("--call-timeout-ms", f.get("--call-timeout-ms"));
+  for (const v of [listen, maxAge, callTimeout]) if (typeof v === "string") parsed.errors.push(v);
+  if (parsed.errors.length || !parsed.target || typeof recordPath !== "string") {
+    say(parsed.errors.join("; "));
+    process.stderr.write(USAGE + "\n");
+    return EXIT.USAGE;
+  }
+
+  let text: string;
+  try {
+    text = await readFile(recordPath, "utf8");
+  } catch (error) {
+    say(`cannot read ${recordPath}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.USAGE;
+  }
+  const key = await loadKey(typeof f.get("--public-key") === "string" ? (f.get("--public-key") as string) : null, typeof f.get("--data") === "string" ? (f.get("--data") as string) : null);
+  if (!key.ok) {
+    say(key.message);
+    return EXIT.USAGE;
+  }
+  const verified = verifyRecord(text, key.key);
+  if (!verified.ok) {
+    const lead = { unsigned: "unsigned record", tampered: "tampered record", wrong_key: "record signed by another key", malformed: "malformed record", bad_key: "unusable key" }[verified.reason];
+    const detail = (verified.issues ?? []).map((i) => `${i.path}: ${i.message}`).join("\n");
+    return refuse({ reason: verified.reason, message: `${lead}: ${verified.message}` }, verified.reason === "bad_key" ? EXIT.USAGE : EXIT.RECORD_REFUSED, detail || undefined);
+  }
+  const record = verified.record;
+  const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
+  if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
+
+  const { target, missing } = withRecordSecrets(parsed.target, record);
+  for (const name of missing) say(`warning: the record names ${name}, which is not set in this environment`);
+
+  allowServerOnlyImports();
+  const { startGate } = await import("@/lib/mcp/node/gate");
+  const started = await startGate({
+    record,
+    target,
+    limits: parsed.limits,
+    ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
+    onEvent: emit,
+  });
+  if (!started.ok) {
+    const code =
+      started.refusal.reason === "surface_mismatch" || started.refusal.reason === "incomparable"
+        ? EXIT.SURFACE_MISMATCH
+        : started.refusal.reason === "upstream_failed"
+          ? EXIT.UPSTREAM_FAILED
+          : EXIT.RECORD_REFUSED;
+    const detail = [started.detail, started.stderrTail ? `server stderr (last lines):\n${started.stderrTail.split("\n").slice(-8).join("\n")}` : undefined]
+      .filter(Boolean)
+      .join("\n");
+    return refuse(started.refusal, code, detail || undefined);
+  }
+  const gate = started.gate;
+  const base = {
+    event: "gate_started" as const,
+    server: gate.policy.serverName,
+    decision: gate.policy.decisionId,
+    surface_sha256: gate.policy.surfaceSha256,
+    tools: gate.visibleTools,
+  };
+  const stop = () => void gate.close().finally(() => process.exit(EXIT.OK));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+
+  if (typeof listen === "number") {
+    const server = await gate.listen(listen, process.env.RELAY_REVIEW_GATE_TOKEN?.trim() || null);
+    emit({ ...base, transport: "streamable-http", listen: server.url });
+    process.stdout.write(`listening ${server.url}\n`);
+    await gate.upstreamClosed;
+    await server.close();
+    await gate.close();
+    return EXIT.OK;
+  }
+  emit({ ...base, transport: "stdio" });
+  await gate.serveStdio();
+  await gate.close();
+  return EXIT.OK;
+}

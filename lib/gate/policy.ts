@@ -1,0 +1,122 @@
+/**
+ * What a gate enforces, derived from a verified decision record, and the checks it can make
+ * offline. Pure: no SDK, no I/O. The gate (lib/mcp/node/gate.ts) is the only reader.
+ *
+ * Invariants:
+ * - Only a record of an approval made against a live surface can run a gate: a rejected decision
+ *   has nothing to forward, and a decision made against declared tools has no fingerprint to
+ *   compare the server with at startup.
+ * - The approved tools are the record's `decision.toolSet` entries for the record's own server
+ *   (the tool set names the agent's whole session, other servers' tools included).
+ * - Resources, resource templates and prompts pass only when the record's registration block
+ *   names them (`surface.resources` holds URIs and URI templates alike).
+ * - "Stale", as far as the gate can tell without the workbench: the live surface does not match
+ *   the record's fingerprint, the inspection could not declare the record's client capabilities,
+ *   or the record is older than `--max-age-days`. Whether a newer decision superseded this one is
+ *   known only to the workbench that issued it; the gate cannot see that offline.
+ */
+import type { DecisionRecord } from "@/lib/decisions/record";
+
+export type GatePolicy = {
+  decisionId: string;
+  serverId: string;
+  serverName: string;
+  agentName: string;
+  surfaceSha256: string;
+  declaredCapabilities: string[];
+  onSurfaceChange: "block" | "warn";
+  tools: ReadonlySet<string>;
+  /** Resource URIs named by the record (exact match). */
+  resources: ReadonlySet<string>;
+  /** Resource templates and prompts named by the record. */
+  resourceTemplates: readonly string[];
+  prompts: ReadonlySet<string>;
+};
+
+export type GateRefusal = { reason: GateRefusalReason; message: string };
+export type GateRefusalReason =
+  | "unsigned"
+  | "tampered"
+  | "wrong_key"
+  | "malformed"
+  | "bad_key"
+  | "rejected_decision"
+  | "no_live_surface"
+  | "stale"
+  | "surface_mismatch"
+  | "incomparable"
+  | "upstream_failed";
+
+const looksLikeTemplate = (s: string) => /\{[^}]*\}/.test(s);
+
+/** The gate's policy from a verified record, or why this record cannot run a gate. */
+export function gatePolicyFromRecord(record: DecisionRecord): { ok: true; policy: GatePolicy } | { ok: false; refusal: GateRefusal } {
+  const d = record.decision;
+  if (d.verdict === "rejected") {
+    return {
+      ok: false,
+      refusal: { reason: "rejected_decision", message: `decision ${d.id} rejected ${record.server.name} for ${record.agent.name}; a gate forwards only approved decisions` },
+    };
+  }
+  const reg = record.registration;
+  if (reg === null || d.bound.surfaceSha256 === null) {
+    return {
+      ok: false,
+      refusal: {
+        reason: "no_live_surface",
+        message: `decision ${d.id} was ${record.basis.statement}; the gate needs a decision bound to a live surface fingerprint to check the server against`,
+      },
+    };
+  }
+  const tools = new Set(d.toolSet.filter((t) => t.serverId === record.server.id).map((t) => t.tool));
+  return {
+    ok: true,
+    policy: {
+      decisionId: d.id,
+      serverId: record.server.id,
+      serverName: record.server.name,
+      agentName: record.agent.name,
+      surfaceSha256: reg.surface_sha256,
+      declaredCapabilities: [...reg.declared_capabilities],
+      onSurfaceChange: reg.on_surface_change,
+      tools,
+      resources: new Set(reg.surface.resources.filter((r) => !looksLikeTemplate(r))),
+      resourceTemplates: reg.surface.resources.filter(looksLikeTemplate),
+      prompts: new Set(reg.surface.prompts),
+    },
+  };
+}
+
+/** `--max-age-days`: a record issued longer ago is refused as stale. Null: fresh enough. */
+export function checkRecordAge(record: Pick<DecisionRecord, "issuedAt">, now: Date, maxAgeDays: number | null): GateRefusal | null {
+  if (maxAgeDays === null) return null;
+  const ageMs = now.getTime() - new Date(record.issuedAt).getTime();
+  const days = ageMs / 86_400_000;
+  if (days <= maxAgeDays) return null;
+  return {
+    reason: "stale",
+    message: `the record was issued ${record.issuedAt}, ${Math.floor(days)} days ago, beyond --max-age-days ${maxAgeDays}; export a fresh record from the workbench`,
+  };
+}
+
+/** Events the gate writes to stderr, one JSON object per line. */
+export type GateEvent =
+  | { event: "gate_started"; server: string; decision: string; surface_sha256: string; tools: string[]; transport: string; listen?: string }
+  | { event: "refused_start"; reason: GateRefusalReason; message: string }
+  | { event: "refused_call"; tool: string; server: string; decision: string }
+  | { event: "refused_request"; method: string; target: string; server: string; decision: string }
+  | { event: "surface_changed"; server: string; decision: string; expected: string; actual: string; on_surface_change: "block" | "warn" }
+  | { event: "upstream_closed"; server: string; message: string };
+
+/** One stderr line for an event, with the time it happened. */
+export function formatGateEvent(event: GateEvent, now: Date = new Date()): string {
+  return JSON.stringify({ ...event, time: now.toISOString() }) + "\n";
+}
+
+/** JSON-RPC error codes the gate answers with. */
+export const GATE_ERROR = {
+  /** A tool, resource or prompt outside the record: the spec's code for an unknown tool. */
+  NOT_APPROVED: -32602,
+  /** The server's surface changed after start under `block`: nothing is forwarded any more. */
+  SURFACE_CHANGED: -32001,
+} as const;

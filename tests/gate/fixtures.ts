@@ -1,0 +1,68 @@
+/**
+ * Signed decision records for gate tests, made the way the workbench makes them: a real
+ * inspection of the demo server, the demo review's documentation agent (knowledge_search and
+ * read_page only), a decision bound to the live fingerprint, signed with a throwaway key.
+ */
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildDecision } from "@/lib/decisions/binding";
+import { buildDecisionRecord, signRecord, type DecisionRecord } from "@/lib/decisions/record";
+import { inspectServer } from "@/lib/mcp/node/inspect";
+import { createDemoReview } from "@/lib/review/demo";
+import { buildRegistrationRecord } from "@/lib/surface/registration";
+import type { SurfaceSnapshot } from "@/lib/surface/types";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const BIN = path.join(ROOT, "bin/relay-review.mjs");
+export const KNOWLEDGE_COMMAND = [process.execPath, "--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"];
+
+export async function inspectKnowledge(env: Record<string, string> = {}): Promise<SurfaceSnapshot> {
+  const [command, ...args] = KNOWLEDGE_COMMAND as [string, ...string[]];
+  const r = await inspectServer({ kind: "stdio", command, args, env, cwd: ROOT });
+  if (!r.ok) throw new Error(`inspection failed: ${r.error.message}`);
+  return r.snapshot;
+}
+
+export type Signed = { record: DecisionRecord; privateKey: KeyObject; dir: string; recordPath: string; publicKeyPath: string; snapshot: SurfaceSnapshot };
+
+/** The docs agent's decision about knowledge-mcp, signed; files written to a fresh temp folder. */
+export function signedDocsRecord(snapshot: SurfaceSnapshot, agentId = "docs-agent"): Signed {
+  const review = createDemoReview();
+  const decision = buildDecision(review, {
+    id: "dec-docs",
+    serverId: "knowledge-mcp",
+    agentId,
+    verdict: "approved",
+    reviewer: "R. Reviewer",
+    rationale: "Search and read only; the documentation agent holds nothing that writes, deploys or shares.",
+    now: "2026-01-05T10:00:00.000Z",
+    revision: 1,
+    surfaceSha256: snapshot.surfaceSha256,
+  });
+  review.decisions.push(decision);
+  const reg = buildRegistrationRecord(snapshot, { server: "knowledge-mcp", image: review.servers[0]!.imageDigest });
+  const unsigned = buildDecisionRecord({
+    review,
+    reviewId: "rev-demo",
+    revision: 2,
+    decision,
+    issuedAt: new Date().toISOString(),
+    currentSurfaceSha256: snapshot.surfaceSha256,
+    surface: {
+      surfaceSha256: reg.surface_sha256,
+      ...reg.surface,
+      declaredCapabilities: reg.declared_capabilities,
+      ...(reg.item_sha256 ? { itemSha256: reg.item_sha256 } : {}),
+    },
+  });
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const record = signRecord(unsigned, privateKey);
+  const dir = mkdtempSync(path.join(tmpdir(), "relay-review-gate-"));
+  const recordPath = path.join(dir, "record.json");
+  const publicKeyPath = path.join(dir, "public.pem");
+  writeFileSync(recordPath, JSON.stringify(record, null, 2));
+  writeFileSync(publicKeyPath, publicKey.export({ type: "spki", format: "pem" }).toString());
+  return { record, privateKey, dir, recordPath, publicKeyPath, snapshot };
+}
