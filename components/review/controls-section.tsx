@@ -176,7 +176,13 @@ function ServerControls({ editor, review, server, analysis }: { editor: ReviewEd
         <FindingList findings={egress?.findings ?? absent.filter((a) => a.controlId === "egress").flatMap((a) => a.findings)} />
         <EgressForm key={`egress-${server.id}`} editor={editor} review={review} server={server} />
         <h4 style={{ margin: 0 }}>Would a fetch to this destination be allowed?</h4>
-        <EgressQuery policyYaml={policyYaml} />
+        {policyYaml.trim() === "" ? (
+          <p className="callout warn small" style={{ margin: 0 }}>
+            No egress policy is recorded for {server.name}: nothing recorded here restricts its outbound traffic.
+          </p>
+        ) : (
+          <EgressQuery policyYaml={policyYaml} />
+        )}
       </section>
     </article>
   );

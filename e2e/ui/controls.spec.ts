@@ -1,5 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { DEMO_NETWORK_POLICY } from "../../lib/review/demo";
 import { bearer, signIn } from "../support/auth";
+
+const DEMO_POLICY_WITH_BAD_CIDR = DEMO_NETWORK_POLICY.replace("10.42.7.0/24", "10.42.7.0/33");
 
 type Stored = { revision: number; review: Record<string, unknown> & { controls: { egress: { serverId: string; policyYaml: string }[] } } };
 
@@ -24,7 +27,7 @@ test("[controls]: the seed's controls evaluate from configuration, and prose cha
   await expect(page.getByTestId("egress-summary-knowledge-mcp")).toContainText("10.42.7.0/24");
 
   // "Would a fetch to this host:port be allowed?" — an external fetch is denied, the internal range on 443 is not.
-  const query = page.getByRole("form", { name: "Would a fetch be allowed?" });
+  const query = page.getByRole("region", { name: "Network egress of knowledge-mcp" }).getByRole("form", { name: "Would a fetch be allowed?" });
   await expect(query.getByTestId("egress-verdict")).toContainText("Denied");
   await query.getByLabel("Host or IP").fill("10.42.7.12");
   await expect(query.getByTestId("egress-verdict")).toContainText("Allowed");
@@ -83,12 +86,15 @@ test("[controls]: a default-allow policy admits the external fetch, and malforme
 
   await page.goto(`/reviews/${id}?section=controls`);
   await expect(page.getByTestId("egress-summary-knowledge-mcp")).toContainText("a destination nobody listed is admitted");
-  await expect(page.getByRole("form", { name: "Would a fetch be allowed?" }).getByTestId("egress-verdict")).toContainText("Allowed");
+  const egress = page.getByRole("region", { name: "Network egress of knowledge-mcp" });
+  await expect(egress.getByTestId("egress-verdict")).toContainText("Allowed");
 
   const broken = structuredClone(review);
-  broken.controls.egress = [{ serverId: "knowledge-mcp", policyYaml: "spec:\n  egress:\n    - to: [ { ipBlock: { cidr: 10.42.7.0/33 } } ]\n" }];
+  broken.controls.egress = [{ serverId: "knowledge-mcp", policyYaml: DEMO_POLICY_WITH_BAD_CIDR }];
   const second = await page.request.put(`/api/reviews/${id}`, { headers: bearer, data: { baseRevision: stored.revision + 1, review: broken } });
   expect(second.status()).toBe(200);
   await page.reload();
-  await expect(page.getByTestId("egress-parse-errors")).toContainText(/line \d+/);
+  // The bad CIDR sits on line 15 of the policy text.
+  await expect(egress.getByTestId("egress-parse-errors")).toContainText(/line 15\b.*cidr/i);
+  await expect(page.getByTestId("egress-summary-knowledge-mcp")).toContainText("cannot be evaluated");
 });
