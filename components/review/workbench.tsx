@@ -7,11 +7,11 @@ import { ServersSection } from "@/components/review/servers-section";
 import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
 import { GraphSection } from "@/components/review/graph-section";
 import { HistorySection } from "@/components/review/history-section";
+import { DecisionSection } from "@/components/review/decision-section";
 import { SurfacePanel } from "@/components/surface/surface-panel";
 import { ControlsSectionLoader } from "@/components/review/controls-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
-import type { ReactNode } from "react";
 import { REVIEW_SECTIONS, type ReviewSectionId } from "@/components/review/sections";
 
 function ConflictBanner({ editor }: { editor: ReviewEditor }) {
@@ -31,15 +31,6 @@ function ConflictBanner({ editor }: { editor: ReviewEditor }) {
         </button>
       </div>
     </div>
-  );
-}
-
-function Placeholder({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="card" aria-labelledby="section-heading">
-      <h2 id="section-heading">{title}</h2>
-      <div className="empty">{children}</div>
-    </section>
   );
 }
 
@@ -93,7 +84,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       {section === "controls" && <ControlsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
       {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}
       {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}
-      {section === "decision" && <Placeholder title="Decision">No decision recorded yet.</Placeholder>}
+      {section === "decision" && <DecisionSection id={id} review={record.review} revision={record.revision} />}
     </>
   );
 }

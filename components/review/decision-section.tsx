@@ -1,0 +1,564 @@
+"use client";
+/**
+ * The Decision section: decide on a server into a named agent with its tool set (approved,
+ * approved with checkable conditions, or rejected), every decision with what it is bound to and
+ * whether it is still current (STALE, saying what changed), downloads of the signed record and the
+ * Markdown report, and the review's read-only share links. Status, condition checks and records
+ * are computed by the server; this component only shows them and sends the reviewer's choices.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError } from "@/components/api-client";
+import {
+  createShareLink,
+  decide,
+  decisionKeys,
+  decisionsOptions,
+  recordUrl,
+  reportUrl,
+  revokeShareLink,
+  shareLinksOptions,
+  SIGNING_KEY_URL,
+} from "@/components/reviews/decision-queries";
+import { reviewKeys } from "@/components/reviews/queries";
+import type { ConditionCheckView, CreateShareLinkResponse, DecisionView, ShareLinkView } from "@/lib/decisions/api";
+import type { Decision, DecisionCondition, Review } from "@/lib/review/schema";
+import { AppErrorBodySchema } from "@/lib/errors";
+
+/** Served from public/ (lib/decisions/json-schema.ts DECISION_RECORD_SCHEMA_URL_PATH; not imported: it pulls node:crypto). */
+export const DECISION_RECORD_SCHEMA_URL = "/schemas/decision-record.v1.json";
+
+const VERDICT_LABEL: Record<Decision["verdict"], string> = {
+  approved: "Approved",
+  approved_with_conditions: "Approved with conditions",
+  rejected: "Rejected",
+};
+const VERDICT_BADGE: Record<Decision["verdict"], string> = {
+  approved: "badge badge-ok",
+  approved_with_conditions: "badge badge-warn",
+  rejected: "badge badge-danger",
+};
+const STALE_WHAT: Record<string, string> = {
+  surface: "surface",
+  image_digest: "image digest",
+  tool_set: "tool set",
+  controls: "controls",
+  agent_removed: "agent removed",
+  server_removed: "server removed",
+};
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
+const short = (sha: string | null) => (sha === null ? "none" : `${sha.slice(0, 12)}…`);
+const conditionKey = (c: DecisionCondition) => JSON.stringify(c);
+
+export function describeCondition(c: DecisionCondition, review: Review): string {
+  const server = (id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
+  const agent = (id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
+  switch (c.kind) {
+    case "tool_absent_from_agent":
+      return `${c.tool.tool} (${server(c.tool.serverId)}) is not in the agent's tool set`;
+    case "egress_default_deny":
+      return `egress of ${server(c.serverId)} is default-deny (an allowlist)`;
+    case "credential_read_only":
+      return `the credential of ${server(c.serverId)} is read-only`;
+    case "approval_out_of_band":
+      return `approval for ${agent(c.agentId)} is out of band of the agent`;
+    case "surface_pinned_block":
+      return `${server(c.serverId)} is pinned and blocks on a surface change`;
+  }
+}
+
+export function HoldsBadge({ holds }: { holds: boolean | null }) {
+  if (holds === true) return <span className="badge badge-ok">holds</span>;
+  if (holds === false) return <span className="badge badge-danger">does not hold</span>;
+  return <span className="badge badge-warn">cannot be checked</span>;
+}
+
+/** Current, or STALE with every change to what the decision is bound to. Shared with the share view. */
+export function DecisionStatusBlock({ view }: { view: DecisionView }) {
+  if (view.status.state === "current") {
+    return (
+      <div className="callout ok small" data-testid="decision-status" data-state="current">
+        <strong>Current.</strong> The surface, image digest, tool set and controls are as they were when this was decided.
+      </div>
+    );
+  }
+  return (
+    <div className="callout danger small" role="status" data-testid="decision-status" data-state="stale">
+      <strong>STALE: decide again.</strong> What changed since the decision:
+      <ul style={{ margin: "0.3rem 0 0", paddingLeft: "1.1rem" }}>
+        {view.status.changes.map((c, i) => (
+          <li key={`${c.what}-${i}`} data-what={c.what}>
+            <strong>{STALE_WHAT[c.what] ?? c.what}</strong>: {c.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What a decision names and is bound to. Shared with the share view. */
+export function DecisionDetails({ view, review }: { view: DecisionView; review: Review }) {
+  const { decision: d } = view;
+  const serverName = review.servers.find((s) => s.id === d.serverId)?.name ?? d.serverId;
+  const agentName = review.agents.find((a) => a.id === d.agentId)?.name ?? d.agentId;
+  return (
+    <div className="stack" style={{ gap: "0.5rem" }}>
+      <div className="row">
+        <span className={VERDICT_BADGE[d.verdict]} data-testid="decision-verdict">
+          {VERDICT_LABEL[d.verdict]}
+        </span>
+        <strong>
+          {serverName} into {agentName}
+        </strong>
+        <span className="small muted">
+          by {d.reviewer}, {dateFormat.format(new Date(d.decidedAt))}, on revision {d.bound.revision}
+        </span>
+      </div>
+      <p style={{ margin: 0, whiteSpace: "pre-wrap" }} className="small">
+        {d.rationale}
+      </p>
+      <dl className="kv small">
+        <dt>Tool set</dt>
+        <dd data-testid="decision-tool-set">
+          {d.toolSet.length} tools: {d.toolSet.map((t) => t.tool).join(", ")}
+        </dd>
+        <dt>Basis</dt>
+        <dd>{view.basis.label}</dd>
+        <dt>Surface</dt>
+        <dd className="mono">{short(d.bound.surfaceSha256)}</dd>
+        <dt>Image digest</dt>
+        <dd className="mono" style={{ wordBreak: "break-all" }}>
+          {d.bound.imageDigest ?? "none recorded"}
+        </dd>
+        <dt>Tool set SHA-256</dt>
+        <dd className="mono">{short(d.bound.toolSetSha256)}</dd>
+        <dt>Controls SHA-256</dt>
+        <dd className="mono">{short(d.bound.controlsSha256)}</dd>
+      </dl>
+      {d.conditions.length > 0 && (
+        <div className="stack" style={{ gap: "0.3rem" }}>
+          <strong className="small">Conditions, checked against the review now</strong>
+          <ul className="small" style={{ margin: 0, paddingLeft: "1.1rem" }} data-testid="decision-conditions">
+            {d.conditions.map((c, i) => {
+              const check = view.conditionChecks[i];
+              return (
+                <li key={conditionKey(c)}>
+                  {describeCondition(c, review)} {check && <HoldsBadge holds={check.holds} />}{" "}
+                  {check && <span className="muted">{check.reason}</span>}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+      <DecisionStatusBlock view={view} />
+    </div>
+  );
+}
+
+/** Fetch a download with the session, so an error (a stale record is 409) shows as a message instead of a saved error page. */
+async function download(url: string, fallbackName: string): Promise<void> {
+  const res = await fetch(url, { credentials: "same-origin" });
+  if (!res.ok) {
+    const body = AppErrorBodySchema.safeParse(await res.json().catch(() => null));
+    throw new Error(body.success ? body.data.error.message : `${res.status} ${res.statusText}`);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+function DecisionCard({ id, view, review }: { id: string; view: DecisionView; review: Review }) {
+  const [error, setError] = useState<string | null>(null);
+  const d = view.decision;
+  const isStale = view.status.state === "stale";
+  const run = (url: string, name: string) => {
+    setError(null);
+    download(url, name).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  };
+  return (
+    <article className="card stack" data-testid={`decision-${d.id}`} data-decision-id={d.id} aria-label={`Decision ${d.id}`}>
+      <DecisionDetails view={view} review={review} />
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => run(recordUrl(id, d.id), `decision-${d.id}.json`)}
+          disabled={isStale}
+          title={isStale ? "A stale decision cannot be exported as a signed record: decide again" : undefined}
+        >
+          Download signed record (JSON)
+        </button>
+        <button type="button" className="btn" onClick={() => run(reportUrl(id, d.id), `decision-${d.id}.md`)}>
+          Download report (Markdown)
+        </button>
+      </div>
+      {error && (
+        <div className="callout danger small" role="alert">
+          {error}
+        </div>
+      )}
+    </article>
+  );
+}
+
+type Verdict = Decision["verdict"];
+
+function DecideForm({ id, review, revision }: { id: string; review: Review; revision: number }) {
+  const queryClient = useQueryClient();
+  const servers = review.servers;
+  const [serverId, setServerId] = useState<string>(servers.find((s) => s.transport.kind !== "manual")?.id ?? servers[0]?.id ?? "");
+  const [agentId, setAgentId] = useState<string>(review.agents[0]?.id ?? "");
+  const [verdict, setVerdict] = useState<Verdict>("approved_with_conditions");
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [reviewer, setReviewer] = useState("");
+  const [rationale, setRationale] = useState("");
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; issues?: string[] } | null>(null);
+
+  const pair = serverId && agentId ? { serverId, agentId } : null;
+  const candidates = useQuery({ ...decisionsOptions(id, revision, pair), enabled: pair !== null });
+  const options: ConditionCheckView[] = candidates.data?.candidates ?? [];
+
+  const mutation = useMutation({
+    mutationFn: () =>
+      decide(id, {
+        baseRevision: revision,
+        serverId,
+        agentId,
+        verdict,
+        conditions: verdict === "approved_with_conditions" ? options.filter((o) => chosen.has(conditionKey(o.condition))).map((o) => o.condition) : [],
+        reviewer,
+        rationale,
+      }),
+    onSuccess: (res) => {
+      setMessage({ kind: "ok", text: `Decided; saved as revision ${res.revision}.` });
+      setRationale("");
+      setChosen(new Set());
+    },
+    onError: (error) => {
+      const issues = error instanceof ApiError ? (error.body?.error.issues ?? []).map((i) => `${i.path}: ${i.message}`) : [];
+      setMessage({ kind: "error", text: error.message, issues });
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) }),
+        queryClient.invalidateQueries({ queryKey: decisionKeys.review(id) }),
+      ]),
+  });
+
+  if (servers.length === 0 || review.agents.length === 0) {
+    return (
+      <div className="card empty">
+        <h3>Nothing to decide yet</h3>
+        <p>A decision names a server and the agent it goes into: add both first.</p>
+      </div>
+    );
+  }
+
+  const toggle = (key: string, on: boolean) =>
+    setChosen((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  return (
+    <form
+      className="card stack"
+      aria-label="Decide"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setMessage(null);
+        mutation.mutate();
+      }}
+    >
+      <h3 style={{ margin: 0 }}>Decide</h3>
+      <p className="small muted" style={{ margin: 0 }}>
+        Never a bare approval of a server: it goes into a named agent with that agent&apos;s whole tool set, bound to the surface,
+        image digest, tool set and controls as they are now (revision {revision}).
+      </p>
+      <div className="grid-2">
+        <label className="field">
+          <span className="label-text">Server</span>
+          <select value={serverId} onChange={(e) => setServerId(e.target.value)} name="serverId">
+            {servers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="label-text">Into agent</span>
+          <select value={agentId} onChange={(e) => setAgentId(e.target.value)} name="agentId">
+            {review.agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.tools.length} tools)
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="small" style={{ margin: 0 }} data-testid="decide-tool-set">
+        Tool set: {review.agents.find((a) => a.id === agentId)?.tools.map((t) => t.tool).join(", ") || "no tools"}
+      </p>
+      <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0, gap: "0.35rem" }}>
+        <legend className="label-text" style={{ fontWeight: 600, marginBottom: "0.35rem" }}>
+          Verdict
+        </legend>
+        {(Object.keys(VERDICT_LABEL) as Verdict[]).map((v) => (
+          <label key={v} className="check">
+            <input type="radio" name="verdict" value={v} checked={verdict === v} onChange={() => setVerdict(v)} />
+            {VERDICT_LABEL[v]}
+          </label>
+        ))}
+      </fieldset>
+      {verdict === "approved_with_conditions" && (
+        <fieldset className="stack" style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem", gap: "0.35rem" }}>
+          <legend className="small" style={{ fontWeight: 600 }}>
+            Conditions (each checked from configuration, now)
+          </legend>
+          {candidates.isPending && <div className="skeleton" style={{ height: "3rem" }} />}
+          {candidates.isError && <div className="callout danger small">Could not load the conditions: {candidates.error.message}</div>}
+          {options.map((o) => {
+            const key = conditionKey(o.condition);
+            return (
+              <label key={key} className="check" data-testid={`condition-${o.condition.kind}`} data-condition={key}>
+                <input type="checkbox" checked={chosen.has(key)} onChange={(e) => toggle(key, e.target.checked)} />
+                <span>
+                  {describeCondition(o.condition, review)} <HoldsBadge holds={o.holds} /> <span className="small muted">{o.reason}</span>
+                </span>
+              </label>
+            );
+          })}
+        </fieldset>
+      )}
+      <div className="grid-2">
+        <label className="field">
+          <span className="label-text">Reviewer</span>
+          <input value={reviewer} onChange={(e) => setReviewer(e.target.value)} name="reviewer" autoComplete="name" />
+        </label>
+      </div>
+      <label className="field">
+        <span className="label-text">Rationale</span>
+        <textarea value={rationale} onChange={(e) => setRationale(e.target.value)} rows={3} name="rationale" />
+      </label>
+      {message && (
+        <div className={`callout ${message.kind === "ok" ? "ok" : "danger"} small`} role={message.kind === "ok" ? "status" : "alert"} data-testid="decide-message">
+          {message.text}
+          {message.issues && message.issues.length > 0 && (
+            <ul style={{ margin: "0.3rem 0 0", paddingLeft: "1.1rem" }}>
+              {message.issues.map((i) => (
+                <li key={i}>{i}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
+          Record decision
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ShareLinkRow({ id, link }: { id: string; link: ShareLinkView }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => revokeShareLink(id, link.id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: decisionKeys.shareLinks(id) }),
+  });
+  const badge = link.state === "active" ? "badge badge-ok" : link.state === "revoked" ? "badge badge-danger" : "badge badge-neutral";
+  return (
+    <tr data-testid={`share-link-${link.id}`} data-state={link.state}>
+      <td>{link.label || <span className="muted">no label</span>}</td>
+      <td>{link.frozenRevision === null ? "latest revision" : `frozen at revision ${link.frozenRevision}`}</td>
+      <td className="muted">{dateFormat.format(new Date(link.createdAt))}</td>
+      <td className="muted">{link.expiresAt ? dateFormat.format(new Date(link.expiresAt)) : "never"}</td>
+      <td>
+        <span className={badge}>{link.state}</span>
+      </td>
+      <td>
+        {link.state === "active" && (
+          <button type="button" className="btn btn-danger" onClick={() => revoke.mutate()} disabled={revoke.isPending} aria-label={`Revoke link ${link.label || link.id}`}>
+            Revoke
+          </button>
+        )}
+        {revoke.isError && <span className="field-error">{revoke.error.message}</span>}
+      </td>
+    </tr>
+  );
+}
+
+const EXPIRY_CHOICES = [
+  { value: "", label: "never" },
+  { value: "1", label: "1 hour" },
+  { value: "24", label: "1 day" },
+  { value: "168", label: "7 days" },
+  { value: "720", label: "30 days" },
+] as const;
+
+function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
+  const queryClient = useQueryClient();
+  const links = useQuery(shareLinksOptions(id));
+  const [frozen, setFrozen] = useState(true);
+  const [expiry, setExpiry] = useState<string>("168");
+  const [label, setLabel] = useState("");
+  const [created, setCreated] = useState<{ url: string; link: CreateShareLinkResponse["link"] } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const create = useMutation({
+    mutationFn: () => createShareLink(id, { frozen, label, ...(expiry ? { expiresInHours: Number(expiry) } : {}) }),
+    onSuccess: (res) => {
+      setCopied(false);
+      setCreated({ url: new URL(res.path, window.location.origin).toString(), link: res.link });
+      setLabel("");
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: decisionKeys.shareLinks(id) }),
+  });
+  const copy = (url: string) => {
+    navigator.clipboard.writeText(url).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  };
+
+  return (
+    <section className="card stack" aria-labelledby="share-heading">
+      <h3 id="share-heading" style={{ margin: 0 }}>
+        Share a read-only link
+      </h3>
+      <p className="small muted" style={{ margin: 0 }}>
+        Anyone with the link sees this review read-only — graph, paths, controls and decisions — without signing in. It cannot edit,
+        inspect, create links or reach any other review. The link is shown once; only its hash is kept.
+      </p>
+      <form
+        className="row"
+        aria-label="Create a share link"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className="check">
+          <input type="checkbox" checked={frozen} onChange={(e) => setFrozen(e.target.checked)} name="frozen" />
+          Freeze at revision {revision}
+        </label>
+        <label className="field">
+          <span className="label-text">Expires after</span>
+          <select value={expiry} onChange={(e) => setExpiry(e.target.value)} name="expiry">
+            {EXPIRY_CHOICES.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="label-text">Label (optional)</span>
+          <input value={label} onChange={(e) => setLabel(e.target.value)} name="label" maxLength={120} />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          Create link
+        </button>
+      </form>
+      {create.isError && (
+        <div className="callout danger small" role="alert">
+          {create.error.message}
+        </div>
+      )}
+      {created && (
+        <div className="callout ok stack" role="status" data-testid="share-link-created">
+          <div className="small">
+            <strong>Copy this link now: it is not shown again.</strong>{" "}
+            {created.link.frozenRevision === null ? "It shows the latest revision." : `It shows revision ${created.link.frozenRevision}.`}
+          </div>
+          <div className="row">
+            <input className="mono" readOnly value={created.url} aria-label="Share link" data-testid="share-link-url" style={{ flex: 1 }} onFocus={(e) => e.target.select()} />
+            <button type="button" className="btn" onClick={() => copy(created.url)}>
+              {copied ? "Copied" : "Copy"}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      {links.isError && <div className="callout danger small">Could not load the links: {links.error.message}</div>}
+      {links.data && links.data.links.length > 0 && (
+        <div style={{ overflowX: "auto" }}>
+          <table className="data" aria-label="Share links" data-testid="share-links">
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Shows</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="sr-only">Revoke</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.data.links.map((l) => (
+                <ShareLinkRow key={l.id} id={id} link={l} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function DecisionSection({ id, review, revision }: { id: string; review: Review; revision: number }) {
+  const list = useQuery(decisionsOptions(id, revision));
+  const decisions = list.data ? [...list.data.decisions].reverse() : [];
+  return (
+    <section className="stack" aria-labelledby="decision-heading">
+      <div>
+        <h2 id="decision-heading" style={{ marginBottom: 0 }}>
+          Decision
+        </h2>
+        <p className="muted small" style={{ margin: 0 }}>
+          Approved into a named agent with a named tool set, or rejected — and revisited when either half of the pair changes. Records
+          are signed with the workbench&apos;s Ed25519 key:{" "}
+          <a href={SIGNING_KEY_URL} download>
+            public key
+          </a>{" "}
+          ·{" "}
+          <a href={DECISION_RECORD_SCHEMA_URL} target="_blank" rel="noreferrer">
+            record JSON Schema (v1)
+          </a>
+        </p>
+      </div>
+      <DecideForm id={id} review={review} revision={revision} />
+      <section className="stack" aria-labelledby="decisions-heading">
+        <h3 id="decisions-heading" style={{ margin: 0 }}>
+          Decisions ({review.decisions.length})
+        </h3>
+        {list.isPending && <div className="skeleton" style={{ height: "8rem" }} aria-busy="true" />}
+        {list.isError && (
+          <div className="callout danger" role="alert">
+            Could not load the decisions: {list.error.message}
+          </div>
+        )}
+        {list.data && decisions.length === 0 && <div className="card empty">No decision recorded yet.</div>}
+        {decisions.map((view) => (
+          <DecisionCard key={view.decision.id} id={id} view={view} review={review} />
+        ))}
+      </section>
+      <ShareLinksPanel id={id} revision={revision} />
+    </section>
+  );
+}
