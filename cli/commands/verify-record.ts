@@ -19,13 +19,28 @@ import { comparePin } from "@/lib/surface/registration";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
 
-export const EXIT = { VALID: 0, INVALID: 1, USAGE: 2, SURFACE_MISMATCH: 3, LIVE_UNAVAILABLE: 4 } as const;
+export const EXIT = {
+  VALID: 0,
+  INVALID: 1,
+  USAGE: 2,
+  SURFACE_MISMATCH: 3,
+  LIVE_UNAVAILABLE: 4,
+} as const;
 
-const USAGE = "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]";
+const USAGE =
+  "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]";
 
-type Args = { recordPath: string; publicKeyFile: string | null; dataDir: string | null; url: string | null; command: string[] | null };
+type Args = {
+  recordPath: string;
+  publicKeyFile: string | null;
+  dataDir: string | null;
+  url: string | null;
+  command: string[] | null;
+};
 
-export function parseArgs(argv: readonly string[]): { ok: true; args: Args } | { ok: false; message: string } {
+export function parseArgs(
+  argv: readonly string[],
+): { ok: true; args: Args } | { ok: false; message: string } {
   const dash = argv.indexOf("--");
   const head = dash === -1 ? argv : argv.slice(0, dash);
   const command = dash === -1 ? null : argv.slice(dash + 1);
@@ -35,7 +50,8 @@ export function parseArgs(argv: readonly string[]): { ok: true; args: Args } | {
     const a = head[i]!;
     if (a === "--public-key" || a === "--data" || a === "--url") {
       const v = head[i + 1];
-      if (v === undefined || v.startsWith("--")) return { ok: false, message: `${a} needs a value` };
+      if (v === undefined || v.startsWith("--"))
+        return { ok: false, message: `${a} needs a value` };
       if (opts[a] !== undefined) return { ok: false, message: `${a} given twice` };
       opts[a] = v;
       i++;
@@ -43,26 +59,45 @@ export function parseArgs(argv: readonly string[]): { ok: true; args: Args } | {
       return { ok: false, message: `unknown option ${JSON.stringify(a)}` };
     } else positional.push(a);
   }
-  if (positional.length !== 1) return { ok: false, message: positional.length === 0 ? "RECORD.json is required" : "give exactly one RECORD.json" };
-  if (opts["--public-key"] !== undefined && opts["--data"] !== undefined) return { ok: false, message: "give --public-key or --data, not both" };
-  if (command !== null && command.length === 0) return { ok: false, message: "-- must be followed by a COMMAND" };
-  if (command !== null && opts["--url"] !== undefined) return { ok: false, message: "give --url or -- COMMAND, not both" };
+  if (positional.length !== 1)
+    return {
+      ok: false,
+      message: positional.length === 0 ? "RECORD.json is required" : "give exactly one RECORD.json",
+    };
+  if (opts["--public-key"] !== undefined && opts["--data"] !== undefined)
+    return { ok: false, message: "give --public-key or --data, not both" };
+  if (command !== null && command.length === 0)
+    return { ok: false, message: "-- must be followed by a COMMAND" };
+  if (command !== null && opts["--url"] !== undefined)
+    return { ok: false, message: "give --url or -- COMMAND, not both" };
   return {
     ok: true,
-    args: { recordPath: positional[0]!, publicKeyFile: opts["--public-key"] ?? null, dataDir: opts["--data"] ?? null, url: opts["--url"] ?? null, command },
+    args: {
+      recordPath: positional[0]!,
+      publicKeyFile: opts["--public-key"] ?? null,
+      dataDir: opts["--data"] ?? null,
+      url: opts["--url"] ?? null,
+      command,
+    },
   };
 }
 
 /** Escape C0/C1 controls and bidi/zero-width characters so a hostile record cannot drive the terminal. */
 export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 const out = (line: string) => process.stdout.write(terminalSafe(line) + "\n");
-const err = (line: string) => process.stderr.write(`relay-review verify-record: ${terminalSafe(line)}\n`);
+const err = (line: string) =>
+  process.stderr.write(`relay-review verify-record: ${terminalSafe(line)}\n`);
 
-async function loadKey(args: Args): Promise<{ ok: true; key: KeyObject; from: string } | { ok: false; message: string }> {
+async function loadKey(
+  args: Args,
+): Promise<{ ok: true; key: KeyObject; from: string } | { ok: false; message: string }> {
   const read = async (file: string) => {
     try {
       return await readFile(file, "utf8");
@@ -83,9 +118,15 @@ async function loadKey(args: Args): Promise<{ ok: true; key: KeyObject; from: st
     if (pub !== null) return { ok: true, key: createPublicKey(pub), from: files.publicKey };
     const priv = await read(files.privateKey);
     if (priv !== null) return { ok: true, key: createPublicKey(priv), from: files.privateKey };
-    return { ok: false, message: `no signing key in ${dir} (the workbench creates one when it first signs a record); pass --public-key FILE` };
+    return {
+      ok: false,
+      message: `no signing key in ${dir} (the workbench creates one when it first signs a record); pass --public-key FILE`,
+    };
   } catch (error) {
-    return { ok: false, message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -96,24 +137,47 @@ type Inspect = (target: InspectTarget) => Promise<InspectResult>;
  * checks never depend on it. cli/shared/runtime.ts (the CLI's shared glue) registers the resolve
  * hook that lets `server-only` load outside Next; without it the import fails and we say so.
  */
-async function loadInspector(): Promise<{ ok: true; inspect: Inspect } | { ok: false; message: string }> {
+async function loadInspector(): Promise<
+  { ok: true; inspect: Inspect } | { ok: false; message: string }
+> {
   try {
-    const runtime = (await import("@/cli/shared/runtime").catch(() => null)) as { allowServerOnlyImports?: unknown } | null;
-    if (typeof runtime?.allowServerOnlyImports === "function") (runtime.allowServerOnlyImports as () => void)();
-    else if (!createRequire(import.meta.url).resolve("server-only").endsWith("empty.js")) {
+    const runtime = (await import("@/cli/shared/runtime").catch(() => null)) as {
+      allowServerOnlyImports?: unknown;
+    } | null;
+    if (typeof runtime?.allowServerOnlyImports === "function")
+      (runtime.allowServerOnlyImports as () => void)();
+    else if (
+      !createRequire(import.meta.url)
+        .resolve("server-only")
+        .endsWith("empty.js")
+    ) {
       // Importing it anyway would throw from a CommonJS module, which Node also reports as uncaught.
-      return { ok: false, message: "live check unavailable: the inspection module is server-only and this CLI has no server-only hook (cli/shared/runtime.ts); run with NODE_OPTIONS=--conditions=react-server" };
+      return {
+        ok: false,
+        message:
+          "live check unavailable: the inspection module is server-only and this CLI has no server-only hook (cli/shared/runtime.ts); run with NODE_OPTIONS=--conditions=react-server",
+      };
     }
     const mod = (await import("@/lib/mcp/node/inspect")) as { inspectServer?: unknown };
-    if (typeof mod.inspectServer !== "function") return { ok: false, message: "live check unavailable: lib/mcp/node/inspect does not export inspectServer" };
+    if (typeof mod.inspectServer !== "function")
+      return {
+        ok: false,
+        message: "live check unavailable: lib/mcp/node/inspect does not export inspectServer",
+      };
     return { ok: true, inspect: mod.inspectServer as Inspect };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `live check unavailable: the live inspection module could not be loaded: ${text}` };
+    return {
+      ok: false,
+      message: `live check unavailable: the live inspection module could not be loaded: ${text}`,
+    };
   }
 }
 
-function liveTarget(args: Args, record: DecisionRecord): { target: InspectTarget; warnings: string[] } {
+function liveTarget(
+  args: Args,
+  record: DecisionRecord,
+): { target: InspectTarget; warnings: string[] } {
   const t = record.server.transport;
   const warnings: string[] = [];
   const fromEnv = (name: string) => {
@@ -127,14 +191,20 @@ function liveTarget(args: Args, record: DecisionRecord): { target: InspectTarget
       const v = fromEnv(name);
       if (v !== undefined) env[name] = v;
     }
-    return { target: { kind: "stdio", command: args.command[0]!, args: args.command.slice(1), env }, warnings };
+    return {
+      target: { kind: "stdio", command: args.command[0]!, args: args.command.slice(1), env },
+      warnings,
+    };
   }
   const headers: Record<string, string> = {};
   for (const [header, name] of Object.entries(t.headerEnv)) {
     const v = fromEnv(name);
     if (v !== undefined) headers[header] = v;
   }
-  return { target: { kind: "http", url: args.url!, headers, mode: t.kind === "sse" ? "sse" : "auto" }, warnings };
+  return {
+    target: { kind: "http", url: args.url!, headers, mode: t.kind === "sse" ? "sse" : "auto" },
+    warnings,
+  };
 }
 
 async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
@@ -165,10 +235,14 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
       out(`live surface matches the record: ${cmp.surfaceSha256}`);
       return EXIT.VALID;
     case "incomparable":
-      err(`live surface not comparable: ${cmp.reason} (record: ${cmp.pinned.join(", ") || "none"}; inspection: ${cmp.inspected.join(", ") || "none"})`);
+      err(
+        `live surface not comparable: ${cmp.reason} (record: ${cmp.pinned.join(", ") || "none"}; inspection: ${cmp.inspected.join(", ") || "none"})`,
+      );
       return EXIT.SURFACE_MISMATCH;
     case "mismatch": {
-      err(`live surface differs from the record: expected ${cmp.expected}, got ${cmp.actual} (on_surface_change: ${reg.on_surface_change})`);
+      err(
+        `live surface differs from the record: expected ${cmp.expected}, got ${cmp.actual} (on_surface_change: ${reg.on_surface_change})`,
+      );
       const n = cmp.names;
       if (n) {
         for (const i of n.added) err(`  added ${i.list} ${i.key}`);
@@ -197,7 +271,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     text = await readFile(args.recordPath, "utf8");
   } catch (error) {
-    err(`cannot read ${args.recordPath}: ${error instanceof Error ? error.message : String(error)}`);
+    err(
+      `cannot read ${args.recordPath}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return EXIT.USAGE;
   }
   const key = await loadKey(args);
@@ -216,7 +292,9 @@ export async function run(argv: string[]): Promise<number> {
   out(`  decision ${r.decision.id}: ${r.decision.verdict}, ${r.server.name} into ${r.agent.name}`);
   out(`  tool set: ${r.decision.toolSet.map((t) => `${t.serverId}/${t.tool}`).join(", ")}`);
   out(`  ${r.basis.statement}; image ${r.server.imageDigest ?? "(no digest recorded)"}`);
-  out(`  decided by ${r.decision.reviewer} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`);
+  out(
+    `  decided by ${r.decision.reviewer} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`,
+  );
   if (args.url === null && args.command === null) return EXIT.VALID;
   return checkLive(args, r);
 }

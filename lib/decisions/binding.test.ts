@@ -39,11 +39,15 @@ describe("toolSetSha256", () => {
 
   test("ignores order and extra fields", () => {
     const withExtra = { ...ref("a", "x"), note: "ignored" } as ToolRef;
-    expect(toolSetSha256([ref("b", "y"), withExtra])).toBe(toolSetSha256([ref("a", "x"), ref("b", "y")]));
+    expect(toolSetSha256([ref("b", "y"), withExtra])).toBe(
+      toolSetSha256([ref("a", "x"), ref("b", "y")]),
+    );
   });
 
   test("sorts by code unit, not locale", () => {
-    expect(normalizeToolSet([ref("s", "b"), ref("s", "B"), ref("s", "a")]).map((r) => r.tool)).toEqual(["B", "a", "b"]);
+    expect(
+      normalizeToolSet([ref("s", "b"), ref("s", "B"), ref("s", "a")]).map((r) => r.tool),
+    ).toEqual(["B", "a", "b"]);
   });
 });
 
@@ -57,7 +61,8 @@ describe("controlsSha256", () => {
     egress.controls.egress[0]!.policyYaml += "\n# widened\n";
     const approval = structuredClone(review);
     approval.controls.approvals[0]!.outOfBand = false;
-    for (const changed of [scopes, egress, approval]) expect(controlsSha256(changed, KM, ON_CALL)).not.toBe(before);
+    for (const changed of [scopes, egress, approval])
+      expect(controlsSha256(changed, KM, ON_CALL)).not.toBe(before);
   });
 
   test("ignores statements of intent (prose is not a control), scope order and other agents' approvals", () => {
@@ -66,7 +71,10 @@ describe("controlsSha256", () => {
     const changed = structuredClone(review);
     changed.controls.statementsOfIntent.push({ text: "Never used for deploys.", where: "wiki" });
     changed.controls.credentials[0]!.scopes.reverse();
-    changed.controls.approvals.push({ ...changed.controls.approvals[0]!, agentId: "docs-agent" as AgentId });
+    changed.controls.approvals.push({
+      ...changed.controls.approvals[0]!,
+      agentId: "docs-agent" as AgentId,
+    });
     expect(controlsSha256(changed, KM, ON_CALL)).toBe(before);
   });
 });
@@ -74,7 +82,12 @@ describe("controlsSha256", () => {
 describe("buildDecision", () => {
   test("binds the agent's whole tool set and the current fingerprints", () => {
     const review = createDemoReview();
-    const d = buildDecision(review, { ...base, agentId: "on-call", verdict: "rejected", id: "dec-1" });
+    const d = buildDecision(review, {
+      ...base,
+      agentId: "on-call",
+      verdict: "rejected",
+      id: "dec-1",
+    });
     expect(d.id).toBe("dec-1");
     expect(d.toolSet.map((t) => `${t.serverId}/${t.tool}`)).toEqual([
       "deploy-tools/trigger_deploy",
@@ -96,14 +109,22 @@ describe("buildDecision", () => {
   test("a decision never inspected says it was made against declared tools", () => {
     const d = buildDecision(createDemoReview(), { ...base, surfaceSha256: null });
     expect(d.bound.surfaceSha256).toBeNull();
-    expect(decisionBasis(d)).toEqual({ kind: "declared_tools", surfaceSha256: null, label: DECLARED_TOOLS_BASIS });
+    expect(decisionBasis(d)).toEqual({
+      kind: "declared_tools",
+      surfaceSha256: null,
+      label: DECLARED_TOOLS_BASIS,
+    });
     expect(DECLARED_TOOLS_BASIS).toBe("made against declared tools, not a live surface");
   });
 
   test.each([
     ["unknown server", { serverId: "nope" }, "serverId"],
     ["unknown agent", { agentId: "nope" }, "agentId"],
-    ["conditions without conditions", { verdict: "approved_with_conditions" as const }, "conditions"],
+    [
+      "conditions without conditions",
+      { verdict: "approved_with_conditions" as const },
+      "conditions",
+    ],
     [
       "conditions on a plain approval",
       { conditions: [{ kind: "surface_pinned_block" as const, serverId: "knowledge-mcp" }] },
@@ -111,10 +132,17 @@ describe("buildDecision", () => {
     ],
     [
       "condition on an unknown server",
-      { verdict: "approved_with_conditions" as const, conditions: [{ kind: "credential_read_only" as const, serverId: "x" }] },
+      {
+        verdict: "approved_with_conditions" as const,
+        conditions: [{ kind: "credential_read_only" as const, serverId: "x" }],
+      },
       "conditions.0",
     ],
-    ["approval into an agent holding none of the server's tools", { serverId: "deploy-tools" }, "agentId"],
+    [
+      "approval into an agent holding none of the server's tools",
+      { serverId: "deploy-tools" },
+      "agentId",
+    ],
     ["empty rationale", { rationale: "  " }, "rationale"],
     ["invalid time", { now: "yesterday" }, "now"],
   ])("rejects %s", (_label, patch, path) => {

@@ -29,8 +29,11 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Tool refs sorted by server id then tool name, duplicates dropped, extra fields stripped. */
 export function normalizeToolSet(refs: readonly ToolRef[]): ToolRef[] {
   const byKey = new Map<string, ToolRef>();
-  for (const ref of refs) byKey.set(canonicalJson([ref.serverId, ref.tool]), { serverId: ref.serverId, tool: ref.tool });
-  return [...byKey.values()].sort((a, b) => compareText(a.serverId, b.serverId) || compareText(a.tool, b.tool));
+  for (const ref of refs)
+    byKey.set(canonicalJson([ref.serverId, ref.tool]), { serverId: ref.serverId, tool: ref.tool });
+  return [...byKey.values()].sort(
+    (a, b) => compareText(a.serverId, b.serverId) || compareText(a.tool, b.tool),
+  );
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the sorted, de-duplicated `{serverId, tool}` refs. */
@@ -40,7 +43,10 @@ export function toolSetSha256(refs: readonly ToolRef[]): Sha256 {
 
 const sortedSet = (items: readonly string[]) => [...new Set(items)].sort(compareText);
 const sortedByCanonical = <T>(items: T[]) =>
-  items.map((item) => [canonicalJson(item), item] as const).sort(([a], [b]) => compareText(a, b)).map(([, item]) => item);
+  items
+    .map((item) => [canonicalJson(item), item] as const)
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([, item]) => item);
 
 /**
  * The controls configuration a decision about (server, agent) rests on: the server's credential
@@ -53,15 +59,15 @@ const sortedByCanonical = <T>(items: T[]) =>
 export function controlsBindingInput(review: Review, serverId: ServerId, agentId: AgentId) {
   const credentials = review.controls.credentials
     .filter((c) => c.serverId === serverId)
-    .map(
-      (c): CredentialConfig => ({
-        ...c,
-        scopes: sortedSet(c.scopes),
-        projects: sortedSet(c.projects),
-        sensitiveProjects: sortedSet(c.sensitiveProjects),
-      }),
-    );
-  const egress = review.controls.egress.filter((e) => e.serverId === serverId).map((e) => ({ policyYaml: e.policyYaml }));
+    .map((c): CredentialConfig => ({
+      ...c,
+      scopes: sortedSet(c.scopes),
+      projects: sortedSet(c.projects),
+      sensitiveProjects: sortedSet(c.sensitiveProjects),
+    }));
+  const egress = review.controls.egress
+    .filter((e) => e.serverId === serverId)
+    .map((e) => ({ policyYaml: e.policyYaml }));
   const approvals = review.controls.approvals
     .filter((a) => a.agentId === agentId)
     .map((a): ApprovalConfig => ({ ...a, tools: normalizeToolSet(a.tools) }));
@@ -118,32 +124,61 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
   const issues: FieldIssue[] = [];
   const server = review.servers.find((s) => s.id === input.serverId);
   const agent = review.agents.find((a) => a.id === input.agentId);
-  if (!server) issues.push({ path: "serverId", message: `unknown server ${JSON.stringify(input.serverId)}` });
-  if (!agent) issues.push({ path: "agentId", message: `unknown agent ${JSON.stringify(input.agentId)}` });
+  if (!server)
+    issues.push({ path: "serverId", message: `unknown server ${JSON.stringify(input.serverId)}` });
+  if (!agent)
+    issues.push({ path: "agentId", message: `unknown agent ${JSON.stringify(input.agentId)}` });
 
   const conditions = input.conditions ?? [];
   if (input.verdict === "approved_with_conditions" && conditions.length === 0) {
-    issues.push({ path: "conditions", message: "an approval with conditions needs at least one condition" });
+    issues.push({
+      path: "conditions",
+      message: "an approval with conditions needs at least one condition",
+    });
   }
   if (input.verdict !== "approved_with_conditions" && conditions.length > 0) {
-    issues.push({ path: "conditions", message: `conditions belong to "approved_with_conditions", not ${JSON.stringify(input.verdict)}` });
+    issues.push({
+      path: "conditions",
+      message: `conditions belong to "approved_with_conditions", not ${JSON.stringify(input.verdict)}`,
+    });
   }
   const serverIds = new Set<string>(review.servers.map((s) => s.id));
   const agentIds = new Set<string>(review.agents.map((a) => a.id));
   conditions.forEach((c, i) => {
-    const ref = c.kind === "tool_absent_from_agent" ? c.tool.serverId : c.kind === "approval_out_of_band" ? c.agentId : c.serverId;
+    const ref =
+      c.kind === "tool_absent_from_agent"
+        ? c.tool.serverId
+        : c.kind === "approval_out_of_band"
+          ? c.agentId
+          : c.serverId;
     const known = c.kind === "approval_out_of_band" ? agentIds : serverIds;
     if (!known.has(ref)) {
-      issues.push({ path: `conditions.${i}`, message: `unknown ${c.kind === "approval_out_of_band" ? "agent" : "server"} ${JSON.stringify(ref)}` });
+      issues.push({
+        path: `conditions.${i}`,
+        message: `unknown ${c.kind === "approval_out_of_band" ? "agent" : "server"} ${JSON.stringify(ref)}`,
+      });
     }
   });
   const decidedAt = typeof input.now === "string" ? new Date(input.now) : input.now;
-  if (Number.isNaN(decidedAt.getTime())) issues.push({ path: "now", message: "must be a valid time" });
-  if (server && agent && input.verdict !== "rejected" && !agent.tools.some((t) => t.serverId === server.id)) {
-    issues.push({ path: "agentId", message: `${agent.name} holds no tool of ${server.name}: there is nothing to approve into it` });
+  if (Number.isNaN(decidedAt.getTime()))
+    issues.push({ path: "now", message: "must be a valid time" });
+  if (
+    server &&
+    agent &&
+    input.verdict !== "rejected" &&
+    !agent.tools.some((t) => t.serverId === server.id)
+  ) {
+    issues.push({
+      path: "agentId",
+      message: `${agent.name} holds no tool of ${server.name}: there is nothing to approve into it`,
+    });
   }
   if (issues.length > 0 || !server || !agent) {
-    throw new AppError("BAD_REQUEST", `invalid decision: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
+    throw new AppError(
+      "BAD_REQUEST",
+      `invalid decision: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      { issues },
+    );
   }
 
   const toolSet = normalizeToolSet(agent.tools);

@@ -13,6 +13,10 @@ export const DECISION_RECORD_SCHEMA_FILE = "public/schemas/decision-record.v1.js
 export const DECISION_RECORD_SCHEMA_URL_PATH = "/schemas/decision-record.v1.json";
 
 export function decisionRecordJsonSchema(): Record<string, unknown> {
-  const { $schema, ...rest } = z.toJSONSchema(DecisionRecordSchema, { target: "draft-2020-12", reused: "inline", unrepresentable: "throw" });
+  const { $schema, ...rest } = z.toJSONSchema(DecisionRecordSchema, {
+    target: "draft-2020-12",
+    reused: "inline",
+    unrepresentable: "throw",
+  });
   return { $schema, $id: DECISION_RECORD_SCHEMA_ID, ...rest };
 }

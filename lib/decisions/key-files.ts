@@ -9,10 +9,16 @@ export const DEFAULT_DATA_DIR = ".data";
 export const SIGNING_KEY_FILE = "signing-key.pem";
 export const SIGNING_PUBLIC_KEY_FILE = "signing-key.pub.pem";
 
-export function resolveDataDir(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+export function resolveDataDir(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): string {
   return path.resolve(cwd, env.RELAY_REVIEW_DATA?.trim() || DEFAULT_DATA_DIR);
 }
 
 export function signingKeyPaths(dataDir: string): { privateKey: string; publicKey: string } {
-  return { privateKey: path.join(dataDir, SIGNING_KEY_FILE), publicKey: path.join(dataDir, SIGNING_PUBLIC_KEY_FILE) };
+  return {
+    privateKey: path.join(dataDir, SIGNING_KEY_FILE),
+    publicKey: path.join(dataDir, SIGNING_PUBLIC_KEY_FILE),
+  };
 }

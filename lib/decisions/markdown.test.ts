@@ -44,6 +44,8 @@ describe("mdCode", () => {
 
 describe("mdQuote", () => {
   test("quotes every line, escaped, keeping paragraphs inside the quote", () => {
-    expect(mdQuote("first *line*\n\n# not a heading")).toBe("> first \\*line\\*\n>\n> \\# not a heading");
+    expect(mdQuote("first *line*\n\n# not a heading")).toBe(
+      "> first \\*line\\*\n>\n> \\# not a heading",
+    );
   });
 });

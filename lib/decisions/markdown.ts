@@ -9,12 +9,17 @@
  * readable where Markdown is not rendered; a bare URL may still be autolinked, showing itself. Pure.
  */
 
-// eslint-disable-next-line no-control-regex -- these are the characters to make visible
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- these are the characters to make visible
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 /** Brackets are escaped, so `(`/`)` cannot complete a link; `+`, `-`, `=` and `1.` matter only at the start. */
 const MARKDOWN_SPECIALS = /[\\`*_{}[\]#!|<>~&$]/g;
 
-const visible = (s: string) => s.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`);
+const visible = (s: string) =>
+  s.replace(
+    INVISIBLE,
+    (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
 const oneLine = (s: string) => s.replace(/\r\n?|\n/g, " ");
 
 /** Inline text: one line, Markdown specials escaped, invisible characters shown. */
@@ -31,7 +36,12 @@ export function mdCode(s: string): string {
   if (text === "") return "` `";
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "") ? " " : "";
+  const pad =
+    text.startsWith("`") ||
+    text.endsWith("`") ||
+    (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "")
+      ? " "
+      : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 

@@ -13,17 +13,28 @@ import {
   verifyRecord,
   type DecisionRecord,
 } from "@/lib/decisions/record";
-import { SEED_SURFACE, newKeyPair, reviewWithDecision, unsignedOnCallRecord } from "@/tests/decisions/fixtures";
+import {
+  SEED_SURFACE,
+  newKeyPair,
+  reviewWithDecision,
+  unsignedOnCallRecord,
+} from "@/tests/decisions/fixtures";
 
 const keys = newKeyPair();
 const other = newKeyPair();
-const signed = () => signRecord(unsignedOnCallRecord(), keys.privateKey, signingKeyId(keys.publicKey));
+const signed = () =>
+  signRecord(unsignedOnCallRecord(), keys.privateKey, signingKeyId(keys.publicKey));
 const clone = (r: DecisionRecord) => structuredClone<DecisionRecord>(r);
 
 /** Same members, keys in reverse order at every level. */
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reverseKeys(v)]),
+    );
   return value;
 }
 
@@ -41,7 +52,11 @@ describe("decision record", () => {
         server: "knowledge-mcp",
         image: expect.stringMatching(/@sha256:9f3c/) as unknown,
         surface_sha256: r.decision.bound.surfaceSha256,
-        surface: { tools: [...SEED_SURFACE.tools].sort(), resources: ["atlas://spaces/{key}"], prompts: [] },
+        surface: {
+          tools: [...SEED_SURFACE.tools].sort(),
+          resources: ["atlas://spaces/{key}"],
+          prompts: [],
+        },
         on_surface_change: "block",
       },
     });
@@ -51,35 +66,65 @@ describe("decision record", () => {
 
   test("http transports keep header and env names, never the URL or values", () => {
     const { review, decision } = reviewWithDecision();
-    review.servers[0]!.transport = { kind: "http", url: "https://mcp.example/?token=s3cret", headerEnv: { Authorization: "KM_TOKEN" } };
-    const r = buildDecisionRecord({ review, reviewId: "r", revision: 5, decision, issuedAt: new Date(), currentSurfaceSha256: decision.bound.surfaceSha256 });
-    expect(r.server.transport).toEqual({ kind: "http", envNames: ["KM_TOKEN"], headerEnv: { Authorization: "KM_TOKEN" } });
+    review.servers[0]!.transport = {
+      kind: "http",
+      url: "https://mcp.example/?token=s3cret",
+      headerEnv: { Authorization: "KM_TOKEN" },
+    };
+    const r = buildDecisionRecord({
+      review,
+      reviewId: "r",
+      revision: 5,
+      decision,
+      issuedAt: new Date(),
+      currentSurfaceSha256: decision.bound.surfaceSha256,
+    });
+    expect(r.server.transport).toEqual({
+      kind: "http",
+      envNames: ["KM_TOKEN"],
+      headerEnv: { Authorization: "KM_TOKEN" },
+    });
     expect(JSON.stringify(r)).not.toContain("s3cret");
     expect(r.registration).toBeNull();
   });
 
   test("a decision made against declared tools says so and has no registration", () => {
     const r = unsignedOnCallRecord({ surfaceSha256: null });
-    expect(r.basis).toEqual({ kind: "declared_tools", statement: "made against declared tools, not a live surface" });
+    expect(r.basis).toEqual({
+      kind: "declared_tools",
+      statement: "made against declared tools, not a live surface",
+    });
     expect(r.registration).toBeNull();
   });
 
   test("the registration block is a lib/surface registration record (same fingerprint version)", () => {
     const r = unsignedOnCallRecord();
     expect(RECORD_FINGERPRINT_VERSION).toBe(FINGERPRINT_VERSION);
-    expect(parseRegistrationRecord(r.registration)).toMatchObject({ ok: true, record: { surface_sha256: r.decision.bound.surfaceSha256 } });
+    expect(parseRegistrationRecord(r.registration)).toMatchObject({
+      ok: true,
+      record: { surface_sha256: r.decision.bound.surfaceSha256 },
+    });
   });
 
   test("refuses a registration surface other than the bound one", () => {
-    expect(() => unsignedOnCallRecord({}, { surface: { ...SEED_SURFACE, surfaceSha256: "f".repeat(64) } })).toThrow(/not the one the decision is bound to/);
+    expect(() =>
+      unsignedOnCallRecord({}, { surface: { ...SEED_SURFACE, surfaceSha256: "f".repeat(64) } }),
+    ).toThrow(/not the one the decision is bound to/);
   });
 
   test("a stale decision cannot be exported", () => {
     const { review, decision } = reviewWithDecision();
     review.controls.credentials[0]!.scopes.push("write:issue");
-    expect(() => buildDecisionRecord({ review, reviewId: "r", revision: 6, decision, issuedAt: new Date(), currentSurfaceSha256: decision.bound.surfaceSha256 })).toThrow(
-      /stale .*controls changed/,
-    );
+    expect(() =>
+      buildDecisionRecord({
+        review,
+        reviewId: "r",
+        revision: 6,
+        decision,
+        issuedAt: new Date(),
+        currentSurfaceSha256: decision.bound.surfaceSha256,
+      }),
+    ).toThrow(/stale .*controls changed/);
   });
 
   test("round-trips through JSON and the schema unchanged", () => {
@@ -94,7 +139,12 @@ describe("decision record", () => {
     ["an unknown field", (r: Record<string, unknown>) => void (r.extra = 1), "malformed"],
     ["a wrong version", (r: Record<string, unknown>) => void (r.recordVersion = 2), "malformed"],
     ["no signature", (r: Record<string, unknown>) => void delete r.signature, "unsigned"],
-    ["a tool set out of order", (r: Record<string, unknown>) => void (r.decision as DecisionRecord["decision"]).toolSet.reverse(), "malformed"],
+    [
+      "a tool set out of order",
+      (r: Record<string, unknown>) =>
+        void (r.decision as DecisionRecord["decision"]).toolSet.reverse(),
+      "malformed",
+    ],
   ])("parse rejects %s", (_label, mutate, reason) => {
     const r = clone(signed()) as unknown as Record<string, unknown>;
     mutate(r);
@@ -116,7 +166,9 @@ describe("signature", () => {
     const { createHash } = await import("node:crypto");
     const raw = Buffer.from(keys.publicKey.export({ format: "jwk" }).x!, "base64url");
     expect(raw).toHaveLength(32);
-    expect(signingKeyId(keys.publicKey)).toBe(createHash("sha256").update(raw).digest("hex").slice(0, 16));
+    expect(signingKeyId(keys.publicKey)).toBe(
+      createHash("sha256").update(raw).digest("hex").slice(0, 16),
+    );
     expect(signingKeyId(keys.privateKey)).toBe(signingKeyId(keys.publicKey));
   });
 
@@ -124,12 +176,22 @@ describe("signature", () => {
     const { verify } = await import("node:crypto");
     const record = signed();
     const { signature, ...rest } = record;
-    expect(verify(null, Buffer.from(canonicalJson(rest)), keys.publicKey, Buffer.from(signature.value, "base64"))).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(canonicalJson(rest)),
+        keys.publicKey,
+        Buffer.from(signature.value, "base64"),
+      ),
+    ).toBe(true);
   });
 
   test("a signed record verifies, also as JSON text and with the PEM key", () => {
     const record = signed();
-    expect(verifyRecord(record, keys.publicKey)).toMatchObject({ ok: true, keyId: signingKeyId(keys.publicKey) });
+    expect(verifyRecord(record, keys.publicKey)).toMatchObject({
+      ok: true,
+      keyId: signingKeyId(keys.publicKey),
+    });
     const pem = keys.publicKey.export({ type: "spki", format: "pem" }).toString();
     expect(verifyRecord(JSON.stringify(record), pem).ok).toBe(true);
   });
@@ -141,11 +203,24 @@ describe("signature", () => {
   });
 
   const tamper: [string, (r: DecisionRecord) => void][] = [
-    ["one character of the rationale", (r) => void (r.decision.rationale = r.decision.rationale.replace("read-only", "read-onlY"))],
+    [
+      "one character of the rationale",
+      (r) => void (r.decision.rationale = r.decision.rationale.replace("read-only", "read-onlY")),
+    ],
     ["one character of the tool set", (r) => void (r.decision.toolSet[0]!.tool = "trigger_deplor")],
     ["the verdict", (r) => void (r.decision.verdict = "approved")],
-    ["a bound fingerprint", (r) => void (r.decision.bound.surfaceSha256 = r.decision.bound.surfaceSha256!.replace("b", "c") as never)],
-    ["the registration's on_surface_change", (r) => void (r.registration!.on_surface_change = "warn")],
+    [
+      "a bound fingerprint",
+      (r) =>
+        void (r.decision.bound.surfaceSha256 = r.decision.bound.surfaceSha256!.replace(
+          "b",
+          "c",
+        ) as never),
+    ],
+    [
+      "the registration's on_surface_change",
+      (r) => void (r.registration!.on_surface_change = "warn"),
+    ],
     ["an added field", (r) => void ((r as unknown as Record<string, unknown>).note = "harmless?")],
   ];
   test.each(tamper)("changing %s fails as tampered", (_label, mutate) => {
@@ -158,18 +233,35 @@ describe("signature", () => {
 
   test("the keyId alone changed on a valid signature is tampered", () => {
     const record = signed();
-    const relabelled = { ...record, signature: { ...record.signature, keyId: signingKeyId(other.publicKey) } };
+    const relabelled = {
+      ...record,
+      signature: { ...record.signature, keyId: signingKeyId(other.publicKey) },
+    };
     // The signature still verifies with this key, but the label lies about which key made it.
-    expect(verifyRecord(relabelled, keys.publicKey)).toMatchObject({ ok: false, reason: "tampered", message: expect.stringMatching(/keyId was changed/) as unknown });
+    expect(verifyRecord(relabelled, keys.publicKey)).toMatchObject({
+      ok: false,
+      reason: "tampered",
+      message: expect.stringMatching(/keyId was changed/) as unknown,
+    });
   });
 
   test("a wrong key fails as wrong_key", () => {
-    expect(verifyRecord(signed(), other.publicKey)).toMatchObject({ ok: false, reason: "wrong_key", message: expect.stringContaining(signingKeyId(keys.publicKey)) as unknown });
+    expect(verifyRecord(signed(), other.publicKey)).toMatchObject({
+      ok: false,
+      reason: "wrong_key",
+      message: expect.stringContaining(signingKeyId(keys.publicKey)) as unknown,
+    });
   });
 
   test("unsigned fails as unsigned", () => {
-    expect(verifyRecord(unsignedOnCallRecord(), keys.publicKey)).toMatchObject({ ok: false, reason: "unsigned" });
-    expect(verifyRecord({ ...signed(), signature: null }, keys.publicKey)).toMatchObject({ ok: false, reason: "unsigned" });
+    expect(verifyRecord(unsignedOnCallRecord(), keys.publicKey)).toMatchObject({
+      ok: false,
+      reason: "unsigned",
+    });
+    expect(verifyRecord({ ...signed(), signature: null }, keys.publicKey)).toMatchObject({
+      ok: false,
+      reason: "unsigned",
+    });
   });
 
   test.each([
@@ -178,8 +270,14 @@ describe("signature", () => {
     ["null", null],
     ["a number", 42],
     ["another kind", { kind: "x", recordVersion: 1 }],
-    ["a bad signature field", { ...signedOnce(), signature: { alg: "RS256", keyId: "x", value: "y" } }],
-    ["a lone surrogate", { ...signedOnce(), decision: { ...signedOnce().decision, rationale: "\ud800" } }],
+    [
+      "a bad signature field",
+      { ...signedOnce(), signature: { alg: "RS256", keyId: "x", value: "y" } },
+    ],
+    [
+      "a lone surrogate",
+      { ...signedOnce(), decision: { ...signedOnce().decision, rationale: "\ud800" } },
+    ],
   ])("malformed input (%s) fails as malformed, without throwing", (_label, input) => {
     expect(verifyRecord(input, keys.publicKey)).toMatchObject({ ok: false, reason: "malformed" });
   });
@@ -189,7 +287,10 @@ describe("signature", () => {
     const { signature: _s, ...unsigned } = signed();
     const bad = { ...unsigned, decision: { ...unsigned.decision, rationale: "" } };
     const value = sign(null, Buffer.from(canonicalJson(bad)), keys.privateKey).toString("base64");
-    const result = verifyRecord({ ...bad, signature: { alg: "Ed25519", keyId: signingKeyId(keys.publicKey), value } }, keys.publicKey);
+    const result = verifyRecord(
+      { ...bad, signature: { alg: "Ed25519", keyId: signingKeyId(keys.publicKey), value } },
+      keys.publicKey,
+    );
     expect(result).toMatchObject({ ok: false, reason: "malformed" });
   });
 
@@ -201,7 +302,9 @@ describe("signature", () => {
   });
 
   test("signRecord refuses a keyId that is not the key's", () => {
-    expect(() => signRecord(unsignedOnCallRecord(), keys.privateKey, "0123456789abcdef")).toThrow(/not the id of this key/);
+    expect(() => signRecord(unsignedOnCallRecord(), keys.privateKey, "0123456789abcdef")).toThrow(
+      /not the id of this key/,
+    );
   });
 });
 

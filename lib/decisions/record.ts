@@ -11,11 +11,21 @@
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
 import { AppError, fieldIssuesFromZod, type FieldIssue } from "@/lib/errors";
-import { AgentIdSchema, DecisionIdSchema, ReviewIdSchema, ServerIdSchema, Sha256Schema } from "@/lib/ids";
+import {
+  AgentIdSchema,
+  DecisionIdSchema,
+  ReviewIdSchema,
+  ServerIdSchema,
+  Sha256Schema,
+} from "@/lib/ids";
 import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
 import { canonicalJson, sha256Hex } from "@/lib/decisions/hash";
-import { checkConditions, decisionStatus, type EgressDefaultDenyEvaluator } from "@/lib/decisions/staleness";
+import {
+  checkConditions,
+  decisionStatus,
+  type EgressDefaultDenyEvaluator,
+} from "@/lib/decisions/staleness";
 
 export const DECISION_RECORD_VERSION = 1;
 export const DECISION_RECORD_KIND = "relay-review.decision";
@@ -41,29 +51,45 @@ const RecordDecisionSchema = z.strictObject({
   serverId: ServerIdSchema,
   agentId: AgentIdSchema,
   verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
-  toolSet: z.array(RecordToolRefSchema).max(10_000).describe("The agent's whole tool set, sorted by serverId then tool, no duplicates."),
+  toolSet: z
+    .array(RecordToolRefSchema)
+    .max(10_000)
+    .describe("The agent's whole tool set, sorted by serverId then tool, no duplicates."),
   conditions: z.array(RecordConditionSchema).max(100),
   reviewer: text(120),
   rationale: text(20_000),
   decidedAt: datetime(),
   bound: z
     .strictObject({
-      surfaceSha256: Sha256Schema.nullable().describe("Live surface fingerprint; null when the decision was made against declared tools."),
+      surfaceSha256: Sha256Schema.nullable().describe(
+        "Live surface fingerprint; null when the decision was made against declared tools.",
+      ),
       imageDigest: ImageDigestSchema.nullable(),
       toolSetSha256: Sha256Schema.describe("SHA-256 of the RFC 8785 JSON of toolSet."),
       controlsSha256: Sha256Schema,
       revision: z.number().int().min(1).describe("The review revision the decision was made at."),
     })
-    .describe("What the decision was made against; a change to any of it makes the decision stale."),
+    .describe(
+      "What the decision was made against; a change to any of it makes the decision stale.",
+    ),
 });
 
 const RecordTransportSchema = z
   .strictObject({
     kind: z.enum(["stdio", "http", "sse", "manual"]),
-    envNames: z.array(EnvNameSchema).max(128).describe("Environment variables the server needs (stdio), or that hold header values (http/sse)."),
-    headerEnv: z.record(HeaderNameSchema, EnvNameSchema).describe("HTTP header name → environment variable holding its value."),
+    envNames: z
+      .array(EnvNameSchema)
+      .max(128)
+      .describe(
+        "Environment variables the server needs (stdio), or that hold header values (http/sse).",
+      ),
+    headerEnv: z
+      .record(HeaderNameSchema, EnvNameSchema)
+      .describe("HTTP header name → environment variable holding its value."),
   })
-  .describe("How the server is reached, reduced to its kind and the names (never values) of what it needs.");
+  .describe(
+    "How the server is reached, reduced to its kind and the names (never values) of what it needs.",
+  );
 
 /** Fingerprint algorithm version of `surface_sha256` (lib/surface/fingerprint.ts FINGERPRINT_VERSION; a test keeps them equal). */
 export const RECORD_FINGERPRINT_VERSION = 1;
@@ -84,7 +110,10 @@ const RegistrationSchema = z.strictObject({
     prompts: z.array(text(256)).max(10_000),
   }),
   on_surface_change: z.enum(["block", "warn"]),
-  declared_capabilities: z.array(z.string().max(64)).max(16).describe("The client capabilities the fingerprinted inspection declared."),
+  declared_capabilities: z
+    .array(z.string().max(64))
+    .max(16)
+    .describe("The client capabilities the fingerprinted inspection declared."),
   fingerprint_version: z.literal(RECORD_FINGERPRINT_VERSION),
   item_sha256: z
     .strictObject({
@@ -99,24 +128,45 @@ const RegistrationSchema = z.strictObject({
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
-const ConditionCheckRecordSchema = z.strictObject({ holds: z.boolean().nullable(), reason: text(2000) });
+const ConditionCheckRecordSchema = z.strictObject({
+  holds: z.boolean().nullable(),
+  reason: text(2000),
+});
 
 const SignatureSchema = z.strictObject({
   alg: z.literal(SIGNATURE_ALG),
-  keyId: z.string().regex(/^[0-9a-f]{16}$/).describe("First 16 hex of SHA-256 of the raw 32-byte Ed25519 public key."),
-  value: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe("Base64 of the 64-byte Ed25519 signature."),
+  keyId: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .describe("First 16 hex of SHA-256 of the raw 32-byte Ed25519 public key."),
+  value: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{86}==$/)
+    .describe("Base64 of the 64-byte Ed25519 signature."),
 });
 
 const unsignedShape = {
   recordVersion: z.literal(DECISION_RECORD_VERSION),
   kind: z.literal(DECISION_RECORD_KIND),
   issuedAt: datetime(),
-  review: z.strictObject({ id: ReviewIdSchema, title: text(200), revision: z.number().int().min(1).describe("The review revision at issue time.") }),
+  review: z.strictObject({
+    id: ReviewIdSchema,
+    title: text(200),
+    revision: z.number().int().min(1).describe("The review revision at issue time."),
+  }),
   decision: RecordDecisionSchema,
   basis: z.strictObject({ kind: z.enum(["live_surface", "declared_tools"]), statement: text(200) }),
-  server: z.strictObject({ id: ServerIdSchema, name: text(120), transport: RecordTransportSchema, imageDigest: ImageDigestSchema.nullable() }),
+  server: z.strictObject({
+    id: ServerIdSchema,
+    name: text(120),
+    transport: RecordTransportSchema,
+    imageDigest: ImageDigestSchema.nullable(),
+  }),
   agent: z.strictObject({ id: AgentIdSchema, name: text(120) }),
-  conditionChecks: z.array(ConditionCheckRecordSchema).max(100).describe("Each condition as checked at issue time, in the order of decision.conditions."),
+  conditionChecks: z
+    .array(ConditionCheckRecordSchema)
+    .max(100)
+    .describe("Each condition as checked at issue time, in the order of decision.conditions."),
   registration: RegistrationSchema.nullable(),
 };
 
@@ -124,32 +174,47 @@ type UnsignedShape = z.infer<z.ZodObject<typeof unsignedShape>>;
 
 /** Cross-field invariants a well-formed record keeps (not expressible in the JSON Schema). */
 function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
-  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  const issue = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: "custom", path, message });
   const d = r.decision;
   if (r.server.id !== d.serverId) issue(["server", "id"], "must equal decision.serverId");
   if (r.agent.id !== d.agentId) issue(["agent", "id"], "must equal decision.agentId");
-  if (r.server.imageDigest !== d.bound.imageDigest) issue(["server", "imageDigest"], "must equal decision.bound.imageDigest");
-  if (canonicalJson(normalizeToolSet(d.toolSet)) !== canonicalJson(d.toolSet)) issue(["decision", "toolSet"], "must be sorted by serverId then tool, without duplicates");
-  if (toolSetSha256(d.toolSet) !== d.bound.toolSetSha256) issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
-  if (r.conditionChecks.length !== d.conditions.length) issue(["conditionChecks"], "must have one entry per decision condition");
+  if (r.server.imageDigest !== d.bound.imageDigest)
+    issue(["server", "imageDigest"], "must equal decision.bound.imageDigest");
+  if (canonicalJson(normalizeToolSet(d.toolSet)) !== canonicalJson(d.toolSet))
+    issue(["decision", "toolSet"], "must be sorted by serverId then tool, without duplicates");
+  if (toolSetSha256(d.toolSet) !== d.bound.toolSetSha256)
+    issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
+  if (r.conditionChecks.length !== d.conditions.length)
+    issue(["conditionChecks"], "must have one entry per decision condition");
   const basis = decisionBasis(d);
-  if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label) issue(["basis"], "does not match decision.bound.surfaceSha256");
+  if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label)
+    issue(["basis"], "does not match decision.bound.surfaceSha256");
   if (r.registration) {
-    if (r.registration.surface_sha256 !== d.bound.surfaceSha256) issue(["registration", "surface_sha256"], "must equal decision.bound.surfaceSha256");
-    if (r.registration.image !== d.bound.imageDigest) issue(["registration", "image"], "must equal decision.bound.imageDigest");
-    if (r.registration.server !== r.server.name) issue(["registration", "server"], "must equal server.name");
+    if (r.registration.surface_sha256 !== d.bound.surfaceSha256)
+      issue(["registration", "surface_sha256"], "must equal decision.bound.surfaceSha256");
+    if (r.registration.image !== d.bound.imageDigest)
+      issue(["registration", "image"], "must equal decision.bound.imageDigest");
+    if (r.registration.server !== r.server.name)
+      issue(["registration", "server"], "must equal server.name");
   }
 }
 
 /** A decision record before signing. */
-export const UnsignedDecisionRecordSchema = z.strictObject(unsignedShape).superRefine(checkConsistency);
+export const UnsignedDecisionRecordSchema = z
+  .strictObject(unsignedShape)
+  .superRefine(checkConsistency);
 export type UnsignedDecisionRecord = z.infer<typeof UnsignedDecisionRecordSchema>;
 
 /** A signed decision record, as exported. Parse with `parseDecisionRecord`; check with `verifyRecord`. */
 export const DecisionRecordSchema = z
   .strictObject({ ...unsignedShape, signature: SignatureSchema })
   .superRefine(checkConsistency)
-  .meta({ title: "Relay Review decision record", description: "A signed decision: a server approved (or rejected) into a named agent with a named tool set." });
+  .meta({
+    title: "Relay Review decision record",
+    description:
+      "A signed decision: a server approved (or rejected) into a named agent with a named tool set.",
+  });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 export type RecordSignature = z.infer<typeof SignatureSchema>;
 
@@ -176,7 +241,11 @@ function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transp
       return { kind: "stdio", envNames: names(t.envNames), headerEnv: {} };
     case "http":
     case "sse":
-      return { kind: t.kind, envNames: names(Object.values(t.headerEnv)), headerEnv: { ...t.headerEnv } };
+      return {
+        kind: t.kind,
+        envNames: names(Object.values(t.headerEnv)),
+        headerEnv: { ...t.headerEnv },
+      };
     case "manual":
       return { kind: "manual", envNames: [], headerEnv: {} };
   }
@@ -206,11 +275,19 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
   if (!review.decisions.some((d) => d.id === decision.id)) {
     throw new AppError("BAD_REQUEST", `decision ${decision.id} is not in this review`);
   }
-  const status = decisionStatus(decision, { review, currentSurfaceSha256: input.currentSurfaceSha256, currentRevision: input.revision });
+  const status = decisionStatus(decision, {
+    review,
+    currentSurfaceSha256: input.currentSurfaceSha256,
+    currentRevision: input.revision,
+  });
   if (status.state === "stale") {
-    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
-      details: { changes: status.changes },
-    });
+    throw new AppError(
+      "CONFLICT",
+      `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`,
+      {
+        details: { changes: status.changes },
+      },
+    );
   }
   // Not stale, so both exist.
   const server = review.servers.find((s) => s.id === decision.serverId)!;
@@ -218,9 +295,13 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
   const basis = decisionBasis(decision);
   const surface = input.surface ?? null;
   if (surface !== null && surface.surfaceSha256 !== decision.bound.surfaceSha256) {
-    throw new AppError("BAD_REQUEST", "the surface given for the registration is not the one the decision is bound to", {
-      details: { bound: decision.bound.surfaceSha256, given: surface.surfaceSha256 },
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      "the surface given for the registration is not the one the decision is bound to",
+      {
+        details: { bound: decision.bound.surfaceSha256, given: surface.surfaceSha256 },
+      },
+    );
   }
   const registration: Registration | null =
     decision.bound.surfaceSha256 !== null && surface !== null
@@ -228,14 +309,20 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
           server: server.name,
           image: server.imageDigest,
           surface_sha256: decision.bound.surfaceSha256,
-          surface: { tools: [...surface.tools].sort(), resources: [...surface.resources].sort(), prompts: [...surface.prompts].sort() },
+          surface: {
+            tools: [...surface.tools].sort(),
+            resources: [...surface.resources].sort(),
+            prompts: [...surface.prompts].sort(),
+          },
           on_surface_change: server.pin?.onSurfaceChange ?? "block",
           declared_capabilities: [...surface.declaredCapabilities].sort(),
           fingerprint_version: RECORD_FINGERPRINT_VERSION,
           ...(surface.itemSha256 ? { item_sha256: surface.itemSha256 } : {}),
         }
       : null;
-  const checks = checkConditions(decision, review, { evaluateEgressDefaultDeny: input.evaluateEgressDefaultDeny });
+  const checks = checkConditions(decision, review, {
+    evaluateEgressDefaultDeny: input.evaluateEgressDefaultDeny,
+  });
   const issuedAt = typeof input.issuedAt === "string" ? new Date(input.issuedAt) : input.issuedAt;
   const parsed = UnsignedDecisionRecordSchema.safeParse({
     recordVersion: DECISION_RECORD_VERSION,
@@ -255,13 +342,20 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
       bound: decision.bound,
     },
     basis: { kind: basis.kind, statement: basis.label },
-    server: { id: server.id, name: server.name, transport: recordTransport(server.transport), imageDigest: server.imageDigest },
+    server: {
+      id: server.id,
+      name: server.name,
+      transport: recordTransport(server.transport),
+      imageDigest: server.imageDigest,
+    },
     agent: { id: agent.id, name: agent.name },
     conditionChecks: checks.map((c) => ({ holds: c.holds, reason: c.reason })),
     registration,
   } satisfies z.input<typeof UnsignedDecisionRecordSchema>);
   if (!parsed.success) {
-    throw new AppError("BAD_REQUEST", "the decision cannot be written as a record", { issues: fieldIssuesFromZod(parsed.error.issues) });
+    throw new AppError("BAD_REQUEST", "the decision cannot be written as a record", {
+      issues: fieldIssuesFromZod(parsed.error.issues),
+    });
   }
   return parsed.data;
 }
@@ -274,8 +368,14 @@ function rawPublicKey(key: KeyObject): Buffer {
 }
 
 function asPublicKey(key: KeyObject | string): KeyObject {
-  const k = typeof key === "string" ? createPublicKey(key) : key.type === "private" ? createPublicKey(key) : key;
-  if (k.asymmetricKeyType !== "ed25519") throw new TypeError(`expected an Ed25519 key, got ${k.asymmetricKeyType ?? k.type}`);
+  const k =
+    typeof key === "string"
+      ? createPublicKey(key)
+      : key.type === "private"
+        ? createPublicKey(key)
+        : key;
+  if (k.asymmetricKeyType !== "ed25519")
+    throw new TypeError(`expected an Ed25519 key, got ${k.asymmetricKeyType ?? k.type}`);
   return k;
 }
 
@@ -291,9 +391,14 @@ export function signingInput(record: object): Buffer {
 }
 
 /** Sign a record (re-validated first). Throws when the record is invalid or keyId is not the key's id. */
-export function signRecord(unsigned: UnsignedDecisionRecord, privateKey: KeyObject, keyId: string = signingKeyId(privateKey)): DecisionRecord {
+export function signRecord(
+  unsigned: UnsignedDecisionRecord,
+  privateKey: KeyObject,
+  keyId: string = signingKeyId(privateKey),
+): DecisionRecord {
   const record = UnsignedDecisionRecordSchema.parse(unsigned);
-  if (keyId !== signingKeyId(privateKey)) throw new TypeError(`keyId ${keyId} is not the id of this key (${signingKeyId(privateKey)})`);
+  if (keyId !== signingKeyId(privateKey))
+    throw new TypeError(`keyId ${keyId} is not the id of this key (${signingKeyId(privateKey)})`);
   const value = sign(null, signingInput(record), privateKey).toString("base64");
   return { ...record, signature: { alg: SIGNATURE_ALG, keyId, value } };
 }
@@ -303,7 +408,8 @@ export type VerifyResult =
   | { ok: true; record: DecisionRecord; keyId: string }
   | { ok: false; reason: VerifyFailureReason; message: string; issues?: FieldIssue[] };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Check a record's signature with `publicKey`. Never throws: `input` may be anything (a JSON text
@@ -313,14 +419,21 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * reads as tampered rather than as a schema error.
  */
 export function verifyRecord(input: unknown, publicKey: KeyObject | string): VerifyResult {
-  const fail = (reason: VerifyFailureReason, message: string, issues?: FieldIssue[]): VerifyResult => ({ ok: false, reason, message, ...(issues ? { issues } : {}) });
+  const fail = (
+    reason: VerifyFailureReason,
+    message: string,
+    issues?: FieldIssue[],
+  ): VerifyResult => ({ ok: false, reason, message, ...(issues ? { issues } : {}) });
   let key: KeyObject;
   let ourKeyId: string;
   try {
     key = asPublicKey(publicKey);
     ourKeyId = signingKeyId(key);
   } catch (error) {
-    return fail("bad_key", `the public key cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      "bad_key",
+      `the public key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let value: unknown = input;
   if (typeof input === "string") {
@@ -331,34 +444,62 @@ export function verifyRecord(input: unknown, publicKey: KeyObject | string): Ver
     }
   }
   if (!isPlainObject(value)) return fail("malformed", "the record is not a JSON object");
-  if (value.kind !== DECISION_RECORD_KIND) return fail("malformed", `not a decision record (kind must be ${JSON.stringify(DECISION_RECORD_KIND)})`);
+  if (value.kind !== DECISION_RECORD_KIND)
+    return fail(
+      "malformed",
+      `not a decision record (kind must be ${JSON.stringify(DECISION_RECORD_KIND)})`,
+    );
   if (value.recordVersion !== DECISION_RECORD_VERSION) {
-    return fail("malformed", `unsupported recordVersion ${JSON.stringify(value.recordVersion)} (this build reads version ${DECISION_RECORD_VERSION})`);
+    return fail(
+      "malformed",
+      `unsupported recordVersion ${JSON.stringify(value.recordVersion)} (this build reads version ${DECISION_RECORD_VERSION})`,
+    );
   }
-  if (value.signature === undefined || value.signature === null) return fail("unsigned", "the record has no signature");
+  if (value.signature === undefined || value.signature === null)
+    return fail("unsigned", "the record has no signature");
   const signature = SignatureSchema.safeParse(value.signature);
-  if (!signature.success) return fail("malformed", "the signature field is malformed", fieldIssuesFromZod(signature.error.issues, "signature."));
+  if (!signature.success)
+    return fail(
+      "malformed",
+      "the signature field is malformed",
+      fieldIssuesFromZod(signature.error.issues, "signature."),
+    );
 
   let isValid: boolean;
   try {
     isValid = verify(null, signingInput(value), key, Buffer.from(signature.data.value, "base64"));
   } catch (error) {
-    return fail("malformed", `the record cannot be canonicalised: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      "malformed",
+      `the record cannot be canonicalised: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!isValid) {
     return signature.data.keyId === ourKeyId
       ? fail("tampered", `the record was changed after it was signed by key ${ourKeyId}`)
-      : fail("wrong_key", `the record was signed by key ${signature.data.keyId}, not by the given key ${ourKeyId}`);
+      : fail(
+          "wrong_key",
+          `the record was signed by key ${signature.data.keyId}, not by the given key ${ourKeyId}`,
+        );
   }
   if (signature.data.keyId !== ourKeyId) {
-    return fail("tampered", `the signature verifies with key ${ourKeyId}, but its keyId was changed to ${signature.data.keyId}`);
+    return fail(
+      "tampered",
+      `the signature verifies with key ${ourKeyId}, but its keyId was changed to ${signature.data.keyId}`,
+    );
   }
   const parsed = DecisionRecordSchema.safeParse(value);
-  if (!parsed.success) return fail("malformed", "the record is signed but is not a valid v1 decision record", fieldIssuesFromZod(parsed.error.issues));
+  if (!parsed.success)
+    return fail(
+      "malformed",
+      "the record is signed but is not a valid v1 decision record",
+      fieldIssuesFromZod(parsed.error.issues),
+    );
   return { ok: true, record: parsed.data, keyId: ourKeyId };
 }
 
-export type ParseDecisionRecordResult = { ok: true; record: DecisionRecord } | { ok: false; error: AppError };
+export type ParseDecisionRecordResult =
+  { ok: true; record: DecisionRecord } | { ok: false; error: AppError };
 
 /**
  * Parse a signed record (a JSON text or a parsed value) against the v1 schema. Checks the shape
@@ -366,9 +507,16 @@ export type ParseDecisionRecordResult = { ok: true; record: DecisionRecord } | {
  * `details.reason` is `malformed` or `unsigned`.
  */
 export function parseDecisionRecord(json: unknown): ParseDecisionRecordResult {
-  const failure = (reason: "malformed" | "unsigned", userMessage: string, issues?: FieldIssue[]): ParseDecisionRecordResult => ({
+  const failure = (
+    reason: "malformed" | "unsigned",
+    userMessage: string,
+    issues?: FieldIssue[],
+  ): ParseDecisionRecordResult => ({
     ok: false,
-    error: new AppError("BAD_REQUEST", userMessage, { details: { reason }, ...(issues ? { issues } : {}) }),
+    error: new AppError("BAD_REQUEST", userMessage, {
+      details: { reason },
+      ...(issues ? { issues } : {}),
+    }),
   });
   let value: unknown = json;
   if (typeof json === "string") {
@@ -384,7 +532,11 @@ export function parseDecisionRecord(json: unknown): ParseDecisionRecordResult {
   const parsed = DecisionRecordSchema.safeParse(value);
   if (!parsed.success) {
     const issues = fieldIssuesFromZod(parsed.error.issues);
-    return failure("malformed", `invalid decision record: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
+    return failure(
+      "malformed",
+      `invalid decision record: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
   }
   return { ok: true, record: parsed.data };
 }

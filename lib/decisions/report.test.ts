@@ -5,19 +5,51 @@ import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisi
 import { SURFACE_SHA, reviewWithDecision } from "@/tests/decisions/fixtures";
 
 const analysis: ReportAnalysisSummary = {
-  paths: [{ from: "Tracker: support portal project (SUP)", to: "trigger_deploy", via: ["knowledge_search"], bound: "everyone with an email address" }],
-  controls: [
-    { name: "tool-set separation", stops: "the path from a returned text to a sensitive sink", residue: "whatever damage the remaining tools can do", cuts: true },
-    { name: "approval on the sensitive path", stops: "unreviewed sensitive calls, if rare and out of band", residue: "an approver who trusts the model's justification", cuts: false },
+  paths: [
+    {
+      from: "Tracker: support portal project (SUP)",
+      to: "trigger_deploy",
+      via: ["knowledge_search"],
+      bound: "everyone with an email address",
+    },
   ],
-  residueStatement: "A payload already in the source, reaching the tools that stayed in the session.",
+  controls: [
+    {
+      name: "tool-set separation",
+      stops: "the path from a returned text to a sensitive sink",
+      residue: "whatever damage the remaining tools can do",
+      cuts: true,
+    },
+    {
+      name: "approval on the sensitive path",
+      stops: "unreviewed sensitive calls, if rare and out of band",
+      residue: "an approver who trusts the model's justification",
+      cuts: false,
+    },
+  ],
+  residueStatement:
+    "A payload already in the source, reaching the tools that stayed in the session.",
 };
 
 describe("renderDecisionMarkdown", () => {
   test("a current decision on the demo review: every section, the seed's numbers, conditions with whether they hold", () => {
     const { review, decision } = reviewWithDecision();
-    const md = renderDecisionMarkdown({ review, decision, status: decisionStatus(decision, { review, currentSurfaceSha256: SURFACE_SHA }), analysisSummary: analysis });
-    for (const heading of ["# Decision: `knowledge-mcp` into `on-call agent`", "## Summary", "## Decision", "### Bound fingerprints", "## Staleness", "## Writer bounds per source", "## Paths, controls and residues", "## Statements of intent"]) {
+    const md = renderDecisionMarkdown({
+      review,
+      decision,
+      status: decisionStatus(decision, { review, currentSurfaceSha256: SURFACE_SHA }),
+      analysisSummary: analysis,
+    });
+    for (const heading of [
+      "# Decision: `knowledge-mcp` into `on-call agent`",
+      "## Summary",
+      "## Decision",
+      "### Bound fingerprints",
+      "## Staleness",
+      "## Writer bounds per source",
+      "## Paths, controls and residues",
+      "## Statements of intent",
+    ]) {
       expect(md).toContain(heading);
     }
     expect(md).toContain("- **Verdict:** Approved with conditions");
@@ -27,10 +59,16 @@ describe("renderDecisionMarkdown", () => {
     expect(md).toContain("egress of `knowledge-mcp` is default-deny: **cannot be checked**");
     expect(md).toContain(`- Surface SHA-256: \`${SURFACE_SHA}\``);
     expect(md).toContain("**everyone with an email address**");
-    expect(md).toContain("usage fact, not part of the bound: 2,100 of 31,400 external accounts wrote in the last year");
+    expect(md).toContain(
+      "usage fact, not part of the bound: 2,100 of 31,400 external accounts wrote in the last year",
+    );
     expect(md).toContain("returned into this agent by: `knowledge_search`, `get_comment`");
-    expect(md).toContain("- `Tracker: support portal project (SUP)` → `knowledge_search` → `trigger_deploy` (writers: everyone with an email address)");
-    expect(md).toContain("tool-set separation: stops the path from a returned text to a sensitive sink; leaves whatever damage the remaining tools can do; **cuts the path**");
+    expect(md).toContain(
+      "- `Tracker: support portal project (SUP)` → `knowledge_search` → `trigger_deploy` (writers: everyone with an email address)",
+    );
+    expect(md).toContain(
+      "tool-set separation: stops the path from a returned text to a sensitive sink; leaves whatever damage the remaining tools can do; **cuts the path**",
+    );
     expect(md).toContain("Prose is not a control");
     expect(md.endsWith("\n") && !md.includes("\n\n\n")).toBe(true);
   });
@@ -38,9 +76,15 @@ describe("renderDecisionMarkdown", () => {
   test("a stale decision says what changed; a declared-tools decision says so; no analysis is said plainly", () => {
     const { review, decision } = reviewWithDecision({ surfaceSha256: null });
     review.agents[0]!.tools.push({ serverId: "deploy-tools", tool: "share_file" } as ToolRef);
-    const md = renderDecisionMarkdown({ review, decision, status: decisionStatus(decision, { review, currentSurfaceSha256: null }) });
+    const md = renderDecisionMarkdown({
+      review,
+      decision,
+      status: decisionStatus(decision, { review, currentSurfaceSha256: null }),
+    });
     expect(md).toContain("**stale**: 1 change");
-    expect(md).toContain("- `tool_set`: on-call agent's tool set changed: added deploy-tools/share\\_file");
+    expect(md).toContain(
+      "- `tool_set`: on-call agent's tool set changed: added deploy-tools/share\\_file",
+    );
     expect(md).toContain("**made against declared tools, not a live surface**");
     expect(md).toContain("Not supplied with this report.");
   });
@@ -48,7 +92,8 @@ describe("renderDecisionMarkdown", () => {
   test("server- and reviewer-authored text cannot inject Markdown or HTML", () => {
     const { review, decision } = reviewWithDecision({
       reviewer: "Eve <script>alert(1)</script>",
-      rationale: "Fine.\n\n# APPROVED BY SECURITY\n![pixel](https://evil.example/p.png) [docs](javascript:alert(1))",
+      rationale:
+        "Fine.\n\n# APPROVED BY SECURITY\n![pixel](https://evil.example/p.png) [docs](javascript:alert(1))",
     });
     review.servers[0]!.name = "km`` `<b>x</b>";
     review.sources[0]!.name = "**urgent** | col";

@@ -9,7 +9,11 @@ import type { Decision, InputSource, Review } from "@/lib/review/schema";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import { decisionBasis } from "@/lib/decisions/binding";
 import { mdCode, mdQuote, mdText } from "@/lib/decisions/markdown";
-import { checkConditions, type ConditionCheck, type DecisionStatus } from "@/lib/decisions/staleness";
+import {
+  checkConditions,
+  type ConditionCheck,
+  type DecisionStatus,
+} from "@/lib/decisions/staleness";
 
 /**
  * The analysis's contribution, kept minimal so the analysis can fill it from its own results.
@@ -44,7 +48,8 @@ const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   rejected: "Rejected",
 };
 
-const holdsLabel = (holds: boolean | null) => (holds === true ? "holds" : holds === false ? "**does not hold**" : "**cannot be checked**");
+const holdsLabel = (holds: boolean | null) =>
+  holds === true ? "holds" : holds === false ? "**does not hold**" : "**cannot be checked**";
 
 function describeCondition(c: ConditionCheck["condition"]): string {
   switch (c.kind) {
@@ -72,7 +77,9 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   const agentName = agent?.name ?? decision.agentId;
   const basis = decisionBasis(decision);
   const checks = input.conditionChecks ?? checkConditions(decision, review);
-  const bounds = input.writerBounds ?? review.sources.map((source) => ({ source, result: sourceWriterBound(source) }));
+  const bounds =
+    input.writerBounds ??
+    review.sources.map((source) => ({ source, result: sourceWriterBound(source) }));
   const inToolSet = new Set(decision.toolSet.map((t) => `${t.serverId}\u0000${t.tool}`));
   const lines: string[] = [];
   const push = (...xs: string[]) => lines.push(...xs);
@@ -80,26 +87,40 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(`# Decision: ${mdCode(serverName)} into ${mdCode(agentName)}`, "");
   push("## Summary", "");
   push(`- **Verdict:** ${VERDICT_LABEL[decision.verdict]}`);
-  push(`- **Server:** ${mdCode(serverName)}; image ${fmtOrNone(decision.bound.imageDigest, "not pinned by digest")}`);
-  push(`- **Agent:** ${mdCode(agentName)}, holding ${decision.toolSet.length} tool${decision.toolSet.length === 1 ? "" : "s"}`);
+  push(
+    `- **Server:** ${mdCode(serverName)}; image ${fmtOrNone(decision.bound.imageDigest, "not pinned by digest")}`,
+  );
+  push(
+    `- **Agent:** ${mdCode(agentName)}, holding ${decision.toolSet.length} tool${decision.toolSet.length === 1 ? "" : "s"}`,
+  );
   push(
     `- **Status:** ${status.state === "current" ? "current: nothing the decision is bound to has changed" : `**stale**: ${status.changes.length} change${status.changes.length === 1 ? "" : "s"} since the decision (see Staleness)`}`,
   );
-  push(`- **Basis:** ${basis.kind === "live_surface" ? `made against the live surface ${mdCode(basis.surfaceSha256)}` : `**${basis.label}**`}`);
+  push(
+    `- **Basis:** ${basis.kind === "live_surface" ? `made against the live surface ${mdCode(basis.surfaceSha256)}` : `**${basis.label}**`}`,
+  );
   push(`- **Review:** ${mdText(review.title)}`, "");
 
   push("## Decision", "");
-  push(`- **Verdict:** ${VERDICT_LABEL[decision.verdict]}, ${mdCode(serverName)} into ${mdCode(agentName)}`);
+  push(
+    `- **Verdict:** ${VERDICT_LABEL[decision.verdict]}, ${mdCode(serverName)} into ${mdCode(agentName)}`,
+  );
   push(`- **Reviewer:** ${mdText(decision.reviewer)}`);
-  push(`- **Decided at:** ${mdCode(decision.decidedAt)}, review revision ${decision.bound.revision}`);
-  push("- **Tool set** (every tool the agent holds: text returned by any of them reaches all of them):");
+  push(
+    `- **Decided at:** ${mdCode(decision.decidedAt)}, review revision ${decision.bound.revision}`,
+  );
+  push(
+    "- **Tool set** (every tool the agent holds: text returned by any of them reaches all of them):",
+  );
   for (const t of decision.toolSet) push(`  - ${mdCode(`${t.serverId}/${t.tool}`)}`);
   if (decision.conditions.length === 0) push("- **Conditions:** none");
   else {
     push("- **Conditions** (checked against the current review):");
     decision.conditions.forEach((c, i) => {
       const check = checks[i];
-      push(`  - ${describeCondition(c)}: ${check ? `${holdsLabel(check.holds)}, ${mdText(check.reason)}` : "**not checked**"}`);
+      push(
+        `  - ${describeCondition(c)}: ${check ? `${holdsLabel(check.holds)}, ${mdText(check.reason)}` : "**not checked**"}`,
+      );
     });
   }
   push("- **Rationale:**", "", mdQuote(decision.rationale), "");
@@ -111,7 +132,11 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(`- Review revision: ${decision.bound.revision}`, "");
 
   push("## Staleness", "");
-  if (status.state === "current") push("Current: the surface, image digest, tool set and controls are as they were when the decision was made.", "");
+  if (status.state === "current")
+    push(
+      "Current: the surface, image digest, tool set and controls are as they were when the decision was made.",
+      "",
+    );
   else {
     push("**Stale.** Decide again; the decision no longer describes this deployment:", "");
     for (const c of status.changes) push(`- ${mdCode(c.what)}: ${mdText(c.message)}`);
@@ -119,16 +144,25 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   }
 
   push("## Writer bounds per source", "");
-  push("Who is *allowed* to write into each source, not how many did. The smallest number of accounts an attack needs is one.", "");
+  push(
+    "Who is *allowed* to write into each source, not how many did. The smallest number of accounts an attack needs is one.",
+    "",
+  );
   if (bounds.length === 0) push("No sources recorded.", "");
   for (const { source, result } of bounds) {
     const returnedBy = review.tools
-      .filter((t) => t.sourceIds.includes(source.id) && inToolSet.has(`${t.serverId}\u0000${t.tool}`))
+      .filter(
+        (t) => t.sourceIds.includes(source.id) && inToolSet.has(`${t.serverId}\u0000${t.tool}`),
+      )
       .map((t) => mdCode(t.tool));
-    push(`- ${mdCode(source.name)} (${mdText(source.kind)}): **${mdText(result.bound.label)}**${result.reachesOutsideBoundary ? ", outside the organisation's boundary" : ""}`);
+    push(
+      `- ${mdCode(source.name)} (${mdText(source.kind)}): **${mdText(result.bound.label)}**${result.reachesOutsideBoundary ? ", outside the organisation's boundary" : ""}`,
+    );
     for (const r of result.reasons) push(`  - ${mdText(r)}`);
     if (result.usage) push(`  - usage fact, not part of the bound: ${mdText(result.usage.label)}`);
-    push(`  - returned into this agent by: ${returnedBy.length > 0 ? returnedBy.join(", ") : "no tool in the tool set"}`);
+    push(
+      `  - returned into this agent by: ${returnedBy.length > 0 ? returnedBy.join(", ") : "no tool in the tool set"}`,
+    );
   }
   push("");
 
@@ -139,12 +173,16 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
     push("### Source-to-sink paths", "");
     if (a.paths.length === 0) push("No path from an untrusted source to a sink in this tool set.");
     for (const p of a.paths) {
-      push(`- ${mdCode(p.from)} → ${p.via.map(mdCode).join(" → ")}${p.via.length > 0 ? " → " : ""}${mdCode(p.to)} (writers: ${mdText(p.bound)})`);
+      push(
+        `- ${mdCode(p.from)} → ${p.via.map(mdCode).join(" → ")}${p.via.length > 0 ? " → " : ""}${mdCode(p.to)} (writers: ${mdText(p.bound)})`,
+      );
     }
     push("", "### Controls", "");
     if (a.controls.length === 0) push("No controls recorded.");
     for (const c of a.controls) {
-      push(`- ${mdText(c.name)}: stops ${mdText(c.stops)}; leaves ${mdText(c.residue)}; ${c.cuts ? "**cuts the path**" : "narrows its ends, does not cut the path"}`);
+      push(
+        `- ${mdText(c.name)}: stops ${mdText(c.stops)}; leaves ${mdText(c.residue)}; ${c.cuts ? "**cuts the path**" : "narrows its ends, does not cut the path"}`,
+      );
     }
     push("", "### Residue", "", mdQuote(a.residueStatement), "");
   }
@@ -152,9 +190,18 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   const statements = review.controls.statementsOfIntent;
   if (statements.length > 0) {
     push("## Statements of intent", "");
-    push("Recorded as written. Prose is not a control: these have no position in the path and count for nothing above.", "");
-    for (const s of statements) push(`- ${mdText(s.text)}${s.where ? ` (${mdText(s.where)})` : ""}`);
+    push(
+      "Recorded as written. Prose is not a control: these have no position in the path and count for nothing above.",
+      "",
+    );
+    for (const s of statements)
+      push(`- ${mdText(s.text)}${s.where ? ` (${mdText(s.where)})` : ""}`);
     push("");
   }
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    lines
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }

@@ -35,7 +35,9 @@ describe("decisionStatus", () => {
     const decision = decide(review);
     review.sources[0]!.notes = "edited";
     review.controls.statementsOfIntent = [];
-    expect(decisionStatus(decision, { review, currentSurfaceSha256: SURFACE, currentRevision: 9 })).toEqual({ state: "current" });
+    expect(
+      decisionStatus(decision, { review, currentSurfaceSha256: SURFACE, currentRevision: 9 }),
+    ).toEqual({ state: "current" });
   });
 
   const cases: [string, (r: Review) => void, string | null, StaleChange["what"][], RegExp][] = [
@@ -49,20 +51,57 @@ describe("decisionStatus", () => {
       ["tool_set"],
       /added deploy-tools\/share_file/,
     ],
-    ["trigger_deploy removed from on-call", (r) => void r.agents[0]!.tools.pop(), SURFACE, ["tool_set"], /removed deploy-tools\/trigger_deploy/],
-    ["credential scopes changed", (r) => void r.controls.credentials[0]!.scopes.push("write:issue"), SURFACE, ["controls"], /credential or egress/],
-    ["egress policy widened", (r) => void (r.controls.egress[0]!.policyYaml += "  - {}\n"), SURFACE, ["controls"], /controls changed/],
-    ["approval moved in band", (r) => void (r.controls.approvals[0]!.outOfBand = false), SURFACE, ["controls"], /approval configuration/],
-    ["surface changed", () => {}, OTHER_SURFACE, ["surface"], /surface changed: b21d7c000000… → c0ffee000000…/],
+    [
+      "trigger_deploy removed from on-call",
+      (r) => void r.agents[0]!.tools.pop(),
+      SURFACE,
+      ["tool_set"],
+      /removed deploy-tools\/trigger_deploy/,
+    ],
+    [
+      "credential scopes changed",
+      (r) => void r.controls.credentials[0]!.scopes.push("write:issue"),
+      SURFACE,
+      ["controls"],
+      /credential or egress/,
+    ],
+    [
+      "egress policy widened",
+      (r) => void (r.controls.egress[0]!.policyYaml += "  - {}\n"),
+      SURFACE,
+      ["controls"],
+      /controls changed/,
+    ],
+    [
+      "approval moved in band",
+      (r) => void (r.controls.approvals[0]!.outOfBand = false),
+      SURFACE,
+      ["controls"],
+      /approval configuration/,
+    ],
+    [
+      "surface changed",
+      () => {},
+      OTHER_SURFACE,
+      ["surface"],
+      /surface changed: b21d7c000000… → c0ffee000000…/,
+    ],
     ["no inspection any more", () => {}, null, ["surface"], /no live inspection/],
     [
       "digest changed",
-      (r) => void (r.servers[0]!.imageDigest = `ghcr.io/atlas/knowledge-mcp@sha256:${"1".repeat(64)}`),
+      (r) =>
+        void (r.servers[0]!.imageDigest = `ghcr.io/atlas/knowledge-mcp@sha256:${"1".repeat(64)}`),
       SURFACE,
       ["image_digest"],
       /image changed: .*9f3c.* → .*1111/,
     ],
-    ["digest removed", (r) => void (r.servers[0]!.imageDigest = null), SURFACE, ["image_digest"], /was removed/],
+    [
+      "digest removed",
+      (r) => void (r.servers[0]!.imageDigest = null),
+      SURFACE,
+      ["image_digest"],
+      /was removed/,
+    ],
     [
       "agent removed",
       (r) => {
@@ -98,10 +137,16 @@ describe("decisionStatus", () => {
   test("a decision made against declared tools goes stale once the server is inspected", () => {
     const review = createDemoReview();
     const decision = decide(review, { surfaceSha256: null });
-    expect(decisionStatus(decision, { review, currentSurfaceSha256: null })).toEqual({ state: "current" });
+    expect(decisionStatus(decision, { review, currentSurfaceSha256: null })).toEqual({
+      state: "current",
+    });
     const status = decisionStatus(decision, { review, currentSurfaceSha256: SURFACE });
-    expect(status).toMatchObject({ state: "stale", changes: [{ what: "surface", before: null, after: SURFACE }] });
-    if (status.state === "stale") expect(status.changes[0]!.message).toMatch(/made against declared tools, not a live surface/);
+    expect(status).toMatchObject({
+      state: "stale",
+      changes: [{ what: "surface", before: null, after: SURFACE }],
+    });
+    if (status.state === "stale")
+      expect(status.changes[0]!.message).toMatch(/made against declared tools, not a live surface/);
   });
 
   test("reports every change at once, and the tool-set diff", () => {
@@ -111,9 +156,18 @@ describe("decisionStatus", () => {
     review.controls.credentials[0]!.scopes = ["read:issue"];
     review.servers[0]!.imageDigest = null;
     const status = decisionStatus(decision, { review, currentSurfaceSha256: OTHER_SURFACE });
-    expect(status.state === "stale" && whats(status.changes)).toEqual(["surface", "image_digest", "tool_set", "controls"]);
-    const toolSet = status.state === "stale" ? status.changes.find((c) => c.what === "tool_set") : undefined;
-    expect(toolSet).toMatchObject({ added: [], removed: [{ serverId: "deploy-tools", tool: "trigger_deploy" }] });
+    expect(status.state === "stale" && whats(status.changes)).toEqual([
+      "surface",
+      "image_digest",
+      "tool_set",
+      "controls",
+    ]);
+    const toolSet =
+      status.state === "stale" ? status.changes.find((c) => c.what === "tool_set") : undefined;
+    expect(toolSet).toMatchObject({
+      added: [],
+      removed: [{ serverId: "deploy-tools", tool: "trigger_deploy" }],
+    });
   });
 });
 
@@ -129,7 +183,9 @@ describe("checkConditions", () => {
   test("each kind against the demo review", () => {
     const review = createDemoReview();
     const decision = decide(review, { conditions: allKinds });
-    const checks = checkConditions(decision, review, { evaluateEgressDefaultDeny: (yaml) => yaml.includes("10.42.7.0/24") });
+    const checks = checkConditions(decision, review, {
+      evaluateEgressDefaultDeny: (yaml) => yaml.includes("10.42.7.0/24"),
+    });
     expect(checks.map((c) => [c.condition.kind, c.holds])).toEqual([
       ["tool_absent_from_agent", false],
       ["egress_default_deny", true],
@@ -165,15 +221,33 @@ describe("checkConditions", () => {
   test("what cannot be checked is null with a reason, never a pass", () => {
     const review = createDemoReview();
     const decision = decide(review, { conditions: allKinds });
-    expect(checkConditions(decision, review)[1]).toMatchObject({ holds: null, reason: "egress policy evaluation was not available to this check" });
-    expect(checkConditions(decision, review, { evaluateEgressDefaultDeny: () => null })[1]!.holds).toBeNull();
+    expect(checkConditions(decision, review)[1]).toMatchObject({
+      holds: null,
+      reason: "egress policy evaluation was not available to this check",
+    });
+    expect(
+      checkConditions(decision, review, { evaluateEgressDefaultDeny: () => null })[1]!.holds,
+    ).toBeNull();
     review.controls.credentials = [];
     review.controls.egress = [];
     review.controls.approvals = [];
     const checks = checkConditions(decision, review, { evaluateEgressDefaultDeny: () => true });
     expect(checks.slice(1, 4).map((c) => c.holds)).toEqual([false, null, false]);
-    review.controls.credentials = [{ serverId: KM, scopes: [], projects: [], sensitiveProjects: [], identity: "service", ttlDays: null, rotation: null }];
-    expect(checkConditions(decision, review)[2]).toMatchObject({ holds: null, reason: "the credential for knowledge-mcp lists no scopes" });
+    review.controls.credentials = [
+      {
+        serverId: KM,
+        scopes: [],
+        projects: [],
+        sensitiveProjects: [],
+        identity: "service",
+        ttlDays: null,
+        rotation: null,
+      },
+    ];
+    expect(checkConditions(decision, review)[2]).toMatchObject({
+      holds: null,
+      reason: "the credential for knowledge-mcp lists no scopes",
+    });
     review.agents = review.agents.filter((a) => a.id !== ("on-call" as AgentId));
     expect(checkConditions(decision, review)[0]!.holds).toBeNull();
   });

@@ -7,7 +7,12 @@
  */
 import type { Sha256 } from "@/lib/ids";
 import type { Decision, DecisionCondition, Review, ToolRef } from "@/lib/review/schema";
-import { DECLARED_TOOLS_BASIS, controlsSha256, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
+import {
+  DECLARED_TOOLS_BASIS,
+  controlsSha256,
+  normalizeToolSet,
+  toolSetSha256,
+} from "@/lib/decisions/binding";
 
 export type StaleChange =
   | { what: "surface"; before: string | null; after: string | null; message: string }
@@ -69,7 +74,12 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
   const agent = review.agents.find((a) => a.id === decision.agentId);
 
   if (!server) {
-    changes.push({ what: "server_removed", before: decision.serverId, after: null, message: `server ${decision.serverId} is no longer in the review` });
+    changes.push({
+      what: "server_removed",
+      before: decision.serverId,
+      after: null,
+      message: `server ${decision.serverId} is no longer in the review`,
+    });
   } else {
     const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256);
     if (surface) changes.push(surface);
@@ -89,7 +99,12 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
   }
 
   if (!agent) {
-    changes.push({ what: "agent_removed", before: decision.agentId, after: null, message: `agent ${decision.agentId} is no longer in the review` });
+    changes.push({
+      what: "agent_removed",
+      before: decision.agentId,
+      after: null,
+      message: `agent ${decision.agentId} is no longer in the review`,
+    });
   } else {
     const current = normalizeToolSet(agent.tools);
     if (toolSetSha256(current) !== decision.bound.toolSetSha256) {
@@ -140,30 +155,60 @@ export type CheckConditionsOptions = {
 
 const READ_SCOPE = /^read:\S+/;
 
-function checkOne(condition: DecisionCondition, decision: Decision, review: Review, options: CheckConditionsOptions): ConditionCheck {
-  const result = (holds: boolean | null, reason: string): ConditionCheck => ({ condition, holds, reason });
+function checkOne(
+  condition: DecisionCondition,
+  decision: Decision,
+  review: Review,
+  options: CheckConditionsOptions,
+): ConditionCheck {
+  const result = (holds: boolean | null, reason: string): ConditionCheck => ({
+    condition,
+    holds,
+    reason,
+  });
   switch (condition.kind) {
     case "tool_absent_from_agent": {
       const agent = review.agents.find((a) => a.id === decision.agentId);
       const name = refText(condition.tool);
       if (!agent) return result(null, `agent ${decision.agentId} is no longer in the review`);
-      const present = agent.tools.some((t) => t.serverId === condition.tool.serverId && t.tool === condition.tool.tool);
-      return present ? result(false, `${agent.name} holds ${name}`) : result(true, `${agent.name} does not hold ${name}`);
+      const present = agent.tools.some(
+        (t) => t.serverId === condition.tool.serverId && t.tool === condition.tool.tool,
+      );
+      return present
+        ? result(false, `${agent.name} holds ${name}`)
+        : result(true, `${agent.name} does not hold ${name}`);
     }
     case "egress_default_deny": {
       const policies = review.controls.egress.filter((e) => e.serverId === condition.serverId);
-      if (policies.length === 0) return result(false, `no egress policy is recorded for ${condition.serverId}: nothing bounds its outbound traffic`);
-      if (!options.evaluateEgressDefaultDeny) return result(null, "egress policy evaluation was not available to this check");
-      const verdicts = policies.map((p) => options.evaluateEgressDefaultDeny?.(p.policyYaml) ?? null);
-      if (verdicts.some((v) => v === false)) return result(false, `an egress policy for ${condition.serverId} admits destinations it does not name (not default-deny)`);
-      if (verdicts.some((v) => v === null)) return result(null, `an egress policy for ${condition.serverId} could not be evaluated`);
-      return result(true, `the egress policy for ${condition.serverId} is an allowlist: a new destination is denied by construction`);
+      if (policies.length === 0)
+        return result(
+          false,
+          `no egress policy is recorded for ${condition.serverId}: nothing bounds its outbound traffic`,
+        );
+      if (!options.evaluateEgressDefaultDeny)
+        return result(null, "egress policy evaluation was not available to this check");
+      const verdicts = policies.map(
+        (p) => options.evaluateEgressDefaultDeny?.(p.policyYaml) ?? null,
+      );
+      if (verdicts.some((v) => v === false))
+        return result(
+          false,
+          `an egress policy for ${condition.serverId} admits destinations it does not name (not default-deny)`,
+        );
+      if (verdicts.some((v) => v === null))
+        return result(null, `an egress policy for ${condition.serverId} could not be evaluated`);
+      return result(
+        true,
+        `the egress policy for ${condition.serverId} is an allowlist: a new destination is denied by construction`,
+      );
     }
     case "credential_read_only": {
       const creds = review.controls.credentials.filter((c) => c.serverId === condition.serverId);
-      if (creds.length === 0) return result(null, `no credential is recorded for ${condition.serverId}`);
+      if (creds.length === 0)
+        return result(null, `no credential is recorded for ${condition.serverId}`);
       const scopes = creds.flatMap((c) => c.scopes);
-      if (scopes.length === 0) return result(null, `the credential for ${condition.serverId} lists no scopes`);
+      if (scopes.length === 0)
+        return result(null, `the credential for ${condition.serverId} lists no scopes`);
       const other = scopes.filter((s) => !READ_SCOPE.test(s));
       return other.length > 0
         ? result(false, `scopes that are not read-only: ${other.join(", ")}`)
@@ -171,8 +216,13 @@ function checkOne(condition: DecisionCondition, decision: Decision, review: Revi
     }
     case "approval_out_of_band": {
       const approvals = review.controls.approvals.filter((a) => a.agentId === condition.agentId);
-      if (approvals.length === 0) return result(false, `no approval is configured for agent ${condition.agentId}`);
-      if (approvals.some((a) => !a.outOfBand)) return result(false, `an approval prompt for ${condition.agentId} is shown in band of the agent`);
+      if (approvals.length === 0)
+        return result(false, `no approval is configured for agent ${condition.agentId}`);
+      if (approvals.some((a) => !a.outOfBand))
+        return result(
+          false,
+          `an approval prompt for ${condition.agentId} is shown in band of the agent`,
+        );
       const resolved = approvals.every((a) => a.showsResolvedArguments);
       return result(
         true,
@@ -184,13 +234,20 @@ function checkOne(condition: DecisionCondition, decision: Decision, review: Revi
       if (!server) return result(null, `server ${condition.serverId} is no longer in the review`);
       if (!server.pin) return result(false, `${server.name} has no surface pin`);
       return server.pin.onSurfaceChange === "block"
-        ? result(true, `${server.name} is pinned to ${short(server.pin.surfaceSha256)}… and blocks on a change`)
+        ? result(
+            true,
+            `${server.name} is pinned to ${short(server.pin.surfaceSha256)}… and blocks on a change`,
+          )
         : result(false, `${server.name} is pinned but only warns on a change`);
     }
   }
 }
 
 /** Each condition of the decision, evaluated against the current review. */
-export function checkConditions(decision: Decision, review: Review, options: CheckConditionsOptions = {}): ConditionCheck[] {
+export function checkConditions(
+  decision: Decision,
+  review: Review,
+  options: CheckConditionsOptions = {},
+): ConditionCheck[] {
   return decision.conditions.map((c) => checkOne(c, decision, review, options));
 }

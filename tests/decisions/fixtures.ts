@@ -26,21 +26,28 @@ export const onCallDecisionInput: BuildDecisionInput = {
     { kind: "approval_out_of_band", agentId: "on-call" },
   ],
   reviewer: "R. Reviewer",
-  rationale: "Egress is default-deny and the token is read-only; trigger_deploy stays behind an out-of-band approval.",
+  rationale:
+    "Egress is default-deny and the token is read-only; trigger_deploy stays behind an out-of-band approval.",
   now: "2026-01-05T10:00:00.000Z",
   revision: 4,
   surfaceSha256: SURFACE_SHA,
 };
 
 /** The demo review with the on-call decision recorded in it. */
-export function reviewWithDecision(input: Partial<BuildDecisionInput> = {}): { review: Review; decision: ReturnType<typeof buildDecision> } {
+export function reviewWithDecision(input: Partial<BuildDecisionInput> = {}): {
+  review: Review;
+  decision: ReturnType<typeof buildDecision>;
+} {
   const review = createDemoReview();
   const decision = buildDecision(review, { ...onCallDecisionInput, ...input });
   review.decisions.push(decision);
   return { review, decision };
 }
 
-export function unsignedOnCallRecord(input: Partial<BuildDecisionInput> = {}, extra: Partial<Parameters<typeof buildDecisionRecord>[0]> = {}) {
+export function unsignedOnCallRecord(
+  input: Partial<BuildDecisionInput> = {},
+  extra: Partial<Parameters<typeof buildDecisionRecord>[0]> = {},
+) {
   const { review, decision } = reviewWithDecision(input);
   return buildDecisionRecord({
     review,

@@ -3,13 +3,18 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, test } from "vitest";
-import { DECISION_RECORD_SCHEMA_FILE, DECISION_RECORD_SCHEMA_ID } from "@/lib/decisions/json-schema";
+import {
+  DECISION_RECORD_SCHEMA_FILE,
+  DECISION_RECORD_SCHEMA_ID,
+} from "@/lib/decisions/json-schema";
 import { signRecord } from "@/lib/decisions/record";
 import { generatedSchemaFiles } from "@/scripts/gen-schemas";
 import { newKeyPair, unsignedOnCallRecord } from "@/tests/decisions/fixtures";
 
 // Safe: a CommonJS module; under Node's ESM loader the default import is module.exports, whose `default` is the plugin.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule;
 const committed = async (file: string) => readFile(path.resolve(file), "utf8");
 
 describe("published JSON Schema", () => {
@@ -20,7 +25,10 @@ describe("published JSON Schema", () => {
   });
 
   test("has $id and $schema", async () => {
-    const schema = JSON.parse(await committed(DECISION_RECORD_SCHEMA_FILE)) as Record<string, unknown>;
+    const schema = JSON.parse(await committed(DECISION_RECORD_SCHEMA_FILE)) as Record<
+      string,
+      unknown
+    >;
     expect(schema.$id).toBe(DECISION_RECORD_SCHEMA_ID);
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
@@ -28,7 +36,9 @@ describe("published JSON Schema", () => {
   describe("validates real records (ajv, strict mode, formats on)", async () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     addFormats(ajv);
-    const validate = ajv.compile(JSON.parse(await committed(DECISION_RECORD_SCHEMA_FILE)) as object);
+    const validate = ajv.compile(
+      JSON.parse(await committed(DECISION_RECORD_SCHEMA_FILE)) as object,
+    );
     const { privateKey } = newKeyPair();
 
     test.each([
@@ -43,10 +53,21 @@ describe("published JSON Schema", () => {
     test.each([
       ["an unknown field", (r: Record<string, unknown>) => void (r.extra = true)],
       ["no signature", (r: Record<string, unknown>) => void delete r.signature],
-      ["a transport with a command", (r: Record<string, unknown>) => void ((r.server as { transport: Record<string, unknown> }).transport.command = "node")],
-      ["a mutable image tag", (r: Record<string, unknown>) => void ((r.server as Record<string, unknown>).imageDigest = "ghcr.io/atlas/knowledge-mcp:latest")],
+      [
+        "a transport with a command",
+        (r: Record<string, unknown>) =>
+          void ((r.server as { transport: Record<string, unknown> }).transport.command = "node"),
+      ],
+      [
+        "a mutable image tag",
+        (r: Record<string, unknown>) =>
+          void ((r.server as Record<string, unknown>).imageDigest =
+            "ghcr.io/atlas/knowledge-mcp:latest"),
+      ],
     ])("a record with %s does not", (_label, mutate) => {
-      const record = JSON.parse(JSON.stringify(signRecord(unsignedOnCallRecord(), privateKey))) as Record<string, unknown>;
+      const record = JSON.parse(
+        JSON.stringify(signRecord(unsignedOnCallRecord(), privateKey)),
+      ) as Record<string, unknown>;
       mutate(record);
       expect(validate(record)).toBe(false);
     });

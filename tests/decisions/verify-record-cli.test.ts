@@ -18,20 +18,35 @@ import { SURFACE_SHA, unsignedOnCallRecord } from "@/tests/decisions/fixtures";
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/relay-review.mjs");
-const EVERYTHING = [process.execPath, path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"];
+const EVERYTHING = [
+  process.execPath,
+  path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+  "stdio",
+];
 
 let dir: string;
 const keys = generateKeyPairSync("ed25519");
 const other = generateKeyPairSync("ed25519");
 const pem = (k: typeof keys.publicKey) => k.export({ type: "spki", format: "pem" }).toString();
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, "verify-record", ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      [BIN, "verify-record", ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+    return {
+      code: typeof e.code === "number" ? e.code : -1,
+      stdout: e.stdout ?? "",
+      stderr: e.stderr ?? "",
+    };
   }
 }
 
@@ -69,12 +84,24 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
   });
 
   test.each([
-    ["tampered", (r: DecisionRecord) => ({ ...r, decision: { ...r.decision, rationale: r.decision.rationale + "!" } }), "pub.pem", /tampered: /],
+    [
+      "tampered",
+      (r: DecisionRecord) => ({
+        ...r,
+        decision: { ...r.decision, rationale: r.decision.rationale + "!" },
+      }),
+      "pub.pem",
+      /tampered: /,
+    ],
     ["unsigned", (r: DecisionRecord) => ({ ...r, signature: undefined }), "pub.pem", /unsigned: /],
     ["wrong key", (r: DecisionRecord) => r, "other.pem", /wrong_key: the record was signed by key/],
     ["malformed", () => "{ not json", "pub.pem", /malformed: /],
   ])("%s exits 1 with the reason", async (name, mutate, keyFile, message) => {
-    const r = await cli([await file(`${name}.json`, mutate(structuredClone(signed))), "--public-key", path.join(dir, keyFile)]);
+    const r = await cli([
+      await file(`${name}.json`, mutate(structuredClone(signed))),
+      "--public-key",
+      path.join(dir, keyFile),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe("");
@@ -84,7 +111,11 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     ["no record", [], /RECORD.json is required/],
     ["both key options", ["x.json", "--public-key", "a", "--data", "b"], /not both/],
     ["both targets", ["x.json", "--url", "http://127.0.0.1:1/mcp", "--", "node"], /not both/],
-    ["a missing key file", ["x.json", "--public-key", "/nonexistent/key.pem"], /cannot read x.json|no such file/],
+    [
+      "a missing key file",
+      ["x.json", "--public-key", "/nonexistent/key.pem"],
+      /cannot read x.json|no such file/,
+    ],
   ])("usage problems exit 2 (%s)", async (_label, args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -103,7 +134,11 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     const { signature: _s, ...unsigned } = structuredClone(signed);
     unsigned.decision.reviewer = "Eve\u001b[2J";
     const record = signRecord(unsigned, keys.privateKey);
-    const r = await cli([await file("ansi.json", record), "--public-key", path.join(dir, "pub.pem")]);
+    const r = await cli([
+      await file("ansi.json", record),
+      "--public-key",
+      path.join(dir, "pub.pem"),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Eve\\u{1b}[2J");
     expect(r.stdout).not.toContain("\u001b");
@@ -113,48 +148,115 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
 describe("verify-record: the live surface (server-everything over stdio)", () => {
   let snapshot: SurfaceSnapshot;
   beforeAll(async () => {
-    const result = await inspectServer({ kind: "stdio", command: EVERYTHING[0]!, args: EVERYTHING.slice(1) });
+    const result = await inspectServer({
+      kind: "stdio",
+      command: EVERYTHING[0]!,
+      args: EVERYTHING.slice(1),
+    });
     if (!result.ok) throw new Error(`inspection failed: ${result.error.message}`);
     snapshot = result.snapshot;
   }, 90_000);
 
   const recordFor = (surfaceSha256: string) => {
     const reg = buildRegistrationRecord(snapshot);
-    const surface = { surfaceSha256, ...reg.surface, declaredCapabilities: reg.declared_capabilities, itemSha256: reg.item_sha256 };
-    return signRecord(unsignedOnCallRecord({ surfaceSha256 }, { currentSurfaceSha256: surfaceSha256, surface }), keys.privateKey);
+    const surface = {
+      surfaceSha256,
+      ...reg.surface,
+      declaredCapabilities: reg.declared_capabilities,
+      itemSha256: reg.item_sha256,
+    };
+    return signRecord(
+      unsignedOnCallRecord({ surfaceSha256 }, { currentSurfaceSha256: surfaceSha256, surface }),
+      keys.privateKey,
+    );
   };
   // The inspection module is server-only; under Next it runs with the react-server condition.
   const REACT_SERVER = { NODE_OPTIONS: "--conditions=react-server" };
 
-  test.concurrent("exits 0 when the live surface matches the record", async () => {
-    const r = await cli([await file("live-ok.json", recordFor(snapshot.surfaceSha256)), "--public-key", path.join(dir, "pub.pem"), "--", ...EVERYTHING], REACT_SERVER);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`live surface matches the record: ${snapshot.surfaceSha256}`);
-  }, 90_000);
+  test.concurrent(
+    "exits 0 when the live surface matches the record",
+    async () => {
+      const r = await cli(
+        [
+          await file("live-ok.json", recordFor(snapshot.surfaceSha256)),
+          "--public-key",
+          path.join(dir, "pub.pem"),
+          "--",
+          ...EVERYTHING,
+        ],
+        REACT_SERVER,
+      );
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`live surface matches the record: ${snapshot.surfaceSha256}`);
+    },
+    90_000,
+  );
 
-  test.concurrent("exits 3 and names the changes when it does not", async () => {
-    const record = recordFor(SURFACE_SHA);
-    const first = record.registration!.item_sha256!.tools[0]!;
-    // Re-sign with one tool's recorded hash changed, so the CLI can name it.
-    const { signature: _s, ...unsigned } = structuredClone(record);
-    unsigned.registration!.item_sha256!.tools[0] = { key: first.key, sha256: "0".repeat(64) as typeof first.sha256 };
-    const r = await cli([await file("live-bad.json", signRecord(unsigned, keys.privateKey)), "--public-key", path.join(dir, "pub.pem"), "--", ...EVERYTHING], REACT_SERVER);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`expected ${SURFACE_SHA}, got ${snapshot.surfaceSha256}`);
-    expect(r.stderr).toContain(`changed tools ${first.key}`);
-  }, 90_000);
+  test.concurrent(
+    "exits 3 and names the changes when it does not",
+    async () => {
+      const record = recordFor(SURFACE_SHA);
+      const first = record.registration!.item_sha256!.tools[0]!;
+      // Re-sign with one tool's recorded hash changed, so the CLI can name it.
+      const { signature: _s, ...unsigned } = structuredClone(record);
+      unsigned.registration!.item_sha256!.tools[0] = {
+        key: first.key,
+        sha256: "0".repeat(64) as typeof first.sha256,
+      };
+      const r = await cli(
+        [
+          await file("live-bad.json", signRecord(unsigned, keys.privateKey)),
+          "--public-key",
+          path.join(dir, "pub.pem"),
+          "--",
+          ...EVERYTHING,
+        ],
+        REACT_SERVER,
+      );
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`expected ${SURFACE_SHA}, got ${snapshot.surfaceSha256}`);
+      expect(r.stderr).toContain(`changed tools ${first.key}`);
+    },
+    90_000,
+  );
 
-  test.concurrent("a record made against declared tools cannot be checked live (exit 4)", async () => {
-    const r = await cli([await file("declared.json", signRecord(unsignedOnCallRecord({ surfaceSha256: null }), keys.privateKey)), "--public-key", path.join(dir, "pub.pem"), "--", ...EVERYTHING], REACT_SERVER);
-    expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/made against declared tools, not a live surface/);
-  }, 90_000);
+  test.concurrent(
+    "a record made against declared tools cannot be checked live (exit 4)",
+    async () => {
+      const r = await cli(
+        [
+          await file(
+            "declared.json",
+            signRecord(unsignedOnCallRecord({ surfaceSha256: null }), keys.privateKey),
+          ),
+          "--public-key",
+          path.join(dir, "pub.pem"),
+          "--",
+          ...EVERYTHING,
+        ],
+        REACT_SERVER,
+      );
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/made against declared tools, not a live surface/);
+    },
+    90_000,
+  );
 
-  test.concurrent("without the react-server condition the live check says it is unavailable, never a fake pass", async () => {
-    const r = await cli([await file("live-plain.json", recordFor(snapshot.surfaceSha256)), "--public-key", path.join(dir, "pub.pem"), "--", ...EVERYTHING]);
-    // Once bin/relay-review.mjs starts the CLI with the condition itself, this becomes a real match (0).
-    if (r.code === 4) expect(r.stderr).toMatch(/live check unavailable/);
-    else expect(r.stdout).toContain("live surface matches the record");
-  }, 90_000);
+  test.concurrent(
+    "without the react-server condition the live check says it is unavailable, never a fake pass",
+    async () => {
+      const r = await cli([
+        await file("live-plain.json", recordFor(snapshot.surfaceSha256)),
+        "--public-key",
+        path.join(dir, "pub.pem"),
+        "--",
+        ...EVERYTHING,
+      ]);
+      // Once bin/relay-review.mjs starts the CLI with the condition itself, this becomes a real match (0).
+      if (r.code === 4) expect(r.stderr).toMatch(/live check unavailable/);
+      else expect(r.stdout).toContain("live surface matches the record");
+    },
+    90_000,
+  );
 });

@@ -7,14 +7,25 @@ import "server-only";
  * which fails if it exists, instead of renamed over it). The public key file is derived from the
  * private key and rewritten when it does not match.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  type KeyObject,
+} from "node:crypto";
 import { chmod, link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { signingKeyId } from "@/lib/decisions/record";
 
-export type SigningKey = { privateKey: KeyObject; publicKey: KeyObject; keyId: string; publicKeyPem: string };
+export type SigningKey = {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  keyId: string;
+  publicKeyPem: string;
+};
 
 const PRIVATE_MODE = 0o600;
 const PUBLIC_MODE = 0o644;
@@ -37,7 +48,12 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /** Write `content` to `file` whole. With `noClobber`, returns false (and writes nothing) when `file` already exists. */
-async function writeWhole(file: string, content: string, mode: number, noClobber: boolean): Promise<boolean> {
+async function writeWhole(
+  file: string,
+  content: string,
+  mode: number,
+  noClobber: boolean,
+): Promise<boolean> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const fh = await open(tmp, "wx", mode);
   try {
@@ -58,7 +74,8 @@ async function writeWhole(file: string, content: string, mode: number, noClobber
     } catch (error) {
       if (errorCode(error) === "EEXIST") return false;
       // Filesystems without hard links: check, then rename (a narrow race instead of none).
-      if (!["EPERM", "ENOTSUP", "ENOSYS", "EOPNOTSUPP", "EXDEV"].includes(errorCode(error) ?? "")) throw error;
+      if (!["EPERM", "ENOTSUP", "ENOSYS", "EOPNOTSUPP", "EXDEV"].includes(errorCode(error) ?? ""))
+        throw error;
       const exists = await stat(file).then(
         () => true,
         () => false,
@@ -88,7 +105,9 @@ async function readPrivateKey(file: string): Promise<KeyObject | null> {
   }
   const key = createPrivateKey(pem);
   if (key.asymmetricKeyType !== "ed25519") {
-    throw new AppError("INTERNAL", "the workbench's signing key is not an Ed25519 key", { message: `${file} holds a ${key.asymmetricKeyType ?? "?"} key` });
+    throw new AppError("INTERNAL", "the workbench's signing key is not an Ed25519 key", {
+      message: `${file} holds a ${key.asymmetricKeyType ?? "?"} key`,
+    });
   }
   return key;
 }
@@ -102,7 +121,10 @@ async function loadOrCreate(dataDir: string): Promise<SigningKey> {
     const pem = generated.export({ type: "pkcs8", format: "pem" }).toString();
     const isOurs = await writeWhole(files.privateKey, pem, PRIVATE_MODE, true);
     privateKey = isOurs ? generated : await readPrivateKey(files.privateKey);
-    if (!privateKey) throw new AppError("INTERNAL", "the signing key could not be created", { message: `${files.privateKey} vanished after creation` });
+    if (!privateKey)
+      throw new AppError("INTERNAL", "the signing key could not be created", {
+        message: `${files.privateKey} vanished after creation`,
+      });
   }
   const publicKey = createPublicKey(privateKey);
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
