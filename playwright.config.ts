@@ -43,6 +43,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       RELAY_REVIEW_DATA: process.env.E2E_DATA_DIR ?? ".data-e2e",
       RELAY_REVIEW_TOKEN: process.env.E2E_TOKEN ?? "e2e-owner-token-0123456789abcdef0123456789",
+      // The hostile fixtures' launchers (config/launchers.json, `fixture: true`) are allowlisted only with this.
+      RELAY_REVIEW_ALLOW_FIXTURES: "1",
     },
   },
 });
