@@ -11,28 +11,44 @@ import { buildDecision } from "@/lib/decisions/binding";
 import { buildDecisionRecord, signRecord, type DecisionRecord } from "@/lib/decisions/record";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { createDemoReview } from "@/lib/review/demo";
+import { ReviewSchema, type Review } from "@/lib/review/schema";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BIN = path.join(ROOT, "bin/relay-review.mjs");
-export const KNOWLEDGE_COMMAND = [process.execPath, "--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"];
+export const KNOWLEDGE_ARGS = ["--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"];
+export const MUTATING_ARGS = ["--import", "tsx", path.join(ROOT, "tests/gate/fixtures/mutating-server.ts")];
 
-export async function inspectKnowledge(env: Record<string, string> = {}): Promise<SurfaceSnapshot> {
-  const [command, ...args] = KNOWLEDGE_COMMAND as [string, ...string[]];
-  const r = await inspectServer({ kind: "stdio", command, args, env, cwd: ROOT });
+export async function inspectStdio(args: string[], env: Record<string, string> = {}): Promise<SurfaceSnapshot> {
+  const r = await inspectServer({ kind: "stdio", command: process.execPath, args, env, cwd: ROOT });
   if (!r.ok) throw new Error(`inspection failed: ${r.error.message}`);
   return r.snapshot;
+}
+export const inspectKnowledge = (env: Record<string, string> = {}) => inspectStdio(KNOWLEDGE_ARGS, env);
+
+/** A one-server review for the mutating fixture: its agent holds echo only. */
+export function mutatingReview(): Review {
+  return ReviewSchema.parse({
+    schemaVersion: 2,
+    title: "mutating fixture",
+    servers: [{ id: "mutating", name: "mutating", transport: { kind: "stdio", command: "node", args: MUTATING_ARGS } }],
+    agents: [{ id: "echo-agent", name: "echo agent", tools: [{ serverId: "mutating", tool: "echo" }] }],
+  });
 }
 
 export type Signed = { record: DecisionRecord; privateKey: KeyObject; dir: string; recordPath: string; publicKeyPath: string; snapshot: SurfaceSnapshot };
 
 /** The docs agent's decision about knowledge-mcp, signed; files written to a fresh temp folder. */
 export function signedDocsRecord(snapshot: SurfaceSnapshot, agentId = "docs-agent"): Signed {
-  const review = createDemoReview();
+  return signedRecord(createDemoReview(), "knowledge-mcp", agentId, snapshot);
+}
+
+export function signedRecord(review: Review, serverId: string, agentId: string, snapshot: SurfaceSnapshot): Signed {
+  const server = review.servers.find((s) => s.id === serverId)!;
   const decision = buildDecision(review, {
     id: "dec-docs",
-    serverId: "knowledge-mcp",
+    serverId,
     agentId,
     verdict: "approved",
     reviewer: "R. Reviewer",
@@ -42,7 +58,7 @@ export function signedDocsRecord(snapshot: SurfaceSnapshot, agentId = "docs-agen
     surfaceSha256: snapshot.surfaceSha256,
   });
   review.decisions.push(decision);
-  const reg = buildRegistrationRecord(snapshot, { server: "knowledge-mcp", image: review.servers[0]!.imageDigest });
+  const reg = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
   const unsigned = buildDecisionRecord({
     review,
     reviewId: "rev-demo",
