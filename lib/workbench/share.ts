@@ -6,11 +6,15 @@ import "server-only";
  * three, after the same work (one hash, one lookup), so neither the body nor the path differs.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { Analysis } from "@/lib/analysis/analyze";
 import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
 import { analyzeReviewDocument, currentSurfaces, decisionView } from "@/lib/workbench/decisions";
+
+/** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
+export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };
 
 export const SHARE_TOKEN_BYTES = 32;
 /** What a token looks like; anything else cannot be one, but is still answered like an unknown token. */
@@ -51,7 +55,7 @@ export async function activeShareLink(db: Db, token: string, now: Date = new Dat
  * surface, so a frozen link still shows a decision as stale when the deployment has changed since.
  * Null when the link does not admit anyone.
  */
-export async function loadShareView(db: Db, token: string, now: Date = new Date()): Promise<ShareViewResponse | null> {
+export async function loadShareView(db: Db, token: string, now: Date = new Date()): Promise<ShareView | null> {
   const link = await activeShareLink(db, token, now);
   if (!link) return null;
   const latest = await getReview(db, link.reviewId);
@@ -65,8 +69,7 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
     frozen: link.frozenRevision !== null,
     expiresAt: link.expiresAt,
     review: shown.review,
-    // The analysis is plain JSON (analyzeReview is JSON-serialisable by contract).
-    analysis: JSON.parse(JSON.stringify(analysis)) as Record<string, unknown>,
+    analysis,
     decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces)),
   };
 }

@@ -1,0 +1,56 @@
+"use client";
+/**
+ * The graph, its paths and the controls table of a shared review. The graph components take name
+ * lookups as functions, which cannot cross from the server page, so this leaf builds them from plain maps.
+ */
+import { useMemo } from "react";
+import { ControlsTable } from "@/components/graph/controls-table";
+import { GraphView } from "@/components/graph/graph-view";
+import { noPathReason, type GraphNames } from "@/components/graph/view-model";
+import type { Analysis } from "@/lib/analysis/analyze";
+
+export function ShareAnalysis(props: { analysis: Analysis; servers: Record<string, string>; agents: Record<string, string> }) {
+  const { analysis, servers, agents } = props;
+  const names = useMemo<GraphNames>(() => ({ server: (id) => servers[id] ?? id, agent: (id) => agents[id] ?? id }), [servers, agents]);
+  const residue = analysis.controls.residue;
+  return (
+    <>
+      <section className="card stack" aria-labelledby="share-graph-heading">
+        <h2 id="share-graph-heading" style={{ margin: 0 }}>
+          Source-to-sink graph and paths
+        </h2>
+        <div className="callout" data-testid="share-residue">
+          <strong>What survives the controls: </strong>
+          <span>{residue.text}</span>.
+          {residue.caveats.length > 0 && (
+            <ul className="small" style={{ margin: "0.35rem 0 0", paddingLeft: "1.1rem" }}>
+              {residue.caveats.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {analysis.paths.total === 0 ? (
+          <div className="callout ok">
+            <strong>No source-to-sink paths.</strong> {noPathReason(analysis)}
+          </div>
+        ) : (
+          <p style={{ margin: 0 }} data-testid="share-path-summary">
+            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from text writable outside the boundary to a
+            sensitive sink.
+          </p>
+        )}
+        {analysis.graph.nodes.length > 0 && <GraphView analysis={analysis} names={names} />}
+      </section>
+      <section className="card stack" aria-labelledby="share-controls-heading">
+        <h2 id="share-controls-heading" style={{ margin: 0 }}>
+          Controls: what each stops, what each leaves
+        </h2>
+        <p className="small muted" style={{ margin: 0 }}>
+          Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.
+        </p>
+        <ControlsTable analysis={analysis} names={names} />
+      </section>
+    </>
+  );
+}
