@@ -2,7 +2,8 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { bearer } from "./auth";
 
-export type StoredReview = { id: string; revision: number; review: { servers: { id: string; transport: unknown; pin: unknown }[] } & Record<string, unknown> };
+export type StoredServer = { id: string; name?: string; transport: unknown; pin: unknown } & Record<string, unknown>;
+export type StoredReview = { id: string; revision: number; review: { servers: StoredServer[] } & Record<string, unknown> };
 
 export async function createDemoReview(request: APIRequestContext): Promise<StoredReview> {
   const res = await request.post("/api/reviews", { data: { demo: true }, headers: bearer });
