@@ -7,7 +7,7 @@
  */
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import { renderSnapshot, safeText } from "@/cli/shared/render";
-import { loadInspector } from "@/cli/shared/runtime";
+import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { scanSurface } from "@/lib/surface/suspicious";
 import { surfaceOf } from "@/lib/surface/types";
@@ -24,10 +24,16 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
     return 2;
   }
+  const started = await prespawn(parsed.target);
+  if (started.error) {
+    process.stderr.write(`relay-review inspect: connect_failed: could not start ${JSON.stringify(parsed.target.kind === "stdio" ? parsed.target.command : "")}: ${started.error}\n`);
+    return 1;
+  }
   const { inspectServer } = await loadInspector();
   const isJson = parsed.flags.has("--json");
   const result = await inspectServer(parsed.target, {
     limits: parsed.limits,
+    ...(started.child ? { prespawned: started.child } : {}),
     onProgress: parsed.flags.has("--quiet") || isJson ? undefined : (e) => {
       if (e.type === "fallback") process.stderr.write(`relay-review inspect: ${e.reason}\n`);
     },

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
-import { loadInspector } from "@/cli/shared/runtime";
+import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { formatSurfaceDiff } from "@/lib/surface/diff";
 import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
@@ -53,8 +53,13 @@ export async function run(argv: string[]): Promise<number> {
   const pinnedSurface: Surface | undefined =
     pinnedSnapshot && pinnedSnapshot.surfaceSha256 === record.record.surface_sha256 ? surfaceOf(pinnedSnapshot) : undefined;
 
+  const started = await prespawn(parsed.target);
+  if (started.error) {
+    process.stderr.write(`relay-review verify: connect_failed: could not start the server: ${started.error}\n`);
+    return 3;
+  }
   const { inspectServer } = await loadInspector();
-  const result = await inspectServer(parsed.target, { limits: parsed.limits });
+  const result = await inspectServer(parsed.target, { limits: parsed.limits, ...(started.child ? { prespawned: started.child } : {}) });
   if (!result.ok) {
     process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
     return 3;

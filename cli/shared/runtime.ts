@@ -2,8 +2,10 @@
  * CLI runtime glue: lets lib/mcp/node/* load outside Next (see server-only-hook.mjs) and loads
  * them lazily, after the hook is registered.
  */
+import type { ChildProcess } from "node:child_process";
 import { register } from "node:module";
 import type * as Inspector from "@/lib/mcp/node/inspect";
+import type { InspectTarget } from "@/lib/mcp/types";
 
 let isRegistered = false;
 
@@ -17,4 +19,20 @@ export function allowServerOnlyImports(): void {
 export async function loadInspector(): Promise<typeof Inspector> {
   allowServerOnlyImports();
   return import("@/lib/mcp/node/inspect");
+}
+
+/**
+ * Start a stdio server before the SDK and the rest of lib/ load, so its boot overlaps ours.
+ * Resolves once the process exists (or with the spawn error).
+ */
+export async function prespawn(target: InspectTarget): Promise<{ child?: ChildProcess; error?: string }> {
+  if (target.kind !== "stdio") return {};
+  allowServerOnlyImports();
+  const { spawnStdioServer } = await import("@/lib/mcp/node/spawn");
+  const child = spawnStdioServer(target);
+  const error = await new Promise<string | undefined>((resolve) => {
+    child.once("spawn", () => resolve(undefined));
+    child.once("error", (e) => resolve(e.message));
+  });
+  return error ? { error } : { child };
 }

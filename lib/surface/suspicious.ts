@@ -272,11 +272,23 @@ function visibleText(segments: readonly RevealSegment[]): { text: string; map: n
   return { text, map };
 }
 
+// Cheap pre-tests, so the common clean string costs three native regex scans: any character
+// `classify` would flag (C0/C1 controls, invisibles, bidi, variation selectors, and any
+// supplementary-plane char in U+E0000–U+E01FF or U+1D173–U+1D17A), any markup opener, any phrase.
+const MAYBE_HIDDEN =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- code points listed on purpose
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\uddff]|\ud834[\udd73-\udd7a]/;
+const MAYBE_MARKUP = /<|javascript:|!\[/i;
+const MAYBE_PHRASE = new RegExp(PHRASES.map((p) => p.re.source).join("|"), "i");
+
 /** Every flag in one string, except tool mentions (those need the surface). */
 export function scanText(text: string): TextFlag[] {
   if (!text) return [];
+  const hasHidden = MAYBE_HIDDEN.test(text);
+  const hasMarkup = MAYBE_MARKUP.test(text);
+  if (!hasHidden && !hasMarkup && !MAYBE_PHRASE.test(text)) return [];
   const out: TextFlag[] = [];
-  const segments = revealSegments(text);
+  const segments: RevealSegment[] = hasHidden ? revealSegments(text) : [{ kind: "text", text, start: 0, end: text.length }];
   for (const s of segments) {
     if (s.kind !== "hidden") continue;
     out.push(
@@ -285,8 +297,7 @@ export function scanText(text: string): TextFlag[] {
         : flag("hidden_unicode", s.cls, text, s.start, s.end, s.revealed),
     );
   }
-  out.push(...markupFlags(text));
-  const hasHidden = segments.some((s) => s.kind === "hidden");
+  if (hasMarkup) out.push(...markupFlags(text));
   const visible = hasHidden ? visibleText(segments) : null;
   const probe = visible ? visible.text : text;
   for (const p of PHRASES) {

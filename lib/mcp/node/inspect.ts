@@ -4,13 +4,13 @@ import "server-only";
  * a checked target (see resolve-target.ts for the workbench's allowlist and egress checks) and
  * runs the bounded inspection. Never throws.
  */
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
 import { inspectWithOpeners, type TransportOpener } from "@/lib/mcp/session";
 import type { InspectOptions, InspectResult, InspectTarget } from "@/lib/mcp/types";
 
-export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>): TransportOpener {
+export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>, child?: ChildProcess): TransportOpener {
   return {
     kind: "stdio",
     label: [target.command, ...target.args].join(" "),
@@ -19,8 +19,9 @@ export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>): 
         {
           command: target.command,
           args: target.args,
-          env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
+          env: target.env ?? {},
           ...(target.cwd ? { cwd: target.cwd } : {}),
+          ...(child ? { child } : {}),
         },
         guard,
       );
@@ -36,8 +37,8 @@ export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>): 
   };
 }
 
-export function openersFor(target: InspectTarget): TransportOpener[] {
-  if (target.kind === "stdio") return [stdioOpener(target)];
+export function openersFor(target: InspectTarget, child?: ChildProcess): TransportOpener[] {
+  if (target.kind === "stdio") return [stdioOpener(target, child)];
   const opts = { headers: target.headers ?? {}, egress: target.egress ?? null };
   switch (target.mode ?? "auto") {
     case "streamable-http":
@@ -49,10 +50,16 @@ export function openersFor(target: InspectTarget): TransportOpener[] {
   }
 }
 
-/** Inspect a server's live surface, bounded by `options.limits`. Never throws. */
-export async function inspectServer(target: InspectTarget, options: InspectOptions = {}): Promise<InspectResult> {
+/**
+ * Inspect a server's live surface, bounded by `options.limits`. Never throws. `prespawned` is a
+ * child already started for this stdio target with `spawnStdioServer` (lib/mcp/node/spawn.ts).
+ */
+export async function inspectServer(
+  target: InspectTarget,
+  options: InspectOptions & { prespawned?: ChildProcess } = {},
+): Promise<InspectResult> {
   try {
-    return await inspectWithOpeners(openersFor(target), options);
+    return await inspectWithOpeners(openersFor(target, target.kind === "stdio" ? options.prespawned : undefined), options);
   } catch (error) {
     return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
   }

@@ -7,11 +7,12 @@ import "server-only";
  * group (`detached`), and close kills the whole group, so `npx`-style wrappers leave no
  * grandchildren behind. Framing is the SDK's (newline-delimited JSON-RPC, `serializeMessage`).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
+import { spawnStdioServer } from "@/lib/mcp/node/spawn";
 import type { ExitInfo } from "@/lib/mcp/session";
 
 /** After stdin closes, how long a well-behaved server gets to exit before SIGTERM, then SIGKILL. */
@@ -19,7 +20,15 @@ export const STDIO_CLOSE_GRACE_MS = 250;
 export const STDIO_TERM_GRACE_MS = 1_000;
 const STDERR_TAIL_BYTES = 4_096;
 
-export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd?: string };
+export type StdioParams = {
+  command: string;
+  args: string[];
+  /** Extra variables on top of the default environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** A child already started with `spawnStdioServer` for these params (the CLI starts it early). */
+  child?: ChildProcess;
+};
 
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
@@ -45,22 +54,22 @@ export class GuardedStdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
-        // Next's types make NODE_ENV required on ProcessEnv; a child's environment needs no such entry.
-        env: this.params.env as NodeJS.ProcessEnv,
-        ...(this.params.cwd ? { cwd: this.params.cwd } : {}),
-        stdio: ["pipe", "pipe", "pipe"] as const,
-        detached: process.platform !== "win32",
-        shell: false,
-        windowsHide: true,
-      });
+      const child = this.params.child ?? spawnStdioServer(this.params);
       this.child = child;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        // an adopted child that died before we attached: its close event has come and gone
+        this.exit = { code: child.exitCode, signal: child.signalCode };
+        this.exited = Promise.resolve();
+        reject(new Error(`the server exited (${child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode}) before the inspection connected`));
+        return;
+      }
       this.exited = new Promise<void>((done) => child.once("close", () => done()));
       child.once("error", (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.once("spawn", () => resolve());
+      if (child.pid !== undefined && this.params.child) resolve();
+      else child.once("spawn", () => resolve());
       child.once("exit", (code, signal) => {
         this.exit = { code, signal };
       });

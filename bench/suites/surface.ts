@@ -1,0 +1,76 @@
+/**
+ * Surface benchmark, measured side by side in one run:
+ *  - our CLI `inspect --json` over stdio vs a bare MCP SDK client script doing the same listing
+ *    with the same declared capabilities and settle rule (tests/fixtures/servers/bare-sdk-client.mjs),
+ *    on server-everything and on a 10,000-tool server (goal: ≤ 1.15× the bare client's median);
+ *  - the fingerprint of 10,000 tools (goal: < 100 ms, median).
+ * Runs are interleaved (ours, bare, ours, …) so load drift hits both sides alike.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { median, type BenchResult } from "../types";
+import { fingerprintSurface } from "@/lib/surface/fingerprint";
+import type { Surface, ToolItem } from "@/lib/surface/types";
+
+const exec = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const RUNS = Number(process.env.BENCH_SURFACE_RUNS ?? 5);
+
+async function wall(args: string[]): Promise<number> {
+  const t0 = performance.now();
+  await exec(process.execPath, args, { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
+  return performance.now() - t0;
+}
+
+async function compare(label: string, server: string[]): Promise<BenchResult[]> {
+  const ours: number[] = [];
+  const bare: number[] = [];
+  const oursArgs = [path.join(ROOT, "bin/relay-review.mjs"), "inspect", "--json", "--", ...server];
+  const bareArgs = [path.join(ROOT, "tests/fixtures/servers/bare-sdk-client.mjs"), "--", ...server];
+  await wall(oursArgs); // warm tsx's transform cache and the OS file cache, for both sides
+  await wall(bareArgs);
+  for (let i = 0; i < RUNS; i++) {
+    ours.push(await wall(oursArgs));
+    bare.push(await wall(bareArgs));
+  }
+  const o = median(ours);
+  const b = median(bare);
+  const ratio = o / b;
+  console.log(`  ${label}: ours ${ours.map((x) => x.toFixed(0)).join(", ")} ms; bare ${bare.map((x) => x.toFixed(0)).join(", ")} ms`);
+  return [
+    {
+      name: `inspect over stdio, ${label}`,
+      figure: `median ${o.toFixed(0)} ms vs bare SDK client ${b.toFixed(0)} ms = ${ratio.toFixed(2)}×`,
+      goal: "≤ 1.15× the bare client's median",
+      pass: ratio <= 1.15,
+    },
+  ];
+}
+
+function fingerprintBench(): BenchResult {
+  const tools: ToolItem[] = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `tool_${String(i).padStart(5, "0")}`,
+    title: `Tool ${i}`,
+    description: `Tool number ${i}: returns the ${i}th record of the example dataset, as JSON.`,
+    inputSchema: { type: "object", properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } }, required: ["id"] },
+    annotations: { readOnlyHint: i % 2 === 0 },
+  }));
+  const surface: Surface = { instructions: null, tools, resources: [], resourceTemplates: [], prompts: [], rejects: [] };
+  for (let i = 0; i < 3; i++) fingerprintSurface(surface); // JIT warm-up
+  const times: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = performance.now();
+    fingerprintSurface(surface);
+    times.push(performance.now() - t0);
+  }
+  const m = median(times);
+  console.log(`  fingerprint 10,000 tools: ${times.map((x) => x.toFixed(1)).join(", ")} ms`);
+  return { name: "fingerprint of 10,000 tools", figure: `median ${m.toFixed(1)} ms (min ${Math.min(...times).toFixed(1)} ms)`, goal: "< 100 ms", pass: m < 100 };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const everything = ["node", path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"];
+  const many = ["node", "--import", "tsx", path.join(ROOT, "tests/fixtures/servers/hostile.ts"), "many-tools", "10000"];
+  return [fingerprintBench(), ...(await compare("server-everything", everything)), ...(await compare("10,000-tool server", many))];
+}
