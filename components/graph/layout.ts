@@ -9,11 +9,11 @@ import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
 import type { EdgeId, NodeId } from "@/lib/analysis/ids";
 
 export const COLUMNS = [
-  { id: "writers", label: "Writers (bound)", width: 200 },
-  { id: "sources", label: "Sources", width: 200 },
-  { id: "returning", label: "Returning tools", width: 172 },
-  { id: "agents", label: "Agent sessions", width: 156 },
-  { id: "sinks", label: "Sensitive sinks", width: 152 },
+  { id: "writers", label: "Writers (bound)", width: 224 },
+  { id: "sources", label: "Sources", width: 188 },
+  { id: "returning", label: "Returning tools", width: 170 },
+  { id: "agents", label: "Agent sessions", width: 150 },
+  { id: "sinks", label: "Sensitive sinks", width: 148 },
 ] as const;
 export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
 
@@ -26,6 +26,8 @@ export const PAD_TOP = 14;
 export const AGENT_BLOCK = 50;
 /** Groups with more members than this start collapsed. */
 export const COLLAPSE_ABOVE = 12;
+/** Columns are centred on each other only while the graph fits in about one screen; taller graphs start at the top. */
+export const CENTRE_BELOW = 480;
 
 export type GroupRole = "returning" | "sink";
 export type GroupKey = `group:${GroupRole}:${string}`;
@@ -187,14 +189,15 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const sourcesHeight = sourceNodes.length * ROW;
   const returningHeight = returningGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP, 0);
   const tallest = Math.max(sourcesHeight, returningHeight);
-  const sourcesTop = PAD_TOP + (tallest - sourcesHeight) / 2;
+  const centre = tallest <= CENTRE_BELOW;
+  const sourcesTop = PAD_TOP + (centre ? (tallest - sourcesHeight) / 2 : 0);
   sourceNodes.forEach((s, i) => {
     const y = sourcesTop + i * ROW;
     nodes.push(mk(s, y));
     const w = writersByHead.get(s.id.slice("source:".length));
     if (w) nodes.push(mk(w, y));
   });
-  let cursor = PAD_TOP + (tallest - returningHeight) / 2;
+  let cursor = PAD_TOP + (centre ? (tallest - returningHeight) / 2 : 0);
   for (const [serverId, members] of returningGroups) {
     placeGroup("returning", serverId, members, cursor);
     cursor += groupHeight(members.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP;

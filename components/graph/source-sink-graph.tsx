@@ -290,7 +290,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
           return truncate(label, n.w - 78, 11.5, 600);
         }
         const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
-        return truncate(n.label, n.w - 14, 12, bold ? 600 : 400);
+        return truncate(n.label, n.w - 14, n.kind === "writers" ? 11.5 : 12, bold ? 600 : 400);
       });
     nodeSel
       .select("text.meta")

@@ -27,6 +27,17 @@ function Skeleton() {
   );
 }
 
+/** "4 servers from declared tools, 1 from its latest inspection". */
+function toolListSummary(analysis: ReviewAnalysis): string {
+  const declared = analysis.toolLists.filter((l) => l.origin === "declared").length;
+  const snapshot = analysis.toolLists.length - declared;
+  const parts = [
+    declared > 0 ? `${declared} server${declared === 1 ? "" : "s"} from declared tools` : "",
+    snapshot > 0 ? `${snapshot} from ${snapshot === 1 ? "its" : "their"} latest inspection` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? `tools: ${parts.join(", ")}` : "no servers";
+}
+
 const legText = (name: string, leg: Leg) => `${name} ${leg.present ? "✓" : "✕"}`;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -173,8 +184,8 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
           <h2 id="section-heading" style={{ margin: 0 }}>Source-to-sink graph</h2>
           <div className="row small muted">
             {updating ? <span className="badge badge-accent" role="status">updating to revision {revision}…</span> : <span>analysis of revision {analysis.revision}</span>}
-            <span>
-              {analysis.toolLists.map((l) => `${names.server(l.serverId)}: ${l.toolCount} ${l.origin} tools`).join(" · ")}
+            <span title={analysis.toolLists.map((l) => `${names.server(l.serverId)}: ${l.toolCount} ${l.origin} tools`).join("\n")}>
+              {toolListSummary(analysis)}
             </span>
           </div>
         </div>

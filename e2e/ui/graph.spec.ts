@@ -1,0 +1,148 @@
+import { expect, test, type Page } from "@playwright/test";
+import { bearer, signIn } from "../support/auth";
+import { largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
+
+const PORTAL_PATH = "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
+
+async function createDemo(page: Page): Promise<string> {
+  const res = await page.request.post("/api/reviews", { data: { demo: true }, headers: bearer });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+function failOnPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  return errors;
+}
+
+test.beforeEach(async ({ context }) => {
+  await signIn(context);
+});
+
+test("[graph]: the demo's support-portal path to trigger_deploy, selected by keyboard, then cut by splitting the on-call agent", async ({ page }) => {
+  const errors = failOnPageErrors(page);
+  const id = await createDemo(page);
+  await page.goto(`/reviews/${id}?section=graph`);
+
+  const graph = page.getByTestId("graph-svg");
+  const node = (key: string) => graph.locator(`g.gnode[data-key="${key}"]`);
+  await expect(node("returning:knowledge-mcp/knowledge_search")).toBeVisible();
+  await expect(page.getByTestId("path-summary")).toContainText("8 paths");
+
+  // The graph: each hop of the path is drawn, strong because it is on a path.
+  await expect(node("writers:support-portal")).toContainText("everyone with an email address");
+  await expect(node("source:support-portal")).toContainText("support portal");
+  await expect(node("agent:on-call")).toContainText("on-call agent");
+  await expect(node("sink:deploy-tools/trigger_deploy")).toContainText("trigger_deploy");
+  for (const edge of [
+    "writers:support-portal->source:support-portal",
+    "source:support-portal->returning:knowledge-mcp/knowledge_search",
+    "returning:knowledge-mcp/knowledge_search->agent:on-call",
+    "agent:on-call->sink:deploy-tools/trigger_deploy",
+  ]) {
+    await expect(graph.locator(`path[data-edge="${edge}"]`)).toHaveClass(/\bon\b/);
+  }
+  // The internal wiki is not outside the boundary: its edges are on no path.
+  await expect(graph.locator(`path[data-edge="writers:wiki->source:wiki"]`)).toHaveClass(/\boff\b/);
+  // Controls where they sit: credential and egress on knowledge-mcp's group, approval on the sink call, separation on the session.
+  await expect(graph.locator(`g.marker[data-control^="credential:knowledge-mcp"]`)).toContainText("credential ✓");
+  await expect(graph.locator(`g.marker[data-control^="egress:knowledge-mcp"]`)).toContainText("egress ✓");
+  await expect(graph.locator(`g.marker[data-control^="approval:on-call"]`)).toContainText("approval ✕");
+  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText("separation ✕");
+
+  // The table view shows the same path.
+  const row = page.locator(`[data-testid="paths-table"] tr[data-path-id="${PORTAL_PATH}"]`);
+  await expect(row).toContainText("Tracker: support portal project (SUP)");
+  await expect(row).toContainText("everyone with an email address");
+  await expect(row).toContainText("knowledge_search");
+  await expect(row).toContainText("on-call agent");
+  await expect(row).toContainText("trigger_deploy");
+  await expect(row).toContainText("Tool-set separation: fails");
+
+  // Keyboard in the graph: arrows move focus along the edges, Enter selects a node.
+  await node("writers:support-portal").focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(node("source:support-portal")).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  const returningFocused = await graph.locator("g.gnode:focus").getAttribute("data-key");
+  expect(returningFocused).toMatch(/^returning:knowledge-mcp\/(knowledge_search|get_comment)$/);
+  await node("returning:knowledge-mcp/knowledge_search").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: /Paths through knowledge_search \(3\)/ })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("heading", { name: "Paths (8)" })).toBeVisible();
+
+  // Keyboard-select the path from its button: highlighted in the graph, findings listed with their why.
+  const first = page.locator("button.rr-path-btn").first();
+  await first.focus();
+  const button = page.locator(`button.rr-path-btn[data-path-id="${PORTAL_PATH}"]`);
+  for (let i = 0; i < 8 && !(await button.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("ArrowDown");
+  await expect(button).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(button).toHaveAttribute("aria-pressed", "true");
+  const details = page.getByTestId("path-details");
+  await expect(details).toContainText("Tracker: support portal project (SUP) → knowledge_search → on-call agent → trigger_deploy");
+  await expect(details.locator('[data-finding-id="finding:path.to_sensitive_sink:on-call"]')).toContainText("8 paths from untrusted text to trigger_deploy in on-call agent");
+  await expect(details).toContainText("knowledge_search returns text from Tracker: support portal project (SUP) (writers: everyone with an email address)");
+  await expect(details).toContainText("union property");
+  await expect(graph.locator(`path[data-edge="source:support-portal->returning:knowledge-mcp/knowledge_search"]`)).toHaveClass(/\bhl\b/);
+  await expect(graph.locator(`path[data-edge="source:wiki-partner->returning:knowledge-mcp/read_page"]`)).toHaveClass(/\bdim\b/);
+  await page.screenshot({ path: "test-results/graph-demo-selected.png", fullPage: true });
+
+  // Hover a control: its residue as text.
+  await graph.locator(`g.marker[data-control^="approval:on-call"]`).hover();
+  await expect(page.getByRole("tooltip")).toContainText("Leaves: an approver who trusts the model's justification");
+
+  const residue = page.getByTestId("residue-text");
+  await expect(residue).toContainText("reaching every tool in the session, trigger_deploy among them");
+  const before = await residue.textContent();
+
+  // Split the on-call agent: a new revision, the analysis refetches, the path is gone.
+  await page.getByRole("button", { name: "Split on-call agent into a reference agent and a deploy agent" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  await expect(page.getByTestId("graph-section")).toHaveAttribute("data-revision", "2");
+  await expect(page.getByTestId("no-paths")).toContainText("No source-to-sink paths");
+  await expect(page.locator(`[data-testid="paths-table"] tr[data-path-id]`)).toHaveCount(0);
+  await expect(page.locator("button.rr-path-btn")).toHaveCount(0);
+  await expect(residue).not.toHaveText(before ?? "");
+  await expect(residue).toContainText("reaching the tools that stayed in the session");
+  // trigger_deploy is still drawn, held by the deploy agent, on no path; the reference session shows the cut.
+  await expect(graph.locator(`path[data-edge="agent:on-call-deploy->sink:deploy-tools/trigger_deploy"]`)).toHaveClass(/\boff\b/);
+  await expect(graph.locator(`path[data-edge$="->sink:deploy-tools/trigger_deploy"].on`)).toHaveCount(0);
+  await expect(graph.locator(`g.cut[data-cut="cut:on-call"]`)).toBeVisible();
+  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText("separation ✓");
+  await page.screenshot({ path: "test-results/graph-demo-split.png", fullPage: true });
+
+  expect(errors).toEqual([]);
+});
+
+test("[graph]: 200 tools stay legible: the big server starts collapsed to one node with a count, and expands", async ({ page }) => {
+  const errors = failOnPageErrors(page);
+  const res = await page.request.post("/api/reviews", { data: { review: largeReview(TWO_HUNDRED_TOOLS, "Generated: 200 tools") }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=graph`);
+  const graph = page.getByTestId("graph-svg");
+  const group = graph.locator(`g.gnode[data-key="group:returning:relay-0"]`);
+  await expect(group).toHaveAttribute("aria-expanded", "false");
+  await expect(group).toContainText("50 tools");
+  await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(0);
+  await page.screenshot({ path: "test-results/graph-200-collapsed.png" });
+
+  await group.focus();
+  await page.keyboard.press("Enter");
+  await expect(group).toHaveAttribute("aria-expanded", "true");
+  await expect(group).toBeFocused();
+  await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(50);
+  await page.getByRole("button", { name: "Expand all groups" }).click();
+  await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(200);
+  // The graph scrolls inside its own container rather than stretching the page.
+  const box = await page.getByTestId("graph-scroll").boundingBox();
+  expect(box?.height ?? 0).toBeLessThanOrEqual(600);
+  await page.screenshot({ path: "test-results/graph-200-expanded.png" });
+  expect(errors).toEqual([]);
+});
