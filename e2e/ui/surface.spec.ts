@@ -50,7 +50,7 @@ test("[surface]: inspect the demo knowledge-mcp, pin it, see a v4.2 change BLOCK
   await expect(detail.locator(".monaco-editor .view-lines").first()).toContainText("Words to look for");
 
   await panel.getByRole("button", { name: "Pin this surface" }).click();
-  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  await expect(page.getByText("/ revision 2")).toBeVisible();
   await expect(panel.getByTestId("pin-status")).toContainText("matches the pin");
   await expect(panel.getByText(first).first()).toBeVisible();
 
@@ -79,7 +79,7 @@ test("[surface]: inspect the demo knowledge-mcp, pin it, see a v4.2 change BLOCK
   await expect(repin).toBeDisabled(); // a reason is required over a mismatch
   await panel.getByLabel("Reason (required: what changed and why it is acceptable)").fill("v4.2 fetches linked external pages; egress stays default-deny");
   await repin.click();
-  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 4");
+  await expect(page.getByText("/ revision 4")).toBeVisible();
   await expect(panel.getByTestId("blocked-banner")).toHaveCount(0);
   await expect(panel.getByTestId("pin-status")).toContainText("matches the pin");
   await expect(panel).toContainText("v4.2 fetches linked external pages; egress stays default-deny");
@@ -103,7 +103,7 @@ test("[surface]: a server whose names, descriptions and schema fields carry scri
   await page.goto(`/reviews/${id}?section=servers`);
   await page.getByRole("button", { name: "Register server" }).click();
   const form = page.getByRole("form", { name: "Register a relay server" });
-  await form.getByLabel("Name").fill("hostile-text");
+  await form.getByLabel("Name", { exact: true }).fill("hostile-text");
   await form.getByLabel("Command").fill("node");
   await form.getByLabel("Arguments, one per line").fill("--import\ntsx\ntests/fixtures/servers/hostile.ts\nscript-in-text");
   await form.getByRole("button", { name: "Register server" }).click();
@@ -155,6 +155,6 @@ test("[surface]: a hanging server with a small timeout ends in an error naming t
   // The app is still up: another server inspects fine from the same page.
   await page.getByTestId("surface-knowledge-mcp").getByRole("button", { name: "Inspect knowledge-mcp" }).click();
   await expect(page.getByTestId("surface-knowledge-mcp").getByRole("listbox", { name: "tools" }).getByRole("option")).toHaveCount(4);
-  expect((await page.request.get("/api/health")).status()).toBe(200);
+  expect((await page.request.get("/api/reviews")).status()).toBe(200);
   expect(errors).toEqual([]);
 });
