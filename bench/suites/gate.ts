@@ -42,7 +42,15 @@ export async function run(): Promise<BenchResult[]> {
     const diff: number[] = [];
     for (let i = 0; i < CALLS; i++) {
       // alternate which goes first, so neither always runs on a just-woken event loop
-      const [a, b] = i % 2 ? [await call(direct), await call(gated)] : (([x, y]) => [y, x])([await call(gated), await call(direct)]);
+      let a: number;
+      let b: number;
+      if (i % 2) {
+        a = await call(direct);
+        b = await call(gated);
+      } else {
+        b = await call(gated);
+        a = await call(direct);
+      }
       d.push(a);
       g.push(b);
       diff.push(b - a);
