@@ -1,6 +1,7 @@
 "use client";
 
-import Editor, { DiffEditor, loader } from "@monaco-editor/react";
+import Editor, { DiffEditor, loader, type DiffOnMount } from "@monaco-editor/react";
+import { useEffect, useRef } from "react";
 
 // Monaco loads from our own origin (copied to public/ by scripts/copy-monaco.mjs), never a CDN.
 loader.config({ paths: { vs: "/monaco/vs" } });
@@ -41,8 +42,27 @@ export function MonacoEditor(props: CodeEditorProps) {
 export type CodeDiffProps = { original: string; modified: string; language: "json" | "plaintext"; height?: number | string; ariaLabel: string };
 
 export function MonacoDiff(props: CodeDiffProps) {
+  // @monaco-editor/react 4.7 disposes the two models before resetting the diff widget on unmount,
+  // which throws "TextModel got disposed before DiffEditorWidget model got reset" (a pageerror).
+  // Keep the models through the library's cleanup and dispose them ourselves right after.
+  const models = useRef<ReturnType<Parameters<DiffOnMount>[0]["getModel"]>>(null);
+  useEffect(
+    () => () => {
+      const m = models.current;
+      setTimeout(() => {
+        m?.original.dispose();
+        m?.modified.dispose();
+      }, 0);
+    },
+    [],
+  );
   return (
     <DiffEditor
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
+      onMount={(editor) => {
+        models.current = editor.getModel();
+      }}
       original={props.original}
       modified={props.modified}
       language={props.language}

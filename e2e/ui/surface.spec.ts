@@ -104,7 +104,7 @@ test("[surface]: a server whose names, descriptions and schema fields carry scri
   await page.getByRole("button", { name: "Register server" }).click();
   const form = page.getByRole("form", { name: "Register a relay server" });
   await form.getByLabel("Name", { exact: true }).fill("hostile-text");
-  await form.getByLabel("Command").fill("node");
+  await form.getByRole("textbox", { name: "Command" }).fill("node");
   await form.getByLabel("Arguments, one per line").fill("--import\ntsx\ntests/fixtures/servers/hostile.ts\nscript-in-text");
   await form.getByRole("button", { name: "Register server" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
