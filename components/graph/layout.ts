@@ -10,14 +10,15 @@ import type { EdgeId, NodeId } from "@/lib/analysis/ids";
 
 export const COLUMNS = [
   { id: "writers", label: "Writers (bound)", width: 224 },
-  { id: "sources", label: "Sources", width: 188 },
-  { id: "returning", label: "Returning tools", width: 170 },
+  { id: "sources", label: "Sources", width: 176 },
+  { id: "returning", label: "Returning tools", width: 166 },
   { id: "agents", label: "Agent sessions", width: 150 },
-  { id: "sinks", label: "Sensitive sinks", width: 148 },
+  { id: "sinks", label: "Sensitive sinks", width: 144 },
 ] as const;
 export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
 
-export const COLUMN_GAP = 56;
+/** Gaps after each column; the last is wider to hold the approval marker on the sink call. */
+export const COLUMN_GAPS = [52, 52, 52, 84] as const;
 export const ROW = 30;
 export const NODE_H = 22;
 export const GROUP_GAP = 12;
@@ -71,7 +72,7 @@ export type GraphLayout = {
 
 export function columnX(c: ColumnIndex): number {
   let x = 4;
-  for (let i = 0; i < c; i++) x += COLUMNS[i]!.width + COLUMN_GAP;
+  for (let i = 0; i < c; i++) x += COLUMNS[i]!.width + COLUMN_GAPS[i]!;
   return x;
 }
 export const GRAPH_WIDTH = columnX(4) + COLUMNS[4].width + 4;

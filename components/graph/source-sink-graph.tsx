@@ -110,7 +110,7 @@ function placeControls(analysis: Analysis, layout: GraphLayout, names: GraphName
         const c = edge ? curve(edge, layout) : null;
         if (!edge || !c) continue;
         const label = `approval ${STATUS_MARK[row.status]}`;
-        const [x, y] = c.at(0.62);
+        const [x, y] = c.at(0.5);
         markers.push({ key: `${row.key}:${sink}`, x: x - pillWidth(label) / 2, y: y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
         if (to) note(to, describe(row));
       }
@@ -207,11 +207,19 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
     const gEdges = layer("edges");
     const gNodes = layer("nodes");
     const gMarks = layer("marks");
-    const showTip = (event: MouseEvent | FocusEvent, lines: string[], x?: number, y?: number) => {
-      const rect = svgEl.getBoundingClientRect();
-      const px = x ?? (event instanceof MouseEvent ? event.clientX - rect.left : 0);
-      const py = y ?? (event instanceof MouseEvent ? event.clientY - rect.top : 0);
-      setTip({ x: px, y: py, lines: lines.filter((l) => l.length > 0) });
+    // Viewport coordinates: the tooltip is position:fixed, so the scroll container never clips it.
+    const showTip = (event: MouseEvent | FocusEvent, lines: string[]) => {
+      let x = 0;
+      let y = 0;
+      if (event instanceof MouseEvent) {
+        x = event.clientX;
+        y = event.clientY;
+      } else if (event.target instanceof Element) {
+        const r = event.target.getBoundingClientRect();
+        x = r.left + r.width / 2;
+        y = r.bottom;
+      }
+      setTip({ x, y, lines: lines.filter((l) => l.length > 0) });
     };
     const hideTip = () => setTip(null);
 
@@ -226,6 +234,21 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("width", (g) => g.w)
       .attr("height", (g) => g.h)
       .attr("rx", 6);
+
+    // Session boundaries: where tool-set separation sits.
+    gGroups
+      .selectAll<SVGRectElement, LayoutNode>("rect.session")
+      .data(layout.nodes.filter((n) => n.kind === "agent"), (n) => n.key)
+      .join("rect")
+      .attr("class", (n) => {
+        const a = analysis.controls.separation.agents.find((x) => `agent:${x.agentId}` === n.key);
+        return `session${a?.holdsBoth ? " fails" : " holds"}`;
+      })
+      .attr("x", (n) => n.x - 5)
+      .attr("y", (n) => n.y - 6)
+      .attr("width", (n) => n.w + 10)
+      .attr("height", (n) => n.h + 12)
+      .attr("rx", 8);
 
     // Edges: strong on a path, muted otherwise, accent when highlighted.
     gEdges
@@ -257,7 +280,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         });
         g.on("mouseenter", (event: MouseEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
         g.on("mouseleave", hideTip);
-        g.on("focus", (event: FocusEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])], n.x + n.w / 2, n.y + n.h + 4));
+        g.on("focus", (event: FocusEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
         g.on("blur", hideTip);
         return g;
       });
@@ -287,7 +310,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .text((n) => {
         if (n.group) {
           const label = names.server(n.group.serverId);
-          return truncate(label, n.w - 78, 11.5, 600);
+          return truncate(label, n.w - 66, 11.5, 600);
         }
         const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
         return truncate(n.label, n.w - 14, n.kind === "writers" ? 11.5 : 12, bold ? 600 : 400);
@@ -350,7 +373,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       painted.current = true;
       requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("graph-painted")));
     }
-  }, [layout, highlight, selectedKey, activeKey, controls, names]);
+  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names]);
 
   const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {
     const target = (event.target as Element).closest?.("g.gnode");
@@ -392,7 +415,11 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         data-testid="graph-svg"
       />
       {tip && (
-        <div className="rr-graph-tip" role="tooltip" style={{ left: Math.min(tip.x + 12, layout.width - 320), top: tip.y + 12 }}>
+        <div
+          className="rr-graph-tip"
+          role="tooltip"
+          style={{ left: Math.max(8, Math.min(tip.x + 12, window.innerWidth - 336)), top: tip.y + 12 > window.innerHeight - 160 ? undefined : tip.y + 12, bottom: tip.y + 12 > window.innerHeight - 160 ? window.innerHeight - tip.y + 12 : undefined }}
+        >
           {tip.lines.map((l, i) => (
             <div key={i} className={i === 0 ? "tip-title" : undefined}>
               {l}

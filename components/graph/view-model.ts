@@ -104,5 +104,5 @@ export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "g
   if (withReturning.length === 0)
     return "No agent holds a tool that returns text from a source writable from outside the boundary, so no untrusted text enters a session.";
   if (withSinks.length === 0) return "No agent holds a sensitive sink (a tool that writes, deploys or destroys, or reaches the network or shares).";
-  return `No agent holds both a tool returning untrusted text and a sensitive sink: tool-set separation holds (${analysis.controls.separation.summary}).`;
+  return "No agent holds both a tool returning untrusted text and a sensitive sink: tool-set separation is in place, and the path is cut at each session boundary.";
 }

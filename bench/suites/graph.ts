@@ -1,0 +1,115 @@
+/**
+ * The source-to-sink graph of about 500 nodes, from navigation start to its first paint in
+ * Chromium. Honest end to end: the production build (`next start`) on a free loopback port against
+ * a temporary data folder, a generated review created through the API (100 writers + 100 sources +
+ * 250 returning tools in 25 server groups, none collapsed + 20 agents + 30 sinks), the Graph
+ * section opened in Chromium, and the time read from the `graph-painted` mark the component sets
+ * two animation frames after its first render into the SVG (so after the frame that painted it).
+ * It includes the page's own work: HTML, JS, the analysis route, layout and drawing. One warm-up
+ * load (PGlite opening, route compilation) is not counted; the figure is the median of the rest.
+ * Needs a build: without `.next/BUILD_ID` it reports a MISS saying so.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
+import { median, type BenchResult } from "../types";
+
+const NAME = "graph: ~500 nodes, navigation start to first paint (Chromium)";
+const GOAL_MS = 1000;
+const RUNS = 5;
+/** Bound on waiting for the server to answer after spawning it. */
+const SERVER_START_TIMEOUT_MS = 60_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      await fetch(`${base}/sign-in`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`the server did not answer within ${SERVER_START_TIMEOUT_MS} ms`);
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const goal = `< ${GOAL_MS} ms`;
+  if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
+    return [{ name: NAME, figure: "not measured: no production build (.next/BUILD_ID); run `npx next build` first", goal, pass: false }];
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "relay-review-bench-graph-"));
+  const token = process.env.E2E_TOKEN ?? `bench-${randomBytes(24).toString("hex")}`;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", RELAY_REVIEW_DATA: dataDir, RELAY_REVIEW_TOKEN: token },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  try {
+    await waitForServer(base, child);
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
+    if (signIn.status() !== 204) throw new Error(`sign-in answered ${signIn.status()}`);
+    const created = await context.request.post("/api/reviews", {
+      data: { review: largeReview(FIVE_HUNDRED_NODES, "Bench: 500-node graph") },
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (created.status() !== 201) throw new Error(`creating the review answered ${created.status()}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+
+    const times: number[] = [];
+    let drawn = 0;
+    for (let i = 0; i <= RUNS; i++) {
+      const page = await context.newPage();
+      await page.goto(`/reviews/${id}?section=graph`);
+      await page.waitForFunction(() => performance.getEntriesByName("graph-painted").length > 0, undefined, { timeout: 60_000 });
+      const t = await page.evaluate(() => performance.getEntriesByName("graph-painted")[0]!.startTime);
+      drawn = await page.locator("g.gnode:not(.k-group)").count();
+      await page.close();
+      if (i > 0) times.push(t); // the first load warms the server up
+    }
+    const m = median(times);
+    return [
+      {
+        name: NAME,
+        figure: `${m.toFixed(0)} ms median of ${RUNS} (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}; ${drawn} nodes drawn)`,
+        goal,
+        pass: m < GOAL_MS,
+      },
+    ];
+  } catch (error) {
+    return [{ name: NAME, figure: `not measured: ${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, goal, pass: false }];
+  } finally {
+    await browser.close();
+    child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
