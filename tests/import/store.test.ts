@@ -111,3 +111,43 @@ describe("import into the store", { timeout: 180_000 }, () => {
     expect((bad as { stderr: string }).stderr).toMatch(/README\.md:line 1, column 1: \(root\): expected a value/);
   });
 });
+
+describe("GET …/decisions/[decisionId]/exports/[kind]", { timeout: 180_000 }, () => {
+  test("downloads validated files; 404 for an unknown decision or kind; 409 when the export cannot be made", async () => {
+    const { getDb } = await import("@/lib/store/db");
+    const { createReview } = await import("@/lib/store/reviews");
+    const { recordInspection } = await import("@/lib/store/snapshots");
+    const { buildDecision } = await import("@/lib/decisions/binding");
+    const { createDemoReview } = await import("@/lib/review/demo");
+    const { parseNetworkPolicies } = await import("@/lib/controls/egress/policy");
+    const { parseClientConfig } = await import("@/lib/import/config");
+    const { GET } = (await import("@/app/api/reviews/[id]/decisions/[decisionId]/exports/[kind]/route")) as unknown as {
+      GET: (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>;
+    };
+    const db = await getDb();
+    const sha = "ab".repeat(32);
+    const review = createDemoReview();
+    const live = buildDecision(review, { id: "dec-live", serverId: "knowledge-mcp", agentId: "docs-agent", verdict: "approved", reviewer: "R", rationale: "ok", now: new Date(), revision: 1, surfaceSha256: sha });
+    review.decisions.push(live);
+    const { id } = await createReview(db, review, "test");
+    await recordInspection(db, { reviewId: id, serverId: "knowledge-mcp", snapshotSha256: null, surfaceSha256: sha, declaredCapabilities: ["elicitation", "roots", "roots.listChanged", "sampling"], status: "ok" });
+    const get = (decisionId: string, kind: string, q = "") => GET(new Request(`http://127.0.0.1/x${q}`), { params: Promise.resolve({ id, decisionId, kind }) });
+
+    const np = await get("dec-live", "networkpolicy");
+    expect(np.status).toBe(200);
+    expect(np.headers.get("content-disposition")).toContain("knowledge-mcp-egress.networkpolicy.yaml");
+    expect(parseNetworkPolicies(await np.text()).ok).toBe(true);
+    const cc = await get("dec-live", "client-config", "?recordPath=/opt/rr/dec-live.json");
+    expect(cc.status).toBe(200);
+    const again = parseClientConfig(await cc.text());
+    expect(again.ok && again.config.servers[0]?.gatedBy).toEqual({ record: "/opt/rr/dec-live.json" });
+    expect((await get("dec-live", "credential-request")).status).toBe(200);
+    expect((await get("dec-nope", "networkpolicy")).status).toBe(404);
+    expect((await get("dec-live", "zip")).status).toBe(404);
+    // a newer inspection with another surface makes the decision stale
+    await recordInspection(db, { reviewId: id, serverId: "knowledge-mcp", snapshotSha256: null, surfaceSha256: "cd".repeat(32), declaredCapabilities: ["elicitation", "roots", "roots.listChanged", "sampling"], status: "ok", inspectedAt: new Date(Date.now() + 1000) });
+    const stale = await get("dec-live", "client-config");
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { message: string } }).error.message).toContain("stale");
+  });
+});

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
+import { parseParam, withRoute } from "@/lib/http/route";
+import { decisionStatus } from "@/lib/decisions/staleness";
+import { EXPORT_KINDS, buildExport } from "@/lib/exports/exports";
+import { getDb } from "@/lib/store/db";
+import { getReview } from "@/lib/store/reviews";
+import { currentSurfaces } from "@/lib/workbench/decisions";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string; decisionId: string; kind: string }> };
+
+const PathSchema = z.string().trim().min(1).max(1000).optional();
+
+/**
+ * An enforceable export of a decision, as a download: `networkpolicy` (the reviewed egress
+ * allowlist), `client-config` (an mcpServers config starting the server through the gate; query
+ * `recordPath` and `publicKeyPath` say where the client will find the record and key), or
+ * `credential-request` (scopes, projects, TTL). Each is validated before it is sent. 404: unknown
+ * review, decision or kind; 409: the decision is stale, or the review lacks what the export needs.
+ */
+export const GET = withRoute(async (request: Request, { params }: Ctx) => {
+  const p = await params;
+  const id = parseParam(ReviewIdSchema, p.id, "id");
+  const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
+  const kind = EXPORT_KINDS.find((k) => k === p.kind);
+  if (!kind) throw new AppError("NOT_FOUND", `no export ${JSON.stringify(p.kind)}: use ${EXPORT_KINDS.join(", ")}`);
+  const query = new URL(request.url).searchParams;
+  const recordPath = parseParam(PathSchema, query.get("recordPath") ?? undefined, "recordPath");
+  const publicKeyPath = parseParam(PathSchema, query.get("publicKeyPath") ?? undefined, "publicKeyPath");
+  const db = await getDb();
+  const record = await getReview(db, id);
+  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  const decision = record.review.decisions.find((d) => d.id === decisionId);
+  if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
+  const surfaces = await currentSurfaces(db, id, record.review);
+  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256: surfaces.get(decision.serverId) ?? null, currentRevision: record.revision });
+  if (status.state === "stale") {
+    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
+      details: { reason: "stale", changes: status.changes },
+    });
+  }
+  const result = buildExport(kind, record.review, decision, { ...(recordPath ? { recordPath } : {}), ...(publicKeyPath ? { publicKeyPath } : {}) });
+  if (!result.ok) throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
+  return new Response(result.file.text, {
+    status: 200,
+    headers: {
+      "Content-Type": result.file.contentType,
+      "Content-Disposition": `attachment; filename="${result.file.fileName}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+});
