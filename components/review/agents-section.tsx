@@ -1,6 +1,9 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { analysisOptions } from "@/components/review/analysis-queries";
+import { ToolRolesTable } from "@/components/review/tool-roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
@@ -91,7 +94,7 @@ function AgentCard(props: {
   );
 }
 
-export function AgentsSection({ editor, review, tools }: { editor: ReviewEditor; review: Review; tools: KnownTool[] }) {
+export function AgentsSection({ editor, review, tools, children }: { editor: ReviewEditor; review: Review; tools: KnownTool[]; children?: React.ReactNode }) {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pendingRemove, setPendingRemove] = useState<Agent | null>(null);
@@ -156,6 +159,7 @@ export function AgentsSection({ editor, review, tools }: { editor: ReviewEditor;
           />
         ))
       )}
+      {children}
       <ConfirmDialog
         open={pendingRemove !== null}
         title="Remove this agent?"
@@ -169,5 +173,24 @@ export function AgentsSection({ editor, review, tools }: { editor: ReviewEditor;
         }}
       />
     </section>
+  );
+}
+
+/** Agents & tool sets with the tools the server's analysis sees (live surface where inspected). */
+export function AgentsSectionLoader(props: { id: string; revision: number; editor: ReviewEditor; review: Review }) {
+  const analysis = useQuery(analysisOptions(props.id, props.revision));
+  const live = new Map<string, { name: string; description: string }[]>();
+  for (const list of analysis.data?.toolLists ?? []) {
+    if (list.origin !== "snapshot") continue;
+    live.set(
+      list.serverId,
+      (analysis.data?.tools ?? []).filter((t) => t.serverId === list.serverId && t.presence === "listed").map((t) => ({ name: t.name, description: "" })),
+    );
+  }
+  return (
+    <AgentsSection editor={props.editor} review={props.review} tools={knownToolsOf(props.review, live)}>
+      {analysis.isError && <div className="callout danger">Could not load tool roles: {analysis.error.message}</div>}
+      {analysis.data && <ToolRolesTable tools={analysis.data.tools} review={props.review} editor={props.editor} revision={props.revision} />}
+    </AgentsSection>
   );
 }

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { SaveStatus } from "@/components/ui/save-status";
 import { SourcesSection } from "@/components/review/sources-section";
 import { ServersSection } from "@/components/review/servers-section";
-import { AgentsSection, knownToolsOf } from "@/components/review/agents-section";
+import { AgentsSectionLoader } from "@/components/review/agents-section";
 import { GraphSection } from "@/components/review/graph-section";
 import { HistorySection } from "@/components/review/history-section";
 import { DecisionSection } from "@/components/review/decision-section";
@@ -80,7 +80,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
           renderSurface={(server) => <SurfacePanel reviewId={id} server={server} revision={record.revision} />}
         />
       )}
-      {section === "agents" && <AgentsSection editor={editor} review={record.review} tools={knownToolsOf(record.review)} />}
+      {section === "agents" && <AgentsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
       {section === "controls" && <ControlsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
       {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}
       {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}

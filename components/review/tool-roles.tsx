@@ -1,0 +1,136 @@
+"use client";
+
+import { useState } from "react";
+import type { ReviewEditor } from "@/components/review/use-review-editor";
+import type { ToolView } from "@/lib/analysis/analyze";
+import { ANNOTATION_HINTS } from "@/lib/tools/annotations";
+import { TOOL_ROLES, type Review, type ToolAssessment, type ToolRole } from "@/lib/review/schema";
+
+export const ROLE_LABEL: Record<ToolRole, string> = {
+  returns_untrusted_text: "returns text from sources",
+  reads_private_data: "reads private data",
+  writes: "writes",
+  deploys_or_destroys: "deploys or destroys",
+  network_or_shares: "reaches the network or shares",
+};
+
+function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review; editor: ReviewEditor }) {
+  const [roles, setRoles] = useState<Set<ToolRole>>(new Set(tool.roles));
+  const [sources, setSources] = useState<Set<string>>(new Set(tool.sourceIds));
+  const dirty =
+    tool.rolesOrigin !== "confirmed" ||
+    roles.size !== tool.roles.length ||
+    tool.roles.some((r) => !roles.has(r)) ||
+    sources.size !== tool.sourceIds.length ||
+    tool.sourceIds.some((s) => !sources.has(s));
+  const suggested = new Map(tool.suggestedRoles.map((r) => [r.role, r.reasons]));
+
+  const toggle = <T,>(set: Set<T>, value: T, on: boolean) => {
+    const next = new Set(set);
+    if (on) next.add(value);
+    else next.delete(value);
+    return next;
+  };
+
+  const confirm = () => {
+    const assessment: ToolAssessment = {
+      serverId: tool.serverId,
+      tool: tool.name,
+      roles: TOOL_ROLES.filter((r) => roles.has(r)),
+      sourceIds: review.sources.filter((s) => sources.has(s.id)).map((s) => s.id),
+      rolesConfirmed: true,
+    };
+    void editor.save((r) => ({
+      ...r,
+      tools: [...r.tools.filter((t) => !(t.serverId === tool.serverId && t.tool === tool.name)), assessment],
+    })); // the outcome shows in the save status
+  };
+
+  return (
+    <tr data-testid={`tool-roles-${tool.key}`}>
+      <td>
+        <div className="mono" style={{ fontWeight: 600 }}>
+          {tool.name}
+        </div>
+        <div className="small muted">{review.servers.find((s) => s.id === tool.serverId)?.name ?? tool.serverId}</div>
+        {tool.rolesOrigin === "confirmed" ? (
+          <span className="badge badge-ok">confirmed</span>
+        ) : (
+          <span className="badge badge-warn" title="The analysis is relying on a suggestion for this tool">
+            suggestion, unconfirmed
+          </span>
+        )}
+        <div className="small muted" style={{ marginTop: "0.25rem" }}>
+          {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
+        </div>
+      </td>
+      <td>
+        <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend className="sr-only">Roles of {tool.name}</legend>
+          {TOOL_ROLES.map((role) => (
+            <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
+              <input type="checkbox" checked={roles.has(role)} onChange={(e) => setRoles(toggle(roles, role, e.target.checked))} />
+              {ROLE_LABEL[role]}
+              {suggested.has(role) && <span className="small muted"> (suggested: {suggested.get(role)?.[0]})</span>}
+            </label>
+          ))}
+        </fieldset>
+      </td>
+      <td>
+        <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend className="sr-only">Sources whose text {tool.name} returns</legend>
+          {review.sources.length === 0 && <span className="small muted">no sources entered</span>}
+          {review.sources.map((s) => (
+            <label key={s.id} className="check">
+              <input type="checkbox" checked={sources.has(s.id)} onChange={(e) => setSources(toggle(sources, s.id, e.target.checked))} />
+              {s.name}
+            </label>
+          ))}
+        </fieldset>
+      </td>
+      <td style={{ textAlign: "right" }}>
+        <button type="button" className="btn btn-primary" onClick={confirm} disabled={!dirty || editor.isSaving} aria-label={`Confirm roles of ${tool.name}`}>
+          Confirm
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Each tool's roles and the sources whose text it returns. Annotations and names only suggest roles;
+ * the reviewer confirms each, and until then the analysis says where it relied on a suggestion.
+ */
+export function ToolRolesTable({ tools, review, editor, revision }: { tools: readonly ToolView[]; review: Review; editor: ReviewEditor; revision: number }) {
+  if (tools.length === 0) return null;
+  const unconfirmed = tools.filter((t) => t.rolesOrigin !== "confirmed").length;
+  return (
+    <section className="card stack" aria-labelledby="tool-roles-heading" style={{ padding: 0 }}>
+      <div style={{ padding: "1rem 1.25rem 0" }}>
+        <h3 id="tool-roles-heading">Tool roles and sources</h3>
+        <p className="small muted" style={{ margin: 0 }}>
+          Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default, not &quot;safe&quot;.{" "}
+          {unconfirmed > 0 ? `${unconfirmed} tool(s) still rely on a suggestion.` : "Every tool's roles are confirmed."}
+        </p>
+      </div>
+      <table className="data" aria-label="Tool roles and sources">
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col">Roles</th>
+            <th scope="col">Returns text from</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((t) => (
+            // Keyed on the revision so each row starts from the stored assessment after a save.
+            <ToolRoleRow key={`${t.key}@${revision}`} tool={t} review={review} editor={editor} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
