@@ -1,3 +1,8 @@
+/**
+ * Lives here, not at app/loading.tsx: a root loading boundary wraps every page in Suspense, so the
+ * shell streams before a page can call notFound() and an unknown /share/<token> answered 200
+ * instead of 404 (e2e/api/auth.spec.ts, e2e/ui/share.spec.ts). Only /reviews/[id] awaits anything.
+ */
 export default function Loading() {
   return (
     <main className="page" aria-busy="true">
