@@ -13,7 +13,7 @@
 import { readFile } from "node:fs/promises";
 import { ImportResponseSchema } from "@/lib/import/api";
 import { CLIENT_SHAPES, formatImportIssue, parseClientConfig, type ClientShape } from "@/lib/import/config";
-import { clientConfigForServers } from "@/lib/exports/exports";
+import { clientConfigForServers } from "@/lib/import/write";
 
 const USAGE = `usage: relay-review import FILE [--url WORKBENCH (default http://127.0.0.1:3000)] [--review ID] [--shape ${CLIENT_SHAPES.join("|")}] [--json]\n  token: RELAY_REVIEW_TOKEN (the owner token the workbench printed at start)`;
 

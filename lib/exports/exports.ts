@@ -20,7 +20,10 @@ import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { parseClientConfig } from "@/lib/import/config";
 import { sameServer } from "@/lib/import/merge";
-import type { Decision, RelayServer, Review, Transport } from "@/lib/review/schema";
+import { mcpServerEntry } from "@/lib/import/write";
+import type { Decision, RelayServer, Review } from "@/lib/review/schema";
+
+export { clientConfigForServers, mcpServerEntry } from "@/lib/import/write";
 
 export const EXPORT_KINDS = ["networkpolicy", "client-config", "credential-request"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -37,40 +40,6 @@ export type ExportOptions = {
 
 const refuse = (reason: string): ExportResult => ({ ok: false, reason });
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
-
-/** The server's entry in an `mcpServers` config, as the client starts it. */
-export function mcpServerEntry(transport: Transport, gate: { recordPath: string; publicKeyPath: string } | null): Record<string, unknown> | null {
-  if (transport.kind === "manual") return null;
-  const placeholders = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, `\${${n}}`]));
-  if (transport.kind === "stdio") {
-    const env = placeholders(transport.envNames);
-    const withEnv = (e: Record<string, unknown>) => (transport.envNames.length ? { ...e, env } : e);
-    if (!gate) return withEnv({ command: transport.command, args: [...transport.args] });
-    return withEnv({
-      command: "npx",
-      args: ["relay-review", "gate", "--record", gate.recordPath, "--public-key", gate.publicKeyPath, "--", transport.command, ...transport.args],
-    });
-  }
-  const headers = Object.fromEntries(Object.entries(transport.headerEnv).map(([h, v]) => [h, `\${${v}}`]));
-  if (!gate) return { type: transport.kind, url: transport.url, ...(Object.keys(headers).length ? { headers } : {}) };
-  // Through the gate over stdio: the gate reaches the server and reads header values from its environment.
-  const names = [...new Set(Object.values(transport.headerEnv))].sort();
-  return {
-    command: "npx",
-    args: ["relay-review", "gate", "--record", gate.recordPath, "--public-key", gate.publicKeyPath, "--url", transport.url],
-    ...(names.length ? { env: placeholders(names) } : {}),
-  };
-}
-
-/** An `mcpServers` config for these servers (no gate): what the importer reads back as the same servers. */
-export function clientConfigForServers(servers: readonly Pick<RelayServer, "name" | "transport">[]): string {
-  const mcpServers: Record<string, unknown> = {};
-  for (const s of servers) {
-    const entry = mcpServerEntry(s.transport, null);
-    if (entry) mcpServers[s.name] = entry;
-  }
-  return JSON.stringify({ mcpServers }, null, 2) + "\n";
-}
 
 function networkPolicy(review: Review, decision: Decision, server: RelayServer): ExportResult {
   const policies = review.controls.egress.filter((e) => e.serverId === server.id);
