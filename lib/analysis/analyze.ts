@@ -23,7 +23,7 @@ import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "./model";
+import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 
 export const ANALYSIS_VERSION = 1;
 /** Most paths listed in one analysis; the count is always exact. */
@@ -130,16 +130,17 @@ export type Analysis = {
 
 const UNBOUNDED: ReadonlySet<WriterBound["kind"]> = new Set(["everyone_with_an_email_address", "anyone_with_a_web_server"]);
 
-function headView(model: AnalysisModel, head: HeadRef): PathHead {
+function headView(model: AnalysisModel, h: HeadNodes): PathHead {
+  const head = h.head;
   if (head.kind === "source") {
     const s = model.sources.get(head.sourceId);
-    return { nodeId: nodeIds.source(head), head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
+    return { nodeId: h.source, head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
   }
-  return { nodeId: nodeIds.source(head), head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+  return { nodeId: h.source, head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
-const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] =>
-  t.roles.reasons.filter((r) => roles.includes(r.role)).map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin }));
+/** The tool's evidence for the given roles; the entries are the tool's shared ones (`ResolvedTool.evidence`). */
+const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] => t.evidence.filter((e) => roles.includes(e.role));
 
 /** A filter keeping the first evidence per (tool, role): linear, for agents holding thousands of tools. */
 function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
@@ -179,34 +180,28 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     }
   };
   const findEdge = (from: NodeId, to: NodeId) => edgeIndex.get(from)?.get(to);
-  const returningIds = new Map<ToolKey, NodeId>();
-  const rid = (k: ToolKey) => {
-    let id = returningIds.get(k);
-    if (!id) returningIds.set(k, (id = nodeIds.returning(k)));
-    return id;
-  };
-  const headIds = new Map<string, { writers: NodeId; source: NodeId }>();
-  const hid = (h: HeadRef) => {
-    const k = h.kind === "source" ? h.sourceId : `\u0000${h.tool}`;
-    let ids = headIds.get(k);
-    if (!ids) headIds.set(k, (ids = { writers: nodeIds.writers(h), source: nodeIds.source(h) }));
-    return ids;
+  // One PathHead per head node, shared by every path and summary that shows it.
+  const headViews = new Map<NodeId, PathHead>();
+  const hview = (h: HeadNodes) => {
+    let v = headViews.get(h.source);
+    if (!v) headViews.set(h.source, (v = headView(model, h)));
+    return v;
   };
   const sources: SourceView[] = review.sources.map((source) => {
-    const r = model.sources.get(source.id);
-    const head: HeadRef = { kind: "source", sourceId: source.id };
-    const bound = r?.bound;
+    const r = model.sources.get(source.id)!; // every review source is in model.sources
+    const head = r.head.head;
+    const bound = r.bound;
     const view: SourceView = {
       id: source.id,
       name: source.name,
       kind: source.kind,
-      nodeId: nodeIds.source(head),
-      writersNodeId: nodeIds.writers(head),
-      bound: bound!.bound, // every review source is in model.sources
-      reachesOutsideBoundary: bound!.reachesOutsideBoundary,
-      reasons: bound!.reasons,
-      minAccountsAnAttackNeeds: bound!.minAccountsAnAttackNeeds,
-      usage: bound!.usage,
+      nodeId: r.head.source,
+      writersNodeId: r.head.writers,
+      bound: bound.bound,
+      reachesOutsideBoundary: bound.reachesOutsideBoundary,
+      reasons: bound.reasons,
+      minAccountsAnAttackNeeds: bound.minAccountsAnAttackNeeds,
+      usage: bound.usage,
     };
     nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
     nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
@@ -217,15 +212,19 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   for (const key of model.toolOrder) {
     const t = model.tools.get(key);
     if (!t || (t.sourceIds.length === 0 && t.untrustedHeads.length === 0)) continue;
-    const returningId = rid(key);
+    const returningId = t.returningNodeId;
     nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
-    for (const s of t.sourceIds) addEdge(hid({ kind: "source", sourceId: s }).source, returningId, "returned_by");
-    for (const h of t.untrustedHeads) {
+    for (const s of t.sourceIds) {
+      const r = model.sources.get(s);
+      if (r) addEdge(r.head.source, returningId, "returned_by");
+    }
+    for (const hn of t.headNodes) {
+      const h = hn.head;
       if (h.kind !== "unmapped") continue;
-      nodes.push({ id: nodeIds.writers(h), kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
-      nodes.push({ id: nodeIds.source(h), kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
-      addEdge(nodeIds.writers(h), nodeIds.source(h), "writes_into");
-      addEdge(nodeIds.source(h), returningId, "returned_by");
+      nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
+      nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
+      addEdge(hn.writers, hn.source, "writes_into");
+      addEdge(hn.source, returningId, "returned_by");
     }
   }
 
@@ -242,14 +241,14 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     const returning = agentReturningTools(model, agent);
     const sinks = agentSinkTools(model, agent);
     for (const t of held) {
-      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(rid(t.key), aid, "held_by");
+      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(t.returningNodeId, aid, "held_by");
     }
     for (const s of sinks) {
       if (!sinkNodes.has(s.key)) {
         sinkNodes.add(s.key);
-        nodes.push({ id: nodeIds.sink(s.key), kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
+        nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
       }
-      addEdge(aid, nodeIds.sink(s.key), "holds");
+      addEdge(aid, s.sinkNodeId, "holds");
     }
 
     // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
@@ -269,7 +268,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     let count = 0;
     let listedHere = 0;
     const pathIdsHere: PathId[] = [];
-    for (const r of returning) for (const h of r.untrustedHeads) if (!heads.has(hid(h).source)) heads.set(hid(h).source, headView(model, h));
+    for (const r of returning) for (const h of r.headNodes) if (!heads.has(h.source)) heads.set(h.source, hview(h));
     const markOnPath = (from: NodeId, to: NodeId) => {
       const edge = findEdge(from, to);
       if (edge) edge.onPath = true;
@@ -279,21 +278,21 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     if (sinks.length > 0) {
       for (const r of returning) {
         count += r.untrustedHeads.length * sinks.length;
-        for (const h of r.untrustedHeads) {
-          const ids = hid(h);
-          markOnPath(ids.writers, ids.source);
-          markOnPath(ids.source, rid(r.key));
+        for (const h of r.headNodes) {
+          markOnPath(h.writers, h.source);
+          markOnPath(h.source, r.returningNodeId);
         }
-        if (r.untrustedHeads.length > 0) markOnPath(rid(r.key), aid);
+        if (r.untrustedHeads.length > 0) markOnPath(r.returningNodeId, aid);
       }
-      if (returning.length > 0) for (const s of sinks) markOnPath(aid, nodeIds.sink(s.key));
+      if (returning.length > 0) for (const s of sinks) markOnPath(aid, s.sinkNodeId);
     }
     listing: for (const r of returning) {
-      for (const h of r.untrustedHeads) {
-        const hv = headView(model, h);
+      for (const hn of r.headNodes) {
+        const h = hn.head;
+        const hv = hview(hn);
         for (const s of sinks) {
           if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
-          const hop = [nodeIds.writers(h), nodeIds.source(h), nodeIds.returning(r.key), aid, nodeIds.sink(s.key)];
+          const hop = [hn.writers, hn.source, r.returningNodeId, aid, s.sinkNodeId];
           const id = pathId(agent.id, h, r.key, s.key);
           paths.push({
             id,
@@ -324,7 +323,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
     const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
     const returnSummary = returning
-      .map((r) => `${r.name} returns text from ${r.untrustedHeads.map((h) => { const v = headView(model, h); return `${v.label} (writers: ${v.boundLabel})`; }).join(", ")}`)
+      .map((r) => `${r.name} returns text from ${r.headNodes.map((h) => { const v = hview(h); return `${v.label} (writers: ${v.boundLabel})`; }).join(", ")}`)
       .join("; ");
 
     if (count > 0) {
@@ -342,7 +341,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
           sources: sourceIdsOnPath,
           config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
         }),
-        nodeIds: [...heads.keys(), ...returning.map((r) => nodeIds.returning(r.key)), aid, ...sinks.map((s) => nodeIds.sink(s.key))],
+        nodeIds: [...heads.keys(), ...returning.map((r) => r.returningNodeId), aid, ...sinks.map((s) => s.sinkNodeId)],
         pathIds: pathIdsHere,
       });
     }
@@ -479,7 +478,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
         roles: list.flatMap((t) => evidence(t, ["returns_untrusted_text"])),
         tools: list.map((t) => t.key),
       }),
-      nodeIds: list.map((t) => nodeIds.returning(t.key)),
+      nodeIds: list.map((t) => t.returningNodeId),
       pathIds: [],
     });
   }

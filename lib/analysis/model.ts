@@ -15,7 +15,8 @@ import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib
 import { resolveRoles, type ResolvedRoles } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
-import { toolKey, type HeadRef, type ToolKey } from "./ids";
+import type { RoleEvidence } from "./findings";
+import { nodeIds, toolKey, type HeadRef, type NodeId, type ToolKey } from "./ids";
 import type { ListedTool, ServerToolList } from "./input";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
@@ -27,8 +28,13 @@ export type ToolPresence =
   /** Assessed or held by an agent, but absent from the server's tool list. */
   | "not_listed";
 
+/** A path head with its two graph node ids, built once per head rather than once per use. */
+export type HeadNodes = { head: HeadRef; writers: NodeId; source: NodeId };
+
 export type ResolvedTool = {
   key: ToolKey;
+  /** Position in `AnalysisModel.toolOrder`: per-tool caches are arrays indexed by it. */
+  index: number;
   serverId: ServerId;
   name: string;
   description: string;
@@ -39,13 +45,20 @@ export type ResolvedTool = {
   sourceIds: SourceId[];
   /** Heads of text this tool returns that writers outside the boundary can author. */
   untrustedHeads: HeadRef[];
+  /** `untrustedHeads` with their node ids, in the same order. */
+  headNodes: HeadNodes[];
+  /** Node ids of this tool as a returning tool and as a sink. */
+  returningNodeId: NodeId;
+  sinkNodeId: NodeId;
+  /** One evidence entry per role, in `roles.reasons` order: shared by every finding that cites the tool. */
+  evidence: RoleEvidence[];
   sinkRoles: ToolRole[];
   readsPrivateData: boolean;
   /** Assessed sources that do not exist in the review (the schema rejects these; kept for raw input). */
   unknownSourceIds: string[];
 };
 
-export type ResolvedSource = { source: InputSource; bound: WriterBoundResult };
+export type ResolvedSource = { source: InputSource; bound: WriterBoundResult; head: HeadNodes };
 
 export type ResolvedAgent = {
   id: AgentId;
@@ -76,7 +89,10 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
 export function buildModel(review: Review, toolLists: readonly ServerToolList[]): AnalysisModel {
   const sources = new Map<SourceId, ResolvedSource>();
-  for (const source of review.sources) sources.set(source.id, { source, bound: sourceWriterBound(source) });
+  for (const source of review.sources) {
+    const head: HeadRef = { kind: "source", sourceId: source.id };
+    sources.set(source.id, { source, bound: sourceWriterBound(source), head: { head, writers: nodeIds.writers(head), source: nodeIds.source(head) } });
+  }
 
   const listed = new Map<ToolKey, { tool: ListedTool; origin: "snapshot" | "declared" }>();
   for (const list of toolLists) {
@@ -89,11 +105,17 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   for (const a of review.tools) assessments.set(toolKey(a.serverId, a.tool), a);
 
   const keys = new Set<ToolKey>([...listed.keys(), ...assessments.keys()]);
-  for (const agent of review.agents) for (const ref of agent.tools) keys.add(toolKey(ref.serverId, ref.tool));
+  // Each agent reference's key is built once, here, and reused for the agent below.
+  const agentKeys = review.agents.map((agent) => {
+    const own = new Set<ToolKey>();
+    for (const ref of agent.tools) own.add(toolKey(ref.serverId, ref.tool));
+    for (const k of own) keys.add(k);
+    return own;
+  });
 
   const tools = new Map<ToolKey, ResolvedTool>();
   const toolOrder = [...keys].sort(byString);
-  for (const key of toolOrder) {
+  for (const [index, key] of toolOrder.entries()) {
     const at = key.indexOf("/");
     const serverId = key.slice(0, at) as ServerId;
     const name = key.slice(at + 1);
@@ -101,16 +123,21 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const assessment = assessments.get(key) ?? null;
     const input: ListedTool = entry?.tool ?? { name, description: "" };
     const roles = resolveRoles(input, assessment);
-    const sourceIds = [...new Set(assessment?.sourceIds ?? [])].sort(byString);
+    const sourceIds = assessment && assessment.sourceIds.length > 0 ? [...new Set(assessment.sourceIds)].sort(byString) : [];
     const known = sourceIds.filter((s) => sources.has(s));
-    const untrustedHeads: HeadRef[] = known
-      .filter((s) => sources.get(s)?.bound.reachesOutsideBoundary === true)
-      .map((sourceId) => ({ kind: "source", sourceId }));
-    if (known.length === 0 && roles.roles.includes("returns_untrusted_text")) {
-      untrustedHeads.push({ kind: "unmapped", tool: key });
+    const headNodes: HeadNodes[] = [];
+    for (const s of known) {
+      const r = sources.get(s);
+      if (r?.bound.reachesOutsideBoundary) headNodes.push(r.head);
     }
+    if (known.length === 0 && roles.roles.includes("returns_untrusted_text")) {
+      const head: HeadRef = { kind: "unmapped", tool: key };
+      headNodes.push({ head, writers: nodeIds.writers(head), source: nodeIds.source(head) });
+    }
+    const origin = roles.origin;
     tools.set(key, {
       key,
+      index,
       serverId,
       name,
       description: input.description,
@@ -119,15 +146,19 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       annotations: roles.suggestion.annotations,
       roles,
       sourceIds: known,
-      untrustedHeads,
+      untrustedHeads: headNodes.map((h) => h.head),
+      headNodes,
+      returningNodeId: nodeIds.returning(key),
+      sinkNodeId: nodeIds.sink(key),
+      evidence: roles.reasons.map((r) => ({ tool: key, role: r.role, origin })),
       sinkRoles: roles.roles.filter((r) => SENSITIVE_SINK_ROLES.includes(r)),
       readsPrivateData: roles.roles.includes("reads_private_data"),
       unknownSourceIds: sourceIds.filter((s) => !sources.has(s)),
     });
   }
 
-  const agents: ResolvedAgent[] = review.agents.map((agent) => {
-    const keys = [...new Set(agent.tools.map((t) => toolKey(t.serverId, t.tool)))].sort(byString);
+  const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
+    const keys = [...(agentKeys[i] ?? [])].sort(byString);
     const held = keys.flatMap((k) => tools.get(k) ?? []);
     return {
       id: agent.id,

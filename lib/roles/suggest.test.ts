@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { resolveRoles, suggestRoles } from "./suggest";
+import { resolveRoles, suggestRoles, tokenize } from "./suggest";
 
 const roles = (t: Parameters<typeof suggestRoles>[0]) => suggestRoles(t).roles.map((r) => r.role);
 
@@ -50,5 +50,29 @@ describe("resolveRoles", () => {
     const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
     expect(r.origin).toBe("suggested");
     expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
+  });
+});
+
+describe("tokenize", () => {
+  // The definition the one-pass scanner must match, word for word.
+  const reference = (text: string) =>
+    text
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 0);
+
+  test.each([["deleteRepository"], ["get-env"], ["fetch_URL v2"], ["ABCdef"], ["a1B2c3"], ["  __x__  "], [""], ["HTTPServer2Go"], ["naïve Café"], ["İstanbul K"]])("%j splits as the regex does", (text) => {
+    expect(tokenize(text)).toEqual(reference(text));
+  });
+
+  it("matches the regex on generated ASCII text", () => {
+    let s = 7;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const alphabet = "aZ9_-. /bY0cX";
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: Math.floor(rand() * 16) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
+      expect(tokenize(text)).toEqual(reference(text));
+    }
   });
 });

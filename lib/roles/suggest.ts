@@ -76,20 +76,84 @@ export const ROLE_KEYWORD_RULES: readonly KeywordRule[] = [
 
 const COMPILED_RULES = ROLE_KEYWORD_RULES.map((r) => ({ role: r.role, why: r.why, words: new Set(r.words), with: r.with ? new Set(r.with) : null }));
 
-const tokenize = (text: string): string[] =>
+/** Per word, the rules it fires (indexes into `COMPILED_RULES`), so a tool's words are scanned once, not once per rule. */
+const RULES_BY_WORD = new Map<string, number[]>();
+COMPILED_RULES.forEach((rule, i) => {
+  for (const w of rule.words) RULES_BY_WORD.set(w, [...(RULES_BY_WORD.get(w) ?? []), i]);
+});
+
+const tokenizeSlow = (text: string): string[] =>
   text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
 
+// eslint-disable-next-line no-control-regex -- the test is exactly "only ASCII code points"
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/**
+ * The words of a name or description: split on anything but ASCII letters and digits, and before an
+ * upper-case letter that follows a lower-case letter or digit. ASCII text is scanned in one pass;
+ * other text takes the regex route, since lower-casing some non-ASCII letters yields ASCII ones.
+ */
+export function tokenize(text: string): string[] {
+  if (!ASCII_ONLY.test(text)) return tokenizeSlow(text);
+  const words: string[] = [];
+  let start = -1;
+  let prevLowerOrDigit = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const upper = c >= 65 && c <= 90;
+    const lowerOrDigit = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (upper || lowerOrDigit) {
+      if (start < 0) start = i;
+      else if (upper && prevLowerOrDigit) {
+        words.push(text.slice(start, i).toLowerCase());
+        start = i;
+      }
+    } else if (start >= 0) {
+      words.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+    prevLowerOrDigit = lowerOrDigit;
+  }
+  if (start >= 0) words.push(text.slice(start).toLowerCase());
+  return words;
+}
+
 function addReason(acc: Map<ToolRole, string[]>, role: ToolRole, reason: string): void {
-  const list = acc.get(role) ?? [];
-  if (!list.includes(reason)) list.push(reason);
-  acc.set(role, list);
+  const list = acc.get(role);
+  if (!list) acc.set(role, [reason]);
+  else if (!list.includes(reason)) list.push(reason);
 }
 
 const originText = (origin: "declared" | "spec_default") => (origin === "declared" ? "declared by the server" : "absent, so the spec default");
+
+/** The annotation reasons, per origin of the hint: fixed sentences, built once. */
+const ANNOTATION_REASONS = {
+  readOnlyFalse: { declared: "", spec_default: "" },
+  destructive: { declared: "", spec_default: "" },
+  openWorld: { declared: "", spec_default: "" },
+  openWorldNotReadOnly: { declared: "", spec_default: "" },
+};
+for (const origin of ["declared", "spec_default"] as const) {
+  const openWorld = `openWorldHint is true (${originText(origin)}): the tool interacts with external entities`;
+  ANNOTATION_REASONS.readOnlyFalse[origin] = `readOnlyHint is false (${originText(origin)}): the tool may modify its environment`;
+  ANNOTATION_REASONS.destructive[origin] = `destructiveHint is true (${originText(origin)}) on a tool that is not read-only`;
+  ANNOTATION_REASONS.openWorld[origin] = openWorld;
+  ANNOTATION_REASONS.openWorldNotReadOnly[origin] = `${openWorld} and is not read-only`;
+}
+
+/** The first word of `words` firing each rule, by rule index. */
+function firstHits(words: readonly string[]): (string | undefined)[] {
+  const hits: (string | undefined)[] = new Array<string | undefined>(COMPILED_RULES.length);
+  for (const w of words) {
+    const rules = RULES_BY_WORD.get(w);
+    if (rules) for (const i of rules) hits[i] ??= w;
+  }
+  return hits;
+}
 
 /**
  * Suggest a tool's roles from its effective annotations and from keywords in its name and
@@ -102,33 +166,31 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
 
   if (!readOnlyHint.value) {
-    addReason(acc, "writes", `readOnlyHint is false (${originText(readOnlyHint.origin)}): the tool may modify its environment`);
-    if (destructiveHint.value) {
-      addReason(acc, "deploys_or_destroys", `destructiveHint is true (${originText(destructiveHint.origin)}) on a tool that is not read-only`);
-    }
+    addReason(acc, "writes", ANNOTATION_REASONS.readOnlyFalse[readOnlyHint.origin]);
+    if (destructiveHint.value) addReason(acc, "deploys_or_destroys", ANNOTATION_REASONS.destructive[destructiveHint.origin]);
   }
   if (openWorldHint.value) {
-    const why = `openWorldHint is true (${originText(openWorldHint.origin)}): the tool interacts with external entities`;
-    addReason(acc, "returns_untrusted_text", why);
-    if (!readOnlyHint.value) addReason(acc, "network_or_shares", `${why} and is not read-only`);
+    addReason(acc, "returns_untrusted_text", ANNOTATION_REASONS.openWorld[openWorldHint.origin]);
+    if (!readOnlyHint.value) addReason(acc, "network_or_shares", ANNOTATION_REASONS.openWorldNotReadOnly[openWorldHint.origin]);
   }
 
+  // Rules in order, the name before the description, each with its first matching word.
   const nameWords = tokenize(tool.name);
   const descWords = tokenize(tool.description ?? "");
-  const allWords = new Set([...nameWords, ...descWords]);
-  for (const rule of COMPILED_RULES) {
-    for (const [where, words] of [["name", nameWords], ["description", descWords]] as const) {
-      const hit = words.find((w) => rule.words.has(w));
+  const nameHits = firstHits(nameWords);
+  const descHits = firstHits(descWords);
+  COMPILED_RULES.forEach((rule, i) => {
+    for (const [where, hit] of [["name", nameHits[i]], ["description", descHits[i]]] as const) {
       if (!hit) continue;
       if (rule.with) {
-        const other = [...allWords].find((w) => rule.with?.has(w));
-        if (!other) continue;
-        addReason(acc, rule.role, `${where} says "${hit}" with "${other}": ${rule.why}`);
+        const completing = nameWords.find((w) => rule.with?.has(w)) ?? descWords.find((w) => rule.with?.has(w));
+        if (!completing) continue;
+        addReason(acc, rule.role, `${where} says "${hit}" with "${completing}": ${rule.why}`);
       } else {
         addReason(acc, rule.role, `${where} says "${hit}": ${rule.why}`);
       }
     }
-  }
+  });
 
   if (assessment && assessment.sourceIds.length > 0) {
     addReason(acc, "returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
@@ -137,10 +199,12 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
     for (const role of assessment.roles) addReason(acc, role, "entered by the reviewer, not yet confirmed");
   }
 
-  return {
-    roles: TOOL_ROLES.filter((r) => acc.has(r)).map((role) => ({ role, reasons: acc.get(role) ?? [] })),
-    annotations,
-  };
+  const roles: RoleReason[] = [];
+  for (const role of TOOL_ROLES) {
+    const reasons = acc.get(role);
+    if (reasons) roles.push({ role, reasons });
+  }
+  return { roles, annotations };
 }
 
 /**
