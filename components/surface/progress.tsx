@@ -29,7 +29,8 @@ function describe(e: InspectProgress) {
     case "listing":
       return (
         <>
-          Listing {LIST_NAME[e.list]}, page {e.page} ({e.items} so far)
+          Listing {LIST_NAME[e.list]}: page {e.page}
+          {e.items > 0 ? ` (${e.items} received so far)` : ""}
         </>
       );
     case "list_changed":
