@@ -68,6 +68,9 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     const view = await guest.newPage();
     const requested: string[] = [];
     view.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    const consoleErrors: string[] = [];
+    view.on("console", (m) => void (m.type() === "error" && consoleErrors.push(m.text())));
+    view.on("pageerror", (e) => consoleErrors.push(e.message));
     const res = await view.goto(`/share/${token}`);
     expect(res?.status()).toBe(200);
     await expect(view.getByTestId("share-view")).toBeVisible();
@@ -90,8 +93,9 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     await expect(
       view.getByRole("button", { name: /\b(save|add|edit|remove|delete|revoke|create|record|decide|inspect|pin|re-pin|split|download)\b/i }),
     ).toHaveCount(0);
-    // The page talked to no owner route.
+    // The page talked to no owner route, and rendered (and hydrated) without errors.
     expect(requested.filter((p) => p.startsWith("/api/"))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
 
     // The share API answers the same review and nothing else, whatever is appended.
     const api = ShareViewResponseSchema.parse(await (await guest.request.get(`/api/share/${token}`)).json());
