@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
@@ -99,7 +99,7 @@ export async function run(): Promise<BenchResult[]> {
     return [
       {
         name: NAME,
-        figure: `${m.toFixed(0)} ms median of ${RUNS} (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}; ${drawn} nodes drawn)`,
+        figure: `${m.toFixed(0)} ms median of ${RUNS} (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}; ${drawn} nodes drawn; load average ${loadavg()[0]!.toFixed(1)})`,
         goal,
         pass: m < GOAL_MS,
       },

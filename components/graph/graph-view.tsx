@@ -91,6 +91,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const [showAllPaths, setShowAllPaths] = useState(false);
+  const [tableOpen, setTableOpen] = useState(analysis.paths.listed.length <= 40);
 
   const layout = useMemo(() => layoutGraph(analysis, collapsed), [analysis, collapsed]);
   const path = selectedPath ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null) : null;
@@ -224,12 +225,12 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
         </div>
       </div>
 
-      <details open={analysis.paths.listed.length <= 40}>
+      <details open={tableOpen} onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary className="small" style={{ cursor: "pointer" }}>
           <strong>Table view of the paths</strong>
         </summary>
         <div style={{ marginTop: "0.5rem" }}>
-          <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />
+          {tableOpen && <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />}
         </div>
       </details>
     </div>

@@ -3,7 +3,14 @@
 import dynamic from "next/dynamic";
 import { GRAPH_WIDTH } from "./layout";
 
-export const SourceSinkGraph = dynamic(() => import("./source-sink-graph"), {
+const load = () => import("./source-sink-graph");
+
+/** Start loading the graph's code early (e.g. while the analysis is still being fetched). */
+export function preloadSourceSinkGraph(): void {
+  void load().catch(() => undefined); // a failed preload is retried by the real import
+}
+
+export const SourceSinkGraph = dynamic(load, {
   ssr: false,
   loading: () => <div className="skeleton" style={{ width: GRAPH_WIDTH, height: 320 }} aria-busy="true" aria-label="Drawing the graph" />,
 });

@@ -6,10 +6,11 @@
  * `applySplit` to the review and saves it as a new revision, after which the analysis refetches.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { analysisOptions, type ReviewAnalysis } from "@/components/review/analysis-queries";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { ControlsTable } from "@/components/graph/controls-table";
+import { preloadSourceSinkGraph } from "@/components/graph/graph";
 import { GraphView } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
 import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
@@ -152,6 +153,7 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
 
 export function GraphSection({ id, editor, review, revision }: { id: string; editor: ReviewEditor; review: Review; revision: number }) {
   const query = useQuery(analysisOptions(id, revision));
+  useEffect(preloadSourceSinkGraph, []);
   const names = useMemo<GraphNames>(() => {
     const servers = new Map(review.servers.map((s) => [s.id as string, s.name]));
     const agents = new Map(review.agents.map((a) => [a.id as string, a.name]));
