@@ -29,6 +29,15 @@ import { AppErrorBodySchema } from "@/lib/errors";
 /** Served from public/ (lib/decisions/json-schema.ts DECISION_RECORD_SCHEMA_URL_PATH; not imported: it pulls node:crypto). */
 export const DECISION_RECORD_SCHEMA_URL = "/schemas/decision-record.v1.json";
 
+const ENFORCEABLE_EXPORTS = [
+  { kind: "networkpolicy", label: "NetworkPolicy allowlist (YAML)", file: "networkpolicy.yaml" },
+  { kind: "client-config", label: "Client config through the gate (JSON)", file: "mcp.json" },
+  { kind: "credential-request", label: "Credential scope request", file: "credential-request.md" },
+] as const;
+
+const exportUrl = (id: string, decisionId: string, kind: string) =>
+  `/api/reviews/${encodeURIComponent(id)}/decisions/${encodeURIComponent(decisionId)}/exports/${kind}`;
+
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
 /** Fetch a download with the session, so an error (a stale record is 409) shows as a message instead of a saved error page. */
@@ -74,6 +83,16 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
           Download report (Markdown)
         </button>
       </div>
+      {d.verdict !== "rejected" && (
+        <div className="row small">
+          <span className="muted">Enforceable exports, each validated before download:</span>
+          {ENFORCEABLE_EXPORTS.map((e) => (
+            <button key={e.kind} type="button" className="btn" disabled={isStale} onClick={() => run(exportUrl(id, d.id, e.kind), `${d.id}-${e.file}`)}>
+              {e.label}
+            </button>
+          ))}
+        </div>
+      )}
       {error && (
         <div className="callout danger small" role="alert">
           {error}

@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ServerForm } from "@/components/review/server-form";
+import { ImportPanel } from "@/components/import/import-panel";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { ServerId } from "@/lib/ids";
 import type { RelayServer, Review } from "@/lib/review/schema";
@@ -23,6 +24,9 @@ function transportLabel(s: RelayServer): string {
 export function ServersSection(props: {
   editor: ReviewEditor;
   review: Review;
+  /** The review's id and revision, for importing servers from a client config into it. */
+  reviewId?: string;
+  revision?: number;
   /** The live-surface panel for one server (inspect, fingerprint, pin, diff). */
   renderSurface?: (server: RelayServer) => ReactNode;
 }) {
@@ -69,6 +73,14 @@ export function ServersSection(props: {
         </button>
       </div>
       {editing === "new" && <ServerForm server={null} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />}
+      {props.reviewId && (
+        <details className="card">
+          <summary style={{ cursor: "pointer", fontWeight: 600 }}>Import servers and an agent from an MCP client config</summary>
+          <div style={{ marginTop: "0.75rem" }}>
+            <ImportPanel reviewId={props.reviewId} {...(props.revision ? { baseRevision: props.revision } : {})} />
+          </div>
+        </details>
+      )}
       {review.servers.length === 0 && editing !== "new" && (
         <div className="card empty">
           <h3>No servers registered</h3>

@@ -77,6 +77,8 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
         <ServersSection
           editor={editor}
           review={record.review}
+          reviewId={id}
+          revision={record.revision}
           renderSurface={(server) => <SurfacePanel reviewId={id} server={server} revision={record.revision} />}
         />
       )}

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ImportPanel } from "@/components/import/import-panel";
 import { createReview, deleteReview, reviewKeys, reviewListOptions } from "@/components/reviews/queries";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import type { ReviewSummary } from "@/lib/reviews/api";
@@ -57,6 +58,12 @@ export function ReviewList() {
           </button>
         </div>
       </form>
+      <details className="card">
+        <summary style={{ cursor: "pointer", fontWeight: 600 }}>Start a review from an MCP client config</summary>
+        <div style={{ marginTop: "0.75rem" }}>
+          <ImportPanel onImported={(result) => router.push(`/reviews/${result.reviewId}?section=servers`)} />
+        </div>
+      </details>
       {create.isError && (
         <p className="callout danger" role="alert">
           Could not create the review: {create.error.message}
