@@ -110,9 +110,9 @@ export function pinState(pin: SurfacePin | null, comparison: PinComparison | nul
 
 export function blockedReason(comparison: PinComparison | null): string | null {
   if (!comparison || !comparison.blocked) return null;
-  if (comparison.status === "incomparable") return `blocked: ${comparison.reason}`;
+  if (comparison.status === "incomparable") return comparison.reason;
   if (comparison.status === "mismatch") {
-    return `blocked: the live surface (${comparison.actual.slice(0, 12)}…) does not match the pinned fingerprint (${comparison.expected.slice(0, 12)}…) under on_surface_change "block"; a reviewer re-pins it, with a reason, to unblock`;
+    return `the live surface (${comparison.actual.slice(0, 12)}…) does not match the pinned fingerprint (${comparison.expected.slice(0, 12)}…) under on_surface_change "block"; a reviewer re-pins it, with a reason, to unblock`;
   }
   return null;
 }
