@@ -36,8 +36,11 @@ test("[agents]: a suggested role is marked unconfirmed until the reviewer confir
   await expect(page.getByTestId("tool-roles-tickets/search_tickets")).toContainText("confirmed");
 
   // Put share_file into the same agent: text from the portal can now reach it.
-  await page.getByTestId("agent-helper").getByLabel("share_file").check();
+  // The checkbox reflects the saved review, so it turns checked once the save lands.
+  const holdsShare = page.getByTestId("agent-helper").getByLabel("share_file");
+  await holdsShare.click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 3");
+  await expect(holdsShare).toBeChecked();
   const analysis = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as {
     paths: { listed: { sink: string; reliesOnSuggestions: boolean }[] };
   };
