@@ -1,7 +1,7 @@
 "use client";
 
 import Editor, { DiffEditor, loader, type DiffOnMount } from "@monaco-editor/react";
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 
 // Monaco loads from our own origin (copied to public/ by scripts/copy-monaco.mjs), never a CDN.
 loader.config({ paths: { vs: "/monaco/vs" } });
@@ -43,16 +43,19 @@ export type CodeDiffProps = { original: string; modified: string; language: "jso
 
 export function MonacoDiff(props: CodeDiffProps) {
   // @monaco-editor/react 4.7 disposes the two models before resetting the diff widget on unmount,
-  // which throws "TextModel got disposed before DiffEditorWidget model got reset" (a pageerror).
-  // Keep the models through the library's cleanup and dispose them ourselves right after.
-  const models = useRef<ReturnType<Parameters<DiffOnMount>[0]["getModel"]>>(null);
-  useEffect(
+  // which throws "TextModel got disposed before DiffEditorWidget model got reset" (a pageerror),
+  // and disposing them after the widget is gone trips "AbstractContextKeyService has been disposed".
+  // So we keep the models (keepCurrent*Model) and, in our cleanup, which React runs before the
+  // library's (a layout-effect cleanup runs parent-first, before any passive one), detach them from the still-live widget first and only then dispose them.
+  const editorRef = useRef<Parameters<DiffOnMount>[0] | null>(null);
+  useLayoutEffect(
     () => () => {
-      const m = models.current;
-      setTimeout(() => {
-        m?.original.dispose();
-        m?.modified.dispose();
-      }, 0);
+      const editor = editorRef.current;
+      if (!editor) return;
+      const models = editor.getModel();
+      editor.setModel(null);
+      models?.original.dispose();
+      models?.modified.dispose();
     },
     [],
   );
@@ -61,7 +64,7 @@ export function MonacoDiff(props: CodeDiffProps) {
       keepCurrentOriginalModel
       keepCurrentModifiedModel
       onMount={(editor) => {
-        models.current = editor.getModel();
+        editorRef.current = editor;
       }}
       original={props.original}
       modified={props.modified}
