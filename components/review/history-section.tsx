@@ -19,6 +19,21 @@ function revisionOptions(id: string, revision: number) {
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
+function RevisionSelect(props: { label: string; value: number; count: number; onChange: (revision: number) => void }) {
+  return (
+    <label className="field">
+      <span className="label-text">{props.label}</span>
+      <select value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {Array.from({ length: props.count }, (_, i) => i + 1).map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Every revision with who and when, and the difference between any two. */
 export function HistorySection({ id, currentRevision }: { id: string; currentRevision: number }) {
   // Keyed on the current revision so a save elsewhere in the page lists the new one.
@@ -63,26 +78,8 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
       )}
       <div className="card stack">
         <div className="row">
-          <label className="field">
-            <span className="label-text">Compare revision</span>
-            <select value={from} onChange={(e) => setFrom(Number(e.target.value))}>
-              {Array.from({ length: currentRevision }, (_, i) => i + 1).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="label-text">with revision</span>
-            <select value={to} onChange={(e) => setTo(Number(e.target.value))}>
-              {Array.from({ length: currentRevision }, (_, i) => i + 1).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RevisionSelect label="Compare revision" value={from} count={currentRevision} onChange={setFrom} />
+          <RevisionSelect label="with revision" value={to} count={currentRevision} onChange={setTo} />
         </div>
         {a.data && b.data ? (
           <div style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", overflow: "hidden" }} data-testid="revision-diff">

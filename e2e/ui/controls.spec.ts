@@ -1,23 +1,18 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { DEMO_NETWORK_POLICY } from "../../lib/review/demo";
 import { bearer, signIn } from "../support/auth";
+import { createDemoReview } from "../support/surface";
 
 const DEMO_POLICY_WITH_BAD_CIDR = DEMO_NETWORK_POLICY.replace("10.42.7.0/24", "10.42.7.0/33");
 
 type Stored = { revision: number; review: Record<string, unknown> & { controls: { egress: { serverId: string; policyYaml: string }[] } } };
-
-async function createDemo(page: Page): Promise<string> {
-  const res = await page.request.post("/api/reviews", { data: { demo: true }, headers: bearer });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
 
 test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
 test("[controls]: the seed's controls evaluate from configuration, and prose changes nothing", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=controls`);
 
   const credential = page.getByTestId("credential-knowledge-mcp");
@@ -50,7 +45,7 @@ test("[controls]: the seed's controls evaluate from configuration, and prose cha
 });
 
 test("[controls]: adding write:issue to the token fails the credential", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=controls`);
   const form = page.getByRole("form", { name: "Credential of knowledge-mcp" });
   await form.getByLabel("Scopes (comma-separated)").fill("read:issue, read:project, read:comment, write:issue");
@@ -62,7 +57,7 @@ test("[controls]: adding write:issue to the token fails the credential", async (
 });
 
 test("[controls]: a default-allow policy admits the external fetch, and malformed YAML names its line", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   const stored = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as Stored;
   const review = structuredClone(stored.review);
   review.controls.egress = [

@@ -1,14 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
+import { createDemoReview } from "../support/surface";
 import { largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
 
 const PORTAL_PATH = "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
-
-async function createDemo(page: Page): Promise<string> {
-  const res = await page.request.post("/api/reviews", { data: { demo: true }, headers: bearer });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
 
 function failOnPageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -25,7 +20,7 @@ test.beforeEach(async ({ context }) => {
 
 test("[graph]: the demo's support-portal path to trigger_deploy, selected by keyboard, then cut by splitting the on-call agent", async ({ page }) => {
   const errors = failOnPageErrors(page);
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=graph`);
 
   const graph = page.getByTestId("graph-svg");

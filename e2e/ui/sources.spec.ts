@@ -1,20 +1,15 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { OWNER_TOKEN, signIn } from "../support/auth";
+import { createDemoReview } from "../support/surface";
 
 const bearer = { Authorization: `Bearer ${OWNER_TOKEN}` };
-
-async function createDemo(page: Page): Promise<string> {
-  const res = await page.request.post("/api/reviews", { data: { demo: true }, headers: bearer });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
 
 test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
 test("[reviews]: the review list opens the demo review and deletes only after confirmation", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Reviews", level: 1 })).toBeVisible();
   const row = page.getByRole("row").filter({ has: page.locator(`a[href="/reviews/${id}"]`) });
@@ -33,7 +28,7 @@ test("[reviews]: the review list opens the demo review and deletes only after co
 });
 
 test("[sources]: the demo's writer bounds follow the seed", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=sources`);
   const portal = page.getByTestId("bound-support-portal");
   await expect(portal).toContainText("everyone with an email address");
@@ -45,7 +40,7 @@ test("[sources]: the demo's writer bounds follow the seed", async ({ page }) => 
 });
 
 test("[sources]: add, edit and remove a source, each saved as a new revision", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=sources`);
 
   await page.getByRole("button", { name: "Add source" }).first().click();
@@ -75,7 +70,7 @@ test("[sources]: add, edit and remove a source, each saved as a new revision", a
 });
 
 test("[sources]: invalid counts are refused in the form, naming the field", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=sources`);
   await page.getByRole("button", { name: "Add source" }).first().click();
   const form = page.getByRole("form", { name: "Add a source" });
@@ -88,7 +83,7 @@ test("[sources]: invalid counts are refused in the form, naming the field", asyn
 });
 
 test("[sources]: a save in between shows a conflict and overwrites nothing", async ({ page }) => {
-  const id = await createDemo(page);
+  const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=sources`);
   await expect(page.getByTestId("bound-support-portal")).toBeVisible();
 
