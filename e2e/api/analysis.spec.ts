@@ -31,6 +31,13 @@ test("[analysis api]: the route returns the paths the graph section's table rend
   await expect(rows).toHaveCount(body.paths.listed.length);
   const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-path-id")));
   expect(shown).toEqual(body.paths.listed.map((p) => p.id));
-  const drawn = await page.locator(`[data-testid="graph-svg"] g.gnode[data-key]`).evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")));
-  for (const n of body.graph.nodes) expect(drawn).toContain(n.id);
+  // The graph is a client-only chunk that can paint after the table: wait for it, then compare.
+  const nodes = page.locator(`[data-testid="graph-svg"] g.gnode[data-key]`);
+  await expect(nodes.first()).toBeAttached();
+  await expect
+    .poll(async () => {
+      const drawn = await nodes.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")));
+      return body.graph.nodes.filter((n) => !drawn.includes(n.id)).map((n) => n.id);
+    })
+    .toEqual([]);
 });
