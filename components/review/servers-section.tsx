@@ -6,6 +6,7 @@ import { ServerForm } from "@/components/review/server-form";
 import { ImportPanel } from "@/components/import/import-panel";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { ServerId } from "@/lib/ids";
+import { upsertById } from "@/lib/review/edit";
 import type { RelayServer, Review } from "@/lib/review/schema";
 
 function transportLabel(s: RelayServer): string {
@@ -34,13 +35,7 @@ export function ServersSection(props: {
   const [editing, setEditing] = useState<ServerId | "new" | null>(null);
   const [pendingRemove, setPendingRemove] = useState<RelayServer | null>(null);
 
-  const upsert = (server: RelayServer) =>
-    editor.save((r) => {
-      const i = r.servers.findIndex((s) => s.id === server.id);
-      if (i === -1) r.servers.push(server);
-      else r.servers[i] = server;
-      return r;
-    });
+  const upsert = (server: RelayServer) => editor.save((r) => ({ ...r, servers: upsertById(r.servers, server) }));
 
   const remove = (id: ServerId) =>
     editor.save((r) => ({

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { newId, type SourceId } from "@/lib/ids";
+import { upsertById } from "@/lib/review/edit";
 import { InputSourceSchema, SOURCE_KINDS, type InputSource, type Review } from "@/lib/review/schema";
 import { sourceWriterBound } from "@/lib/sources/writer-bound";
 import { fieldIssuesFromZod } from "@/lib/errors";
@@ -232,13 +233,7 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
 
   const returnedBy = (id: SourceId) => review.tools.filter((t) => t.sourceIds.includes(id)).map((t) => t.tool);
 
-  const upsert = (source: InputSource) =>
-    editor.save((r) => {
-      const index = r.sources.findIndex((s) => s.id === source.id);
-      if (index === -1) r.sources.push(source);
-      else r.sources[index] = source;
-      return r;
-    });
+  const upsert = (source: InputSource) => editor.save((r) => ({ ...r, sources: upsertById(r.sources, source) }));
 
   const remove = (id: SourceId) =>
     editor.save((r) => ({
