@@ -18,7 +18,7 @@ import {
   type Review,
   type ToolRef,
 } from "@/lib/review/schema";
-import { canonicalJson, canonicalSha256 } from "@/lib/decisions/hash";
+import { canonicalJson, canonicalSha256 } from "@/lib/hash";
 
 /** What a decision with no live inspection behind it must say about itself. */
 export const DECLARED_TOOLS_BASIS = "made against declared tools, not a live surface";

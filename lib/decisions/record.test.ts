@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
 import { parseRegistrationRecord } from "@/lib/surface/registration";
-import { canonicalJson } from "@/lib/decisions/hash";
+import { canonicalJson } from "@/lib/hash";
 import {
   DecisionRecordSchema,
   RECORD_FINGERPRINT_VERSION,

@@ -20,7 +20,7 @@ import {
 } from "@/lib/ids";
 import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
-import { canonicalJson, sha256Hex } from "@/lib/decisions/hash";
+import { canonicalJson, sha256Hex } from "@/lib/hash";
 import {
   checkConditions,
   decisionStatus,

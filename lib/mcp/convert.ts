@@ -49,11 +49,13 @@ const SDK_SCHEMA: Record<SurfaceList, SchemaLike> = {
 };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ANY_SURROGATE = /[\uD800-\uDFFF]/; // a cheap first test: most text has none
+const hasLoneSurrogate = (text: string) => ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
 
 /** First problem a JSON value has that RFC 8785 or our walks cannot handle, or null. */
 function jsonProblem(value: unknown, depth = 0): string | null {
   if (depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`;
-  if (typeof value === "string") return LONE_SURROGATE.test(value) ? "contains a lone UTF-16 surrogate (not valid Unicode)" : null;
+  if (typeof value === "string") return hasLoneSurrogate(value) ? "contains a lone UTF-16 surrogate (not valid Unicode)" : null;
   if (Array.isArray(value)) {
     for (const v of value) {
       const p = jsonProblem(v, depth + 1);
@@ -62,9 +64,9 @@ function jsonProblem(value: unknown, depth = 0): string | null {
     return null;
   }
   if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      if (LONE_SURROGATE.test(k)) return "contains a lone UTF-16 surrogate in a key (not valid Unicode)";
-      const p = jsonProblem(v, depth + 1);
+    for (const k of Object.keys(value)) {
+      if (hasLoneSurrogate(k)) return "contains a lone UTF-16 surrogate in a key (not valid Unicode)";
+      const p = jsonProblem((value as Record<string, unknown>)[k], depth + 1);
       if (p) return p;
     }
   }

@@ -163,7 +163,16 @@ export async function inspectWithOpeners(openers: readonly TransportOpener[], op
 }
 
 const CLOSE_BOUND_MS = 5_000;
-async function closeOpened(opened: OpenedTransport): Promise<void> {
+const closing = new WeakMap<OpenedTransport, Promise<void>>();
+
+/** Close a transport, bounded; started once, later calls wait for the same close. */
+function closeOpened(opened: OpenedTransport): Promise<void> {
+  let done = closing.get(opened);
+  if (!done) closing.set(opened, (done = closeBounded(opened)));
+  return done;
+}
+
+async function closeBounded(opened: OpenedTransport): Promise<void> {
   const close = opened.close ?? (() => opened.transport.close());
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
@@ -288,32 +297,35 @@ async function runSession(
     prompts: { items: [], rejects: [], pages: 0, relists: 0 },
   };
 
+  /** Request one page; the page bound and the cursor are checked before anything is sent. */
+  const requestPage = (list: SurfaceList, page: number, cursor: string | undefined, received: number) => {
+    if (page > limits.pageCount) {
+      guard.tripLimit("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${limits.pageCount} pages`);
+      throw new GuardTripped(guard.error!);
+    }
+    emit({ type: "listing", list, page, items: received });
+    return guard
+      .race(client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, { timeout: limits.requestTimeoutMs }))
+      .catch((error: unknown) => {
+        guard.trip(mapError(error, `${LIST_METHOD[list]} (page ${page})`, "requestTimeoutMs"));
+        throw new GuardTripped(guard.error!);
+      });
+  };
+
+  /**
+   * Every page of one list. The next page is requested before this one's items are checked, so
+   * the server prepares it while we work (10,000 tools come in ten pages or more).
+   */
   const listAll = async (list: SurfaceList): Promise<void> => {
     const items: DomainItem[] = [];
     const rejects: SurfaceReject[] = [];
     const firstAt = new Map<string, { page: number; index: number }>();
     const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    let page = 0;
+    let page = 1;
     let received = 0;
-    do {
-      page++;
-      if (page > limits.pageCount) {
-        guard.tripLimit("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${limits.pageCount} pages`);
-        throw new GuardTripped(guard.error!);
-      }
-      emit({ type: "listing", list, page, items: received });
-      let result: z.infer<typeof PageSchema>;
-      try {
-        result = await guard.race(
-          client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, {
-            timeout: limits.requestTimeoutMs,
-          }),
-        );
-      } catch (error) {
-        guard.trip(mapError(error, `${LIST_METHOD[list]} (page ${page})`, "requestTimeoutMs"));
-        throw new GuardTripped(guard.error!);
-      }
+    let pending = requestPage(list, page, undefined, received);
+    for (;;) {
+      const result = await pending;
       const raw = (result as Record<string, unknown>)[LIST_FIELD[list]];
       if (!Array.isArray(raw)) {
         guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has no "${LIST_FIELD[list]}" array` });
@@ -324,8 +336,26 @@ async function runSession(
         guard.tripLimit("itemCount", `${LIST_METHOD[list]} returned more than ${limits.itemCount} items`);
         throw new GuardTripped(guard.error!);
       }
+      const next = result.nextCursor;
+      if (next !== undefined && next !== null && typeof next !== "string") {
+        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has a nextCursor that is not a string` });
+        throw new GuardTripped(guard.error!);
+      }
+      const cursor = typeof next === "string" ? next : undefined;
+      if (cursor !== undefined) {
+        if (seenCursors.has(cursor)) {
+          guard.tripLimit("pageCount", `${LIST_METHOD[list]} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`);
+          throw new GuardTripped(guard.error!);
+        }
+        seenCursors.add(cursor);
+        pending = requestPage(list, page + 1, cursor, received);
+        // If checking this page's items throws, the request in flight is abandoned with the
+        // transport (a tripped guard closes it); its rejection must not go unhandled.
+        pending.catch(() => {});
+      }
+      const pageNumber = page;
       raw.forEach((rawItem: unknown, index) => {
-        const c = convertItem(list, rawItem, page, index);
+        const c = convertItem(list, rawItem, pageNumber, index);
         if (!c.ok) {
           rejects.push(c.reject);
           return;
@@ -344,30 +374,19 @@ async function runSession(
         if (first) {
           rejects.push({
             list,
-            page,
+            page: pageNumber,
             index,
             raw: rawItem,
             reason: `duplicate ${list === "resources" ? "uri" : list === "resourceTemplates" ? "uriTemplate" : "name"} ${JSON.stringify(key)} (first at page ${first.page}, index ${first.index})`,
           });
           return;
         }
-        firstAt.set(key, { page, index });
+        firstAt.set(key, { page: pageNumber, index });
         items.push(c.item);
       });
-      const next = result.nextCursor;
-      if (next !== undefined && next !== null && typeof next !== "string") {
-        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has a nextCursor that is not a string` });
-        throw new GuardTripped(guard.error!);
-      }
-      cursor = typeof next === "string" ? next : undefined;
-      if (cursor !== undefined) {
-        if (seenCursors.has(cursor)) {
-          guard.tripLimit("pageCount", `${LIST_METHOD[list]} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`);
-          throw new GuardTripped(guard.error!);
-        }
-        seenCursors.add(cursor);
-      }
-    } while (cursor !== undefined);
+      if (cursor === undefined) break;
+      page++;
+    }
     const s = state[list];
     s.items = items;
     s.rejects = rejects;
@@ -405,6 +424,9 @@ async function runSession(
     return { kind: "done", result: { ok: false, error: guard.error ?? mapError(error, "listing", "requestTimeoutMs") } };
   }
   if (guard.error) return { kind: "done", result: { ok: false, error: guard.error } };
+  // Settled: nothing more is read. The server is shut down while the surface is fingerprinted
+  // (a stdio server gets a grace period to exit); the caller's close waits for the same close.
+  void closeOpened(opened); // awaited by inspectWithOpeners before it returns
 
   const counts = Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].items.length])) as Record<SurfaceList, number>;
   const rejects = SURFACE_LISTS.flatMap((l) => state[l].rejects);

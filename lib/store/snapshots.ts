@@ -7,7 +7,7 @@ import "server-only";
  */
 import { and, desc, eq } from "drizzle-orm";
 import { newId, type Sha256 } from "@/lib/ids";
-import { canonicalJson, sha256Hex } from "@/lib/store/canonical";
+import { canonicalJson, sha256Hex } from "@/lib/hash";
 import type { Db } from "@/lib/store/db";
 import { inspections, surfaceSnapshots } from "@/lib/store/tables";
 

@@ -79,15 +79,21 @@ describe("surface fingerprint", () => {
       ["\u0000\u001f\u007f\u2028", "tab\tnl\n", '"quote"', "\\", true, false, null, [], {}],
       JSON.parse('{"__proto__":{"x":1},"z":{"y":[{"b":2,"a":1}]}}'),
       { ["\uE000"]: 1, ["\uD83D\uDE00"]: 2, a: 3 }, // UTF-16 order: U+1F600 (D83D…) sorts before U+E000
+      [undefined, { skipped: undefined, kept: [undefined] }],
+      { "\uD83D\uDE00 paired": "\uD83D\uDE00", nested: [[[{ z: 0, y: [{}] }]]] },
     ];
     for (const v of values) expect(canonicalJson(v)).toBe(canonicalize(v));
     expect(() => canonicalJson("\uD800")).toThrow();
+    expect(() => canonicalJson({ "\uDC00": 1 })).toThrow();
+    expect(() => canonicalJson([Number.NaN])).toThrow();
   });
 
-  test("10,000 tools fingerprint in bounded time (the bench measures the 100 ms goal)", () => {
+  test("10,000 tools: one hash per item, each the hash of that item alone (the bench measures the 100 ms goal)", () => {
     const tools = Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`, { annotations: { readOnlyHint: i % 2 === 0 } }));
-    const t0 = performance.now();
-    fingerprintSurface({ ...base, tools });
-    expect(performance.now() - t0).toBeLessThan(10_000);
+    const { itemHashes } = fingerprintSurface({ ...base, tools });
+    expect(itemHashes.tools).toHaveLength(10_000);
+    expect(new Set(itemHashes.tools.map((h) => h.sha256)).size).toBe(10_000);
+    const t42 = itemHashes.tools.find((h) => h.key === "t42")!;
+    expect(t42.sha256).toBe(fingerprintSurface({ ...base, tools: [tools[42]!] }).itemHashes.tools[0]!.sha256);
   });
 });

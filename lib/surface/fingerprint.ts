@@ -8,7 +8,7 @@
  * RFC 8785 serialises an array as "[" + its canonical elements joined by "," + "]", so the bytes
  * are identical and 10,000 tools cost one pass.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/hash";
 import type { Sha256 } from "@/lib/ids";
 import type {
   ItemHashes,
@@ -36,52 +36,71 @@ export const SORT_KEY = { tools: "name", resources: "uri", resourceTemplates: "u
 
 type AnyItem = ToolItem | ResourceItem | ResourceTemplateItem | PromptItem;
 
-export function sha256Hex(text: string): Sha256 {
-  return createHash("sha256").update(text, "utf8").digest("hex") as Sha256;
-}
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const HAS_LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const HAS_SURROGATE = /[\uD800-\uDFFF]/; // cheap first test; the lookbehind test runs only on a hit
+
+/** A string's JSON form (RFC 8785 strings are ECMAScript's); throws on a lone surrogate. */
+function canonicalString(text: string): string {
+  if (HAS_SURROGATE.test(text) && HAS_LONE_SURROGATE.test(text)) throw new TypeError("Lone surrogate is not allowed");
+  return JSON.stringify(text);
+}
 
 /**
  * RFC 8785 canonical JSON of a JSON value (what JSON.parse produces). Byte-identical to the
- * `canonicalize` package, which the tests use as the oracle; written out here because it is about
- * twice as fast (no cycle-tracking Set, a native regex for the lone-surrogate check instead of a
- * per-character loop), and the fingerprint of 10,000 tools has a budget. RFC 8785 strings and
+ * `canonicalize` package, which the tests use as the oracle; written out here because it is
+ * several times faster (pieces collected in one array and joined once, a cheap surrogate test
+ * before the exact one), and the fingerprint of 10,000 tools has a budget. RFC 8785 strings and
  * numbers are ECMAScript's JSON.stringify; keys sort by UTF-16 code units (Array.prototype.sort).
  * Throws on non-JSON input (NaN, Infinity, lone surrogates, functions), as the package does.
  */
-export function canonicalJson(value: unknown, depth = 0): string {
-  if (value === null) return "null";
+export function canonicalJson(value: unknown): string {
+  const parts: string[] = [];
+  writeCanonical(value, parts, 0);
+  return parts.join("");
+}
+
+function writeCanonical(value: unknown, parts: string[], depth: number): void {
+  if (value === null) {
+    parts.push("null");
+    return;
+  }
   if (depth > 256) throw new RangeError("JSON nested too deeply to canonicalise");
   switch (typeof value) {
     case "string":
-      if (HAS_LONE_SURROGATE.test(value)) throw new TypeError("Lone surrogate is not allowed");
-      return JSON.stringify(value);
+      parts.push(canonicalString(value));
+      return;
     case "number":
       if (!Number.isFinite(value)) throw new TypeError("NaN and Infinity are not allowed");
-      return JSON.stringify(value);
+      parts.push(JSON.stringify(value));
+      return;
     case "boolean":
-      return value ? "true" : "false";
+      parts.push(value ? "true" : "false");
+      return;
     case "object": {
       if (Array.isArray(value)) {
-        let out = "[";
+        parts.push("[");
         for (let i = 0; i < value.length; i++) {
+          if (i) parts.push(",");
           const v: unknown = value[i];
-          out += (i ? "," : "") + (v === undefined ? "null" : canonicalJson(v, depth + 1));
+          if (v === undefined) parts.push("null");
+          else writeCanonical(v, parts, depth + 1);
         }
-        return out + "]";
+        parts.push("]");
+        return;
       }
       const obj = value as Record<string, unknown>;
-      let out = "{";
+      parts.push("{");
       let isFirst = true;
       for (const key of Object.keys(obj).sort()) {
         const v = obj[key];
         if (v === undefined) continue;
-        out += (isFirst ? "" : ",") + canonicalJson(key, depth + 1) + ":" + canonicalJson(v, depth + 1);
+        parts.push(isFirst ? `${canonicalString(key)}:` : `,${canonicalString(key)}:`);
         isFirst = false;
+        writeCanonical(v, parts, depth + 1);
       }
-      return out + "}";
+      parts.push("}");
+      return;
     }
     default:
       throw new TypeError(`${typeof value} has no JSON form`);

@@ -310,74 +310,128 @@ export function scanText(text: string): TextFlag[] {
   return out.sort((x, y) => x.start - y.start || x.end - y.end);
 }
 
-type Field = { field: string; text: string; isName: boolean };
-
-function walkJson(value: unknown, path: string, out: Field[], depth = 0): void {
-  if (depth > 64) return;
-  if (typeof value === "string") out.push({ field: path, text: value, isName: false });
-  else if (Array.isArray(value)) value.forEach((v, i) => walkJson(v, `${path}.${i}`, out, depth + 1));
-  else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      out.push({ field: `${path}.${k} (key)`, text: k, isName: true });
-      walkJson(v, `${path}.${k}`, out, depth + 1);
-    }
-  }
-}
-
-function itemFields(item: Record<string, unknown>): Field[] {
-  const out: Field[] = [];
-  for (const [k, v] of Object.entries(item)) {
-    if (typeof v === "string") out.push({ field: k, text: v, isName: k === "name" || k === "uri" || k === "uriTemplate" || k === "mimeType" });
-    else if (k === "arguments" && Array.isArray(v)) {
-      v.forEach((arg: Record<string, unknown>, i) => {
-        if (typeof arg.name === "string") out.push({ field: `arguments.${i}.name`, text: arg.name, isName: true });
-        if (typeof arg.description === "string") out.push({ field: `arguments.${i}.description`, text: arg.description, isName: false });
-      });
-    } else walkJson(v, k, out);
-  }
-  return out;
-}
-
-const TOKEN = /[A-Za-z0-9_][A-Za-z0-9_./-]*/g;
+const NO_FLAGS: readonly TextFlag[] = [];
 const MIN_MENTION_LENGTH = 3;
+/** Most levels of a schema walked for text; deeper values are not scanned (items deeper than 64 are rejected anyway). */
+const MAX_WALK_DEPTH = 64;
 
-function mentionFlags(text: string, names: ReadonlySet<string>, oddNames: readonly string[], self: string | null): TextFlag[] {
-  const out: TextFlag[] = [];
-  for (const m of text.matchAll(TOKEN)) {
-    let tok = m[0];
-    while (tok.length && /[./-]$/.test(tok)) tok = tok.slice(0, -1);
-    if (tok !== self && names.has(tok)) out.push(flag("tool_mention", tok, text, m.index, m.index + tok.length));
-  }
-  for (const name of oddNames) {
-    if (name === self) continue;
-    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
-      out.push(flag("tool_mention", name, text, at, at + name.length));
+// A plain tool name, and a token of text it is looked up as: [A-Za-z0-9_][A-Za-z0-9_./-]*, with
+// trailing `./-` dropped (sentence punctuation). Scanned by char code: this runs over every string.
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isTrailingChar = (c: number) => c === 46 || c === 47 || c === 45;
+const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
+
+type ToolNames = { plain: ReadonlySet<string>; longestPlain: number; odd: readonly string[] };
+
+/** Every mention of a tool name in `text` (the flag's detail is the name). */
+function mentionFlags(text: string, names: ToolNames): readonly TextFlag[] {
+  let out: TextFlag[] | null = null;
+  for (let i = 0; i < text.length; ) {
+    if (!isWordChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && (isWordChar(text.charCodeAt(i)) || isTrailingChar(text.charCodeAt(i)))) i++;
+    let end = i;
+    while (isTrailingChar(text.charCodeAt(end - 1))) end--;
+    if (end - start >= MIN_MENTION_LENGTH && end - start <= names.longestPlain) {
+      const token = text.slice(start, end);
+      if (names.plain.has(token)) (out ??= []).push(flag("tool_mention", token, text, start, end));
     }
   }
-  return out;
+  for (const name of names.odd) {
+    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
+      (out ??= []).push(flag("tool_mention", name, text, at, at + name.length));
+    }
+  }
+  return out ?? NO_FLAGS;
 }
 
-/** Every flag in a surface, per item and field. */
+function toolNames(surface: Surface): ToolNames {
+  const plain = new Set<string>();
+  const odd: string[] = [];
+  let longestPlain = 0;
+  for (const { name } of surface.tools) {
+    if (name.length < MIN_MENTION_LENGTH) continue;
+    if (PLAIN_NAME.test(name) && !isTrailingChar(name.charCodeAt(name.length - 1))) {
+      plain.add(name);
+      longestPlain = Math.max(longestPlain, name.length);
+    } else odd.push(name);
+  }
+  return { plain, longestPlain, odd };
+}
+
+const NAME_FIELDS = new Set(["name", "uri", "uriTemplate", "mimeType"]);
+const KEY_OF: Record<SurfaceList, string> = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" };
+
+/**
+ * Every flag in a surface, per item and field. Fields are dotted paths (`inputSchema.properties.q.description`,
+ * `… (key)` for a property name); names, URIs and keys are scanned for hidden text but not for mentions.
+ * One pass over the surface's text; a field's path is built only when the field flags, since most
+ * strings are clean and a surface may hold 10,000 tools.
+ */
 export function scanSurface(surface: Surface): SuspiciousFlag[] {
-  const toolNames = surface.tools.map((t) => t.name).filter((n) => n.length >= MIN_MENTION_LENGTH);
-  const plain = new Set(toolNames.filter((n) => /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(n) && !/[./-]$/.test(n)));
-  const odd = toolNames.filter((n) => !plain.has(n));
+  const names = toolNames(surface);
+  const hasNames = names.plain.size > 0 || names.odd.length > 0;
   const out: SuspiciousFlag[] = [];
-  const scanItem = (list: SurfaceList | "instructions", key: string, fields: Field[], self: string | null) => {
-    for (const f of fields) {
-      for (const t of scanText(f.text)) out.push({ ...t, list, key, field: f.field });
-      if (!f.isName && toolNames.length) {
-        for (const t of mentionFlags(f.text, plain, odd, self)) out.push({ ...t, list, key, field: f.field });
+  let list: SurfaceList | "instructions" = "instructions";
+  let key = "";
+  let self: string | null = null; // a tool's mention of itself is not flagged
+  const path: (string | number)[] = [];
+
+  const scanString = (text: string, isName: boolean, isKey: boolean) => {
+    const flags = scanText(text);
+    const mentions = !isName && hasNames ? mentionFlags(text, names) : NO_FLAGS;
+    if (flags.length === 0 && mentions.length === 0) return;
+    const field = path.join(".") + (isKey ? " (key)" : "");
+    for (const t of flags) out.push({ ...t, list, key, field });
+    for (const t of mentions) if (t.detail !== self) out.push({ ...t, list, key, field });
+  };
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > MAX_WALK_DEPTH) return;
+    if (typeof value === "string") scanString(value, false, false);
+    else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        walk(value[i], depth + 1);
+        path.pop();
+      }
+    } else if (value !== null && typeof value === "object") {
+      for (const k of Object.keys(value)) {
+        path.push(k);
+        scanString(k, true, true);
+        walk((value as Record<string, unknown>)[k], depth + 1);
+        path.pop();
       }
     }
   };
-  if (surface.instructions) scanItem("instructions", "", [{ field: "instructions", text: surface.instructions, isName: false }], null);
-  const keyOf: Record<SurfaceList, string> = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" };
-  for (const list of SURFACE_LISTS) {
-    for (const item of surface[list] as readonly Record<string, unknown>[]) {
-      const k = item[keyOf[list]];
-      const key = typeof k === "string" ? k : "";
-      scanItem(list, key, itemFields(item), list === "tools" ? key : null);
+  const scanItem = (item: Record<string, unknown>) => {
+    for (const k of Object.keys(item)) {
+      const v = item[k];
+      path.push(k);
+      if (typeof v === "string") scanString(v, NAME_FIELDS.has(k), false);
+      else if (k === "arguments" && Array.isArray(v)) {
+        v.forEach((arg: Record<string, unknown>, i) => {
+          path.push(i, "name");
+          if (typeof arg.name === "string") scanString(arg.name, true, false);
+          path[path.length - 1] = "description";
+          if (typeof arg.description === "string") scanString(arg.description, false, false);
+          path.length -= 2;
+        });
+      } else walk(v, 0);
+      path.pop();
+    }
+  };
+
+  if (surface.instructions) scanItem({ instructions: surface.instructions });
+  for (const l of SURFACE_LISTS) {
+    list = l;
+    for (const item of surface[l] as readonly Record<string, unknown>[]) {
+      const k = item[KEY_OF[l]];
+      key = typeof k === "string" ? k : "";
+      self = l === "tools" ? key : null;
+      scanItem(item);
     }
   }
   return out;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
-import { canonicalJson, contentSha256 } from "@/lib/store/canonical";
+import { canonicalJson, canonicalSha256 } from "@/lib/hash";
 import { openStore, type Store } from "@/lib/store/db";
 import { getDecisionRecord, listDecisionRecords, saveDecisionRecord } from "@/lib/store/decision-records";
 import { deleteReview, createReview } from "@/lib/store/reviews";
@@ -37,14 +37,14 @@ describe.each(BACKENDS)("snapshots, inspections, share links, decision records o
     const reordered = { instructions: "hi", tools: [{ inputSchema: { type: "object" }, description: "Search", name: "search" }] };
     const sha = await putSnapshot(store.db, a);
     expect(sha).toMatch(/^[0-9a-f]{64}$/);
-    expect(sha).toBe(contentSha256(a));
+    expect(sha).toBe(canonicalSha256(a));
     expect(await putSnapshot(store.db, reordered)).toBe(sha);
     expect(await putSnapshot(store.db, a)).toBe(sha);
     const rows = await store.db.select().from(surfaceSnapshots);
     expect(rows.filter((r) => r.sha256 === sha).length).toBe(1);
     const got = await getSnapshot(store.db, sha);
     expect(got?.document).toEqual(a);
-    expect(contentSha256(got?.document)).toBe(sha);
+    expect(canonicalSha256(got?.document)).toBe(sha);
 
     const changed = await putSnapshot(store.db, { ...a, instructions: "hi!" });
     expect(changed).not.toBe(sha);
@@ -55,7 +55,7 @@ describe.each(BACKENDS)("snapshots, inspections, share links, decision records o
     expect(canonicalJson({ b: 1, a: [1e21, 0.1, -0], "\u20ac": "x", "\r": true })).toBe(
       '{"\\r":true,"a":[1e+21,0.1,0],"b":1,"\u20ac":"x"}',
     );
-    expect(contentSha256({ b: 1, a: 2 })).toBe(contentSha256({ a: 2, b: 1 }));
+    expect(canonicalSha256({ b: 1, a: 2 })).toBe(canonicalSha256({ a: 2, b: 1 }));
   });
 
   test("inspections: latest per server, filtered by declared capabilities and status", async () => {
