@@ -3,9 +3,13 @@
  * Each module in bench/suites/ exports `run(): Promise<BenchResult[]>`.
  */
 import { readdirSync } from "node:fs";
+import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BenchResult } from "./types";
+
+// Suites load lib/mcp/node/*, which import `server-only`: resolve it as Next's server bundles do.
+register(new URL("../cli/shared/server-only-hook.mjs", import.meta.url));
 
 const dir = path.join(import.meta.dirname, "suites");
 const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();

@@ -6,7 +6,6 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { allowServerOnlyImports } from "@/cli/shared/runtime";
 import { median, type BenchResult } from "../types";
 
 const CALLS = 500;
@@ -20,7 +19,6 @@ async function connect(args: string[], root: string): Promise<Client> {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  allowServerOnlyImports();
   const { BIN, KNOWLEDGE_ARGS, ROOT, inspectKnowledge, signedDocsRecord } = await import("@/tests/gate/fixtures");
   const signed = signedDocsRecord(await inspectKnowledge());
   const [direct, gated] = await Promise.all([

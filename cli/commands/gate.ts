@@ -25,7 +25,6 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
-import { allowServerOnlyImports } from "@/cli/shared/runtime";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
 import { checkRecordAge, formatGateEvent, type GateEvent, type GateRefusal } from "@/lib/gate/policy";
@@ -149,7 +148,6 @@ export async function run(argv: string[]): Promise<number> {
   const { target, missing } = withRecordSecrets(parsed.target, record);
   for (const name of missing) say(`warning: the record names ${name}, which is not set in this environment`);
 
-  allowServerOnlyImports();
   const { startGate } = await import("@/lib/mcp/node/gate");
   const started = await startGate({
     record,

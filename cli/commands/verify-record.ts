@@ -13,8 +13,8 @@
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type { InspectResult, InspectTarget } from "@/lib/mcp/types";
+import { loadInspector } from "@/cli/shared/runtime";
+import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
@@ -130,50 +130,6 @@ async function loadKey(
   }
 }
 
-type Inspect = (target: InspectTarget) => Promise<InspectResult>;
-
-/**
- * The live inspection lives in lib/mcp (server-only), loaded only when asked so that signature
- * checks never depend on it. cli/shared/runtime.ts (the CLI's shared glue) registers the resolve
- * hook that lets `server-only` load outside Next; without it the import fails and we say so.
- */
-async function loadInspector(): Promise<
-  { ok: true; inspect: Inspect } | { ok: false; message: string }
-> {
-  try {
-    const runtime = (await import("@/cli/shared/runtime").catch(() => null)) as {
-      allowServerOnlyImports?: unknown;
-    } | null;
-    if (typeof runtime?.allowServerOnlyImports === "function")
-      (runtime.allowServerOnlyImports as () => void)();
-    else if (
-      !createRequire(import.meta.url)
-        .resolve("server-only")
-        .endsWith("empty.js")
-    ) {
-      // Importing it anyway would throw from a CommonJS module, which Node also reports as uncaught.
-      return {
-        ok: false,
-        message:
-          "live check unavailable: the inspection module is server-only and this CLI has no server-only hook (cli/shared/runtime.ts); run with NODE_OPTIONS=--conditions=react-server",
-      };
-    }
-    const mod = (await import("@/lib/mcp/node/inspect")) as { inspectServer?: unknown };
-    if (typeof mod.inspectServer !== "function")
-      return {
-        ok: false,
-        message: "live check unavailable: lib/mcp/node/inspect does not export inspectServer",
-      };
-    return { ok: true, inspect: mod.inspectServer as Inspect };
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      message: `live check unavailable: the live inspection module could not be loaded: ${text}`,
-    };
-  }
-}
-
 function liveTarget(
   args: Args,
   record: DecisionRecord,
@@ -217,14 +173,11 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
     );
     return EXIT.LIVE_UNAVAILABLE;
   }
-  const inspector = await loadInspector();
-  if (!inspector.ok) {
-    err(inspector.message);
-    return EXIT.LIVE_UNAVAILABLE;
-  }
   const { target, warnings } = liveTarget(args, record);
   for (const w of warnings) err(`warning: ${w}`);
-  const result = await inspector.inspect(target);
+  // Loaded only now, so that a signature check never depends on the inspection code.
+  const { inspectServer } = await loadInspector();
+  const result = await inspectServer(target);
   if (!result.ok) {
     err(`live check failed: ${result.error.code}: ${result.error.message}`);
     return EXIT.LIVE_UNAVAILABLE;
