@@ -21,6 +21,7 @@ import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
 import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
+import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
 import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
@@ -142,15 +143,27 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
 /** The tool's evidence for the given roles; the entries are the tool's shared ones (`ResolvedTool.evidence`). */
 const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] => t.evidence.filter((e) => roles.includes(e.role));
 
-/** A filter keeping the first evidence per (tool, role): linear, for agents holding thousands of tools. */
+/**
+ * A filter keeping the first evidence per (tool, role). Evidence entries are the tools' shared
+ * ones, one object per tool and role (`ResolvedTool.evidence`), so identity is (tool, role).
+ */
 function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
-  const seen = new Set<string>();
+  const seen = new Set<RoleEvidence>();
   return (e) => {
-    const k = `${e.tool}\u0000${e.role}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
+    if (seen.has(e)) return false;
+    seen.add(e);
     return true;
   };
+}
+
+/** What the analysis used a tool's suggested roles for; the same in every agent that holds it. */
+function usedAs(t: ResolvedTool): Set<string> {
+  const out = new Set<string>();
+  if (t.untrustedHeads.length > 0) out.add("returns untrusted text");
+  if (t.sinkRoles.length > 0) out.add(`sensitive sink (${t.sinkRoles.join(", ")})`);
+  if (t.readsPrivateData) out.add("reads private data");
+  if (out.size === 0) out.add("neither a returning tool nor a sink");
+  return out;
 }
 
 const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
@@ -255,13 +268,9 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     // a suggestion that a tool is *not* a sink, since the conclusion rests on it either way.
     for (const t of held) {
       if (t.roles.origin !== "suggested") continue;
-      const entry = relied.get(t.key) ?? { agents: new Set<AgentId>(), usedAs: new Set<string>() };
-      entry.agents.add(agent.id);
-      if (t.untrustedHeads.length > 0) entry.usedAs.add("returns untrusted text");
-      if (t.sinkRoles.length > 0) entry.usedAs.add(`sensitive sink (${t.sinkRoles.join(", ")})`);
-      if (t.readsPrivateData) entry.usedAs.add("reads private data");
-      if (t.untrustedHeads.length === 0 && t.sinkRoles.length === 0 && !t.readsPrivateData) entry.usedAs.add("neither a returning tool nor a sink");
-      relied.set(t.key, entry);
+      const entry = relied.get(t.key);
+      if (entry) entry.agents.add(agent.id);
+      else relied.set(t.key, { agents: new Set([agent.id]), usedAs: usedAs(t) });
     }
 
     const heads = new Map<NodeId, PathHead>();
@@ -322,9 +331,10 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
     const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
     const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
-    const returnSummary = returning
-      .map((r) => `${r.name} returns text from ${r.headNodes.map((h) => { const v = hview(h); return `${v.label} (writers: ${v.boundLabel})`; }).join(", ")}`)
-      .join("; ");
+    const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
+    const returnSummary =
+      shownReturning.map((r) => `${r.name} returns text from ${namesInProse(r.headNodes.map((h) => { const v = hview(h); return `${v.label} (writers: ${v.boundLabel})`; }))}`).join("; ") +
+      (returning.length > shownReturning.length ? `; and ${returning.length - shownReturning.length} more returning tools` : "");
 
     if (count > 0) {
       const unbounded = [...heads.values()].some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
@@ -332,10 +342,10 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
         id: findingId("path.to_sensitive_sink", agent.id),
         kind: "path.to_sensitive_sink",
         severity: unbounded ? "critical" : "high",
-        title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${sinks.map((s) => s.name).join(", ")} in ${agent.name}`,
+        title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${namesInProse(sinks.map((s) => s.name))} in ${agent.name}`,
         controlId: null,
         subject: { agentId: agent.id },
-        why: why(`${returnSummary}; in the same session ${sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`).join(", ")} can be called with that text (union property)`, {
+        why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
           roles: [...returnEvidence, ...sinks.flatMap((s) => evidence(s, s.sinkRoles))],
           tools: [...returning.map((r) => r.key), ...sinks.map((s) => s.key)],
           sources: sourceIdsOnPath,
@@ -395,7 +405,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
         controlId: null,
         subject: { agentId: agent.id },
         why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
-          roles: suggested.flatMap((t) => t.roles.roles.map((role) => ({ tool: t.key, role, origin: "suggested" as const }))),
+          roles: suggested.flatMap((t) => t.evidence), // one entry per suggested role, origin "suggested"
           tools: suggested.map((t) => t.key),
         }),
         nodeIds: [aid],

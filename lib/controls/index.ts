@@ -10,6 +10,7 @@
 import { findingId, nodeIds, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
 import { agentSinkTools, type AnalysisModel } from "@/lib/analysis/model";
+import { namesInProse } from "@/lib/analysis/prose";
 import type { ServerId } from "@/lib/ids";
 import { evaluateApproval, type ApprovalEvaluation } from "./approval";
 import { controlEntry, NOT_CONTROLS, type ControlId, type NotAControl } from "./catalog";
@@ -110,7 +111,7 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     const uncovered = sinks.filter((s) => !covered.has(s));
     if (uncovered.length > 0) everySinkApproved = false;
     if (!review.controls.approvals.some((a) => a.agentId === agent.id))
-      absentControls.push(absent("approval", { kind: "agent", agentId: agent.id }, { agentId: agent.id }, agent.id, `${agent.name} holds sensitive sinks (${sinks.join(", ")}) and no approval is configured for it`, sinks.map(nodeIds.sink)));
+      absentControls.push(absent("approval", { kind: "agent", agentId: agent.id }, { agentId: agent.id }, agent.id, `${agent.name} holds sensitive sinks (${namesInProse(sinks)}) and no approval is configured for it`, sinks.map(nodeIds.sink)));
   }
 
   const holdsFor = (list: readonly { scope: ControlScope; status: string }[], serverId: ServerId) =>

@@ -7,6 +7,7 @@
  * controls never reads better than one with more.
  */
 import type { ControlId } from "./catalog";
+import { namesInProse } from "@/lib/analysis/prose";
 
 export type ResidueClause = { controlIds: ControlId[]; present: boolean; text: string };
 
@@ -53,9 +54,7 @@ export function composeResidue(input: ResidueInput): ResidueStatement {
     clauses.push({ controlIds: ["separation"], present: true, text: "reaching the tools that stayed in the session" });
   } else {
     const names = [...new Set(input.sinksSharingASession)].sort();
-    const shown = names.slice(0, MAX_SINKS_NAMED_IN_RESIDUE).join(", ");
-    const more = names.length > MAX_SINKS_NAMED_IN_RESIDUE ? ` and ${names.length - MAX_SINKS_NAMED_IN_RESIDUE} more` : "";
-    clauses.push({ controlIds: [], present: false, text: `reaching every tool in the session, ${shown}${more} among them` });
+    clauses.push({ controlIds: [], present: false, text: `reaching every tool in the session, ${namesInProse(names, MAX_SINKS_NAMED_IN_RESIDUE)} among them` });
   }
   if (input.approvalPresent) {
     clauses.push({ controlIds: ["approval"], present: true, text: "in front of a person reading a sentence the payload helped write" });

@@ -10,6 +10,7 @@
 import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
 import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
+import { namesInProse } from "@/lib/analysis/prose";
 import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "@/lib/analysis/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
@@ -110,7 +111,7 @@ export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
         controlId: "separation",
         subject: { agentId: agent.id },
         why: why(
-          `${returning.map((t) => t.name).join(", ")} return untrusted text into the session and ${sinks.map((t) => t.name).join(", ")} ${sinks.length === 1 ? "is a sensitive sink" : "are sensitive sinks"} in the same session; split: ${split?.reference.name} keeps the returning tools, ${split?.deploy.name} the sinks, a person retypes the value between them`,
+          `${namesInProse(returning.map((t) => t.name))} return untrusted text into the session and ${namesInProse(sinks.map((t) => t.name))} ${sinks.length === 1 ? "is a sensitive sink" : "are sensitive sinks"} in the same session; split: ${split?.reference.name} keeps the returning tools, ${split?.deploy.name} the sinks, a person retypes the value between them`,
           {
             roles: [...roleEvidence(returning, (t) => (t.roles.roles.includes("returns_untrusted_text") ? ["returns_untrusted_text"] : [])), ...roleEvidence(sinks, (t) => t.sinkRoles)],
             tools: [...returning.map((t) => t.key), ...sinks.map((t) => t.key)],
