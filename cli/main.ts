@@ -11,7 +11,7 @@ type Command = { run: (argv: string[]) => Promise<number> };
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   inspect: { summary: "inspect [--json] (--url URL | -- COMMAND [ARGS…])   print a server's live surface and fingerprint", load: () => import("./commands/inspect") },
   verify: { summary: "verify --pin RECORD.json (--url URL | -- COMMAND [ARGS…])   exit 0 when the live surface matches the pin", load: () => import("./commands/verify") },
-  "verify-record": { summary: "verify-record RECORD.json [--url URL | -- COMMAND [ARGS…]]   check a decision record's signature (and the live surface)", load: () => import("./commands/verify-record") },
+  "verify-record": { summary: "verify-record RECORD.json [--url URL | -- COMMAND [ARGS…]] [--workbench URL | --share LINK]   check a decision record's signature (and the live surface, and whether the workbench still calls it current)", load: () => import("./commands/verify-record") },
   gate: { summary: "gate --record RECORD.json [--listen PORT] (--url URL | -- COMMAND [ARGS…])   MCP proxy enforcing a decision", load: () => import("./commands/gate") },
   import: { summary: "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config", load: () => import("./commands/import") },
 };

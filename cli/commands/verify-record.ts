@@ -1,5 +1,6 @@
 /**
- * `relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]`
+ * `relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]
+ *    [--workbench URL | --share LINK]`
  *
  * Checks a decision record's Ed25519 signature with the workbench's public key, and, when given a
  * server to reach, that its live surface still matches the record's `surface_sha256`. The key is
@@ -7,17 +8,39 @@
  * (`--data`, else RELAY_REVIEW_DATA, else ./.data). Record text is printed with control
  * characters escaped, since a record may come from anywhere.
  *
- * Exit codes: 0 valid (and the live surface matches, when checked); 1 the signature check failed
- * (unsigned, tampered, wrong key, malformed); 2 usage, unreadable file or no key; 3 the live
- * surface does not match the record; 4 the live check could not run.
+ * With `--workbench URL` (owner API, `Authorization: Bearer` with RELAY_REVIEW_TOKEN, else the
+ * data folder's owner-token file, read and never created) or `--share LINK` (a read-only share
+ * link), it asks the workbench whether the decision is current *now*: the record cannot know that
+ * the agent's tool set, the image digest or the controls changed, the review can (issue 5). The
+ * workbench's text is attacker-controlled too and is printed escaped; the token is never printed.
+ *
+ * Exit codes: 0 valid (and the live surface matches and the workbench says current, when checked);
+ * 1 the signature check failed (unsigned, tampered, wrong key, malformed); 2 usage, unreadable
+ * file, no key or no owner token; 3 the live surface does not match the record; 4 the live check
+ * could not run; 5 the workbench says the decision is stale; 6 the workbench check could not run,
+ * or the workbench has no such review or decision, or its decision by that id is not the record's.
+ * When both checks run, both report and the exit code is the first that applies of 3, 5, 4, 6: a
+ * definite finding before a check that could not run.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
+import path from "node:path";
 import { loadInspector } from "@/cli/shared/runtime";
+import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
 import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
+import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
+import {
+  ShareViewStatusSchema,
+  checkRecordAgainstWorkbench,
+  decisionsEndpoint,
+  parseWorkbenchBase,
+  shareEndpoint,
+  workbenchHttpFailure,
+  type WorkbenchEndpoint,
+} from "@/lib/decisions/workbench-check";
 
 export const EXIT = {
   VALID: 0,
@@ -25,10 +48,36 @@ export const EXIT = {
   USAGE: 2,
   SURFACE_MISMATCH: 3,
   LIVE_UNAVAILABLE: 4,
+  WORKBENCH_STALE: 5,
+  WORKBENCH_UNAVAILABLE: 6,
 } as const;
 
-const USAGE =
-  "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]";
+/** With both checks, the first of these that applies is the exit code: a finding before a check that could not run. */
+const EXIT_PRECEDENCE: readonly number[] = [
+  EXIT.SURFACE_MISMATCH,
+  EXIT.WORKBENCH_STALE,
+  EXIT.LIVE_UNAVAILABLE,
+  EXIT.WORKBENCH_UNAVAILABLE,
+];
+
+/** Longest wait for the workbench's answer, body included. */
+export const WORKBENCH_TIMEOUT_MS = 30_000;
+/** Largest answer accepted: a share view carries the whole review and its analysis, not just the decisions. */
+export const MAX_WORKBENCH_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** An owner-token file is one line; anything much larger is not one. */
+const MAX_TOKEN_FILE_BYTES = 4096;
+/** Most characters of the workbench's own error message shown. */
+const MAX_SERVER_MESSAGE = 300;
+
+const USAGE = [
+  "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]",
+  "                                  [--workbench URL | --share LINK]",
+  "  --workbench URL  ask the workbench whether the decision is current now (owner token: RELAY_REVIEW_TOKEN,",
+  "                   else the owner-token file in --data DIR / RELAY_REVIEW_DATA / ./.data)",
+  "  --share LINK     the same through a read-only share link (http://HOST/share/TOKEN)",
+  "exit: 0 valid and current, 1 signature invalid, 2 usage, 3 live surface differs, 4 live check could not run,",
+  "      5 stale according to the workbench, 6 workbench check could not run or decision not found there",
+].join("\n");
 
 type Args = {
   recordPath: string;
@@ -36,7 +85,11 @@ type Args = {
   dataDir: string | null;
   url: string | null;
   command: string[] | null;
+  /** Where to ask about the decision now: the owner API under a workbench base URL, or a share link's API. */
+  workbench: { via: "owner"; base: string } | { via: "share"; endpoint: WorkbenchEndpoint } | null;
 };
+
+const VALUE_OPTIONS = ["--public-key", "--data", "--url", "--workbench", "--share"] as const;
 
 export function parseArgs(
   argv: readonly string[],
@@ -48,7 +101,7 @@ export function parseArgs(
   const opts: Record<string, string> = {};
   for (let i = 0; i < head.length; i++) {
     const a = head[i]!;
-    if (a === "--public-key" || a === "--data" || a === "--url") {
+    if ((VALUE_OPTIONS as readonly string[]).includes(a)) {
       const v = head[i + 1];
       if (v === undefined || v.startsWith("--"))
         return { ok: false, message: `${a} needs a value` };
@@ -70,6 +123,18 @@ export function parseArgs(
     return { ok: false, message: "-- must be followed by a COMMAND" };
   if (command !== null && opts["--url"] !== undefined)
     return { ok: false, message: "give --url or -- COMMAND, not both" };
+  if (opts["--workbench"] !== undefined && opts["--share"] !== undefined)
+    return { ok: false, message: "give --workbench or --share, not both" };
+  let workbench: Args["workbench"] = null;
+  if (opts["--workbench"] !== undefined) {
+    const parsed = parseWorkbenchBase(opts["--workbench"]);
+    if (!parsed.ok) return parsed;
+    workbench = { via: "owner", base: parsed.base };
+  } else if (opts["--share"] !== undefined) {
+    const parsed = shareEndpoint(opts["--share"]);
+    if (!parsed.ok) return parsed;
+    workbench = { via: "share", endpoint: parsed.endpoint };
+  }
   return {
     ok: true,
     args: {
@@ -78,6 +143,7 @@ export function parseArgs(
       dataDir: opts["--data"] ?? null,
       url: opts["--url"] ?? null,
       command,
+      workbench,
     },
   };
 }
@@ -208,6 +274,214 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
   }
 }
 
+type OwnerToken = { token: string; from: string };
+
+/** RELAY_REVIEW_TOKEN, else the data folder's owner-token file: read, never created (only the workbench creates it). */
+async function loadOwnerToken(
+  args: Args,
+): Promise<{ ok: true; owner: OwnerToken } | { ok: false; message: string }> {
+  const fromEnv = process.env.RELAY_REVIEW_TOKEN?.trim();
+  if (fromEnv) return { ok: true, owner: { token: fromEnv, from: "RELAY_REVIEW_TOKEN" } };
+  const file = path.join(args.dataDir ?? resolveDataDir(), OWNER_TOKEN_FILE);
+  let handle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      message:
+        code === "ENOENT"
+          ? `no owner token: RELAY_REVIEW_TOKEN is not set and there is no ${file} (the workbench writes it at first start; pass --data DIR)`
+          : `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  try {
+    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const token = buffer.subarray(0, bytesRead).toString("utf8").trim();
+    if (bytesRead > MAX_TOKEN_FILE_BYTES || token === "" || /\s/.test(token))
+      return { ok: false, message: `${file} does not hold an owner token` };
+    return { ok: true, owner: { token, from: file } };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The body, or null when it is longer than `limit` bytes (whatever Content-Length says). */
+async function readCapped(res: Response, limit: number): Promise<string | null> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+type Fetched = { ok: true; status: number; text: string } | { ok: false; message: string };
+
+/** One GET, bounded in time (WORKBENCH_TIMEOUT_MS, body included) and size; redirects are not followed (the token must not travel). */
+async function getWorkbench(
+  endpoint: WorkbenchEndpoint,
+  headers: Record<string, string>,
+): Promise<Fetched> {
+  try {
+    const res = await fetch(endpoint.apiUrl, {
+      headers: { accept: "application/json", ...headers },
+      redirect: "manual",
+      signal: AbortSignal.timeout(WORKBENCH_TIMEOUT_MS),
+    });
+    const text = await readCapped(res, MAX_WORKBENCH_RESPONSE_BYTES);
+    if (text === null)
+      return {
+        ok: false,
+        message: `the answer from ${endpoint.shown} is over the limit of ${MAX_WORKBENCH_RESPONSE_BYTES} bytes (MAX_WORKBENCH_RESPONSE_BYTES)`,
+      };
+    return { ok: true, status: res.status, text };
+  } catch (error) {
+    const e = error as Error & { cause?: { message?: string; code?: string } };
+    if (e.name === "TimeoutError" || e.name === "AbortError")
+      return {
+        ok: false,
+        message: `no answer from the workbench at ${endpoint.shown} within ${WORKBENCH_TIMEOUT_MS} ms (WORKBENCH_TIMEOUT_MS)`,
+      };
+    const cause = e.cause?.code ?? e.cause?.message;
+    // A share link's token is its credential: never echo the URL that carries it.
+    const said = `${e.message}${cause ? ` (${cause})` : ""}`
+      .split(endpoint.apiUrl)
+      .join(endpoint.shown);
+    return {
+      ok: false,
+      message: `cannot reach the workbench at ${endpoint.shown}: ${said}`,
+    };
+  }
+}
+
+/** The workbench's `{ error: { message } }`, if that is what it sent; shortened, since it is shown. */
+function serverErrorMessage(text: string): string | null {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof message !== "string" || message === "") return null;
+    return message.length > MAX_SERVER_MESSAGE
+      ? `${message.slice(0, MAX_SERVER_MESSAGE)}…`
+      : message;
+  } catch {
+    return null;
+  }
+}
+
+/** Ask the workbench (owner API or share link) about the record's decision now, and say what it answered. */
+async function checkWorkbench(
+  workbench: NonNullable<Args["workbench"]>,
+  record: DecisionRecord,
+  owner: OwnerToken | null,
+): Promise<number> {
+  const reviewId = record.review.id;
+  const decisionId = record.decision.id;
+  const { via } = workbench;
+  const endpoint =
+    workbench.via === "share" ? workbench.endpoint : decisionsEndpoint(workbench.base, reviewId);
+  const fetched = await getWorkbench(
+    endpoint,
+    owner ? { authorization: `Bearer ${owner.token}` } : {},
+  );
+  if (!fetched.ok) {
+    err(`workbench check failed: ${fetched.message}`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  if (fetched.status < 200 || fetched.status > 299) {
+    const failure = workbenchHttpFailure(
+      via,
+      fetched.status,
+      serverErrorMessage(fetched.text),
+      reviewId,
+      owner?.from ?? null,
+    );
+    err(`workbench check failed: ${failure}`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(fetched.text);
+  } catch {
+    err(`workbench check failed: the answer from ${endpoint.shown} is not JSON`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  const parsed =
+    via === "share"
+      ? ShareViewStatusSchema.safeParse(json)
+      : ListDecisionsResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    err(
+      `workbench check failed: the answer from ${endpoint.shown} is not a ${via === "share" ? "share view" : "decisions list"}${first ? ` (${first.path.join(".") || "(root)"}: ${first.message})` : ""}`,
+    );
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  const body = parsed.data;
+  const frozen = "frozen" in body && body.frozen;
+  const where =
+    via === "share"
+      ? `the share link ${endpoint.shown}${frozen ? ` (frozen at revision ${body.revision}; status is against the workbench's latest revision and live surface)` : ""}`
+      : `review ${reviewId} revision ${body.revision} at ${endpoint.shown}`;
+  const check = checkRecordAgainstWorkbench(record, body.decisions);
+  switch (check.kind) {
+    case "current":
+      out(`workbench: current: decision ${decisionId} in ${where}`);
+      return EXIT.VALID;
+    case "stale":
+      err(`workbench: STALE: decision ${decisionId} in ${where}; decide again. What changed:`);
+      for (const c of check.changes) err(`  ${c.what}: ${c.message}`);
+      return EXIT.WORKBENCH_STALE;
+    case "not_found":
+      err(
+        via === "share"
+          ? `workbench: decision ${decisionId} is not in the review behind ${where}${frozen ? "; a decision made after the freeze is not in it" : ""}`
+          : `workbench: decision ${decisionId} is not in ${where} (deleted, or the record comes from another workbench)`,
+      );
+      return EXIT.WORKBENCH_UNAVAILABLE;
+    case "differs":
+      err(
+        `workbench: the record is not the workbench's decision: decision ${decisionId} in ${where} differs from the signed record in`,
+      );
+      for (const d of check.differences)
+        err(
+          d.record === null
+            ? `  ${d.field}`
+            : `  ${d.field}: record ${d.record}, workbench ${d.workbench}`,
+        );
+      return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+}
+
+/** One exit code for the checks that ran: valid only when every one was. */
+function combinedExit(codes: readonly number[]): number {
+  return (
+    EXIT_PRECEDENCE.find((c) => codes.includes(c)) ??
+    codes.find((c) => c !== EXIT.VALID) ??
+    EXIT.VALID
+  );
+}
+
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(USAGE + "\n");
@@ -234,6 +508,15 @@ export async function run(argv: string[]): Promise<number> {
     err(key.message);
     return EXIT.USAGE;
   }
+  let owner: OwnerToken | null = null;
+  if (args.workbench?.via === "owner") {
+    const loaded = await loadOwnerToken(args);
+    if (!loaded.ok) {
+      err(loaded.message);
+      return EXIT.USAGE;
+    }
+    owner = loaded.owner;
+  }
   const result = verifyRecord(text, key.key);
   if (!result.ok) {
     err(`${result.reason}: ${result.message}`);
@@ -248,6 +531,8 @@ export async function run(argv: string[]): Promise<number> {
   out(
     `  decided by ${r.decision.reviewer} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`,
   );
-  if (args.url === null && args.command === null) return EXIT.VALID;
-  return checkLive(args, r);
+  const codes: number[] = [];
+  if (args.url !== null || args.command !== null) codes.push(await checkLive(args, r));
+  if (args.workbench !== null) codes.push(await checkWorkbench(args.workbench, r, owner));
+  return combinedExit(codes);
 }
