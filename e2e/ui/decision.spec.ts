@@ -3,7 +3,8 @@
  * (approved with checkable conditions, into a named agent), export the signed record (valid
  * against the published JSON Schema; its signature checked by the CLI as a child process, and a
  * one-byte tamper refused), the Markdown report, then three changes that each make the decision
- * stale, saying what changed: the agent's tool set, the image digest, and the live surface.
+ * stale, saying what changed: the agent's tool set, the image digest, and the live surface. The
+ * CLI asks the running app too (`verify-record --workbench`, `--share`): current, then stale.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -13,17 +14,20 @@ import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { expect, test, type Download, type Page } from "@playwright/test";
-import { ListDecisionsResponseSchema } from "../../lib/decisions/api";
-import { bearer, signIn } from "../support/auth";
+import { CreateShareLinkResponseSchema, ListDecisionsResponseSchema } from "../../lib/decisions/api";
+import { bearer, OWNER_TOKEN, signIn } from "../support/auth";
 import { createDemoReview, editReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
 
 const run = promisify(execFile);
 // Safe: a CommonJS module; under Node's ESM loader the default import is module.exports, whose `default` is the plugin.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
-async function verify(recordFile: string, keyFile: string): Promise<{ code: number; out: string }> {
+async function verify(recordFile: string, keyFile: string, ...extra: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["bin/relay-review.mjs", "verify-record", recordFile, "--public-key", keyFile], { timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ["bin/relay-review.mjs", "verify-record", recordFile, "--public-key", keyFile, ...extra], {
+      timeout: 60_000,
+      env: { ...process.env, RELAY_REVIEW_TOKEN: OWNER_TOKEN },
+    });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -55,7 +59,7 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[decision]: decide, export and verify the signed record, then a tool-set, digest and surface change each make it stale", async ({ page }) => {
+test("[decision]: decide, export and verify the signed record, then a tool-set, digest and surface change each make it stale", async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const dir = await mkdtemp(path.join(os.tmpdir(), "rr-decision-"));
   const { id } = await createDemoReview(page.request);
@@ -118,6 +122,15 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await writeFile(keyFile, await keyRes.text());
   const ok = await verify(recordFile, keyFile);
   expect(ok.code, ok.out).toBe(0);
+  const linkRes = await page.request.post(`/api/reviews/${id}/share-links`, { headers: bearer, data: { frozen: false } });
+  expect(linkRes.status()).toBe(201);
+  const shareLink = `${baseURL!}${CreateShareLinkResponseSchema.parse(await linkRes.json()).path}`;
+  for (const via of [["--workbench", baseURL!], ["--share", shareLink]]) {
+    const now = await verify(recordFile, keyFile, ...via);
+    expect(now.code, now.out).toBe(0);
+    expect(now.out).toContain(`workbench: current: decision ${record.decision.id}`);
+    expect(now.out).not.toContain(OWNER_TOKEN);
+  }
 
   const text = await readFile(recordFile, "utf8");
   const at = text.indexOf("Read-only search");
@@ -154,6 +167,13 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   expect(await staleRecord.text()).toContain("stale");
   let api = await apiDecisions(page, id);
   expect(api.decisions[0]?.status).toMatchObject({ state: "stale", changes: [{ what: "tool_set" }] });
+  // The CLI says the same from the record alone: the workbench and the share link call it stale (exit 5).
+  for (const via of [["--workbench", baseURL!], ["--share", shareLink]]) {
+    const stale = await verify(recordFile, keyFile, ...via);
+    expect(stale.code, stale.out).toBe(5);
+    expect(stale.out).toContain("workbench: STALE");
+    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces");
+  }
 
   // 2. The image digest changes (in the Servers section): stale, also saying "image digest".
   await page.goto(`/reviews/${id}?section=servers`);
