@@ -1,6 +1,6 @@
 /**
  * `relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]
- *    [--workbench URL | --share LINK]`
+ *    [--workbench URL | --share LINK [--workbench-max-bytes N]]`
  *
  * Checks a decision record's Ed25519 signature with the workbench's public key, and, when given a
  * server to reach, that its live surface still matches the record's `surface_sha256`. The key is
@@ -62,8 +62,11 @@ const EXIT_PRECEDENCE: readonly number[] = [
 
 /** Longest wait for the workbench's answer, body included. */
 export const WORKBENCH_TIMEOUT_MS = 30_000;
-/** Largest answer accepted: a share view carries the whole review and its analysis, not just the decisions. */
-export const MAX_WORKBENCH_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest answer accepted by default (`--workbench-max-bytes` raises it): a share view carries the
+ * whole review and its analysis, about 21 MB for 5,000 tools held 200 each by 40 agents.
+ */
+export const MAX_WORKBENCH_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** An owner-token file is one line; anything much larger is not one. */
 const MAX_TOKEN_FILE_BYTES = 4096;
 /** Most characters of the workbench's own error message shown. */
@@ -71,10 +74,11 @@ const MAX_SERVER_MESSAGE = 300;
 
 const USAGE = [
   "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]",
-  "                                  [--workbench URL | --share LINK]",
+  "                                  [--workbench URL | --share LINK [--workbench-max-bytes N]]",
   "  --workbench URL  ask the workbench whether the decision is current now (owner token: RELAY_REVIEW_TOKEN,",
   "                   else the owner-token file in --data DIR / RELAY_REVIEW_DATA / ./.data)",
   "  --share LINK     the same through a read-only share link (http://HOST/share/TOKEN)",
+  `  --workbench-max-bytes N  largest answer accepted (default ${MAX_WORKBENCH_RESPONSE_BYTES})`,
   "exit: 0 valid and current, 1 signature invalid, 2 usage, 3 live surface differs, 4 live check could not run,",
   "      5 stale according to the workbench, 6 workbench check could not run or decision not found there",
 ].join("\n");
@@ -87,9 +91,17 @@ type Args = {
   command: string[] | null;
   /** Where to ask about the decision now: the owner API under a workbench base URL, or a share link's API. */
   workbench: { via: "owner"; base: string } | { via: "share"; endpoint: WorkbenchEndpoint } | null;
+  workbenchMaxBytes: number;
 };
 
-const VALUE_OPTIONS = ["--public-key", "--data", "--url", "--workbench", "--share"] as const;
+const VALUE_OPTIONS = [
+  "--public-key",
+  "--data",
+  "--url",
+  "--workbench",
+  "--share",
+  "--workbench-max-bytes",
+] as const;
 
 export function parseArgs(
   argv: readonly string[],
@@ -125,6 +137,17 @@ export function parseArgs(
     return { ok: false, message: "give --url or -- COMMAND, not both" };
   if (opts["--workbench"] !== undefined && opts["--share"] !== undefined)
     return { ok: false, message: "give --workbench or --share, not both" };
+  const maxBytesText = opts["--workbench-max-bytes"];
+  const workbenchMaxBytes =
+    maxBytesText === undefined ? MAX_WORKBENCH_RESPONSE_BYTES : Number(maxBytesText);
+  if (!Number.isSafeInteger(workbenchMaxBytes) || workbenchMaxBytes < 1)
+    return { ok: false, message: "--workbench-max-bytes must be a whole number of bytes" };
+  if (
+    maxBytesText !== undefined &&
+    opts["--workbench"] === undefined &&
+    opts["--share"] === undefined
+  )
+    return { ok: false, message: "--workbench-max-bytes needs --workbench or --share" };
   let workbench: Args["workbench"] = null;
   if (opts["--workbench"] !== undefined) {
     const parsed = parseWorkbenchBase(opts["--workbench"]);
@@ -144,6 +167,7 @@ export function parseArgs(
       url: opts["--url"] ?? null,
       command,
       workbench,
+      workbenchMaxBytes,
     },
   };
 }
@@ -343,6 +367,7 @@ type Fetched = { ok: true; status: number; text: string } | { ok: false; message
 async function getWorkbench(
   endpoint: WorkbenchEndpoint,
   headers: Record<string, string>,
+  maxBytes: number,
 ): Promise<Fetched> {
   try {
     const res = await fetch(endpoint.apiUrl, {
@@ -350,11 +375,11 @@ async function getWorkbench(
       redirect: "manual",
       signal: AbortSignal.timeout(WORKBENCH_TIMEOUT_MS),
     });
-    const text = await readCapped(res, MAX_WORKBENCH_RESPONSE_BYTES);
+    const text = await readCapped(res, maxBytes);
     if (text === null)
       return {
         ok: false,
-        message: `the answer from ${endpoint.shown} is over the limit of ${MAX_WORKBENCH_RESPONSE_BYTES} bytes (MAX_WORKBENCH_RESPONSE_BYTES)`,
+        message: `the answer from ${endpoint.shown} is over the limit of ${maxBytes} bytes (raise it with --workbench-max-bytes)`,
       };
     return { ok: true, status: res.status, text };
   } catch (error) {
@@ -392,6 +417,7 @@ function serverErrorMessage(text: string): string | null {
 /** Ask the workbench (owner API or share link) about the record's decision now, and say what it answered. */
 async function checkWorkbench(
   workbench: NonNullable<Args["workbench"]>,
+  maxBytes: number,
   record: DecisionRecord,
   owner: OwnerToken | null,
 ): Promise<number> {
@@ -403,6 +429,7 @@ async function checkWorkbench(
   const fetched = await getWorkbench(
     endpoint,
     owner ? { authorization: `Bearer ${owner.token}` } : {},
+    maxBytes,
   );
   if (!fetched.ok) {
     err(`workbench check failed: ${fetched.message}`);
@@ -533,6 +560,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   const codes: number[] = [];
   if (args.url !== null || args.command !== null) codes.push(await checkLive(args, r));
-  if (args.workbench !== null) codes.push(await checkWorkbench(args.workbench, r, owner));
+  if (args.workbench !== null)
+    codes.push(await checkWorkbench(args.workbench, args.workbenchMaxBytes, r, owner));
   return combinedExit(codes);
 }

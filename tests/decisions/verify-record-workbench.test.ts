@@ -66,13 +66,13 @@ const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
 /** Hostile answers under `/hostile/<kind>/…`: never a route of the workbench, always served without auth. */
 function hostile(kind: string, res: ServerResponse): void {
   if (kind === "big") {
-    // 17 MiB of JSON-ish bytes with no Content-Length: the CLI must stop reading at its limit.
+    // 3 MiB of JSON-ish bytes with no Content-Length: the CLI must stop reading at its limit.
     res.on("error", () => undefined); // the CLI hangs up at its limit
     res.writeHead(200, { "content-type": "application/json" });
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
-      while (sent < 17) {
+      while (sent < 3) {
         sent++;
         if (!res.write(chunk)) return void res.once("drain", pump);
       }
@@ -383,9 +383,19 @@ describe.concurrent("verify-record --workbench: the owner API", { timeout: 120_0
     expect(down.stderr).toContain(
       `cannot reach the workbench at http://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
     );
-    const big = await cli([recordFile, "--data", dataDir, "--workbench", `${base}/hostile/big`]);
+    const big = await cli([
+      recordFile,
+      "--data",
+      dataDir,
+      "--workbench",
+      `${base}/hostile/big`,
+      "--workbench-max-bytes",
+      String(1024 * 1024),
+    ]);
     expect(big.code).toBe(6);
-    expect(big.stderr).toContain("is over the limit of 16777216 bytes");
+    expect(big.stderr).toContain(
+      "is over the limit of 1048576 bytes (raise it with --workbench-max-bytes)",
+    );
     const redirect = await cli([
       recordFile,
       "--data",
@@ -502,6 +512,16 @@ describe.concurrent(
         /must not carry credentials/,
       ],
       ["an unknown option", ["--workbench-url", "x"], /unknown option "--workbench-url"/],
+      [
+        "a size limit that is not a number",
+        ["--share", "http://h/share/abc", "--workbench-max-bytes", "1e3x"],
+        /--workbench-max-bytes must be a whole number/,
+      ],
+      [
+        "a size limit without a workbench",
+        ["--workbench-max-bytes", "1000"],
+        /--workbench-max-bytes needs --workbench or --share/,
+      ],
     ])("%s is a usage error (exit 2)", async (_label, args, message) => {
       const r = await cli(["record.json", ...args]);
       expect(r.code).toBe(2);
