@@ -35,10 +35,13 @@ export const analysisKeys = {
   revision: (id: string, revision: number) => [...analysisKeys.review(id), revision] as const,
 };
 
+/** The analysis route of a review (the review page preloads it on the Graph section). */
+export const analysisUrl = (id: string) => `/api/reviews/${encodeURIComponent(id)}/analysis`;
+
 export const analysisOptions = (id: string, revision: number) =>
   queryOptions({
     queryKey: analysisKeys.revision(id, revision),
-    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/analysis`, ReviewAnalysisSchema),
+    queryFn: () => apiFetch(analysisUrl(id), ReviewAnalysisSchema),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

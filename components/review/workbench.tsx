@@ -66,7 +66,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       </div>
       <nav className="tabs" aria-label="Review sections">
         {REVIEW_SECTIONS.map((s) => (
-          <Link key={s.id} href={`/reviews/${id}?section=${s.id}`} aria-current={s.id === section ? "page" : undefined}>
+          <Link key={s.id} href={`/reviews/${id}?section=${s.id}`} prefetch={false} aria-current={s.id === section ? "page" : undefined}>
             {s.label}
           </Link>
         ))}

@@ -1,13 +1,16 @@
 import "server-only";
 /**
- * Server-side glue for the analysis route: load a review, pick each server's tool list (the latest
- * successful inspection's snapshot when one exists and parses as a current snapshot, else the
- * review's declared tools), and run the pure analysis. The browser renders exactly this result;
- * nothing is recomputed client-side.
+ * Server-side glue for the analysis: pick each server's tool list (the latest successful
+ * inspection's snapshot when one exists and parses as a current snapshot, else the review's
+ * declared tools) and run the pure analysis. The analysis route, the review page's server
+ * prefetch, the share view and the report all analyse through here, so they cannot disagree;
+ * the browser renders exactly this result and recomputes nothing.
  */
 import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
 import { toolListsFromReview, type ListedTool } from "@/lib/analysis/input";
 import type { ReviewId } from "@/lib/ids";
+import type { ReviewRecord } from "@/lib/reviews/api";
+import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
 import { getSnapshot, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
@@ -29,21 +32,32 @@ async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<List
   }));
 }
 
-/** The analysis of the review's current revision; null for an unknown review. */
-export async function analyzeStoredReview(db: Db, id: ReviewId): Promise<ReviewAnalysis | null> {
-  const record = await getReview(db, id);
-  if (!record) return null;
+/**
+ * The analysis of any revision's document of a stored review (the share view may be frozen at an
+ * old one), with each server's latest inspected tools where an inspection exists.
+ */
+export async function analyzeReviewDocument(db: Db, reviewId: string, review: Review): Promise<Analysis> {
   // One query for every server's inspections (newest first); the first successful one per server counts.
   const latest = new Map<string, InspectionRecord>();
-  for (const inspection of await listInspections(db, id)) {
+  for (const inspection of await listInspections(db, reviewId)) {
     if (inspection.status === "ok" && !latest.has(inspection.serverId)) latest.set(inspection.serverId, inspection);
   }
   const snapshots = new Map<string, ListedTool[]>();
-  for (const server of record.review.servers) {
+  for (const server of review.servers) {
     const inspection = latest.get(server.id);
     const tools = inspection ? await snapshotTools(db, inspection) : null;
     if (tools) snapshots.set(server.id, tools);
   }
-  const analysis = analyzeReview(record.review, toolListsFromReview(record.review, snapshots));
-  return { reviewId: record.id, revision: record.revision, ...analysis };
+  return analyzeReview(review, toolListsFromReview(review, snapshots));
+}
+
+/** The analysis of a loaded review record, labelled with its id and revision. */
+export async function analyzeRecord(db: Db, record: ReviewRecord): Promise<ReviewAnalysis> {
+  return { reviewId: record.id, revision: record.revision, ...(await analyzeReviewDocument(db, record.id, record.review)) };
+}
+
+/** The analysis of the review's current revision; null for an unknown review. */
+export async function analyzeStoredReview(db: Db, id: ReviewId): Promise<ReviewAnalysis | null> {
+  const record = await getReview(db, id);
+  return record ? analyzeRecord(db, record) : null;
 }

@@ -5,10 +5,9 @@ import "server-only";
  * current review, the registration block of a record, and the analysis summary a report needs.
  * The domain rules are lib/decisions'; this file only gathers their inputs.
  */
-import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
+import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
 import { splitToolKey } from "@/lib/analysis/ids";
-import { toolListsFromReview, type ListedTool } from "@/lib/analysis/input";
 import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
@@ -111,29 +110,6 @@ export async function recordSurface(db: Db, reviewId: string, server: RelayServe
     declaredCapabilities: r.declared_capabilities,
     ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
   };
-}
-
-/** The latest inspected tools of one server, or null (same rule as lib/workbench/analysis.ts). */
-async function snapshotTools(db: Db, reviewId: string, serverId: string): Promise<ListedTool[] | null> {
-  const inspection = await latestInspection(db, reviewId, serverId, { status: "ok" });
-  if (!inspection?.snapshotSha256) return null;
-  const record = await getSnapshot(db, inspection.snapshotSha256);
-  const snapshot = record ? parseSurfaceSnapshot(record.document) : null;
-  if (!snapshot) return null;
-  return snapshot.tools.map((t) => ({ name: t.name, description: t.description ?? "", ...(t.annotations ? { annotations: t.annotations } : {}) }));
-}
-
-/**
- * The analysis of any revision's document (the share view may be frozen at an old one), with the
- * inspected tools where an inspection exists, as the analysis route does for the latest.
- */
-export async function analyzeReviewDocument(db: Db, reviewId: string, review: Review): Promise<Analysis> {
-  const snapshots = new Map<string, ListedTool[]>();
-  for (const server of review.servers) {
-    const tools = await snapshotTools(db, reviewId, server.id);
-    if (tools) snapshots.set(server.id, tools);
-  }
-  return analyzeReview(review, toolListsFromReview(review, snapshots));
 }
 
 const STATUS_WORD = { holds: "holds", fails: "fails", absent: "absent", cannot_evaluate: "cannot be evaluated" } as const;

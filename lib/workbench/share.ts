@@ -11,7 +11,8 @@ import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
-import { analyzeReviewDocument, currentSurfaces, decisionView } from "@/lib/workbench/decisions";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { currentSurfaces, decisionView } from "@/lib/workbench/decisions";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
 export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };

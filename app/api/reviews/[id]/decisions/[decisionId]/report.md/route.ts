@@ -5,7 +5,8 @@ import { renderDecisionMarkdown } from "@/lib/decisions/report";
 import { getDb } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
 import { checkConditions, decisionStatus } from "@/lib/decisions/staleness";
-import { analyzeReviewDocument, currentSurfaces, egressDefaultDeny, reportAnalysisSummary } from "@/lib/workbench/decisions";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { currentSurfaces, egressDefaultDeny, reportAnalysisSummary } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
