@@ -85,6 +85,8 @@ export type AnalysisModel = {
 };
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Shared by every tool with no (known or unknown) sources: most tools. Never mutated. */
+const NO_SOURCES: SourceId[] = [];
 
 /** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
 export function buildModel(review: Review, toolLists: readonly ServerToolList[]): AnalysisModel {
@@ -104,7 +106,8 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const assessments = new Map<ToolKey, ToolAssessment>();
   for (const a of review.tools) assessments.set(toolKey(a.serverId, a.tool), a);
 
-  const keys = new Set<ToolKey>([...listed.keys(), ...assessments.keys()]);
+  const keys = new Set<ToolKey>(listed.keys());
+  for (const k of assessments.keys()) keys.add(k);
   // Each agent reference's key is built once, here, and reused for the agent below.
   const agentKeys = review.agents.map((agent) => {
     const own = new Set<ToolKey>();
@@ -115,7 +118,8 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
 
   const tools = new Map<ToolKey, ResolvedTool>();
   const toolOrder = [...keys].sort(byString);
-  for (const [index, key] of toolOrder.entries()) {
+  for (let index = 0; index < toolOrder.length; index++) {
+    const key = toolOrder[index]!;
     const at = key.indexOf("/");
     const serverId = key.slice(0, at) as ServerId;
     const name = key.slice(at + 1);
@@ -123,8 +127,8 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const assessment = assessments.get(key) ?? null;
     const input: ListedTool = entry?.tool ?? { name, description: "" };
     const roles = resolveRoles(input, assessment);
-    const sourceIds = assessment && assessment.sourceIds.length > 0 ? [...new Set(assessment.sourceIds)].sort(byString) : [];
-    const known = sourceIds.filter((s) => sources.has(s));
+    const sourceIds = assessment && assessment.sourceIds.length > 0 ? [...new Set(assessment.sourceIds)].sort(byString) : NO_SOURCES;
+    const known = sourceIds.length === 0 ? NO_SOURCES : sourceIds.filter((s) => sources.has(s));
     const headNodes: HeadNodes[] = [];
     for (const s of known) {
       const r = sources.get(s);
@@ -153,13 +157,17 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       evidence: roles.reasons.map((r) => ({ tool: key, role: r.role, origin })),
       sinkRoles: roles.roles.filter((r) => SENSITIVE_SINK_ROLES.includes(r)),
       readsPrivateData: roles.roles.includes("reads_private_data"),
-      unknownSourceIds: sourceIds.filter((s) => !sources.has(s)),
+      unknownSourceIds: known.length === sourceIds.length ? NO_SOURCES : sourceIds.filter((s) => !sources.has(s)),
     });
   }
 
   const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
     const keys = [...(agentKeys[i] ?? [])].sort(byString);
-    const held = keys.flatMap((k) => tools.get(k) ?? []);
+    const held: ResolvedTool[] = [];
+    for (const k of keys) {
+      const t = tools.get(k);
+      if (t) held.push(t);
+    }
     return {
       id: agent.id,
       name: agent.name,

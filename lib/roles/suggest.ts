@@ -145,6 +145,25 @@ for (const origin of ["declared", "spec_default"] as const) {
   ANNOTATION_REASONS.openWorldNotReadOnly[origin] = `${openWorld} and is not read-only`;
 }
 
+const WHERE = ["name", "description"] as const;
+
+/**
+ * The sentence for a keyword hit. Hits and completing words come from the rules' own word lists,
+ * so there are finitely many sentences; each is built once (5,000 tools share a handful).
+ */
+const KEYWORD_REASONS = COMPILED_RULES.map(() => ({ name: new Map<string, string>(), description: new Map<string, string>() }));
+function keywordReason(rule: number, where: (typeof WHERE)[number], hit: string, completing: string | undefined): string {
+  const cache = KEYWORD_REASONS[rule]![where];
+  const key = completing === undefined ? hit : `${hit}\u0000${completing}`;
+  let reason = cache.get(key);
+  if (reason === undefined) {
+    const why = COMPILED_RULES[rule]!.why;
+    reason = completing === undefined ? `${where} says "${hit}": ${why}` : `${where} says "${hit}" with "${completing}": ${why}`;
+    cache.set(key, reason);
+  }
+  return reason;
+}
+
 /** The first word of `words` firing each rule, by rule index. */
 function firstHits(words: readonly string[]): (string | undefined)[] {
   const hits: (string | undefined)[] = new Array<string | undefined>(COMPILED_RULES.length);
@@ -179,18 +198,19 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
   const descWords = tokenize(tool.description ?? "");
   const nameHits = firstHits(nameWords);
   const descHits = firstHits(descWords);
-  COMPILED_RULES.forEach((rule, i) => {
-    for (const [where, hit] of [["name", nameHits[i]], ["description", descHits[i]]] as const) {
+  for (let i = 0; i < COMPILED_RULES.length; i++) {
+    const rule = COMPILED_RULES[i]!;
+    for (const where of WHERE) {
+      const hit = where === "name" ? nameHits[i] : descHits[i];
       if (!hit) continue;
+      let completing: string | undefined;
       if (rule.with) {
-        const completing = nameWords.find((w) => rule.with?.has(w)) ?? descWords.find((w) => rule.with?.has(w));
+        completing = nameWords.find((w) => rule.with?.has(w)) ?? descWords.find((w) => rule.with?.has(w));
         if (!completing) continue;
-        addReason(acc, rule.role, `${where} says "${hit}" with "${completing}": ${rule.why}`);
-      } else {
-        addReason(acc, rule.role, `${where} says "${hit}": ${rule.why}`);
       }
+      addReason(acc, rule.role, keywordReason(i, where, hit, completing));
     }
-  });
+  }
 
   if (assessment && assessment.sourceIds.length > 0) {
     addReason(acc, "returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
