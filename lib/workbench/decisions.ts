@@ -17,7 +17,10 @@ import type { RecordSurface } from "@/lib/decisions/record";
 import type { ReportAnalysisSummary } from "@/lib/decisions/report";
 import { checkConditions, decisionStatus, type ConditionCheck } from "@/lib/decisions/staleness";
 import { DecisionSchema, type Decision, type DecisionCondition, type RelayServer, type Review } from "@/lib/review/schema";
+import { AppError } from "@/lib/errors";
+import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
+import { getReview } from "@/lib/store/reviews";
 import { getSnapshot, latestInspection, type InspectionRecord } from "@/lib/store/snapshots";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot } from "@/lib/surface/types";
@@ -47,6 +50,24 @@ export async function currentSurfaces(db: Db, reviewId: string, review: Review):
     out.set(server.id, (await currentInspection(db, reviewId, server))?.surfaceSha256 ?? null);
   }
   return out;
+}
+
+export type StoredDecision = {
+  record: ReviewRecord;
+  decision: Decision;
+  /** The fingerprint of the decision's server's latest live inspection; null when never inspected. */
+  currentSurfaceSha256: string | null;
+};
+
+/** One decision of a stored review, as its record, report and export routes load it; NOT_FOUND otherwise. */
+export async function loadStoredDecision(db: Db, reviewId: string, decisionId: string): Promise<StoredDecision> {
+  const record = await getReview(db, reviewId);
+  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  const decision = record.review.decisions.find((d) => d.id === decisionId);
+  if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
+  const server = record.review.servers.find((s) => s.id === decision.serverId);
+  const currentSurfaceSha256 = server ? ((await currentInspection(db, reviewId, server))?.surfaceSha256 ?? null) : null;
+  return { record, decision, currentSurfaceSha256 };
 }
 
 /** A decision with its status, condition checks and basis, against `review` and the surfaces now. */

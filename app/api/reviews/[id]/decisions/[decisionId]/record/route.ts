@@ -1,12 +1,10 @@
-import { AppError } from "@/lib/errors";
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { loadOrCreateSigningKey } from "@/lib/decisions/node/keys";
 import { buildDecisionRecord, signRecord } from "@/lib/decisions/record";
 import { saveDecisionRecord } from "@/lib/store/decision-records";
 import { getDb } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
-import { currentSurfaces, egressDefaultDeny, recordSurface } from "@/lib/workbench/decisions";
+import { egressDefaultDeny, loadStoredDecision, recordSurface } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -23,19 +21,15 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
   const db = await getDb();
-  const record = await getReview(db, id);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-  const decision = record.review.decisions.find((d) => d.id === decisionId);
-  if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, id, decisionId);
   const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const surfaces = await currentSurfaces(db, id, record.review);
   const unsigned = buildDecisionRecord({
     review: record.review,
     reviewId: id,
     revision: record.revision,
     decision,
     issuedAt: new Date(),
-    currentSurfaceSha256: surfaces.get(decision.serverId) ?? null,
+    currentSurfaceSha256,
     surface: server ? await recordSurface(db, id, server, decision.bound.surfaceSha256) : null,
     evaluateEgressDefaultDeny: egressDefaultDeny,
   });

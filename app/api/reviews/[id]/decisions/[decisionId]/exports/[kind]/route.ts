@@ -5,8 +5,7 @@ import { parseParam, withRoute } from "@/lib/http/route";
 import { decisionStatus } from "@/lib/decisions/staleness";
 import { EXPORT_KINDS, buildExport } from "@/lib/exports/exports";
 import { getDb } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
-import { currentSurfaces } from "@/lib/workbench/decisions";
+import { loadStoredDecision } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -31,13 +30,8 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const query = new URL(request.url).searchParams;
   const recordPath = parseParam(PathSchema, query.get("recordPath") ?? undefined, "recordPath");
   const publicKeyPath = parseParam(PathSchema, query.get("publicKeyPath") ?? undefined, "publicKeyPath");
-  const db = await getDb();
-  const record = await getReview(db, id);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-  const decision = record.review.decisions.find((d) => d.id === decisionId);
-  if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
-  const surfaces = await currentSurfaces(db, id, record.review);
-  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256: surfaces.get(decision.serverId) ?? null, currentRevision: record.revision });
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(await getDb(), id, decisionId);
+  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256, currentRevision: record.revision });
   if (status.state === "stale") {
     throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
       details: { reason: "stale", changes: status.changes },
