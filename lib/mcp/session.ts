@@ -21,10 +21,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
-import { LIST_FIELD, LIST_METHOD, boundedTexts, convertItem, type DomainItem } from "@/lib/mcp/convert";
+import type { DomainItem } from "@/lib/mcp/convert";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
+import { listEveryPage } from "@/lib/mcp/list";
 import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
-import { fingerprintSurface, itemKey } from "@/lib/surface/fingerprint";
+import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import {
   SURFACE_LISTS,
@@ -297,100 +298,18 @@ async function runSession(
     prompts: { items: [], rejects: [], pages: 0, relists: 0 },
   };
 
-  /** Request one page; the page bound and the cursor are checked before anything is sent. */
-  const requestPage = (list: SurfaceList, page: number, cursor: string | undefined, received: number) => {
-    if (page > limits.pageCount) {
-      guard.tripLimit("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${limits.pageCount} pages`);
-      throw new GuardTripped(guard.error!);
-    }
-    emit({ type: "listing", list, page, items: received });
-    return guard
-      .race(client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, { timeout: limits.requestTimeoutMs }))
-      .catch((error: unknown) => {
-        guard.trip(mapError(error, `${LIST_METHOD[list]} (page ${page})`, "requestTimeoutMs"));
-        throw new GuardTripped(guard.error!);
-      });
-  };
-
-  /**
-   * Every page of one list. The next page is requested before this one's items are checked, so
-   * the server prepares it while we work (10,000 tools come in ten pages or more).
-   */
   const listAll = async (list: SurfaceList): Promise<void> => {
-    const items: DomainItem[] = [];
-    const rejects: SurfaceReject[] = [];
-    const firstAt = new Map<string, { page: number; index: number }>();
-    const seenCursors = new Set<string>();
-    let page = 1;
-    let received = 0;
-    let pending = requestPage(list, page, undefined, received);
-    for (;;) {
-      const result = await pending;
-      const raw = (result as Record<string, unknown>)[LIST_FIELD[list]];
-      if (!Array.isArray(raw)) {
-        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has no "${LIST_FIELD[list]}" array` });
-        throw new GuardTripped(guard.error!);
-      }
-      received += raw.length;
-      if (received > limits.itemCount) {
-        guard.tripLimit("itemCount", `${LIST_METHOD[list]} returned more than ${limits.itemCount} items`);
-        throw new GuardTripped(guard.error!);
-      }
-      const next = result.nextCursor;
-      if (next !== undefined && next !== null && typeof next !== "string") {
-        guard.trip({ code: "protocol_error", message: `${LIST_METHOD[list]} page ${page} has a nextCursor that is not a string` });
-        throw new GuardTripped(guard.error!);
-      }
-      const cursor = typeof next === "string" ? next : undefined;
-      if (cursor !== undefined) {
-        if (seenCursors.has(cursor)) {
-          guard.tripLimit("pageCount", `${LIST_METHOD[list]} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`);
+    const listed = await listEveryPage(list, {
+      guard,
+      limits,
+      onPage: (page, received) => emit({ type: "listing", list, page, items: received }),
+      request: (method, params, page) =>
+        guard.race(client.request({ method, params }, PageSchema, { timeout: limits.requestTimeoutMs })).catch((error: unknown) => {
+          guard.trip(mapError(error, `${method} (page ${page})`, "requestTimeoutMs"));
           throw new GuardTripped(guard.error!);
-        }
-        seenCursors.add(cursor);
-        pending = requestPage(list, page + 1, cursor, received);
-        // If checking this page's items throws, the request in flight is abandoned with the
-        // transport (a tripped guard closes it); its rejection must not go unhandled.
-        pending.catch(() => {});
-      }
-      const pageNumber = page;
-      raw.forEach((rawItem: unknown, index) => {
-        const c = convertItem(list, rawItem, pageNumber, index);
-        if (!c.ok) {
-          rejects.push(c.reject);
-          return;
-        }
-        for (const [field, text] of boundedTexts(list, c.item)) {
-          if (text.length > limits.descriptionLength) {
-            guard.tripLimit(
-              "descriptionLength",
-              `${list} item ${JSON.stringify(itemKey(list, c.item).slice(0, 80))} has a ${field} of ${text.length} characters`,
-            );
-            throw new GuardTripped(guard.error!);
-          }
-        }
-        const key = itemKey(list, c.item);
-        const first = firstAt.get(key);
-        if (first) {
-          rejects.push({
-            list,
-            page: pageNumber,
-            index,
-            raw: rawItem,
-            reason: `duplicate ${list === "resources" ? "uri" : list === "resourceTemplates" ? "uriTemplate" : "name"} ${JSON.stringify(key)} (first at page ${first.page}, index ${first.index})`,
-          });
-          return;
-        }
-        firstAt.set(key, { page: pageNumber, index });
-        items.push(c.item);
-      });
-      if (cursor === undefined) break;
-      page++;
-    }
-    const s = state[list];
-    s.items = items;
-    s.rejects = rejects;
-    s.pages = page;
+        }),
+    });
+    Object.assign(state[list], listed);
   };
 
   try {

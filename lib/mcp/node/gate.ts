@@ -48,8 +48,9 @@ import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import { GATE_ERROR, gatePolicyFromRecord, type GateEvent, type GatePolicy, type GateRefusal } from "@/lib/gate/policy";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
-import { LIST_FIELD, LIST_METHOD, boundedTexts, convertItem, type DomainItem } from "@/lib/mcp/convert";
+import type { DomainItem } from "@/lib/mcp/convert";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
+import { listEveryPage } from "@/lib/mcp/list";
 import { openersFor } from "@/lib/mcp/node/inspect";
 import { CLIENT_INFO, SETTLE_DEBOUNCE_MS, type OpenedTransport } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
@@ -386,61 +387,13 @@ export class Gate {
     }
   }
 
-  /** Every page of one list, leniently per item, as lib/mcp/session.ts lists it (same rejects, same fingerprint). */
+  /** Every page of one list, exactly as an inspection lists it (lib/mcp/list.ts): same rejects, same fingerprint. */
   private async listAll(list: SurfaceList): Promise<ListState> {
-    const items: DomainItem[] = [];
-    const rejects: SurfaceReject[] = [];
-    const firstAt = new Map<string, { page: number; index: number }>();
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let page = 0;
-    let received = 0;
-    const trip = (limit: "pageCount" | "itemCount" | "descriptionLength", message: string): never => {
-      this.guard.tripLimit(limit, message);
-      throw new GuardTripped(this.guard.error!);
-    };
-    do {
-      if (++page > this.limits.pageCount) trip("pageCount", `${LIST_METHOD[list]} kept returning a next page after ${this.limits.pageCount} pages`);
-      const result = await this.guard.race(
-        this.client.request({ method: LIST_METHOD[list], params: cursor === undefined ? undefined : { cursor } }, PageSchema, {
-          timeout: this.limits.requestTimeoutMs,
-        }),
-      );
-      const raw = (result as Record<string, unknown>)[LIST_FIELD[list]];
-      if (!Array.isArray(raw)) throw new McpError(ErrorCode.InvalidParams, `${LIST_METHOD[list]} page ${page} has no "${LIST_FIELD[list]}" array`);
-      received += raw.length;
-      if (received > this.limits.itemCount) trip("itemCount", `${LIST_METHOD[list]} returned more than ${this.limits.itemCount} items`);
-      raw.forEach((rawItem: unknown, index: number) => {
-        const c = convertItem(list, rawItem, page, index);
-        if (!c.ok) {
-          rejects.push(c.reject);
-          return;
-        }
-        for (const [field, text] of boundedTexts(list, c.item)) {
-          if (text.length > this.limits.descriptionLength) trip("descriptionLength", `${list} item ${JSON.stringify(itemKey(list, c.item).slice(0, 80))} has a ${field} of ${text.length} characters`);
-        }
-        const key = itemKey(list, c.item);
-        const first = firstAt.get(key);
-        if (first) {
-          rejects.push({
-            list,
-            page,
-            index,
-            raw: rawItem,
-            reason: `duplicate ${list === "resources" ? "uri" : list === "resourceTemplates" ? "uriTemplate" : "name"} ${JSON.stringify(key)} (first at page ${first.page}, index ${first.index})`,
-          });
-          return;
-        }
-        firstAt.set(key, { page, index });
-        items.push(c.item);
-      });
-      const next = result.nextCursor;
-      cursor = typeof next === "string" ? next : undefined;
-      if (cursor !== undefined) {
-        if (seen.has(cursor)) trip("pageCount", `${LIST_METHOD[list]} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} (a cursor loop)`);
-        seen.add(cursor);
-      }
-    } while (cursor !== undefined);
+    const { items, rejects } = await listEveryPage(list, {
+      guard: this.guard,
+      limits: this.limits,
+      request: (method, params) => this.guard.race(this.client.request({ method, params }, PageSchema, { timeout: this.limits.requestTimeoutMs })),
+    });
     return { items, rejects };
   }
 
