@@ -14,7 +14,7 @@ import type { EgressGuard } from "@/lib/mcp/types";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null): FetchLike {
+export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null, baseFetch: FetchLike = fetch): FetchLike {
   return async (url, init) => {
     const target = new URL(url);
     if (egress) {
@@ -26,7 +26,7 @@ export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null
     }
     // A trip closes the transport, which aborts the SDK's own request signals; no signal combining
     // here (one listener per request on a shared signal would pile up).
-    const res = await fetch(target, { ...init, ...(egress ? { redirect: "error" as const } : {}) });
+    const res = await baseFetch(target, { ...init, ...(egress ? { redirect: "error" as const } : {}) });
     if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
@@ -41,7 +41,7 @@ export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null
   };
 }
 
-export type HttpTargetOptions = { headers?: Record<string, string>; egress?: EgressGuard | null };
+export type HttpTargetOptions = { headers?: Record<string, string>; egress?: EgressGuard | null; fetch?: FetchLike };
 
 export function streamableHttpOpener(url: string, options: HttpTargetOptions = {}): TransportOpener {
   return {
@@ -52,7 +52,7 @@ export function streamableHttpOpener(url: string, options: HttpTargetOptions = {
       countsBytes: true,
       transport: new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: options.headers ?? {} },
-        fetch: countingFetch(guard, options.egress ?? null),
+        fetch: countingFetch(guard, options.egress ?? null, options.fetch),
         reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
       }),
       fallbackReason: streamableFallbackReason,
@@ -65,7 +65,7 @@ export function sseOpener(url: string, options: HttpTargetOptions = {}): Transpo
     kind: "sse",
     label: url,
     open: (guard) => {
-      const fetchFn = countingFetch(guard, options.egress ?? null);
+      const fetchFn = countingFetch(guard, options.egress ?? null, options.fetch);
       return {
         kind: "sse",
         countsBytes: true,

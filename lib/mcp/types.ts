@@ -3,6 +3,7 @@
  * use these types freely. Every failure is a value: `{ ok: false, error }`, and when a named
  * limit tripped, `error.limit` says which one.
  */
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
 import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
 
@@ -56,6 +57,8 @@ export type InspectTarget =
       mode?: "auto" | "streamable-http" | "sse";
       /** Checked before every request (catches DNS changes); redirects are refused when set. */
       egress?: EgressGuard | null;
+      /** The fetch every request goes through (the workbench's pins each connection to a checked address); default: global fetch. */
+      fetch?: FetchLike;
     };
 
 /** Re-checks a URL just before each request; returns a refusal message or null. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
+import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { createDemoReview } from "@/lib/review/demo";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { DEPLOY, KNOWLEDGE, startHttp } from "./helpers";
@@ -38,6 +39,24 @@ describe("demo servers", { timeout: 90_000 }, () => {
         prompts: [],
       });
       expect(record.on_surface_change).toBe("block");
+    } finally {
+      await http.stop();
+    }
+  });
+
+  test("the workbench's HTTP path (resolveInspectTarget: egress check, then a fetch pinned to checked addresses) inspects knowledge-mcp", async () => {
+    const http = await startHttp(["--import", "tsx", KNOWLEDGE, "http", "--port", "0"]);
+    try {
+      const server = { transport: { kind: "http" as const, url: http.url.replace("127.0.0.1", "localhost"), headerEnv: {} } };
+      const resolved = await resolveInspectTarget(server, {});
+      expect(resolved.ok).toBe(true);
+      if (!resolved.ok) return;
+      expect(resolved.target.kind === "http" && typeof resolved.target.fetch).toBe("function");
+      const r = await inspectServer(resolved.target);
+      expect(r.ok && r.snapshot.tools.map((t) => t.name).sort()).toEqual(["get_comment", "knowledge_search", "list_spaces", "read_page"]);
+      // The same server is refused before any request when loopback is not on the allowlist.
+      const refused = await resolveInspectTarget(server, { RELAY_REVIEW_EGRESS_ALLOW: "10.0.0.0/8" });
+      expect(refused.ok || refused.error.message).toMatch(/egress refused: localhost resolves to .*loopback/);
     } finally {
       await http.stop();
     }

@@ -39,7 +39,7 @@ export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>, c
 
 export function openersFor(target: InspectTarget, child?: ChildProcess): TransportOpener[] {
   if (target.kind === "stdio") return [stdioOpener(target, child)];
-  const opts = { headers: target.headers ?? {}, egress: target.egress ?? null };
+  const opts = { headers: target.headers ?? {}, egress: target.egress ?? null, ...(target.fetch ? { fetch: target.fetch } : {}) };
   switch (target.mode ?? "auto") {
     case "streamable-http":
       return [streamableHttpOpener(target.url, opts)];

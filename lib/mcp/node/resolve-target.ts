@@ -8,6 +8,7 @@ import { lookup } from "node:dns/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { checkEgress, egressPolicyFromEnv, type EgressPolicy, type LookupAll } from "@/lib/mcp/egress";
+import { pinnedEgressFetch } from "@/lib/mcp/node/egress-fetch";
 import {
   LauncherFileSchema,
   activeLaunchers,
@@ -97,7 +98,14 @@ export async function resolveInspectTarget(
   }
   return {
     ok: true,
-    target: { kind: "http", url: t.url, headers, mode: t.kind === "sse" ? "sse" : "auto", egress: egressGuard(policy.policy, lookupAll) },
+    target: {
+      kind: "http",
+      url: t.url,
+      headers,
+      mode: t.kind === "sse" ? "sse" : "auto",
+      egress: egressGuard(policy.policy, lookupAll),
+      fetch: pinnedEgressFetch(policy.policy),
+    },
   };
 }
 
