@@ -101,6 +101,8 @@ describe("hostile servers over Streamable HTTP", { timeout: 60_000 }, () => {
     { behaviour: "cursor-loop", code: "limit_exceeded", limit: "pageCount", message: /repeated the cursor/, boundMs: 0 },
     { behaviour: "long-description", code: "limit_exceeded", limit: "descriptionLength", message: /100000 characters/, boundMs: 0 },
     { behaviour: "crash-mid-reply", code: "protocol_error", message: /tools\/list/, boundMs: 0 },
+    // list_changed arrives on the server→client GET stream, as Streamable HTTP sends it
+    { behaviour: "list-changed-storm", code: "limit_exceeded", limit: "relists", message: /kept changing its tools list/, boundMs: 0 },
   ];
   test.each(HTTP_CASES)("$behaviour → $code $limit", async (c) => {
     const srv = await startHttp(["--import", "tsx", HOSTILE, c.behaviour, "--http"]);
