@@ -227,6 +227,9 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
   return { roles, annotations };
 }
 
+/** A confirmed role's reason, one shared (read-only) entry per role. */
+const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, reasons: ["confirmed by the reviewer"] }])) as Record<ToolRole, RoleReason>;
+
 /**
  * The roles the analysis uses for a tool: the reviewer's, when confirmed; otherwise the suggestion,
  * marked `suggested` so that every conclusion drawn from it can say so.
@@ -238,7 +241,7 @@ export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | 
     return {
       roles,
       origin: "confirmed",
-      reasons: roles.map((role) => ({ role, reasons: ["confirmed by the reviewer"] })),
+      reasons: roles.map((role) => CONFIRMED[role]),
       suggestion,
     };
   }

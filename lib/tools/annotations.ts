@@ -19,13 +19,18 @@ export const SPEC_DEFAULT_HINTS: Record<AnnotationHint, boolean> = {
 export type EffectiveHint = { value: boolean; origin: "declared" | "spec_default" };
 export type EffectiveAnnotations = Record<AnnotationHint, EffectiveHint>;
 
+/** The four possible hint values, shared (read-only) by every tool: an analysis may resolve 5,000. */
+const HINTS = {
+  declared: [{ value: false, origin: "declared" }, { value: true, origin: "declared" }],
+  spec_default: [{ value: false, origin: "spec_default" }, { value: true, origin: "spec_default" }],
+} as const satisfies Record<EffectiveHint["origin"], readonly [EffectiveHint, EffectiveHint]>;
+
 /** Each hint's effective value and where it came from. Non-boolean declared values count as absent. */
 export function effectiveAnnotations(annotations: Partial<Record<string, unknown>> | undefined | null): EffectiveAnnotations {
   const out = {} as EffectiveAnnotations;
   for (const hint of ANNOTATION_HINTS) {
     const declared = annotations?.[hint];
-    out[hint] =
-      typeof declared === "boolean" ? { value: declared, origin: "declared" } : { value: SPEC_DEFAULT_HINTS[hint], origin: "spec_default" };
+    out[hint] = typeof declared === "boolean" ? HINTS.declared[declared ? 1 : 0] : HINTS.spec_default[SPEC_DEFAULT_HINTS[hint] ? 1 : 0];
   }
   return out;
 }
