@@ -9,9 +9,10 @@
  */
 import { useSyncExternalStore } from "react";
 import { GRAPH_WIDTH } from "./layout";
+import type * as GraphModuleExports from "./source-sink-graph";
 import type { SourceSinkGraphProps } from "./source-sink-graph";
 
-type GraphModule = typeof import("./source-sink-graph");
+type GraphModule = typeof GraphModuleExports;
 type LoadState = { module: GraphModule | null; error: string | null };
 
 let state: LoadState = { module: null, error: null };
