@@ -70,6 +70,9 @@ function fingerprintBench(): BenchResult {
 }
 
 export async function run(): Promise<BenchResult[]> {
+  // Measure the CLI as installed: bin/relay-review.mjs runs the sources through tsx when they are
+  // newer than the bundle npm install built, which an edit since would otherwise leave us timing.
+  await exec(process.execPath, [path.join(ROOT, "scripts/build-cli.mjs")], { cwd: ROOT });
   const everything = ["node", path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"];
   const many = ["node", "--import", "tsx", path.join(ROOT, "tests/fixtures/servers/hostile.ts"), "many-tools", "10000"];
   return [fingerprintBench(), ...(await compare("server-everything", everything)), ...(await compare("10,000-tool server", many))];
