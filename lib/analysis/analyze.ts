@@ -169,37 +169,289 @@ function usedAs(t: ResolvedTool): Set<string> {
 const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
 
 /**
+ * What an analysis accumulates while it runs. The steps below are module-level functions over it
+ * rather than closures inside analyzeReview: a closure is a new function on every call, so V8 would
+ * start each analysis's per-agent loop cold (interpreted, allocating an iterator per loop step).
+ */
+type AnalysisBuild = {
+  model: AnalysisModel;
+  controls: ControlsEvaluation;
+  findings: Finding[];
+  nodes: GraphNode[];
+  /** Edges are indexed from → to → edge, so a lookup never builds the concatenated edge id. */
+  edges: GraphEdge[];
+  edgeIndex: Map<NodeId, Map<NodeId, GraphEdge>>;
+  /** One PathHead per head node, shared by every path and summary that shows it. */
+  headViews: Map<NodeId, PathHead>;
+  sinkNodes: Set<ToolKey>;
+  relied: Map<ToolKey, { agents: Set<AgentId>; usedAs: Set<string> }>;
+  paths: PathView[];
+  total: number;
+};
+
+function addEdge(b: AnalysisBuild, from: NodeId, to: NodeId, kind: GraphEdge["kind"]): void {
+  let out = b.edgeIndex.get(from);
+  if (!out) b.edgeIndex.set(from, (out = new Map<NodeId, GraphEdge>()));
+  if (!out.has(to)) {
+    const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath: false };
+    out.set(to, edge);
+    b.edges.push(edge);
+  }
+}
+
+const findEdge = (b: AnalysisBuild, from: NodeId, to: NodeId) => b.edgeIndex.get(from)?.get(to);
+
+function hview(b: AnalysisBuild, h: HeadNodes): PathHead {
+  let v = b.headViews.get(h.source);
+  if (!v) b.headViews.set(h.source, (v = headView(b.model, h)));
+  return v;
+}
+
+/** One agent session: its nodes and edges, paths (counted, and listed up to the bounds), findings and verdicts. */
+function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number): AgentAnalysis {
+  const { model, controls, nodes, findings, sinkNodes, relied, paths } = b;
+  const aid = nodeIds.agent(agent.id);
+  nodes.push({ id: aid, kind: "agent", label: agent.name, agentId: agent.id });
+  const held = agent.held;
+  const returning = agentReturningTools(model, agent);
+  const sinks = agentSinkTools(model, agent);
+  for (const t of held) {
+    if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
+  }
+  for (const s of sinks) {
+    if (!sinkNodes.has(s.key)) {
+      sinkNodes.add(s.key);
+      nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
+    }
+    addEdge(b, aid, s.sinkNodeId, "holds");
+  }
+
+  // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
+  // a suggestion that a tool is *not* a sink, since the conclusion rests on it either way.
+  for (const t of held) {
+    if (t.roles.origin !== "suggested") continue;
+    const entry = relied.get(t.key);
+    if (entry) entry.agents.add(agent.id);
+    else relied.set(t.key, { agents: new Set([agent.id]), usedAs: usedAs(t) });
+  }
+
+  const heads = new Map<NodeId, PathHead>();
+  let count = 0;
+  let listedHere = 0;
+  const pathIdsHere: PathId[] = [];
+  for (const r of returning) for (const h of r.headNodes) if (!heads.has(h.source)) heads.set(h.source, hview(b, h));
+  const markOnPath = (from: NodeId, to: NodeId) => {
+    const edge = findEdge(b, from, to);
+    if (edge) edge.onPath = true;
+  };
+  // Edges are marked per hop and paths counted by product, so the cost is linear in heads + sinks;
+  // only the listed paths (at most the named bound) are materialised.
+  if (sinks.length > 0) {
+    for (const r of returning) {
+      count += r.untrustedHeads.length * sinks.length;
+      for (const h of r.headNodes) {
+        markOnPath(h.writers, h.source);
+        markOnPath(h.source, r.returningNodeId);
+      }
+      if (r.untrustedHeads.length > 0) markOnPath(r.returningNodeId, aid);
+    }
+    if (returning.length > 0) for (const s of sinks) markOnPath(aid, s.sinkNodeId);
+  }
+  listing: for (const r of returning) {
+    for (const hn of r.headNodes) {
+      const h = hn.head;
+      const hv = hview(b, hn);
+      for (const s of sinks) {
+        if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
+        const hop = [hn.writers, hn.source, r.returningNodeId, aid, s.sinkNodeId];
+        const id = pathId(agent.id, h, r.key, s.key);
+        paths.push({
+          id,
+          agentId: agent.id,
+          head: hv,
+          returningTool: r.key,
+          sink: s.key,
+          sinkRoles: s.sinkRoles,
+          nodeIds: hop,
+          edgeIds: hop.slice(1).map((to, i) => edgeId(hop[i]!, to)),
+          reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
+        });
+        pathIdsHere.push(id);
+        listedHere++;
+      }
+    }
+  }
+  b.total += count;
+
+  const privateData = held.filter((t) => t.readsPrivateData);
+  const outbound = held.filter((t) => t.sinkRoles.includes("network_or_shares"));
+  const stateChange = held.filter((t) => t.sinkRoles.includes("writes") || t.sinkRoles.includes("deploys_or_destroys"));
+  const sensitive = held.filter((t) => t.readsPrivateData || t.sinkRoles.includes("deploys_or_destroys"));
+  const trifectaMet = returning.length > 0 && privateData.length > 0 && outbound.length > 0;
+  const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
+  const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
+  const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
+  const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
+  const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
+  const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
+  const returnSummary =
+    shownReturning.map((r) => `${r.name} returns text from ${namesInProse(r.headNodes.map((h) => { const v = hview(b, h); return `${v.label} (writers: ${v.boundLabel})`; }))}`).join("; ") +
+    (returning.length > shownReturning.length ? `; and ${returning.length - shownReturning.length} more returning tools` : "");
+
+  if (count > 0) {
+    const unbounded = [...heads.values()].some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
+    findings.push({
+      id: findingId("path.to_sensitive_sink", agent.id),
+      kind: "path.to_sensitive_sink",
+      severity: unbounded ? "critical" : "high",
+      title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${namesInProse(sinks.map((s) => s.name))} in ${agent.name}`,
+      controlId: null,
+      subject: { agentId: agent.id },
+      why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
+        roles: [...returnEvidence, ...sinks.flatMap((s) => evidence(s, s.sinkRoles))],
+        tools: [...returning.map((r) => r.key), ...sinks.map((s) => s.key)],
+        sources: sourceIdsOnPath,
+        config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
+      }),
+      nodeIds: [...heads.keys(), ...returning.map((r) => r.returningNodeId), aid, ...sinks.map((s) => s.sinkNodeId)],
+      pathIds: pathIdsHere,
+    });
+  }
+  if (trifectaMet) {
+    findings.push({
+      id: findingId("agent.lethal_trifecta", agent.id),
+      kind: "agent.lethal_trifecta",
+      severity: "critical",
+      title: `${agent.name} holds the lethal trifecta`,
+      controlId: null,
+      subject: { agentId: agent.id },
+      why: why("untrusted input, private data and outbound communication in one session", {
+        roles: [...returnEvidence, ...privateData.flatMap((t) => evidence(t, ["reads_private_data"])), ...outbound.flatMap((t) => evidence(t, ["network_or_shares"]))],
+        tools: [...new Set([...returning, ...privateData, ...outbound].map((t) => t.key))],
+        sources: sourceIdsOnPath,
+      }),
+      nodeIds: [aid],
+      pathIds: [],
+    });
+  }
+  if (ruleCount > 2) {
+    const present = Object.entries(rule).filter(([, l]) => l.present).map(([k]) => k);
+    findings.push({
+      id: findingId("agent.rule_of_two", agent.id),
+      kind: "agent.rule_of_two",
+      severity: "high",
+      title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
+      controlId: null,
+      subject: { agentId: agent.id },
+      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
+        roles: [
+          ...returnEvidence,
+          ...sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
+          ...stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
+          ...outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
+        ].filter(firstOfEachToolRole()),
+        tools: [...new Set([...returning, ...sensitive, ...stateChange, ...outbound].map((t) => t.key))],
+        sources: sourceIdsOnPath,
+      }),
+      nodeIds: [aid],
+      pathIds: [],
+    });
+  }
+  const suggested = held.filter((t) => t.roles.origin === "suggested");
+  if (suggested.length > 0) {
+    findings.push({
+      id: findingId("roles.unconfirmed", agent.id),
+      kind: "roles.unconfirmed",
+      severity: count > 0 || trifectaMet ? "medium" : "low",
+      title: `${suggested.length} tool role${suggested.length === 1 ? "" : "s"} in ${agent.name} ${suggested.length === 1 ? "is a suggestion" : "are suggestions"}, not confirmed`,
+      controlId: null,
+      subject: { agentId: agent.id },
+      why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
+        roles: suggested.flatMap((t) => t.evidence), // one entry per suggested role, origin "suggested"
+        tools: suggested.map((t) => t.key),
+      }),
+      nodeIds: [aid],
+      pathIds: [],
+    });
+  }
+  const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
+  if (notListed.length > 0) {
+    findings.push({
+      id: findingId("tools.not_listed", agent.id),
+      kind: "tools.not_listed",
+      severity: "low",
+      title: `${agent.name} holds ${notListed.length} tool${notListed.length === 1 ? "" : "s"} its server does not list`,
+      controlId: null,
+      subject: { agentId: agent.id },
+      why: why("these tools are in the agent's tool set but not in the tool list analysed (snapshot or declared); their roles come from the name alone", { tools: notListed }),
+      nodeIds: [aid],
+      pathIds: [],
+    });
+  }
+
+  const controlsOnPath: ControlOnPath[] = [];
+  if (count > 0) {
+    const servers = new Set(returning.map((r) => r.serverId));
+    const onPath = (e: { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string }): ControlOnPath => ({
+      controlId: e.controlId,
+      sitsAt: e.sitsAt,
+      status: e.status,
+      scope: e.scope,
+      effect: e.controlId === "separation" ? "cuts" : "narrows",
+      summary: e.summary,
+    });
+    const all = [...controls.credentials, ...controls.egress, ...controls.approvals, ...controls.absent];
+    for (const e of all) {
+      if (e.scope.kind === "server" && servers.has(e.scope.serverId)) controlsOnPath.push(onPath(e));
+      if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
+    }
+    const split = controls.separation.agents.find((a) => a.agentId === agent.id)?.split;
+    controlsOnPath.push(
+      onPath({ ...controls.separation, summary: split ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path` : controls.separation.summary }),
+    );
+  }
+
+  return {
+    agentId: agent.id,
+    name: agent.name,
+    nodeId: aid,
+    tools: agent.tools,
+    notListed,
+    returningTools: returning.map((r) => r.key),
+    sinkTools: sinks.map((s) => s.key),
+    holdsBoth: returning.length > 0 && sinks.length > 0,
+    pathCount: count,
+    heads: [...heads.keys()],
+    trifecta: { met: trifectaMet, untrustedInput: leg(returning), privateData: leg(privateData), outboundCommunication: leg(outbound) },
+    ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },
+    controlsOnPath,
+    reliesOnSuggestions,
+  };
+}
+
+/**
  * Analyse a review. `toolLists` gives, per server, the tools to analyse (see `toolListsFromReview`).
  * Pure and deterministic: the same input yields the same JSON, ids included.
  */
 export function analyzeReview(review: Review, toolLists: readonly ServerToolList[]): Analysis {
   const model = buildModel(review, toolLists);
   const controls = evaluateControls(model);
-  const findings: Finding[] = [...controls.findings];
-
-  // Graph: writers → sources → returning tools → agents → sinks.
-  const nodes: GraphNode[] = [];
-  // Edges are indexed from → to → edge, so a lookup never builds the concatenated edge id, and
-  // node ids are built once per tool and head: at scale, string building dominated the run time.
-  const edgeList: GraphEdge[] = [];
-  const edgeIndex = new Map<NodeId, Map<NodeId, GraphEdge>>();
-  const addEdge = (from: NodeId, to: NodeId, kind: GraphEdge["kind"]) => {
-    let out = edgeIndex.get(from);
-    if (!out) edgeIndex.set(from, (out = new Map<NodeId, GraphEdge>()));
-    if (!out.has(to)) {
-      const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath: false };
-      out.set(to, edge);
-      edgeList.push(edge);
-    }
+  // Graph: writers → sources → returning tools → agents → sinks. Node ids are built once per tool
+  // and head (in the model): at scale, string building dominated the run time.
+  const b: AnalysisBuild = {
+    model,
+    controls,
+    findings: [...controls.findings],
+    nodes: [],
+    edges: [],
+    edgeIndex: new Map(),
+    headViews: new Map(),
+    sinkNodes: new Set(),
+    relied: new Map(),
+    paths: [],
+    total: 0,
   };
-  const findEdge = (from: NodeId, to: NodeId) => edgeIndex.get(from)?.get(to);
-  // One PathHead per head node, shared by every path and summary that shows it.
-  const headViews = new Map<NodeId, PathHead>();
-  const hview = (h: HeadNodes) => {
-    let v = headViews.get(h.source);
-    if (!v) headViews.set(h.source, (v = headView(model, h)));
-    return v;
-  };
+  const { nodes, findings } = b;
   const sources: SourceView[] = review.sources.map((source) => {
     const r = model.sources.get(source.id)!; // every review source is in model.sources
     const head = r.head.head;
@@ -218,7 +470,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     };
     nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
     nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
-    addEdge(view.writersNodeId, view.nodeId, "writes_into");
+    addEdge(b, view.writersNodeId, view.nodeId, "writes_into");
     return view;
   });
 
@@ -229,243 +481,19 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
     for (const s of t.sourceIds) {
       const r = model.sources.get(s);
-      if (r) addEdge(r.head.source, returningId, "returned_by");
+      if (r) addEdge(b, r.head.source, returningId, "returned_by");
     }
     for (const hn of t.headNodes) {
       const h = hn.head;
       if (h.kind !== "unmapped") continue;
       nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
       nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
-      addEdge(hn.writers, hn.source, "writes_into");
-      addEdge(hn.source, returningId, "returned_by");
+      addEdge(b, hn.writers, hn.source, "writes_into");
+      addEdge(b, hn.source, returningId, "returned_by");
     }
   }
 
-  const sinkNodes = new Set<ToolKey>();
-  const relied = new Map<ToolKey, { agents: Set<AgentId>; usedAs: Set<string> }>();
-  const paths: PathView[] = [];
-  let total = 0;
-  const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(agent, agentIndex));
-
-  function analyzeAgent(agent: ResolvedAgent, agentIndex: number): AgentAnalysis {
-    const aid = nodeIds.agent(agent.id);
-    nodes.push({ id: aid, kind: "agent", label: agent.name, agentId: agent.id });
-    const held = agent.held;
-    const returning = agentReturningTools(model, agent);
-    const sinks = agentSinkTools(model, agent);
-    for (const t of held) {
-      if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(t.returningNodeId, aid, "held_by");
-    }
-    for (const s of sinks) {
-      if (!sinkNodes.has(s.key)) {
-        sinkNodes.add(s.key);
-        nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
-      }
-      addEdge(aid, s.sinkNodeId, "holds");
-    }
-
-    // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
-    // a suggestion that a tool is *not* a sink, since the conclusion rests on it either way.
-    for (const t of held) {
-      if (t.roles.origin !== "suggested") continue;
-      const entry = relied.get(t.key);
-      if (entry) entry.agents.add(agent.id);
-      else relied.set(t.key, { agents: new Set([agent.id]), usedAs: usedAs(t) });
-    }
-
-    const heads = new Map<NodeId, PathHead>();
-    let count = 0;
-    let listedHere = 0;
-    const pathIdsHere: PathId[] = [];
-    for (const r of returning) for (const h of r.headNodes) if (!heads.has(h.source)) heads.set(h.source, hview(h));
-    const markOnPath = (from: NodeId, to: NodeId) => {
-      const edge = findEdge(from, to);
-      if (edge) edge.onPath = true;
-    };
-    // Edges are marked per hop and paths counted by product, so the cost is linear in heads + sinks;
-    // only the listed paths (at most the named bound) are materialised.
-    if (sinks.length > 0) {
-      for (const r of returning) {
-        count += r.untrustedHeads.length * sinks.length;
-        for (const h of r.headNodes) {
-          markOnPath(h.writers, h.source);
-          markOnPath(h.source, r.returningNodeId);
-        }
-        if (r.untrustedHeads.length > 0) markOnPath(r.returningNodeId, aid);
-      }
-      if (returning.length > 0) for (const s of sinks) markOnPath(aid, s.sinkNodeId);
-    }
-    listing: for (const r of returning) {
-      for (const hn of r.headNodes) {
-        const h = hn.head;
-        const hv = hview(hn);
-        for (const s of sinks) {
-          if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
-          const hop = [hn.writers, hn.source, r.returningNodeId, aid, s.sinkNodeId];
-          const id = pathId(agent.id, h, r.key, s.key);
-          paths.push({
-            id,
-            agentId: agent.id,
-            head: hv,
-            returningTool: r.key,
-            sink: s.key,
-            sinkRoles: s.sinkRoles,
-            nodeIds: hop,
-            edgeIds: hop.slice(1).map((to, i) => edgeId(hop[i]!, to)),
-            reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
-          });
-          pathIdsHere.push(id);
-          listedHere++;
-        }
-      }
-    }
-    total += count;
-
-    const privateData = held.filter((t) => t.readsPrivateData);
-    const outbound = held.filter((t) => t.sinkRoles.includes("network_or_shares"));
-    const stateChange = held.filter((t) => t.sinkRoles.includes("writes") || t.sinkRoles.includes("deploys_or_destroys"));
-    const sensitive = held.filter((t) => t.readsPrivateData || t.sinkRoles.includes("deploys_or_destroys"));
-    const trifectaMet = returning.length > 0 && privateData.length > 0 && outbound.length > 0;
-    const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
-    const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
-    const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
-    const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
-    const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
-    const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
-    const returnSummary =
-      shownReturning.map((r) => `${r.name} returns text from ${namesInProse(r.headNodes.map((h) => { const v = hview(h); return `${v.label} (writers: ${v.boundLabel})`; }))}`).join("; ") +
-      (returning.length > shownReturning.length ? `; and ${returning.length - shownReturning.length} more returning tools` : "");
-
-    if (count > 0) {
-      const unbounded = [...heads.values()].some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
-      findings.push({
-        id: findingId("path.to_sensitive_sink", agent.id),
-        kind: "path.to_sensitive_sink",
-        severity: unbounded ? "critical" : "high",
-        title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${namesInProse(sinks.map((s) => s.name))} in ${agent.name}`,
-        controlId: null,
-        subject: { agentId: agent.id },
-        why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
-          roles: [...returnEvidence, ...sinks.flatMap((s) => evidence(s, s.sinkRoles))],
-          tools: [...returning.map((r) => r.key), ...sinks.map((s) => s.key)],
-          sources: sourceIdsOnPath,
-          config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
-        }),
-        nodeIds: [...heads.keys(), ...returning.map((r) => r.returningNodeId), aid, ...sinks.map((s) => s.sinkNodeId)],
-        pathIds: pathIdsHere,
-      });
-    }
-    if (trifectaMet) {
-      findings.push({
-        id: findingId("agent.lethal_trifecta", agent.id),
-        kind: "agent.lethal_trifecta",
-        severity: "critical",
-        title: `${agent.name} holds the lethal trifecta`,
-        controlId: null,
-        subject: { agentId: agent.id },
-        why: why("untrusted input, private data and outbound communication in one session", {
-          roles: [...returnEvidence, ...privateData.flatMap((t) => evidence(t, ["reads_private_data"])), ...outbound.flatMap((t) => evidence(t, ["network_or_shares"]))],
-          tools: [...new Set([...returning, ...privateData, ...outbound].map((t) => t.key))],
-          sources: sourceIdsOnPath,
-        }),
-        nodeIds: [aid],
-        pathIds: [],
-      });
-    }
-    if (ruleCount > 2) {
-      const present = Object.entries(rule).filter(([, l]) => l.present).map(([k]) => k);
-      findings.push({
-        id: findingId("agent.rule_of_two", agent.id),
-        kind: "agent.rule_of_two",
-        severity: "high",
-        title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
-        controlId: null,
-        subject: { agentId: agent.id },
-        why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
-          roles: [
-            ...returnEvidence,
-            ...sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
-            ...stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
-            ...outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
-          ].filter(firstOfEachToolRole()),
-          tools: [...new Set([...returning, ...sensitive, ...stateChange, ...outbound].map((t) => t.key))],
-          sources: sourceIdsOnPath,
-        }),
-        nodeIds: [aid],
-        pathIds: [],
-      });
-    }
-    const suggested = held.filter((t) => t.roles.origin === "suggested");
-    if (suggested.length > 0) {
-      findings.push({
-        id: findingId("roles.unconfirmed", agent.id),
-        kind: "roles.unconfirmed",
-        severity: count > 0 || trifectaMet ? "medium" : "low",
-        title: `${suggested.length} tool role${suggested.length === 1 ? "" : "s"} in ${agent.name} ${suggested.length === 1 ? "is a suggestion" : "are suggestions"}, not confirmed`,
-        controlId: null,
-        subject: { agentId: agent.id },
-        why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
-          roles: suggested.flatMap((t) => t.evidence), // one entry per suggested role, origin "suggested"
-          tools: suggested.map((t) => t.key),
-        }),
-        nodeIds: [aid],
-        pathIds: [],
-      });
-    }
-    const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
-    if (notListed.length > 0) {
-      findings.push({
-        id: findingId("tools.not_listed", agent.id),
-        kind: "tools.not_listed",
-        severity: "low",
-        title: `${agent.name} holds ${notListed.length} tool${notListed.length === 1 ? "" : "s"} its server does not list`,
-        controlId: null,
-        subject: { agentId: agent.id },
-        why: why("these tools are in the agent's tool set but not in the tool list analysed (snapshot or declared); their roles come from the name alone", { tools: notListed }),
-        nodeIds: [aid],
-        pathIds: [],
-      });
-    }
-
-    const controlsOnPath: ControlOnPath[] = [];
-    if (count > 0) {
-      const servers = new Set(returning.map((r) => r.serverId));
-      const onPath = (e: { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string }): ControlOnPath => ({
-        controlId: e.controlId,
-        sitsAt: e.sitsAt,
-        status: e.status,
-        scope: e.scope,
-        effect: e.controlId === "separation" ? "cuts" : "narrows",
-        summary: e.summary,
-      });
-      const all = [...controls.credentials, ...controls.egress, ...controls.approvals, ...controls.absent];
-      for (const e of all) {
-        if (e.scope.kind === "server" && servers.has(e.scope.serverId)) controlsOnPath.push(onPath(e));
-        if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
-      }
-      const split = controls.separation.agents.find((a) => a.agentId === agent.id)?.split;
-      controlsOnPath.push(
-        onPath({ ...controls.separation, summary: split ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path` : controls.separation.summary }),
-      );
-    }
-
-    return {
-      agentId: agent.id,
-      name: agent.name,
-      nodeId: aid,
-      tools: agent.tools,
-      notListed,
-      returningTools: returning.map((r) => r.key),
-      sinkTools: sinks.map((s) => s.key),
-      holdsBoth: returning.length > 0 && sinks.length > 0,
-      pathCount: count,
-      heads: [...heads.keys()],
-      trifecta: { met: trifectaMet, untrustedInput: leg(returning), privateData: leg(privateData), outboundCommunication: leg(outbound) },
-      ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },
-      controlsOnPath,
-      reliesOnSuggestions,
-    };
-  }
+  const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
 
   // One finding per server, not per tool: the reviewer's action (map the sources) is per server.
   const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
@@ -520,11 +548,11 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
     sources,
     tools,
-    graph: { nodes, edges: edgeList },
+    graph: { nodes, edges: b.edges },
     agents,
-    paths: { total, listed: paths, truncated: paths.length < total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
+    paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls,
-    reliance: [...relied.entries()]
+    reliance: [...b.relied.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([tool, e]) => ({ tool, agents: [...e.agents], roles: model.tools.get(tool)?.roles.roles ?? [], usedAs: [...e.usedAs].sort() })),
     findings: sortFindings(findings),

@@ -55,12 +55,12 @@ export type SeparationEvaluation = ControlEvaluationBase & {
   agents: AgentSeparation[];
 };
 
+/** The tools' evidence entries for the roles `pick` names (the tools' shared entries, not copies). */
 const roleEvidence = (tools: ResolvedTool[], pick: (t: ResolvedTool) => readonly string[]) =>
-  tools.flatMap((t) =>
-    t.roles.reasons
-      .filter((r) => pick(t).includes(r.role))
-      .map((r) => ({ tool: t.key, role: r.role, origin: t.roles.origin })),
-  );
+  tools.flatMap((t) => {
+    const roles = pick(t);
+    return t.evidence.filter((e) => roles.includes(e.role));
+  });
 
 /** The ids a split uses: the reference half keeps the agent's id, so decisions about it still resolve. */
 export function splitAgentIds(agentId: AgentId, taken: ReadonlySet<string>): { reference: AgentId; deploy: AgentId } {

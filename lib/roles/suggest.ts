@@ -122,9 +122,13 @@ export function tokenize(text: string): string[] {
   return words;
 }
 
-function addReason(acc: Map<ToolRole, string[]>, role: ToolRole, reason: string): void {
-  const list = acc.get(role);
-  if (!list) acc.set(role, [reason]);
+/** Reasons per role, by position in TOOL_ROLES (a suggestion is made per tool, 5,000 in a large review). */
+type ReasonsByRole = (string[] | undefined)[];
+const ROLE_INDEX = Object.fromEntries(TOOL_ROLES.map((role, i) => [role, i])) as Record<ToolRole, number>;
+
+function addReason(acc: ReasonsByRole, role: ToolRole, reason: string): void {
+  const list = acc[ROLE_INDEX[role]];
+  if (!list) acc[ROLE_INDEX[role]] = [reason];
   else if (!list.includes(reason)) list.push(reason);
 }
 
@@ -181,7 +185,7 @@ function firstHits(words: readonly string[]): (string | undefined)[] {
  */
 export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null): RoleSuggestion {
   const annotations = effectiveAnnotations(tool.annotations ?? undefined);
-  const acc = new Map<ToolRole, string[]>();
+  const acc: ReasonsByRole = [];
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
 
   if (!readOnlyHint.value) {
@@ -221,7 +225,7 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
 
   const roles: RoleReason[] = [];
   for (const role of TOOL_ROLES) {
-    const reasons = acc.get(role);
+    const reasons = acc[ROLE_INDEX[role]];
     if (reasons) roles.push({ role, reasons });
   }
   return { roles, annotations };
