@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/support/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "./e2e",
@@ -16,18 +16,7 @@ export default defineConfig({
     headless: true,
     trace: "retain-on-failure",
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "api", testMatch: /api\/.*\.spec\.ts/ },

@@ -16,6 +16,7 @@ import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
 import { median, type BenchResult } from "../types";
 
@@ -68,10 +69,7 @@ export async function run(): Promise<BenchResult[]> {
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await waitForServer(base, child);
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
