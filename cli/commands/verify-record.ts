@@ -37,6 +37,7 @@ import {
   checkRecordAgainstWorkbench,
   decisionsEndpoint,
   parseWorkbenchBase,
+  sendsCredentialInClear,
   shareEndpoint,
   workbenchHttpFailure,
   type WorkbenchEndpoint,
@@ -426,6 +427,10 @@ async function checkWorkbench(
   const { via } = workbench;
   const endpoint =
     workbench.via === "share" ? workbench.endpoint : decisionsEndpoint(workbench.base, reviewId);
+  if (sendsCredentialInClear(endpoint.apiUrl))
+    err(
+      `warning: ${via === "share" ? "the share link's token" : "the owner token"} goes to ${endpoint.shown} over plain http, readable on the way; use https off this machine`,
+    );
   const fetched = await getWorkbench(
     endpoint,
     owner ? { authorization: `Bearer ${owner.token}` } : {},

@@ -6,6 +6,7 @@ import {
   checkRecordAgainstWorkbench,
   decisionsEndpoint,
   parseWorkbenchBase,
+  sendsCredentialInClear,
   shareEndpoint,
   workbenchHttpFailure,
 } from "@/lib/decisions/workbench-check";
@@ -184,5 +185,19 @@ describe("workbenchHttpFailure", () => {
     [["share", 502, null, "rev-a"], /answered 502$/],
   ])("%j", (input, message) => {
     expect(workbenchHttpFailure(...input)).toMatch(message);
+  });
+});
+
+describe("sendsCredentialInClear", () => {
+  test.each([
+    { url: "http://127.0.0.1:3000/api/x", clear: false },
+    { url: "http://localhost:3000/api/x", clear: false },
+    { url: "http://[::1]:3000/api/x", clear: false },
+    { url: "https://review.corp.example/api/x", clear: false },
+    { url: "http://review.corp.example/api/x", clear: true },
+    { url: "http://10.0.0.5:3000/api/x", clear: true },
+    { url: "http://127.0.0.1.evil.example/api/x", clear: true },
+  ])("$url → $clear", ({ url, clear }) => {
+    expect(sendsCredentialInClear(url)).toBe(clear);
   });
 });

@@ -143,6 +143,17 @@ export function parseWorkbenchBase(
   return { ok: true, base: `${url.origin}${url.pathname.replace(/\/+$/, "")}` };
 }
 
+/**
+ * Whether a request to `url` would carry a credential (the owner token, a share link's token) in
+ * clear text off this machine: plain http to anything but a loopback address.
+ */
+export function sendsCredentialInClear(url: string): boolean {
+  const u = new URL(url);
+  if (u.protocol !== "http:") return false;
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  return !(host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
 /** The owner API listing a review's decisions with their status, under a base from `parseWorkbenchBase`. */
 export function decisionsEndpoint(base: string, reviewId: string): WorkbenchEndpoint {
   return { apiUrl: `${base}/api/reviews/${encodeURIComponent(reviewId)}/decisions`, shown: base };
