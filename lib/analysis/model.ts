@@ -85,6 +85,10 @@ export type AnalysisModel = {
 };
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Distinct values, sorted; a single value is returned as it is (shared, never mutated). */
+function uniqueSorted<T extends string>(values: readonly T[]): readonly T[] {
+  return values.length === 1 ? values : [...new Set(values)].sort(byString);
+}
 /** Shared by every tool with no (known or unknown) sources: most tools. Never mutated. */
 const NO_SOURCES: SourceId[] = [];
 
@@ -127,7 +131,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const assessment = assessments.get(key) ?? null;
     const input: ListedTool = entry?.tool ?? { name, description: "" };
     const roles = resolveRoles(input, assessment);
-    const sourceIds = assessment && assessment.sourceIds.length > 0 ? [...new Set(assessment.sourceIds)].sort(byString) : NO_SOURCES;
+    const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
     const known = sourceIds.length === 0 ? NO_SOURCES : sourceIds.filter((s) => sources.has(s));
     const headNodes: HeadNodes[] = [];
     for (const s of known) {
