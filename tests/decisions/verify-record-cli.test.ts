@@ -2,22 +2,18 @@
  * `relay-review verify-record` as a real child process: exit codes and reasons for each outcome,
  * and the live surface check against a real stdio server (@modelcontextprotocol/server-everything).
  */
-import { execFile } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 import { signRecord, type DecisionRecord } from "@/lib/decisions/record";
 import { SURFACE_SHA, unsignedOnCallRecord } from "@/tests/decisions/fixtures";
+import { ROOT, runCli } from "@/tests/support/cli";
 
-const execFileAsync = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/relay-review.mjs");
 const EVERYTHING = [
   process.execPath,
   path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
@@ -29,26 +25,7 @@ const keys = generateKeyPairSync("ed25519");
 const other = generateKeyPairSync("ed25519");
 const pem = (k: typeof keys.publicKey) => k.export({ type: "spki", format: "pem" }).toString();
 
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(
-      process.execPath,
-      [BIN, "verify-record", ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof e.code === "number" ? e.code : -1,
-      stdout: e.stdout ?? "",
-      stderr: e.stderr ?? "",
-    };
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(["verify-record", ...args], { ...process.env, ...env });
 
 const file = async (name: string, value: unknown) => {
   const p = path.join(dir, name);

@@ -6,14 +6,12 @@
  * CLI reads exactly what the workbench writes. A few hostile answers (oversized, a redirect, control
  * characters) come from the same server under other path prefixes.
  */
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { allowedHostsFor, checkRequest } from "@/lib/auth/check";
 import { resolveOwnerToken } from "@/lib/auth/owner-token";
@@ -28,9 +26,8 @@ import { createDemoReview } from "@/lib/review/demo";
 import type { Decision, Review, ToolRef } from "@/lib/review/schema";
 import type * as StoreDb from "@/lib/store/db";
 import type * as StoreReviews from "@/lib/store/reviews";
+import { runCli } from "@/tests/support/cli";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/relay-review.mjs");
 const dataDir = mkdtempSync(path.join(tmpdir(), "rr-verify-workbench-"));
 process.env.RELAY_REVIEW_DATA = dataDir;
 delete process.env.DATABASE_URL;
@@ -158,35 +155,11 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function cli(
-  args: string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const childEnv: Record<string, string | undefined> = {
-    ...process.env,
-    RELAY_REVIEW_TOKEN: undefined,
-    ...env,
-  };
+/** verify-record with this process's environment minus RELAY_REVIEW_TOKEN, plus `env` (undefined removes). */
+function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  const childEnv: Record<string, string | undefined> = { ...process.env, RELAY_REVIEW_TOKEN: undefined, ...env };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [BIN, "verify-record", ...args],
-      {
-        cwd: ROOT,
-        env: childEnv as NodeJS.ProcessEnv,
-        timeout: 60_000,
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof e.code === "number" ? e.code : -1,
-      stdout: e.stdout ?? "",
-      stderr: e.stderr ?? "",
-    };
-  }
+  return runCli(["verify-record", ...args], childEnv);
 }
 
 /** A demo review with one decision made through the decide route: knowledge-mcp into the documentation agent. */

@@ -2,27 +2,15 @@
  * The CLI as a real child process: `inspect --json` pins a surface, and `verify` fails (non-zero,
  * printing the difference) when a description changes between two starts of the server.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { RegistrationRecordSchema } from "@/lib/surface/registration";
-import { HOSTILE, KNOWLEDGE, ROOT } from "./helpers";
+import { runCli } from "@/tests/support/cli";
+import { HOSTILE, KNOWLEDGE } from "./helpers";
 
-const exec = promisify(execFile);
-const BIN = path.join(ROOT, "bin/relay-review.mjs");
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...process.env, ...env });
 
 const dir = mkdtempSync(path.join(tmpdir(), "relay-review-cli-"));
 
