@@ -291,7 +291,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
   const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
   const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
-  const sourceIdsOnPath = [...new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort();
+  const sourceIdsOnPath = Array.from(new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))).sort();
   const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
   const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
   const returnSummary =
@@ -299,7 +299,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     (returning.length > shownReturning.length ? `; and ${returning.length - shownReturning.length} more returning tools` : "");
 
   if (count > 0) {
-    const unbounded = [...heads.values()].some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
+    const unbounded = Array.from(heads.values()).some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
     findings.push({
       id: findingId("path.to_sensitive_sink", agent.id),
       kind: "path.to_sensitive_sink",
@@ -308,12 +308,16 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
-        roles: [...returnEvidence, ...sinks.flatMap((s) => evidence(s, s.sinkRoles))],
-        tools: [...returning.map((r) => r.key), ...sinks.map((s) => s.key)],
+        roles: returnEvidence.concat(sinks.flatMap((s) => evidence(s, s.sinkRoles))),
+        tools: returning.map((r) => r.key).concat(sinks.map((s) => s.key)),
         sources: sourceIdsOnPath,
         config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
       }),
-      nodeIds: [...heads.keys(), ...returning.map((r) => r.returningNodeId), aid, ...sinks.map((s) => s.sinkNodeId)],
+      nodeIds: Array.from(heads.keys()).concat(
+        returning.map((r) => r.returningNodeId),
+        aid,
+        sinks.map((s) => s.sinkNodeId),
+      ),
       pathIds: pathIdsHere,
     });
   }
@@ -326,8 +330,11 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why("untrusted input, private data and outbound communication in one session", {
-        roles: [...returnEvidence, ...privateData.flatMap((t) => evidence(t, ["reads_private_data"])), ...outbound.flatMap((t) => evidence(t, ["network_or_shares"]))],
-        tools: [...new Set([...returning, ...privateData, ...outbound].map((t) => t.key))],
+        roles: returnEvidence.concat(
+          privateData.flatMap((t) => evidence(t, ["reads_private_data"])),
+          outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
+        ),
+        tools: Array.from(new Set(returning.concat(privateData, outbound).map((t) => t.key))),
         sources: sourceIdsOnPath,
       }),
       nodeIds: [aid],
@@ -344,13 +351,14 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
-        roles: [
-          ...returnEvidence,
-          ...sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
-          ...stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
-          ...outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
-        ].filter(firstOfEachToolRole()),
-        tools: [...new Set([...returning, ...sensitive, ...stateChange, ...outbound].map((t) => t.key))],
+        roles: returnEvidence
+          .concat(
+            sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
+            stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
+            outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
+          )
+          .filter(firstOfEachToolRole()),
+        tools: Array.from(new Set(returning.concat(sensitive, stateChange, outbound).map((t) => t.key))),
         sources: sourceIdsOnPath,
       }),
       nodeIds: [aid],
@@ -392,7 +400,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const controlsOnPath: ControlOnPath[] = [];
   if (count > 0) {
     const servers = new Set(returning.map((r) => r.serverId));
-    const onPath = (e: { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string }): ControlOnPath => ({
+    type Placed = { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string };
+    const onPath = (e: Placed): ControlOnPath => ({
       controlId: e.controlId,
       sitsAt: e.sitsAt,
       status: e.status,
@@ -400,7 +409,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       effect: e.controlId === "separation" ? "cuts" : "narrows",
       summary: e.summary,
     });
-    const all = [...controls.credentials, ...controls.egress, ...controls.approvals, ...controls.absent];
+    const all = ([] as Placed[]).concat(controls.credentials, controls.egress, controls.approvals, controls.absent);
     for (const e of all) {
       if (e.scope.kind === "server" && servers.has(e.scope.serverId)) controlsOnPath.push(onPath(e));
       if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
@@ -421,7 +430,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     sinkTools: sinks.map((s) => s.key),
     holdsBoth: returning.length > 0 && sinks.length > 0,
     pathCount: count,
-    heads: [...heads.keys()],
+    heads: Array.from(heads.keys()),
     // The legs both verdicts share are the same values (the JSON repeats them; memory does not).
     trifecta: { met: trifectaMet, untrustedInput: rule.untrustedInput, privateData: leg(privateData), outboundCommunication: rule.outboundCommunication },
     ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },
