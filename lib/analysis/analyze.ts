@@ -168,6 +168,9 @@ function usedAs(t: ResolvedTool): Set<string> {
 
 const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
 
+/** The Rule of Two's four properties, in the order findings name them. */
+const RULE_OF_TWO_LEGS = ["untrustedInput", "sensitiveDataOrSystems", "stateChange", "outboundCommunication"] as const;
+
 /**
  * What an analysis accumulates while it runs. The steps below are module-level functions over it
  * rather than closures inside analyzeReview: a closure is a new function on every call, so V8 would
@@ -342,7 +345,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     });
   }
   if (ruleCount > 2) {
-    const present = Object.entries(rule).filter(([, l]) => l.present).map(([k]) => k);
+    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present);
     findings.push({
       id: findingId("agent.rule_of_two", agent.id),
       kind: "agent.rule_of_two",
