@@ -210,6 +210,16 @@ function hview(b: AnalysisBuild, h: HeadNodes): PathHead {
   return v;
 }
 
+/** Every tool whose suggested roles the analysis relied on, in tool-key order (toolOrder is sorted already). */
+function relianceEntries(b: AnalysisBuild): RelianceEntry[] {
+  const out: RelianceEntry[] = [];
+  for (const tool of b.model.toolOrder) {
+    const e = b.relied.get(tool);
+    if (e) out.push({ tool, agents: Array.from(e.agents), roles: b.model.tools.get(tool)?.roles.roles ?? [], usedAs: Array.from(e.usedAs).sort() });
+  }
+  return out;
+}
+
 /** One agent session: its nodes and edges, paths (counted, and listed up to the bounds), findings and verdicts. */
 function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number): AgentAnalysis {
   const { model, controls, nodes, findings, sinkNodes, relied, paths } = b;
@@ -565,9 +575,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     agents,
     paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls,
-    reliance: [...b.relied.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([tool, e]) => ({ tool, agents: [...e.agents], roles: model.tools.get(tool)?.roles.roles ?? [], usedAs: [...e.usedAs].sort() })),
+    reliance: relianceEntries(b),
     findings: sortFindings(findings),
   };
 }
