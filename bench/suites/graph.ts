@@ -12,12 +12,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
+import { freePort } from "../../tests/surface/helpers";
 import { median, type BenchResult } from "../types";
 
 const NAME = "graph: ~500 nodes, navigation start to first paint (Chromium)";
@@ -25,18 +25,6 @@ const GOAL_MS = 1000;
 const RUNS = 5;
 /** Bound on waiting for the server to answer after spawning it. */
 const SERVER_START_TIMEOUT_MS = 60_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForServer(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
