@@ -12,6 +12,7 @@ import {
   ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { hasLoneSurrogate } from "@/lib/surface/fingerprint";
 import type {
   PromptItem,
   ResourceItem,
@@ -48,9 +49,6 @@ const SDK_SCHEMA: Record<SurfaceList, SchemaLike> = {
   prompts: PromptSchema,
 };
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const ANY_SURROGATE = /[\uD800-\uDFFF]/; // a cheap first test: most text has none
-const hasLoneSurrogate = (text: string) => ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
 
 /** First problem a JSON value has that RFC 8785 or our walks cannot handle, or null. */
 function jsonProblem(value: unknown, depth = 0): string | null {

@@ -40,9 +40,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const HAS_LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const HAS_SURROGATE = /[\uD800-\uDFFF]/; // cheap first test; the lookbehind test runs only on a hit
 
+/** Whether `text` holds a UTF-16 surrogate without its pair (not Unicode; RFC 8785 cannot encode it). */
+export function hasLoneSurrogate(text: string): boolean {
+  return HAS_SURROGATE.test(text) && HAS_LONE_SURROGATE.test(text);
+}
+
 /** A string's JSON form (RFC 8785 strings are ECMAScript's); throws on a lone surrogate. */
 function canonicalString(text: string): string {
-  if (HAS_SURROGATE.test(text) && HAS_LONE_SURROGATE.test(text)) throw new TypeError("Lone surrogate is not allowed");
+  if (hasLoneSurrogate(text)) throw new TypeError("Lone surrogate is not allowed");
   return JSON.stringify(text);
 }
 
