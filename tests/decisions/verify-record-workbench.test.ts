@@ -504,32 +504,13 @@ describe.concurrent(
     test("with the live check too: both report; stale (5) outranks a live check that could not run (4)", async () => {
       // Decided against declared tools (never inspected): the live check cannot run, without starting anything.
       const { id, recordFile } = await decided();
-      const current = await cli([
-        recordFile,
-        "--data",
-        dataDir,
-        "--workbench",
-        base,
-        "--",
-        "node",
-        "-e",
-        "",
-      ]);
+      const bothChecks = [recordFile, "--data", dataDir, "--workbench", base, "--", "node", "-e", ""];
+      const current = await cli(bothChecks);
       expect(current.code).toBe(4);
       expect(current.stderr).toContain("live check not possible");
       expect(current.stdout).toContain("workbench: current");
       await edit(id, addListSpaces);
-      const stale = await cli([
-        recordFile,
-        "--data",
-        dataDir,
-        "--workbench",
-        base,
-        "--",
-        "node",
-        "-e",
-        "",
-      ]);
+      const stale = await cli(bothChecks);
       expect(stale.code).toBe(5);
       expect(stale.stderr).toContain("live check not possible");
       expect(stale.stderr).toContain("workbench: STALE");
