@@ -181,9 +181,16 @@ type AnalysisBuild = {
   controls: ControlsEvaluation;
   findings: Finding[];
   nodes: GraphNode[];
-  /** Edges are indexed from → to → edge, so a lookup never builds the concatenated edge id. */
+  /**
+   * Every edge is made once (each has a distinct pair of ends by construction: ids are unique per
+   * collection), and the edges a path crosses are kept by reference where they are made, so marking
+   * a path and listing its edge ids never looks an edge up by its ends.
+   */
   edges: GraphEdge[];
-  edgeIndex: Map<NodeId, Map<NodeId, GraphEdge>>;
+  /** The writers → source edge of each path head. */
+  writesInto: Map<HeadNodes, GraphEdge>;
+  /** Per tool (by `ResolvedTool.index`), its source → tool edges in `headNodes` order. */
+  returnedBy: GraphEdge[][];
   /** One PathHead per head node, shared by every path and summary that shows it. */
   headViews: Map<NodeId, PathHead>;
   sinkNodes: Set<ToolKey>;
@@ -192,17 +199,11 @@ type AnalysisBuild = {
   total: number;
 };
 
-function addEdge(b: AnalysisBuild, from: NodeId, to: NodeId, kind: GraphEdge["kind"]): void {
-  let out = b.edgeIndex.get(from);
-  if (!out) b.edgeIndex.set(from, (out = new Map<NodeId, GraphEdge>()));
-  if (!out.has(to)) {
-    const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath: false };
-    out.set(to, edge);
-    b.edges.push(edge);
-  }
+function addEdge(b: AnalysisBuild, from: NodeId, to: NodeId, kind: GraphEdge["kind"], onPath = false): GraphEdge {
+  const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath };
+  b.edges.push(edge);
+  return edge;
 }
-
-const findEdge = (b: AnalysisBuild, from: NodeId, to: NodeId) => b.edgeIndex.get(from)?.get(to);
 
 function hview(b: AnalysisBuild, h: HeadNodes): PathHead {
   let v = b.headViews.get(h.source);
@@ -228,15 +229,22 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const held = agent.held;
   const returning = agentReturningTools(model, agent);
   const sinks = agentSinkTools(model, agent);
+  // A returning tool's edge into the agent, and the agent's edge to a sink, are on a path exactly
+  // when the agent holds both kinds of tool. `heldBy` lines up with `returning` (the held tools with
+  // untrusted heads, in held order) and `holds` with `sinks`.
+  const holdsBoth = returning.length > 0 && sinks.length > 0;
+  const heldBy: GraphEdge[] = [];
   for (const t of held) {
-    if (t.sourceIds.length > 0 || t.untrustedHeads.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
+    if (t.untrustedHeads.length > 0) heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
+    else if (t.sourceIds.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
   }
+  const holds: GraphEdge[] = [];
   for (const s of sinks) {
     if (!sinkNodes.has(s.key)) {
       sinkNodes.add(s.key);
       nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
     }
-    addEdge(b, aid, s.sinkNodeId, "holds");
+    holds.push(addEdge(b, aid, s.sinkNodeId, "holds", holdsBoth));
   }
 
   // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
@@ -253,31 +261,30 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   let listedHere = 0;
   const pathIdsHere: PathId[] = [];
   for (const r of returning) for (const h of r.headNodes) if (!heads.has(h.source)) heads.set(h.source, hview(b, h));
-  const markOnPath = (from: NodeId, to: NodeId) => {
-    const edge = findEdge(b, from, to);
-    if (edge) edge.onPath = true;
-  };
-  // Edges are marked per hop and paths counted by product, so the cost is linear in heads + sinks;
-  // only the listed paths (at most the named bound) are materialised.
-  if (sinks.length > 0) {
+  // The edges from heads to returning tools are shared by every agent holding the tool: marked per
+  // hop here, and paths counted by product, so the cost is linear in heads + sinks; only the listed
+  // paths (at most the named bound) are materialised.
+  if (holdsBoth) {
     for (const r of returning) {
       count += r.untrustedHeads.length * sinks.length;
-      for (const h of r.headNodes) {
-        markOnPath(h.writers, h.source);
-        markOnPath(h.source, r.returningNodeId);
+      const into = b.returnedBy[r.index]!;
+      for (let k = 0; k < r.headNodes.length; k++) {
+        b.writesInto.get(r.headNodes[k]!)!.onPath = true;
+        into[k]!.onPath = true;
       }
-      if (r.untrustedHeads.length > 0) markOnPath(r.returningNodeId, aid);
     }
-    if (returning.length > 0) for (const s of sinks) markOnPath(aid, s.sinkNodeId);
   }
-  listing: for (const r of returning) {
-    for (const hn of r.headNodes) {
-      const h = hn.head;
+  listing: for (let ri = 0; ri < returning.length; ri++) {
+    const r = returning[ri]!;
+    const into = b.returnedBy[r.index]!;
+    for (let k = 0; k < r.headNodes.length; k++) {
+      const hn = r.headNodes[k]!;
       const hv = hview(b, hn);
-      for (const s of sinks) {
+      const firstEdges = [b.writesInto.get(hn)!.id, into[k]!.id, heldBy[ri]!.id];
+      for (let si = 0; si < sinks.length; si++) {
         if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
-        const hop = [hn.writers, hn.source, r.returningNodeId, aid, s.sinkNodeId];
-        const id = pathId(agent.id, h, r.key, s.key);
+        const s = sinks[si]!;
+        const id = pathId(agent.id, hn.head, r.key, s.key);
         paths.push({
           id,
           agentId: agent.id,
@@ -285,8 +292,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
           returningTool: r.key,
           sink: s.key,
           sinkRoles: s.sinkRoles,
-          nodeIds: hop,
-          edgeIds: hop.slice(1).map((to, i) => edgeId(hop[i]!, to)),
+          nodeIds: [hn.writers, hn.source, r.returningNodeId, aid, s.sinkNodeId],
+          edgeIds: firstEdges.concat(holds[si]!.id),
           reliesOnSuggestions: r.roles.origin === "suggested" || s.roles.origin === "suggested",
         });
         pathIdsHere.push(id);
@@ -441,7 +448,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     notListed,
     returningTools: rule.untrustedInput.tools,
     sinkTools: sinks.map((s) => s.key),
-    holdsBoth: returning.length > 0 && sinks.length > 0,
+    holdsBoth,
     pathCount: count,
     heads: Array.from(heads.keys()),
     // The legs both verdicts share are the same values (the JSON repeats them; memory does not).
@@ -467,7 +474,8 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     findings: [...controls.findings],
     nodes: [],
     edges: [],
-    edgeIndex: new Map(),
+    writesInto: new Map(),
+    returnedBy: new Array<GraphEdge[]>(model.toolOrder.length),
     headViews: new Map(),
     sinkNodes: new Set(),
     relied: new Map(),
@@ -493,7 +501,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     };
     nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
     nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
-    addEdge(b, view.writersNodeId, view.nodeId, "writes_into");
+    b.writesInto.set(r.head, addEdge(b, view.writersNodeId, view.nodeId, "writes_into"));
     return view;
   });
 
@@ -502,18 +510,24 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     if (!t || (t.sourceIds.length === 0 && t.untrustedHeads.length === 0)) continue;
     const returningId = t.returningNodeId;
     nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+    // The model builds headNodes in this order: known sources whose writers reach outside the
+    // boundary, then the unmapped head; `intoHeads` follows it.
+    const intoHeads: GraphEdge[] = [];
     for (const s of t.sourceIds) {
       const r = model.sources.get(s);
-      if (r) addEdge(b, r.head.source, returningId, "returned_by");
+      if (!r) continue;
+      const edge = addEdge(b, r.head.source, returningId, "returned_by");
+      if (r.bound.reachesOutsideBoundary) intoHeads.push(edge);
     }
     for (const hn of t.headNodes) {
       const h = hn.head;
       if (h.kind !== "unmapped") continue;
       nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
       nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
-      addEdge(b, hn.writers, hn.source, "writes_into");
-      addEdge(b, hn.source, returningId, "returned_by");
+      b.writesInto.set(hn, addEdge(b, hn.writers, hn.source, "writes_into"));
+      intoHeads.push(addEdge(b, hn.source, returningId, "returned_by"));
     }
+    b.returnedBy[t.index] = intoHeads;
   }
 
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
