@@ -12,7 +12,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { resolveRoles, type ResolvedRoles } from "@/lib/roles/suggest";
+import { newRoleCache, resolveRoles, roleMask, roleSet, type ResolvedRoles } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
@@ -21,6 +21,8 @@ import type { ListedTool, ServerToolList } from "./input";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
 export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
+const SENSITIVE_SINK_MASK = roleMask(SENSITIVE_SINK_ROLES);
+const READS_PRIVATE_DATA_MASK = roleMask(["reads_private_data"]);
 
 export type ToolPresence =
   /** In the server's tool list (snapshot or declared). */
@@ -89,8 +91,10 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function uniqueSorted<T extends string>(values: readonly T[]): readonly T[] {
   return values.length === 1 ? values : [...new Set(values)].sort(byString);
 }
-/** Shared by every tool with no (known or unknown) sources: most tools. Never mutated. */
+/** Shared by every tool with no (known or unknown) sources, or no untrusted heads: most tools. Never mutated. */
 const NO_SOURCES: SourceId[] = [];
+const NO_HEADS: HeadNodes[] = [];
+const NO_HEAD_REFS: HeadRef[] = [];
 
 /** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
 export function buildModel(review: Review, toolLists: readonly ServerToolList[]): AnalysisModel {
@@ -122,6 +126,8 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
 
   const tools = new Map<ToolKey, ResolvedTool>();
   const toolOrder = [...keys].sort(byString);
+  // Tools with the same suggestion and confirmation share one resolution (read-only).
+  const roleCache = newRoleCache();
   for (let index = 0; index < toolOrder.length; index++) {
     const key = toolOrder[index]!;
     const at = key.indexOf("/");
@@ -130,17 +136,19 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const entry = listed.get(key);
     const assessment = assessments.get(key) ?? null;
     const input: ListedTool = entry?.tool ?? { name, description: "" };
-    const roles = resolveRoles(input, assessment);
+    const roles = resolveRoles(input, assessment, roleCache);
     const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
     const known = sourceIds.length === 0 ? NO_SOURCES : sourceIds.filter((s) => sources.has(s));
-    const headNodes: HeadNodes[] = [];
-    for (const s of known) {
-      const r = sources.get(s);
-      if (r?.bound.reachesOutsideBoundary) headNodes.push(r.head);
-    }
-    if (known.length === 0 && roles.roles.includes("returns_untrusted_text")) {
+    let headNodes = NO_HEADS;
+    if (known.length > 0) {
+      headNodes = [];
+      for (const s of known) {
+        const r = sources.get(s);
+        if (r?.bound.reachesOutsideBoundary) headNodes.push(r.head);
+      }
+    } else if (roles.roles.includes("returns_untrusted_text")) {
       const head: HeadRef = { kind: "unmapped", tool: key };
-      headNodes.push({ head, writers: nodeIds.writers(head), source: nodeIds.source(head) });
+      headNodes = [{ head, writers: nodeIds.writers(head), source: nodeIds.source(head) }];
     }
     const origin = roles.origin;
     tools.set(key, {
@@ -154,13 +162,13 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       annotations: roles.suggestion.annotations,
       roles,
       sourceIds: known,
-      untrustedHeads: headNodes.map((h) => h.head),
+      untrustedHeads: headNodes.length === 0 ? NO_HEAD_REFS : headNodes.map((h) => h.head),
       headNodes,
       returningNodeId: nodeIds.returning(key),
       sinkNodeId: nodeIds.sink(key),
       evidence: roles.reasons.map((r) => ({ tool: key, role: r.role, origin })),
-      sinkRoles: roles.roles.filter((r) => SENSITIVE_SINK_ROLES.includes(r)),
-      readsPrivateData: roles.roles.includes("reads_private_data"),
+      sinkRoles: roleSet(roles.mask & SENSITIVE_SINK_MASK),
+      readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
       unknownSourceIds: known.length === sourceIds.length ? NO_SOURCES : sourceIds.filter((s) => !sources.has(s)),
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { resolveRoles, suggestRoles, tokenize } from "./suggest";
+import { newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, tokenize } from "./suggest";
 
 const roles = (t: Parameters<typeof suggestRoles>[0]) => suggestRoles(t).roles.map((r) => r.role);
 
@@ -50,6 +50,42 @@ describe("resolveRoles", () => {
     const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
     expect(r.origin).toBe("suggested");
     expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
+  });
+});
+
+describe("the role cache of one analysis", () => {
+  const assessment = (over: object = {}) => ({ serverId: "s" as never, tool: "t", sourceIds: [], roles: [], rolesConfirmed: false, ...over });
+
+  it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {
+    const cache = newRoleCache();
+    const a = resolveRoles({ name: "search_pages", description: "Search pages" }, null, cache);
+    const b = resolveRoles({ name: "search_issues", description: "Search issues" }, null, cache);
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a.roles)).toBe(true);
+    expect(() => (a.roles as string[]).push("writes")).toThrow(TypeError);
+    // Without a cache every call is its own object, equal in content.
+    expect(resolveRoles({ name: "search_pages", description: "Search pages" })).not.toBe(a);
+    expect(resolveRoles({ name: "search_pages", description: "Search pages" })).toEqual(a);
+  });
+
+  it("keeps apart what differs: a hint, a keyword, a confirmation, a tool's own mapped sources", () => {
+    const cache = newRoleCache();
+    const base = resolveRoles({ name: "get_page", annotations: { readOnlyHint: true } }, null, cache);
+    expect(resolveRoles({ name: "get_page", annotations: { readOnlyHint: true, openWorldHint: false } }, null, cache)).not.toBe(base);
+    expect(resolveRoles({ name: "read_page", annotations: { readOnlyHint: true } }, null, cache).suggestion.roles).not.toEqual(base.suggestion.roles);
+    const confirmed = resolveRoles({ name: "get_page", annotations: { readOnlyHint: true } }, assessment({ roles: ["writes"], rolesConfirmed: true }), cache);
+    expect(confirmed.origin).toBe("confirmed");
+    expect(confirmed.roles).toEqual(["writes"]);
+    expect(confirmed.suggestion).toBe(base.suggestion);
+    const one = resolveRoles({ name: "get_page" }, assessment({ sourceIds: ["wiki"] }), cache);
+    const other = resolveRoles({ name: "get_page" }, assessment({ sourceIds: ["portal"] }), cache);
+    expect(one.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): wiki");
+    expect(other.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): portal");
+  });
+
+  it("role sets and masks agree for every set", () => {
+    for (let mask = 0; mask < 32; mask++) expect(roleMask(roleSet(mask))).toBe(mask);
+    expect(roleSet(roleMask(["writes", "returns_untrusted_text"]))).toEqual(["returns_untrusted_text", "writes"]);
   });
 });
 

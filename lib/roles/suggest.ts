@@ -7,7 +7,7 @@
  */
 import type { ToolAssessment, ToolRole } from "@/lib/review/schema";
 import { TOOL_ROLES } from "@/lib/review/schema";
-import { effectiveAnnotations, type EffectiveAnnotations } from "@/lib/tools/annotations";
+import { annotationCombination, effectiveAnnotationsOf, type EffectiveAnnotations } from "@/lib/tools/annotations";
 
 /** What a suggestion is computed from: the tool as listed. */
 export type RoleInputTool = {
@@ -25,7 +25,10 @@ export type RoleSuggestion = {
 };
 
 export type ResolvedRoles = {
+  /** In `TOOL_ROLES` order; a shared, frozen array (see `roleSet`). */
   roles: ToolRole[];
+  /** `roles` as a bitmask (see `roleMask`). */
+  mask: number;
   /** `confirmed`: the reviewer confirmed the roles; `suggested`: the analysis relies on a suggestion. */
   origin: "confirmed" | "suggested";
   /** Reasons per role: the reviewer's confirmation, or the suggestion's reasons. */
@@ -126,28 +129,49 @@ export function tokenize(text: string): string[] {
 type ReasonsByRole = (string[] | undefined)[];
 const ROLE_INDEX = Object.fromEntries(TOOL_ROLES.map((role, i) => [role, i])) as Record<ToolRole, number>;
 
-function addReason(acc: ReasonsByRole, role: ToolRole, reason: string): void {
-  const list = acc[ROLE_INDEX[role]];
-  if (!list) acc[ROLE_INDEX[role]] = [reason];
-  else if (!list.includes(reason)) list.push(reason);
+/**
+ * Every set of roles as one shared, frozen array in `TOOL_ROLES` order, by bitmask (bit i is
+ * `TOOL_ROLES[i]`): there are only 2^5 sets, and a large review resolves 5,000 tools.
+ */
+const ROLE_SETS: readonly (readonly ToolRole[])[] = Array.from({ length: 1 << TOOL_ROLES.length }, (_, mask) => Object.freeze(TOOL_ROLES.filter((_, i) => (mask & (1 << i)) !== 0)));
+
+/** The bitmask of a set of roles (see `roleSet`). */
+export function roleMask(roles: readonly ToolRole[]): number {
+  let mask = 0;
+  for (const role of roles) mask |= 1 << ROLE_INDEX[role];
+  return mask;
 }
+
+/** The shared array of the roles in `mask`, in `TOOL_ROLES` order. Frozen: never mutate it. */
+export const roleSet = (mask: number): ToolRole[] => ROLE_SETS[mask] as ToolRole[];
+
+/**
+ * A reason many tools share (annotation sentences, keyword hits, the reviewer's unconfirmed entry),
+ * with a small id: a suggestion made only of shared reasons is identified by the sequence of ids.
+ */
+type SharedReason = { text: string; id: number };
+let reasonIds = 0;
+const sharedReason = (text: string): SharedReason => ({ text, id: reasonIds++ });
 
 const originText = (origin: "declared" | "spec_default") => (origin === "declared" ? "declared by the server" : "absent, so the spec default");
 
 /** The annotation reasons, per origin of the hint: fixed sentences, built once. */
-const ANNOTATION_REASONS = {
-  readOnlyFalse: { declared: "", spec_default: "" },
-  destructive: { declared: "", spec_default: "" },
-  openWorld: { declared: "", spec_default: "" },
-  openWorldNotReadOnly: { declared: "", spec_default: "" },
-};
-for (const origin of ["declared", "spec_default"] as const) {
-  const openWorld = `openWorldHint is true (${originText(origin)}): the tool interacts with external entities`;
-  ANNOTATION_REASONS.readOnlyFalse[origin] = `readOnlyHint is false (${originText(origin)}): the tool may modify its environment`;
-  ANNOTATION_REASONS.destructive[origin] = `destructiveHint is true (${originText(origin)}) on a tool that is not read-only`;
-  ANNOTATION_REASONS.openWorld[origin] = openWorld;
-  ANNOTATION_REASONS.openWorldNotReadOnly[origin] = `${openWorld} and is not read-only`;
-}
+const ANNOTATION_REASONS = Object.fromEntries(
+  (["declared", "spec_default"] as const).map((origin) => {
+    const openWorld = `openWorldHint is true (${originText(origin)}): the tool interacts with external entities`;
+    return [
+      origin,
+      {
+        readOnlyFalse: sharedReason(`readOnlyHint is false (${originText(origin)}): the tool may modify its environment`),
+        destructive: sharedReason(`destructiveHint is true (${originText(origin)}) on a tool that is not read-only`),
+        openWorld: sharedReason(openWorld),
+        openWorldNotReadOnly: sharedReason(`${openWorld} and is not read-only`),
+      },
+    ];
+  }),
+) as Record<"declared" | "spec_default", Record<"readOnlyFalse" | "destructive" | "openWorld" | "openWorldNotReadOnly", SharedReason>>;
+
+const ENTERED_UNCONFIRMED = sharedReason("entered by the reviewer, not yet confirmed");
 
 const WHERE = ["name", "description"] as const;
 
@@ -155,14 +179,14 @@ const WHERE = ["name", "description"] as const;
  * The sentence for a keyword hit. Hits and completing words come from the rules' own word lists,
  * so there are finitely many sentences; each is built once (5,000 tools share a handful).
  */
-const KEYWORD_REASONS = COMPILED_RULES.map(() => ({ name: new Map<string, string>(), description: new Map<string, string>() }));
-function keywordReason(rule: number, where: (typeof WHERE)[number], hit: string, completing: string | undefined): string {
+const KEYWORD_REASONS = COMPILED_RULES.map(() => ({ name: new Map<string, SharedReason>(), description: new Map<string, SharedReason>() }));
+function keywordReason(rule: number, where: (typeof WHERE)[number], hit: string, completing: string | undefined): SharedReason {
   const cache = KEYWORD_REASONS[rule]![where];
   const key = completing === undefined ? hit : `${hit}\u0000${completing}`;
   let reason = cache.get(key);
   if (reason === undefined) {
     const why = COMPILED_RULES[rule]!.why;
-    reason = completing === undefined ? `${where} says "${hit}": ${why}` : `${where} says "${hit}" with "${completing}": ${why}`;
+    reason = sharedReason(completing === undefined ? `${where} says "${hit}": ${why}` : `${where} says "${hit}" with "${completing}": ${why}`);
     cache.set(key, reason);
   }
   return reason;
@@ -179,22 +203,48 @@ function firstHits(words: readonly string[]): (string | undefined)[] {
 }
 
 /**
- * Suggest a tool's roles from its effective annotations and from keywords in its name and
- * description. `assessment` contributes the sources mapped to the tool (a tool that returns text
- * from sources returns that text) and any roles the reviewer entered but has not confirmed.
+ * Shares identical results between the tools of one analysis: a large review has 5,000 tools and
+ * far fewer distinct suggestions. Everything it hands out is shared, so nothing may mutate a
+ * suggestion or a resolution (their arrays of roles are frozen).
  */
-export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null): RoleSuggestion {
-  const annotations = effectiveAnnotations(tool.annotations ?? undefined);
-  const acc: ReasonsByRole = [];
+export type RoleCache = {
+  suggestions: Map<string, { suggestion: RoleSuggestion; key: string }>;
+  resolutions: Map<string, ResolvedRoles>;
+};
+export const newRoleCache = (): RoleCache => ({ suggestions: new Map(), resolutions: new Map() });
+
+/** The reasons of a suggestion being made, and the key that identifies it while every reason is shared. */
+class SuggestionBuilder {
+  readonly byRole: ReasonsByRole = [];
+  /** The annotation combination, then role:reason-id per reason added; null once a reason is the tool's own. */
+  key: string | null;
+  constructor(annotationsKey: number) {
+    this.key = `${annotationsKey}`;
+  }
+  add(role: ToolRole, reason: SharedReason | string): void {
+    const index = ROLE_INDEX[role];
+    const text = typeof reason === "string" ? reason : reason.text;
+    const list = this.byRole[index];
+    if (!list) this.byRole[index] = [text];
+    else if (!list.includes(text)) this.byRole[index] = list.concat(text); // exact-size arrays: most tools are kept to the end of an analysis
+    if (this.key !== null) this.key = typeof reason === "string" ? null : `${this.key},${index}:${reason.id}`;
+  }
+}
+
+/** The suggestion, shared through `cache` when one with the same reasons was made already; `key` is null when it cannot be shared. */
+function suggest(tool: RoleInputTool, assessment: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null | undefined, cache: RoleCache | undefined): { suggestion: RoleSuggestion; key: string | null } {
+  const combination = annotationCombination(tool.annotations ?? undefined);
+  const annotations = effectiveAnnotationsOf(combination);
+  const acc = new SuggestionBuilder(combination);
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
 
   if (!readOnlyHint.value) {
-    addReason(acc, "writes", ANNOTATION_REASONS.readOnlyFalse[readOnlyHint.origin]);
-    if (destructiveHint.value) addReason(acc, "deploys_or_destroys", ANNOTATION_REASONS.destructive[destructiveHint.origin]);
+    acc.add("writes", ANNOTATION_REASONS[readOnlyHint.origin].readOnlyFalse);
+    if (destructiveHint.value) acc.add("deploys_or_destroys", ANNOTATION_REASONS[destructiveHint.origin].destructive);
   }
   if (openWorldHint.value) {
-    addReason(acc, "returns_untrusted_text", ANNOTATION_REASONS.openWorld[openWorldHint.origin]);
-    if (!readOnlyHint.value) addReason(acc, "network_or_shares", ANNOTATION_REASONS.openWorldNotReadOnly[openWorldHint.origin]);
+    acc.add("returns_untrusted_text", ANNOTATION_REASONS[openWorldHint.origin].openWorld);
+    if (!readOnlyHint.value) acc.add("network_or_shares", ANNOTATION_REASONS[openWorldHint.origin].openWorldNotReadOnly);
   }
 
   // Rules in order, the name before the description, each with its first matching word.
@@ -212,23 +262,38 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
         completing = nameWords.find((w) => rule.with?.has(w)) ?? descWords.find((w) => rule.with?.has(w));
         if (!completing) continue;
       }
-      addReason(acc, rule.role, keywordReason(i, where, hit, completing));
+      acc.add(rule.role, keywordReason(i, where, hit, completing));
     }
   }
 
   if (assessment && assessment.sourceIds.length > 0) {
-    addReason(acc, "returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
+    acc.add("returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
   }
   if (assessment && !assessment.rolesConfirmed) {
-    for (const role of assessment.roles) addReason(acc, role, "entered by the reviewer, not yet confirmed");
+    for (const role of assessment.roles) acc.add(role, ENTERED_UNCONFIRMED);
   }
 
+  const key = cache ? acc.key : null;
+  const known = key === null ? undefined : cache?.suggestions.get(key);
+  if (known) return known;
   const roles: RoleReason[] = [];
   for (const role of TOOL_ROLES) {
-    const reasons = acc[ROLE_INDEX[role]];
+    const reasons = acc.byRole[ROLE_INDEX[role]];
     if (reasons) roles.push({ role, reasons });
   }
-  return { roles, annotations };
+  const suggestion: RoleSuggestion = { roles, annotations };
+  if (key !== null) cache?.suggestions.set(key, { suggestion, key });
+  return { suggestion, key };
+}
+
+/**
+ * Suggest a tool's roles from its effective annotations and from keywords in its name and
+ * description. `assessment` contributes the sources mapped to the tool (a tool that returns text
+ * from sources returns that text) and any roles the reviewer entered but has not confirmed. With a
+ * `cache`, a suggestion identical to an earlier one is that one (shared: do not mutate it).
+ */
+export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null, cache?: RoleCache): RoleSuggestion {
+  return suggest(tool, assessment, cache).suggestion;
 }
 
 /** A confirmed role's reason, one shared (read-only) entry per role. */
@@ -236,18 +301,20 @@ const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, rea
 
 /**
  * The roles the analysis uses for a tool: the reviewer's, when confirmed; otherwise the suggestion,
- * marked `suggested` so that every conclusion drawn from it can say so.
+ * marked `suggested` so that every conclusion drawn from it can say so. With a `cache`, identical
+ * resolutions are one shared object.
  */
-export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | null): ResolvedRoles {
-  const suggestion = suggestRoles(tool, assessment);
-  if (assessment?.rolesConfirmed) {
-    const roles = TOOL_ROLES.filter((r) => assessment.roles.includes(r));
-    return {
-      roles,
-      origin: "confirmed",
-      reasons: roles.map((role) => CONFIRMED[role]),
-      suggestion,
-    };
-  }
-  return { roles: suggestion.roles.map((r) => r.role), origin: "suggested", reasons: suggestion.roles, suggestion };
+export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | null, cache?: RoleCache): ResolvedRoles {
+  const { suggestion, key } = suggest(tool, assessment, cache);
+  const confirmed = assessment?.rolesConfirmed === true;
+  const mask = confirmed ? roleMask(assessment.roles) : roleMask(suggestion.roles.map((r) => r.role));
+  const resolutionKey = key === null ? null : `${key}|${confirmed ? mask : "s"}`;
+  const known = resolutionKey === null ? undefined : cache?.resolutions.get(resolutionKey);
+  if (known) return known;
+  const roles = roleSet(mask);
+  const resolved: ResolvedRoles = confirmed
+    ? { roles, mask, origin: "confirmed", reasons: roles.map((role) => CONFIRMED[role]), suggestion }
+    : { roles, mask, origin: "suggested", reasons: suggestion.roles, suggestion };
+  if (resolutionKey !== null) cache?.resolutions.set(resolutionKey, resolved);
+  return resolved;
 }

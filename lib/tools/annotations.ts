@@ -25,14 +25,35 @@ const HINTS = {
   spec_default: [{ value: false, origin: "spec_default" }, { value: true, origin: "spec_default" }],
 } as const satisfies Record<EffectiveHint["origin"], readonly [EffectiveHint, EffectiveHint]>;
 
+/**
+ * Every combination of the four hints' values, built once and shared (read-only): an analysis may
+ * resolve 5,000 tools, and there are only 4^4 combinations. Indexed by `combinationIndex`.
+ */
+const COMBINATIONS: readonly EffectiveAnnotations[] = Array.from({ length: 4 ** ANNOTATION_HINTS.length }, (_, index) => {
+  const out = {} as EffectiveAnnotations;
+  ANNOTATION_HINTS.forEach((hint, i) => {
+    const state = Math.floor(index / 4 ** i) % 4; // 0, 1: declared false, true; 2: the spec default
+    out[hint] = state < 2 ? HINTS.declared[state as 0 | 1] : HINTS.spec_default[SPEC_DEFAULT_HINTS[hint] ? 1 : 0];
+  });
+  return Object.freeze(out);
+});
+
+/** The index of an annotations object's combination of hint values (see `effectiveAnnotationsOf`). Non-boolean declared values count as absent. */
+export function annotationCombination(annotations: Partial<Record<string, unknown>> | undefined | null): number {
+  let index = 0;
+  for (let i = 0, scale = 1; i < ANNOTATION_HINTS.length; i++, scale *= 4) {
+    const declared = annotations?.[ANNOTATION_HINTS[i]!];
+    index += scale * (typeof declared === "boolean" ? (declared ? 1 : 0) : 2);
+  }
+  return index;
+}
+
+/** The shared, frozen effective annotations of a combination index from `annotationCombination`. */
+export const effectiveAnnotationsOf = (combination: number): EffectiveAnnotations => COMBINATIONS[combination]!;
+
 /** Each hint's effective value and where it came from. Non-boolean declared values count as absent. */
 export function effectiveAnnotations(annotations: Partial<Record<string, unknown>> | undefined | null): EffectiveAnnotations {
-  const out = {} as EffectiveAnnotations;
-  for (const hint of ANNOTATION_HINTS) {
-    const declared = annotations?.[hint];
-    out[hint] = typeof declared === "boolean" ? HINTS.declared[declared ? 1 : 0] : HINTS.spec_default[SPEC_DEFAULT_HINTS[hint] ? 1 : 0];
-  }
-  return out;
+  return effectiveAnnotationsOf(annotationCombination(annotations));
 }
 
 /** Shape check so callers can pass the review's typed annotations or a server's raw object. */
