@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, tokenize } from "./suggest";
+import { ROLE_KEYWORD_RULES, newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, tokenize } from "./suggest";
 
 const roles = (t: Parameters<typeof suggestRoles>[0]) => suggestRoles(t).roles.map((r) => r.role);
 
@@ -50,6 +50,53 @@ describe("resolveRoles", () => {
     const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
     expect(r.origin).toBe("suggested");
     expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
+  });
+});
+
+describe("keyword matching", () => {
+  // The definition: per rule, the first word of the name (then of the description) in its list; a
+  // rule with completing words fires only with the first such word of the name, else of the description.
+  function referenceKeywordReasons(name: string, description: string): string[] {
+    const nameWords = tokenize(name);
+    const descWords = tokenize(description);
+    const out: string[] = [];
+    for (const rule of ROLE_KEYWORD_RULES) {
+      for (const [where, words] of [["name", nameWords], ["description", descWords]] as const) {
+        const hit = words.find((w) => rule.words.includes(w));
+        if (!hit) continue;
+        const completing = rule.with ? (nameWords.find((w) => rule.with?.includes(w)) ?? descWords.find((w) => rule.with?.includes(w))) : undefined;
+        if (rule.with && !completing) continue;
+        out.push(`${rule.role}: ${completing ? `${where} says "${hit}" with "${completing}"` : `${where} says "${hit}"`}: ${rule.why}`);
+      }
+    }
+    return out;
+  }
+  const keywordReasons = (name: string, description: string) =>
+    suggestRoles({ name, description, annotations: { readOnlyHint: true, openWorldHint: false } }).roles.flatMap((r) => r.reasons.map((reason) => `${r.role}: ${reason}`));
+  const sorted = (xs: string[]) => [...new Set(xs)].sort();
+
+  test.each([
+    ["fetchUrl", "Fetch a web page"],
+    ["getUser", "Gets the user PROFILE by email"],
+    ["send_mail", "Sends email; posts to Slack"],
+    ["URLFetch", "download the link"],
+    ["deleteRepository2", "İstanbul deploy"],
+    ["naïve_search", "Café — read the inbox"],
+    ["searchsearch", "search-search"],
+    ["", ""],
+  ])("%j / %j matches the definition", (name, description) => {
+    expect(sorted(keywordReasons(name, description))).toEqual(sorted(referenceKeywordReasons(name, description)));
+  });
+
+  it("matches the definition on generated names and descriptions", () => {
+    let seed = 11;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const pieces = ["get", "Get", "url", "URL", "fetch", "web", "send", "mail", "e", "_", "-", " ", ".", "X", "9", "post", "s", "delete", "İ", "é", "Search", "link", "links", "user", "users"];
+    const text = () => Array.from({ length: Math.floor(rand() * 8) }, () => pieces[Math.floor(rand() * pieces.length)]).join("");
+    for (let i = 0; i < 3000; i++) {
+      const [name, description] = [text(), text()];
+      expect(sorted(keywordReasons(name, description)), `${name} / ${description}`).toEqual(sorted(referenceKeywordReasons(name, description)));
+    }
   });
 });
 

@@ -79,11 +79,42 @@ export const ROLE_KEYWORD_RULES: readonly KeywordRule[] = [
 
 const COMPILED_RULES = ROLE_KEYWORD_RULES.map((r) => ({ role: r.role, why: r.why, words: new Set(r.words), with: r.with ? new Set(r.with) : null }));
 
-/** Per word, the rules it fires (indexes into `COMPILED_RULES`), so a tool's words are scanned once, not once per rule. */
-const RULES_BY_WORD = new Map<string, number[]>();
-COMPILED_RULES.forEach((rule, i) => {
-  for (const w of rule.words) RULES_BY_WORD.set(w, [...(RULES_BY_WORD.get(w) ?? []), i]);
-});
+/**
+ * The keywords: every rule word and completing word, by index. Per keyword, the rules it fires
+ * (`words`) and the rules it completes (`with`), as indexes into `COMPILED_RULES`.
+ */
+const KEYWORDS: readonly string[] = [...new Set(ROLE_KEYWORD_RULES.flatMap((r) => [...r.words, ...(r.with ?? [])]))];
+const KEYWORD_INDEX = new Map(KEYWORDS.map((w, i) => [w, i]));
+const FIRES: readonly (readonly number[])[] = KEYWORDS.map((w) => COMPILED_RULES.flatMap((r, i) => (r.words.has(w) ? [i] : [])));
+const COMPLETES: readonly (readonly number[])[] = KEYWORDS.map((w) => COMPILED_RULES.flatMap((r, i) => (r.with?.has(w) ? [i] : [])));
+
+/**
+ * The keywords in a trie over [a-z0-9], so ASCII text is matched while it is scanned, without
+ * building its words: a large review has 5,000 names and descriptions. Node n's child for
+ * character c is `TRIE_NEXT[n * 36 + c]` (-1: none); `TRIE_KEYWORD[n]` is the keyword ending there.
+ */
+const TRIE_WIDTH = 36;
+const trieSlot = (c: number) => (c >= 97 ? c - 97 : c >= 65 ? c - 65 : c - 48 + 26);
+const { TRIE_NEXT, TRIE_KEYWORD } = (() => {
+  const next: number[] = [];
+  const keyword: number[] = [];
+  const node = () => {
+    keyword.push(-1);
+    for (let i = 0; i < TRIE_WIDTH; i++) next.push(-1);
+    return keyword.length - 1;
+  };
+  node(); // the root
+  KEYWORDS.forEach((word, index) => {
+    let n = 0;
+    for (let i = 0; i < word.length; i++) {
+      const slot = n * TRIE_WIDTH + trieSlot(word.charCodeAt(i));
+      if (next[slot]! < 0) next[slot] = node();
+      n = next[slot]!;
+    }
+    keyword[n] = index;
+  });
+  return { TRIE_NEXT: Int32Array.from(next), TRIE_KEYWORD: Int32Array.from(keyword) };
+})();
 
 const tokenizeSlow = (text: string): string[] =>
   text
@@ -125,8 +156,55 @@ export function tokenize(text: string): string[] {
   return words;
 }
 
-/** Reasons per role, by position in TOOL_ROLES (a suggestion is made per tool, 5,000 in a large review). */
-type ReasonsByRole = (string[] | undefined)[];
+/** Per rule, the first keyword (by index) firing it in one text, and the first completing it in any text scanned; -1: none. */
+type Hits = { fired: Int32Array; completing: Int32Array };
+
+function recordKeyword(keyword: number, hits: Hits): void {
+  for (const rule of FIRES[keyword]!) if (hits.fired[rule]! < 0) hits.fired[rule] = keyword;
+  for (const rule of COMPLETES[keyword]!) if (hits.completing[rule]! < 0) hits.completing[rule] = keyword;
+}
+
+/**
+ * Records the keywords among the words of `text` (words as `tokenize` splits them), first hits
+ * first. ASCII text is walked through the keyword trie; other text is tokenized.
+ */
+function scanKeywords(text: string, hits: Hits): void {
+  if (!ASCII_ONLY.test(text)) {
+    for (const word of tokenizeSlow(text)) {
+      const keyword = KEYWORD_INDEX.get(word);
+      if (keyword !== undefined) recordKeyword(keyword, hits);
+    }
+    return;
+  }
+  let inWord = false;
+  let node = 0; // -1 once the word has left the trie
+  let prevLowerOrDigit = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const upper = c >= 65 && c <= 90;
+    const lowerOrDigit = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (upper || lowerOrDigit) {
+      if (!inWord) {
+        inWord = true;
+        node = 0;
+      } else if (upper && prevLowerOrDigit) {
+        if (node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
+        node = 0;
+      }
+      if (node >= 0) node = TRIE_NEXT[node * TRIE_WIDTH + trieSlot(c)]!;
+    } else if (inWord) {
+      if (node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
+      inWord = false;
+    }
+    prevLowerOrDigit = lowerOrDigit;
+  }
+  if (inWord && node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
+}
+
+/** Scratch hits, reset per suggestion (suggestions are made one at a time: nothing here awaits). */
+const NAME_HITS: Hits = { fired: new Int32Array(COMPILED_RULES.length), completing: new Int32Array(COMPILED_RULES.length) };
+const DESCRIPTION_HITS: Hits = { fired: new Int32Array(COMPILED_RULES.length), completing: NAME_HITS.completing };
+
 const ROLE_INDEX = Object.fromEntries(TOOL_ROLES.map((role, i) => [role, i])) as Record<ToolRole, number>;
 
 /**
@@ -176,114 +254,139 @@ const ENTERED_UNCONFIRMED = sharedReason("entered by the reviewer, not yet confi
 const WHERE = ["name", "description"] as const;
 
 /**
- * The sentence for a keyword hit. Hits and completing words come from the rules' own word lists,
- * so there are finitely many sentences; each is built once (5,000 tools share a handful).
+ * The sentence for a keyword hit (and its completing keyword, or -1). Hits and completing words are
+ * keywords, so there are finitely many sentences; each is built once (5,000 tools share a handful).
  */
-const KEYWORD_REASONS = COMPILED_RULES.map(() => ({ name: new Map<string, SharedReason>(), description: new Map<string, SharedReason>() }));
-function keywordReason(rule: number, where: (typeof WHERE)[number], hit: string, completing: string | undefined): SharedReason {
+const KEYWORD_REASONS = COMPILED_RULES.map(() => ({ name: new Map<number, SharedReason>(), description: new Map<number, SharedReason>() }));
+function keywordReason(rule: number, where: (typeof WHERE)[number], hit: number, completing: number): SharedReason {
   const cache = KEYWORD_REASONS[rule]![where];
-  const key = completing === undefined ? hit : `${hit}\u0000${completing}`;
+  const key = hit * (KEYWORDS.length + 1) + completing + 1;
   let reason = cache.get(key);
   if (reason === undefined) {
     const why = COMPILED_RULES[rule]!.why;
-    reason = sharedReason(completing === undefined ? `${where} says "${hit}": ${why}` : `${where} says "${hit}" with "${completing}": ${why}`);
+    const word = KEYWORDS[hit]!;
+    reason = sharedReason(completing < 0 ? `${where} says "${word}": ${why}` : `${where} says "${word}" with "${KEYWORDS[completing]!}": ${why}`);
     cache.set(key, reason);
   }
   return reason;
 }
 
-/** The first word of `words` firing each rule, by rule index. */
-function firstHits(words: readonly string[]): (string | undefined)[] {
-  const hits: (string | undefined)[] = new Array<string | undefined>(COMPILED_RULES.length);
-  for (const w of words) {
-    const rules = RULES_BY_WORD.get(w);
-    if (rules) for (const i of rules) hits[i] ??= w;
-  }
-  return hits;
-}
+/** A suggestion shared by every tool whose reasons are the same, with its resolutions (by `resolutionSlot`). */
+type SharedSuggestion = { codes: readonly number[]; suggestion: RoleSuggestion; resolutions: (ResolvedRoles | undefined)[] };
 
 /**
  * Shares identical results between the tools of one analysis: a large review has 5,000 tools and
  * far fewer distinct suggestions. Everything it hands out is shared, so nothing may mutate a
- * suggestion or a resolution (their arrays of roles are frozen).
+ * suggestion or a resolution (their arrays of roles are frozen). Suggestions are found by a hash
+ * of their reason codes and then compared code by code, so a hash collision only costs sharing.
  */
-export type RoleCache = {
-  suggestions: Map<string, { suggestion: RoleSuggestion; key: string }>;
-  resolutions: Map<string, ResolvedRoles>;
-};
-export const newRoleCache = (): RoleCache => ({ suggestions: new Map(), resolutions: new Map() });
+export type RoleCache = { suggestions: Map<number, SharedSuggestion> };
+export const newRoleCache = (): RoleCache => ({ suggestions: new Map() });
 
-/** The reasons of a suggestion being made, and the key that identifies it while every reason is shared. */
-class SuggestionBuilder {
-  readonly byRole: ReasonsByRole = [];
-  /** The annotation combination, then role:reason-id per reason added; null once a reason is the tool's own. */
-  key: string | null;
-  constructor(annotationsKey: number) {
-    this.key = `${annotationsKey}`;
-  }
-  add(role: ToolRole, reason: SharedReason | string): void {
-    const index = ROLE_INDEX[role];
-    const text = typeof reason === "string" ? reason : reason.text;
-    const list = this.byRole[index];
-    if (!list) this.byRole[index] = [text];
-    else if (!list.includes(text)) this.byRole[index] = list.concat(text); // exact-size arrays: most tools are kept to the end of an analysis
-    if (this.key !== null) this.key = typeof reason === "string" ? null : `${this.key},${index}:${reason.id}`;
-  }
+/** The most reasons a shareable suggestion records (4 annotation reasons, 2 per keyword rule, 1 per role entered). */
+const MAX_CODES = 32;
+
+/**
+ * The suggestion being made: reasons per role (by position in TOOL_ROLES), and the codes that
+ * identify it while every reason is shared: the annotation combination, then one code per reason
+ * added (its id and role). Scratch state, reset per suggestion by count (truncating an array frees
+ * its storage): suggestions are made one at a time, nothing here awaits, and a suggestion found in
+ * the cache allocates nothing.
+ */
+const PENDING_REASONS: string[][] = TOOL_ROLES.map(() => new Array<string>(MAX_CODES).fill(""));
+const PENDING_REASON_COUNTS = new Int32Array(TOOL_ROLES.length);
+const PENDING_CODES: number[] = new Array<number>(MAX_CODES).fill(0);
+let pendingCodeCount = 0;
+/** False once a reason is the tool's own (its mapped sources) or there are too many to record. */
+let pendingShareable = true;
+
+function startSuggestion(annotationsCombination: number): void {
+  PENDING_REASON_COUNTS.fill(0);
+  PENDING_CODES[0] = annotationsCombination;
+  pendingCodeCount = 1;
+  pendingShareable = true;
 }
 
-/** The suggestion, shared through `cache` when one with the same reasons was made already; `key` is null when it cannot be shared. */
-function suggest(tool: RoleInputTool, assessment: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null | undefined, cache: RoleCache | undefined): { suggestion: RoleSuggestion; key: string | null } {
+function addReason(role: ToolRole, reason: SharedReason | string): void {
+  const index = ROLE_INDEX[role];
+  const text = typeof reason === "string" ? reason : reason.text;
+  const list = PENDING_REASONS[index]!;
+  const count = PENDING_REASON_COUNTS[index]!;
+  let seen = false;
+  for (let i = 0; i < count && !seen; i++) seen = list[i] === text;
+  if (!seen) {
+    if (count === list.length) list.push(text);
+    else list[count] = text;
+    PENDING_REASON_COUNTS[index] = count + 1;
+  }
+  if (typeof reason === "string" || pendingCodeCount === MAX_CODES) pendingShareable = false;
+  else PENDING_CODES[pendingCodeCount++] = reason.id * TOOL_ROLES.length + index;
+}
+
+function pendingHash(): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < pendingCodeCount; i++) h = Math.imul(h ^ PENDING_CODES[i]!, 0x01000193);
+  return h;
+}
+
+function pendingCodesAre(codes: readonly number[]): boolean {
+  if (codes.length !== pendingCodeCount) return false;
+  for (let i = 0; i < pendingCodeCount; i++) if (codes[i] !== PENDING_CODES[i]) return false;
+  return true;
+}
+
+/** The suggestion, shared through `cache` when one with the same reasons was made already. */
+function suggest(tool: RoleInputTool, assessment: Pick<ToolAssessment, "sourceIds" | "roles" | "rolesConfirmed"> | null | undefined, cache: RoleCache | undefined): SharedSuggestion {
   const combination = annotationCombination(tool.annotations ?? undefined);
   const annotations = effectiveAnnotationsOf(combination);
-  const acc = new SuggestionBuilder(combination);
+  startSuggestion(combination);
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
 
   if (!readOnlyHint.value) {
-    acc.add("writes", ANNOTATION_REASONS[readOnlyHint.origin].readOnlyFalse);
-    if (destructiveHint.value) acc.add("deploys_or_destroys", ANNOTATION_REASONS[destructiveHint.origin].destructive);
+    addReason("writes", ANNOTATION_REASONS[readOnlyHint.origin].readOnlyFalse);
+    if (destructiveHint.value) addReason("deploys_or_destroys", ANNOTATION_REASONS[destructiveHint.origin].destructive);
   }
   if (openWorldHint.value) {
-    acc.add("returns_untrusted_text", ANNOTATION_REASONS[openWorldHint.origin].openWorld);
-    if (!readOnlyHint.value) acc.add("network_or_shares", ANNOTATION_REASONS[openWorldHint.origin].openWorldNotReadOnly);
+    addReason("returns_untrusted_text", ANNOTATION_REASONS[openWorldHint.origin].openWorld);
+    if (!readOnlyHint.value) addReason("network_or_shares", ANNOTATION_REASONS[openWorldHint.origin].openWorldNotReadOnly);
   }
 
-  // Rules in order, the name before the description, each with its first matching word.
-  const nameWords = tokenize(tool.name);
-  const descWords = tokenize(tool.description ?? "");
-  const nameHits = firstHits(nameWords);
-  const descHits = firstHits(descWords);
+  // Rules in order, the name before the description, each with its first matching word; a
+  // completing word is the first in the name, else the first in the description.
+  NAME_HITS.fired.fill(-1);
+  NAME_HITS.completing.fill(-1);
+  DESCRIPTION_HITS.fired.fill(-1);
+  scanKeywords(tool.name, NAME_HITS);
+  scanKeywords(tool.description ?? "", DESCRIPTION_HITS);
   for (let i = 0; i < COMPILED_RULES.length; i++) {
     const rule = COMPILED_RULES[i]!;
     for (const where of WHERE) {
-      const hit = where === "name" ? nameHits[i] : descHits[i];
-      if (!hit) continue;
-      let completing: string | undefined;
-      if (rule.with) {
-        completing = nameWords.find((w) => rule.with?.has(w)) ?? descWords.find((w) => rule.with?.has(w));
-        if (!completing) continue;
-      }
-      acc.add(rule.role, keywordReason(i, where, hit, completing));
+      const hit = (where === "name" ? NAME_HITS : DESCRIPTION_HITS).fired[i]!;
+      if (hit < 0) continue;
+      const completing = rule.with ? NAME_HITS.completing[i]! : -1;
+      if (rule.with && completing < 0) continue;
+      addReason(rule.role, keywordReason(i, where, hit, completing));
     }
   }
 
   if (assessment && assessment.sourceIds.length > 0) {
-    acc.add("returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
+    addReason("returns_untrusted_text", `returns text from ${assessment.sourceIds.length} mapped source(s): ${assessment.sourceIds.join(", ")}`);
   }
   if (assessment && !assessment.rolesConfirmed) {
-    for (const role of assessment.roles) acc.add(role, ENTERED_UNCONFIRMED);
+    for (const role of assessment.roles) addReason(role, ENTERED_UNCONFIRMED);
   }
 
-  const key = cache ? acc.key : null;
-  const known = key === null ? undefined : cache?.suggestions.get(key);
-  if (known) return known;
+  const hash = cache && pendingShareable ? pendingHash() : null;
+  const known = hash === null ? undefined : cache?.suggestions.get(hash);
+  if (known && pendingCodesAre(known.codes)) return known;
   const roles: RoleReason[] = [];
-  for (const role of TOOL_ROLES) {
-    const reasons = acc.byRole[ROLE_INDEX[role]];
-    if (reasons) roles.push({ role, reasons });
+  for (let i = 0; i < TOOL_ROLES.length; i++) {
+    const count = PENDING_REASON_COUNTS[i]!;
+    if (count > 0) roles.push({ role: TOOL_ROLES[i]!, reasons: PENDING_REASONS[i]!.slice(0, count) });
   }
-  const suggestion: RoleSuggestion = { roles, annotations };
-  if (key !== null) cache?.suggestions.set(key, { suggestion, key });
-  return { suggestion, key };
+  const made: SharedSuggestion = { codes: PENDING_CODES.slice(0, pendingCodeCount), suggestion: { roles, annotations }, resolutions: [] };
+  if (hash !== null && !known) cache?.suggestions.set(hash, made);
+  return made;
 }
 
 /**
@@ -305,16 +408,20 @@ const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, rea
  * resolutions are one shared object.
  */
 export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | null, cache?: RoleCache): ResolvedRoles {
-  const { suggestion, key } = suggest(tool, assessment, cache);
+  const shared = suggest(tool, assessment, cache);
+  const suggestion = shared.suggestion;
   const confirmed = assessment?.rolesConfirmed === true;
-  const mask = confirmed ? roleMask(assessment.roles) : roleMask(suggestion.roles.map((r) => r.role));
-  const resolutionKey = key === null ? null : `${key}|${confirmed ? mask : "s"}`;
-  const known = resolutionKey === null ? undefined : cache?.resolutions.get(resolutionKey);
+  let mask = 0;
+  if (confirmed) mask = roleMask(assessment.roles);
+  else for (const r of suggestion.roles) mask |= 1 << ROLE_INDEX[r.role];
+  // One slot per confirmed set of roles, and one past them for "suggested".
+  const slot = confirmed ? mask : ROLE_SETS.length;
+  const known = shared.resolutions[slot];
   if (known) return known;
   const roles = roleSet(mask);
   const resolved: ResolvedRoles = confirmed
     ? { roles, mask, origin: "confirmed", reasons: roles.map((role) => CONFIRMED[role]), suggestion }
     : { roles, mask, origin: "suggested", reasons: suggestion.roles, suggestion };
-  if (resolutionKey !== null) cache?.resolutions.set(resolutionKey, resolved);
+  shared.resolutions[slot] = resolved;
   return resolved;
 }
