@@ -24,7 +24,8 @@ import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { roleMask } from "@/lib/roles/suggest";
 
 export const ANALYSIS_VERSION = 1;
 /** Most paths listed in one analysis; the count is always exact. */
@@ -140,8 +141,11 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
   return { nodeId: h.source, head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
-/** The tool's evidence for the given roles; the entries are the tool's shared ones (`ResolvedTool.evidence`). */
-const evidence = (t: ResolvedTool, roles: readonly ToolRole[]): RoleEvidence[] => t.evidence.filter((e) => roles.includes(e.role));
+const PRIVATE_DATA = roleMask(["reads_private_data"]);
+const OUTBOUND = roleMask(["network_or_shares"]);
+const RETURNS_UNTRUSTED_TEXT = roleMask(["returns_untrusted_text"]);
+const SENSITIVE = roleMask(["reads_private_data", "deploys_or_destroys"]);
+const STATE_CHANGE = roleMask(["writes", "deploys_or_destroys"]);
 
 /**
  * A filter keeping the first evidence per (tool, role). Evidence entries are the tools' shared
@@ -156,13 +160,28 @@ function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
   };
 }
 
-/** What the analysis used a tool's suggested roles for; the same in every agent that holds it. */
-function usedAs(t: ResolvedTool): Set<string> {
-  const out = new Set<string>();
-  if (t.untrustedHeads.length > 0) out.add("returns untrusted text");
-  if (t.sinkRoles.length > 0) out.add(`sensitive sink (${t.sinkRoles.join(", ")})`);
-  if (t.readsPrivateData) out.add("reads private data");
-  if (out.size === 0) out.add("neither a returning tool nor a sink");
+/** What the analysis used a tool's suggested roles for, sorted; the same in every agent that holds it. */
+function usedAs(t: ResolvedTool): string[] {
+  const out: string[] = [];
+  // Pushed in sorted order: "reads …" < "returns …" < "sensitive …".
+  if (t.readsPrivateData) out.push("reads private data");
+  if (t.untrustedHeads.length > 0) out.push("returns untrusted text");
+  if (t.sinkRoles.length > 0) out.push(`sensitive sink (${t.sinkRoles.join(", ")})`);
+  if (out.length === 0) out.push("neither a returning tool nor a sink");
+  return out;
+}
+
+/** The keys of the tools in `lists`, each once, in first-seen order. */
+function distinctKeys(...lists: (readonly ResolvedTool[])[]): ToolKey[] {
+  const seen = new Set<ResolvedTool>();
+  const out: ToolKey[] = [];
+  for (const list of lists) {
+    for (const t of list) {
+      if (seen.has(t)) continue;
+      seen.add(t);
+      out.push(t.key);
+    }
+  }
   return out;
 }
 
@@ -194,7 +213,8 @@ type AnalysisBuild = {
   /** One PathHead per head node, shared by every path and summary that shows it. */
   headViews: Map<NodeId, PathHead>;
   sinkNodes: Set<ToolKey>;
-  relied: Map<ToolKey, { agents: Set<AgentId>; usedAs: Set<string> }>;
+  /** Per tool relied on: the agents, in agent order (each agent visits its held tools once), and what for. */
+  relied: Map<ToolKey, { agents: AgentId[]; usedAs: string[] }>;
   paths: PathView[];
   total: number;
 };
@@ -216,7 +236,7 @@ function relianceEntries(b: AnalysisBuild): RelianceEntry[] {
   const out: RelianceEntry[] = [];
   for (const tool of b.model.toolOrder) {
     const e = b.relied.get(tool);
-    if (e) out.push({ tool, agents: Array.from(e.agents), roles: b.model.tools.get(tool)?.roles.roles ?? [], usedAs: Array.from(e.usedAs).sort() });
+    if (e) out.push({ tool, agents: e.agents, roles: b.model.tools.get(tool)?.roles.roles ?? [], usedAs: e.usedAs });
   }
   return out;
 }
@@ -252,8 +272,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   for (const t of held) {
     if (t.roles.origin !== "suggested") continue;
     const entry = relied.get(t.key);
-    if (entry) entry.agents.add(agent.id);
-    else relied.set(t.key, { agents: new Set([agent.id]), usedAs: usedAs(t) });
+    if (entry) entry.agents.push(agent.id);
+    else relied.set(t.key, { agents: [agent.id], usedAs: usedAs(t) });
   }
 
   const heads = new Map<NodeId, PathHead>();
@@ -311,8 +331,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
   const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
   const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
-  const sourceIdsOnPath = Array.from(new Set(returning.flatMap((r) => r.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))).sort();
-  const returnEvidence = returning.flatMap((r) => (r.roles.roles.includes("returns_untrusted_text") ? evidence(r, ["returns_untrusted_text"]) : []));
+  const sourceIdsOnPath = agent.pathSources;
+  const returnEvidence = agent.returnEvidence;
   const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
   const returnSummary =
     shownReturning.map((r) => `${r.name} returns text from ${namesInProse(r.headNodes.map((h) => { const v = hview(b, h); return `${v.label} (writers: ${v.boundLabel})`; }))}`).join("; ") +
@@ -328,8 +348,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
-        roles: returnEvidence.concat(sinks.flatMap((s) => evidence(s, s.sinkRoles))),
-        tools: returning.map((r) => r.key).concat(sinks.map((s) => s.key)),
+        roles: agent.pathEvidence,
+        tools: agent.pathTools,
         sources: sourceIdsOnPath,
         config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
       }),
@@ -350,11 +370,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why("untrusted input, private data and outbound communication in one session", {
-        roles: returnEvidence.concat(
-          privateData.flatMap((t) => evidence(t, ["reads_private_data"])),
-          outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
-        ),
-        tools: Array.from(new Set(returning.concat(privateData, outbound).map((t) => t.key))),
+        roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, PRIVATE_DATA), outbound, OUTBOUND),
+        tools: distinctKeys(returning, privateData, outbound),
         sources: sourceIdsOnPath,
       }),
       nodeIds: [aid],
@@ -371,14 +388,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
-        roles: returnEvidence
-          .concat(
-            sensitive.flatMap((t) => evidence(t, ["reads_private_data", "deploys_or_destroys"])),
-            stateChange.flatMap((t) => evidence(t, ["writes", "deploys_or_destroys"])),
-            outbound.flatMap((t) => evidence(t, ["network_or_shares"])),
-          )
-          .filter(firstOfEachToolRole()),
-        tools: Array.from(new Set(returning.concat(sensitive, stateChange, outbound).map((t) => t.key))),
+        roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, STATE_CHANGE), outbound, OUTBOUND).filter(firstOfEachToolRole()),
+        tools: distinctKeys(returning, sensitive, stateChange, outbound),
         sources: sourceIdsOnPath,
       }),
       nodeIds: [aid],
@@ -536,7 +547,8 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
   for (const key of model.toolOrder) {
     const t = model.tools.get(key);
-    if (!t || t.untrustedHeads.every((h) => h.kind !== "unmapped")) continue;
+    // An unmapped head exists only when no source is mapped, so it is then the only head.
+    if (!t || t.untrustedHeads.length === 0 || t.untrustedHeads[0]!.kind !== "unmapped") continue;
     const list = unmappedByServer.get(t.serverId);
     if (list) list.push(t);
     else unmappedByServer.set(t.serverId, [t]);
@@ -550,7 +562,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
       controlId: null,
       subject: { serverId },
       why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
-        roles: list.flatMap((t) => evidence(t, ["returns_untrusted_text"])),
+        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT),
         tools: list.map((t) => t.key),
       }),
       nodeIds: list.map((t) => t.returningNodeId),
@@ -558,27 +570,26 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     });
   }
 
-  const tools: ToolView[] = model.toolOrder.flatMap((key) => {
+  const tools: ToolView[] = [];
+  for (const key of model.toolOrder) {
     const t = model.tools.get(key);
-    if (!t) return [];
-    return [
-      {
-        key,
-        serverId: t.serverId,
-        name: t.name,
-        presence: t.presence,
-        listOrigin: t.listOrigin,
-        roles: t.roles.roles,
-        rolesOrigin: t.roles.origin,
-        reasons: t.roles.reasons,
-        suggestedRoles: t.roles.suggestion.roles,
-        annotations: t.annotations,
-        sourceIds: t.sourceIds,
-        returnsUntrustedText: t.untrustedHeads.length > 0,
-        sinkRoles: t.sinkRoles,
-      },
-    ];
-  });
+    if (!t) continue;
+    tools.push({
+      key,
+      serverId: t.serverId,
+      name: t.name,
+      presence: t.presence,
+      listOrigin: t.listOrigin,
+      roles: t.roles.roles,
+      rolesOrigin: t.roles.origin,
+      reasons: t.roles.reasons,
+      suggestedRoles: t.roles.suggestion.roles,
+      annotations: t.annotations,
+      sourceIds: t.sourceIds,
+      returnsUntrustedText: t.untrustedHeads.length > 0,
+      sinkRoles: t.sinkRoles,
+    });
+  }
 
   return {
     version: ANALYSIS_VERSION,

@@ -12,7 +12,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, resolveRoles, roleMask, roleSet, type ResolvedRoles } from "@/lib/roles/suggest";
+import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
@@ -21,8 +21,9 @@ import type { ListedTool, ServerToolList } from "./input";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
 export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
-const SENSITIVE_SINK_MASK = roleMask(SENSITIVE_SINK_ROLES);
+export const SENSITIVE_SINK_MASK = roleMask(SENSITIVE_SINK_ROLES);
 const READS_PRIVATE_DATA_MASK = roleMask(["reads_private_data"]);
+const RETURNS_UNTRUSTED_TEXT_MASK = roleMask(["returns_untrusted_text"]);
 
 export type ToolPresence =
   /** In the server's tool list (snapshot or declared). */
@@ -74,6 +75,17 @@ export type ResolvedAgent = {
   returning: ResolvedTool[];
   /** Held sensitive sinks. */
   sinks: ResolvedTool[];
+  /**
+   * What a path through this agent rests on, built once for every finding about it (path,
+   * separation, trifecta, Rule of Two); shared, read-only. `returnEvidence`: the returning tools'
+   * `returns_untrusted_text` evidence; `pathEvidence`: that, then the sinks' sink-role evidence;
+   * `pathTools`: the returning tools' keys, then the sinks'; `pathSources`: the sources the
+   * returning tools' untrusted heads name, distinct and sorted.
+   */
+  returnEvidence: RoleEvidence[];
+  pathEvidence: RoleEvidence[];
+  pathTools: ToolKey[];
+  pathSources: SourceId[];
 };
 
 export type AnalysisModel = {
@@ -211,18 +223,36 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
     // Tool order is key order, so sorting by index sorts by key without comparing strings.
     const held = Array.from(agentSlots[i]!, (slot) => slot.resolved!).sort((x, y) => x.index - y.index);
+    const returning = held.filter((t) => t.untrustedHeads.length > 0);
+    const sinks = held.filter((t) => t.sinkRoles.length > 0);
+    const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
+    const pathSources = new Set<SourceId>();
+    for (const r of returning) for (const h of r.untrustedHeads) if (h.kind === "source") pathSources.add(h.sourceId);
     return {
       id: agent.id,
       name: agent.name,
       agent,
       tools: held.map((t) => t.key),
       held,
-      returning: held.filter((t) => t.untrustedHeads.length > 0),
-      sinks: held.filter((t) => t.sinkRoles.length > 0),
+      returning,
+      sinks,
+      returnEvidence,
+      pathEvidence: collectEvidence(returnEvidence.slice(), sinks, SENSITIVE_SINK_MASK),
+      pathTools: returning.map((t) => t.key).concat(sinks.map((t) => t.key)),
+      pathSources: Array.from(pathSources).sort(byString),
     };
   });
 
   return { review, toolLists: [...toolLists], tools, toolOrder, sources, agents };
+}
+
+/**
+ * Appends to `out` the evidence of `tools` for the roles in `mask` (see `roleMask`), tool by tool in
+ * each tool's evidence order, and returns it. The entries are the tools' shared ones, not copies.
+ */
+export function collectEvidence(out: RoleEvidence[], tools: readonly ResolvedTool[], mask: number): RoleEvidence[] {
+  for (const t of tools) for (const e of t.evidence) if ((roleBit(e.role) & mask) !== 0) out.push(e);
+  return out;
 }
 
 /** Tools in an agent that return text writers outside the boundary can author. */

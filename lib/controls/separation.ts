@@ -11,7 +11,7 @@ import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
 import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
 import { namesInProse } from "@/lib/analysis/prose";
-import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "@/lib/analysis/model";
+import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent } from "@/lib/analysis/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
 import type { Agent, Review, ToolRef } from "@/lib/review/schema";
@@ -54,13 +54,6 @@ export type SeparationEvaluation = ControlEvaluationBase & {
   inPlace: boolean;
   agents: AgentSeparation[];
 };
-
-/** The tools' evidence entries for the roles `pick` names (the tools' shared entries, not copies). */
-const roleEvidence = (tools: ResolvedTool[], pick: (t: ResolvedTool) => readonly string[]) =>
-  tools.flatMap((t) => {
-    const roles = pick(t);
-    return t.evidence.filter((e) => roles.includes(e.role));
-  });
 
 /** The ids a split uses: the reference half keeps the agent's id, so decisions about it still resolve. */
 export function splitAgentIds(agentId: AgentId, taken: ReadonlySet<string>): { reference: AgentId; deploy: AgentId } {
@@ -113,9 +106,10 @@ export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
         why: why(
           `${namesInProse(returning.map((t) => t.name))} return untrusted text into the session and ${namesInProse(sinks.map((t) => t.name))} ${sinks.length === 1 ? "is a sensitive sink" : "are sensitive sinks"} in the same session; split: ${split?.reference.name} keeps the returning tools, ${split?.deploy.name} the sinks, a person retypes the value between them`,
           {
-            roles: [...roleEvidence(returning, (t) => (t.roles.roles.includes("returns_untrusted_text") ? ["returns_untrusted_text"] : [])), ...roleEvidence(sinks, (t) => t.sinkRoles)],
-            tools: [...returning.map((t) => t.key), ...sinks.map((t) => t.key)],
-            sources: [...new Set(returning.flatMap((t) => t.untrustedHeads.flatMap((h) => (h.kind === "source" ? [h.sourceId] : []))))].sort(),
+            // The same evidence, tools and sources as the agent's path finding (built once in the model).
+            roles: agent.pathEvidence,
+            tools: agent.pathTools,
+            sources: agent.pathSources,
             config: [{ path: `agents.${model.agents.indexOf(agent)}.tools`, value: agent.tools.join(", ") }],
           },
         ),

@@ -220,6 +220,9 @@ export function roleMask(roles: readonly ToolRole[]): number {
   return mask;
 }
 
+/** The bit of one role in a mask (see `roleMask`). */
+export const roleBit = (role: ToolRole): number => 1 << ROLE_INDEX[role];
+
 /** The shared array of the roles in `mask`, in `TOOL_ROLES` order. Frozen: never mutate it. */
 export const roleSet = (mask: number): ToolRole[] => ROLE_SETS[mask] as ToolRole[];
 
