@@ -333,10 +333,20 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
   const sourceIdsOnPath = agent.pathSources;
   const returnEvidence = agent.returnEvidence;
-  const shownReturning = returning.slice(0, MAX_NAMES_IN_PROSE);
-  const returnSummary =
-    shownReturning.map((r) => `${r.name} returns text from ${namesInProse(r.headNodes.map((h) => { const v = hview(b, h); return `${v.label} (writers: ${v.boundLabel})`; }))}`).join("; ") +
-    (returning.length > shownReturning.length ? `; and ${returning.length - shownReturning.length} more returning tools` : "");
+  // Built by appending: a map-then-join here deoptimised this function on every agent whose
+  // array shapes differed from the first one's, and the rest of the agent then ran unoptimised.
+  let returnSummary = "";
+  const shown = Math.min(returning.length, MAX_NAMES_IN_PROSE);
+  for (let i = 0; i < shown; i++) {
+    const r = returning[i]!;
+    const heads: string[] = [];
+    for (const h of r.headNodes) {
+      const v = hview(b, h);
+      heads.push(`${v.label} (writers: ${v.boundLabel})`);
+    }
+    returnSummary += `${i > 0 ? "; " : ""}${r.name} returns text from ${namesInProse(heads)}`;
+  }
+  if (returning.length > shown) returnSummary += `; and ${returning.length - shown} more returning tools`;
 
   if (count > 0) {
     const unbounded = Array.from(heads.values()).some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
