@@ -234,9 +234,11 @@ function hview(b: AnalysisBuild, h: HeadNodes): PathHead {
 /** Every tool whose suggested roles the analysis relied on, in tool-key order (toolOrder is sorted already). */
 function relianceEntries(b: AnalysisBuild): RelianceEntry[] {
   const out: RelianceEntry[] = [];
-  for (const tool of b.model.toolOrder) {
-    const e = b.relied.get(tool);
-    if (e) out.push({ tool, agents: e.agents, roles: b.model.tools.get(tool)?.roles.roles ?? [], usedAs: e.usedAs });
+  const all = b.model.toolsInOrder;
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
+    const e = b.relied.get(t.key);
+    if (e) out.push({ tool: t.key, agents: e.agents, roles: t.roles.roles, usedAs: e.usedAs });
   }
   return out;
 }
@@ -526,9 +528,13 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     return view;
   });
 
-  for (const key of model.toolOrder) {
-    const t = model.tools.get(key);
-    if (!t || (t.sourceIds.length === 0 && t.untrustedHeads.length === 0)) continue;
+  // Indexed loops over every tool: this function runs once per analysis, so its loops often run
+  // before it is optimised, where a for-of allocates a result object per step.
+  const all = model.toolsInOrder;
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
+    const key = t.key;
+    if (t.sourceIds.length === 0 && t.untrustedHeads.length === 0) continue;
     const returningId = t.returningNodeId;
     nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
     // The model builds headNodes in this order: known sources whose writers reach outside the
@@ -555,10 +561,10 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
 
   // One finding per server, not per tool: the reviewer's action (map the sources) is per server.
   const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
-  for (const key of model.toolOrder) {
-    const t = model.tools.get(key);
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
     // An unmapped head exists only when no source is mapped, so it is then the only head.
-    if (!t || t.untrustedHeads.length === 0 || t.untrustedHeads[0]!.kind !== "unmapped") continue;
+    if (t.untrustedHeads.length === 0 || t.untrustedHeads[0]!.kind !== "unmapped") continue;
     const list = unmappedByServer.get(t.serverId);
     if (list) list.push(t);
     else unmappedByServer.set(t.serverId, [t]);
@@ -581,11 +587,10 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   }
 
   const tools: ToolView[] = [];
-  for (const key of model.toolOrder) {
-    const t = model.tools.get(key);
-    if (!t) continue;
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
     tools.push({
-      key,
+      key: t.key,
       serverId: t.serverId,
       name: t.name,
       presence: t.presence,

@@ -94,6 +94,8 @@ export type AnalysisModel = {
   tools: Map<ToolKey, ResolvedTool>;
   /** All tool keys, sorted. */
   toolOrder: ToolKey[];
+  /** The tools in `toolOrder` order (`toolsInOrder[t.index] === t`). */
+  toolsInOrder: ResolvedTool[];
   sources: Map<SourceId, ResolvedSource>;
   agents: ResolvedAgent[];
 };
@@ -156,8 +158,11 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     }
     return slot;
   };
+  // Indexed loops over every tool: this runs once per analysis, so its loops often run before it
+  // is optimised, where a for-of allocates a result object per step.
   for (const list of toolLists) {
-    for (const tool of list.tools) {
+    for (let i = 0; i < list.tools.length; i++) {
+      const tool = list.tools[i]!;
       const slot = slotFor(list.serverId, tool.name);
       if (!slot.listed) {
         slot.listed = tool;
@@ -165,14 +170,18 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       }
     }
   }
-  for (const a of review.tools) slotFor(a.serverId, a.tool).assessment = a;
+  for (let i = 0; i < review.tools.length; i++) {
+    const a = review.tools[i]!;
+    slotFor(a.serverId, a.tool).assessment = a;
+  }
   const agentSlots = review.agents.map((agent) => {
     const own = new Set<ToolSlot>();
-    for (const ref of agent.tools) own.add(slotFor(ref.serverId, ref.tool));
+    for (let i = 0; i < agent.tools.length; i++) own.add(slotFor(agent.tools[i]!.serverId, agent.tools[i]!.tool));
     return own;
   });
 
   const tools = new Map<ToolKey, ResolvedTool>();
+  const toolsInOrder: ResolvedTool[] = [];
   slots.sort((x, y) => byString(x.key, y.key));
   const toolOrder = slots.map((slot) => slot.key);
   // Tools with the same suggestion and confirmation share one resolution (read-only).
@@ -218,6 +227,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     };
     slot.resolved = resolved;
     tools.set(key, resolved);
+    toolsInOrder.push(resolved);
   }
 
   const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
@@ -243,7 +253,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     };
   });
 
-  return { review, toolLists: [...toolLists], tools, toolOrder, sources, agents };
+  return { review, toolLists: [...toolLists], tools, toolOrder, toolsInOrder, sources, agents };
 }
 
 /**
