@@ -256,12 +256,14 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   // untrusted heads, in held order) and `holds` with `sinks`.
   const holdsBoth = returning.length > 0 && sinks.length > 0;
   const heldBy: GraphEdge[] = [];
-  for (const t of held) {
+  for (let i = 0; i < held.length; i++) {
+    const t = held[i]!;
     if (t.untrustedHeads.length > 0) heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
     else if (t.sourceIds.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
   }
   const holds: GraphEdge[] = [];
-  for (const s of sinks) {
+  for (let i = 0; i < sinks.length; i++) {
+    const s = sinks[i]!;
     if (!sinkNodes.has(s.key)) {
       sinkNodes.add(s.key);
       nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
@@ -271,23 +273,38 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
 
   // Reliance on unconfirmed suggestions: every held tool whose roles are a suggestion, including
   // a suggestion that a tool is *not* a sink, since the conclusion rests on it either way.
-  for (const t of held) {
+  for (let i = 0; i < held.length; i++) {
+    const t = held[i]!;
     if (t.roles.origin !== "suggested") continue;
     const entry = relied.get(t.key);
     if (entry) entry.agents.push(agent.id);
     else relied.set(t.key, { agents: [agent.id], usedAs: usedAs(t) });
   }
 
-  const heads = new Map<NodeId, PathHead>();
+  // Distinct heads in first-seen order, as arrays: iterating a Map's keys or values allocates a
+  // result per step wherever this runs unoptimised.
+  const headIds: NodeId[] = [];
+  const headViews: PathHead[] = [];
+  const seenHeads = new Set<NodeId>();
   let count = 0;
   let listedHere = 0;
   const pathIdsHere: PathId[] = [];
-  for (const r of returning) for (const h of r.headNodes) if (!heads.has(h.source)) heads.set(h.source, hview(b, h));
+  for (let i = 0; i < returning.length; i++) {
+    const headNodes = returning[i]!.headNodes;
+    for (let k = 0; k < headNodes.length; k++) {
+      const h = headNodes[k]!;
+      if (seenHeads.has(h.source)) continue;
+      seenHeads.add(h.source);
+      headIds.push(h.source);
+      headViews.push(hview(b, h));
+    }
+  }
   // The edges from heads to returning tools are shared by every agent holding the tool: marked per
   // hop here, and paths counted by product, so the cost is linear in heads + sinks; only the listed
   // paths (at most the named bound) are materialised.
   if (holdsBoth) {
-    for (const r of returning) {
+    for (let i = 0; i < returning.length; i++) {
+      const r = returning[i]!;
       count += r.untrustedHeads.length * sinks.length;
       const into = b.returnedBy[r.index]!;
       for (let k = 0; k < r.headNodes.length; k++) {
@@ -351,7 +368,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   if (returning.length > shown) returnSummary += `; and ${returning.length - shown} more returning tools`;
 
   if (count > 0) {
-    const unbounded = Array.from(heads.values()).some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
+    const unbounded = headViews.some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
     findings.push({
       id: findingId("path.to_sensitive_sink", agent.id),
       kind: "path.to_sensitive_sink",
@@ -365,7 +382,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
         sources: sourceIdsOnPath,
         config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
       }),
-      nodeIds: Array.from(heads.keys()).concat(
+      nodeIds: headIds.concat(
         returning.map((r) => r.returningNodeId),
         aid,
         sinks.map((s) => s.sinkNodeId),
@@ -473,7 +490,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     sinkTools: sinks.map((s) => s.key),
     holdsBoth,
     pathCount: count,
-    heads: Array.from(heads.keys()),
+    heads: headIds,
     // The legs both verdicts share are the same values (the JSON repeats them; memory does not).
     trifecta: { met: trifectaMet, untrustedInput: rule.untrustedInput, privateData: leg(privateData), outboundCommunication: rule.outboundCommunication },
     ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },

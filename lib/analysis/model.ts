@@ -133,6 +133,8 @@ type ToolSlot = {
   origin: "snapshot" | "declared" | null;
   assessment: ToolAssessment | null;
   resolved: ResolvedTool | null;
+  /** The index of the last agent found holding it, so each agent lists it once. */
+  lastAgent: number;
 };
 
 /** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
@@ -152,7 +154,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     if (!named) byServer.set(serverId, (named = new Map<string, ToolSlot>()));
     let slot = named.get(name);
     if (!slot) {
-      slot = { key: toolKey(serverId, name), serverId, name, listed: null, origin: null, assessment: null, resolved: null };
+      slot = { key: toolKey(serverId, name), serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
       named.set(name, slot);
       slots.push(slot);
     }
@@ -174,9 +176,15 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const a = review.tools[i]!;
     slotFor(a.serverId, a.tool).assessment = a;
   }
-  const agentSlots = review.agents.map((agent) => {
-    const own = new Set<ToolSlot>();
-    for (let i = 0; i < agent.tools.length; i++) own.add(slotFor(agent.tools[i]!.serverId, agent.tools[i]!.tool));
+  // Each agent's distinct tools: a slot remembers the last agent that took it.
+  const agentSlots = review.agents.map((agent, agentIndex) => {
+    const own: ToolSlot[] = [];
+    for (let i = 0; i < agent.tools.length; i++) {
+      const slot = slotFor(agent.tools[i]!.serverId, agent.tools[i]!.tool);
+      if (slot.lastAgent === agentIndex) continue;
+      slot.lastAgent = agentIndex;
+      own.push(slot);
+    }
     return own;
   });
 
@@ -232,7 +240,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
 
   const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
     // Tool order is key order, so sorting by index sorts by key without comparing strings.
-    const held = Array.from(agentSlots[i]!, (slot) => slot.resolved!).sort((x, y) => x.index - y.index);
+    const held = agentSlots[i]!.map((slot) => slot.resolved!).sort((x, y) => x.index - y.index);
     const returning = held.filter((t) => t.untrustedHeads.length > 0);
     const sinks = held.filter((t) => t.sinkRoles.length > 0);
     const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
