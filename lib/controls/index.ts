@@ -7,7 +7,7 @@
  * servers whose token and outbound traffic the credential and egress controls are about, so a relay
  * server without them has the control "absent".
  */
-import { findingId, nodeIds, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
+import { findingId, nodeIds, toolKey, type NodeId } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
 import { agentSinkTools, type AnalysisModel } from "@/lib/analysis/model";
 import { namesInProse } from "@/lib/analysis/prose";
@@ -69,16 +69,18 @@ function absent(controlId: ControlId, scope: ControlScope, subject: Finding["sub
 /** Evaluate every control of the review. */
 export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   const { review } = model;
-  const returningByServer = new Map<ServerId, ToolKey[]>();
-  for (const key of model.toolOrder) {
-    const t = model.tools.get(key);
-    if (!t || t.untrustedHeads.length === 0) continue;
+  // Per relay server, the graph nodes of its returning tools (the tools' own node ids, in key order).
+  const returningByServer = new Map<ServerId, NodeId[]>();
+  const all = model.toolsInOrder;
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
+    if (t.untrustedHeads.length === 0) continue;
     const list = returningByServer.get(t.serverId);
-    if (list) list.push(key);
-    else returningByServer.set(t.serverId, [key]);
+    if (list) list.push(t.returningNodeId);
+    else returningByServer.set(t.serverId, [t.returningNodeId]);
   }
   const relayServers = [...returningByServer.keys()].sort();
-  const serverNodes = (id: ServerId) => (returningByServer.get(id) ?? []).map(nodeIds.returning);
+  const serverNodes = (id: ServerId) => returningByServer.get(id) ?? [];
   const serverName = (id: ServerId) => review.servers.find((s) => s.id === id)?.name ?? id;
 
   const credentials = review.controls.credentials.map((c, i) => evaluateCredential(c, i, serverNodes(c.serverId)));
@@ -118,7 +120,7 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     list.some((e) => e.scope.kind === "server" && e.scope.serverId === serverId && e.status === "holds");
   const credentialPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(credentials, s));
   const egressPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(egress, s));
-  const sinksSharingASession = separation.agents.filter((a) => a.holdsBoth).flatMap((a) => a.sinkTools.map((k) => model.tools.get(k)?.name ?? k));
+  const sinksSharingASession = model.agents.filter((a) => a.returning.length > 0 && a.sinks.length > 0).flatMap((a) => a.sinks.map((t) => t.name));
   const approvalPresent = anySink && everySinkApproved;
   const caveats = [
     ...approvals.filter((a) => a.status !== "holds").map((a) => `approval for ${a.scope.agentId}: ${a.summary}`),
