@@ -91,7 +91,6 @@ export type ResolvedAgent = {
 export type AnalysisModel = {
   review: Review;
   toolLists: ServerToolList[];
-  tools: Map<ToolKey, ResolvedTool>;
   /** All tool keys, sorted. */
   toolOrder: ToolKey[];
   /** The tools in `toolOrder` order (`toolsInOrder[t.index] === t`). */
@@ -188,7 +187,6 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     return own;
   });
 
-  const tools = new Map<ToolKey, ResolvedTool>();
   const toolsInOrder: ResolvedTool[] = [];
   slots.sort((x, y) => byString(x.key, y.key));
   const toolOrder = slots.map((slot) => slot.key);
@@ -234,7 +232,6 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       unknownSourceIds: known.length === sourceIds.length ? NO_SOURCES : sourceIds.filter((s) => !sources.has(s)),
     };
     slot.resolved = resolved;
-    tools.set(key, resolved);
     toolsInOrder.push(resolved);
   }
 
@@ -261,7 +258,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     };
   });
 
-  return { review, toolLists: [...toolLists], tools, toolOrder, toolsInOrder, sources, agents };
+  return { review, toolLists: [...toolLists], toolOrder, toolsInOrder, sources, agents };
 }
 
 /**
