@@ -165,7 +165,7 @@ function usedAs(t: ResolvedTool): string[] {
   const out: string[] = [];
   // Pushed in sorted order: "reads …" < "returns …" < "sensitive …".
   if (t.readsPrivateData) out.push("reads private data");
-  if (t.untrustedHeads.length > 0) out.push("returns untrusted text");
+  if (t.headNodes.length > 0) out.push("returns untrusted text");
   if (t.sinkRoles.length > 0) out.push(`sensitive sink (${t.sinkRoles.join(", ")})`);
   if (out.length === 0) out.push("neither a returning tool nor a sink");
   return out;
@@ -258,7 +258,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const heldBy: GraphEdge[] = [];
   for (let i = 0; i < held.length; i++) {
     const t = held[i]!;
-    if (t.untrustedHeads.length > 0) heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
+    if (t.headNodes.length > 0) heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
     else if (t.sourceIds.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
   }
   const holds: GraphEdge[] = [];
@@ -305,7 +305,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   if (holdsBoth) {
     for (let i = 0; i < returning.length; i++) {
       const r = returning[i]!;
-      count += r.untrustedHeads.length * sinks.length;
+      count += r.headNodes.length * sinks.length;
       const into = b.returnedBy[r.index]!;
       for (let k = 0; k < r.headNodes.length; k++) {
         b.writesInto.get(r.headNodes[k]!)!.onPath = true;
@@ -551,7 +551,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   for (let i = 0; i < all.length; i++) {
     const t = all[i]!;
     const key = t.key;
-    if (t.sourceIds.length === 0 && t.untrustedHeads.length === 0) continue;
+    if (t.sourceIds.length === 0 && t.headNodes.length === 0) continue;
     const returningId = t.returningNodeId;
     nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
     // The model builds headNodes in this order: known sources whose writers reach outside the
@@ -581,7 +581,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   for (let i = 0; i < all.length; i++) {
     const t = all[i]!;
     // An unmapped head exists only when no source is mapped, so it is then the only head.
-    if (t.untrustedHeads.length === 0 || t.untrustedHeads[0]!.kind !== "unmapped") continue;
+    if (t.headNodes.length === 0 || t.headNodes[0]!.head.kind !== "unmapped") continue;
     const list = unmappedByServer.get(t.serverId);
     if (list) list.push(t);
     else unmappedByServer.set(t.serverId, [t]);
@@ -618,7 +618,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
       suggestedRoles: t.roles.suggestion.roles,
       annotations: t.annotations,
       sourceIds: t.sourceIds,
-      returnsUntrustedText: t.untrustedHeads.length > 0,
+      returnsUntrustedText: t.headNodes.length > 0,
       sinkRoles: t.sinkRoles,
     });
   }

@@ -40,15 +40,15 @@ export type ResolvedTool = {
   index: number;
   serverId: ServerId;
   name: string;
-  description: string;
   presence: ToolPresence;
   listOrigin: "snapshot" | "declared" | null;
   annotations: EffectiveAnnotations;
   roles: ResolvedRoles;
   sourceIds: SourceId[];
-  /** Heads of text this tool returns that writers outside the boundary can author. */
-  untrustedHeads: HeadRef[];
-  /** `untrustedHeads` with their node ids, in the same order. */
+  /**
+   * Heads of text this tool returns that writers outside the boundary can author, with their node
+   * ids: its mapped sources whose writers reach outside, or its one unmapped head when none is mapped.
+   */
   headNodes: HeadNodes[];
   /** Node ids of this tool as a returning tool and as a sink. */
   returningNodeId: NodeId;
@@ -57,8 +57,6 @@ export type ResolvedTool = {
   evidence: RoleEvidence[];
   sinkRoles: ToolRole[];
   readsPrivateData: boolean;
-  /** Assessed sources that do not exist in the review (the schema rejects these; kept for raw input). */
-  unknownSourceIds: string[];
 };
 
 export type ResolvedSource = { source: InputSource; bound: WriterBoundResult; head: HeadNodes };
@@ -120,7 +118,13 @@ function uniqueSorted<T extends string>(values: readonly T[]): T[] {
 /** Shared by every tool with no (known or unknown) sources, or no untrusted heads: most tools. Never mutated. */
 const NO_SOURCES: SourceId[] = [];
 const NO_HEADS: HeadNodes[] = [];
-const NO_HEAD_REFS: HeadRef[] = [];
+
+/** One evidence entry per role of the resolution, in its reasons' order (an exact-size array: kept to the end of the analysis). */
+function evidenceOf(tool: ToolKey, roles: ResolvedRoles): RoleEvidence[] {
+  const evidence = new Array<RoleEvidence>(roles.reasons.length);
+  for (let i = 0; i < evidence.length; i++) evidence[i] = { tool, role: roles.reasons[i]!.role, origin: roles.origin };
+  return evidence;
+}
 
 /** A tool while the model is built: what the review says of it, then its resolution. */
 type ToolSlot = {
@@ -198,7 +202,13 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     const input: ListedTool = slot.listed ?? { name, description: "" };
     const roles = resolveRoles(input, assessment, roleCache);
     const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
-    const known = sourceIds.every((s) => sources.has(s)) ? sourceIds : sourceIds.filter((s) => sources.has(s));
+    // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
+    let known = sourceIds;
+    for (let i = 0; i < sourceIds.length; i++) {
+      if (sources.has(sourceIds[i]!)) continue;
+      known = sourceIds.filter((s) => sources.has(s));
+      break;
+    }
     let headNodes = NO_HEADS;
     if (known.length > 0) {
       headNodes = [];
@@ -210,26 +220,22 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
       const head: HeadRef = { kind: "unmapped", tool: key };
       headNodes = [{ head, writers: nodeIds.writers(head), source: nodeIds.source(head) }];
     }
-    const origin = roles.origin;
     const resolved: ResolvedTool = {
       key,
       index,
       serverId,
       name,
-      description: input.description,
       presence: slot.listed ? "listed" : "not_listed",
       listOrigin: slot.origin,
       annotations: roles.suggestion.annotations,
       roles,
       sourceIds: known,
-      untrustedHeads: headNodes.length === 0 ? NO_HEAD_REFS : headNodes.map((h) => h.head),
       headNodes,
       returningNodeId: nodeIds.returning(key),
       sinkNodeId: nodeIds.sink(key),
-      evidence: roles.reasons.map((r) => ({ tool: key, role: r.role, origin })),
+      evidence: evidenceOf(key, roles),
       sinkRoles: roleSet(roles.mask & SENSITIVE_SINK_MASK),
       readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
-      unknownSourceIds: known.length === sourceIds.length ? NO_SOURCES : sourceIds.filter((s) => !sources.has(s)),
     };
     slot.resolved = resolved;
     toolsInOrder.push(resolved);
@@ -238,11 +244,11 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
     // Tool order is key order, so sorting by index sorts by key without comparing strings.
     const held = agentSlots[i]!.map((slot) => slot.resolved!).sort((x, y) => x.index - y.index);
-    const returning = held.filter((t) => t.untrustedHeads.length > 0);
+    const returning = held.filter((t) => t.headNodes.length > 0);
     const sinks = held.filter((t) => t.sinkRoles.length > 0);
     const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
     const pathSources = new Set<SourceId>();
-    for (const r of returning) for (const h of r.untrustedHeads) if (h.kind === "source") pathSources.add(h.sourceId);
+    for (const r of returning) for (const h of r.headNodes) if (h.head.kind === "source") pathSources.add(h.head.sourceId);
     return {
       id: agent.id,
       name: agent.name,

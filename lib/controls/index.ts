@@ -74,7 +74,7 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   const all = model.toolsInOrder;
   for (let i = 0; i < all.length; i++) {
     const t = all[i]!;
-    if (t.untrustedHeads.length === 0) continue;
+    if (t.headNodes.length === 0) continue;
     const list = returningByServer.get(t.serverId);
     if (list) list.push(t.returningNodeId);
     else returningByServer.set(t.serverId, [t.returningNodeId]);
