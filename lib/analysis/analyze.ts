@@ -13,7 +13,7 @@
  * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
-import type { Review, ToolRole } from "@/lib/review/schema";
+import type { InputSource, Review, ToolRole } from "@/lib/review/schema";
 import type { RoleReason } from "@/lib/roles/suggest";
 import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
@@ -499,9 +499,107 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   };
 }
 
+/** A source's view, with its writers and source nodes and the edge between them. */
+function addSource(b: AnalysisBuild, source: InputSource): SourceView {
+  const r = b.model.sources.get(source.id)!; // every review source is in model.sources
+  const head = r.head.head;
+  const bound = r.bound;
+  const view: SourceView = {
+    id: source.id,
+    name: source.name,
+    kind: source.kind,
+    nodeId: r.head.source,
+    writersNodeId: r.head.writers,
+    bound: bound.bound,
+    reachesOutsideBoundary: bound.reachesOutsideBoundary,
+    reasons: bound.reasons,
+    minAccountsAnAttackNeeds: bound.minAccountsAnAttackNeeds,
+    usage: bound.usage,
+  };
+  b.nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
+  b.nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
+  b.writesInto.set(r.head, addEdge(b, view.writersNodeId, view.nodeId, "writes_into"));
+  return view;
+}
+
+/** A tool that returns text, as a graph node with the edges from its sources (and its unmapped head's nodes). */
+function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
+  const returningId = t.returningNodeId;
+  b.nodes.push({ id: returningId, kind: "returning", label: t.name, tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+  // The model builds headNodes in this order: known sources whose writers reach outside the
+  // boundary, then the unmapped head; `intoHeads` follows it.
+  const intoHeads: GraphEdge[] = [];
+  for (let i = 0; i < t.sourceIds.length; i++) {
+    const r = b.model.sources.get(t.sourceIds[i]!);
+    if (!r) continue;
+    const edge = addEdge(b, r.head.source, returningId, "returned_by");
+    if (r.bound.reachesOutsideBoundary) intoHeads.push(edge);
+  }
+  for (let i = 0; i < t.headNodes.length; i++) {
+    const hn = t.headNodes[i]!;
+    const h = hn.head;
+    if (h.kind !== "unmapped") continue;
+    b.nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
+    b.nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
+    b.writesInto.set(hn, addEdge(b, hn.writers, hn.source, "writes_into"));
+    intoHeads.push(addEdge(b, hn.source, returningId, "returned_by"));
+  }
+  b.returnedBy[t.index] = intoHeads;
+}
+
+/** One finding per server, not per tool: the reviewer's action (map the sources) is per server. */
+function unmappedSourceFindings(b: AnalysisBuild): void {
+  const all = b.model.toolsInOrder;
+  const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
+    // An unmapped head exists only when no source is mapped, so it is then the only head.
+    if (t.headNodes.length === 0 || t.headNodes[0]!.head.kind !== "unmapped") continue;
+    const list = unmappedByServer.get(t.serverId);
+    if (list) list.push(t);
+    else unmappedByServer.set(t.serverId, [t]);
+  }
+  unmappedByServer.forEach((list, serverId) => {
+    b.findings.push({
+      id: findingId("tools.unmapped_sources", serverId),
+      kind: "tools.unmapped_sources",
+      severity: "medium",
+      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${serverId} return${list.length === 1 ? "s" : ""} text from no mapped source`,
+      controlId: null,
+      subject: { serverId },
+      why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
+        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT),
+        tools: list.map((t) => t.key),
+      }),
+      nodeIds: list.map((t) => t.returningNodeId),
+      pathIds: [],
+    });
+  });
+}
+
+const toolView = (t: ResolvedTool): ToolView => ({
+  key: t.key,
+  serverId: t.serverId,
+  name: t.name,
+  presence: t.presence,
+  listOrigin: t.listOrigin,
+  roles: t.roles.roles,
+  rolesOrigin: t.roles.origin,
+  reasons: t.roles.reasons,
+  suggestedRoles: t.roles.suggestion.roles,
+  annotations: t.annotations,
+  sourceIds: t.sourceIds,
+  returnsUntrustedText: t.headNodes.length > 0,
+  sinkRoles: t.sinkRoles,
+});
+
 /**
  * Analyse a review. `toolLists` gives, per server, the tools to analyse (see `toolListsFromReview`).
  * Pure and deterministic: the same input yields the same JSON, ids included.
+ *
+ * The work is done in small functions called per source, tool and agent rather than in loops here:
+ * this runs once per analysis, so a loop in it would run unoptimised, or optimised mid-loop and
+ * thrown out when later code is reached without type feedback, for the first several analyses.
  */
 export function analyzeReview(review: Review, toolLists: readonly ServerToolList[]): Analysis {
   const model = buildModel(review, toolLists);
@@ -522,117 +620,23 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     paths: [],
     total: 0,
   };
-  const { nodes, findings } = b;
-  const sources: SourceView[] = review.sources.map((source) => {
-    const r = model.sources.get(source.id)!; // every review source is in model.sources
-    const head = r.head.head;
-    const bound = r.bound;
-    const view: SourceView = {
-      id: source.id,
-      name: source.name,
-      kind: source.kind,
-      nodeId: r.head.source,
-      writersNodeId: r.head.writers,
-      bound: bound.bound,
-      reachesOutsideBoundary: bound.reachesOutsideBoundary,
-      reasons: bound.reasons,
-      minAccountsAnAttackNeeds: bound.minAccountsAnAttackNeeds,
-      usage: bound.usage,
-    };
-    nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
-    nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
-    b.writesInto.set(r.head, addEdge(b, view.writersNodeId, view.nodeId, "writes_into"));
-    return view;
+  const sources = review.sources.map((source) => addSource(b, source));
+  model.toolsInOrder.forEach((t) => {
+    if (t.sourceIds.length > 0 || t.headNodes.length > 0) addReturningTool(b, t);
   });
-
-  // Indexed loops over every tool: this function runs once per analysis, so its loops often run
-  // before it is optimised, where a for-of allocates a result object per step.
-  const all = model.toolsInOrder;
-  for (let i = 0; i < all.length; i++) {
-    const t = all[i]!;
-    const key = t.key;
-    if (t.sourceIds.length === 0 && t.headNodes.length === 0) continue;
-    const returningId = t.returningNodeId;
-    nodes.push({ id: returningId, kind: "returning", label: t.name, tool: key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
-    // The model builds headNodes in this order: known sources whose writers reach outside the
-    // boundary, then the unmapped head; `intoHeads` follows it.
-    const intoHeads: GraphEdge[] = [];
-    for (const s of t.sourceIds) {
-      const r = model.sources.get(s);
-      if (!r) continue;
-      const edge = addEdge(b, r.head.source, returningId, "returned_by");
-      if (r.bound.reachesOutsideBoundary) intoHeads.push(edge);
-    }
-    for (const hn of t.headNodes) {
-      const h = hn.head;
-      if (h.kind !== "unmapped") continue;
-      nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
-      nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
-      b.writesInto.set(hn, addEdge(b, hn.writers, hn.source, "writes_into"));
-      intoHeads.push(addEdge(b, hn.source, returningId, "returned_by"));
-    }
-    b.returnedBy[t.index] = intoHeads;
-  }
-
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
-
-  // One finding per server, not per tool: the reviewer's action (map the sources) is per server.
-  const unmappedByServer = new Map<ServerId, ResolvedTool[]>();
-  for (let i = 0; i < all.length; i++) {
-    const t = all[i]!;
-    // An unmapped head exists only when no source is mapped, so it is then the only head.
-    if (t.headNodes.length === 0 || t.headNodes[0]!.head.kind !== "unmapped") continue;
-    const list = unmappedByServer.get(t.serverId);
-    if (list) list.push(t);
-    else unmappedByServer.set(t.serverId, [t]);
-  }
-  for (const [serverId, list] of unmappedByServer) {
-    findings.push({
-      id: findingId("tools.unmapped_sources", serverId),
-      kind: "tools.unmapped_sources",
-      severity: "medium",
-      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${serverId} return${list.length === 1 ? "s" : ""} text from no mapped source`,
-      controlId: null,
-      subject: { serverId },
-      why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
-        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT),
-        tools: list.map((t) => t.key),
-      }),
-      nodeIds: list.map((t) => t.returningNodeId),
-      pathIds: [],
-    });
-  }
-
-  const tools: ToolView[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const t = all[i]!;
-    tools.push({
-      key: t.key,
-      serverId: t.serverId,
-      name: t.name,
-      presence: t.presence,
-      listOrigin: t.listOrigin,
-      roles: t.roles.roles,
-      rolesOrigin: t.roles.origin,
-      reasons: t.roles.reasons,
-      suggestedRoles: t.roles.suggestion.roles,
-      annotations: t.annotations,
-      sourceIds: t.sourceIds,
-      returnsUntrustedText: t.headNodes.length > 0,
-      sinkRoles: t.sinkRoles,
-    });
-  }
+  unmappedSourceFindings(b);
 
   return {
     version: ANALYSIS_VERSION,
     toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
     sources,
-    tools,
-    graph: { nodes, edges: b.edges },
+    tools: model.toolsInOrder.map(toolView),
+    graph: { nodes: b.nodes, edges: b.edges },
     agents,
     paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls,
     reliance: relianceEntries(b),
-    findings: sortFindings(findings),
+    findings: sortFindings(b.findings),
   };
 }

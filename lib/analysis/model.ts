@@ -12,7 +12,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles } from "@/lib/roles/suggest";
+import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
@@ -140,7 +140,94 @@ type ToolSlot = {
   lastAgent: number;
 };
 
-/** Build the resolved model. Pure; cost is linear in tools + agent tool references. */
+/** The tools of a review being collected: every tool it names, found by server id and name. */
+type SlotIndex = { byServer: Map<string, Map<string, ToolSlot>>; slots: ToolSlot[] };
+
+/** The slot of a tool, made on first sight: a lookup by the two strings the review already holds builds no key string. */
+function slotFor(index: SlotIndex, serverId: ServerId, name: string): ToolSlot {
+  let named = index.byServer.get(serverId);
+  if (!named) index.byServer.set(serverId, (named = new Map<string, ToolSlot>()));
+  let slot = named.get(name);
+  if (!slot) {
+    slot = { key: toolKey(serverId, name), serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
+    named.set(name, slot);
+    index.slots.push(slot);
+  }
+  return slot;
+}
+
+function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceId, ResolvedSource>, roleCache: RoleCache): ResolvedTool {
+  const { key, serverId, name, assessment } = slot;
+  const input: ListedTool = slot.listed ?? { name, description: "" };
+  const roles = resolveRoles(input, assessment, roleCache);
+  const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
+  // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
+  let known = sourceIds;
+  for (let i = 0; i < sourceIds.length; i++) {
+    if (sources.has(sourceIds[i]!)) continue;
+    known = sourceIds.filter((s) => sources.has(s));
+    break;
+  }
+  let headNodes = NO_HEADS;
+  if (known.length > 0) {
+    headNodes = [];
+    for (let i = 0; i < known.length; i++) {
+      const r = sources.get(known[i]!);
+      if (r?.bound.reachesOutsideBoundary) headNodes.push(r.head);
+    }
+  } else if (roles.roles.includes("returns_untrusted_text")) {
+    const head: HeadRef = { kind: "unmapped", tool: key };
+    headNodes = [{ head, writers: nodeIds.writers(head), source: nodeIds.source(head) }];
+  }
+  const resolved: ResolvedTool = {
+    key,
+    index,
+    serverId,
+    name,
+    presence: slot.listed ? "listed" : "not_listed",
+    listOrigin: slot.origin,
+    annotations: roles.suggestion.annotations,
+    roles,
+    sourceIds: known,
+    headNodes,
+    returningNodeId: nodeIds.returning(key),
+    sinkNodeId: nodeIds.sink(key),
+    evidence: evidenceOf(key, roles),
+    sinkRoles: roleSet(roles.mask & SENSITIVE_SINK_MASK),
+    readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
+  };
+  slot.resolved = resolved;
+  return resolved;
+}
+
+function resolveAgent(agent: Agent, own: readonly ToolSlot[]): ResolvedAgent {
+  // Tool order is key order, so sorting by index sorts by key without comparing strings.
+  const held = own.map((slot) => slot.resolved!).sort((x, y) => x.index - y.index);
+  const returning = held.filter((t) => t.headNodes.length > 0);
+  const sinks = held.filter((t) => t.sinkRoles.length > 0);
+  const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
+  const pathSources = new Set<SourceId>();
+  for (const r of returning) for (const h of r.headNodes) if (h.head.kind === "source") pathSources.add(h.head.sourceId);
+  return {
+    id: agent.id,
+    name: agent.name,
+    agent,
+    tools: held.map((t) => t.key),
+    held,
+    returning,
+    sinks,
+    returnEvidence,
+    pathEvidence: collectEvidence(returnEvidence.slice(), sinks, SENSITIVE_SINK_MASK),
+    pathTools: returning.map((t) => t.key).concat(sinks.map((t) => t.key)),
+    pathSources: Array.from(pathSources).sort(byString),
+  };
+}
+
+/**
+ * Build the resolved model. Pure; cost is linear in tools + agent tool references. The work per
+ * tool and per agent is in functions of their own, which get optimised with full type feedback
+ * (this runs once per analysis; a long loop here would run unoptimised for the first analyses).
+ */
 export function buildModel(review: Review, toolLists: readonly ServerToolList[]): AnalysisModel {
   const sources = new Map<SourceId, ResolvedSource>();
   for (const source of review.sources) {
@@ -148,123 +235,38 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
     sources.set(source.id, { source, bound: sourceWriterBound(source), head: { head, writers: nodeIds.writers(head), source: nodeIds.source(head) } });
   }
 
-  // Every tool the review names (listed, assessed, or held by an agent), found by server id and
-  // name: a lookup by the two strings the review already holds builds no key string.
-  const byServer = new Map<string, Map<string, ToolSlot>>();
-  const slots: ToolSlot[] = [];
-  const slotFor = (serverId: ServerId, name: string): ToolSlot => {
-    let named = byServer.get(serverId);
-    if (!named) byServer.set(serverId, (named = new Map<string, ToolSlot>()));
-    let slot = named.get(name);
-    if (!slot) {
-      slot = { key: toolKey(serverId, name), serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
-      named.set(name, slot);
-      slots.push(slot);
-    }
-    return slot;
-  };
-  // Indexed loops over every tool: this runs once per analysis, so its loops often run before it
-  // is optimised, where a for-of allocates a result object per step.
+  // Every tool the review names: listed, assessed, or held by an agent.
+  const index: SlotIndex = { byServer: new Map(), slots: [] };
   for (const list of toolLists) {
-    for (let i = 0; i < list.tools.length; i++) {
-      const tool = list.tools[i]!;
-      const slot = slotFor(list.serverId, tool.name);
+    list.tools.forEach((tool) => {
+      const slot = slotFor(index, list.serverId, tool.name);
       if (!slot.listed) {
         slot.listed = tool;
         slot.origin = list.origin;
       }
-    }
+    });
   }
-  for (let i = 0; i < review.tools.length; i++) {
-    const a = review.tools[i]!;
-    slotFor(a.serverId, a.tool).assessment = a;
-  }
+  review.tools.forEach((a) => {
+    slotFor(index, a.serverId, a.tool).assessment = a;
+  });
   // Each agent's distinct tools: a slot remembers the last agent that took it.
   const agentSlots = review.agents.map((agent, agentIndex) => {
     const own: ToolSlot[] = [];
-    for (let i = 0; i < agent.tools.length; i++) {
-      const slot = slotFor(agent.tools[i]!.serverId, agent.tools[i]!.tool);
-      if (slot.lastAgent === agentIndex) continue;
+    agent.tools.forEach((ref) => {
+      const slot = slotFor(index, ref.serverId, ref.tool);
+      if (slot.lastAgent === agentIndex) return;
       slot.lastAgent = agentIndex;
       own.push(slot);
-    }
+    });
     return own;
   });
 
-  const toolsInOrder: ResolvedTool[] = [];
-  slots.sort((x, y) => byString(x.key, y.key));
-  const toolOrder = slots.map((slot) => slot.key);
+  const slots = index.slots.sort((x, y) => byString(x.key, y.key));
   // Tools with the same suggestion and confirmation share one resolution (read-only).
   const roleCache = newRoleCache();
-  for (let index = 0; index < slots.length; index++) {
-    const slot = slots[index]!;
-    const { key, serverId, name, assessment } = slot;
-    const input: ListedTool = slot.listed ?? { name, description: "" };
-    const roles = resolveRoles(input, assessment, roleCache);
-    const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
-    // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
-    let known = sourceIds;
-    for (let i = 0; i < sourceIds.length; i++) {
-      if (sources.has(sourceIds[i]!)) continue;
-      known = sourceIds.filter((s) => sources.has(s));
-      break;
-    }
-    let headNodes = NO_HEADS;
-    if (known.length > 0) {
-      headNodes = [];
-      for (const s of known) {
-        const r = sources.get(s);
-        if (r?.bound.reachesOutsideBoundary) headNodes.push(r.head);
-      }
-    } else if (roles.roles.includes("returns_untrusted_text")) {
-      const head: HeadRef = { kind: "unmapped", tool: key };
-      headNodes = [{ head, writers: nodeIds.writers(head), source: nodeIds.source(head) }];
-    }
-    const resolved: ResolvedTool = {
-      key,
-      index,
-      serverId,
-      name,
-      presence: slot.listed ? "listed" : "not_listed",
-      listOrigin: slot.origin,
-      annotations: roles.suggestion.annotations,
-      roles,
-      sourceIds: known,
-      headNodes,
-      returningNodeId: nodeIds.returning(key),
-      sinkNodeId: nodeIds.sink(key),
-      evidence: evidenceOf(key, roles),
-      sinkRoles: roleSet(roles.mask & SENSITIVE_SINK_MASK),
-      readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
-    };
-    slot.resolved = resolved;
-    toolsInOrder.push(resolved);
-  }
-
-  const agents: ResolvedAgent[] = review.agents.map((agent, i) => {
-    // Tool order is key order, so sorting by index sorts by key without comparing strings.
-    const held = agentSlots[i]!.map((slot) => slot.resolved!).sort((x, y) => x.index - y.index);
-    const returning = held.filter((t) => t.headNodes.length > 0);
-    const sinks = held.filter((t) => t.sinkRoles.length > 0);
-    const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
-    const pathSources = new Set<SourceId>();
-    for (const r of returning) for (const h of r.headNodes) if (h.head.kind === "source") pathSources.add(h.head.sourceId);
-    return {
-      id: agent.id,
-      name: agent.name,
-      agent,
-      tools: held.map((t) => t.key),
-      held,
-      returning,
-      sinks,
-      returnEvidence,
-      pathEvidence: collectEvidence(returnEvidence.slice(), sinks, SENSITIVE_SINK_MASK),
-      pathTools: returning.map((t) => t.key).concat(sinks.map((t) => t.key)),
-      pathSources: Array.from(pathSources).sort(byString),
-    };
-  });
-
-  return { review, toolLists: [...toolLists], toolOrder, toolsInOrder, sources, agents };
+  const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache));
+  const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
+  return { review, toolLists: [...toolLists], toolOrder: slots.map((slot) => slot.key), toolsInOrder, sources, agents };
 }
 
 /**
