@@ -13,7 +13,7 @@
  * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
-import type { InputSource, Review, ToolRole } from "@/lib/review/schema";
+import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
 import type { RoleReason } from "@/lib/roles/suggest";
 import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
@@ -24,7 +24,7 @@ import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { SENSITIVE_SINK_MASK, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 
 export const ANALYSIS_VERSION = 1;
@@ -146,6 +146,7 @@ const OUTBOUND = roleMask(["network_or_shares"]);
 const RETURNS_UNTRUSTED_TEXT = roleMask(["returns_untrusted_text"]);
 const SENSITIVE = roleMask(["reads_private_data", "deploys_or_destroys"]);
 const STATE_CHANGE = roleMask(["writes", "deploys_or_destroys"]);
+const ALL_ROLES = roleMask(TOOL_ROLES);
 
 /**
  * A filter keeping the first evidence per (tool, role). Evidence entries are the tools' shared
@@ -160,9 +161,16 @@ function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
   };
 }
 
-/** What the analysis used a tool's suggested roles for, sorted; the same in every agent that holds it. */
-function usedAs(t: ResolvedTool): string[] {
-  const out: string[] = [];
+/**
+ * What the analysis used a tool's suggested roles for, sorted; the same in every agent that holds
+ * it. Tools with the same facts (sink roles, returning, reads private data) share one array.
+ */
+function usedAs(b: AnalysisBuild, t: ResolvedTool): string[] {
+  const key = (t.roles.mask & SENSITIVE_SINK_MASK) | (t.headNodes.length > 0 ? 1 << 8 : 0) | (t.readsPrivateData ? 1 << 9 : 0);
+  let out = b.usedAs.get(key);
+  if (out) return out;
+  out = [];
+  b.usedAs.set(key, out);
   // Pushed in sorted order: "reads …" < "returns …" < "sensitive …".
   if (t.readsPrivateData) out.push("reads private data");
   if (t.headNodes.length > 0) out.push("returns untrusted text");
@@ -215,6 +223,7 @@ type AnalysisBuild = {
   sinkNodes: Set<ToolKey>;
   /** Per tool relied on: the agents, in agent order (each agent visits its held tools once), and what for. */
   relied: Map<ToolKey, { agents: AgentId[]; usedAs: string[] }>;
+  usedAs: Map<number, string[]>;
   paths: PathView[];
   total: number;
 };
@@ -278,7 +287,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     if (t.roles.origin !== "suggested") continue;
     const entry = relied.get(t.key);
     if (entry) entry.agents.push(agent.id);
-    else relied.set(t.key, { agents: [agent.id], usedAs: usedAs(t) });
+    else relied.set(t.key, { agents: [agent.id], usedAs: usedAs(b, t) });
   }
 
   // Distinct heads in first-seen order, as arrays: iterating a Map's keys or values allocates a
@@ -435,7 +444,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
-        roles: suggested.flatMap((t) => t.evidence), // one entry per suggested role, origin "suggested"
+        roles: collectEvidence([], suggested, ALL_ROLES), // one entry per suggested role, origin "suggested"
         tools: suggested.map((t) => t.key),
       }),
       nodeIds: [aid],
@@ -617,6 +626,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     headViews: new Map(),
     sinkNodes: new Set(),
     relied: new Map(),
+    usedAs: new Map(),
     paths: [],
     total: 0,
   };
