@@ -24,7 +24,7 @@ import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { SENSITIVE_SINK_MASK, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 
 export const ANALYSIS_VERSION = 1;
@@ -141,9 +141,7 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
   return { nodeId: h.source, head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
-const PRIVATE_DATA = roleMask(["reads_private_data"]);
 const OUTBOUND = roleMask(["network_or_shares"]);
-const RETURNS_UNTRUSTED_TEXT = roleMask(["returns_untrusted_text"]);
 const SENSITIVE = roleMask(["reads_private_data", "deploys_or_destroys"]);
 const STATE_CHANGE = roleMask(["writes", "deploys_or_destroys"]);
 const ALL_ROLES = roleMask(TOOL_ROLES);
@@ -240,7 +238,7 @@ function hview(b: AnalysisBuild, h: HeadNodes): PathHead {
   return v;
 }
 
-/** Every tool whose suggested roles the analysis relied on, in tool-key order (toolOrder is sorted already). */
+/** Every tool whose suggested roles the analysis relied on, in tool-key order (toolsInOrder is sorted already). */
 function relianceEntries(b: AnalysisBuild): RelianceEntry[] {
   const out: RelianceEntry[] = [];
   const all = b.model.toolsInOrder;
@@ -263,7 +261,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   // A returning tool's edge into the agent, and the agent's edge to a sink, are on a path exactly
   // when the agent holds both kinds of tool. `heldBy` lines up with `returning` (the held tools with
   // untrusted heads, in held order) and `holds` with `sinks`.
-  const holdsBoth = returning.length > 0 && sinks.length > 0;
+  const holdsBoth = agentHoldsBoth(agent);
   const heldBy: GraphEdge[] = [];
   for (let i = 0; i < held.length; i++) {
     const t = held[i]!;
@@ -408,7 +406,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why("untrusted input, private data and outbound communication in one session", {
-        roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, PRIVATE_DATA), outbound, OUTBOUND),
+        roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, READS_PRIVATE_DATA_MASK), outbound, OUTBOUND),
         tools: distinctKeys(returning, privateData, outbound),
         sources: sourceIdsOnPath,
       }),
@@ -577,7 +575,7 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
       controlId: null,
       subject: { serverId },
       why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
-        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT),
+        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT_MASK),
         tools: list.map((t) => t.key),
       }),
       nodeIds: list.map((t) => t.returningNodeId),
@@ -622,7 +620,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     nodes: [],
     edges: [],
     writesInto: new Map(),
-    returnedBy: new Array<GraphEdge[]>(model.toolOrder.length),
+    returnedBy: new Array<GraphEdge[]>(model.toolsInOrder.length),
     headViews: new Map(),
     sinkNodes: new Set(),
     relied: new Map(),

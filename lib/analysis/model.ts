@@ -22,8 +22,8 @@ import type { ListedTool, ServerToolList } from "./input";
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
 export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
 export const SENSITIVE_SINK_MASK = roleMask(SENSITIVE_SINK_ROLES);
-const READS_PRIVATE_DATA_MASK = roleMask(["reads_private_data"]);
-const RETURNS_UNTRUSTED_TEXT_MASK = roleMask(["returns_untrusted_text"]);
+export const READS_PRIVATE_DATA_MASK = roleMask(["reads_private_data"]);
+export const RETURNS_UNTRUSTED_TEXT_MASK = roleMask(["returns_untrusted_text"]);
 
 export type ToolPresence =
   /** In the server's tool list (snapshot or declared). */
@@ -36,7 +36,7 @@ export type HeadNodes = { head: HeadRef; writers: NodeId; source: NodeId };
 
 export type ResolvedTool = {
   key: ToolKey;
-  /** Position in `AnalysisModel.toolOrder`: per-tool caches are arrays indexed by it. */
+  /** Position in `AnalysisModel.toolsInOrder`: per-tool caches are arrays indexed by it. */
   index: number;
   serverId: ServerId;
   name: string;
@@ -89,9 +89,7 @@ export type ResolvedAgent = {
 export type AnalysisModel = {
   review: Review;
   toolLists: ServerToolList[];
-  /** All tool keys, sorted. */
-  toolOrder: ToolKey[];
-  /** The tools in `toolOrder` order (`toolsInOrder[t.index] === t`). */
+  /** Every tool, sorted by key (`toolsInOrder[t.index] === t`). */
   toolsInOrder: ResolvedTool[];
   sources: Map<SourceId, ResolvedSource>;
   agents: ResolvedAgent[];
@@ -266,7 +264,7 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const roleCache = newRoleCache();
   const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache));
   const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
-  return { review, toolLists: [...toolLists], toolOrder: slots.map((slot) => slot.key), toolsInOrder, sources, agents };
+  return { review, toolLists: [...toolLists], toolsInOrder, sources, agents };
 }
 
 /**

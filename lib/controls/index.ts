@@ -9,7 +9,7 @@
  */
 import { findingId, nodeIds, toolKey, type NodeId } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
-import { agentSinkTools, type AnalysisModel } from "@/lib/analysis/model";
+import { agentHoldsBoth, agentSinkTools, type AnalysisModel } from "@/lib/analysis/model";
 import { namesInProse } from "@/lib/analysis/prose";
 import type { ServerId } from "@/lib/ids";
 import { evaluateApproval, type ApprovalEvaluation } from "./approval";
@@ -120,7 +120,7 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     list.some((e) => e.scope.kind === "server" && e.scope.serverId === serverId && e.status === "holds");
   const credentialPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(credentials, s));
   const egressPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(egress, s));
-  const sinksSharingASession = model.agents.filter((a) => a.returning.length > 0 && a.sinks.length > 0).flatMap((a) => a.sinks.map((t) => t.name));
+  const sinksSharingASession = model.agents.filter(agentHoldsBoth).flatMap((a) => a.sinks.map((t) => t.name));
   const approvalPresent = anySink && everySinkApproved;
   const caveats = [
     ...approvals.filter((a) => a.status !== "holds").map((a) => `approval for ${a.scope.agentId}: ${a.summary}`),
