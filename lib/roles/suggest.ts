@@ -127,13 +127,11 @@ const tokenizeSlow = (text: string): string[] =>
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /**
- * The words of a name or description: split on anything but ASCII letters and digits, and before an
- * upper-case letter that follows a lower-case letter or digit. ASCII text is scanned in one pass;
- * other text takes the regex route, since lower-casing some non-ASCII letters yields ASCII ones.
+ * The word boundaries of ASCII text: calls `visit(text, start, end, context)` for each word, in
+ * order. A word is a run of ASCII letters and digits, also split before an upper-case letter that
+ * follows a lower-case letter or digit. `tokenize` and the keyword scan share this one definition.
  */
-export function tokenize(text: string): string[] {
-  if (!ASCII_ONLY.test(text)) return tokenizeSlow(text);
-  const words: string[] = [];
+function forEachAsciiWord<C>(text: string, visit: (text: string, start: number, end: number, context: C) => void, context: C): void {
   let start = -1;
   let prevLowerOrDigit = false;
   for (let i = 0; i < text.length; i++) {
@@ -143,16 +141,31 @@ export function tokenize(text: string): string[] {
     if (upper || lowerOrDigit) {
       if (start < 0) start = i;
       else if (upper && prevLowerOrDigit) {
-        words.push(text.slice(start, i).toLowerCase());
+        visit(text, start, i, context);
         start = i;
       }
     } else if (start >= 0) {
-      words.push(text.slice(start, i).toLowerCase());
+      visit(text, start, i, context);
       start = -1;
     }
     prevLowerOrDigit = lowerOrDigit;
   }
-  if (start >= 0) words.push(text.slice(start).toLowerCase());
+  if (start >= 0) visit(text, start, text.length, context);
+}
+
+const pushWord = (text: string, start: number, end: number, words: string[]): void => {
+  words.push(text.slice(start, end).toLowerCase());
+};
+
+/**
+ * The words of a name or description, lower-cased (see `forEachAsciiWord`). ASCII text is scanned
+ * in one pass; other text takes the regex route, since lower-casing some non-ASCII letters yields
+ * ASCII ones.
+ */
+export function tokenize(text: string): string[] {
+  if (!ASCII_ONLY.test(text)) return tokenizeSlow(text);
+  const words: string[] = [];
+  forEachAsciiWord(text, pushWord, words);
   return words;
 }
 
@@ -164,41 +177,23 @@ function recordKeyword(keyword: number, hits: Hits): void {
   for (const rule of COMPLETES[keyword]!) if (hits.completing[rule]! < 0) hits.completing[rule] = keyword;
 }
 
-/**
- * Records the keywords among the words of `text` (words as `tokenize` splits them), first hits
- * first. ASCII text is walked through the keyword trie; other text is tokenized.
- */
+/** Records the word `text[start, end)` if it is a keyword: walked through the trie, case-folded, without building the word. */
+function recordIfKeyword(text: string, start: number, end: number, hits: Hits): void {
+  let node = 0;
+  for (let i = start; i < end && node >= 0; i++) node = TRIE_NEXT[node * TRIE_WIDTH + trieSlot(text.charCodeAt(i))]!;
+  if (node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
+}
+
+/** Records the keywords among the words of `text` (words as `tokenize` splits them), first hits first. */
 function scanKeywords(text: string, hits: Hits): void {
-  if (!ASCII_ONLY.test(text)) {
-    for (const word of tokenizeSlow(text)) {
-      const keyword = KEYWORD_INDEX.get(word);
-      if (keyword !== undefined) recordKeyword(keyword, hits);
-    }
+  if (ASCII_ONLY.test(text)) {
+    forEachAsciiWord(text, recordIfKeyword, hits);
     return;
   }
-  let inWord = false;
-  let node = 0; // -1 once the word has left the trie
-  let prevLowerOrDigit = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const upper = c >= 65 && c <= 90;
-    const lowerOrDigit = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    if (upper || lowerOrDigit) {
-      if (!inWord) {
-        inWord = true;
-        node = 0;
-      } else if (upper && prevLowerOrDigit) {
-        if (node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
-        node = 0;
-      }
-      if (node >= 0) node = TRIE_NEXT[node * TRIE_WIDTH + trieSlot(c)]!;
-    } else if (inWord) {
-      if (node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
-      inWord = false;
-    }
-    prevLowerOrDigit = lowerOrDigit;
+  for (const word of tokenizeSlow(text)) {
+    const keyword = KEYWORD_INDEX.get(word);
+    if (keyword !== undefined) recordKeyword(keyword, hits);
   }
-  if (inWord && node >= 0 && TRIE_KEYWORD[node]! >= 0) recordKeyword(TRIE_KEYWORD[node]!, hits);
 }
 
 /** Scratch hits, reset per suggestion (suggestions are made one at a time: nothing here awaits). */
