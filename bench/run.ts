@@ -18,7 +18,11 @@ let failed = false;
 for (const file of files) {
   const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { run: () => Promise<BenchResult[]> };
   console.log(`\n== ${file}`);
-  for (const r of await mod.run()) {
+  // A suite that throws is reported as a miss, and the suites after it still run.
+  const suiteResults = await mod.run().catch((error: unknown): BenchResult[] => [
+    { name: file, figure: `not measured: the suite failed: ${error instanceof Error ? error.message : String(error)}`, goal: "the suite runs", pass: false },
+  ]);
+  for (const r of suiteResults) {
     results.push(r);
     const verdict = r.pass ? "PASS" : "MISS";
     if (!r.pass) failed = true;

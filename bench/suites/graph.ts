@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "@playwright/test";
+import { chromium, type Browser } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
 import { freePort } from "../../tests/surface/helpers";
@@ -45,6 +45,9 @@ export async function run(): Promise<BenchResult[]> {
   if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
     return [{ name: NAME, figure: "not measured: no production build (.next/BUILD_ID); run `npx next build` first", goal, pass: false }];
   }
+  if (!existsSync(CHROMIUM_PATH)) {
+    return [{ name: NAME, figure: `not measured: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or run \`npm run test:all\` once: it installs Debian's chromium)`, goal, pass: false }];
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), "relay-review-bench-graph-"));
   const token = process.env.E2E_TOKEN ?? `bench-${randomBytes(24).toString("hex")}`;
   const port = await freePort();
@@ -57,8 +60,10 @@ export async function run(): Promise<BenchResult[]> {
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // Launched inside the try: a browser that fails to start must not leave the server running.
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     await waitForServer(base, child);
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
@@ -93,7 +98,7 @@ export async function run(): Promise<BenchResult[]> {
   } catch (error) {
     return [{ name: NAME, figure: `not measured: ${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, goal, pass: false }];
   } finally {
-    await browser.close();
+    await browser?.close();
     child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dataDir, { recursive: true, force: true });
