@@ -81,8 +81,15 @@ describe("surface fingerprint", () => {
       { ["\uE000"]: 1, ["\uD83D\uDE00"]: 2, a: 3 }, // UTF-16 order: U+1F600 (D83D…) sorts before U+E000
       [undefined, { skipped: undefined, kept: [undefined] }],
       { "\uD83D\uDE00 paired": "\uD83D\uDE00", nested: [[[{ z: 0, y: [{}] }]]] },
+      // Integer-like keys (which objects enumerate first), upper before lower case, escaped keys.
+      { "10": 1, "9": 2, a: 3, B: 4, _: 5, 'a"b': 6, "\u0000": 7, "": 8 },
+      // More keys than the in-place sort handles, in scrambled order.
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i])),
     ];
     for (const v of values) expect(canonicalJson(v)).toBe(canonicalize(v));
+    // One key cache shared by every call, as a fingerprint shares one across a surface's items.
+    const keyTexts = new Map<string, string>();
+    for (const v of [...values, ...values]) expect(canonicalJson(v, keyTexts)).toBe(canonicalize(v));
     expect(() => canonicalJson("\uD800")).toThrow();
     expect(() => canonicalJson({ "\uDC00": 1 })).toThrow();
     expect(() => canonicalJson([Number.NaN])).toThrow();

@@ -63,17 +63,38 @@ function canonicalString(text: string): string {
  * RFC 8785 canonical JSON of a JSON value (what JSON.parse produces). Byte-identical to the
  * `canonicalize` package, which the tests use as the oracle; written out here because it is
  * several times faster (pieces collected in one array and joined once, a cheap surrogate test
- * before the exact one), and the fingerprint of 10,000 tools has a budget. RFC 8785 strings and
- * numbers are ECMAScript's JSON.stringify; keys sort by UTF-16 code units (Array.prototype.sort).
- * Throws on non-JSON input (NaN, Infinity, lone surrogates, functions), as the package does.
+ * before the exact one, small key lists sorted in place), and the fingerprint of 10,000 tools has a
+ * budget. RFC 8785 strings and numbers are ECMAScript's JSON.stringify; keys sort by UTF-16 code
+ * units (Array.prototype.sort). Throws on non-JSON input (NaN, Infinity, lone surrogates,
+ * functions), as the package does.
+ *
+ * `keyTexts` caches each key's canonical text (`"key":`) across calls: pass one map to the calls
+ * that canonicalise the items of one surface, whose objects repeat the same few keys. It grows by
+ * the distinct keys seen, so it must not outlive the values it was filled from.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, keyTexts: Map<string, string> = new Map()): string {
   const parts: string[] = [];
-  writeCanonical(value, parts, 0);
+  writeCanonical(value, parts, 0, keyTexts);
   return parts.join("");
 }
 
-function writeCanonical(value: unknown, parts: string[], depth: number): void {
+/** Up to this many keys, an object's keys are sorted by insertion (cheaper than a sort call); beyond, by `sort`. */
+const INSERTION_SORT_MAX_KEYS = 16;
+
+/** An object's own enumerable keys in UTF-16 code unit order, the order `Array.prototype.sort` gives. */
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  if (keys.length > INSERTION_SORT_MAX_KEYS) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let at = i;
+    for (; at > 0 && keys[at - 1]! > key; at--) keys[at] = keys[at - 1]!;
+    keys[at] = key;
+  }
+  return keys;
+}
+
+function writeCanonical(value: unknown, parts: string[], depth: number, keyTexts: Map<string, string>): void {
   if (value === null) {
     parts.push("null");
     return;
@@ -97,20 +118,25 @@ function writeCanonical(value: unknown, parts: string[], depth: number): void {
           if (i) parts.push(",");
           const v: unknown = value[i];
           if (v === undefined) parts.push("null");
-          else writeCanonical(v, parts, depth + 1);
+          else writeCanonical(v, parts, depth + 1, keyTexts);
         }
         parts.push("]");
         return;
       }
       const obj = value as Record<string, unknown>;
+      const keys = sortedKeys(obj);
       parts.push("{");
       let isFirst = true;
-      for (const key of Object.keys(obj).sort()) {
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
         const v = obj[key];
         if (v === undefined) continue;
-        parts.push(isFirst ? `${canonicalString(key)}:` : `,${canonicalString(key)}:`);
+        let keyText = keyTexts.get(key);
+        if (keyText === undefined) keyTexts.set(key, (keyText = `${canonicalString(key)}:`));
+        if (!isFirst) parts.push(",");
+        parts.push(keyText);
         isFirst = false;
-        writeCanonical(v, parts, depth + 1);
+        writeCanonical(v, parts, depth + 1, keyTexts);
       }
       parts.push("}");
       return;
@@ -181,9 +207,10 @@ export function fingerprintSurface(surface: Surface): Fingerprint {
     prompts: [],
     rejects: [],
   };
+  const keyTexts = new Map<string, string>(); // one surface's keys, shared by its items
   for (const list of ["tools", "resources", "resourceTemplates", "prompts"] as const) {
     const items: readonly AnyItem[] = surface[list];
-    const canons = items.map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item)) }));
+    const canons = items.map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item), keyTexts) }));
     canons.sort(byKeyThenCanon);
     lists[list] = canons;
     itemHashes[list] = canons.map((c) => ({ key: c.key, sha256: sha256Hex(c.canon) }));
