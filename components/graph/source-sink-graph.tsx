@@ -270,9 +270,11 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         const g = enter.append("g");
         g.append("rect").attr("class", "ring");
         g.append("rect").attr("class", "box");
-        g.append("rect").attr("class", "stripe");
+        // Only a sink has the stripe and only a group header the ▸/▾ mark (a key never changes
+        // kind), so the other nodes do not carry empty elements for the browser to style and lay out.
+        g.filter((n) => n.kind === "sink").append("rect").attr("class", "stripe");
         g.append("text").attr("class", "label");
-        g.append("text").attr("class", "meta");
+        g.filter((n) => n.group !== null).append("text").attr("class", "meta");
         g.on("click", (_event: MouseEvent, n) => {
           if (n.kind === "group") latest.current.onToggleGroup(n.key);
           else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
@@ -302,7 +304,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
     nodeSel.select("rect.ring").attr("x", -3).attr("y", -3).attr("width", (n) => n.w + 6).attr("height", (n) => n.h + 6).attr("rx", 6);
     nodeSel.select("rect.box").attr("width", (n) => n.w).attr("height", (n) => n.h).attr("rx", 4);
-    nodeSel.select("rect.stripe").attr("width", (n) => (n.kind === "sink" ? 3 : 0)).attr("height", (n) => n.h).attr("rx", 1.5);
+    nodeSel.select("rect.stripe").attr("width", 3).attr("height", (n) => n.h).attr("rx", 1.5);
     nodeSel
       .select("text.label")
       .attr("x", (n) => (n.group ? 16 : 8))
@@ -317,10 +319,9 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       });
     nodeSel
       .select("text.meta")
-      .attr("x", (n) => (n.group ? 5 : n.w - 6))
+      .attr("x", 5)
       .attr("y", 15)
-      .attr("text-anchor", (n) => (n.group ? "start" : "end"))
-      .text((n) => (n.group ? (n.group.collapsed ? "▸" : "▾") : ""));
+      .text((n) => (n.group?.collapsed ? "▸" : "▾"));
     nodeSel
       .filter((n) => n.group !== null)
       .select("text.label")
