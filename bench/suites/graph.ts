@@ -25,6 +25,21 @@ const GOAL_MS = 1000;
 const RUNS = 5;
 /** Bound on waiting for the server to answer after spawning it. */
 const SERVER_START_TIMEOUT_MS = 60_000;
+/** Bound on waiting for the server to exit after SIGTERM, before SIGKILL. */
+const SERVER_STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Stops the server and waits until it has exited: the suites after this one are timed, and a
+ * server still shutting down beside them would be timed with them.
+ */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), SERVER_STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
 
 async function waitForServer(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
@@ -99,8 +114,7 @@ export async function run(): Promise<BenchResult[]> {
     return [{ name: NAME, figure: `not measured: ${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, goal, pass: false }];
   } finally {
     await browser?.close();
-    child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    await stopServer(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
