@@ -35,6 +35,28 @@ describe("union property", () => {
     expect(a.findings.map((f) => f.kind)).toEqual(expect.arrayContaining(["path.to_sensitive_sink", "agent.lethal_trifecta", "agent.rule_of_two"]));
   });
 
+  it("the Rule of Two's finding cites each tool's role once, though deploying is both sensitive and a state change", () => {
+    const r = review({
+      servers: [{ id: "kb", name: "kb", transport: manual }],
+      sources: [{ id: "portal", name: "portal", writers: openPortal }],
+      tools: [
+        { serverId: "kb", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
+        { serverId: "kb", tool: "release", roles: ["writes", "deploys_or_destroys"], rolesConfirmed: true },
+        { serverId: "kb", tool: "mail", roles: ["reads_private_data", "network_or_shares"], rolesConfirmed: true },
+      ],
+      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: "search" }, { serverId: "kb", tool: "release" }, { serverId: "kb", tool: "mail" }] }],
+    });
+    const rule = analyse(r).findings.find((f) => f.kind === "agent.rule_of_two");
+    // Untrusted input, then the sensitive tools (held in key order), then state change, then outbound.
+    expect(rule?.why.roles.map((e) => `${e.tool} ${e.role}`)).toEqual([
+      "kb/search returns_untrusted_text",
+      "kb/mail reads_private_data",
+      "kb/release deploys_or_destroys",
+      "kb/release writes",
+      "kb/mail network_or_shares",
+    ]);
+  });
+
   it("a returning tool whose sources are all inside the boundary heads no path", () => {
     const r = review({
       servers: [{ id: "kb", name: "kb", transport: manual }],

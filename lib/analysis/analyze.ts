@@ -20,7 +20,7 @@ import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
 import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
-import { sortFindings, why, type Finding, type RoleEvidence } from "./findings";
+import { sortFindings, why, type Finding } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
@@ -143,21 +143,13 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
 
 const OUTBOUND = roleMask(["network_or_shares"]);
 const SENSITIVE = roleMask(["reads_private_data", "deploys_or_destroys"]);
-const STATE_CHANGE = roleMask(["writes", "deploys_or_destroys"]);
-const ALL_ROLES = roleMask(TOOL_ROLES);
-
 /**
- * A filter keeping the first evidence per (tool, role). Evidence entries are the tools' shared
- * ones, one object per tool and role (`ResolvedTool.evidence`), so identity is (tool, role).
+ * State change is `writes` or `deploys_or_destroys`, but the Rule of Two's evidence collects only
+ * `writes` from the state-change tools: every `deploys_or_destroys` entry is already in it from
+ * the sensitive tools, and each (tool, role) is cited once.
  */
-function firstOfEachToolRole(): (e: RoleEvidence) => boolean {
-  const seen = new Set<RoleEvidence>();
-  return (e) => {
-    if (seen.has(e)) return false;
-    seen.add(e);
-    return true;
-  };
-}
+const WRITES = roleMask(["writes"]);
+const ALL_ROLES = roleMask(TOOL_ROLES);
 
 /**
  * What the analysis used a tool's suggested roles for, sorted; the same in every agent that holds
@@ -424,7 +416,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       controlId: null,
       subject: { agentId: agent.id },
       why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
-        roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, STATE_CHANGE), outbound, OUTBOUND).filter(firstOfEachToolRole()),
+        roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, WRITES), outbound, OUTBOUND),
         tools: distinctKeys(returning, sensitive, stateChange, outbound),
         sources: sourceIdsOnPath,
       }),
