@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from "vitest";
 import { DEMO_NETWORK_POLICY } from "@/lib/review/demo";
-import { formatPolicyIssue, parseCidr, parseNetworkPolicies } from "./policy";
+import { formatPolicyIssue, MAX_FLOW_NESTING, parseCidr, parseNetworkPolicies } from "./policy";
 
 const policy = (egress: string, extra = "") => `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -79,6 +79,26 @@ describe("[control:egress] parsing NetworkPolicy YAML", () => {
     const [issue] = issuesOf("apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nspec:\n  egress: [ { to: ]\n");
     expect(issue?.path).toBe("(yaml)");
     expect(issue?.line).toBe(4);
+  });
+
+  it("names flow collections nested too deeply, where they go too deep, instead of overflowing the parser's stack", () => {
+    const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+    const [issue, ...rest] = issuesOf(`${policy("    - to: []\n")}---\n# the second document\nkind: NetworkPolicy\nspec:\n  podSelector: ${deep}\n`);
+    expect(rest).toEqual([]);
+    expect(issue).toEqual({
+      document: 1,
+      path: "(yaml)",
+      line: 13,
+      column: 16 + MAX_FLOW_NESTING,
+      message: `[ and { nest more than ${MAX_FLOW_NESTING} levels deep here; a NetworkPolicy needs about 10`,
+    });
+    expect(issuesOf(`{a: `.repeat(1000) + "1" + "}".repeat(1000))[0]).toMatchObject({ line: 1, column: 4 * MAX_FLOW_NESTING + 1 });
+  });
+
+  it("counts no bracket inside a comment or a quoted string toward that depth", () => {
+    const many = "[{".repeat(MAX_FLOW_NESTING);
+    const r = parseNetworkPolicies(policy("    - to: [{ ipBlock: { cidr: 10.0.0.0/8 } }]\n", `  # ${many}\n`).replace("name: p", `name: p\n  annotations:\n    note: '${many}'`));
+    expect(r.ok ? [] : r.issues.map(formatPolicyIssue)).toEqual([]);
   });
 
   it("requires spec.podSelector and the right apiVersion", () => {

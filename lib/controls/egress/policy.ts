@@ -10,13 +10,19 @@
  * are ordinary YAML and need nothing special. CIDRs are checked with ipaddr.js, not by regex alone.
  */
 import ipaddr from "ipaddr.js";
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from "yaml";
+import { isMap, isScalar, isSeq, Lexer, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from "yaml";
 import { z } from "zod";
 
 /** Longest policy text accepted: the review schema's limit on `policyYaml`. */
 export const MAX_POLICY_YAML_LENGTH = 200_000;
 /** Most documents or list items read from one text; a bound on work per request. */
 export const MAX_POLICIES_PER_TEXT = 100;
+/**
+ * Deepest nesting of flow collections (`[ ]`, `{ }`) accepted. A List of NetworkPolicies nests
+ * about 9 levels; the YAML parser recurses once per level and runs out of stack at a few hundred,
+ * which it would report in the engine's words ("Maximum call stack size exceeded").
+ */
+export const MAX_FLOW_NESTING = 64;
 
 export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -251,6 +257,56 @@ function toPolicy(data: NetworkPolicyDoc, doc: Document, lc: LineCounter, docume
   };
 }
 
+/** Tokens of the yaml package's lexer that stand for no source text (document, flow-error-end, scalar start). */
+const LEXER_CONTROL_TOKENS = new Set(["\x02", "\x18", "\x1f"]);
+
+/**
+ * The first place where flow collections nest deeper than `MAX_FLOW_NESTING`, or null. Found with
+ * the yaml package's lexer, which is iterative and knows quotes and comments (a `[` inside a
+ * string or a comment opens nothing). A text with at most that many `[` and `{` in all cannot nest
+ * deeper, so most texts are never lexed twice.
+ */
+function tooDeeplyNested(text: string): PolicyIssue | null {
+  let opening = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) opening++;
+  }
+  if (opening <= MAX_FLOW_NESTING) return null;
+  let depth = 0;
+  let offset = 0;
+  let document = 0;
+  let contentInDocument = false;
+  let previous = "";
+  for (const token of new Lexer().lex(text)) {
+    if (token === "[" || token === "{") {
+      if (++depth > MAX_FLOW_NESTING) {
+        const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+        let line = 1;
+        for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+        return {
+          document,
+          path: "(yaml)",
+          line,
+          column: offset - lineStart + 1,
+          message: `[ and { nest more than ${MAX_FLOW_NESTING} levels deep here; a NetworkPolicy needs about 10`,
+        };
+      }
+    } else if ((token === "]" || token === "}") && depth > 0) {
+      depth--;
+    } else if (token === "---" && previous !== "\x1f") {
+      // A document marker (a scalar "---" follows the scalar-start token); one before any content opens the first document.
+      if (contentInDocument) document++;
+      contentInDocument = false;
+    } else if (!LEXER_CONTROL_TOKENS.has(token) && token.trim() !== "" && !token.startsWith("#") && token !== "\ufeff") {
+      contentInDocument = true;
+    }
+    if (!LEXER_CONTROL_TOKENS.has(token)) offset += token.length;
+    previous = token;
+  }
+  return null;
+}
+
 /**
  * Parse NetworkPolicy YAML. Returns every policy found, or every problem with its location; never
  * throws. Documents of other API groups are skipped with a note (a pasted manifest may hold a
@@ -261,6 +317,8 @@ export function parseNetworkPolicies(text: string): ParsePolicyResult {
   if (text.length > MAX_POLICY_YAML_LENGTH) {
     return { ok: false, notes, issues: [{ document: 0, path: "(text)", line: 1, column: 1, message: `policy text is longer than ${MAX_POLICY_YAML_LENGTH} characters` }] };
   }
+  const tooDeep = tooDeeplyNested(text);
+  if (tooDeep) return { ok: false, notes, issues: [tooDeep] };
   const lc = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const docs = Array.isArray(parsed) ? parsed : [];
