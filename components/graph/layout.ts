@@ -53,6 +53,9 @@ export type LayoutNode = {
 
 export type GroupBox = { key: GroupKey; role: GroupRole; serverId: string; x: number; y: number; w: number; h: number; collapsed: boolean };
 
+/** The key of the visible edge between two visible nodes. */
+export const visibleEdgeKey = (from: string, to: string): string => `${from}->${to}`;
+
 export type LayoutEdge = { key: string; from: string; to: string; kind: GraphEdge["kind"]; onPath: boolean; members: EdgeId[] };
 
 export type GraphLayout = {
@@ -152,7 +155,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     const byServer = new Map<string, GraphNode[]>();
     for (const n of analysis.graph.nodes) {
       if (n.kind !== kind) continue;
-      byServer.set(n.group, [...(byServer.get(n.group) ?? []), n]);
+      const members = byServer.get(n.group);
+      if (members) members.push(n);
+      else byServer.set(n.group, [n]);
     }
     return [...byServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
   };
@@ -219,9 +224,15 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const agents = analysis.graph.nodes.filter((n) => n.kind === "agent");
   const intoAgent = new Map<NodeId, NodeId[]>();
   const intoSink = new Map<NodeId, NodeId[]>();
+  // Appended in place: copying the list on each edge was quadratic in an agent's tools.
+  const append = (into: Map<NodeId, NodeId[]>, key: NodeId, value: NodeId) => {
+    const list = into.get(key);
+    if (list) list.push(value);
+    else into.set(key, [value]);
+  };
   for (const e of analysis.graph.edges) {
-    if (e.kind === "held_by") intoAgent.set(e.to, [...(intoAgent.get(e.to) ?? []), e.from]);
-    if (e.kind === "holds") intoSink.set(e.to, [...(intoSink.get(e.to) ?? []), e.from]);
+    if (e.kind === "held_by") append(intoAgent, e.to, e.from);
+    if (e.kind === "holds") append(intoSink, e.to, e.from);
   }
   const bottomSoFar = Math.max(PAD_TOP + tallest, PAD_TOP);
   stackByDesire(
@@ -257,7 +268,7 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     const from = rep.get(e.from);
     const to = rep.get(e.to);
     if (!from || !to) continue;
-    const key = `${from}->${to}`;
+    const key = visibleEdgeKey(from, to);
     const existing = edgeMap.get(key);
     if (existing) {
       existing.onPath ||= e.onPath;

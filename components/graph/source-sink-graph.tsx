@@ -1,8 +1,8 @@
 "use client";
 /**
- * The source-to-sink graph, drawn with d3-selection into one SVG. Loaded only in the browser
- * (next/dynamic with ssr:false, see graph.tsx). React owns the state (selection, roving focus,
- * collapsed groups); d3 joins the layout into the SVG by key, so focused elements survive updates.
+ * The source-to-sink graph, drawn with d3-selection into one SVG. Loaded only in the browser (see
+ * graph.tsx). React owns the state (selection, roving focus, collapsed groups); d3 joins the layout
+ * into the SVG by key, so focused elements survive updates. Where controls go: placement.ts.
  * Every server-authored string goes in through `.text()` or an attribute, never as markup.
  *
  * Keyboard: one node holds tabindex 0 (roving); arrows move within a column (up/down) and along
@@ -12,9 +12,10 @@
 import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Analysis } from "@/lib/analysis/analyze";
-import { neighbour, NODE_H, type GraphLayout, type LayoutEdge, type LayoutNode } from "./layout";
-import { controlRows, controlTooltip, scopeName, STATUS_MARK, type ControlRow, type GraphNames } from "./view-model";
-import type { ControlStatus } from "@/lib/controls/types";
+import { fitText } from "./fit-text";
+import { neighbour, type GraphLayout, type LayoutEdge, type LayoutNode } from "./layout";
+import { curve, pillWidth, PILL_H, placeControls, type Cut, type Marker } from "./placement";
+import type { GraphNames } from "./view-model";
 import "./graph.css";
 
 export type { GraphNames };
@@ -30,15 +31,20 @@ export type SourceSinkGraphProps = {
   names: GraphNames;
 };
 
-type Marker = { key: string; x: number; y: number; label: string; status: ControlStatus; tooltip: string[]; cut: boolean };
-type Cut = { key: string; x: number; y: number; tooltip: string[] };
 type Tip = { x: number; y: number; lines: string[] } | null;
 
-const PILL_H = 15;
 const CHAR = 0.6;
 
 let measureCtx: CanvasRenderingContext2D | null | undefined;
 let fontFamily = "sans-serif";
+/**
+ * Labels already fitted, by font, width and text: a large review repeats labels ("unknown
+ * writers …" on every unmapped head) and redraws on every selection. Cleared when it grows past
+ * TRUNCATED_CACHE_MAX, so server-authored labels cannot grow it without bound.
+ */
+const truncated = new Map<string, string>();
+const TRUNCATED_CACHE_MAX = 20_000;
+
 /** Fit `text` into `px` at the graph's font, measured on a canvas (no layout reflow), with an ellipsis when cut. */
 function truncate(text: string, px: number, font: number, weight = 400): string {
   if (measureCtx === undefined) {
@@ -50,89 +56,15 @@ function truncate(text: string, px: number, font: number, weight = 400): string 
     const max = Math.max(4, Math.floor(px / (font * CHAR)));
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
   }
+  const cacheKey = `${weight} ${font} ${px}\n${text}`;
+  const cached = truncated.get(cacheKey);
+  if (cached !== undefined) return cached;
   ctx.font = `${weight} ${font}px ${fontFamily}`;
-  if (ctx.measureText(text).width <= px) return text;
-  let lo = 1;
-  let hi = text.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= px) lo = mid;
-    else hi = mid - 1;
-  }
-  return `${text.slice(0, lo).trimEnd()}…`;
+  const out = fitText(text, px, (t) => ctx.measureText(t).width);
+  if (truncated.size >= TRUNCATED_CACHE_MAX) truncated.clear();
+  truncated.set(cacheKey, out);
+  return out;
 }
-const pillWidth = (label: string) => Math.round(label.length * 10 * CHAR + 12);
-
-function curve(e: LayoutEdge, layout: GraphLayout): { d: string; at: (t: number) => [number, number] } | null {
-  const a = layout.byKey.get(e.from);
-  const b = layout.byKey.get(e.to);
-  if (!a || !b) return null;
-  const x0 = a.x + a.w;
-  const y0 = a.y + a.h / 2;
-  const x1 = b.x;
-  const y1 = b.y + b.h / 2;
-  const mx = (x0 + x1) / 2;
-  const at = (t: number): [number, number] => {
-    const u = 1 - t;
-    return [u * u * u * x0 + 3 * u * u * t * mx + 3 * u * t * t * mx + t * t * t * x1, u * u * u * y0 + 3 * u * u * t * y0 + 3 * u * t * t * y1 + t * t * t * y1];
-  };
-  return { d: y0 === y1 ? `M${x0},${y0}H${x1}` : `M${x0},${y0}C${mx},${y0} ${mx},${y1} ${x1},${y1}`, at };
-}
-
-/** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
-function placeControls(analysis: Analysis, layout: GraphLayout, names: GraphNames): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
-  const markers: Marker[] = [];
-  const cuts: Cut[] = [];
-  const byNode = new Map<string, string[]>();
-  const note = (key: string, lines: string[]) => byNode.set(key, [...(byNode.get(key) ?? []), ...lines]);
-  const rows = controlRows(analysis);
-  const serverPills = new Map<string, number>();
-  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
-
-  for (const row of rows) {
-    if (row.controlId === "credential" || row.controlId === "egress") {
-      if (row.scope.kind !== "server") continue;
-      const key = `group:returning:${row.scope.serverId}`;
-      const g = layout.groups.find((x) => x.key === key);
-      if (!g) continue;
-      const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
-      const offset = serverPills.get(key) ?? 0;
-      serverPills.set(key, offset + pillWidth(label) + 4);
-      markers.push({ key: `${row.key}`, x: g.x + 8 + offset, y: g.y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
-      note(key, describe(row));
-    } else if (row.controlId === "approval") {
-      const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
-      if (!agentId) continue;
-      const from = layout.rep.get(`agent:${agentId}` as never);
-      for (const sink of row.attachesTo) {
-        const to = layout.rep.get(sink);
-        const edge = layout.edges.find((e) => e.from === from && e.to === to);
-        const c = edge ? curve(edge, layout) : null;
-        if (!edge || !c) continue;
-        const label = `approval ${STATUS_MARK[row.status]}`;
-        const [x, y] = c.at(0.5);
-        markers.push({ key: `${row.key}:${sink}`, x: x - pillWidth(label) / 2, y: y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
-        if (to) note(to, describe(row));
-      }
-    } else if (row.controlId === "separation") {
-      for (const a of analysis.controls.separation.agents) {
-        const key = layout.rep.get(`agent:${a.agentId}` as never);
-        const n = key ? layout.byKey.get(key) : undefined;
-        if (!key || !n) continue;
-        const status: ControlStatus = a.holdsBoth ? "fails" : "holds";
-        const cutsHere = !a.holdsBoth && a.returningTools.length > 0;
-        const perAgent: ControlRow = { ...row, status, cutsPath: cutsHere, summary: a.holdsBoth ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks` : a.returningTools.length > 0 ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary` : `${names.agent(a.agentId)} holds no tool returning untrusted text` };
-        const lines = controlTooltip(perAgent, names.agent(a.agentId));
-        const label = `separation ${STATUS_MARK[status]}`;
-        markers.push({ key: `separation:${a.agentId}`, x: n.x + 6, y: n.y - 6 - PILL_H / 2 - 1, label, status, tooltip: lines, cut: cutsHere });
-        note(key, lines);
-        if (cutsHere) cuts.push({ key: `cut:${a.agentId}`, x: n.x + n.w + 6, y: n.y + NODE_H / 2, tooltip: ["Cut by tool-set separation", `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`] });
-      }
-    }
-  }
-  return { markers, cuts, byNode };
-}
-
 function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const node = n.node;
   if (n.group) {

@@ -1,0 +1,106 @@
+/**
+ * Where the graph draws each control, as pure geometry over the analysis and the layout: credential
+ * and egress on the server's returning-tools group, separation on the agent's session boundary (with
+ * a cut mark where it removes the path), approval on the agent → sink call. Also the control lines
+ * each node's tooltip adds. Marks are per visible node and edge: the members of a collapsed group
+ * share its node, so they share one mark and one copy of the lines.
+ */
+import type { Analysis } from "@/lib/analysis/analyze";
+import type { ControlStatus } from "@/lib/controls/types";
+import { NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
+import { controlRows, controlTooltip, scopeName, STATUS_MARK, type ControlRow, type GraphNames } from "./view-model";
+
+export const PILL_H = 15;
+/** Average character width of a pill's label, in ems. */
+const PILL_CHAR_WIDTH = 0.6;
+
+export type Marker = { key: string; x: number; y: number; label: string; status: ControlStatus; tooltip: string[]; cut: boolean };
+export type Cut = { key: string; x: number; y: number; tooltip: string[] };
+
+/** A control pill's width for its label (an estimate at the pill's font: the pill is drawn before text is measured). */
+export const pillWidth = (label: string) => Math.round(label.length * 10 * PILL_CHAR_WIDTH + 12);
+
+/** The edge drawn between two visible nodes (a horizontal cubic), and the point at a fraction along it. */
+export function curve(e: LayoutEdge, layout: GraphLayout): { d: string; at: (t: number) => [number, number] } | null {
+  const a = layout.byKey.get(e.from);
+  const b = layout.byKey.get(e.to);
+  if (!a || !b) return null;
+  const x0 = a.x + a.w;
+  const y0 = a.y + a.h / 2;
+  const x1 = b.x;
+  const y1 = b.y + b.h / 2;
+  const mx = (x0 + x1) / 2;
+  const at = (t: number): [number, number] => {
+    const u = 1 - t;
+    return [u * u * u * x0 + 3 * u * u * t * mx + 3 * u * t * t * mx + t * t * t * x1, u * u * u * y0 + 3 * u * u * t * y0 + 3 * u * t * t * y1 + t * t * t * y1];
+  };
+  return { d: y0 === y1 ? `M${x0},${y0}H${x1}` : `M${x0},${y0}C${mx},${y0} ${mx},${y1} ${x1},${y1}`, at };
+}
+
+/** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
+export function placeControls(analysis: Analysis, layout: GraphLayout, names: GraphNames): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
+  const markers: Marker[] = [];
+  const cuts: Cut[] = [];
+  const byNode = new Map<string, string[]>();
+  // A control's lines are added to a node once, however many of its members the control attaches
+  // to (a collapsed group stands for all of them).
+  const noted = new Set<string>();
+  const note = (key: string, rowKey: string, lines: string[]) => {
+    if (noted.has(`${rowKey}\n${key}`)) return;
+    noted.add(`${rowKey}\n${key}`);
+    const list = byNode.get(key);
+    if (list) list.push(...lines);
+    else byNode.set(key, [...lines]);
+  };
+  const edgeByKey = new Map(layout.edges.map((e) => [e.key, e]));
+  const rows = controlRows(analysis);
+  const serverPills = new Map<string, number>();
+  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
+
+  for (const row of rows) {
+    if (row.controlId === "credential" || row.controlId === "egress") {
+      if (row.scope.kind !== "server") continue;
+      const key = `group:returning:${row.scope.serverId}`;
+      const g = layout.groups.find((x) => x.key === key);
+      if (!g) continue;
+      const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
+      const offset = serverPills.get(key) ?? 0;
+      serverPills.set(key, offset + pillWidth(label) + 4);
+      markers.push({ key: `${row.key}`, x: g.x + 8 + offset, y: g.y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+      note(key, row.key, describe(row));
+    } else if (row.controlId === "approval") {
+      const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
+      if (!agentId) continue;
+      const from = layout.rep.get(`agent:${agentId}` as never);
+      // One marker per visible agent → sink edge: the sinks of a collapsed group share one edge.
+      const marked = new Set<string>();
+      for (const sink of row.attachesTo) {
+        const to = layout.rep.get(sink);
+        const edge = from && to ? edgeByKey.get(visibleEdgeKey(from, to)) : undefined;
+        if (!edge || !to || marked.has(edge.key)) continue;
+        const c = curve(edge, layout);
+        if (!c) continue;
+        marked.add(edge.key);
+        const label = `approval ${STATUS_MARK[row.status]}`;
+        const [x, y] = c.at(0.5);
+        markers.push({ key: `${row.key}:${to}`, x: x - pillWidth(label) / 2, y: y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+        note(to, row.key, describe(row));
+      }
+    } else if (row.controlId === "separation") {
+      for (const a of analysis.controls.separation.agents) {
+        const key = layout.rep.get(`agent:${a.agentId}` as never);
+        const n = key ? layout.byKey.get(key) : undefined;
+        if (!key || !n) continue;
+        const status: ControlStatus = a.holdsBoth ? "fails" : "holds";
+        const cutsHere = !a.holdsBoth && a.returningTools.length > 0;
+        const perAgent: ControlRow = { ...row, status, cutsPath: cutsHere, summary: a.holdsBoth ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks` : a.returningTools.length > 0 ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary` : `${names.agent(a.agentId)} holds no tool returning untrusted text` };
+        const lines = controlTooltip(perAgent, names.agent(a.agentId));
+        const label = `separation ${STATUS_MARK[status]}`;
+        markers.push({ key: `separation:${a.agentId}`, x: n.x + 6, y: n.y - 6 - PILL_H / 2 - 1, label, status, tooltip: lines, cut: cutsHere });
+        note(key, `separation:${a.agentId}`, lines);
+        if (cutsHere) cuts.push({ key: `cut:${a.agentId}`, x: n.x + n.w + 6, y: n.y + NODE_H / 2, tooltip: ["Cut by tool-set separation", `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`] });
+      }
+    }
+  }
+  return { markers, cuts, byNode };
+}
