@@ -1,12 +1,14 @@
 /**
  * Layout of the source-to-sink graph: pure geometry over the analysis the server returned (no
  * analysis is recomputed here). Five columns, writers → sources → returning tools → agents → sinks;
- * returning tools and sinks are grouped by server, and a collapsed group is one node standing for
- * its members. Rows are fixed-height so 200+ tools stay legible in a scroll container; agents and
- * sinks sit at the barycentre of what feeds them, pushed apart so they never overlap.
+ * returning tools and sinks are grouped by server, and so are the unmapped heads (the text of a
+ * returning tool with no source mapped: one per such tool, so a server not yet assessed has as many
+ * as it has tools). A collapsed group is one node standing for its members. Rows are fixed-height
+ * so 200+ tools stay legible in a scroll container; agents and sinks sit at the barycentre of what
+ * feeds them, pushed apart so they never overlap.
  */
 import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
-import type { EdgeId, NodeId } from "@/lib/analysis/ids";
+import { splitToolKey, type EdgeId, type NodeId } from "@/lib/analysis/ids";
 
 export const COLUMNS = [
   { id: "writers", label: "Writers (bound)", width: 224 },
@@ -30,7 +32,8 @@ export const COLLAPSE_ABOVE = 12;
 /** Columns are centred on each other only while the graph fits in about one screen; taller graphs start at the top. */
 export const CENTRE_BELOW = 480;
 
-export type GroupRole = "returning" | "sink";
+/** `unmapped`: the unmapped heads of a server's tools, in the sources column (their writers beside them while expanded). */
+export type GroupRole = "returning" | "sink" | "unmapped";
 export type GroupKey = `group:${GroupRole}:${string}`;
 export const groupKey = (role: GroupRole, serverId: string): GroupKey => `group:${role}:${serverId}`;
 
@@ -82,14 +85,19 @@ export const GRAPH_WIDTH = columnX(4) + COLUMNS[4].width + 4;
 
 const COLUMN_OF: Record<GraphNode["kind"], ColumnIndex> = { writers: 0, source: 1, returning: 2, agent: 3, sink: 4 };
 
+/** The group a node belongs to, if any: its server's tools, sinks or unmapped heads. */
+function groupOf(n: GraphNode): GroupKey | null {
+  if (n.kind === "returning" || n.kind === "sink") return groupKey(n.kind, n.group);
+  if (n.kind === "source" && n.head.kind === "unmapped") return groupKey("unmapped", splitToolKey(n.head.tool).serverId);
+  return null;
+}
+
 /** Groups that start collapsed: those with more than `COLLAPSE_ABOVE` members. */
 export function defaultCollapsed(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
   const counts = new Map<GroupKey, number>();
   for (const n of analysis.graph.nodes) {
-    if (n.kind === "returning" || n.kind === "sink") {
-      const k = groupKey(n.kind, n.group);
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
+    const k = groupOf(n);
+    if (k) counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   return new Set([...counts].filter(([, c]) => c > COLLAPSE_ABOVE).map(([k]) => k));
 }
@@ -97,7 +105,10 @@ export function defaultCollapsed(analysis: Pick<Analysis, "graph">): Set<GroupKe
 /** Every group key of the graph. */
 export function allGroups(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
   const out = new Set<GroupKey>();
-  for (const n of analysis.graph.nodes) if (n.kind === "returning" || n.kind === "sink") out.add(groupKey(n.kind, n.group));
+  for (const n of analysis.graph.nodes) {
+    const k = groupOf(n);
+    if (k) out.add(k);
+  }
   return out;
 }
 
@@ -145,10 +156,28 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     return { key: n.id, kind: n.kind, column, x: columnX(column), y, w: COLUMNS[column].width, h: NODE_H, label: n.label, members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id) };
   };
 
-  // Writers and sources: one row per source, writers beside the source they write into.
-  const sourceNodes = analysis.graph.nodes.filter((n) => n.kind === "source");
+  // Writers and sources: one row per source, writers beside the source they write into. Mapped
+  // sources first, then the unmapped heads grouped by server.
+  const mappedSources: GraphNode[] = [];
+  const unmappedByServer = new Map<string, GraphNode[]>();
+  for (const n of analysis.graph.nodes) {
+    if (n.kind !== "source") continue;
+    if (n.head.kind === "source") mappedSources.push(n);
+    else {
+      const serverId = splitToolKey(n.head.tool).serverId;
+      const members = unmappedByServer.get(serverId);
+      if (members) members.push(n);
+      else unmappedByServer.set(serverId, [n]);
+    }
+  }
   const writersByHead = new Map<string, GraphNode>();
   for (const n of analysis.graph.nodes) if (n.kind === "writers") writersByHead.set(n.id.slice("writers:".length), n);
+  /** A source's row: the source, and its writers beside it. */
+  const placeSourceRow = (source: GraphNode, y: number, labels?: { source: string; writers: string }) => {
+    nodes.push({ ...mk(source, y), label: labels?.source ?? source.label });
+    const w = writersByHead.get(source.id.slice("source:".length));
+    if (w) nodes.push({ ...mk(w, y), label: labels?.writers ?? w.label });
+  };
 
   // Returning tools grouped by server.
   const grouped = (kind: "returning" | "sink") => {
@@ -191,18 +220,61 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     });
   };
 
+  /**
+   * A server's unmapped heads, in the sources column. Expanded: a header, then a row per head named
+   * by its tool (the header says what they are), its writers beside it. Collapsed: the group node
+   * stands for the heads, and one "unknown writers" node beside it for all their writers.
+   */
+  const placeUnmappedGroup = (serverId: string, members: GraphNode[], top: number) => {
+    const key = groupKey("unmapped", serverId);
+    const isCollapsed = collapsed.has(key);
+    const x = columnX(1);
+    const w = COLUMNS[1].width;
+    groups.push({ key, role: "unmapped", serverId, x: x - 4, y: top, w: w + 8, h: groupHeight(members.length, isCollapsed) - 6, collapsed: isCollapsed });
+    nodes.push({
+      key,
+      kind: "group",
+      column: 1,
+      x,
+      y: top + 6,
+      w,
+      h: NODE_H,
+      label: serverId,
+      members: isCollapsed ? members.map((m) => m.id) : [],
+      node: null,
+      group: { role: "unmapped", serverId, count: members.length, collapsed: isCollapsed },
+      onPath: members.some((m) => onPathNodes.has(m.id)),
+    });
+    const writers = members.map((m) => writersByHead.get(m.id.slice("source:".length))).filter((w): w is GraphNode => w !== undefined);
+    if (isCollapsed && writers[0]) {
+      const writersKey = `writers-of:${key}`;
+      nodes.push({ ...mk(writers[0], top + 6), key: writersKey, label: "unknown writers", members: writers.map((w) => w.id), onPath: writers.some((w) => onPathNodes.has(w.id)) });
+      for (const w of writers) rep.set(w.id, writersKey);
+    }
+    members.forEach((m, i) => {
+      if (isCollapsed) {
+        rep.set(m.id, key);
+      } else if (m.kind === "source" && m.head.kind === "unmapped") {
+        placeSourceRow(m, top + 6 + ROW * (i + 1), { source: `returned by ${splitToolKey(m.head.tool).tool}`, writers: "unknown writers" });
+      }
+    });
+  };
+
   const returningGroups = grouped("returning");
-  const sourcesHeight = sourceNodes.length * ROW;
+  const unmappedGroups = [...unmappedByServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
+  const unmappedHeight = unmappedGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP, 0);
+  const unmappedGap = mappedSources.length > 0 && unmappedGroups.length > 0 ? GROUP_GAP : 0;
+  const sourcesHeight = mappedSources.length * ROW + unmappedGap + unmappedHeight;
   const returningHeight = returningGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP, 0);
   const tallest = Math.max(sourcesHeight, returningHeight);
   const centre = tallest <= CENTRE_BELOW;
   const sourcesTop = PAD_TOP + (centre ? (tallest - sourcesHeight) / 2 : 0);
-  sourceNodes.forEach((s, i) => {
-    const y = sourcesTop + i * ROW;
-    nodes.push(mk(s, y));
-    const w = writersByHead.get(s.id.slice("source:".length));
-    if (w) nodes.push(mk(w, y));
-  });
+  mappedSources.forEach((source, i) => placeSourceRow(source, sourcesTop + i * ROW));
+  let unmappedTop = sourcesTop + mappedSources.length * ROW + unmappedGap;
+  for (const [serverId, members] of unmappedGroups) {
+    placeUnmappedGroup(serverId, members, unmappedTop);
+    unmappedTop += groupHeight(members.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP;
+  }
   let cursor = PAD_TOP + (centre ? (tallest - returningHeight) / 2 : 0);
   for (const [serverId, members] of returningGroups) {
     placeGroup("returning", serverId, members, cursor);

@@ -13,7 +13,7 @@ import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { fitText } from "./fit-text";
-import { neighbour, type GraphLayout, type LayoutEdge, type LayoutNode } from "./layout";
+import { neighbour, type GraphLayout, type GroupRole, type LayoutEdge, type LayoutNode } from "./layout";
 import { curve, pillWidth, PILL_H, placeControls, type Cut, type Marker } from "./placement";
 import type { GraphNames } from "./view-model";
 import "./graph.css";
@@ -32,6 +32,11 @@ export type SourceSinkGraphProps = {
 };
 
 type Tip = { x: number; y: number; lines: string[] } | null;
+
+/** What a group's members are, in its tooltip and accessible name. */
+const GROUP_MEMBERS: Record<GroupRole, string> = { returning: "returning tools", sink: "sensitive sinks", unmapped: "unmapped sources (tools returning text from no mapped source)" };
+/** The noun after a group's count on its node ("50 tools"); "unmapped" is not pluralised. */
+const GROUP_COUNT_NOUN: Record<GroupRole, string> = { returning: "tool", sink: "sink", unmapped: "unmapped" };
 
 const CHAR = 0.6;
 
@@ -68,8 +73,12 @@ function truncate(text: string, px: number, font: number, weight = 400): string 
 function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const node = n.node;
   if (n.group) {
-    const what = n.group.role === "returning" ? "returning tools" : "sensitive sinks";
-    return [`${names.server(n.group.serverId)}: ${n.group.count} ${what}`, n.group.collapsed ? "Collapsed; Enter expands the group" : "Enter collapses the group"];
+    const toggle = n.group.collapsed ? "Collapsed; Enter expands the group" : "Enter collapses the group";
+    if (n.group.role === "unmapped") {
+      const count = n.group.count === 1 ? "1 tool returns" : `${n.group.count} tools return`;
+      return [`${names.server(n.group.serverId)}: ${count} text from no mapped source`, "Writers unknown, so counted as outside the boundary; map the sources in the tool assessment", toggle];
+    }
+    return [`${names.server(n.group.serverId)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`, toggle];
   }
   if (!node) return [];
   switch (node.kind) {
@@ -101,7 +110,7 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
 }
 
 function ariaLabel(n: LayoutNode, names: GraphNames): string {
-  if (n.group) return `${names.server(n.group.serverId)}, ${n.group.count} ${n.group.role === "returning" ? "returning tools" : "sinks"}, ${n.group.collapsed ? "collapsed" : "expanded"}`;
+  if (n.group) return `${names.server(n.group.serverId)}, ${n.group.count} ${GROUP_MEMBERS[n.group.role]}, ${n.group.collapsed ? "collapsed" : "expanded"}`;
   const node = n.node;
   if (!node) return n.label;
   const kind = { writers: "Writers", source: "Source", returning: "Returning tool", agent: "Agent", sink: "Sink" }[node.kind];
@@ -259,7 +268,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .select("text.label")
       .append("tspan")
       .attr("class", "count")
-      .text((n) => `  ${n.group!.count} ${n.group!.role === "returning" ? "tool" : "sink"}${n.group!.count === 1 ? "" : "s"}`);
+      .text((n) => `  ${n.group!.count} ${GROUP_COUNT_NOUN[n.group!.role]}${n.group!.count === 1 || n.group!.role === "unmapped" ? "" : "s"}`);
 
     // Control markers and cut marks.
     const marks = gMarks

@@ -141,3 +141,43 @@ test("[graph]: 200 tools stay legible: the big server starts collapsed to one no
   await page.screenshot({ path: "test-results/graph-200-expanded.png" });
   expect(errors).toEqual([]);
 });
+
+test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped sources start as one group with one 'unknown writers' node, and expand to a row per tool", async ({ page }) => {
+  const errors = failOnPageErrors(page);
+  const stdio = { kind: "stdio" as const, command: "node", args: [], envNames: [] };
+  const pages = Array.from({ length: 200 }, (_, t) => ({ name: `get_page_${t}`, description: `Get wiki page ${t}.` }));
+  const review = {
+    schemaVersion: 2,
+    title: "Generated: 200 unassessed tools",
+    servers: [
+      { id: "wiki", name: "wiki", transport: stdio, declaredTools: pages },
+      { id: "deploy", name: "deploy", transport: stdio, declaredTools: [{ name: "trigger_deploy", description: "Deploy a release." }] },
+    ],
+    agents: [{ id: "on-call", name: "on-call", tools: [...pages.map((p) => ({ serverId: "wiki", tool: p.name })), { serverId: "deploy", tool: "trigger_deploy" }] }],
+  };
+  const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=graph`);
+  const graph = page.getByTestId("graph-svg");
+  const group = graph.locator(`g.gnode[data-key="group:unmapped:wiki"]`);
+  await expect(group).toHaveAttribute("aria-expanded", "false");
+  await expect(group).toContainText("200 unmapped");
+  await expect(graph.locator(`g.gnode[data-key="writers-of:group:unmapped:wiki"]`)).toContainText("unknown writers");
+  await expect(graph.locator(`g.gnode[data-key^="source:unmapped:wiki/"]`)).toHaveCount(0);
+  const scroll = page.getByTestId("graph-scroll");
+  expect((await graph.boundingBox())?.height ?? 0).toBeLessThan(400);
+
+  // Selecting the one writers node highlights the paths from every one of those heads.
+  await graph.locator(`g.gnode[data-key="writers-of:group:unmapped:wiki"]`).click();
+  await expect(page.getByRole("heading", { name: /Paths through unknown writers/ })).toBeVisible();
+
+  await group.focus();
+  await page.keyboard.press("Enter");
+  await expect(group).toHaveAttribute("aria-expanded", "true");
+  await expect(graph.locator(`g.gnode[data-key^="source:unmapped:wiki/"]`)).toHaveCount(200);
+  await expect(graph.locator(`g.gnode[data-key="source:unmapped:wiki/get_page_7"]`)).toContainText("returned by get_page_7");
+  expect((await scroll.boundingBox())?.height ?? 0).toBeLessThanOrEqual(600);
+  await page.screenshot({ path: "test-results/graph-200-unassessed.png" });
+  expect(errors).toEqual([]);
+});
