@@ -170,6 +170,17 @@ describe("output", () => {
     for (const f of a.findings) expect(f.why.summary.length).toBeGreaterThan(0);
   });
 
+  it("lists every control finding in the top-level findings, and does not repeat them as an aggregate under controls", () => {
+    const a = analyse(createDemoReview());
+    const c = a.controls;
+    const perControl = [...c.credentials, ...c.egress, c.separation, ...c.approvals, ...c.absent].flatMap((e) => e.findings);
+    expect(perControl.length).toBeGreaterThan(0);
+    const ids = new Set(a.findings.map((f) => f.id));
+    for (const f of perControl) expect(ids.has(f.id), f.id).toBe(true);
+    expect(a.findings.filter((f) => f.controlId !== null).map((f) => f.id).sort()).toEqual(perControl.map((f) => f.id).sort());
+    expect(Object.keys(c)).not.toContain("findings");
+  });
+
   it("every path's nodes and edges exist in the graph", () => {
     const a = analyse(createDemoReview());
     const nodes = new Set(a.graph.nodes.map((n) => n.id));

@@ -106,8 +106,8 @@ export type ToolView = {
   presence: "listed" | "not_listed";
   listOrigin: "snapshot" | "declared" | null;
   roles: ToolRole[];
+  /** Confirmed roles carry no other reason than the confirmation; a suggested tool's reasons are `suggestedRoles`. */
   rolesOrigin: "confirmed" | "suggested";
-  reasons: RoleReason[];
   suggestedRoles: RoleReason[];
   annotations: EffectiveAnnotations;
   sourceIds: SourceId[];
@@ -125,7 +125,8 @@ export type Analysis = {
   graph: { nodes: GraphNode[]; edges: GraphEdge[] };
   agents: AgentAnalysis[];
   paths: { total: number; listed: PathView[]; truncated: boolean; limit: number; perAgentLimit: number };
-  controls: ControlsEvaluation;
+  /** The controls with their own findings; every control finding is also in `findings`, which is not repeated here. */
+  controls: Omit<ControlsEvaluation, "findings">;
   reliance: RelianceEntry[];
   findings: Finding[];
 };
@@ -584,7 +585,6 @@ const toolView = (t: ResolvedTool): ToolView => ({
   listOrigin: t.listOrigin,
   roles: t.roles.roles,
   rolesOrigin: t.roles.origin,
-  reasons: t.roles.reasons,
   suggestedRoles: t.roles.suggestion.roles,
   annotations: t.annotations,
   sourceIds: t.sourceIds,
@@ -627,6 +627,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
   unmappedSourceFindings(b);
 
+  const { findings: _inFindings, ...controlsView } = controls;
   return {
     version: ANALYSIS_VERSION,
     toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
@@ -635,7 +636,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     graph: { nodes: b.nodes, edges: b.edges },
     agents,
     paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
-    controls,
+    controls: controlsView,
     reliance: relianceEntries(b),
     findings: sortFindings(b.findings),
   };

@@ -10,7 +10,7 @@ import type { FindingId, NodeId, PathId, ToolKey } from "./ids";
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-/** A role a finding rests on; the reasons behind a suggested role are on the tool (`Analysis.tools[].reasons`). */
+/** A role a finding rests on; the reasons behind a suggested role are on the tool (`Analysis.tools[].suggestedRoles`). */
 export type RoleEvidence = { tool: ToolKey; role: ToolRole; origin: "confirmed" | "suggested" };
 
 /** A configuration field a finding is about, by dotted path into the review or the policy. */
