@@ -6,6 +6,7 @@ import { analysisOptions } from "@/components/review/analysis-queries";
 import { ToolRolesTable } from "@/components/review/tool-roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { toolKey } from "@/lib/analysis/ids";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
 import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
 
@@ -22,6 +23,40 @@ export function knownToolsOf(review: Review, liveToolsByServer: ReadonlyMap<stri
 }
 
 const sameTool = (a: ToolRef, b: ToolRef) => a.serverId === b.serverId && a.tool === b.tool;
+const refKey = (ref: ToolRef) => toolKey(ref.serverId, ref.tool);
+
+/** A server with more tools than this shows only the ones the agent holds until the reviewer asks for all. */
+export const TOOLS_SHOWN_PER_SERVER = 24;
+
+/** One server's tools in an agent card: a checkbox each, or, for a large server, the held ones and a button for the rest. */
+function ServerTools(props: { serverTools: KnownTool[]; held: ReadonlySet<string>; disabled: boolean; onToggle: (ref: ToolRef, on: boolean) => void }) {
+  const { serverTools, held } = props;
+  const [showAll, setShowAll] = useState(false);
+  const large = serverTools.length > TOOLS_SHOWN_PER_SERVER;
+  const heldHere = serverTools.filter((t) => held.has(refKey(t))).length;
+  const shown = large && !showAll ? serverTools.filter((t) => held.has(refKey(t))) : serverTools;
+  return (
+    <fieldset style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem" }}>
+      <legend className="small" style={{ fontWeight: 600 }}>
+        {serverTools[0]?.serverName}
+        {large && <span className="muted" style={{ fontWeight: 400 }}> · {heldHere} of {serverTools.length} tools held</span>}
+      </legend>
+      <div className="row" style={{ gap: "0.5rem 1.25rem" }}>
+        {shown.map((t) => (
+          <label key={t.tool} className="check" title={t.description}>
+            <input type="checkbox" checked={held.has(refKey(t))} onChange={(e) => props.onToggle(t, e.target.checked)} disabled={props.disabled} />
+            <span className="mono">{t.tool}</span>
+          </label>
+        ))}
+        {large && (
+          <button type="button" className="btn btn-ghost small" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
+            {showAll ? "Show only the tools held" : `Show all ${serverTools.length} tools`}
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}
 
 function AgentCard(props: {
   agent: Agent;
@@ -33,9 +68,16 @@ function AgentCard(props: {
 }) {
   const { agent, tools } = props;
   const byServer = new Map<ServerId, KnownTool[]>();
-  for (const t of tools) byServer.set(t.serverId, [...(byServer.get(t.serverId) ?? []), t]);
+  for (const t of tools) {
+    const list = byServer.get(t.serverId);
+    if (list) list.push(t);
+    else byServer.set(t.serverId, [t]);
+  }
+  // Sets, not scans: a review may list thousands of tools, each checked against the agent's.
+  const held = new Set(agent.tools.map(refKey));
+  const known = new Set(tools.map(refKey));
   // Refs the agent holds that no server lists (e.g. a tool removed from a surface) stay visible.
-  const orphaned = agent.tools.filter((ref) => !tools.some((t) => sameTool(t, ref)));
+  const orphaned = agent.tools.filter((ref) => !known.has(refKey(ref)));
 
   const toggle = (ref: ToolRef, on: boolean) =>
     props.onChange({
@@ -63,24 +105,7 @@ function AgentCard(props: {
         Once tools share a session, text returned by any of them can reach every tool in it, whichever server each came from.
       </p>
       {[...byServer.entries()].map(([serverId, serverTools]) => (
-        <fieldset key={serverId} style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem" }}>
-          <legend className="small" style={{ fontWeight: 600 }}>
-            {serverTools[0]?.serverName}
-          </legend>
-          <div className="row" style={{ gap: "0.5rem 1.25rem" }}>
-            {serverTools.map((t) => (
-              <label key={t.tool} className="check" title={t.description}>
-                <input
-                  type="checkbox"
-                  checked={agent.tools.some((ref) => sameTool(ref, t))}
-                  onChange={(e) => toggle(t, e.target.checked)}
-                  disabled={props.disabled}
-                />
-                <span className="mono">{t.tool}</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ServerTools key={serverId} serverTools={serverTools} held={held} disabled={props.disabled} onToggle={toggle} />
       ))}
       {orphaned.length > 0 && (
         <div className="callout warn small">

@@ -14,9 +14,17 @@ export const ROLE_LABEL: Record<ToolRole, string> = {
   network_or_shares: "reaches the network or shares",
 };
 
+/** Rows shown before "Show all", and sources listed per row before "Show all sources". */
+export const TOOL_ROWS_SHOWN = 100;
+export const SOURCES_SHOWN_PER_TOOL = 12;
+
 function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review; editor: ReviewEditor }) {
   const [roles, setRoles] = useState<Set<ToolRole>>(new Set(tool.roles));
   const [sources, setSources] = useState<Set<string>>(new Set(tool.sourceIds));
+  const [allSources, setAllSources] = useState(false);
+  const manySources = review.sources.length > SOURCES_SHOWN_PER_TOOL;
+  // With many sources, the ones mapped to this tool (saved or ticked since), until the reviewer asks for all.
+  const sourcesShown = manySources && !allSources ? review.sources.filter((s) => sources.has(s.id) || tool.sourceIds.includes(s.id)) : review.sources;
   const dirty =
     tool.rolesOrigin !== "confirmed" ||
     roles.size !== tool.roles.length ||
@@ -80,12 +88,17 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
         <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
           <legend className="sr-only">Sources whose text {tool.name} returns</legend>
           {review.sources.length === 0 && <span className="small muted">no sources entered</span>}
-          {review.sources.map((s) => (
+          {sourcesShown.map((s) => (
             <label key={s.id} className="check">
               <input type="checkbox" checked={sources.has(s.id)} onChange={(e) => setSources(toggle(sources, s.id, e.target.checked))} />
               {s.name}
             </label>
           ))}
+          {manySources && (
+            <button type="button" className="btn btn-ghost small" onClick={() => setAllSources((v) => !v)} aria-expanded={allSources}>
+              {allSources ? "Show only the sources mapped" : `Show all ${review.sources.length} sources`}
+            </button>
+          )}
         </fieldset>
       </td>
       <td style={{ textAlign: "right" }}>
@@ -102,8 +115,13 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
  * the reviewer confirms each, and until then the analysis says where it relied on a suggestion.
  */
 export function ToolRolesTable({ tools, review, editor, revision }: { tools: readonly ToolView[]; review: Review; editor: ReviewEditor; revision: number }) {
+  const [filter, setFilter] = useState("");
+  const [showAll, setShowAll] = useState(false);
   if (tools.length === 0) return null;
   const unconfirmed = tools.filter((t) => t.rolesOrigin !== "confirmed").length;
+  const needle = filter.trim().toLowerCase();
+  const matching = needle ? tools.filter((t) => t.key.toLowerCase().includes(needle)) : tools;
+  const rows = showAll ? matching : matching.slice(0, TOOL_ROWS_SHOWN);
   return (
     <section className="card stack" aria-labelledby="tool-roles-heading" style={{ padding: 0 }}>
       <div style={{ padding: "1rem 1.25rem 0" }}>
@@ -112,6 +130,12 @@ export function ToolRolesTable({ tools, review, editor, revision }: { tools: rea
           Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default, not &quot;safe&quot;.{" "}
           {unconfirmed > 0 ? `${unconfirmed} tool(s) still rely on a suggestion.` : "Every tool's roles are confirmed."}
         </p>
+        {tools.length > TOOL_ROWS_SHOWN && (
+          <label className="field" style={{ marginTop: "0.5rem", maxWidth: "24rem" }}>
+            <span className="label-text">Filter tools by server or name</span>
+            <input value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. deploy" />
+          </label>
+        )}
       </div>
       <table className="data" aria-label="Tool roles and sources">
         <thead>
@@ -125,12 +149,28 @@ export function ToolRolesTable({ tools, review, editor, revision }: { tools: rea
           </tr>
         </thead>
         <tbody>
-          {tools.map((t) => (
+          {rows.map((t) => (
             // Keyed on the revision so each row starts from the stored assessment after a save.
             <ToolRoleRow key={`${t.key}@${revision}`} tool={t} review={review} editor={editor} />
           ))}
         </tbody>
       </table>
+      {(matching.length > TOOL_ROWS_SHOWN || (needle && matching.length === 0)) && (
+        <div className="row small muted" style={{ padding: "0 1.25rem 1rem" }}>
+          {matching.length === 0 ? (
+            <span>No tool matches “{filter.trim()}”.</span>
+          ) : (
+            <>
+              <span>
+                {rows.length} of {matching.length} tools shown{needle ? ` matching “${filter.trim()}”` : ""}.
+              </span>
+              <button type="button" className="btn" onClick={() => setShowAll((v) => !v)}>
+                {showAll ? `Show the first ${TOOL_ROWS_SHOWN}` : `Show all ${matching.length}`}
+              </button>
+            </>
+          )}
+        </div>
+      )}
     </section>
   );
 }

@@ -55,3 +55,42 @@ test("[agents]: a suggested role is marked unconfirmed until the reviewer confir
   const after = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as typeof analysis;
   expect(after.paths.listed.filter((p) => p.sink === "files/share_file").every((p) => !p.reliesOnSuggestions)).toBe(true);
 });
+
+test("[agents]: a large server stays workable: an agent card shows the tools it holds with a way to all of them, and the tool roles table is filtered and shown a page at a time", async ({ page }) => {
+  const tools = Array.from({ length: 150 }, (_, t) => ({ name: `get_page_${t}`, description: `Get page ${t}.`, annotations: { readOnlyHint: true } }));
+  const sources = Array.from({ length: 30 }, (_, i) => ({ id: `space-${i}`, name: `Space ${i}`, writers: { internalAccounts: 10 + i } }));
+  const big = {
+    schemaVersion: 2,
+    title: "large server",
+    servers: [{ id: "wiki", name: "wiki-mcp", transport: { kind: "manual" }, declaredTools: tools }],
+    sources,
+    tools: [{ serverId: "wiki", tool: "get_page_7", sourceIds: ["space-3"], roles: ["returns_untrusted_text"], rolesConfirmed: true }],
+    agents: [{ id: "reader", name: "reader", tools: ["get_page_1", "get_page_7", "get_page_42"].map((tool) => ({ serverId: "wiki", tool })) }],
+  };
+  const res = await page.request.post("/api/reviews", { headers: bearer, data: { review: big } });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=agents`);
+
+  const card = page.getByTestId("agent-reader");
+  await expect(card).toContainText("3 of 150 tools held");
+  await expect(card.getByRole("checkbox")).toHaveCount(3);
+  await expect(card.getByLabel("get_page_42")).toBeChecked();
+  await card.getByRole("button", { name: "Show all 150 tools" }).click();
+  await expect(card.getByRole("checkbox")).toHaveCount(150);
+  await expect(card.getByLabel("get_page_99")).not.toBeChecked();
+
+  const table = page.getByRole("table", { name: "Tool roles and sources" });
+  await expect(table.locator("tbody tr")).toHaveCount(100);
+  await expect(page.getByText("100 of 150 tools shown.")).toBeVisible();
+  await page.getByLabel("Filter tools by server or name").fill("get_page_7");
+  await expect(table.locator("tbody tr")).toHaveCount(11); // get_page_7 and get_page_70 … get_page_79
+  // A row lists the sources mapped to its tool, with a way to all of them.
+  const row = page.getByTestId("tool-roles-wiki/get_page_7");
+  await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(1);
+  await expect(row.getByLabel("Space 3")).toBeChecked();
+  await row.getByRole("button", { name: "Show all 30 sources" }).click();
+  await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(30);
+  await page.getByLabel("Filter tools by server or name").fill("no such tool");
+  await expect(page.getByText("No tool matches “no such tool”.")).toBeVisible();
+});
