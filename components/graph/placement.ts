@@ -7,7 +7,7 @@
  */
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ControlStatus } from "@/lib/controls/types";
-import { NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
+import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
 import { controlRows, controlTooltip, scopeName, STATUS_MARK, type ControlRow, type GraphNames } from "./view-model";
 
 export const PILL_H = 15;
@@ -60,7 +60,7 @@ export function placeControls(analysis: Analysis, layout: GraphLayout, names: Gr
   for (const row of rows) {
     if (row.controlId === "credential" || row.controlId === "egress") {
       if (row.scope.kind !== "server") continue;
-      const key = `group:returning:${row.scope.serverId}`;
+      const key = groupKey("returning", row.scope.serverId);
       const g = layout.groups.find((x) => x.key === key);
       if (!g) continue;
       const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
