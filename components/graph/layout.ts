@@ -9,6 +9,7 @@
  */
 import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
 import { splitToolKey, type EdgeId, type NodeId } from "@/lib/analysis/ids";
+import { shownName } from "@/lib/analysis/prose";
 
 export const COLUMNS = [
   { id: "writers", label: "Writers (bound)", width: 224 },
@@ -255,7 +256,7 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
       if (isCollapsed) {
         rep.set(m.id, key);
       } else if (m.kind === "source" && m.head.kind === "unmapped") {
-        placeSourceRow(m, top + 6 + ROW * (i + 1), { source: `returned by ${splitToolKey(m.head.tool).tool}`, writers: "unknown writers" });
+        placeSourceRow(m, top + 6 + ROW * (i + 1), { source: `returned by ${shownName(splitToolKey(m.head.tool).tool)}`, writers: "unknown writers" });
       }
     });
   };

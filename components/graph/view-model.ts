@@ -6,6 +6,7 @@
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { Finding } from "@/lib/analysis/findings";
 import { splitToolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
+import { shownName } from "@/lib/analysis/prose";
 import { controlEntry, type ControlId, type ControlPosition } from "@/lib/controls/catalog";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 
@@ -71,7 +72,8 @@ export function controlTooltip(row: ControlRow, scopeName: string): string[] {
   ];
 }
 
-export const toolName = (key: ToolKey) => splitToolKey(key).tool;
+/** A tool's name for display, from its key: the server's text, with hidden characters revealed. */
+export const toolName = (key: ToolKey) => shownName(splitToolKey(key).tool);
 
 export function agentName(analysis: Pick<Analysis, "agents">, agentId: string): string {
   return analysis.agents.find((a) => a.agentId === agentId)?.name ?? agentId;

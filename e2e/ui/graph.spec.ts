@@ -181,3 +181,29 @@ test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped so
   await page.screenshot({ path: "test-results/graph-200-unassessed.png" });
   expect(errors).toEqual([]);
 });
+
+test("[graph]: a tool name with hidden characters is shown with them revealed, in the graph, the path table and the findings", async ({ page }) => {
+  const errors = failOnPageErrors(page);
+  const hostile = "read\u202Eyolped_reggirt";
+  const review = {
+    schemaVersion: 2,
+    title: "Hidden characters in a tool name",
+    servers: [{ id: "kb", name: "kb", transport: { kind: "manual" }, declaredTools: [{ name: hostile, annotations: { readOnlyHint: true } }, { name: "trigger_deploy" }] }],
+    sources: [{ id: "portal", name: "portal", writers: { externalAccounts: 10, selfServiceSignupOpen: true } }],
+    tools: [
+      { serverId: "kb", tool: hostile, sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
+      { serverId: "kb", tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
+    ],
+    agents: [{ id: "a", name: "agent", tools: [{ serverId: "kb", tool: hostile }, { serverId: "kb", tool: "trigger_deploy" }] }],
+  };
+  const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=graph`);
+  const node = page.getByTestId("graph-svg").locator(`g.gnode[data-key="returning:kb/${hostile}"]`);
+  await expect(node).toHaveAttribute("aria-label", /read⟦U\+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt/);
+  await expect(node).toContainText("read⟦U+202E");
+  await expect(page.getByTestId("paths-table")).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
+  expect(await page.locator("main").innerText()).not.toContain("\u202E");
+  expect(errors).toEqual([]);
+});

@@ -106,6 +106,28 @@ describe("from hand-entered tools alone", () => {
   });
 });
 
+describe("a server's hidden characters", () => {
+  it("are revealed in the graph's labels and the findings' sentences, and kept as sent in keys", () => {
+    const hostile = "read\u202Eyolped_reggirt"; // reads as "read" then "trigger_deploy" reversed
+    const r = review({
+      servers: [{ id: "kb", name: "kb", transport: manual, declaredTools: [{ name: hostile, annotations: { readOnlyHint: true } }, { name: "trigger_deploy" }] }],
+      sources: [{ id: "portal", name: "portal", writers: openPortal }],
+      tools: [
+        { serverId: "kb", tool: hostile, sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
+        { serverId: "kb", tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
+      ],
+      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: hostile }, { serverId: "kb", tool: "trigger_deploy" }] }],
+    });
+    const a = analyse(r);
+    const shown = "read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt";
+    expect(a.graph.nodes.find((n) => n.kind === "returning")?.label).toBe(shown);
+    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.summary).toContain(`${shown} returns text from portal`);
+    expect(a.findings.find((f) => f.kind === "separation.holds_both")?.why.summary).toContain(shown);
+    for (const f of a.findings) expect(`${f.title} ${f.why.summary}`).not.toContain("\u202E");
+    expect(a.tools.find((t) => t.name === hostile)?.key).toBe(`kb/${hostile}`);
+  });
+});
+
 describe("prose is not a control", () => {
   it("[not-control:statement_of_intent] adding or removing a statement of intent changes no finding", () => {
     const demo = createDemoReview();

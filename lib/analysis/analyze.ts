@@ -21,7 +21,7 @@ import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
 import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding } from "./findings";
-import { MAX_NAMES_IN_PROSE, namesInProse } from "./prose";
+import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
 import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
 import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
@@ -139,7 +139,7 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
     const s = model.sources.get(head.sourceId);
     return { nodeId: h.source, head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
   }
-  return { nodeId: h.source, head, label: `unmapped text returned by ${head.tool}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(head.tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
 const OUTBOUND = roleMask(["network_or_shares"]);
@@ -266,7 +266,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     const s = sinks[i]!;
     if (!sinkNodes.has(s.key)) {
       sinkNodes.add(s.key);
-      nodes.push({ id: s.sinkNodeId, kind: "sink", label: s.name, tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
+      nodes.push({ id: s.sinkNodeId, kind: "sink", label: shownName(s.name), tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
     }
     holds.push(addEdge(b, aid, s.sinkNodeId, "holds", holdsBoth));
   }
@@ -363,7 +363,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       const v = hview(b, h);
       heads.push(`${v.label} (writers: ${v.boundLabel})`);
     }
-    returnSummary += `${i > 0 ? "; " : ""}${r.name} returns text from ${namesInProse(heads)}`;
+    returnSummary += `${i > 0 ? "; " : ""}${shownName(r.name)} returns text from ${namesInProse(heads)}`;
   }
   if (returning.length > shown) returnSummary += `; and ${returning.length - shown} more returning tools`;
 
@@ -376,7 +376,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${namesInProse(sinks.map((s) => s.name))} in ${agent.name}`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${s.name} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
+      why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${shownName(s.name)} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
         roles: agent.pathEvidence,
         tools: agent.pathTools,
         sources: sourceIdsOnPath,
@@ -525,7 +525,7 @@ function addSource(b: AnalysisBuild, source: InputSource): SourceView {
 /** A tool that returns text, as a graph node with the edges from its sources (and its unmapped head's nodes). */
 function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   const returningId = t.returningNodeId;
-  b.nodes.push({ id: returningId, kind: "returning", label: t.name, tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+  b.nodes.push({ id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
   // The model builds headNodes in this order: known sources whose writers reach outside the
   // boundary, then the unmapped head; `intoHeads` follows it.
   const intoHeads: GraphEdge[] = [];
@@ -540,7 +540,7 @@ function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
     const h = hn.head;
     if (h.kind !== "unmapped") continue;
     b.nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
-    b.nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${t.name}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
+    b.nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${shownName(t.name)}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
     b.writesInto.set(hn, addEdge(b, hn.writers, hn.source, "writes_into"));
     intoHeads.push(addEdge(b, hn.source, returningId, "returned_by"));
   }
