@@ -6,7 +6,9 @@ import { analysisOptions } from "@/components/review/analysis-queries";
 import { ToolRolesTable } from "@/components/review/tool-roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { RevealedText } from "@/components/surface/revealed-text";
 import { toolKey } from "@/lib/analysis/ids";
+import { shownName } from "@/lib/analysis/prose";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
 import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
 
@@ -45,7 +47,7 @@ function ServerTools(props: { serverTools: KnownTool[]; held: ReadonlySet<string
         {shown.map((t) => (
           <label key={t.tool} className="check" title={t.description}>
             <input type="checkbox" checked={held.has(refKey(t))} onChange={(e) => props.onToggle(t, e.target.checked)} disabled={props.disabled} />
-            <span className="mono">{t.tool}</span>
+            <RevealedText text={t.tool} className="mono" />
           </label>
         ))}
         {large && (
@@ -111,7 +113,7 @@ function AgentCard(props: {
         <div className="callout warn small">
           Holds tools no server lists any more:{" "}
           {orphaned.map((r) => (
-            <code key={`${r.serverId}/${r.tool}`}>{`${r.serverId}/${r.tool} `}</code>
+            <code key={`${r.serverId}/${r.tool}`}>{`${r.serverId}/${shownName(r.tool)} `}</code>
           ))}
         </div>
       )}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { CodeEditor } from "@/components/code/code-editor";
+import { RevealedText } from "@/components/surface/revealed-text";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import {
   ApprovalConfigSchema,
@@ -164,7 +165,7 @@ export function ApprovalForm({ editor, review, agent }: { editor: ReviewEditor; 
                     setTools(next);
                   }}
                 />
-                <span className="mono">{t.tool}</span>
+                <RevealedText text={t.tool} className="mono" />
               </label>
             );
           })}

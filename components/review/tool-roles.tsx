@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { RevealedText } from "@/components/surface/revealed-text";
 import type { ToolView } from "@/lib/analysis/analyze";
+import { shownName } from "@/lib/analysis/prose";
 import { ANNOTATION_HINTS } from "@/lib/tools/annotations";
 import { TOOL_ROLES, type Review, type ToolAssessment, type ToolRole } from "@/lib/review/schema";
 
@@ -58,7 +60,7 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
     <tr data-testid={`tool-roles-${tool.key}`}>
       <td>
         <div className="mono" style={{ fontWeight: 600 }}>
-          {tool.name}
+          <RevealedText text={tool.name} className="mono" />
         </div>
         <div className="small muted">{review.servers.find((s) => s.id === tool.serverId)?.name ?? tool.serverId}</div>
         {tool.rolesOrigin === "confirmed" ? (
@@ -74,7 +76,7 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
       </td>
       <td>
         <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="sr-only">Roles of {tool.name}</legend>
+          <legend className="sr-only">Roles of {shownName(tool.name)}</legend>
           {TOOL_ROLES.map((role) => (
             <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
               <input type="checkbox" checked={roles.has(role)} onChange={(e) => setRoles(toggle(roles, role, e.target.checked))} />
@@ -86,7 +88,7 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
       </td>
       <td>
         <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="sr-only">Sources whose text {tool.name} returns</legend>
+          <legend className="sr-only">Sources whose text {shownName(tool.name)} returns</legend>
           {review.sources.length === 0 && <span className="small muted">no sources entered</span>}
           {sourcesShown.map((s) => (
             <label key={s.id} className="check">
@@ -102,7 +104,7 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
         </fieldset>
       </td>
       <td style={{ textAlign: "right" }}>
-        <button type="button" className="btn btn-primary" onClick={confirm} disabled={!dirty || editor.isSaving} aria-label={`Confirm roles of ${tool.name}`}>
+        <button type="button" className="btn btn-primary" onClick={confirm} disabled={!dirty || editor.isSaving} aria-label={`Confirm roles of ${shownName(tool.name)}`}>
           Confirm
         </button>
       </td>

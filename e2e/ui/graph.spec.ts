@@ -182,7 +182,7 @@ test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped so
   expect(errors).toEqual([]);
 });
 
-test("[graph]: a tool name with hidden characters is shown with them revealed, in the graph, the path table and the findings", async ({ page }) => {
+test("[graph]: a tool name with hidden characters is shown with them revealed, in the graph, the path table, the findings and the agent and tool-role editors", async ({ page }) => {
   const errors = failOnPageErrors(page);
   const hostile = "read\u202Eyolped_reggirt";
   const review = {
@@ -204,6 +204,11 @@ test("[graph]: a tool name with hidden characters is shown with them revealed, i
   await expect(node).toHaveAttribute("aria-label", /read⟦U\+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt/);
   await expect(node).toContainText("read⟦U+202E");
   await expect(page.getByTestId("paths-table")).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
+  expect(await page.locator("main").innerText()).not.toContain("\u202E");
+  // And where the reviewer places and assesses the tool.
+  await page.goto(`/reviews/${id}?section=agents`);
+  await expect(page.getByTestId("agent-a")).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
+  await expect(page.getByTestId(`tool-roles-kb/${hostile}`)).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
   expect(await page.locator("main").innerText()).not.toContain("\u202E");
   expect(errors).toEqual([]);
 });
