@@ -154,7 +154,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
 
   const mk = (n: GraphNode, y: number): LayoutNode => {
     const column = COLUMN_OF[n.kind];
-    return { key: n.id, kind: n.kind, column, x: columnX(column), y, w: COLUMNS[column].width, h: NODE_H, label: n.label, members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id) };
+    // Labels are shown with hidden characters revealed: the analysis does so for tool names, and
+    // this covers the reviewer's names too (sources and agents can come from an imported file).
+    return { key: n.id, kind: n.kind, column, x: columnX(column), y, w: COLUMNS[column].width, h: NODE_H, label: shownName(n.label), members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id) };
   };
 
   // Writers and sources: one row per source, writers beside the source they write into. Mapped

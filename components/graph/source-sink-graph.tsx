@@ -12,6 +12,7 @@
 import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Analysis } from "@/lib/analysis/analyze";
+import { shownName } from "@/lib/analysis/prose";
 import { fitText } from "./fit-text";
 import { neighbour, type GraphLayout, type GroupRole, type LayoutEdge, type LayoutNode } from "./layout";
 import { curve, pillWidth, PILL_H, placeControls, type Cut, type Marker } from "./placement";
@@ -85,7 +86,7 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
     case "writers": {
       const source = analysis.sources.find((s) => s.writersNodeId === node.id);
       return [
-        `Writers: ${node.label}`,
+        `Writers: ${shownName(node.label)}`,
         node.reachesOutsideBoundary ? "Reaches outside the boundary" : "Inside the boundary",
         `The smallest number of accounts an attack needs: ${node.minAccountsAnAttackNeeds}`,
         ...(source?.reasons ?? []),
@@ -93,18 +94,18 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
       ];
     }
     case "source":
-      return [node.label, `Kind: ${node.sourceKind.replaceAll("_", " ")}`, node.reachesOutsideBoundary ? "Writable from outside the boundary" : "Writable from inside only"];
+      return [shownName(node.label), `Kind: ${node.sourceKind.replaceAll("_", " ")}`, node.reachesOutsideBoundary ? "Writable from outside the boundary" : "Writable from inside only"];
     case "returning":
     case "sink": {
       const tool = analysis.tools.find((t) => t.key === node.tool);
       return [
-        `${node.label} (${names.server(node.serverId)})`,
+        `${shownName(node.label)} (${shownName(names.server(node.serverId))})`,
         `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
       ];
     }
     case "agent": {
       const a = analysis.agents.find((x) => x.agentId === node.agentId);
-      return [node.label, a ? `${a.pathCount} path${a.pathCount === 1 ? "" : "s"} to a sensitive sink` : ""];
+      return [shownName(node.label), a ? `${a.pathCount} path${a.pathCount === 1 ? "" : "s"} to a sensitive sink` : ""];
     }
   }
 }
@@ -115,7 +116,7 @@ function ariaLabel(n: LayoutNode, names: GraphNames): string {
   if (!node) return n.label;
   const kind = { writers: "Writers", source: "Source", returning: "Returning tool", agent: "Agent", sink: "Sink" }[node.kind];
   const extra = node.kind === "writers" && node.reachesOutsideBoundary ? ", outside the boundary" : node.kind === "returning" || node.kind === "sink" ? ` on ${names.server(node.serverId)}` : "";
-  return `${kind}: ${node.label}${extra}${n.onPath ? ", on a path" : ""}`;
+  return `${kind}: ${shownName(node.label)}${extra}${n.onPath ? ", on a path" : ""}`;
 }
 
 export default function SourceSinkGraph(props: SourceSinkGraphProps) {
@@ -252,7 +253,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("y", 15)
       .text((n) => {
         if (n.group) {
-          const label = names.server(n.group.serverId);
+          const label = shownName(names.server(n.group.serverId));
           return truncate(label, n.w - 66, 11.5, 600);
         }
         const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
