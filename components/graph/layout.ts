@@ -177,9 +177,13 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   for (const n of analysis.graph.nodes) if (n.kind === "writers") writersByHead.set(n.id.slice("writers:".length), n);
   /** A source's row: the source, and its writers beside it. */
   const placeSourceRow = (source: GraphNode, y: number, labels?: { source: string; writers: string }) => {
-    nodes.push({ ...mk(source, y), label: labels?.source ?? source.label });
+    const sourceNode = mk(source, y);
+    nodes.push(labels ? { ...sourceNode, label: labels.source } : sourceNode);
     const w = writersByHead.get(source.id.slice("source:".length));
-    if (w) nodes.push({ ...mk(w, y), label: labels?.writers ?? w.label });
+    if (w) {
+      const writersNode = mk(w, y);
+      nodes.push(labels ? { ...writersNode, label: labels.writers } : writersNode);
+    }
   };
 
   // Returning tools grouped by server.

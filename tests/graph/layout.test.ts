@@ -66,3 +66,20 @@ describe("the unmapped heads of a server not yet assessed", () => {
     expect((row?.y ?? 0) + (row?.h ?? 0)).toBeLessThanOrEqual((box?.y ?? 0) + (box?.h ?? 0));
   });
 });
+
+describe("labels", () => {
+  it("show hidden characters revealed, in the reviewer's names as in the server's", () => {
+    const r = ReviewSchema.parse({
+      schemaVersion: 2,
+      title: "t",
+      servers: [{ id: "kb", name: "kb", transport: manual, declaredTools: [{ name: "search\u200B", annotations: { readOnlyHint: true } }] }],
+      sources: [{ id: "portal", name: "portal\u202Elatrop", writers: { externalAccounts: 10 } }],
+      tools: [{ serverId: "kb", tool: "search\u200B", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true }],
+      agents: [{ id: "a", name: "agent\u2066", tools: [{ serverId: "kb", tool: "search\u200B" }] }],
+    });
+    const layout = layoutGraph(analyzeReview(r, toolListsFromReview(r)), new Set());
+    expect(layout.byKey.get("source:portal")?.label).toBe("portal⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧latrop");
+    expect(layout.byKey.get("returning:kb/search\u200B")?.label).toBe("search⟦U+200B ZERO WIDTH SPACE⟧");
+    expect(layout.byKey.get("agent:a")?.label).toMatch(/^agent⟦U\+2066 /);
+  });
+});
