@@ -4,7 +4,7 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
-import { useMemo, useState, type KeyboardEvent } from "react";
+import { useDeferredValue, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { PathId } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
@@ -84,6 +84,16 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
       {onPath.length + atNodes.length === 0 && <p className="muted small">No findings name this path or its nodes.</p>}
     </div>
   );
+}
+
+/**
+ * Renders its children right after its first render, in a background render: what sits below the
+ * graph (the path list and table here, agent verdicts and controls in the section) comes after the
+ * graph has had its frame, instead of holding it back with about a thousand elements the reader
+ * scrolls to later (with them in the same pass the 500-node bench graph painted about 10% later).
+ */
+export function AfterTheGraph({ children }: { children: ReactNode }) {
+  return useDeferredValue(true, false) ? children : null;
 }
 
 export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
@@ -181,58 +191,60 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
         />
       </div>
 
-      <div className="rr-paths">
-        <div className="stack" style={{ gap: "0.5rem" }}>
-          <div className="row" style={{ justifyContent: "space-between" }}>
-            <h3 style={{ margin: 0 }} id="path-list-heading">
-              {selectedNode ? `Paths through ${selectedNodeLabel ?? selectedNode} (${throughNode.length})` : `Paths (${analysis.paths.total})`}
-            </h3>
-            {selectedNode && (
-              <button type="button" className="btn btn-ghost small" onClick={() => setSelectedNode(null)}>
-                Show all paths
+      <AfterTheGraph>
+        <div className="rr-paths">
+          <div className="stack" style={{ gap: "0.5rem" }}>
+            <div className="row" style={{ justifyContent: "space-between" }}>
+              <h3 style={{ margin: 0 }} id="path-list-heading">
+                {selectedNode ? `Paths through ${selectedNodeLabel ?? selectedNode} (${throughNode.length})` : `Paths (${analysis.paths.total})`}
+              </h3>
+              {selectedNode && (
+                <button type="button" className="btn btn-ghost small" onClick={() => setSelectedNode(null)}>
+                  Show all paths
+                </button>
+              )}
+            </div>
+            {throughNode.length === 0 ? (
+              <p className="muted small" style={{ margin: 0 }}>{selectedNode ? "No listed path runs through this node." : "No source-to-sink paths."}</p>
+            ) : (
+              <ul className="rr-path-list" aria-labelledby="path-list-heading" onKeyDown={onListKey}>
+                {shown.map((p) => (
+                  <li key={p.id}>
+                    <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => setSelectedPath(selectedPath === p.id ? null : p.id)}>
+                      <span className="hops">
+                        {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
+                      </span>
+                      <br />
+                      <span className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}>writers: {p.head.boundLabel}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {throughNode.length > PATH_BUTTONS_SHOWN && (
+              <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
+                {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${throughNode.length}`}
               </button>
             )}
           </div>
-          {throughNode.length === 0 ? (
-            <p className="muted small" style={{ margin: 0 }}>{selectedNode ? "No listed path runs through this node." : "No source-to-sink paths."}</p>
-          ) : (
-            <ul className="rr-path-list" aria-labelledby="path-list-heading" onKeyDown={onListKey}>
-              {shown.map((p) => (
-                <li key={p.id}>
-                  <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => setSelectedPath(selectedPath === p.id ? null : p.id)}>
-                    <span className="hops">
-                      {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
-                    </span>
-                    <br />
-                    <span className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}>writers: {p.head.boundLabel}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {throughNode.length > PATH_BUTTONS_SHOWN && (
-            <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
-              {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${throughNode.length}`}
-            </button>
-          )}
+          <div>
+            {path ? (
+              <PathFindings analysis={analysis} path={path} />
+            ) : (
+              <p className="muted small">Select a path (click it, or focus it and press Enter) to highlight it in the graph and read its findings with their reasons.</p>
+            )}
+          </div>
         </div>
-        <div>
-          {path ? (
-            <PathFindings analysis={analysis} path={path} />
-          ) : (
-            <p className="muted small">Select a path (click it, or focus it and press Enter) to highlight it in the graph and read its findings with their reasons.</p>
-          )}
-        </div>
-      </div>
 
-      <details open={tableOpen} onToggle={(e) => setTableOpen(e.currentTarget.open)}>
-        <summary className="small" style={{ cursor: "pointer" }}>
-          <strong>Table view of the paths</strong>
-        </summary>
-        <div style={{ marginTop: "0.5rem" }}>
-          {tableOpen && <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />}
-        </div>
-      </details>
+        <details open={tableOpen} onToggle={(e) => setTableOpen(e.currentTarget.open)}>
+          <summary className="small" style={{ cursor: "pointer" }}>
+            <strong>Table view of the paths</strong>
+          </summary>
+          <div style={{ marginTop: "0.5rem" }}>
+            {tableOpen && <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />}
+          </div>
+        </details>
+      </AfterTheGraph>
     </div>
   );
 }

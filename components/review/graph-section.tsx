@@ -11,7 +11,7 @@ import { analysisOptions, type ReviewAnalysis } from "@/components/review/analys
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { ControlsTable } from "@/components/graph/controls-table";
 import { preloadSourceSinkGraph } from "@/components/graph/graph";
-import { GraphView } from "@/components/graph/graph-view";
+import { AfterTheGraph, GraphView } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
 import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
 import { toolKey } from "@/lib/analysis/ids";
@@ -220,12 +220,14 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
           <GraphView key={`${analysis.reviewId}`} analysis={analysis} names={names} />
         )}
       </section>
-      <AgentVerdicts analysis={analysis} editor={editor} review={review} />
-      <section className="card stack" aria-labelledby="controls-heading">
-        <h2 id="controls-heading" style={{ margin: 0 }}>Controls where they sit</h2>
-        <p className="small muted" style={{ margin: 0 }}>Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.</p>
-        <ControlsTable analysis={analysis} names={names} />
-      </section>
+      <AfterTheGraph>
+        <AgentVerdicts analysis={analysis} editor={editor} review={review} />
+        <section className="card stack" aria-labelledby="controls-heading">
+          <h2 id="controls-heading" style={{ margin: 0 }}>Controls where they sit</h2>
+          <p className="small muted" style={{ margin: 0 }}>Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.</p>
+          <ControlsTable analysis={analysis} names={names} />
+        </section>
+      </AfterTheGraph>
     </>
   );
 }
