@@ -7,6 +7,7 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
 import type { Analysis } from "@/lib/analysis/analyze";
+import { ANALYSIS_VERSION } from "@/lib/analysis/version";
 import type { ReviewId } from "@/lib/ids";
 
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
@@ -19,7 +20,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * so a wrong body fails loudly here rather than deep inside the graph.
  */
 export const ReviewAnalysisSchema = z.custom<ReviewAnalysis>((v) => {
-  if (!isObject(v) || v.version !== 1 || typeof v.revision !== "number" || typeof v.reviewId !== "string") return false;
+  if (!isObject(v) || v.version !== ANALYSIS_VERSION || typeof v.revision !== "number" || typeof v.reviewId !== "string") return false;
   const { graph, paths, controls } = v;
   return (
     isObject(graph) && Array.isArray(graph.nodes) && Array.isArray(graph.edges) &&

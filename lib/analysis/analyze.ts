@@ -26,8 +26,10 @@ import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type Nod
 import type { ServerToolList } from "./input";
 import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
+import { ANALYSIS_VERSION } from "./version";
 
-export const ANALYSIS_VERSION = 1;
+export { ANALYSIS_VERSION };
+
 /** Most paths listed in one analysis; the count is always exact. */
 export const MAX_PATHS_LISTED = 1000;
 /** Most paths listed per agent, so one agent cannot crowd the others out of the listing. */

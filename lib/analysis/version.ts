@@ -1,0 +1,6 @@
+/**
+ * The shape of the `Analysis` JSON (docs/analysis.md). In its own module so that the browser can
+ * check a response's version without bundling the analysis. 2 dropped `tools[].reasons` and
+ * `controls.findings`, which repeated other fields.
+ */
+export const ANALYSIS_VERSION = 2;
