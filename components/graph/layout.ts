@@ -113,6 +113,13 @@ export function allGroups(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
   return out;
 }
 
+/** Appends to the list at `key`, in place: copying the list on each append was quadratic in a server's tools. */
+function appendTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
+}
+
 type Block = { keys: string[]; height: number; desired: number; place: (top: number) => void };
 
 /** Stack blocks in order of desired centre, never overlapping; returns the bottom. */
@@ -167,10 +174,7 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     if (n.kind !== "source") continue;
     if (n.head.kind === "source") mappedSources.push(n);
     else {
-      const serverId = splitToolKey(n.head.tool).serverId;
-      const members = unmappedByServer.get(serverId);
-      if (members) members.push(n);
-      else unmappedByServer.set(serverId, [n]);
+      appendTo(unmappedByServer, splitToolKey(n.head.tool).serverId, n);
     }
   }
   const writersByHead = new Map<string, GraphNode>();
@@ -190,10 +194,7 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const grouped = (kind: "returning" | "sink") => {
     const byServer = new Map<string, GraphNode[]>();
     for (const n of analysis.graph.nodes) {
-      if (n.kind !== kind) continue;
-      const members = byServer.get(n.group);
-      if (members) members.push(n);
-      else byServer.set(n.group, [n]);
+      if (n.kind === kind) appendTo(byServer, n.group, n);
     }
     return [...byServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
   };
@@ -303,15 +304,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const agents = analysis.graph.nodes.filter((n) => n.kind === "agent");
   const intoAgent = new Map<NodeId, NodeId[]>();
   const intoSink = new Map<NodeId, NodeId[]>();
-  // Appended in place: copying the list on each edge was quadratic in an agent's tools.
-  const append = (into: Map<NodeId, NodeId[]>, key: NodeId, value: NodeId) => {
-    const list = into.get(key);
-    if (list) list.push(value);
-    else into.set(key, [value]);
-  };
   for (const e of analysis.graph.edges) {
-    if (e.kind === "held_by") append(intoAgent, e.to, e.from);
-    if (e.kind === "holds") append(intoSink, e.to, e.from);
+    if (e.kind === "held_by") appendTo(intoAgent, e.to, e.from);
+    if (e.kind === "holds") appendTo(intoSink, e.to, e.from);
   }
   const bottomSoFar = Math.max(PAD_TOP + tallest, PAD_TOP);
   stackByDesire(
