@@ -11,6 +11,7 @@ import { PinPanel } from "@/components/surface/pin-panel";
 import { InspectErrorCallout, ProgressList } from "@/components/surface/progress";
 import { streamInspection, surfaceKeys, surfaceOptions, type InspectResultLine } from "@/components/surface/queries";
 import { Absent, RevealedText } from "@/components/surface/revealed-text";
+import { SandboxReportView } from "@/components/surface/sandbox-report";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
 import type { SuspiciousFlag } from "@/lib/surface/suspicious";
@@ -269,6 +270,7 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
       {view && (
         <>
           {view.snapshotProblem && <div className="callout warn">{view.snapshotProblem}</div>}
+          {view.latest?.sandbox && !isRunning && <SandboxReportView report={view.latest.sandbox} />}
           {(view.current || view.pin) && <PinPanel key={`${revision}:${view.current?.snapshot.surfaceSha256 ?? ""}`} view={view} revision={revision} isBusy={isRunning} />}
           {view.current ? (
             <>

@@ -23,7 +23,12 @@ describe("launcher allowlist", () => {
     const r = await resolveInspectTarget(stdio("node", DEMO_KNOWLEDGE_MCP_ARGS), env());
     expect(r).toEqual({
       ok: true,
-      target: { kind: "stdio", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"], env: {}, cwd: ROOT },
+      target: { kind: "stdio", command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"],
+        env: {},
+        cwd: ROOT,
+        // The allowlist entry's sandbox settings (defaults: no extra paths, no egress, default limits).
+        launcher: { id: "knowledge-mcp", sandbox: { limits: {}, read: [], egress: [] } },
+      },
     });
   });
 

@@ -8,6 +8,7 @@
  * files are read in node/resolve-target.ts.
  */
 import { z } from "zod";
+import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
 
 export const LauncherSchema = z
   .object({
@@ -19,6 +20,8 @@ export const LauncherSchema = z
     envNames: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)).max(64).default([]),
     /** A hostile test fixture: listed only when RELAY_REVIEW_ALLOW_FIXTURES=1. */
     fixture: z.boolean().default(false),
+    /** Sandbox settings for the web app's runs: limits, extra read-only paths, egress (lib/mcp/sandbox-plan.ts). */
+    sandbox: LauncherSandboxSchema.optional(),
   })
   .strict();
 export type Launcher = z.infer<typeof LauncherSchema>;

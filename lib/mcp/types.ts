@@ -4,6 +4,7 @@
  * limit tripped, `error.limit` says which one.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { LauncherSandbox, SandboxReport, SandboxRun } from "@/lib/mcp/sandbox-plan";
 import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
 import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
 
@@ -36,8 +37,8 @@ export type InspectError = {
 };
 
 export type InspectResult =
-  | { ok: true; snapshot: SurfaceSnapshot; stderrTail?: string }
-  | { ok: false; error: InspectError };
+  | { ok: true; snapshot: SurfaceSnapshot; stderrTail?: string; sandbox?: SandboxReport }
+  | { ok: false; error: InspectError; sandbox?: SandboxReport };
 
 /** A transport target after the allowlist/egress checks. Env and header values live only here. */
 export type InspectTarget =
@@ -48,6 +49,10 @@ export type InspectTarget =
       /** Extra variables on top of the SDK's default environment (HOME, PATH, …). */
       env?: Record<string, string>;
       cwd?: string;
+      /** The allowlist entry this target matched (resolve-target.ts): its sandbox settings. */
+      launcher?: { id: string; sandbox: LauncherSandbox };
+      /** Set by node/sandbox.ts: the command above is the sandbox wrapping the launcher's. */
+      sandbox?: SandboxRun;
     }
   | {
       kind: "http";

@@ -29,6 +29,8 @@ export interface InspectionInput {
   declaredCapabilities: readonly string[];
   status: InspectionStatus;
   error?: unknown;
+  /** The sandbox report of a stdio run (what it could see, what it tried); attacker-named paths, no secret values. */
+  sandbox?: unknown;
   inspectedAt?: Date;
 }
 
@@ -42,6 +44,7 @@ export interface InspectionRecord {
   inspectedAt: string;
   status: InspectionStatus;
   error: unknown;
+  sandbox: unknown;
 }
 
 /** Stores `document` under its content hash and returns the hash. Idempotent. */
@@ -72,6 +75,7 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
     inspectedAt: row.inspectedAt.toISOString(),
     status: row.status === "ok" ? "ok" : "failed",
     error: row.error ?? null,
+    sandbox: row.sandbox ?? null,
   };
 }
 
@@ -92,6 +96,7 @@ export async function recordInspection(db: Db, input: InspectionInput): Promise<
       declaredCapabilities: capabilityKey(input.declaredCapabilities),
       status: input.status,
       error: input.error === undefined ? null : input.error,
+      sandbox: input.sandbox === undefined ? null : input.sandbox,
       ...(input.inspectedAt ? { inspectedAt: input.inspectedAt } : {}),
     })
     .returning();

@@ -58,6 +58,8 @@ export const inspections = pgTable(
     inspectedAt: timestamp("inspected_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     status: text("status").notNull(),
     error: jsonb("error"),
+    /** What the sandbox showed the server and what it tried (lib/mcp/sandbox-plan.ts SandboxReport); null for HTTP and older rows. */
+    sandbox: jsonb("sandbox"),
   },
   (t) => [index("inspections_review_server_idx").on(t.reviewId, t.serverId, t.inspectedAt)],
 );

@@ -7,7 +7,10 @@ import "server-only";
  */
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
+import { repoRoot, resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
+import { sandboxOptedOut, sandboxTarget } from "@/lib/mcp/node/sandbox";
+import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { resolveDataDir } from "@/lib/store/config";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
@@ -21,15 +24,31 @@ import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
 import type { InspectStreamLine } from "@/lib/workbench/surface-api";
 
 export type PreparedInspection =
-  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget }
+  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget; unsandboxed?: SandboxReport }
   | { ok: false; error: InspectError };
 
-/** Load the review's server and resolve what to run from it alone; a refusal is a value naming why. */
+/**
+ * Load the review's server and resolve what to run from it alone; a refusal is a value naming why.
+ * A stdio server runs inside the sandbox (lib/mcp/node/sandbox.ts), or not at all, unless the
+ * owner opted out with RELAY_REVIEW_UNSANDBOXED=1.
+ */
 export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: ServerId, env: Env = process.env): Promise<PreparedInspection> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
   const resolved = await resolveInspectTarget(server, env);
   if (!resolved.ok) return resolved;
-  return { ok: true, record, server, target: resolved.target };
+  const target = resolved.target;
+  if (target.kind !== "stdio") return { ok: true, record, server, target };
+  if (sandboxOptedOut(env)) {
+    return { ok: true, record, server, target, unsandboxed: { sandboxed: false, reason: "the workbench owner set RELAY_REVIEW_UNSANDBOXED=1: this server ran with the workbench's user, files and network" } };
+  }
+  const sandboxed = sandboxTarget(target, {
+    sandbox: target.launcher?.sandbox ?? LauncherSandboxSchema.parse({}),
+    root: repoRoot(env),
+    dataDir: resolveDataDir(env),
+    env,
+  });
+  if (!sandboxed.ok) return { ok: false, error: { code: "refused", message: sandboxed.message } };
+  return { ok: true, record, server, target: sandboxed.target };
 }
 
 /** In-flight inspections per review server in this process: a second one at once answers 409. */
@@ -58,7 +77,7 @@ export async function runInspection(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const base = { reviewId: record.id, serverId: server.id };
+  const base = { reviewId: record.id, serverId: server.id, sandbox: result.sandbox ?? prepared.unsandboxed ?? null };
   if (!result.ok) {
     const inspection = await recordInspection(db, {
       ...base,

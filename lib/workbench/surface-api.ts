@@ -7,6 +7,7 @@
  * target is resolved from the stored review's server entry (the launcher allowlist applies).
  */
 import { z } from "zod";
+import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
 import { ReviewRecordSchema } from "@/lib/reviews/api";
 import { SurfacePinSchema } from "@/lib/review/schema";
@@ -74,6 +75,8 @@ export type InspectionSummary = {
   snapshotSha256: string | null;
   declaredCapabilities: string[];
   error: InspectError | null;
+  /** For a stdio run from the web app: what the sandbox showed the server and what it tried. */
+  sandbox: SandboxReport | null;
 };
 
 /** GET …/surface. */

@@ -8,6 +8,7 @@ import "server-only";
  */
 import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId, Sha256 } from "@/lib/ids";
+import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { INSPECT_ERROR_CODES, type InspectError } from "@/lib/mcp/types";
 import type { RelayServer, SurfacePin } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/api";
@@ -53,7 +54,17 @@ export function summarizeInspection(r: InspectionRecord): InspectionSummary {
     snapshotSha256: r.snapshotSha256,
     declaredCapabilities: r.declaredCapabilities,
     error: storedInspectError(r.error),
+    sandbox: storedSandboxReport(r.sandbox),
   };
+}
+
+/** A stored sandbox report, or null for rows without one (HTTP, older rows) or of another shape. */
+export function storedSandboxReport(value: unknown): SandboxReport | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Partial<Record<string, unknown>>;
+  if (v.sandboxed === false) return typeof v.reason === "string" ? { sandboxed: false, reason: v.reason } : null;
+  if (v.sandboxed !== true || !Array.isArray(v.attempts) || !Array.isArray(v.visible)) return null;
+  return value as SandboxReport;
 }
 
 async function loadSnapshot(db: Db, sha: string | null): Promise<SurfaceSnapshot | null> {

@@ -7,13 +7,38 @@ import "server-only";
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
+import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
 import { inspectWithOpeners, type TransportOpener } from "@/lib/mcp/session";
 import type { InspectOptions, InspectResult, InspectTarget } from "@/lib/mcp/types";
 
-export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>, child?: ChildProcess): TransportOpener {
+type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
+
+/** What the sandbox let the server see and what it tried, from the transport's trace (read after close). */
+function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): SandboxReport {
+  const base = {
+    sandboxed: true as const,
+    mechanism: run.mechanism,
+    network: "loopback only" as const,
+    limits: run.plan.limits,
+    visible: run.plan.mirrored,
+  };
+  if (!run.plan.traced) return { ...base, traced: false, traceNote: run.traceNote ?? "no trace was taken", attempts: [], droppedAttempts: 0, truncated: false, notFoundInView: 0 };
+  let truncated = false;
+  const texts: string[] = [];
+  for (const t of transports) {
+    const trace = t.getTrace();
+    truncated ||= trace.truncated;
+    texts.push(trace.text);
+  }
+  const parsed = parseTrace(texts.join("\n"), { entry: run.plan.entry, command: run.command, mirrored: run.plan.mirrored, redact: run.redact });
+  return { ...base, traced: true, ...parsed, truncated };
+}
+
+export function stdioOpener(target: StdioTarget, child?: ChildProcess, opened?: GuardedStdioTransport[]): TransportOpener {
   return {
     kind: "stdio",
-    label: [target.command, ...target.args].join(" "),
+    // A sandboxed run is labelled with the launcher's command, not the bwrap line around it.
+    label: target.sandbox ? `${target.sandbox.label} (sandboxed)` : [target.command, ...target.args].join(" "),
     open: (guard) => {
       const t = new GuardedStdioTransport(
         {
@@ -22,9 +47,19 @@ export function stdioOpener(target: Extract<InspectTarget, { kind: "stdio" }>, c
           env: target.env ?? {},
           ...(target.cwd ? { cwd: target.cwd } : {}),
           ...(child ? { child } : {}),
+          ...(target.sandbox
+            ? {
+                sandboxed: {
+                  traced: target.sandbox.plan.traced,
+                  ...(target.sandbox.uid !== undefined ? { uid: target.sandbox.uid } : {}),
+                  ...(target.sandbox.gid !== undefined ? { gid: target.sandbox.gid } : {}),
+                },
+              }
+            : {}),
         },
         guard,
       );
+      opened?.push(t);
       return {
         kind: "stdio",
         transport: t,
@@ -59,6 +94,13 @@ export async function inspectServer(
   options: InspectOptions & { prespawned?: ChildProcess } = {},
 ): Promise<InspectResult> {
   try {
+    if (target.kind === "stdio" && target.sandbox) {
+      const opened: GuardedStdioTransport[] = [];
+      const result = await inspectWithOpeners([stdioOpener(target, undefined, opened)], options);
+      // inspectWithOpeners has closed the transport, so the trace is complete.
+      await Promise.all(opened.map((t) => t.close()));
+      return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
+    }
     return await inspectWithOpeners(openersFor(target, target.kind === "stdio" ? options.prespawned : undefined), options);
   } catch (error) {
     return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };

@@ -16,6 +16,7 @@ import {
   matchLauncher,
   type LauncherFile,
 } from "@/lib/mcp/launchers";
+import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer, Transport } from "@/lib/review/schema";
 
@@ -82,6 +83,7 @@ export async function resolveInspectTarget(
         args: t.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)),
         env: extraEnv,
         cwd: root,
+        launcher: { id: match.launcher.id, sandbox: LauncherSandboxSchema.parse(match.launcher.sandbox ?? {}) },
       },
     };
   }

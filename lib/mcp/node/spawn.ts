@@ -22,14 +22,28 @@ export function defaultChildEnvironment(): Record<string, string> {
   return env;
 }
 
-export type StdioSpawnParams = { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+export type StdioSpawnParams = {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /**
+   * A sandboxed run (node/sandbox.ts): `env` is the whole environment (nothing inherited), the
+   * process runs as `uid`/`gid`, and with `traced` strace's trace comes on fd 2 and the server's
+   * stderr on fd 3.
+   */
+  sandboxed?: { uid?: number; gid?: number; traced: boolean };
+};
 
 export function spawnStdioServer(params: StdioSpawnParams): ChildProcess {
+  const sandboxed = params.sandboxed;
   return spawn(params.command, params.args, {
     // Next's types make NODE_ENV required on ProcessEnv; a child's environment needs no such entry.
-    env: { ...defaultChildEnvironment(), ...(params.env ?? {}) } as NodeJS.ProcessEnv,
+    env: (sandboxed ? { ...(params.env ?? {}) } : { ...defaultChildEnvironment(), ...(params.env ?? {}) }) as NodeJS.ProcessEnv,
     ...(params.cwd ? { cwd: params.cwd } : {}),
-    stdio: ["pipe", "pipe", "pipe"] as const,
+    ...(sandboxed?.uid !== undefined ? { uid: sandboxed.uid } : {}),
+    ...(sandboxed?.gid !== undefined ? { gid: sandboxed.gid } : {}),
+    stdio: sandboxed?.traced ? (["pipe", "pipe", "pipe", "pipe"] as const) : (["pipe", "pipe", "pipe"] as const),
     detached: process.platform !== "win32",
     shell: false,
     windowsHide: true,

@@ -12,7 +12,8 @@ import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
-import { spawnStdioServer } from "@/lib/mcp/node/spawn";
+import { spawnStdioServer, type StdioSpawnParams } from "@/lib/mcp/node/spawn";
+import { MAX_TRACE_BYTES } from "@/lib/mcp/sandbox-plan";
 import type { ExitInfo } from "@/lib/mcp/session";
 
 /** After stdin closes, how long a well-behaved server gets to exit before SIGTERM, then SIGKILL. */
@@ -28,6 +29,7 @@ export type StdioParams = {
   cwd?: string;
   /** A child already started with `spawnStdioServer` for these params (the CLI starts it early). */
   child?: ChildProcess;
+  sandboxed?: StdioSpawnParams["sandboxed"];
 };
 
 export class GuardedStdioTransport implements Transport {
@@ -39,6 +41,9 @@ export class GuardedStdioTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private stderrTail = "";
+  private trace: Buffer[] = [];
+  private traceBytes = 0;
+  private traceTruncated = false;
   private exit: { code: number | null; signal: string | null } | null = null;
   private closed: Promise<void> | null = null;
   private exited!: Promise<void>;
@@ -81,9 +86,24 @@ export class GuardedStdioTransport implements Transport {
         // EPIPE when the server has gone; the close path reports it
       });
       child.stdout?.on("data", (chunk: Buffer) => this.onData(chunk));
-      child.stderr?.on("data", (chunk: Buffer) => {
+      const traced = this.params.sandboxed?.traced === true;
+      // Traced: fd 2 is strace's record (kept up to MAX_TRACE_BYTES, the rest drained), fd 3 the server's stderr.
+      const stderr = traced ? (child.stdio[3] as NodeJS.ReadableStream | null | undefined) : child.stderr;
+      stderr?.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
       });
+      if (traced) {
+        child.stderr?.on("data", (chunk: Buffer) => {
+          if (this.traceBytes >= MAX_TRACE_BYTES) {
+            this.traceTruncated = true;
+            return;
+          }
+          const piece = chunk.subarray(0, MAX_TRACE_BYTES - this.traceBytes);
+          if (piece.length < chunk.length) this.traceTruncated = true;
+          this.trace.push(piece);
+          this.traceBytes += piece.length;
+        });
+      }
     });
   }
 
@@ -136,6 +156,10 @@ export class GuardedStdioTransport implements Transport {
   getStderrTail(): string {
     return this.stderrTail;
   }
+  /** strace's record of a traced sandboxed run, complete once close() has resolved. */
+  getTrace(): { text: string; truncated: boolean } {
+    return { text: Buffer.concat(this.trace).toString("utf8"), truncated: this.traceTruncated };
+  }
 
   private killGroup(signal: NodeJS.Signals): void {
     const pid = this.child?.pid;
@@ -179,6 +203,7 @@ export class GuardedStdioTransport implements Transport {
     this.killGroup("SIGKILL");
     child.stdout?.destroy();
     child.stderr?.destroy();
+    (child.stdio[3] as { destroy?: () => void } | null | undefined)?.destroy?.();
     this.pending = [];
   }
 }

@@ -1,0 +1,220 @@
+import "server-only";
+/**
+ * The sandbox for stdio servers the web app starts (the plan is lib/mcp/sandbox-plan.ts): finds
+ * bubblewrap, prlimit and strace, runs a self-test once per process, gathers the host facts the
+ * plan needs, and turns a resolved stdio target into one that runs the same command inside the
+ * sandbox. Where no sandbox can be had, stdio inspection is refused naming the one step that
+ * enables it; RELAY_REVIEW_UNSANDBOXED=1 is the owner's explicit opt-out (a banner says so).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  buildSandboxPlan,
+  SANDBOX_HOME,
+  SANDBOX_UID,
+  type LauncherSandbox,
+  type SandboxHost,
+} from "@/lib/mcp/sandbox-plan";
+import type { InspectTarget } from "@/lib/mcp/types";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The one step that gives this machine a sandbox (Debian/Ubuntu). */
+export const SANDBOX_INSTALL_STEP = "apt-get install bubblewrap";
+
+export function sandboxOptedOut(env: Env = process.env): boolean {
+  return env.RELAY_REVIEW_UNSANDBOXED === "1";
+}
+
+const SYSTEM_ENTRIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+/** Public /etc pieces programs expect: the loader cache, CA certificates, alternatives symlinks, the time zone. */
+const ETC_ENTRIES = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/ssl/certs",
+  "/etc/ssl/openssl.cnf",
+  "/etc/ca-certificates",
+  "/etc/ca-certificates.conf",
+  "/etc/alternatives",
+  "/etc/localtime",
+  "/etc/nsswitch.conf",
+];
+
+function which(name: string, env: Env): string | null {
+  for (const dir of (env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
+    if (!dir) continue;
+    const p = path.join(dir, name);
+    try {
+      if (statSync(p).isFile()) return realpathSync(p);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+const statKind = (p: string): "dir" | "file" | null => {
+  try {
+    const s = statSync(p);
+    return s.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+};
+
+export type SandboxTools = { bwrap: string; prlimit: string; sh: string; strace: string | null; straceNote?: string; version: string };
+export type SandboxStatus = { ok: true; tools: SandboxTools } | { ok: false; message: string };
+
+/** When the workbench runs as root, the sandbox runs as nobody on the host too (no root-owned file is readable, RLIMIT_NPROC counts only sandboxes). */
+function hostIds(): { uid: number; gid: number } | null {
+  return typeof process.getuid === "function" && process.getuid() === 0 ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : null;
+}
+
+function run(command: string, args: string[], ids: { uid: number; gid: number } | null) {
+  return spawnSync(command, args, {
+    encoding: "utf8",
+    timeout: 10_000,
+    env: { PATH: "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv,
+    cwd: "/",
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(ids ?? {}),
+  });
+}
+
+function probe(env: Env): SandboxStatus {
+  const bwrap = env.RELAY_REVIEW_BWRAP ?? which("bwrap", env);
+  if (!bwrap || !existsSync(bwrap)) {
+    return { ok: false, message: `stdio servers run only inside a sandbox, and bubblewrap (bwrap) is not installed on the workbench; run \`${SANDBOX_INSTALL_STEP}\`` };
+  }
+  const prlimit = which("prlimit", env);
+  const sh = which("sh", env) ?? "/bin/sh";
+  if (!prlimit) return { ok: false, message: "the sandbox sets its resource limits with prlimit (util-linux), which is not installed on the workbench; run `apt-get install util-linux`" };
+  const ids = hostIds();
+  const self = run(
+    bwrap,
+    ["--unshare-all", "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID), "--die-with-parent", "--ro-bind", "/usr", "/usr",
+      ...["/bin", "/lib", "/lib64"].flatMap((p) => (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? ["--symlink", readlinkSync(p), p] : existsSync(p) ? ["--ro-bind", p, p] : [])),
+      "--proc", "/proc", "--dev", "/dev", "--", prlimit, "--nproc=64", "--", "/usr/bin/env", "true"],
+    ids,
+  );
+  if (self.status !== 0) {
+    const why = (self.stderr || self.error?.message || `exit ${self.status}`).trim().slice(0, 500);
+    return { ok: false, message: `stdio servers run only inside a sandbox, and bubblewrap failed its self-test here (${why}); on Debian, \`${SANDBOX_INSTALL_STEP}\` and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)` };
+  }
+  const version = (run(bwrap, ["--version"], null).stdout || "bubblewrap").trim();
+  const strace = env.RELAY_REVIEW_STRACE ?? which("strace", env);
+  let straceNote: string | undefined;
+  let usable: string | null = null;
+  if (!strace || !existsSync(strace)) straceNote = "strace is not installed, so what the server tried is not recorded (apt-get install strace)";
+  else {
+    const t = run(strace, ["-f", "-qq", "--seccomp-bpf", "-e", "trace=execve", "--", "/usr/bin/env", "true"], ids);
+    if (t.status === 0) usable = strace;
+    else straceNote = `strace failed its self-test (${(t.stderr || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
+  }
+  return { ok: true, tools: { bwrap, prlimit, sh, strace: usable, ...(straceNote ? { straceNote } : {}), version } };
+}
+
+const STATUS_KEY = Symbol.for("relay-review.sandbox-status");
+type Cache = Map<string, SandboxStatus>;
+const cache: Cache = ((globalThis as Record<symbol, unknown>)[STATUS_KEY] as Cache | undefined) ?? new Map<string, SandboxStatus>();
+(globalThis as Record<symbol, unknown>)[STATUS_KEY] = cache;
+
+/** Whether a sandbox can be had here; the self-test runs once per process (per tool override). */
+export function sandboxStatus(env: Env = process.env): SandboxStatus {
+  const key = `${env.RELAY_REVIEW_BWRAP ?? ""}\u0000${env.RELAY_REVIEW_STRACE ?? ""}\u0000${env.PATH ?? ""}`;
+  let s = cache.get(key);
+  if (!s) {
+    s = probe(env);
+    cache.set(key, s);
+  }
+  return s;
+}
+
+let generatedEtc: string | null = null;
+/** passwd, group and hosts for the sandbox; written once per process into a private directory. */
+function generatedEtcDir(): string {
+  if (generatedEtc && existsSync(path.join(generatedEtc, "hosts"))) return generatedEtc;
+  const dir = mkdtempSync(path.join(tmpdir(), "relay-review-sandbox-etc-"));
+  writeFileSync(path.join(dir, "passwd"), `sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:MCP server under review:${SANDBOX_HOME}:/usr/sbin/nologin\n`, { mode: 0o644 });
+  writeFileSync(path.join(dir, "group"), `sandbox:x:${SANDBOX_UID}:\n`, { mode: 0o644 });
+  writeFileSync(path.join(dir, "hosts"), "127.0.0.1 localhost sandbox\n::1 localhost\n", { mode: 0o644 });
+  // mkdtemp makes the directory 0700; bwrap running as nobody must read it.
+  spawnSync("chmod", ["0755", dir]);
+  generatedEtc = dir;
+  return dir;
+}
+
+export function sandboxHost(tools: SandboxTools, root: string, dataDir: string, env: Env = process.env): SandboxHost {
+  const system: SandboxHost["system"] = [];
+  for (const p of SYSTEM_ENTRIES) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink()) system.push({ path: p, kind: "symlink", target: readlinkSync(p) });
+    else if (st.isDirectory()) system.push({ path: p, kind: "dir" });
+  }
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return {
+    bwrap: tools.bwrap,
+    prlimit: tools.prlimit,
+    strace: tools.strace,
+    sh: tools.sh,
+    system,
+    etc: ETC_ENTRIES.filter((p) => existsSync(p)),
+    generatedEtc: generatedEtcDir(),
+    root: real(root),
+    dataDir: real(dataDir),
+    tmpDir: real(tmpdir()),
+    home: env.HOME ? real(env.HOME) : null,
+    stat: statKind,
+  };
+}
+
+export type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
+
+/**
+ * The same stdio target, run inside the sandbox: an error value (refusal) when there is none.
+ * Relative script paths are already absolute (resolve-target.ts); `node` is this Node's binary.
+ */
+export function sandboxTarget(
+  target: StdioTarget,
+  options: { sandbox: LauncherSandbox; root: string; dataDir: string; env?: Env },
+): { ok: true; target: StdioTarget } | { ok: false; message: string } {
+  const env = options.env ?? process.env;
+  const status = sandboxStatus(env);
+  if (!status.ok) return status;
+  const command = path.isAbsolute(target.command) ? target.command : which(target.command, env);
+  if (!command) return { ok: false, message: `the launcher's command ${JSON.stringify(target.command)} is not found on the workbench's PATH` };
+  const host = sandboxHost(status.tools, options.root, options.dataDir, env);
+  const realCommand = realpathSync(command);
+  const built = buildSandboxPlan(host, { command: realCommand, args: target.args, env: target.env ?? {}, sandbox: options.sandbox });
+  if (!built.ok) return built;
+  const ids = hostIds();
+  return {
+    ok: true,
+    target: {
+      kind: "stdio",
+      command: built.plan.command,
+      args: built.plan.args,
+      env: built.plan.env,
+      cwd: "/",
+      sandbox: {
+        plan: built.plan,
+        mechanism: status.tools.version,
+        ...(status.tools.straceNote ? { traceNote: status.tools.straceNote } : {}),
+        command: realCommand,
+        label: [target.command, ...target.args].join(" "),
+        redact: target.env ?? {},
+        ...(ids ?? {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { describe, expect, test } from "vitest";
+import { buildSandboxPlan, decodeStraceString, LauncherSandboxSchema, MAX_ATTEMPTS, parseTrace, type SandboxHost } from "@/lib/mcp/sandbox-plan";
+
+const FILES: Record<string, "dir" | "file"> = {
+  "/repo/node_modules": "dir",
+  "/repo/package.json": "file",
+  "/repo/servers/x.ts": "file",
+  "/repo/server.js": "file",
+  "/opt/tool": "dir",
+  "/repo/.data": "dir",
+};
+
+const host = (over: Partial<SandboxHost> = {}): SandboxHost => ({
+  bwrap: "/usr/bin/bwrap",
+  prlimit: "/usr/bin/prlimit",
+  strace: "/usr/bin/strace",
+  sh: "/usr/bin/dash",
+  system: [{ path: "/usr", kind: "dir" }, { path: "/lib", kind: "symlink", target: "usr/lib" }],
+  etc: ["/etc/ld.so.cache"],
+  generatedEtc: "/tmp/gen",
+  root: "/repo",
+  dataDir: "/repo/.data",
+  tmpDir: "/tmp",
+  home: "/root",
+  stat: (p) => FILES[p] ?? null,
+  ...over,
+});
+
+const req = (sandbox: unknown = {}, args = ["--import", "tsx", "/repo/servers/x.ts", "stdio"]) => ({
+  command: "/usr/bin/node",
+  args,
+  env: { API_TOKEN: "tok-123456" },
+  sandbox: LauncherSandboxSchema.parse(sandbox),
+});
+
+const refusal = (r: ReturnType<typeof buildSandboxPlan>) => (r.ok ? "(not refused)" : r.message);
+
+/** Pairs following a flag, e.g. every `--ro-bind SRC DEST` source. */
+const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
+
+describe("buildSandboxPlan", () => {
+  test("namespaces, uid, private /tmp and HOME, read-only binds of only what the launcher needs, limits, strace outside", () => {
+    const r = buildSandboxPlan(host(), req());
+    if (!r.ok) throw new Error(r.message);
+    const { command, args, env, traced } = r.plan;
+    expect(command).toBe("/usr/bin/strace");
+    expect(traced).toBe(true);
+    for (const flag of ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]) expect(args).toContain(flag);
+    expect(args.join(" ")).toContain("--uid 65534 --gid 65534");
+    expect(after(args, "--tmpfs")).toEqual(["/tmp", "/home/sandbox"]);
+    expect(after(args, "--ro-bind")).toEqual(["/usr", "/tmp/gen/passwd", "/tmp/gen/group", "/tmp/gen/hosts", "/repo/node_modules", "/repo/package.json", "/repo/servers"]);
+    expect(after(args, "--symlink")).toEqual(["usr/lib"]);
+    expect(args).not.toContain("/repo/.data");
+    expect(after(args, "--chdir")).toEqual(["/repo"]);
+    expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual(["--remount-ro", "/"]);
+    const inner = args.slice(args.lastIndexOf("/usr/bin/prlimit"));
+    expect(inner).toEqual(["/usr/bin/prlimit", "--data=1073741824", "--cpu=60", "--nproc=256", "--fsize=67108864", "--nofile=1024", "--", "/usr/bin/node", "--import", "tsx", "/repo/servers/x.ts", "stdio"]);
+    // The environment is exactly this (nothing from the host), and no value sits in the command line.
+    expect(env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/home/sandbox", API_TOKEN: "tok-123456" });
+    expect(args.join(" ")).not.toContain("tok-123456");
+  });
+
+  test("launcher limits override the defaults; without strace, bwrap is spawned directly", () => {
+    const r = buildSandboxPlan(host({ strace: null }), req({ limits: { memoryMiB: 256, cpuSeconds: 5 } }));
+    if (!r.ok) throw new Error(r.message);
+    expect(r.plan.command).toBe("/usr/bin/bwrap");
+    expect(r.plan.traced).toBe(false);
+    expect(r.plan.args).toContain("--data=268435456");
+    expect(r.plan.args).toContain("--cpu=5");
+    expect(r.plan.limits).toMatchObject({ memoryMiB: 256, cpuSeconds: 5, processes: 256 });
+  });
+
+  test("a script at the repository root is bound alone, never the root", () => {
+    const r = buildSandboxPlan(host(), req({}, ["/repo/server.js"]));
+    if (!r.ok) throw new Error(r.message);
+    expect(after(r.plan.args, "--ro-bind")).toContain("/repo/server.js");
+    expect(after(r.plan.args, "--ro-bind")).not.toContain("/repo");
+  });
+
+  test("refusals: egress (not enforced yet), a read path showing the data folder, /tmp or HOME, a missing read path", () => {
+    expect(refusal(buildSandboxPlan(host(), req({ egress: ["api.example.com:443"] })))).toContain("does not enforce yet");
+    expect(buildSandboxPlan(host(), req({ read: ["/repo/.data"] }))).toMatchObject({ ok: false });
+    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/"] }))).toMatchObject({ ok: false });
+    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/tmp"] }))).toMatchObject({ ok: false });
+    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/root/.ssh"] }))).toMatchObject({ ok: false });
+    expect(refusal(buildSandboxPlan(host(), req({ read: ["/nope"] })))).toContain("does not exist");
+    const ok = buildSandboxPlan(host(), req({ read: ["/opt/tool"] }));
+    expect(ok.ok && after(ok.plan.args, "--ro-bind")).toContain("/opt/tool");
+  });
+
+  test("the launcher schema refuses malformed egress and relative read paths", () => {
+    expect(LauncherSandboxSchema.safeParse({ egress: ["no port"] }).success).toBe(false);
+    expect(LauncherSandboxSchema.safeParse({ read: ["relative/path"] }).success).toBe(false);
+    expect(LauncherSandboxSchema.safeParse({ egress: ["10.0.0.0/8:443", "api.example.com:443"] }).success).toBe(true);
+  });
+});
+
+const CTX = { entry: "/usr/bin/prlimit", command: "/usr/bin/node", mirrored: ["/usr", "/repo/node_modules"], redact: { API_TOKEN: "tok-123456" } };
+
+describe("parseTrace", () => {
+  test("attempts after the sandbox's first program: failed opens outside the mirror, connects with their outcome, further programs", () => {
+    const trace = [
+      `execve("/usr/bin/dash", ["/usr/bin/dash"], 0x1 /* 2 vars */) = 0`,
+      `openat(AT_FDCWD, "/before/entry", O_RDONLY) = -1 ENOENT (No such file or directory)`,
+      `[pid  10] execve("/usr/bin/prlimit", ["/usr/bin/prlimit"], 0x1 /* 2 vars */) = 0`,
+      `[pid  10] execve("/usr/bin/node", ["/usr/bin/node"], 0x1 /* 2 vars */) = 0`,
+      `[pid  10] openat(AT_FDCWD</repo>, "/usr/lib/x86_64/libfoo.so", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`,
+      `[pid  10] openat(AT_FDCWD</repo>, "/repo/.data/signing-key.pem", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`,
+      `[pid  10] openat(AT_FDCWD</repo>, ".data/owner-token", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`,
+      `[pid  10] openat(AT_FDCWD</repo>, "/repo/.data/signing-key.pem", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`,
+      `[pid  11] openat(AT_FDCWD</repo>, "/repo/node_modules/x", O_WRONLY|O_CREAT|O_TRUNC, 0666 <unfinished ...>`,
+      `[pid  10] connect(19<socket:[1]>, {sa_family=AF_INET, sin_port=htons(5432), sin_addr=inet_addr("127.0.0.1")}, 16) = -1 EINPROGRESS (Operation now in progress)`,
+      `[pid  11] <... openat resumed>) = -1 EROFS (Read-only file system)`,
+      `[pid  10] connect(20<socket:[2]>, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28) = -1 EINPROGRESS (Operation now in progress)`,
+      `[pid  10] connect(21<socket:[3]>, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("192.0.2.2")}, 16) = -1 ENETUNREACH (Network is unreachable)`,
+      `[pid  10] getsockopt(19<socket:[1]>, SOL_SOCKET, SO_ERROR, [ECONNREFUSED], [4]) = 0`,
+      `[pid  10] connect(22<socket:[4]>, {sa_family=AF_UNIX, sun_path="/run/tok-123456.sock"}, 110) = -1 ENOENT (No such file or directory)`,
+      `[pid  12] execve("/bin/sh", ["sh", "-c", "curl"], 0x1 /* 2 vars */) = -1 ENOENT (No such file or directory)`,
+      `[pid  10] openat(AT_FDCWD</repo>, "/tmp/\\303\\251\\n\\33[2J", O_RDONLY) = -1 ENOENT (No such file or directory)`,
+      `garbage line`,
+    ].join("\n");
+    const r = parseTrace(trace, CTX);
+    expect(r.attempts.map((a) => [a.kind, a.target, a.result, a.count, a.write ?? false])).toEqual([
+      ["connect", "192.0.2.2:80", "ENETUNREACH", 1, false],
+      ["connect", "127.0.0.1:5432", "ECONNREFUSED", 1, false],
+      ["connect", "unix:/run/${API_TOKEN}.sock", "ENOENT", 1, false],
+      ["connect", "[::1]:443", "EINPROGRESS", 1, false],
+      ["open", "/repo/.data/signing-key.pem", "ENOENT", 2, false],
+      ["open", "/repo/.data/owner-token", "ENOENT", 1, false],
+      ["open", "/repo/node_modules/x", "EROFS", 1, true],
+      ["open", "/tmp/é\n\u001b[2J", "ENOENT", 1, false],
+      ["exec", "/bin/sh", "ENOENT", 1, false],
+    ]);
+    expect(r.notFoundInView).toBe(1);
+  });
+
+  test("bounded: distinct attempts beyond MAX_ATTEMPTS are counted, not kept", () => {
+    const lines = [`execve("/usr/bin/prlimit", [], 0x1) = 0`];
+    for (let i = 0; i < MAX_ATTEMPTS + 50; i++) lines.push(`openat(AT_FDCWD, "/x/${i}", O_RDONLY) = -1 ENOENT (No such file or directory)`);
+    const r = parseTrace(lines.join("\n"), CTX);
+    expect(r.attempts).toHaveLength(MAX_ATTEMPTS);
+    expect(r.droppedAttempts).toBe(50);
+  });
+
+  test("decodeStraceString: C escapes and octal bytes back to the UTF-8 text the server passed", () => {
+    expect(decodeStraceString(String.raw`a\"b\\c\t\x41\303\251\0`)).toBe('a"b\\c\tAé\u0000');
+  });
+});

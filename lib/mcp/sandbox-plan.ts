@@ -1,0 +1,469 @@
+/**
+ * The sandbox every stdio server the web app starts runs in, as data: the launcher's sandbox
+ * settings (limits, extra read-only paths, egress), the bubblewrap command line built from them
+ * and from facts about the host, and the parser that turns strace's record of the server's
+ * system calls into the attempts shown beside the surface. Pure: node/sandbox.ts gathers the
+ * host facts, spawns, and collects the trace.
+ *
+ * Layout inside the sandbox: the system directories (/usr, /lib*, /bin) and a few public /etc
+ * files read-only; generated /etc/passwd, /etc/group and /etc/hosts; the repository's
+ * node_modules, package.json and the launcher's script directories read-only at their own paths
+ * (so `node --import tsx servers/x.ts` resolves as it does outside); a private tmpfs /tmp and
+ * HOME; the root read-only; no data folder, no repository root, no host /tmp or HOME. Its own
+ * user, pid, ipc, uts, cgroup and network namespaces (only its own loopback), uid/gid 65534.
+ */
+import { z } from "zod";
+
+/** Named resource limits, set with prlimit inside the sandbox before the server starts. */
+export const SANDBOX_LIMIT_DEFAULTS = {
+  /**
+   * RLIMIT_DATA in MiB: the writable memory the server may map. RLIMIT_AS would be the classic
+   * choice, but V8 reserves tens of GiB of address space up front (WebAssembly guard regions),
+   * so any useful RLIMIT_AS breaks Node; RLIMIT_DATA counts what is actually writable.
+   */
+  memoryMiB: 1024,
+  /** RLIMIT_CPU: seconds of CPU time per process (SIGXCPU, then SIGKILL). */
+  cpuSeconds: 60,
+  /** RLIMIT_NPROC: processes and threads of the sandbox's user. */
+  processes: 256,
+  /** RLIMIT_FSIZE in MiB: the largest file the server may write (into its private /tmp or HOME). */
+  fileSizeMiB: 64,
+  /** RLIMIT_NOFILE: open file descriptors. */
+  openFiles: 1024,
+  /** Size of each private tmpfs (/tmp and HOME) in MiB; tmpfs pages are memory the rlimits do not count. */
+  tmpMiB: 64,
+} as const;
+export type SandboxLimits = { -readonly [K in keyof typeof SANDBOX_LIMIT_DEFAULTS]: number };
+export type SandboxLimitName = keyof SandboxLimits;
+
+export const SandboxLimitsSchema = z
+  .object({
+    memoryMiB: z.number().int().min(64).max(65_536),
+    cpuSeconds: z.number().int().min(1).max(3_600),
+    processes: z.number().int().min(8).max(4_096),
+    fileSizeMiB: z.number().int().min(1).max(4_096),
+    openFiles: z.number().int().min(64).max(65_536),
+    tmpMiB: z.number().int().min(1).max(4_096),
+  })
+  .strict();
+
+/** `host:port` or `CIDR:port` (IPv6 in brackets: `[2001:db8::/32]:443`). */
+const EGRESS_RULE = /^(?:\[[0-9A-Fa-f:./]+\]|[A-Za-z0-9.-]+(?:\/\d{1,3})?):\d{1,5}$/;
+
+/** A launcher's `sandbox` settings in launchers.json. */
+export const LauncherSandboxSchema = z
+  .object({
+    limits: SandboxLimitsSchema.partial().default({}),
+    /** Extra host paths the server may read (absolute); never the data folder, the repository root, /tmp or HOME. */
+    read: z.array(z.string().regex(/^\//, "must be an absolute path").max(1000)).max(32).default([]),
+    /** Named egress the launcher grants; refused until the workbench enforces it (see buildSandboxPlan). */
+    egress: z.array(z.string().regex(EGRESS_RULE, "must be host:port or CIDR:port").max(300)).max(32).default([]),
+  })
+  .strict();
+export type LauncherSandbox = z.infer<typeof LauncherSandboxSchema>;
+
+export function sandboxLimits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
+  return { ...SANDBOX_LIMIT_DEFAULTS, ...overrides };
+}
+
+/** The uid and gid the server has inside (and, when the workbench runs as root, outside) the sandbox. */
+export const SANDBOX_UID = 65534;
+export const SANDBOX_HOME = "/home/sandbox";
+/** PATH inside the sandbox: only system directories. */
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** What node/sandbox.ts found on the host; paths are absolute and real (symlinks resolved). */
+export type SandboxHost = {
+  bwrap: string;
+  prlimit: string;
+  /** strace, when installed and working: the trace of attempts needs it. */
+  strace: string | null;
+  /** /bin/sh, for the one redirection strace needs (its trace on fd 2, the server's stderr on fd 3). */
+  sh: string;
+  /** Top-level system entries: a directory is bound read-only, a symlink recreated. */
+  system: Array<{ path: string; kind: "dir" } | { path: string; kind: "symlink"; target: string }>;
+  /** Public /etc files and directories that exist (ld.so.cache, ssl, alternatives, …). */
+  etc: string[];
+  /** A directory of generated passwd, group and hosts files for the sandbox. */
+  generatedEtc: string;
+  /** The repository root, the data folder, the host's temp dir and HOME: never shown whole. */
+  root: string;
+  dataDir: string;
+  tmpDir: string;
+  home: string | null;
+  /** Whether a path exists on the host, and whether it is a directory. */
+  stat: (p: string) => "dir" | "file" | null;
+};
+
+export type SandboxRequest = {
+  /** Absolute path of the command (node → this Node's binary). */
+  command: string;
+  args: string[];
+  /** Values the launcher resolved (already allowlisted by name). */
+  env: Record<string, string>;
+  sandbox: LauncherSandbox;
+};
+
+export type SandboxPlan = {
+  /** What to spawn on the host: strace (tracing) or bwrap. */
+  command: string;
+  args: string[];
+  /** The whole environment of the spawned process; the sandbox sees exactly this (no host variables). */
+  env: Record<string, string>;
+  /** With a trace, strace writes it on fd 2 and the server's stderr comes out on fd 3. */
+  traced: boolean;
+  limits: SandboxLimits;
+  /** Read-only paths mirrored from the host (what a "not found" under them means nothing). */
+  mirrored: string[];
+  /** The first program run inside the sandbox; the trace starts at its execve. */
+  entry: string;
+};
+
+/** What node/inspect.ts needs to run a sandboxed target and read its trace. */
+export type SandboxRun = {
+  plan: SandboxPlan;
+  /** `bwrap --version`. */
+  mechanism: string;
+  traceNote?: string;
+  /** The launcher's own command (its execve is not an attempt). */
+  command: string;
+  /** The launcher's command line, for progress and errors. */
+  label: string;
+  /** The values the server was given, by name: never echoed back in the report. */
+  redact: Record<string, string>;
+  /** Host uid/gid to spawn as (nobody, when the workbench runs as root). */
+  uid?: number;
+  gid?: number;
+};
+
+export type SandboxPlanResult = { ok: true; plan: SandboxPlan } | { ok: false; message: string };
+
+const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+const dirname = (p: string) => p.slice(0, Math.max(1, p.lastIndexOf("/")));
+
+/** Directories that may never be visible: a bind may neither contain them nor lie inside the data folder. */
+function forbidden(host: SandboxHost): string[] {
+  return [host.dataDir, `${host.root}/.data`, `${host.root}/.env`, host.tmpDir, ...(host.home ? [host.home] : [])];
+}
+
+function checkBind(host: SandboxHost, p: string): string | null {
+  if (p === host.root || within(host.dataDir, p)) return `${p} would show the repository root or the data folder`;
+  if (within(p, host.dataDir)) return `${p} is inside the data folder`;
+  const hit = forbidden(host).find((f) => within(f, p) || within(p, f));
+  return hit ? `${p} would show ${hit}` : null;
+}
+
+/** Script arguments (absolute paths to files under the repository root) whose directory the server needs. */
+function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
+  return args.filter((a) => a.startsWith("/") && within(a, host.root) && /\.(?:[cm]?[jt]s|py)$/.test(a) && host.stat(a) === "file");
+}
+
+/** Build the bubblewrap command line, or refuse with the reason. */
+export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): SandboxPlanResult {
+  const { sandbox } = request;
+  if (sandbox.egress.length) {
+    return {
+      ok: false,
+      message: `the launcher grants network egress (${sandbox.egress.join(", ")}), which this workbench does not enforce yet; it refuses rather than give the server the host's network. Remove "egress" from the launcher's "sandbox" settings to inspect it with no network`,
+    };
+  }
+  const limits = sandboxLimits(sandbox.limits);
+  const args: string[] = [
+    "--unshare-all",
+    "--unshare-user",
+    "--uid", String(SANDBOX_UID),
+    "--gid", String(SANDBOX_UID),
+    "--hostname", "sandbox",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop", "ALL",
+  ];
+  const mirrored: string[] = [];
+  const seen = new Set<string>();
+  const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind") => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    args.push(`--${kind}`, p, p);
+    mirrored.push(p);
+  };
+  for (const entry of host.system) {
+    if (entry.kind === "dir") bind(entry.path);
+    else args.push("--symlink", entry.target, entry.path);
+  }
+  const isSystem = (p: string) => host.system.some((s) => s.kind === "dir" && within(p, s.path));
+  for (const e of host.etc) bind(e, "ro-bind-try");
+  for (const f of ["passwd", "group", "hosts"]) args.push("--ro-bind", `${host.generatedEtc}/${f}`, `/etc/${f}`);
+  args.push("--proc", "/proc", "--dev", "/dev");
+  const tmpBytes = String(limits.tmpMiB * 1024 * 1024);
+  args.push("--size", tmpBytes, "--tmpfs", "/tmp", "--size", tmpBytes, "--tmpfs", SANDBOX_HOME);
+
+  const extra: string[] = [];
+  if (!isSystem(request.command)) extra.push(request.command);
+  for (const name of ["node_modules", "package.json"]) {
+    const p = `${host.root}/${name}`;
+    if (host.stat(p)) extra.push(p);
+  }
+  for (const script of scriptPaths(host, request.args)) {
+    const dir = dirname(script);
+    // A script at the repository root gets only itself: its directory is the root.
+    extra.push(dir === host.root || checkBind(host, dir) ? script : dir);
+  }
+  for (const p of sandbox.read) {
+    if (!host.stat(p)) return { ok: false, message: `the launcher's sandbox.read path ${p} does not exist on the workbench` };
+    extra.push(p);
+  }
+  for (const p of extra) {
+    const problem = checkBind(host, p);
+    if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${problem}` };
+    if (!isSystem(p)) bind(p);
+  }
+  // Inside, the repository root holds only what was bound above; `node --import tsx` resolves from here.
+  args.push("--chdir", host.stat(`${host.root}/node_modules`) ? host.root : SANDBOX_HOME, "--remount-ro", "/");
+
+  const prlimit = [
+    host.prlimit,
+    `--data=${limits.memoryMiB * 1024 * 1024}`,
+    `--cpu=${limits.cpuSeconds}`,
+    `--nproc=${limits.processes}`,
+    `--fsize=${limits.fileSizeMiB * 1024 * 1024}`,
+    `--nofile=${limits.openFiles}`,
+    "--",
+  ];
+  const inner = [...prlimit, request.command, ...request.args];
+  const env = { PATH: SANDBOX_PATH, HOME: SANDBOX_HOME, ...request.env };
+  if (!host.strace) {
+    return { ok: true, plan: { command: host.bwrap, args: [...args, "--", ...inner], env, traced: false, limits, mirrored, entry: host.prlimit } };
+  }
+  // strace runs outside the sandbox, so the server can neither read nor forge the trace: its
+  // lines go to strace's fd 2, and the shell hands the sandbox fd 3 as its stderr.
+  const strace = [
+    "-f", "-qq", "-y", "--seccomp-bpf", "-s", "1024",
+    "-e", "trace=connect,openat,open,creat,execve,getsockopt",
+    "--", host.sh, "-c", 'exec "$0" "$@" 2>&3 3>&-', host.bwrap,
+  ];
+  return { ok: true, plan: { command: host.strace, args: [...strace, ...args, "--", ...inner], env, traced: true, limits, mirrored, entry: host.prlimit } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The trace
+
+export type SandboxAttempt = {
+  kind: "open" | "connect" | "exec";
+  /** A path, `address:port`, or `unix:path`, as the server named it (attacker-controlled text). */
+  target: string;
+  /** An errno name (ENOENT, ECONNREFUSED, ENETUNREACH, EROFS, …), or "ok" for a run program or a connection inside the sandbox. */
+  result: string;
+  /** Opened for writing. */
+  write?: boolean;
+  /** How many times this exact attempt was seen. */
+  count: number;
+};
+
+export type SandboxReport =
+  | {
+      sandboxed: true;
+      mechanism: string;
+      network: "loopback only";
+      limits: SandboxLimits;
+      /** Host paths visible read-only. */
+      visible: string[];
+      traced: boolean;
+      /** Why there is no trace, when there is none. */
+      traceNote?: string;
+      attempts: SandboxAttempt[];
+      /** Distinct attempts beyond MAX_ATTEMPTS, and trace bytes beyond MAX_TRACE_BYTES. */
+      droppedAttempts: number;
+      truncated: boolean;
+      /** Failed lookups of files that do not exist on the host either (module resolution, loader probes). */
+      notFoundInView: number;
+    }
+  | { sandboxed: false; reason: string };
+
+export const MAX_ATTEMPTS = 200;
+export const MAX_TRACE_BYTES = 2 * 1024 * 1024;
+const MAX_LINE = 16_384;
+
+const ERRNO: Record<number, string> = {
+  0: "ok", 1: "EPERM", 2: "ENOENT", 13: "EACCES", 22: "EINVAL", 97: "EAFNOSUPPORT", 98: "EADDRINUSE", 99: "EADDRNOTAVAIL",
+  100: "ENETDOWN", 101: "ENETUNREACH", 103: "ECONNABORTED", 104: "ECONNRESET", 110: "ETIMEDOUT", 111: "ECONNREFUSED", 113: "EHOSTUNREACH",
+};
+
+/** strace's C-style string escapes, decoded to the bytes the server passed, then read as UTF-8. */
+export function decodeStraceString(s: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== "\\") {
+      bytes.push(...new TextEncoder().encode(c));
+      continue;
+    }
+    const n = s[++i];
+    if (n === undefined) break;
+    const simple: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 12, "\\": 92, '"': 34, "'": 39 };
+    if (n in simple) bytes.push(simple[n]!);
+    else if (n === "x") {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (/[0-7]/.test(n)) {
+      let oct = n;
+      while (oct.length < 3 && /[0-7]/.test(s[i + 1] ?? "")) oct += s[++i];
+      bytes.push(parseInt(oct, 8) & 0xff);
+    } else bytes.push(...new TextEncoder().encode(n));
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
+
+/** `dirfd<path>` decoration from `-y`, for a relative path. */
+function resolvePath(dirDecor: string | undefined, p: string): string {
+  if (p.startsWith("/") || !dirDecor) return p;
+  const base = dirDecor.replace(/\/$/, "");
+  return `${base}/${p}`.replace(/\/\.\//g, "/");
+}
+
+type Raw = { pid: number; call: string; body: string };
+
+/** Join `<unfinished ...>` / `<... resumed>` halves per pid; yield complete calls. */
+function* completeCalls(lines: Iterable<string>): Generator<Raw> {
+  const partial = new Map<number, string>();
+  for (const line of lines) {
+    // `[pid N] call(…)` on stderr (`N call(…)` with -o); the first process has no prefix until it forks.
+    const m = /^(?:\[pid +(\d+)\] |(\d+) +)?(.*)$/.exec(line);
+    if (!m) continue;
+    const pid = Number(m[1] ?? m[2] ?? 0);
+    let rest = m[3]!;
+    const resumed = /^<\.\.\. (\w+) resumed>(.*)$/.exec(rest);
+    if (resumed) {
+      const head = partial.get(pid);
+      partial.delete(pid);
+      if (head === undefined) continue;
+      rest = head + resumed[2]!;
+    } else if (rest.endsWith(" <unfinished ...>")) {
+      partial.set(pid, rest.slice(0, -" <unfinished ...>".length));
+      continue;
+    }
+    const call = /^(\w+)\(/.exec(rest);
+    if (call) yield { pid, call: call[1]!, body: rest };
+  }
+}
+
+function sockaddr(body: string): string | null {
+  const inet = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]*)"\)/.exec(body);
+  if (inet) return `${inet[2]}:${inet[1]}`;
+  const inet6 = /sa_family=AF_INET6, sin6_port=htons\((\d+)\),.*?inet_pton\(AF_INET6, "([^"]*)"/.exec(body);
+  if (inet6) return `[${inet6[2]}]:${inet6[1]}`;
+  const unix = new RegExp(`sa_family=AF_UNIX, sun_path=(@?)${QUOTED}`).exec(body);
+  if (unix) return `unix:${unix[1]}${decodeStraceString(unix[2]!)}`;
+  const fam = /sa_family=(AF_\w+)/.exec(body);
+  return fam ? fam[1]! : null;
+}
+
+const errnoOf = (body: string): string | null => {
+  const m = /\) = -1 (E[A-Z0-9]+)/.exec(body);
+  if (m) return m[1]!;
+  return /\) = \d+/.test(body) ? "ok" : null;
+};
+
+export type TraceContext = {
+  /** The first program run inside the sandbox (prlimit): lines before its execve are bwrap's own. */
+  entry: string;
+  /** The launcher's command: its own execve is what the launcher says, not an attempt. */
+  command: string;
+  mirrored: string[];
+  /** Resolved env values by name: replaced by `${NAME}` wherever they appear in an attempt. */
+  redact: Record<string, string>;
+};
+
+export type ParsedTrace = { attempts: SandboxAttempt[]; droppedAttempts: number; notFoundInView: number };
+
+/** The attempts in strace's output: failed opens outside what the sandbox mirrors, every connect, every further program. */
+export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
+  const found = new Map<string, SandboxAttempt>();
+  let dropped = 0;
+  let notFoundInView = 0;
+  const secrets = Object.entries(ctx.redact).filter(([, v]) => v.length >= 4).sort((a, b) => b[1].length - a[1].length);
+  const redact = (s: string) => secrets.reduce((acc, [name, v]) => acc.split(v).join(`\${${name}}`), s);
+  const add = (a: Omit<SandboxAttempt, "count">) => {
+    const attempt = { ...a, target: redact(a.target) };
+    const key = JSON.stringify([attempt.kind, attempt.target, attempt.result, attempt.write ?? false]);
+    const had = found.get(key);
+    if (had) had.count++;
+    else if (found.size >= MAX_ATTEMPTS) dropped++;
+    else found.set(key, { ...attempt, count: 1 });
+  };
+  let started = false;
+  const before = new Set<number>();
+  let entryPid = -1;
+  let commandSeen = false;
+  const pending = new Map<string, Omit<SandboxAttempt, "count" | "result">>();
+
+  const lines = text.split("\n").map((l) => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l));
+  for (const { pid, call, body } of completeCalls(lines)) {
+    if (!started) {
+      if (call === "execve" && body.startsWith(`execve("${ctx.entry}"`) && errnoOf(body) === "ok") {
+        started = true;
+        entryPid = pid;
+      } else before.add(pid);
+      continue;
+    }
+    if (before.has(pid) && pid !== entryPid) continue;
+    const result = errnoOf(body);
+    if (result === null) continue;
+    if (call === "execve") {
+      const m = new RegExp(`^execve\\(${QUOTED}`).exec(body);
+      if (!m) continue;
+      const target = decodeStraceString(m[1]!);
+      if (!commandSeen && pid === entryPid && target === ctx.command && result === "ok") {
+        commandSeen = true;
+        continue;
+      }
+      add({ kind: "exec", target, result });
+      continue;
+    }
+    if (call === "openat" || call === "open" || call === "creat") {
+      if (result === "ok") continue;
+      const m = call === "openat" ? new RegExp(`^openat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body) : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
+      if (!m) continue;
+      const [dir, raw, rest] = call === "openat" ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
+      const target = resolvePath(dir, decodeStraceString(raw));
+      const write = call === "creat" || /O_WRONLY|O_RDWR|O_CREAT/.test(rest);
+      if ((result === "ENOENT" || result === "ENOTDIR") && !write && ctx.mirrored.some((d) => within(target, d))) {
+        notFoundInView++;
+        continue;
+      }
+      add({ kind: "open", target, result, ...(write ? { write: true } : {}) });
+      continue;
+    }
+    if (call === "connect") {
+      const target = sockaddr(body);
+      const fd = /^connect\((\d+)/.exec(body)?.[1];
+      if (!target || target === "AF_UNSPEC") continue;
+      if (result === "EINPROGRESS" && fd) {
+        const key = `${pid}:${fd}`;
+        const prev = pending.get(key);
+        if (prev) add({ ...prev, result: "EINPROGRESS" });
+        pending.set(key, { kind: "connect", target });
+        continue;
+      }
+      add({ kind: "connect", target, result });
+      continue;
+    }
+    if (call === "getsockopt") {
+      const m = /^getsockopt\((\d+)(?:<[^>]*>)?, SOL_SOCKET, SO_ERROR, \[(\w+)\]/.exec(body);
+      if (!m) continue;
+      const key = `${pid}:${m[1]}`;
+      const p = pending.get(key);
+      if (!p) continue;
+      pending.delete(key);
+      // strace names the errno (`[ECONNREFUSED]`); a bare number is 0 (connected) or one it does not know.
+      const v = m[2]!;
+      add({ ...p, result: /^\d+$/.test(v) ? (ERRNO[Number(v)] ?? `errno ${v}`) : v });
+    }
+  }
+  // A non-blocking connect nobody asked about again: the server gave up or was stopped first.
+  for (const p of pending.values()) add({ ...p, result: "EINPROGRESS" });
+  const order = { connect: 0, open: 1, exec: 2 } as const;
+  const attempts = [...found.values()].sort((a, b) => order[a.kind] - order[b.kind]);
+  return { attempts, droppedAttempts: dropped, notFoundInView };
+}
