@@ -1,13 +1,27 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Providers } from "@/app/providers";
+import { sandboxOptedOut } from "@/lib/mcp/node/sandbox";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: "Relay Review",
   description: "Security review workbench for MCP relay servers",
 };
+
+/** The owner's opt-out from the sandbox, read at request time (not at build), said on every page. */
+async function UnsandboxedBanner() {
+  await connection();
+  if (!sandboxOptedOut()) return null;
+  return (
+    <div className="callout danger" role="alert" data-testid="unsandboxed-banner" style={{ borderRadius: 0, margin: 0 }}>
+      <strong>Servers run without a sandbox.</strong> RELAY_REVIEW_UNSANDBOXED=1 is set: every stdio server this workbench inspects runs as its
+      user, with its files (the data folder and signing key included) and its network. Unset it to restore the sandbox.
+    </div>
+  );
+}
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
@@ -21,6 +35,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/">Reviews</Link>
           </nav>
         </header>
+        <UnsandboxedBanner />
         <Providers>{children}</Providers>
       </body>
     </html>

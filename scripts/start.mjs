@@ -1,6 +1,6 @@
 // Starts the production build on 127.0.0.1:3000 unless HOST / PORT say otherwise, and says so.
 // The workbench spawns MCP servers on its owner's behalf, so it is loopback-only by default.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
@@ -18,6 +18,16 @@ console.log(
     ? "relay-review: listening on loopback only (set HOST to change; the sign-in link follows once the server is up)"
     : `relay-review: WARNING: HOST=${host} exposes the workbench beyond this machine; it can start MCP servers on the owner's behalf`,
 );
+
+// Every stdio server the workbench inspects runs in a bubblewrap sandbox; without one, it refuses them.
+const has = (cmd) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
+if (process.env.RELAY_REVIEW_UNSANDBOXED === "1") {
+  console.log("relay-review: WARNING: RELAY_REVIEW_UNSANDBOXED=1: stdio servers run without a sandbox, as this user, with its files and network");
+} else if (!has("bwrap")) {
+  console.log("relay-review: no sandbox: bubblewrap is not installed, so stdio servers will be refused; run `apt-get install bubblewrap` (and `apt-get install strace` to record what they try)");
+} else if (!has("strace")) {
+  console.log("relay-review: strace is not installed: stdio servers run sandboxed, but what they try is not recorded; run `apt-get install strace`");
+}
 
 const nextBin = path.resolve("node_modules/next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", port], {

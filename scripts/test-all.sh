@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Every check, in the order that fails fastest: lint, unit + integration tests, production build
 # (which type-checks app/), a whole-repo typecheck, then the e2e suite in headless Chromium.
-# Installs Debian's Chromium when none is found (Playwright's own browser download is not reachable).
+# Installs Debian's Chromium when none is found (Playwright's own browser download is not reachable),
+# and Debian's bubblewrap and strace: every stdio server the web app inspects runs in a bubblewrap
+# sandbox, and strace records what it tried (the sandbox tests need both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 # offline: nothing may call out
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 if [ -z "${CHROMIUM_PATH:-}" ]; then
   for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
@@ -13,12 +16,20 @@ if [ -z "${CHROMIUM_PATH:-}" ]; then
 fi
 if [ -z "${CHROMIUM_PATH:-}" ]; then
   echo "test-all: no Chromium found; installing Debian's chromium package"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
   export CHROMIUM_PATH=/usr/bin/chromium
 fi
 echo "test-all: Chromium at $CHROMIUM_PATH"
+missing=()
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v strace >/dev/null 2>&1 || missing+=(strace)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "test-all: installing Debian's ${missing[*]} (the sandbox for stdio servers, and the record of what they try)"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "test-all: sandbox: $(bwrap --version), $(strace -V | head -n1)"
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "test-all: TEST_DATABASE_URL not set; storage tests run against PGlite only"
 fi

@@ -21,7 +21,7 @@ import { openStore, type Store } from "@/lib/store/db";
 import { createReview } from "@/lib/store/reviews";
 import { latestInspection } from "@/lib/store/snapshots";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
-import { KNOWLEDGE, ROOT, newMarker, waitGone } from "./helpers";
+import { HOSTILE, KNOWLEDGE, ROOT, newMarker, waitGone } from "./helpers";
 
 const PROBE_ARGS = ["--import", "tsx", "tests/fixtures/servers/sandbox-probe.ts"];
 
@@ -189,6 +189,36 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     if (!s.ok) throw new Error(s.message);
     expect((await inspectServer(s.target)).ok).toBe(true);
     expect(await waitGone(marker)).toEqual([]);
+  });
+
+  test.each([
+    { behaviour: "hang", limits: { connectTimeoutMs: 4_000 }, code: "limit_exceeded", limit: "connectTimeoutMs" },
+    { behaviour: "flood", limits: { connectTimeoutMs: 30_000, totalBytes: 2_000_000 }, code: "limit_exceeded", limit: "totalBytes" },
+    { behaviour: "crash-mid-reply", limits: { connectTimeoutMs: 30_000 }, code: "server_exited", limit: undefined },
+  ])("hostile $behaviour under the sandbox ends as without it ($code), and the sandbox leaves no process behind", async (c) => {
+    const marker = newMarker();
+    const s = sandboxTarget(
+      { kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, c.behaviour, marker] },
+      { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
+    );
+    if (!s.ok) throw new Error(s.message);
+    const r = await inspectServer(s.target, { limits: { requestTimeoutMs: 2_000, deadlineMs: 40_000, settleQuietMs: 100, ...c.limits } });
+    expect(r.ok ? null : [r.error.code, r.error.limit]).toEqual([c.code, c.limit]);
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
+  test("the named limits hold: CPU time and memory end a runaway server, not the host", async () => {
+    for (const c of [
+      { code: "for(;;){}", limits: { cpuSeconds: 1 } },
+      { code: "const a=[];for(;;)a.push(Buffer.alloc(1<<20).fill(1))", limits: { memoryMiB: 128 } },
+    ]) {
+      const s = sandboxTarget({ kind: "stdio", command: process.execPath, args: ["-e", c.code] }, { sandbox: LauncherSandboxSchema.parse({ limits: c.limits }), root: ROOT, dataDir, env });
+      if (!s.ok) throw new Error(s.message);
+      const t0 = Date.now();
+      const r = await inspectServer(s.target, { limits: { connectTimeoutMs: 30_000 } });
+      expect(r.ok ? null : r.error.code).toBe("server_exited");
+      expect(Date.now() - t0).toBeLessThan(25_000);
+    }
   });
 
   test("refusals: no bubblewrap names the step that enables it; egress is refused rather than granted; the data folder is never shown", () => {
