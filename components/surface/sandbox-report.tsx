@@ -4,8 +4,8 @@ import { RevealedText } from "@/components/surface/revealed-text";
 import type { SandboxAttempt, SandboxReport } from "@/lib/mcp/sandbox-plan";
 
 const RESULT_WORDS: Record<string, string> = {
-  ENOENT: "not there (hidden by the sandbox)",
-  ENOTDIR: "not there (hidden by the sandbox)",
+  ENOENT: "not in the sandbox's view",
+  ENOTDIR: "not in the sandbox's view",
   EACCES: "permission denied",
   EPERM: "not permitted",
   EROFS: "read-only",

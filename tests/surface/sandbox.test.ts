@@ -221,6 +221,25 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     }
   });
 
+  test("the web app's path: no bubblewrap refuses stdio inspection naming the step; the owner's opt-out runs unsandboxed and says so", async () => {
+    const { id } = await createReview(
+      store.db,
+      {
+        schemaVersion: REVIEW_SCHEMA_VERSION,
+        title: "opt-out",
+        servers: [{ id: "k", name: "k", transport: { kind: "stdio", command: "node", args: ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"], envNames: [] } }],
+      },
+      "t",
+    );
+    const refused = await prepareInspection(store.db, id, "k" as ServerId, { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" });
+    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual(["refused", expect.stringContaining("`apt-get install bubblewrap`") as string]);
+    const optedOut = await prepareInspection(store.db, id, "k" as ServerId, { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap", RELAY_REVIEW_UNSANDBOXED: "1" });
+    if (!optedOut.ok) throw new Error(optedOut.error.message);
+    expect(optedOut.target.kind === "stdio" && optedOut.target.sandbox).toBeFalsy();
+    await runInspection(store.db, optedOut, { limits: { connectTimeoutMs: 30_000 } });
+    expect((await latestInspection(store.db, id, "k"))?.sandbox).toEqual({ sandboxed: false, reason: expect.stringContaining("RELAY_REVIEW_UNSANDBOXED=1") as string });
+  });
+
   test("refusals: no bubblewrap names the step that enables it; egress is refused rather than granted; the data folder is never shown", () => {
     const stdio = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", KNOWLEDGE, "stdio"] };
     const none = sandboxTarget(stdio, { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env: { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" } });
