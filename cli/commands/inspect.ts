@@ -5,23 +5,67 @@
  * terminal, one line otherwise), where
  * `registration` is the pin record (see docs/fingerprint.md) and `snapshot` every listed item.
  * Exit 0 on success, 1 when the inspection failed (the message names the tripped limit), 2 on usage.
+ * The command runs as typed, on the operator's own machine, unsandboxed; `--sandbox` runs it in the
+ * web app's bubblewrap sandbox instead (default limits, no network) and prints what it tried.
  */
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
+import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { InspectTarget } from "@/lib/mcp/types";
 
-const USAGE = `usage: relay-review inspect [--json] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}`;
+type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
+
+/** The typed command in the web app's sandbox: `node` is this Node, script paths are made absolute against the current directory. */
+async function sandboxCliTarget(target: StdioTarget) {
+  const [{ sandboxTarget }, { LauncherSandboxSchema }, { isRelativeScriptArg }, { resolveDataDir }, path] = await Promise.all([
+    import("@/lib/mcp/node/sandbox"),
+    import("@/lib/mcp/sandbox-plan"),
+    import("@/lib/mcp/launchers"),
+    import("@/lib/store/config"),
+    import("node:path"),
+  ]);
+  const root = process.cwd();
+  return sandboxTarget(
+    { ...target, command: target.command === "node" ? process.execPath : target.command, args: target.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)) },
+    { sandbox: LauncherSandboxSchema.parse({}), root, dataDir: resolveDataDir(process.env), env: process.env },
+  );
+}
+
+function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {
+  if (!report.sandboxed) return `relay-review inspect: ran without a sandbox: ${report.reason}\n`;
+  const lines = [`relay-review inspect: sandboxed (${report.mechanism}, network ${report.network})`];
+  if (!report.traced) lines.push(`  ${report.traceNote ?? "no trace"}`);
+  for (const a of report.attempts) lines.push(`  tried ${a.kind} ${safeText(a.target)}${a.write ? " (write)" : ""}: ${a.result}${a.count > 1 ? ` ×${a.count}` : ""}`);
+  if (report.droppedAttempts) lines.push(`  … and ${report.droppedAttempts} more distinct attempts`);
+  return lines.join("\n") + "\n";
+}
+
+const USAGE = `usage: relay-review inspect [--json] [--sandbox] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const parsed = parseArgs(argv, ["--name", "--image"], ["--json", "--warn", "--quiet"]);
+  const parsed = parseArgs(argv, ["--name", "--image"], ["--json", "--warn", "--quiet", "--sandbox"]);
   if (parsed.errors.length || !parsed.target) {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
     return 2;
   }
-  const started = await prespawn(parsed.target);
+  if (parsed.flags.has("--sandbox")) {
+    if (parsed.target.kind !== "stdio") {
+      process.stderr.write(`relay-review inspect: --sandbox applies to a stdio command (-- COMMAND …), not a URL\n${USAGE}\n`);
+      return 2;
+    }
+    const sandboxed = await sandboxCliTarget(parsed.target);
+    if (!sandboxed.ok) {
+      process.stderr.write(`relay-review inspect: refused: ${sandboxed.message}\n`);
+      return 1;
+    }
+    parsed.target = sandboxed.target;
+  }
+  // A sandboxed target is started by the transport (it reads strace's record from its own pipes).
+  const started = parsed.target.kind === "stdio" && parsed.target.sandbox ? {} : await prespawn(parsed.target);
   if (started.error) {
     process.stderr.write(`relay-review inspect: connect_failed: could not start ${JSON.stringify(parsed.target.kind === "stdio" ? parsed.target.command : "")}: ${started.error}\n`);
     return 1;
@@ -42,6 +86,7 @@ export async function run(argv: string[]): Promise<number> {
       if (e.type === "fallback") process.stderr.write(`relay-review inspect: ${e.reason}\n`);
     },
   });
+  if (result.sandbox && !isJson) process.stderr.write(renderSandboxReport(result.sandbox, safeText));
   if (!result.ok) {
     process.stderr.write(`relay-review inspect: ${safeText(formatInspectError(result.error))}\n`);
     return 1;
@@ -56,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   const flags = scanSurface(surfaceOf(snapshot));
   // Indented for a person at a terminal, one line for a pipe or a file (10,000 tools: 3× smaller).
-  if (isJson) process.stdout.write(JSON.stringify({ registration, snapshot, suspicious: flags }, null, process.stdout.isTTY ? 2 : undefined) + "\n");
+  if (isJson) process.stdout.write(JSON.stringify({ registration, snapshot, suspicious: flags, ...(result.sandbox ? { sandbox: result.sandbox } : {}) }, null, process.stdout.isTTY ? 2 : undefined) + "\n");
   else process.stdout.write(renderSnapshot(snapshot, flags) + "\n");
   return 0;
 }

@@ -15,6 +15,18 @@ const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {
 const dir = mkdtempSync(path.join(tmpdir(), "relay-review-cli-"));
 
 describe("relay-review inspect / verify", { timeout: 120_000 }, () => {
+  test("inspect --sandbox runs the typed command in the web app's sandbox and reports what it tried", async () => {
+    const r = await cli(["inspect", "--json", "--sandbox", "--", "node", "--import", "tsx", "tests/fixtures/servers/sandbox-probe.ts"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      snapshot: { tools: Array<{ description: string }> };
+      sandbox: { sandboxed: boolean; attempts: Array<{ kind: string; target: string; result: string }> };
+    };
+    expect(out.snapshot.tools.filter((t) => t.description.includes("GOT"))).toEqual([]);
+    expect(out.sandbox.sandboxed).toBe(true);
+    expect(out.sandbox.attempts).toContainEqual(expect.objectContaining({ kind: "connect", target: "127.0.0.1:5432", result: "ECONNREFUSED" }));
+  });
+
   test("a description change between two starts fails verify with the difference", async () => {
     const server = ["--", "node", "--import", "tsx", HOSTILE, "description-from-env"];
     const pinned = await cli(["inspect", "--json", "--env", "HOSTILE_DESCRIPTION=Fetch the weekly report.", ...server]);
