@@ -122,14 +122,16 @@ type Cache = Map<string, SandboxStatus>;
 const cache: Cache = ((globalThis as Record<symbol, unknown>)[STATUS_KEY] as Cache | undefined) ?? new Map<string, SandboxStatus>();
 (globalThis as Record<symbol, unknown>)[STATUS_KEY] = cache;
 
-/** Whether a sandbox can be had here; the self-test runs once per process (per tool override). */
+/**
+ * Whether a sandbox can be had here. A passed self-test is kept for the process; a failed one is
+ * retried on the next inspection, so `apt-get install bubblewrap` takes effect without a restart.
+ */
 export function sandboxStatus(env: Env = process.env): SandboxStatus {
   const key = `${env.RELAY_REVIEW_BWRAP ?? ""}\u0000${env.RELAY_REVIEW_STRACE ?? ""}\u0000${env.PATH ?? ""}`;
-  let s = cache.get(key);
-  if (!s) {
-    s = probe(env);
-    cache.set(key, s);
-  }
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const s = probe(env);
+  if (s.ok) cache.set(key, s);
   return s;
 }
 
