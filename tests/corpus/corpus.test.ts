@@ -31,6 +31,28 @@ describe("labelled corpus of real MCP servers", () => {
     );
   });
 
+  it("has annotations that contradict what the tools do, as the README lists", () => {
+    const sinks = new Set(["writes", "deploys_or_destroys", "network_or_shares"]);
+    const readOnlySinks: string[] = [];
+    const harmlessDestroys: string[] = [];
+    for (const { server, tool } of tools) {
+      const roles = server.labels[tool.name]?.roles ?? [];
+      if (tool.annotations?.readOnlyHint === true && roles.some((r) => sinks.has(r))) {
+        readOnlySinks.push(`${server.slug}/${tool.name}`);
+      }
+      if (tool.annotations?.destructiveHint === false && roles.includes("deploys_or_destroys")) {
+        harmlessDestroys.push(`${server.slug}/${tool.name}`);
+      }
+    }
+    expect(readOnlySinks).toEqual(
+      expect.arrayContaining([
+        "playwright/browser_take_screenshot",
+        "gitlab/download_job_artifacts",
+      ]),
+    );
+    expect(harmlessDestroys).toContain("stripe/create_refund");
+  });
+
   it("labels every tool with roles from TOOL_ROLES and a reason", () => {
     for (const { server, tool } of tools) {
       const label = server.labels[tool.name];
