@@ -14,7 +14,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
-import type { RoleReason } from "@/lib/roles/suggest";
+import type { ClaimConflict, RoleReason } from "@/lib/roles/suggest";
 import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
@@ -111,6 +111,10 @@ export type ToolView = {
   /** Confirmed roles carry no other reason than the confirmation; a suggested tool's reasons are `suggestedRoles`. */
   rolesOrigin: "confirmed" | "suggested";
   suggestedRoles: RoleReason[];
+  /** The suggestion's confidence (0..1, its least certain decision), its name's verb, and the annotation claims contradicting the name. */
+  suggestionConfidence: number;
+  verb: string | null;
+  conflicts: ClaimConflict[];
   annotations: EffectiveAnnotations;
   sourceIds: SourceId[];
   returnsUntrustedText: boolean;
@@ -588,6 +592,9 @@ const toolView = (t: ResolvedTool): ToolView => ({
   roles: t.roles.roles,
   rolesOrigin: t.roles.origin,
   suggestedRoles: t.roles.suggestion.roles,
+  suggestionConfidence: t.roles.suggestion.confidence,
+  verb: t.roles.suggestion.verb,
+  conflicts: t.roles.suggestion.conflicts,
   annotations: t.annotations,
   sourceIds: t.sourceIds,
   returnsUntrustedText: t.headNodes.length > 0,

@@ -33,7 +33,7 @@ describe("suggestRoles", () => {
 
   it("mapped sources make a tool return their text", () => {
     const s = suggestRoles({ name: "x", annotations: { readOnlyHint: true, openWorldHint: false } }, { sourceIds: ["support-portal" as never], roles: [], rolesConfirmed: false });
-    expect(s.roles).toEqual([{ role: "returns_untrusted_text", reasons: ["returns text from 1 mapped source(s): support-portal"] }]);
+    expect(s.roles).toMatchObject([{ role: "returns_untrusted_text", reasons: ["returns text from 1 mapped source(s): support-portal"] }]);
   });
 });
 

@@ -16,12 +16,31 @@ export type RoleInputTool = {
   annotations?: Partial<Record<string, unknown>> | null;
 };
 
-export type RoleReason = { role: ToolRole; reasons: string[] };
+/** One suggested role: why, and how sure the suggestion is (0..1). */
+export type RoleReason = { role: ToolRole; reasons: string[]; confidence: number };
+
+/**
+ * A server's annotation claim that contradicts what the tool's name says it does (`readOnlyHint:
+ * true` on `delete_branch`, `destructiveHint: true` on a search). The safer reading wins, so a
+ * conflict never removes a sink role; it is reported as a finding naming both readings.
+ */
+export type ClaimConflict = {
+  hint: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
+  claimed: boolean;
+  /** What the name says, e.g. `"delete" destroys`. */
+  nameReading: string;
+  message: string;
+};
 
 export type RoleSuggestion = {
   /** Suggested roles in `TOOL_ROLES` order, each with at least one reason. */
   roles: RoleReason[];
   annotations: EffectiveAnnotations;
+  /** 0..1: the tool's lowest-confidence decision (a role suggested, or a sink role not suggested); the UI sorts by it. */
+  confidence: number;
+  /** The leading verb of the tool's name, normalised (`getIssue`, `API-get-issue`, `gitlab_get_issue`: "get"); null when none is known. */
+  verb: string | null;
+  conflicts: ClaimConflict[];
 };
 
 export type ResolvedRoles = {
@@ -380,9 +399,9 @@ function suggest(tool: RoleInputTool, assessment: Pick<ToolAssessment, "sourceId
   const roles: RoleReason[] = [];
   for (let i = 0; i < TOOL_ROLES.length; i++) {
     const count = PENDING_REASON_COUNTS[i]!;
-    if (count > 0) roles.push({ role: TOOL_ROLES[i]!, reasons: PENDING_REASONS[i]!.slice(0, count) });
+    if (count > 0) roles.push({ role: TOOL_ROLES[i]!, reasons: PENDING_REASONS[i]!.slice(0, count), confidence: 0.5 });
   }
-  const made: SharedSuggestion = { codes: PENDING_CODES.slice(0, pendingCodeCount), suggestion: { roles, annotations }, resolutions: [] };
+  const made: SharedSuggestion = { codes: PENDING_CODES.slice(0, pendingCodeCount), suggestion: { roles, annotations, confidence: 0.5, verb: null, conflicts: [] }, resolutions: [] };
   if (hash !== null && !known) cache?.suggestions.set(hash, made);
   return made;
 }
@@ -398,7 +417,7 @@ export function suggestRoles(tool: RoleInputTool, assessment?: Pick<ToolAssessme
 }
 
 /** A confirmed role's reason, one shared (read-only) entry per role. */
-const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, reasons: ["confirmed by the reviewer"] }])) as Record<ToolRole, RoleReason>;
+const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, reasons: ["confirmed by the reviewer"], confidence: 1 }])) as Record<ToolRole, RoleReason>;
 
 /**
  * The roles the analysis uses for a tool: the reviewer's, when confirmed; otherwise the suggestion,
