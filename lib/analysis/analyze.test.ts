@@ -79,8 +79,8 @@ describe("from hand-entered tools alone", () => {
   const a = analyse(r);
 
   it("uses suggested roles, with an unmapped head whose writers are unknown", () => {
-    // deploy_release has no annotations, so openWorldHint defaults to true and it is suggested as returning text too.
-    expect(a.paths.total).toBe(2);
+    // deploy_release has no annotations, but its name deploys: it is a sink and not suggested as returning text.
+    expect(a.paths.total).toBe(1);
     expect(a.paths.listed.find((p) => p.returningTool === "kb/search_tickets")).toMatchObject({
       id: "path:a:unmapped:kb/search_tickets:kb/search_tickets->kb/deploy_release",
       reliesOnSuggestions: true,
@@ -92,7 +92,7 @@ describe("from hand-entered tools alone", () => {
 
   it("records every place it relied on an unconfirmed suggestion", () => {
     expect(a.reliance.map((e) => [e.tool, e.agents, e.usedAs])).toEqual([
-      ["kb/deploy_release", ["a"], ["returns untrusted text", "sensitive sink (writes, deploys_or_destroys, network_or_shares)"]],
+      ["kb/deploy_release", ["a"], ["sensitive sink (deploys_or_destroys)"]],
       ["kb/search_tickets", ["a"], ["returns untrusted text"]],
     ]);
   });
