@@ -583,6 +583,41 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
   });
 }
 
+/**
+ * One finding per annotation claim that contradicts its tool's name (`readOnlyHint: true` on
+ * `delete_branch`): a client that trusts the claim (auto-approving read-only tools, say) is misled,
+ * whatever the reviewer confirms, so confirmed tools are reported too. The role kept is the safer
+ * reading's (see lib/roles/infer.ts).
+ */
+function conflictFindings(b: AnalysisBuild): void {
+  const serverNames = new Map<string, string>(b.model.review.servers.map((s) => [s.id, s.name]));
+  let drawn: Set<string> | null = null;
+  for (const t of b.model.toolsInOrder) {
+    const conflicts = t.roles.suggestion.conflicts;
+    if (conflicts.length === 0 || t.presence !== "listed") continue;
+    const server = shownName(serverNames.get(t.serverId) ?? t.serverId);
+    const tool = shownName(t.name);
+    drawn ??= new Set(b.nodes.map((n) => n.id));
+    const nodeIds = [t.returningNodeId, t.sinkNodeId].filter((id) => drawn!.has(id));
+    for (const c of conflicts) {
+      b.findings.push({
+        id: findingId("tools.annotation_contradicts_name", t.key, c.hint),
+        kind: "tools.annotation_contradicts_name",
+        severity: "medium",
+        title: `${server} claims ${c.hint}: ${c.claimed} for ${tool}, which its name contradicts`,
+        controlId: null,
+        subject: { serverId: t.serverId, tool: t.key },
+        why: why(`${server} declares ${c.hint}: ${c.claimed} on ${tool}, but ${c.nameReading}; annotations are the server's claims, so the safer reading is kept, and a client that trusts the claim is misled`, {
+          tools: [t.key],
+          roles: t.evidence,
+        }),
+        nodeIds,
+        pathIds: [],
+      });
+    }
+  }
+}
+
 const toolView = (t: ResolvedTool): ToolView => ({
   key: t.key,
   serverId: t.serverId,
@@ -635,6 +670,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   });
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
   unmappedSourceFindings(b);
+  conflictFindings(b);
 
   const { findings: _inFindings, ...controlsView } = controls;
   return {
