@@ -101,7 +101,7 @@ export function descriptionVerb(word: string): string | null {
 
 /** The verb a description's first sentence opens with, within its first few words; null when none. */
 export function leadingDescriptionVerb(description: string): string | null {
-  const firstSentence = description.split(/[.!?\n](?:\s|$)/)[0] ?? "";
+  const firstSentence = description.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
   const words = nameWords(firstSentence.slice(0, 200));
   let seen = 0;
   for (const word of words) {

@@ -23,7 +23,7 @@ describe("the name's verb, in every naming style", () => {
     ["URLFetch", "fetch"],
     ["API-retrieve-a-comment", "retrieve"],
     ["create_or_update_file", "create"],
-    ["browser_take_screenshot", "take"],
+    ["browser_take_screenshot", "screenshot"],
     ["do_thing", null],
   ])("%s leads with %j", (name, verb) => {
     expect(suggestRoles({ name }).verb).toBe(verb);
@@ -45,9 +45,9 @@ describe("the name's verb, in every naming style", () => {
     ["search_x", [], ["returns_untrusted_text"]],
     ["create_x", ["writes"], []],
     ["add_issue_comment", ["writes"], []],
-    ["delete_branch", ["deploys_or_destroys"], []],
-    ["trigger_deploy", ["deploys_or_destroys"], []],
-    ["run_pipeline", ["deploys_or_destroys"], []],
+    ["delete_branch", ["writes", "deploys_or_destroys"], []],
+    ["trigger_deploy", ["writes", "deploys_or_destroys"], []],
+    ["run_pipeline", ["writes", "deploys_or_destroys"], []],
     ["send_message", ["network_or_shares"], []],
     ["share_file", ["network_or_shares"], []],
     ["approve_deployment", ["writes", "deploys_or_destroys"], []],
@@ -65,12 +65,12 @@ describe("HTTP methods of OpenAPI-style names", () => {
     ["API-get-users", []],
     ["API-patch-page", ["writes"]],
     ["API-post-page", ["writes"]],
-    ["API-delete-a-block", ["deploys_or_destroys"]],
+    ["API-delete-a-block", ["writes", "deploys_or_destroys"]],
     ["jira_get", []],
     ["jira_post", ["writes"]],
     ["jira_put", ["writes"]],
     ["jira_patch", ["writes"]],
-    ["jira_delete", ["deploys_or_destroys"]],
+    ["jira_delete", ["writes", "deploys_or_destroys"]],
     ["slack_post_message", ["network_or_shares"]],
   ])("%s: sinks %j", (name, expected) => {
     expect(sinks({ name, annotations: {} })).toEqual(expected);
@@ -107,8 +107,39 @@ describe("the input schema", () => {
     expect(withBody.reasons).toContain('input "body" carries content to write');
   });
 
+  it("a field naming where output is saved makes a read write a file", () => {
+    expect(sinks({ name: "download_job_artifacts", annotations: RO, inputSchema: schema({ job_id: { type: "number" }, local_path: { type: "string" } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "get_logs", inputSchema: schema({ params: { type: "object", properties: { outputDir: { type: "string" } } } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_snapshot", inputSchema: schema({ filename: { type: "string", description: "Save snapshot to markdown file instead of returning it" } }) })).toEqual(["writes"]);
+    // A file the tool reads is not where it saves.
+    expect(sinks({ name: "read_file", inputSchema: schema({ path: { type: "string", description: "Path of the file to read" } }) })).toEqual([]);
+  });
+
+  it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
+    const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
+    expect(roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "execute_sentry_tool", inputSchema: schema({ name: { type: "string" }, arguments: { type: "object" } }) })).toEqual(all);
+    expect(roles({ name: "run_pipeline", inputSchema: schema({ ref: { type: "string" } }) })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+
+  it("a bare HTTP method over any path does what the endpoints it reaches do", () => {
+    const path = schema({ path: { type: "string" }, body: { type: "object" } });
+    expect(roles({ name: "jira_post", inputSchema: path })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(sinks({ name: "jira_put", inputSchema: path })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "jira_get", inputSchema: path })).toEqual([]);
+  });
+
   it("a visibility field on a write means what it writes can be published", () => {
     expect(sinks({ name: "create_repository", inputSchema: schema({ name: { type: "string" }, private: { type: "boolean" } }) })).toEqual(["writes", "network_or_shares"]);
+  });
+});
+
+describe("interactions with a live page", () => {
+  it("act on it and report what it then shows", () => {
+    expect(roles({ name: "browser_click" })).toEqual(["returns_untrusted_text", "writes"]);
+    expect(sinks({ name: "puppeteer_select" })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_hover", annotations: RO })).toEqual([]);
   });
 });
 
@@ -134,7 +165,7 @@ describe("the description is weak evidence", () => {
     expect(leadingDescriptionVerb("This tool permanently deletes a folder")).toBe("delete");
     expect(leadingDescriptionVerb("A detailed tool for thinking")).toBeNull();
     expect(sinks({ name: "directory_tree", description: "Get a recursive tree view of files" })).toEqual([]);
-    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["deploys_or_destroys"]);
+    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["writes", "deploys_or_destroys"]);
   });
 });
 
