@@ -14,7 +14,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
-import type { RoleReason } from "@/lib/roles/suggest";
+import type { ClaimConflict, RoleReason } from "@/lib/roles/suggest";
 import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
@@ -111,6 +111,10 @@ export type ToolView = {
   /** Confirmed roles carry no other reason than the confirmation; a suggested tool's reasons are `suggestedRoles`. */
   rolesOrigin: "confirmed" | "suggested";
   suggestedRoles: RoleReason[];
+  /** The suggestion's confidence (0..1, its least certain decision), its name's verb, and the annotation claims contradicting the name. */
+  suggestionConfidence: number;
+  verb: string | null;
+  conflicts: ClaimConflict[];
   annotations: EffectiveAnnotations;
   sourceIds: SourceId[];
   returnsUntrustedText: boolean;
@@ -579,6 +583,41 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
   });
 }
 
+/**
+ * One finding per annotation claim that contradicts its tool's name (`readOnlyHint: true` on
+ * `delete_branch`): a client that trusts the claim (auto-approving read-only tools, say) is misled,
+ * whatever the reviewer confirms, so confirmed tools are reported too. The role kept is the safer
+ * reading's (see lib/roles/infer.ts).
+ */
+function conflictFindings(b: AnalysisBuild): void {
+  const serverNames = new Map<string, string>(b.model.review.servers.map((s) => [s.id, s.name]));
+  let drawn: Set<string> | null = null;
+  for (const t of b.model.toolsInOrder) {
+    const conflicts = t.roles.suggestion.conflicts;
+    if (conflicts.length === 0 || t.presence !== "listed") continue;
+    const server = shownName(serverNames.get(t.serverId) ?? t.serverId);
+    const tool = shownName(t.name);
+    drawn ??= new Set(b.nodes.map((n) => n.id));
+    const nodeIds = [t.returningNodeId, t.sinkNodeId].filter((id) => drawn!.has(id));
+    for (const c of conflicts) {
+      b.findings.push({
+        id: findingId("tools.annotation_contradicts_name", t.key, c.hint),
+        kind: "tools.annotation_contradicts_name",
+        severity: "medium",
+        title: `${server} claims ${c.hint}: ${c.claimed} for ${tool}, which its name contradicts`,
+        controlId: null,
+        subject: { serverId: t.serverId, tool: t.key },
+        why: why(`${server} declares ${c.hint}: ${c.claimed} on ${tool}, but ${c.nameReading}; annotations are the server's claims, so the safer reading is kept, and a client that trusts the claim is misled`, {
+          tools: [t.key],
+          roles: t.evidence,
+        }),
+        nodeIds,
+        pathIds: [],
+      });
+    }
+  }
+}
+
 const toolView = (t: ResolvedTool): ToolView => ({
   key: t.key,
   serverId: t.serverId,
@@ -588,6 +627,9 @@ const toolView = (t: ResolvedTool): ToolView => ({
   roles: t.roles.roles,
   rolesOrigin: t.roles.origin,
   suggestedRoles: t.roles.suggestion.roles,
+  suggestionConfidence: t.roles.suggestion.confidence,
+  verb: t.roles.suggestion.verb,
+  conflicts: t.roles.suggestion.conflicts,
   annotations: t.annotations,
   sourceIds: t.sourceIds,
   returnsUntrustedText: t.headNodes.length > 0,
@@ -628,6 +670,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   });
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
   unmappedSourceFindings(b);
+  conflictFindings(b);
 
   const { findings: _inFindings, ...controlsView } = controls;
   return {

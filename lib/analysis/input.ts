@@ -13,6 +13,8 @@ export type ListedTool = {
   description: string;
   /** Server-authored claims; raw objects from a snapshot are accepted, non-boolean hints count as absent. */
   annotations?: ToolAnnotations | Partial<Record<string, unknown>>;
+  /** The input schema as the server listed it (snapshots only): role inference reads its fields. */
+  inputSchema?: unknown;
 };
 
 /** The tool list used for one server, and where it came from. */

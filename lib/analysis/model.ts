@@ -12,7 +12,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache } from "@/lib/roles/suggest";
+import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
@@ -154,10 +154,10 @@ function slotFor(index: SlotIndex, serverId: ServerId, name: string): ToolSlot {
   return slot;
 }
 
-function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceId, ResolvedSource>, roleCache: RoleCache): ResolvedTool {
+function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceId, ResolvedSource>, roleCache: RoleCache, contexts: ReadonlyMap<string, RoleContext>): ResolvedTool {
   const { key, serverId, name, assessment } = slot;
   const input: ListedTool = slot.listed ?? { name, description: "" };
-  const roles = resolveRoles(input, assessment, roleCache);
+  const roles = resolveRoles(input, assessment, roleCache, contexts.get(serverId) ?? contexts.get(""));
   const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
   // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
   let known = sourceIds;
@@ -262,7 +262,11 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const slots = index.slots.sort((x, y) => byString(x.key, y.key));
   // Tools with the same suggestion and confirmation share one resolution (read-only).
   const roleCache = newRoleCache();
-  const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache));
+  // What role inference reads around a tool: its server's name, its sources' names and confidentiality.
+  const sourceFacts = new Map(review.sources.map((s) => [s.id as string, { name: s.name, confidentiality: s.confidentiality }]));
+  const contexts = new Map<string, RoleContext>([["", { sources: sourceFacts }]]);
+  for (const server of review.servers) contexts.set(server.id, { serverName: server.name, sources: sourceFacts });
+  const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache, contexts));
   const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
   return { review, toolLists: [...toolLists], toolsInOrder, sources, agents };
 }

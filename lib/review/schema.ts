@@ -140,11 +140,20 @@ export const WriterPopulationSchema = z
   });
 export type WriterPopulation = z.infer<typeof WriterPopulationSchema>;
 
+/**
+ * How sensitive a source's content is. A tool mapped to a confidential or secret source reads
+ * private data (the trifecta's private-data leg); the default fills documents written before the
+ * field existed, so it needs no schema version.
+ */
+export const SOURCE_CONFIDENTIALITY = ["public", "internal", "confidential", "secret"] as const;
+export type SourceConfidentiality = (typeof SOURCE_CONFIDENTIALITY)[number];
+
 export const InputSourceSchema = z.object({
   id: SourceIdSchema,
   name: name(),
   kind: z.enum(SOURCE_KINDS).default("other"),
   writers: WriterPopulationSchema,
+  confidentiality: z.enum(SOURCE_CONFIDENTIALITY).default("internal"),
   notes: note.default(""),
 });
 export type InputSource = z.infer<typeof InputSourceSchema>;

@@ -29,6 +29,7 @@ async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<List
     name: t.name,
     description: t.description ?? "",
     ...(t.annotations ? { annotations: t.annotations } : {}),
+    inputSchema: t.inputSchema,
   }));
 }
 
