@@ -22,9 +22,9 @@ import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index"
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
-import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
+import { edgeId, findingId, nodeIds, pathId, splitToolKey, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, serverName, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
 
@@ -141,7 +141,8 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
     const s = model.sources.get(head.sourceId);
     return { nodeId: h.source, head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
   }
-  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(head.tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+  // The head names its tool by name, as the graph's node does: the key is an id, not prose.
+  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(splitToolKey(head.tool).tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
 const OUTBOUND = roleMask(["network_or_shares"]);
@@ -190,6 +191,32 @@ const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools:
 
 /** The Rule of Two's four properties, in the order findings name them. */
 const RULE_OF_TWO_LEGS = ["untrustedInput", "sensitiveDataOrSystems", "stateChange", "outboundCommunication"] as const;
+/** The properties as a sentence says them. */
+const RULE_OF_TWO_WORDS: Record<(typeof RULE_OF_TWO_LEGS)[number], string> = {
+  untrustedInput: "untrusted input",
+  sensitiveDataOrSystems: "sensitive data or systems",
+  stateChange: "state change",
+  outboundCommunication: "outbound communication",
+};
+
+/**
+ * "untrusted input: get_issue (Support portal), search_pages (Wiki); private data: read_env":
+ * the tools standing on each leg, by name, a returning tool with the sources its text comes from.
+ */
+function legsInProse(b: AnalysisBuild, legs: readonly (readonly [string, readonly ResolvedTool[]])[]): string {
+  let out = "";
+  for (const [label, tools] of legs) {
+    const names: string[] = [];
+    const shown = Math.min(tools.length, MAX_NAMES_IN_PROSE);
+    for (let i = 0; i < shown; i++) {
+      const t = tools[i]!;
+      const heads = label === "untrusted input" ? t.headNodes.map((h) => hview(b, h).label) : [];
+      names.push(heads.length > 0 && t.sourceIds.length > 0 ? `${shownName(t.name)} (${namesInProse(heads, 3)})` : shownName(t.name));
+    }
+    out += `${out ? "; " : ""}${label}: ${names.join(", ")}${tools.length > shown ? ` and ${tools.length - shown} more` : ""}`;
+  }
+  return out;
+}
 
 /**
  * What an analysis accumulates while it runs. The steps below are module-level functions over it
@@ -400,7 +427,11 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} holds the lethal trifecta`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why("untrusted input, private data and outbound communication in one session", {
+      why: why(`untrusted input, private data and outbound communication in one session: ${legsInProse(b, [
+        ["untrusted input", returning],
+        ["private data", privateData],
+        ["outbound communication", outbound],
+      ])}`, {
         roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, READS_PRIVATE_DATA_MASK), outbound, OUTBOUND),
         tools: distinctKeys(returning, privateData, outbound),
         sources: sourceIdsOnPath,
@@ -410,7 +441,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     });
   }
   if (ruleCount > 2) {
-    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present);
+    const legTools = { untrustedInput: returning, sensitiveDataOrSystems: sensitive, stateChange, outboundCommunication: outbound };
+    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present).map((k): [string, ResolvedTool[]] => [RULE_OF_TWO_WORDS[k], legTools[k]]);
     findings.push({
       id: findingId("agent.rule_of_two", agent.id),
       kind: "agent.rule_of_two",
@@ -418,7 +450,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
+      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${ruleCount}: ${legsInProse(b, present)}`, {
         roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, WRITES), outbound, OUTBOUND),
         tools: distinctKeys(returning, sensitive, stateChange, outbound),
         sources: sourceIdsOnPath,
@@ -566,7 +598,7 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
       id: findingId("tools.unmapped_sources", serverId),
       kind: "tools.unmapped_sources",
       severity: "medium",
-      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${serverId} return${list.length === 1 ? "s" : ""} text from no mapped source`,
+      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${shownName(serverName(b.model, serverId))} return${list.length === 1 ? "s" : ""} text from no mapped source`,
       controlId: null,
       subject: { serverId },
       why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {

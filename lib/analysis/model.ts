@@ -93,7 +93,14 @@ export type AnalysisModel = {
   toolsInOrder: ResolvedTool[];
   sources: Map<SourceId, ResolvedSource>;
   agents: ResolvedAgent[];
+  /** Each server's name, for prose: a person reads names, never ids. */
+  serverNames: Map<ServerId, string>;
 };
+
+/** A server's name as the review gives it (the id only for a server the review lacks). */
+export function serverName(model: Pick<AnalysisModel, "serverNames">, serverId: ServerId): string {
+  return model.serverNames.get(serverId) ?? serverId;
+}
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
@@ -264,7 +271,9 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const roleCache = newRoleCache();
   const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache));
   const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
-  return { review, toolLists: [...toolLists], toolsInOrder, sources, agents };
+  const serverNames = new Map<ServerId, string>();
+  for (const server of review.servers) serverNames.set(server.id, server.name);
+  return { review, toolLists: [...toolLists], toolsInOrder, sources, agents, serverNames };
 }
 
 /**
