@@ -22,11 +22,12 @@ import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index"
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
-import { edgeId, findingId, nodeIds, pathId, splitToolKey, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
+import { edgeId, findingId, nodeIds, pathId, splitToolKey, type EdgeId, type ItemKind, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
 import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, serverName, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
+import { mentionFindings, promptViews, shadowingFindings, type PromptView } from "./surface-findings";
 
 export { ANALYSIS_VERSION };
 
@@ -38,7 +39,7 @@ export const MAX_PATHS_LISTED_PER_AGENT = 200;
 export type GraphNode =
   | { id: NodeId; kind: "writers"; label: string; head: HeadRef; bound: WriterBound | null; reachesOutsideBoundary: boolean; minAccountsAnAttackNeeds: number; usage: UsageFact | null }
   | { id: NodeId; kind: "source"; label: string; head: HeadRef; sourceKind: string; reachesOutsideBoundary: boolean }
-  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested" }
+  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested"; item?: "resource" | "resource_template" }
   | { id: NodeId; kind: "agent"; label: string; agentId: AgentId }
   | { id: NodeId; kind: "sink"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; sinkRoles: ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
 
@@ -103,6 +104,8 @@ export type SourceView = {
 
 export type ToolView = {
   key: ToolKey;
+  /** A tool, or a resource or resource template (`name` is then its URI or URI template). */
+  item: ItemKind;
   serverId: ServerId;
   name: string;
   presence: "listed" | "not_listed";
@@ -130,6 +133,8 @@ export type Analysis = {
   /** The controls with their own findings; every control finding is also in `findings`, which is not repeated here. */
   controls: Omit<ControlsEvaluation, "findings">;
   reliance: RelianceEntry[];
+  /** Every server's prompts, with their arguments, the resources their text names and the agents that can use them. */
+  prompts: PromptView[];
   findings: Finding[];
 };
 
@@ -476,6 +481,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       pathIds: [],
     });
   }
+  findings.push(...mentionFindings(model, agent), ...shadowingFindings(model, agent));
   const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
   if (notListed.length > 0) {
     findings.push({
@@ -559,7 +565,9 @@ function addSource(b: AnalysisBuild, source: InputSource): SourceView {
 /** A tool that returns text, as a graph node with the edges from its sources (and its unmapped head's nodes). */
 function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   const returningId = t.returningNodeId;
-  b.nodes.push({ id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+  const node: GraphNode = { id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin };
+  if (t.item !== "tool") node.item = t.item;
+  b.nodes.push(node);
   // The model builds headNodes in this order: known sources whose writers reach outside the
   // boundary, then the unmapped head; `intoHeads` follows it.
   const intoHeads: GraphEdge[] = [];
@@ -581,6 +589,16 @@ function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   b.returnedBy[t.index] = intoHeads;
 }
 
+const ITEM_WORDS: Record<ItemKind, [string, string]> = { tool: ["tool", "tools"], resource: ["resource", "resources"], resource_template: ["resource template", "resource templates"] };
+
+/** "3 tools and 1 resource": a count of items by kind, tools first. */
+function itemsInProse(items: readonly ResolvedTool[]): string {
+  const counts: Record<ItemKind, number> = { tool: 0, resource: 0, resource_template: 0 };
+  for (const t of items) counts[t.item]++;
+  const parts = (Object.keys(counts) as ItemKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${ITEM_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
+  return parts.length <= 1 ? (parts[0] ?? "0 tools") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
 /** One finding per server, not per tool: the reviewer's action (map the sources) is per server. */
 function unmappedSourceFindings(b: AnalysisBuild): void {
   const all = b.model.toolsInOrder;
@@ -598,10 +616,10 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
       id: findingId("tools.unmapped_sources", serverId),
       kind: "tools.unmapped_sources",
       severity: "medium",
-      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${shownName(serverName(b.model, serverId))} return${list.length === 1 ? "s" : ""} text from no mapped source`,
+      title: `${itemsInProse(list)} of ${shownName(serverName(b.model, serverId))} return${list.length === 1 ? "s" : ""} text from no mapped source`,
       controlId: null,
       subject: { serverId },
-      why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
+      why: why(`these return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources: ${namesInProse(list.map((t) => t.name))}`, {
         roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT_MASK),
         tools: list.map((t) => t.key),
       }),
@@ -613,6 +631,7 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
 
 const toolView = (t: ResolvedTool): ToolView => ({
   key: t.key,
+  item: t.item,
   serverId: t.serverId,
   name: t.name,
   presence: t.presence,
@@ -672,6 +691,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls: controlsView,
     reliance: relianceEntries(b),
+    prompts: promptViews(model, toolLists),
     findings: sortFindings(b.findings),
   };
 }

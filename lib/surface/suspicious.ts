@@ -500,10 +500,18 @@ export function countFlags(flags: readonly { kind: SuspiciousKind }[]): Record<S
  * analysis, which knows the tools an agent holds across servers: a description on one server that
  * names a tool of another redirects calls across the session.
  */
-export function toolMentions(text: string, toolNames: Iterable<string>): TextFlag[] {
-  const names = namesOf(toolNames);
+export function toolMentions(text: string, toolNames: Iterable<string> | ToolNameIndex): TextFlag[] {
+  const names = toolNames instanceof ToolNameIndex ? toolNames.names : namesOf(toolNames);
   if (!text || (names.plain.size === 0 && names.odd.length === 0)) return [];
   const out = mentionFlags(text, names).slice();
   if (HAS_TAG.test(text)) out.push(...tagMentionFlags(text, names));
   return out;
+}
+
+/** Tool names prepared once for many `toolMentions` calls over the same names. */
+export class ToolNameIndex {
+  readonly names: ToolNames;
+  constructor(toolNames: Iterable<string>) {
+    this.names = namesOf(toolNames);
+  }
 }
