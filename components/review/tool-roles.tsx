@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { ToolView } from "@/lib/analysis/analyze";
 import { shownName } from "@/lib/analysis/prose";
@@ -81,7 +82,7 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
             <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
               <input type="checkbox" checked={roles.has(role)} onChange={(e) => setRoles(toggle(roles, role, e.target.checked))} />
               {ROLE_LABEL[role]}
-              {suggested.has(role) && <span className="small muted"> (suggested: {suggested.get(role)?.[0]})</span>}
+              {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
             </label>
           ))}
         </fieldset>
