@@ -2,6 +2,7 @@
 
 import { useId, useMemo, useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { ToolView } from "@/lib/analysis/analyze";
 import { toolKey, type ToolKey } from "@/lib/analysis/ids";
@@ -96,12 +97,8 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
             <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
               <input type="checkbox" checked={roles.includes(role)} onChange={(e) => edit({ roles: toggled(roles, role, e.target.checked), sourceIds })} />
               {ROLE_LABEL[role]}
-              {suggested.has(role) && (
-                <span className="small muted">
-                  {" "}
-                  (suggested, {percent(confidence.get(role) ?? 0)} sure: {suggested.get(role)?.[0]})
-                </span>
-              )}
+              {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
+              {suggested.has(role) && <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>}
             </label>
           ))}
         </fieldset>
