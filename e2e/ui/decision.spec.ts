@@ -160,7 +160,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(status).toHaveAttribute("data-state", "stale");
   await expect(status).toContainText("STALE");
   await expect(status.locator('[data-what="tool_set"]')).toContainText("tool set");
-  await expect(status.locator('[data-what="tool_set"]')).toContainText("added knowledge-mcp/list_spaces");
+  await expect(status.locator('[data-what="tool_set"]')).toContainText("added list_spaces on knowledge-mcp");
   await expect(card.getByRole("button", { name: "Download signed record (JSON)" })).toBeDisabled();
   const staleRecord = await page.request.get(`/api/reviews/${id}/decisions/${record.decision.id}/record`, { headers: bearer });
   expect(staleRecord.status()).toBe(409);
@@ -172,7 +172,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
     const stale = await verify(recordFile, keyFile, ...via);
     expect(stale.code, stale.out).toBe(5);
     expect(stale.out).toContain("workbench: STALE");
-    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces");
+    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp");
   }
 
   // 2. The image digest changes (in the Servers section): stale, also saying "image digest".
