@@ -77,6 +77,18 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(egress).toContainText("holds");
   await expect(credential).toContainText("every scope is read-only");
   await expect(form.getByTestId("condition-surface_pinned_block")).toContainText("does not hold");
+  // "Tool absent" is offered for the sink the agent does not hold, never for the tools it holds off any path.
+  const keepOut = form.getByTestId("condition-group-keep_out");
+  await expect(keepOut).toContainText("trigger_deploy on deploy-tools (not under review) is not in the agent's tool set");
+  await expect(keepOut).toContainText("holds");
+  await expect(form.locator('[data-condition*="knowledge_search"]')).toHaveCount(0);
+  // An agent with paths shows the held tools on them, not selectable.
+  await form.getByLabel("Into agent").selectOption("on-call");
+  const onPath = form.locator('[data-offer="on_path"]');
+  await expect(onPath.filter({ hasText: "knowledge_search" })).toHaveCount(1);
+  await expect(onPath.filter({ hasText: "knowledge_search" }).getByRole("checkbox")).toBeDisabled();
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await expect(keepOut).toContainText("trigger_deploy");
   await egress.getByRole("checkbox").check();
   await credential.getByRole("checkbox").check();
   await form.getByLabel("Reviewer").fill("R. Reviewer");
