@@ -20,6 +20,11 @@ export type ServerToolList = {
   serverId: ServerId;
   origin: "snapshot" | "declared";
   tools: ListedTool[];
+  /**
+   * Set when the server's pin is blocked: its latest inspection differs from the pin under
+   * "block" (the tools above are still what it serves now). `reason` names what changed.
+   */
+  blocked?: { reason: string; pinnedSurfaceSha256: string } | null;
 };
 
 const isMap = (x: unknown): x is ReadonlyMap<string, readonly ListedTool[]> => x instanceof Map;

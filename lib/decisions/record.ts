@@ -59,6 +59,19 @@ const RecordDecisionSchema = z.strictObject({
   reviewer: text(120),
   rationale: text(20_000),
   decidedAt: datetime(),
+  pin: z
+    .strictObject({
+      surfaceSha256: Sha256Schema,
+      pinnedAt: datetime(),
+      pinnedBy: text(120),
+      reason: z.string().max(4000),
+      onSurfaceChange: z.enum(["block", "warn"]),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "The server's surface pin when the decision was made, with when, by whom and why it was pinned; null when it had none. Absent in records of decisions made before records named their pin.",
+    ),
   bound: z
     .strictObject({
       surfaceSha256: Sha256Schema.nullable().describe(
@@ -187,6 +200,13 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
     issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
   if (r.conditionChecks.length !== d.conditions.length)
     issue(["conditionChecks"], "must have one entry per decision condition");
+  if (
+    d.pin?.onSurfaceChange === "block" &&
+    d.verdict !== "rejected" &&
+    d.bound.surfaceSha256 !== null &&
+    d.pin.surfaceSha256 !== d.bound.surfaceSha256
+  )
+    issue(["decision", "pin", "surfaceSha256"], "an approval under a blocking pin must be bound to the pinned surface");
   const basis = decisionBasis(d);
   if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label)
     issue(["basis"], "does not match decision.bound.surfaceSha256");
@@ -339,6 +359,7 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
       reviewer: decision.reviewer,
       rationale: decision.rationale,
       decidedAt: decision.decidedAt,
+      ...(decision.pin !== undefined ? { pin: decision.pin } : {}),
       bound: decision.bound,
     },
     basis: { kind: basis.kind, statement: basis.label },

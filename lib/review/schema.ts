@@ -251,6 +251,13 @@ export const DecisionSchema = z.object({
   reviewer: name(),
   rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
   decidedAt: z.iso.datetime(),
+  /**
+   * The server's pin when the decision was made (null: it had none); absent on decisions recorded
+   * before decisions named their pin.
+   */
+  pin: SurfacePinSchema.pick({ surfaceSha256: true, pinnedAt: true, pinnedBy: true, reason: true, onSurfaceChange: true })
+    .nullable()
+    .optional(),
   bound: z.object({
     surfaceSha256: Sha256Schema.nullable(),
     imageDigest: ImageDigestSchema.nullable(),

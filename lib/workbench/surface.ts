@@ -103,6 +103,17 @@ export async function checkPin(db: Db, reviewId: string, server: RelayServer, sn
   return { comparison, pinnedSnapshot: pinned.ref };
 }
 
+/**
+ * The server's pin compared with its latest successful inspection now (what the surface panel
+ * shows); null when the server has no pin or no readable successful inspection.
+ */
+export async function pinCheckNow(db: Db, reviewId: string, server: RelayServer): Promise<PinCheck | null> {
+  if (!server.pin) return null;
+  const latestOk = await latestInspection(db, reviewId, server.id, { status: "ok" });
+  const snapshot = await loadSnapshot(db, latestOk?.snapshotSha256 ?? null);
+  return snapshot ? checkPin(db, reviewId, server, snapshot) : null;
+}
+
 export function pinState(pin: SurfacePin | null, comparison: PinComparison | null): PinState {
   if (!pin || !comparison) return { status: "unpinned", blocked: false };
   return { status: comparison.status, blocked: comparison.blocked, onSurfaceChange: pin.onSurfaceChange, pinnedSurfaceSha256: pin.surfaceSha256 };
