@@ -207,6 +207,12 @@ export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, 
         issues: [{ path: "reason", message: "required when re-pinning over a mismatch" }],
       });
     }
+    // Turning "block" into "warn" lets the next change through unreviewed: as weighty as a re-pin over one.
+    if (server.pin.onSurfaceChange === "block" && input.onSurfaceChange === "warn" && input.reason.trim() === "") {
+      throw new AppError("BAD_REQUEST", 'changing on_surface_change from "block" to "warn" needs a reason: say why a change need not block', {
+        issues: [{ path: "reason", message: 'required when a pin stops blocking' }],
+      });
+    }
   }
   const pin: SurfacePin = {
     surfaceSha256: snapshot.surfaceSha256,

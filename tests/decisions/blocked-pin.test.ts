@@ -11,6 +11,7 @@ import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/analysis/input";
 import { decisionStatus, surfaceChangeKey } from "@/lib/decisions/staleness";
 import { DecisionRecordSchema, buildDecisionRecord, signRecord, signingKeyId, verifyRecord } from "@/lib/decisions/record";
+import type { Sha256 } from "@/lib/ids";
 import type { SurfacePin } from "@/lib/review/schema";
 import { diffSurfaces, surfaceItemChanges } from "@/lib/surface/diff";
 import { comparePin } from "@/lib/surface/registration";
@@ -21,7 +22,7 @@ import { SURFACE_SHA, newKeyPair, onCallDecisionInput, reviewWithDecision, unsig
 
 const OTHER = "c0ffee".padEnd(64, "0");
 const pin = (surfaceSha256: string, onSurfaceChange: "block" | "warn" = "block"): SurfacePin => ({
-  surfaceSha256,
+  surfaceSha256: surfaceSha256 as Sha256,
   declaredCapabilities: [],
   pinnedAt: "2026-01-04T08:00:00.000Z",
   pinnedBy: "owner",
