@@ -5,6 +5,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkRequest } from "@/lib/auth/check";
 import { getAuthConfig } from "@/lib/auth/owner-token";
+import { readSessionCookie } from "@/lib/auth/session";
+import { readSessionEpoch } from "@/lib/auth/session-epoch";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -12,7 +14,10 @@ function deny(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status, headers: NO_STORE });
 }
 
-export function proxy(request: NextRequest): Response {
+/** Never matches an epoch: with no readable epoch, no session cookie is admitted (bearer still is). */
+const NO_EPOCH = "unavailable";
+
+export async function proxy(request: NextRequest): Promise<Response> {
   let config;
   try {
     config = getAuthConfig();
@@ -21,7 +26,10 @@ export function proxy(request: NextRequest): Response {
     console.error("[auth] cannot resolve the owner token:", error);
     return deny(500, "INTERNAL", "the workbench cannot check credentials; see the server log");
   }
-  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config);
+  // The epoch is read only for a request that would be admitted by its cookie (no bearer).
+  const epoch =
+    request.headers.get("authorization") === null && readSessionCookie(request.headers.get("cookie")) !== null ? ((await readSessionEpoch()) ?? NO_EPOCH) : undefined;
+  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config, Date.now(), epoch);
   if (result.allow) return NextResponse.next();
   if (result.redirectTo) {
     // Next wants an absolute Location from the proxy; the Host it is built from passed the check above.
