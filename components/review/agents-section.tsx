@@ -262,6 +262,13 @@ export function AgentsSectionLoader(props: { id: string; revision: number; edito
   }
   return (
     <AgentsSection editor={props.editor} review={props.review} tools={knownToolsOf(props.review, live)}>
+      {analysis.data?.toolLists
+        .filter((l) => l.blocked)
+        .map((l) => (
+          <div key={l.serverId} className="callout danger" data-testid={`agents-blocked-${l.serverId}`}>
+            <strong>BLOCKED</strong> <RevealedText text={props.review.servers.find((s) => s.id === l.serverId)?.name ?? l.serverId} />: <RevealedText text={l.blocked?.reason ?? ""} />
+          </div>
+        ))}
       {analysis.isError && <div className="callout danger">Could not load tool roles: {analysis.error.message}</div>}
       {analysis.data && (
         <ToolRolesTable tools={analysis.data.tools} analysisRevision={analysis.data.revision} review={props.review} editor={props.editor} revision={props.revision} />

@@ -19,6 +19,7 @@ const VERDICT_BADGE: Record<Decision["verdict"], string> = {
 };
 const STALE_WHAT: Record<string, string> = {
   surface: "surface",
+  pin: "pin",
   image_digest: "image digest",
   tool_set: "tool set",
   controls: "controls",

@@ -16,7 +16,7 @@ import addFormatsModule from "ajv-formats";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { CreateShareLinkResponseSchema, ListDecisionsResponseSchema } from "../../lib/decisions/api";
 import { bearer, OWNER_TOKEN, signIn } from "../support/auth";
-import { createDemoReview, editReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
+import { createDemoReview, editReview, getReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
 
 const run = promisify(execFile);
 // Safe: a CommonJS module; under Node's ESM loader the default import is module.exports, whose `default` is the plugin.
@@ -243,4 +243,85 @@ test("[decision]: the decide route refuses a stale base revision (409) and a mal
   expect(list.decisions).toHaveLength(1);
   expect(list.decisions[0]?.basis.kind).toBe("declared_tools");
   expect(list.decisions[0]?.status.state).toBe("current");
+});
+
+test("[decision]: a rug-pulled server under a blocking pin cannot be approved until it is re-pinned with a reason", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { id } = await createDemoReview(page.request);
+  const first = await inspect(page, id);
+  const pinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "first review of v4.1" } });
+  expect(pinned.status(), await pinned.text()).toBe(200);
+
+  // The rug pull: the server now serves v4.2 (knowledge_search also fetches linked external pages).
+  await editReview(page.request, id, (r) => {
+    r.servers.find((x) => x.id === "knowledge-mcp")!.transport = { kind: "stdio", command: "node", args: KNOWLEDGE_V42_ARGS, envNames: [] };
+  });
+  const changed = await inspect(page, id);
+  expect(changed).not.toBe(first);
+
+  // Approving in the UI is refused, naming the changed tool, and nothing is saved.
+  await page.goto(`/reviews/${id}?section=decision`);
+  const form = page.getByRole("form", { name: "Decide" });
+  await form.getByLabel("Server").selectOption("knowledge-mcp");
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await form.getByLabel("Approved", { exact: true }).check();
+  await form.getByLabel("Reviewer").fill("R. Reviewer");
+  await form.getByLabel("Rationale").fill("Deciding again after the change.");
+  await form.getByRole("button", { name: "Record decision" }).click();
+  const message = form.getByTestId("decide-message");
+  await expect(message).toContainText("knowledge-mcp is blocked");
+  await expect(message).toContainText('tool "knowledge_search" changed (description)');
+  await expect(message).toContainText("re-pin the server with a reason");
+  expect((await apiDecisions(page, id)).decisions).toHaveLength(0);
+
+  // The API says the same, coded, with the per-item diff.
+  const { revision } = await getReview(page.request, id);
+  const decide = { baseRevision: revision, serverId: "knowledge-mcp", agentId: "docs-agent", verdict: "approved", reviewer: "R", rationale: "around the pin" };
+  const refused = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: decide });
+  expect(refused.status()).toBe(409);
+  const body = (await refused.json()) as { error: { details: { reason: string; pinnedSurfaceSha256: string; liveSurfaceSha256: string; items: unknown[] } } };
+  expect(body.error.details).toMatchObject({
+    reason: "surface_blocked",
+    pinnedSurfaceSha256: first,
+    liveSurfaceSha256: changed,
+    items: [{ list: "tools", key: "knowledge_search", change: "changed", fields: ["description"] }],
+  });
+
+  // The analysis and the agents view show it blocked.
+  const analysis = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as {
+    toolLists: { serverId: string; blocked: { reason: string } | null }[];
+    findings: { kind: string; subject: { serverId?: string } }[];
+  };
+  expect(analysis.toolLists.find((l) => l.serverId === "knowledge-mcp")?.blocked?.reason).toContain('tool "knowledge_search" changed');
+  expect(analysis.findings.some((f) => f.kind === "server.blocked" && f.subject.serverId === "knowledge-mcp")).toBe(true);
+  await page.goto(`/reviews/${id}?section=agents`);
+  await expect(page.getByTestId("agents-blocked-knowledge-mcp")).toContainText("BLOCKED");
+
+  // A re-pin without a reason, or turning the pin to "warn" without one, is refused.
+  const noReason = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: " " } });
+  expect(noReason.status()).toBe(400);
+  const toWarn = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "", onSurfaceChange: "warn" } });
+  expect(toWarn.status()).toBe(400);
+  const repinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: "v4.2 fetches linked external pages; egress stays default-deny", surfaceSha256: changed },
+  });
+  expect(repinned.status(), await repinned.text()).toBe(200);
+
+  // Now the approval goes through, and its record names the pin it was made under.
+  await page.goto(`/reviews/${id}?section=decision`);
+  await form.getByLabel("Server").selectOption("knowledge-mcp");
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await form.getByLabel("Approved", { exact: true }).check();
+  await form.getByLabel("Reviewer").fill("R. Reviewer");
+  await form.getByLabel("Rationale").fill("Re-reviewed v4.2 after the re-pin.");
+  await form.getByRole("button", { name: "Record decision" }).click();
+  await expect(message).toContainText("saved as revision");
+  const [decision] = (await apiDecisions(page, id)).decisions;
+  expect(decision?.status.state).toBe("current");
+  const recordRes = await page.request.get(`/api/reviews/${id}/decisions/${decision!.decision.id}/record`, { headers: bearer });
+  expect(recordRes.status(), await recordRes.text()).toBe(200);
+  const record = (await recordRes.json()) as { decision: { bound: { surfaceSha256: string }; pin: { surfaceSha256: string; reason: string; pinnedAt: string } } };
+  expect(record.decision.bound.surfaceSha256).toBe(changed);
+  expect(record.decision.pin).toMatchObject({ surfaceSha256: changed, reason: "v4.2 fetches linked external pages; egress stays default-deny" });
 });

@@ -128,7 +128,7 @@ export type RelianceEntry = { tool: ToolKey; agents: AgentId[]; roles: ToolRole[
 
 export type Analysis = {
   version: typeof ANALYSIS_VERSION;
-  toolLists: { serverId: ServerId; origin: "snapshot" | "declared"; toolCount: number }[];
+  toolLists: { serverId: ServerId; origin: "snapshot" | "declared"; toolCount: number; blocked: { reason: string; pinnedSurfaceSha256: string } | null }[];
   sources: SourceView[];
   tools: ToolView[];
   graph: { nodes: GraphNode[]; edges: GraphEdge[] };
@@ -722,11 +722,27 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
   unmappedSourceFindings(b);
   conflictFindings(b);
+  for (const l of toolLists) {
+    if (!l.blocked) continue;
+    b.findings.push({
+      id: findingId("server.blocked", l.serverId),
+      kind: "server.blocked",
+      severity: "high",
+      title: `${shownName(serverName(model, l.serverId))} is blocked: its live surface differs from its pin`,
+      controlId: null,
+      subject: { serverId: l.serverId },
+      why: why(`${l.blocked.reason}; no approval of it is recorded until a reviewer re-pins it with a reason`, {
+        config: [{ path: `servers.${review.servers.findIndex((s) => s.id === l.serverId)}.pin.surfaceSha256`, value: l.blocked.pinnedSurfaceSha256 }],
+      }),
+      nodeIds: [],
+      pathIds: [],
+    });
+  }
 
   const { findings: _inFindings, ...controlsView } = controls;
   return {
     version: ANALYSIS_VERSION,
-    toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length })),
+    toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length, blocked: l.blocked ?? null })),
     sources,
     tools: model.toolsInOrder.map(toolView),
     graph: { nodes: b.nodes, edges: b.edges },

@@ -39,6 +39,11 @@ export type ServerToolList = {
   resources?: ListedResource[];
   resourceTemplates?: ListedResourceTemplate[];
   prompts?: ListedPrompt[];
+  /**
+   * Set when the server's pin is blocked: its latest inspection differs from the pin under
+   * "block" (the tools above are still what it serves now). `reason` names what changed.
+   */
+  blocked?: { reason: string; pinnedSurfaceSha256: string } | null;
 };
 
 type SnapshotEntry = readonly ListedTool[] | ListedSurface;

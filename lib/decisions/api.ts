@@ -32,6 +32,7 @@ export type DecideRequest = z.input<typeof DecideRequestSchema>;
 export const StaleChangeSchema = z.looseObject({
   what: z.enum([
     "surface",
+    "pin",
     "image_digest",
     "tool_set",
     "controls",
@@ -43,6 +44,17 @@ export const StaleChangeSchema = z.looseObject({
   after: z.unknown(),
   added: z.array(ToolRefSchema).optional(),
   removed: z.array(ToolRefSchema).optional(),
+  /** For a surface change: the items that differ, when both snapshots are stored. */
+  items: z
+    .array(
+      z.object({
+        list: z.enum(["tools", "resources", "resourceTemplates", "prompts", "instructions"]),
+        key: z.string(),
+        change: z.enum(["added", "removed", "changed"]),
+        fields: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 export type StaleChangeView = z.infer<typeof StaleChangeSchema>;
 

@@ -13,9 +13,11 @@ import {
   normalizeToolSet,
   toolSetSha256,
 } from "@/lib/decisions/binding";
+import { describeItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 
 export type StaleChange =
-  | { what: "surface"; before: string | null; after: string | null; message: string }
+  | { what: "surface"; before: string | null; after: string | null; items?: SurfaceItemChange[]; message: string }
+  | { what: "pin"; before: string; after: string; message: string }
   | { what: "image_digest"; before: string | null; after: string | null; message: string }
   | {
       what: "tool_set";
@@ -40,7 +42,15 @@ export type DecisionStatusContext = {
    * source, a note) do not make a decision stale; only the bound fingerprints do.
    */
   currentRevision?: number;
+  /**
+   * The items that differ between two surfaces, keyed by `surfaceChangeKey(before, after)`, from
+   * the stored snapshots; without an entry a surface change names only the two fingerprints.
+   */
+  surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>;
 };
+
+/** The key of `DecisionStatusContext.surfaceChanges` for a change from `before` to `after`. */
+export const surfaceChangeKey = (before: string, after: string) => `${before}>${after}`;
 
 const short = (sha: string) => sha.slice(0, 12);
 /** A server, agent or tool as a sentence names it: by its name; the id only once the review no longer has it. */
@@ -58,15 +68,20 @@ function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
   };
 }
 
-function surfaceChange(before: string | null, after: string | null): StaleChange | null {
+function surfaceChange(
+  before: string | null,
+  after: string | null,
+  known: DecisionStatusContext["surfaceChanges"],
+): StaleChange | null {
   if (before === after) return null;
+  const items = before !== null && after !== null ? known?.get(surfaceChangeKey(before, after)) : undefined;
   const message =
     before === null
       ? `the decision was ${DECLARED_TOOLS_BASIS}; the server has since been inspected (surface ${short(after ?? "")}…), so review the live surface`
       : after === null
         ? `the decision was bound to surface ${short(before)}…, and no live inspection of the server is on record now`
-        : `the server's surface changed: ${short(before)}… → ${short(after)}…`;
-  return { what: "surface", before, after, message };
+        : `the server's surface changed: ${items && items.length > 0 ? `${describeItemChanges(items)} (` : ""}${short(before)}… → ${short(after)}…${items && items.length > 0 ? ")" : ""}`;
+  return { what: "surface", before, after, ...(items ? { items: [...items] } : {}), message };
 }
 
 /** `current`, or `stale` with every change to what the decision is bound to, each saying what changed. */
@@ -84,8 +99,20 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
       message: `server ${decision.serverId} is no longer in the review`,
     });
   } else {
-    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256);
+    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256, context.surfaceChanges);
     if (surface) changes.push(surface);
+    // Under "block" a decision holds only for the pinned surface: one bound to any other (made
+    // before the pin held, or around it) waits for a re-pin with a reason and a new decision.
+    const pin = server.pin;
+    const bound = decision.bound.surfaceSha256;
+    if (pin?.onSurfaceChange === "block" && bound !== null && bound !== pin.surfaceSha256) {
+      changes.push({
+        what: "pin",
+        before: bound,
+        after: pin.surfaceSha256,
+        message: `${server.name} is pinned to surface ${short(pin.surfaceSha256)}… under "block", not the ${short(bound)}… this decision was made against`,
+      });
+    }
     if (server.imageDigest !== decision.bound.imageDigest) {
       changes.push({
         what: "image_digest",

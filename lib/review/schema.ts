@@ -20,7 +20,26 @@ import {
 
 export const REVIEW_SCHEMA_VERSION = 2;
 
-const name = (max = 120) => z.string().trim().min(1, "must not be empty").max(max);
+/** C0, DEL, C1 and the line and paragraph separators: a name with one can forge lines wherever it is written (YAML, logs, Markdown). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Why `text` may not be a name, or null: the first control character, as a code point. */
+export function controlCharacterIssue(text: string): string | null {
+  const found = CONTROL_CHARACTER.exec(text);
+  if (!found) return null;
+  const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `must not contain control characters or line breaks (found U+${code} at position ${found.index + 1})`;
+}
+const name = (max = 120) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .superRefine((text, ctx) => {
+      const issue = controlCharacterIssue(text);
+      if (issue) ctx.addIssue({ code: "custom", message: issue });
+    });
 const note = z.string().max(4000);
 const count = z.number().int("must be a whole number").min(0, "must not be negative").max(10_000_000_000);
 /** Environment variable and header names only — never their values. */
@@ -272,6 +291,13 @@ export const DecisionSchema = z.object({
   reviewer: name(),
   rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
   decidedAt: z.iso.datetime(),
+  /**
+   * The server's pin when the decision was made (null: it had none); absent on decisions recorded
+   * before decisions named their pin.
+   */
+  pin: SurfacePinSchema.pick({ surfaceSha256: true, pinnedAt: true, pinnedBy: true, reason: true, onSurfaceChange: true })
+    .nullable()
+    .optional(),
   bound: z.object({
     surfaceSha256: Sha256Schema.nullable(),
     imageDigest: ImageDigestSchema.nullable(),

@@ -14,7 +14,9 @@ import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
 import { getSnapshot, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
+import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
 import { parseSurfaceSnapshot } from "@/lib/surface/types";
+import { blockedReason, pinCheckNow } from "@/lib/workbench/surface";
 
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
 
@@ -53,7 +55,19 @@ export async function analyzeReviewDocument(db: Db, reviewId: string, review: Re
     const tools = inspection ? await snapshotTools(db, inspection) : null;
     if (tools) snapshots.set(server.id, tools);
   }
-  return analyzeReview(review, toolListsFromReview(review, snapshots));
+  const lists = toolListsFromReview(review, snapshots);
+  for (const list of lists) {
+    const server = review.servers.find((s) => s.id === list.serverId);
+    const check = server?.pin ? await pinCheckNow(db, reviewId, server) : null;
+    if (!server?.pin || !check?.comparison.blocked) continue;
+    const c = check.comparison;
+    const items = c.status === "mismatch" && c.diff ? surfaceItemChanges(c.diff) : [];
+    list.blocked = {
+      reason: items.length > 0 ? `its live surface differs from the pin under "block": ${describeItemChanges(items)}` : (blockedReason(c) ?? "its live surface differs from the pin"),
+      pinnedSurfaceSha256: server.pin.surfaceSha256,
+    };
+  }
+  return analyzeReview(review, lists);
 }
 
 /** The analysis of a loaded review record, labelled with its id and revision. */

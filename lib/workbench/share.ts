@@ -12,7 +12,7 @@ import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { currentSurfaces, decisionView } from "@/lib/workbench/decisions";
+import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
 export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };
@@ -64,6 +64,7 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
   const shown = link.frozenRevision === null ? latest : await getRevision(db, link.reviewId, link.frozenRevision);
   if (!shown) return null;
   const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
+  const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
   const analysis = await analyzeReviewDocument(db, link.reviewId, shown.review);
   return {
     revision: shown.revision,
@@ -71,6 +72,6 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
     expiresAt: link.expiresAt,
     review: shown.review,
     analysis,
-    decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces)),
+    decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces, changes)),
   };
 }
