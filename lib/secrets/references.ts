@@ -102,3 +102,25 @@ export function sharedTransport(t: Transport): SharedTransport {
       return { kind: "manual", command: null, origin: null, envNames: [], headerEnv: {} };
   }
 }
+
+/** Below this a value is too short to tell from ordinary text, and replacing it would garble the document. */
+const MIN_SCRUB_LENGTH = 6;
+
+/**
+ * `doc` with every occurrence of a given value replaced by `[secret NAME]`: what a server echoes
+ * back of what it was given (in a description, an error) is stored as the fact, not the value.
+ * Returns the same object when nothing matched.
+ */
+export function scrubValues<T>(doc: T, values: ReadonlyMap<string, string>): T {
+  const pairs = [...values].filter(([, v]) => v.length >= MIN_SCRUB_LENGTH).sort((a, b) => b[1].length - a[1].length);
+  if (pairs.length === 0) return doc;
+  const text = JSON.stringify(doc);
+  if (text === undefined || !pairs.some(([, v]) => text.includes(JSON.stringify(v).slice(1, -1)))) return doc;
+  const scrub = (x: unknown): unknown => {
+    if (typeof x === "string") return pairs.reduce((s, [name, v]) => s.split(v).join(`[secret ${name}]`), x);
+    if (Array.isArray(x)) return x.map(scrub);
+    if (x && typeof x === "object") return Object.fromEntries(Object.entries(x).map(([k, v]) => [scrub(k) as string, scrub(v)]));
+    return x;
+  };
+  return scrub(doc) as T;
+}
