@@ -19,6 +19,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </Link>
           <nav aria-label="Main">
             <Link href="/">Reviews</Link>
+            <Link href="/secrets">Secrets</Link>
           </nav>
         </header>
         <Providers>{children}</Providers>
