@@ -22,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </Link>
           <nav aria-label="Main">
             <Link href="/">Reviews</Link>
+            <Link href="/secrets">Secrets</Link>
           </nav>
         </header>
         <Providers>{children}</Providers>

@@ -12,6 +12,8 @@ import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { describeStoreTarget } from "@/lib/store/config";
 import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
+import { getSecretKey } from "@/lib/secrets/key";
+import { checkStoredSecrets } from "@/lib/store/secrets";
 
 export function signInUrl(host: string | undefined, port: string | undefined, token: string): string {
   let h = host?.trim() || "127.0.0.1";
@@ -32,6 +34,12 @@ export function signInLines(host: string | undefined, port: string | undefined, 
 export async function startRelayReview(env: Record<string, string | undefined> = process.env): Promise<void> {
   const auth = getAuthConfig();
   const store = await getStore();
+  // Stored secrets the key cannot open would fail every inspection that needs them: stop here, saying why.
+  const keyCheck = await checkStoredSecrets(store.db, getSecretKey());
+  if (!keyCheck.ok) {
+    console.error(`relay-review: cannot start: ${keyCheck.message}`);
+    process.exit(1);
+  }
   const first = await ensureFirstStart(store.db);
   console.log(`relay-review: store: ${describeStoreTarget(store.target)}`);
   if (first.firstStart && first.demoReviewId) console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);

@@ -17,6 +17,7 @@ import {
   Sha256Schema,
   SourceIdSchema,
 } from "@/lib/ids";
+import { argsHoldSecrets, urlHoldsSecrets } from "@/lib/secrets/redact";
 
 export const REVIEW_SCHEMA_VERSION = 2;
 
@@ -55,13 +56,32 @@ export const StdioTransportSchema = z.object({
   kind: z.literal("stdio"),
   /** Only runnable when it matches an entry of the owner's launcher allowlist (see lib/mcp). */
   command: name(500),
-  args: z.array(z.string().max(2000)).max(64).default([]),
+  args: z
+    .array(z.string().max(2000))
+    .max(64)
+    .default([])
+    .superRefine((args, ctx) => {
+      // A value here reaches every revision, export and share link: only `${NAME}` references may.
+      for (const r of argsHoldSecrets(args)) {
+        ctx.addIssue({ code: "custom", path: [r.index ?? 0], message: `holds a secret value (${r.name}): replace the value with a reference such as \${${r.variable.replace(/^X_/, "")}} and set ${r.variable.replace(/^X_/, "")} on the Secrets page` });
+      }
+    }),
   envNames: z.array(EnvNameSchema).max(64).default([]),
 });
 export const HttpTransportSchema = z.object({
   /** Streamable HTTP, falling back to legacy SSE when the server speaks only that. */
   kind: z.enum(["http", "sse"]),
-  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000),
+  url: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .max(2000)
+    .superRefine((url, ctx) => {
+      const found = urlHoldsSecrets(url);
+      if (found.includes("userinfo")) {
+        ctx.addIssue({ code: "custom", message: "must not carry credentials (user:password@): put them in a header that names a variable (e.g. Authorization) and set its value on the Secrets page" });
+      }
+      const params = found.filter((f) => f !== "userinfo");
+      if (params.length) ctx.addIssue({ code: "custom", message: `holds a secret value (${params.join(", ")}): write \${NAME} in its place and set NAME on the Secrets page` });
+    }),
   /** Header name → environment variable holding its value. */
   headerEnv: z.record(HeaderNameSchema, EnvNameSchema).default({}),
 });
@@ -308,7 +328,8 @@ export const DecisionSchema = z.object({
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 
-const ReviewObjectSchema = z.object({
+/** Field shapes only; `ReviewSchema` adds the cross-references. The share view reuses it with reduced transports. */
+export const ReviewObjectSchema = z.object({
   schemaVersion: z.literal(REVIEW_SCHEMA_VERSION),
   title: name(200),
   summary: note.default(""),

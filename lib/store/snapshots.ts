@@ -19,6 +19,10 @@ export interface SurfaceSnapshotRecord {
 
 export type InspectionStatus = "ok" | "failed";
 
+/** A variable an inspection was given: its name and where its value came from, never the value. */
+export type InspectionVariable = { name: string; source: "secret" | "launcher" | "environment" };
+const VARIABLE_SOURCES = new Set<string>(["secret", "launcher", "environment"]);
+
 export interface InspectionInput {
   reviewId: string;
   serverId: string;
@@ -30,6 +34,7 @@ export interface InspectionInput {
   status: InspectionStatus;
   error?: unknown;
   inspectedAt?: Date;
+  variables?: readonly InspectionVariable[];
 }
 
 export interface InspectionRecord {
@@ -42,6 +47,7 @@ export interface InspectionRecord {
   inspectedAt: string;
   status: InspectionStatus;
   error: unknown;
+  variables: InspectionVariable[];
 }
 
 /** Stores `document` under its content hash and returns the hash. Idempotent. */
@@ -72,6 +78,12 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
     inspectedAt: row.inspectedAt.toISOString(),
     status: row.status === "ok" ? "ok" : "failed",
     error: row.error ?? null,
+    variables: Array.isArray(row.variables)
+      ? row.variables.flatMap((v: unknown) => {
+          const x = v as Partial<InspectionVariable> | null;
+          return x && typeof x.name === "string" && typeof x.source === "string" && VARIABLE_SOURCES.has(x.source) ? [{ name: x.name, source: x.source }] : [];
+        })
+      : [],
   };
 }
 
@@ -92,6 +104,7 @@ export async function recordInspection(db: Db, input: InspectionInput): Promise<
       declaredCapabilities: capabilityKey(input.declaredCapabilities),
       status: input.status,
       error: input.error === undefined ? null : input.error,
+      variables: (input.variables ?? []).map((v) => ({ name: v.name, source: v.source })),
       ...(input.inspectedAt ? { inspectedAt: input.inspectedAt } : {}),
     })
     .returning();

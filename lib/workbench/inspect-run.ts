@@ -7,7 +7,10 @@ import "server-only";
  */
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
+import { resolveInspectTarget, type Env, type ResolvedVariable } from "@/lib/mcp/node/resolve-target";
+import { getSecretKey } from "@/lib/secrets/key";
+import { scrubValues } from "@/lib/secrets/references";
+import { openSecrets } from "@/lib/store/secrets";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
@@ -21,15 +24,27 @@ import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
 import type { InspectStreamLine } from "@/lib/workbench/surface-api";
 
 export type PreparedInspection =
-  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget }
+  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget; variables: ResolvedVariable[]; values: ReadonlyMap<string, string> }
   | { ok: false; error: InspectError };
 
 /** Load the review's server and resolve what to run from it alone; a refusal is a value naming why. */
 export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: ServerId, env: Env = process.env): Promise<PreparedInspection> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
-  const resolved = await resolveInspectTarget(server, env);
+  const key = getSecretKey();
+  const opened = new Map<string, string>();
+  // Read at connect time, so a value set a moment ago is used by this inspection with no restart.
+  const resolved = await resolveInspectTarget(server, env, {
+    secrets: async (names) => {
+      if (!key.ok) return { ok: true, values: new Map() };
+      const r = await openSecrets(db, key.key, names);
+      if (r.ok) for (const [n, v] of r.values) opened.set(n, v);
+      return r;
+    },
+  });
   if (!resolved.ok) return resolved;
-  return { ok: true, record, server, target: resolved.target };
+  const values = new Map([...opened].filter(([n]) => resolved.variables.some((v) => v.name === n && v.source === "secret")));
+  for (const v of resolved.variables) if (v.source === "environment" && env[v.name] !== undefined) values.set(v.name, env[v.name]!);
+  return { ok: true, record, server, target: resolved.target, variables: resolved.variables, values };
 }
 
 /** In-flight inspections per review server in this process: a second one at once answers 409. */
@@ -52,13 +67,15 @@ export async function runInspection(
   prepared: Extract<PreparedInspection, { ok: true }>,
   options: { limits?: Partial<InspectLimits>; signal?: AbortSignal; onProgress?: (event: InspectProgress) => void },
 ): Promise<Extract<InspectStreamLine, { type: "result" }>> {
-  const { record, server, target } = prepared;
-  const result = await inspectServer(target, {
+  const { record, server, target, variables, values } = prepared;
+  const raw = await inspectServer(target, {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const base = { reviewId: record.id, serverId: server.id };
+  // What the server echoes of a value it was given is kept as `[secret NAME]`, never the value.
+  const result = scrubValues(raw, values);
+  const base = { reviewId: record.id, serverId: server.id, variables };
   if (!result.ok) {
     const inspection = await recordInspection(db, {
       ...base,

@@ -11,6 +11,7 @@ import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
+import { sharedTransport } from "@/lib/secrets/references";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 
@@ -70,7 +71,8 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
     revision: shown.revision,
     frozen: link.frozenRevision !== null,
     expiresAt: link.expiresAt,
-    review: shown.review,
+    // Commands, arguments and URLs never leave through a link: only what the decision record shows.
+    review: { ...shown.review, servers: shown.review.servers.map((s) => ({ ...s, transport: sharedTransport(s.transport) })) },
     analysis,
     decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces, changes)),
   };
