@@ -2,5 +2,11 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { startRelayReview } = await import("@/lib/auth/startup");
-  await startRelayReview();
+  try {
+    await startRelayReview();
+  } catch (error) {
+    // A start that cannot resolve its owner token or open its store must not go on answering every request with 500.
+    console.error(`relay-review: cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }

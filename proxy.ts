@@ -1,10 +1,15 @@
 /**
  * Every request passes here first (no matcher: static assets too, so nothing is forgotten).
- * The decision is lib/auth/check.ts; this file only turns it into a response.
+ * The decision is lib/auth/check.ts; this file only turns it into a response, and gives every
+ * response its Content-Security-Policy (lib/http/csp.ts) with a fresh nonce: Next reads the nonce
+ * from the request's CSP header and puts it on the scripts it renders.
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { checkRequest } from "@/lib/auth/check";
 import { getAuthConfig } from "@/lib/auth/owner-token";
+import { readSessionCookie } from "@/lib/auth/session";
+import { readSessionEpoch } from "@/lib/auth/session-epoch";
+import { newNonce, policyFor } from "@/lib/http/csp";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -12,7 +17,17 @@ function deny(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status, headers: NO_STORE });
 }
 
-export function proxy(request: NextRequest): Response {
+/** Never matches an epoch: with no readable epoch, no session cookie is admitted (bearer still is). */
+const NO_EPOCH = "unavailable";
+
+export async function proxy(request: NextRequest): Promise<Response> {
+  const csp = policyFor(request.nextUrl.pathname, newNonce(), { dev: process.env.NODE_ENV === "development" });
+  const response = await decide(request, csp);
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
+async function decide(request: NextRequest, csp: string): Promise<Response> {
   let config;
   try {
     config = getAuthConfig();
@@ -21,8 +36,15 @@ export function proxy(request: NextRequest): Response {
     console.error("[auth] cannot resolve the owner token:", error);
     return deny(500, "INTERNAL", "the workbench cannot check credentials; see the server log");
   }
-  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config);
-  if (result.allow) return NextResponse.next();
+  // The epoch is read only for a request that would be admitted by its cookie (no bearer).
+  const epoch =
+    request.headers.get("authorization") === null && readSessionCookie(request.headers.get("cookie")) !== null ? ((await readSessionEpoch()) ?? NO_EPOCH) : undefined;
+  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config, Date.now(), epoch);
+  if (result.allow) {
+    const headers = new Headers(request.headers);
+    headers.set("Content-Security-Policy", csp);
+    return NextResponse.next({ request: { headers } });
+  }
   if (result.redirectTo) {
     // Next wants an absolute Location from the proxy; the Host it is built from passed the check above.
     const response = NextResponse.redirect(new URL(result.redirectTo, request.nextUrl), 307);

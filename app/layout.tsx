@@ -11,9 +11,8 @@ export const metadata: Metadata = {
   description: "Security review workbench for MCP relay servers",
 };
 
-/** The owner's opt-out from the sandbox, read at request time (not at build), said on every page. */
-async function UnsandboxedBanner() {
-  await connection();
+/** The owner's opt-out from the sandbox (read per request, like the whole layout), said on every page. */
+function UnsandboxedBanner() {
   if (!sandboxOptedOut()) return null;
   return (
     <div className="callout danger" role="alert" data-testid="unsandboxed-banner" style={{ borderRadius: 0, margin: 0 }}>
@@ -23,7 +22,9 @@ async function UnsandboxedBanner() {
   );
 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request: each response's scripts carry that response's CSP nonce (proxy.ts).
+  await connection();
   return (
     <html lang="en">
       <body>
@@ -33,6 +34,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </Link>
           <nav aria-label="Main">
             <Link href="/">Reviews</Link>
+            <Link href="/secrets">Secrets</Link>
           </nav>
         </header>
         <UnsandboxedBanner />

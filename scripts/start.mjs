@@ -8,6 +8,15 @@ const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 const isLoopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
 
+// The same rule as lib/auth/owner-token.ts (MIN_OWNER_TOKEN_LENGTH): refuse to start rather than answer every request with 500.
+const token = process.env.RELAY_REVIEW_TOKEN?.trim();
+if (token && (token.length < 32 || /\s/.test(token))) {
+  console.error(
+    `relay-review: cannot start: RELAY_REVIEW_TOKEN must be at least 32 characters with no spaces (it has ${token.length}); unset it to have a token generated, or set a longer one`,
+  );
+  process.exit(1);
+}
+
 if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
   console.error("relay-review: no production build found; run `npm run build` first (or `npm run app`).");
   process.exit(1);

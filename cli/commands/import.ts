@@ -100,8 +100,8 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`agent ${s.agent.name} [${s.agent.id}] holds ${s.agent.toolCount} tool(s)\n`);
   for (const srv of s.servers) process.stdout.write(`  server ${srv.name} [${srv.id}]: ${srv.status}, ${srv.toolCount} tool(s)${srv.notes.length ? ` — ${srv.notes.join("; ")}` : ""}\n`);
   if (parsed.config.replacements.length) {
-    process.stdout.write(`secrets not stored (${parsed.config.replacements.length}), replaced by variables the workbench reads from its environment:\n`);
-    for (const r of parsed.config.replacements) process.stdout.write(`  line ${r.line}: ${r.path} → \${${r.variable}}\n`);
+    process.stdout.write(`secrets not stored (${parsed.config.replacements.length}), replaced by variables (set their values on the workbench's Secrets page):\n`);
+    for (const r of parsed.config.replacements) process.stdout.write(`  line ${r.line}: ${r.path} (${r.field} ${r.name}) → \${${r.variable}}\n`);
   } else process.stdout.write("no secret values found\n");
   return 0;
 }

@@ -10,6 +10,7 @@ import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { formatSurfaceDiff } from "@/lib/surface/diff";
+import { parseStrictJson } from "@/lib/strict-json";
 import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
 
@@ -38,7 +39,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(pinPath, "utf8"));
+    const strict = parseStrictJson(readFileSync(pinPath, "utf8"));
+    if (!strict.ok) throw new Error(strict.message);
+    json = strict.value;
   } catch (error) {
     process.stderr.write(`relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

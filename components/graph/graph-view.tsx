@@ -4,13 +4,14 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
-import { useDeferredValue, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useDeferredValue, useMemo, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
-import type { PathId } from "@/lib/analysis/ids";
+import type { NodeId, PathId } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { SourceSinkGraph } from "./graph";
-import { allGroups, COLUMNS, columnX, defaultCollapsed, layoutGraph, type GroupKey } from "./layout";
-import { findingsForPath, pathLabel, STATUS_BADGE, STATUS_LABEL, toolName, type GraphNames } from "./view-model";
+import { allGroups, COLUMNS, defaultCollapsed, layoutGraph, SELF_PATH_MARK, type GroupKey } from "./layout";
+import { measureText } from "./measure";
+import { findingsForPath, focusView, isSelfPath, orderPaths, pathLabel, selfPaths, STATUS_BADGE, STATUS_LABEL, toolName, type GraphNames } from "./view-model";
 import { PathsTable } from "./paths-table";
 import "./graph.css";
 
@@ -96,23 +97,64 @@ export function AfterTheGraph({ children }: { children: ReactNode }) {
   return useDeferredValue(true, false) ? children : null;
 }
 
+/** An agent's name at the graph's agent font (bold 12 px), to size the agent column to it. */
+const measureAgent = (label: string) => measureText(label, 12, 600);
+
+/** `?graph=all` opens the whole graph instead of the paths to sensitive sinks (a link to share, and the bench's 500-node draw). */
+function wholeGraphAsked(): boolean {
+  return new URLSearchParams(window.location.search).get("graph") === "all";
+}
+
+const noSubscription = () => () => {};
+/**
+ * False in a server render and while hydrating one (the share view renders the graph on the
+ * server), true otherwise: text is measured and the URL read only in the browser, and a hydrating
+ * render must match the server's, which had neither. A render that is not hydrating (the review
+ * page draws the graph once its analysis is fetched) sees true at once, so it lays out once.
+ */
+const useInBrowser = () => useSyncExternalStore(noSubscription, () => true, () => false);
+
 export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
-  const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis));
+  const inBrowser = useInBrowser();
+  const focus = useMemo(() => focusView(analysis), [analysis]);
+  const [whole, setWhole] = useState(() => inBrowser && wholeGraphAsked());
+  const only = !whole && focus && focus.nodes.size < analysis.graph.nodes.length ? focus.nodes : undefined;
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis, only));
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
+  const [selectedSelf, setSelectedSelf] = useState<NodeId | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const [showAllPaths, setShowAllPaths] = useState(false);
   const [tableOpen, setTableOpen] = useState(analysis.paths.listed.length <= 40);
 
-  const layout = useMemo(() => layoutGraph(analysis, collapsed), [analysis, collapsed]);
+  const layout = useMemo(() => layoutGraph(analysis, collapsed, { only, measureAgent: inBrowser ? measureAgent : undefined }), [analysis, collapsed, only, inBrowser]);
+  const ordered = useMemo(() => orderPaths(analysis), [analysis]);
+  const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);
   const path = selectedPath ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null) : null;
 
   const throughNode = useMemo(
-    () => (selectedNode ? analysis.paths.listed.filter((p) => p.nodeIds.some((n) => layout.rep.get(n) === selectedNode)) : analysis.paths.listed),
-    [analysis, layout, selectedNode],
+    () => (selectedNode ? ordered.filter((p) => p.nodeIds.some((n) => layout.rep.get(n) === selectedNode)) : ordered),
+    [ordered, layout, selectedNode],
   );
+  // Self-paths are folded into one row per agent, after the cross-tool paths.
+  const crossPaths = useMemo(() => throughNode.filter((p) => !isSelfPath(p)), [throughNode]);
+  const selfRows = useMemo(() => {
+    const byAgent = new Map<string, PathView[]>();
+    for (const p of throughNode) {
+      if (!isSelfPath(p)) continue;
+      const list = byAgent.get(p.agentId);
+      if (list) list.push(p);
+      else byAgent.set(p.agentId, [p]);
+    }
+    return [...byAgent].map(([agentId, paths]) => {
+      const agentNode = paths[0]!.nodeIds.find((n) => n.startsWith("agent:")) ?? (`agent:${agentId}` as NodeId);
+      const tools = selfTools.get(agentNode) ?? [...new Set(paths.map((p) => p.sink))];
+      return { agentId, agentNode, paths, tools };
+    });
+  }, [throughNode, selfTools]);
+  const selfRow = selectedSelf ? (selfRows.find((r) => r.agentNode === selectedSelf) ?? null) : null;
 
   const highlight = useMemo(() => {
-    const chosen = path ? [path] : selectedNode ? throughNode : null;
+    const chosen = path ? [path] : selfRow ? selfRow.paths : selectedNode ? throughNode : null;
     if (!chosen) return null;
     const nodes = new Set<string>();
     const edges = new Set<string>();
@@ -129,7 +171,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
     }
     if (selectedNode && chosen.length === 0) for (const e of layout.edges) if (e.from === selectedNode || e.to === selectedNode) edges.add(e.key);
     return { nodes, edges };
-  }, [path, selectedNode, throughNode, layout]);
+  }, [path, selfRow, selectedNode, throughNode, layout]);
 
   const toggleGroup = (key: string) =>
     setCollapsed((prev) => {
@@ -140,7 +182,16 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
     });
   const groups = useMemo(() => allGroups(analysis), [analysis]);
 
-  const shown = showAllPaths ? throughNode : throughNode.slice(0, PATH_BUTTONS_SHOWN);
+  const shown = showAllPaths ? crossPaths : crossPaths.slice(0, PATH_BUTTONS_SHOWN);
+  const showWhole = (next: boolean) => {
+    setWhole(next);
+    setCollapsed(defaultCollapsed(analysis, next || !focus ? undefined : focus.nodes));
+    setSelectedNode(null);
+  };
+  const selectPath = (id: PathId | null) => {
+    setSelectedPath(id);
+    setSelectedSelf(null);
+  };
   const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
     const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>("button.rr-path-btn")];
@@ -166,13 +217,27 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           </button>
         </div>
       </div>
+      {focus && focus.nodes.size < analysis.graph.nodes.length && (
+        <div className="row small" data-testid="graph-view-scope">
+          <span>
+            {whole
+              ? `The whole graph: all ${analysis.graph.nodes.length} nodes.`
+              : focus.basis === "sensitive"
+                ? `Showing the ${focus.nodes.size} nodes on paths to sensitive sinks (deploy or destroy, reach the network or share, confirmed writes); ${analysis.graph.nodes.length - focus.nodes.size} more are on paths to suggested writes or on no path.`
+                : `Showing the ${focus.nodes.size} nodes on a path; ${analysis.graph.nodes.length - focus.nodes.size} more are on no path.`}
+          </span>
+          <button type="button" className="btn" aria-pressed={whole} onClick={() => showWhole(!whole)}>
+            {whole ? (focus.basis === "sensitive" ? "Show only paths to sensitive sinks" : "Show only nodes on a path") : `Show all ${analysis.graph.nodes.length}`}
+          </button>
+        </div>
+      )}
       <p id="graph-keys" className="small muted" style={{ margin: 0 }}>
         Tab into the graph, then use the arrow keys to move between nodes (left and right follow the edges), Enter to select a node or open a server group, Escape to clear. Hover or focus a node or a control for what it stops and what it leaves.
       </p>
       <div className="rr-graph-scroll" data-testid="graph-scroll">
         <div className="rr-graph-cols" style={{ width: layout.width }} aria-hidden="true">
           {COLUMNS.map((c, i) => (
-            <span key={c.id} style={{ left: columnX(i as 0 | 1 | 2 | 3 | 4) }}>
+            <span key={c.id} style={{ left: layout.columnXs[i] }}>
               {c.label}
             </span>
           ))}
@@ -184,7 +249,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           selectedKey={selectedNode}
           onSelectNode={(key) => {
             setSelectedNode(key);
-            setSelectedPath(null);
+            selectPath(null);
           }}
           onToggleGroup={toggleGroup}
           names={names}
@@ -210,7 +275,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
               <ul className="rr-path-list" aria-labelledby="path-list-heading" onKeyDown={onListKey}>
                 {shown.map((p) => (
                   <li key={p.id}>
-                    <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => setSelectedPath(selectedPath === p.id ? null : p.id)}>
+                    <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => selectPath(selectedPath === p.id ? null : p.id)}>
                       <span className="hops">
                         {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
                       </span>
@@ -219,17 +284,52 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
                     </button>
                   </li>
                 ))}
+                {selfRows.map((r) => (
+                  <li key={`self:${r.agentId}`}>
+                    <button
+                      type="button"
+                      className="rr-path-btn rr-self-paths"
+                      aria-pressed={selectedSelf === r.agentNode}
+                      data-self-paths={r.agentId}
+                      onClick={() => {
+                        setSelectedPath(null);
+                        setSelectedSelf(selectedSelf === r.agentNode ? null : r.agentNode);
+                      }}
+                    >
+                      <span className="hops">
+                        {SELF_PATH_MARK} Self-paths in {names.agent(r.agentId)}: {r.tools.length} tool{r.tools.length === 1 ? "" : "s"} return{r.tools.length === 1 ? "s" : ""} untrusted text and {r.tools.length === 1 ? "is a sink" : "are sinks"} too
+                      </span>
+                      <br />
+                      <span className="small">
+                        {r.tools.slice(0, 6).map(toolName).join(", ")}
+                        {r.tools.length > 6 ? `, and ${r.tools.length - 6} more` : ""} ({r.paths.length} listed path{r.paths.length === 1 ? "" : "s"})
+                      </span>
+                    </button>
+                  </li>
+                ))}
               </ul>
             )}
-            {throughNode.length > PATH_BUTTONS_SHOWN && (
+            {crossPaths.length > PATH_BUTTONS_SHOWN && (
               <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
-                {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${throughNode.length}`}
+                {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${crossPaths.length}`}
               </button>
             )}
           </div>
           <div>
             {path ? (
               <PathFindings analysis={analysis} path={path} />
+            ) : selfRow ? (
+              <div className="stack" data-testid="path-details" aria-live="polite">
+                <h3 style={{ marginBottom: 0 }}>
+                  {SELF_PATH_MARK} Self-paths in {names.agent(selfRow.agentId)}
+                </h3>
+                <p className="small" style={{ margin: 0 }}>
+                  Each of these tools returns text writable from outside the boundary and is itself a sensitive sink, so the text one call returns can steer the next call of the same tool. The graph draws each once as a sink marked {SELF_PATH_MARK}.
+                </p>
+                <p className="small" style={{ margin: 0 }}>
+                  {selfRow.tools.map(toolName).join(", ")}
+                </p>
+              </div>
             ) : (
               <p className="muted small">Select a path (click it, or focus it and press Enter) to highlight it in the graph and read its findings with their reasons.</p>
             )}
@@ -241,7 +341,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
             <strong>Table view of the paths</strong>
           </summary>
           <div style={{ marginTop: "0.5rem" }}>
-            {tableOpen && <PathsTable analysis={analysis} selected={selectedPath} onSelect={(id) => setSelectedPath(id)} />}
+            {tableOpen && <PathsTable analysis={analysis} paths={ordered} selected={selectedPath} onSelect={(id) => selectPath(id)} />}
           </div>
         </details>
       </AfterTheGraph>

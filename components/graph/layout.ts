@@ -10,6 +10,7 @@
 import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
 import { splitToolKey, type EdgeId, type NodeId } from "@/lib/analysis/ids";
 import { shownName } from "@/lib/analysis/prose";
+import { selfPaths } from "./view-model";
 
 export const COLUMNS = [
   { id: "writers", label: "Writers (bound)", width: 224 },
@@ -22,6 +23,12 @@ export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
 
 /** Gaps after each column; the last is wider to hold the approval marker on the sink call. */
 export const COLUMN_GAPS = [52, 52, 52, 84] as const;
+/** The agent column grows to fit its longest name up to this width, so an agent's name is not cut while there is room. */
+export const AGENT_COLUMN_MAX = 280;
+/** Room beside an agent's name inside its node (the label's inset and the session boundary). */
+const AGENT_LABEL_PAD = 16;
+/** Drawn before the sink label of a tool on a self-path. */
+export const SELF_PATH_MARK = "↺";
 export const ROW = 30;
 export const NODE_H = 22;
 export const GROUP_GAP = 12;
@@ -51,8 +58,11 @@ export type LayoutNode = {
   /** Graph nodes this visible node stands for (one, or a collapsed group's members). */
   members: NodeId[];
   node: GraphNode | null;
-  group: { role: GroupRole; serverId: string; count: number; collapsed: boolean } | null;
+  /** `count`: members drawn in this view; `total`: members in the whole graph. */
+  group: { role: GroupRole; serverId: string; count: number; total: number; collapsed: boolean } | null;
   onPath: boolean;
+  /** A sink whose tool is also a returning tool on a path in a session holding it: its own output reaches it (drawn with SELF_PATH_MARK). */
+  selfPath: boolean;
 };
 
 export type GroupBox = { key: GroupKey; role: GroupRole; serverId: string; x: number; y: number; w: number; h: number; collapsed: boolean };
@@ -75,11 +85,24 @@ export type GraphLayout = {
   byKey: Map<string, LayoutNode>;
   /** Graph edge id → visible edge key. */
   edgeRep: Map<EdgeId, string>;
+  /** Left edge and width of each column (the agent column is sized to its names). */
+  columnXs: number[];
+  columnWidths: number[];
 };
 
-export function columnX(c: ColumnIndex): number {
+export type LayoutOptions = {
+  serverOrder?: readonly string[];
+  /** Draw only these graph nodes (and the edges between them); groups count their drawn members against their total. */
+  only?: ReadonlySet<NodeId>;
+  /** The width of an agent's label as drawn; the agent column grows to the widest, up to AGENT_COLUMN_MAX. */
+  measureAgent?: (label: string) => number;
+};
+
+const DEFAULT_WIDTHS: readonly number[] = COLUMNS.map((c) => c.width);
+
+export function columnX(c: ColumnIndex, widths: readonly number[] = DEFAULT_WIDTHS): number {
   let x = 4;
-  for (let i = 0; i < c; i++) x += COLUMNS[i]!.width + COLUMN_GAPS[i]!;
+  for (let i = 0; i < c; i++) x += widths[i]! + COLUMN_GAPS[i]!;
   return x;
 }
 export const GRAPH_WIDTH = columnX(4) + COLUMNS[4].width + 4;
@@ -93,10 +116,11 @@ function groupOf(n: GraphNode): GroupKey | null {
   return null;
 }
 
-/** Groups that start collapsed: those with more than `COLLAPSE_ABOVE` members. */
-export function defaultCollapsed(analysis: Pick<Analysis, "graph">): Set<GroupKey> {
+/** Groups that start collapsed: those with more than `COLLAPSE_ABOVE` members (of those drawn, with `only`). */
+export function defaultCollapsed(analysis: Pick<Analysis, "graph">, only?: ReadonlySet<NodeId>): Set<GroupKey> {
   const counts = new Map<GroupKey, number>();
   for (const n of analysis.graph.nodes) {
+    if (only && !only.has(n.id)) continue;
     const k = groupOf(n);
     if (k) counts.set(k, (counts.get(k) ?? 0) + 1);
   }
@@ -134,7 +158,24 @@ function stackByDesire(blocks: Block[], top: number): number {
   return cursor;
 }
 
-export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, collapsed: ReadonlySet<string>, serverOrder?: readonly string[]): GraphLayout {
+export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collapsed: ReadonlySet<string>, options: LayoutOptions = {}): GraphLayout {
+  const { serverOrder, only, measureAgent } = options;
+  const analysis = only
+    ? { ...full, graph: { nodes: full.graph.nodes.filter((n) => only.has(n.id)), edges: full.graph.edges.filter((e) => only.has(e.from) && only.has(e.to)) } }
+    : full;
+  const totals = new Map<GroupKey, number>();
+  for (const n of full.graph.nodes) {
+    const k = groupOf(n);
+    if (k) totals.set(k, (totals.get(k) ?? 0) + 1);
+  }
+  const selfPathSinks = selfPaths(full).sinkNodes;
+  const widths = [...DEFAULT_WIDTHS];
+  if (measureAgent) {
+    let widest = 0;
+    for (const n of analysis.graph.nodes) if (n.kind === "agent") widest = Math.max(widest, measureAgent(shownName(n.label)));
+    widths[3] = Math.min(AGENT_COLUMN_MAX, Math.max(widths[3]!, Math.ceil(widest + AGENT_LABEL_PAD)));
+  }
+  const xs = ([0, 1, 2, 3, 4] as const).map((c) => columnX(c, widths));
   const placed: LayoutNode[] = [];
   const byKey = new Map<string, LayoutNode>();
   const nodes = {
@@ -163,7 +204,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     const column = COLUMN_OF[n.kind];
     // Labels are shown with hidden characters revealed: the analysis does so for tool names, and
     // this covers the reviewer's names too (sources and agents can come from an imported file).
-    return { key: n.id, kind: n.kind, column, x: columnX(column), y, w: COLUMNS[column].width, h: NODE_H, label: shownName(n.label), members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id) };
+    const selfPath = n.kind === "sink" && selfPathSinks.has(n.id);
+    const label = selfPath ? `${SELF_PATH_MARK} ${shownName(n.label)}` : shownName(n.label);
+    return { key: n.id, kind: n.kind, column, x: xs[column]!, y, w: widths[column]!, h: NODE_H, label, members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id), selfPath };
   };
 
   // Writers and sources: one row per source, writers beside the source they write into. Mapped
@@ -204,8 +247,8 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
     const key = groupKey(role, serverId);
     const isCollapsed = collapsed.has(key);
     const column: ColumnIndex = role === "returning" ? 2 : 4;
-    const x = columnX(column);
-    const w = COLUMNS[column].width;
+    const x = xs[column]!;
+    const w = widths[column]!;
     const height = groupHeight(members.length, isCollapsed);
     groups.push({ key, role, serverId, x: x - 4, y: top, w: w + 8, h: height - 6, collapsed: isCollapsed });
     nodes.push({
@@ -219,8 +262,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
       label: serverId,
       members: isCollapsed ? members.map((m) => m.id) : [],
       node: null,
-      group: { role, serverId, count: members.length, collapsed: isCollapsed },
+      group: { role, serverId, count: members.length, total: totals.get(key) ?? members.length, collapsed: isCollapsed },
       onPath: members.some((m) => onPathNodes.has(m.id)),
+      selfPath: false,
     });
     members.forEach((m, i) => {
       if (isCollapsed) rep.set(m.id, key);
@@ -236,8 +280,8 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const placeUnmappedGroup = (serverId: string, members: GraphNode[], top: number) => {
     const key = groupKey("unmapped", serverId);
     const isCollapsed = collapsed.has(key);
-    const x = columnX(1);
-    const w = COLUMNS[1].width;
+    const x = xs[1]!;
+    const w = widths[1]!;
     groups.push({ key, role: "unmapped", serverId, x: x - 4, y: top, w: w + 8, h: groupHeight(members.length, isCollapsed) - 6, collapsed: isCollapsed });
     nodes.push({
       key,
@@ -250,8 +294,9 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
       label: serverId,
       members: isCollapsed ? members.map((m) => m.id) : [],
       node: null,
-      group: { role: "unmapped", serverId, count: members.length, collapsed: isCollapsed },
+      group: { role: "unmapped", serverId, count: members.length, total: totals.get(key) ?? members.length, collapsed: isCollapsed },
       onPath: members.some((m) => onPathNodes.has(m.id)),
+      selfPath: false,
     });
     const writers = members.map((m) => writersByHead.get(m.id.slice("source:".length))).filter((w): w is GraphNode => w !== undefined);
     if (isCollapsed && writers[0]) {
@@ -354,7 +399,7 @@ export function layoutGraph(analysis: Pick<Analysis, "graph" | "toolLists">, col
   const columns: string[][] = [[], [], [], [], []];
   for (const n of [...placed].sort((a, b) => a.y - b.y)) columns[n.column]!.push(n.key);
   const height = Math.max(PAD_TOP * 2, ...placed.map((n) => n.y + n.h + PAD_TOP), ...groups.map((g) => g.y + g.h + PAD_TOP));
-  return { nodes: placed, edges: [...edgeMap.values()], groups, width: GRAPH_WIDTH, height, rep, columns, byKey, edgeRep };
+  return { nodes: placed, edges: [...edgeMap.values()], groups, width: xs[4]! + widths[4]! + 4, height, rep, columns, byKey, edgeRep, columnXs: xs, columnWidths: widths };
 }
 
 /** The node keyboard focus moves to from `key` in direction `dir`, or null at an edge of the graph. */

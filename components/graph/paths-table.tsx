@@ -4,16 +4,18 @@ import { useState } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { PathId } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
-import { agentName, STATUS_BADGE, STATUS_LABEL, toolName } from "./view-model";
+import { SELF_PATH_MARK } from "./layout";
+import { agentName, isSelfPath, STATUS_BADGE, STATUS_LABEL, toolName } from "./view-model";
 
 /** Rows shown before "Show all". */
 export const PATH_ROWS_SHOWN = 200;
 
-export function PathsTable(props: { analysis: Analysis; selected: PathId | null; onSelect: (id: PathId) => void }) {
+/** `paths`: the listed paths in reading order (orderPaths), cross-tool paths to sensitive sinks first. */
+export function PathsTable(props: { analysis: Analysis; paths: readonly PathView[]; selected: PathId | null; onSelect: (id: PathId) => void }) {
   const { analysis } = props;
   const [all, setAll] = useState(false);
-  const listed = analysis.paths.listed;
-  const rows: PathView[] = all ? listed : listed.slice(0, PATH_ROWS_SHOWN);
+  const listed = props.paths;
+  const rows: readonly PathView[] = all ? listed : listed.slice(0, PATH_ROWS_SHOWN);
   if (listed.length === 0) return <p className="muted small" style={{ margin: 0 }}>No paths to list.</p>;
   return (
     <div className="stack">
@@ -41,7 +43,11 @@ export function PathsTable(props: { analysis: Analysis; selected: PathId | null;
                   <td className={`bound${open ? " open" : ""}`}>{p.head.boundLabel}</td>
                   <td><code>{toolName(p.returningTool)}</code></td>
                   <td>{agentName(analysis, p.agentId)}</td>
-                  <td><code>{toolName(p.sink)}</code> <span className="small muted">{p.sinkRoles.join(", ").replaceAll("_", " ")}</span></td>
+                  <td>
+                    <code>{toolName(p.sink)}</code>
+                    {isSelfPath(p) && <span className="badge badge-neutral" style={{ marginLeft: 4 }}>{SELF_PATH_MARK} self-path: the returning tool itself</span>}{" "}
+                    <span className="small muted">{p.sinkRoles.join(", ").replaceAll("_", " ")}</span>
+                  </td>
                   <td>
                     <div className="row" style={{ gap: "0.25rem" }}>
                       {(agent?.controlsOnPath ?? []).map((c) => (

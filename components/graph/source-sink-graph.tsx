@@ -14,9 +14,11 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { shownName } from "@/lib/analysis/prose";
 import { fitText } from "./fit-text";
-import { neighbour, type GraphLayout, type GroupRole, type LayoutEdge, type LayoutNode } from "./layout";
+import { groupCount, nodeLabels } from "./node-labels";
+import { neighbour, SELF_PATH_MARK, type GraphLayout, type GroupRole, type LayoutEdge, type LayoutNode } from "./layout";
+import { measureByKey } from "./measure";
 import { curve, pillWidth, PILL_H, placeControls, type Cut, type Marker } from "./placement";
-import type { GraphNames } from "./view-model";
+import { roleReasons, type GraphNames } from "./view-model";
 import "./graph.css";
 
 export type { GraphNames };
@@ -34,43 +36,32 @@ export type SourceSinkGraphProps = {
 
 type Tip = { x: number; y: number; lines: string[] } | null;
 
+
 /** What a group's members are, in its tooltip and accessible name. */
 const GROUP_MEMBERS: Record<GroupRole, string> = { returning: "returning tools", sink: "sensitive sinks", unmapped: "unmapped sources (tools returning text from no mapped source)" };
-/** The noun after a group's count on its node ("50 tools"); "unmapped" is not pluralised. */
-const GROUP_COUNT_NOUN: Record<GroupRole, string> = { returning: "tool", sink: "sink", unmapped: "unmapped" };
 
-const CHAR = 0.6;
-
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-let fontFamily = "sans-serif";
 /**
- * Labels already fitted, by font, width and text: a large review repeats labels ("unknown
- * writers …" on every unmapped head) and redraws on every selection. Cleared when it grows past
- * TRUNCATED_CACHE_MAX, so server-authored labels cannot grow it without bound.
+ * Labels already fitted, by font, width and text: a large review repeats labels and redraws on
+ * every selection. Cleared when it grows past TRUNCATED_CACHE_MAX, so server-authored labels
+ * cannot grow it without bound.
  */
 const truncated = new Map<string, string>();
 const TRUNCATED_CACHE_MAX = 20_000;
 
-/** Fit `text` into `px` at the graph's font, measured on a canvas (no layout reflow), with an ellipsis when cut. */
-function truncate(text: string, px: number, font: number, weight = 400): string {
-  if (measureCtx === undefined) {
-    measureCtx = document.createElement("canvas").getContext("2d");
-    fontFamily = getComputedStyle(document.body).fontFamily || fontFamily;
-  }
-  const ctx = measureCtx;
-  if (!ctx) {
-    const max = Math.max(4, Math.floor(px / (font * CHAR)));
-    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  }
-  const cacheKey = `${weight} ${font} ${px}\n${text}`;
+/** Fit `text` into `px` at a graph font (see measure.ts), with an ellipsis when cut. */
+function fitCached(text: string, px: number, font: string): string {
+  const cacheKey = `${font} ${px}\n${text}`;
   const cached = truncated.get(cacheKey);
   if (cached !== undefined) return cached;
-  ctx.font = `${weight} ${font}px ${fontFamily}`;
-  const out = fitText(text, px, (t) => ctx.measureText(t).width);
+  const out = fitText(text, px, (t) => measureByKey(t, font));
   if (truncated.size >= TRUNCATED_CACHE_MAX) truncated.clear();
   truncated.set(cacheKey, out);
   return out;
 }
+
+/** The visible label of every node, unique within its column, at the graph's fonts. */
+const visibleLabels = (analysis: Analysis, layout: GraphLayout, names: GraphNames) => nodeLabels(analysis, layout, names, measureByKey, fitCached);
+
 function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const node = n.node;
   if (n.group) {
@@ -98,9 +89,13 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
     case "returning":
     case "sink": {
       const tool = analysis.tools.find((t) => t.key === node.tool);
+      // Every reason of every role, not only the first: this is what the reviewer weighs.
+      const reasons = tool ? roleReasons(tool) : [];
       return [
         `${shownName(node.label)} (${shownName(names.server(node.serverId))})`,
         `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
+        ...reasons.map((r) => `${r.role.replaceAll("_", " ")}: ${r.reasons.join("; ")}`),
+        ...(n.selfPath ? [`${SELF_PATH_MARK} Self-path: it also returns untrusted text in a session that holds it, so its own output can reach it again`] : []),
       ];
     }
     case "agent": {
@@ -110,13 +105,25 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
   }
 }
 
-function ariaLabel(n: LayoutNode, names: GraphNames): string {
-  if (n.group) return `${names.server(n.group.serverId)}, ${n.group.count} ${GROUP_MEMBERS[n.group.role]}, ${n.group.collapsed ? "collapsed" : "expanded"}`;
+/**
+ * A node's accessible name: it contains the words the node shows, in order (a voice-control user
+ * says what they see; axe's label-content-name-mismatch), then the full text. A group starts with
+ * its visible name and count; a node whose label was cut or shortened adds "shown as …".
+ */
+function ariaLabel(n: LayoutNode, names: GraphNames, visible: string): string {
+  if (n.group) {
+    const g = n.group;
+    const drawn = g.count === g.total ? "" : `, ${g.count} drawn of ${g.total}`;
+    return `${visible}${groupCount(g)}: ${GROUP_MEMBERS[g.role]} of ${shownName(names.server(g.serverId))}${drawn}, ${g.collapsed ? "collapsed" : "expanded"}`;
+  }
   const node = n.node;
   if (!node) return n.label;
   const kind = { writers: "Writers", source: "Source", returning: "Returning tool", agent: "Agent", sink: "Sink" }[node.kind];
-  const extra = node.kind === "writers" && node.reachesOutsideBoundary ? ", outside the boundary" : node.kind === "returning" || node.kind === "sink" ? ` on ${names.server(node.serverId)}` : "";
-  return `${kind}: ${shownName(node.label)}${extra}${n.onPath ? ", on a path" : ""}`;
+  const extra = node.kind === "writers" && node.reachesOutsideBoundary ? ", outside the boundary" : node.kind === "returning" || node.kind === "sink" ? ` on ${shownName(names.server(node.serverId))}` : "";
+  const self = n.selfPath ? ", on a self-path: its own output can reach it" : "";
+  const plain = n.selfPath ? n.label.slice(SELF_PATH_MARK.length + 1) : n.label;
+  const shownAs = visible === n.label ? "" : `, shown as ${visible}`;
+  return `${kind}: ${plain}${extra}${n.onPath ? ", on a path" : ""}${self}${shownAs}`;
 }
 
 export default function SourceSinkGraph(props: SourceSinkGraphProps) {
@@ -131,6 +138,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   });
 
   const controls = useMemo(() => placeControls(analysis, layout, names), [analysis, layout, names]);
+  const labels = useMemo(() => visibleLabels(analysis, layout, names), [analysis, layout, names]);
   const controlsRef = useRef(controls);
   useEffect(() => {
     controlsRef.current = controls;
@@ -224,7 +232,13 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         });
         g.on("mouseenter", (event: MouseEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
         g.on("mouseleave", hideTip);
-        g.on("focus", (event: FocusEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
+        g.on("focus", function (event: FocusEvent, n) {
+          const lines = [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])];
+          // The tooltip's lines as the node's description, set as it takes focus, so a screen
+          // reader reads them all (every reason of every role among them), not only sighted users.
+          this.setAttribute("aria-description", lines.filter((l) => l.length > 0).join(". "));
+          showTip(event, lines);
+        });
         g.on("blur", hideTip);
         return g;
       });
@@ -241,7 +255,8 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
       .attr("role", "button")
       .attr("data-key", (n) => n.key)
-      .attr("aria-label", (n) => ariaLabel(n, names))
+      .attr("data-column", (n) => n.column)
+      .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label))
       .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
       .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
     nodeSel.select("rect.ring").attr("x", -3).attr("y", -3).attr("width", (n) => n.w + 6).attr("height", (n) => n.h + 6).attr("rx", 6);
@@ -251,14 +266,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .select("text.label")
       .attr("x", (n) => (n.group ? 16 : 8))
       .attr("y", 15)
-      .text((n) => {
-        if (n.group) {
-          const label = shownName(names.server(n.group.serverId));
-          return truncate(label, n.w - 66, 11.5, 600);
-        }
-        const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
-        return truncate(n.label, n.w - 14, n.kind === "writers" ? 11.5 : 12, bold ? 600 : 400);
-      });
+      .text((n) => labels.get(n.key) ?? n.label);
     nodeSel
       .select("text.meta")
       .attr("x", 5)
@@ -269,7 +277,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .select("text.label")
       .append("tspan")
       .attr("class", "count")
-      .text((n) => `  ${n.group!.count} ${GROUP_COUNT_NOUN[n.group!.role]}${n.group!.count === 1 || n.group!.role === "unmapped" ? "" : "s"}`);
+      .text((n) => groupCount(n.group!));
 
     // Control markers and cut marks.
     const marks = gMarks
@@ -316,7 +324,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       painted.current = true;
       requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("graph-painted")));
     }
-  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names]);
+  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names, labels]);
 
   const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {
     const target = (event.target as Element).closest?.("g.gnode");

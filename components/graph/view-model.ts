@@ -3,11 +3,12 @@
  * one flat list, where each is drawn, the findings of a path, and human labels. Nothing here
  * decides anything the analysis did not already decide.
  */
-import type { Analysis, PathView } from "@/lib/analysis/analyze";
+import type { Analysis, PathView, ToolView } from "@/lib/analysis/analyze";
 import type { Finding } from "@/lib/analysis/findings";
 import { splitToolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
 import { shownName } from "@/lib/analysis/prose";
 import { controlEntry, type ControlId, type ControlPosition } from "@/lib/controls/catalog";
+import type { ToolRole } from "@/lib/review/schema";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 
 /** Display names of servers and agents, from the review document. */
@@ -107,4 +108,97 @@ export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "g
     return "No agent holds a tool that returns text from a source writable from outside the boundary, so no untrusted text enters a session.";
   if (withSinks.length === 0) return "No agent holds a sensitive sink (a tool that writes, deploys or destroys, or reaches the network or shares).";
   return "No agent holds both a tool returning untrusted text and a sensitive sink: tool-set separation is in place, and the path is cut at each session boundary.";
+}
+
+/**
+ * The sinks the graph opens on. Every sink the analysis names is a sensitive sink (it writes,
+ * deploys or destroys, or reaches the network or shares), but on a real 200-tool server most
+ * `writes` are suggestions fired by a word of a description, and a graph of 190 sinks is not read.
+ * So the default view keeps the sinks that act beyond the session or cannot be undone: those that
+ * deploy or destroy, reach the network or share, and the `writes` the reviewer confirmed. Suggested
+ * writes stay one action away (the whole graph), and in the path list and table.
+ */
+export const FOCUS_SINK_ROLES: readonly ToolRole[] = ["deploys_or_destroys", "network_or_shares"];
+
+type SinkLike = { sinkRoles: readonly ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
+export const isFocusSink = (s: SinkLike): boolean => s.sinkRoles.some((r) => FOCUS_SINK_ROLES.includes(r)) || (s.rolesOrigin === "confirmed" && s.sinkRoles.includes("writes"));
+
+export type FocusView = {
+  /** Graph nodes on a path to a sink the default view keeps. */
+  nodes: Set<NodeId>;
+  /** `sensitive`: paths to the sinks `isFocusSink` keeps; `paths`: no path reaches one, so every path's nodes. */
+  basis: "sensitive" | "paths";
+};
+
+/**
+ * What the graph shows before "Show all": the nodes on paths to the sinks `isFocusSink` keeps, or,
+ * when no path reaches one, the nodes on any path; null when there is no path (everything shows).
+ * From the graph's edges, not the listed paths (the listing is bounded): by the union property a
+ * returning tool on a path in a session reaches every sink of that session on a path.
+ */
+export function focusView(analysis: Pick<Analysis, "graph">): FocusView | null {
+  const { nodes, edges } = analysis.graph;
+  const onPathInto = new Set<NodeId>();
+  for (const e of edges) if (e.onPath && e.kind === "holds") onPathInto.add(e.to);
+  const sinksOnPath = nodes.filter((n) => n.kind === "sink" && onPathInto.has(n.id));
+  if (sinksOnPath.length === 0) return null;
+  const focused = sinksOnPath.filter((n) => n.kind === "sink" && isFocusSink(n));
+  const basis = focused.length > 0 ? "sensitive" : "paths";
+  const keep = new Set<NodeId>((focused.length > 0 ? focused : sinksOnPath).map((n) => n.id));
+  // Walk the on-path edges backwards, one column at a time: sinks → agents → returning tools → sources → writers.
+  for (const kind of ["holds", "held_by", "returned_by", "writes_into"] as const) {
+    for (const e of edges) if (e.onPath && e.kind === kind && keep.has(e.to)) keep.add(e.from);
+  }
+  return { nodes: keep, basis };
+}
+
+/** A path whose returning tool is its sink: the tool's own output reaches it again in the session. */
+export const isSelfPath = (p: Pick<PathView, "returningTool" | "sink">): boolean => p.returningTool === p.sink;
+
+/**
+ * Per agent, the tools on a self-path (returning untrusted text into a session that holds them as
+ * a sink, so that text can come back to them), and their sink nodes. From the on-path edges: a
+ * returning tool held on a path and its sink node reached on a path in the same agent.
+ */
+export function selfPaths(analysis: Pick<Analysis, "graph">): { byAgent: Map<NodeId, ToolKey[]>; sinkNodes: Set<NodeId> } {
+  const returningOf = new Map<NodeId, ToolKey>();
+  const sinkOf = new Map<ToolKey, NodeId>();
+  for (const n of analysis.graph.nodes) {
+    if (n.kind === "returning") returningOf.set(n.id, n.tool);
+    else if (n.kind === "sink") sinkOf.set(n.tool, n.id);
+  }
+  const reached = new Set<string>();
+  for (const e of analysis.graph.edges) if (e.onPath && e.kind === "holds") reached.add(`${e.from}\n${e.to}`);
+  const byAgent = new Map<NodeId, ToolKey[]>();
+  const sinkNodes = new Set<NodeId>();
+  for (const e of analysis.graph.edges) {
+    if (!e.onPath || e.kind !== "held_by") continue;
+    const tool = returningOf.get(e.from);
+    const sink = tool === undefined ? undefined : sinkOf.get(tool);
+    if (tool === undefined || sink === undefined || !reached.has(`${e.to}\n${sink}`)) continue;
+    const list = byAgent.get(e.to);
+    if (list) list.push(tool);
+    else byAgent.set(e.to, [tool]);
+    sinkNodes.add(sink);
+  }
+  return { byAgent, sinkNodes };
+}
+
+/**
+ * The listed paths in reading order: real cross-tool paths to the sinks the default view keeps
+ * (`isFocusSink`), then cross-tool paths to the other sinks, then self-paths (which the path list
+ * folds into one row per agent). The analysis's order is kept within each rank.
+ */
+export function orderPaths(analysis: Pick<Analysis, "paths" | "tools">): PathView[] {
+  const origin = new Map(analysis.tools.map((t) => [t.key, t.rolesOrigin]));
+  const rank = (p: PathView) => (isSelfPath(p) ? 2 : isFocusSink({ sinkRoles: p.sinkRoles, rolesOrigin: origin.get(p.sink) ?? "suggested" }) ? 0 : 1);
+  const ranked = analysis.paths.listed.map((p, i) => ({ p, r: rank(p), i }));
+  ranked.sort((a, b) => a.r - b.r || a.i - b.i);
+  return ranked.map((x) => x.p);
+}
+
+/** Every reason behind each role a tool has, in role order: the reviewer's confirmation, or each signal the suggestion weighed. */
+export function roleReasons(tool: Pick<ToolView, "roles" | "rolesOrigin" | "suggestedRoles">): { role: ToolRole; reasons: string[] }[] {
+  const suggested = new Map(tool.suggestedRoles.map((r) => [r.role, r.reasons]));
+  return tool.roles.map((role) => ({ role, reasons: tool.rolesOrigin === "confirmed" ? ["confirmed by the reviewer"] : (suggested.get(role) ?? []) }));
 }

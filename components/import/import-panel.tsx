@@ -89,11 +89,13 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
           </ul>
           {parsed.config.replacements.length > 0 ? (
             <div aria-label="Secrets replaced">
-              <p className="small">Not stored — replaced by variables the workbench reads from its environment:</p>
+              <p className="small">
+                Not stored — each value is replaced by a variable; set the values on the <a href="/secrets">Secrets page</a>:
+              </p>
               <ul className="small mono">
-                {parsed.config.replacements.map((r) => (
-                  <li key={r.path}>
-                    line {r.line}: {r.path} → ${"{"}
+                {parsed.config.replacements.map((r, i) => (
+                  <li key={`${r.path}\u0000${i}`}>
+                    line {r.line}: {r.path} ({r.field} {r.name}) → ${"{"}
                     {r.variable}
                     {"}"}
                   </li>

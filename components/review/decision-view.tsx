@@ -5,7 +5,7 @@
  * workbench's Decision section and the share view, and they fetch nothing.
  */
 import type { DecisionView } from "@/lib/decisions/api";
-import type { Decision, DecisionCondition, Review } from "@/lib/review/schema";
+import type { Decision, DecisionCondition } from "@/lib/review/schema";
 
 export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   approved: "Approved",
@@ -19,6 +19,7 @@ const VERDICT_BADGE: Record<Decision["verdict"], string> = {
 };
 const STALE_WHAT: Record<string, string> = {
   surface: "surface",
+  pin: "pin",
   image_digest: "image digest",
   tool_set: "tool set",
   controls: "controls",
@@ -30,12 +31,15 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeS
 const short = (sha: string | null) => (sha === null ? "none" : `${sha.slice(0, 12)}…`);
 export const conditionKey = (c: DecisionCondition) => JSON.stringify(c);
 
-export function describeCondition(c: DecisionCondition, review: Review): string {
+/** Only names are read, so the share view's reduced review fits too. */
+type Names = { servers: readonly { id: string; name: string }[]; agents: readonly { id: string; name: string }[] };
+
+export function describeCondition(c: DecisionCondition, review: Names): string {
   const server = (id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
   const agent = (id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
   switch (c.kind) {
     case "tool_absent_from_agent":
-      return `${c.tool.tool} (${server(c.tool.serverId)}) is not in the agent's tool set`;
+      return `${c.tool.tool} on ${server(c.tool.serverId)} is not in the agent's tool set`;
     case "egress_default_deny":
       return `egress of ${server(c.serverId)} is default-deny (an allowlist)`;
     case "credential_read_only":
@@ -77,7 +81,7 @@ export function DecisionStatusBlock({ view }: { view: DecisionView }) {
 }
 
 /** What a decision names and is bound to. Shared with the share view. */
-export function DecisionDetails({ view, review }: { view: DecisionView; review: Review }) {
+export function DecisionDetails({ view, review }: { view: DecisionView; review: Names }) {
   const { decision: d } = view;
   const serverName = review.servers.find((s) => s.id === d.serverId)?.name ?? d.serverId;
   const agentName = review.agents.find((a) => a.id === d.agentId)?.name ?? d.agentId;

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ServerForm } from "@/components/review/server-form";
 import { ImportPanel } from "@/components/import/import-panel";
+import { ServerVariables } from "@/components/secrets/server-variables";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { ServerId } from "@/lib/ids";
 import { upsertById } from "@/lib/review/edit";
@@ -110,6 +111,14 @@ export function ServersSection(props: {
               <dd className="small">
                 {s.declaredTools.length === 0 ? "none" : s.declaredTools.map((t) => t.name).join(", ")}
               </dd>
+              {props.reviewId && props.revision !== undefined && s.transport.kind !== "manual" && (
+                <>
+                  <dt>Variables</dt>
+                  <dd className="small">
+                    <ServerVariables reviewId={props.reviewId} serverId={s.id} revision={props.revision} />
+                  </dd>
+                </>
+              )}
               <dt>Pin</dt>
               <dd className="small">
                 {s.pin ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/api-client";
@@ -23,7 +24,7 @@ type Run =
   | { phase: "idle" }
   | { phase: "running"; events: InspectProgress[] }
   | { phase: "done"; events: InspectProgress[]; result: InspectResultLine }
-  | { phase: "refused"; events: InspectProgress[]; message: string; launcherFile: string | null }
+  | { phase: "refused"; events: InspectProgress[]; message: string; launcherFile: string | null; secretsPage: string | null }
   | { phase: "broken"; events: InspectProgress[]; message: string };
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -200,7 +201,8 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
         setRun({ phase: "broken", events: [...seen], message: "Cancelled. The server was stopped; the cancelled inspection is recorded as failed." });
       } else if (error instanceof ApiError && error.status === 422) {
         const file = error.body?.error.details?.launcherFile;
-        setRun({ phase: "refused", events: [...seen], message: error.message, launcherFile: typeof file === "string" ? file : null });
+        const secrets = error.body?.error.details?.secretsPage;
+        setRun({ phase: "refused", events: [...seen], message: error.message, launcherFile: typeof file === "string" ? file : null, secretsPage: secrets === "/secrets" ? secrets : null });
       } else {
         setRun({ phase: "broken", events: [...seen], message: error instanceof Error ? error.message : String(error) });
       }
@@ -249,6 +251,11 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
         <div className="callout danger" role="alert" data-testid="inspect-refused">
           <strong>Not inspected.</strong> <RevealedText text={run.message} />
           {run.launcherFile && <div className="small">The workbench owner lists runnable commands in {run.launcherFile}.</div>}
+          {run.secretsPage && (
+            <div className="small">
+              <Link href={run.secretsPage}>Set the value on the Secrets page</Link>; the next inspection uses it, with no restart.
+            </div>
+          )}
         </div>
       )}
       {run.phase === "broken" && (

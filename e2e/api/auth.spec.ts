@@ -202,6 +202,31 @@ test.describe("signing in", () => {
     expect((await client.get("/api/reviews")).status()).toBe(401);
   });
 
+  test("a 12-hour cookie; sign out everywhere ends every browser's session, and a new sign-in works", async ({ baseURL }) => {
+    const one = await playwrightRequest.newContext({ baseURL });
+    const two = await playwrightRequest.newContext({ baseURL });
+    try {
+      for (const c of [one, two]) {
+        const res = await c.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } });
+        expect(res.status()).toBe(204);
+        expect(res.headers()["set-cookie"]).toMatch(/Max-Age=43200/);
+        expect((await c.get("/api/reviews")).status()).toBe(200);
+      }
+      const everywhere = await one.post("/api/auth/sign-out-everywhere", { headers: sameOriginHeaders(baseURL!) });
+      expect(everywhere.status()).toBe(204);
+      // The other browser did nothing, and is signed out too.
+      expect((await two.get("/api/reviews")).status()).toBe(401);
+      expect((await one.get("/api/reviews")).status()).toBe(401);
+      expect((await two.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } })).status()).toBe(204);
+      expect((await two.get("/api/reviews")).status()).toBe(200);
+      // The bearer token is not a session: automation keeps working.
+      expect((await one.get("/api/reviews", { headers: bearer })).status()).toBe(200);
+    } finally {
+      await one.dispose();
+      await two.dispose();
+    }
+  });
+
   test("the sign-in page signs in from the link's fragment", async ({ browser, baseURL }) => {
     const context = await browser.newContext({ baseURL });
     try {

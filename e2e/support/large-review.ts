@@ -62,3 +62,63 @@ export function largeReview(shape: LargeReviewShape, title = "Generated review")
     decisions: [],
   };
 }
+
+const GITLAB_VERBS = ["get", "list", "create", "update", "delete", "approve", "merge", "search"] as const;
+const GITLAB_NOUNS = [
+  "issue", "issue_note", "issue_link", "issue_discussion", "issue_discussion_note", "merge_request", "merge_request_note", "merge_request_discussion",
+  "merge_request_diff", "merge_request_approval", "pipeline", "pipeline_job", "pipeline_schedule", "deployment", "environment", "branch",
+  "commit", "commit_comment", "file", "file_blame", "label", "milestone", "wiki_page", "project", "project_member", "group", "group_member",
+  "release", "tag", "snippet",
+] as const;
+/** Verbs whose tools change state; `delete` and `approve`/`merge` (which ship code) deploy or destroy. */
+const GITLAB_WRITES = new Set(["create", "update", "delete", "approve", "merge"]);
+const GITLAB_DEPLOYS = new Set(["delete", "approve", "merge"]);
+
+/**
+ * A GitLab-like review of 201 tools on one server, named as real GitLab MCP servers name them
+ * (`create_issue`, `create_issue_note`, `create_issue_discussion_note`, …: long shared prefixes, so
+ * labels cut to a box read alike), none mapped to a source, so each returns text from an unmapped
+ * head. Most are both returning tools and sinks, so one agent holding them all has self-paths.
+ * A second small server repeats some names (two tools of the same name on different servers).
+ * Every third assessment is left a suggestion; the others are confirmed. Annotated like the real server.
+ */
+export function gitlabLikeReview(title = "Generated: GitLab-like, 201 tools"): ReviewInput {
+  const stdio = { kind: "stdio" as const, command: "node", args: [], envNames: [] };
+  const names = GITLAB_NOUNS.flatMap((noun) => GITLAB_VERBS.map((verb) => ({ verb, name: `${verb}_${noun}` }))).slice(0, 201);
+  const mirrorNames = names.filter((_, i) => i % 25 === 0);
+  const roles = (verb: string) => [
+    "returns_untrusted_text" as const,
+    ...(GITLAB_WRITES.has(verb) ? (["writes"] as const) : []),
+    ...(GITLAB_DEPLOYS.has(verb) ? (["deploys_or_destroys"] as const) : []),
+  ];
+  // Annotated as a real GitLab server annotates its tools, so a suggestion follows the claims
+  // (a create is a suggested write, not the spec's worst case of a destroy).
+  const declared = (t: (typeof names)[number]) => ({
+    name: t.name,
+    description: `${t.name.replaceAll("_", " ")}.`,
+    annotations: GITLAB_WRITES.has(t.verb) ? { readOnlyHint: false, destructiveHint: GITLAB_DEPLOYS.has(t.verb), openWorldHint: false } : { readOnlyHint: true, openWorldHint: false },
+  });
+  const assess = (serverId: string, list: typeof names) =>
+    list.map((t, i) => ({ serverId, tool: t.name, sourceIds: [], roles: roles(t.verb), rolesConfirmed: i % 3 !== 2 }));
+  return {
+    schemaVersion: REVIEW_SCHEMA_VERSION,
+    title,
+    summary: "",
+    servers: [
+      { id: "gitlab", name: "gitlab", transport: stdio, declaredTools: names.map(declared) },
+      { id: "gitlab-mirror", name: "gitlab mirror", transport: stdio, declaredTools: mirrorNames.map(declared) },
+    ],
+    sources: [],
+    tools: [...assess("gitlab", names), ...assess("gitlab-mirror", mirrorNames)],
+    agents: [
+      {
+        id: "gitlab-triage",
+        name: "GitLab triage and release agent",
+        description: "",
+        tools: [...names.map((t) => ({ serverId: "gitlab", tool: t.name })), ...mirrorNames.map((t) => ({ serverId: "gitlab-mirror", tool: t.name }))],
+      },
+    ],
+    controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] },
+    decisions: [],
+  };
+}

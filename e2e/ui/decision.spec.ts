@@ -16,7 +16,7 @@ import addFormatsModule from "ajv-formats";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { CreateShareLinkResponseSchema, ListDecisionsResponseSchema } from "../../lib/decisions/api";
 import { bearer, OWNER_TOKEN, signIn } from "../support/auth";
-import { createDemoReview, editReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
+import { createDemoReview, editReview, getReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
 
 const run = promisify(execFile);
 // Safe: a CommonJS module; under Node's ESM loader the default import is module.exports, whose `default` is the plugin.
@@ -77,6 +77,18 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(egress).toContainText("holds");
   await expect(credential).toContainText("every scope is read-only");
   await expect(form.getByTestId("condition-surface_pinned_block")).toContainText("does not hold");
+  // "Tool absent" is offered for the sink the agent does not hold, never for the tools it holds off any path.
+  const keepOut = form.getByTestId("condition-group-keep_out");
+  await expect(keepOut).toContainText("trigger_deploy on deploy-tools (not under review) is not in the agent's tool set");
+  await expect(keepOut).toContainText("holds");
+  await expect(form.locator('[data-condition*="knowledge_search"]')).toHaveCount(0);
+  // An agent with paths shows the held tools on them, not selectable.
+  await form.getByLabel("Into agent").selectOption("on-call");
+  const onPath = form.locator('[data-offer="on_path"]');
+  await expect(onPath.filter({ hasText: "knowledge_search" })).toHaveCount(1);
+  await expect(onPath.filter({ hasText: "knowledge_search" }).getByRole("checkbox")).toBeDisabled();
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await expect(keepOut).toContainText("trigger_deploy");
   await egress.getByRole("checkbox").check();
   await credential.getByRole("checkbox").check();
   await form.getByLabel("Reviewer").fill("R. Reviewer");
@@ -160,7 +172,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(status).toHaveAttribute("data-state", "stale");
   await expect(status).toContainText("STALE");
   await expect(status.locator('[data-what="tool_set"]')).toContainText("tool set");
-  await expect(status.locator('[data-what="tool_set"]')).toContainText("added knowledge-mcp/list_spaces");
+  await expect(status.locator('[data-what="tool_set"]')).toContainText("added list_spaces on knowledge-mcp");
   await expect(card.getByRole("button", { name: "Download signed record (JSON)" })).toBeDisabled();
   const staleRecord = await page.request.get(`/api/reviews/${id}/decisions/${record.decision.id}/record`, { headers: bearer });
   expect(staleRecord.status()).toBe(409);
@@ -172,7 +184,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
     const stale = await verify(recordFile, keyFile, ...via);
     expect(stale.code, stale.out).toBe(5);
     expect(stale.out).toContain("workbench: STALE");
-    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces");
+    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp");
   }
 
   // 2. The image digest changes (in the Servers section): stale, also saying "image digest".
@@ -231,4 +243,85 @@ test("[decision]: the decide route refuses a stale base revision (409) and a mal
   expect(list.decisions).toHaveLength(1);
   expect(list.decisions[0]?.basis.kind).toBe("declared_tools");
   expect(list.decisions[0]?.status.state).toBe("current");
+});
+
+test("[decision]: a rug-pulled server under a blocking pin cannot be approved until it is re-pinned with a reason", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { id } = await createDemoReview(page.request);
+  const first = await inspect(page, id);
+  const pinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "first review of v4.1" } });
+  expect(pinned.status(), await pinned.text()).toBe(200);
+
+  // The rug pull: the server now serves v4.2 (knowledge_search also fetches linked external pages).
+  await editReview(page.request, id, (r) => {
+    r.servers.find((x) => x.id === "knowledge-mcp")!.transport = { kind: "stdio", command: "node", args: KNOWLEDGE_V42_ARGS, envNames: [] };
+  });
+  const changed = await inspect(page, id);
+  expect(changed).not.toBe(first);
+
+  // Approving in the UI is refused, naming the changed tool, and nothing is saved.
+  await page.goto(`/reviews/${id}?section=decision`);
+  const form = page.getByRole("form", { name: "Decide" });
+  await form.getByLabel("Server").selectOption("knowledge-mcp");
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await form.getByLabel("Approved", { exact: true }).check();
+  await form.getByLabel("Reviewer").fill("R. Reviewer");
+  await form.getByLabel("Rationale").fill("Deciding again after the change.");
+  await form.getByRole("button", { name: "Record decision" }).click();
+  const message = form.getByTestId("decide-message");
+  await expect(message).toContainText("knowledge-mcp is blocked");
+  await expect(message).toContainText('tool "knowledge_search" changed (description)');
+  await expect(message).toContainText("re-pin the server with a reason");
+  expect((await apiDecisions(page, id)).decisions).toHaveLength(0);
+
+  // The API says the same, coded, with the per-item diff.
+  const { revision } = await getReview(page.request, id);
+  const decide = { baseRevision: revision, serverId: "knowledge-mcp", agentId: "docs-agent", verdict: "approved", reviewer: "R", rationale: "around the pin" };
+  const refused = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: decide });
+  expect(refused.status()).toBe(409);
+  const body = (await refused.json()) as { error: { details: { reason: string; pinnedSurfaceSha256: string; liveSurfaceSha256: string; items: unknown[] } } };
+  expect(body.error.details).toMatchObject({
+    reason: "surface_blocked",
+    pinnedSurfaceSha256: first,
+    liveSurfaceSha256: changed,
+    items: [{ list: "tools", key: "knowledge_search", change: "changed", fields: ["description"] }],
+  });
+
+  // The analysis and the agents view show it blocked.
+  const analysis = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as {
+    toolLists: { serverId: string; blocked: { reason: string } | null }[];
+    findings: { kind: string; subject: { serverId?: string } }[];
+  };
+  expect(analysis.toolLists.find((l) => l.serverId === "knowledge-mcp")?.blocked?.reason).toContain('tool "knowledge_search" changed');
+  expect(analysis.findings.some((f) => f.kind === "server.blocked" && f.subject.serverId === "knowledge-mcp")).toBe(true);
+  await page.goto(`/reviews/${id}?section=agents`);
+  await expect(page.getByTestId("agents-blocked-knowledge-mcp")).toContainText("BLOCKED");
+
+  // A re-pin without a reason, or turning the pin to "warn" without one, is refused.
+  const noReason = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: " " } });
+  expect(noReason.status()).toBe(400);
+  const toWarn = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "", onSurfaceChange: "warn" } });
+  expect(toWarn.status()).toBe(400);
+  const repinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: "v4.2 fetches linked external pages; egress stays default-deny", surfaceSha256: changed },
+  });
+  expect(repinned.status(), await repinned.text()).toBe(200);
+
+  // Now the approval goes through, and its record names the pin it was made under.
+  await page.goto(`/reviews/${id}?section=decision`);
+  await form.getByLabel("Server").selectOption("knowledge-mcp");
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await form.getByLabel("Approved", { exact: true }).check();
+  await form.getByLabel("Reviewer").fill("R. Reviewer");
+  await form.getByLabel("Rationale").fill("Re-reviewed v4.2 after the re-pin.");
+  await form.getByRole("button", { name: "Record decision" }).click();
+  await expect(message).toContainText("saved as revision");
+  const [decision] = (await apiDecisions(page, id)).decisions;
+  expect(decision?.status.state).toBe("current");
+  const recordRes = await page.request.get(`/api/reviews/${id}/decisions/${decision!.decision.id}/record`, { headers: bearer });
+  expect(recordRes.status(), await recordRes.text()).toBe(200);
+  const record = (await recordRes.json()) as { decision: { bound: { surfaceSha256: string }; pin: { surfaceSha256: string; reason: string; pinnedAt: string } } };
+  expect(record.decision.bound.surfaceSha256).toBe(changed);
+  expect(record.decision.pin).toMatchObject({ surfaceSha256: changed, reason: "v4.2 fetches linked external pages; egress stays default-deny" });
 });

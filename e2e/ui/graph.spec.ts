@@ -1,9 +1,19 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
-import { largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
+import { gitlabLikeReview, largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
 
 const PORTAL_PATH = "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
+
+/**
+ * Nodes whose accessible name does not contain the words they show (axe's
+ * label-content-name-mismatch, an experimental rule axe runs only when asked for by name).
+ */
+async function labelNameMismatches(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include('[data-testid="graph-section"]').withRules(["label-content-name-mismatch"]).analyze();
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 160)}`));
+}
 
 function failOnPageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -27,6 +37,7 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   const node = (key: string) => graph.locator(`g.gnode[data-key="${key}"]`);
   await expect(node("returning:knowledge-mcp/knowledge_search")).toBeVisible();
   await expect(page.getByTestId("path-summary")).toContainText("8 paths");
+  expect(await labelNameMismatches(page)).toEqual([]);
 
   // The graph: each hop of the path is drawn, strong because it is on a path.
   await expect(node("writers:support-portal")).toContainText("everyone with an email address");
@@ -41,7 +52,14 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   ]) {
     await expect(graph.locator(`path[data-edge="${edge}"]`)).toHaveClass(/\bon\b/);
   }
-  // The internal wiki is not outside the boundary: its edges are on no path.
+  // The internal wiki is not outside the boundary, so it is on no path: the default view (paths to
+  // sensitive sinks) leaves it out, and the whole graph, one keypress away, draws its edges muted.
+  await expect(graph.locator(`g.gnode[data-key="source:wiki"]`)).toHaveCount(0);
+  await expect(page.getByTestId("graph-view-scope")).toContainText("nodes on paths to sensitive sinks");
+  const showAll = page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ });
+  await showAll.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("graph-view-scope").getByRole("button")).toHaveAttribute("aria-pressed", "true");
   await expect(graph.locator(`path[data-edge="writers:wiki->source:wiki"]`)).toHaveClass(/\boff\b/);
   // Controls where they sit: credential and egress on knowledge-mcp's group, approval on the sink call, separation on the session.
   await expect(graph.locator(`g.marker[data-control^="credential:knowledge-mcp"]`)).toContainText("credential ✓");
@@ -134,6 +152,11 @@ test("[graph]: 200 tools stay legible: the big server starts collapsed to one no
   await expect(group).toBeFocused();
   await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(50);
   await page.getByRole("button", { name: "Expand all groups" }).click();
+  // The default view: the 20 tools no agent holds are on no path, so they wait behind "Show all".
+  await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(180);
+  await expect(graph.locator(`g.gnode[data-key="group:returning:relay-3"]`)).toContainText("30 of 50 tools");
+  await page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ }).click();
+  await page.getByRole("button", { name: "Expand all groups" }).click();
   await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(200);
   // The graph scrolls inside its own container rather than stretching the page.
   const box = await page.getByTestId("graph-scroll").boundingBox();
@@ -211,4 +234,103 @@ test("[graph]: a tool name with hidden characters is shown with them revealed, i
   await expect(page.getByTestId(`tool-roles-kb/${hostile}`)).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
   expect(await page.locator("main").innerText()).not.toContain("\u202E");
   expect(errors).toEqual([]);
+});
+
+test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read the same, self-paths fold into one marked row and node, the agent's name is whole, and a node's focus shows every reason of its roles", async ({ page }) => {
+  const errors = failOnPageErrors(page);
+  const res = await page.request.post("/api/reviews", { data: { review: gitlabLikeReview() }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=graph`);
+  const graph = page.getByTestId("graph-svg");
+  await expect(graph.locator(`g.gnode[data-key="agent:gitlab-triage"]`)).toBeVisible();
+  await expect(page.getByTestId("graph-view-scope")).toContainText("nodes on paths to sensitive sinks");
+
+  /** Per column, the text each node shows (its label, and a group's count), from the page. */
+  const columnsShown = () =>
+    graph.locator("g.gnode").evaluateAll((els) => els.map((e) => ({ column: e.getAttribute("data-column"), key: e.getAttribute("data-key"), text: e.querySelector("text.label")?.textContent ?? "" })));
+  const expectUnique = async (least: number) => {
+    const shown = await columnsShown();
+    expect(shown.length).toBeGreaterThanOrEqual(least);
+    const seen = new Map<string, string>();
+    for (const n of shown) {
+      const k = `${n.column}\n${n.text}`;
+      expect(seen.get(k), `${n.key} and ${seen.get(k)} both show ${JSON.stringify(n.text)}`).toBeUndefined();
+      seen.set(k, n.key ?? "");
+    }
+  };
+  await page.getByRole("button", { name: "Expand all groups" }).click();
+  await expect(graph.locator(`g.gnode[data-key^="source:unmapped:gitlab/"]`).first()).toBeVisible();
+  await expectUnique(200);
+  expect(await labelNameMismatches(page)).toEqual([]);
+  // Labels of the same words cut alike are told apart by the part that differs, in full in the name.
+  const note = graph.locator(`g.gnode[data-key="source:unmapped:gitlab/create_issue_discussion_note"]`);
+  await expect(note).toHaveAttribute("aria-label", /returned by create_issue_discussion_note/);
+  await page.screenshot({ path: "test-results/graph-gitlab-201-default.png" });
+
+  await page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ }).click();
+  await page.getByRole("button", { name: "Expand all groups" }).click();
+  await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(210);
+  await expectUnique(600);
+  expect(await labelNameMismatches(page)).toEqual([]);
+  // The tools of the same name on the mirror are told apart by their server.
+  await expect(graph.locator(`g.gnode[data-key="returning:gitlab-mirror/get_issue"] text.label`)).toHaveText(/^gitlab mirror\/get_issue$|^gitlab m.*…/);
+  await expect(graph.locator(`g.gnode[data-key="returning:gitlab/get_issue"] text.label`)).toHaveText("gitlab/get_issue");
+  await page.screenshot({ path: "test-results/graph-gitlab-201-all.png" });
+
+  // The agent's name fits its column whole.
+  await expect(graph.locator(`g.gnode[data-key="agent:gitlab-triage"] text.label`)).toHaveText("GitLab triage and release agent");
+
+  // Self-paths: a sink node marked ↺, never a path row A → A; one folded row per agent, after the cross-tool paths.
+  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"] text.label`)).toHaveText("↺ create_issue");
+  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"]`)).toHaveAttribute("aria-label", /self-path/);
+  const rows = page.locator("ul.rr-path-list > li > button");
+  await expect(rows.last()).toHaveAttribute("data-self-paths", "gitlab-triage");
+  await expect(rows.last()).toContainText("↺ Self-paths in GitLab triage and release agent");
+  const ids = await page.locator("button.rr-path-btn[data-path-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-path-id") ?? ""));
+  expect(ids.length).toBeGreaterThan(0);
+  for (const pid of ids) {
+    const [ret, sink] = pid.slice(pid.lastIndexOf(":") + 1).split("->");
+    expect(ret, pid).not.toBe(sink);
+  }
+  // Led by a cross-tool path to a sink that deploys or destroys (or a confirmed write), not a self-path.
+  expect(await rows.first().getAttribute("data-self-paths")).toBeNull();
+  await rows.last().click();
+  await expect(page.getByTestId("path-details")).toContainText("Self-paths in GitLab triage and release agent");
+
+  // Focus a sink whose roles are a suggestion: the tooltip and the node's description give every reason, not the first.
+  const sink = graph.locator(`g.gnode[data-key="sink:gitlab/delete_issue_link"]`);
+  await sink.focus();
+  const tip = page.getByRole("tooltip");
+  await expect(tip).toContainText("deploys or destroys:");
+  await expect(tip).toContainText('name says "delete"');
+  await expect(tip).toContainText("entered by the reviewer, not yet confirmed");
+  await expect(sink).toHaveAttribute("aria-description", /deploys or destroys: .*; .*entered by the reviewer/);
+  expect(errors).toEqual([]);
+});
+
+test("[graph]: every reason of a suggested role shows while its checkbox has keyboard focus, and is in its accessible name", async ({ page }) => {
+  const review = {
+    schemaVersion: 2,
+    title: "Reasons of a role",
+    servers: [{ id: "gl", name: "gitlab", transport: { kind: "manual" }, declaredTools: [{ name: "delete_branch", description: "Delete a branch." }] }],
+    agents: [{ id: "a", name: "agent", tools: [{ serverId: "gl", tool: "delete_branch" }] }],
+  };
+  const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=agents`);
+  const row = page.getByTestId("tool-roles-gl/delete_branch");
+  const box = row.getByRole("checkbox", { name: /deploys or destroys/ });
+  const label = row.locator("label").filter({ has: page.getByRole("checkbox", { name: /deploys or destroys/ }) });
+  // The label's title lists every reason of the suggestion, joined by "; ".
+  const reasons = ((await label.getAttribute("title")) ?? "").split("; ");
+  expect(reasons.length).toBeGreaterThan(1);
+  for (const r of reasons) await expect(box).toHaveAccessibleName(new RegExp(r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  const rest = label.locator(".rr-reasons-rest");
+  const shownOnScreen = () => rest.evaluate((el) => getComputedStyle(el).position === "static");
+  expect(await shownOnScreen()).toBe(false);
+  await box.focus();
+  expect(await shownOnScreen()).toBe(true);
+  for (const r of reasons) await expect(label).toContainText(r);
 });

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "vitest";
 import { allowedHostsFor, checkRequest, isAllowedHost, type AuthConfig } from "@/lib/auth/check";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { createSessionValue, SESSION_COOKIE } from "@/lib/auth/session";
+import { createSessionValue, SESSION_COOKIE, SESSION_TTL_SECONDS } from "@/lib/auth/session";
 
 const TOKEN = "owner-token-for-unit-tests-0123456789abcdef";
 const NOW = Date.parse("2026-06-01T12:00:00Z");
 const config: AuthConfig = { ownerToken: TOKEN, allowedHosts: allowedHostsFor("3100", "review.internal, box.lan:8443") };
 const session = createSessionValue(TOKEN, NOW);
 const foreignSession = createSessionValue("someone-elses-token-0123456789abcdef0123", NOW);
-const expiredSession = createSessionValue(TOKEN, NOW - 8 * 24 * 3600 * 1000);
+const expiredSession = createSessionValue(TOKEN, NOW - 13 * 3600 * 1000);
 
 const H = "127.0.0.1:3100";
 const SELF = `http://${H}`;
@@ -62,6 +62,8 @@ const ROWS: Row[] = [
   ["sign-in api, no origin", "POST", "/api/auth/sign-in", { host: H }, "allow:exempt"],
   ["sign-in api, foreign origin (login CSRF)", "POST", "/api/auth/sign-in", { host: H, origin: "http://evil.example" }, "403"],
   ["sign-out needs a session", "POST", "/api/auth/sign-out", { host: H, origin: SELF }, "401"],
+  ["sign-out-everywhere needs a session", "POST", "/api/auth/sign-out-everywhere", { host: H, origin: SELF }, "401"],
+  ["__Host- session cookie", "GET", "/api/reviews", { host: H, cookie: `__Host-${SESSION_COOKIE}=${session}` }, "allow:session"],
   ["static chunk", "GET", "/_next/static/chunks/app.js", { host: H }, "allow:exempt"],
   ["image optimizer", "GET", "/_next/image", { host: H }, "allow:exempt"],
   ["monaco", "GET", "/monaco/vs/loader.js", { host: H }, "allow:exempt"],
@@ -108,5 +110,18 @@ describe("checkRequest", () => {
     ["javascript:alert(1)", "/"],
   ])("safeNextPath(%j) = %j", (input, expected) => {
     expect(safeNextPath(input)).toBe(expected);
+  });
+});
+
+describe("sign out everywhere", () => {
+  test("a cookie of an earlier session epoch is refused; one of the current epoch passes; a bearer never depends on it", () => {
+    const facts = (headers: Record<string, string>) => ({ method: "GET", url: `${SELF}/api/reviews`, headers: new Headers(headers) });
+    const old = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "0");
+    const fresh = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "e2");
+    expect(checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${old}` }), config, NOW, "0")).toMatchObject({ allow: true });
+    expect(checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${old}` }), config, NOW, "e2")).toMatchObject({ allow: false, status: 401 });
+    expect(checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}` }), config, NOW, "e2")).toMatchObject({ allow: true, via: "session" });
+    expect(checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}` }), config, NOW, "unavailable")).toMatchObject({ allow: false });
+    expect(checkRequest(facts({ host: H, authorization: `Bearer ${TOKEN}` }), config, NOW, "unavailable")).toMatchObject({ allow: true, via: "bearer" });
   });
 });

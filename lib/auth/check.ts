@@ -14,7 +14,7 @@
  * 5. A cookie-authenticated write with neither Origin nor Sec-Fetch-Site: same-origin → 403
  *    (a browser always sends one of them; their absence with a cookie is not our page).
  */
-import { constantTimeEqual, readCookie, SESSION_COOKIE, verifySessionValue } from "@/lib/auth/session";
+import { constantTimeEqual, INITIAL_SESSION_EPOCH, readSessionCookie, verifySessionValue } from "@/lib/auth/session";
 
 export interface AuthConfig {
   ownerToken: string;
@@ -99,18 +99,19 @@ function originVerdict(headers: HeaderReader, allowedHosts: readonly string[]): 
 
 type Credential = "bearer" | "session" | "bad_bearer" | "none";
 
-function credential(headers: HeaderReader, ownerToken: string, nowMs: number): Credential {
+function credential(headers: HeaderReader, ownerToken: string, nowMs: number, sessionEpoch: string): Credential {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     return m?.[1] && constantTimeEqual(m[1], ownerToken) ? "bearer" : "bad_bearer";
   }
-  const cookie = readCookie(headers.get("cookie"), SESSION_COOKIE);
-  if (cookie && verifySessionValue(cookie, ownerToken, nowMs).ok) return "session";
+  const cookie = readSessionCookie(headers.get("cookie"));
+  if (cookie && verifySessionValue(cookie, ownerToken, nowMs, sessionEpoch).ok) return "session";
   return "none";
 }
 
-export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: number = Date.now()): CheckResult {
+/** `sessionEpoch`: the settings table's session epoch now; a cookie of another epoch is signed out. */
+export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: number = Date.now(), sessionEpoch: string = INITIAL_SESSION_EPOCH): CheckResult {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -128,7 +129,7 @@ export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: n
   }
   if (isExemptPath(url.pathname)) return { allow: true, via: "exempt" };
 
-  const cred = credential(request.headers, config.ownerToken, nowMs);
+  const cred = credential(request.headers, config.ownerToken, nowMs, sessionEpoch);
   if (cred === "bad_bearer" || cred === "none") {
     const reason = cred === "bad_bearer" ? "the bearer token is not the owner token" : "sign in first";
     if (isApiPath(url.pathname) || (method !== "GET" && method !== "HEAD")) return { allow: false, status: 401, reason };

@@ -1,14 +1,26 @@
 /**
- * The owner's browser session: a stateless cookie `v1.<expiry>.<nonce>.<mac>` where mac is
- * HMAC-SHA256 under a key derived from the owner token. Stateless, so every app instance that
- * shares the token accepts it; changing the token signs every browser out. Sign-out clears the
- * cookie in that browser only (there is no server-side list to revoke from).
+ * The owner's browser session: a cookie `v2.<epoch>.<expiry>.<nonce>.<mac>` where mac is
+ * HMAC-SHA256 under a key derived from the owner token. The signature needs no server-side list,
+ * so every app instance that shares the token accepts it; the epoch is the revocation: it must
+ * equal the session epoch in the settings table (lib/auth/session-epoch.ts), which "sign out
+ * everywhere" replaces, ending every session at once. Changing the owner token ends them too.
+ * Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain), so no other host or
+ * path can set or shadow it.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const SESSION_COOKIE = "relay_review_session";
-export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
-const VERSION = "v1";
+/** The cookie's name over https: the browser then insists on Secure, Path=/ and no Domain. */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+/**
+ * 12 hours: one working day. A stolen cookie is worth at most that long, and the owner signs in
+ * again each day with the token; a week (the earlier lifetime) outlived any day's work.
+ */
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+/** The epoch before anyone signed out everywhere. */
+export const INITIAL_SESSION_EPOCH = "0";
+export const SESSION_EPOCH_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const VERSION = "v2";
 const KEY_CONTEXT = "relay-review/session-cookie/v1";
 
 function sessionKey(ownerToken: string): Buffer {
@@ -26,19 +38,34 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb) && a.length === b.length;
 }
 
-export function createSessionValue(ownerToken: string, nowMs: number = Date.now(), ttlSeconds = SESSION_TTL_SECONDS): string {
+export function createSessionValue(
+  ownerToken: string,
+  nowMs: number = Date.now(),
+  ttlSeconds = SESSION_TTL_SECONDS,
+  epoch: string = INITIAL_SESSION_EPOCH,
+): string {
+  if (!SESSION_EPOCH_PATTERN.test(epoch)) throw new TypeError("invalid session epoch");
   const expiry = Math.floor(nowMs / 1000) + ttlSeconds;
-  const payload = `${VERSION}.${expiry}.${randomBytes(12).toString("base64url")}`;
+  const payload = `${VERSION}.${epoch}.${expiry}.${randomBytes(12).toString("base64url")}`;
   return `${payload}.${mac(ownerToken, payload)}`;
 }
 
-export type SessionCheck = { ok: true; expiresAt: number } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+export type SessionCheck = { ok: true; expiresAt: number } | { ok: false; reason: "malformed" | "bad_signature" | "expired" | "revoked" };
 
-export function verifySessionValue(value: string, ownerToken: string, nowMs: number = Date.now()): SessionCheck {
+/** `epoch`: the session epoch now; a cookie from an earlier one was signed out everywhere. */
+export function verifySessionValue(
+  value: string,
+  ownerToken: string,
+  nowMs: number = Date.now(),
+  epoch: string = INITIAL_SESSION_EPOCH,
+): SessionCheck {
   const parts = value.split(".");
-  if (parts.length !== 4 || parts[0] !== VERSION || !/^\d{1,12}$/.test(parts[1] ?? "")) return { ok: false, reason: "malformed" };
-  const [version, expiry, nonce, signature] = parts as [string, string, string, string];
-  if (!constantTimeEqual(signature, mac(ownerToken, `${version}.${expiry}.${nonce}`))) return { ok: false, reason: "bad_signature" };
+  if (parts.length !== 5 || parts[0] !== VERSION || !SESSION_EPOCH_PATTERN.test(parts[1] ?? "") || !/^\d{1,12}$/.test(parts[2] ?? "")) {
+    return { ok: false, reason: "malformed" };
+  }
+  const [version, cookieEpoch, expiry, nonce, signature] = parts as [string, string, string, string, string];
+  if (!constantTimeEqual(signature, mac(ownerToken, `${version}.${cookieEpoch}.${expiry}.${nonce}`))) return { ok: false, reason: "bad_signature" };
+  if (!constantTimeEqual(cookieEpoch, epoch)) return { ok: false, reason: "revoked" };
   const expiresAt = Number(expiry) * 1000;
   if (expiresAt <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, expiresAt };
@@ -46,7 +73,7 @@ export function verifySessionValue(value: string, ownerToken: string, nowMs: num
 
 export function sessionCookieHeader(value: string, options: { secure: boolean; maxAgeSeconds?: number }): string {
   const parts = [
-    `${SESSION_COOKIE}=${value}`,
+    `${options.secure ? HOST_SESSION_COOKIE : SESSION_COOKIE}=${value}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Strict",
@@ -58,6 +85,16 @@ export function sessionCookieHeader(value: string, options: { secure: boolean; m
 
 export function clearSessionCookieHeader(options: { secure: boolean }): string {
   return sessionCookieHeader("", { ...options, maxAgeSeconds: 0 });
+}
+
+/** The session cookie of a Cookie header: the `__Host-` one when present, else the plain one. */
+export function readSessionCookie(cookieHeader: string | null): string | null {
+  return readCookie(cookieHeader, HOST_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
+}
+
+/** Whether the request reached us over https (directly or through a proxy that says so). */
+export function isSecureRequest(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
 }
 
 /** The value of one cookie from a Cookie header, or null. */

@@ -2,13 +2,18 @@ import "server-only";
 /**
  * What a server start does before it answers anything (called from instrumentation.ts):
  * resolve (or generate) the owner token, open and migrate the store, seed the demo review on the
- * very first start, and print the sign-in link. The token travels in the URL fragment so it is
- * never sent in a request line or written to an access log.
+ * very first start, register the session-epoch reader the proxy uses, and say where to sign in.
+ * The token itself is printed once, on the start that generated it (in the URL fragment, so it is
+ * never sent in a request line or written to an access log); later starts name where it is kept.
  */
-import { getAuthConfig } from "@/lib/auth/owner-token";
+import { getAuthConfig, type OwnerToken } from "@/lib/auth/owner-token";
+import { registerSessionEpochReader } from "@/lib/auth/session-epoch";
+import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { describeStoreTarget } from "@/lib/store/config";
-import { getStore } from "@/lib/store/db";
+import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
+import { getSecretKey } from "@/lib/secrets/key";
+import { checkStoredSecrets } from "@/lib/store/secrets";
 
 export function signInUrl(host: string | undefined, port: string | undefined, token: string): string {
   let h = host?.trim() || "127.0.0.1";
@@ -17,12 +22,27 @@ export function signInUrl(host: string | undefined, port: string | undefined, to
   return `http://${h}:${port?.trim() || "3000"}/sign-in#token=${encodeURIComponent(token)}`;
 }
 
+/** What a start prints about signing in: the link with the token only when this start generated it. */
+export function signInLines(host: string | undefined, port: string | undefined, owner: OwnerToken): string[] {
+  if (owner.source === "generated") {
+    return [`relay-review: generated an owner token in ${owner.file}`, `relay-review: sign in at ${signInUrl(host, port, owner.token)}`];
+  }
+  const where = owner.source === "env" ? "RELAY_REVIEW_TOKEN" : `the token in ${owner.file}`;
+  return [`relay-review: sign in at ${signInUrl(host, port, "").replace(/#token=$/, "")} with ${where}`];
+}
+
 export async function startRelayReview(env: Record<string, string | undefined> = process.env): Promise<void> {
   const auth = getAuthConfig();
   const store = await getStore();
+  // Stored secrets the key cannot open would fail every inspection that needs them: stop here, saying why.
+  const keyCheck = await checkStoredSecrets(store.db, getSecretKey());
+  if (!keyCheck.ok) {
+    console.error(`relay-review: cannot start: ${keyCheck.message}`);
+    process.exit(1);
+  }
   const first = await ensureFirstStart(store.db);
   console.log(`relay-review: store: ${describeStoreTarget(store.target)}`);
   if (first.firstStart && first.demoReviewId) console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
-  if (auth.owner.source === "generated") console.log(`relay-review: generated an owner token in ${auth.owner.file}`);
-  console.log(`relay-review: sign in at ${signInUrl(env.HOST, env.PORT, auth.ownerToken)}`);
+  registerSessionEpochReader(async () => currentSessionEpoch(await getDb()));
+  for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
 }

@@ -8,7 +8,8 @@ import { AgentIdSchema, ServerIdSchema } from "@/lib/ids";
 import {
   DecisionConditionSchema,
   DecisionSchema,
-  ReviewSchema,
+  RelayServerSchema,
+  ReviewObjectSchema,
   ToolRefSchema,
 } from "@/lib/review/schema";
 
@@ -32,6 +33,7 @@ export type DecideRequest = z.input<typeof DecideRequestSchema>;
 export const StaleChangeSchema = z.looseObject({
   what: z.enum([
     "surface",
+    "pin",
     "image_digest",
     "tool_set",
     "controls",
@@ -43,6 +45,17 @@ export const StaleChangeSchema = z.looseObject({
   after: z.unknown(),
   added: z.array(ToolRefSchema).optional(),
   removed: z.array(ToolRefSchema).optional(),
+  /** For a surface change: the items that differ, when both snapshots are stored. */
+  items: z
+    .array(
+      z.object({
+        list: z.enum(["tools", "resources", "resourceTemplates", "prompts", "instructions"]),
+        key: z.string(),
+        change: z.enum(["added", "removed", "changed"]),
+        fields: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 export type StaleChangeView = z.infer<typeof StaleChangeSchema>;
 
@@ -57,6 +70,13 @@ export const ConditionCheckSchema = z.object({
   condition: DecisionConditionSchema,
   holds: z.boolean().nullable(),
   reason: z.string(),
+  /**
+   * Candidates only, for "tool absent from agent": `keep_out`, a sensitive sink the agent does not
+   * hold; `on_path`, a tool the agent holds on its paths (shown, not selectable: it cannot hold
+   * for this tool set). `offerNote` says why it is offered.
+   */
+  offer: z.enum(["keep_out", "on_path"]).optional(),
+  offerNote: z.string().optional(),
 });
 export type ConditionCheckView = z.infer<typeof ConditionCheckSchema>;
 
@@ -143,11 +163,26 @@ export type ListShareLinksResponse = z.infer<typeof ListShareLinksResponseSchema
  * decisions with their status now — and nothing else. `analysis` is the analysis route's body
  * without the review id; the view parses its envelope where it renders it.
  */
+const SharedNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
+/** A transport as a share link shows it (lib/secrets/references.ts `sharedTransport`): no args, path or query. */
+export const SharedTransportSchema = z.strictObject({
+  kind: z.enum(["stdio", "http", "sse", "manual"]),
+  command: z.string().max(120).nullable(),
+  origin: z.string().max(2000).nullable(),
+  envNames: z.array(SharedNameSchema).max(256),
+  headerEnv: z.record(z.string().max(128), SharedNameSchema),
+});
+/** The review a share link shows: the document with each server's transport reduced. */
+export const SharedReviewSchema = ReviewObjectSchema.extend({
+  servers: z.array(RelayServerSchema.extend({ transport: SharedTransportSchema })).max(1000),
+});
+export type SharedReview = z.infer<typeof SharedReviewSchema>;
+
 export const ShareViewResponseSchema = z.object({
   revision: z.number().int().min(1),
   frozen: z.boolean(),
   expiresAt: z.iso.datetime().nullable(),
-  review: ReviewSchema,
+  review: SharedReviewSchema,
   analysis: z.record(z.string(), z.unknown()),
   decisions: z.array(DecisionViewSchema),
 });

@@ -15,10 +15,13 @@ import {
   type ApprovalConfig,
   type CredentialConfig,
   type Decision,
+  type RelayServer,
   type Review,
   type ToolRef,
 } from "@/lib/review/schema";
 import { canonicalJson, canonicalSha256 } from "@/lib/hash";
+import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
+import type { PinComparison } from "@/lib/surface/registration";
 
 /** What a decision with no live inspection behind it must say about itself. */
 export const DECLARED_TOOLS_BASIS = "made against declared tools, not a live surface";
@@ -199,7 +202,48 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
       controlsSha256: controlsSha256(review, server.id, agent.id),
       revision: input.revision,
     },
+    pin: server.pin
+      ? {
+          surfaceSha256: server.pin.surfaceSha256,
+          pinnedAt: server.pin.pinnedAt,
+          pinnedBy: server.pin.pinnedBy,
+          reason: server.pin.reason,
+          onSurfaceChange: server.pin.onSurfaceChange,
+        }
+      : null,
   });
   if (!parsed.success) throw badRequestFromZod(parsed.error, "decision");
   return parsed.data;
+}
+
+/**
+ * The refusal of an approval while the server is blocked: its live surface differs from its pin
+ * under "block" (or was inspected with other client capabilities). CONFLICT with
+ * `details.reason: "surface_blocked"` and the items that changed, when the pinned snapshot is
+ * stored. A rejection is never refused: it cannot let a changed surface through.
+ */
+export function blockedDecisionError(server: RelayServer, comparison: PinComparison): AppError | null {
+  if (!server.pin || !comparison.blocked) return null;
+  const pin = server.pin;
+  const pinned = `pinned to ${pin.surfaceSha256.slice(0, 12)}… by ${pin.pinnedBy} at ${pin.pinnedAt}`;
+  const items = comparison.status === "mismatch" && comparison.diff ? surfaceItemChanges(comparison.diff) : null;
+  const what =
+    comparison.status === "incomparable"
+      ? comparison.reason
+      : items && items.length > 0
+        ? `its live surface ${comparison.actual.slice(0, 12)}… differs from the pin: ${describeItemChanges(items)}`
+        : `its live surface ${comparison.actual.slice(0, 12)}… differs from the pin (the pinned snapshot is not stored here, so only the fingerprints can be compared)`;
+  return new AppError(
+    "CONFLICT",
+    `${server.name} is blocked (${pinned}, on_surface_change "block"): ${what}. Review the change and re-pin the server with a reason before approving it`,
+    {
+      details: {
+        reason: "surface_blocked",
+        serverId: server.id,
+        pinnedSurfaceSha256: pin.surfaceSha256,
+        liveSurfaceSha256: comparison.status === "mismatch" ? comparison.actual : null,
+        items: items ?? [],
+      },
+    },
+  );
 }

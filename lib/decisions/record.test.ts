@@ -313,3 +313,31 @@ function signedOnce(): DecisionRecord {
   once ??= signed();
   return once;
 }
+
+describe("duplicate keys", () => {
+  // JSON.parse keeps the last "verdict", so the signature verifies; a reader keeping the first sees "rejected".
+  const smuggled = () => {
+    const text = JSON.stringify(signedOnce());
+    return text.replace('"decision":{', '"decision":{"verdict":"rejected",');
+  };
+
+  test("a verdict smuggled before the signed one is malformed, naming the key path", () => {
+    expect((JSON.parse(smuggled()) as DecisionRecord).decision.verdict).toBe("approved_with_conditions");
+    const result = verifyRecord(smuggled(), keys.publicKey);
+    expect(result).toMatchObject({ ok: false, reason: "malformed" });
+    expect(!result.ok && result.message).toContain('duplicate key "verdict" at decision.verdict');
+    const parsed = parseDecisionRecord(smuggled());
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error.userMessage).toContain("decision.verdict");
+  });
+
+  test("a duplicate at the top level or deep inside is refused too; the untouched text verifies", () => {
+    const text = JSON.stringify(signedOnce());
+    expect(verifyRecord(text, keys.publicKey).ok).toBe(true);
+    const top = text.replace('{"recordVersion":1', '{"recordVersion":1,"recordVersion":1');
+    expect(verifyRecord(top, keys.publicKey)).toMatchObject({ ok: false, message: expect.stringContaining("at recordVersion") as unknown });
+    const deep = text.replace('"toolSet":[{', '"toolSet":[{"tool":"x",');
+    expect(verifyRecord(deep, keys.publicKey)).toMatchObject({ ok: false, message: expect.stringContaining("at decision.toolSet[0].tool") as unknown });
+  });
+});
+

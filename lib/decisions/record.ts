@@ -21,6 +21,7 @@ import {
 import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
+import { parseStrictJson } from "@/lib/strict-json";
 import {
   checkConditions,
   decisionStatus,
@@ -59,6 +60,19 @@ const RecordDecisionSchema = z.strictObject({
   reviewer: text(120),
   rationale: text(20_000),
   decidedAt: datetime(),
+  pin: z
+    .strictObject({
+      surfaceSha256: Sha256Schema,
+      pinnedAt: datetime(),
+      pinnedBy: text(120),
+      reason: z.string().max(4000),
+      onSurfaceChange: z.enum(["block", "warn"]),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "The server's surface pin when the decision was made, with when, by whom and why it was pinned; null when it had none. Absent in records of decisions made before records named their pin.",
+    ),
   bound: z
     .strictObject({
       surfaceSha256: Sha256Schema.nullable().describe(
@@ -187,6 +201,13 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
     issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
   if (r.conditionChecks.length !== d.conditions.length)
     issue(["conditionChecks"], "must have one entry per decision condition");
+  if (
+    d.pin?.onSurfaceChange === "block" &&
+    d.verdict !== "rejected" &&
+    d.bound.surfaceSha256 !== null &&
+    d.pin.surfaceSha256 !== d.bound.surfaceSha256
+  )
+    issue(["decision", "pin", "surfaceSha256"], "an approval under a blocking pin must be bound to the pinned surface");
   const basis = decisionBasis(d);
   if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label)
     issue(["basis"], "does not match decision.bound.surfaceSha256");
@@ -339,6 +360,7 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
       reviewer: decision.reviewer,
       rationale: decision.rationale,
       decidedAt: decision.decidedAt,
+      ...(decision.pin !== undefined ? { pin: decision.pin } : {}),
       bound: decision.bound,
     },
     basis: { kind: basis.kind, statement: basis.label },
@@ -413,7 +435,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * Check a record's signature with `publicKey`. Never throws: `input` may be anything (a JSON text
- * is parsed first). Reasons: `malformed` (not a v1 record), `unsigned` (no signature), `wrong_key`
+ * is parsed first, strictly: a duplicate key at any depth is malformed). Pass the text as read: a
+ * parsed value has already lost its duplicates. Reasons: `malformed` (not a v1 record), `unsigned` (no signature), `wrong_key`
  * (signed by another key), `tampered` (signed by this key, changed since), `bad_key` (the key given
  * is not a usable Ed25519 key). The signature is checked before the schema, so a changed record
  * reads as tampered rather than as a schema error.
@@ -437,11 +460,10 @@ export function verifyRecord(input: unknown, publicKey: KeyObject | string): Ver
   }
   let value: unknown = input;
   if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch {
-      return fail("malformed", "the record is not valid JSON");
-    }
+    // Strict: with a duplicate key the signature would cover the last value while a reader keeping the first sees another record.
+    const parsed = parseStrictJson(input);
+    if (!parsed.ok) return fail("malformed", `the record is not valid JSON: ${parsed.message}`);
+    value = parsed.value;
   }
   if (!isPlainObject(value)) return fail("malformed", "the record is not a JSON object");
   if (value.kind !== DECISION_RECORD_KIND)
@@ -520,11 +542,9 @@ export function parseDecisionRecord(json: unknown): ParseDecisionRecordResult {
   });
   let value: unknown = json;
   if (typeof json === "string") {
-    try {
-      value = JSON.parse(json);
-    } catch {
-      return failure("malformed", "the decision record is not valid JSON");
-    }
+    const parsed = parseStrictJson(json);
+    if (!parsed.ok) return failure("malformed", `the decision record is not valid JSON: ${parsed.message}`);
+    value = parsed.value;
   }
   if (isPlainObject(value) && (value.signature === undefined || value.signature === null)) {
     return failure("unsigned", "the decision record has no signature");

@@ -13,9 +13,11 @@ import {
   normalizeToolSet,
   toolSetSha256,
 } from "@/lib/decisions/binding";
+import { describeItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 
 export type StaleChange =
-  | { what: "surface"; before: string | null; after: string | null; message: string }
+  | { what: "surface"; before: string | null; after: string | null; items?: SurfaceItemChange[]; message: string }
+  | { what: "pin"; before: string; after: string; message: string }
   | { what: "image_digest"; before: string | null; after: string | null; message: string }
   | {
       what: "tool_set";
@@ -40,10 +42,21 @@ export type DecisionStatusContext = {
    * source, a note) do not make a decision stale; only the bound fingerprints do.
    */
   currentRevision?: number;
+  /**
+   * The items that differ between two surfaces, keyed by `surfaceChangeKey(before, after)`, from
+   * the stored snapshots; without an entry a surface change names only the two fingerprints.
+   */
+  surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>;
 };
 
+/** The key of `DecisionStatusContext.surfaceChanges` for a change from `before` to `after`. */
+export const surfaceChangeKey = (before: string, after: string) => `${before}>${after}`;
+
 const short = (sha: string) => sha.slice(0, 12);
-const refText = (r: ToolRef) => `${r.serverId}/${r.tool}`;
+/** A server, agent or tool as a sentence names it: by its name; the id only once the review no longer has it. */
+const serverText = (review: Review, id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
+const agentText = (review: Review, id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
+const refText = (review: Review) => (r: ToolRef) => `${r.tool} on ${serverText(review, r.serverId)}`;
 
 function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
   const key = (r: ToolRef) => JSON.stringify([r.serverId, r.tool]);
@@ -55,15 +68,20 @@ function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
   };
 }
 
-function surfaceChange(before: string | null, after: string | null): StaleChange | null {
+function surfaceChange(
+  before: string | null,
+  after: string | null,
+  known: DecisionStatusContext["surfaceChanges"],
+): StaleChange | null {
   if (before === after) return null;
+  const items = before !== null && after !== null ? known?.get(surfaceChangeKey(before, after)) : undefined;
   const message =
     before === null
       ? `the decision was ${DECLARED_TOOLS_BASIS}; the server has since been inspected (surface ${short(after ?? "")}…), so review the live surface`
       : after === null
         ? `the decision was bound to surface ${short(before)}…, and no live inspection of the server is on record now`
-        : `the server's surface changed: ${short(before)}… → ${short(after)}…`;
-  return { what: "surface", before, after, message };
+        : `the server's surface changed: ${items && items.length > 0 ? `${describeItemChanges(items)} (` : ""}${short(before)}… → ${short(after)}…${items && items.length > 0 ? ")" : ""}`;
+  return { what: "surface", before, after, ...(items ? { items: [...items] } : {}), message };
 }
 
 /** `current`, or `stale` with every change to what the decision is bound to, each saying what changed. */
@@ -81,8 +99,20 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
       message: `server ${decision.serverId} is no longer in the review`,
     });
   } else {
-    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256);
+    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256, context.surfaceChanges);
     if (surface) changes.push(surface);
+    // Under "block" a decision holds only for the pinned surface: one bound to any other (made
+    // before the pin held, or around it) waits for a re-pin with a reason and a new decision.
+    const pin = server.pin;
+    const bound = decision.bound.surfaceSha256;
+    if (pin?.onSurfaceChange === "block" && bound !== null && bound !== pin.surfaceSha256) {
+      changes.push({
+        what: "pin",
+        before: bound,
+        after: pin.surfaceSha256,
+        message: `${server.name} is pinned to surface ${short(pin.surfaceSha256)}… under "block", not the ${short(bound)}… this decision was made against`,
+      });
+    }
     if (server.imageDigest !== decision.bound.imageDigest) {
       changes.push({
         what: "image_digest",
@@ -110,8 +140,8 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
     if (toolSetSha256(current) !== decision.bound.toolSetSha256) {
       const { added, removed } = toolSetDiff(decision.toolSet, current);
       const parts = [
-        added.length > 0 ? `added ${added.map(refText).join(", ")}` : null,
-        removed.length > 0 ? `removed ${removed.map(refText).join(", ")}` : null,
+        added.length > 0 ? `added ${added.map(refText(review)).join(", ")}` : null,
+        removed.length > 0 ? `removed ${removed.map(refText(review)).join(", ")}` : null,
       ].filter((p): p is string => p !== null);
       changes.push({
         what: "tool_set",
@@ -169,7 +199,7 @@ function checkOne(
   switch (condition.kind) {
     case "tool_absent_from_agent": {
       const agent = review.agents.find((a) => a.id === decision.agentId);
-      const name = refText(condition.tool);
+      const name = refText(review)(condition.tool);
       if (!agent) return result(null, `agent ${decision.agentId} is no longer in the review`);
       const present = agent.tools.some(
         (t) => t.serverId === condition.tool.serverId && t.tool === condition.tool.tool,
@@ -183,7 +213,7 @@ function checkOne(
       if (policies.length === 0)
         return result(
           false,
-          `no egress policy is recorded for ${condition.serverId}: nothing bounds its outbound traffic`,
+          `no egress policy is recorded for ${serverText(review, condition.serverId)}: nothing bounds its outbound traffic`,
         );
       if (!options.evaluateEgressDefaultDeny)
         return result(null, "egress policy evaluation was not available to this check");
@@ -193,22 +223,22 @@ function checkOne(
       if (verdicts.some((v) => v === false))
         return result(
           false,
-          `an egress policy for ${condition.serverId} admits destinations it does not name (not default-deny)`,
+          `an egress policy for ${serverText(review, condition.serverId)} admits destinations it does not name (not default-deny)`,
         );
       if (verdicts.some((v) => v === null))
-        return result(null, `an egress policy for ${condition.serverId} could not be evaluated`);
+        return result(null, `an egress policy for ${serverText(review, condition.serverId)} could not be evaluated`);
       return result(
         true,
-        `the egress policy for ${condition.serverId} is an allowlist: a new destination is denied by construction`,
+        `the egress policy for ${serverText(review, condition.serverId)} is an allowlist: a new destination is denied by construction`,
       );
     }
     case "credential_read_only": {
       const creds = review.controls.credentials.filter((c) => c.serverId === condition.serverId);
       if (creds.length === 0)
-        return result(null, `no credential is recorded for ${condition.serverId}`);
+        return result(null, `no credential is recorded for ${serverText(review, condition.serverId)}`);
       const scopes = creds.flatMap((c) => c.scopes);
       if (scopes.length === 0)
-        return result(null, `the credential for ${condition.serverId} lists no scopes`);
+        return result(null, `the credential for ${serverText(review, condition.serverId)} lists no scopes`);
       const other = scopes.filter((s) => !READ_SCOPE.test(s));
       return other.length > 0
         ? result(false, `scopes that are not read-only: ${other.join(", ")}`)
@@ -217,11 +247,11 @@ function checkOne(
     case "approval_out_of_band": {
       const approvals = review.controls.approvals.filter((a) => a.agentId === condition.agentId);
       if (approvals.length === 0)
-        return result(false, `no approval is configured for agent ${condition.agentId}`);
+        return result(false, `no approval is configured for agent ${agentText(review, condition.agentId)}`);
       if (approvals.some((a) => !a.outOfBand))
         return result(
           false,
-          `an approval prompt for ${condition.agentId} is shown in band of the agent`,
+          `an approval prompt for ${agentText(review, condition.agentId)} is shown in band of the agent`,
         );
       const resolved = approvals.every((a) => a.showsResolvedArguments);
       return result(

@@ -8,14 +8,14 @@
  *   allowlist from it would be a guess. Validated: it re-parses as NetworkPolicies and classifies
  *   as an allowlist.
  * - `client-config`: an `mcpServers` config (Claude Desktop, Cursor, generic) that starts the
- *   server through `relay-review gate --record …`, so the approved tool set is enforced in the
+ *   server through `npx --no-install relay-review gate --record …` (never a registry fetch), so the approved tool set is enforced in the
  *   path. Variables the server needs appear as `${NAME}` placeholders, never values. Validated: it
  *   re-imports with lib/import to the same server.
  * - `credential-request`: the credential scope request (YAML): service identity, scopes,
  *   projects, TTL and rotation, with the review's findings about it. Validated: it re-parses.
  * Refusals are values with a reason.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from "yaml";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { parseClientConfig } from "@/lib/import/config";
@@ -51,17 +51,38 @@ function networkPolicy(review: Review, decision: Decision, server: RelayServer):
   if (shape.kind !== "allowlist") {
     return refuse(`the recorded policy is not an allowlist (${shape.kind}: ${shape.reason}); it admits destinations nobody named, so there is no reviewed allowlist to export — rewrite it as default-deny with the destinations the server needs`);
   }
-  const out = `# Reviewed egress for ${server.name}: decision ${decision.id} (${decision.verdict}) by ${decision.reviewer}, ${decision.decidedAt}\n# Allowlist: every destination not listed below is denied.\n${text}\n`;
+  // Written through the yaml library: the header is a comment it writes (every line of it behind
+  // `#`), so no name, reviewer or id can end the comment and add YAML of its own.
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs) || docs.length === 0 || docs.some((d) => d.errors.length > 0)) return refuse("internal: the recorded policy does not parse as YAML documents");
+  docs[0]!.commentBefore = ` Reviewed egress for ${server.name}: decision ${decision.id} (${decision.verdict}) by ${decision.reviewer}, ${decision.decidedAt}\n Allowlist: every destination not listed below is denied.`;
+  docs.forEach((d, i) => {
+    if (i > 0) d.directives.docStart = true;
+  });
+  const out = docs.map((d) => d.toString()).join("");
   const check = parseNetworkPolicies(out);
   if (!check.ok || classifyEgress(check.policies).kind !== "allowlist") return refuse("internal: the exported policy did not re-validate as an allowlist");
+  const values = (ds: readonly { toJS(): unknown }[]) => JSON.stringify(ds.map((d) => d.toJS()));
+  if (values(parseAllDocuments(out)) !== values(docs)) return refuse("internal: the exported policy does not re-parse to the reviewed one");
   return { ok: true, file: { kind: "networkpolicy", fileName: `${safeName(server.name)}-egress.networkpolicy.yaml`, contentType: "application/yaml; charset=utf-8", text: out } };
+}
+
+/**
+ * `npx relay-review` on a host without relay-review installed fetches whatever the registry serves
+ * under that name and runs it as the gate. `npx --no-install` runs only an installed relay-review
+ * (the project's node_modules/.bin or a global install) and otherwise stops with an error; the
+ * importer still reads the entry as gated.
+ */
+function withoutRegistryFetch(entry: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!entry || entry.command !== "npx" || !Array.isArray(entry.args) || entry.args[0] !== "relay-review") return entry;
+  return { ...entry, args: ["--no-install", ...(entry.args as unknown[])] };
 }
 
 function clientConfig(decision: Decision, server: RelayServer, options: ExportOptions): ExportResult {
   if (decision.verdict === "rejected") return refuse("the decision rejected this server: there is nothing to start");
   if (decision.bound.surfaceSha256 === null) return refuse("the decision was made against declared tools, not a live surface: the gate has no fingerprint to check the server against; inspect the server and decide again");
   const gate = { recordPath: options.recordPath ?? `relay-review/${safeName(decision.id)}.record.json`, publicKeyPath: options.publicKeyPath ?? "relay-review/signing-key.pub.pem" };
-  const entry = mcpServerEntry(server.transport, gate);
+  const entry = withoutRegistryFetch(mcpServerEntry(server.transport, gate));
   if (!entry) return refuse(`${server.name} is entered by hand (no command or URL): there is no server to start through the gate`);
   const text = JSON.stringify({ mcpServers: { [server.name]: entry } }, null, 2) + "\n";
   const reimported = parseClientConfig(text, { fileName: "mcp.json" });

@@ -6,6 +6,7 @@
  *   A ZodError that escapes is our own data failing our own schema, so it is a server fault
  *   and must never be reported as the client's (and its text stays in the log, not the body).
  */
+import { redactUrlSecrets } from "@/lib/http/redact";
 import type { z } from "zod";
 import { AppError, badRequestFromZod } from "@/lib/errors";
 
@@ -50,10 +51,10 @@ export function withRoute<Ctx>(
       return await handler(request, context);
     } catch (error) {
       if (error instanceof AppError) {
-        if (error.status >= 500) log(`[api] ${request.method} ${new URL(request.url).pathname}: ${error.message}`, error.cause);
+        if (error.status >= 500) log(`[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)}: ${redactUrlSecrets(error.message)}`, error.cause);
         return errorResponse(error);
       }
-      log(`[api] ${request.method} ${new URL(request.url).pathname} failed`, error);
+      log(`[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)} failed`, error);
       return errorResponse(new AppError("INTERNAL", "the server failed to handle this request"));
     }
   };

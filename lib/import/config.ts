@@ -6,9 +6,12 @@
  *
  * Invariants:
  * - No secret value survives the parse. Every env or header value that is not wholly a variable
- *   reference (`${VAR}`, `${env:VAR}`, `${input:id}`) counts as a secret: the server keeps only a
- *   variable name (an env key names itself; a header becomes `RR_<SERVER>_<HEADER>`), and the
- *   result lists each replacement by location, never by value. Issue messages never quote values.
+ *   reference (`${VAR}`, `${env:VAR}`, `${secret:VAR}`, `${input:id}`) counts as a secret: the
+ *   server keeps only a variable name (an env key names itself; a header becomes
+ *   `RR_<SERVER>_<HEADER>`). Secret-looking arguments, URL credentials and secret query parameters
+ *   become `${NAME}` references in place (lib/secrets/redact.ts); credentials in an HTTP URL move
+ *   to an `Authorization` header variable. The result lists each replacement by location, never
+ *   by value. Issue messages never quote values.
  * - A malformed file is a list of issues, each with the line, the column and the field path.
  * - A server started through `relay-review gate … -- COMMAND ARGS` imports as the server behind
  *   the gate, so an exported gated config re-imports to the same server.
@@ -16,6 +19,7 @@
  *   `cwd` are noted, since the workbench neither reads the file nor runs there.
  */
 import { parseJsonc, joinPath, type Position } from "@/lib/import/jsonc";
+import { makeNamer, redactArgs, redactUrl } from "@/lib/secrets/redact";
 
 export const CLIENT_SHAPES = ["claude-desktop", "vscode", "cursor", "mcp-servers"] as const;
 export type ClientShape = (typeof CLIENT_SHAPES)[number];
@@ -46,7 +50,7 @@ export type ImportedServer = {
 };
 
 /** A value that was not stored: where it was, and the variable that now stands for it. */
-export type SecretReplacement = { server: string; field: "env" | "header"; name: string; variable: string; path: string; line: number };
+export type SecretReplacement = { server: string; field: "env" | "header" | "arg" | "url"; name: string; variable: string; path: string; line: number };
 
 export type ImportedConfig = {
   shape: ClientShape;
@@ -61,7 +65,7 @@ export type ParseConfigResult = { ok: true; config: ImportedConfig } | { ok: fal
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
-const WHOLE_REF = /^\$\{(?:(env|input):)?([A-Za-z_][A-Za-z0-9_.-]*)\}$/;
+const WHOLE_REF = /^\$\{(?:(env|secret|input):)?([A-Za-z_][A-Za-z0-9_.-]*)\}$/;
 const MAX_SERVERS = 1000;
 
 /** The shape a file name suggests, or null (then the content decides). */
@@ -82,6 +86,12 @@ export function slugId(name: string): string {
     .replace(/-+$/, "")
     .slice(0, 72);
   return s || "server";
+}
+
+/** `RR_<SERVER>_`: the start of the names of variables the import makes up for a server. */
+export function variablePrefix(serverKey: string): string {
+  const part = serverKey.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return `RR_${part.slice(0, 60) || "SERVER"}_`;
 }
 
 /** `RR_<SERVER>_<HEADER>`, upper snake case. */
@@ -220,7 +230,16 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
         gatedBy = { record: gate.record };
         serverNotes.push(`started through the relay-review gate${gate.record ? ` with record ${gate.record}` : ""}; imported as the server behind it`);
         if (gate.url !== null) {
-          transport = { kind: "http", url: gate.url, headerEnv: {} };
+          const u = redactUrl(gate.url, makeNamer(variablePrefix(key)), { userinfo: "remove" });
+          const path = [...base, "args"];
+          for (const r of u.redactions) replacements.push({ server: key, field: "url", name: r.name, variable: r.variable, path: joinPath(path), line: at(path).line });
+          const headerEnv: Record<string, string> = {};
+          if (u.removedUserinfo) {
+            headerEnv.Authorization = headerVariable(key, "Authorization");
+            replacements.push({ server: key, field: "url", name: "userinfo", variable: headerEnv.Authorization, path: joinPath(path), line: at(path).line });
+            serverNotes.push(`the gate URL's credentials were removed; set ${headerEnv.Authorization} to "Basic <base64 of user:password>" on the Secrets page`);
+          }
+          transport = { kind: "http", url: u.url, headerEnv };
         } else if (gate.command === null) {
           issue([...base, "args"], 'the relay-review gate entry has no "-- COMMAND" or --url naming the server behind it');
           continue;
@@ -245,7 +264,14 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
             replacements.push({ server: key, field: "env", name, variable: name, path: joinPath(path), line: at(path).line });
           }
         }
-        transport = { kind: "stdio", command: cmd, args, envNames: [...new Set(envNames)].sort() };
+        const redacted = redactArgs(args, makeNamer(variablePrefix(key), envNames));
+        const argsBase = gate ? [...base, "args"] : null;
+        for (const r of redacted.redactions) {
+          // Behind the gate the server's args sit after `--`; the file position is the args list.
+          const path = argsBase ?? [...base, "args", r.index ?? 0];
+          replacements.push({ server: key, field: "arg", name: r.name, variable: r.variable, path: joinPath(path), line: at(path).line });
+        }
+        transport = { kind: "stdio", command: cmd, args: redacted.args, envNames: [...new Set(envNames)].sort() };
       }
     } else if (url !== null) {
       let parsedUrl: URL | null = null;
@@ -258,6 +284,18 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
       const headers = stringMap("headers");
       if (issues.length > before) continue;
       const headerEnv: Record<string, string> = {};
+      const urlPath = [...base, entry.url !== undefined ? "url" : "serverUrl"];
+      const redactedUrl = redactUrl(url, makeNamer(variablePrefix(key)), { userinfo: "remove" });
+      for (const r of redactedUrl.redactions) replacements.push({ server: key, field: "url", name: r.name, variable: r.variable, path: joinPath(urlPath), line: at(urlPath).line });
+      if (redactedUrl.removedUserinfo && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+        const variable = headerVariable(key, "Authorization");
+        headerEnv.Authorization = variable;
+        replacements.push({ server: key, field: "url", name: "userinfo", variable, path: joinPath(urlPath), line: at(urlPath).line });
+        serverNotes.push(`the URL's credentials were removed; set ${variable} to "Basic <base64 of user:password>" on the Secrets page`);
+      } else if (redactedUrl.removedUserinfo) {
+        serverNotes.push("the URL's credentials were removed; the Authorization header already carries the credential");
+      }
+      const userinfoWithHeader = redactedUrl.removedUserinfo !== null && !headerEnv.Authorization;
       for (const [header, v] of Object.entries(headers)) {
         const path = [...base, "headers", header];
         if (!HEADER_NAME.test(header)) {
@@ -274,7 +312,9 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
         if (ref || v.includes("${")) serverNotes.push(`header ${header} is built from client-side variables; the workbench reads the whole value from ${variable}`);
         else replacements.push({ server: key, field: "header", name: header, variable, path: joinPath(path), line: at(path).line });
       }
-      transport = { kind: type === "sse" ? "sse" : "http", url: parsedUrl!.toString(), headerEnv };
+      const authHeader = Object.keys(headerEnv).find((h) => h.toLowerCase() === "authorization");
+      if (userinfoWithHeader && authHeader) replacements.push({ server: key, field: "url", name: "userinfo", variable: headerEnv[authHeader]!, path: joinPath(urlPath), line: at(urlPath).line });
+      transport = { kind: type === "sse" ? "sse" : "http", url: new URL(redactedUrl.url).toString(), headerEnv };
     } else {
       issue(base, type === "stdio" ? 'a stdio server needs "command"' : type ? `a ${type} server needs "url"` : 'a server needs "command" (stdio) or "url" (http/sse)');
       continue;

@@ -21,7 +21,7 @@ export const ImportSummarySchema = z.object({
     z.object({ key: z.string(), id: z.string(), name: z.string(), status: z.enum(["added", "existing"]), toolCount: z.number().int(), notes: z.array(z.string()) }),
   ),
   replacements: z.array(
-    z.object({ server: z.string(), field: z.enum(["env", "header"]), name: z.string(), variable: z.string(), path: z.string(), line: z.number().int() }),
+    z.object({ server: z.string(), field: z.enum(["env", "header", "arg", "url"]), name: z.string(), variable: z.string(), path: z.string(), line: z.number().int() }),
   ),
   notes: z.array(z.string()),
 });

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { REVIEW_SCHEMA_VERSION, ReviewSchema, type Review } from "@/lib/review/schema";
+import { makeNamer, redactArgs, redactUrl, variablePart } from "@/lib/secrets/redact";
 
 type Json = Record<string, unknown>;
 
@@ -40,6 +41,32 @@ function upgradeV1(doc: Json): Json {
 
 const UPGRADES: Record<number, (doc: Json) => Json> = { 1: upgradeV1 };
 
+/**
+ * Revisions saved before the schema refused secret values in arguments and URLs (issue 15) still
+ * open, with each such value read as a `${NAME}` reference and URL credentials dropped, so what
+ * is shown, shared or exported from them holds none. The stored row itself is not rewritten.
+ */
+function scrubTransports(doc: Json): Json {
+  if (!Array.isArray(doc.servers)) return doc;
+  const servers = doc.servers.map((s: unknown) => {
+    if (typeof s !== "object" || s === null) return s;
+    const server = s as Json;
+    const t = server.transport as Json | undefined;
+    if (typeof t !== "object" || t === null) return s;
+    const namer = makeNamer(`RR_${variablePart(typeof server.id === "string" ? server.id : "server").slice(0, 60)}_`);
+    if (t.kind === "stdio" && Array.isArray(t.args) && t.args.every((a) => typeof a === "string")) {
+      const r = redactArgs(t.args, namer);
+      return r.redactions.length ? { ...server, transport: { ...t, args: r.args } } : s;
+    }
+    if ((t.kind === "http" || t.kind === "sse") && typeof t.url === "string") {
+      const r = redactUrl(t.url, namer, { userinfo: "remove" });
+      return r.url !== t.url ? { ...server, transport: { ...t, url: r.url } } : s;
+    }
+    return s;
+  });
+  return { ...doc, servers };
+}
+
 export type ReviewLoadResult =
   | { ok: true; review: Review; upgradedFrom: number | null }
   | { ok: false; issues: z.core.$ZodIssue[] };
@@ -69,7 +96,7 @@ export function loadReviewDocument(raw: unknown): ReviewLoadResult {
     if (!step) throw new Error(`no upgrade from review schemaVersion ${v}`); // a programming error
     doc = step(doc);
   }
-  const parsed = ReviewSchema.safeParse(doc);
+  const parsed = ReviewSchema.safeParse(scrubTransports(doc));
   if (!parsed.success) return { ok: false, issues: parsed.error.issues };
   return { ok: true, review: parsed.data, upgradedFrom: original === REVIEW_SCHEMA_VERSION ? null : original };
 }

@@ -17,10 +17,30 @@ import {
   Sha256Schema,
   SourceIdSchema,
 } from "@/lib/ids";
+import { argsHoldSecrets, urlHoldsSecrets } from "@/lib/secrets/redact";
 
 export const REVIEW_SCHEMA_VERSION = 2;
 
-const name = (max = 120) => z.string().trim().min(1, "must not be empty").max(max);
+/** C0, DEL, C1 and the line and paragraph separators: a name with one can forge lines wherever it is written (YAML, logs, Markdown). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Why `text` may not be a name, or null: the first control character, as a code point. */
+export function controlCharacterIssue(text: string): string | null {
+  const found = CONTROL_CHARACTER.exec(text);
+  if (!found) return null;
+  const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `must not contain control characters or line breaks (found U+${code} at position ${found.index + 1})`;
+}
+const name = (max = 120) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .superRefine((text, ctx) => {
+      const issue = controlCharacterIssue(text);
+      if (issue) ctx.addIssue({ code: "custom", message: issue });
+    });
 const note = z.string().max(4000);
 const count = z.number().int("must be a whole number").min(0, "must not be negative").max(10_000_000_000);
 /** Environment variable and header names only — never their values. */
@@ -36,13 +56,32 @@ export const StdioTransportSchema = z.object({
   kind: z.literal("stdio"),
   /** Only runnable when it matches an entry of the owner's launcher allowlist (see lib/mcp). */
   command: name(500),
-  args: z.array(z.string().max(2000)).max(64).default([]),
+  args: z
+    .array(z.string().max(2000))
+    .max(64)
+    .default([])
+    .superRefine((args, ctx) => {
+      // A value here reaches every revision, export and share link: only `${NAME}` references may.
+      for (const r of argsHoldSecrets(args)) {
+        ctx.addIssue({ code: "custom", path: [r.index ?? 0], message: `holds a secret value (${r.name}): replace the value with a reference such as \${${r.variable.replace(/^X_/, "")}} and set ${r.variable.replace(/^X_/, "")} on the Secrets page` });
+      }
+    }),
   envNames: z.array(EnvNameSchema).max(64).default([]),
 });
 export const HttpTransportSchema = z.object({
   /** Streamable HTTP, falling back to legacy SSE when the server speaks only that. */
   kind: z.enum(["http", "sse"]),
-  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000),
+  url: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .max(2000)
+    .superRefine((url, ctx) => {
+      const found = urlHoldsSecrets(url);
+      if (found.includes("userinfo")) {
+        ctx.addIssue({ code: "custom", message: "must not carry credentials (user:password@): put them in a header that names a variable (e.g. Authorization) and set its value on the Secrets page" });
+      }
+      const params = found.filter((f) => f !== "userinfo");
+      if (params.length) ctx.addIssue({ code: "custom", message: `holds a secret value (${params.join(", ")}): write \${NAME} in its place and set NAME on the Secrets page` });
+    }),
   /** Header name → environment variable holding its value. */
   headerEnv: z.record(HeaderNameSchema, EnvNameSchema).default({}),
 });
@@ -140,11 +179,20 @@ export const WriterPopulationSchema = z
   });
 export type WriterPopulation = z.infer<typeof WriterPopulationSchema>;
 
+/**
+ * How sensitive a source's content is. A tool mapped to a confidential or secret source reads
+ * private data (the trifecta's private-data leg); the default fills documents written before the
+ * field existed, so it needs no schema version.
+ */
+export const SOURCE_CONFIDENTIALITY = ["public", "internal", "confidential", "secret"] as const;
+export type SourceConfidentiality = (typeof SOURCE_CONFIDENTIALITY)[number];
+
 export const InputSourceSchema = z.object({
   id: SourceIdSchema,
   name: name(),
   kind: z.enum(SOURCE_KINDS).default("other"),
   writers: WriterPopulationSchema,
+  confidentiality: z.enum(SOURCE_CONFIDENTIALITY).default("internal"),
   notes: note.default(""),
 });
 export type InputSource = z.infer<typeof InputSourceSchema>;
@@ -163,11 +211,23 @@ export const ToolRefSchema = z.object({ serverId: ServerIdSchema, tool: name(256
 export type ToolRef = z.infer<typeof ToolRefSchema>;
 
 /**
- * The reviewer's assessment of one tool: the sources whose text it returns (the tool → source
- * map) and its roles. `rolesConfirmed: false` means the roles are the app's suggestion, which the
- * analysis may use but must report relying on.
+ * What an assessment is about. A resource or resource template returns its contents into the
+ * agent's context as a tool's result does, so it is assessed the same way: `tool` then holds the
+ * resource's URI or the template's URI template. Absent means a tool (every assessment made
+ * before resources could be assessed).
+ */
+export const ASSESSED_ITEM_KINDS = ["tool", "resource", "resource_template"] as const;
+export const AssessedItemKindSchema = z.enum(ASSESSED_ITEM_KINDS);
+export type AssessedItemKind = z.infer<typeof AssessedItemKindSchema>;
+
+/**
+ * The reviewer's assessment of one tool (or resource, or resource template, see `item`): the
+ * sources whose text it returns (the tool → source map) and its roles. `rolesConfirmed: false`
+ * means the roles are the app's suggestion, which the analysis may use but must report relying on.
  */
 export const ToolAssessmentSchema = ToolRefSchema.extend({
+  tool: name(2000),
+  item: AssessedItemKindSchema.optional(),
   sourceIds: z.array(SourceIdSchema).max(1000).default([]),
   roles: z.array(ToolRoleSchema).max(TOOL_ROLES.length).default([]),
   rolesConfirmed: z.boolean().default(false),
@@ -251,6 +311,13 @@ export const DecisionSchema = z.object({
   reviewer: name(),
   rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
   decidedAt: z.iso.datetime(),
+  /**
+   * The server's pin when the decision was made (null: it had none); absent on decisions recorded
+   * before decisions named their pin.
+   */
+  pin: SurfacePinSchema.pick({ surfaceSha256: true, pinnedAt: true, pinnedBy: true, reason: true, onSurfaceChange: true })
+    .nullable()
+    .optional(),
   bound: z.object({
     surfaceSha256: Sha256Schema.nullable(),
     imageDigest: ImageDigestSchema.nullable(),
@@ -261,7 +328,8 @@ export const DecisionSchema = z.object({
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 
-const ReviewObjectSchema = z.object({
+/** Field shapes only; `ReviewSchema` adds the cross-references. The share view reuses it with reduced transports. */
+export const ReviewObjectSchema = z.object({
   schemaVersion: z.literal(REVIEW_SCHEMA_VERSION),
   title: name(200),
   summary: note.default(""),
@@ -289,13 +357,15 @@ function checkUnique<T>(
 }
 
 const toolKey = (ref: ToolRef) => `${ref.serverId}\u0000${ref.tool}`;
+/** An assessment's identity: a resource and a tool of the same name are different items. */
+const assessmentKey = (a: ToolAssessment) => `${toolKey(a)}\u0000${a.item ?? "tool"}`;
 
 export const ReviewSchema = ReviewObjectSchema.superRefine((review, ctx) => {
   checkUnique(ctx, review.servers, (s) => s.id, "servers", "server id");
   checkUnique(ctx, review.sources, (s) => s.id, "sources", "source id");
   checkUnique(ctx, review.agents, (a) => a.id, "agents", "agent id");
   checkUnique(ctx, review.decisions, (d) => d.id, "decisions", "decision id");
-  checkUnique(ctx, review.tools, toolKey, "tools", "tool assessment");
+  checkUnique(ctx, review.tools, assessmentKey, "tools", "tool assessment");
 
   const serverIds = new Set<string>(review.servers.map((s) => s.id));
   const sourceIds = new Set<string>(review.sources.map((s) => s.id));

@@ -19,6 +19,10 @@ export interface SurfaceSnapshotRecord {
 
 export type InspectionStatus = "ok" | "failed";
 
+/** A variable an inspection was given: its name and where its value came from, never the value. */
+export type InspectionVariable = { name: string; source: "secret" | "launcher" | "environment" };
+const VARIABLE_SOURCES = new Set<string>(["secret", "launcher", "environment"]);
+
 export interface InspectionInput {
   reviewId: string;
   serverId: string;
@@ -32,6 +36,7 @@ export interface InspectionInput {
   /** The sandbox report of a stdio run (what it could see, what it tried); attacker-named paths, no secret values. */
   sandbox?: unknown;
   inspectedAt?: Date;
+  variables?: readonly InspectionVariable[];
 }
 
 export interface InspectionRecord {
@@ -45,6 +50,7 @@ export interface InspectionRecord {
   status: InspectionStatus;
   error: unknown;
   sandbox: unknown;
+  variables: InspectionVariable[];
 }
 
 /** Stores `document` under its content hash and returns the hash. Idempotent. */
@@ -76,6 +82,12 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
     status: row.status === "ok" ? "ok" : "failed",
     error: row.error ?? null,
     sandbox: row.sandbox ?? null,
+    variables: Array.isArray(row.variables)
+      ? row.variables.flatMap((v: unknown) => {
+          const x = v as Partial<InspectionVariable> | null;
+          return x && typeof x.name === "string" && typeof x.source === "string" && VARIABLE_SOURCES.has(x.source) ? [{ name: x.name, source: x.source }] : [];
+        })
+      : [],
   };
 }
 
@@ -97,6 +109,7 @@ export async function recordInspection(db: Db, input: InspectionInput): Promise<
       status: input.status,
       error: input.error === undefined ? null : input.error,
       sandbox: input.sandbox === undefined ? null : input.sandbox,
+      variables: (input.variables ?? []).map((v) => ({ name: v.name, source: v.source })),
       ...(input.inspectedAt ? { inspectedAt: input.inspectedAt } : {}),
     })
     .returning();

@@ -60,6 +60,8 @@ export const inspections = pgTable(
     error: jsonb("error"),
     /** What the sandbox showed the server and what it tried (lib/mcp/sandbox-plan.ts SandboxReport); null for HTTP and older rows. */
     sandbox: jsonb("sandbox"),
+    /** Which variables the inspection was given, by name and source (lib/secrets); never a value. */
+    variables: jsonb("variables").notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [index("inspections_review_server_idx").on(t.reviewId, t.serverId, t.inspectedAt)],
 );
@@ -101,4 +103,21 @@ export const decisionRecords = pgTable(
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
+});
+
+/**
+ * The secret store: values the owner set by name, each sealed with AES-256-GCM under a key kept
+ * outside the database (lib/secrets/key.ts), with the name as associated data so a sealed value
+ * cannot be moved to another name. `keyId` tells which key sealed it, so a start with the wrong
+ * key is refused instead of failing at the first inspection.
+ */
+export const secrets = pgTable("secrets", {
+  name: text("name").primaryKey(),
+  keyId: text("key_id").notNull(),
+  /** base64 of the 96-bit nonce, fresh for every value. */
+  nonce: text("nonce").notNull(),
+  /** base64 of the ciphertext followed by the 128-bit GCM tag. */
+  sealed: text("sealed").notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });

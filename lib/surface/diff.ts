@@ -110,3 +110,30 @@ export function formatSurfaceDiff(diff: SurfaceDiff): string {
   for (const r of diff.rejects.removed) lines.push(`- rejected item ${show(r)}`);
   return lines.join("\n");
 }
+
+/** One item of a surface that changed, as a decision's stale message and a blocked refusal name it. */
+export type SurfaceItemChange = { list: SurfaceList | "instructions"; key: string; change: "added" | "removed" | "changed"; fields: string[] };
+
+/** The items a diff touches, in a stable order: added, removed, changed, then the instructions. */
+export function surfaceItemChanges(diff: SurfaceDiff): SurfaceItemChange[] {
+  return [
+    ...diff.added.map((a): SurfaceItemChange => ({ list: a.list, key: a.key, change: "added", fields: [] })),
+    ...diff.removed.map((r): SurfaceItemChange => ({ list: r.list, key: r.key, change: "removed", fields: [] })),
+    ...diff.changed.map((c): SurfaceItemChange => ({ list: c.list, key: c.key, change: "changed", fields: c.fields.map((f) => f.field) })),
+    ...(diff.instructions ? [{ list: "instructions" as const, key: "", change: "changed" as const, fields: [] }] : []),
+  ];
+}
+
+/** How many items a one-line summary names before "and N more". */
+export const ITEM_SUMMARY_LIMIT = 5;
+
+/** `tool "read_page" changed (description); tool "export" added`: server text JSON-quoted, at most ITEM_SUMMARY_LIMIT items. */
+export function describeItemChanges(items: readonly SurfaceItemChange[]): string {
+  const one = (i: SurfaceItemChange) =>
+    i.list === "instructions"
+      ? "the server's instructions changed"
+      : `${LIST_LABEL[i.list]} ${JSON.stringify(i.key)} ${i.change}${i.fields.length ? ` (${i.fields.join(", ")})` : ""}`;
+  const shown = items.slice(0, ITEM_SUMMARY_LIMIT).map(one);
+  if (items.length > ITEM_SUMMARY_LIMIT) shown.push(`and ${items.length - ITEM_SUMMARY_LIMIT} more`);
+  return shown.join("; ");
+}

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { Sha256Schema, type Sha256 } from "@/lib/ids";
 import { ImageDigestSchema, type SurfacePin } from "@/lib/review/schema";
+import { parseStrictJson } from "@/lib/strict-json";
 import { diffSurfaces, type ItemRef, type SurfaceDiff } from "@/lib/surface/diff";
 import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
 import { SURFACE_LISTS, surfaceOf, type Surface, type SurfaceList, type SurfaceSnapshot } from "@/lib/surface/types";
@@ -80,11 +81,9 @@ export type ParseRegistrationResult =
 export function parseRegistrationRecord(input: unknown): ParseRegistrationResult {
   let value = input;
   if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch (error) {
-      return { ok: false, issues: [{ path: "(root)", message: `not JSON: ${(error as Error).message}` }] };
-    }
+    const parsed = parseStrictJson(input);
+    if (!parsed.ok) return { ok: false, issues: [{ path: "(root)", message: parsed.message }] };
+    value = parsed.value;
   }
   const r = RegistrationRecordSchema.safeParse(value);
   if (r.success) return { ok: true, record: r.data };

@@ -11,22 +11,23 @@ import { splitToolKey } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
-import { decisionBasis } from "@/lib/decisions/binding";
+import { blockedDecisionError, decisionBasis } from "@/lib/decisions/binding";
+import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecisionView } from "@/lib/decisions/api";
 import type { RecordSurface } from "@/lib/decisions/record";
 import type { ReportAnalysisSummary } from "@/lib/decisions/report";
-import { checkConditions, decisionStatus, type ConditionCheck } from "@/lib/decisions/staleness";
+import { checkConditions, decisionStatus, surfaceChangeKey, type ConditionCheck } from "@/lib/decisions/staleness";
 import { DecisionSchema, type Decision, type DecisionCondition, type RelayServer, type Review } from "@/lib/review/schema";
 import { AppError } from "@/lib/errors";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
-import { getSnapshot, latestInspection, type InspectionRecord } from "@/lib/store/snapshots";
+import { getSnapshot, latestInspection, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
+import { diffSurfaces, surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
-import { parseSurfaceSnapshot } from "@/lib/surface/types";
+import { parseSurfaceSnapshot, surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
+import { pinCheckNow } from "@/lib/workbench/surface";
 
-/** Most `tool_absent_from_agent` candidates offered for one pair (an agent may hold thousands of tools). */
-export const MAX_TOOL_CONDITION_CANDIDATES = 100;
 
 /** Egress default-deny for a decision condition: from the policy text, never from a summary. */
 export function egressDefaultDeny(policyYaml: string): boolean | null {
@@ -52,6 +53,52 @@ export async function currentSurfaces(db: Db, reviewId: string, review: Review):
   return out;
 }
 
+/**
+ * The items that changed between each stale decision's bound surface and its server's surface
+ * now, from the stored snapshots (keyed by `surfaceChangeKey`), so a stale message names them.
+ * A pair whose snapshots are not both stored is left out: its message names the fingerprints.
+ */
+export async function surfaceChangesOf(
+  db: Db,
+  reviewId: string,
+  decisions: readonly Decision[],
+  surfaces: ReadonlyMap<ServerId, string | null>,
+): Promise<Map<string, SurfaceItemChange[]>> {
+  const out = new Map<string, SurfaceItemChange[]>();
+  const snapshots = new Map<string, SurfaceSnapshot | null>();
+  const snapshotOf = async (serverId: string, surfaceSha256: string) => {
+    const key = `${serverId}>${surfaceSha256}`;
+    if (!snapshots.has(key)) {
+      const inspection = (await listInspections(db, reviewId, serverId)).find((i) => i.status === "ok" && i.surfaceSha256 === surfaceSha256 && i.snapshotSha256);
+      const stored = inspection?.snapshotSha256 ? await getSnapshot(db, inspection.snapshotSha256) : null;
+      const parsed = stored ? parseSurfaceSnapshot(stored.document) : null;
+      snapshots.set(key, parsed && parsed.surfaceSha256 === surfaceSha256 ? parsed : null);
+    }
+    return snapshots.get(key) ?? null;
+  };
+  for (const d of decisions) {
+    const before = d.bound.surfaceSha256;
+    const after = surfaces.get(d.serverId) ?? null;
+    if (before === null || after === null || before === after || out.has(surfaceChangeKey(before, after))) continue;
+    const [a, b] = [await snapshotOf(d.serverId, before), await snapshotOf(d.serverId, after)];
+    if (a && b) out.set(surfaceChangeKey(before, after), surfaceItemChanges(diffSurfaces(surfaceOf(a), surfaceOf(b))));
+  }
+  return out;
+}
+
+/**
+ * Refuses an approval of a server whose pin is blocked now (its latest inspection differs from the
+ * pin under "block"): the CONFLICT names the changed items. A rejection always passes.
+ */
+export async function assertDecidable(db: Db, reviewId: string, review: Review, serverId: string, verdict: Decision["verdict"]): Promise<void> {
+  if (verdict === "rejected") return;
+  const server = review.servers.find((s) => s.id === serverId);
+  if (!server) return; // buildDecision names the unknown server
+  const check = await pinCheckNow(db, reviewId, server);
+  const error = check ? blockedDecisionError(server, check.comparison) : null;
+  if (error) throw error;
+}
+
 export type StoredDecision = {
   record: ReviewRecord;
   decision: Decision;
@@ -71,12 +118,17 @@ export async function loadStoredDecision(db: Db, reviewId: string, decisionId: s
 }
 
 /** A decision with its status, condition checks and basis, against `review` and the surfaces now. */
-export function decisionView(decision: Decision, review: Review, surfaces: ReadonlyMap<ServerId, string | null>): DecisionView {
+export function decisionView(
+  decision: Decision,
+  review: Review,
+  surfaces: ReadonlyMap<ServerId, string | null>,
+  surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>,
+): DecisionView {
   const currentSurfaceSha256 = surfaces.get(decision.serverId) ?? null;
   const basis = decisionBasis(decision);
   return {
     decision,
-    status: decisionStatus(decision, { review, currentSurfaceSha256 }),
+    status: decisionStatus(decision, { review, currentSurfaceSha256, ...(surfaceChanges ? { surfaceChanges } : {}) }),
     conditionChecks: checkConditions(decision, review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
     basis: { kind: basis.kind, label: basis.label },
   };
@@ -84,17 +136,25 @@ export function decisionView(decision: Decision, review: Review, surfaces: Reado
 
 const PLACEHOLDER_SHA = "0".repeat(64);
 
-/** Every checkable condition the reviewer may attach to a decision about (server, agent), each checked now. */
-export function candidateConditions(review: Review, serverId: string, agentId: string): ConditionCheck[] {
+/** A condition checked now, and for a tool condition why it is offered. */
+export type CandidateCheck = ConditionCheck & { offer?: ToolConditionOffer["offer"]; offerNote?: string };
+
+/**
+ * Every checkable condition the reviewer may attach to a decision about (server, agent), each
+ * checked now; "tool absent from agent" for the sinks it should keep out and the tools on its
+ * paths (see lib/decisions/candidates.ts), from the review's analysis.
+ */
+export function candidateConditions(review: Review, serverId: string, agentId: string, analysis: Analysis): CandidateCheck[] {
   const server = review.servers.find((s) => s.id === serverId);
   const agent = review.agents.find((a) => a.id === agentId);
   if (!server || !agent) return [];
+  const offers = toolConditionOffers(review, analysis, agent.id);
   const conditions: DecisionCondition[] = [
     { kind: "egress_default_deny", serverId: server.id },
     { kind: "credential_read_only", serverId: server.id },
     { kind: "surface_pinned_block", serverId: server.id },
     { kind: "approval_out_of_band", agentId: agent.id },
-    ...agent.tools.slice(0, MAX_TOOL_CONDITION_CANDIDATES).map((tool): DecisionCondition => ({ kind: "tool_absent_from_agent", tool })),
+    ...offers.map((o) => o.condition),
   ];
   // A probe decision, only to run checkConditions: never stored, never shown.
   const probe = DecisionSchema.parse({
@@ -109,7 +169,9 @@ export function candidateConditions(review: Review, serverId: string, agentId: s
     decidedAt: new Date(0).toISOString(),
     bound: { surfaceSha256: null, imageDigest: null, toolSetSha256: PLACEHOLDER_SHA, controlsSha256: PLACEHOLDER_SHA, revision: 1 },
   });
-  return checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
+  const checks = checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
+  const fixed = checks.length - offers.length;
+  return checks.map((c, i) => (i < fixed ? c : { ...c, offer: offers[i - fixed]!.offer, offerNote: offers[i - fixed]!.note }));
 }
 
 /**

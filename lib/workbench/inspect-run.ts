@@ -7,10 +7,13 @@ import "server-only";
  */
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { repoRoot, resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
+import { repoRoot, resolveInspectTarget, type Env, type ResolvedVariable } from "@/lib/mcp/node/resolve-target";
 import { sandboxOptedOut, sandboxTarget } from "@/lib/mcp/node/sandbox";
 import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { getSecretKey } from "@/lib/secrets/key";
+import { scrubValues } from "@/lib/secrets/references";
 import { resolveDataDir } from "@/lib/store/config";
+import { openSecrets } from "@/lib/store/secrets";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
@@ -24,7 +27,16 @@ import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
 import type { InspectStreamLine } from "@/lib/workbench/surface-api";
 
 export type PreparedInspection =
-  | { ok: true; record: ReviewRecord; server: RelayServer; target: InspectTarget; unsandboxed?: SandboxReport }
+  | {
+      ok: true;
+      record: ReviewRecord;
+      server: RelayServer;
+      target: InspectTarget;
+      variables: ResolvedVariable[];
+      values: ReadonlyMap<string, string>;
+      /** Set when the owner opted out of the sandbox: stored with the inspection in place of a sandbox report. */
+      unsandboxed?: SandboxReport;
+    }
   | { ok: false; error: InspectError };
 
 /**
@@ -34,12 +46,25 @@ export type PreparedInspection =
  */
 export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: ServerId, env: Env = process.env): Promise<PreparedInspection> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
-  const resolved = await resolveInspectTarget(server, env);
+  const key = getSecretKey();
+  const opened = new Map<string, string>();
+  // Read at connect time, so a value set a moment ago is used by this inspection with no restart.
+  const resolved = await resolveInspectTarget(server, env, {
+    secrets: async (names) => {
+      if (!key.ok) return { ok: true, values: new Map() };
+      const r = await openSecrets(db, key.key, names);
+      if (r.ok) for (const [n, v] of r.values) opened.set(n, v);
+      return r;
+    },
+  });
   if (!resolved.ok) return resolved;
+  const values = new Map([...opened].filter(([n]) => resolved.variables.some((v) => v.name === n && v.source === "secret")));
+  for (const v of resolved.variables) if (v.source === "environment" && env[v.name] !== undefined) values.set(v.name, env[v.name]!);
+  const prepared = { ok: true as const, record, server, variables: resolved.variables, values };
   const target = resolved.target;
-  if (target.kind !== "stdio") return { ok: true, record, server, target };
+  if (target.kind !== "stdio") return { ...prepared, target };
   if (sandboxOptedOut(env)) {
-    return { ok: true, record, server, target, unsandboxed: { sandboxed: false, reason: "the workbench owner set RELAY_REVIEW_UNSANDBOXED=1: this server ran with the workbench's user, files and network" } };
+    return { ...prepared, target, unsandboxed: { sandboxed: false, reason: "the workbench owner set RELAY_REVIEW_UNSANDBOXED=1: this server ran with the workbench's user, files and network" } };
   }
   const sandboxed = sandboxTarget(target, {
     sandbox: target.launcher?.sandbox ?? LauncherSandboxSchema.parse({}),
@@ -48,7 +73,7 @@ export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: Se
     env,
   });
   if (!sandboxed.ok) return { ok: false, error: { code: "refused", message: sandboxed.message } };
-  return { ok: true, record, server, target: sandboxed.target };
+  return { ...prepared, target: sandboxed.target };
 }
 
 /** In-flight inspections per review server in this process: a second one at once answers 409. */
@@ -71,13 +96,15 @@ export async function runInspection(
   prepared: Extract<PreparedInspection, { ok: true }>,
   options: { limits?: Partial<InspectLimits>; signal?: AbortSignal; onProgress?: (event: InspectProgress) => void },
 ): Promise<Extract<InspectStreamLine, { type: "result" }>> {
-  const { record, server, target } = prepared;
-  const result = await inspectServer(target, {
+  const { record, server, target, variables, values } = prepared;
+  const raw = await inspectServer(target, {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const base = { reviewId: record.id, serverId: server.id, sandbox: result.sandbox ?? prepared.unsandboxed ?? null };
+  // What the server echoes of a value it was given is kept as `[secret NAME]`, never the value.
+  const result = scrubValues(raw, values);
+  const base = { reviewId: record.id, serverId: server.id, variables, sandbox: result.sandbox ?? prepared.unsandboxed ?? null };
   if (!result.ok) {
     const inspection = await recordInspection(db, {
       ...base,

@@ -11,8 +11,9 @@ import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
+import { sharedTransport } from "@/lib/secrets/references";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { currentSurfaces, decisionView } from "@/lib/workbench/decisions";
+import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
 export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };
@@ -64,13 +65,15 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
   const shown = link.frozenRevision === null ? latest : await getRevision(db, link.reviewId, link.frozenRevision);
   if (!shown) return null;
   const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
+  const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
   const analysis = await analyzeReviewDocument(db, link.reviewId, shown.review);
   return {
     revision: shown.revision,
     frozen: link.frozenRevision !== null,
     expiresAt: link.expiresAt,
-    review: shown.review,
+    // Commands, arguments and URLs never leave through a link: only what the decision record shows.
+    review: { ...shown.review, servers: shown.review.servers.map((s) => ({ ...s, transport: sharedTransport(s.transport) })) },
     analysis,
-    decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces)),
+    decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces, changes)),
   };
 }

@@ -114,6 +114,17 @@ export async function checkPin(db: Db, reviewId: string, server: RelayServer, sn
   return { comparison, pinnedSnapshot: pinned.ref };
 }
 
+/**
+ * The server's pin compared with its latest successful inspection now (what the surface panel
+ * shows); null when the server has no pin or no readable successful inspection.
+ */
+export async function pinCheckNow(db: Db, reviewId: string, server: RelayServer): Promise<PinCheck | null> {
+  if (!server.pin) return null;
+  const latestOk = await latestInspection(db, reviewId, server.id, { status: "ok" });
+  const snapshot = await loadSnapshot(db, latestOk?.snapshotSha256 ?? null);
+  return snapshot ? checkPin(db, reviewId, server, snapshot) : null;
+}
+
 export function pinState(pin: SurfacePin | null, comparison: PinComparison | null): PinState {
   if (!pin || !comparison) return { status: "unpinned", blocked: false };
   return { status: comparison.status, blocked: comparison.blocked, onSurfaceChange: pin.onSurfaceChange, pinnedSurfaceSha256: pin.surfaceSha256 };
@@ -205,6 +216,12 @@ export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, 
     if (comparison.status !== "match" && input.reason.trim() === "") {
       throw new AppError("BAD_REQUEST", "re-pinning over a changed surface needs a reason: say what changed and why it is acceptable", {
         issues: [{ path: "reason", message: "required when re-pinning over a mismatch" }],
+      });
+    }
+    // Turning "block" into "warn" lets the next change through unreviewed: as weighty as a re-pin over one.
+    if (server.pin.onSurfaceChange === "block" && input.onSurfaceChange === "warn" && input.reason.trim() === "") {
+      throw new AppError("BAD_REQUEST", 'changing on_surface_change from "block" to "warn" needs a reason: say why a change need not block', {
+        issues: [{ path: "reason", message: 'required when a pin stops blocking' }],
       });
     }
   }

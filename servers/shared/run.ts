@@ -2,11 +2,44 @@
  * Runs a demo MCP server over stdio (`… stdio`) or Streamable HTTP on 127.0.0.1
  * (`… http --port N`, port 0 picks one; prints `listening http://127.0.0.1:PORT/mcp` on stdout).
  * HTTP runs stateless: a fresh server and transport per POST, as the SDK's stateless example does.
+ * Over HTTP it answers only requests whose Host is a loopback name on its own port, and whose
+ * Origin, when sent, is such a URL too: a page on evil.example that rebinds its name to 127.0.0.1
+ * sends `Host: evil.example`, and a page calling from another origin sends its Origin (403, as the
+ * SDK's hostHeaderValidation middleware answers).
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** Why a request is refused for its Host or Origin, or null when both name this server on loopback. */
+export function rebindingRefusal(headers: IncomingMessage["headers"], port: number): string | null {
+  const isLoopbackAuthority = (authority: string, scheme = "http:") => {
+    try {
+      const url = new URL(`${scheme}//${authority}`);
+      return LOOPBACK_NAMES.has(url.hostname) && Number(url.port || (scheme === "https:" ? 443 : 80)) === port;
+    } catch {
+      return false;
+    }
+  };
+  const host = headers.host;
+  if (!host || !isLoopbackAuthority(host)) return `Invalid Host header: ${JSON.stringify(host ?? null)}`;
+  const origin = headers.origin;
+  if (origin !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !isLoopbackAuthority(url.host, url.protocol)) {
+      return `Invalid Origin header: ${JSON.stringify(origin)}`;
+    }
+  }
+  return null;
+}
 
 export async function runServer(name: string, create: () => McpServer, argv = process.argv.slice(2)): Promise<void> {
   const mode = argv[0] ?? "stdio";
@@ -23,6 +56,12 @@ export async function runServer(name: string, create: () => McpServer, argv = pr
   const i = argv.indexOf("--port");
   const port = i >= 0 ? Number(argv[i + 1] ?? 0) : 0;
   const http = createServer((req, res) => {
+    const address = http.address();
+    const refusal = rebindingRefusal(req.headers, typeof address === "object" && address ? address.port : port);
+    if (refusal) {
+      res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: refusal }, id: null }));
+      return;
+    }
     if (req.method !== "POST") {
       res.writeHead(405, { allow: "POST" }).end();
       return;

@@ -73,6 +73,12 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     ["unsigned", (r: DecisionRecord) => ({ ...r, signature: undefined }), "pub.pem", /unsigned: /],
     ["wrong key", (r: DecisionRecord) => r, "other.pem", /wrong_key: the record was signed by key/],
     ["malformed", () => "{ not json", "pub.pem", /malformed: /],
+    [
+      "a smuggled duplicate verdict",
+      (r: DecisionRecord) => JSON.stringify(r).replace('"decision":{', '"decision":{"verdict":"rejected",'),
+      "pub.pem",
+      /malformed: .*duplicate key "verdict" at decision\.verdict/,
+    ],
   ])("%s exits 1 with the reason", async (name, mutate, keyFile, message) => {
     const r = await cli([
       await file(`${name}.json`, mutate(structuredClone(signed))),

@@ -135,12 +135,16 @@ describe("gate refusals at start", { timeout: 180_000 }, () => {
     writeFileSync(otherKey, generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "pem" }).toString());
     // A server command that would fail loudly if it were started.
     const server = ["--", "node", "-e", "process.stderr.write('SERVER STARTED'); process.exit(9)"];
-    const [u, t, w] = await Promise.all([
+    const duplicate = path.join(signed.dir, "duplicate.json");
+    writeFileSync(duplicate, readFileSync(signed.recordPath, "utf8").replace(/"decision":\s*\{/, '"decision":{"verdict":"rejected",'));
+    const [u, t, w, d] = await Promise.all([
       runGateRaw(["--record", write("unsigned.json", unsigned), "--public-key", signed.publicKeyPath, ...server]),
       runGateRaw(["--record", write("tampered.json", tampered), "--public-key", signed.publicKeyPath, ...server]),
       runGateRaw(["--record", signed.recordPath, "--public-key", otherKey, ...server]),
+      runGateRaw(["--record", duplicate, "--public-key", signed.publicKeyPath, ...server]),
     ]);
-    for (const r of [u, t, w]) {
+    expect(d.stderr).toContain('duplicate key "verdict" at decision.verdict');
+    for (const r of [u, t, w, d]) {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).not.toContain("SERVER STARTED");

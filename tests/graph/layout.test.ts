@@ -42,7 +42,7 @@ describe("the unmapped heads of a server not yet assessed", () => {
     expect(layout.columns[0]).toEqual(["writers:portal", writersKey]);
     expect(layout.columns[1]).toEqual(["source:portal", unmappedWiki]);
     expect(layout.byKey.get(writersKey)).toMatchObject({ kind: "writers", label: "unknown writers", onPath: true });
-    expect(layout.byKey.get(unmappedWiki)?.group).toEqual({ role: "unmapped", serverId: "wiki", count: TOOLS, collapsed: true });
+    expect(layout.byKey.get(unmappedWiki)?.group).toEqual({ role: "unmapped", serverId: "wiki", count: TOOLS, total: TOOLS, collapsed: true });
     expect(layout.rep.get("writers:unmapped:wiki/get_page_7" as never)).toBe(writersKey);
     expect(layout.rep.get("source:unmapped:wiki/get_page_7" as never)).toBe(unmappedWiki);
     const intoWiki = layout.edges.filter((e) => e.from === writersKey || e.from === unmappedWiki);

@@ -13,8 +13,8 @@ import { buildExport, clientConfigForServers } from "@/lib/exports/exports";
 import { parseClientConfig, type ImportedConfig } from "@/lib/import/config";
 import { applyImport, reviewFromImport } from "@/lib/import/merge";
 import { createDemoReview } from "@/lib/review/demo";
-import { ReviewSchema } from "@/lib/review/schema";
-import { parse as parseYaml } from "yaml";
+import { ReviewSchema, type Review } from "@/lib/review/schema";
+import { parse as parseYaml, parseAllDocuments } from "yaml";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const EXAMPLES = {
@@ -141,6 +141,48 @@ describe("enforceable exports from the demo decision", () => {
     expect(r.file.fileName).toBe("knowledge-mcp-egress.networkpolicy.yaml");
   });
 
+  test("names cannot add lines to the NetworkPolicy: the review refuses a newline, and the header is written as YAML comments", () => {
+    const review = structuredClone(demo);
+    review.servers[0]!.name = "knowledge-mcp\nkind: Injected";
+    const refused = ReviewSchema.safeParse(review);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.find((i) => i.path.join(".") === "servers.0.name")?.message).toBe(
+      "must not contain control characters or line breaks (found U+000A at position 14)",
+    );
+    // Even a name that reaches the writer unchecked stays inside the comment.
+    const r = buildExport("networkpolicy", review, { ...decision, reviewer: "R\n---\nkind: Pod" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const lines = r.file.text.split("\n");
+    expect(lines[0]).toBe("# Reviewed egress for knowledge-mcp");
+    expect(lines[1]).toBe(`#kind: Injected: decision ${decision.id} (approved) by R`);
+    expect(lines[2]).toBe("#---");
+    expect(lines[3]).toMatch(/^#kind: Pod, /);
+    expect(lines).not.toContain("kind: Injected");
+    expect(lines).not.toContain("kind: Pod");
+    const docs = parseAllDocuments(r.file.text);
+    expect(Array.isArray(docs) && docs.map((d) => (d.toJS() as { kind: string }).kind)).toEqual(["NetworkPolicy"]);
+  });
+
+  test.each(["0000", "001b", "007f", "0085", "009b", "2028", "2029", "000d", "0009"])(
+    "a name with U+%s is refused",
+    (hex) => {
+      const ch = String.fromCharCode(parseInt(hex, 16));
+      for (const edit of [
+        (r: Review) => void (r.title = `a${ch}b`),
+        (r: Review) => void (r.sources[0]!.name = `a${ch}b`),
+        (r: Review) => void (r.agents[0]!.name = `a${ch}b`),
+        (r: Review) => void (r.servers[0]!.declaredTools.push({ name: `a${ch}b`, description: "" })),
+      ]) {
+        const review = structuredClone(demo);
+        edit(review);
+        const parsed = ReviewSchema.safeParse(review);
+        expect(parsed.success).toBe(false);
+        expect(parsed.error?.issues.map((i) => i.message).join()).toMatch(/must not contain control characters or line breaks \(found U\+[0-9A-F]{4} at position 2\)/);
+      }
+    },
+  );
+
   test("a denylist is refused with a reason, not turned into a guess", () => {
     const review = structuredClone(demo);
     review.controls.egress[0]!.policyYaml = review.controls.egress[0]!.policyYaml.replace("cidr: 10.42.7.0/24 }", "cidr: 0.0.0.0/0, except: [169.254.0.0/16] }");
@@ -156,7 +198,8 @@ describe("enforceable exports from the demo decision", () => {
     const json = JSON.parse(r.file.text) as { mcpServers: Record<string, { command: string; args: string[] }> };
     expect(json.mcpServers["knowledge-mcp"]).toEqual({
       command: "npx",
-      args: ["relay-review", "gate", "--record", "/etc/relay-review/dec.json", "--public-key", "/etc/relay-review/key.pem", "--", "node", "--import", "tsx", "servers/knowledge-mcp.ts", "stdio"],
+      // --no-install: a host without relay-review gets an error, never whatever the registry serves under that name.
+      args: ["--no-install", "relay-review", "gate", "--record", "/etc/relay-review/dec.json", "--public-key", "/etc/relay-review/key.pem", "--", "node", "--import", "tsx", "servers/knowledge-mcp.ts", "stdio"],
     });
     const again = parseClientConfig(r.file.text, { fileName: "claude_desktop_config.json" });
     expect(again.ok).toBe(true);

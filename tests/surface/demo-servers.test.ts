@@ -3,6 +3,7 @@
  * tools, its surface is the seed's registration shape, and stdio and Streamable HTTP give the
  * same fingerprint. deploy-mcp offers trigger_deploy.
  */
+import { request } from "node:http";
 import { describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
@@ -57,6 +58,39 @@ describe("demo servers", { timeout: 90_000 }, () => {
       // The same server is refused before any request when loopback is not on the allowlist.
       const refused = await resolveInspectTarget(server, { RELAY_REVIEW_EGRESS_ALLOW: "10.0.0.0/8" });
       expect(refused.ok || refused.error.message).toMatch(/egress refused: localhost resolves to .*loopback/);
+    } finally {
+      await http.stop();
+    }
+  });
+
+  test("knowledge-mcp over HTTP refuses a foreign Host or Origin (DNS rebinding) and answers its own", async () => {
+    const http = await startHttp(["--import", "tsx", KNOWLEDGE, "http", "--port", "0"]);
+    const port = Number(new URL(http.url).port);
+    // node:http, not fetch: fetch does not let a caller set Host.
+    const post = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+        const req = request(
+          { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+          (res) => {
+            let text = "";
+            res.on("data", (d: Buffer) => (text += d.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      const foreign = await post({ host: `evil.example:${port}` });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body).toContain("Invalid Host header");
+      expect((await post({ host: `127.0.0.1:${port + 1}` })).status).toBe(403);
+      const crossOrigin = await post({ host: `127.0.0.1:${port}`, origin: "http://evil.example" });
+      expect(crossOrigin.status).toBe(403);
+      expect(crossOrigin.body).toContain("Invalid Origin header");
+      expect((await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
+      expect((await inspectServer({ kind: "http", url: http.url })).ok).toBe(true);
     } finally {
       await http.stop();
     }

@@ -1,8 +1,9 @@
 import "server-only";
 /**
  * From a review's `RelayServer` to a runnable `InspectTarget`, after the workbench's checks: the
- * launcher allowlist for stdio, the egress allowlist for HTTP, and env/header values resolved by
- * name from the workbench's environment (never stored). Every refusal is a value.
+ * launcher allowlist for stdio, the egress allowlist and the HTTP target allowlist for HTTP, and
+ * variable values resolved by name at connect time (launcher's fixed values, the secret store, the
+ * workbench's environment: lib/secrets/resolve.ts), never stored. Every refusal is a value.
  */
 import { lookup } from "node:dns/promises";
 import { existsSync, readFileSync } from "node:fs";
@@ -13,15 +14,22 @@ import {
   LauncherFileSchema,
   activeLaunchers,
   isRelativeScriptArg,
+  matchHttpTarget,
   matchLauncher,
   type LauncherFile,
 } from "@/lib/mcp/launchers";
 import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { substituteReferences, transportVariables } from "@/lib/secrets/references";
+import { resolveVariables, type VariableSource } from "@/lib/secrets/resolve";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer, Transport } from "@/lib/review/schema";
 
 export type Env = Readonly<Record<string, string | undefined>>;
-export type ResolveTargetResult = { ok: true; target: InspectTarget } | { ok: false; error: InspectError };
+export type ResolvedVariable = { name: string; source: VariableSource };
+/** `variables`: what the target was given, by name and source, for the inspection's record. */
+export type ResolveTargetResult = { ok: true; target: InspectTarget; variables: ResolvedVariable[] } | { ok: false; error: InspectError };
+/** Opens the stored secrets among `names` (lib/store/secrets.ts openSecrets, bound to a db and key). */
+export type SecretLookup = (names: readonly string[]) => Promise<{ ok: true; values: ReadonlyMap<string, string> } | { ok: false; message: string }>;
 
 export const dnsLookupAll: LookupAll = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
 
@@ -48,8 +56,14 @@ export function loadLauncherFiles(env: Env = process.env): { ok: true; files: La
 }
 
 const refused = (message: string): ResolveTargetResult => ({ ok: false, error: { code: "refused", message } });
+const noSecrets: SecretLookup = () => Promise.resolve({ ok: true, values: new Map() });
 
-export type ResolveOptions = { lookup?: LookupAll; root?: string };
+export type ResolveOptions = { lookup?: LookupAll; root?: string; secrets?: SecretLookup };
+
+/** The owner's launcher file, named in refusals as the file to edit. */
+export function ownerLauncherFile(env: Env = process.env): string {
+  return path.join(env.RELAY_REVIEW_DATA ?? path.join(repoRoot(env), ".data"), "launchers.json");
+}
 
 /** Check a review server's transport and build the target `inspectServer` runs. */
 export async function resolveInspectTarget(
@@ -69,22 +83,26 @@ export async function resolveInspectTarget(
       envNames: t.envNames,
     });
     if (!match.ok) return refused(match.message);
+    const wanted = transportVariables(t);
+    const fixed = match.launcher.env;
+    const looked = await (options.secrets ?? noSecrets)([...wanted.env, ...wanted.args].filter((n) => !Object.hasOwn(fixed, n)));
+    if (!looked.ok) return refused(looked.message);
+    // The launcher's fixed values are always given; the names the review asks for on top.
+    const resolved = resolveVariables([...Object.keys(fixed), ...wanted.env, ...wanted.args], { fixed, secrets: looked.values, env });
+    if (!resolved.ok) return refused(resolved.message);
     const extraEnv: Record<string, string> = {};
-    for (const name of t.envNames) {
-      const value = env[name];
-      if (value === undefined) return refused(`the environment variable ${name} is not set on the workbench`);
-      extraEnv[name] = value;
-    }
+    for (const name of new Set([...Object.keys(fixed), ...wanted.env])) extraEnv[name] = resolved.values.get(name)!;
     return {
       ok: true,
       target: {
         kind: "stdio",
         command: t.command === "node" ? process.execPath : t.command,
-        args: t.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)),
+        args: t.args.map((a) => substituteReferences(isRelativeScriptArg(a) ? path.resolve(root, a) : a, resolved.values)),
         env: extraEnv,
         cwd: root,
         launcher: { id: match.launcher.id, sandbox: LauncherSandboxSchema.parse(match.launcher.sandbox ?? {}) },
       },
+      variables: resolved.variables,
     };
   }
   const policy = egressPolicyFromEnv(env);
@@ -92,17 +110,29 @@ export async function resolveInspectTarget(
   const lookupAll = options.lookup ?? dnsLookupAll;
   const check = await checkEgress(t.url, policy.policy, lookupAll);
   if (!check.ok) return refused(check.message);
+  const loaded = loadLauncherFiles({ ...env, RELAY_REVIEW_ROOT: root });
+  if (!loaded.ok) return refused(`the HTTP target allowlist could not be read: ${loaded.message}`);
+  const allowed = matchHttpTarget(loaded.files.flatMap((f) => f.httpTargets), { url: t.url, headerEnv: t.headerEnv }, ownerLauncherFile({ ...env, RELAY_REVIEW_ROOT: root }));
+  if (!allowed.ok) return refused(allowed.message);
+  const wanted = transportVariables(t);
+  const names = [...Object.values(wanted.headers), ...wanted.url];
+  const looked = await (options.secrets ?? noSecrets)(names);
+  if (!looked.ok) return refused(looked.message);
+  const forHeader = new Map(Object.entries(t.headerEnv).map(([h, n]) => [n, h]));
+  const resolved = resolveVariables(names, { fixed: {}, secrets: looked.values, env }, (n) => (forHeader.has(n) ? `${n} (for header ${forHeader.get(n)})` : n));
+  if (!resolved.ok) return refused(resolved.message);
   const headers: Record<string, string> = {};
   for (const [header, name] of Object.entries(t.headerEnv)) {
-    const value = env[name];
-    if (value === undefined) return refused(`the environment variable ${name} (for header ${header}) is not set on the workbench`);
+    const value = resolved.values.get(name)!;
+    if (/[\r\n\0]/.test(value)) return refused(`the value of ${name} (for header ${header}) contains a line break or NUL, which no header may hold; set it again on the Secrets page`);
     headers[header] = value;
   }
   return {
     ok: true,
+    variables: resolved.variables,
     target: {
       kind: "http",
-      url: t.url,
+      url: substituteReferences(t.url, resolved.values, encodeURIComponent),
       headers,
       mode: t.kind === "sse" ? "sse" : "auto",
       egress: egressGuard(policy.policy, lookupAll),

@@ -1,8 +1,10 @@
 import { AppError } from "@/lib/errors";
 import { SignInRequestSchema } from "@/lib/auth/api";
 import { getAuthConfig } from "@/lib/auth/owner-token";
-import { constantTimeEqual, createSessionValue, sessionCookieHeader } from "@/lib/auth/session";
+import { constantTimeEqual, createSessionValue, isSecureRequest, sessionCookieHeader, SESSION_TTL_SECONDS } from "@/lib/auth/session";
+import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { readJson, withRoute } from "@/lib/http/route";
+import { getDb } from "@/lib/store/db";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,9 +16,12 @@ export const POST = withRoute(async (request: Request) => {
   if (!constantTimeEqual(token, ownerToken)) {
     throw new AppError("UNAUTHORIZED", "that is not this workbench's owner token");
   }
-  const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const epoch = await currentSessionEpoch(await getDb());
   return new Response(null, {
     status: 204,
-    headers: { "Set-Cookie": sessionCookieHeader(createSessionValue(ownerToken), { secure }), "Cache-Control": "no-store" },
+    headers: {
+      "Set-Cookie": sessionCookieHeader(createSessionValue(ownerToken, Date.now(), SESSION_TTL_SECONDS, epoch), { secure: isSecureRequest(request) }),
+      "Cache-Control": "no-store",
+    },
   });
 });

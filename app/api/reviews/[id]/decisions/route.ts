@@ -6,7 +6,8 @@ import { buildDecision } from "@/lib/decisions/binding";
 import { DecideQuerySchema, DecideRequestSchema, type DecideResponse, type ListDecisionsResponse } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
-import { candidateConditions, currentSurfaces, decisionView } from "@/lib/workbench/decisions";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { assertDecidable, candidateConditions, currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -28,18 +29,22 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const record = await getReview(db, id);
   if (!record) throw notFound(id);
   const surfaces = await currentSurfaces(db, id, record.review);
+  const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);
   const body: ListDecisionsResponse = {
     revision: record.revision,
-    decisions: record.review.decisions.map((d) => decisionView(d, record.review, surfaces)),
+    decisions: record.review.decisions.map((d) => decisionView(d, record.review, surfaces, changes)),
     surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
-    ...(query.serverId && query.agentId ? { candidates: candidateConditions(record.review, query.serverId, query.agentId) } : {}),
+    ...(query.serverId && query.agentId
+      ? { candidates: candidateConditions(record.review, query.serverId, query.agentId, await analyzeReviewDocument(db, id, record.review)) }
+      : {}),
   };
   return jsonResponse(body);
 });
 
 /**
  * Decide: the decision is built from the review at `baseRevision`, bound to what is true now, and
- * saved as a new revision on top of it (409 with the current record when someone saved in between).
+ * saved as a new revision on top of it (409 with the current record when someone saved in between;
+ * 409 `surface_blocked` with the changed items when approving a server whose pin is blocked).
  */
 export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
@@ -54,6 +59,7 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
       { details: { current: record } },
     );
   if (record.revision !== input.baseRevision) throw conflict();
+  await assertDecidable(db, id, record.review, input.serverId, input.verdict);
   const surfaces = await currentSurfaces(db, id, record.review);
   const decision = buildDecision(record.review, {
     serverId: input.serverId,

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/errors";
 import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { parseParam, parseRequest, readBodyText, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
+import { SECRETS_PAGE_HINT } from "@/lib/secrets/resolve";
 import { claimInspection, prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { InspectRequestSchema, LAUNCHER_FILE_HINT, type InspectStreamLine } from "@/lib/workbench/surface-api";
 
@@ -16,7 +17,9 @@ const MAX_INSPECT_BODY_BYTES = 16 * 1024;
 /** The workbench refused the target (launcher or egress allowlist): 422, the request itself was well-formed. */
 class TargetRefusedError extends AppError {
   constructor(message: string) {
-    super("FORBIDDEN", `refused to inspect this server: ${message}`, { details: { refused: true, launcherFile: LAUNCHER_FILE_HINT } });
+    // A missing value is fixed on the Secrets page, not in the launcher file: the hint says which.
+    const details = message.includes(SECRETS_PAGE_HINT) ? { refused: true, secretsPage: "/secrets" } : { refused: true, launcherFile: LAUNCHER_FILE_HINT };
+    super("FORBIDDEN", `refused to inspect this server: ${message}`, { details });
     this.name = "TargetRefusedError";
   }
   override get status(): number {

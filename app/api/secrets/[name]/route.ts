@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/http/route";
+import { SetSecretRequestSchema, type SetSecretResponse } from "@/lib/secrets/api";
+import { getSecretKey } from "@/lib/secrets/key";
+import { getDb } from "@/lib/store/db";
+import { deleteSecret, secretNameProblem, setSecret } from "@/lib/store/secrets";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ name: string }> };
+
+const NameParamSchema = z.string().superRefine((n, ctx) => {
+  const problem = secretNameProblem(n);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** Set or rotate a value. The answer names the secret and when it was saved, never the value. */
+export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
+  const name = parseParam(NameParamSchema, (await params).name, "name");
+  const body = await readJson(request, SetSecretRequestSchema);
+  const key = getSecretKey();
+  if (!key.ok) throw new AppError("CONFLICT", key.message);
+  const saved = await setSecret(await getDb(), key.key, name, body.value);
+  const response: SetSecretResponse = { name: saved.name, created: saved.created, updatedAt: saved.updatedAt };
+  return jsonResponse(response, saved.created ? 201 : 200);
+});
+
+export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
+  const name = parseParam(NameParamSchema, (await params).name, "name");
+  if (!(await deleteSecret(await getDb(), name))) throw new AppError("NOT_FOUND", `no secret named ${name} is set`);
+  return noContent();
+});
