@@ -72,7 +72,8 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
             suggestion, unconfirmed
           </span>
         )}
-        <div className="small muted" style={{ marginTop: "0.25rem" }}>
+        {tool.item !== "tool" && <div className="small">{tool.item === "resource" ? "resource" : "resource template"}: its contents are returned as a tool&apos;s result is</div>}
+        <div className="small muted" style={{ marginTop: "0.25rem" }} hidden={tool.item !== "tool"}>
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
       </td>
