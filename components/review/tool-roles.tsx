@@ -79,9 +79,10 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
             suggestion, unconfirmed
           </span>
         )}
+        {tool.item !== "tool" && <div className="small">{tool.item === "resource" ? "resource" : "resource template"}: its contents are returned as a tool&apos;s result is</div>}
         {!shown.confirmed && <div className="small muted">suggestion {percent(tool.suggestionConfidence)} sure</div>}
         {tool.verb && <div className="small muted">verb: {tool.verb}</div>}
-        <div className="small muted" style={{ marginTop: "0.25rem" }}>
+        <div className="small muted" style={{ marginTop: "0.25rem" }} hidden={tool.item !== "tool"}>
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
         {tool.conflicts.map((c, i) => (

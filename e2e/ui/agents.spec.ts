@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
+import { createDemoReview, ndjson } from "../support/surface";
 
 const review = {
   schemaVersion: 2,
@@ -93,4 +94,30 @@ test("[agents]: a large server stays workable: an agent card shows the tools it 
   await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(30);
   await page.getByLabel("Filter tools by server or name").fill("no such tool");
   await expect(page.getByText("No tool matches “no such tool”.")).toBeVisible();
+});
+
+test("[agents]: an inspected server's resource template is a head of a path, and the reviewer maps it to a source like a tool", async ({ page }) => {
+  const { id } = await createDemoReview(page.request);
+  const inspected = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/inspect`, { headers: bearer });
+  expect(inspected.status()).toBe(200);
+  expect((ndjson(await inspected.text()).at(-1) as { ok: boolean }).ok).toBe(true);
+
+  type Body = { tools: { key: string; item: string; sourceIds: string[]; rolesOrigin: string }[]; paths: { listed: { returningTool: string; head: { label: string } }[] } };
+  const analysis = async () => (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as Body;
+  const key = "knowledge-mcp#resource_template/atlas://spaces/{key}";
+  // Unmapped, the on-call agent (which holds knowledge-mcp's tools) reads it with unknown writers.
+  expect((await analysis()).paths.listed.find((p) => p.returningTool === key)?.head.label).toBe("unmapped text returned by atlas://spaces/{key}");
+
+  await page.goto(`/reviews/${id}?section=agents`);
+  const row = page.getByTestId(`tool-roles-${key}`);
+  await expect(row).toContainText("resource template");
+  await row.getByLabel("Wiki: partner space").check();
+  await row.getByRole("button", { name: "Confirm roles of atlas://spaces/{key}" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+
+  const after = await analysis();
+  expect(after.tools.find((t) => t.key === key)).toMatchObject({ item: "resource_template", sourceIds: ["wiki-partner"], rolesOrigin: "confirmed" });
+  expect(after.paths.listed.filter((p) => p.returningTool === key).map((p) => p.head.label)).toEqual(["Wiki: partner space"]);
+  const saved = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as { review: { tools: { tool: string; item?: string }[] } };
+  expect(saved.review.tools.find((t) => t.tool === "atlas://spaces/{key}")?.item).toBe("resource_template");
 });
