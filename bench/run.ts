@@ -12,7 +12,11 @@ import type { BenchResult } from "./types";
 register(new URL("../cli/shared/server-only-hook.mjs", import.meta.url));
 
 const dir = path.join(import.meta.dirname, "suites");
-const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();
+// `npm run bench -- saves graph` runs only the suites named; no names runs them all.
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".ts") && (only.length === 0 || only.includes(f.replace(/\.ts$/, ""))))
+  .sort();
 const results: BenchResult[] = [];
 let failed = false;
 for (const file of files) {

@@ -5,7 +5,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { newId, type SourceId } from "@/lib/ids";
 import { upsertById } from "@/lib/review/edit";
-import { InputSourceSchema, SOURCE_KINDS, type InputSource, type Review } from "@/lib/review/schema";
+import { InputSourceSchema, SOURCE_CONFIDENTIALITY, SOURCE_KINDS, type InputSource, type Review, type SourceConfidentiality } from "@/lib/review/schema";
 import { sourceWriterBound } from "@/lib/sources/writer-bound";
 import { fieldIssuesFromZod } from "@/lib/errors";
 
@@ -19,6 +19,13 @@ const KIND_LABEL: Record<(typeof SOURCE_KINDS)[number], string> = {
   mail: "Mail",
   crm: "CRM",
   other: "Other",
+};
+
+const CONFIDENTIALITY_LABEL: Record<SourceConfidentiality, string> = {
+  public: "Public",
+  internal: "Internal",
+  confidential: "Confidential",
+  secret: "Secret",
 };
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -70,6 +77,7 @@ function populationSummary(s: InputSource): string {
 type Draft = {
   name: string;
   kind: InputSource["kind"];
+  confidentiality: SourceConfidentiality;
   notes: string;
   internalAccounts: string;
   contractors: string;
@@ -85,6 +93,7 @@ function toDraft(s: InputSource | null): Draft {
   return {
     name: s?.name ?? "",
     kind: s?.kind ?? "other",
+    confidentiality: s?.confidentiality ?? "internal",
     notes: s?.notes ?? "",
     internalAccounts: String(w?.internalAccounts ?? 0),
     contractors: String(w?.contractors ?? 0),
@@ -103,6 +112,7 @@ function fromDraft(id: string, d: Draft) {
     id,
     name: d.name,
     kind: d.kind,
+    confidentiality: d.confidentiality,
     notes: d.notes,
     writers: {
       internalAccounts: num(d.internalAccounts),
@@ -170,6 +180,17 @@ function SourceForm(props: {
               </option>
             ))}
           </select>
+        </label>
+        <label className="field">
+          <span className="label-text">Confidentiality</span>
+          <select value={draft.confidentiality} onChange={(e) => set("confidentiality", e.target.value as SourceConfidentiality)}>
+            {SOURCE_CONFIDENTIALITY.map((c) => (
+              <option key={c} value={c}>
+                {CONFIDENTIALITY_LABEL[c]}
+              </option>
+            ))}
+          </select>
+          <span className="small muted">A tool mapped to a confidential or secret source is suggested as reading private data.</span>
         </label>
       </div>
       <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
@@ -290,7 +311,9 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
                   <tr key={s.id} data-testid={`source-${s.id}`}>
                     <td style={{ width: "28%" }}>
                       <div style={{ fontWeight: 600 }}>{s.name}</div>
-                      <div className="small muted">{KIND_LABEL[s.kind]}</div>
+                      <div className="small muted">
+                        {KIND_LABEL[s.kind]} · {CONFIDENTIALITY_LABEL[s.confidentiality]}
+                      </div>
                       {returnedBy(s.id).length > 0 && (
                         <div className="small muted">
                           Returned by: <span className="mono">{returnedBy(s.id).join(", ")}</span>

@@ -47,13 +47,15 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
     const assessment: ToolAssessment = {
       serverId: tool.serverId,
       tool: tool.name,
+      // A resource or template is assessed as a tool is, marked as what it is.
+      ...(tool.item !== "tool" ? { item: tool.item } : {}),
       roles: TOOL_ROLES.filter((r) => roles.has(r)),
       sourceIds: review.sources.filter((s) => sources.has(s.id)).map((s) => s.id),
       rolesConfirmed: true,
     };
     void editor.save((r) => ({
       ...r,
-      tools: [...r.tools.filter((t) => !(t.serverId === tool.serverId && t.tool === tool.name)), assessment],
+      tools: [...r.tools.filter((t) => !(t.serverId === tool.serverId && t.tool === tool.name && (t.item ?? "tool") === tool.item)), assessment],
     })); // the outcome shows in the save status
   };
 

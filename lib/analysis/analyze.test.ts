@@ -79,8 +79,8 @@ describe("from hand-entered tools alone", () => {
   const a = analyse(r);
 
   it("uses suggested roles, with an unmapped head whose writers are unknown", () => {
-    // deploy_release has no annotations, so openWorldHint defaults to true and it is suggested as returning text too.
-    expect(a.paths.total).toBe(2);
+    // deploy_release has no annotations, but its name deploys: it is a sink and not suggested as returning text.
+    expect(a.paths.total).toBe(1);
     expect(a.paths.listed.find((p) => p.returningTool === "kb/search_tickets")).toMatchObject({
       id: "path:a:unmapped:kb/search_tickets:kb/search_tickets->kb/deploy_release",
       reliesOnSuggestions: true,
@@ -92,7 +92,7 @@ describe("from hand-entered tools alone", () => {
 
   it("records every place it relied on an unconfirmed suggestion", () => {
     expect(a.reliance.map((e) => [e.tool, e.agents, e.usedAs])).toEqual([
-      ["kb/deploy_release", ["a"], ["returns untrusted text", "sensitive sink (writes, deploys_or_destroys, network_or_shares)"]],
+      ["kb/deploy_release", ["a"], ["sensitive sink (writes, deploys_or_destroys)"]],
       ["kb/search_tickets", ["a"], ["returns untrusted text"]],
     ]);
   });
@@ -229,5 +229,47 @@ describe("output", () => {
     expect(a.paths.listed.length).toBe(MAX_PATHS_LISTED_PER_AGENT);
     expect(a.paths.truncated).toBe(true);
     expect(a.findings.filter((f) => f.kind === "path.to_sensitive_sink")).toHaveLength(1);
+  });
+});
+
+describe("annotation claims that contradict the name", () => {
+  const r = review({
+    servers: [
+      {
+        id: "srv-15f31645b5b2",
+        name: "GitLab",
+        transport: manual,
+        declaredTools: [
+          { name: "delete_branch", annotations: { readOnlyHint: true } },
+          { name: "search_issues", annotations: { readOnlyHint: true } },
+          { name: "list_jobs", annotations: { destructiveHint: true } },
+        ],
+      },
+    ],
+    tools: [{ serverId: "srv-15f31645b5b2", tool: "delete_branch", roles: ["deploys_or_destroys"], rolesConfirmed: true }],
+    agents: [{ id: "a", name: "a", tools: [{ serverId: "srv-15f31645b5b2", tool: "delete_branch" }, { serverId: "srv-15f31645b5b2", tool: "list_jobs" }] }],
+  });
+  const a = analyse(r);
+  const conflicts = a.findings.filter((f) => f.kind === "tools.annotation_contradicts_name");
+
+  it("are findings naming the server and the tool by name, the hint, the claim and the name's reading, confirmed or not", () => {
+    expect(conflicts.map((f) => f.title)).toEqual([
+      "GitLab claims readOnlyHint: true for delete_branch, which its name contradicts",
+      "GitLab claims destructiveHint: true for list_jobs, which its name contradicts",
+    ]);
+    expect(conflicts[0]?.why.summary).toContain('the name\'s verb "delete" deletes');
+    for (const f of conflicts) expect(`${f.title} ${f.why.summary}`).not.toContain("srv-15f31645b5b2");
+    expect(conflicts[0]?.subject).toEqual({ serverId: "srv-15f31645b5b2", tool: "srv-15f31645b5b2/delete_branch" });
+  });
+
+  it("keep the safer reading, and the tool's JSON entry carries them with its verb and confidence", () => {
+    const listJobs = a.tools.find((t) => t.name === "list_jobs")!;
+    expect(listJobs.sinkRoles).toEqual(["deploys_or_destroys"]);
+    expect(listJobs.verb).toBe("list");
+    expect(listJobs.conflicts).toMatchObject([{ hint: "destructiveHint", claimed: true }]);
+    expect(listJobs.suggestionConfidence).toBeLessThanOrEqual(0.6);
+    const search = a.tools.find((t) => t.name === "search_issues")!;
+    expect(search).toMatchObject({ verb: "search", conflicts: [], sinkRoles: [] });
+    expect(search.suggestionConfidence).toBeGreaterThan(listJobs.suggestionConfidence);
   });
 });

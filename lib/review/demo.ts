@@ -59,26 +59,31 @@ const demoInput: ReviewInput = {
       ],
     },
   ],
+  // The seed marks none of its sources as confidential: the on-call agent's danger is the path from
+  // a ticket body to a deploy, not private data leaving, so each source is internal (the default).
   sources: [
     {
       id: "tracker-internal",
       name: "Tracker: internal projects (PAY, INFRA)",
       kind: "tracker",
+      confidentiality: "internal",
       writers: { internalAccounts: 412, contractors: 38, partnerAccounts: 9 },
     },
     {
       id: "support-portal",
       name: "Tracker: support portal project (SUP)",
       kind: "support_portal",
+      confidentiality: "internal",
       writers: { externalAccounts: 31_400, activeLastYear: 2_100, selfServiceSignupOpen: true },
       notes: "Anyone with a support account can file a ticket; the ticket body becomes a search result.",
     },
-    { id: "wiki", name: "Wiki: internal spaces", kind: "wiki", writers: { internalAccounts: 380 } },
-    { id: "wiki-partner", name: "Wiki: partner space", kind: "partner_space", writers: { externalAccounts: 24 } },
+    { id: "wiki", name: "Wiki: internal spaces", kind: "wiki", confidentiality: "internal", writers: { internalAccounts: 380 } },
+    { id: "wiki-partner", name: "Wiki: partner space", kind: "partner_space", confidentiality: "internal", writers: { externalAccounts: 24 } },
     {
       id: "wiki-comments",
       name: "Wiki: page comments (enabled on every space)",
       kind: "comments",
+      confidentiality: "internal",
       writers: { internalAccounts: 380, externalAccounts: 24 },
     },
   ],

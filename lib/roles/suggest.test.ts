@@ -1,39 +1,274 @@
 import { describe, expect, it, test } from "vitest";
-import { ROLE_KEYWORD_RULES, newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, tokenize } from "./suggest";
+import { newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, type RoleInputTool } from "./suggest";
+import { leadingDescriptionVerb, nameWords, readName } from "./name";
 
-const roles = (t: Parameters<typeof suggestRoles>[0]) => suggestRoles(t).roles.map((r) => r.role);
+const roles = (t: RoleInputTool) => suggestRoles(t).roles.map((r) => r.role);
+const SINKS = ["writes", "deploys_or_destroys", "network_or_shares"];
+const sinks = (t: RoleInputTool) => roles(t).filter((r) => SINKS.includes(r));
+const RO = { readOnlyHint: true };
 
-describe("suggestRoles", () => {
-  it("an absent hint is not safe: a tool with no annotations is suggested as every kind of sink", () => {
-    expect(roles({ name: "do_thing" })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
-    const s = suggestRoles({ name: "do_thing" });
-    expect(s.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/spec default/);
-    expect(s.annotations.destructiveHint).toEqual({ value: true, origin: "spec_default" });
+describe("the name's verb, in every naming style", () => {
+  test.each([
+    ["get_issue", "get"],
+    ["getIssue", "get"],
+    ["get-issue", "get"],
+    ["GetIssue", "get"],
+    ["API-get-issue", "get"],
+    ["jira_get", "get"],
+    ["issues.get", "get"],
+    ["gitlab_get_issue", "get"],
+    ["comment_list", "list"],
+    ["merge_request_get", "get"],
+    ["post_message", "post"],
+    ["URLFetch", "fetch"],
+    ["API-retrieve-a-comment", "retrieve"],
+    ["create_or_update_file", "create"],
+    ["browser_take_screenshot", "screenshot"],
+    ["do_thing", null],
+  ])("%s leads with %j", (name, verb) => {
+    expect(suggestRoles({ name }).verb).toBe(verb);
   });
 
-  it("a declared read-only, closed-world tool gets roles from keywords only", () => {
-    expect(roles({ name: "list_spaces", annotations: { readOnlyHint: true, openWorldHint: false } })).toEqual(["returns_untrusted_text"]);
+  it("a conjunction joins a second verb, whose roles are added", () => {
+    expect(readName("upload_and_delete").verbs.map((v) => v.verb).sort()).toEqual(["delete", "upload"]);
+    expect(sinks({ name: "upload_and_delete" })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+
+  it("the server's own name is a prefix, not the verb's object", () => {
+    expect(readName("gitlab_get_issue", ["gitlab"]).objects).toEqual(["issue"]);
+    expect(nameWords("HTTPServer2Go_getX")).toEqual(["http", "server2", "go", "get", "x"]);
   });
 
   test.each([
-    ["knowledge_search", "Search tickets", { readOnlyHint: true }, ["returns_untrusted_text"]],
-    ["trigger_deploy", "Trigger a production deploy", { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, ["writes", "deploys_or_destroys"]],
-    ["share_file", "Share a file with a user", { readOnlyHint: false, destructiveHint: false, openWorldHint: true }, ["returns_untrusted_text", "reads_private_data", "writes", "network_or_shares"]],
-    ["fetch_url", "Fetch a web page", { readOnlyHint: true, openWorldHint: true }, ["returns_untrusted_text", "network_or_shares"]],
-    ["get-env", "Returns all environment variables", { readOnlyHint: true, openWorldHint: false }, ["returns_untrusted_text", "reads_private_data"]],
-    ["deleteRepository", "", { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, ["writes", "deploys_or_destroys"]],
-    ["send_email", "", { readOnlyHint: false, destructiveHint: false, openWorldHint: false }, ["reads_private_data", "writes", "network_or_shares"]],
-  ])("%s → %j", (name, description, annotations, expected) => {
-    expect(roles({ name, description, annotations })).toEqual(expected);
+    ["get_x", [], ["returns_untrusted_text"]],
+    ["list_x", [], ["returns_untrusted_text"]],
+    ["search_x", [], ["returns_untrusted_text"]],
+    ["create_x", ["writes"], []],
+    ["add_issue_comment", ["writes"], []],
+    ["delete_branch", ["writes", "deploys_or_destroys"], []],
+    ["trigger_deploy", ["writes", "deploys_or_destroys"], []],
+    ["run_pipeline", ["writes", "deploys_or_destroys"], []],
+    ["send_message", ["network_or_shares"], []],
+    ["share_file", ["network_or_shares"], []],
+    ["approve_deployment", ["writes", "deploys_or_destroys"], []],
+    ["create_webhook", ["writes", "network_or_shares"], []],
+  ])("%s: sinks %j", (name, expectedSinks, alsoReturns) => {
+    expect(sinks({ name })).toEqual(expectedSinks);
+    for (const role of alsoReturns) expect(roles({ name })).toContain(role);
+  });
+});
+
+describe("HTTP methods of OpenAPI-style names", () => {
+  test.each([
+    ["API-post-search", []],
+    ["API-post-database-query", []],
+    ["API-get-users", []],
+    ["API-patch-page", ["writes"]],
+    ["API-post-page", ["writes"]],
+    ["API-delete-a-block", ["writes", "deploys_or_destroys"]],
+    ["jira_get", []],
+    ["jira_post", ["writes"]],
+    ["jira_put", ["writes"]],
+    ["jira_patch", ["writes"]],
+    ["jira_delete", ["writes", "deploys_or_destroys"]],
+    ["slack_post_message", ["network_or_shares"]],
+  ])("%s: sinks %j", (name, expected) => {
+    expect(sinks({ name, annotations: {} })).toEqual(expected);
   });
 
-  it("every suggested role carries at least one reason", () => {
-    for (const r of suggestRoles({ name: "upload_and_delete", description: "Uploads a file, then deletes it" }).roles) expect(r.reasons.length).toBeGreaterThan(0);
+  it("says why a POST reads", () => {
+    expect(suggestRoles({ name: "API-post-search" }).roles[0]?.reasons[0]).toMatch(/HTTP POST to a query endpoint \("search"\)/);
+    expect(suggestRoles({ name: "jira_post" }).roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/HTTP POST, which writes/);
+  });
+});
+
+describe("the input schema", () => {
+  const schema = (properties: Record<string, object>) => ({ type: "object", properties });
+
+  it("a free url beside a fetch reaches the network; the same fetch without one does not", () => {
+    expect(sinks({ name: "fetch", inputSchema: schema({ url: { type: "string" } }) })).toEqual(["network_or_shares"]);
+    expect(sinks({ name: "fetch_page", inputSchema: schema({ page_id: { type: "string" } }) })).toEqual([]);
+    expect(sinks({ name: "navigate", inputSchema: schema({ targetUrl: { type: "string" } }) })).toEqual(["network_or_shares"]);
+  });
+
+  it("an id that names a url-like thing is not a free address", () => {
+    expect(sinks({ name: "get_link", inputSchema: schema({ link_id: { type: "string" } }) })).toEqual([]);
+  });
+
+  it("recipients beside a send", () => {
+    const s = suggestRoles({ name: "send_email", inputSchema: schema({ to: { type: "string" }, body: { type: "string" } }) });
+    expect(s.roles.find((r) => r.role === "network_or_shares")?.reasons).toContain('input "to" names recipients');
+  });
+
+  it("a content field beside a write strengthens it", () => {
+    const plain = suggestRoles({ name: "create_issue" }).roles.find((r) => r.role === "writes")!;
+    const withBody = suggestRoles({ name: "create_issue", inputSchema: schema({ body: { type: "string" } }) }).roles.find((r) => r.role === "writes")!;
+    expect(withBody.confidence).toBeGreaterThan(plain.confidence);
+    expect(withBody.reasons).toContain('input "body" carries content to write');
+  });
+
+  it("a field naming where output is saved makes a read write a file", () => {
+    expect(sinks({ name: "download_job_artifacts", annotations: RO, inputSchema: schema({ job_id: { type: "number" }, local_path: { type: "string" } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "get_logs", inputSchema: schema({ params: { type: "object", properties: { outputDir: { type: "string" } } } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_snapshot", inputSchema: schema({ filename: { type: "string", description: "Save snapshot to markdown file instead of returning it" } }) })).toEqual(["writes"]);
+    // A file the tool reads is not where it saves.
+    expect(sinks({ name: "read_file", inputSchema: schema({ path: { type: "string", description: "Path of the file to read" } }) })).toEqual([]);
+  });
+
+  it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
+    const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
+    expect(roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "execute_sentry_tool", inputSchema: schema({ name: { type: "string" }, arguments: { type: "object" } }) })).toEqual(all);
+    expect(roles({ name: "run_pipeline", inputSchema: schema({ ref: { type: "string" } }) })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+
+  it("a bare HTTP method over any path does what the endpoints it reaches do", () => {
+    const path = schema({ path: { type: "string" }, body: { type: "object" } });
+    expect(roles({ name: "jira_post", inputSchema: path })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(sinks({ name: "jira_put", inputSchema: path })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "jira_get", inputSchema: path })).toEqual([]);
+  });
+
+  it("a visibility field on a write means what it writes can be published", () => {
+    expect(sinks({ name: "create_repository", inputSchema: schema({ name: { type: "string" }, private: { type: "boolean" } }) })).toEqual(["writes", "network_or_shares"]);
+  });
+});
+
+describe("interactions with a live page", () => {
+  it("act on it and report what it then shows", () => {
+    expect(roles({ name: "browser_click" })).toEqual(["returns_untrusted_text", "writes"]);
+    expect(sinks({ name: "puppeteer_select" })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_hover", annotations: RO })).toEqual([]);
+  });
+});
+
+describe("the description is weak evidence", () => {
+  // The GitLab, Notion and Jira tools the issue names: a word in a sentence never makes a read a sink.
+  test.each([
+    ["get_merge_request", "Get a merge request, with its merge status and deployment environments"],
+    ["get_commit", "Get the details of a commit, including its commit message"],
+    ["get_issue", "Get an issue. Fields that are not set are omitted"],
+    ["get_file_blame", "Get blame for a file: the commit and message of every line"],
+    ["list_merge_requests", "List merge requests assigned to a user; post-merge state is included"],
+    ["API-retrieve-a-comment", "Retrieve a comment from a page or block"],
+    ["jira_get", "Read any Jira data via GET. Use jq to save tokens; comment, issue and https links"],
+    ["search_users", "Search for users by email"],
+  ])("%s stays a read", (name, description) => {
+    expect(sinks({ name, description, annotations: RO })).toEqual([]);
+    expect(sinks({ name, description })).toEqual([]);
+    expect(roles({ name, description })).not.toContain("reads_private_data");
+  });
+
+  it("reads a name with no known verb by the description's opening verb", () => {
+    expect(leadingDescriptionVerb("Get a recursive tree view of files")).toBe("get");
+    expect(leadingDescriptionVerb("This tool permanently deletes a folder")).toBe("delete");
+    expect(leadingDescriptionVerb("A detailed tool for thinking")).toBeNull();
+    expect(sinks({ name: "directory_tree", description: "Get a recursive tree view of files" })).toEqual([]);
+    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+});
+
+describe("annotations are claims", () => {
+  it("an explicit claim agreeing with the name is strong", () => {
+    const agreed = suggestRoles({ name: "get_issue", annotations: RO });
+    const unannotated = suggestRoles({ name: "get_issue" });
+    expect(agreed.confidence).toBeGreaterThan(unannotated.confidence);
+    expect(suggestRoles({ name: "delete_branch", annotations: { readOnlyHint: false, destructiveHint: true } }).roles.find((r) => r.role === "deploys_or_destroys")?.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("an absent hint is shown and lowers confidence, but alone does not make get_issue a sink", () => {
+    const s = suggestRoles({ name: "get_issue" });
+    expect(sinks({ name: "get_issue" })).toEqual([]);
+    expect(s.notes).toContain("unannotated: the spec assumes the worst");
+    expect(s.confidence).toBeLessThan(0.8);
+  });
+
+  test.each([
+    ["delete_branch", { readOnlyHint: true }, "readOnlyHint", true, "deploys_or_destroys"],
+    ["create_issue", { readOnlyHint: true }, "readOnlyHint", true, "writes"],
+    ["send_email", { readOnlyHint: true }, "readOnlyHint", true, "network_or_shares"],
+    ["search_issues", { destructiveHint: true }, "destructiveHint", true, "deploys_or_destroys"],
+    ["search_issues", { readOnlyHint: true, destructiveHint: true }, "destructiveHint", true, "deploys_or_destroys"],
+    ["get_issue", { readOnlyHint: false }, "readOnlyHint", false, "writes"],
+    ["delete_branch", { readOnlyHint: false, destructiveHint: false }, "destructiveHint", false, "deploys_or_destroys"],
+    ["send_email", { openWorldHint: false }, "openWorldHint", false, "network_or_shares"],
+  ] as const)("%s with %j is a conflict on %s; the safer reading keeps %s", (name, annotations, hint, claimed, kept) => {
+    const s = suggestRoles({ name, annotations });
+    expect(s.conflicts).toHaveLength(1);
+    expect(s.conflicts[0]).toMatchObject({ hint, claimed });
+    expect(s.conflicts[0]?.message).toContain(`${hint}: ${claimed} is claimed`);
+    expect(s.conflicts[0]?.nameReading).toContain(`"${s.verb}"`);
+    expect(s.roles.map((r) => r.role)).toContain(kept);
+    expect(s.confidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it("no conflict where claim and name agree", () => {
+    for (const [name, annotations] of [["get_issue", RO], ["delete_branch", { readOnlyHint: false, destructiveHint: true }], ["create_issue", { readOnlyHint: false, destructiveHint: false }], ["fetch", { readOnlyHint: true, openWorldHint: true }]] as const) {
+      expect(suggestRoles({ name, annotations }).conflicts, name).toEqual([]);
+    }
+  });
+
+  it("a name with no known verb leans on the claims, and with none on the spec's worst case", () => {
+    expect(sinks({ name: "sequential_thing", annotations: RO })).toEqual([]);
+    expect(sinks({ name: "sequential_thing", annotations: { readOnlyHint: false } })).toEqual(["writes"]);
+    expect(sinks({ name: "sequential_thing", annotations: { readOnlyHint: false, destructiveHint: true } })).toEqual(["writes", "deploys_or_destroys"]);
+    const worst = suggestRoles({ name: "do_thing" });
+    expect(worst.roles.map((r) => r.role)).toEqual(["returns_untrusted_text", "writes"]);
+    expect(worst.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/spec assumes the worst/);
+    expect(worst.confidence).toBeLessThanOrEqual(0.3);
+    expect(worst.annotations.destructiveHint).toEqual({ value: true, origin: "spec_default" });
+  });
+});
+
+describe("private data", () => {
+  it("comes from the sources: a tool mapped to a confidential or secret source, named as the reason", () => {
+    const sources = new Map([
+      ["pay", { name: "Tracker: PAY", confidentiality: "confidential" as const }],
+      ["wiki", { name: "Wiki", confidentiality: "internal" as const }],
+      ["vault", { name: "Vault", confidentiality: "secret" as const }],
+    ]);
+    const assessed = (sourceIds: string[]) => ({ sourceIds: sourceIds as never[], roles: [], rolesConfirmed: false });
+    const s = suggestRoles({ name: "search", annotations: RO }, assessed(["pay", "wiki"]), undefined, { sources });
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual(["mapped to Tracker: PAY, a confidential source"]);
+    expect(s.roles.find((r) => r.role === "returns_untrusted_text")?.reasons).toContain("returns text from 2 mapped source(s): Tracker: PAY, Wiki");
+    expect(roles({ name: "search", annotations: RO })).not.toContain("reads_private_data");
+    expect(suggestRoles({ name: "search", annotations: RO }, assessed(["wiki"]), undefined, { sources }).roles.map((r) => r.role)).not.toContain("reads_private_data");
+    expect(suggestRoles({ name: "read", annotations: RO }, assessed(["vault"]), undefined, { sources }).roles.map((r) => r.role)).toContain("reads_private_data");
+  });
+
+  it("a read whose name's object is secrets is suggested from the name; 'user' or 'email' alone is not private", () => {
+    expect(roles({ name: "get-env", description: "Returns all environment variables", annotations: RO })).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    expect(roles({ name: "get_secret", annotations: RO })).toContain("reads_private_data");
+    expect(roles({ name: "get_user", description: "Gets the user profile by email", annotations: RO })).not.toContain("reads_private_data");
+  });
+});
+
+describe("confidence", () => {
+  it("every suggested role carries reasons and a confidence in 0..1; the tool's is its least certain decision", () => {
+    for (const tool of [{ name: "upload_and_delete", description: "Uploads a file, then deletes it" }, { name: "get_issue", annotations: RO }, { name: "do_thing" }, { name: "delete_branch", annotations: RO }]) {
+      const s = suggestRoles(tool);
+      for (const r of s.roles) {
+        expect(r.reasons.length).toBeGreaterThan(0);
+        expect(r.confidence).toBeGreaterThan(0);
+        expect(r.confidence).toBeLessThanOrEqual(1);
+        expect(s.confidence).toBeLessThanOrEqual(r.confidence);
+      }
+    }
+  });
+
+  it("the uncertain come first: a conflict or an unknown verb is less sure than an annotated read", () => {
+    const c = (t: RoleInputTool) => suggestRoles(t).confidence;
+    expect(c({ name: "get_issue", annotations: RO })).toBeGreaterThan(c({ name: "get_issue" }));
+    expect(c({ name: "get_issue" })).toBeGreaterThan(c({ name: "delete_branch", annotations: RO }));
+    expect(c({ name: "delete_branch", annotations: RO })).toBeGreaterThan(c({ name: "do_thing" }));
   });
 
   it("mapped sources make a tool return their text", () => {
     const s = suggestRoles({ name: "x", annotations: { readOnlyHint: true, openWorldHint: false } }, { sourceIds: ["support-portal" as never], roles: [], rolesConfirmed: false });
-    expect(s.roles).toEqual([{ role: "returns_untrusted_text", reasons: ["returns text from 1 mapped source(s): support-portal"] }]);
+    const returned = s.roles.find((r) => r.role === "returns_untrusted_text");
+    expect(returned?.confidence).toBe(1);
+    expect(returned?.reasons).toContain("returns text from 1 mapped source(s): support-portal");
   });
 });
 
@@ -50,53 +285,6 @@ describe("resolveRoles", () => {
     const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
     expect(r.origin).toBe("suggested");
     expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
-  });
-});
-
-describe("keyword matching", () => {
-  // The definition: per rule, the first word of the name (then of the description) in its list; a
-  // rule with completing words fires only with the first such word of the name, else of the description.
-  function referenceKeywordReasons(name: string, description: string): string[] {
-    const nameWords = tokenize(name);
-    const descWords = tokenize(description);
-    const out: string[] = [];
-    for (const rule of ROLE_KEYWORD_RULES) {
-      for (const [where, words] of [["name", nameWords], ["description", descWords]] as const) {
-        const hit = words.find((w) => rule.words.includes(w));
-        if (!hit) continue;
-        const completing = rule.with ? (nameWords.find((w) => rule.with?.includes(w)) ?? descWords.find((w) => rule.with?.includes(w))) : undefined;
-        if (rule.with && !completing) continue;
-        out.push(`${rule.role}: ${completing ? `${where} says "${hit}" with "${completing}"` : `${where} says "${hit}"`}: ${rule.why}`);
-      }
-    }
-    return out;
-  }
-  const keywordReasons = (name: string, description: string) =>
-    suggestRoles({ name, description, annotations: { readOnlyHint: true, openWorldHint: false } }).roles.flatMap((r) => r.reasons.map((reason) => `${r.role}: ${reason}`));
-  const sorted = (xs: string[]) => [...new Set(xs)].sort();
-
-  test.each([
-    ["fetchUrl", "Fetch a web page"],
-    ["getUser", "Gets the user PROFILE by email"],
-    ["send_mail", "Sends email; posts to Slack"],
-    ["URLFetch", "download the link"],
-    ["deleteRepository2", "İstanbul deploy"],
-    ["naïve_search", "Café — read the inbox"],
-    ["searchsearch", "search-search"],
-    ["", ""],
-  ])("%j / %j matches the definition", (name, description) => {
-    expect(sorted(keywordReasons(name, description))).toEqual(sorted(referenceKeywordReasons(name, description)));
-  });
-
-  it("matches the definition on generated names and descriptions", () => {
-    let seed = 11;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-    const pieces = ["get", "Get", "url", "URL", "fetch", "web", "send", "mail", "e", "_", "-", " ", ".", "X", "9", "post", "s", "delete", "İ", "é", "Search", "link", "links", "user", "users"];
-    const text = () => Array.from({ length: Math.floor(rand() * 8) }, () => pieces[Math.floor(rand() * pieces.length)]).join("");
-    for (let i = 0; i < 3000; i++) {
-      const [name, description] = [text(), text()];
-      expect(sorted(keywordReasons(name, description)), `${name} / ${description}`).toEqual(sorted(referenceKeywordReasons(name, description)));
-    }
   });
 });
 
@@ -136,26 +324,3 @@ describe("the role cache of one analysis", () => {
   });
 });
 
-describe("tokenize", () => {
-  // The definition the one-pass scanner must match, word for word.
-  const reference = (text: string) =>
-    text
-      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length > 0);
-
-  test.each([["deleteRepository"], ["get-env"], ["fetch_URL v2"], ["ABCdef"], ["a1B2c3"], ["  __x__  "], [""], ["HTTPServer2Go"], ["naïve Café"], ["İstanbul K"]])("%j splits as the regex does", (text) => {
-    expect(tokenize(text)).toEqual(reference(text));
-  });
-
-  it("matches the regex on generated ASCII text", () => {
-    let s = 7;
-    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-    const alphabet = "aZ9_-. /bY0cX";
-    for (let i = 0; i < 2000; i++) {
-      const text = Array.from({ length: Math.floor(rand() * 16) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
-      expect(tokenize(text)).toEqual(reference(text));
-    }
-  });
-});

@@ -1,0 +1,324 @@
+/**
+ * Role inference from what a server says about a tool, signal by signal, each weighed and each
+ * shown as a reason:
+ * - the leading verb of the name (strong), read through ./name in every naming style;
+ * - for OpenAPI-style names, the HTTP method and the path (`API-post-search` reads: a POST to a
+ *   query endpoint; `jira_post` is any POST: a write);
+ * - the input schema: a content field beside a write, a free address beside a fetch, recipients
+ *   beside a send, a visibility field on a write;
+ * - the description, as weak evidence, read only when the name has no known verb: a word in a
+ *   sentence never outweighs the name's verb;
+ * - the annotations, which are claims: one agreeing with the name raises confidence, one
+ *   contradicting it is a conflict in which the safer reading wins (no sink role is ever dropped
+ *   for a claim), and an absent hint lowers confidence without making a read a sink on its own.
+ * What the sources say (mapped sources, their confidentiality) is added by ./suggest.
+ */
+import type { ToolRole } from "@/lib/review/schema";
+import { effectiveAnnotationsOf, type EffectiveAnnotations } from "@/lib/tools/annotations";
+import {
+  CODE_WORDS,
+  CONTENT_FIELDS,
+  EXEC_VERBS,
+  INTERACTION_VERBS,
+  NET_FETCH_VERBS,
+  OUTPUT_WORDS,
+  PATH_WORDS,
+  WEB_OBJECTS,
+  DEPLOY_NOUNS,
+  HTTP_METHODS,
+  OUTBOUND_NOUNS,
+  QUERY_NOUNS,
+  RECIPIENT_FIELDS,
+  SECRET_NOUNS,
+  SEND_VERBS,
+  URL_FIELDS,
+  VISIBILITY_FIELDS,
+  type VerbClass,
+} from "./lexicon";
+import { leadingDescriptionVerb, nameWords, readName } from "./name";
+import { VERB_CLASS } from "./lexicon";
+
+export type InferInput = {
+  name: string;
+  description?: string;
+  /** The index of the tool's annotation combination (see `annotationCombination`). */
+  annotationCombination: number;
+  inputSchema?: unknown;
+  /** The words of the server's name, dropped from the front of the tool's. */
+  serverWords?: readonly string[];
+};
+
+export type Conflict = {
+  hint: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
+  claimed: boolean;
+  nameReading: string;
+  message: string;
+};
+
+/** A role being inferred: its reasons and its confidence, the strongest signal's. */
+export type Draft = { reasons: string[]; confidence: number };
+
+export type Inference = {
+  roles: Map<ToolRole, Draft>;
+  annotations: EffectiveAnnotations;
+  verb: string | null;
+  conflicts: Conflict[];
+  /** 0..1: how sure the inference is that the tool is not a sink; null when it suggests one. */
+  notSinkConfidence: number | null;
+  /** Reasons behind what is *not* suggested (a read with no annotations is not a write). */
+  notes: string[];
+};
+
+const SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
+
+/** Confidence levels, named so the weighing reads as prose. */
+const STRONG = 0.95;
+const NAME = 0.85;
+const NAME_OBJECT = 0.75;
+const SCHEMA = 0.8;
+const CONFLICTED = 0.6;
+const DESCRIPTION = 0.55;
+const WEAK = 0.5;
+const SPEC_DEFAULT_ONLY = 0.3;
+
+const CLASS_ROLE: Record<Exclude<VerbClass, "read" | "compute">, ToolRole> = { write: "writes", destroy: "deploys_or_destroys", network: "network_or_shares" };
+
+const CLASS_SAYS: Record<VerbClass, string> = {
+  read: "reads",
+  compute: "computes on its inputs",
+  write: "writes",
+  destroy: "deletes, deploys or runs something",
+  network: "sends or shares outside the session",
+};
+
+/** A verb's reading with where it came from, e.g. `the name's verb "delete" deletes…`. */
+type Reading = { verbClass: VerbClass; says: string; confidence: number; fromName: boolean; verb: string };
+
+type Field = { key: string; words: string[]; freeText: boolean; description: string };
+
+/**
+ * The input schema's fields: the top level and one level into object fields (`params.outputDir`),
+ * at most 200 each; `freeText` when a field takes a string (or strings) of any shape.
+ */
+function schemaFields(schema: unknown, depth = 0): Field[] {
+  if (!schema || typeof schema !== "object") return [];
+  const properties = (schema as { properties?: unknown }).properties;
+  if (!properties || typeof properties !== "object") return [];
+  const out: Field[] = [];
+  for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    const v = (value && typeof value === "object" ? value : {}) as { type?: unknown; enum?: unknown; items?: { type?: unknown }; description?: unknown };
+    const types: unknown[] = Array.isArray(v.type) ? v.type : [v.type];
+    const itemTypes: unknown[] = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
+    const stringy = types.includes("string") || types.includes(undefined) || (types.includes("array") && (itemTypes.includes("string") || itemTypes.includes(undefined)));
+    const description = typeof v.description === "string" ? v.description.slice(0, 500) : "";
+    out.push({ key, words: nameWords(key), freeText: stringy && !Array.isArray(v.enum), description });
+    if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
+  }
+  return out;
+}
+
+/** A field naming where the tool saves its output: `outputDir`, `local_path`, or a file field its description says is saved to. */
+const SAVES_TO = /\b(save[sd]?|saving|write[s]?|writing|written|store[sd]?|download(?:s|ed)?)\b[^.]{0,60}\b(to|into|in|as)\b/i;
+function outputField(fields: readonly Field[]): Field | undefined {
+  return fields.find(
+    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
+  );
+}
+
+const fieldIn = (fields: readonly Field[], set: ReadonlySet<string>, freeText = false) =>
+  fields.find((f) => (!freeText || f.freeText) && f.words.some((w) => set.has(w)) && !(f.words.length > 1 && f.words.at(-1) === "id"));
+
+/**
+ * The reading of a POST (`API-post-search`, `jira_post`, `post_message`): a query endpoint reads, a
+ * message endpoint sends, any other POST writes.
+ */
+function postReading(objects: readonly string[], generated: boolean): Reading {
+  const query = objects.find((w) => QUERY_NOUNS.has(w));
+  if (query) return { verbClass: "read", says: `"post" is an HTTP POST to a query endpoint ("${query}"), which reads`, confidence: NAME, fromName: true, verb: "post" };
+  const outbound = objects.find((w) => OUTBOUND_NOUNS.has(w));
+  if (outbound) return { verbClass: "network", says: `"post" posts a ${outbound}, which leaves the session`, confidence: NAME, fromName: true, verb: "post" };
+  return { verbClass: "write", says: generated || objects.length === 0 ? `"post" is an HTTP POST, which writes` : `"post" writes`, confidence: NAME, fromName: true, verb: "post" };
+}
+
+export function inferRoles(input: InferInput): Inference {
+  const annotations = effectiveAnnotationsOf(input.annotationCombination);
+  const roles = new Map<ToolRole, Draft>();
+  const conflicts: Conflict[] = [];
+  const notes: string[] = [];
+  const add = (role: ToolRole, reason: string, confidence: number) => {
+    const draft = roles.get(role);
+    if (!draft) roles.set(role, { reasons: [reason], confidence });
+    else {
+      if (!draft.reasons.includes(reason)) draft.reasons.push(reason);
+      draft.confidence = Math.max(draft.confidence, confidence);
+    }
+  };
+  const cap = (role: ToolRole, confidence: number) => {
+    const draft = roles.get(role);
+    if (draft) draft.confidence = Math.min(draft.confidence, confidence);
+  };
+  const raise = (role: ToolRole, reason: string, confidence: number) => {
+    const draft = roles.get(role);
+    if (!draft) return;
+    if (!draft.reasons.includes(reason)) draft.reasons.push(reason);
+    draft.confidence = Math.max(draft.confidence, confidence);
+  };
+
+  const name = readName(input.name, input.serverWords);
+  const fields = schemaFields(input.inputSchema);
+
+  // The verbs: the name's, else the description's opening one (weak).
+  const readings: Reading[] = [];
+  for (const v of name.verbs) {
+    // `jira_post`: a namespace and a bare method is an HTTP call, as `API-post-…` is.
+    const bareMethod = v.index === name.words.length - 1 && name.words.length <= 2;
+    const methodCall = name.generated || bareMethod;
+    if (v.verb === "post") readings.push(postReading(bareMethod ? [] : name.objects, methodCall));
+    else if (methodCall && HTTP_METHODS.has(v.verb) && (v.verb === "head" || v.verb === "options")) readings.push({ verbClass: "read", says: `"${v.verb}" is an HTTP ${v.verb.toUpperCase()}, which reads`, confidence: NAME, fromName: true, verb: v.verb });
+    else readings.push({ verbClass: v.verbClass, says: `"${v.verb}" ${CLASS_SAYS[v.verbClass]}`, confidence: NAME, fromName: true, verb: v.verb });
+  }
+  if (readings.length === 0) {
+    const verb = leadingDescriptionVerb(input.description ?? "");
+    const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
+    if (verb && verbClass) readings.push({ verbClass, says: `the description opens with "${verb}", which ${CLASS_SAYS[verbClass]} (the name has no known verb)`, confidence: DESCRIPTION, fromName: false, verb });
+  }
+  const nameReading = readings.map((r) => (r.fromName ? `the name's verb ${r.says}` : r.says)).join("; ") || "the name has no known verb";
+  const lead = readings[0];
+
+  for (const r of readings) {
+    const why = r.fromName ? `the name's verb ${r.says}` : r.says;
+    if (r.verbClass === "read") add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
+    else if (r.verbClass === "compute") add("returns_untrusted_text", `${why} and returns the result`, Math.min(r.confidence, WEAK + 0.05));
+    else add(CLASS_ROLE[r.verbClass], why, r.confidence);
+    // Deleting, deploying or running changes state: a destroy is a write too.
+    if (r.verbClass === "destroy") add("writes", why, r.confidence);
+    if (INTERACTION_VERBS.has(r.verb)) add("returns_untrusted_text", `"${r.verb}" acts on a live page or app, and such tools report what it then shows`, WEAK);
+  }
+  const classes = new Set(readings.map((r) => r.verbClass));
+  const writesOrDestroys = classes.has("write") || classes.has("destroy");
+
+  // A tool that runs code or any operation (`execute_sql`, `browser_evaluate(function)`,
+  // `execute_sentry_tool`), or a bare HTTP method over any path (`jira_post(path)`), can do what
+  // everything it reaches does.
+  const verbsNow = new Set(readings.map((r) => r.verb));
+  const codeObject = name.objects.find((w) => CODE_WORDS.has(w)) ?? fields.find((f) => f.freeText && f.words.some((w) => CODE_WORDS.has(w)))?.key;
+  const anyPath = fields.find((f) => f.freeText && f.words.length === 1 && (f.words[0] === "path" || f.words[0] === "endpoint"));
+  const bareMethod = name.verbs.length === 1 && name.words.length <= 2 && name.verbs[0]!.index === name.words.length - 1 && HTTP_METHODS.has(name.verbs[0]!.verb);
+  if ([...verbsNow].some((v) => EXEC_VERBS.has(v)) && codeObject) {
+    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
+    for (const role of ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"] as const) add(role, why, SCHEMA);
+  } else if (bareMethod && anyPath) {
+    const method = name.verbs[0]!.verb;
+    const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
+    const reach: Record<string, readonly ToolRole[]> = {
+      post: ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"],
+      put: ["writes", "deploys_or_destroys"],
+      delete: ["writes", "deploys_or_destroys"],
+    };
+    for (const role of reach[method] ?? []) add(role, why, NAME_OBJECT);
+  }
+
+  // What the verbs act on.
+  const outbound = name.objects.find((w) => OUTBOUND_NOUNS.has(w));
+  if (outbound && writesOrDestroys) add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
+  const deploy = name.objects.find((w) => DEPLOY_NOUNS.has(w));
+  if (deploy && writesOrDestroys) add("deploys_or_destroys", `the name's object "${deploy}" is a deploy`, NAME_OBJECT);
+  const saves = outputField(fields);
+  if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
+  const secret = name.objects.find((w) => SECRET_NOUNS.has(w));
+  if (secret && !writesOrDestroys && !classes.has("network")) add("reads_private_data", `the name's object "${secret}" names secrets`, NAME_OBJECT);
+
+  // The input schema.
+  const verbs = verbsNow;
+  const fetchLike = readings.length === 0 || [...verbs].some((v) => NET_FETCH_VERBS.has(v)) || name.objects.some((w) => WEB_OBJECTS.has(w)) || classes.has("network");
+  const url = fieldIn(fields, URL_FIELDS, true);
+  if (url && fetchLike && !writesOrDestroys) add("network_or_shares", `input "${url.key}" is a free address: the request itself can carry data out`, SCHEMA);
+  const recipients = fieldIn(fields, RECIPIENT_FIELDS);
+  if (recipients && [...verbs].some((v) => SEND_VERBS.has(v))) add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
+  const content = fieldIn(fields, CONTENT_FIELDS, true);
+  if (content && classes.has("write")) raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
+  const visibility = fieldIn(fields, VISIBILITY_FIELDS);
+  if (visibility && classes.has("write")) add("network_or_shares", `input "${visibility.key}" sets who can see it: what it writes can be published`, NAME_OBJECT - 0.05);
+
+  if (readings.length === 0) add("returns_untrusted_text", "the name has no known verb: assumed to return text", WEAK);
+
+  // The annotations, as claims weighed against the name.
+  const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
+  const sinkRolesNow = () => SINK_ROLES.filter((r) => roles.has(r));
+  const conflict = (hint: Conflict["hint"], claimed: boolean, kept: string) => {
+    conflicts.push({ hint, claimed, nameReading, message: `${hint}: ${claimed} is claimed, but ${nameReading}; the safer reading is kept (${kept})` });
+  };
+  let notSink = lead ? (lead.fromName ? (lead.verbClass === "read" ? NAME : NAME_OBJECT) : DESCRIPTION) : WEAK;
+  const readingSinks = sinkRolesNow();
+
+  if (readOnlyHint.origin === "declared") {
+    if (readOnlyHint.value && readingSinks.length > 0) {
+      conflict("readOnlyHint", true, readingSinks.join(", "));
+      for (const role of readingSinks) {
+        raise(role, `readOnlyHint: true is claimed, which contradicts the name: the safer reading is kept`, 0);
+        cap(role, CONFLICTED);
+      }
+    } else if (readOnlyHint.value) {
+      notSink = lead ? STRONG : NAME_OBJECT - 0.05;
+      raise("returns_untrusted_text", `readOnlyHint: true (declared)${lead ? " agrees" : ""}`, 0);
+    } else if (readingSinks.length > 0) {
+      for (const role of readingSinks) raise(role, "readOnlyHint: false (declared) agrees: the tool may modify its environment", STRONG);
+    } else if (lead) {
+      conflict("readOnlyHint", false, "writes");
+      add("writes", `readOnlyHint: false is claimed: the tool may modify its environment, which contradicts the name; the safer reading is kept`, CONFLICTED);
+    } else {
+      add("writes", "readOnlyHint: false (declared): the tool may modify its environment", CONFLICTED);
+    }
+  } else if (readingSinks.length === 0) {
+    if (lead) {
+      notSink = Math.min(notSink, 0.7);
+      notes.push(`readOnlyHint unannotated: the spec assumes the worst, but ${nameReading}, so no sink role is suggested`);
+    } else {
+      add("writes", "unannotated: the spec assumes the worst (readOnlyHint defaults to false), and the name has no known verb", SPEC_DEFAULT_ONLY);
+    }
+  } else {
+    for (const role of readingSinks) raise(role, "readOnlyHint unannotated: the spec assumes the worst, as the name does", 0);
+  }
+
+  const readOnlyClaimed = readOnlyHint.origin === "declared" && readOnlyHint.value;
+  if (destructiveHint.origin === "declared") {
+    if (destructiveHint.value && !classes.has("destroy")) {
+      if (lead && !writesOrDestroys && !classes.has("network")) {
+        conflict("destructiveHint", true, "deploys_or_destroys");
+        add("deploys_or_destroys", "destructiveHint: true is claimed, which contradicts the name; the safer reading is kept", CONFLICTED);
+      } else if (!lead && !readOnlyClaimed) {
+        add("deploys_or_destroys", "destructiveHint: true (declared): the tool may destroy", CONFLICTED);
+      } else if (roles.has("writes")) {
+        raise("writes", "destructiveHint: true (declared): its updates may overwrite or destroy", 0);
+      }
+    } else if (destructiveHint.value) {
+      raise("deploys_or_destroys", "destructiveHint: true (declared) agrees", STRONG);
+    } else if (classes.has("destroy") && name.verbs.some((v) => v.verbClass === "destroy")) {
+      conflict("destructiveHint", false, "deploys_or_destroys");
+      raise("deploys_or_destroys", "destructiveHint: false is claimed, which contradicts the name; the safer reading is kept", 0);
+      cap("deploys_or_destroys", CONFLICTED);
+    }
+  }
+  if (openWorldHint.origin === "declared") {
+    if (!openWorldHint.value && roles.has("network_or_shares")) {
+      conflict("openWorldHint", false, "network_or_shares");
+      raise("network_or_shares", "openWorldHint: false is claimed, which contradicts the name or inputs; the safer reading is kept", 0);
+      cap("network_or_shares", CONFLICTED);
+    } else if (openWorldHint.value) {
+      raise("returns_untrusted_text", "openWorldHint: true (declared): it interacts with external entities", 0);
+    }
+  }
+  if (readOnlyHint.origin === "spec_default" && destructiveHint.origin === "spec_default" && openWorldHint.origin === "spec_default" && annotations.idempotentHint.origin === "spec_default") {
+    notes.push("unannotated: the spec assumes the worst");
+    for (const draft of roles.values()) draft.confidence = Math.max(SPEC_DEFAULT_ONLY, draft.confidence - 0.05);
+  }
+
+  return {
+    roles,
+    annotations,
+    verb: name.verbs[0]?.verb ?? null,
+    conflicts,
+    notSinkConfidence: SINK_ROLES.some((r) => roles.has(r)) ? null : notSink,
+    notes,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Reading a tool's name: its words in every naming style (`get_x`, `getX`, `get-x`, `GetX`,
+ * `API-get-x`, `jira_get`, `x.get`, `gitlab_get_issue`), the verb it leads with, and what that verb
+ * acts on. Pure string work over the vocabulary in ./lexicon.
+ */
+import { CONJUNCTIONS, HTTP_METHODS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS, type VerbClass } from "./lexicon";
+
+/**
+ * The words of a name, lower-cased: split on anything but letters and digits, before an upper-case
+ * letter that follows a lower-case one or a digit (`getIssue`), and before the last capital of an
+ * acronym run that starts a word (`URLFetch` → url, fetch).
+ */
+export function nameWords(name: string): string[] {
+  return name
+    .normalize("NFKC")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+export type NameVerb = { verb: string; verbClass: VerbClass; index: number };
+
+export type NameReading = {
+  /** The name's words after any prefix (`API-`, the server's own name) is dropped. */
+  words: string[];
+  /** The verb the name leads with, and any joined by a conjunction (`create_or_update`); none when no word is a known verb. */
+  verbs: NameVerb[];
+  /** The words the verbs act on. */
+  objects: string[];
+  /** The dropped prefix words. */
+  prefix: string[];
+  /** True when the name came with an `API-` style prefix, as OpenAPI-generated tools do. */
+  generated: boolean;
+};
+
+const verbOf = (word: string): NameVerb | null => {
+  const verbClass = VERB_CLASS.get(word);
+  return verbClass ? { verb: word, verbClass, index: -1 } : null;
+};
+
+/**
+ * Reads a name. `serverWords` are the words of the server's name, dropped from the front of the
+ * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
+ * when it is a verb that is not also a common noun; the last word when it is such a verb
+ * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
+ * first word that is a verb at all (`post_message`).
+ */
+export function readName(name: string, serverWords: readonly string[] = []): NameReading {
+  const all = nameWords(name);
+  const skip = new Set(serverWords);
+  let start = 0;
+  while (start < all.length - 1 && (NAME_PREFIXES.has(all[start]!) || skip.has(all[start]!) || /^\d+$/.test(all[start]!))) start++;
+  const prefix = all.slice(0, start);
+  const words = all.slice(start);
+  const generated = prefix.includes("api");
+
+  const isVerb = (i: number) => VERB_CLASS.has(words[i]!);
+  const isPlainVerb = (i: number) => isVerb(i) && !NOUN_LIKE.has(words[i]!);
+  let lead = -1;
+  if (words.length > 0 && isPlainVerb(0)) lead = 0;
+  else if (words.length > 1 && isPlainVerb(words.length - 1)) lead = words.length - 1;
+  else {
+    for (let i = 0; i < words.length && lead < 0; i++) if (isPlainVerb(i)) lead = i;
+    for (let i = 0; i < words.length && lead < 0; i++) if (isVerb(i)) lead = i;
+  }
+  const verbs: NameVerb[] = [];
+  if (lead >= 0) {
+    verbs.push({ ...verbOf(words[lead]!)!, index: lead });
+    // A conjunction joins the verbs on either side of it (`upload_and_delete`, `create_or_update`).
+    for (let i = 1; i + 1 < words.length; i++) {
+      if (!CONJUNCTIONS.has(words[i]!)) continue;
+      for (const j of [i - 1, i + 1]) {
+        const joined = verbOf(words[j]!);
+        if (joined && !verbs.some((v) => v.index === j)) verbs.push({ ...joined, index: j });
+      }
+    }
+  }
+  // The leading verb first, then the joined ones in name order.
+  verbs.sort((a, b) => (a.index === lead ? -1 : b.index === lead ? 1 : a.index - b.index));
+  const verbIndexes = new Set(verbs.map((v) => v.index));
+  const objects = words.filter((w, i) => !verbIndexes.has(i) && !CONJUNCTIONS.has(w));
+  return { words, verbs, objects, prefix, generated };
+}
+
+/** Whether a reading's leading verb is an HTTP method, as in OpenAPI-generated tools. */
+export const leadsWithMethod = (reading: NameReading): boolean => reading.verbs.length > 0 && HTTP_METHODS.has(reading.verbs[0]!.verb);
+
+/** Words of a description skipped before its leading verb ("This tool lets you create…"). */
+const DESCRIPTION_FILLER = new Set(["this", "tool", "the", "a", "an", "to", "use", "used", "it", "will", "can", "lets", "let", "allows", "allow", "you", "for", "mcp", "function", "helper", "that", "which", "please", "we", "i", "quickly", "easily", "simply", "also"]);
+
+/** A description word as a verb: as written, else without its "-s"/"-es"/"-ies" ("Retrieves", "Searches", "Queries"). */
+export function descriptionVerb(word: string): string | null {
+  if (VERB_CLASS.has(word)) return word;
+  if (word.endsWith("ies") && VERB_CLASS.has(`${word.slice(0, -3)}y`)) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("es") && VERB_CLASS.has(word.slice(0, -2))) return word.slice(0, -2);
+  if (word.endsWith("s") && VERB_CLASS.has(word.slice(0, -1))) return word.slice(0, -1);
+  return null;
+}
+
+/** The verb a description's first sentence opens with, within its first few words; null when none. */
+export function leadingDescriptionVerb(description: string): string | null {
+  const firstSentence = description.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
+  const words = nameWords(firstSentence.slice(0, 200));
+  let seen = 0;
+  for (const word of words) {
+    if (DESCRIPTION_FILLER.has(word)) continue;
+    const verb = descriptionVerb(word);
+    if (verb) return verb;
+    if (++seen >= 3) return null;
+  }
+  return null;
+}
