@@ -10,6 +10,7 @@ import { RevealedText } from "@/components/surface/revealed-text";
 import { toolKey } from "@/lib/analysis/ids";
 import { shownName } from "@/lib/analysis/prose";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
+import { setToolsHeld } from "@/lib/review/edit";
 import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
 
 export type KnownTool = ToolRef & { description: string; serverName: string };
@@ -24,33 +25,83 @@ export function knownToolsOf(review: Review, liveToolsByServer: ReadonlyMap<stri
   return out;
 }
 
-const sameTool = (a: ToolRef, b: ToolRef) => a.serverId === b.serverId && a.tool === b.tool;
 const refKey = (ref: ToolRef) => toolKey(ref.serverId, ref.tool);
 
 /** A server with more tools than this shows only the ones the agent holds until the reviewer asks for all. */
 export const TOOLS_SHOWN_PER_SERVER = 24;
 
-/** One server's tools in an agent card: a checkbox each, or, for a large server, the held ones and a button for the rest. */
-function ServerTools(props: { serverTools: KnownTool[]; held: ReadonlySet<string>; disabled: boolean; onToggle: (ref: ToolRef, on: boolean) => void }) {
-  const { serverTools, held } = props;
+/**
+ * One server's tools in an agent card: a checkbox each, and one action each to hold all of them,
+ * none, or the ones a filter matches (each action one revision). A large server shows the held
+ * tools until the reviewer asks for all or filters.
+ */
+function ServerTools(props: {
+  agentName: string;
+  serverTools: KnownTool[];
+  held: ReadonlySet<string>;
+  disabled: boolean;
+  onSet: (refs: readonly ToolRef[], on: boolean) => void;
+}) {
+  const { serverTools, held, agentName } = props;
   const [showAll, setShowAll] = useState(false);
+  const [filter, setFilter] = useState("");
+  const serverName = serverTools[0]?.serverName ?? "";
   const large = serverTools.length > TOOLS_SHOWN_PER_SERVER;
-  const heldHere = serverTools.filter((t) => held.has(refKey(t))).length;
-  const shown = large && !showAll ? serverTools.filter((t) => held.has(refKey(t))) : serverTools;
+  const heldHere = serverTools.filter((t) => held.has(refKey(t)));
+  const needle = filter.trim().toLowerCase();
+  const matching = needle ? serverTools.filter((t) => t.tool.toLowerCase().includes(needle)) : serverTools;
+  const shown = needle ? matching : large && !showAll ? heldHere : serverTools;
+  const matchingHeld = matching.filter((t) => held.has(refKey(t))).length;
+  const where = `of ${serverName} in ${agentName}`;
   return (
     <fieldset style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem" }}>
       <legend className="small" style={{ fontWeight: 600 }}>
-        {serverTools[0]?.serverName}
-        {large && <span className="muted" style={{ fontWeight: 400 }}> · {heldHere} of {serverTools.length} tools held</span>}
+        {serverName}
+        <span className="muted" style={{ fontWeight: 400 }}>
+          {" "}
+          · {heldHere.length} of {serverTools.length} tools held
+        </span>
       </legend>
+      <div className="row small" role="group" aria-label={`Hold tools ${where}`} style={{ marginBottom: "0.5rem" }}>
+        {large && (
+          <input
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            placeholder="Filter by name"
+            aria-label={`Filter the tools ${where}`}
+            style={{ maxWidth: "14rem" }}
+          />
+        )}
+        {needle ? (
+          <>
+            <button type="button" className="btn" disabled={props.disabled || matchingHeld === matching.length} onClick={() => props.onSet(matching, true)} aria-label={`Hold the ${matching.length} matching tools ${where}`}>
+              Hold the {matching.length} matching
+            </button>
+            <button type="button" className="btn" disabled={props.disabled || matchingHeld === 0} onClick={() => props.onSet(matching, false)} aria-label={`Drop the ${matching.length} matching tools ${where}`}>
+              Drop the {matching.length} matching
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="btn" disabled={props.disabled || heldHere.length === serverTools.length} onClick={() => props.onSet(serverTools, true)} aria-label={`Hold all ${serverTools.length} tools ${where}`}>
+              Hold all {serverTools.length}
+            </button>
+            <button type="button" className="btn" disabled={props.disabled || heldHere.length === 0} onClick={() => props.onSet(serverTools, false)} aria-label={`Hold none of the tools ${where}`}>
+              Hold none
+            </button>
+          </>
+        )}
+      </div>
       <div className="row" style={{ gap: "0.5rem 1.25rem" }}>
         {shown.map((t) => (
           <label key={t.tool} className="check" title={t.description}>
-            <input type="checkbox" checked={held.has(refKey(t))} onChange={(e) => props.onToggle(t, e.target.checked)} disabled={props.disabled} />
+            <input type="checkbox" checked={held.has(refKey(t))} onChange={(e) => props.onSet([t], e.target.checked)} disabled={props.disabled} />
             <RevealedText text={t.tool} className="mono" />
           </label>
         ))}
-        {large && (
+        {needle && matching.length === 0 && <span className="small muted">No tool of {serverName} matches “{filter.trim()}”.</span>}
+        {large && !needle && (
           <button type="button" className="btn btn-ghost small" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
             {showAll ? "Show only the tools held" : `Show all ${serverTools.length} tools`}
           </button>
@@ -65,7 +116,7 @@ function AgentCard(props: {
   tools: KnownTool[];
   review: Review;
   disabled: boolean;
-  onChange: (agent: Agent) => void;
+  onSetTools: (refs: readonly ToolRef[], on: boolean) => void;
   onRemove: () => void;
 }) {
   const { agent, tools } = props;
@@ -80,12 +131,6 @@ function AgentCard(props: {
   const known = new Set(tools.map(refKey));
   // Refs the agent holds that no server lists (e.g. a tool removed from a surface) stay visible.
   const orphaned = agent.tools.filter((ref) => !known.has(refKey(ref)));
-
-  const toggle = (ref: ToolRef, on: boolean) =>
-    props.onChange({
-      ...agent,
-      tools: on ? [...agent.tools, { serverId: ref.serverId, tool: ref.tool }] : agent.tools.filter((t) => !sameTool(t, ref)),
-    });
 
   return (
     <article className="card stack" aria-labelledby={`agent-${agent.id}`} data-testid={`agent-${agent.id}`}>
@@ -107,7 +152,7 @@ function AgentCard(props: {
         Once tools share a session, text returned by any of them can reach every tool in it, whichever server each came from.
       </p>
       {[...byServer.entries()].map(([serverId, serverTools]) => (
-        <ServerTools key={serverId} serverTools={serverTools} held={held} disabled={props.disabled} onToggle={toggle} />
+        <ServerTools key={serverId} agentName={agent.name} serverTools={serverTools} held={held} disabled={props.disabled} onSet={props.onSetTools} />
       ))}
       {orphaned.length > 0 && (
         <div className="callout warn small">
@@ -126,8 +171,9 @@ export function AgentsSection({ editor, review, tools, children }: { editor: Rev
   const [error, setError] = useState<string | null>(null);
   const [pendingRemove, setPendingRemove] = useState<Agent | null>(null);
 
-  const saveAgent = (agent: Agent) =>
-    editor.save((r) => ({ ...r, agents: r.agents.map((a) => (a.id === agent.id ? agent : a)) }));
+  /** Holds or drops `refs` in one agent as one revision, applied to the revision being saved over. */
+  const setTools = (id: AgentId, refs: readonly ToolRef[], on: boolean) =>
+    editor.save((r) => ({ ...r, agents: r.agents.map((a) => (a.id === id ? { ...a, tools: setToolsHeld(a.tools, refs, on) } : a)) }));
 
   const addAgent = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -181,7 +227,7 @@ export function AgentsSection({ editor, review, tools, children }: { editor: Rev
             tools={tools}
             review={review}
             disabled={editor.isSaving}
-            onChange={(a) => void saveAgent(a)}
+            onSetTools={(refs, on) => void setTools(agent.id, refs, on)}
             onRemove={() => setPendingRemove(agent)}
           />
         ))
@@ -217,7 +263,9 @@ export function AgentsSectionLoader(props: { id: string; revision: number; edito
   return (
     <AgentsSection editor={props.editor} review={props.review} tools={knownToolsOf(props.review, live)}>
       {analysis.isError && <div className="callout danger">Could not load tool roles: {analysis.error.message}</div>}
-      {analysis.data && <ToolRolesTable tools={analysis.data.tools} review={props.review} editor={props.editor} revision={props.revision} />}
+      {analysis.data && (
+        <ToolRolesTable tools={analysis.data.tools} analysisRevision={analysis.data.revision} review={props.review} editor={props.editor} revision={props.revision} />
+      )}
     </AgentsSection>
   );
 }

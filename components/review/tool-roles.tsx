@@ -1,11 +1,14 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useMemo, useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { ToolView } from "@/lib/analysis/analyze";
+import { itemKey, type ToolKey } from "@/lib/analysis/ids";
 import { shownName } from "@/lib/analysis/prose";
+import type { SourceId } from "@/lib/ids";
+import { bulkRoleAssessments, upsertToolAssessments, type RoleEdit } from "@/lib/review/edit";
 import { ANNOTATION_HINTS } from "@/lib/tools/annotations";
 import { TOOL_ROLES, type Review, type ToolAssessment, type ToolRole } from "@/lib/review/schema";
 
@@ -21,93 +24,110 @@ export const ROLE_LABEL: Record<ToolRole, string> = {
 export const TOOL_ROWS_SHOWN = 100;
 export const SOURCES_SHOWN_PER_TOOL = 12;
 
-function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review; editor: ReviewEditor }) {
-  const [roles, setRoles] = useState<Set<ToolRole>>(new Set(tool.roles));
-  const [sources, setSources] = useState<Set<string>>(new Set(tool.sourceIds));
+/** What a row shows and a save writes: the reviewer's unsaved edit, else the saved roles, else the suggestion. */
+type Shown = { roles: readonly ToolRole[]; sourceIds: readonly SourceId[]; confirmed: boolean };
+type Draft = { roles: readonly ToolRole[]; sourceIds: readonly SourceId[] };
+
+const sameSet = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x) => b.includes(x));
+const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] => (on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((x) => x !== value));
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+
+type RowProps = {
+  tool: ToolView;
+  serverName: string;
+  shown: Shown;
+  draft: Draft | undefined;
+  sources: Review["sources"];
+  selected: boolean;
+  locked: boolean;
+  onSelect: (key: ToolKey, on: boolean) => void;
+  onDraft: (key: ToolKey, draft: Draft | undefined) => void;
+  onConfirm: (tool: ToolView, roles: readonly ToolRole[], sourceIds: readonly SourceId[]) => void;
+};
+
+function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked, onSelect, onDraft, onConfirm }: RowProps) {
   const [allSources, setAllSources] = useState(false);
-  const manySources = review.sources.length > SOURCES_SHOWN_PER_TOOL;
+  const roles = draft?.roles ?? shown.roles;
+  const sourceIds = draft?.sourceIds ?? shown.sourceIds;
+  const manySources = sources.length > SOURCES_SHOWN_PER_TOOL;
   // With many sources, the ones mapped to this tool (saved or ticked since), until the reviewer asks for all.
-  const sourcesShown = manySources && !allSources ? review.sources.filter((s) => sources.has(s.id) || tool.sourceIds.includes(s.id)) : review.sources;
-  const dirty =
-    tool.rolesOrigin !== "confirmed" ||
-    roles.size !== tool.roles.length ||
-    tool.roles.some((r) => !roles.has(r)) ||
-    sources.size !== tool.sourceIds.length ||
-    tool.sourceIds.some((s) => !sources.has(s));
+  const sourcesShown = manySources && !allSources ? sources.filter((s) => sourceIds.includes(s.id) || shown.sourceIds.includes(s.id)) : sources;
+  const edited = !sameSet(roles, shown.roles) || !sameSet(sourceIds, shown.sourceIds);
   const suggested = new Map(tool.suggestedRoles.map((r) => [r.role, r.reasons]));
-
-  const toggle = <T,>(set: Set<T>, value: T, on: boolean) => {
-    const next = new Set(set);
-    if (on) next.add(value);
-    else next.delete(value);
-    return next;
-  };
-
-  const confirm = () => {
-    const assessment: ToolAssessment = {
-      serverId: tool.serverId,
-      tool: tool.name,
-      // A resource or template is assessed as a tool is, marked as what it is.
-      ...(tool.item !== "tool" ? { item: tool.item } : {}),
-      roles: TOOL_ROLES.filter((r) => roles.has(r)),
-      sourceIds: review.sources.filter((s) => sources.has(s.id)).map((s) => s.id),
-      rolesConfirmed: true,
-    };
-    void editor.save((r) => ({
-      ...r,
-      tools: [...r.tools.filter((t) => !(t.serverId === tool.serverId && t.tool === tool.name && (t.item ?? "tool") === tool.item)), assessment],
-    })); // the outcome shows in the save status
-  };
+  const confidence = new Map(tool.suggestedRoles.map((r) => [r.role, r.confidence]));
+  const name = shownName(tool.name);
+  const edit = (next: Draft) => onDraft(tool.key, sameSet(next.roles, shown.roles) && sameSet(next.sourceIds, shown.sourceIds) ? undefined : next);
 
   return (
-    <tr data-testid={`tool-roles-${tool.key}`}>
+    <tr data-testid={`tool-roles-${tool.key}`} aria-busy={locked || undefined}>
+      <td>
+        <input type="checkbox" checked={selected} onChange={(e) => onSelect(tool.key, e.target.checked)} aria-label={`Select ${name}`} />
+      </td>
       <td>
         <div className="mono" style={{ fontWeight: 600 }}>
           <RevealedText text={tool.name} className="mono" />
         </div>
-        <div className="small muted">{review.servers.find((s) => s.id === tool.serverId)?.name ?? tool.serverId}</div>
-        {tool.rolesOrigin === "confirmed" ? (
-          <span className="badge badge-ok">confirmed</span>
+        <div className="small muted">{serverName}</div>
+        {shown.confirmed && !edited ? (
+          <span className="badge badge-ok" data-testid="roles-confirmed">
+            confirmed: {shown.roles.length === 0 ? "no role" : shown.roles.map((r) => ROLE_LABEL[r]).join(", ")}
+          </span>
+        ) : shown.confirmed ? (
+          <span className="badge badge-warn">changed, not saved</span>
         ) : (
           <span className="badge badge-warn" title="The analysis is relying on a suggestion for this tool">
             suggestion, unconfirmed
           </span>
         )}
+        {!shown.confirmed && <div className="small muted">suggestion {percent(tool.suggestionConfidence)} sure</div>}
+        {tool.verb && <div className="small muted">verb: {tool.verb}</div>}
         <div className="small muted" style={{ marginTop: "0.25rem" }}>
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
+        {tool.conflicts.map((c, i) => (
+          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }}>
+            {c.message}
+          </div>
+        ))}
       </td>
       <td>
-        <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="sr-only">Roles of {shownName(tool.name)}</legend>
+        <fieldset style={{ border: "none", padding: 0, margin: 0 }} disabled={locked}>
+          <legend className="sr-only">Roles of {name}</legend>
           {TOOL_ROLES.map((role) => (
             <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
-              <input type="checkbox" checked={roles.has(role)} onChange={(e) => setRoles(toggle(roles, role, e.target.checked))} />
+              <input type="checkbox" checked={roles.includes(role)} onChange={(e) => edit({ roles: toggled(roles, role, e.target.checked), sourceIds })} />
               {ROLE_LABEL[role]}
               {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
+              {suggested.has(role) && <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>}
             </label>
           ))}
         </fieldset>
       </td>
       <td>
-        <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="sr-only">Sources whose text {shownName(tool.name)} returns</legend>
-          {review.sources.length === 0 && <span className="small muted">no sources entered</span>}
+        <fieldset style={{ border: "none", padding: 0, margin: 0 }} disabled={locked}>
+          <legend className="sr-only">Sources whose text {name} returns</legend>
+          {sources.length === 0 && <span className="small muted">no sources entered</span>}
           {sourcesShown.map((s) => (
             <label key={s.id} className="check">
-              <input type="checkbox" checked={sources.has(s.id)} onChange={(e) => setSources(toggle(sources, s.id, e.target.checked))} />
+              <input type="checkbox" checked={sourceIds.includes(s.id)} onChange={(e) => edit({ roles, sourceIds: toggled(sourceIds, s.id, e.target.checked) })} />
               {s.name}
             </label>
           ))}
           {manySources && (
             <button type="button" className="btn btn-ghost small" onClick={() => setAllSources((v) => !v)} aria-expanded={allSources}>
-              {allSources ? "Show only the sources mapped" : `Show all ${review.sources.length} sources`}
+              {allSources ? "Show only the sources mapped" : `Show all ${sources.length} sources`}
             </button>
           )}
         </fieldset>
       </td>
       <td style={{ textAlign: "right" }}>
-        <button type="button" className="btn btn-primary" onClick={confirm} disabled={!dirty || editor.isSaving} aria-label={`Confirm roles of ${shownName(tool.name)}`}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => onConfirm(tool, roles, sourceIds)}
+          disabled={locked || (shown.confirmed && !edited)}
+          aria-label={`Confirm roles of ${name}`}
+        >
           Confirm
         </button>
       </td>
@@ -116,35 +136,273 @@ function ToolRoleRow({ tool, review, editor }: { tool: ToolView; review: Review;
 }
 
 /**
- * Each tool's roles and the sources whose text it returns. Annotations and names only suggest roles;
- * the reviewer confirms each, and until then the analysis says where it relied on a suggestion.
+ * A select named by its label alone (`htmlFor`): a select inside its label would also be named by
+ * the option it shows.
  */
-export function ToolRolesTable({ tools, review, editor, revision }: { tools: readonly ToolView[]; review: Review; editor: ReviewEditor; revision: number }) {
-  const [filter, setFilter] = useState("");
+function SelectField<T extends string>(props: { label: string; value: T; onChange: (value: T) => void; children: React.ReactNode; inline?: boolean }) {
+  const id = useId();
+  return (
+    <div className="field" style={props.inline ? { flexDirection: "row", alignItems: "center", gap: "0.35rem" } : undefined}>
+      <label htmlFor={id} className="label-text">
+        {props.label}
+      </label>
+      <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value as T)}>
+        {props.children}
+      </select>
+    </div>
+  );
+}
+
+type ConfidenceFilter = "any" | "0.9" | "0.7" | "0.5";
+type Filters = {
+  server: string;
+  name: string;
+  verb: string;
+  role: ToolRole | "" | "none";
+  confidence: ConfidenceFilter;
+  status: "" | "unconfirmed" | "confirmed";
+  conflicts: boolean;
+};
+const NO_FILTER: Filters = { server: "", name: "", verb: "", role: "", confidence: "any", status: "", conflicts: false };
+type Sort = "server" | "confidence";
+
+/** What a tool's row shows before any unsaved edit: the saved confirmed roles, else the suggestion. */
+function shownOf(tool: ToolView, saved: ToolAssessment | undefined): Shown {
+  if (saved?.rolesConfirmed) return { roles: saved.roles, sourceIds: saved.sourceIds, confirmed: true };
+  return { roles: tool.roles, sourceIds: saved?.sourceIds ?? tool.sourceIds, confirmed: false };
+}
+
+/** How sure the suggestion is; a confirmed tool is settled, so it sorts after every uncertain one. */
+const certainty = (tool: ToolView, shown: Shown) => (shown.confirmed ? 2 : tool.suggestionConfidence);
+
+/**
+ * Each tool's roles and the sources whose text it returns. Annotations and names only suggest roles;
+ * the reviewer confirms each, one row at a time or a filtered selection at once (one revision per
+ * action), and until then the analysis says where it relied on a suggestion.
+ *
+ * A row shows the saved review's confirmed roles as soon as a save lands, and its suggestion from the
+ * analysis. Its controls stay disabled while a save is in flight or the analysis on screen was computed
+ * from an older revision than the saved one, so nothing is confirmed from a suggestion that is out of date.
+ */
+export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevision: number; review: Review; editor: ReviewEditor; revision: number }) {
+  const { tools, review, editor, revision, analysisRevision } = props;
+  const [filters, setFilters] = useState<Filters>(NO_FILTER);
+  const [sort, setSort] = useState<Sort>("server");
   const [showAll, setShowAll] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<ToolKey>>(new Set());
+  const [drafts, setDrafts] = useState<ReadonlyMap<ToolKey, Draft>>(new Map());
+  const [bulkRole, setBulkRole] = useState<ToolRole>("reads_private_data");
+  const stale = analysisRevision !== revision;
+  const locked = stale || editor.isSaving;
+
+  const serverNames = useMemo(() => new Map(review.servers.map((s) => [s.id as string, s.name])), [review.servers]);
+  const saved = useMemo(() => new Map(review.tools.map((t) => [itemKey(t.serverId, t.item ?? "tool", t.tool), t])), [review.tools]);
+  const shown = useMemo(() => new Map(tools.map((t) => [t.key, shownOf(t, saved.get(t.key))])), [tools, saved]);
+  const verbs = useMemo(() => [...new Set(tools.flatMap((t) => (t.verb ? [t.verb] : [])))].sort(), [tools]);
+  const hasConflicts = tools.some((t) => t.conflicts.length > 0);
+
+  const needle = filters.name.trim().toLowerCase();
+  const matching = useMemo(() => {
+    const out = tools.filter((t) => {
+      const s = shown.get(t.key)!;
+      if (filters.server && t.serverId !== filters.server) return false;
+      if (needle && !t.key.toLowerCase().includes(needle) && !(serverNames.get(t.serverId) ?? "").toLowerCase().includes(needle)) return false;
+      if (filters.verb && t.verb !== filters.verb) return false;
+      if (filters.role === "none" && t.suggestedRoles.length > 0) return false;
+      if (filters.role && filters.role !== "none" && !t.suggestedRoles.some((r) => r.role === filters.role)) return false;
+      if (filters.confidence !== "any" && !(certainty(t, s) < Number(filters.confidence))) return false;
+      if (filters.status === "confirmed" && !s.confirmed) return false;
+      if (filters.status === "unconfirmed" && s.confirmed) return false;
+      if (filters.conflicts && t.conflicts.length === 0) return false;
+      return true;
+    });
+    if (sort === "confidence") out.sort((a, b) => certainty(a, shown.get(a.key)!) - certainty(b, shown.get(b.key)!));
+    return out;
+  }, [tools, shown, filters, needle, sort, serverNames]);
+
   if (tools.length === 0) return null;
-  const unconfirmed = tools.filter((t) => t.rolesOrigin !== "confirmed").length;
-  const needle = filter.trim().toLowerCase();
-  const matching = needle ? tools.filter((t) => t.key.toLowerCase().includes(needle)) : tools;
+  const unconfirmed = tools.filter((t) => !shown.get(t.key)!.confirmed).length;
   const rows = showAll ? matching : matching.slice(0, TOOL_ROWS_SHOWN);
+  const chosen = matching.filter((t) => selected.has(t.key));
+  const allChosen = matching.length > 0 && chosen.length === matching.length;
+  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTER);
+
+  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters((f) => ({ ...f, [key]: value }));
+  const select = (key: ToolKey, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const selectMatching = (on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const t of matching) {
+        if (on) next.add(t.key);
+        else next.delete(t.key);
+      }
+      return next;
+    });
+  const draft = (key: ToolKey, d: Draft | undefined) =>
+    setDrafts((prev) => {
+      const next = new Map(prev);
+      if (d) next.set(key, d);
+      else next.delete(key);
+      return next;
+    });
+
+  /** Saves `changes` as one revision, based on the revision the analysis on screen comes from. */
+  const write = async (changes: ToolAssessment[]) => {
+    if (changes.length === 0) return;
+    const ok = await editor.save((r) => ({ ...r, tools: upsertToolAssessments(r.tools, changes) }), { basedOn: analysisRevision });
+    if (ok) {
+      setDrafts((prev) => {
+        const next = new Map(prev);
+        for (const c of changes) next.delete(itemKey(c.serverId, c.item ?? "tool", c.tool));
+        return next;
+      });
+    }
+  };
+
+  const confirmRow = (tool: ToolView, roles: readonly ToolRole[], sourceIds: readonly SourceId[]) =>
+    void write([
+      {
+        serverId: tool.serverId,
+        tool: tool.name,
+        // A resource or template is assessed as a tool is, marked as what it is.
+        ...(tool.item !== "tool" ? { item: tool.item } : {}),
+        roles: TOOL_ROLES.filter((r) => roles.includes(r)),
+        sourceIds: review.sources.filter((s) => sourceIds.includes(s.id)).map((s) => s.id),
+        rolesConfirmed: true,
+      },
+    ]);
+
+  // A bulk action acts on what each selected row shows, its unsaved edit included.
+  const bulkInput = chosen.map((t) => {
+    const s = shown.get(t.key)!;
+    const d = drafts.get(t.key);
+    return { ref: { serverId: t.serverId, tool: t.name, item: t.item }, shownRoles: d?.roles ?? s.roles, sourceIds: d?.sourceIds ?? s.sourceIds, confirmed: s.confirmed && !d };
+  });
+  const bulk = (edit: RoleEdit) => void write(bulkRoleAssessments(bulkInput, edit));
+  const toConfirm = bulkInput.filter((t) => !t.confirmed).length;
+
   return (
     <section className="card stack" aria-labelledby="tool-roles-heading" style={{ padding: 0 }}>
-      <div style={{ padding: "1rem 1.25rem 0" }}>
-        <h3 id="tool-roles-heading">Tool roles and sources</h3>
-        <p className="small muted" style={{ margin: 0 }}>
-          Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default, not &quot;safe&quot;.{" "}
-          {unconfirmed > 0 ? `${unconfirmed} tool(s) still rely on a suggestion.` : "Every tool's roles are confirmed."}
-        </p>
-        {tools.length > TOOL_ROWS_SHOWN && (
-          <label className="field" style={{ marginTop: "0.5rem", maxWidth: "24rem" }}>
+      <div className="stack" style={{ padding: "1rem 1.25rem 0" }}>
+        <div>
+          <h3 id="tool-roles-heading">Tool roles and sources</h3>
+          <p className="small muted" style={{ margin: 0 }}>
+            Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default, not &quot;safe&quot;.{" "}
+            {unconfirmed > 0 ? `${unconfirmed} tool(s) still rely on a suggestion.` : "Every tool's roles are confirmed."}
+          </p>
+        </div>
+        <form className="row" role="search" aria-label="Filter tools" onSubmit={(e) => e.preventDefault()} style={{ alignItems: "flex-end" }}>
+          <label className="field" style={{ minWidth: "14rem" }}>
             <span className="label-text">Filter tools by server or name</span>
-            <input value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. deploy" />
+            <input value={filters.name} onChange={(e) => setFilter("name", e.target.value)} placeholder="e.g. deploy" />
           </label>
-        )}
+          {review.servers.length > 1 && (
+            <SelectField label="Server" value={filters.server} onChange={(v) => setFilter("server", v)}>
+              <option value="">every server</option>
+              {review.servers.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          {verbs.length > 0 && (
+            <SelectField label="Verb" value={filters.verb} onChange={(v) => setFilter("verb", v)}>
+              <option value="">any verb</option>
+              {verbs.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <SelectField label="Suggested role" value={filters.role} onChange={(v) => setFilter("role", v)}>
+            <option value="">any</option>
+            {TOOL_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+            <option value="none">no role suggested</option>
+          </SelectField>
+          <SelectField label="Confidence" value={filters.confidence} onChange={(v) => setFilter("confidence", v)}>
+            <option value="any">any</option>
+            <option value="0.9">below 90%</option>
+            <option value="0.7">below 70%</option>
+            <option value="0.5">below 50%</option>
+          </SelectField>
+          <SelectField label="Status" value={filters.status} onChange={(v) => setFilter("status", v)}>
+            <option value="">confirmed or not</option>
+            <option value="unconfirmed">unconfirmed</option>
+            <option value="confirmed">confirmed</option>
+          </SelectField>
+          {hasConflicts && (
+            <label className="check">
+              <input type="checkbox" checked={filters.conflicts} onChange={(e) => setFilter("conflicts", e.target.checked)} />
+              only claim-vs-name conflicts
+            </label>
+          )}
+          <SelectField label="Sort" value={sort} onChange={(v) => setSort(v)}>
+            <option value="server">by server, as listed</option>
+            <option value="confidence">by confidence, uncertain first</option>
+          </SelectField>
+          {filtered && (
+            <button type="button" className="btn btn-ghost" onClick={() => setFilters(NO_FILTER)}>
+              Clear filters
+            </button>
+          )}
+        </form>
+        <div className="row" role="group" aria-label="Selected tools" data-testid="tool-roles-bulk">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={allChosen}
+              ref={(el) => {
+                if (el) el.indeterminate = chosen.length > 0 && !allChosen;
+              }}
+              onChange={(e) => selectMatching(e.target.checked)}
+              disabled={matching.length === 0}
+            />
+            {filtered ? `Select all ${matching.length} matching tools` : `Select all ${matching.length} tools`}
+          </label>
+          <span className="small muted" role="status">
+            {chosen.length} selected
+          </span>
+          <button type="button" className="btn btn-primary" disabled={locked || toConfirm === 0} onClick={() => bulk({ kind: "confirm" })}>
+            Confirm the suggestions of {toConfirm} selected
+          </button>
+          <SelectField label="Role" value={bulkRole} onChange={(v) => setBulkRole(v)} inline>
+            {TOOL_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </SelectField>
+          <button type="button" className="btn" disabled={locked || chosen.length === 0} onClick={() => bulk({ kind: "set", role: bulkRole })}>
+            Set on {chosen.length} selected
+          </button>
+          <button type="button" className="btn" disabled={locked || chosen.length === 0} onClick={() => bulk({ kind: "strike", role: bulkRole })}>
+            Strike from {chosen.length} selected
+          </button>
+          {stale && (
+            <span className="small muted" data-testid="tool-roles-updating">
+              Updating the suggestions for revision {revision}…
+            </span>
+          )}
+        </div>
       </div>
       <table className="data" aria-label="Tool roles and sources">
         <thead>
           <tr>
+            <th scope="col">
+              <span className="sr-only">Selected</span>
+            </th>
             <th scope="col">Tool</th>
             <th scope="col">Roles</th>
             <th scope="col">Returns text from</th>
@@ -155,19 +413,30 @@ export function ToolRolesTable({ tools, review, editor, revision }: { tools: rea
         </thead>
         <tbody>
           {rows.map((t) => (
-            // Keyed on the revision so each row starts from the stored assessment after a save.
-            <ToolRoleRow key={`${t.key}@${revision}`} tool={t} review={review} editor={editor} />
+            <ToolRoleRow
+              key={t.key}
+              tool={t}
+              serverName={serverNames.get(t.serverId) ?? t.serverId}
+              shown={shown.get(t.key)!}
+              draft={drafts.get(t.key)}
+              sources={review.sources}
+              selected={selected.has(t.key)}
+              locked={locked}
+              onSelect={select}
+              onDraft={draft}
+              onConfirm={confirmRow}
+            />
           ))}
         </tbody>
       </table>
-      {(matching.length > TOOL_ROWS_SHOWN || (needle && matching.length === 0)) && (
+      {(matching.length > TOOL_ROWS_SHOWN || (filtered && matching.length === 0)) && (
         <div className="row small muted" style={{ padding: "0 1.25rem 1rem" }}>
           {matching.length === 0 ? (
-            <span>No tool matches “{filter.trim()}”.</span>
+            <span>{needle ? `No tool matches “${filters.name.trim()}”.` : "No tool matches these filters."}</span>
           ) : (
             <>
               <span>
-                {rows.length} of {matching.length} tools shown{needle ? ` matching “${filter.trim()}”` : ""}.
+                {rows.length} of {matching.length} tools shown{needle ? ` matching “${filters.name.trim()}”` : ""}.
               </span>
               <button type="button" className="btn" onClick={() => setShowAll((v) => !v)}>
                 {showAll ? `Show the first ${TOOL_ROWS_SHOWN}` : `Show all ${matching.length}`}

@@ -40,9 +40,18 @@ export function useReviewEditor(id: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
   });
 
-  const save = (update: (review: Review) => Review): Promise<boolean> => {
+  /**
+   * Saves `update` of the current revision. `basedOn` is the revision the change was made from
+   * (e.g. the one the analysis on screen was computed from): when the page holds a newer one, the
+   * change is refused rather than written over what the reviewer has not seen.
+   */
+  const save = (update: (review: Review) => Review, options: { basedOn?: number } = {}): Promise<boolean> => {
     const record = query.data;
     if (!record || mutation.isPending) return Promise.resolve(false);
+    if (options.basedOn !== undefined && options.basedOn !== record.revision) {
+      setState({ kind: "error", message: `this change was made on revision ${options.basedOn}, and revision ${record.revision} is saved now; check it again` });
+      return Promise.resolve(false);
+    }
     return mutation
       .mutateAsync({ baseRevision: record.revision, review: update(structuredClone(record.review)) })
       .then(() => true)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/analysis/input";
-import { ReviewSchema, type Review } from "@/lib/review/schema";
+import { ReviewSchema, type DecisionCondition, type Review } from "@/lib/review/schema";
 import { candidateConditions } from "@/lib/workbench/decisions";
 import { toolConditionOffers } from "./candidates";
 
@@ -39,8 +39,8 @@ const review: Review = ReviewSchema.parse({
   ],
 });
 const analysis = analyzeReview(review, toolListsFromReview(review));
-const names = (offer: string, list: { offer?: string; condition: { kind: string } }[]) =>
-  list.filter((o) => o.offer === offer).map((o) => (o.condition.kind === "tool_absent_from_agent" ? (o.condition as { tool: { tool: string } }).tool.tool : ""));
+const names = (offer: string, list: { offer?: string; condition: DecisionCondition }[]) =>
+  list.filter((o) => o.offer === offer).map((o) => (o.condition.kind === "tool_absent_from_agent" ? o.condition.tool.tool : ""));
 
 describe("'tool absent from agent' is offered for what to keep out and what is on the paths", () => {
   it("offers the sinks of any server the agent does not hold (deploys first), then the held tools on its paths; never the rest of its tool set", () => {

@@ -36,7 +36,7 @@ import {
   type VerbClass,
 } from "./lexicon";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
-import { VERB_CLASS } from "./lexicon";
+import { CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
   name: string;
@@ -321,4 +321,41 @@ export function inferRoles(input: InferInput): Inference {
     notSinkConfidence: SINK_ROLES.some((r) => roles.has(r)) ? null : notSink,
     notes,
   };
+}
+
+/**
+ * The words that can change a reading. Any other word of a name reads like any other (`get_thing_7`
+ * reads as `get_thing_8`), which is what lets one inference serve many tools.
+ */
+const SIGNIFICANT: ReadonlySet<string> = new Set([
+  ...VERB_CLASS.keys(), ...NOUN_LIKE, ...NAME_PREFIXES, ...CONJUNCTIONS, ...QUERY_NOUNS, ...OUTBOUND_NOUNS, ...DEPLOY_NOUNS,
+  ...SECRET_NOUNS, ...CODE_WORDS, ...WEB_OBJECTS, ...HTTP_METHODS,
+]);
+const ANY_WORD = "wrd";
+const SERVER_WORD = "srvname";
+
+/** Inferences already made in one analysis, by what they depend on (see `inferRolesShared`). */
+export type InferenceMemo = Map<string, Inference>;
+
+/**
+ * `inferRoles`, shared through `memo` between tools that read alike: the same significant words in
+ * the same places, the same annotations, the same input fields, and (only for a name with no known
+ * verb, the one case it is read) the same description. The result is shared: do not mutate it.
+ */
+export function inferRolesShared(input: InferInput, memo: InferenceMemo): Inference {
+  const server = input.serverWords ?? [];
+  let skeleton = "";
+  let hasVerb = false;
+  for (const w of nameWords(input.name)) {
+    if (VERB_CLASS.has(w)) hasVerb = true;
+    skeleton += `${SIGNIFICANT.has(w) ? w : /^\d+$/.test(w) ? "0" : server.includes(w) ? SERVER_WORD : ANY_WORD} `;
+  }
+  const fields = schemaFields(input.inputSchema);
+  let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
+  for (const f of fields) key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });
+  memo.set(key, made);
+  return made;
 }

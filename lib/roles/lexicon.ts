@@ -45,7 +45,7 @@ const DESTROY = [
   "undeploy", "run", "rerun", "execute", "exec", "eval", "evaluate", "trigger", "retry", "cancel", "restart", "reboot", "rollback",
   "revoke", "shutdown", "stop", "start", "launch", "invoke", "scale", "reset", "clear", "uninstall", "migrate",
   "provision", "archive", "abort", "play", "release", "unpublish", "discard", "prune", "clean", "cleanup", "empty",
-  "rm", "del", "flush", "evict", "expire", "disable_", "suspend", "ban", "lock_", "force",
+  "rm", "del", "flush", "evict", "expire", "disable_", "suspend", "pause", "unpause", "resume", "ban", "lock_", "force",
 ];
 
 const NETWORK = [

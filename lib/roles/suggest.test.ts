@@ -34,6 +34,24 @@ describe("the name's verb, in every naming style", () => {
     expect(sinks({ name: "upload_and_delete" })).toEqual(["writes", "deploys_or_destroys"]);
   });
 
+  it("splits ASCII names in one pass exactly as the regex definition does", () => {
+    const reference = (name: string) =>
+      name
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0);
+    let seed = 5;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const alphabet = "aZ9_-. /bY0cXABcdE";
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: Math.floor(rand() * 14) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
+      expect(nameWords(text), text).toEqual(reference(text));
+    }
+    expect(nameWords("naïve_Café-getX")).toEqual(["naïve", "café", "get", "x"]);
+  });
+
   it("the server's own name is a prefix, not the verb's object", () => {
     expect(readName("gitlab_get_issue", ["gitlab"]).objects).toEqual(["issue"]);
     expect(nameWords("HTTPServer2Go_getX")).toEqual(["http", "server2", "go", "get", "x"]);
@@ -289,6 +307,21 @@ describe("resolveRoles", () => {
 });
 
 describe("the role cache of one analysis", () => {
+  it("shares one inference between tools that read alike, and gives each the same suggestion as without a cache", () => {
+    const cache = newRoleCache();
+    const tools: RoleInputTool[] = [
+      { name: "get_thing_7", annotations: RO },
+      { name: "get_thing_8", annotations: RO },
+      { name: "delete_branch_x", annotations: RO },
+      { name: "gitlab_fetch", inputSchema: { type: "object", properties: { url: { type: "string" } } } },
+      { name: "thingy", description: "Deletes a thing" },
+      { name: "thingy", description: "Lists things" },
+    ];
+    for (const tool of tools) expect(resolveRoles(tool, null, cache, { serverName: "GitLab" }).suggestion, tool.name).toEqual(suggestRoles(tool, null, undefined, { serverName: "GitLab" }));
+    expect(resolveRoles(tools[0]!, null, cache)).toBe(resolveRoles(tools[1]!, null, cache));
+    expect(cache.inferences.size).toBeLessThan(tools.length);
+  });
+
   const assessment = (over: object = {}) => ({ serverId: "s" as never, tool: "t", sourceIds: [], roles: [], rolesConfirmed: false, ...over });
 
   it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {

@@ -139,7 +139,7 @@ export async function saveReview(
   // One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE row-locks the
   // review, and a concurrent save re-checks its WHERE after we commit, matches nothing, and so
   // inserts no revision either.
-  const result = (await db.execute(sql`
+  const raw: unknown = await db.execute(sql`
     WITH bumped AS (
       UPDATE ${reviews} SET ${sql.identifier(reviews.currentRevision.name)} = ${next}, ${sql.identifier(reviews.title.name)} = ${doc.title}, ${sql.identifier(reviews.updatedAt.name)} = now()
       WHERE ${sql.identifier(reviews.id.name)} = ${id} AND ${sql.identifier(reviews.currentRevision.name)} = ${baseRevision}
@@ -147,8 +147,8 @@ export async function saveReview(
     )
     INSERT INTO ${reviewRevisions} (${sql.identifier(reviewRevisions.reviewId.name)}, ${sql.identifier(reviewRevisions.revision.name)}, ${sql.identifier(reviewRevisions.schemaVersion.name)}, ${sql.identifier(reviewRevisions.document.name)}, ${sql.identifier(reviewRevisions.author.name)}, ${sql.identifier(reviewRevisions.createdAt.name)})
     SELECT id, ${next}, ${doc.schemaVersion}, ${JSON.stringify(doc)}::jsonb, ${author}, updated_at FROM bumped
-    RETURNING (SELECT created_at FROM bumped) AS created_at, ${sql.identifier(reviewRevisions.createdAt.name)} AS updated_at`)) as unknown as { rows: SavedRow[] }; // both drivers answer a raw query with { rows }
-  const [saved] = result.rows;
+    RETURNING (SELECT created_at FROM bumped) AS created_at, ${sql.identifier(reviewRevisions.createdAt.name)} AS updated_at`);
+  const [saved] = (raw as { rows: SavedRow[] }).rows; // both drivers answer a raw query with { rows }
   if (saved) {
     return {
       ok: true,

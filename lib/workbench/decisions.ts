@@ -12,7 +12,7 @@ import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { decisionBasis } from "@/lib/decisions/binding";
-import { toolConditionOffers } from "@/lib/decisions/candidates";
+import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecisionView } from "@/lib/decisions/api";
 import type { RecordSurface } from "@/lib/decisions/record";
 import type { ReportAnalysisSummary } from "@/lib/decisions/report";
@@ -83,12 +83,15 @@ export function decisionView(decision: Decision, review: Review, surfaces: Reado
 
 const PLACEHOLDER_SHA = "0".repeat(64);
 
+/** A condition checked now, and for a tool condition why it is offered. */
+export type CandidateCheck = ConditionCheck & { offer?: ToolConditionOffer["offer"]; offerNote?: string };
+
 /**
  * Every checkable condition the reviewer may attach to a decision about (server, agent), each
  * checked now; "tool absent from agent" for the sinks it should keep out and the tools on its
  * paths (see lib/decisions/candidates.ts), from the review's analysis.
  */
-export function candidateConditions(review: Review, serverId: string, agentId: string, analysis: Analysis): ConditionCheck[] {
+export function candidateConditions(review: Review, serverId: string, agentId: string, analysis: Analysis): CandidateCheck[] {
   const server = review.servers.find((s) => s.id === serverId);
   const agent = review.agents.find((a) => a.id === agentId);
   if (!server || !agent) return [];

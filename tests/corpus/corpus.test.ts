@@ -48,6 +48,7 @@ describe("labelled corpus of real MCP servers", () => {
       expect.arrayContaining([
         "playwright/browser_take_screenshot",
         "gitlab/download_job_artifacts",
+        "kubernetes/kubectl_context",
       ]),
     );
     expect(harmlessDestroys).toContain("stripe/create_refund");
