@@ -31,7 +31,8 @@ test("[agents]: a suggested role is marked unconfirmed until the reviewer confir
   // Map search_tickets to the portal and confirm it returns text from there.
   const searchRow = page.getByTestId("tool-roles-tickets/search_tickets");
   await searchRow.getByLabel("returns text from sources").check();
-  await searchRow.getByLabel("Support portal").check();
+  // In the sources group: a role's reasons (in its checkbox's label) can name a source too.
+  await searchRow.getByRole("group", { name: "Sources whose text search_tickets returns" }).getByLabel("Support portal").check();
   await searchRow.getByRole("button", { name: "Confirm roles of search_tickets" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
   await expect(page.getByTestId("tool-roles-tickets/search_tickets")).toContainText("confirmed");
@@ -89,7 +90,7 @@ test("[agents]: a large server stays workable: an agent card shows the tools it 
   // A row lists the sources mapped to its tool, with a way to all of them.
   const row = page.getByTestId("tool-roles-wiki/get_page_7");
   await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(1);
-  await expect(row.getByLabel("Space 3")).toBeChecked();
+  await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByLabel("Space 3")).toBeChecked();
   await row.getByRole("button", { name: "Show all 30 sources" }).click();
   await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(30);
   await page.getByLabel("Filter tools by server or name").fill("no such tool");
