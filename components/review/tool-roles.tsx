@@ -85,7 +85,7 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
         {tool.conflicts.map((c, i) => (
-          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }}>
+          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }} data-testid="role-conflict">
             {c.message}
           </div>
         ))}
