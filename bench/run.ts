@@ -12,7 +12,12 @@ import type { BenchResult } from "./types";
 register(new URL("../cli/shared/server-only-hook.mjs", import.meta.url));
 
 const dir = path.join(import.meta.dirname, "suites");
-const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();
+// `npm run bench -- roles analysis` runs only the named suites.
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".ts") && (only.length === 0 || only.includes(f.slice(0, -3))))
+  .sort();
+if (files.length === 0) throw new Error(`no bench suite named ${only.join(", ")}`);
 const results: BenchResult[] = [];
 let failed = false;
 for (const file of files) {

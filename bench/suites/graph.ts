@@ -9,77 +9,32 @@
  * load (PGlite opening, route compilation) is not counted; the figure is the median of the rest.
  * Needs a build: without `.next/BUILD_ID` it reports a MISS saying so.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
+import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { chromium, type Browser } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
-import { freePort } from "../../tests/surface/helpers";
+import { appServerUnavailable, startAppServer, type AppServer } from "../support/app-server";
 import { median, type BenchResult } from "../types";
 
 const NAME = "graph: ~500 nodes, navigation start to first paint (Chromium)";
 const GOAL_MS = 1000;
 const RUNS = 5;
-/** Bound on waiting for the server to answer after spawning it. */
-const SERVER_START_TIMEOUT_MS = 60_000;
-/** Bound on waiting for the server to exit after SIGTERM, before SIGKILL. */
-const SERVER_STOP_TIMEOUT_MS = 10_000;
-
-/**
- * Stops the server and waits until it has exited: the suites after this one are timed, and a
- * server still shutting down beside them would be timed with them.
- */
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), SERVER_STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitForServer(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      await fetch(`${base}/sign-in`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`the server did not answer within ${SERVER_START_TIMEOUT_MS} ms`);
-}
 
 export async function run(): Promise<BenchResult[]> {
   const goal = `< ${GOAL_MS} ms`;
-  if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
-    return [{ name: NAME, figure: "not measured: no production build (.next/BUILD_ID); run `npx next build` first", goal, pass: false }];
-  }
+  const unavailable = appServerUnavailable();
+  if (unavailable) return [{ name: NAME, figure: `not measured: ${unavailable}`, goal, pass: false }];
   if (!existsSync(CHROMIUM_PATH)) {
     return [{ name: NAME, figure: `not measured: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or run \`npm run test:all\` once: it installs Debian's chromium)`, goal, pass: false }];
   }
-  const dataDir = mkdtempSync(path.join(tmpdir(), "relay-review-bench-graph-"));
-  const token = process.env.E2E_TOKEN ?? `bench-${randomBytes(24).toString("hex")}`;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", RELAY_REVIEW_DATA: dataDir, RELAY_REVIEW_TOKEN: token },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
   // Launched inside the try: a browser that fails to start must not leave the server running.
+  let server: AppServer | undefined;
   let browser: Browser | undefined;
   try {
+    server = await startAppServer();
+    const { base, token } = server;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await waitForServer(base, child);
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
     if (signIn.status() !== 204) throw new Error(`sign-in answered ${signIn.status()}`);
@@ -111,10 +66,9 @@ export async function run(): Promise<BenchResult[]> {
       },
     ];
   } catch (error) {
-    return [{ name: NAME, figure: `not measured: ${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, goal, pass: false }];
+    return [{ name: NAME, figure: `not measured: ${(error as Error).message}${server ? `; server said: ${server.stderrTail()}` : ""}`, goal, pass: false }];
   } finally {
     await browser?.close();
-    await stopServer(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
   }
 }

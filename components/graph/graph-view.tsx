@@ -4,7 +4,7 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
-import { useDeferredValue, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useDeferredValue, useMemo, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { NodeId, PathId } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
@@ -102,12 +102,22 @@ const measureAgent = (label: string) => measureText(label, 12, 600);
 
 /** `?graph=all` opens the whole graph instead of the paths to sensitive sinks (a link to share, and the bench's 500-node draw). */
 function wholeGraphAsked(): boolean {
-  return typeof window !== "undefined" && new URLSearchParams(window.location.search).get("graph") === "all";
+  return new URLSearchParams(window.location.search).get("graph") === "all";
 }
 
+const noSubscription = () => () => {};
+/**
+ * False in a server render and while hydrating one (the share view renders the graph on the
+ * server), true otherwise: text is measured and the URL read only in the browser, and a hydrating
+ * render must match the server's, which had neither. A render that is not hydrating (the review
+ * page draws the graph once its analysis is fetched) sees true at once, so it lays out once.
+ */
+const useInBrowser = () => useSyncExternalStore(noSubscription, () => true, () => false);
+
 export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
+  const inBrowser = useInBrowser();
   const focus = useMemo(() => focusView(analysis), [analysis]);
-  const [whole, setWhole] = useState(wholeGraphAsked);
+  const [whole, setWhole] = useState(() => inBrowser && wholeGraphAsked());
   const only = !whole && focus && focus.nodes.size < analysis.graph.nodes.length ? focus.nodes : undefined;
   const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis, only));
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
@@ -116,7 +126,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   const [showAllPaths, setShowAllPaths] = useState(false);
   const [tableOpen, setTableOpen] = useState(analysis.paths.listed.length <= 40);
 
-  const layout = useMemo(() => layoutGraph(analysis, collapsed, { only, measureAgent }), [analysis, collapsed, only]);
+  const layout = useMemo(() => layoutGraph(analysis, collapsed, { only, measureAgent: inBrowser ? measureAgent : undefined }), [analysis, collapsed, only, inBrowser]);
   const ordered = useMemo(() => orderPaths(analysis), [analysis]);
   const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);
   const path = selectedPath ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null) : null;

@@ -10,6 +10,7 @@ let fontFamily = "sans-serif";
 /** The width of `text` in pixels at `size` px and `weight`. */
 export function measureText(text: string, size: number, weight = 400): number {
   if (ctx === undefined) {
+    if (typeof document === "undefined") return [...text].length * size * CHAR;
     ctx = document.createElement("canvas").getContext("2d");
     fontFamily = getComputedStyle(document.body).fontFamily || fontFamily;
   }

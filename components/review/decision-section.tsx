@@ -104,6 +104,13 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
 
 type Verdict = Decision["verdict"];
 
+/** The picker's groups: the controls, the sinks to keep out, and the held tools on the agent's paths. */
+const CONDITION_GROUPS: { offer: ConditionCheckView["offer"]; heading: string | null }[] = [
+  { offer: undefined, heading: null },
+  { offer: "keep_out", heading: "Keep out of the agent: sensitive tools it does not hold" },
+  { offer: "on_path", heading: "On the agent's paths: it holds these, so their absence cannot hold until they leave the tool set" },
+];
+
 function DecideForm({ id, review, revision }: { id: string; review: Review; revision: number }) {
   const queryClient = useQueryClient();
   const servers = review.servers;
@@ -126,7 +133,7 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
         serverId,
         agentId,
         verdict,
-        conditions: verdict === "approved_with_conditions" ? options.filter((o) => chosen.has(conditionKey(o.condition))).map((o) => o.condition) : [],
+        conditions: verdict === "approved_with_conditions" ? options.filter((o) => o.offer !== "on_path" && chosen.has(conditionKey(o.condition))).map((o) => o.condition) : [],
         reviewer,
         rationale,
       }),
@@ -221,15 +228,26 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
           </legend>
           {candidates.isPending && <div className="skeleton" style={{ height: "3rem" }} />}
           {candidates.isError && <div className="callout danger small">Could not load the conditions: {candidates.error.message}</div>}
-          {options.map((o) => {
-            const key = conditionKey(o.condition);
+          {CONDITION_GROUPS.map((group) => {
+            const inGroup = options.filter((o) => o.offer === group.offer);
+            if (inGroup.length === 0) return null;
             return (
-              <label key={key} className="check" data-testid={`condition-${o.condition.kind}`} data-condition={key}>
-                <input type="checkbox" checked={chosen.has(key)} onChange={(e) => toggle(key, e.target.checked)} />
-                <span>
-                  {describeCondition(o.condition, review)} <HoldsBadge holds={o.holds} /> <span className="small muted">{o.reason}</span>
-                </span>
-              </label>
+              <div key={group.offer ?? "controls"} className="stack" style={{ gap: "0.35rem" }} data-testid={`condition-group-${group.offer ?? "controls"}`}>
+                {group.heading && <div className="small" style={{ fontWeight: 600 }}>{group.heading}</div>}
+                {inGroup.map((o) => {
+                  const key = conditionKey(o.condition);
+                  // A held tool on the agent's paths is shown, not chosen: its absence cannot hold for this tool set.
+                  const selectable = o.offer !== "on_path";
+                  return (
+                    <label key={key} className="check" data-testid={`condition-${o.condition.kind}`} data-condition={key} data-offer={o.offer}>
+                      <input type="checkbox" checked={selectable && chosen.has(key)} disabled={!selectable} onChange={(e) => toggle(key, e.target.checked)} />
+                      <span>
+                        {describeCondition(o.condition, review)} <HoldsBadge holds={o.holds} /> <span className="small muted">{o.offerNote ? `${o.reason}; ${o.offerNote}` : o.reason}</span>
+                      </span>
+                    </label>
+                  );
+                })}
+              </div>
             );
           })}
         </fieldset>

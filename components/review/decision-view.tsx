@@ -35,7 +35,7 @@ export function describeCondition(c: DecisionCondition, review: Review): string 
   const agent = (id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
   switch (c.kind) {
     case "tool_absent_from_agent":
-      return `${c.tool.tool} (${server(c.tool.serverId)}) is not in the agent's tool set`;
+      return `${c.tool.tool} on ${server(c.tool.serverId)} is not in the agent's tool set`;
     case "egress_default_deny":
       return `egress of ${server(c.serverId)} is default-deny (an allowlist)`;
     case "credential_read_only":

@@ -5,7 +5,7 @@ import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { ToolView } from "@/lib/analysis/analyze";
-import { toolKey, type ToolKey } from "@/lib/analysis/ids";
+import { itemKey, type ToolKey } from "@/lib/analysis/ids";
 import { shownName } from "@/lib/analysis/prose";
 import type { SourceId } from "@/lib/ids";
 import { bulkRoleAssessments, upsertToolAssessments, type RoleEdit } from "@/lib/review/edit";
@@ -196,7 +196,7 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   const locked = stale || editor.isSaving;
 
   const serverNames = useMemo(() => new Map(review.servers.map((s) => [s.id as string, s.name])), [review.servers]);
-  const saved = useMemo(() => new Map(review.tools.map((t) => [toolKey(t.serverId, t.tool), t])), [review.tools]);
+  const saved = useMemo(() => new Map(review.tools.map((t) => [itemKey(t.serverId, t.item ?? "tool", t.tool), t])), [review.tools]);
   const shown = useMemo(() => new Map(tools.map((t) => [t.key, shownOf(t, saved.get(t.key))])), [tools, saved]);
   const verbs = useMemo(() => [...new Set(tools.flatMap((t) => (t.verb ? [t.verb] : [])))].sort(), [tools]);
   const hasConflicts = tools.some((t) => t.conflicts.length > 0);
@@ -259,7 +259,7 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
     if (ok) {
       setDrafts((prev) => {
         const next = new Map(prev);
-        for (const c of changes) next.delete(toolKey(c.serverId, c.tool));
+        for (const c of changes) next.delete(itemKey(c.serverId, c.item ?? "tool", c.tool));
         return next;
       });
     }
@@ -270,6 +270,8 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
       {
         serverId: tool.serverId,
         tool: tool.name,
+        // A resource or template is assessed as a tool is, marked as what it is.
+        ...(tool.item !== "tool" ? { item: tool.item } : {}),
         roles: TOOL_ROLES.filter((r) => roles.includes(r)),
         sourceIds: review.sources.filter((s) => sourceIds.includes(s.id)).map((s) => s.id),
         rolesConfirmed: true,
@@ -280,7 +282,7 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   const bulkInput = chosen.map((t) => {
     const s = shown.get(t.key)!;
     const d = drafts.get(t.key);
-    return { ref: { serverId: t.serverId, tool: t.name }, shownRoles: d?.roles ?? s.roles, sourceIds: d?.sourceIds ?? s.sourceIds, confirmed: s.confirmed && !d };
+    return { ref: { serverId: t.serverId, tool: t.name, item: t.item }, shownRoles: d?.roles ?? s.roles, sourceIds: d?.sourceIds ?? s.sourceIds, confirmed: s.confirmed && !d };
   });
   const bulk = (edit: RoleEdit) => void write(bulkRoleAssessments(bulkInput, edit));
   const toConfirm = bulkInput.filter((t) => !t.confirmed).length;

@@ -77,6 +77,18 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(egress).toContainText("holds");
   await expect(credential).toContainText("every scope is read-only");
   await expect(form.getByTestId("condition-surface_pinned_block")).toContainText("does not hold");
+  // "Tool absent" is offered for the sink the agent does not hold, never for the tools it holds off any path.
+  const keepOut = form.getByTestId("condition-group-keep_out");
+  await expect(keepOut).toContainText("trigger_deploy on deploy-tools (not under review) is not in the agent's tool set");
+  await expect(keepOut).toContainText("holds");
+  await expect(form.locator('[data-condition*="knowledge_search"]')).toHaveCount(0);
+  // An agent with paths shows the held tools on them, not selectable.
+  await form.getByLabel("Into agent").selectOption("on-call");
+  const onPath = form.locator('[data-offer="on_path"]');
+  await expect(onPath.filter({ hasText: "knowledge_search" })).toHaveCount(1);
+  await expect(onPath.filter({ hasText: "knowledge_search" }).getByRole("checkbox")).toBeDisabled();
+  await form.getByLabel("Into agent").selectOption("docs-agent");
+  await expect(keepOut).toContainText("trigger_deploy");
   await egress.getByRole("checkbox").check();
   await credential.getByRole("checkbox").check();
   await form.getByLabel("Reviewer").fill("R. Reviewer");
@@ -160,7 +172,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(status).toHaveAttribute("data-state", "stale");
   await expect(status).toContainText("STALE");
   await expect(status.locator('[data-what="tool_set"]')).toContainText("tool set");
-  await expect(status.locator('[data-what="tool_set"]')).toContainText("added knowledge-mcp/list_spaces");
+  await expect(status.locator('[data-what="tool_set"]')).toContainText("added list_spaces on knowledge-mcp");
   await expect(card.getByRole("button", { name: "Download signed record (JSON)" })).toBeDisabled();
   const staleRecord = await page.request.get(`/api/reviews/${id}/decisions/${record.decision.id}/record`, { headers: bearer });
   expect(staleRecord.status()).toBe(409);
@@ -172,7 +184,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
     const stale = await verify(recordFile, keyFile, ...via);
     expect(stale.code, stale.out).toBe(5);
     expect(stale.out).toContain("workbench: STALE");
-    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces");
+    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp");
   }
 
   // 2. The image digest changes (in the Servers section): stale, also saying "image digest".

@@ -92,7 +92,7 @@ describe("from hand-entered tools alone", () => {
 
   it("records every place it relied on an unconfirmed suggestion", () => {
     expect(a.reliance.map((e) => [e.tool, e.agents, e.usedAs])).toEqual([
-      ["kb/deploy_release", ["a"], ["sensitive sink (deploys_or_destroys)"]],
+      ["kb/deploy_release", ["a"], ["sensitive sink (writes, deploys_or_destroys)"]],
       ["kb/search_tickets", ["a"], ["returns untrusted text"]],
     ]);
   });

@@ -22,11 +22,12 @@ import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index"
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
-import { edgeId, findingId, nodeIds, pathId, type EdgeId, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
+import { edgeId, findingId, nodeIds, pathId, splitToolKey, type EdgeId, type ItemKind, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
 import type { ServerToolList } from "./input";
-import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, serverName, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
+import { mentionFindings, promptViews, shadowingFindings, type PromptView } from "./surface-findings";
 
 export { ANALYSIS_VERSION };
 
@@ -38,7 +39,7 @@ export const MAX_PATHS_LISTED_PER_AGENT = 200;
 export type GraphNode =
   | { id: NodeId; kind: "writers"; label: string; head: HeadRef; bound: WriterBound | null; reachesOutsideBoundary: boolean; minAccountsAnAttackNeeds: number; usage: UsageFact | null }
   | { id: NodeId; kind: "source"; label: string; head: HeadRef; sourceKind: string; reachesOutsideBoundary: boolean }
-  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested" }
+  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested"; item?: "resource" | "resource_template" }
   | { id: NodeId; kind: "agent"; label: string; agentId: AgentId }
   | { id: NodeId; kind: "sink"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; sinkRoles: ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
 
@@ -103,6 +104,8 @@ export type SourceView = {
 
 export type ToolView = {
   key: ToolKey;
+  /** A tool, or a resource or resource template (`name` is then its URI or URI template). */
+  item: ItemKind;
   serverId: ServerId;
   name: string;
   presence: "listed" | "not_listed";
@@ -134,6 +137,8 @@ export type Analysis = {
   /** The controls with their own findings; every control finding is also in `findings`, which is not repeated here. */
   controls: Omit<ControlsEvaluation, "findings">;
   reliance: RelianceEntry[];
+  /** Every server's prompts, with their arguments, the resources their text names and the agents that can use them. */
+  prompts: PromptView[];
   findings: Finding[];
 };
 
@@ -145,7 +150,8 @@ function headView(model: AnalysisModel, h: HeadNodes): PathHead {
     const s = model.sources.get(head.sourceId);
     return { nodeId: h.source, head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
   }
-  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(head.tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+  // The head names its tool by name, as the graph's node does: the key is an id, not prose.
+  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(splitToolKey(head.tool).tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
 }
 
 const OUTBOUND = roleMask(["network_or_shares"]);
@@ -194,6 +200,32 @@ const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools:
 
 /** The Rule of Two's four properties, in the order findings name them. */
 const RULE_OF_TWO_LEGS = ["untrustedInput", "sensitiveDataOrSystems", "stateChange", "outboundCommunication"] as const;
+/** The properties as a sentence says them. */
+const RULE_OF_TWO_WORDS: Record<(typeof RULE_OF_TWO_LEGS)[number], string> = {
+  untrustedInput: "untrusted input",
+  sensitiveDataOrSystems: "sensitive data or systems",
+  stateChange: "state change",
+  outboundCommunication: "outbound communication",
+};
+
+/**
+ * "untrusted input: get_issue (Support portal), search_pages (Wiki); private data: read_env":
+ * the tools standing on each leg, by name, a returning tool with the sources its text comes from.
+ */
+function legsInProse(b: AnalysisBuild, legs: readonly (readonly [string, readonly ResolvedTool[]])[]): string {
+  let out = "";
+  for (const [label, tools] of legs) {
+    const names: string[] = [];
+    const shown = Math.min(tools.length, MAX_NAMES_IN_PROSE);
+    for (let i = 0; i < shown; i++) {
+      const t = tools[i]!;
+      const heads = label === "untrusted input" ? t.headNodes.map((h) => hview(b, h).label) : [];
+      names.push(heads.length > 0 && t.sourceIds.length > 0 ? `${shownName(t.name)} (${namesInProse(heads, 3)})` : shownName(t.name));
+    }
+    out += `${out ? "; " : ""}${label}: ${names.join(", ")}${tools.length > shown ? ` and ${tools.length - shown} more` : ""}`;
+  }
+  return out;
+}
 
 /**
  * What an analysis accumulates while it runs. The steps below are module-level functions over it
@@ -404,7 +436,11 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} holds the lethal trifecta`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why("untrusted input, private data and outbound communication in one session", {
+      why: why(`untrusted input, private data and outbound communication in one session: ${legsInProse(b, [
+        ["untrusted input", returning],
+        ["private data", privateData],
+        ["outbound communication", outbound],
+      ])}`, {
         roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, READS_PRIVATE_DATA_MASK), outbound, OUTBOUND),
         tools: distinctKeys(returning, privateData, outbound),
         sources: sourceIdsOnPath,
@@ -414,7 +450,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     });
   }
   if (ruleCount > 2) {
-    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present);
+    const legTools = { untrustedInput: returning, sensitiveDataOrSystems: sensitive, stateChange, outboundCommunication: outbound };
+    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present).map((k): [string, ResolvedTool[]] => [RULE_OF_TWO_WORDS[k], legTools[k]]);
     findings.push({
       id: findingId("agent.rule_of_two", agent.id),
       kind: "agent.rule_of_two",
@@ -422,7 +459,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${present.join(", ")}`, {
+      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${ruleCount}: ${legsInProse(b, present)}`, {
         roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, WRITES), outbound, OUTBOUND),
         tools: distinctKeys(returning, sensitive, stateChange, outbound),
         sources: sourceIdsOnPath,
@@ -448,6 +485,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       pathIds: [],
     });
   }
+  findings.push(...mentionFindings(model, agent), ...shadowingFindings(model, agent));
   const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
   if (notListed.length > 0) {
     findings.push({
@@ -531,7 +569,9 @@ function addSource(b: AnalysisBuild, source: InputSource): SourceView {
 /** A tool that returns text, as a graph node with the edges from its sources (and its unmapped head's nodes). */
 function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   const returningId = t.returningNodeId;
-  b.nodes.push({ id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin });
+  const node: GraphNode = { id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin };
+  if (t.item !== "tool") node.item = t.item;
+  b.nodes.push(node);
   // The model builds headNodes in this order: known sources whose writers reach outside the
   // boundary, then the unmapped head; `intoHeads` follows it.
   const intoHeads: GraphEdge[] = [];
@@ -553,6 +593,16 @@ function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   b.returnedBy[t.index] = intoHeads;
 }
 
+const ITEM_WORDS: Record<ItemKind, [string, string]> = { tool: ["tool", "tools"], resource: ["resource", "resources"], resource_template: ["resource template", "resource templates"] };
+
+/** "3 tools and 1 resource": a count of items by kind, tools first. */
+function itemsInProse(items: readonly ResolvedTool[]): string {
+  const counts: Record<ItemKind, number> = { tool: 0, resource: 0, resource_template: 0 };
+  for (const t of items) counts[t.item]++;
+  const parts = (Object.keys(counts) as ItemKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${ITEM_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
+  return parts.length <= 1 ? (parts[0] ?? "0 tools") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
 /** One finding per server, not per tool: the reviewer's action (map the sources) is per server. */
 function unmappedSourceFindings(b: AnalysisBuild): void {
   const all = b.model.toolsInOrder;
@@ -570,10 +620,10 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
       id: findingId("tools.unmapped_sources", serverId),
       kind: "tools.unmapped_sources",
       severity: "medium",
-      title: `${list.length} tool${list.length === 1 ? "" : "s"} of ${serverId} return${list.length === 1 ? "s" : ""} text from no mapped source`,
+      title: `${itemsInProse(list)} of ${shownName(serverName(b.model, serverId))} return${list.length === 1 ? "s" : ""} text from no mapped source`,
       controlId: null,
       subject: { serverId },
-      why: why("these tools return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources", {
+      why: why(`these return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources: ${namesInProse(list.map((t) => t.name))}`, {
         roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT_MASK),
         tools: list.map((t) => t.key),
       }),
@@ -620,6 +670,7 @@ function conflictFindings(b: AnalysisBuild): void {
 
 const toolView = (t: ResolvedTool): ToolView => ({
   key: t.key,
+  item: t.item,
   serverId: t.serverId,
   name: t.name,
   presence: t.presence,
@@ -683,6 +734,7 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
     paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
     controls: controlsView,
     reliance: relianceEntries(b),
+    prompts: promptViews(model, toolLists),
     findings: sortFindings(b.findings),
   };
 }

@@ -19,10 +19,31 @@ export function toolKey(serverId: ServerId | string, tool: string): ToolKey {
   return `${serverId}/${tool}` as ToolKey;
 }
 
-/** The server id and tool name of a key. */
-export function splitToolKey(key: ToolKey): { serverId: ServerId; tool: string } {
+/** The kinds of item a key names: a tool, or a resource or resource template (which return text as tools do). */
+export type ItemKind = "tool" | "resource" | "resource_template";
+
+/**
+ * The key of any item: a tool's is `toolKey`; a resource's is `${serverId}#resource/${uri}` and a
+ * template's `${serverId}#resource_template/${uriTemplate}`. Server ids cannot contain "#" or "/",
+ * so no tool name can make a key that reads as a resource's.
+ */
+export function itemKey(serverId: ServerId | string, item: ItemKind, name: string): ToolKey {
+  return (item === "tool" ? `${serverId}/${name}` : `${serverId}#${item}/${name}`) as ToolKey;
+}
+
+/** The server id and name of a key (a resource's URI, a template's URI template), and which kind of item it names. */
+export function splitItemKey(key: ToolKey): { serverId: ServerId; tool: string; item: ItemKind } {
   const at = key.indexOf("/");
-  return { serverId: key.slice(0, at) as ServerId, tool: key.slice(at + 1) };
+  const head = key.slice(0, at);
+  const hash = head.indexOf("#");
+  if (hash === -1) return { serverId: head as ServerId, tool: key.slice(at + 1), item: "tool" };
+  return { serverId: head.slice(0, hash) as ServerId, tool: key.slice(at + 1), item: head.slice(hash + 1) as ItemKind };
+}
+
+/** The server id and tool name of a key (for a resource's key, its URI). */
+export function splitToolKey(key: ToolKey): { serverId: ServerId; tool: string } {
+  const { serverId, tool } = splitItemKey(key);
+  return { serverId, tool };
 }
 
 /** Where text on a path starts: a mapped source, or the unmapped text a returning tool has no source for. */

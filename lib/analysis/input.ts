@@ -17,14 +17,32 @@ export type ListedTool = {
   inputSchema?: unknown;
 };
 
-/** The tool list used for one server, and where it came from. */
+/** A resource or resource template as listed: its contents are returned into the context as a tool's result is. */
+export type ListedResource = { uri: string; name?: string; description?: string; mimeType?: string };
+export type ListedResourceTemplate = { uriTemplate: string; name?: string; description?: string; mimeType?: string };
+/** A prompt as listed: the arguments it takes (prompts/list declares no embedded resources; its text may name them). */
+export type ListedPrompt = { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] };
+
+/** What a snapshot lists besides tools; absent lists are empty. */
+export type ListedSurface = {
+  tools: readonly ListedTool[];
+  resources?: readonly ListedResource[];
+  resourceTemplates?: readonly ListedResourceTemplate[];
+  prompts?: readonly ListedPrompt[];
+};
+
+/** The tool list used for one server, and where it came from, with its resources, templates and prompts (snapshots only). */
 export type ServerToolList = {
   serverId: ServerId;
   origin: "snapshot" | "declared";
   tools: ListedTool[];
+  resources?: ListedResource[];
+  resourceTemplates?: ListedResourceTemplate[];
+  prompts?: ListedPrompt[];
 };
 
-const isMap = (x: unknown): x is ReadonlyMap<string, readonly ListedTool[]> => x instanceof Map;
+type SnapshotEntry = readonly ListedTool[] | ListedSurface;
+const isMap = (x: unknown): x is ReadonlyMap<string, SnapshotEntry> => x instanceof Map;
 
 /**
  * One tool list per server of the review: the snapshot's tools where `snapshotToolsByServer` has an
@@ -32,16 +50,23 @@ const isMap = (x: unknown): x is ReadonlyMap<string, readonly ListedTool[]> => x
  */
 export function toolListsFromReview(
   review: Review,
-  snapshotToolsByServer?: ReadonlyMap<string, readonly ListedTool[]> | Readonly<Record<string, readonly ListedTool[]>>,
+  snapshotToolsByServer?: ReadonlyMap<string, SnapshotEntry> | Readonly<Record<string, SnapshotEntry>>,
 ): ServerToolList[] {
-  const lookup = (id: string): readonly ListedTool[] | undefined => {
+  const lookup = (id: string): SnapshotEntry | undefined => {
     if (!snapshotToolsByServer) return undefined;
     if (isMap(snapshotToolsByServer)) return snapshotToolsByServer.get(id);
     return Object.hasOwn(snapshotToolsByServer, id) ? snapshotToolsByServer[id] : undefined;
   };
   return review.servers.map((server) => {
     const snap = lookup(server.id);
-    if (snap) return { serverId: server.id, origin: "snapshot", tools: snap.map((t) => ({ ...t })) };
+    if (snap && isToolArray(snap)) return { serverId: server.id, origin: "snapshot", tools: snap.map((t) => ({ ...t })) };
+    if (snap) {
+      const list: ServerToolList = { serverId: server.id, origin: "snapshot", tools: snap.tools.map((t) => ({ ...t })) };
+      if (snap.resources?.length) list.resources = snap.resources.map((r) => ({ ...r }));
+      if (snap.resourceTemplates?.length) list.resourceTemplates = snap.resourceTemplates.map((r) => ({ ...r }));
+      if (snap.prompts?.length) list.prompts = snap.prompts.map((p) => ({ ...p, ...(p.arguments ? { arguments: p.arguments.map((a) => ({ ...a })) } : {}) }));
+      return list;
+    }
     return {
       serverId: server.id,
       origin: "declared",
@@ -53,3 +78,5 @@ export function toolListsFromReview(
     };
   });
 }
+
+const isToolArray = (x: SnapshotEntry): x is readonly ListedTool[] => Array.isArray(x);

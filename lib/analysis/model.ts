@@ -12,11 +12,11 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext } from "@/lib/roles/suggest";
+import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext, type RoleReason } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
-import type { EffectiveAnnotations } from "@/lib/tools/annotations";
+import { ANNOTATION_HINTS, SPEC_DEFAULT_HINTS, type EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
-import { nodeIds, toolKey, type HeadRef, type NodeId, type ToolKey } from "./ids";
+import { itemKey, nodeIds, type HeadRef, type ItemKind, type NodeId, type ToolKey } from "./ids";
 import type { ListedTool, ServerToolList } from "./input";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
@@ -36,6 +36,10 @@ export type HeadNodes = { head: HeadRef; writers: NodeId; source: NodeId };
 
 export type ResolvedTool = {
   key: ToolKey;
+  /** A tool, or a resource or resource template (then `name` is its URI or URI template; it is never a sink). */
+  item: ItemKind;
+  /** As listed ("" when not listed): the server's text, read for mentions of other tools. */
+  description: string;
   /** Position in `AnalysisModel.toolsInOrder`: per-tool caches are arrays indexed by it. */
   index: number;
   serverId: ServerId;
@@ -93,7 +97,14 @@ export type AnalysisModel = {
   toolsInOrder: ResolvedTool[];
   sources: Map<SourceId, ResolvedSource>;
   agents: ResolvedAgent[];
+  /** Each server's name, for prose: a person reads names, never ids. */
+  serverNames: Map<ServerId, string>;
 };
+
+/** A server's name as the review gives it (the id only for a server the review lacks). */
+export function serverName(model: Pick<AnalysisModel, "serverNames">, serverId: ServerId): string {
+  return model.serverNames.get(serverId) ?? serverId;
+}
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
@@ -127,6 +138,7 @@ function evidenceOf(tool: ToolKey, roles: ResolvedRoles): RoleEvidence[] {
 /** A tool while the model is built: what the review says of it, then its resolution. */
 type ToolSlot = {
   key: ToolKey;
+  item: ItemKind;
   serverId: ServerId;
   name: string;
   /** The first listing of the tool (snapshot or declared), if any. */
@@ -138,26 +150,69 @@ type ToolSlot = {
   lastAgent: number;
 };
 
-/** The tools of a review being collected: every tool it names, found by server id and name. */
-type SlotIndex = { byServer: Map<string, Map<string, ToolSlot>>; slots: ToolSlot[] };
+/**
+ * The items of a review being collected: every tool it names, found by server id and name, and
+ * per server its resources and templates (an agent holding any tool of a server holds them all).
+ */
+type SlotIndex = { byServer: Map<string, Map<string, ToolSlot>>; slots: ToolSlot[]; resourcesByServer: Map<string, ToolSlot[]> };
 
-/** The slot of a tool, made on first sight: a lookup by the two strings the review already holds builds no key string. */
-function slotFor(index: SlotIndex, serverId: ServerId, name: string): ToolSlot {
-  let named = index.byServer.get(serverId);
-  if (!named) index.byServer.set(serverId, (named = new Map<string, ToolSlot>()));
+/** The slot of an item, made on first sight: a lookup by the two strings the review already holds builds no key string. */
+function slotFor(index: SlotIndex, serverId: ServerId, name: string, item: ItemKind = "tool"): ToolSlot {
+  const at = item === "tool" ? serverId : `${serverId}#${item}`;
+  let named = index.byServer.get(at);
+  if (!named) index.byServer.set(at, (named = new Map<string, ToolSlot>()));
   let slot = named.get(name);
   if (!slot) {
-    slot = { key: toolKey(serverId, name), serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
+    slot = { key: itemKey(serverId, item, name), item, serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
     named.set(name, slot);
     index.slots.push(slot);
+    if (item !== "tool") {
+      const list = index.resourcesByServer.get(serverId);
+      if (list) list.push(slot);
+      else index.resourcesByServer.set(serverId, [slot]);
+    }
   }
   return slot;
 }
 
+/** Annotations are a tool's: a resource has none, so it shows the spec's defaults, as an unannotated tool does. */
+const NO_ANNOTATIONS = Object.fromEntries(ANNOTATION_HINTS.map((h) => [h, { value: SPEC_DEFAULT_HINTS[h], origin: "spec_default" }])) as EffectiveAnnotations;
+/** The roles a resource can have: reading one changes nothing, so it returns text and may read private data, never a sink. */
+const RESOURCE_ROLES = roleMask(["returns_untrusted_text", "reads_private_data"]);
+const RESOURCE_RETURNS: Record<"resource" | "resource_template", RoleReason> = {
+  resource: { role: "returns_untrusted_text", reasons: ["a resource's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
+  resource_template: { role: "returns_untrusted_text", reasons: ["a resource template's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
+};
+const PRIVATE_LEVELS: ReadonlySet<string> = new Set(["confidential", "secret"]);
+
+/**
+ * A resource's roles: the reviewer's when confirmed (sink roles dropped), otherwise "returns text",
+ * as for every resource, and "reads private data" when mapped to a confidential or secret source
+ * or entered so by the reviewer.
+ */
+function resourceRoles(item: "resource" | "resource_template", assessment: ToolAssessment | null, context: RoleContext | undefined): ResolvedRoles {
+  const suggested: RoleReason[] = [RESOURCE_RETURNS[item]];
+  const privateReasons = (assessment?.sourceIds ?? []).flatMap((id) => {
+    const source = context?.sources?.get(id);
+    return source && PRIVATE_LEVELS.has(source.confidentiality) ? [`mapped to ${source.name}, a ${source.confidentiality} source`] : [];
+  });
+  if (assessment && !assessment.rolesConfirmed && assessment.roles.includes("reads_private_data")) privateReasons.push("entered by the reviewer, not confirmed");
+  if (privateReasons.length > 0) suggested.push({ role: "reads_private_data", reasons: privateReasons, confidence: 0.9 });
+  const suggestion = { roles: suggested, annotations: NO_ANNOTATIONS, confidence: 1, verb: null, conflicts: [], notes: [] };
+  if (assessment?.rolesConfirmed) {
+    const mask = roleMask(assessment.roles) & RESOURCE_ROLES;
+    const roles = roleSet(mask);
+    return { roles, mask, origin: "confirmed", reasons: roles.map((role) => ({ role, reasons: ["confirmed by the reviewer"], confidence: 1 })), suggestion };
+  }
+  const mask = roleMask(suggested.map((r) => r.role));
+  return { roles: roleSet(mask), mask, origin: "suggested", reasons: suggested, suggestion };
+}
+
 function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceId, ResolvedSource>, roleCache: RoleCache, contexts: ReadonlyMap<string, RoleContext>): ResolvedTool {
-  const { key, serverId, name, assessment } = slot;
+  const { key, serverId, name, assessment, item } = slot;
   const input: ListedTool = slot.listed ?? { name, description: "" };
-  const roles = resolveRoles(input, assessment, roleCache, contexts.get(serverId) ?? contexts.get(""));
+  const context = contexts.get(serverId) ?? contexts.get("");
+  const roles = item === "tool" ? resolveRoles(input, assessment, roleCache, context) : resourceRoles(item, assessment, context);
   const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
   // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
   let known = sourceIds;
@@ -179,6 +234,8 @@ function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceI
   }
   const resolved: ResolvedTool = {
     key,
+    item,
+    description: input.description,
     index,
     serverId,
     name,
@@ -191,7 +248,7 @@ function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceI
     returningNodeId: nodeIds.returning(key),
     sinkNodeId: nodeIds.sink(key),
     evidence: evidenceOf(key, roles),
-    sinkRoles: roleSet(roles.mask & SENSITIVE_SINK_MASK),
+    sinkRoles: item === "tool" ? roleSet(roles.mask & SENSITIVE_SINK_MASK) : roleSet(0),
     readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
   };
   slot.resolved = resolved;
@@ -234,28 +291,36 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   }
 
   // Every tool the review names: listed, assessed, or held by an agent.
-  const index: SlotIndex = { byServer: new Map(), slots: [] };
+  const index: SlotIndex = { byServer: new Map(), slots: [], resourcesByServer: new Map() };
+  const listItem = (list: ServerToolList, name: string, description: string | undefined, item: ItemKind, tool?: ListedTool) => {
+    const slot = slotFor(index, list.serverId, name, item);
+    if (slot.listed) return;
+    slot.listed = tool ?? { name, description: description ?? "" };
+    slot.origin = list.origin;
+  };
   for (const list of toolLists) {
-    list.tools.forEach((tool) => {
-      const slot = slotFor(index, list.serverId, tool.name);
-      if (!slot.listed) {
-        slot.listed = tool;
-        slot.origin = list.origin;
-      }
-    });
+    list.tools.forEach((tool) => listItem(list, tool.name, tool.description, "tool", tool));
+    list.resources?.forEach((r) => listItem(list, r.uri, r.description, "resource"));
+    list.resourceTemplates?.forEach((r) => listItem(list, r.uriTemplate, r.description, "resource_template"));
   }
   review.tools.forEach((a) => {
-    slotFor(index, a.serverId, a.tool).assessment = a;
+    slotFor(index, a.serverId, a.tool, a.item ?? "tool").assessment = a;
   });
   // Each agent's distinct tools: a slot remembers the last agent that took it.
+  // An agent holding any tool of a server holds that server's resources and templates: the client
+  // that connects for the tool can read every resource the server lists.
   const agentSlots = review.agents.map((agent, agentIndex) => {
     const own: ToolSlot[] = [];
-    agent.tools.forEach((ref) => {
-      const slot = slotFor(index, ref.serverId, ref.tool);
+    const take = (slot: ToolSlot) => {
       if (slot.lastAgent === agentIndex) return;
       slot.lastAgent = agentIndex;
       own.push(slot);
-    });
+    };
+    agent.tools.forEach((ref) => take(slotFor(index, ref.serverId, ref.tool)));
+    if (index.resourcesByServer.size > 0) {
+      const servers = new Set<string>(agent.tools.map((ref) => ref.serverId));
+      for (const serverId of servers) index.resourcesByServer.get(serverId)?.forEach(take);
+    }
     return own;
   });
 
@@ -268,7 +333,9 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   for (const server of review.servers) contexts.set(server.id, { serverName: server.name, sources: sourceFacts });
   const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache, contexts));
   const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
-  return { review, toolLists: [...toolLists], toolsInOrder, sources, agents };
+  const serverNames = new Map<ServerId, string>();
+  for (const server of review.servers) serverNames.set(server.id, server.name);
+  return { review, toolLists: [...toolLists], toolsInOrder, sources, agents, serverNames };
 }
 
 /**

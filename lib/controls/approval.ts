@@ -71,6 +71,8 @@ export function evaluateApproval(
   heldTools: ReadonlySet<ToolKey>,
   sinkTools: readonly ToolKey[],
   attachesTo: NodeId[] = [],
+  /** How a sentence names a tool (its key by default, for callers without the review's names). */
+  toolName: (key: ToolKey) => string = (key) => key,
 ): ApprovalEvaluation {
   const entry = controlEntry("approval");
   const at = (f: string) => `controls.approvals.${index}.${f}`;
@@ -114,8 +116,8 @@ export function evaluateApproval(
       "medianSecondsToApprove",
       String(config.medianSecondsToApprove),
     );
-  for (const t of tools) if (!heldTools.has(t)) add("tool_not_held", "low", `Approval names ${t}, which the agent does not hold`, "the approval covers a tool outside the agent's tool set", "tools", t, t);
-  for (const s of sinkTools) if (!tools.includes(s)) add("sink_unapproved", "medium", `Sensitive sink ${s} needs no approval`, "the agent holds this sink and the approval configuration does not cover it", "tools", s, s);
+  for (const t of tools) if (!heldTools.has(t)) add("tool_not_held", "low", `Approval names ${toolName(t)}, which the agent does not hold`, "the approval covers a tool outside the agent's tool set", "tools", t, t);
+  for (const s of sinkTools) if (!tools.includes(s)) add("sink_unapproved", "medium", `Sensitive sink ${toolName(s)} needs no approval`, "the agent holds this sink and the approval configuration does not cover it", "tools", s, s);
 
   const holds = config.outOfBand && config.showsResolvedArguments && rare;
   return {

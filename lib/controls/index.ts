@@ -7,11 +7,11 @@
  * servers whose token and outbound traffic the credential and egress controls are about, so a relay
  * server without them has the control "absent".
  */
-import { findingId, nodeIds, toolKey, type NodeId } from "@/lib/analysis/ids";
+import { findingId, nodeIds, splitToolKey, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
-import { agentHoldsBoth, agentSinkTools, type AnalysisModel } from "@/lib/analysis/model";
-import { namesInProse } from "@/lib/analysis/prose";
-import type { ServerId } from "@/lib/ids";
+import { agentHoldsBoth, agentSinkTools, serverName as modelServerName, type AnalysisModel } from "@/lib/analysis/model";
+import { namesInProse, shownName } from "@/lib/analysis/prose";
+import type { AgentId, ServerId } from "@/lib/ids";
 import { evaluateApproval, type ApprovalEvaluation } from "./approval";
 import { controlEntry, NOT_CONTROLS, type ControlId, type NotAControl } from "./catalog";
 import { evaluateCredential, type CredentialEvaluation } from "./credential";
@@ -81,7 +81,13 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   }
   const relayServers = [...returningByServer.keys()].sort();
   const serverNodes = (id: ServerId) => returningByServer.get(id) ?? [];
-  const serverName = (id: ServerId) => review.servers.find((s) => s.id === id)?.name ?? id;
+  const serverName = (id: ServerId) => shownName(modelServerName(model, id));
+  const agentName = (id: AgentId) => model.agents.find((a) => a.id === id)?.name ?? id;
+  // A tool as a sentence names it: its name, and its server's name where it could be another's.
+  const toolName = (key: ToolKey) => {
+    const { serverId, tool } = splitToolKey(key);
+    return `${shownName(tool)} on ${serverName(serverId)}`;
+  };
 
   const credentials = review.controls.credentials.map((c, i) => evaluateCredential(c, i, serverNodes(c.serverId)));
   const egress = review.controls.egress.map((c, i) => evaluateEgress(c, i, serverNodes(c.serverId)));
@@ -94,7 +100,7 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     const held = new Set(agent?.tools ?? []);
     const sinks = agent ? agentSinkTools(model, agent).map((t) => t.key) : [];
     const approved = config.tools.map((t) => toolKey(t.serverId, t.tool)).filter((k) => held.has(k));
-    approvals.push(evaluateApproval(config, i, held, sinks, approved.map(nodeIds.sink)));
+    approvals.push(evaluateApproval(config, i, held, sinks, approved.map(nodeIds.sink), toolName));
   });
 
   for (const serverId of relayServers) {
@@ -106,14 +112,15 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   let everySinkApproved = true;
   let anySink = false;
   for (const agent of model.agents) {
-    const sinks = agentSinkTools(model, agent).map((t) => t.key);
+    const sinkTools = agentSinkTools(model, agent);
+    const sinks = sinkTools.map((t) => t.key);
     if (sinks.length === 0) continue;
     anySink = true;
     const covered = new Set(review.controls.approvals.filter((a) => a.agentId === agent.id).flatMap((a) => a.tools.map((t) => toolKey(t.serverId, t.tool))));
     const uncovered = sinks.filter((s) => !covered.has(s));
     if (uncovered.length > 0) everySinkApproved = false;
     if (!review.controls.approvals.some((a) => a.agentId === agent.id))
-      absentControls.push(absent("approval", { kind: "agent", agentId: agent.id }, { agentId: agent.id }, agent.id, `${agent.name} holds sensitive sinks (${namesInProse(sinks)}) and no approval is configured for it`, sinks.map(nodeIds.sink)));
+      absentControls.push(absent("approval", { kind: "agent", agentId: agent.id }, { agentId: agent.id }, agent.id, `${agent.name} holds sensitive sinks (${namesInProse(sinkTools.map((t) => t.name))}) and no approval is configured for it`, sinks.map(nodeIds.sink)));
   }
 
   const holdsFor = (list: readonly { scope: ControlScope; status: string }[], serverId: ServerId) =>
@@ -123,9 +130,9 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
   const sinksSharingASession = model.agents.filter(agentHoldsBoth).flatMap((a) => a.sinks.map((t) => t.name));
   const approvalPresent = anySink && everySinkApproved;
   const caveats = [
-    ...approvals.filter((a) => a.status !== "holds").map((a) => `approval for ${a.scope.agentId}: ${a.summary}`),
-    ...credentials.filter((c) => c.status !== "holds").map((c) => `credential for ${c.scope.serverId}: ${c.summary}`),
-    ...egress.filter((e) => e.status !== "holds").map((e) => `egress for ${e.scope.serverId}: ${e.summary}`),
+    ...approvals.filter((a) => a.status !== "holds").map((a) => `approval for ${agentName(a.scope.agentId)}: ${a.summary}`),
+    ...credentials.filter((c) => c.status !== "holds").map((c) => `credential for ${serverName(c.scope.serverId)}: ${c.summary}`),
+    ...egress.filter((e) => e.status !== "holds").map((e) => `egress for ${serverName(e.scope.serverId)}: ${e.summary}`),
   ];
   const residue = composeResidue({ credentialPresent, egressPresent, separationInPlace: separation.inPlace, sinksSharingASession, approvalPresent, caveats });
 

@@ -57,6 +57,13 @@ export const ConditionCheckSchema = z.object({
   condition: DecisionConditionSchema,
   holds: z.boolean().nullable(),
   reason: z.string(),
+  /**
+   * Candidates only, for "tool absent from agent": `keep_out`, a sensitive sink the agent does not
+   * hold; `on_path`, a tool the agent holds on its paths (shown, not selectable: it cannot hold
+   * for this tool set). `offerNote` says why it is offered.
+   */
+  offer: z.enum(["keep_out", "on_path"]).optional(),
+  offerNote: z.string().optional(),
 });
 export type ConditionCheckView = z.infer<typeof ConditionCheckSchema>;
 

@@ -54,7 +54,8 @@ describe("renderDecisionMarkdown", () => {
     }
     expect(md).toContain("- **Verdict:** Approved with conditions");
     expect(md).toContain("- **Status:** current");
-    expect(md).toContain("  - `deploy-tools/trigger_deploy`");
+    expect(md).toContain("  - `trigger_deploy` on deploy-tools (not under review)");
+    expect(md).not.toMatch(/`(?:knowledge-mcp|deploy-tools)\/[a-z_]+`/);
     expect(md).toContain("the credential of `knowledge-mcp` is read-only: holds");
     expect(md).toContain("egress of `knowledge-mcp` is default-deny: **cannot be checked**");
     expect(md).toContain(`- Surface SHA-256: \`${SURFACE_SHA}\``);
@@ -83,7 +84,7 @@ describe("renderDecisionMarkdown", () => {
     });
     expect(md).toContain("**stale**: 1 change");
     expect(md).toContain(
-      "- `tool_set`: on-call agent's tool set changed: added deploy-tools/share\\_file",
+      "- `tool_set`: on-call agent's tool set changed: added share\\_file on deploy-tools (not under review)",
     );
     expect(md).toContain("**made against declared tools, not a live surface**");
     expect(md).toContain("Not supplied with this report.");

@@ -51,18 +51,24 @@ const VERDICT_LABEL: Record<Decision["verdict"], string> = {
 const holdsLabel = (holds: boolean | null) =>
   holds === true ? "holds" : holds === false ? "**does not hold**" : "**cannot be checked**";
 
-function describeCondition(c: ConditionCheck["condition"]): string {
+/** A tool as the report names it: the tool's name and its server's name (ids stay in the signed record). */
+const toolText = (review: Review, t: { serverId: string; tool: string }) =>
+  `${mdCode(t.tool)} on ${mdText(serverText(review, t.serverId))}`;
+const serverText = (review: Review, id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
+const agentText = (review: Review, id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
+
+function describeCondition(c: ConditionCheck["condition"], review: Review): string {
   switch (c.kind) {
     case "tool_absent_from_agent":
-      return `${mdCode(`${c.tool.serverId}/${c.tool.tool}`)} is not in the agent`;
+      return `${toolText(review, c.tool)} is not in the agent`;
     case "egress_default_deny":
-      return `egress of ${mdCode(c.serverId)} is default-deny`;
+      return `egress of ${mdCode(serverText(review, c.serverId))} is default-deny`;
     case "credential_read_only":
-      return `the credential of ${mdCode(c.serverId)} is read-only`;
+      return `the credential of ${mdCode(serverText(review, c.serverId))} is read-only`;
     case "approval_out_of_band":
-      return `approval for ${mdCode(c.agentId)} is out of band of the agent`;
+      return `approval for ${mdCode(agentText(review, c.agentId))} is out of band of the agent`;
     case "surface_pinned_block":
-      return `${mdCode(c.serverId)} is pinned and blocks on a surface change`;
+      return `${mdCode(serverText(review, c.serverId))} is pinned and blocks on a surface change`;
   }
 }
 
@@ -112,14 +118,14 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(
     "- **Tool set** (every tool the agent holds: text returned by any of them reaches all of them):",
   );
-  for (const t of decision.toolSet) push(`  - ${mdCode(`${t.serverId}/${t.tool}`)}`);
+  for (const t of decision.toolSet) push(`  - ${toolText(review, t)}`);
   if (decision.conditions.length === 0) push("- **Conditions:** none");
   else {
     push("- **Conditions** (checked against the current review):");
     decision.conditions.forEach((c, i) => {
       const check = checks[i];
       push(
-        `  - ${describeCondition(c)}: ${check ? `${holdsLabel(check.holds)}, ${mdText(check.reason)}` : "**not checked**"}`,
+        `  - ${describeCondition(c, review)}: ${check ? `${holdsLabel(check.holds)}, ${mdText(check.reason)}` : "**not checked**"}`,
       );
     });
   }

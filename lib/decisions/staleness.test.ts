@@ -49,14 +49,14 @@ describe("decisionStatus", () => {
       },
       SURFACE,
       ["tool_set"],
-      /added deploy-tools\/share_file/,
+      /added share_file on deploy-tools \(not under review\)/,
     ],
     [
       "trigger_deploy removed from on-call",
       (r) => void r.agents[0]!.tools.pop(),
       SURFACE,
       ["tool_set"],
-      /removed deploy-tools\/trigger_deploy/,
+      /removed trigger_deploy on deploy-tools \(not under review\)/,
     ],
     [
       "credential scopes changed",
@@ -193,7 +193,7 @@ describe("checkConditions", () => {
       ["approval_out_of_band", true],
       ["surface_pinned_block", false],
     ]);
-    expect(checks[0]!.reason).toBe("on-call agent holds deploy-tools/trigger_deploy");
+    expect(checks[0]!.reason).toBe("on-call agent holds trigger_deploy on deploy-tools (not under review)");
     expect(checks[3]!.reason).toMatch(/not shown resolved/);
   });
 

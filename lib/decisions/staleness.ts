@@ -43,7 +43,10 @@ export type DecisionStatusContext = {
 };
 
 const short = (sha: string) => sha.slice(0, 12);
-const refText = (r: ToolRef) => `${r.serverId}/${r.tool}`;
+/** A server, agent or tool as a sentence names it: by its name; the id only once the review no longer has it. */
+const serverText = (review: Review, id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
+const agentText = (review: Review, id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
+const refText = (review: Review) => (r: ToolRef) => `${r.tool} on ${serverText(review, r.serverId)}`;
 
 function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
   const key = (r: ToolRef) => JSON.stringify([r.serverId, r.tool]);
@@ -110,8 +113,8 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
     if (toolSetSha256(current) !== decision.bound.toolSetSha256) {
       const { added, removed } = toolSetDiff(decision.toolSet, current);
       const parts = [
-        added.length > 0 ? `added ${added.map(refText).join(", ")}` : null,
-        removed.length > 0 ? `removed ${removed.map(refText).join(", ")}` : null,
+        added.length > 0 ? `added ${added.map(refText(review)).join(", ")}` : null,
+        removed.length > 0 ? `removed ${removed.map(refText(review)).join(", ")}` : null,
       ].filter((p): p is string => p !== null);
       changes.push({
         what: "tool_set",
@@ -169,7 +172,7 @@ function checkOne(
   switch (condition.kind) {
     case "tool_absent_from_agent": {
       const agent = review.agents.find((a) => a.id === decision.agentId);
-      const name = refText(condition.tool);
+      const name = refText(review)(condition.tool);
       if (!agent) return result(null, `agent ${decision.agentId} is no longer in the review`);
       const present = agent.tools.some(
         (t) => t.serverId === condition.tool.serverId && t.tool === condition.tool.tool,
@@ -183,7 +186,7 @@ function checkOne(
       if (policies.length === 0)
         return result(
           false,
-          `no egress policy is recorded for ${condition.serverId}: nothing bounds its outbound traffic`,
+          `no egress policy is recorded for ${serverText(review, condition.serverId)}: nothing bounds its outbound traffic`,
         );
       if (!options.evaluateEgressDefaultDeny)
         return result(null, "egress policy evaluation was not available to this check");
@@ -193,22 +196,22 @@ function checkOne(
       if (verdicts.some((v) => v === false))
         return result(
           false,
-          `an egress policy for ${condition.serverId} admits destinations it does not name (not default-deny)`,
+          `an egress policy for ${serverText(review, condition.serverId)} admits destinations it does not name (not default-deny)`,
         );
       if (verdicts.some((v) => v === null))
-        return result(null, `an egress policy for ${condition.serverId} could not be evaluated`);
+        return result(null, `an egress policy for ${serverText(review, condition.serverId)} could not be evaluated`);
       return result(
         true,
-        `the egress policy for ${condition.serverId} is an allowlist: a new destination is denied by construction`,
+        `the egress policy for ${serverText(review, condition.serverId)} is an allowlist: a new destination is denied by construction`,
       );
     }
     case "credential_read_only": {
       const creds = review.controls.credentials.filter((c) => c.serverId === condition.serverId);
       if (creds.length === 0)
-        return result(null, `no credential is recorded for ${condition.serverId}`);
+        return result(null, `no credential is recorded for ${serverText(review, condition.serverId)}`);
       const scopes = creds.flatMap((c) => c.scopes);
       if (scopes.length === 0)
-        return result(null, `the credential for ${condition.serverId} lists no scopes`);
+        return result(null, `the credential for ${serverText(review, condition.serverId)} lists no scopes`);
       const other = scopes.filter((s) => !READ_SCOPE.test(s));
       return other.length > 0
         ? result(false, `scopes that are not read-only: ${other.join(", ")}`)
@@ -217,11 +220,11 @@ function checkOne(
     case "approval_out_of_band": {
       const approvals = review.controls.approvals.filter((a) => a.agentId === condition.agentId);
       if (approvals.length === 0)
-        return result(false, `no approval is configured for agent ${condition.agentId}`);
+        return result(false, `no approval is configured for agent ${agentText(review, condition.agentId)}`);
       if (approvals.some((a) => !a.outOfBand))
         return result(
           false,
-          `an approval prompt for ${condition.agentId} is shown in band of the agent`,
+          `an approval prompt for ${agentText(review, condition.agentId)} is shown in band of the agent`,
         );
       const resolved = approvals.every((a) => a.showsResolvedArguments);
       return result(

@@ -50,7 +50,7 @@ describe("checkRecordAgainstWorkbench", () => {
         r.agents[0]!.tools.push({ serverId: "deploy-tools", tool: "share_file" } as ToolRef);
       },
       "tool_set",
-      /added deploy-tools\/share_file/,
+      /added share_file on deploy-tools \(not under review\)/,
     ],
     [
       "the credential's scopes",

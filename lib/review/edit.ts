@@ -1,6 +1,6 @@
 /** Small pure edits of review collections, shared by the editors that change them. */
 import type { SourceId } from "@/lib/ids";
-import { TOOL_ROLES, type ToolAssessment, type ToolRef, type ToolRole } from "@/lib/review/schema";
+import { TOOL_ROLES, type AssessedItemKind, type ToolAssessment, type ToolRef, type ToolRole } from "@/lib/review/schema";
 
 /** `items` with `item` replacing the entry of the same id, or appended when there is none. */
 export function upsertById<T extends { id: string }>(items: readonly T[], item: T): T[] {
@@ -8,8 +8,8 @@ export function upsertById<T extends { id: string }>(items: readonly T[], item: 
   return index === -1 ? [...items, item] : items.map((x, i) => (i === index ? item : x));
 }
 
-/** One tool of a review, whatever characters its server id and name hold. */
-const refKey = (ref: ToolRef) => JSON.stringify([ref.serverId, ref.tool]);
+/** One item of a review (a tool unless `item` says otherwise), whatever characters its server id and name hold. */
+const refKey = (ref: ToolRef & { item?: AssessedItemKind }) => JSON.stringify([ref.serverId, ref.tool, ref.item ?? "tool"]);
 
 /**
  * `tools` with each of `changes` replacing the assessment of the same tool in place, and the rest
@@ -45,7 +45,7 @@ export function editedRoles(shown: readonly ToolRole[], edit: RoleEdit): ToolRol
  * saved assessment would change are returned, so confirming what is already confirmed saves nothing.
  */
 export function bulkRoleAssessments(
-  tools: readonly { ref: ToolRef; shownRoles: readonly ToolRole[]; sourceIds: readonly SourceId[]; confirmed: boolean }[],
+  tools: readonly { ref: ToolRef & { item?: AssessedItemKind }; shownRoles: readonly ToolRole[]; sourceIds: readonly SourceId[]; confirmed: boolean }[],
   edit: RoleEdit,
 ): ToolAssessment[] {
   const out: ToolAssessment[] = [];
@@ -53,7 +53,8 @@ export function bulkRoleAssessments(
     const roles = editedRoles(t.shownRoles, edit);
     const same = t.confirmed && roles.length === t.shownRoles.length && roles.every((r) => t.shownRoles.includes(r));
     if (same) continue;
-    out.push({ serverId: t.ref.serverId, tool: t.ref.tool, roles, sourceIds: [...t.sourceIds], rolesConfirmed: true });
+    const item = t.ref.item && t.ref.item !== "tool" ? { item: t.ref.item } : {};
+    out.push({ serverId: t.ref.serverId, tool: t.ref.tool, ...item, roles, sourceIds: [...t.sourceIds], rolesConfirmed: true });
   }
   return out;
 }

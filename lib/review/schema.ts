@@ -172,11 +172,23 @@ export const ToolRefSchema = z.object({ serverId: ServerIdSchema, tool: name(256
 export type ToolRef = z.infer<typeof ToolRefSchema>;
 
 /**
- * The reviewer's assessment of one tool: the sources whose text it returns (the tool → source
- * map) and its roles. `rolesConfirmed: false` means the roles are the app's suggestion, which the
- * analysis may use but must report relying on.
+ * What an assessment is about. A resource or resource template returns its contents into the
+ * agent's context as a tool's result does, so it is assessed the same way: `tool` then holds the
+ * resource's URI or the template's URI template. Absent means a tool (every assessment made
+ * before resources could be assessed).
+ */
+export const ASSESSED_ITEM_KINDS = ["tool", "resource", "resource_template"] as const;
+export const AssessedItemKindSchema = z.enum(ASSESSED_ITEM_KINDS);
+export type AssessedItemKind = z.infer<typeof AssessedItemKindSchema>;
+
+/**
+ * The reviewer's assessment of one tool (or resource, or resource template, see `item`): the
+ * sources whose text it returns (the tool → source map) and its roles. `rolesConfirmed: false`
+ * means the roles are the app's suggestion, which the analysis may use but must report relying on.
  */
 export const ToolAssessmentSchema = ToolRefSchema.extend({
+  tool: name(2000),
+  item: AssessedItemKindSchema.optional(),
   sourceIds: z.array(SourceIdSchema).max(1000).default([]),
   roles: z.array(ToolRoleSchema).max(TOOL_ROLES.length).default([]),
   rolesConfirmed: z.boolean().default(false),
@@ -298,13 +310,15 @@ function checkUnique<T>(
 }
 
 const toolKey = (ref: ToolRef) => `${ref.serverId}\u0000${ref.tool}`;
+/** An assessment's identity: a resource and a tool of the same name are different items. */
+const assessmentKey = (a: ToolAssessment) => `${toolKey(a)}\u0000${a.item ?? "tool"}`;
 
 export const ReviewSchema = ReviewObjectSchema.superRefine((review, ctx) => {
   checkUnique(ctx, review.servers, (s) => s.id, "servers", "server id");
   checkUnique(ctx, review.sources, (s) => s.id, "sources", "source id");
   checkUnique(ctx, review.agents, (a) => a.id, "agents", "agent id");
   checkUnique(ctx, review.decisions, (d) => d.id, "decisions", "decision id");
-  checkUnique(ctx, review.tools, toolKey, "tools", "tool assessment");
+  checkUnique(ctx, review.tools, assessmentKey, "tools", "tool assessment");
 
   const serverIds = new Set<string>(review.servers.map((s) => s.id));
   const sourceIds = new Set<string>(review.sources.map((s) => s.id));

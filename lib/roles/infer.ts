@@ -16,11 +16,16 @@
 import type { ToolRole } from "@/lib/review/schema";
 import { effectiveAnnotationsOf, type EffectiveAnnotations } from "@/lib/tools/annotations";
 import {
+  CODE_WORDS,
   CONTENT_FIELDS,
+  EXEC_VERBS,
+  INTERACTION_VERBS,
+  NET_FETCH_VERBS,
+  OUTPUT_WORDS,
+  PATH_WORDS,
+  WEB_OBJECTS,
   DEPLOY_NOUNS,
-  FETCH_VERBS,
   HTTP_METHODS,
-  MODIFY_VERBS,
   OUTBOUND_NOUNS,
   QUERY_NOUNS,
   RECIPIENT_FIELDS,
@@ -31,7 +36,7 @@ import {
   type VerbClass,
 } from "./lexicon";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
-import { VERB_CLASS } from "./lexicon";
+import { CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
   name: string;
@@ -89,22 +94,35 @@ const CLASS_SAYS: Record<VerbClass, string> = {
 /** A verb's reading with where it came from, e.g. `the name's verb "delete" deletes…`. */
 type Reading = { verbClass: VerbClass; says: string; confidence: number; fromName: boolean; verb: string };
 
-type Field = { key: string; words: string[]; freeText: boolean };
+type Field = { key: string; words: string[]; freeText: boolean; description: string };
 
-/** The input schema's top-level fields; `freeText` when a field takes a string (or strings) of any shape. */
-function schemaFields(schema: unknown): Field[] {
+/**
+ * The input schema's fields: the top level and one level into object fields (`params.outputDir`),
+ * at most 200 each; `freeText` when a field takes a string (or strings) of any shape.
+ */
+function schemaFields(schema: unknown, depth = 0): Field[] {
   if (!schema || typeof schema !== "object") return [];
   const properties = (schema as { properties?: unknown }).properties;
   if (!properties || typeof properties !== "object") return [];
   const out: Field[] = [];
   for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
-    const v = (value ?? {}) as { type?: unknown; enum?: unknown; items?: { type?: unknown }; format?: unknown };
-    const types = Array.isArray(v.type) ? v.type : [v.type];
-    const itemTypes = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
+    const v = (value && typeof value === "object" ? value : {}) as { type?: unknown; enum?: unknown; items?: { type?: unknown }; description?: unknown };
+    const types: unknown[] = Array.isArray(v.type) ? v.type : [v.type];
+    const itemTypes: unknown[] = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
     const stringy = types.includes("string") || types.includes(undefined) || (types.includes("array") && (itemTypes.includes("string") || itemTypes.includes(undefined)));
-    out.push({ key, words: nameWords(key), freeText: stringy && !Array.isArray(v.enum) });
+    const description = typeof v.description === "string" ? v.description.slice(0, 500) : "";
+    out.push({ key, words: nameWords(key), freeText: stringy && !Array.isArray(v.enum), description });
+    if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
   }
   return out;
+}
+
+/** A field naming where the tool saves its output: `outputDir`, `local_path`, or a file field its description says is saved to. */
+const SAVES_TO = /\b(save[sd]?|saving|write[s]?|writing|written|store[sd]?|download(?:s|ed)?)\b[^.]{0,60}\b(to|into|in|as)\b/i;
+function outputField(fields: readonly Field[]): Field | undefined {
+  return fields.find(
+    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
+  );
 }
 
 const fieldIn = (fields: readonly Field[], set: ReadonlySet<string>, freeText = false) =>
@@ -172,22 +190,47 @@ export function inferRoles(input: InferInput): Inference {
     if (r.verbClass === "read") add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
     else if (r.verbClass === "compute") add("returns_untrusted_text", `${why} and returns the result`, Math.min(r.confidence, WEAK + 0.05));
     else add(CLASS_ROLE[r.verbClass], why, r.confidence);
-    if (r.verbClass === "write" && MODIFY_VERBS.has(r.verb)) add("returns_untrusted_text", `"${r.verb}" changes an object that exists already, and such a tool returns it with fields others wrote`, WEAK + 0.1);
+    // Deleting, deploying or running changes state: a destroy is a write too.
+    if (r.verbClass === "destroy") add("writes", why, r.confidence);
+    if (INTERACTION_VERBS.has(r.verb)) add("returns_untrusted_text", `"${r.verb}" acts on a live page or app, and such tools report what it then shows`, WEAK);
   }
   const classes = new Set(readings.map((r) => r.verbClass));
   const writesOrDestroys = classes.has("write") || classes.has("destroy");
+
+  // A tool that runs code or any operation (`execute_sql`, `browser_evaluate(function)`,
+  // `execute_sentry_tool`), or a bare HTTP method over any path (`jira_post(path)`), can do what
+  // everything it reaches does.
+  const verbsNow = new Set(readings.map((r) => r.verb));
+  const codeObject = name.objects.find((w) => CODE_WORDS.has(w)) ?? fields.find((f) => f.freeText && f.words.some((w) => CODE_WORDS.has(w)))?.key;
+  const anyPath = fields.find((f) => f.freeText && f.words.length === 1 && (f.words[0] === "path" || f.words[0] === "endpoint"));
+  const bareMethod = name.verbs.length === 1 && name.words.length <= 2 && name.verbs[0]!.index === name.words.length - 1 && HTTP_METHODS.has(name.verbs[0]!.verb);
+  if ([...verbsNow].some((v) => EXEC_VERBS.has(v)) && codeObject) {
+    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
+    for (const role of ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"] as const) add(role, why, SCHEMA);
+  } else if (bareMethod && anyPath) {
+    const method = name.verbs[0]!.verb;
+    const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
+    const reach: Record<string, readonly ToolRole[]> = {
+      post: ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"],
+      put: ["writes", "deploys_or_destroys"],
+      delete: ["writes", "deploys_or_destroys"],
+    };
+    for (const role of reach[method] ?? []) add(role, why, NAME_OBJECT);
+  }
 
   // What the verbs act on.
   const outbound = name.objects.find((w) => OUTBOUND_NOUNS.has(w));
   if (outbound && writesOrDestroys) add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
   const deploy = name.objects.find((w) => DEPLOY_NOUNS.has(w));
   if (deploy && writesOrDestroys) add("deploys_or_destroys", `the name's object "${deploy}" is a deploy`, NAME_OBJECT);
+  const saves = outputField(fields);
+  if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
   const secret = name.objects.find((w) => SECRET_NOUNS.has(w));
   if (secret && !writesOrDestroys && !classes.has("network")) add("reads_private_data", `the name's object "${secret}" names secrets`, NAME_OBJECT);
 
   // The input schema.
-  const verbs = new Set(readings.map((r) => r.verb));
-  const fetchLike = readings.length === 0 || [...verbs].some((v) => FETCH_VERBS.has(v)) || classes.has("network");
+  const verbs = verbsNow;
+  const fetchLike = readings.length === 0 || [...verbs].some((v) => NET_FETCH_VERBS.has(v)) || name.objects.some((w) => WEB_OBJECTS.has(w)) || classes.has("network");
   const url = fieldIn(fields, URL_FIELDS, true);
   if (url && fetchLike && !writesOrDestroys) add("network_or_shares", `input "${url.key}" is a free address: the request itself can carry data out`, SCHEMA);
   const recipients = fieldIn(fields, RECIPIENT_FIELDS);
@@ -278,4 +321,41 @@ export function inferRoles(input: InferInput): Inference {
     notSinkConfidence: SINK_ROLES.some((r) => roles.has(r)) ? null : notSink,
     notes,
   };
+}
+
+/**
+ * The words that can change a reading. Any other word of a name reads like any other (`get_thing_7`
+ * reads as `get_thing_8`), which is what lets one inference serve many tools.
+ */
+const SIGNIFICANT: ReadonlySet<string> = new Set([
+  ...VERB_CLASS.keys(), ...NOUN_LIKE, ...NAME_PREFIXES, ...CONJUNCTIONS, ...QUERY_NOUNS, ...OUTBOUND_NOUNS, ...DEPLOY_NOUNS,
+  ...SECRET_NOUNS, ...CODE_WORDS, ...WEB_OBJECTS, ...HTTP_METHODS,
+]);
+const ANY_WORD = "wrd";
+const SERVER_WORD = "srvname";
+
+/** Inferences already made in one analysis, by what they depend on (see `inferRolesShared`). */
+export type InferenceMemo = Map<string, Inference>;
+
+/**
+ * `inferRoles`, shared through `memo` between tools that read alike: the same significant words in
+ * the same places, the same annotations, the same input fields, and (only for a name with no known
+ * verb, the one case it is read) the same description. The result is shared: do not mutate it.
+ */
+export function inferRolesShared(input: InferInput, memo: InferenceMemo): Inference {
+  const server = input.serverWords ?? [];
+  let skeleton = "";
+  let hasVerb = false;
+  for (const w of nameWords(input.name)) {
+    if (VERB_CLASS.has(w)) hasVerb = true;
+    skeleton += `${SIGNIFICANT.has(w) ? w : /^\d+$/.test(w) ? "0" : server.includes(w) ? SERVER_WORD : ANY_WORD} `;
+  }
+  const fields = schemaFields(input.inputSchema);
+  let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
+  for (const f of fields) key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });
+  memo.set(key, made);
+  return made;
 }

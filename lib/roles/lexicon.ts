@@ -14,8 +14,8 @@ export type VerbClass = "read" | "compute" | "write" | "destroy" | "network";
 const READ = [
   "get", "list", "search", "find", "read", "fetch", "query", "retrieve", "describe", "show", "view", "lookup", "look",
   "count", "check", "export", "browse", "inspect", "open", "load", "scan", "peek", "poll", "stat", "tail", "grep", "print",
-  "dump", "download", "take", "capture", "screenshot", "snapshot", "navigate", "visit", "goto", "crawl", "scrape", "watch",
-  "monitor", "audit", "is", "has", "exists", "explore", "select", "head", "options", "batch", "obtain", "discover", "locate",
+  "dump", "download", "capture", "screenshot", "snapshot", "navigate", "visit", "goto", "crawl", "scrape", "watch",
+  "monitor", "audit", "is", "has", "exists", "explore", "head", "options", "batch", "obtain", "discover", "locate",
   "filter", "return", "give", "provide", "fetches_", "review", "summarize", "summarise", "explain", "trace", "lint", "test", "verify", "probe", "request", "see",
 ];
 
@@ -24,7 +24,7 @@ const COMPUTE = [
   "decode", "hash", "sum", "validate", "analyze", "analyse", "wait", "sleep", "hover", "scroll", "focus", "resize",
   "ping", "simulate", "estimate", "predict", "classify", "extract", "compare", "diff", "preview", "plan", "suggest",
   "recommend", "sample", "compress", "decompress", "zip", "unzip", "gzip", "sort", "sequentialthinking",
-  "resolve", "match", "detect", "infer", "tokenize", "embed", "solve", "chat", "ask",
+  "match", "detect", "infer", "tokenize", "embed", "solve", "chat", "ask",
 ];
 
 const WRITE = [
@@ -37,7 +37,7 @@ const WRITE = [
   "remember", "record", "log", "track", "restore", "unarchive", "promote", "protect", "unprotect", "bump", "increment",
   "decrement", "click", "type", "press", "fill", "drag", "drop_", "mkdir", "touch", "init", "initialize", "setup",
   "install", "new", "make", "build", "reorder", "sort_", "convert_", "resolve_", "mention", "grant", "fix", "manage",
-  "handle", "complete", "finish", "connect", "disconnect", "join", "leave", "login", "logout", "authenticate", "authorize", "request_",
+  "handle", "complete", "finish", "resolve", "select", "choose", "connect", "disconnect", "join", "leave", "login", "logout", "authenticate", "authorize", "request_",
 ];
 
 const DESTROY = [
@@ -45,7 +45,7 @@ const DESTROY = [
   "undeploy", "run", "rerun", "execute", "exec", "eval", "evaluate", "trigger", "retry", "cancel", "restart", "reboot", "rollback",
   "revoke", "shutdown", "stop", "start", "launch", "invoke", "scale", "reset", "clear", "uninstall", "migrate",
   "provision", "archive", "abort", "play", "release", "unpublish", "discard", "prune", "clean", "cleanup", "empty",
-  "rm", "del", "flush", "evict", "expire", "disable_", "suspend", "ban", "lock_", "force",
+  "rm", "del", "flush", "evict", "expire", "disable_", "suspend", "pause", "unpause", "resume", "ban", "lock_", "force",
 ];
 
 const NETWORK = [
@@ -118,3 +118,22 @@ export const MODIFY_VERBS = new Set(["update", "edit", "set", "patch", "put", "m
 
 /** Input fields that set who can see what a write makes (`private`, `visibility`): the write can publish. */
 export const VISIBILITY_FIELDS = new Set(["private", "public", "visibility", "visible", "shared", "sharing", "permission", "permissions", "audience"]);
+
+/** Verbs that run code or another operation: given code or a free operation, the tool can do anything. */
+export const EXEC_VERBS = new Set(["execute", "exec", "eval", "evaluate", "run", "invoke", "call"]);
+
+/** What an execution runs when it can do anything: a script, a query language, another tool. */
+export const CODE_WORDS = new Set(["code", "script", "scripts", "sql", "query", "function", "command", "commands", "cmd", "expression", "javascript", "js", "snippet", "shell", "bash", "python", "tool", "operation", "program"]);
+
+/** Verbs that act on a live page or app and report what it then shows (`browser_click`). */
+export const INTERACTION_VERBS = new Set(["click", "type", "press", "fill", "drag", "drop", "hover", "select", "choose", "handle", "scroll", "focus", "navigate", "upload", "resize"]);
+
+/** Field words naming where a tool saves its output (`outputDir`, `local_path`, `save_to`). */
+export const OUTPUT_WORDS = new Set(["output", "out", "save", "dest", "destination", "local", "target", "export"]);
+export const PATH_WORDS = new Set(["path", "dir", "directory", "file", "filename", "folder", "filepath", "location"]);
+
+/** Objects a url points at when a name's object is a web page (`read_webpage`, `get_url`). */
+export const WEB_OBJECTS = new Set(["url", "urls", "uri", "web", "webpage", "website", "site", "page", "pages", "html", "link", "links", "http", "https", "internet"]);
+
+/** Verbs that go out to any address they are given. */
+export const NET_FETCH_VERBS = new Set(["fetch", "download", "navigate", "browse", "crawl", "scrape", "visit", "goto", "open", "request", "curl", "http", "wget", "load", "ping", "probe"]);

@@ -11,6 +11,7 @@ import { CONJUNCTIONS, HTTP_METHODS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS, type 
  * acronym run that starts a word (`URLFetch` → url, fetch).
  */
 export function nameWords(name: string): string[] {
+  if (ASCII_NAME.test(name)) return asciiWords(name);
   return name
     .normalize("NFKC")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
@@ -18,6 +19,39 @@ export function nameWords(name: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
+}
+
+// eslint-disable-next-line no-control-regex -- the test is exactly "only ASCII code points"
+const ASCII_NAME = /^[\x00-\x7f]*$/;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** `nameWords` for ASCII text in one pass, the same split without the regexes (a review may name 5,000 tools). */
+function asciiWords(text: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const alnum = isUpper(c) || isLower(c) || isDigit(c);
+    if (!alnum) {
+      if (start >= 0) words.push(text.slice(start, i).toLowerCase());
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      continue;
+    }
+    const prev = text.charCodeAt(i - 1);
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    // getIssue → get|Issue; URLFetch → URL|Fetch (before the last capital of a run followed by a lower-case letter).
+    if (isUpper(c) && ((isLower(prev) || isDigit(prev)) || (isUpper(prev) && isLower(next)))) {
+      words.push(text.slice(start, i).toLowerCase());
+      start = i;
+    }
+  }
+  return words;
 }
 
 export type NameVerb = { verb: string; verbClass: VerbClass; index: number };
@@ -101,7 +135,7 @@ export function descriptionVerb(word: string): string | null {
 
 /** The verb a description's first sentence opens with, within its first few words; null when none. */
 export function leadingDescriptionVerb(description: string): string | null {
-  const firstSentence = description.split(/[.!?\n](?:\s|$)/)[0] ?? "";
+  const firstSentence = description.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
   const words = nameWords(firstSentence.slice(0, 200));
   let seen = 0;
   for (const word of words) {

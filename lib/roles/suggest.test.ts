@@ -23,7 +23,7 @@ describe("the name's verb, in every naming style", () => {
     ["URLFetch", "fetch"],
     ["API-retrieve-a-comment", "retrieve"],
     ["create_or_update_file", "create"],
-    ["browser_take_screenshot", "take"],
+    ["browser_take_screenshot", "screenshot"],
     ["do_thing", null],
   ])("%s leads with %j", (name, verb) => {
     expect(suggestRoles({ name }).verb).toBe(verb);
@@ -32,6 +32,24 @@ describe("the name's verb, in every naming style", () => {
   it("a conjunction joins a second verb, whose roles are added", () => {
     expect(readName("upload_and_delete").verbs.map((v) => v.verb).sort()).toEqual(["delete", "upload"]);
     expect(sinks({ name: "upload_and_delete" })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+
+  it("splits ASCII names in one pass exactly as the regex definition does", () => {
+    const reference = (name: string) =>
+      name
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0);
+    let seed = 5;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const alphabet = "aZ9_-. /bY0cXABcdE";
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: Math.floor(rand() * 14) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
+      expect(nameWords(text), text).toEqual(reference(text));
+    }
+    expect(nameWords("naïve_Café-getX")).toEqual(["naïve", "café", "get", "x"]);
   });
 
   it("the server's own name is a prefix, not the verb's object", () => {
@@ -45,9 +63,9 @@ describe("the name's verb, in every naming style", () => {
     ["search_x", [], ["returns_untrusted_text"]],
     ["create_x", ["writes"], []],
     ["add_issue_comment", ["writes"], []],
-    ["delete_branch", ["deploys_or_destroys"], []],
-    ["trigger_deploy", ["deploys_or_destroys"], []],
-    ["run_pipeline", ["deploys_or_destroys"], []],
+    ["delete_branch", ["writes", "deploys_or_destroys"], []],
+    ["trigger_deploy", ["writes", "deploys_or_destroys"], []],
+    ["run_pipeline", ["writes", "deploys_or_destroys"], []],
     ["send_message", ["network_or_shares"], []],
     ["share_file", ["network_or_shares"], []],
     ["approve_deployment", ["writes", "deploys_or_destroys"], []],
@@ -65,12 +83,12 @@ describe("HTTP methods of OpenAPI-style names", () => {
     ["API-get-users", []],
     ["API-patch-page", ["writes"]],
     ["API-post-page", ["writes"]],
-    ["API-delete-a-block", ["deploys_or_destroys"]],
+    ["API-delete-a-block", ["writes", "deploys_or_destroys"]],
     ["jira_get", []],
     ["jira_post", ["writes"]],
     ["jira_put", ["writes"]],
     ["jira_patch", ["writes"]],
-    ["jira_delete", ["deploys_or_destroys"]],
+    ["jira_delete", ["writes", "deploys_or_destroys"]],
     ["slack_post_message", ["network_or_shares"]],
   ])("%s: sinks %j", (name, expected) => {
     expect(sinks({ name, annotations: {} })).toEqual(expected);
@@ -107,8 +125,39 @@ describe("the input schema", () => {
     expect(withBody.reasons).toContain('input "body" carries content to write');
   });
 
+  it("a field naming where output is saved makes a read write a file", () => {
+    expect(sinks({ name: "download_job_artifacts", annotations: RO, inputSchema: schema({ job_id: { type: "number" }, local_path: { type: "string" } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "get_logs", inputSchema: schema({ params: { type: "object", properties: { outputDir: { type: "string" } } } }) })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_snapshot", inputSchema: schema({ filename: { type: "string", description: "Save snapshot to markdown file instead of returning it" } }) })).toEqual(["writes"]);
+    // A file the tool reads is not where it saves.
+    expect(sinks({ name: "read_file", inputSchema: schema({ path: { type: "string", description: "Path of the file to read" } }) })).toEqual([]);
+  });
+
+  it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
+    const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
+    expect(roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) })).toEqual(all);
+    expect(roles({ name: "execute_sentry_tool", inputSchema: schema({ name: { type: "string" }, arguments: { type: "object" } }) })).toEqual(all);
+    expect(roles({ name: "run_pipeline", inputSchema: schema({ ref: { type: "string" } }) })).toEqual(["writes", "deploys_or_destroys"]);
+  });
+
+  it("a bare HTTP method over any path does what the endpoints it reaches do", () => {
+    const path = schema({ path: { type: "string" }, body: { type: "object" } });
+    expect(roles({ name: "jira_post", inputSchema: path })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(sinks({ name: "jira_put", inputSchema: path })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "jira_get", inputSchema: path })).toEqual([]);
+  });
+
   it("a visibility field on a write means what it writes can be published", () => {
     expect(sinks({ name: "create_repository", inputSchema: schema({ name: { type: "string" }, private: { type: "boolean" } }) })).toEqual(["writes", "network_or_shares"]);
+  });
+});
+
+describe("interactions with a live page", () => {
+  it("act on it and report what it then shows", () => {
+    expect(roles({ name: "browser_click" })).toEqual(["returns_untrusted_text", "writes"]);
+    expect(sinks({ name: "puppeteer_select" })).toEqual(["writes"]);
+    expect(sinks({ name: "browser_hover", annotations: RO })).toEqual([]);
   });
 });
 
@@ -134,7 +183,7 @@ describe("the description is weak evidence", () => {
     expect(leadingDescriptionVerb("This tool permanently deletes a folder")).toBe("delete");
     expect(leadingDescriptionVerb("A detailed tool for thinking")).toBeNull();
     expect(sinks({ name: "directory_tree", description: "Get a recursive tree view of files" })).toEqual([]);
-    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["deploys_or_destroys"]);
+    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["writes", "deploys_or_destroys"]);
   });
 });
 
@@ -258,6 +307,21 @@ describe("resolveRoles", () => {
 });
 
 describe("the role cache of one analysis", () => {
+  it("shares one inference between tools that read alike, and gives each the same suggestion as without a cache", () => {
+    const cache = newRoleCache();
+    const tools: RoleInputTool[] = [
+      { name: "get_thing_7", annotations: RO },
+      { name: "get_thing_8", annotations: RO },
+      { name: "delete_branch_x", annotations: RO },
+      { name: "gitlab_fetch", inputSchema: { type: "object", properties: { url: { type: "string" } } } },
+      { name: "thingy", description: "Deletes a thing" },
+      { name: "thingy", description: "Lists things" },
+    ];
+    for (const tool of tools) expect(resolveRoles(tool, null, cache, { serverName: "GitLab" }).suggestion, tool.name).toEqual(suggestRoles(tool, null, undefined, { serverName: "GitLab" }));
+    expect(resolveRoles(tools[0]!, null, cache)).toBe(resolveRoles(tools[1]!, null, cache));
+    expect(cache.inferences.size).toBeLessThan(tools.length);
+  });
+
   const assessment = (over: object = {}) => ({ serverId: "s" as never, tool: "t", sourceIds: [], roles: [], rolesConfirmed: false, ...over });
 
   it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {

@@ -10,7 +10,7 @@
 import type { SourceConfidentiality, ToolAssessment, ToolRole } from "@/lib/review/schema";
 import { TOOL_ROLES } from "@/lib/review/schema";
 import { annotationCombination, type EffectiveAnnotations } from "@/lib/tools/annotations";
-import { inferRoles } from "./infer";
+import { inferRoles, inferRolesShared, type Draft, type Inference, type InferenceMemo } from "./infer";
 import { nameWords } from "./name";
 
 /** What a suggestion is computed from: the tool as listed. */
@@ -98,8 +98,25 @@ type SharedSuggestion = { suggestion: RoleSuggestion; resolutions: (ResolvedRole
  * suggestion or a resolution (their arrays of roles are frozen). Suggestions are found by their
  * content: roles, reasons, confidences, verb, conflicts and notes.
  */
-export type RoleCache = { suggestions: Map<string, SharedSuggestion> };
-export const newRoleCache = (): RoleCache => ({ suggestions: new Map() });
+export type RoleCache = {
+  suggestions: Map<string, SharedSuggestion>;
+  /** Inferences by what they depend on, and the suggestion of each when nothing else adds to it. */
+  inferences: InferenceMemo;
+  plain: Map<Inference, SharedSuggestion>;
+};
+export const newRoleCache = (): RoleCache => ({ suggestions: new Map(), inferences: new Map(), plain: new Map() });
+
+/** The words of each server name seen, computed once. */
+const SERVER_WORDS = new Map<string, string[]>();
+function serverWordsOf(name: string | undefined): string[] {
+  if (!name) return [];
+  let words = SERVER_WORDS.get(name);
+  if (!words) {
+    if (SERVER_WORDS.size > 10_000) SERVER_WORDS.clear();
+    SERVER_WORDS.set(name, (words = nameWords(name)));
+  }
+  return words;
+}
 
 const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
 const PRIVATE_LEVELS: ReadonlySet<SourceConfidentiality> = new Set(["confidential", "secret"]);
@@ -113,14 +130,21 @@ function suggest(
   context: RoleContext | undefined,
 ): SharedSuggestion {
   const combination = annotationCombination(tool.annotations ?? undefined);
-  const inference = inferRoles({
+  const input = {
     name: tool.name,
     description: tool.description,
     annotationCombination: combination,
     inputSchema: tool.inputSchema,
-    serverWords: context?.serverName ? nameWords(context.serverName) : [],
-  });
-  const drafts = inference.roles;
+    serverWords: serverWordsOf(context?.serverName),
+  };
+  const inference = cache ? inferRolesShared(input, cache.inferences) : inferRoles(input);
+  const sourceIds = assessment?.sourceIds ?? [];
+  const plain = sourceIds.length === 0 && (!assessment || assessment.rolesConfirmed || assessment.roles.length === 0);
+  const knownPlain = plain ? cache?.plain.get(inference) : undefined;
+  if (knownPlain) return knownPlain;
+  // The inference may be shared: what the sources and the reviewer add goes into copies.
+  const drafts = new Map<ToolRole, Draft>();
+  for (const [role, draft] of inference.roles) drafts.set(role, { reasons: draft.reasons.slice(), confidence: draft.confidence });
   const add = (role: ToolRole, reason: string, confidence: number) => {
     const draft = drafts.get(role);
     if (!draft) drafts.set(role, { reasons: [reason], confidence });
@@ -129,7 +153,6 @@ function suggest(
       draft.confidence = Math.max(draft.confidence, confidence);
     }
   };
-  const sourceIds = assessment?.sourceIds ?? [];
   if (sourceIds.length > 0) {
     const named = sourceIds.map((id) => context?.sources?.get(id)?.name ?? id);
     add("returns_untrusted_text", `returns text from ${sourceIds.length} mapped source(s): ${named.join(", ")}`, 1);
@@ -155,12 +178,16 @@ function suggest(
   confidence = round(confidence);
   key += `|${confidence}|${inference.conflicts.map((c) => c.message).join("\u0001")}|${inference.notes.join("\u0001")}`;
   const known = cache?.suggestions.get(key);
-  if (known) return known;
+  if (known) {
+    if (plain) cache?.plain.set(inference, known);
+    return known;
+  }
   const made: SharedSuggestion = {
     suggestion: { roles, annotations: inference.annotations, confidence, verb: inference.verb, conflicts: inference.conflicts, notes: inference.notes },
     resolutions: [],
   };
   cache?.suggestions.set(key, made);
+  if (plain) cache?.plain.set(inference, made);
   return made;
 }
 

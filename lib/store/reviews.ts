@@ -2,7 +2,7 @@ import "server-only";
 /**
  * Reviews and their revisions. Every save is a new revision; a save names the revision it was
  * based on and lands only if that is still the current one (a conditional UPDATE in the same
- * transaction as the revision INSERT), so two editors never overwrite each other silently and a
+ * statement as the revision INSERT), so two editors never overwrite each other silently and a
  * crash never leaves half a save. Documents are validated before they are written and loaded
  * through `loadReviewDocument`, so a review saved by an older schema version still opens.
  */
@@ -120,6 +120,9 @@ export async function getReview(db: Db, id: string): Promise<ReviewRecord | null
   };
 }
 
+/** Timestamps come back as Date from node-postgres and PGlite alike; a string is accepted too. */
+type SavedRow = { created_at: Date | string; updated_at: Date | string };
+
 /**
  * Saves `review` as revision `baseRevision + 1` if `baseRevision` is still current. On a save in
  * between, nothing is written and the current record comes back as the conflict. Null: no such review.
@@ -133,33 +136,28 @@ export async function saveReview(
 ): Promise<SaveReviewResult | null> {
   const doc = validated(review);
   const next = baseRevision + 1;
-  const saved = await db.transaction(async (tx) => {
-    // Row-locks the review; a concurrent save re-checks the WHERE after we commit and matches nothing.
-    const [row] = await tx
-      .update(reviews)
-      .set({ currentRevision: next, title: doc.title, updatedAt: sql`now()` })
-      .where(and(eq(reviews.id, id), eq(reviews.currentRevision, baseRevision)))
-      .returning();
-    if (!row) return null;
-    await tx.insert(reviewRevisions).values({
-      reviewId: id,
-      revision: next,
-      schemaVersion: doc.schemaVersion,
-      document: doc,
-      author,
-      createdAt: row.updatedAt,
-    });
-    return row;
-  });
+  // One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE row-locks the
+  // review, and a concurrent save re-checks its WHERE after we commit, matches nothing, and so
+  // inserts no revision either.
+  const raw: unknown = await db.execute(sql`
+    WITH bumped AS (
+      UPDATE ${reviews} SET ${sql.identifier(reviews.currentRevision.name)} = ${next}, ${sql.identifier(reviews.title.name)} = ${doc.title}, ${sql.identifier(reviews.updatedAt.name)} = now()
+      WHERE ${sql.identifier(reviews.id.name)} = ${id} AND ${sql.identifier(reviews.currentRevision.name)} = ${baseRevision}
+      RETURNING ${sql.identifier(reviews.id.name)} AS id, ${sql.identifier(reviews.createdAt.name)} AS created_at, ${sql.identifier(reviews.updatedAt.name)} AS updated_at
+    )
+    INSERT INTO ${reviewRevisions} (${sql.identifier(reviewRevisions.reviewId.name)}, ${sql.identifier(reviewRevisions.revision.name)}, ${sql.identifier(reviewRevisions.schemaVersion.name)}, ${sql.identifier(reviewRevisions.document.name)}, ${sql.identifier(reviewRevisions.author.name)}, ${sql.identifier(reviewRevisions.createdAt.name)})
+    SELECT id, ${next}, ${doc.schemaVersion}, ${JSON.stringify(doc)}::jsonb, ${author}, updated_at FROM bumped
+    RETURNING (SELECT created_at FROM bumped) AS created_at, ${sql.identifier(reviewRevisions.createdAt.name)} AS updated_at`);
+  const [saved] = (raw as { rows: SavedRow[] }).rows; // both drivers answer a raw query with { rows }
   if (saved) {
     return {
       ok: true,
       record: {
-        id: saved.id as ReviewId,
+        id: id as ReviewId,
         revision: next,
         review: doc,
-        createdAt: saved.createdAt.toISOString(),
-        updatedAt: saved.updatedAt.toISOString(),
+        createdAt: new Date(saved.created_at).toISOString(),
+        updatedAt: new Date(saved.updated_at).toISOString(),
         upgradedFrom: null,
       },
     };

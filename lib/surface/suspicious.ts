@@ -281,6 +281,49 @@ const MAYBE_HIDDEN =
 const MAYBE_MARKUP = /<|javascript:|!\[/i;
 const MAYBE_PHRASE = new RegExp(PHRASES.map((p) => p.re.source).join("|"), "i");
 
+/** The ASCII a tag-character run spells, and for each decoded char the offset of its tag character. */
+function decodeTagRun(text: string, start: number, end: number): { ascii: string; map: number[] } {
+  let ascii = "";
+  const map: number[] = [];
+  for (let i = start; i < end; ) {
+    const cp = text.codePointAt(i)!;
+    if (cp >= 0xe0020 && cp <= 0xe007e) {
+      ascii += String.fromCharCode(cp - 0xe0000);
+      map.push(i);
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return { ascii, map };
+}
+
+/** Tool mentions spelled in tag characters, at the offsets of the tag characters (each is two UTF-16 units). */
+function tagMentionFlags(text: string, names: ToolNames): TextFlag[] {
+  const out: TextFlag[] = [];
+  for (const seg of revealSegments(text)) {
+    if (seg.kind !== "hidden" || seg.cls !== "tag_block") continue;
+    const { ascii, map } = decodeTagRun(text, seg.start, seg.end);
+    for (const m of mentionFlags(ascii, names)) out.push(flag("tool_mention", m.detail, text, map[m.start]!, map[m.end - 1]! + 2));
+  }
+  return out;
+}
+
+/**
+ * The phrases hidden in a tag-character run: U+E0020–E007E spell ASCII that a model may read and a
+ * person never sees, so the decoded text is scanned like visible text. Offsets point at the tag
+ * characters that spell the phrase; the flag's revealed text is the decoded phrase.
+ */
+function tagPhraseFlags(text: string, segment: RevealSegment, out: TextFlag[]): void {
+  const { ascii, map } = decodeTagRun(text, segment.start, segment.end);
+  if (!MAYBE_PHRASE.test(ascii)) return;
+  for (const p of PHRASES) {
+    for (const m of ascii.matchAll(p.re)) {
+      const start = map[m.index]!;
+      const end = map[m.index + m[0].length - 1]! + 2;
+      out.push(flag(p.kind, p.detail, text, start, end));
+    }
+  }
+}
+
 /** Every flag in one string, except tool mentions (those need the surface). */
 export function scanText(text: string): TextFlag[] {
   if (!text) return [];
@@ -297,6 +340,7 @@ export function scanText(text: string): TextFlag[] {
         : flag("hidden_unicode", s.cls, text, s.start, s.end, s.revealed),
     );
   }
+  if (hasHidden) for (const s of segments) if (s.kind === "hidden" && s.cls === "tag_block") tagPhraseFlags(text, s, out);
   if (hasMarkup) out.push(...markupFlags(text));
   const visible = hasHidden ? visibleText(segments) : null;
   const probe = visible ? visible.text : text;
@@ -311,6 +355,8 @@ export function scanText(text: string): TextFlag[] {
 }
 
 const NO_FLAGS: readonly TextFlag[] = [];
+/** A tag character (U+E0000–E007F) as UTF-16: high surrogate U+DB40, low U+DC00–DC7F. */
+const HAS_TAG = /\udb40[\udc00-\udc7f]/;
 const MIN_MENTION_LENGTH = 3;
 /** Most levels of a schema walked for text; deeper values are not scanned (items deeper than 64 are rejected anyway). */
 const MAX_WALK_DEPTH = 64;
@@ -349,10 +395,14 @@ function mentionFlags(text: string, names: ToolNames): readonly TextFlag[] {
 }
 
 function toolNames(surface: Surface): ToolNames {
+  return namesOf(surface.tools.map((t) => t.name));
+}
+
+function namesOf(all: Iterable<string>): ToolNames {
   const plain = new Set<string>();
   const odd: string[] = [];
   let longestPlain = 0;
-  for (const { name } of surface.tools) {
+  for (const name of all) {
     if (name.length < MIN_MENTION_LENGTH) continue;
     if (PLAIN_NAME.test(name) && !isTrailingChar(name.charCodeAt(name.length - 1))) {
       plain.add(name);
@@ -382,7 +432,8 @@ export function scanSurface(surface: Surface): SuspiciousFlag[] {
 
   const scanString = (text: string, isName: boolean, isKey: boolean) => {
     const flags = scanText(text);
-    const mentions = !isName && hasNames ? mentionFlags(text, names) : NO_FLAGS;
+    let mentions = !isName && hasNames ? mentionFlags(text, names) : NO_FLAGS;
+    if (!isName && hasNames && HAS_TAG.test(text)) mentions = mentions.concat(tagMentionFlags(text, names));
     if (flags.length === 0 && mentions.length === 0) return;
     const field = path.join(".") + (isKey ? " (key)" : "");
     for (const t of flags) out.push({ ...t, list, key, field });
@@ -442,4 +493,25 @@ export function countFlags(flags: readonly { kind: SuspiciousKind }[]): Record<S
   const out = Object.fromEntries(SUSPICIOUS_KINDS.map((k) => [k, 0])) as Record<SuspiciousKind, number>;
   for (const f of flags) out[f.kind]++;
   return out;
+}
+
+/**
+ * Every mention in `text` of one of `toolNames` (visible, or spelled in tag characters), for the
+ * analysis, which knows the tools an agent holds across servers: a description on one server that
+ * names a tool of another redirects calls across the session.
+ */
+export function toolMentions(text: string, toolNames: Iterable<string> | ToolNameIndex): TextFlag[] {
+  const names = toolNames instanceof ToolNameIndex ? toolNames.names : namesOf(toolNames);
+  if (!text || (names.plain.size === 0 && names.odd.length === 0)) return [];
+  const out = mentionFlags(text, names).slice();
+  if (HAS_TAG.test(text)) out.push(...tagMentionFlags(text, names));
+  return out;
+}
+
+/** Tool names prepared once for many `toolMentions` calls over the same names. */
+export class ToolNameIndex {
+  readonly names: ToolNames;
+  constructor(toolNames: Iterable<string>) {
+    this.names = namesOf(toolNames);
+  }
 }

@@ -7,7 +7,7 @@ import "server-only";
  * the browser renders exactly this result and recomputes nothing.
  */
 import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
-import { toolListsFromReview, type ListedTool } from "@/lib/analysis/input";
+import { toolListsFromReview, type ListedSurface } from "@/lib/analysis/input";
 import type { ReviewId } from "@/lib/ids";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";
@@ -19,18 +19,22 @@ import { parseSurfaceSnapshot } from "@/lib/surface/types";
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
 
 /** The tools of one inspection's snapshot, or null when there is no usable snapshot. */
-async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<ListedTool[] | null> {
+async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<ListedSurface | null> {
   if (!inspection.snapshotSha256) return null;
   const record = await getSnapshot(db, inspection.snapshotSha256);
   // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
   const snapshot = record ? parseSurfaceSnapshot(record.document) : null;
   if (!snapshot) return null;
-  return snapshot.tools.map((t) => ({
-    name: t.name,
-    description: t.description ?? "",
-    ...(t.annotations ? { annotations: t.annotations } : {}),
-    inputSchema: t.inputSchema,
-  }));
+  return {
+    tools: snapshot.tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? "",
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    })),
+    resources: snapshot.resources,
+    resourceTemplates: snapshot.resourceTemplates,
+    prompts: snapshot.prompts,
+  };
 }
 
 /**
@@ -43,7 +47,7 @@ export async function analyzeReviewDocument(db: Db, reviewId: string, review: Re
   for (const inspection of await listInspections(db, reviewId)) {
     if (inspection.status === "ok" && !latest.has(inspection.serverId)) latest.set(inspection.serverId, inspection);
   }
-  const snapshots = new Map<string, ListedTool[]>();
+  const snapshots = new Map<string, ListedSurface>();
   for (const server of review.servers) {
     const inspection = latest.get(server.id);
     const tools = inspection ? await snapshotTools(db, inspection) : null;

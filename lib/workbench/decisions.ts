@@ -12,6 +12,7 @@ import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { decisionBasis } from "@/lib/decisions/binding";
+import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecisionView } from "@/lib/decisions/api";
 import type { RecordSurface } from "@/lib/decisions/record";
 import type { ReportAnalysisSummary } from "@/lib/decisions/report";
@@ -25,8 +26,6 @@ import { getSnapshot, latestInspection, type InspectionRecord } from "@/lib/stor
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot } from "@/lib/surface/types";
 
-/** Most `tool_absent_from_agent` candidates offered for one pair (an agent may hold thousands of tools). */
-export const MAX_TOOL_CONDITION_CANDIDATES = 100;
 
 /** Egress default-deny for a decision condition: from the policy text, never from a summary. */
 export function egressDefaultDeny(policyYaml: string): boolean | null {
@@ -84,17 +83,25 @@ export function decisionView(decision: Decision, review: Review, surfaces: Reado
 
 const PLACEHOLDER_SHA = "0".repeat(64);
 
-/** Every checkable condition the reviewer may attach to a decision about (server, agent), each checked now. */
-export function candidateConditions(review: Review, serverId: string, agentId: string): ConditionCheck[] {
+/** A condition checked now, and for a tool condition why it is offered. */
+export type CandidateCheck = ConditionCheck & { offer?: ToolConditionOffer["offer"]; offerNote?: string };
+
+/**
+ * Every checkable condition the reviewer may attach to a decision about (server, agent), each
+ * checked now; "tool absent from agent" for the sinks it should keep out and the tools on its
+ * paths (see lib/decisions/candidates.ts), from the review's analysis.
+ */
+export function candidateConditions(review: Review, serverId: string, agentId: string, analysis: Analysis): CandidateCheck[] {
   const server = review.servers.find((s) => s.id === serverId);
   const agent = review.agents.find((a) => a.id === agentId);
   if (!server || !agent) return [];
+  const offers = toolConditionOffers(review, analysis, agent.id);
   const conditions: DecisionCondition[] = [
     { kind: "egress_default_deny", serverId: server.id },
     { kind: "credential_read_only", serverId: server.id },
     { kind: "surface_pinned_block", serverId: server.id },
     { kind: "approval_out_of_band", agentId: agent.id },
-    ...agent.tools.slice(0, MAX_TOOL_CONDITION_CANDIDATES).map((tool): DecisionCondition => ({ kind: "tool_absent_from_agent", tool })),
+    ...offers.map((o) => o.condition),
   ];
   // A probe decision, only to run checkConditions: never stored, never shown.
   const probe = DecisionSchema.parse({
@@ -109,7 +116,9 @@ export function candidateConditions(review: Review, serverId: string, agentId: s
     decidedAt: new Date(0).toISOString(),
     bound: { surfaceSha256: null, imageDigest: null, toolSetSha256: PLACEHOLDER_SHA, controlsSha256: PLACEHOLDER_SHA, revision: 1 },
   });
-  return checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
+  const checks = checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
+  const fixed = checks.length - offers.length;
+  return checks.map((c, i) => (i < fixed ? c : { ...c, offer: offers[i - fixed]!.offer, offerNote: offers[i - fixed]!.note }));
 }
 
 /**

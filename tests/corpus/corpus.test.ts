@@ -17,14 +17,41 @@ describe("labelled corpus of real MCP servers", () => {
   });
 
   it("has a server with no annotations at all and one with more than 150 tools", () => {
-    const unannotated = corpus.filter((s) => s.surface.tools.every((t) => t.annotations === undefined));
+    const unannotated = corpus.filter((s) =>
+      s.surface.tools.every((t) => t.annotations === undefined),
+    );
     expect(unannotated.map((s) => s.package)).toContain("@modelcontextprotocol/server-github");
     expect(corpus.some((s) => s.surface.tools.length > 150)).toBe(true);
   });
 
   it("has a server generated from OpenAPI (API-<method>-<operation> tools)", () => {
     const notion = corpus.find((s) => s.package === "@notionhq/notion-mcp-server");
-    expect(notion?.surface.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["API-post-search", "API-retrieve-a-comment"]));
+    expect(notion?.surface.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["API-post-search", "API-retrieve-a-comment"]),
+    );
+  });
+
+  it("has annotations that contradict what the tools do, as the README lists", () => {
+    const sinks = new Set(["writes", "deploys_or_destroys", "network_or_shares"]);
+    const readOnlySinks: string[] = [];
+    const harmlessDestroys: string[] = [];
+    for (const { server, tool } of tools) {
+      const roles = server.labels[tool.name]?.roles ?? [];
+      if (tool.annotations?.readOnlyHint === true && roles.some((r) => sinks.has(r))) {
+        readOnlySinks.push(`${server.slug}/${tool.name}`);
+      }
+      if (tool.annotations?.destructiveHint === false && roles.includes("deploys_or_destroys")) {
+        harmlessDestroys.push(`${server.slug}/${tool.name}`);
+      }
+    }
+    expect(readOnlySinks).toEqual(
+      expect.arrayContaining([
+        "playwright/browser_take_screenshot",
+        "gitlab/download_job_artifacts",
+        "kubernetes/kubectl_context",
+      ]),
+    );
+    expect(harmlessDestroys).toContain("stripe/create_refund");
   });
 
   it("labels every tool with roles from TOOL_ROLES and a reason", () => {
@@ -41,14 +68,17 @@ describe("labelled corpus of real MCP servers", () => {
     for (const { server, tool } of tools) {
       const roles = server.labels[tool.name]?.roles ?? [];
       for (const role of roles) counts.set(role, (counts.get(role) ?? 0) + 1);
-      if (roles.includes("deploys_or_destroys")) expect(roles, `${server.slug}/${tool.name}`).toContain("writes");
+      if (roles.includes("deploys_or_destroys"))
+        expect(roles, `${server.slug}/${tool.name}`).toContain("writes");
     }
     for (const [role, count] of counts) expect(count, role).toBeGreaterThan(0);
   });
 
   it("stores no credential values, only the names of the variables a server was started with", () => {
     for (const server of corpus) {
-      expect(server.command).not.toMatch(/(TOKEN|KEY|SECRET|PASSWORD|EMAIL|TEAM_ID|SITE_NAME)=(?!<dummy>)/);
+      expect(server.command).not.toMatch(
+        /(TOKEN|KEY|SECRET|PASSWORD|EMAIL|TEAM_ID|SITE_NAME)=(?!<dummy>)/,
+      );
     }
   });
 });
@@ -68,7 +98,13 @@ describe("loadCorpus", () => {
       prompts: [],
       instructions: null,
     };
-    const server = { package: "x", version: "1.0.0", capturedAt: "2026-12-03", command: "x", surface };
+    const server = {
+      package: "x",
+      version: "1.0.0",
+      capturedAt: "2026-12-03",
+      command: "x",
+      surface,
+    };
     fs.writeFileSync(path.join(dir, "servers", "x.json"), JSON.stringify(server));
     fs.writeFileSync(path.join(dir, "labels", "x.json"), JSON.stringify(labels));
     return dir;
@@ -76,7 +112,9 @@ describe("loadCorpus", () => {
   const ok = { roles: ["returns_untrusted_text"], why: "returns the issue body" };
 
   it("names a listed tool that has no label", () => {
-    expect(() => loadCorpus(scratch({ get_issue: ok }))).toThrow(/x has no label for tool\(s\) "create_issue"/);
+    expect(() => loadCorpus(scratch({ get_issue: ok }))).toThrow(
+      /x has no label for tool\(s\) "create_issue"/,
+    );
   });
 
   it("names a label for a tool the server does not list", () => {

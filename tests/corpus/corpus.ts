@@ -73,16 +73,24 @@ function readJson<T>(file: string, schema: z.ZodType<T>): T {
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`corpus: cannot read ${path.relative(CORPUS_DIR, file)}: ${(error as Error).message}`);
+    throw new Error(
+      `corpus: cannot read ${path.relative(CORPUS_DIR, file)}: ${(error as Error).message}`,
+    );
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`corpus: ${path.relative(CORPUS_DIR, file)} is invalid: ${z.prettifyError(parsed.error)}`);
+    throw new Error(
+      `corpus: ${path.relative(CORPUS_DIR, file)} is invalid: ${z.prettifyError(parsed.error)}`,
+    );
   }
   return parsed.data;
 }
 
-function checkLabels(slug: string, surface: CapturedSurface, labels: Record<string, ToolLabel>): void {
+function checkLabels(
+  slug: string,
+  surface: CapturedSurface,
+  labels: Record<string, ToolLabel>,
+): void {
   const listed = surface.tools.map((tool) => tool.name);
   const duplicate = listed.find((name, index) => listed.indexOf(name) !== index);
   if (duplicate !== undefined) throw new Error(`corpus: ${slug} lists tool "${duplicate}" twice`);
@@ -90,10 +98,14 @@ function checkLabels(slug: string, surface: CapturedSurface, labels: Record<stri
   const unlabelled = listed.filter((name) => !Object.hasOwn(labels, name));
   const unknown = Object.keys(labels).filter((name) => !names.has(name));
   if (unlabelled.length > 0) {
-    throw new Error(`corpus: ${slug} has no label for tool(s) ${unlabelled.map((n) => `"${n}"`).join(", ")}`);
+    throw new Error(
+      `corpus: ${slug} has no label for tool(s) ${unlabelled.map((n) => `"${n}"`).join(", ")}`,
+    );
   }
   if (unknown.length > 0) {
-    throw new Error(`corpus: ${slug} labels tool(s) it does not list: ${unknown.map((n) => `"${n}"`).join(", ")}`);
+    throw new Error(
+      `corpus: ${slug} labels tool(s) it does not list: ${unknown.map((n) => `"${n}"`).join(", ")}`,
+    );
   }
 }
 
@@ -101,13 +113,21 @@ function checkLabels(slug: string, surface: CapturedSurface, labels: Record<stri
 export function loadCorpus(dir: string = CORPUS_DIR): CorpusServer[] {
   const serverDir = path.join(dir, "servers");
   const labelDir = path.join(dir, "labels");
-  const serverSlugs = fs.readdirSync(serverDir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
-  const labelSlugs = fs.readdirSync(labelDir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
+  const serverSlugs = fs
+    .readdirSync(serverDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5));
+  const labelSlugs = fs
+    .readdirSync(labelDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5));
   const orphan = labelSlugs.find((slug) => !serverSlugs.includes(slug));
-  if (orphan !== undefined) throw new Error(`corpus: labels/${orphan}.json has no servers/${orphan}.json`);
+  if (orphan !== undefined)
+    throw new Error(`corpus: labels/${orphan}.json has no servers/${orphan}.json`);
   return serverSlugs.sort().map((slug) => {
     const labelFile = path.join(labelDir, `${slug}.json`);
-    if (!fs.existsSync(labelFile)) throw new Error(`corpus: servers/${slug}.json has no labels/${slug}.json`);
+    if (!fs.existsSync(labelFile))
+      throw new Error(`corpus: servers/${slug}.json has no labels/${slug}.json`);
     const server = readJson(path.join(serverDir, `${slug}.json`), CapturedServerSchema);
     const labels = readJson(labelFile, LabelsSchema);
     checkLabels(slug, server.surface, labels);

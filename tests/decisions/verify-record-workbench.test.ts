@@ -252,7 +252,7 @@ describe.concurrent("verify-record --workbench: the owner API", { timeout: 120_0
     expect(r.stderr).toContain(`workbench: STALE: decision`);
     expect(r.stderr).toContain(`in review ${id} revision 3`);
     expect(r.stderr).toContain(
-      "tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces",
+      "tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp",
     );
     noSecrets(r);
   });
@@ -439,7 +439,7 @@ describe.concurrent("verify-record --share: a read-only link", { timeout: 120_00
       "(frozen at revision 2; status is against the workbench's latest revision and live surface)",
     );
     expect(r.stderr).toContain(
-      "tool_set: documentation agent's tool set changed: added knowledge-mcp/list_spaces",
+      "tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp",
     );
   });
 

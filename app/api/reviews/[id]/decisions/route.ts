@@ -6,6 +6,7 @@ import { buildDecision } from "@/lib/decisions/binding";
 import { DecideQuerySchema, DecideRequestSchema, type DecideResponse, type ListDecisionsResponse } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { candidateConditions, currentSurfaces, decisionView } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
@@ -32,7 +33,9 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
     revision: record.revision,
     decisions: record.review.decisions.map((d) => decisionView(d, record.review, surfaces)),
     surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
-    ...(query.serverId && query.agentId ? { candidates: candidateConditions(record.review, query.serverId, query.agentId) } : {}),
+    ...(query.serverId && query.agentId
+      ? { candidates: candidateConditions(record.review, query.serverId, query.agentId, await analyzeReviewDocument(db, id, record.review)) }
+      : {}),
   };
   return jsonResponse(body);
 });
