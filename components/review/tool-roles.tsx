@@ -86,7 +86,7 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
         {tool.conflicts.map((c, i) => (
-          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }}>
+          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }} data-testid="role-conflict">
             {c.message}
           </div>
         ))}
@@ -398,7 +398,16 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
           )}
         </div>
       </div>
-      <table className="data" aria-label="Tool roles and sources">
+      {/* Fixed column widths: a role's further reasons open on focus or hover, and with widths that
+          followed content the Confirm button moved between a click's press and release. */}
+      <table className="data" aria-label="Tool roles and sources" style={{ tableLayout: "fixed" }}>
+        <colgroup>
+          <col style={{ width: "2.5rem" }} />
+          <col style={{ width: "28%" }} />
+          <col style={{ width: "34%" }} />
+          <col />
+          <col style={{ width: "7.5rem" }} />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">
