@@ -140,6 +140,10 @@ export class Gate {
     this.auth = this.authContext(new Set());
   }
 
+  /** The surface the startup check compared with the record: the upstream session's own snapshot. */
+  get snapshot(): SurfaceSnapshot | null {
+    return this.session?.snapshot ?? null;
+  }
   /** The tools the gate lists and forwards. */
   get visibleTools(): string[] {
     return this.visible.tools.map((t) => t.name);
