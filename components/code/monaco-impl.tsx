@@ -65,6 +65,10 @@ export function MonacoDiff(props: CodeDiffProps) {
       keepCurrentModifiedModel
       onMount={(editor) => {
         editorRef.current = editor;
+        // Each side is its own text box for a screen reader, so each gets a name; the diff editor's
+        // construction options do not carry original/modifiedAriaLabel to its two editors.
+        editor.getOriginalEditor().updateOptions({ ariaLabel: `${props.ariaLabel}: the earlier side` });
+        editor.getModifiedEditor().updateOptions({ ariaLabel: `${props.ariaLabel}: the later side` });
       }}
       original={props.original}
       modified={props.modified}

@@ -62,7 +62,22 @@ function fitCached(text: string, px: number, font: string): string {
 /** The visible label of every node, unique within its column, at the graph's fonts. */
 const visibleLabels = (analysis: Analysis, layout: GraphLayout, names: GraphNames) => nodeLabels(analysis, layout, names, measureByKey, fitCached);
 
+/** The servers whose live surface differs from a blocking pin, with what changed. */
+const blockedServers = (analysis: Pick<Analysis, "toolLists">): ReadonlyMap<string, string> =>
+  new Map(analysis.toolLists.flatMap((l) => (l.blocked ? [[l.serverId as string, l.blocked.reason] as const] : [])));
+
+/** The server a node or group stands for, if any. */
+const nodeServer = (n: LayoutNode): string | null =>
+  n.group ? n.group.serverId : n.node && (n.node.kind === "returning" || n.node.kind === "sink") ? n.node.serverId : null;
+
 function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
+  const server = nodeServer(n);
+  const blocked = server === null ? undefined : blockedServers(analysis).get(server);
+  const lines = nodeLinesOf(analysis, n, names);
+  return blocked === undefined ? lines : [...lines, `BLOCKED: ${shownName(names.server(server!))} differs from its pin (${blocked}); no approval can rest on it until it is re-pinned with a reason`];
+}
+
+function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const node = n.node;
   if (n.group) {
     const toggle = n.group.collapsed ? "Collapsed; Enter expands the group" : "Enter collapses the group";
@@ -110,7 +125,13 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
  * says what they see; axe's label-content-name-mismatch), then the full text. A group starts with
  * its visible name and count; a node whose label was cut or shortened adds "shown as …".
  */
-function ariaLabel(n: LayoutNode, names: GraphNames, visible: string): string {
+function ariaLabel(n: LayoutNode, names: GraphNames, visible: string, blocked: ReadonlyMap<string, string>): string {
+  const server = nodeServer(n);
+  const mark = server !== null && blocked.has(server) ? ", server BLOCKED" : "";
+  return ariaLabelOf(n, names, visible) + mark;
+}
+
+function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string {
   if (n.group) {
     const g = n.group;
     const drawn = g.count === g.total ? "" : `, ${g.count} drawn of ${g.total}`;
@@ -139,6 +160,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
 
   const controls = useMemo(() => placeControls(analysis, layout, names), [analysis, layout, names]);
   const labels = useMemo(() => visibleLabels(analysis, layout, names), [analysis, layout, names]);
+  const blocked = useMemo(() => blockedServers(analysis), [analysis]);
   const controlsRef = useRef(controls);
   useEffect(() => {
     controlsRef.current = controls;
@@ -249,14 +271,16 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         const suggested = node && (node.kind === "returning" || node.kind === "sink") && node.rolesOrigin === "suggested" ? " suggested" : "";
         const hl = highlight ? (highlight.nodes.has(n.key) ? " hl" : " dim") : "";
         const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
-        return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${selectedKey === n.key ? " selected" : ""}`;
+        const server = nodeServer(n);
+        const isBlocked = server !== null && blocked.has(server) ? " blocked" : "";
+        return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${isBlocked}${selectedKey === n.key ? " selected" : ""}`;
       })
       .attr("transform", (n) => `translate(${n.x},${n.y})`)
       .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
       .attr("role", "button")
       .attr("data-key", (n) => n.key)
       .attr("data-column", (n) => n.column)
-      .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label))
+      .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label, blocked))
       .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
       .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
     nodeSel.select("rect.ring").attr("x", -3).attr("y", -3).attr("width", (n) => n.w + 6).attr("height", (n) => n.h + 6).attr("rx", 6);

@@ -13,6 +13,7 @@ import { ControlsTable } from "@/components/graph/controls-table";
 import { preloadSourceSinkGraph } from "@/components/graph/graph";
 import { AfterTheGraph, GraphView } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
+import { RevealedText } from "@/components/surface/revealed-text";
 import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
 import { toolKey } from "@/lib/analysis/ids";
 import { applySplit } from "@/lib/controls/separation";
@@ -191,6 +192,14 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
             </span>
           </div>
         </div>
+        {analysis.toolLists
+          .filter((l) => l.blocked)
+          .map((l) => (
+            <div key={l.serverId} className="callout danger" role="alert" data-testid={`graph-blocked-${l.serverId}`}>
+              <strong>BLOCKED</strong> <RevealedText text={names.server(l.serverId)} />: <RevealedText text={l.blocked?.reason ?? ""} />. Its tools are drawn outlined in red; no approval can
+              rest on it until a reviewer re-pins it with a reason.
+            </div>
+          ))}
         <div className="callout" data-testid="residue">
           <strong>What survives the controls: </strong>
           <span data-testid="residue-text">{residue.text}</span>.

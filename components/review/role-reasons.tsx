@@ -1,8 +1,8 @@
 /**
  * Every reason behind a suggested role, beside the role's checkbox. The first shows inline; the
  * others are part of the checkbox's label (so a screen reader reads all of them with the role) and
- * appear on screen while the checkbox has keyboard focus or the pointer is over it. "+2 more" says
- * that there are others.
+ * appear on screen while the checkbox has keyboard focus; on hover the label's title lists them.
+ * "+2 more" says that there are others.
  */
 import "./role-reasons.css";
 

@@ -79,13 +79,14 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
             suggestion, unconfirmed
           </span>
         )}
+        {tool.item !== "tool" && <div className="small">{tool.item === "resource" ? "resource" : "resource template"}: its contents are returned as a tool&apos;s result is</div>}
         {!shown.confirmed && <div className="small muted">suggestion {percent(tool.suggestionConfidence)} sure</div>}
         {tool.verb && <div className="small muted">verb: {tool.verb}</div>}
-        <div className="small muted" style={{ marginTop: "0.25rem" }}>
+        <div className="small muted" style={{ marginTop: "0.25rem" }} hidden={tool.item !== "tool"}>
           {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
         </div>
         {tool.conflicts.map((c, i) => (
-          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }}>
+          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }} data-testid="role-conflict">
             {c.message}
           </div>
         ))}
@@ -397,7 +398,16 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
           )}
         </div>
       </div>
-      <table className="data" aria-label="Tool roles and sources">
+      {/* Fixed column widths: a role's further reasons open on focus or hover, and with widths that
+          followed content the Confirm button moved between a click's press and release. */}
+      <table className="data" aria-label="Tool roles and sources" style={{ tableLayout: "fixed" }}>
+        <colgroup>
+          <col style={{ width: "2.5rem" }} />
+          <col style={{ width: "28%" }} />
+          <col style={{ width: "34%" }} />
+          <col />
+          <col style={{ width: "7.5rem" }} />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">

@@ -208,12 +208,13 @@ export function ItemBrowser<T>(props: {
         {props.items.length > 10 && (
           <input type="search" aria-label={`Filter ${props.label}`} placeholder={`Filter ${props.items.length} ${props.label}`} value={filter} onChange={(e) => setFilter(e.target.value)} />
         )}
-        <ul role="listbox" aria-label={props.label}>
+        {/* A list of buttons, the shown one marked current: an option may not hold a button (nested-interactive). */}
+        <ul aria-label={props.label}>
           {shown.map((e) => {
             const n = props.flagCount(e.item, e.index);
             return (
-              <li key={e.index} role="option" aria-selected={e.index === current}>
-                <button type="button" onClick={() => setSelected(e.index)} className="item-button">
+              <li key={e.index}>
+                <button type="button" onClick={() => setSelected(e.index)} className="item-button" aria-current={e.index === current ? "true" : undefined}>
                   <RevealedText text={e.key} className="mono item-key" />
                   {n > 0 && (
                     <span className="badge badge-warn" title="suspicious-text flags: where to look, not a control">

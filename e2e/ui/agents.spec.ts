@@ -88,7 +88,7 @@ test("[agents]: a large server stays workable: an agent card shows the tools it 
   // A row lists the sources mapped to its tool, with a way to all of them.
   const row = page.getByTestId("tool-roles-wiki/get_page_7");
   await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(1);
-  await expect(row.getByLabel("Space 3")).toBeChecked();
+  await expect(row.getByRole("checkbox", { name: "Space 3", exact: true })).toBeChecked();
   await row.getByRole("button", { name: "Show all 30 sources" }).click();
   await expect(row.getByRole("group", { name: "Sources whose text get_page_7 returns" }).getByRole("checkbox")).toHaveCount(30);
   await page.getByLabel("Filter tools by server or name").fill("no such tool");

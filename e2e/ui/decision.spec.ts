@@ -296,6 +296,9 @@ test("[decision]: a rug-pulled server under a blocking pin cannot be approved un
   expect(analysis.findings.some((f) => f.kind === "server.blocked" && f.subject.serverId === "knowledge-mcp")).toBe(true);
   await page.goto(`/reviews/${id}?section=agents`);
   await expect(page.getByTestId("agents-blocked-knowledge-mcp")).toContainText("BLOCKED");
+  await page.goto(`/reviews/${id}?section=graph`);
+  await expect(page.getByTestId("graph-blocked-knowledge-mcp")).toContainText("BLOCKED");
+  await expect(page.locator("g.gnode.blocked").first()).toHaveAttribute("aria-label", /server BLOCKED/);
 
   // A re-pin without a reason, or turning the pin to "warn" without one, is refused.
   const noReason = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: " " } });

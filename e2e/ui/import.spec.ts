@@ -22,7 +22,8 @@ test("[import]: a Claude Desktop config becomes a review; the secret is replaced
   const preview = panel.getByLabel("What will be imported");
   await expect(preview).toContainText("Claude Desktop: 2 server(s) → agent Claude Desktop (claude_desktop_config.json)");
   await expect(preview).toContainText("knowledge-mcp — node --import tsx servers/knowledge-mcp.ts stdio");
-  await expect(panel.getByLabel("Secrets replaced")).toContainText("GITHUB_PERSONAL_ACCESS_TOKEN → ${");
+  await expect(panel.getByLabel("Secrets replaced")).toContainText("GITHUB_PERSONAL_ACCESS_TOKEN (env GITHUB_PERSONAL_ACCESS_TOKEN) → ${");
+  await expect(panel.getByLabel("Secrets replaced").getByRole("link", { name: "Secrets page" })).toHaveAttribute("href", "/secrets");
   // The file's own text stays in the paste box, in the owner's browser; what is shown to import is not it.
   await expect(preview).not.toContainText(FAKE_TOKEN);
 

@@ -54,7 +54,8 @@ test.beforeAll(async () => {
   server.stderr!.on("data", (c: Buffer) => (log += c.toString("utf8")));
   for (let i = 0; i < 240; i++) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      // Any answer means it is up (the health route, like every route, wants the owner).
+      if ((await fetch(`${base}/api/health`)).status < 500) return;
     } catch {
       /* not up yet */
     }
@@ -167,7 +168,7 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   // Delete in the UI; the next inspection is refused again.
   await page.goto(`${base}/secrets`);
   await page.getByRole("button", { name: "Delete SECRET_PROBE_TOKEN" }).click();
-  await page.getByRole("button", { name: "Delete secret" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete secret", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("SECRET_PROBE_TOKEN deleted");
   panel = await inspect(page, id);
   await expect(panel.getByTestId("inspect-refused")).toContainText("the variable SECRET_PROBE_TOKEN is not set");
@@ -191,7 +192,12 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
     // The dump is real: it holds the name, the sealed row and the hash the probe reported.
     expect(dump).toContain("SECRET_PROBE_TOKEN");
     expect(dump).toContain(sha(VALUE_2));
-    expect(dump).toContain('"name": "SECRET_PROBE_TOKEN", "source": "secret"');
+    // Which inspection used which secret: recorded by name and source.
+    const used = await db.query<{ v: string }>("SELECT variables::text AS v FROM inspections WHERE status = 'ok'");
+    expect(used.rows.map((r) => r.v)).toEqual([
+      '[{"name": "SECRET_PROBE_MODE", "source": "launcher"}, {"name": "SECRET_PROBE_TOKEN", "source": "secret"}]',
+      '[{"name": "SECRET_PROBE_MODE", "source": "launcher"}, {"name": "SECRET_PROBE_TOKEN", "source": "secret"}]',
+    ]);
     for (const v of [VALUE_1, VALUE_2]) expect(dump, "database").not.toContain(v);
   } finally {
     await db.close();

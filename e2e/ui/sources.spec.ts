@@ -47,11 +47,15 @@ test("[sources]: add, edit and remove a source, each saved as a new revision", a
   const form = page.getByRole("form", { name: "Add a source" });
   await form.getByLabel("Name").fill("Mail: shared inbox");
   await form.getByLabel("Kind").selectOption("mail");
+  await form.getByLabel("Confidentiality").selectOption("confidential");
   await form.getByLabel("Registered external accounts").fill("5000");
   await form.getByRole("button", { name: "Add source" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
   const row = page.getByRole("row").filter({ hasText: "Mail: shared inbox" });
   await expect(row).toContainText("5,000 accounts");
+  await expect(row).toContainText("Mail · Confidential");
+  const saved = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as { review: { sources: { name: string; confidentiality: string }[] } };
+  expect(saved.review.sources.find((s) => s.name === "Mail: shared inbox")?.confidentiality).toBe("confidential");
 
   await row.getByRole("button", { name: "Edit Mail: shared inbox" }).click();
   const edit = page.getByRole("form", { name: "Edit Mail: shared inbox" });

@@ -25,7 +25,10 @@ const KINDS = [
   { prefix: "delete_branch", description: "Delete a branch of a repository.", annotations: { readOnlyHint: false, destructiveHint: true } },
 ];
 const TOOLS = [
-  ...KINDS.flatMap((k) => Array.from({ length: 50 }, (_, i) => ({ name: `${k.prefix}_${i}`, description: k.description, annotations: k.annotations }))),
+  ...KINDS.flatMap((k) => Array.from({ length: 50 }, (_, i) => ({ name: `${k.prefix}_${i}`, description: k.description, annotations: k.annotations }))).map((t) =>
+    // One tool whose annotation contradicts its name.
+    t.name === "delete_branch_49" ? { ...t, annotations: { readOnlyHint: true } } : t,
+  ),
   { name: "search_code", description: "Search code across projects." },
 ];
 
@@ -40,7 +43,7 @@ const review = {
   agents: [{ id: "triage", name: "triage agent", tools: [{ serverId: "chat", tool: "post_message" }] }],
 };
 
-type AnalysisTool = { key: string; name: string; roles: Role[]; rolesOrigin: string };
+type AnalysisTool = { key: string; name: string; roles: Role[]; rolesOrigin: string; suggestionConfidence: number };
 
 async function create(page: Page): Promise<string> {
   const res = await page.request.post("/api/reviews", { headers: bearer, data: { review } });
@@ -164,19 +167,40 @@ test("[roles-bulk]: the roles table sorts and filters by suggested role and stat
   const destroying = [...before.tools.values()].filter((t) => t.key.startsWith("gitlab/") && t.roles.includes("deploys_or_destroys")).length;
   await expect(page.getByLabel(new RegExp(`^Select all ${destroying} matching tools$`))).toBeVisible();
 
+  // By the name's verb, and by a claim that contradicts the name.
+  await page.getByLabel("Suggested role").selectOption({ label: "any" });
+  await page.getByLabel("Verb", { exact: true }).selectOption("delete");
+  await expect(page.getByLabel("Select all 50 matching tools")).toBeVisible();
+  await page.getByLabel("Verb", { exact: true }).selectOption("");
+  await page.getByLabel("only claim-vs-name conflicts").check();
+  await expect(table.locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("tool-roles-gitlab/delete_branch_49").getByTestId("role-conflict")).toContainText("readOnlyHint");
+
+  // From the keyboard alone: select the filter's tools and confirm them.
+  await page.getByLabel("Select all 1 matching tools").focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("tool-roles-bulk")).toContainText("1 selected");
+  await page.getByRole("button", { name: "Confirm the suggestions of 1 selected" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  await expect(page.getByTestId("tool-roles-gitlab/delete_branch_49").getByTestId("roles-confirmed")).toBeVisible();
+
   // A confirmed tool leaves the "unconfirmed" filter.
   await page.getByRole("button", { name: "Clear filters" }).click();
   await page.getByLabel("Filter tools by server or name").fill("search_code");
   await page.getByRole("button", { name: "Confirm roles of search_code" }).click();
-  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 3");
   await page.getByLabel("Status", { exact: true }).selectOption({ label: "unconfirmed" });
   await expect(page.getByText("No tool matches “search_code”.")).toBeVisible();
 
-  // Sorting by confidence, uncertain first, puts the confirmed tool last.
+  // Sorting by confidence: the least certain suggestion first, the confirmed tools last.
   await page.getByRole("button", { name: "Clear filters" }).click();
   await page.getByLabel("Sort", { exact: true }).selectOption({ label: "by confidence, uncertain first" });
   await page.getByRole("button", { name: "Show all 202" }).click();
-  await expect(table.locator("tbody tr").last()).toHaveAttribute("data-testid", "tool-roles-gitlab/search_code");
+  const order = await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-testid")));
+  expect(order.slice(-2).sort()).toEqual(["tool-roles-gitlab/delete_branch_49", "tool-roles-gitlab/search_code"]);
+  const least = Math.min(...[...before.tools.values()].filter((t) => t.name !== "delete_branch_49" && t.name !== "search_code").map((t) => t.suggestionConfidence));
+  expect(before.tools.get(order[0]!.replace(/^tool-roles-[^/]+\//, ""))!.suggestionConfidence).toBe(least);
 
   // Another editor saves a revision; until this page's analysis is of that revision, rows are locked.
   let release = () => {};
@@ -186,8 +210,8 @@ test("[roles-bulk]: the roles table sorts and filters by suggested role and stat
     await route.continue();
   });
   await page.getByTestId("agent-triage").getByRole("button", { name: /^Hold all 201/ }).click();
-  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 3");
-  await expect(page.getByTestId("tool-roles-updating")).toContainText("revision 3");
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 4");
+  await expect(page.getByTestId("tool-roles-updating")).toContainText("revision 4");
   await expect(page.getByRole("button", { name: "Confirm roles of get_issue_0" })).toBeDisabled();
   await expect(page.getByTestId("tool-roles-gitlab/get_issue_0").getByRole("checkbox", { name: /^writes/ })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Confirm the suggestions of 0 selected" })).toBeDisabled();

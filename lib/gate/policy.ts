@@ -1,6 +1,7 @@
 /**
  * What a gate enforces, derived from a verified decision record, and the checks it can make
- * offline. Pure: no SDK, no I/O. The gate (lib/mcp/node/gate.ts) is the only reader.
+ * offline. Pure: no SDK, no I/O. Read by the gate (lib/mcp/node/gate.ts) and its authorization
+ * table (lib/gate/authorize.ts).
  *
  * Invariants:
  * - Only a record of an approval made against a live surface can run a gate: a rejected decision
@@ -104,7 +105,7 @@ export type GateEvent =
   | { event: "gate_started"; server: string; decision: string; surface_sha256: string; tools: string[]; transport: string; listen?: string }
   | { event: "refused_start"; reason: GateRefusalReason; message: string }
   | { event: "refused_call"; tool: string; server: string; decision: string }
-  | { event: "refused_request"; method: string; target: string; server: string; decision: string }
+  | { event: "refused_request"; method: string; target: string; reason?: "no_rule"; server: string; decision: string }
   | { event: "surface_changed"; server: string; decision: string; expected: string; actual: string; on_surface_change: "block" | "warn" }
   | { event: "upstream_closed"; server: string; message: string };
 
@@ -119,4 +120,6 @@ export const GATE_ERROR = {
   NOT_APPROVED: -32602,
   /** The server's surface changed after start under `block`: nothing is forwarded any more. */
   SURFACE_CHANGED: -32001,
+  /** A method the authorization table has no rule for (lib/gate/authorize.ts). */
+  NOT_RELAYED: -32601,
 } as const;

@@ -1,7 +1,7 @@
 /**
- * Every page of one MCP list, bounded and lenient per item: the one listing the inspection
- * (session.ts) and the gate (node/gate.ts) both use, so a surface the gate reads hashes exactly as
- * the inspection that pinned it. Bounds: pages (and a repeated cursor), items, and the length of
+ * Every page of one MCP list, bounded and lenient per item: the listing of the one upstream
+ * session (session.ts) that the inspection and the gate (node/gate.ts) both open, so a surface
+ * the gate reads hashes exactly as the inspection that pinned it. Bounds: pages (and a repeated cursor), items, and the length of
  * each bounded text; a trip is recorded on the guard and thrown as GuardTripped. Items that fail
  * the protocol schema, or repeat a sort key, are kept as rejects, never dropped.
  *

@@ -1,14 +1,17 @@
 /**
- * One inspection over one transport: initialize with the fixed client capabilities, list every
- * advertised list page by page (leniently, per item), re-list on `list_changed` until the surface
- * has been quiet for `settleQuietMs` (at most `relists` times per list), then fingerprint.
+ * The one upstream session: initialize with the fixed client capabilities, list every advertised
+ * list page by page (leniently, per item), re-list on `list_changed` until the surface has been
+ * quiet for `settleQuietMs` (at most `relists` times per list), then fingerprint. The inspection
+ * and the gate (node/gate.ts) both open their connection here, so a limit trips with the same
+ * message, and the surface a gate checks is built exactly as the one its record was pinned from.
  * Runtime-neutral (no Node APIs): stdio and HTTP transports are built elsewhere and passed in as
- * openers; tests pass an InMemoryTransport. Never throws: every outcome is an `InspectResult`.
+ * openers; tests pass an InMemoryTransport. Never throws: every failure is an `InspectError`.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  ClientRequestSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
@@ -18,29 +21,34 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type JSONRPCMessage,
+  type ListRootsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
-import type { DomainItem } from "@/lib/mcp/convert";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
-import { listEveryPage } from "@/lib/mcp/list";
+import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
 import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import {
   SURFACE_LISTS,
   SURFACE_SNAPSHOT_VERSION,
-  type PromptItem,
   type ResourceItem,
   type ResourceTemplateItem,
+  type Surface,
   type SurfaceList,
-  type SurfaceReject,
   type SurfaceSnapshot,
   type ToolItem,
   type TransportKind,
 } from "@/lib/surface/types";
 
 export const CLIENT_INFO = { name: "relay-review", version: "0.1.0" } as const;
+
+/**
+ * Every request method the session's client can send upstream (the SDK's client request union).
+ * The gate's authorization table (lib/gate/authorize.ts) is checked against this list.
+ */
+export const UPSTREAM_REQUEST_METHODS: readonly string[] = Object.freeze(ClientRequestSchema.options.map((o) => o.shape.method.value));
 
 export type ExitInfo = { exitCode: number | null; signal: string | null; stderrTail: string; pendingBytes: number };
 
@@ -59,6 +67,23 @@ export type OpenedTransport = {
   close?: () => Promise<void>;
 };
 export type TransportOpener = { kind: TransportKind; label: string; open: (guard: InspectionGuard) => OpenedTransport };
+
+/**
+ * The inspection's bounds while the surface is read; a relaying session (the gate) may then move
+ * any number of bytes, so byte and invalid-line counting stop (timeouts still bound every request).
+ */
+class SessionGuard extends InspectionGuard {
+  private isRelaying = false;
+  startRelaying(): void {
+    this.isRelaying = true;
+  }
+  override addBytes(n: number): boolean {
+    return this.isRelaying ? this.error === null : super.addBytes(n);
+  }
+  override addInvalid(sample: string): boolean {
+    return this.isRelaying ? this.error === null : super.addInvalid(sample);
+  }
+}
 
 /** Records the negotiated protocol version and, for in-process transports, message sizes. */
 class ObservedTransport implements Transport {
@@ -102,14 +127,62 @@ export const SETTLE_DEBOUNCE_MS = 50;
 
 const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
 
-type ListState = { items: DomainItem[]; rejects: SurfaceReject[]; pages: number; relists: number };
+type ListState = ListedItems & { relists: number };
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Inspect through the first opener that connects (later ones are fallbacks). Never throws. */
-export async function inspectWithOpeners(openers: readonly TransportOpener[], options: InspectOptions = {}): Promise<InspectResult> {
+export type UpstreamSessionOptions = InspectOptions & {
+  /**
+   * Keep the connection open once the surface has settled, to relay over it. Without it the
+   * server is shut down as soon as the surface has settled, while the snapshot is built.
+   */
+  keepOpen?: boolean;
+  /** Answers the server's roots/list; default: no roots. Sampling is always refused, elicitation declined. */
+  listRoots?: () => Promise<ListRootsResult>;
+  /** After settling (keepOpen): the server announced a change to these lists. */
+  onListChanged?: (lists: SurfaceList[]) => void;
+  /** After settling (keepOpen): every other notification the server sends. */
+  onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+  /** After settling (keepOpen): the connection closed, by either side. */
+  onClose?: () => void;
+};
+
+export type UpstreamSession = {
+  client: Client;
+  transport: TransportKind;
+  /** The settled surface, with the real protocol version and settle figures. */
+  snapshot: SurfaceSnapshot;
+  /** The lists the server advertised in its capabilities. */
+  advertised: readonly SurfaceList[];
+  exitInfo: () => ExitInfo | null;
+  stderrTail: () => string | undefined;
+  /**
+   * Re-list `lists` over the open connection (after `onListChanged`) and return the whole surface
+   * with its fingerprint. A failed request rejects with the session's message and does not close
+   * the connection; a tripped limit does.
+   */
+  relist: (lists: readonly SurfaceList[]) => Promise<{ surface: Surface; surfaceSha256: string }>;
+  /** Bounded; idempotent; a stdio server's whole process group is gone when it resolves. */
+  close: () => Promise<void>;
+};
+
+export type UpstreamSessionResult = { ok: true; session: UpstreamSession } | { ok: false; error: InspectError; stderrTail?: string };
+
+/** An `InspectError` thrown by a re-list while relaying (the guard is not tripped by it). */
+export class UpstreamRequestFailed extends Error {
+  constructor(readonly error: InspectError) {
+    super(error.message);
+    this.name = "UpstreamRequestFailed";
+  }
+}
+
+/**
+ * Open a settled, bounded session through the first opener that connects (later ones are
+ * fallbacks), and hand back the client, the lists and the snapshot. Never throws.
+ */
+export async function openUpstreamSession(openers: readonly TransportOpener[], options: UpstreamSessionOptions = {}): Promise<UpstreamSessionResult> {
   let limits: InspectLimits;
   try {
     limits = resolveInspectLimits(options.limits);
@@ -120,16 +193,17 @@ export async function inspectWithOpeners(openers: readonly TransportOpener[], op
     try {
       options.onProgress?.(event);
     } catch {
-      // a failing progress listener must not break the inspection
+      // a failing progress listener must not break the session
     }
   };
-  const guard = new InspectionGuard(limits);
+  const guard = new SessionGuard(limits);
   const started = Date.now();
-  const deadline = setTimeout(() => guard.tripLimit("deadlineMs", `the inspection did not settle within ${limits.deadlineMs} ms`), limits.deadlineMs);
+  const deadline = setTimeout(() => guard.tripLimit("deadlineMs", `the surface did not settle within ${limits.deadlineMs} ms`), limits.deadlineMs);
   const onAbort = () => guard.trip({ code: "aborted", message: "the inspection was cancelled" });
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let opened: OpenedTransport | null = null;
+  let isHandedOver = false;
   try {
     for (let i = 0; i < openers.length; i++) {
       const opener = openers[i]!;
@@ -139,8 +213,13 @@ export async function inspectWithOpeners(openers: readonly TransportOpener[], op
       } catch (error) {
         return fail({ code: "connect_failed", message: `could not start ${opener.label}: ${errorMessage(error)}` });
       }
-      const attempt = await runSession(opened, guard, limits, emit, started);
-      if (attempt.kind === "done") return attempt.result;
+      const attempt = await runSession(opened, guard, limits, emit, started, options);
+      if (attempt.kind === "done") {
+        if (!attempt.result.ok) return fail(attempt.result.error, attempt.result.stderrTail);
+        isHandedOver = true;
+        if (options.keepOpen) guard.startRelaying();
+        return attempt.result;
+      }
       // connect failed in a way that says "try the legacy transport"
       await closeOpened(opened);
       opened = null;
@@ -154,13 +233,23 @@ export async function inspectWithOpeners(openers: readonly TransportOpener[], op
   } finally {
     clearTimeout(deadline);
     options.signal?.removeEventListener("abort", onAbort);
-    if (opened) await closeOpened(opened);
+    if (opened && !isHandedOver) await closeOpened(opened);
   }
 
-  function fail(error: InspectError): InspectResult {
+  function fail(error: InspectError, stderrTail?: string): UpstreamSessionResult {
     emit({ type: "error", error });
-    return { ok: false, error };
+    return { ok: false, error, ...(stderrTail ? { stderrTail } : {}) };
   }
+}
+
+/** Inspect through the first opener that connects: a session closed as soon as it has settled. Never throws. */
+export async function inspectWithOpeners(openers: readonly TransportOpener[], options: InspectOptions = {}): Promise<InspectResult> {
+  const opened = await openUpstreamSession(openers, { ...options, keepOpen: false });
+  if (!opened.ok) return { ok: false, error: opened.error };
+  const { session } = opened;
+  await session.close();
+  const stderrTail = session.stderrTail();
+  return { ok: true, snapshot: session.snapshot, ...(stderrTail ? { stderrTail } : {}) };
 }
 
 const CLOSE_BOUND_MS = 5_000;
@@ -185,31 +274,47 @@ async function closeBounded(opened: OpenedTransport): Promise<void> {
   clearTimeout(timer);
 }
 
-type SessionOutcome = { kind: "done"; result: InspectResult } | { kind: "fallback"; reason: string };
+type SessionOutcome = { kind: "done"; result: UpstreamSessionResult } | { kind: "fallback"; reason: string };
+
+/** The lists a server's capabilities advertise, in listing order. */
+export function advertisedLists(capabilities: Readonly<Record<string, unknown>>): SurfaceList[] {
+  const advertised: SurfaceList[] = [];
+  if (capabilities.tools) advertised.push("tools");
+  if (capabilities.resources) advertised.push("resources", "resourceTemplates");
+  if (capabilities.prompts) advertised.push("prompts");
+  return advertised;
+}
 
 async function runSession(
   opened: OpenedTransport,
-  guard: InspectionGuard,
+  guard: SessionGuard,
   limits: InspectLimits,
   emit: (e: InspectProgress) => void,
   started: number,
+  options: UpstreamSessionOptions,
 ): Promise<SessionOutcome> {
   const observed = new ObservedTransport(opened.transport, guard, !opened.countsBytes);
   const client = new Client(CLIENT_INFO, { capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES) });
   guard.whenTripped(() => void closeOpened(opened)); // kill the server at once; the error is recorded
 
-  // The inspection never acts on a server's requests.
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
+  // Nothing the server asks for is acted on: the reviewed surface is what a client declaring
+  // these capabilities sees, and the decision record speaks to neither sampling nor elicitation.
+  client.setRequestHandler(ListRootsRequestSchema, () => (options.listRoots ? options.listRoots() : { roots: [] }));
   client.setRequestHandler(CreateMessageRequestSchema, () => {
-    throw new McpError(ErrorCode.InvalidRequest, "relay-review inspects surfaces and does not sample");
+    throw new McpError(ErrorCode.InvalidRequest, "relay-review does not answer sampling requests");
   });
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" as const }));
 
+  let isSettled = false;
   const dirty = new Set<SurfaceList>();
   let listChangedCount = 0;
   let wake: () => void = () => {};
   let wakePromise = new Promise<void>((r) => (wake = r));
   const markDirty = (lists: SurfaceList[]) => {
+    if (isSettled) {
+      options.onListChanged?.(lists);
+      return;
+    }
     listChangedCount++;
     for (const l of lists) {
       dirty.add(l);
@@ -221,6 +326,10 @@ async function runSession(
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => markDirty(["tools"]));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => markDirty(["resources", "resourceTemplates"]));
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => markDirty(["prompts"]));
+  client.fallbackNotificationHandler = (n) => {
+    if (isSettled) options.onNotification?.(n);
+    return Promise.resolve();
+  };
 
   const describeClosed = (what: string): InspectError => {
     const info = opened.exitInfo?.() ?? null;
@@ -255,6 +364,10 @@ async function runSession(
     if (opened.exitInfo?.()) return describeClosed(`during ${what}`);
     return { code: what === "initialize" ? "connect_failed" : "protocol_error", message: `${what} failed: ${errorMessage(error)}` };
   };
+  const failed = (error: InspectError): SessionOutcome => {
+    const stderrTail = opened.stderrTail?.();
+    return { kind: "done", result: { ok: false, error, ...(stderrTail ? { stderrTail } : {}) } };
+  };
 
   // --- connect + initialize
   try {
@@ -267,7 +380,7 @@ async function runSession(
   } catch (error) {
     const reason = !guard.error && opened.fallbackReason?.(error);
     if (reason) return { kind: "fallback", reason };
-    return { kind: "done", result: { ok: false, error: mapError(error, "initialize", "connectTimeoutMs") } };
+    return failed(mapError(error, "initialize", "connectTimeoutMs"));
   }
   const serverInfo = client.getServerVersion();
   const capabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>;
@@ -281,13 +394,10 @@ async function runSession(
   });
   if (instructions !== null && instructions.length > limits.descriptionLength) {
     guard.tripLimit("descriptionLength", `the server's instructions are ${instructions.length} characters long`);
-    return { kind: "done", result: { ok: false, error: guard.error! } };
+    return failed(guard.error!);
   }
 
-  const advertised: SurfaceList[] = [];
-  if (capabilities.tools) advertised.push("tools");
-  if (capabilities.resources) advertised.push("resources", "resourceTemplates");
-  if (capabilities.prompts) advertised.push("prompts");
+  const advertised = advertisedLists(capabilities);
   const capsOf = (l: SurfaceList) => capabilities[l === "resourceTemplates" ? "resources" : l] as { listChanged?: unknown } | undefined;
   const hasListChanged = advertised.some((l) => capsOf(l)?.listChanged === true);
 
@@ -298,6 +408,7 @@ async function runSession(
     prompts: { items: [], rejects: [], pages: 0, relists: 0 },
   };
 
+  /** While settling a failed request trips the guard (and ends the session); once settled it only rejects. */
   const listAll = async (list: SurfaceList): Promise<void> => {
     const listed = await listEveryPage(list, {
       guard,
@@ -305,11 +416,13 @@ async function runSession(
       onPage: (page, received) => emit({ type: "listing", list, page, items: received }),
       request: (method, params, page) =>
         guard.race(client.request({ method, params }, PageSchema, { timeout: limits.requestTimeoutMs })).catch((error: unknown) => {
-          guard.trip(mapError(error, `${method} (page ${page})`, "requestTimeoutMs"));
+          const mapped = mapError(error, `${method} (page ${page})`, "requestTimeoutMs");
+          if (isSettled) throw new UpstreamRequestFailed(mapped);
+          guard.trip(mapped);
           throw new GuardTripped(guard.error!);
         }),
     });
-    Object.assign(state[list], listed);
+    Object.assign(state[list], { items: listed.items, rejects: listed.rejects, pages: listed.pages });
   };
 
   try {
@@ -340,13 +453,26 @@ async function runSession(
       if (dirty.size === 0) break;
     }
   } catch (error) {
-    return { kind: "done", result: { ok: false, error: guard.error ?? mapError(error, "listing", "requestTimeoutMs") } };
+    return failed(guard.error ?? mapError(error, "listing", "requestTimeoutMs"));
   }
-  if (guard.error) return { kind: "done", result: { ok: false, error: guard.error } };
-  // Settled: nothing more is read. The server is shut down while the surface is fingerprinted
-  // (a stdio server gets a grace period to exit); the caller's close waits for the same close.
-  void closeOpened(opened); // awaited by inspectWithOpeners before it returns
+  if (guard.error) return failed(guard.error);
+  isSettled = true;
+  if (options.keepOpen) {
+    client.onclose = () => options.onClose?.();
+  } else {
+    // Nothing more is read. The server is shut down while the surface is fingerprinted (a stdio
+    // server gets a grace period to exit); session.close() waits for the same close.
+    void closeOpened(opened);
+  }
 
+  const surfaceOf = (): Surface => ({
+    instructions,
+    tools: state.tools.items as ToolItem[],
+    resources: state.resources.items as ResourceItem[],
+    resourceTemplates: state.resourceTemplates.items as ResourceTemplateItem[],
+    prompts: state.prompts.items,
+    rejects: SURFACE_LISTS.flatMap((l) => state[l].rejects).map((r) => ({ list: r.list, raw: r.raw })),
+  });
   const counts = Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].items.length])) as Record<SurfaceList, number>;
   const rejects = SURFACE_LISTS.flatMap((l) => state[l].rejects);
   emit({
@@ -355,14 +481,7 @@ async function runSession(
     rejects: rejects.length,
     relists: SURFACE_LISTS.reduce((n, l) => n + state[l].relists, 0),
   });
-  const surface = {
-    instructions,
-    tools: state.tools.items as ToolItem[],
-    resources: state.resources.items as ResourceItem[],
-    resourceTemplates: state.resourceTemplates.items as ResourceTemplateItem[],
-    prompts: state.prompts.items as PromptItem[],
-    rejects: rejects.map((r) => ({ list: r.list, raw: r.raw })),
-  };
+  const surface = surfaceOf();
   const fp = fingerprintSurface(surface);
   const snapshot: SurfaceSnapshot = {
     snapshotVersion: SURFACE_SNAPSHOT_VERSION,
@@ -390,8 +509,24 @@ async function runSession(
     durationMs: Date.now() - started,
     limits,
   };
-  const stderrTail = opened.stderrTail?.();
-  return { kind: "done", result: { ok: true, snapshot, ...(stderrTail ? { stderrTail } : {}) } };
+  const session: UpstreamSession = {
+    client,
+    transport: opened.kind,
+    snapshot,
+    advertised,
+    exitInfo: () => opened.exitInfo?.() ?? null,
+    stderrTail: () => opened.stderrTail?.() || undefined,
+    relist: async (lists) => {
+      for (const list of advertised) if (lists.includes(list)) await listAll(list);
+      const now = surfaceOf();
+      return { surface: now, surfaceSha256: fingerprintSurface(now).surfaceSha256 };
+    },
+    close: async () => {
+      await client.close().catch(() => {});
+      await closeOpened(opened);
+    },
+  };
+  return { kind: "done", result: { ok: true, session } };
 }
 
 /** Whether an error from connecting over Streamable HTTP means "this server speaks only SSE". */

@@ -53,3 +53,18 @@ describe("loading stored reviews", () => {
     expect(r.issues[0]?.message).toMatch(/unknown server "nope"/);
   });
 });
+
+describe("names saved before control characters were refused", () => {
+  test("load with each control character shown as U+FFFD instead of failing; other faults still fail", () => {
+    const doc = JSON.parse(JSON.stringify(createDemoReview())) as { agents: { name: string }[]; title: string; servers: unknown[] };
+    doc.agents[0]!.name = "on-call\u001b[2J agent";
+    doc.title = "Line\nbreak";
+    const loaded = loadReviewDocument(doc);
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.review.agents[0]!.name).toBe("on-call\ufffd[2J agent");
+    expect(loaded.review.title).toBe("Line\ufffdbreak");
+    doc.servers = "not a list" as unknown as unknown[];
+    expect(loadReviewDocument(doc).ok).toBe(false);
+  });
+});

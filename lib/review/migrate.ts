@@ -96,7 +96,27 @@ export function loadReviewDocument(raw: unknown): ReviewLoadResult {
     if (!step) throw new Error(`no upgrade from review schemaVersion ${v}`); // a programming error
     doc = step(doc);
   }
-  const parsed = ReviewSchema.safeParse(scrubTransports(doc));
+  const scrubbed = scrubTransports(doc);
+  let parsed = ReviewSchema.safeParse(scrubbed);
+  if (!parsed.success && parsed.error.issues.every(isControlCharacterIssue)) {
+    // Saved before names refused control characters: read with each one shown as U+FFFD rather than lose the review.
+    const cleaned = structuredClone(scrubbed);
+    for (const issue of parsed.error.issues) replaceControlCharacters(cleaned, issue.path);
+    parsed = ReviewSchema.safeParse(cleaned);
+  }
   if (!parsed.success) return { ok: false, issues: parsed.error.issues };
   return { ok: true, review: parsed.data, upgradedFrom: original === REVIEW_SCHEMA_VERSION ? null : original };
+}
+
+const isControlCharacterIssue = (issue: { message: string }) => issue.message.startsWith("must not contain control characters");
+
+function replaceControlCharacters(doc: Json, path: readonly PropertyKey[]): void {
+  let parent: unknown = doc;
+  for (const key of path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown> | null)?.[key];
+  const last = path.at(-1);
+  if (last === undefined || typeof parent !== "object" || parent === null) return;
+  const holder = parent as Record<PropertyKey, unknown>;
+  const value = holder[last];
+  // eslint-disable-next-line no-control-regex -- the characters the review schema refuses in names
+  if (typeof value === "string") holder[last] = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\ufffd");
 }

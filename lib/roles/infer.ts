@@ -16,6 +16,9 @@
 import type { ToolRole } from "@/lib/review/schema";
 import { effectiveAnnotationsOf, type EffectiveAnnotations } from "@/lib/tools/annotations";
 import {
+  OPERATION_FIELDS,
+  SESSION_OBJECTS,
+  SESSION_VERBS,
   CODE_WORDS,
   CONTENT_FIELDS,
   EXEC_VERBS,
@@ -92,7 +95,7 @@ const CLASS_SAYS: Record<VerbClass, string> = {
 };
 
 /** A verb's reading with where it came from, e.g. `the name's verb "delete" deletes…`. */
-type Reading = { verbClass: VerbClass; says: string; confidence: number; fromName: boolean; verb: string };
+type Reading = { verbClass: VerbClass; says: string; confidence: number; fromName: boolean; verb: string; session?: boolean };
 
 type Field = { key: string; words: string[]; freeText: boolean; description: string };
 
@@ -114,6 +117,33 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
     out.push({ key, words: nameWords(key), freeText: stringy && !Array.isArray(v.enum), description });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
   }
+  return out;
+}
+
+/**
+ * The operations an input offers to choose from: the enum values of a field that picks an operation
+ * (`action`, `operation`, `actions[].type`), down to three levels of nesting, at most 500.
+ */
+function offeredOperations(schema: unknown): { field: string; value: string }[] {
+  const out: { field: string; value: string }[] = [];
+  const enumsOf = (node: unknown, field: string, depth: number) => {
+    if (!node || typeof node !== "object" || depth > 3 || out.length >= 500) return;
+    const n = node as { enum?: unknown; items?: unknown; properties?: unknown; anyOf?: unknown; oneOf?: unknown };
+    if (Array.isArray(n.enum)) for (const v of n.enum.slice(0, 100)) if (typeof v === "string") out.push({ field, value: v });
+    enumsOf(n.items, field, depth + 1);
+    for (const alt of [n.anyOf, n.oneOf]) if (Array.isArray(alt)) for (const a of alt.slice(0, 20)) enumsOf(a, field, depth + 1);
+    if (n.properties && typeof n.properties === "object") for (const v of Object.values(n.properties as Record<string, unknown>).slice(0, 50)) enumsOf(v, field, depth + 1);
+  };
+  const walk = (node: unknown, depth: number) => {
+    if (!node || typeof node !== "object" || depth > 3) return;
+    const properties = (node as { properties?: unknown }).properties;
+    if (!properties || typeof properties !== "object") return;
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+      if (nameWords(key).some((w) => OPERATION_FIELDS.has(w))) enumsOf(value, key, depth);
+      else if (value && typeof value === "object") walk(value, depth + 1);
+    }
+  };
+  walk(schema, 0);
   return out;
 }
 
@@ -182,12 +212,20 @@ export function inferRoles(input: InferInput): Inference {
     const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
     if (verb && verbClass) readings.push({ verbClass, says: `the description opens with "${verb}", which ${CLASS_SAYS[verbClass]} (the name has no known verb)`, confidence: DESCRIPTION, fromName: false, verb });
   }
+  // Ending the server's own session state (`browser_close`, `stop_port_forward`, `reconnect`) is no sink.
+  const leadWord = name.verbs[0]?.verb ?? (name.words.length === 1 ? name.words[0]! : null);
+  const sessionObjects = name.objects.filter((w) => !name.prefix.includes(w));
+  if (leadWord && SESSION_VERBS.has(leadWord) && (sessionObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))) {
+    readings.length = 0;
+    readings.push({ verbClass: "compute", says: `"${leadWord}" ends state the server holds for the session${sessionObjects.some((w) => SESSION_OBJECTS.has(w)) ? ` (the ${sessionObjects.filter((w) => SESSION_OBJECTS.has(w)).join(" ")})` : ""}, which changes nothing outside it`, confidence: NAME_OBJECT, fromName: true, verb: leadWord, session: true });
+  }
   const nameReading = readings.map((r) => (r.fromName ? `the name's verb ${r.says}` : r.says)).join("; ") || "the name has no known verb";
   const lead = readings[0];
 
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
     if (r.verbClass === "read") add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
+    else if (r.session) continue;
     else if (r.verbClass === "compute") add("returns_untrusted_text", `${why} and returns the result`, Math.min(r.confidence, WEAK + 0.05));
     else add(CLASS_ROLE[r.verbClass], why, r.confidence);
     // Deleting, deploying or running changes state: a destroy is a write too.
@@ -216,6 +254,25 @@ export function inferRoles(input: InferInput): Inference {
       delete: ["writes", "deploys_or_destroys"],
     };
     for (const role of reach[method] ?? []) add(role, why, NAME_OBJECT);
+  }
+
+  // The operations an input offers: the tool performs whichever is chosen.
+  for (const { field, value } of offeredOperations(input.inputSchema)) {
+    const words = nameWords(value);
+    const verb = words.find((w) => VERB_CLASS.has(w));
+    if (!verb || (NOUN_LIKE.has(verb) && words.length > 1)) continue;
+    const why = `input "${field}" offers the operation "${value}"`;
+    if (EXEC_VERBS.has(verb) && words.some((w) => CODE_WORDS.has(w))) {
+      for (const role of ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"] as const) add(role, `${why}, which runs arbitrary code`, SCHEMA);
+      continue;
+    }
+    const verbClass = VERB_CLASS.get(verb)!;
+    if (verbClass === "write") add("writes", why, SCHEMA);
+    else if (verbClass === "destroy") {
+      add("writes", why, SCHEMA);
+      add("deploys_or_destroys", why, SCHEMA);
+    } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
+    else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options") add("writes", why, SCHEMA);
   }
 
   // What the verbs act on.
@@ -250,6 +307,8 @@ export function inferRoles(input: InferInput): Inference {
   };
   let notSink = lead ? (lead.fromName ? (lead.verbClass === "read" ? NAME : NAME_OBJECT) : DESCRIPTION) : WEAK;
   const readingSinks = sinkRolesNow();
+  // Ending session state does modify, and destroy, something: the server's own. Claims saying so agree.
+  const session = lead?.session === true;
 
   if (readOnlyHint.origin === "declared") {
     if (readOnlyHint.value && readingSinks.length > 0) {
@@ -263,6 +322,8 @@ export function inferRoles(input: InferInput): Inference {
       raise("returns_untrusted_text", `readOnlyHint: true (declared)${lead ? " agrees" : ""}`, 0);
     } else if (readingSinks.length > 0) {
       for (const role of readingSinks) raise(role, "readOnlyHint: false (declared) agrees: the tool may modify its environment", STRONG);
+    } else if (session) {
+      notes.push(`readOnlyHint: false (declared) agrees: ${nameReading}`);
     } else if (lead) {
       conflict("readOnlyHint", false, "writes");
       add("writes", `readOnlyHint: false is claimed: the tool may modify its environment, which contradicts the name; the safer reading is kept`, CONFLICTED);
@@ -283,7 +344,9 @@ export function inferRoles(input: InferInput): Inference {
   const readOnlyClaimed = readOnlyHint.origin === "declared" && readOnlyHint.value;
   if (destructiveHint.origin === "declared") {
     if (destructiveHint.value && !classes.has("destroy")) {
-      if (lead && !writesOrDestroys && !classes.has("network")) {
+      if (session) {
+        notes.push(`destructiveHint: true (declared) agrees: ${nameReading}`);
+      } else if (lead && !writesOrDestroys && !classes.has("network")) {
         conflict("destructiveHint", true, "deploys_or_destroys");
         add("deploys_or_destroys", "destructiveHint: true is claimed, which contradicts the name; the safer reading is kept", CONFLICTED);
       } else if (!lead && !readOnlyClaimed) {
@@ -329,7 +392,7 @@ export function inferRoles(input: InferInput): Inference {
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...VERB_CLASS.keys(), ...NOUN_LIKE, ...NAME_PREFIXES, ...CONJUNCTIONS, ...QUERY_NOUNS, ...OUTBOUND_NOUNS, ...DEPLOY_NOUNS,
-  ...SECRET_NOUNS, ...CODE_WORDS, ...WEB_OBJECTS, ...HTTP_METHODS,
+  ...SECRET_NOUNS, ...CODE_WORDS, ...WEB_OBJECTS, ...HTTP_METHODS, ...SESSION_VERBS, ...SESSION_OBJECTS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -353,6 +416,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields) key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+  if (fields.length > 0) for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;
   const known = memo.get(key);
   if (known) return known;
   const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });

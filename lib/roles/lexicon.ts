@@ -15,7 +15,7 @@ const READ = [
   "get", "list", "search", "find", "read", "fetch", "query", "retrieve", "describe", "show", "view", "lookup", "look",
   "count", "check", "export", "browse", "inspect", "open", "load", "scan", "peek", "poll", "stat", "tail", "grep", "print",
   "dump", "download", "capture", "screenshot", "snapshot", "navigate", "visit", "goto", "crawl", "scrape", "watch",
-  "monitor", "audit", "is", "has", "exists", "explore", "head", "options", "batch", "obtain", "discover", "locate",
+  "monitor", "audit", "is", "has", "exists", "reconnect_", "explore", "head", "options", "batch", "obtain", "discover", "locate",
   "filter", "return", "give", "provide", "fetches_", "review", "summarize", "summarise", "explain", "trace", "lint", "test", "verify", "probe", "request", "see",
 ];
 
@@ -73,7 +73,7 @@ export const NOUN_LIKE = new Set([
   "query", "run", "check", "export", "upload", "archive", "link", "record", "log", "test", "plan", "schedule", "pin",
   "star", "lock", "block", "request", "snapshot", "screenshot", "batch", "match", "sample", "webhook", "head", "options",
   "type", "copy", "filter", "trace", "text", "chat", "call", "diff", "import", "store", "track", "build", "setup", "stat",
-  "search", "view", "audit", "monitor", "select", "sort", "hash", "format", "tail", "watch", "play", "start", "stop",
+  "search", "view", "audit", "monitor", "select", "sort", "hash", "format", "tail", "watch", "play", "start",
   "reset", "clear", "scale", "reply", "patch", "vote", "like", "react", "follow", "new", "make", "drop", "fix", "form",
 ]);
 
@@ -136,4 +136,15 @@ export const PATH_WORDS = new Set(["path", "dir", "directory", "file", "filename
 export const WEB_OBJECTS = new Set(["url", "urls", "uri", "web", "webpage", "website", "site", "page", "pages", "html", "link", "links", "http", "https", "internet"]);
 
 /** Verbs that go out to any address they are given. */
-export const NET_FETCH_VERBS = new Set(["fetch", "download", "navigate", "browse", "crawl", "scrape", "visit", "goto", "open", "request", "curl", "http", "wget", "load", "ping", "probe"]);
+export const NET_FETCH_VERBS = new Set(["extract", "fetch", "download", "navigate", "browse", "crawl", "scrape", "visit", "goto", "open", "request", "curl", "http", "wget", "load", "ping", "probe"]);
+
+/** Fields that choose which operation a tool performs (`action: "create" | "delete"`, `actions[].type`). */
+export const OPERATION_FIELDS = new Set(["action", "actions", "operation", "operations", "op", "command", "commands", "method", "verb"]);
+
+/**
+ * Verbs that end something the server itself holds for the session, and the objects that are such
+ * state: closing the browser, stopping a port-forward or reconnecting clients changes nothing
+ * outside the session, so it is no sink (`browser_close`, `stop_port_forward`, `reconnect`).
+ */
+export const SESSION_VERBS = new Set(["close", "stop", "end", "quit", "exit", "disconnect", "reconnect"]);
+export const SESSION_OBJECTS = new Set(["session", "sessions", "browser", "tab", "tabs", "window", "windows", "connection", "connections", "forward", "forwarding", "tunnel", "client", "clients"]);

@@ -153,6 +153,34 @@ describe("the input schema", () => {
   });
 });
 
+describe("operations an input offers", () => {
+  const schema = (properties: Record<string, object>) => ({ type: "object", properties });
+  it("the tool performs whichever is chosen: an action enum with a delete, nested actions running script", () => {
+    expect(sinks({ name: "manage_issue", inputSchema: schema({ action: { type: "string", enum: ["get", "create", "delete"] } }) })).toEqual(["writes", "deploys_or_destroys"]);
+    const nested = schema({ options: { type: "object", properties: { actions: { type: "array", items: { type: "object", properties: { type: { type: "string", enum: ["wait", "click", "executeJavascript"] } } } } } } });
+    expect(roles({ name: "web_search", annotations: RO, inputSchema: nested })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(sinks({ name: "http_request", inputSchema: schema({ method: { type: "string", enum: ["GET", "POST"] }, url: { type: "string" } }) })).toEqual(["writes", "network_or_shares"]);
+  });
+  it("an enum that picks no operation is not one, and a noun-like word in a longer value is a noun", () => {
+    expect(sinks({ name: "search", annotations: RO, inputSchema: schema({ scope: { type: "string", enum: ["issues", "merge_requests", "delete"] } }) })).toEqual([]);
+    expect(sinks({ name: "search", annotations: RO, inputSchema: schema({ action: { type: "string", enum: ["merge_requests"] } }) })).toEqual([]);
+  });
+});
+
+describe("the server's own session", () => {
+  it("ending it is no sink, and claims that it modifies or destroys agree", () => {
+    for (const name of ["browser_close", "stop_port_forward", "close_session", "disconnect"]) {
+      const s = suggestRoles({ name, annotations: { readOnlyHint: false, destructiveHint: true } });
+      expect(s.roles.filter((r) => SINKS.includes(r.role)), name).toEqual([]);
+      expect(s.conflicts, name).toEqual([]);
+    }
+  });
+  it("stopping or closing anything else is", () => {
+    expect(sinks({ name: "stop_instance" })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "close_issue" })).toEqual(["writes"]);
+  });
+});
+
 describe("interactions with a live page", () => {
   it("act on it and report what it then shows", () => {
     expect(roles({ name: "browser_click" })).toEqual(["returns_untrusted_text", "writes"]);

@@ -381,16 +381,17 @@ describe.concurrent("verify-record --workbench: the owner API", { timeout: 120_0
     noSecrets(redirect);
   });
 
-  test("control characters from the workbench are escaped on the terminal", async () => {
+  // Names refuse C0/C1 controls now (lib/review/schema.ts); a bidi override is still a legal name character.
+  test("hidden characters from the workbench are escaped on the terminal", async () => {
     const { id, recordFile } = await decided();
     await edit(id, (r) => {
-      r.agents.find((a) => a.id === "docs-agent")!.name = "docs\u001b[2J\u202eagent";
+      r.agents.find((a) => a.id === "docs-agent")!.name = "docs\u202eagent";
       addListSpaces(r);
     });
     const r = await cli([recordFile, "--data", dataDir, "--workbench", base]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain("docs\\u{1b}[2J\\u{202e}agent's tool set changed");
-    expect(r.stderr).not.toContain("\u001b");
+    expect(r.stderr).toContain("docs\\u{202e}agent's tool set changed");
+    expect(r.stderr).not.toContain("\u202e");
   });
 });
 

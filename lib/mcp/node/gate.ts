@@ -1,44 +1,36 @@
 import "server-only";
 /**
  * The gate: an MCP proxy that puts a decision record in the path of every request. The agent's
- * client starts the gate instead of the server; the gate starts (or reaches) the real server,
- * reads its surface over the very connection it will relay on, and refuses to start unless the
- * surface matches the record's fingerprint (under `on_surface_change: block`). It then serves:
+ * client starts the gate instead of the server; the gate opens the one upstream session the
+ * inspection opens (lib/mcp/session.ts: same client capabilities and info, handlers, settling,
+ * per-item salvage, limits and error messages), so the surface it checks is built exactly as the
+ * one the record was pinned from, and it relays over that very connection. It refuses to start
+ * unless the surface matches the record's fingerprint (under `on_surface_change: block`). Then:
  *
- * - tools/list, resources/list, resources/templates/list, prompts/list from the checked surface,
- *   filtered to the record (the approved tool set; the registration's resources and prompts), so
- *   the client only ever sees reviewed text, even if the server would answer a re-list differently;
- * - tools/call, resources/read|subscribe|unsubscribe, prompts/get, completion/complete forwarded as
- *   they came (no re-validation beyond the name check, for speed) when the name is in the record,
- *   otherwise a JSON-RPC error and one JSON line on stderr;
- * - after a list_changed from the server, a re-read of that list: a surface that no longer hashes
+ * - each request goes through the authorization table (lib/gate/authorize.ts): the lists are
+ *   answered from the checked surface filtered to the record, so the client only ever sees
+ *   reviewed text; a call, read, prompt or completion is forwarded as it came when its target is
+ *   in the record (no re-validation beyond the name check, for speed); anything else is refused
+ *   with a JSON-RPC error and one JSON line on stderr;
+ * - after a list_changed from the server, that list is re-read: a surface that no longer hashes
  *   to the record stops the gate (every later request gets an error; under `warn` it is logged).
  *
- * The upstream client declares the inspection's client capabilities and client info, so the
- * surface is the one the record's fingerprint was made from (lib/mcp/capabilities.ts). The
- * server's requests are answered as an inspection answers them: roots/list goes to the agent's
- * client when it declared roots (else an empty list), sampling is refused, elicitation declined —
- * the record does not speak to either, so the gate does not relay them. Progress and cancellation
- * are relayed. Server stderr is kept as a tail for error messages, not relayed.
+ * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
+ * sampling is refused and elicitation declined by the session, as for an inspection: the record
+ * speaks to neither. Progress and cancellation are relayed. Server stderr is kept as a tail for
+ * error messages, not relayed.
  */
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
   ErrorCode,
-  ListRootsRequestSchema,
   McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type JSONRPCRequest,
   type ServerCapabilities,
   type ServerNotification,
@@ -46,49 +38,19 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
+import { authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
 import { GATE_ERROR, gatePolicyFromRecord, type GateEvent, type GatePolicy, type GateRefusal } from "@/lib/gate/policy";
-import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import type { DomainItem } from "@/lib/mcp/convert";
-import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
-import { listEveryPage } from "@/lib/mcp/list";
-import { openersFor } from "@/lib/mcp/node/inspect";
-import { CLIENT_INFO, SETTLE_DEBOUNCE_MS, type OpenedTransport } from "@/lib/mcp/session";
+import { openServerSession } from "@/lib/mcp/node/inspect";
+import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
-import { fingerprintSurface, itemKey } from "@/lib/surface/fingerprint";
-import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
+import { itemKey } from "@/lib/surface/fingerprint";
+import type { InspectLimits } from "@/lib/surface/limits";
 import { comparePin, type PinComparison } from "@/lib/surface/registration";
-import {
-  SURFACE_LISTS,
-  SURFACE_SNAPSHOT_VERSION,
-  type PromptItem,
-  type ResourceItem,
-  type ResourceTemplateItem,
-  type Surface,
-  type SurfaceList,
-  type SurfaceReject,
-  type SurfaceSnapshot,
-  type ToolItem,
-} from "@/lib/surface/types";
+import type { PromptItem, ResourceItem, ResourceTemplateItem, Surface, SurfaceList, SurfaceSnapshot, ToolItem } from "@/lib/surface/types";
 
 /** Default bound on one forwarded request (reset by progress notifications). */
 export const GATE_CALL_TIMEOUT_MS = 300_000;
-
-/**
- * The inspection's bounds during startup; once relaying, a long-lived session may move any
- * number of bytes, so byte and invalid-line counting stop (timeouts still bound every request).
- */
-class RelayGuard extends InspectionGuard {
-  private isRelaying = false;
-  startRelaying(): void {
-    this.isRelaying = true;
-  }
-  override addBytes(n: number): boolean {
-    return this.isRelaying ? this.error === null : super.addBytes(n);
-  }
-  override addInvalid(sample: string): boolean {
-    return this.isRelaying ? this.error === null : super.addInvalid(sample);
-  }
-}
 
 /** An error the downstream client sees with exactly this code, message and data. */
 class GateError extends Error {
@@ -109,10 +71,6 @@ function relayError(error: unknown): GateError {
 }
 
 const PassthroughSchema = z.looseObject({});
-const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
-
-type ListState = { items: DomainItem[]; rejects: SurfaceReject[] };
-type Lists = Record<SurfaceList, ListState>;
 
 export type GateOptions = {
   /** A record whose signature was already verified (see verifyRecord). */
@@ -126,6 +84,8 @@ export type GateOptions = {
 
 export type GateStartFailure = {
   refusal: GateRefusal;
+  /** The upstream session's error, when opening it failed: the inspection's message for the same failure. */
+  error?: InspectError;
   /** Human-readable detail (the surface difference), for stderr. */
   detail?: string;
   comparison?: PinComparison;
@@ -139,16 +99,11 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export async function startGate(options: GateOptions): Promise<GateStartResult> {
   const policyResult = gatePolicyFromRecord(options.record);
   if (!policyResult.ok) return { ok: false, refusal: policyResult.refusal };
-  const policy = policyResult.policy;
-  let limits: InspectLimits;
+  const gate = new Gate(options, policyResult.policy);
   try {
-    limits = resolveInspectLimits(options.limits);
-  } catch (error) {
-    return { ok: false, refusal: { reason: "upstream_failed", message: `invalid limits: ${errorText(error)}` } };
-  }
-  const gate = new Gate(options, policy, limits);
-  try {
-    return await gate.start();
+    const started = await gate.start();
+    if (!started.ok) await gate.close();
+    return started;
   } catch (error) {
     await gate.close();
     return { ok: false, refusal: { reason: "upstream_failed", message: `unexpected failure: ${errorText(error)}` } };
@@ -156,59 +111,38 @@ export async function startGate(options: GateOptions): Promise<GateStartResult> 
 }
 
 type Downstream = { server: Server; close: () => Promise<void> };
+type Visible = { tools: ToolItem[]; resources: ResourceItem[]; resourceTemplates: ResourceTemplateItem[]; prompts: PromptItem[] };
 
 export class Gate {
-  private readonly guard: RelayGuard;
-  private readonly client: Client;
-  private opened: OpenedTransport | null = null;
-  private lists: Lists = emptyLists();
-  private instructions: string | null = null;
-  private upstreamCaps: Record<string, unknown> = {};
-  private serverInfo = { name: "relay-review-gate", version: "0.1.0" };
+  private session: UpstreamSession | null = null;
+  /** The upstream surface as last read (at startup, then after each list_changed). */
+  private surface: Surface | null = null;
   private readonly templates: UriTemplate[];
   /** Set once the surface changed under block: every later request gets this error. */
   private stopped: GateError | null = null;
   private pendingCheck: Promise<void> | null = null;
   private readonly dirty = new Set<SurfaceList>();
-  private isStarting = true;
-  private wakeStart: () => void = () => {};
+  private isRelaying = false;
   private readonly downstreams = new Set<Downstream>();
   private closing: Promise<void> | null = null;
   /** Resolves when the upstream connection closes. */
   readonly upstreamClosed: Promise<void>;
   private resolveUpstreamClosed!: () => void;
-  private visible: { tools: ToolItem[]; resources: ResourceItem[]; resourceTemplates: ResourceTemplateItem[]; prompts: PromptItem[] } = {
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-  };
+  private visible: Visible = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  private auth: AuthorizeContext;
 
   constructor(
     private readonly options: GateOptions,
     readonly policy: GatePolicy,
-    private readonly limits: InspectLimits,
   ) {
-    this.guard = new RelayGuard(limits);
     this.templates = policy.resourceTemplates.map((t) => new UriTemplate(t));
     this.upstreamClosed = new Promise((r) => (this.resolveUpstreamClosed = r));
-    this.client = new Client(CLIENT_INFO, { capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES) });
-    this.client.setRequestHandler(ListRootsRequestSchema, async () => {
-      const primary = this.primaryClientWithRoots();
-      return primary ? await primary.listRoots() : { roots: [] };
-    });
-    this.client.setRequestHandler(CreateMessageRequestSchema, () => {
-      throw new McpError(ErrorCode.InvalidRequest, "the relay-review gate does not relay sampling requests");
-    });
-    this.client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" as const }));
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onListChanged(["tools"]));
-    this.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.onListChanged(["resources", "resourceTemplates"]));
-    this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.onListChanged(["prompts"]));
-    this.client.fallbackNotificationHandler = (n) => this.relayNotification(n);
+    this.auth = this.authContext(new Set());
   }
 
-  get label(): string {
-    return this.opened?.kind ?? this.options.target.kind;
+  /** The surface the startup check compared with the record: the upstream session's own snapshot. */
+  get snapshot(): SurfaceSnapshot | null {
+    return this.session?.snapshot ?? null;
   }
   /** The tools the gate lists and forwards. */
   get visibleTools(): string[] {
@@ -219,101 +153,46 @@ export class Gate {
 
   /** @internal used by startGate */
   async start(): Promise<GateStartResult> {
-    const deadline = setTimeout(
-      () => this.guard.tripLimit("deadlineMs", `the startup check did not finish within ${this.limits.deadlineMs} ms`),
-      this.limits.deadlineMs,
-    );
-    try {
-      const failure = await this.connectAndCheck();
-      if (failure) {
-        await this.close();
-        return { ok: false, ...failure };
-      }
-      this.isStarting = false;
-      this.guard.startRelaying();
-      this.client.onclose = () => {
-        this.resolveUpstreamClosed();
-        if (!this.closing) {
-          const info = this.opened?.exitInfo?.();
-          this.options.onEvent({
-            event: "upstream_closed",
-            server: this.policy.serverName,
-            message: info ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})` : "the server closed the connection",
-          });
-          void this.close(); // the downstream sessions end with it; close() never rejects
-        }
+    const opened = await openServerSession(this.options.target, {
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
+      keepOpen: true,
+      listRoots: async () => {
+        const primary = this.primaryClientWithRoots();
+        return primary ? await primary.listRoots() : { roots: [] };
+      },
+      onListChanged: (lists) => this.onListChanged(lists),
+      onNotification: (n) => void this.relayNotification(n), // relayNotification never rejects
+      onClose: () => this.onUpstreamClosed(),
+    });
+    if (!opened.ok) {
+      const e = opened.error;
+      return {
+        ok: false,
+        refusal: { reason: "upstream_failed", message: `${e.limit ? `limit ${e.limit} tripped: ` : ""}${e.message}` },
+        error: e,
+        ...(opened.stderrTail ? { stderrTail: opened.stderrTail } : {}),
       };
-      return { ok: true, gate: this };
-    } finally {
-      clearTimeout(deadline);
     }
+    this.session = opened.session;
+    const snapshot = opened.session.snapshot;
+    this.surface = snapshot;
+    const failure = this.check(snapshot);
+    if (failure) return { ok: false, ...failure };
+    this.refreshVisible();
+    this.isRelaying = true;
+    return { ok: true, gate: this };
   }
 
-  private fail(error: InspectError): GateStartFailure {
-    const tail = this.opened?.stderrTail?.();
-    return {
-      refusal: { reason: "upstream_failed", message: `${error.limit ? `limit ${error.limit} tripped: ` : ""}${error.message}` },
-      ...(tail ? { stderrTail: tail } : {}),
-    };
-  }
-
-  private async connectAndCheck(): Promise<GateStartFailure | null> {
-    const openers = openersFor(this.options.target);
-    for (let i = 0; i < openers.length; i++) {
-      const opener = openers[i]!;
-      try {
-        this.opened = opener.open(this.guard);
-      } catch (error) {
-        return this.fail({ code: "connect_failed", message: `could not start ${opener.label}: ${errorText(error)}` });
-      }
-      this.guard.whenTripped(() => void this.opened?.close?.());
-      try {
-        await this.guard.within(
-          this.client.connect(this.opened.transport, { timeout: this.limits.connectTimeoutMs }),
-          this.limits.connectTimeoutMs,
-          "connectTimeoutMs",
-          "connecting and initializing",
-        );
-        break;
-      } catch (error) {
-        const reason = !this.guard.error && this.opened.fallbackReason?.(error);
-        if (reason && i + 1 < openers.length) {
-          await this.opened.close?.().catch(() => {});
-          continue;
-        }
-        return this.fail(this.guard.error ?? this.describe(error, "initialize"));
-      }
-    }
-    const info = this.client.getServerVersion();
-    this.serverInfo = { name: info?.name ?? "", version: info?.version ?? "" };
-    this.upstreamCaps = (this.client.getServerCapabilities() ?? {});
-    this.instructions = this.client.getInstructions() ?? null;
-    if (this.instructions !== null && this.instructions.length > this.limits.descriptionLength) {
-      return this.fail({ code: "limit_exceeded", limit: "descriptionLength", message: `the server's instructions are ${this.instructions.length} characters long` });
-    }
-    try {
-      for (const list of this.advertised()) {
-        this.dirty.delete(list);
-        this.lists[list] = await this.listAll(list);
-      }
-      await this.settle();
-    } catch (error) {
-      return this.fail(this.guard.error ?? (error instanceof GuardTripped ? error.error : this.describe(error, "listing")));
-    }
-    const snapshot = this.snapshot();
-    const registration = this.options.record.registration!;
-    const cmp = comparePin(registration, snapshot);
-    if (cmp.status === "match") {
-      this.refreshVisible();
-      return null;
-    }
+  /** The startup check: the session's real snapshot against the record's pin. Null: serve. */
+  private check(snapshot: SurfaceSnapshot): GateStartFailure | null {
+    const cmp = comparePin(this.options.record.registration!, snapshot);
+    if (cmp.status === "match") return null;
     if (cmp.status === "incomparable") {
       return {
         refusal: { reason: "incomparable", message: `${cmp.reason} (record: ${cmp.pinned.join(", ") || "none"}; gate: ${cmp.inspected.join(", ") || "none"})` },
         comparison: cmp,
       };
     }
-    const detail = formatMismatch(cmp, snapshot);
     if (!cmp.blocked) {
       // warn: start anyway, say so, and serve the live surface filtered to the record
       this.options.onEvent({
@@ -324,7 +203,6 @@ export class Gate {
         actual: cmp.actual,
         on_surface_change: "warn",
       });
-      this.refreshVisible();
       return null;
     }
     return {
@@ -332,129 +210,44 @@ export class Gate {
         reason: "surface_mismatch",
         message: `stale record: ${this.policy.serverName}'s live surface ${cmp.actual} is not the surface ${cmp.expected} the decision was made against (on_surface_change: block)`,
       },
-      detail,
+      detail: formatMismatch(cmp, snapshot),
       comparison: cmp,
     };
   }
 
-  private describe(error: unknown, what: string): InspectError {
-    if (error instanceof McpError) {
-      if (error.code === (ErrorCode.ConnectionClosed as number)) {
-        const info = this.opened?.exitInfo?.();
-        return { code: "server_exited", message: `the server ${info ? `exited (code ${info.exitCode ?? "none"})` : "closed the connection"} during ${what}` };
-      }
-      if (error.code === (ErrorCode.RequestTimeout as number)) return { code: "limit_exceeded", limit: "requestTimeoutMs", message: `${what} got no answer in time` };
-      return { code: "protocol_error", message: `the server answered ${what} with error ${error.code}: ${error.message}` };
-    }
-    return { code: what === "initialize" ? "connect_failed" : "protocol_error", message: `${what} failed: ${errorText(error)}` };
-  }
-
-  private advertised(): SurfaceList[] {
-    const c = this.upstreamCaps;
-    const out: SurfaceList[] = [];
-    if (c.tools) out.push("tools");
-    if (c.resources) out.push("resources", "resourceTemplates");
-    if (c.prompts) out.push("prompts");
-    return out;
-  }
-
-  private hasListChanged(): boolean {
-    const c = this.upstreamCaps as Record<string, { listChanged?: unknown } | undefined>;
-    return this.advertised().some((l) => c[l === "resourceTemplates" ? "resources" : l]?.listChanged === true);
-  }
-
-  /** As the inspection settles: re-list what changed (debounced, bounded), until quiet for settleQuietMs. */
-  private async settle(): Promise<void> {
-    const relists: Record<SurfaceList, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
-    for (;;) {
-      if (this.dirty.size) {
-        await this.guard.sleep(Math.min(SETTLE_DEBOUNCE_MS, this.limits.settleQuietMs));
-        const lists = this.advertised().filter((l) => this.dirty.has(l));
-        this.dirty.clear();
-        for (const list of lists) {
-          if (++relists[list] > this.limits.relists) {
-            this.guard.tripLimit("relists", `the server kept changing its ${list} list (list_changed after ${this.limits.relists} re-lists)`);
-            throw new GuardTripped(this.guard.error!);
-          }
-          this.lists[list] = await this.listAll(list);
-        }
-        continue;
-      }
-      if (!this.hasListChanged() || this.limits.settleQuietMs === 0) return;
-      const woke = new Promise<void>((r) => (this.wakeStart = r));
-      await this.guard.sleep(this.limits.settleQuietMs, woke);
-      if (this.dirty.size === 0) return;
-    }
-  }
-
-  /** Every page of one list, exactly as an inspection lists it (lib/mcp/list.ts): same rejects, same fingerprint. */
-  private async listAll(list: SurfaceList): Promise<ListState> {
-    const { items, rejects } = await listEveryPage(list, {
-      guard: this.guard,
-      limits: this.limits,
-      request: (method, params) => this.guard.race(this.client.request({ method, params }, PageSchema, { timeout: this.limits.requestTimeoutMs })),
+  private onUpstreamClosed(): void {
+    this.resolveUpstreamClosed();
+    if (this.closing || !this.isRelaying) return;
+    const info = this.session?.exitInfo();
+    this.options.onEvent({
+      event: "upstream_closed",
+      server: this.policy.serverName,
+      message: info ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})` : "the server closed the connection",
     });
-    return { items, rejects };
+    void this.close(); // the downstream sessions end with it; close() never rejects
   }
 
-  private surface(): Surface {
-    const rejects = SURFACE_LISTS.flatMap((l) => this.lists[l].rejects);
-    return {
-      instructions: this.instructions,
-      tools: this.lists.tools.items as ToolItem[],
-      resources: this.lists.resources.items as ResourceItem[],
-      resourceTemplates: this.lists.resourceTemplates.items as ResourceTemplateItem[],
-      prompts: this.lists.prompts.items,
-      rejects: rejects.map((r) => ({ list: r.list, raw: r.raw })),
-    };
-  }
-
-  /** The live surface as a snapshot, for comparePin. */
-  private snapshot(): SurfaceSnapshot {
-    const surface = this.surface();
-    const fp = fingerprintSurface(surface);
-    const zero = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
-    return {
-      snapshotVersion: SURFACE_SNAPSHOT_VERSION,
-      fingerprintVersion: 1,
-      transport: this.opened?.kind ?? "stdio",
-      serverInfo: this.serverInfo,
-      protocolVersion: "unknown",
-      capabilities: this.upstreamCaps,
-      clientCapabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
-      declaredCapabilities: declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES),
-      ...surface,
-      rejects: SURFACE_LISTS.flatMap((l) => this.lists[l].rejects),
-      surfaceSha256: fp.surfaceSha256,
-      itemHashes: fp.itemHashes,
-      settle: { listChangedNotifications: 0, relists: zero, pages: zero },
-      inspectedAt: new Date().toISOString(),
-      durationMs: 0,
-      limits: this.limits,
-    };
+  private authContext(visibleTools: ReadonlySet<string>): AuthorizeContext {
+    return { policy: this.policy, visibleTools, matchesTemplate: (uri) => this.templates.some((t) => t.match(uri) !== null) };
   }
 
   /** What the client may see: the checked surface, filtered to the record. */
   private refreshVisible(): void {
     const p = this.policy;
+    const s = this.surface!;
     this.visible = {
-      tools: (this.lists.tools.items as ToolItem[]).filter((t) => p.tools.has(t.name)),
-      resources: (this.lists.resources.items as ResourceItem[]).filter((r) => p.resources.has(r.uri)),
-      resourceTemplates: (this.lists.resourceTemplates.items as ResourceTemplateItem[]).filter((t) => p.resourceTemplates.includes(t.uriTemplate)),
-      prompts: (this.lists.prompts.items as PromptItem[]).filter((x) => p.prompts.has(x.name)),
+      tools: s.tools.filter((t) => p.tools.has(t.name)),
+      resources: s.resources.filter((r) => p.resources.has(r.uri)),
+      resourceTemplates: s.resourceTemplates.filter((t) => p.resourceTemplates.includes(t.uriTemplate)),
+      prompts: s.prompts.filter((x) => p.prompts.has(x.name)),
     };
-    this.visibleToolNames = new Set(this.visible.tools.map((t) => t.name));
+    this.auth = this.authContext(new Set(this.visible.tools.map((t) => t.name)));
   }
-  private visibleToolNames = new Set<string>();
 
   // ---------------------------------------------------------------- surface changes while relaying
 
   private onListChanged(lists: SurfaceList[]): void {
     for (const l of lists) this.dirty.add(l);
-    if (this.isStarting) {
-      this.wakeStart();
-      return;
-    }
     this.pendingCheck ??= this.recheck().finally(() => {
       this.pendingCheck = null;
     });
@@ -462,16 +255,18 @@ export class Gate {
 
   private async recheck(): Promise<void> {
     await new Promise((r) => setTimeout(r, SETTLE_DEBOUNCE_MS));
-    const lists = this.advertised().filter((l) => this.dirty.has(l));
+    const lists = [...this.dirty];
     this.dirty.clear();
     const p = this.policy;
+    let actual: string;
     try {
-      for (const list of lists) this.lists[list] = await this.listAll(list);
+      const read = await this.session!.relist(lists);
+      this.surface = read.surface;
+      actual = read.surfaceSha256;
     } catch (error) {
       this.stop(p.surfaceSha256, "unknown", `the server announced a surface change and the re-list failed (${errorText(error)}); the gate stopped forwarding`);
       return;
     }
-    const actual = fingerprintSurface(this.surface()).surfaceSha256;
     if (actual === p.surfaceSha256) {
       this.refreshVisible();
       return;
@@ -493,8 +288,9 @@ export class Gate {
     this.stopped = new GateError(GATE_ERROR.SURFACE_CHANGED, message, { reason: "surface_changed", expected, actual });
     const p = this.policy;
     this.options.onEvent({ event: "surface_changed", server: p.serverName, decision: p.decisionId, expected, actual, on_surface_change: "block" });
+    const hasTools = Boolean(this.session?.snapshot.capabilities.tools);
     for (const d of this.downstreams) {
-      if (d.server.getClientCapabilities() && this.upstreamCaps.tools) void d.server.sendToolListChanged().catch(() => {}); // best effort: the client re-lists and sees the error
+      if (d.server.getClientCapabilities() && hasTools) void d.server.sendToolListChanged().catch(() => {}); // best effort: the client re-lists and sees the error
     }
   }
 
@@ -507,7 +303,7 @@ export class Gate {
   }
 
   private capabilities(): ServerCapabilities {
-    const c = this.upstreamCaps as Record<string, Record<string, unknown> | undefined>;
+    const c = (this.session?.snapshot.capabilities ?? {}) as Record<string, Record<string, unknown> | undefined>;
     const caps: ServerCapabilities = {};
     if (c.tools) caps.tools = { listChanged: true };
     if (c.resources) caps.resources = { listChanged: true, ...(c.resources.subscribe === true ? { subscribe: true } : {}) };
@@ -519,28 +315,15 @@ export class Gate {
 
   /** A downstream MCP server wired to this gate; connect it to any server transport. */
   createServer(): Server {
-    const server = new Server(this.serverInfo, {
-      capabilities: this.capabilities(),
-      ...(this.instructions !== null ? { instructions: this.instructions } : {}),
-    });
-    // Every request except initialize/ping/logging comes here unparsed: the name check is the only check.
+    const info = this.session?.snapshot.serverInfo;
+    const instructions = this.session?.snapshot.instructions ?? null;
+    const server = new Server(
+      { name: info?.name ?? "relay-review-gate", version: info?.version ?? "0.1.0" },
+      { capabilities: this.capabilities(), ...(instructions !== null ? { instructions } : {}) },
+    );
+    // Every request except initialize/ping/logging comes here unparsed: the table's check is the only check.
     server.fallbackRequestHandler = (request, extra) => this.handle(request, extra);
     return server;
-  }
-
-  private refuse(method: string, target: string, what: string): GateError {
-    const p = this.policy;
-    if (method === "tools/call") this.options.onEvent({ event: "refused_call", tool: target, server: p.serverName, decision: p.decisionId });
-    else this.options.onEvent({ event: "refused_request", method, target, server: p.serverName, decision: p.decisionId });
-    return new GateError(
-      GATE_ERROR.NOT_APPROVED,
-      `relay-review gate: ${what} ${JSON.stringify(target)} is not approved for ${p.agentName} by decision ${p.decisionId} (${p.serverName})`,
-      { reason: "not_approved", decision: p.decisionId, ...(method === "tools/call" ? { approvedTools: [...this.visibleToolNames] } : {}) },
-    );
-  }
-
-  private isResourceApproved(uri: string): boolean {
-    return this.policy.resources.has(uri) || this.templates.some((t) => t.match(uri) !== null);
   }
 
   private async handle(
@@ -549,50 +332,22 @@ export class Gate {
   ): Promise<Record<string, unknown>> {
     if (this.pendingCheck) await this.pendingCheck;
     if (this.stopped) throw this.stopped;
-    const params = (request.params ?? {}) as Record<string, unknown>;
-    switch (request.method) {
-      case "tools/list":
-        return { tools: this.visible.tools };
-      case "resources/list":
-        return { resources: this.visible.resources };
-      case "resources/templates/list":
-        return { resourceTemplates: this.visible.resourceTemplates };
-      case "prompts/list":
-        return { prompts: this.visible.prompts };
-      case "tools/call": {
-        const name = params.name;
-        if (typeof name !== "string" || !this.visibleToolNames.has(name)) throw this.refuse("tools/call", String(name), "tool");
+    const verdict = authorizeRequest(request.method, request.params, this.auth);
+    switch (verdict.kind) {
+      case "serve":
+        return { [verdict.field]: this.visible[verdict.list] };
+      case "forward":
         return this.forward(request, extra);
-      }
-      case "resources/read":
-      case "resources/subscribe":
-      case "resources/unsubscribe": {
-        const uri = params.uri;
-        if (typeof uri !== "string" || !this.isResourceApproved(uri)) throw this.refuse(request.method, String(uri), "resource");
-        return this.forward(request, extra);
-      }
-      case "prompts/get": {
-        const name = params.name;
-        if (typeof name !== "string" || !this.policy.prompts.has(name)) throw this.refuse(request.method, String(name), "prompt");
-        return this.forward(request, extra);
-      }
-      case "completion/complete": {
-        const ref = (params.ref ?? {}) as Record<string, unknown>;
-        const ok =
-          (ref.type === "ref/prompt" && typeof ref.name === "string" && this.policy.prompts.has(ref.name)) ||
-          (ref.type === "ref/resource" && typeof ref.uri === "string" && (this.policy.resourceTemplates.includes(ref.uri) || this.policy.resources.has(ref.uri)));
-        if (!ok) throw this.refuse(request.method, JSON.stringify(ref), "completion reference");
-        return this.forward(request, extra);
-      }
-      default:
-        throw new GateError(ErrorCode.MethodNotFound, `Method not found: the relay-review gate does not forward ${request.method}`);
+      case "refuse":
+        this.options.onEvent(verdict.event);
+        throw new GateError(verdict.code, verdict.message, verdict.data);
     }
   }
 
   private async forward(request: JSONRPCRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     try {
-      return await this.client.request({ method: request.method, params: request.params }, PassthroughSchema, {
+      return await this.session!.client.request({ method: request.method, params: request.params }, PassthroughSchema, {
         signal: extra.signal,
         timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
@@ -609,7 +364,7 @@ export class Gate {
     if (this.stopped) return;
     if (n.method === "notifications/resources/updated") {
       const uri = n.params?.uri;
-      if (typeof uri !== "string" || !this.isResourceApproved(uri)) return;
+      if (typeof uri !== "string" || !(this.policy.resources.has(uri) || this.auth.matchesTemplate(uri))) return;
     } else if (n.method !== "notifications/message") return;
     await Promise.all([...this.downstreams].map((d) => d.server.notification(n as ServerNotification).catch(() => {})));
   }
@@ -705,21 +460,16 @@ export class Gate {
     };
   }
 
-  /** Close the downstream sessions and the upstream (a stdio server's whole process group). Idempotent; never rejects. */
+    /** Close the downstream sessions and the upstream (a stdio server's whole process group). Idempotent; never rejects. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.downstreams].map((d) => d.close().catch(() => {})));
       this.downstreams.clear();
-      await this.client.close().catch(() => {});
-      await this.opened?.close?.().catch(() => {});
+      await this.session?.close().catch(() => {});
       this.resolveUpstreamClosed();
     })();
     return this.closing;
   }
-}
-
-function emptyLists(): Lists {
-  return { tools: { items: [], rejects: [] }, resources: { items: [], rejects: [] }, resourceTemplates: { items: [], rejects: [] }, prompts: { items: [], rejects: [] } };
 }
 
 const LIST_LABEL: Record<SurfaceList, string> = { tools: "tool", resources: "resource", resourceTemplates: "resource template", prompts: "prompt" };

@@ -1,14 +1,21 @@
 import "server-only";
 /**
- * `inspectServer`: the one call route handlers and the CLI make. Builds the transport openers for
- * a checked target (see resolve-target.ts for the workbench's allowlist and egress checks) and
- * runs the bounded inspection. Never throws.
+ * The transport openers for a checked target (see resolve-target.ts for the workbench's allowlist
+ * and egress checks), and the two ways in to the one upstream session (lib/mcp/session.ts):
+ * `inspectServer`, the call route handlers and the CLI make, and `openServerSession`, the gate's.
+ * Neither throws.
  */
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
 import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
-import { inspectWithOpeners, type TransportOpener } from "@/lib/mcp/session";
+import {
+  inspectWithOpeners,
+  openUpstreamSession,
+  type TransportOpener,
+  type UpstreamSessionOptions,
+  type UpstreamSessionResult,
+} from "@/lib/mcp/session";
 import type { InspectOptions, InspectResult, InspectTarget } from "@/lib/mcp/types";
 
 type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
@@ -102,6 +109,15 @@ export async function inspectServer(
       return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
     }
     return await inspectWithOpeners(openersFor(target, target.kind === "stdio" ? options.prespawned : undefined), options);
+  } catch (error) {
+    return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}
+
+/** A settled session to a server, left open to relay over (the gate). Never throws. */
+export async function openServerSession(target: InspectTarget, options: UpstreamSessionOptions = {}): Promise<UpstreamSessionResult> {
+  try {
+    return await openUpstreamSession(openersFor(target), options);
   } catch (error) {
     return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
   }
