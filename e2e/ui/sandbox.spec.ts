@@ -49,7 +49,7 @@ test("[sandbox]: a hostile stdio server inspected from the review page gets noth
     await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText("Initialized: sandbox-probe 1.0.0");
 
     // What the server itself says it got (its tools' descriptions): nothing.
-    await expect(panel.getByRole("listbox", { name: "tools" }).getByRole("option").first()).toBeVisible();
+    await expect(panel.getByRole("list", { name: "tools" }).getByRole("listitem").first()).toBeVisible();
     const view = (await (await page.request.get(`/api/reviews/${id}/servers/probe/surface`, { headers: bearer })).json()) as {
       current: { snapshot: { tools: Array<{ name: string; description: string }> } };
     };
