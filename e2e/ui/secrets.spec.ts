@@ -207,4 +207,17 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   expect(files).toContain(path.join(DATA, "secret-key"));
   expect(fs.statSync(path.join(DATA, "secret-key")).mode & 0o777).toBe(0o600);
   for (const f of files) for (const v of [VALUE_1, VALUE_2]) expect(fs.readFileSync(f).includes(v), f).toBe(false);
+
+  // A start with a key that cannot open what is stored stops, saying why and what to do.
+  const wrong = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(await freePort()), HOST: "127.0.0.1", RELAY_REVIEW_DATA: DATA, RELAY_REVIEW_TOKEN: OWNER_TOKEN, RELAY_REVIEW_SECRET_KEY: randomBytes(32).toString("base64"), DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let wrongLog = "";
+  wrong.stdout.on("data", (c: Buffer) => (wrongLog += c.toString("utf8")));
+  wrong.stderr.on("data", (c: Buffer) => (wrongLog += c.toString("utf8")));
+  const code = await new Promise<number | null>((r) => wrong.once("exit", (c) => r(c)));
+  expect(code).toBe(1);
+  expect(wrongLog).toMatch(/relay-review: cannot start: 1 of the 1 stored secret\(s\) were sealed under another key .*RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE/);
 });

@@ -88,6 +88,15 @@ describe("decision record", () => {
     expect(r.registration).toBeNull();
   });
 
+  test("every variable a server is given is named, ${NAME}s in its args and URL included", () => {
+    const { review, decision } = reviewWithDecision();
+    const build = () => buildDecisionRecord({ review, reviewId: "r", revision: 5, decision, issuedAt: new Date(), currentSurfaceSha256: decision.bound.surfaceSha256 });
+    review.servers[0]!.transport = { kind: "stdio", command: "npx", args: ["-y", "gl-mcp", "--token=${GITLAB_TOKEN}"], envNames: ["GITLAB_API_URL"] };
+    expect(build().server.transport).toEqual({ kind: "stdio", envNames: ["GITLAB_API_URL", "GITLAB_TOKEN"], headerEnv: {} });
+    review.servers[0]!.transport = { kind: "http", url: "https://mcp.example/mcp?api_key=${MCP_KEY}", headerEnv: { Authorization: "KM_TOKEN" } };
+    expect(build().server.transport).toEqual({ kind: "http", envNames: ["KM_TOKEN", "MCP_KEY"], headerEnv: { Authorization: "KM_TOKEN" } });
+  });
+
   test("a decision made against declared tools says so and has no registration", () => {
     const r = unsignedOnCallRecord({ surfaceSha256: null });
     expect(r.basis).toEqual({

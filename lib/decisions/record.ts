@@ -21,6 +21,7 @@ import {
 import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
+import { transportVariableNames } from "@/lib/secrets/references";
 import { parseStrictJson } from "@/lib/strict-json";
 import {
   checkConditions,
@@ -258,13 +259,14 @@ export type RecordSurface = {
 function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
   const names = (xs: readonly string[]) => [...new Set(xs)].sort();
   switch (t.kind) {
+    // Every name the server is given, `${NAME}`s in its arguments or URL included (lib/secrets/references.ts).
     case "stdio":
-      return { kind: "stdio", envNames: names(t.envNames), headerEnv: {} };
+      return { kind: "stdio", envNames: names(transportVariableNames(t)), headerEnv: {} };
     case "http":
     case "sse":
       return {
         kind: t.kind,
-        envNames: names(Object.values(t.headerEnv)),
+        envNames: names(transportVariableNames(t)),
         headerEnv: { ...t.headerEnv },
       };
     case "manual":

@@ -103,7 +103,7 @@ describe("import into the store", { timeout: 180_000 }, () => {
     });
     expect(r.stdout).toContain(`updated review ${created.reviewId} (revision 2)`);
     expect(r.stdout).toContain("server knowledge-mcp [knowledge-mcp]: existing");
-    expect(r.stdout).toContain("line 11: mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN → ${GITHUB_PERSONAL_ACCESS_TOKEN}");
+    expect(r.stdout).toContain("line 11: mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN (env GITHUB_PERSONAL_ACCESS_TOKEN) → ${GITHUB_PERSONAL_ACCESS_TOKEN}");
     const bad = await exec(process.execPath, [BIN, "import", "examples/configs/README.md", "--url", url], { cwd: ROOT, env: { ...process.env, RELAY_REVIEW_TOKEN: "owner-token" } }).catch(
       (e: { code: number; stderr: string }) => e,
     );
