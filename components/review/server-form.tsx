@@ -120,6 +120,12 @@ export function ServerForm(props: {
           </label>
         </div>
       )}
+      {draft.kind !== "manual" && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Never type a secret here: write <span className="mono">${"{"}NAME{"}"}</span> where a token goes (an argument, a URL query) and set
+          NAME on the <a href="/secrets">Secrets page</a>; a review that holds a token, a password or URL credentials is refused.
+        </p>
+      )}
       {(draft.kind === "http" || draft.kind === "sse") && (
         <div className="grid-2">
           <label className="field">
