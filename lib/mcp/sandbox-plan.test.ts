@@ -51,13 +51,28 @@ describe("buildSandboxPlan", () => {
     expect(after(args, "--ro-bind")).toEqual(["/usr", "/tmp/gen/passwd", "/tmp/gen/group", "/tmp/gen/hosts", "/repo/node_modules", "/repo/package.json", "/repo/servers"]);
     expect(after(args, "--symlink")).toEqual(["usr/lib"]);
     expect(args).not.toContain("/repo/.data");
-    expect(after(args, "--chdir")).toEqual(["/repo"]);
+    // The checkout's files are shown under SANDBOX_ROOT, not at their host paths.
+    const dests = args.flatMap((a, i) => (a === "--ro-bind" ? [args[i + 2]!] : []));
+    expect(dests.slice(-3)).toEqual(["/srv/relay-review/node_modules", "/srv/relay-review/package.json", "/srv/relay-review/servers"]);
+    expect(r.plan.visible.slice(-3)).toEqual(["/repo/node_modules", "/repo/package.json", "/repo/servers"]);
+    expect(after(args, "--chdir")).toEqual(["/srv/relay-review"]);
     expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual(["--remount-ro", "/"]);
     const inner = args.slice(args.lastIndexOf("/usr/bin/prlimit"));
-    expect(inner).toEqual(["/usr/bin/prlimit", "--data=1073741824", "--cpu=60", "--nproc=256", "--fsize=67108864", "--nofile=1024", "--", "/usr/bin/node", "--import", "tsx", "/repo/servers/x.ts", "stdio"]);
+    expect(inner).toEqual(["/usr/bin/prlimit", "--data=1073741824", "--cpu=60", "--nproc=256", "--fsize=67108864", "--nofile=1024", "--", "/usr/bin/node", "--import", "tsx", "/srv/relay-review/servers/x.ts", "stdio"]);
     // The environment is exactly this (nothing from the host), and no value sits in the command line.
     expect(env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/home/sandbox", API_TOKEN: "tok-123456" });
     expect(args.join(" ")).not.toContain("tok-123456");
+  });
+
+  test("a checkout under the host's /tmp is shown as its own files only, with no host directory name inside", () => {
+    const inTmp = { root: "/tmp/ci-clone", dataDir: "/tmp/ci-clone/.data", stat: (p: string) => FILES[p.replace("/tmp/ci-clone", "/repo")] ?? null };
+    const r = buildSandboxPlan(host(inTmp), req({}, ["--import", "tsx", "/tmp/ci-clone/servers/x.ts", "stdio"]));
+    if (!r.ok) throw new Error(r.message);
+    const dests = r.plan.args.flatMap((a, i) => (a === "--ro-bind" ? [r.plan.args[i + 2]!] : []));
+    expect(dests.filter((d) => d.startsWith("/tmp"))).toEqual([]);
+    expect(r.plan.args).toContain("/srv/relay-review/servers/x.ts");
+    // A launcher's own read path inside /tmp is still refused.
+    expect(buildSandboxPlan(host({ ...inTmp, stat: () => "dir" }), req({ read: ["/tmp/other"] }))).toMatchObject({ ok: false });
   });
 
   test("launcher limits override the defaults; without strace, bwrap is spawned directly", () => {

@@ -69,6 +69,8 @@ export function sandboxLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
 /** The uid and gid the server has inside (and, when the workbench runs as root, outside) the sandbox. */
 export const SANDBOX_UID = 65534;
 export const SANDBOX_HOME = "/home/sandbox";
+/** Where the checkout's node_modules, package.json and script directories appear inside. */
+export const SANDBOX_ROOT = "/srv/relay-review";
 /** PATH inside the sandbox: only system directories. */
 export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 
@@ -113,8 +115,10 @@ export type SandboxPlan = {
   /** With a trace, strace writes it on fd 2 and the server's stderr comes out on fd 3. */
   traced: boolean;
   limits: SandboxLimits;
-  /** Read-only paths mirrored from the host (what a "not found" under them means nothing). */
+  /** Read-only paths from the host, as the server sees them (what a "not found" under them means nothing). */
   mirrored: string[];
+  /** The same paths as they are on the host, for the report. */
+  visible: string[];
   /** The first program run inside the sandbox; the trace starts at its execve. */
   entry: string;
 };
@@ -146,10 +150,16 @@ function forbidden(host: SandboxHost): string[] {
   return [host.dataDir, `${host.root}/.data`, `${host.root}/.env`, host.tmpDir, ...(host.home ? [host.home] : [])];
 }
 
+/**
+ * A bind shows what lies under it, so it may contain none of the forbidden places, and nothing
+ * inside the data folder may be bound. Nor may a bind lie inside the host's /tmp or HOME (a
+ * launcher's `read: ["/root/.ssh"]`), except the checkout's own files: a repository cloned under
+ * /tmp is still only its node_modules, package.json and script directories inside.
+ */
 function checkBind(host: SandboxHost, p: string): string | null {
   if (p === host.root || within(host.dataDir, p)) return `${p} would show the repository root or the data folder`;
-  if (within(p, host.dataDir)) return `${p} is inside the data folder`;
-  const hit = forbidden(host).find((f) => within(f, p) || within(p, f));
+  if (within(p, host.dataDir) || within(p, `${host.root}/.data`)) return `${p} is inside the data folder`;
+  const hit = forbidden(host).find((f) => within(f, p) || (within(p, f) && !within(p, host.root)));
   return hit ? `${p} would show ${hit}` : null;
 }
 
@@ -179,12 +189,17 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     "--cap-drop", "ALL",
   ];
   const mirrored: string[] = [];
+  const visible: string[] = [];
   const seen = new Set<string>();
+  // The checkout's files appear under SANDBOX_ROOT, not at their host path, so that no directory
+  // of the host's (a clone under /tmp, a HOME) shows up even as an empty mount point.
+  const inside = (p: string) => (within(p, host.root) ? `${SANDBOX_ROOT}${p.slice(host.root.length)}` : p);
   const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind") => {
     if (seen.has(p)) return;
     seen.add(p);
-    args.push(`--${kind}`, p, p);
-    mirrored.push(p);
+    args.push(`--${kind}`, p, inside(p));
+    mirrored.push(inside(p));
+    visible.push(p);
   };
   for (const entry of host.system) {
     if (entry.kind === "dir") bind(entry.path);
@@ -217,8 +232,8 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${problem}` };
     if (!isSystem(p)) bind(p);
   }
-  // Inside, the repository root holds only what was bound above; `node --import tsx` resolves from here.
-  args.push("--chdir", host.stat(`${host.root}/node_modules`) ? host.root : SANDBOX_HOME, "--remount-ro", "/");
+  // Inside, SANDBOX_ROOT holds only what was bound above; `node --import tsx` resolves from here.
+  args.push("--chdir", host.stat(`${host.root}/node_modules`) ? SANDBOX_ROOT : SANDBOX_HOME, "--remount-ro", "/");
 
   const prlimit = [
     host.prlimit,
@@ -229,10 +244,10 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     `--nofile=${limits.openFiles}`,
     "--",
   ];
-  const inner = [...prlimit, request.command, ...request.args];
+  const inner = [...prlimit, inside(request.command), ...request.args.map((a) => (a.startsWith("/") ? inside(a) : a))];
   const env = { PATH: SANDBOX_PATH, HOME: SANDBOX_HOME, ...request.env };
   if (!host.strace) {
-    return { ok: true, plan: { command: host.bwrap, args: [...args, "--", ...inner], env, traced: false, limits, mirrored, entry: host.prlimit } };
+    return { ok: true, plan: { command: host.bwrap, args: [...args, "--", ...inner], env, traced: false, limits, mirrored, visible, entry: host.prlimit } };
   }
   // strace runs outside the sandbox, so the server can neither read nor forge the trace: its
   // lines go to strace's fd 2, and the shell hands the sandbox fd 3 as its stderr.
@@ -241,7 +256,7 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     "-e", "trace=connect,openat,open,creat,execve,getsockopt",
     "--", host.sh, "-c", 'exec "$0" "$@" 2>&3 3>&-', host.bwrap,
   ];
-  return { ok: true, plan: { command: host.strace, args: [...strace, ...args, "--", ...inner], env, traced: true, limits, mirrored, entry: host.prlimit } };
+  return { ok: true, plan: { command: host.strace, args: [...strace, ...args, "--", ...inner], env, traced: true, limits, mirrored, visible, entry: host.prlimit } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import type { ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { sandboxStatus, sandboxTarget } from "@/lib/mcp/node/sandbox";
-import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { LauncherSandboxSchema, SANDBOX_ROOT, type SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
 import { createReview } from "@/lib/store/reviews";
@@ -153,7 +153,8 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
         `open ${path.join(dataDir, "signing-key.pem")} ENOENT`,
         `open ${path.join(dataDir, "owner-token")} ENOENT`,
         `open ${hostTmpFile} ENOENT`,
-        `open ${path.join(ROOT, ".data/signing-key.pem")} ENOENT`,
+        // The probe's own working directory is SANDBOX_ROOT, where the checkout's .data is not.
+        `open ${SANDBOX_ROOT}/.data/signing-key.pem ENOENT`,
         "connect 127.0.0.1:5432 ECONNREFUSED",
         `connect 127.0.0.1:${workbench.port} ECONNREFUSED`,
         ...ownAddresses().map((a) => `connect ${a}:${anyInterface.port} ENETUNREACH`),

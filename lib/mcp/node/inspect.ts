@@ -27,7 +27,7 @@ function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): Sa
     mechanism: run.mechanism,
     network: "loopback only" as const,
     limits: run.plan.limits,
-    visible: run.plan.mirrored,
+    visible: run.plan.visible,
   };
   if (!run.plan.traced) return { ...base, traced: false, traceNote: run.traceNote ?? "no trace was taken", attempts: [], droppedAttempts: 0, truncated: false, notFoundInView: 0 };
   let truncated = false;
