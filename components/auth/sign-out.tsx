@@ -2,16 +2,14 @@
 
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { apiFetch } from "@/components/api-client";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { z } from "zod";
-
-const NoBody = z.undefined();
 
 /**
  * Sign out of this browser, or of every browser at once (POST /api/auth/sign-out-everywhere: a
  * new session epoch, so a cookie left on a lost or shared machine stops working). Not shown to a
- * share-link reader or on the sign-in page, where there is no session to end.
+ * share-link reader or on the sign-in page, where there is no session to end. Plain fetch, as the
+ * sign-in form: the header sits outside <Providers>, before zod is configured jitless, so loading
+ * zod here would trip the CSP's eval check on every page.
  */
 export function SignOut() {
   const pathname = usePathname();
@@ -23,7 +21,8 @@ export function SignOut() {
     setConfirming(false);
     setError(null);
     try {
-      await apiFetch(path, NoBody, { method: "POST" });
+      const res = await fetch(path, { method: "POST", credentials: "same-origin" });
+      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
       window.location.assign("/sign-in");
     } catch (e) {
       setError(`could not sign out: ${e instanceof Error ? e.message : String(e)}`);
