@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Providers } from "@/app/providers";
+import { SignOut } from "@/components/auth/sign-out";
 import { sandboxOptedOut } from "@/lib/mcp/node/sandbox";
 import "./globals.css";
 
@@ -36,6 +37,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/">Reviews</Link>
             <Link href="/secrets">Secrets</Link>
           </nav>
+          <span className="spacer" />
+          <SignOut />
         </header>
         <UnsandboxedBanner />
         <Providers>{children}</Providers>

@@ -150,3 +150,23 @@ export async function listInspections(db: Db, reviewId: string, serverId?: strin
     .orderBy(desc(inspections.inspectedAt), desc(inspections.id));
   return rows.map(toInspection);
 }
+
+/**
+ * The most recent inspection of each server of one review (one query), keyed by server id;
+ * `serverId` narrows it to one server, `status: "ok"` skips failed ones.
+ */
+export async function latestInspectionPerServer(
+  db: Db,
+  reviewId: string,
+  filter: { serverId?: string; status?: InspectionStatus } = {},
+): Promise<Map<string, InspectionRecord>> {
+  const conditions = [eq(inspections.reviewId, reviewId)];
+  if (filter.serverId) conditions.push(eq(inspections.serverId, filter.serverId));
+  if (filter.status) conditions.push(eq(inspections.status, filter.status));
+  const rows = await db
+    .selectDistinctOn([inspections.serverId])
+    .from(inspections)
+    .where(and(...conditions))
+    .orderBy(inspections.serverId, desc(inspections.inspectedAt), desc(inspections.id));
+  return new Map(rows.map((row) => [row.serverId, toInspection(row)]));
+}

@@ -1,8 +1,8 @@
 import "server-only";
 /**
- * Server-side glue for the analysis: pick each server's tool list (the latest successful
- * inspection's snapshot when one exists and parses as a current snapshot, else the review's
- * declared tools) and run the pure analysis. The analysis route, the review page's server
+ * Server-side glue for the analysis: pick each server's tool list (its current surface,
+ * lib/workbench/current-surface.ts, when that has a readable snapshot, else the review's declared
+ * tools) and run the pure analysis. The analysis route, the review page's server
  * prefetch, the share view and the report all analyse through here, so they cannot disagree;
  * the browser renders exactly this result and recomputes nothing.
  */
@@ -13,20 +13,15 @@ import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
-import { getSnapshot, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
-import { parseSurfaceSnapshot } from "@/lib/surface/types";
-import { blockedReason, pinCheckNow } from "@/lib/workbench/surface";
+import type { SurfaceSnapshot } from "@/lib/surface/types";
+import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
+import { blockedReason, checkPin } from "@/lib/workbench/surface";
 
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
 
-/** The tools of one inspection's snapshot, or null when there is no usable snapshot. */
-async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<ListedSurface | null> {
-  if (!inspection.snapshotSha256) return null;
-  const record = await getSnapshot(db, inspection.snapshotSha256);
-  // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
-  const snapshot = record ? parseSurfaceSnapshot(record.document) : null;
-  if (!snapshot) return null;
+/** What the analysis reads of a snapshot. */
+function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
   return {
     tools: snapshot.tools.map((t) => ({
       name: t.name,
@@ -41,24 +36,21 @@ async function snapshotTools(db: Db, inspection: InspectionRecord): Promise<List
 
 /**
  * The analysis of any revision's document of a stored review (the share view may be frozen at an
- * old one), with each server's latest inspected tools where an inspection exists.
+ * old one), with each server's current surface where it has one.
  */
 export async function analyzeReviewDocument(db: Db, reviewId: string, review: Review): Promise<Analysis> {
-  // One query for every server's inspections (newest first); the first successful one per server counts.
-  const latest = new Map<string, InspectionRecord>();
-  for (const inspection of await listInspections(db, reviewId)) {
-    if (inspection.status === "ok" && !latest.has(inspection.serverId)) latest.set(inspection.serverId, inspection);
-  }
-  const snapshots = new Map<string, ListedSurface>();
+  const current = await currentInspections(db, reviewId);
+  const snapshots = new Map<string, SurfaceSnapshot>();
   for (const server of review.servers) {
-    const inspection = latest.get(server.id);
-    const tools = inspection ? await snapshotTools(db, inspection) : null;
-    if (tools) snapshots.set(server.id, tools);
+    // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
+    const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
+    if (snapshot) snapshots.set(server.id, snapshot);
   }
-  const lists = toolListsFromReview(review, snapshots);
+  const lists = toolListsFromReview(review, new Map([...snapshots].map(([id, s]) => [id, snapshotTools(s)])));
   for (const list of lists) {
     const server = review.servers.find((s) => s.id === list.serverId);
-    const check = server?.pin ? await pinCheckNow(db, reviewId, server) : null;
+    const snapshot = snapshots.get(list.serverId);
+    const check = server?.pin && snapshot ? await checkPin(db, reviewId, server, snapshot) : null;
     if (!server?.pin || !check?.comparison.blocked) continue;
     const c = check.comparison;
     const items = c.status === "mismatch" && c.diff ? surfaceItemChanges(c.diff) : [];

@@ -5,29 +5,33 @@ import "server-only";
  * current review, the registration block of a record, and the analysis summary a report needs.
  * The domain rules are lib/decisions'; this file only gathers their inputs.
  */
+import type { z } from "zod";
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
 import { splitToolKey } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
-import { blockedDecisionError, decisionBasis } from "@/lib/decisions/binding";
+import { OWNER_AUTHOR } from "@/lib/auth/principal";
+import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
 import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
-import type { DecisionView } from "@/lib/decisions/api";
+import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
 import type { RecordSurface } from "@/lib/decisions/record";
-import type { ReportAnalysisSummary } from "@/lib/decisions/report";
+import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisions/report";
+import { buildExport, type ExportFile, type ExportKind, type ExportOptions } from "@/lib/exports/exports";
 import { checkConditions, decisionStatus, surfaceChangeKey, type ConditionCheck } from "@/lib/decisions/staleness";
 import { DecisionSchema, type Decision, type DecisionCondition, type RelayServer, type Review } from "@/lib/review/schema";
 import { AppError } from "@/lib/errors";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
-import { getSnapshot, latestInspection, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
+import { getReview, saveReview } from "@/lib/store/reviews";
+import { listInspections } from "@/lib/store/snapshots";
 import { diffSurfaces, surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
-import { parseSurfaceSnapshot, surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
+import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
+import { currentInspection, currentInspections, currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { pinCheckNow } from "@/lib/workbench/surface";
-
 
 /** Egress default-deny for a decision condition: from the policy text, never from a summary. */
 export function egressDefaultDeny(policyYaml: string): boolean | null {
@@ -36,21 +40,10 @@ export function egressDefaultDeny(policyYaml: string): boolean | null {
   return classifyEgress(parsed.policies).deniesUnlistedByConstruction;
 }
 
-/** The latest successful inspection a decision about `server` compares with: like with like when pinned. */
-async function currentInspection(db: Db, reviewId: string, server: RelayServer): Promise<InspectionRecord | null> {
-  return latestInspection(db, reviewId, server.id, {
-    status: "ok",
-    ...(server.pin ? { declaredCapabilities: server.pin.declaredCapabilities } : {}),
-  });
-}
-
-/** Each server's current surface fingerprint; null when never inspected. */
+/** Each server's current surface fingerprint (lib/workbench/current-surface.ts); null when never inspected. */
 export async function currentSurfaces(db: Db, reviewId: string, review: Review): Promise<Map<ServerId, string | null>> {
-  const out = new Map<ServerId, string | null>();
-  for (const server of review.servers) {
-    out.set(server.id, (await currentInspection(db, reviewId, server))?.surfaceSha256 ?? null);
-  }
-  return out;
+  const current = await currentInspections(db, reviewId);
+  return new Map(review.servers.map((server) => [server.id, current.get(server.id)?.surfaceSha256 ?? null]));
 }
 
 /**
@@ -70,8 +63,7 @@ export async function surfaceChangesOf(
     const key = `${serverId}>${surfaceSha256}`;
     if (!snapshots.has(key)) {
       const inspection = (await listInspections(db, reviewId, serverId)).find((i) => i.status === "ok" && i.surfaceSha256 === surfaceSha256 && i.snapshotSha256);
-      const stored = inspection?.snapshotSha256 ? await getSnapshot(db, inspection.snapshotSha256) : null;
-      const parsed = stored ? parseSurfaceSnapshot(stored.document) : null;
+      const parsed = await inspectionSnapshot(db, inspection ?? null);
       snapshots.set(key, parsed && parsed.surfaceSha256 === surfaceSha256 ? parsed : null);
     }
     return snapshots.get(key) ?? null;
@@ -102,7 +94,7 @@ export async function assertDecidable(db: Db, reviewId: string, review: Review, 
 export type StoredDecision = {
   record: ReviewRecord;
   decision: Decision;
-  /** The fingerprint of the decision's server's latest live inspection; null when never inspected. */
+  /** The fingerprint of the decision's server's current inspection; null when never inspected. */
   currentSurfaceSha256: string | null;
 };
 
@@ -113,7 +105,7 @@ export async function loadStoredDecision(db: Db, reviewId: string, decisionId: s
   const decision = record.review.decisions.find((d) => d.id === decisionId);
   if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
   const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const currentSurfaceSha256 = server ? ((await currentInspection(db, reviewId, server))?.surfaceSha256 ?? null) : null;
+  const currentSurfaceSha256 = server ? ((await currentInspection(db, reviewId, server.id))?.surfaceSha256 ?? null) : null;
   return { record, decision, currentSurfaceSha256 };
 }
 
@@ -175,16 +167,14 @@ export function candidateConditions(review: Review, serverId: string, agentId: s
 }
 
 /**
- * The registration block's surface for a record: the snapshot of the inspection whose fingerprint
- * the decision is bound to. Null when the decision was made against declared tools or the
- * snapshot is not a readable current one.
+ * The registration block's surface for a record: the current surface, when the decision is bound
+ * to its fingerprint. Null when the decision was made against declared tools, against another
+ * surface, or the snapshot is not a readable current one.
  */
 export async function recordSurface(db: Db, reviewId: string, server: RelayServer, surfaceSha256: string | null): Promise<RecordSurface | null> {
   if (surfaceSha256 === null) return null;
-  const inspection = await currentInspection(db, reviewId, server);
-  if (!inspection?.snapshotSha256 || inspection.surfaceSha256 !== surfaceSha256) return null;
-  const stored = await getSnapshot(db, inspection.snapshotSha256);
-  const snapshot = stored ? parseSurfaceSnapshot(stored.document) : null;
+  const current = await currentSurface(db, reviewId, server.id);
+  const snapshot = current?.inspection.surfaceSha256 === surfaceSha256 ? current.snapshot : null;
   if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
   const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
   return {
@@ -217,4 +207,64 @@ export function reportAnalysisSummary(analysis: Analysis, review: Review, decisi
   });
   const truncated = analysis.paths.truncated ? ` (listing truncated: ${analysis.paths.total} paths in all)` : "";
   return { paths, controls, residueStatement: `${c.residue.text}${truncated}` };
+}
+
+/**
+ * Decide: the decision is built from the review at `baseRevision`, bound to what is true now, and
+ * saved as a new revision on top of it (409 with the current record when someone saved in between;
+ * 409 `surface_blocked` with the changed items when approving a server whose pin is blocked).
+ */
+export async function decide(db: Db, reviewId: string, input: z.output<typeof DecideRequestSchema>, now: Date = new Date()): Promise<DecideResponse> {
+  const record = await getReview(db, reviewId);
+  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  const conflict = (current: ReviewRecord) =>
+    new AppError("CONFLICT", `this review was saved as revision ${current.revision} since revision ${input.baseRevision}; look at it again before deciding`, {
+      details: { current },
+    });
+  if (record.revision !== input.baseRevision) throw conflict(record);
+  await assertDecidable(db, reviewId, record.review, input.serverId, input.verdict);
+  const surfaces = await currentSurfaces(db, reviewId, record.review);
+  const decision = buildDecision(record.review, {
+    serverId: input.serverId,
+    agentId: input.agentId,
+    verdict: input.verdict,
+    conditions: input.conditions,
+    reviewer: input.reviewer,
+    rationale: input.rationale,
+    now,
+    revision: record.revision,
+    surfaceSha256: surfaces.get(input.serverId) ?? null,
+  });
+  const next = { ...record.review, decisions: [...record.review.decisions, decision] };
+  const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
+  if (!saved) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  if (!saved.ok) throw conflict(saved.conflict);
+  return { revision: saved.record.revision, decision: decisionView(decision, saved.record.review, surfaces) };
+}
+
+/** The decision as a Markdown report: its status now and the analysis of the current review. */
+export async function decisionReport(db: Db, reviewId: string, decisionId: string): Promise<string> {
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, reviewId, decisionId);
+  const analysis = await analyzeReviewDocument(db, reviewId, record.review);
+  return renderDecisionMarkdown({
+    review: record.review,
+    decision,
+    status: decisionStatus(decision, { review: record.review, currentSurfaceSha256 }),
+    conditionChecks: checkConditions(decision, record.review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
+    analysisSummary: reportAnalysisSummary(analysis, record.review, decision),
+  });
+}
+
+/** An enforceable export of a decision; CONFLICT when the decision is stale or the review lacks what the export needs. */
+export async function decisionExport(db: Db, reviewId: string, decisionId: string, kind: ExportKind, options: ExportOptions = {}): Promise<ExportFile> {
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, reviewId, decisionId);
+  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256, currentRevision: record.revision });
+  if (status.state === "stale") {
+    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
+      details: { reason: "stale", changes: status.changes },
+    });
+  }
+  const result = buildExport(kind, record.review, decision, options);
+  if (!result.ok) throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
+  return result.file;
 }

@@ -2,8 +2,8 @@ import "server-only";
 /**
  * Server-side glue for the live-surface routes: the surface view of one review server (latest
  * inspection, its snapshot, suspicious flags, the pin check and the diff against the pinned
- * snapshot), and pinning. "Blocked" is derived here on every read from the latest successful
- * inspection and the pin, never stored, so it cannot drift from what was inspected; the re-pin
+ * snapshot), and pinning. "Blocked" is derived here on every read from the current inspection
+ * (lib/workbench/current-surface.ts) and the pin, never stored, so it cannot drift from what was inspected; the re-pin
  * records its reason in the pin itself.
  */
 import { AppError } from "@/lib/errors";
@@ -14,10 +14,11 @@ import type { RelayServer, SurfacePin } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
-import { getSnapshot, latestInspection, listInspections, type InspectionRecord } from "@/lib/store/snapshots";
+import { listInspections, type InspectionRecord } from "@/lib/store/snapshots";
 import { buildRegistrationRecord, comparePin, type PinComparison, type RegistrationRecord } from "@/lib/surface/registration";
 import { scanSurface } from "@/lib/surface/suspicious";
-import { parseSurfaceSnapshot, surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
+import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
+import { currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
 import type { InspectionSummary, PinState, PinnedSnapshotRef, SurfaceView } from "@/lib/workbench/surface-api";
 
 /** How many past inspections the view lists. */
@@ -67,12 +68,6 @@ export function storedSandboxReport(value: unknown): SandboxReport | null {
   return value as SandboxReport;
 }
 
-async function loadSnapshot(db: Db, sha: string | null): Promise<SurfaceSnapshot | null> {
-  if (!sha) return null;
-  const rec = await getSnapshot(db, sha);
-  return rec ? parseSurfaceSnapshot(rec.document) : null;
-}
-
 const sameSet = (a: readonly string[], b: readonly string[]) => {
   const x = [...new Set(a)].sort();
   const y = [...new Set(b)].sort();
@@ -90,7 +85,7 @@ export async function findPinnedSnapshot(
     (i) => i.status === "ok" && i.surfaceSha256 === pin.surfaceSha256 && sameSet(i.declaredCapabilities, pin.declaredCapabilities),
   );
   for (const c of candidates) {
-    const snapshot = await loadSnapshot(db, c.snapshotSha256);
+    const snapshot = await inspectionSnapshot(db, c);
     if (snapshot) return { ref: { found: true, snapshotSha256: c.snapshotSha256!, inspectedAt: c.inspectedAt }, snapshot };
   }
   return {
@@ -115,13 +110,12 @@ export async function checkPin(db: Db, reviewId: string, server: RelayServer, sn
 }
 
 /**
- * The server's pin compared with its latest successful inspection now (what the surface panel
- * shows); null when the server has no pin or no readable successful inspection.
+ * The server's pin compared with its current surface (what the surface panel shows); null when
+ * the server has no pin or its current inspection has no readable snapshot.
  */
 export async function pinCheckNow(db: Db, reviewId: string, server: RelayServer): Promise<PinCheck | null> {
   if (!server.pin) return null;
-  const latestOk = await latestInspection(db, reviewId, server.id, { status: "ok" });
-  const snapshot = await loadSnapshot(db, latestOk?.snapshotSha256 ?? null);
+  const snapshot = (await currentSurface(db, reviewId, server.id))?.snapshot ?? null;
   return snapshot ? checkPin(db, reviewId, server, snapshot) : null;
 }
 
@@ -151,8 +145,9 @@ export function registrationFor(server: RelayServer, snapshot: SurfaceSnapshot, 
 export async function surfaceView(db: Db, record: ReviewRecord, server: RelayServer): Promise<SurfaceView> {
   const history = (await listInspections(db, record.id, server.id)).slice(0, INSPECTION_HISTORY_LIMIT);
   const latest = history[0] ?? null;
-  const latestOk = await latestInspection(db, record.id, server.id, { status: "ok" });
-  const snapshot = await loadSnapshot(db, latestOk?.snapshotSha256 ?? null);
+  const current = await currentSurface(db, record.id, server.id);
+  const latestOk = current?.inspection ?? null;
+  const snapshot = current?.snapshot ?? null;
   const snapshotProblem =
     latestOk && !snapshot
       ? "the latest successful inspection's snapshot is missing or in a format this version cannot read; inspect again"
@@ -190,15 +185,15 @@ export type PinInput = {
 };
 
 /**
- * Pin the latest successful inspection: writes `server.pin` as a new review revision. A re-pin
+ * Pin the current inspection (the latest successful one, lib/workbench/current-surface.ts): writes `server.pin` as a new review revision. A re-pin
  * over a mismatch (or incomparable capabilities) needs a reason; a newer inspection than the one
  * the reviewer looked at, or a save in between, answers 409.
  */
 export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, input: PinInput): Promise<{ record: ReviewRecord; pin: SurfacePin }> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
-  const latestOk = await latestInspection(db, reviewId, serverId, { status: "ok" });
-  if (!latestOk?.surfaceSha256) throw new AppError("CONFLICT", "this server has no successful inspection to pin; inspect it first");
-  const snapshot = await loadSnapshot(db, latestOk.snapshotSha256);
+  const current = await currentSurface(db, reviewId, serverId);
+  if (!current?.inspection.surfaceSha256) throw new AppError("CONFLICT", "this server has no successful inspection to pin; inspect it first");
+  const snapshot = current.snapshot;
   if (!snapshot) throw new AppError("CONFLICT", "the latest successful inspection's snapshot cannot be read; inspect again before pinning");
   if (input.surfaceSha256 && input.surfaceSha256 !== snapshot.surfaceSha256) {
     throw new AppError(
@@ -246,7 +241,7 @@ export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, 
   return { record: saved.record, pin };
 }
 
-/** The registration record to export: the pinned snapshot's when pinned, else the latest inspection's. */
+/** The registration record to export: the pinned snapshot's when pinned (what the gate enforces), else the current surface's. */
 export async function exportRegistration(
   db: Db,
   reviewId: ReviewId,
@@ -258,8 +253,7 @@ export async function exportRegistration(
     if (!pinned.snapshot) throw new AppError("NOT_FOUND", `cannot build the registration record: ${pinned.ref.found ? "" : pinned.ref.reason}`);
     return { record: registrationFor(server, pinned.snapshot, server.pin.onSurfaceChange), isPinned: true, serverName: server.name };
   }
-  const latestOk = await latestInspection(db, reviewId, serverId, { status: "ok" });
-  const snapshot = await loadSnapshot(db, latestOk?.snapshotSha256 ?? null);
+  const snapshot = (await currentSurface(db, reviewId, serverId))?.snapshot ?? null;
   if (!snapshot) throw new AppError("NOT_FOUND", "this server has no pin and no successful inspection; inspect it first");
   return { record: registrationFor(server, snapshot), isPinned: false, serverName: server.name };
 }

@@ -1,13 +1,11 @@
 import { AppError } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
-import { OWNER_AUTHOR } from "@/lib/auth/principal";
-import { buildDecision } from "@/lib/decisions/binding";
 import { DecideQuerySchema, DecideRequestSchema, type DecideResponse, type ListDecisionsResponse } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
-import { getReview, saveReview } from "@/lib/store/reviews";
+import { getReview } from "@/lib/store/reviews";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { assertDecidable, candidateConditions, currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
+import { candidateConditions, currentSurfaces, decide, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -42,46 +40,12 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
 });
 
 /**
- * Decide: the decision is built from the review at `baseRevision`, bound to what is true now, and
- * saved as a new revision on top of it (409 with the current record when someone saved in between;
- * 409 `surface_blocked` with the changed items when approving a server whose pin is blocked).
+ * Decide (lib/workbench/decisions.ts `decide`): 201 with the decision bound to what is true now;
+ * 409 when someone saved in between, or `surface_blocked` when approving a server whose pin is blocked.
  */
 export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const input = await readJson(request, DecideRequestSchema);
-  const db = await getDb();
-  const record = await getReview(db, id);
-  if (!record) throw notFound(id);
-  const conflict = () =>
-    new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; look at it again before deciding`,
-      { details: { current: record } },
-    );
-  if (record.revision !== input.baseRevision) throw conflict();
-  await assertDecidable(db, id, record.review, input.serverId, input.verdict);
-  const surfaces = await currentSurfaces(db, id, record.review);
-  const decision = buildDecision(record.review, {
-    serverId: input.serverId,
-    agentId: input.agentId,
-    verdict: input.verdict,
-    conditions: input.conditions,
-    reviewer: input.reviewer,
-    rationale: input.rationale,
-    now: new Date(),
-    revision: record.revision,
-    surfaceSha256: surfaces.get(input.serverId) ?? null,
-  });
-  const next = { ...record.review, decisions: [...record.review.decisions, decision] };
-  const saved = await saveReview(db, id, input.baseRevision, next, OWNER_AUTHOR);
-  if (!saved) throw notFound(id);
-  if (!saved.ok) {
-    throw new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${saved.conflict.revision} since revision ${input.baseRevision}; look at it again before deciding`,
-      { details: { current: saved.conflict } },
-    );
-  }
-  const body: DecideResponse = { revision: saved.record.revision, decision: decisionView(decision, saved.record.review, surfaces) };
+  const body: DecideResponse = await decide(await getDb(), id, input);
   return jsonResponse(body, 201);
 });

@@ -1,10 +1,7 @@
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { parseParam, withRoute } from "@/lib/http/route";
-import { renderDecisionMarkdown } from "@/lib/decisions/report";
 import { getDb } from "@/lib/store/db";
-import { checkConditions, decisionStatus } from "@/lib/decisions/staleness";
-import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { egressDefaultDeny, loadStoredDecision, reportAnalysisSummary } from "@/lib/workbench/decisions";
+import { decisionReport } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -17,15 +14,7 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
   const db = await getDb();
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, id, decisionId);
-  const analysis = await analyzeReviewDocument(db, id, record.review);
-  const markdown = renderDecisionMarkdown({
-    review: record.review,
-    decision,
-    status: decisionStatus(decision, { review: record.review, currentSurfaceSha256 }),
-    conditionChecks: checkConditions(decision, record.review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
-    analysisSummary: reportAnalysisSummary(analysis, record.review, decision),
-  });
+  const markdown = await decisionReport(db, id, decisionId);
   return new Response(markdown, {
     status: 200,
     headers: {

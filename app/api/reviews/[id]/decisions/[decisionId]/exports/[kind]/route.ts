@@ -2,10 +2,9 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { parseParam, withRoute } from "@/lib/http/route";
-import { decisionStatus } from "@/lib/decisions/staleness";
-import { EXPORT_KINDS, buildExport } from "@/lib/exports/exports";
+import { EXPORT_KINDS } from "@/lib/exports/exports";
 import { getDb } from "@/lib/store/db";
-import { loadStoredDecision } from "@/lib/workbench/decisions";
+import { decisionExport } from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -30,20 +29,12 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const query = new URL(request.url).searchParams;
   const recordPath = parseParam(PathSchema, query.get("recordPath") ?? undefined, "recordPath");
   const publicKeyPath = parseParam(PathSchema, query.get("publicKeyPath") ?? undefined, "publicKeyPath");
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(await getDb(), id, decisionId);
-  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256, currentRevision: record.revision });
-  if (status.state === "stale") {
-    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
-      details: { reason: "stale", changes: status.changes },
-    });
-  }
-  const result = buildExport(kind, record.review, decision, { ...(recordPath ? { recordPath } : {}), ...(publicKeyPath ? { publicKeyPath } : {}) });
-  if (!result.ok) throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
-  return new Response(result.file.text, {
+  const file = await decisionExport(await getDb(), id, decisionId, kind, { ...(recordPath ? { recordPath } : {}), ...(publicKeyPath ? { publicKeyPath } : {}) });
+  return new Response(file.text, {
     status: 200,
     headers: {
-      "Content-Type": result.file.contentType,
-      "Content-Disposition": `attachment; filename="${result.file.fileName}"`,
+      "Content-Type": file.contentType,
+      "Content-Disposition": `attachment; filename="${file.fileName}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },

@@ -1,0 +1,225 @@
+/**
+ * One rule for the current surface: on a review whose server was inspected several times under
+ * different declared client capabilities (with a pin made under other capabilities than the
+ * newest inspection's, and a failed inspection after it), the surface view, the analysis, the
+ * decision binding and status, the signed record's surface, the report, the exports and the
+ * share view all rest on the same inspection, and all move together when a newer one arrives.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Analysis } from "@/lib/analysis/analyze";
+import { DecideRequestSchema } from "@/lib/decisions/api";
+import { AppError } from "@/lib/errors";
+import type { ReviewId, ServerId } from "@/lib/ids";
+import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
+import { createDemoReview } from "@/lib/review/demo";
+import { openStore, type Store } from "@/lib/store/db";
+import { createReview, getReview } from "@/lib/store/reviews";
+import { createShareLink } from "@/lib/store/share-links";
+import { putSnapshot, recordInspection, type InspectionRecord } from "@/lib/store/snapshots";
+import { fingerprintSurface } from "@/lib/surface/fingerprint";
+import { DEFAULT_INSPECT_LIMITS } from "@/lib/surface/limits";
+import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
+import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { currentInspection, currentInspections } from "@/lib/workbench/current-surface";
+import { currentSurfaces, decide, decisionExport, decisionReport, decisionView, loadStoredDecision, recordSurface } from "@/lib/workbench/decisions";
+import { hashShareToken, loadShareView, newShareToken } from "@/lib/workbench/share";
+import { surfaceView } from "@/lib/workbench/surface";
+import { BACKENDS } from "@/tests/store/support/backends";
+
+const SERVER = "knowledge-mcp" as ServerId;
+const OLDER_CAPS = ["roots"];
+
+function snapshotOf(toolNames: string[], declaredCapabilities: readonly string[]): SurfaceSnapshot {
+  const s: Surface = {
+    instructions: null,
+    tools: toolNames.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" } })),
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    rejects: [],
+  };
+  const fp = fingerprintSurface(s);
+  return {
+    snapshotVersion: 1,
+    fingerprintVersion: 1,
+    transport: "in-memory",
+    serverInfo: { name: "knowledge-mcp", version: "4.1.3" },
+    protocolVersion: "2025-11-25",
+    capabilities: { tools: {} },
+    instructions: null,
+    clientCapabilities: {},
+    declaredCapabilities: [...declaredCapabilities],
+    tools: s.tools,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    rejects: [],
+    surfaceSha256: fp.surfaceSha256,
+    itemHashes: fp.itemHashes,
+    settle: { listChangedNotifications: 0, relists: { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 }, pages: { tools: 1, resources: 1, resourceTemplates: 1, prompts: 1 } },
+    inspectedAt: "2026-12-02T12:00:00.000Z",
+    durationMs: 12,
+    limits: DEFAULT_INSPECT_LIMITS,
+  };
+}
+
+const PINNED = snapshotOf(["knowledge_search", "read_page", "list_spaces", "get_comment"], DECLARED_CAPABILITY_NAMES);
+const NEWER = snapshotOf(["knowledge_search", "read_page", "list_spaces", "get_comment", "export_space"], OLDER_CAPS);
+/** The server's tools the analysis lists from a snapshot ("declared" when it fell back to the review's declared tools). */
+const listedTools = (analysis: Analysis) =>
+  analysis.toolLists.find((l) => l.serverId === SERVER)?.origin === "snapshot"
+    ? analysis.tools.filter((t) => t.serverId === SERVER && t.item === "tool" && t.presence === "listed").map((t) => t.name).sort()
+    : "declared";
+const at = (minute: number) => new Date(Date.UTC(2026, 11, 2, 12, minute));
+
+describe.each(BACKENDS)("the current surface on $name", (backend) => {
+  let store: Store;
+  let drop: () => Promise<void>;
+  let reviewId: ReviewId;
+  let token: string;
+  let newest: InspectionRecord;
+
+  const inspect = async (snapshot: SurfaceSnapshot | null, caps: readonly string[], minute: number, serverId: string = SERVER) =>
+    recordInspection(store.db, {
+      reviewId,
+      serverId,
+      snapshotSha256: snapshot ? await putSnapshot(store.db, snapshot) : null,
+      surfaceSha256: snapshot?.surfaceSha256 ?? null,
+      declaredCapabilities: caps,
+      status: snapshot ? "ok" : "failed",
+      ...(snapshot ? {} : { error: { code: "timeout", message: "no answer within 5000 ms" } }),
+      inspectedAt: at(minute),
+    });
+
+  /** What each reader takes as the server's current surface, by fingerprint (and inspection where it says). */
+  async function everyReader(decisionId: string) {
+    const db = store.db;
+    const record = (await getReview(db, reviewId))!;
+    const server = record.review.servers.find((s) => s.id === SERVER)!;
+    const view = await surfaceView(db, record, server);
+    const analysis = await analyzeReviewDocument(db, reviewId, record.review);
+    const surfaces = await currentSurfaces(db, reviewId, record.review);
+    const stored = await loadStoredDecision(db, reviewId, decisionId);
+    const share = (await loadShareView(db, token))!;
+    return {
+      view: { inspectionId: view.current?.inspection.id, surfaceSha256: view.current?.snapshot.surfaceSha256, pin: view.comparison?.status },
+      analysisTools: listedTools(analysis),
+      decisionList: surfaces.get(SERVER),
+      storedDecision: stored.currentSurfaceSha256,
+      shareTools: listedTools(share.analysis),
+      shareStatus: share.decisions.find((d) => d.decision.id === decisionId)!.status.state,
+      listStatus: decisionView(stored.decision, record.review, surfaces).status.state,
+      report: await decisionReport(db, reviewId, decisionId),
+      recordSurface: await recordSurface(db, reviewId, server, stored.decision.bound.surfaceSha256),
+      exported: await decisionExport(db, reviewId, decisionId, "credential-request").then(
+        (file) => file.kind,
+        (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+      ),
+    };
+  }
+
+  beforeAll(async () => {
+    const provisioned = await backend.provision();
+    drop = provisioned.drop;
+    store = await openStore({ target: provisioned.target });
+    const review = createDemoReview();
+    // Pinned under the capabilities this workbench declares, as "warn" so an approval goes through.
+    review.servers.find((s) => s.id === SERVER)!.pin = {
+      surfaceSha256: PINNED.surfaceSha256,
+      declaredCapabilities: [...DECLARED_CAPABILITY_NAMES],
+      pinnedAt: at(0).toISOString(),
+      pinnedBy: "owner",
+      reason: "first review",
+      onSurfaceChange: "warn",
+    };
+    reviewId = (await createReview(store.db, review, "test")).id;
+    await inspect(PINNED, DECLARED_CAPABILITY_NAMES, 1);
+    newest = await inspect(NEWER, OLDER_CAPS, 2);
+    await inspect(null, DECLARED_CAPABILITY_NAMES, 3);
+    // Another server, inspected only under the older capabilities: per server, not per review.
+    await inspect(snapshotOf(["trigger_deploy"], OLDER_CAPS), OLDER_CAPS, 4, "deploy-tools");
+    token = newShareToken();
+    await createShareLink(store.db, { reviewId, tokenHash: hashShareToken(token) });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await drop?.();
+  });
+
+  test("the newest successful inspection is current, whatever capabilities it declared, per server", async () => {
+    const current = await currentInspections(store.db, reviewId);
+    expect([...current.keys()].sort()).toEqual(["deploy-tools", SERVER]);
+    expect(current.get(SERVER)?.id).toBe(newest.id);
+    expect((await currentInspection(store.db, reviewId, SERVER))?.id).toBe(newest.id);
+    expect((await currentInspection(store.db, reviewId, "deploy-tools"))?.declaredCapabilities).toEqual(OLDER_CAPS);
+    expect(await currentInspection(store.db, reviewId, "tracker-internal")).toBeNull();
+  });
+
+  test("every reader rests on that inspection, and they all move together to a newer one", async () => {
+    const record = (await getReview(store.db, reviewId))!;
+    const made = await decide(store.db, reviewId, DecideRequestSchema.parse({
+      baseRevision: record.revision,
+      serverId: SERVER,
+      agentId: "docs-agent",
+      verdict: "approved",
+      conditions: [],
+      reviewer: "R. Reviewer",
+      rationale: "read-only tools",
+    }));
+    expect(made.decision.decision.bound.surfaceSha256).toBe(NEWER.surfaceSha256);
+
+    const newerTools = NEWER.tools.map((t) => t.name).sort();
+    const before = await everyReader(made.decision.decision.id);
+    expect(before).toMatchObject({
+      // The pin was made under other capabilities: shown, not papered over with the older inspection.
+      view: { inspectionId: newest.id, surfaceSha256: NEWER.surfaceSha256, pin: "incomparable" },
+      analysisTools: newerTools,
+      decisionList: NEWER.surfaceSha256,
+      storedDecision: NEWER.surfaceSha256,
+      shareTools: newerTools,
+      shareStatus: "current",
+      listStatus: "current",
+      recordSurface: { surfaceSha256: NEWER.surfaceSha256, tools: newerTools, declaredCapabilities: OLDER_CAPS },
+      exported: "credential-request",
+    });
+    expect(before.report).toContain(`made against the live surface \`${NEWER.surfaceSha256}\``);
+    expect(before.report).toContain("current: nothing the decision is bound to has changed");
+
+    // Re-inspected under the pinned capabilities: every reader takes the new inspection, and the decision is stale everywhere.
+    const again = await inspect(PINNED, DECLARED_CAPABILITY_NAMES, 5);
+    const after = await everyReader(made.decision.decision.id);
+    expect(after).toMatchObject({
+      view: { inspectionId: again.id, surfaceSha256: PINNED.surfaceSha256, pin: "match" },
+      analysisTools: PINNED.tools.map((t) => t.name).sort(),
+      decisionList: PINNED.surfaceSha256,
+      storedDecision: PINNED.surfaceSha256,
+      shareTools: PINNED.tools.map((t) => t.name).sort(),
+      shareStatus: "stale",
+      listStatus: "stale",
+      recordSurface: null,
+      exported: "CONFLICT",
+    });
+    expect(after.report).toContain("**stale**");
+  });
+
+  test("a decision made now binds to the same inspection the analysis and the view use", async () => {
+    const record = (await getReview(store.db, reviewId))!;
+    const made = await decide(store.db, reviewId, DecideRequestSchema.parse({
+      baseRevision: record.revision,
+      serverId: SERVER,
+      agentId: "docs-agent",
+      verdict: "rejected",
+      conditions: [],
+      reviewer: "R. Reviewer",
+      rationale: "not yet",
+    }));
+    const view = await surfaceView(store.db, (await getReview(store.db, reviewId))!, record.review.servers.find((s) => s.id === SERVER)!);
+    expect(made.decision.decision.bound.surfaceSha256).toBe(view.current?.snapshot.surfaceSha256);
+    expect(made.decision.status.state).toBe("current");
+    // A stale base revision is refused, naming the revision, and saves nothing.
+    await expect(
+      decide(store.db, reviewId, DecideRequestSchema.parse({ baseRevision: record.revision, serverId: SERVER, agentId: "docs-agent", verdict: "rejected", reviewer: "R", rationale: "x" })),
+    ).rejects.toThrow(/saved as revision/);
+    expect((await getReview(store.db, reviewId))!.review.decisions).toHaveLength(2);
+  });
+});
