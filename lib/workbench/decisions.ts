@@ -89,6 +89,18 @@ export async function assertDecidable(db: Db, reviewId: string, review: Review, 
   const check = await pinCheckNow(db, reviewId, server);
   const error = check ? blockedDecisionError(server, check.comparison) : null;
   if (error) throw error;
+  if (!check && server.pin?.onSurfaceChange === "block") {
+    // The current inspection's snapshot cannot be read back (missing, or a format this version does
+    // not read), so its items cannot be compared: fail closed on its fingerprint alone.
+    const current = await currentInspection(db, reviewId, server.id);
+    if (current?.surfaceSha256 && current.surfaceSha256 !== server.pin.surfaceSha256) {
+      throw new AppError(
+        "CONFLICT",
+        `${server.name} is blocked: its current inspection (${current.surfaceSha256.slice(0, 12)}…) differs from its pin (${server.pin.surfaceSha256.slice(0, 12)}…) and its snapshot cannot be read to say what changed; inspect it again, or re-pin it with a reason`,
+        { details: { reason: "surface_blocked", pinnedSurfaceSha256: server.pin.surfaceSha256, liveSurfaceSha256: current.surfaceSha256, items: [] } },
+      );
+    }
+  }
 }
 
 export type StoredDecision = {

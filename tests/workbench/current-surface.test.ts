@@ -222,4 +222,30 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     ).rejects.toThrow(/saved as revision/);
     expect((await getReview(store.db, reviewId))!.review.decisions).toHaveLength(2);
   });
+
+  test("an approval under a blocking pin is refused when the current inspection differs and its snapshot cannot be read", async () => {
+    const review = createDemoReview();
+    review.servers.find((s) => s.id === SERVER)!.pin = {
+      surfaceSha256: PINNED.surfaceSha256,
+      declaredCapabilities: [...DECLARED_CAPABILITY_NAMES],
+      pinnedAt: at(0).toISOString(),
+      pinnedBy: "owner",
+      reason: "first review",
+      onSurfaceChange: "block",
+    };
+    const id = (await createReview(store.db, review, "test")).id;
+    await recordInspection(store.db, {
+      reviewId: id,
+      serverId: SERVER,
+      snapshotSha256: await putSnapshot(store.db, { snapshotVersion: 99, written: "by another version" }),
+      surfaceSha256: NEWER.surfaceSha256,
+      declaredCapabilities: DECLARED_CAPABILITY_NAMES,
+      status: "ok",
+      inspectedAt: at(5),
+    });
+    const record = (await getReview(store.db, id))!;
+    const approve = { baseRevision: record.revision, serverId: SERVER, agentId: "docs-agent", verdict: "approved", conditions: [], reviewer: "R", rationale: "x" };
+    await expect(decide(store.db, id, DecideRequestSchema.parse(approve))).rejects.toThrow(/is blocked: its current inspection .* differs from its pin/);
+    expect((await getReview(store.db, id))!.review.decisions).toHaveLength(review.decisions.length);
+  });
 });
