@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 
 /** A modal confirmation built on <dialog>: focus is trapped by the browser, Escape cancels. */
 export function ConfirmDialog(props: {
@@ -13,6 +13,8 @@ export function ConfirmDialog(props: {
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: the header's Sign out everywhere dialog is on every page beside any other.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -20,8 +22,8 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className="modal" aria-labelledby="confirm-title" onCancel={props.onCancel} onClose={props.onCancel}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} className="modal" aria-labelledby={titleId} onCancel={props.onCancel} onClose={props.onCancel}>
+      <h2 id={titleId}>{props.title}</h2>
       <p>{props.body}</p>
       <div className="actions">
         <button type="button" className="btn" onClick={props.onCancel} autoFocus>
