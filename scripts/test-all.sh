@@ -21,14 +21,7 @@ if [ -z "${CHROMIUM_PATH:-}" ]; then
   export CHROMIUM_PATH=/usr/bin/chromium
 fi
 echo "test-all: Chromium at $CHROMIUM_PATH"
-missing=()
-command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
-command -v strace >/dev/null 2>&1 || missing+=(strace)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "test-all: installing Debian's ${missing[*]} (the sandbox for stdio servers, and the record of what they try)"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/install-sandbox.sh
 echo "test-all: sandbox: $(bwrap --version), $(strace -V | head -n1)"
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "test-all: TEST_DATABASE_URL not set; storage tests run against PGlite only"
