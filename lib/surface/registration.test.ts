@@ -1,10 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { DECLARED_CAPABILITY_NAMES, DECLARED_CLIENT_CAPABILITIES } from "@/lib/mcp/capabilities";
 import { diffSurfaces, formatSurfaceDiff } from "@/lib/surface/diff";
-import { fingerprintSurface } from "@/lib/surface/fingerprint";
-import { DEFAULT_INSPECT_LIMITS } from "@/lib/surface/limits";
 import { buildRegistrationRecord, comparePin, parseRegistrationRecord } from "@/lib/surface/registration";
 import { surfaceOf, type Surface, type SurfaceSnapshot } from "@/lib/surface/types";
+import { snapshotOfSurface } from "@/tests/support/snapshot";
 
 const surface: Surface = {
   instructions: "Read-only.",
@@ -19,29 +18,7 @@ const surface: Surface = {
 };
 
 function snapshotOf(s: Surface, declared: string[] = [...DECLARED_CAPABILITY_NAMES]): SurfaceSnapshot {
-  const fp = fingerprintSurface(s);
-  return {
-    snapshotVersion: 1,
-    fingerprintVersion: 1,
-    transport: "in-memory",
-    serverInfo: { name: "knowledge-mcp", version: "4.1.3" },
-    protocolVersion: "2025-11-25",
-    capabilities: { tools: {} },
-    instructions: s.instructions,
-    clientCapabilities: { ...DECLARED_CLIENT_CAPABILITIES },
-    declaredCapabilities: declared,
-    tools: s.tools,
-    resources: s.resources,
-    resourceTemplates: s.resourceTemplates,
-    prompts: s.prompts,
-    rejects: [],
-    surfaceSha256: fp.surfaceSha256,
-    itemHashes: fp.itemHashes,
-    settle: { listChangedNotifications: 0, relists: { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 }, pages: { tools: 1, resources: 1, resourceTemplates: 1, prompts: 1 } },
-    inspectedAt: "2026-12-02T12:00:00.000Z",
-    durationMs: 12,
-    limits: DEFAULT_INSPECT_LIMITS,
-  };
+  return snapshotOfSurface(s, { declaredCapabilities: declared, clientCapabilities: DECLARED_CLIENT_CAPABILITIES });
 }
 const changed: Surface = {
   ...surface,

@@ -12,12 +12,11 @@ import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import { createDemoReview } from "@/lib/review/demo";
+import type { SurfacePin } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
 import { createReview, getReview } from "@/lib/store/reviews";
 import { createShareLink } from "@/lib/store/share-links";
 import { putSnapshot, recordInspection, type InspectionRecord } from "@/lib/store/snapshots";
-import { fingerprintSurface } from "@/lib/surface/fingerprint";
-import { DEFAULT_INSPECT_LIMITS } from "@/lib/surface/limits";
 import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { currentInspection, currentInspections } from "@/lib/workbench/current-surface";
@@ -25,6 +24,7 @@ import { currentSurfaces, decide, decisionExport, decisionReport, decisionView, 
 import { hashShareToken, loadShareView, newShareToken } from "@/lib/workbench/share";
 import { surfaceView } from "@/lib/workbench/surface";
 import { BACKENDS } from "@/tests/store/support/backends";
+import { snapshotOfSurface } from "@/tests/support/snapshot";
 
 const SERVER = "knowledge-mcp" as ServerId;
 const OLDER_CAPS = ["roots"];
@@ -38,29 +38,7 @@ function snapshotOf(toolNames: string[], declaredCapabilities: readonly string[]
     prompts: [],
     rejects: [],
   };
-  const fp = fingerprintSurface(s);
-  return {
-    snapshotVersion: 1,
-    fingerprintVersion: 1,
-    transport: "in-memory",
-    serverInfo: { name: "knowledge-mcp", version: "4.1.3" },
-    protocolVersion: "2025-11-25",
-    capabilities: { tools: {} },
-    instructions: null,
-    clientCapabilities: {},
-    declaredCapabilities: [...declaredCapabilities],
-    tools: s.tools,
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    rejects: [],
-    surfaceSha256: fp.surfaceSha256,
-    itemHashes: fp.itemHashes,
-    settle: { listChangedNotifications: 0, relists: { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 }, pages: { tools: 1, resources: 1, resourceTemplates: 1, prompts: 1 } },
-    inspectedAt: "2026-12-02T12:00:00.000Z",
-    durationMs: 12,
-    limits: DEFAULT_INSPECT_LIMITS,
-  };
+  return snapshotOfSurface(s, { declaredCapabilities });
 }
 
 const PINNED = snapshotOf(["knowledge_search", "read_page", "list_spaces", "get_comment"], DECLARED_CAPABILITY_NAMES);
@@ -71,6 +49,15 @@ const listedTools = (analysis: Analysis) =>
     ? analysis.tools.filter((t) => t.serverId === SERVER && t.item === "tool" && t.presence === "listed").map((t) => t.name).sort()
     : "declared";
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 2, 12, minute));
+/** A pin of PINNED under the capabilities this workbench declares. */
+const pinOfPinned = (onSurfaceChange: "block" | "warn"): SurfacePin => ({
+  surfaceSha256: PINNED.surfaceSha256,
+  declaredCapabilities: [...DECLARED_CAPABILITY_NAMES],
+  pinnedAt: at(0).toISOString(),
+  pinnedBy: "owner",
+  reason: "first review",
+  onSurfaceChange,
+});
 
 describe.each(BACKENDS)("the current surface on $name", (backend) => {
   let store: Store;
@@ -124,14 +111,7 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     store = await openStore({ target: provisioned.target });
     const review = createDemoReview();
     // Pinned under the capabilities this workbench declares, as "warn" so an approval goes through.
-    review.servers.find((s) => s.id === SERVER)!.pin = {
-      surfaceSha256: PINNED.surfaceSha256,
-      declaredCapabilities: [...DECLARED_CAPABILITY_NAMES],
-      pinnedAt: at(0).toISOString(),
-      pinnedBy: "owner",
-      reason: "first review",
-      onSurfaceChange: "warn",
-    };
+    review.servers.find((s) => s.id === SERVER)!.pin = pinOfPinned("warn");
     reviewId = (await createReview(store.db, review, "test")).id;
     await inspect(PINNED, DECLARED_CAPABILITY_NAMES, 1);
     newest = await inspect(NEWER, OLDER_CAPS, 2);
@@ -225,14 +205,7 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
 
   test("an approval under a blocking pin is refused when the current inspection differs and its snapshot cannot be read", async () => {
     const review = createDemoReview();
-    review.servers.find((s) => s.id === SERVER)!.pin = {
-      surfaceSha256: PINNED.surfaceSha256,
-      declaredCapabilities: [...DECLARED_CAPABILITY_NAMES],
-      pinnedAt: at(0).toISOString(),
-      pinnedBy: "owner",
-      reason: "first review",
-      onSurfaceChange: "block",
-    };
+    review.servers.find((s) => s.id === SERVER)!.pin = pinOfPinned("block");
     const id = (await createReview(store.db, review, "test")).id;
     await recordInspection(store.db, {
       reviewId: id,
