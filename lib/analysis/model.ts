@@ -12,7 +12,7 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext, type RoleReason } from "@/lib/roles/suggest";
+import { newRoleCache, privateSourceReasons, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext, type RoleReason } from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import { ANNOTATION_HINTS, SPEC_DEFAULT_HINTS, type EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
@@ -183,7 +183,6 @@ const RESOURCE_RETURNS: Record<"resource" | "resource_template", RoleReason> = {
   resource: { role: "returns_untrusted_text", reasons: ["a resource's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
   resource_template: { role: "returns_untrusted_text", reasons: ["a resource template's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
 };
-const PRIVATE_LEVELS: ReadonlySet<string> = new Set(["confidential", "secret"]);
 
 /**
  * A resource's roles: the reviewer's when confirmed (sink roles dropped), otherwise "returns text",
@@ -192,10 +191,7 @@ const PRIVATE_LEVELS: ReadonlySet<string> = new Set(["confidential", "secret"]);
  */
 function resourceRoles(item: "resource" | "resource_template", assessment: ToolAssessment | null, context: RoleContext | undefined): ResolvedRoles {
   const suggested: RoleReason[] = [RESOURCE_RETURNS[item]];
-  const privateReasons = (assessment?.sourceIds ?? []).flatMap((id) => {
-    const source = context?.sources?.get(id);
-    return source && PRIVATE_LEVELS.has(source.confidentiality) ? [`mapped to ${source.name}, a ${source.confidentiality} source`] : [];
-  });
+  const privateReasons = privateSourceReasons(assessment?.sourceIds ?? [], context);
   if (assessment && !assessment.rolesConfirmed && assessment.roles.includes("reads_private_data")) privateReasons.push("entered by the reviewer, not confirmed");
   if (privateReasons.length > 0) suggested.push({ role: "reads_private_data", reasons: privateReasons, confidence: 0.9 });
   const suggestion = { roles: suggested, annotations: NO_ANNOTATIONS, confidence: 1, verb: null, conflicts: [], notes: [] };

@@ -120,6 +120,14 @@ function serverWordsOf(name: string | undefined): string[] {
 
 const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
 const PRIVATE_LEVELS: ReadonlySet<SourceConfidentiality> = new Set(["confidential", "secret"]);
+
+/** Why an item mapped to `sourceIds` reads private data: one reason per confidential or secret source. */
+export function privateSourceReasons(sourceIds: readonly string[], context: RoleContext | undefined): string[] {
+  return sourceIds.flatMap((id) => {
+    const source = context?.sources?.get(id);
+    return source && PRIVATE_LEVELS.has(source.confidentiality) ? [`mapped to ${source.name}, a ${source.confidentiality} source`] : [];
+  });
+}
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /** The suggestion, shared through `cache` when an identical one was made already. */
@@ -156,10 +164,7 @@ function suggest(
   if (sourceIds.length > 0) {
     const named = sourceIds.map((id) => context?.sources?.get(id)?.name ?? id);
     add("returns_untrusted_text", `returns text from ${sourceIds.length} mapped source(s): ${named.join(", ")}`, 1);
-    for (const id of sourceIds) {
-      const source = context?.sources?.get(id);
-      if (source && PRIVATE_LEVELS.has(source.confidentiality)) add("reads_private_data", `mapped to ${source.name}, a ${source.confidentiality} source`, 0.9);
-    }
+    for (const reason of privateSourceReasons(sourceIds, context)) add("reads_private_data", reason, 0.9);
   }
   if (assessment && !assessment.rolesConfirmed) for (const role of assessment.roles) add(role, ENTERED_UNCONFIRMED, 0.9);
 
