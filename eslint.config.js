@@ -27,7 +27,10 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "no-restricted-syntax": [
         "error",
         {
@@ -45,10 +48,19 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["react", "react/*", "react-dom", "react-dom/*"], message: "lib/ is plain TypeScript: no React." },
+            {
+              group: ["react", "react/*", "react-dom", "react-dom/*"],
+              message: "lib/ is plain TypeScript: no React.",
+            },
             { group: ["next", "next/*"], message: "lib/ is plain TypeScript: no Next.js." },
-            { group: ["@/app/*", "@/components/*", "**/app/*", "**/components/*"], message: "lib/ must not import app/ or components/." },
-            { group: ["@tanstack/*", "d3", "d3-*", "monaco-editor", "@monaco-editor/*"], message: "lib/ is UI-free." },
+            {
+              group: ["@/app/*", "@/components/*", "**/app/*", "**/components/*"],
+              message: "lib/ must not import app/ or components/.",
+            },
+            {
+              group: ["@tanstack/*", "d3", "d3-*", "monaco-editor", "@monaco-editor/*"],
+              message: "lib/ is UI-free.",
+            },
           ],
         },
       ],

@@ -6,7 +6,9 @@ export async function register(): Promise<void> {
     await startRelayReview();
   } catch (error) {
     // A start that cannot resolve its owner token or open its store must not go on answering every request with 500.
-    console.error(`relay-review: cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `relay-review: cannot start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   }
 }

@@ -21,7 +21,9 @@ function deny(status: number, code: string, message: string): Response {
 const NO_EPOCH = "unavailable";
 
 export async function proxy(request: NextRequest): Promise<Response> {
-  const csp = policyFor(request.nextUrl.pathname, newNonce(), { dev: process.env.NODE_ENV === "development" });
+  const csp = policyFor(request.nextUrl.pathname, newNonce(), {
+    dev: process.env.NODE_ENV === "development",
+  });
   const response = await decide(request, csp);
   response.headers.set("Content-Security-Policy", csp);
   return response;
@@ -38,8 +40,16 @@ async function decide(request: NextRequest, csp: string): Promise<Response> {
   }
   // The epoch is read only for a request that would be admitted by its cookie (no bearer).
   const epoch =
-    request.headers.get("authorization") === null && readSessionCookie(request.headers.get("cookie")) !== null ? ((await readSessionEpoch()) ?? NO_EPOCH) : undefined;
-  const result = checkRequest({ method: request.method, url: request.url, headers: request.headers }, config, Date.now(), epoch);
+    request.headers.get("authorization") === null &&
+    readSessionCookie(request.headers.get("cookie")) !== null
+      ? ((await readSessionEpoch()) ?? NO_EPOCH)
+      : undefined;
+  const result = checkRequest(
+    { method: request.method, url: request.url, headers: request.headers },
+    config,
+    Date.now(),
+    epoch,
+  );
   if (result.allow) {
     const headers = new Headers(request.headers);
     headers.set("Content-Security-Policy", csp);
@@ -51,6 +61,7 @@ async function decide(request: NextRequest, csp: string): Promise<Response> {
     response.headers.set("Cache-Control", "no-store");
     return response;
   }
-  const code = result.status === 401 ? "UNAUTHORIZED" : result.status === 400 ? "BAD_REQUEST" : "FORBIDDEN";
+  const code =
+    result.status === 401 ? "UNAUTHORIZED" : result.status === 400 ? "BAD_REQUEST" : "FORBIDDEN";
   return deny(result.status, code, result.reason);
 }

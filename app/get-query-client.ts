@@ -3,7 +3,10 @@ import { isServer, QueryClient } from "@tanstack/react-query";
 function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30 * 1000, retry: (count, error) => count < 2 && !(error instanceof Error && "status" in error) },
+      queries: {
+        staleTime: 30 * 1000,
+        retry: (count, error) => count < 2 && !(error instanceof Error && "status" in error),
+      },
     },
   });
 }

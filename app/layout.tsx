@@ -16,9 +16,15 @@ export const metadata: Metadata = {
 function UnsandboxedBanner() {
   if (!sandboxOptedOut()) return null;
   return (
-    <div className="callout danger" role="alert" data-testid="unsandboxed-banner" style={{ borderRadius: 0, margin: 0 }}>
-      <strong>Servers run without a sandbox.</strong> RELAY_REVIEW_UNSANDBOXED=1 is set: every stdio server this workbench inspects runs as its
-      user, with its files (the data folder and signing key included) and its network. Unset it to restore the sandbox.
+    <div
+      className="callout danger"
+      role="alert"
+      data-testid="unsandboxed-banner"
+      style={{ borderRadius: 0, margin: 0 }}
+    >
+      <strong>Servers run without a sandbox.</strong> RELAY_REVIEW_UNSANDBOXED=1 is set: every stdio
+      server this workbench inspects runs as its user, with its files (the data folder and signing
+      key included) and its network. Unset it to restore the sandbox.
     </div>
   );
 }

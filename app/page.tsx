@@ -7,8 +7,8 @@ export default function HomePage() {
         <div>
           <h1>Reviews</h1>
           <p className="muted">
-            What a faithful relay server delivers into an agent&apos;s context, who wrote it, and what the agent may hold while it
-            reads it.
+            What a faithful relay server delivers into an agent&apos;s context, who wrote it, and
+            what the agent may hold while it reads it.
           </p>
         </div>
       </div>

@@ -21,11 +21,18 @@ if (files.length === 0) throw new Error(`no bench suite named ${only.join(", ")}
 const results: BenchResult[] = [];
 let failed = false;
 for (const file of files) {
-  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { run: () => Promise<BenchResult[]> };
+  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as {
+    run: () => Promise<BenchResult[]>;
+  };
   console.log(`\n== ${file}`);
   // A suite that throws is reported as a miss, and the suites after it still run.
   const suiteResults = await mod.run().catch((error: unknown): BenchResult[] => [
-    { name: file, figure: `not measured: the suite failed: ${error instanceof Error ? error.message : String(error)}`, goal: "the suite runs", pass: false },
+    {
+      name: file,
+      figure: `not measured: the suite failed: ${error instanceof Error ? error.message : String(error)}`,
+      goal: "the suite runs",
+      pass: false,
+    },
   ]);
   for (const r of suiteResults) {
     results.push(r);

@@ -13,7 +13,9 @@ const bundleDir = path.join(root, "node_modules/.cache/relay-review-cli");
 /** The bundle's entry, or null when it is missing or older than any of its inputs. */
 function freshBundle() {
   try {
-    const { builtAt, inputs } = JSON.parse(readFileSync(path.join(bundleDir, "inputs.json"), "utf8"));
+    const { builtAt, inputs } = JSON.parse(
+      readFileSync(path.join(bundleDir, "inputs.json"), "utf8"),
+    );
     for (const file of inputs) if (statSync(path.join(root, file)).mtimeMs > builtAt) return null;
     return path.join(bundleDir, "main.js");
   } catch {

@@ -9,15 +9,39 @@ type Command = { run: (argv: string[]) => Promise<number> };
  * The specifiers are literals so a bundler can follow them (see bin/relay-review.mjs).
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: "inspect [--json] (--url URL | -- COMMAND [ARGS…])   print a server's live surface and fingerprint", load: () => import("./commands/inspect") },
-  verify: { summary: "verify --pin RECORD.json (--url URL | -- COMMAND [ARGS…])   exit 0 when the live surface matches the pin", load: () => import("./commands/verify") },
-  "verify-record": { summary: "verify-record RECORD.json [--url URL | -- COMMAND [ARGS…]] [--workbench URL | --share LINK]   check a decision record's signature (and the live surface, and whether the workbench still calls it current)", load: () => import("./commands/verify-record") },
-  gate: { summary: "gate --record RECORD.json [--listen PORT] (--url URL | -- COMMAND [ARGS…])   MCP proxy enforcing a decision", load: () => import("./commands/gate") },
-  import: { summary: "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config", load: () => import("./commands/import") },
+  inspect: {
+    summary:
+      "inspect [--json] (--url URL | -- COMMAND [ARGS…])   print a server's live surface and fingerprint",
+    load: () => import("./commands/inspect"),
+  },
+  verify: {
+    summary:
+      "verify --pin RECORD.json (--url URL | -- COMMAND [ARGS…])   exit 0 when the live surface matches the pin",
+    load: () => import("./commands/verify"),
+  },
+  "verify-record": {
+    summary:
+      "verify-record RECORD.json [--url URL | -- COMMAND [ARGS…]] [--workbench URL | --share LINK]   check a decision record's signature (and the live surface, and whether the workbench still calls it current)",
+    load: () => import("./commands/verify-record"),
+  },
+  gate: {
+    summary:
+      "gate --record RECORD.json [--listen PORT] (--url URL | -- COMMAND [ARGS…])   MCP proxy enforcing a decision",
+    load: () => import("./commands/gate"),
+  },
+  import: {
+    summary:
+      "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config",
+    load: () => import("./commands/import"),
+  },
 };
 
 function usage(): string {
-  return ["usage: relay-review <command> [options]", "", ...Object.values(COMMANDS).map((c) => `  ${c.summary}`)].join("\n");
+  return [
+    "usage: relay-review <command> [options]",
+    "",
+    ...Object.values(COMMANDS).map((c) => `  ${c.summary}`),
+  ].join("\n");
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -35,7 +59,9 @@ export async function main(argv: string[]): Promise<number> {
     const mod = await command.load();
     return await mod.run(rest);
   } catch (error) {
-    process.stderr.write(`relay-review ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `relay-review ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 1;
   }
 }

@@ -16,10 +16,18 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiFetch<T extends z.ZodType>(path: string, schema: T, init?: RequestInit): Promise<z.infer<T>> {
+export async function apiFetch<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  init?: RequestInit,
+): Promise<z.infer<T>> {
   const res = await fetch(path, {
     ...init,
-    headers: { Accept: "application/json", ...(init?.body ? { "Content-Type": "application/json" } : {}), ...init?.headers },
+    headers: {
+      Accept: "application/json",
+      ...(init?.body ? { "Content-Type": "application/json" } : {}),
+      ...init?.headers,
+    },
     credentials: "same-origin",
   });
   if (!res.ok) {

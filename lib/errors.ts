@@ -51,7 +51,12 @@ export class AppError extends Error {
   constructor(
     code: AppErrorCode,
     userMessage: string,
-    options: { message?: string; issues?: FieldIssue[]; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: {
+      message?: string;
+      issues?: FieldIssue[];
+      details?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
   ) {
     super(options.message ?? userMessage, { cause: options.cause });
     this.name = "AppError";
@@ -89,5 +94,9 @@ export function fieldIssuesFromZod(issues: readonly z.core.$ZodIssue[], prefix =
 /** 400 naming the path of each bad field. */
 export function badRequestFromZod(error: z.ZodError, what = "request body", prefix = ""): AppError {
   const issues = fieldIssuesFromZod(error.issues, prefix);
-  return new AppError("BAD_REQUEST", `invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
+  return new AppError(
+    "BAD_REQUEST",
+    `invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+    { issues },
+  );
 }

@@ -8,7 +8,10 @@ const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 const idString = () =>
   z
     .string()
-    .regex(ID_PATTERN, "must be 1–80 characters: letters, digits, '.', '_' or '-', starting with a letter or digit");
+    .regex(
+      ID_PATTERN,
+      "must be 1–80 characters: letters, digits, '.', '_' or '-', starting with a letter or digit",
+    );
 
 export const ReviewIdSchema = idString().brand<"ReviewId">();
 export type ReviewId = z.infer<typeof ReviewIdSchema>;

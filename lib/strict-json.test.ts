@@ -22,7 +22,10 @@ describe("parseStrictJson", () => {
   });
 
   test("invalid JSON is refused as such", () => {
-    expect(parseStrictJson('{"a":')).toMatchObject({ ok: false, message: expect.stringMatching(/^not valid JSON/) as unknown });
+    expect(parseStrictJson('{"a":')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^not valid JSON/) as unknown,
+    });
   });
 
   test("deep nesting does not exhaust the stack", () => {

@@ -28,11 +28,20 @@ export function findDuplicateKey(text: string): { key: string; path: string } | 
   const pathOfNext = (): string => {
     const top = stack.at(-1);
     if (!top) return "";
-    return top.kind === "array" ? childPath(top.path, top.index) : childPath(top.path, top.key ?? "");
+    return top.kind === "array"
+      ? childPath(top.path, top.index)
+      : childPath(top.path, top.key ?? "");
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === "{") stack.push({ kind: "object", path: pathOfNext(), keys: new Set(), expectsKey: true, key: null });
+    if (c === "{")
+      stack.push({
+        kind: "object",
+        path: pathOfNext(),
+        keys: new Set(),
+        expectsKey: true,
+        key: null,
+      });
     else if (c === "[") stack.push({ kind: "array", path: pathOfNext(), index: 0 });
     else if (c === "}" || c === "]") stack.pop();
     else if (c === ",") {
@@ -63,11 +72,17 @@ export function parseStrictJson(text: string): StrictJsonResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate) {
-    return { ok: false, message: `duplicate key ${JSON.stringify(duplicate.key)} at ${duplicate.path || "(root)"}: a key may appear once per object` };
+    return {
+      ok: false,
+      message: `duplicate key ${JSON.stringify(duplicate.key)} at ${duplicate.path || "(root)"}: a key may appear once per object`,
+    };
   }
   return { ok: true, value };
 }

@@ -18,7 +18,9 @@ if (token && (token.length < 32 || /\s/.test(token))) {
 }
 
 if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
-  console.error("relay-review: no production build found; run `npm run build` first (or `npm run app`).");
+  console.error(
+    "relay-review: no production build found; run `npm run build` first (or `npm run app`).",
+  );
   process.exit(1);
 }
 console.log(`relay-review: binding to http://${host.includes(":") ? `[${host}]` : host}:${port}`);
@@ -31,11 +33,17 @@ console.log(
 // Every stdio server the workbench inspects runs in a bubblewrap sandbox; without one, it refuses them.
 const has = (cmd) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
 if (process.env.RELAY_REVIEW_UNSANDBOXED === "1") {
-  console.log("relay-review: WARNING: RELAY_REVIEW_UNSANDBOXED=1: stdio servers run without a sandbox, as this user, with its files and network");
+  console.log(
+    "relay-review: WARNING: RELAY_REVIEW_UNSANDBOXED=1: stdio servers run without a sandbox, as this user, with its files and network",
+  );
 } else if (!has("bwrap")) {
-  console.log("relay-review: no sandbox: bubblewrap is not installed, so stdio servers will be refused; run `apt-get install bubblewrap` (and `apt-get install strace` to record what they try)");
+  console.log(
+    "relay-review: no sandbox: bubblewrap is not installed, so stdio servers will be refused; run `apt-get install bubblewrap` (and `apt-get install strace` to record what they try)",
+  );
 } else if (!has("strace")) {
-  console.log("relay-review: strace is not installed: stdio servers run sandboxed, but what they try is not recorded; run `apt-get install strace`");
+  console.log(
+    "relay-review: strace is not installed: stdio servers run sandboxed, but what they try is not recorded; run `apt-get install strace`",
+  );
 }
 
 const nextBin = path.resolve("node_modules/next/dist/bin/next");

@@ -17,14 +17,22 @@ export function createDeployServer(): McpServer {
     "trigger_deploy",
     {
       description: TRIGGER_DEPLOY_DESCRIPTION,
-      inputSchema: { release: z.string().min(1).describe("Release id, e.g. 2026.11.3"), environment: z.enum(["production", "staging"]).default("production") },
+      inputSchema: {
+        release: z.string().min(1).describe("Release id, e.g. 2026.11.3"),
+        environment: z.enum(["production", "staging"]).default("production"),
+      },
       annotations: { destructiveHint: true },
     },
     ({ release, environment }) => ({
       content: [
         {
           type: "text" as const,
-          text: JSON.stringify({ deploymentId: `dep-${randomBytes(4).toString("hex")}`, release, environment, note: "demo server: nothing was deployed" }),
+          text: JSON.stringify({
+            deploymentId: `dep-${randomBytes(4).toString("hex")}`,
+            release,
+            environment,
+            note: "demo server: nothing was deployed",
+          }),
         },
       ],
     }),
@@ -32,4 +40,5 @@ export function createDeployServer(): McpServer {
   return server;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runServer("deploy-mcp", () => createDeployServer());
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await runServer("deploy-mcp", () => createDeployServer());

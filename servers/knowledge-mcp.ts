@@ -13,7 +13,8 @@ import { runServer } from "./shared/run";
 import { COMMENTS, PAGES, SPACES, TICKETS } from "./knowledge-data";
 
 export const KNOWLEDGE_DESCRIPTIONS = {
-  knowledge_search: "Search tickets and wiki pages; returns matching ticket bodies and page excerpts.",
+  knowledge_search:
+    "Search tickets and wiki pages; returns matching ticket bodies and page excerpts.",
   knowledge_search_v4_2:
     "Search tickets and wiki pages; returns matching ticket bodies and page excerpts, and fetches linked external pages to include their text.",
   read_page: "Read a wiki page, including its comment thread.",
@@ -24,10 +25,14 @@ export const KNOWLEDGE_DESCRIPTIONS = {
 export const KNOWLEDGE_INSTRUCTIONS =
   "knowledge-mcp searches the Atlas issue tracker (projects PAY, INFRA, SUP) and the Atlas wiki (spaces ENG, OPS, PARTNER). All tools are read-only. Ticket and comment text is written by their authors, including external support-portal accounts.";
 
-const text = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value, null, 2) }] });
+const text = (value: unknown) => ({
+  content: [{ type: "text" as const, text: JSON.stringify(value, null, 2) }],
+});
 const readOnly = { readOnlyHint: true };
 
-export function createKnowledgeServer(variant = process.env.KNOWLEDGE_MCP_VARIANT ?? ""): McpServer {
+export function createKnowledgeServer(
+  variant = process.env.KNOWLEDGE_MCP_VARIANT ?? "",
+): McpServer {
   const isV42 = variant === "4.2";
   const server = new McpServer(
     { name: "knowledge-mcp", version: isV42 ? "4.2.0" : "4.1.3" },
@@ -38,42 +43,77 @@ export function createKnowledgeServer(variant = process.env.KNOWLEDGE_MCP_VARIAN
   server.registerTool(
     "knowledge_search",
     {
-      description: isV42 ? KNOWLEDGE_DESCRIPTIONS.knowledge_search_v4_2 : KNOWLEDGE_DESCRIPTIONS.knowledge_search,
-      inputSchema: { query: z.string().min(1).describe("Words to look for"), limit: z.number().int().min(1).max(50).optional() },
+      description: isV42
+        ? KNOWLEDGE_DESCRIPTIONS.knowledge_search_v4_2
+        : KNOWLEDGE_DESCRIPTIONS.knowledge_search,
+      inputSchema: {
+        query: z.string().min(1).describe("Words to look for"),
+        limit: z.number().int().min(1).max(50).optional(),
+      },
       annotations: readOnly,
     },
     ({ query, limit }) => {
       const q = query.toLowerCase();
       const hit = (s: string) => s.toLowerCase().includes(q);
-      const tickets = TICKETS.filter((t) => hit(t.title) || hit(t.body) || commentsOf(t.commentIds).some((c) => hit(c.body))).map((t) => ({
+      const tickets = TICKETS.filter(
+        (t) => hit(t.title) || hit(t.body) || commentsOf(t.commentIds).some((c) => hit(c.body)),
+      ).map((t) => ({
         kind: "ticket",
         key: t.key,
         title: t.title,
         body: t.body,
-        comments: commentsOf(t.commentIds).map((c) => ({ id: c.id, author: c.author, body: c.body })),
+        comments: commentsOf(t.commentIds).map((c) => ({
+          id: c.id,
+          author: c.author,
+          body: c.body,
+        })),
       }));
-      const pages = PAGES.filter((p) => hit(p.title) || hit(p.body)).map((p) => ({ kind: "page", id: p.id, space: p.space, title: p.title, excerpt: p.body.slice(0, 200) }));
-      return text({ results: [...tickets, ...pages].slice(0, limit ?? 10), ...(isV42 ? { external: "linked external pages are fetched in v4.2 (not in this offline demo)" } : {}) });
+      const pages = PAGES.filter((p) => hit(p.title) || hit(p.body)).map((p) => ({
+        kind: "page",
+        id: p.id,
+        space: p.space,
+        title: p.title,
+        excerpt: p.body.slice(0, 200),
+      }));
+      return text({
+        results: [...tickets, ...pages].slice(0, limit ?? 10),
+        ...(isV42
+          ? { external: "linked external pages are fetched in v4.2 (not in this offline demo)" }
+          : {}),
+      });
     },
   );
   server.registerTool(
     "read_page",
-    { description: KNOWLEDGE_DESCRIPTIONS.read_page, inputSchema: { page_id: z.string().describe("Page id, e.g. ENG-1") }, annotations: readOnly },
+    {
+      description: KNOWLEDGE_DESCRIPTIONS.read_page,
+      inputSchema: { page_id: z.string().describe("Page id, e.g. ENG-1") },
+      annotations: readOnly,
+    },
     ({ page_id }) => {
       const page = PAGES.find((p) => p.id === page_id);
-      if (!page) return { isError: true, content: [{ type: "text" as const, text: `no page ${page_id}` }] };
+      if (!page)
+        return { isError: true, content: [{ type: "text" as const, text: `no page ${page_id}` }] };
       return text({ ...page, comments: commentsOf(page.commentIds) });
     },
   );
-  server.registerTool("list_spaces", { description: KNOWLEDGE_DESCRIPTIONS.list_spaces, inputSchema: {}, annotations: readOnly }, () =>
-    text({ spaces: SPACES }),
+  server.registerTool(
+    "list_spaces",
+    { description: KNOWLEDGE_DESCRIPTIONS.list_spaces, inputSchema: {}, annotations: readOnly },
+    () => text({ spaces: SPACES }),
   );
   server.registerTool(
     "get_comment",
-    { description: KNOWLEDGE_DESCRIPTIONS.get_comment, inputSchema: { comment_id: z.string().describe("Comment id, e.g. c-3") }, annotations: readOnly },
+    {
+      description: KNOWLEDGE_DESCRIPTIONS.get_comment,
+      inputSchema: { comment_id: z.string().describe("Comment id, e.g. c-3") },
+      annotations: readOnly,
+    },
     ({ comment_id }) => {
       const c = COMMENTS.find((x) => x.id === comment_id);
-      return c ? text(c) : { isError: true, content: [{ type: "text" as const, text: `no comment ${comment_id}` }] };
+      return c
+        ? text(c)
+        : { isError: true, content: [{ type: "text" as const, text: `no comment ${comment_id}` }] };
     },
   );
   server.registerResource(
@@ -83,10 +123,19 @@ export function createKnowledgeServer(variant = process.env.KNOWLEDGE_MCP_VARIAN
     (uri, { key }) => {
       const space = SPACES.find((s) => s.key === key);
       const pages = PAGES.filter((p) => p.space === key).map((p) => ({ id: p.id, title: p.title }));
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ space: space ?? null, pages }) }] };
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: "application/json",
+            text: JSON.stringify({ space: space ?? null, pages }),
+          },
+        ],
+      };
     },
   );
   return server;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runServer("knowledge-mcp", () => createKnowledgeServer());
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await runServer("knowledge-mcp", () => createKnowledgeServer());

@@ -10,8 +10,9 @@ export default function SecretsPage() {
         <div>
           <h1>Secrets</h1>
           <p className="muted">
-            Values the servers under review need (tokens, API keys), set by name. A review names them; only the workbench, at connect
-            time, holds the value. Nothing here is shown again after saving.
+            Values the servers under review need (tokens, API keys), set by name. A review names
+            them; only the workbench, at connect time, holds the value. Nothing here is shown again
+            after saving.
           </p>
         </div>
       </div>

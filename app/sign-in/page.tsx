@@ -9,8 +9,9 @@ export default function SignInPage() {
       <div className="card" style={{ maxWidth: 560, margin: "3rem auto" }}>
         <h1>Sign in</h1>
         <p className="muted">
-          This workbench serves only its owner. Open the sign-in link the server printed when it started, or paste the owner
-          token below (it is in <code>RELAY_REVIEW_TOKEN</code> or the <code>owner-token</code> file in the data folder).
+          This workbench serves only its owner. Open the sign-in link the server printed when it
+          started, or paste the owner token below (it is in <code>RELAY_REVIEW_TOKEN</code> or the{" "}
+          <code>owner-token</code> file in the data folder).
         </p>
         <SignInForm />
       </div>

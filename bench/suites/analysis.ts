@@ -35,32 +35,64 @@ export function generateReview(): Review {
   const sources = Array.from({ length: SOURCES }, (_, i) => ({
     id: `src-${i}`,
     name: `source ${i}`,
-    writers: i % 3 === 0 ? { externalAccounts: 1000 + i, selfServiceSignupOpen: i % 2 === 0 } : { internalAccounts: 100 + i },
+    writers:
+      i % 3 === 0
+        ? { externalAccounts: 1000 + i, selfServiceSignupOpen: i % 2 === 0 }
+        : { internalAccounts: 100 + i },
   }));
-  const verbs = ["search", "read", "get", "list", "create", "update", "delete", "deploy", "send", "share"];
+  const verbs = [
+    "search",
+    "read",
+    "get",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "deploy",
+    "send",
+    "share",
+  ];
   const servers: ReviewInput["servers"] = [];
   const tools: NonNullable<ReviewInput["tools"]> = [];
   for (let s = 0; s < SERVERS; s++) {
     const declaredTools = Array.from({ length: TOOLS_PER_SERVER }, (_, t) => {
       const verb = verbs[t % verbs.length]!;
-      return { name: `${verb}_thing_${t}`, description: `${verb} things`, annotations: t % 4 === 0 ? {} : { readOnlyHint: t % 10 < 4 } };
+      return {
+        name: `${verb}_thing_${t}`,
+        description: `${verb} things`,
+        annotations: t % 4 === 0 ? {} : { readOnlyHint: t % 10 < 4 },
+      };
     });
-    servers.push({ id: `srv-${s}`, name: `server ${s}`, transport: { kind: "manual" }, declaredTools });
+    servers.push({
+      id: `srv-${s}`,
+      name: `server ${s}`,
+      transport: { kind: "manual" },
+      declaredTools,
+    });
     declaredTools.forEach((t, i) => {
       if (i % 5 === 4) return; // a fifth of the tools are never assessed
       const returning = i % 10 < 4;
       tools.push({
         serverId: `srv-${s}`,
         tool: t.name,
-        sourceIds: returning ? [pick(sources).id, pick(sources).id, pick(sources).id].filter((v, k, a) => a.indexOf(v) === k) : [],
-        roles: returning ? ["returns_untrusted_text"] : i % 10 < 7 ? ["writes"] : ["network_or_shares"],
+        sourceIds: returning
+          ? [pick(sources).id, pick(sources).id, pick(sources).id].filter(
+              (v, k, a) => a.indexOf(v) === k,
+            )
+          : [],
+        roles: returning
+          ? ["returns_untrusted_text"]
+          : i % 10 < 7
+            ? ["writes"]
+            : ["network_or_shares"],
         rolesConfirmed: i % 3 !== 0,
       });
     });
   }
   const agents = Array.from({ length: AGENTS }, (_, a) => {
     const held = new Set<string>();
-    while (held.size < TOOLS_PER_AGENT) held.add(`${Math.floor(rand() * SERVERS)}/${Math.floor(rand() * TOOLS_PER_SERVER)}`);
+    while (held.size < TOOLS_PER_AGENT)
+      held.add(`${Math.floor(rand() * SERVERS)}/${Math.floor(rand() * TOOLS_PER_SERVER)}`);
     return {
       id: `agent-${a}`,
       name: `agent ${a}`,
@@ -103,7 +135,8 @@ export async function run(): Promise<BenchResult[]> {
     // result through the next run would time a heap the route never has.
     totals.add(a.paths.total);
   }
-  if (totals.size !== 1) throw new Error(`the analysis is not deterministic: path totals ${[...totals].join(", ")}`);
+  if (totals.size !== 1)
+    throw new Error(`the analysis is not deterministic: path totals ${[...totals].join(", ")}`);
   // One more, serialised after the timed runs, so its garbage does not land in them.
   const last = analyzeReview(review, toolListsFromReview(review));
   const stringify: number[] = [];
@@ -116,9 +149,16 @@ export async function run(): Promise<BenchResult[]> {
   const total = last.paths.total;
   const listed = last.paths.listed.length;
   const m = median(times);
-  const counted = total === GENERATED_PATH_TOTAL ? "" : ` — expected ${GENERATED_PATH_TOTAL.toLocaleString("en-US")}`;
-  console.log(`  analysis runs: ${times.map((x) => x.toFixed(0)).join(", ")} ms; CPU ${cpu.map((x) => x.toFixed(0)).join(", ")} ms`);
-  console.log(`  JSON: ${(bytes / 1e6).toFixed(1)} MB, JSON.stringify median ${median(stringify).toFixed(0)} ms (not part of the goal)`);
+  const counted =
+    total === GENERATED_PATH_TOTAL
+      ? ""
+      : ` — expected ${GENERATED_PATH_TOTAL.toLocaleString("en-US")}`;
+  console.log(
+    `  analysis runs: ${times.map((x) => x.toFixed(0)).join(", ")} ms; CPU ${cpu.map((x) => x.toFixed(0)).join(", ")} ms`,
+  );
+  console.log(
+    `  JSON: ${(bytes / 1e6).toFixed(1)} MB, JSON.stringify median ${median(stringify).toFixed(0)} ms (not part of the goal)`,
+  );
   return Promise.resolve([
     {
       name: `analyzeReview: ${SERVERS} servers, ${SERVERS * TOOLS_PER_SERVER} tools, ${SOURCES} sources, ${AGENTS} agents (${total.toLocaleString("en-US")} paths counted${counted}, ${listed} listed)`,
@@ -132,5 +172,6 @@ export async function run(): Promise<BenchResult[]> {
 
 // `npx tsx bench/suites/analysis.ts` runs this suite alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await run()) console.log(`${r.pass ? "PASS" : "MISS"}  ${r.name}: ${r.figure}  (goal: ${r.goal})`);
+  for (const r of await run())
+    console.log(`${r.pass ? "PASS" : "MISS"}  ${r.name}: ${r.figure}  (goal: ${r.goal})`);
 }

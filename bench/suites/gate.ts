@@ -5,7 +5,10 @@
  * Goal: under 2 ms on loopback.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, type BenchResult } from "../types";
 
 const CALLS = 500;
@@ -14,16 +17,39 @@ const GOAL_MS = 2;
 
 async function connect(args: string[], root: string): Promise<Client> {
   const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: root, env: getDefaultEnvironment(), stderr: "ignore" }), { timeout: 120_000 });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args,
+      cwd: root,
+      env: getDefaultEnvironment(),
+      stderr: "ignore",
+    }),
+    { timeout: 120_000 },
+  );
   return client;
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const { BIN, KNOWLEDGE_ARGS, ROOT, inspectKnowledge, signedDocsRecord } = await import("@/tests/gate/fixtures");
+  const { BIN, KNOWLEDGE_ARGS, ROOT, inspectKnowledge, signedDocsRecord } =
+    await import("@/tests/gate/fixtures");
   const signed = signedDocsRecord(await inspectKnowledge());
   const [direct, gated] = await Promise.all([
     connect(KNOWLEDGE_ARGS, ROOT),
-    connect([BIN, "gate", "--record", signed.recordPath, "--public-key", signed.publicKeyPath, "--", "node", ...KNOWLEDGE_ARGS], ROOT),
+    connect(
+      [
+        BIN,
+        "gate",
+        "--record",
+        signed.recordPath,
+        "--public-key",
+        signed.publicKeyPath,
+        "--",
+        "node",
+        ...KNOWLEDGE_ARGS,
+      ],
+      ROOT,
+    ),
   ]);
   const call = async (c: Client) => {
     const t = performance.now();

@@ -24,9 +24,17 @@ const RUNS = 5;
 export async function run(): Promise<BenchResult[]> {
   const goal = `< ${GOAL_MS} ms`;
   const unavailable = appServerUnavailable();
-  if (unavailable) return [{ name: NAME, figure: `not measured: ${unavailable}`, goal, pass: false }];
+  if (unavailable)
+    return [{ name: NAME, figure: `not measured: ${unavailable}`, goal, pass: false }];
   if (!existsSync(CHROMIUM_PATH)) {
-    return [{ name: NAME, figure: `not measured: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or run \`npm run test:all\` once: it installs Debian's chromium)`, goal, pass: false }];
+    return [
+      {
+        name: NAME,
+        figure: `not measured: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or run \`npm run test:all\` once: it installs Debian's chromium)`,
+        goal,
+        pass: false,
+      },
+    ];
   }
   // Launched inside the try: a browser that fails to start must not leave the server running.
   let server: AppServer | undefined;
@@ -35,14 +43,18 @@ export async function run(): Promise<BenchResult[]> {
     server = await startAppServer();
     const { base, token } = server;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: { width: 1280, height: 800 },
+    });
     const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
     if (signIn.status() !== 204) throw new Error(`sign-in answered ${signIn.status()}`);
     const created = await context.request.post("/api/reviews", {
       data: { review: largeReview(FIVE_HUNDRED_NODES, "Bench: 500-node graph") },
       headers: { Authorization: `Bearer ${token}` },
     });
-    if (created.status() !== 201) throw new Error(`creating the review answered ${created.status()}: ${await created.text()}`);
+    if (created.status() !== 201)
+      throw new Error(`creating the review answered ${created.status()}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
 
     const times: number[] = [];
@@ -50,8 +62,14 @@ export async function run(): Promise<BenchResult[]> {
     for (let i = 0; i <= RUNS; i++) {
       const page = await context.newPage();
       await page.goto(`/reviews/${id}?section=graph&graph=all`); // the whole graph, not the default view of paths to sensitive sinks
-      await page.waitForFunction(() => performance.getEntriesByName("graph-painted").length > 0, undefined, { timeout: 60_000 });
-      const t = await page.evaluate(() => performance.getEntriesByName("graph-painted")[0]!.startTime);
+      await page.waitForFunction(
+        () => performance.getEntriesByName("graph-painted").length > 0,
+        undefined,
+        { timeout: 60_000 },
+      );
+      const t = await page.evaluate(
+        () => performance.getEntriesByName("graph-painted")[0]!.startTime,
+      );
       drawn = await page.locator("g.gnode:not(.k-group)").count();
       await page.close();
       if (i > 0) times.push(t); // the first load warms the server up
@@ -66,7 +84,14 @@ export async function run(): Promise<BenchResult[]> {
       },
     ];
   } catch (error) {
-    return [{ name: NAME, figure: `not measured: ${(error as Error).message}${server ? `; server said: ${server.stderrTail()}` : ""}`, goal, pass: false }];
+    return [
+      {
+        name: NAME,
+        figure: `not measured: ${(error as Error).message}${server ? `; server said: ${server.stderrTail()}` : ""}`,
+        goal,
+        pass: false,
+      },
+    ];
   } finally {
     await browser?.close();
     await server?.stop();

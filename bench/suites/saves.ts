@@ -33,8 +33,15 @@ type Api = { base: string; headers: Record<string, string> };
 type Saved = { id: string; revision: number; review: Review };
 
 async function createReviewVia(api: Api, review: Review): Promise<Saved> {
-  const res = await fetch(`${api.base}/api/reviews`, { method: "POST", headers: api.headers, body: JSON.stringify({ review }) });
-  if (res.status !== 201) throw new Error(`creating a review answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  const res = await fetch(`${api.base}/api/reviews`, {
+    method: "POST",
+    headers: api.headers,
+    body: JSON.stringify({ review }),
+  });
+  if (res.status !== 201)
+    throw new Error(
+      `creating a review answered ${res.status}: ${(await res.text()).slice(0, 300)}`,
+    );
   return (await res.json()) as Saved;
 }
 
@@ -46,9 +53,18 @@ async function getReviewVia(api: Api, id: string): Promise<Saved> {
 
 type PutOutcome = { status: number; ms: number; body: unknown };
 
-async function putReview(api: Api, id: string, baseRevision: number, review: Review): Promise<PutOutcome> {
+async function putReview(
+  api: Api,
+  id: string,
+  baseRevision: number,
+  review: Review,
+): Promise<PutOutcome> {
   const t = performance.now();
-  const res = await fetch(`${api.base}/api/reviews/${id}`, { method: "PUT", headers: api.headers, body: JSON.stringify({ baseRevision, review }) });
+  const res = await fetch(`${api.base}/api/reviews/${id}`, {
+    method: "PUT",
+    headers: api.headers,
+    body: JSON.stringify({ baseRevision, review }),
+  });
   const body = (await res.json()) as unknown;
   return { status: res.status, ms: performance.now() - t, body };
 }
@@ -65,7 +81,10 @@ function edited(review: Review, n: number): Review {
   return { ...review, summary: `edit ${n}` };
 }
 
-async function steadyLoad(api: Api, own: Saved[]): Promise<{ p50: number; p99: number; count: number; errors: number }> {
+async function steadyLoad(
+  api: Api,
+  own: Saved[],
+): Promise<{ p50: number; p99: number; count: number; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -86,7 +105,12 @@ async function steadyLoad(api: Api, own: Saved[]): Promise<{ p50: number; p99: n
       }
     }),
   );
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: latencies.length, errors };
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    count: latencies.length,
+    errors,
+  };
 }
 
 async function saturation(api: Api, own: Saved[]): Promise<{ perSecond: number; errors: number }> {
@@ -112,7 +136,12 @@ async function saturation(api: Api, own: Saved[]): Promise<{ perSecond: number; 
 
 /** Client i's counter lives in the notes of its own source; the review is shared by all. */
 function withCounter(review: Review, client: number, value: number): Review {
-  return { ...review, sources: review.sources.map((s) => (s.id === `bench-${client}` ? { ...s, notes: String(value) } : s)) };
+  return {
+    ...review,
+    sources: review.sources.map((s) =>
+      s.id === `bench-${client}` ? { ...s, notes: String(value) } : s,
+    ),
+  };
 }
 
 async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
@@ -121,7 +150,12 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
     ...base,
     sources: [
       ...base.sources,
-      ...Array.from({ length: CLIENTS }, (_, i) => ({ ...base.sources[0]!, id: `bench-${i}` as Review["sources"][number]["id"], name: `bench source ${i}`, notes: "0" })),
+      ...Array.from({ length: CLIENTS }, (_, i) => ({
+        ...base.sources[0]!,
+        id: `bench-${i}` as Review["sources"][number]["id"],
+        name: `bench source ${i}`,
+        notes: "0",
+      })),
     ],
   };
   const created = await createReviewVia(api, shared);
@@ -137,14 +171,20 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
             gaveUp++;
             return;
           }
-          const out = await putReview(api, created.id, current.revision, withCounter(current.review, client, value));
+          const out = await putReview(
+            api,
+            created.id,
+            current.revision,
+            withCounter(current.review, client, value),
+          );
           if (out.status === 200) {
             current = out.body as Saved;
             break;
           }
           if (out.status === 409) {
             conflicts++;
-            current = (out.body as { error: { details: { current: Saved } } }).error.details.current;
+            current = (out.body as { error: { details: { current: Saved } } }).error.details
+              .current;
           } else {
             otherStatuses.set(out.status, (otherStatuses.get(out.status) ?? 0) + 1);
             current = await getReviewVia(api, created.id);
@@ -155,11 +195,16 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
   );
   const last = await getReviewVia(api, created.id);
   const lost = Array.from({ length: CLIENTS }, (_, i) => i).filter(
-    (i) => last.review.sources.find((s) => s.id === `bench-${i}`)?.notes !== String(UPDATES_PER_CLIENT),
+    (i) =>
+      last.review.sources.find((s) => s.id === `bench-${i}`)?.notes !== String(UPDATES_PER_CLIENT),
   );
   const expectedRevision = 1 + CLIENTS * UPDATES_PER_CLIENT;
   const others = [...otherStatuses].map(([s, n]) => `${n}× ${s}`).join(", ");
-  const ok = lost.length === 0 && otherStatuses.size === 0 && gaveUp === 0 && last.revision === expectedRevision;
+  const ok =
+    lost.length === 0 &&
+    otherStatuses.size === 0 &&
+    gaveUp === 0 &&
+    last.revision === expectedRevision;
   return {
     ok,
     figure: `${CLIENTS * UPDATES_PER_CLIENT} saves landed as revision ${last.revision} (expected ${expectedRevision}), ${conflicts} lost races all answered 409${others ? `; other answers: ${others}` : ""}; ${lost.length} counters lost${gaveUp ? `; ${gaveUp} clients gave up` : ""}`,
@@ -172,12 +217,23 @@ async function measure(label: string, env: Record<string, string>): Promise<Benc
     saturation: `saves (${label}): ${CLIENTS} reviewers saving back to back, ${SATURATION_SECONDS} s`,
     one: `saves (${label}): ${CLIENTS} reviewers on one review, ${UPDATES_PER_CLIENT} updates each`,
   };
-  const goals = { load: `p99 < ${P99_GOAL_MS} ms`, saturation: `≥ ${CLIENTS} saves/s (the steady load's rate)`, one: "every lost race 409, no update lost" };
+  const goals = {
+    load: `p99 < ${P99_GOAL_MS} ms`,
+    saturation: `≥ ${CLIENTS} saves/s (the steady load's rate)`,
+    one: "every lost race 409, no update lost",
+  };
   let server: AppServer | undefined;
   try {
     server = await startAppServer(env);
-    const api: Api = { base: server.base, headers: { Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" } };
-    const own = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createReviewVia(api, { ...createDemoReview(), title: `bench reviewer ${i}` })));
+    const api: Api = {
+      base: server.base,
+      headers: { Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" },
+    };
+    const own = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) =>
+        createReviewVia(api, { ...createDemoReview(), title: `bench reviewer ${i}` }),
+      ),
+    );
     const load = await steadyLoad(api, own);
     const sat = await saturation(api, own);
     const one = await oneReview(api);
@@ -198,13 +254,20 @@ async function measure(label: string, env: Record<string, string>): Promise<Benc
     ];
   } catch (error) {
     const why = `not measured: ${(error as Error).message}${server ? `; server said: ${server.stderrTail()}` : ""}`;
-    return (["load", "saturation", "one"] as const).map((k) => ({ name: names[k], figure: why, goal: goals[k], pass: false }));
+    return (["load", "saturation", "one"] as const).map((k) => ({
+      name: names[k],
+      figure: why,
+      goal: goals[k],
+      pass: false,
+    }));
   } finally {
     await server?.stop();
   }
 }
 
-async function withFreshDatabase<T>(fn: (url: string | null, why: string) => Promise<T>): Promise<T> {
+async function withFreshDatabase<T>(
+  fn: (url: string | null, why: string) => Promise<T>,
+): Promise<T> {
   const database = `relay_review_bench_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   try {
@@ -212,7 +275,10 @@ async function withFreshDatabase<T>(fn: (url: string | null, why: string) => Pro
     await admin.query(`CREATE DATABASE "${database}"`);
   } catch (error) {
     await admin.end().catch(() => undefined);
-    return fn(null, `PostgreSQL at ${new URL(ADMIN_URL).host} is unreachable (${(error as Error).message})`);
+    return fn(
+      null,
+      `PostgreSQL at ${new URL(ADMIN_URL).host} is unreachable (${(error as Error).message})`,
+    );
   }
   try {
     const url = new URL(ADMIN_URL);
@@ -226,10 +292,27 @@ async function withFreshDatabase<T>(fn: (url: string | null, why: string) => Pro
 
 export async function run(): Promise<BenchResult[]> {
   const unavailable = appServerUnavailable();
-  if (unavailable) return [{ name: "saves", figure: `not measured: ${unavailable}`, goal: "the suite runs", pass: false }];
+  if (unavailable)
+    return [
+      {
+        name: "saves",
+        figure: `not measured: ${unavailable}`,
+        goal: "the suite runs",
+        pass: false,
+      },
+    ];
   const embedded = await measure("embedded store", {});
   const postgres = await withFreshDatabase(async (url, why) =>
-    url ? measure("PostgreSQL", { DATABASE_URL: url }) : [{ name: "saves (PostgreSQL)", figure: `not measured: ${why}`, goal: "the suite runs", pass: false }],
+    url
+      ? measure("PostgreSQL", { DATABASE_URL: url })
+      : [
+          {
+            name: "saves (PostgreSQL)",
+            figure: `not measured: ${why}`,
+            goal: "the suite runs",
+            pass: false,
+          },
+        ],
   );
   return [...embedded, ...postgres];
 }

@@ -38,7 +38,9 @@ async function compare(label: string, server: string[]): Promise<BenchResult[]> 
   const o = median(ours);
   const b = median(bare);
   const ratio = o / b;
-  console.log(`  ${label}: ours ${ours.map((x) => x.toFixed(0)).join(", ")} ms; bare ${bare.map((x) => x.toFixed(0)).join(", ")} ms`);
+  console.log(
+    `  ${label}: ours ${ours.map((x) => x.toFixed(0)).join(", ")} ms; bare ${bare.map((x) => x.toFixed(0)).join(", ")} ms`,
+  );
   return [
     {
       name: `inspect over stdio, ${label}`,
@@ -54,10 +56,21 @@ function fingerprintBench(): BenchResult {
     name: `tool_${String(i).padStart(5, "0")}`,
     title: `Tool ${i}`,
     description: `Tool number ${i}: returns the ${i}th record of the example dataset, as JSON.`,
-    inputSchema: { type: "object", properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } }, required: ["id"] },
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } },
+      required: ["id"],
+    },
     annotations: { readOnlyHint: i % 2 === 0 },
   }));
-  const surface: Surface = { instructions: null, tools, resources: [], resourceTemplates: [], prompts: [], rejects: [] };
+  const surface: Surface = {
+    instructions: null,
+    tools,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    rejects: [],
+  };
   for (let i = 0; i < 3; i++) fingerprintSurface(surface); // JIT warm-up
   const times: number[] = [];
   for (let i = 0; i < 9; i++) {
@@ -67,14 +80,34 @@ function fingerprintBench(): BenchResult {
   }
   const m = median(times);
   console.log(`  fingerprint 10,000 tools: ${times.map((x) => x.toFixed(1)).join(", ")} ms`);
-  return { name: "fingerprint of 10,000 tools", figure: `median ${m.toFixed(1)} ms (min ${Math.min(...times).toFixed(1)} ms)`, goal: "< 100 ms", pass: m < 100 };
+  return {
+    name: "fingerprint of 10,000 tools",
+    figure: `median ${m.toFixed(1)} ms (min ${Math.min(...times).toFixed(1)} ms)`,
+    goal: "< 100 ms",
+    pass: m < 100,
+  };
 }
 
 export async function run(): Promise<BenchResult[]> {
   // Measure the CLI as installed: bin/relay-review.mjs runs the sources through tsx when they are
   // newer than the bundle npm install built, which an edit since would otherwise leave us timing.
   await exec(process.execPath, [path.join(ROOT, "scripts/build-cli.mjs")], { cwd: ROOT });
-  const everything = ["node", path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"];
-  const many = ["node", "--import", "tsx", path.join(ROOT, "tests/fixtures/servers/hostile.ts"), "many-tools", "10000"];
-  return [fingerprintBench(), ...(await compare("server-everything", everything)), ...(await compare("10,000-tool server", many))];
+  const everything = [
+    "node",
+    path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+    "stdio",
+  ];
+  const many = [
+    "node",
+    "--import",
+    "tsx",
+    path.join(ROOT, "tests/fixtures/servers/hostile.ts"),
+    "many-tools",
+    "10000",
+  ];
+  return [
+    fingerprintBench(),
+    ...(await compare("server-everything", everything)),
+    ...(await compare("10,000-tool server", many)),
+  ];
 }

@@ -16,11 +16,17 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 /** Bound on waiting for the server to exit after SIGTERM, before SIGKILL. */
 const SERVER_STOP_TIMEOUT_MS = 10_000;
 
-export type AppServer = { base: string; token: string; stop(): Promise<void>; stderrTail(): string };
+export type AppServer = {
+  base: string;
+  token: string;
+  stop(): Promise<void>;
+  stderrTail(): string;
+};
 
 /** Why the app cannot be started here, or null when it can. */
 export function appServerUnavailable(): string | null {
-  if (!existsSync(path.resolve(".next", "BUILD_ID"))) return "no production build (.next/BUILD_ID); run `npx next build` first";
+  if (!existsSync(path.resolve(".next", "BUILD_ID")))
+    return "no production build (.next/BUILD_ID); run `npx next build` first";
   return null;
 }
 
@@ -54,7 +60,14 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", RELAY_REVIEW_DATA: dataDir, RELAY_REVIEW_TOKEN: token, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RELAY_REVIEW_DATA: dataDir,
+      RELAY_REVIEW_TOKEN: token,
+      ...env,
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -69,7 +82,9 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     await waitForServer(base, child);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+    throw new Error(
+      `${(error as Error).message}${stderr ? `; server said: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`,
+    );
   }
   return { base, token, stop, stderrTail: () => stderr.trim().split("\n").slice(-3).join(" | ") };
 }

@@ -27,10 +27,21 @@ import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
-import { checkRecordAge, formatGateEvent, type GateEvent, type GateRefusal } from "@/lib/gate/policy";
+import {
+  checkRecordAge,
+  formatGateEvent,
+  type GateEvent,
+  type GateRefusal,
+} from "@/lib/gate/policy";
 import type { InspectTarget } from "@/lib/mcp/types";
 
-export const EXIT = { OK: 0, RECORD_REFUSED: 1, USAGE: 2, SURFACE_MISMATCH: 3, UPSTREAM_FAILED: 4 } as const;
+export const EXIT = {
+  OK: 0,
+  RECORD_REFUSED: 1,
+  USAGE: 2,
+  SURFACE_MISMATCH: 3,
+  UPSTREAM_FAILED: 4,
+} as const;
 
 const USAGE = [
   "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] TARGET",
@@ -49,24 +60,39 @@ async function readOptional(file: string): Promise<string | null> {
   }
 }
 
-async function loadKey(publicKeyFile: string | null, dataDir: string | null): Promise<{ ok: true; key: KeyObject } | { ok: false; message: string }> {
+async function loadKey(
+  publicKeyFile: string | null,
+  dataDir: string | null,
+): Promise<{ ok: true; key: KeyObject } | { ok: false; message: string }> {
   try {
     if (publicKeyFile !== null) {
       const pem = await readOptional(publicKeyFile);
-      return pem === null ? { ok: false, message: `no such file: ${publicKeyFile}` } : { ok: true, key: createPublicKey(pem) };
+      return pem === null
+        ? { ok: false, message: `no such file: ${publicKeyFile}` }
+        : { ok: true, key: createPublicKey(pem) };
     }
     const dir = dataDir ?? resolveDataDir();
     const files = signingKeyPaths(dir);
     const pem = (await readOptional(files.publicKey)) ?? (await readOptional(files.privateKey));
-    if (pem === null) return { ok: false, message: `no signing key in ${dir}; pass --public-key FILE (the workbench's signing-key.pub.pem)` };
+    if (pem === null)
+      return {
+        ok: false,
+        message: `no signing key in ${dir}; pass --public-key FILE (the workbench's signing-key.pub.pem)`,
+      };
     return { ok: true, key: createPublicKey(pem) };
   } catch (error) {
-    return { ok: false, message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 /** The operator's target plus what the record says the server needs, from this environment. */
-function withRecordSecrets(target: InspectTarget, record: DecisionRecord): { target: InspectTarget; missing: string[] } {
+function withRecordSecrets(
+  target: InspectTarget,
+  record: DecisionRecord,
+): { target: InspectTarget; missing: string[] } {
   const t = record.server.transport;
   const missing: string[] = [];
   const fromEnv = (name: string) => {
@@ -87,7 +113,14 @@ function withRecordSecrets(target: InspectTarget, record: DecisionRecord): { tar
     const v = fromEnv(name);
     if (v !== undefined) headers[header] = v;
   }
-  return { target: { ...target, headers: { ...headers, ...(target.headers ?? {}) }, mode: target.mode ?? (t.kind === "sse" ? "sse" : "auto") }, missing };
+  return {
+    target: {
+      ...target,
+      headers: { ...headers, ...(target.headers ?? {}) },
+      mode: target.mode ?? (t.kind === "sse" ? "sse" : "auto"),
+    },
+    missing,
+  };
 }
 
 function refuse(refusal: GateRefusal, code: number, detail?: string): number {
@@ -100,7 +133,9 @@ function refuse(refusal: GateRefusal, code: number, detail?: string): number {
 const wholeNumber = (flag: string, v: string | true | undefined): number | null | string => {
   if (v === undefined) return null;
   const n = Number(v);
-  return typeof v === "string" && Number.isInteger(n) && n >= 0 ? n : `${flag} must be a whole number`;
+  return typeof v === "string" && Number.isInteger(n) && n >= 0
+    ? n
+    : `${flag} must be a whole number`;
 };
 
 export async function run(argv: string[]): Promise<number> {
@@ -108,11 +143,16 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(USAGE + "\n");
     return EXIT.OK;
   }
-  const parsed = parseArgs(argv, ["--record", "--public-key", "--data", "--listen", "--max-age-days", "--call-timeout-ms"], []);
+  const parsed = parseArgs(
+    argv,
+    ["--record", "--public-key", "--data", "--listen", "--max-age-days", "--call-timeout-ms"],
+    [],
+  );
   const f = parsed.flags;
   const recordPath = f.get("--record");
   if (typeof recordPath !== "string") parsed.errors.push("--record RECORD.json is required");
-  if (f.has("--public-key") && f.has("--data")) parsed.errors.push("give --public-key or --data, not both");
+  if (f.has("--public-key") && f.has("--data"))
+    parsed.errors.push("give --public-key or --data, not both");
   const listen = wholeNumber("--listen", f.get("--listen"));
   const maxAge = wholeNumber("--max-age-days", f.get("--max-age-days"));
   const callTimeout = wholeNumber("--call-timeout-ms", f.get("--call-timeout-ms"));
@@ -130,23 +170,37 @@ export async function run(argv: string[]): Promise<number> {
     say(`cannot read ${recordPath}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.USAGE;
   }
-  const key = await loadKey(typeof f.get("--public-key") === "string" ? (f.get("--public-key") as string) : null, typeof f.get("--data") === "string" ? (f.get("--data") as string) : null);
+  const key = await loadKey(
+    typeof f.get("--public-key") === "string" ? (f.get("--public-key") as string) : null,
+    typeof f.get("--data") === "string" ? (f.get("--data") as string) : null,
+  );
   if (!key.ok) {
     say(key.message);
     return EXIT.USAGE;
   }
   const verified = verifyRecord(text, key.key);
   if (!verified.ok) {
-    const lead = { unsigned: "unsigned record", tampered: "tampered record", wrong_key: "record signed by another key", malformed: "malformed record", bad_key: "unusable key" }[verified.reason];
+    const lead = {
+      unsigned: "unsigned record",
+      tampered: "tampered record",
+      wrong_key: "record signed by another key",
+      malformed: "malformed record",
+      bad_key: "unusable key",
+    }[verified.reason];
     const detail = (verified.issues ?? []).map((i) => `${i.path}: ${i.message}`).join("\n");
-    return refuse({ reason: verified.reason, message: `${lead}: ${verified.message}` }, verified.reason === "bad_key" ? EXIT.USAGE : EXIT.RECORD_REFUSED, detail || undefined);
+    return refuse(
+      { reason: verified.reason, message: `${lead}: ${verified.message}` },
+      verified.reason === "bad_key" ? EXIT.USAGE : EXIT.RECORD_REFUSED,
+      detail || undefined,
+    );
   }
   const record = verified.record;
   const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
 
   const { target, missing } = withRecordSecrets(parsed.target, record);
-  for (const name of missing) say(`warning: the record names ${name}, which is not set in this environment`);
+  for (const name of missing)
+    say(`warning: the record names ${name}, which is not set in this environment`);
 
   const { startGate } = await import("@/lib/mcp/node/gate");
   const started = await startGate({
@@ -163,7 +217,12 @@ export async function run(argv: string[]): Promise<number> {
         : started.refusal.reason === "upstream_failed"
           ? EXIT.UPSTREAM_FAILED
           : EXIT.RECORD_REFUSED;
-    const detail = [started.detail, started.stderrTail ? `server stderr (last lines):\n${started.stderrTail.split("\n").slice(-8).join("\n")}` : undefined]
+    const detail = [
+      started.detail,
+      started.stderrTail
+        ? `server stderr (last lines):\n${started.stderrTail.split("\n").slice(-8).join("\n")}`
+        : undefined,
+    ]
       .filter(Boolean)
       .join("\n");
     return refuse(started.refusal, code, detail || undefined);

@@ -12,7 +12,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { ImportResponseSchema } from "@/lib/import/api";
-import { CLIENT_SHAPES, formatImportIssue, parseClientConfig, type ClientShape } from "@/lib/import/config";
+import {
+  CLIENT_SHAPES,
+  formatImportIssue,
+  parseClientConfig,
+  type ClientShape,
+} from "@/lib/import/config";
 import { clientConfigForServers } from "@/lib/import/write";
 
 const USAGE = `usage: relay-review import FILE [--url WORKBENCH (default http://127.0.0.1:3000)] [--review ID] [--shape ${CLIENT_SHAPES.join("|")}] [--json]\n  token: RELAY_REVIEW_TOKEN (the owner token the workbench printed at start)`;
@@ -66,7 +71,9 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   // Only names leave this process: the config is rebuilt from the parsed servers, secrets already replaced.
-  const text = clientConfigForServers(parsed.config.servers.map((s) => ({ name: s.key, transport: s.transport })));
+  const text = clientConfigForServers(
+    parsed.config.servers.map((s) => ({ name: s.key, transport: s.transport })),
+  );
   const token = process.env.RELAY_REVIEW_TOKEN?.trim();
   if (!token) {
     err("RELAY_REVIEW_TOKEN is not set (the owner token the workbench printed at start)");
@@ -78,10 +85,17 @@ export async function run(argv: string[]): Promise<number> {
     res = await fetch(`${base}/api/import`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ text, fileName: file, shape: parsed.config.shape, ...(opts["--review"] ? { reviewId: opts["--review"] } : {}) }),
+      body: JSON.stringify({
+        text,
+        fileName: file,
+        shape: parsed.config.shape,
+        ...(opts["--review"] ? { reviewId: opts["--review"] } : {}),
+      }),
     });
   } catch (error) {
-    err(`cannot reach the workbench at ${base}: ${error instanceof Error ? error.message : String(error)}`);
+    err(
+      `cannot reach the workbench at ${base}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
   const body: unknown = await res.json().catch(() => null);
@@ -96,12 +110,24 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const s = out.summary;
-  process.stdout.write(`${out.created ? "created review" : "updated review"} ${out.reviewId} (revision ${out.revision})\n`);
-  process.stdout.write(`agent ${s.agent.name} [${s.agent.id}] holds ${s.agent.toolCount} tool(s)\n`);
-  for (const srv of s.servers) process.stdout.write(`  server ${srv.name} [${srv.id}]: ${srv.status}, ${srv.toolCount} tool(s)${srv.notes.length ? ` — ${srv.notes.join("; ")}` : ""}\n`);
+  process.stdout.write(
+    `${out.created ? "created review" : "updated review"} ${out.reviewId} (revision ${out.revision})\n`,
+  );
+  process.stdout.write(
+    `agent ${s.agent.name} [${s.agent.id}] holds ${s.agent.toolCount} tool(s)\n`,
+  );
+  for (const srv of s.servers)
+    process.stdout.write(
+      `  server ${srv.name} [${srv.id}]: ${srv.status}, ${srv.toolCount} tool(s)${srv.notes.length ? ` — ${srv.notes.join("; ")}` : ""}\n`,
+    );
   if (parsed.config.replacements.length) {
-    process.stdout.write(`secrets not stored (${parsed.config.replacements.length}), replaced by variables (set their values on the workbench's Secrets page):\n`);
-    for (const r of parsed.config.replacements) process.stdout.write(`  line ${r.line}: ${r.path} (${r.field} ${r.name}) → \${${r.variable}}\n`);
+    process.stdout.write(
+      `secrets not stored (${parsed.config.replacements.length}), replaced by variables (set their values on the workbench's Secrets page):\n`,
+    );
+    for (const r of parsed.config.replacements)
+      process.stdout.write(
+        `  line ${r.line}: ${r.path} (${r.field} ${r.name}) → \${${r.variable}}\n`,
+      );
   } else process.stdout.write("no secret values found\n");
   return 0;
 }

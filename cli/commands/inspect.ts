@@ -17,7 +17,13 @@ type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
 
 /** The typed command in the web app's sandbox: `node` is this Node, script paths are made absolute against the current directory. */
 async function sandboxCliTarget(target: StdioTarget) {
-  const [{ sandboxTarget }, { LauncherSandboxSchema }, { isRelativeScriptArg }, { resolveDataDir }, path] = await Promise.all([
+  const [
+    { sandboxTarget },
+    { LauncherSandboxSchema },
+    { isRelativeScriptArg },
+    { resolveDataDir },
+    path,
+  ] = await Promise.all([
     import("@/lib/mcp/node/sandbox"),
     import("@/lib/mcp/sandbox-plan"),
     import("@/lib/mcp/launchers"),
@@ -26,17 +32,32 @@ async function sandboxCliTarget(target: StdioTarget) {
   ]);
   const root = process.cwd();
   return sandboxTarget(
-    { ...target, command: target.command === "node" ? process.execPath : target.command, args: target.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)) },
-    { sandbox: LauncherSandboxSchema.parse({}), root, dataDir: resolveDataDir(process.env), env: process.env },
+    {
+      ...target,
+      command: target.command === "node" ? process.execPath : target.command,
+      args: target.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)),
+    },
+    {
+      sandbox: LauncherSandboxSchema.parse({}),
+      root,
+      dataDir: resolveDataDir(process.env),
+      env: process.env,
+    },
   );
 }
 
 function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {
   if (!report.sandboxed) return `relay-review inspect: ran without a sandbox: ${report.reason}\n`;
-  const lines = [`relay-review inspect: sandboxed (${report.mechanism}, network ${report.network})`];
+  const lines = [
+    `relay-review inspect: sandboxed (${report.mechanism}, network ${report.network})`,
+  ];
   if (!report.traced) lines.push(`  ${report.traceNote ?? "no trace"}`);
-  for (const a of report.attempts) lines.push(`  tried ${a.kind} ${safeText(a.target)}${a.write ? " (write)" : ""}: ${a.result}${a.count > 1 ? ` ×${a.count}` : ""}`);
-  if (report.droppedAttempts) lines.push(`  … and ${report.droppedAttempts} more distinct attempts`);
+  for (const a of report.attempts)
+    lines.push(
+      `  tried ${a.kind} ${safeText(a.target)}${a.write ? " (write)" : ""}: ${a.result}${a.count > 1 ? ` ×${a.count}` : ""}`,
+    );
+  if (report.droppedAttempts)
+    lines.push(`  … and ${report.droppedAttempts} more distinct attempts`);
   return lines.join("\n") + "\n";
 }
 
@@ -47,14 +68,20 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const parsed = parseArgs(argv, ["--name", "--image"], ["--json", "--warn", "--quiet", "--sandbox"]);
+  const parsed = parseArgs(
+    argv,
+    ["--name", "--image"],
+    ["--json", "--warn", "--quiet", "--sandbox"],
+  );
   if (parsed.errors.length || !parsed.target) {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
     return 2;
   }
   if (parsed.flags.has("--sandbox")) {
     if (parsed.target.kind !== "stdio") {
-      process.stderr.write(`relay-review inspect: --sandbox applies to a stdio command (-- COMMAND …), not a URL\n${USAGE}\n`);
+      process.stderr.write(
+        `relay-review inspect: --sandbox applies to a stdio command (-- COMMAND …), not a URL\n${USAGE}\n`,
+      );
       return 2;
     }
     const sandboxed = await sandboxCliTarget(parsed.target);
@@ -65,13 +92,22 @@ export async function run(argv: string[]): Promise<number> {
     parsed.target = sandboxed.target;
   }
   // A sandboxed target is started by the transport (it reads strace's record from its own pipes).
-  const started = parsed.target.kind === "stdio" && parsed.target.sandbox ? {} : await prespawn(parsed.target);
+  const started =
+    parsed.target.kind === "stdio" && parsed.target.sandbox ? {} : await prespawn(parsed.target);
   if (started.error) {
-    process.stderr.write(`relay-review inspect: connect_failed: could not start ${JSON.stringify(parsed.target.kind === "stdio" ? parsed.target.command : "")}: ${started.error}\n`);
+    process.stderr.write(
+      `relay-review inspect: connect_failed: could not start ${JSON.stringify(parsed.target.kind === "stdio" ? parsed.target.command : "")}: ${started.error}\n`,
+    );
     return 1;
   }
   // Everything else (the SDK, zod, the surface modules) loads while the server boots.
-  const [{ inspectServer }, { renderSnapshot, safeText }, { buildRegistrationRecord }, { scanSurface }, { surfaceOf }] = await Promise.all([
+  const [
+    { inspectServer },
+    { renderSnapshot, safeText },
+    { buildRegistrationRecord },
+    { scanSurface },
+    { surfaceOf },
+  ] = await Promise.all([
     loadInspector(),
     import("@/cli/shared/render"),
     import("@/lib/surface/registration"),
@@ -82,11 +118,15 @@ export async function run(argv: string[]): Promise<number> {
   const result = await inspectServer(parsed.target, {
     limits: parsed.limits,
     ...(started.child ? { prespawned: started.child } : {}),
-    onProgress: parsed.flags.has("--quiet") || isJson ? undefined : (e) => {
-      if (e.type === "fallback") process.stderr.write(`relay-review inspect: ${e.reason}\n`);
-    },
+    onProgress:
+      parsed.flags.has("--quiet") || isJson
+        ? undefined
+        : (e) => {
+            if (e.type === "fallback") process.stderr.write(`relay-review inspect: ${e.reason}\n`);
+          },
   });
-  if (result.sandbox && !isJson) process.stderr.write(renderSandboxReport(result.sandbox, safeText));
+  if (result.sandbox && !isJson)
+    process.stderr.write(renderSandboxReport(result.sandbox, safeText));
   if (!result.ok) {
     process.stderr.write(`relay-review inspect: ${safeText(formatInspectError(result.error))}\n`);
     return 1;
@@ -101,7 +141,19 @@ export async function run(argv: string[]): Promise<number> {
   });
   const flags = scanSurface(surfaceOf(snapshot));
   // Indented for a person at a terminal, one line for a pipe or a file (10,000 tools: 3× smaller).
-  if (isJson) process.stdout.write(JSON.stringify({ registration, snapshot, suspicious: flags, ...(result.sandbox ? { sandbox: result.sandbox } : {}) }, null, process.stdout.isTTY ? 2 : undefined) + "\n");
+  if (isJson)
+    process.stdout.write(
+      JSON.stringify(
+        {
+          registration,
+          snapshot,
+          suspicious: flags,
+          ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+        },
+        null,
+        process.stdout.isTTY ? 2 : undefined,
+      ) + "\n",
+    );
   else process.stdout.write(renderSnapshot(snapshot, flags) + "\n");
   return 0;
 }

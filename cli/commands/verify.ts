@@ -43,26 +43,41 @@ export async function run(argv: string[]): Promise<number> {
     if (!strict.ok) throw new Error(strict.message);
     json = strict.value;
   } catch (error) {
-    process.stderr.write(`relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 2;
   }
-  const wrapper = json && typeof json === "object" && "registration" in json ? (json as { registration: unknown; snapshot?: unknown }) : null;
+  const wrapper =
+    json && typeof json === "object" && "registration" in json
+      ? (json as { registration: unknown; snapshot?: unknown })
+      : null;
   const record = parseRegistrationRecord(wrapper ? wrapper.registration : json);
   if (!record.ok) {
-    process.stderr.write(`relay-review verify: ${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}\n`);
+    process.stderr.write(
+      `relay-review verify: ${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}\n`,
+    );
     return 2;
   }
-  const pinnedSnapshot = wrapper?.snapshot !== undefined ? parseSurfaceSnapshot(wrapper.snapshot) : null;
+  const pinnedSnapshot =
+    wrapper?.snapshot !== undefined ? parseSurfaceSnapshot(wrapper.snapshot) : null;
   const pinnedSurface: Surface | undefined =
-    pinnedSnapshot && pinnedSnapshot.surfaceSha256 === record.record.surface_sha256 ? surfaceOf(pinnedSnapshot) : undefined;
+    pinnedSnapshot && pinnedSnapshot.surfaceSha256 === record.record.surface_sha256
+      ? surfaceOf(pinnedSnapshot)
+      : undefined;
 
   const started = await prespawn(parsed.target);
   if (started.error) {
-    process.stderr.write(`relay-review verify: connect_failed: could not start the server: ${started.error}\n`);
+    process.stderr.write(
+      `relay-review verify: connect_failed: could not start the server: ${started.error}\n`,
+    );
     return 3;
   }
   const { inspectServer } = await loadInspector();
-  const result = await inspectServer(parsed.target, { limits: parsed.limits, ...(started.child ? { prespawned: started.child } : {}) });
+  const result = await inspectServer(parsed.target, {
+    limits: parsed.limits,
+    ...(started.child ? { prespawned: started.child } : {}),
+  });
   if (!result.ok) {
     process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
     return 3;

@@ -36,7 +36,11 @@ export type ParsedArgs = {
 /**
  * Parse argv. `valueFlags` take a value; `boolFlags` do not. Everything after `--` is the command.
  */
-export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[]): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  valueFlags: readonly string[],
+  boolFlags: readonly string[],
+): ParsedArgs {
   const flags = new Map<string, string | true>();
   const limits: Partial<InspectLimits> = {};
   const errors: string[] = [];
@@ -49,7 +53,10 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
       command = argv.slice(i + 1);
       break;
     }
-    const [name, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [name, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     const takeValue = (): string | undefined => {
       if (inline !== undefined) return inline;
       const v = argv[i + 1];
@@ -64,7 +71,8 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
       const v = takeValue();
       if (v === undefined) continue;
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) errors.push(`${name} must be a whole number, not ${JSON.stringify(v)}`);
+      if (!Number.isInteger(n) || n < 0)
+        errors.push(`${name} must be a whole number, not ${JSON.stringify(v)}`);
       else limits[LIMIT_FLAGS[name]!] = n;
     } else if (name === "--header") {
       const v = takeValue();
@@ -78,7 +86,8 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
       const eq = v.indexOf("=");
       const key = eq === -1 ? v : v.slice(0, eq);
       const value = eq === -1 ? process.env[v] : v.slice(eq + 1);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) errors.push(`--env: ${JSON.stringify(key)} is not a variable name`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+        errors.push(`--env: ${JSON.stringify(key)} is not a variable name`);
       else if (value === undefined) errors.push(`--env ${key}: not set in this shell`);
       else env[key] = value;
     } else if (valueFlags.includes(name) || name === "--url" || name === "--transport") {
@@ -95,11 +104,13 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
   if (typeof url === "string" && command) errors.push("give either --url or -- COMMAND, not both");
   else if (typeof url === "string") {
     const mode = flags.get("--transport") ?? "auto";
-    if (mode !== "auto" && mode !== "streamable-http" && mode !== "sse") errors.push(`--transport must be auto, streamable-http or sse`);
+    if (mode !== "auto" && mode !== "streamable-http" && mode !== "sse")
+      errors.push(`--transport must be auto, streamable-http or sse`);
     else {
       try {
         const u = new URL(url);
-        if (u.protocol !== "http:" && u.protocol !== "https:") errors.push("--url must be an http(s) URL");
+        if (u.protocol !== "http:" && u.protocol !== "https:")
+          errors.push("--url must be an http(s) URL");
         else target = { kind: "http", url, headers, mode };
       } catch {
         errors.push(`--url ${JSON.stringify(url)} is not a URL`);
@@ -109,15 +120,34 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
     if (command.length === 0) errors.push("-- must be followed by a command");
     else {
       const [cmd, ...args] = command as [string, ...string[]];
-      target = { kind: "stdio", command: cmd === "node" ? process.execPath : cmd, args, env, cwd: process.cwd() };
+      target = {
+        kind: "stdio",
+        command: cmd === "node" ? process.execPath : cmd,
+        args,
+        env,
+        cwd: process.cwd(),
+      };
     }
   } else errors.push("no server given: use --url URL or -- COMMAND [ARGS…]");
   return { flags, limits, target, errors };
 }
 
 /** One line for an inspection error, naming the limit when one tripped. */
-export function formatInspectError(error: { code: string; limit?: string; message: string; stderrTail?: string }): string {
-  const head = error.limit ? `limit ${error.limit} tripped: ${error.message}` : `${error.code}: ${error.message}`;
+export function formatInspectError(error: {
+  code: string;
+  limit?: string;
+  message: string;
+  stderrTail?: string;
+}): string {
+  const head = error.limit
+    ? `limit ${error.limit} tripped: ${error.message}`
+    : `${error.code}: ${error.message}`;
   const tail = error.stderrTail?.trim();
-  return tail ? `${head}\n  server stderr (last lines):\n${tail.split("\n").slice(-8).map((l) => `    ${l}`).join("\n")}` : head;
+  return tail
+    ? `${head}\n  server stderr (last lines):\n${tail
+        .split("\n")
+        .slice(-8)
+        .map((l) => `    ${l}`)
+        .join("\n")}`
+    : head;
 }

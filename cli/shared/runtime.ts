@@ -14,7 +14,9 @@ export async function loadInspector(): Promise<typeof Inspector> {
  * Start a stdio server before the SDK and the rest of lib/ load, so its boot overlaps ours.
  * Resolves once the process exists (or with the spawn error).
  */
-export async function prespawn(target: InspectTarget): Promise<{ child?: ChildProcess; error?: string }> {
+export async function prespawn(
+  target: InspectTarget,
+): Promise<{ child?: ChildProcess; error?: string }> {
   if (target.kind !== "stdio") return {};
   const { spawnStdioServer } = await import("@/lib/mcp/node/spawn");
   const child = spawnStdioServer(target);

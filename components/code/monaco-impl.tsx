@@ -33,13 +33,24 @@ export function MonacoEditor(props: CodeEditorProps) {
       language={props.language}
       height={props.height ?? 240}
       onChange={(v) => props.onChange?.(v ?? "")}
-      options={{ ...COMMON, readOnly: props.readOnly ?? false, ariaLabel: props.ariaLabel, domReadOnly: props.readOnly ?? false }}
+      options={{
+        ...COMMON,
+        readOnly: props.readOnly ?? false,
+        ariaLabel: props.ariaLabel,
+        domReadOnly: props.readOnly ?? false,
+      }}
       loading={<div className="skeleton" style={{ height: props.height ?? 240 }} />}
     />
   );
 }
 
-export type CodeDiffProps = { original: string; modified: string; language: "json" | "plaintext"; height?: number | string; ariaLabel: string };
+export type CodeDiffProps = {
+  original: string;
+  modified: string;
+  language: "json" | "plaintext";
+  height?: number | string;
+  ariaLabel: string;
+};
 
 export function MonacoDiff(props: CodeDiffProps) {
   // @monaco-editor/react 4.7 disposes the two models before resetting the diff widget on unmount,
@@ -67,8 +78,12 @@ export function MonacoDiff(props: CodeDiffProps) {
         editorRef.current = editor;
         // Each side is its own text box for a screen reader, so each gets a name; the diff editor's
         // construction options do not carry original/modifiedAriaLabel to its two editors.
-        editor.getOriginalEditor().updateOptions({ ariaLabel: `${props.ariaLabel}: the earlier side` });
-        editor.getModifiedEditor().updateOptions({ ariaLabel: `${props.ariaLabel}: the later side` });
+        editor
+          .getOriginalEditor()
+          .updateOptions({ ariaLabel: `${props.ariaLabel}: the earlier side` });
+        editor
+          .getModifiedEditor()
+          .updateOptions({ ariaLabel: `${props.ariaLabel}: the later side` });
       }}
       original={props.original}
       modified={props.modified}

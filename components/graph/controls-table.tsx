@@ -1,14 +1,23 @@
 "use client";
 /** Every control where it sits: what it stops, what it leaves, its status, whether it cuts the path. */
 import type { Analysis } from "@/lib/analysis/analyze";
-import { controlRows, POSITION_LABEL, scopeName, STATUS_BADGE, STATUS_LABEL, type GraphNames } from "./view-model";
+import {
+  controlRows,
+  POSITION_LABEL,
+  scopeName,
+  STATUS_BADGE,
+  STATUS_LABEL,
+  type GraphNames,
+} from "./view-model";
 
 export function ControlsTable({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
   const rows = controlRows(analysis);
   return (
     <div style={{ overflowX: "auto" }}>
       <table className="data" data-testid="controls-table">
-        <caption className="sr-only">Controls: where each sits, what it stops, what it leaves, status</caption>
+        <caption className="sr-only">
+          Controls: where each sits, what it stops, what it leaves, status
+        </caption>
         <thead>
           <tr>
             <th scope="col">Control</th>
@@ -30,8 +39,14 @@ export function ControlsTable({ analysis, names }: { analysis: Analysis; names: 
               <td>{r.residue}</td>
               <td>
                 <span className={`badge ${STATUS_BADGE[r.status]}`}>{STATUS_LABEL[r.status]}</span>
-                {r.cutsPath && <span className="badge badge-ok" style={{ marginLeft: 4 }}>cuts the path</span>}
-                <div className="small muted" style={{ marginTop: 4 }}>{r.summary}</div>
+                {r.cutsPath && (
+                  <span className="badge badge-ok" style={{ marginLeft: 4 }}>
+                    cuts the path
+                  </span>
+                )}
+                <div className="small muted" style={{ marginTop: 4 }}>
+                  {r.summary}
+                </div>
               </td>
             </tr>
           ))}

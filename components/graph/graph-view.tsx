@@ -4,14 +4,39 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
-import { useDeferredValue, useMemo, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
+import {
+  useDeferredValue,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { NodeId, PathId } from "@/lib/analysis/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { SourceSinkGraph } from "./graph";
-import { allGroups, COLUMNS, defaultCollapsed, layoutGraph, SELF_PATH_MARK, type GroupKey } from "./layout";
+import {
+  allGroups,
+  COLUMNS,
+  defaultCollapsed,
+  layoutGraph,
+  SELF_PATH_MARK,
+  type GroupKey,
+} from "./layout";
 import { measureText } from "./measure";
-import { findingsForPath, focusView, isSelfPath, orderPaths, pathLabel, selfPaths, STATUS_BADGE, STATUS_LABEL, toolName, type GraphNames } from "./view-model";
+import {
+  findingsForPath,
+  focusView,
+  isSelfPath,
+  orderPaths,
+  pathLabel,
+  selfPaths,
+  STATUS_BADGE,
+  STATUS_LABEL,
+  toolName,
+  type GraphNames,
+} from "./view-model";
 import { PathsTable } from "./paths-table";
 import "./graph.css";
 
@@ -22,19 +47,34 @@ function Legend() {
   return (
     <div className="rr-graph-legend" aria-hidden="true">
       <span>
-        <svg width="28" height="8"><path d="M0,4H28" stroke="#7b8594" strokeWidth="1.6" /></svg>on a path
+        <svg width="28" height="8">
+          <path d="M0,4H28" stroke="#7b8594" strokeWidth="1.6" />
+        </svg>
+        on a path
       </span>
       <span>
-        <svg width="28" height="8"><path d="M0,4H28" stroke="#d9dde3" strokeDasharray="3 3" /></svg>on no path
+        <svg width="28" height="8">
+          <path d="M0,4H28" stroke="#d9dde3" strokeDasharray="3 3" />
+        </svg>
+        on no path
       </span>
       <span>
-        <svg width="28" height="8"><path d="M0,4H28" stroke="#2457c5" strokeWidth="2.6" /></svg>selected
+        <svg width="28" height="8">
+          <path d="M0,4H28" stroke="#2457c5" strokeWidth="2.6" />
+        </svg>
+        selected
       </span>
       <span>
-        <svg width="40" height="14"><path d="M0,7H22" stroke="#1f7a3f" strokeDasharray="4 3" strokeWidth="1.6" /><path d="M29,0L23,14M35,0L29,14" stroke="#1f7a3f" strokeWidth="2" /></svg>cut by separation
+        <svg width="40" height="14">
+          <path d="M0,7H22" stroke="#1f7a3f" strokeDasharray="4 3" strokeWidth="1.6" />
+          <path d="M29,0L23,14M35,0L29,14" stroke="#1f7a3f" strokeWidth="2" />
+        </svg>
+        cut by separation
       </span>
       <span>
-        <span className="badge badge-ok">✓</span> holds <span className="badge badge-danger">✕</span> fails <span className="badge badge-neutral">–</span> absent
+        <span className="badge badge-ok">✓</span> holds{" "}
+        <span className="badge badge-danger">✕</span> fails{" "}
+        <span className="badge badge-neutral">–</span> absent
       </span>
     </div>
   );
@@ -46,16 +86,30 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
   const list = (title: string, items: typeof onPath) =>
     items.length > 0 && (
       <div className="stack" style={{ gap: "0.5rem" }}>
-        <h4 className="small muted" style={{ margin: 0, textTransform: "uppercase", letterSpacing: "0.03em" }}>{title}</h4>
+        <h4
+          className="small muted"
+          style={{ margin: 0, textTransform: "uppercase", letterSpacing: "0.03em" }}
+        >
+          {title}
+        </h4>
         {items.map((f) => (
           <div key={f.id} className={`rr-finding sev-${f.severity}`} data-finding-id={f.id}>
             <h4>
-              <span className={`badge ${f.severity === "critical" || f.severity === "high" ? "badge-danger" : f.severity === "medium" ? "badge-warn" : "badge-neutral"}`}>{f.severity}</span> {f.title}
+              <span
+                className={`badge ${f.severity === "critical" || f.severity === "high" ? "badge-danger" : f.severity === "medium" ? "badge-warn" : "badge-neutral"}`}
+              >
+                {f.severity}
+              </span>{" "}
+              {f.title}
             </h4>
             <p>
               <span className="muted">Why: </span>
               {f.why.summary}
-              {f.why.reliesOnSuggestions && <span className="badge badge-warn" style={{ marginLeft: 6 }}>rests on a suggested role</span>}
+              {f.why.reliesOnSuggestions && (
+                <span className="badge badge-warn" style={{ marginLeft: 6 }}>
+                  rests on a suggested role
+                </span>
+              )}
             </p>
           </div>
         ))}
@@ -66,7 +120,12 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
       <div>
         <h3 style={{ marginBottom: "0.2rem" }}>{pathLabel(analysis, path)}</h3>
         <p className="small" style={{ margin: 0 }}>
-          Writers: <span className={`bound${path.head.bound && path.head.bound.kind !== "counted" ? " open" : ""}`}>{path.head.boundLabel}</span>
+          Writers:{" "}
+          <span
+            className={`bound${path.head.bound && path.head.bound.kind !== "counted" ? " open" : ""}`}
+          >
+            {path.head.boundLabel}
+          </span>
           {" · "}sink roles: {path.sinkRoles.join(", ").replaceAll("_", " ")}
           {path.reliesOnSuggestions && " · relies on a suggested role"}
         </p>
@@ -74,15 +133,22 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
       {agent && agent.controlsOnPath.length > 0 && (
         <div className="row" style={{ gap: "0.3rem" }}>
           {agent.controlsOnPath.map((c) => (
-            <span key={`${c.controlId}:${c.sitsAt}`} className={`badge ${STATUS_BADGE[c.status]}`} title={c.summary}>
-              {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]} ({c.effect === "cuts" ? "would cut the path" : "narrows an end"})
+            <span
+              key={`${c.controlId}:${c.sitsAt}`}
+              className={`badge ${STATUS_BADGE[c.status]}`}
+              title={c.summary}
+            >
+              {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]} (
+              {c.effect === "cuts" ? "would cut the path" : "narrows an end"})
             </span>
           ))}
         </div>
       )}
       {list("Findings on this path", onPath)}
       {list("Findings at its nodes", atNodes)}
-      {onPath.length + atNodes.length === 0 && <p className="muted small">No findings name this path or its nodes.</p>}
+      {onPath.length + atNodes.length === 0 && (
+        <p className="muted small">No findings name this path or its nodes.</p>
+      )}
     </div>
   );
 }
@@ -112,13 +178,19 @@ const noSubscription = () => () => {};
  * render must match the server's, which had neither. A render that is not hydrating (the review
  * page draws the graph once its analysis is fetched) sees true at once, so it lays out once.
  */
-const useInBrowser = () => useSyncExternalStore(noSubscription, () => true, () => false);
+const useInBrowser = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
   const inBrowser = useInBrowser();
   const focus = useMemo(() => focusView(analysis), [analysis]);
   const [whole, setWhole] = useState(() => inBrowser && wholeGraphAsked());
-  const only = !whole && focus && focus.nodes.size < analysis.graph.nodes.length ? focus.nodes : undefined;
+  const only =
+    !whole && focus && focus.nodes.size < analysis.graph.nodes.length ? focus.nodes : undefined;
   const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis, only));
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
   const [selectedSelf, setSelectedSelf] = useState<NodeId | null>(null);
@@ -126,13 +198,25 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   const [showAllPaths, setShowAllPaths] = useState(false);
   const [tableOpen, setTableOpen] = useState(analysis.paths.listed.length <= 40);
 
-  const layout = useMemo(() => layoutGraph(analysis, collapsed, { only, measureAgent: inBrowser ? measureAgent : undefined }), [analysis, collapsed, only, inBrowser]);
+  const layout = useMemo(
+    () =>
+      layoutGraph(analysis, collapsed, {
+        only,
+        measureAgent: inBrowser ? measureAgent : undefined,
+      }),
+    [analysis, collapsed, only, inBrowser],
+  );
   const ordered = useMemo(() => orderPaths(analysis), [analysis]);
   const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);
-  const path = selectedPath ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null) : null;
+  const path = selectedPath
+    ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null)
+    : null;
 
   const throughNode = useMemo(
-    () => (selectedNode ? ordered.filter((p) => p.nodeIds.some((n) => layout.rep.get(n) === selectedNode)) : ordered),
+    () =>
+      selectedNode
+        ? ordered.filter((p) => p.nodeIds.some((n) => layout.rep.get(n) === selectedNode))
+        : ordered,
     [ordered, layout, selectedNode],
   );
   // Self-paths are folded into one row per agent, after the cross-tool paths.
@@ -146,12 +230,15 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
       else byAgent.set(p.agentId, [p]);
     }
     return [...byAgent].map(([agentId, paths]) => {
-      const agentNode = paths[0]!.nodeIds.find((n) => n.startsWith("agent:")) ?? (`agent:${agentId}` as NodeId);
+      const agentNode =
+        paths[0]!.nodeIds.find((n) => n.startsWith("agent:")) ?? (`agent:${agentId}` as NodeId);
       const tools = selfTools.get(agentNode) ?? [...new Set(paths.map((p) => p.sink))];
       return { agentId, agentNode, paths, tools };
     });
   }, [throughNode, selfTools]);
-  const selfRow = selectedSelf ? (selfRows.find((r) => r.agentNode === selectedSelf) ?? null) : null;
+  const selfRow = selectedSelf
+    ? (selfRows.find((r) => r.agentNode === selectedSelf) ?? null)
+    : null;
 
   const highlight = useMemo(() => {
     const chosen = path ? [path] : selfRow ? selfRow.paths : selectedNode ? throughNode : null;
@@ -169,7 +256,9 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
         if (k) edges.add(k);
       }
     }
-    if (selectedNode && chosen.length === 0) for (const e of layout.edges) if (e.from === selectedNode || e.to === selectedNode) edges.add(e.key);
+    if (selectedNode && chosen.length === 0)
+      for (const e of layout.edges)
+        if (e.from === selectedNode || e.to === selectedNode) edges.add(e.key);
     return { nodes, edges };
   }, [path, selfRow, selectedNode, throughNode, layout]);
 
@@ -194,7 +283,9 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   };
   const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
-    const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>("button.rr-path-btn")];
+    const buttons = [
+      ...event.currentTarget.querySelectorAll<HTMLButtonElement>("button.rr-path-btn"),
+    ];
     const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
     const next = buttons[i + (event.key === "ArrowDown" ? 1 : -1)];
     if (next) {
@@ -209,10 +300,20 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
       <div className="row" style={{ justifyContent: "space-between" }}>
         <Legend />
         <div className="row">
-          <button type="button" className="btn" onClick={() => setCollapsed(new Set())} disabled={collapsed.size === 0}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setCollapsed(new Set())}
+            disabled={collapsed.size === 0}
+          >
             Expand all groups
           </button>
-          <button type="button" className="btn" onClick={() => setCollapsed(new Set<GroupKey>(groups))} disabled={collapsed.size === groups.size}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setCollapsed(new Set<GroupKey>(groups))}
+            disabled={collapsed.size === groups.size}
+          >
             Collapse all groups
           </button>
         </div>
@@ -226,13 +327,24 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
                 ? `Showing the ${focus.nodes.size} nodes on paths to sensitive sinks (deploy or destroy, reach the network or share, confirmed writes); ${analysis.graph.nodes.length - focus.nodes.size} more are on paths to suggested writes or on no path.`
                 : `Showing the ${focus.nodes.size} nodes on a path; ${analysis.graph.nodes.length - focus.nodes.size} more are on no path.`}
           </span>
-          <button type="button" className="btn" aria-pressed={whole} onClick={() => showWhole(!whole)}>
-            {whole ? (focus.basis === "sensitive" ? "Show only paths to sensitive sinks" : "Show only nodes on a path") : `Show all ${analysis.graph.nodes.length}`}
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={whole}
+            onClick={() => showWhole(!whole)}
+          >
+            {whole
+              ? focus.basis === "sensitive"
+                ? "Show only paths to sensitive sinks"
+                : "Show only nodes on a path"
+              : `Show all ${analysis.graph.nodes.length}`}
           </button>
         </div>
       )}
       <p id="graph-keys" className="small muted" style={{ margin: 0 }}>
-        Tab into the graph, then use the arrow keys to move between nodes (left and right follow the edges), Enter to select a node or open a server group, Escape to clear. Hover or focus a node or a control for what it stops and what it leaves.
+        Tab into the graph, then use the arrow keys to move between nodes (left and right follow the
+        edges), Enter to select a node or open a server group, Escape to clear. Hover or focus a
+        node or a control for what it stops and what it leaves.
       </p>
       <div className="rr-graph-scroll" data-testid="graph-scroll">
         <div className="rr-graph-cols" style={{ width: layout.width }} aria-hidden="true">
@@ -261,26 +373,51 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           <div className="stack" style={{ gap: "0.5rem" }}>
             <div className="row" style={{ justifyContent: "space-between" }}>
               <h3 style={{ margin: 0 }} id="path-list-heading">
-                {selectedNode ? `Paths through ${selectedNodeLabel ?? selectedNode} (${throughNode.length})` : `Paths (${analysis.paths.total})`}
+                {selectedNode
+                  ? `Paths through ${selectedNodeLabel ?? selectedNode} (${throughNode.length})`
+                  : `Paths (${analysis.paths.total})`}
               </h3>
               {selectedNode && (
-                <button type="button" className="btn btn-ghost small" onClick={() => setSelectedNode(null)}>
+                <button
+                  type="button"
+                  className="btn btn-ghost small"
+                  onClick={() => setSelectedNode(null)}
+                >
                   Show all paths
                 </button>
               )}
             </div>
             {throughNode.length === 0 ? (
-              <p className="muted small" style={{ margin: 0 }}>{selectedNode ? "No listed path runs through this node." : "No source-to-sink paths."}</p>
+              <p className="muted small" style={{ margin: 0 }}>
+                {selectedNode
+                  ? "No listed path runs through this node."
+                  : "No source-to-sink paths."}
+              </p>
             ) : (
-              <ul className="rr-path-list" aria-labelledby="path-list-heading" onKeyDown={onListKey}>
+              <ul
+                className="rr-path-list"
+                aria-labelledby="path-list-heading"
+                onKeyDown={onListKey}
+              >
                 {shown.map((p) => (
                   <li key={p.id}>
-                    <button type="button" className="rr-path-btn" aria-pressed={selectedPath === p.id} data-path-id={p.id} onClick={() => selectPath(selectedPath === p.id ? null : p.id)}>
+                    <button
+                      type="button"
+                      className="rr-path-btn"
+                      aria-pressed={selectedPath === p.id}
+                      data-path-id={p.id}
+                      onClick={() => selectPath(selectedPath === p.id ? null : p.id)}
+                    >
                       <span className="hops">
-                        {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
+                        {p.head.label} → <code>{toolName(p.returningTool)}</code> →{" "}
+                        {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
                       </span>
                       <br />
-                      <span className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}>writers: {p.head.boundLabel}</span>
+                      <span
+                        className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}
+                      >
+                        writers: {p.head.boundLabel}
+                      </span>
                     </button>
                   </li>
                 ))}
@@ -297,12 +434,16 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
                       }}
                     >
                       <span className="hops">
-                        {SELF_PATH_MARK} Self-paths in {names.agent(r.agentId)}: {r.tools.length} tool{r.tools.length === 1 ? "" : "s"} return{r.tools.length === 1 ? "s" : ""} untrusted text and {r.tools.length === 1 ? "is a sink" : "are sinks"} too
+                        {SELF_PATH_MARK} Self-paths in {names.agent(r.agentId)}: {r.tools.length}{" "}
+                        tool{r.tools.length === 1 ? "" : "s"} return
+                        {r.tools.length === 1 ? "s" : ""} untrusted text and{" "}
+                        {r.tools.length === 1 ? "is a sink" : "are sinks"} too
                       </span>
                       <br />
                       <span className="small">
                         {r.tools.slice(0, 6).map(toolName).join(", ")}
-                        {r.tools.length > 6 ? `, and ${r.tools.length - 6} more` : ""} ({r.paths.length} listed path{r.paths.length === 1 ? "" : "s"})
+                        {r.tools.length > 6 ? `, and ${r.tools.length - 6} more` : ""} (
+                        {r.paths.length} listed path{r.paths.length === 1 ? "" : "s"})
                       </span>
                     </button>
                   </li>
@@ -311,7 +452,9 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
             )}
             {crossPaths.length > PATH_BUTTONS_SHOWN && (
               <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
-                {showAllPaths ? `Show the first ${PATH_BUTTONS_SHOWN}` : `Show all ${crossPaths.length}`}
+                {showAllPaths
+                  ? `Show the first ${PATH_BUTTONS_SHOWN}`
+                  : `Show all ${crossPaths.length}`}
               </button>
             )}
           </div>
@@ -324,14 +467,19 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
                   {SELF_PATH_MARK} Self-paths in {names.agent(selfRow.agentId)}
                 </h3>
                 <p className="small" style={{ margin: 0 }}>
-                  Each of these tools returns text writable from outside the boundary and is itself a sensitive sink, so the text one call returns can steer the next call of the same tool. The graph draws each once as a sink marked {SELF_PATH_MARK}.
+                  Each of these tools returns text writable from outside the boundary and is itself
+                  a sensitive sink, so the text one call returns can steer the next call of the same
+                  tool. The graph draws each once as a sink marked {SELF_PATH_MARK}.
                 </p>
                 <p className="small" style={{ margin: 0 }}>
                   {selfRow.tools.map(toolName).join(", ")}
                 </p>
               </div>
             ) : (
-              <p className="muted small">Select a path (click it, or focus it and press Enter) to highlight it in the graph and read its findings with their reasons.</p>
+              <p className="muted small">
+                Select a path (click it, or focus it and press Enter) to highlight it in the graph
+                and read its findings with their reasons.
+              </p>
             )}
           </div>
         </div>
@@ -341,7 +489,14 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
             <strong>Table view of the paths</strong>
           </summary>
           <div style={{ marginTop: "0.5rem" }}>
-            {tableOpen && <PathsTable analysis={analysis} paths={ordered} selected={selectedPath} onSelect={(id) => selectPath(id)} />}
+            {tableOpen && (
+              <PathsTable
+                analysis={analysis}
+                paths={ordered}
+                selected={selectedPath}
+                onSelect={(id) => selectPath(id)}
+              />
+            )}
           </div>
         </details>
       </AfterTheGraph>

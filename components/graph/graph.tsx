@@ -48,15 +48,28 @@ export function preloadSourceSinkGraph(): void {
 
 /** The graph, once its code is here; a placeholder of the graph's width until then. */
 export function SourceSinkGraph(props: SourceSinkGraphProps) {
-  const { module, error } = useSyncExternalStore(subscribe, () => state, () => NOT_LOADED);
+  const { module, error } = useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => NOT_LOADED,
+  );
   if (error) {
     return (
       <div className="callout danger" role="alert">
-        The graph could not be loaded ({error}); the paths table lists the same paths. Reload the page to try again.
+        The graph could not be loaded ({error}); the paths table lists the same paths. Reload the
+        page to try again.
       </div>
     );
   }
-  if (!module) return <div className="skeleton" style={{ width: GRAPH_WIDTH, height: 320 }} aria-busy="true" aria-label="Drawing the graph" />;
+  if (!module)
+    return (
+      <div
+        className="skeleton"
+        style={{ width: GRAPH_WIDTH, height: 320 }}
+        aria-busy="true"
+        aria-label="Drawing the graph"
+      />
+    );
   const Graph = module.default;
   return <Graph {...props} />;
 }

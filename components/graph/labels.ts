@@ -38,7 +38,12 @@ const ELLIPSIS = "…";
 const SEPARATOR = /[\s_\-./:]/;
 function wordStart(text: string, at: number): number {
   let i = Math.min(at, text.length - 1);
-  while (i > 0 && !SEPARATOR.test(text[i - 1]!) && !(/[A-Z]/.test(text[i]!) && /[a-z]/.test(text[i - 1]!))) i--;
+  while (
+    i > 0 &&
+    !SEPARATOR.test(text[i - 1]!) &&
+    !(/[A-Z]/.test(text[i]!) && /[a-z]/.test(text[i - 1]!))
+  )
+    i--;
   return i > 0 ? i : Math.min(at, text.length - 1);
 }
 
@@ -54,11 +59,17 @@ function commonPrefix(a: string, b: string): number {
  * (the first character that tells it apart). When even a one-character head leaves no room for
  * the whole tail, the label is "…" and the tail fitted with an ellipsis at its end.
  */
-export function middleEllipsis(text: string, from: number, px: number, measure: (t: string) => number): string {
+export function middleEllipsis(
+  text: string,
+  from: number,
+  px: number,
+  measure: (t: string) => number,
+): string {
   const tail = text.slice(from);
   if (measure(text) <= px) return text;
   const withHead = (h: number) => `${text.slice(0, h)}${ELLIPSIS}${tail}`;
-  if (from < 1 || measure(withHead(1)) > px) return `${ELLIPSIS}${fitText(tail, Math.max(0, px - measure(ELLIPSIS)), measure)}`;
+  if (from < 1 || measure(withHead(1)) > px)
+    return `${ELLIPSIS}${fitText(tail, Math.max(0, px - measure(ELLIPSIS)), measure)}`;
   let lo = 1;
   let hi = Math.min(from, text.length - tail.length) - 1;
   while (lo < hi) {
@@ -70,7 +81,11 @@ export function middleEllipsis(text: string, from: number, px: number, measure: 
 }
 
 /** Visible label per request key, unique within each column (see the module comment for the order of attempts). */
-export function distinctLabels(requests: readonly LabelRequest[], measure: Measure, fit: Fit = (t, px, font) => fitText(t, px, (s) => measure(s, font))): Map<string, string> {
+export function distinctLabels(
+  requests: readonly LabelRequest[],
+  measure: Measure,
+  fit: Fit = (t, px, font) => fitText(t, px, (s) => measure(s, font)),
+): Map<string, string> {
   const out = new Map<string, string>();
   const byColumn = new Map<number, LabelRequest[]>();
   for (const r of requests) {
@@ -81,7 +96,8 @@ export function distinctLabels(requests: readonly LabelRequest[], measure: Measu
   for (const column of byColumn.values()) {
     const textCount = new Map<string, number>();
     for (const r of column) textCount.set(r.text, (textCount.get(r.text) ?? 0) + 1);
-    const textOf = (r: LabelRequest) => ((textCount.get(r.text) ?? 0) > 1 && r.qualified ? r.qualified : r.text);
+    const textOf = (r: LabelRequest) =>
+      (textCount.get(r.text) ?? 0) > 1 && r.qualified ? r.qualified : r.text;
     const shown = (r: LabelRequest, label: string) => `${label}${r.after ?? ""}`;
 
     // First attempt for every label, then the labels two or more requests share.
@@ -105,10 +121,16 @@ export function distinctLabels(requests: readonly LabelRequest[], measure: Measu
       const r = column[i]!;
       const text = textOf(r);
       const m = (t: string) => measure(t, r.font);
-      const rivals = seen.get(shown(r, first[i]!))!.filter((j) => j !== i).map((j) => textOf(column[j]!));
+      const rivals = seen
+        .get(shown(r, first[i]!))!
+        .filter((j) => j !== i)
+        .map((j) => textOf(column[j]!));
       // The tail starts at the word holding the first character that differs (or the last word,
       // when this text is a prefix of a rival's), so "…issue" and "…issue_note" read as names.
-      const from = wordStart(text, rivals.reduce((n, o) => Math.max(n, commonPrefix(text, o)), 0));
+      const from = wordStart(
+        text,
+        rivals.reduce((n, o) => Math.max(n, commonPrefix(text, o)), 0),
+      );
       let label = middleEllipsis(text, from, r.px, m);
       for (let n = 2; used.has(shown(r, label)); n++) {
         const suffix = ` ·${n}`;

@@ -43,7 +43,8 @@ export const CENTRE_BELOW = 480;
 /** `unmapped`: the unmapped heads of a server's tools, in the sources column (their writers beside them while expanded). */
 export type GroupRole = "returning" | "sink" | "unmapped";
 export type GroupKey = `group:${GroupRole}:${string}`;
-export const groupKey = (role: GroupRole, serverId: string): GroupKey => `group:${role}:${serverId}`;
+export const groupKey = (role: GroupRole, serverId: string): GroupKey =>
+  `group:${role}:${serverId}`;
 
 export type LayoutNode = {
   /** The visible id: a graph node id, or a group key for a group header or a collapsed group. */
@@ -59,18 +60,40 @@ export type LayoutNode = {
   members: NodeId[];
   node: GraphNode | null;
   /** `count`: members drawn in this view; `total`: members in the whole graph. */
-  group: { role: GroupRole; serverId: string; count: number; total: number; collapsed: boolean } | null;
+  group: {
+    role: GroupRole;
+    serverId: string;
+    count: number;
+    total: number;
+    collapsed: boolean;
+  } | null;
   onPath: boolean;
   /** A sink whose tool is also a returning tool on a path in a session holding it: its own output reaches it (drawn with SELF_PATH_MARK). */
   selfPath: boolean;
 };
 
-export type GroupBox = { key: GroupKey; role: GroupRole; serverId: string; x: number; y: number; w: number; h: number; collapsed: boolean };
+export type GroupBox = {
+  key: GroupKey;
+  role: GroupRole;
+  serverId: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  collapsed: boolean;
+};
 
 /** The key of the visible edge between two visible nodes. */
 export const visibleEdgeKey = (from: string, to: string): string => `${from}->${to}`;
 
-export type LayoutEdge = { key: string; from: string; to: string; kind: GraphEdge["kind"]; onPath: boolean; members: EdgeId[] };
+export type LayoutEdge = {
+  key: string;
+  from: string;
+  to: string;
+  kind: GraphEdge["kind"];
+  onPath: boolean;
+  members: EdgeId[];
+};
 
 export type GraphLayout = {
   nodes: LayoutNode[];
@@ -107,17 +130,27 @@ export function columnX(c: ColumnIndex, widths: readonly number[] = DEFAULT_WIDT
 }
 export const GRAPH_WIDTH = columnX(4) + COLUMNS[4].width + 4;
 
-const COLUMN_OF: Record<GraphNode["kind"], ColumnIndex> = { writers: 0, source: 1, returning: 2, agent: 3, sink: 4 };
+const COLUMN_OF: Record<GraphNode["kind"], ColumnIndex> = {
+  writers: 0,
+  source: 1,
+  returning: 2,
+  agent: 3,
+  sink: 4,
+};
 
 /** The group a node belongs to, if any: its server's tools, sinks or unmapped heads. */
 function groupOf(n: GraphNode): GroupKey | null {
   if (n.kind === "returning" || n.kind === "sink") return groupKey(n.kind, n.group);
-  if (n.kind === "source" && n.head.kind === "unmapped") return groupKey("unmapped", splitToolKey(n.head.tool).serverId);
+  if (n.kind === "source" && n.head.kind === "unmapped")
+    return groupKey("unmapped", splitToolKey(n.head.tool).serverId);
   return null;
 }
 
 /** Groups that start collapsed: those with more than `COLLAPSE_ABOVE` members (of those drawn, with `only`). */
-export function defaultCollapsed(analysis: Pick<Analysis, "graph">, only?: ReadonlySet<NodeId>): Set<GroupKey> {
+export function defaultCollapsed(
+  analysis: Pick<Analysis, "graph">,
+  only?: ReadonlySet<NodeId>,
+): Set<GroupKey> {
   const counts = new Map<GroupKey, number>();
   for (const n of analysis.graph.nodes) {
     if (only && !only.has(n.id)) continue;
@@ -158,10 +191,20 @@ function stackByDesire(blocks: Block[], top: number): number {
   return cursor;
 }
 
-export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collapsed: ReadonlySet<string>, options: LayoutOptions = {}): GraphLayout {
+export function layoutGraph(
+  full: Pick<Analysis, "graph" | "toolLists">,
+  collapsed: ReadonlySet<string>,
+  options: LayoutOptions = {},
+): GraphLayout {
   const { serverOrder, only, measureAgent } = options;
   const analysis = only
-    ? { ...full, graph: { nodes: full.graph.nodes.filter((n) => only.has(n.id)), edges: full.graph.edges.filter((e) => only.has(e.from) && only.has(e.to)) } }
+    ? {
+        ...full,
+        graph: {
+          nodes: full.graph.nodes.filter((n) => only.has(n.id)),
+          edges: full.graph.edges.filter((e) => only.has(e.from) && only.has(e.to)),
+        },
+      }
     : full;
   const totals = new Map<GroupKey, number>();
   for (const n of full.graph.nodes) {
@@ -172,8 +215,12 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
   const widths = [...DEFAULT_WIDTHS];
   if (measureAgent) {
     let widest = 0;
-    for (const n of analysis.graph.nodes) if (n.kind === "agent") widest = Math.max(widest, measureAgent(shownName(n.label)));
-    widths[3] = Math.min(AGENT_COLUMN_MAX, Math.max(widths[3]!, Math.ceil(widest + AGENT_LABEL_PAD)));
+    for (const n of analysis.graph.nodes)
+      if (n.kind === "agent") widest = Math.max(widest, measureAgent(shownName(n.label)));
+    widths[3] = Math.min(
+      AGENT_COLUMN_MAX,
+      Math.max(widths[3]!, Math.ceil(widest + AGENT_LABEL_PAD)),
+    );
   }
   const xs = ([0, 1, 2, 3, 4] as const).map((c) => columnX(c, widths));
   const placed: LayoutNode[] = [];
@@ -206,7 +253,21 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     // this covers the reviewer's names too (sources and agents can come from an imported file).
     const selfPath = n.kind === "sink" && selfPathSinks.has(n.id);
     const label = selfPath ? `${SELF_PATH_MARK} ${shownName(n.label)}` : shownName(n.label);
-    return { key: n.id, kind: n.kind, column, x: xs[column]!, y, w: widths[column]!, h: NODE_H, label, members: [n.id], node: n, group: null, onPath: onPathNodes.has(n.id), selfPath };
+    return {
+      key: n.id,
+      kind: n.kind,
+      column,
+      x: xs[column]!,
+      y,
+      w: widths[column]!,
+      h: NODE_H,
+      label,
+      members: [n.id],
+      node: n,
+      group: null,
+      onPath: onPathNodes.has(n.id),
+      selfPath,
+    };
   };
 
   // Writers and sources: one row per source, writers beside the source they write into. Mapped
@@ -221,9 +282,14 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     }
   }
   const writersByHead = new Map<string, GraphNode>();
-  for (const n of analysis.graph.nodes) if (n.kind === "writers") writersByHead.set(n.id.slice("writers:".length), n);
+  for (const n of analysis.graph.nodes)
+    if (n.kind === "writers") writersByHead.set(n.id.slice("writers:".length), n);
   /** A source's row: the source, and its writers beside it. */
-  const placeSourceRow = (source: GraphNode, y: number, labels?: { source: string; writers: string }) => {
+  const placeSourceRow = (
+    source: GraphNode,
+    y: number,
+    labels?: { source: string; writers: string },
+  ) => {
     const sourceNode = mk(source, y);
     nodes.push(labels ? { ...sourceNode, label: labels.source } : sourceNode);
     const w = writersByHead.get(source.id.slice("source:".length));
@@ -241,7 +307,8 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     }
     return [...byServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
   };
-  const groupHeight = (count: number, isCollapsed: boolean) => (isCollapsed ? ROW : ROW * (count + 1)) + 8;
+  const groupHeight = (count: number, isCollapsed: boolean) =>
+    (isCollapsed ? ROW : ROW * (count + 1)) + 8;
 
   const placeGroup = (role: GroupRole, serverId: string, members: GraphNode[], top: number) => {
     const key = groupKey(role, serverId);
@@ -250,7 +317,16 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     const x = xs[column]!;
     const w = widths[column]!;
     const height = groupHeight(members.length, isCollapsed);
-    groups.push({ key, role, serverId, x: x - 4, y: top, w: w + 8, h: height - 6, collapsed: isCollapsed });
+    groups.push({
+      key,
+      role,
+      serverId,
+      x: x - 4,
+      y: top,
+      w: w + 8,
+      h: height - 6,
+      collapsed: isCollapsed,
+    });
     nodes.push({
       key,
       kind: "group",
@@ -262,7 +338,13 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
       label: serverId,
       members: isCollapsed ? members.map((m) => m.id) : [],
       node: null,
-      group: { role, serverId, count: members.length, total: totals.get(key) ?? members.length, collapsed: isCollapsed },
+      group: {
+        role,
+        serverId,
+        count: members.length,
+        total: totals.get(key) ?? members.length,
+        collapsed: isCollapsed,
+      },
       onPath: members.some((m) => onPathNodes.has(m.id)),
       selfPath: false,
     });
@@ -282,7 +364,16 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     const isCollapsed = collapsed.has(key);
     const x = xs[1]!;
     const w = widths[1]!;
-    groups.push({ key, role: "unmapped", serverId, x: x - 4, y: top, w: w + 8, h: groupHeight(members.length, isCollapsed) - 6, collapsed: isCollapsed });
+    groups.push({
+      key,
+      role: "unmapped",
+      serverId,
+      x: x - 4,
+      y: top,
+      w: w + 8,
+      h: groupHeight(members.length, isCollapsed) - 6,
+      collapsed: isCollapsed,
+    });
     nodes.push({
       key,
       kind: "group",
@@ -294,31 +385,58 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
       label: serverId,
       members: isCollapsed ? members.map((m) => m.id) : [],
       node: null,
-      group: { role: "unmapped", serverId, count: members.length, total: totals.get(key) ?? members.length, collapsed: isCollapsed },
+      group: {
+        role: "unmapped",
+        serverId,
+        count: members.length,
+        total: totals.get(key) ?? members.length,
+        collapsed: isCollapsed,
+      },
       onPath: members.some((m) => onPathNodes.has(m.id)),
       selfPath: false,
     });
-    const writers = members.map((m) => writersByHead.get(m.id.slice("source:".length))).filter((w): w is GraphNode => w !== undefined);
+    const writers = members
+      .map((m) => writersByHead.get(m.id.slice("source:".length)))
+      .filter((w): w is GraphNode => w !== undefined);
     if (isCollapsed && writers[0]) {
       const writersKey = `writers-of:${key}`;
-      nodes.push({ ...mk(writers[0], top + 6), key: writersKey, label: "unknown writers", members: writers.map((w) => w.id), onPath: writers.some((w) => onPathNodes.has(w.id)) });
+      nodes.push({
+        ...mk(writers[0], top + 6),
+        key: writersKey,
+        label: "unknown writers",
+        members: writers.map((w) => w.id),
+        onPath: writers.some((w) => onPathNodes.has(w.id)),
+      });
       for (const w of writers) rep.set(w.id, writersKey);
     }
     members.forEach((m, i) => {
       if (isCollapsed) {
         rep.set(m.id, key);
       } else if (m.kind === "source" && m.head.kind === "unmapped") {
-        placeSourceRow(m, top + 6 + ROW * (i + 1), { source: `returned by ${shownName(splitToolKey(m.head.tool).tool)}`, writers: "unknown writers" });
+        placeSourceRow(m, top + 6 + ROW * (i + 1), {
+          source: `returned by ${shownName(splitToolKey(m.head.tool).tool)}`,
+          writers: "unknown writers",
+        });
       }
     });
   };
 
   const returningGroups = grouped("returning");
-  const unmappedGroups = [...unmappedByServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
-  const unmappedHeight = unmappedGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP, 0);
+  const unmappedGroups = [...unmappedByServer].sort(
+    ([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1),
+  );
+  const unmappedHeight = unmappedGroups.reduce(
+    (h, [serverId, m]) =>
+      h + groupHeight(m.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP,
+    0,
+  );
   const unmappedGap = mappedSources.length > 0 && unmappedGroups.length > 0 ? GROUP_GAP : 0;
   const sourcesHeight = mappedSources.length * ROW + unmappedGap + unmappedHeight;
-  const returningHeight = returningGroups.reduce((h, [serverId, m]) => h + groupHeight(m.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP, 0);
+  const returningHeight = returningGroups.reduce(
+    (h, [serverId, m]) =>
+      h + groupHeight(m.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP,
+    0,
+  );
   const tallest = Math.max(sourcesHeight, returningHeight);
   const centre = tallest <= CENTRE_BELOW;
   const sourcesTop = PAD_TOP + (centre ? (tallest - sourcesHeight) / 2 : 0);
@@ -326,12 +444,14 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
   let unmappedTop = sourcesTop + mappedSources.length * ROW + unmappedGap;
   for (const [serverId, members] of unmappedGroups) {
     placeUnmappedGroup(serverId, members, unmappedTop);
-    unmappedTop += groupHeight(members.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP;
+    unmappedTop +=
+      groupHeight(members.length, collapsed.has(groupKey("unmapped", serverId))) + GROUP_GAP;
   }
   let cursor = PAD_TOP + (centre ? (tallest - returningHeight) / 2 : 0);
   for (const [serverId, members] of returningGroups) {
     placeGroup("returning", serverId, members, cursor);
-    cursor += groupHeight(members.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP;
+    cursor +=
+      groupHeight(members.length, collapsed.has(groupKey("returning", serverId))) + GROUP_GAP;
   }
   for (const n of nodes) if (n.node && !rep.has(n.node.id)) rep.set(n.node.id, n.key);
 
@@ -373,7 +493,10 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
     sinkGroups.map(([serverId, members]) => ({
       keys: members.map((m) => m.id),
       height: groupHeight(members.length, collapsed.has(groupKey("sink", serverId))),
-      desired: mean(members.flatMap((m) => (intoSink.get(m.id) ?? []).map(centreOf)), PAD_TOP),
+      desired: mean(
+        members.flatMap((m) => (intoSink.get(m.id) ?? []).map(centreOf)),
+        PAD_TOP,
+      ),
       place: (top: number) => placeGroup("sink", serverId, members, top),
     })),
     PAD_TOP,
@@ -398,12 +521,32 @@ export function layoutGraph(full: Pick<Analysis, "graph" | "toolLists">, collaps
 
   const columns: string[][] = [[], [], [], [], []];
   for (const n of [...placed].sort((a, b) => a.y - b.y)) columns[n.column]!.push(n.key);
-  const height = Math.max(PAD_TOP * 2, ...placed.map((n) => n.y + n.h + PAD_TOP), ...groups.map((g) => g.y + g.h + PAD_TOP));
-  return { nodes: placed, edges: [...edgeMap.values()], groups, width: xs[4]! + widths[4]! + 4, height, rep, columns, byKey, edgeRep, columnXs: xs, columnWidths: widths };
+  const height = Math.max(
+    PAD_TOP * 2,
+    ...placed.map((n) => n.y + n.h + PAD_TOP),
+    ...groups.map((g) => g.y + g.h + PAD_TOP),
+  );
+  return {
+    nodes: placed,
+    edges: [...edgeMap.values()],
+    groups,
+    width: xs[4]! + widths[4]! + 4,
+    height,
+    rep,
+    columns,
+    byKey,
+    edgeRep,
+    columnXs: xs,
+    columnWidths: widths,
+  };
 }
 
 /** The node keyboard focus moves to from `key` in direction `dir`, or null at an edge of the graph. */
-export function neighbour(layout: GraphLayout, key: string, dir: "up" | "down" | "left" | "right" | "home" | "end"): string | null {
+export function neighbour(
+  layout: GraphLayout,
+  key: string,
+  dir: "up" | "down" | "left" | "right" | "home" | "end",
+): string | null {
   const n = layout.byKey.get(key);
   if (!n) return null;
   const col = layout.columns[n.column]!;
@@ -413,7 +556,9 @@ export function neighbour(layout: GraphLayout, key: string, dir: "up" | "down" |
   if (dir === "home") return col[0] ?? null;
   if (dir === "end") return col[col.length - 1] ?? null;
   const step = dir === "right" ? 1 : -1;
-  const linked = layout.edges.filter((e) => (dir === "right" ? e.from === key : e.to === key)).map((e) => (dir === "right" ? e.to : e.from));
+  const linked = layout.edges
+    .filter((e) => (dir === "right" ? e.from === key : e.to === key))
+    .map((e) => (dir === "right" ? e.to : e.from));
   const cy = n.y + n.h / 2;
   const nearest = (keys: string[]) => {
     let best: string | null = null;

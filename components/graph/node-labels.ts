@@ -11,7 +11,11 @@ import { SELF_PATH_MARK, type GraphLayout, type GroupRole, type LayoutNode } fro
 import type { GraphNames } from "./view-model";
 
 /** The noun after a group's count on its node ("50 tools"); "unmapped" is not pluralised. */
-export const GROUP_COUNT_NOUN: Record<GroupRole, string> = { returning: "tool", sink: "sink", unmapped: "unmapped" };
+export const GROUP_COUNT_NOUN: Record<GroupRole, string> = {
+  returning: "tool",
+  sink: "sink",
+  unmapped: "unmapped",
+};
 
 /** A font key for `measure`: weight and size ("600 12"), as measure.ts reads it. */
 export const fontKey = (size: number, weight: number) => `${weight} ${size}`;
@@ -23,18 +27,26 @@ export function groupCount(g: NonNullable<LayoutNode["group"]>): string {
 }
 
 /** A node's label with what tells it apart from a node of the same label: its server, its source, its tool. */
-export function qualifiedLabel(analysis: Pick<Analysis, "sources">, n: LayoutNode, names: GraphNames): string | undefined {
+export function qualifiedLabel(
+  analysis: Pick<Analysis, "sources">,
+  n: LayoutNode,
+  names: GraphNames,
+): string | undefined {
   const node = n.node;
-  if (n.key.startsWith("writers-of:")) return `unknown writers of ${shownName(names.server(n.key.slice("writers-of:group:unmapped:".length)))}`;
+  if (n.key.startsWith("writers-of:"))
+    return `unknown writers of ${shownName(names.server(n.key.slice("writers-of:group:unmapped:".length)))}`;
   if (!node) return undefined;
   switch (node.kind) {
     case "returning":
     case "sink":
       return `${n.selfPath ? `${SELF_PATH_MARK} ` : ""}${shownName(names.server(node.serverId))}/${shownName(splitToolKey(node.tool).tool)}`;
     case "source":
-      return node.head.kind === "unmapped" ? `returned by ${shownName(names.server(splitToolKey(node.head.tool).serverId))}/${shownName(splitToolKey(node.head.tool).tool)}` : `${n.label} (${node.sourceKind.replaceAll("_", " ")})`;
+      return node.head.kind === "unmapped"
+        ? `returned by ${shownName(names.server(splitToolKey(node.head.tool).serverId))}/${shownName(splitToolKey(node.head.tool).tool)}`
+        : `${n.label} (${node.sourceKind.replaceAll("_", " ")})`;
     case "writers": {
-      if (node.head.kind === "unmapped") return `unknown writers of ${shownName(splitToolKey(node.head.tool).tool)}`;
+      if (node.head.kind === "unmapped")
+        return `unknown writers of ${shownName(splitToolKey(node.head.tool).tool)}`;
       const source = analysis.sources.find((x) => x.writersNodeId === node.id);
       return source ? `${n.label} → ${shownName(source.name)}` : undefined;
     }
@@ -44,15 +56,38 @@ export function qualifiedLabel(analysis: Pick<Analysis, "sources">, n: LayoutNod
 }
 
 /** The visible label of every node, unique within its column (labels.ts). */
-export function nodeLabels(analysis: Pick<Analysis, "sources">, layout: GraphLayout, names: GraphNames, measure: (text: string, font: string) => number, fit?: (text: string, px: number, font: string) => string): Map<string, string> {
+export function nodeLabels(
+  analysis: Pick<Analysis, "sources">,
+  layout: GraphLayout,
+  names: GraphNames,
+  measure: (text: string, font: string) => number,
+  fit?: (text: string, px: number, font: string) => string,
+): Map<string, string> {
   const requests: LabelRequest[] = layout.nodes.map((n) => {
     if (n.group) {
       const name = shownName(names.server(n.group.serverId));
-      return { key: n.key, column: n.column, text: name, qualified: `${name} (${n.group.serverId})`, after: groupCount(n.group), px: n.w - 66, font: fontKey(11.5, 600) };
+      return {
+        key: n.key,
+        column: n.column,
+        text: name,
+        qualified: `${name} (${n.group.serverId})`,
+        after: groupCount(n.group),
+        px: n.w - 66,
+        font: fontKey(11.5, 600),
+      };
     }
-    const bold = n.kind === "agent" || n.kind === "sink" || (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
-    return { key: n.key, column: n.column, text: n.label, qualified: qualifiedLabel(analysis, n, names), px: n.w - 14, font: fontKey(n.kind === "writers" ? 11.5 : 12, bold ? 600 : 400) };
+    const bold =
+      n.kind === "agent" ||
+      n.kind === "sink" ||
+      (n.node?.kind === "writers" && n.node.reachesOutsideBoundary);
+    return {
+      key: n.key,
+      column: n.column,
+      text: n.label,
+      qualified: qualifiedLabel(analysis, n, names),
+      px: n.w - 14,
+      font: fontKey(n.kind === "writers" ? 11.5 : 12, bold ? 600 : 400),
+    };
   });
   return distinctLabels(requests, measure, fit);
 }
-

@@ -11,17 +11,30 @@ import { agentName, isSelfPath, STATUS_BADGE, STATUS_LABEL, toolName } from "./v
 export const PATH_ROWS_SHOWN = 200;
 
 /** `paths`: the listed paths in reading order (orderPaths), cross-tool paths to sensitive sinks first. */
-export function PathsTable(props: { analysis: Analysis; paths: readonly PathView[]; selected: PathId | null; onSelect: (id: PathId) => void }) {
+export function PathsTable(props: {
+  analysis: Analysis;
+  paths: readonly PathView[];
+  selected: PathId | null;
+  onSelect: (id: PathId) => void;
+}) {
   const { analysis } = props;
   const [all, setAll] = useState(false);
   const listed = props.paths;
   const rows: readonly PathView[] = all ? listed : listed.slice(0, PATH_ROWS_SHOWN);
-  if (listed.length === 0) return <p className="muted small" style={{ margin: 0 }}>No paths to list.</p>;
+  if (listed.length === 0)
+    return (
+      <p className="muted small" style={{ margin: 0 }}>
+        No paths to list.
+      </p>
+    );
   return (
     <div className="stack">
       <div style={{ overflowX: "auto" }}>
         <table className="data" data-testid="paths-table">
-          <caption className="sr-only">Source-to-sink paths: head source and writer bound, returning tool, agent, sink, controls on the path</caption>
+          <caption className="sr-only">
+            Source-to-sink paths: head source and writer bound, returning tool, agent, sink,
+            controls on the path
+          </caption>
           <thead>
             <tr>
               <th scope="col">Head source</th>
@@ -30,7 +43,9 @@ export function PathsTable(props: { analysis: Analysis; paths: readonly PathView
               <th scope="col">Agent</th>
               <th scope="col">Sink</th>
               <th scope="col">Controls on the path</th>
-              <th scope="col"><span className="sr-only">Show in graph</span></th>
+              <th scope="col">
+                <span className="sr-only">Show in graph</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -38,27 +53,50 @@ export function PathsTable(props: { analysis: Analysis; paths: readonly PathView
               const agent = analysis.agents.find((a) => a.agentId === p.agentId);
               const open = p.head.bound !== null && p.head.bound.kind !== "counted";
               return (
-                <tr key={p.id} data-path-id={p.id} aria-selected={props.selected === p.id} style={props.selected === p.id ? { background: "var(--accent-soft)" } : undefined}>
+                <tr
+                  key={p.id}
+                  data-path-id={p.id}
+                  aria-selected={props.selected === p.id}
+                  style={props.selected === p.id ? { background: "var(--accent-soft)" } : undefined}
+                >
                   <td>{p.head.label}</td>
                   <td className={`bound${open ? " open" : ""}`}>{p.head.boundLabel}</td>
-                  <td><code>{toolName(p.returningTool)}</code></td>
+                  <td>
+                    <code>{toolName(p.returningTool)}</code>
+                  </td>
                   <td>{agentName(analysis, p.agentId)}</td>
                   <td>
                     <code>{toolName(p.sink)}</code>
-                    {isSelfPath(p) && <span className="badge badge-neutral" style={{ marginLeft: 4 }}>{SELF_PATH_MARK} self-path: the returning tool itself</span>}{" "}
-                    <span className="small muted">{p.sinkRoles.join(", ").replaceAll("_", " ")}</span>
+                    {isSelfPath(p) && (
+                      <span className="badge badge-neutral" style={{ marginLeft: 4 }}>
+                        {SELF_PATH_MARK} self-path: the returning tool itself
+                      </span>
+                    )}{" "}
+                    <span className="small muted">
+                      {p.sinkRoles.join(", ").replaceAll("_", " ")}
+                    </span>
                   </td>
                   <td>
                     <div className="row" style={{ gap: "0.25rem" }}>
                       {(agent?.controlsOnPath ?? []).map((c) => (
-                        <span key={`${c.controlId}:${c.sitsAt}`} className={`badge ${STATUS_BADGE[c.status]}`} title={c.summary}>
-                          {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]}, {c.effect === "cuts" ? "would cut" : "narrows"}
+                        <span
+                          key={`${c.controlId}:${c.sitsAt}`}
+                          className={`badge ${STATUS_BADGE[c.status]}`}
+                          title={c.summary}
+                        >
+                          {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]},{" "}
+                          {c.effect === "cuts" ? "would cut" : "narrows"}
                         </span>
                       ))}
                     </div>
                   </td>
                   <td>
-                    <button type="button" className="btn btn-ghost small" onClick={() => props.onSelect(p.id)} aria-label={`Show path ${p.id} in the graph`}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost small"
+                      onClick={() => props.onSelect(p.id)}
+                      aria-label={`Show path ${p.id} in the graph`}
+                    >
                       Show
                     </button>
                   </td>
@@ -70,7 +108,12 @@ export function PathsTable(props: { analysis: Analysis; paths: readonly PathView
       </div>
       {(listed.length > PATH_ROWS_SHOWN || analysis.paths.truncated) && (
         <div className="row small muted">
-          {analysis.paths.truncated && <span>The analysis lists {listed.length} of {analysis.paths.total} paths (limit {analysis.paths.limit}, {analysis.paths.perAgentLimit} per agent); the count is exact.</span>}
+          {analysis.paths.truncated && (
+            <span>
+              The analysis lists {listed.length} of {analysis.paths.total} paths (limit{" "}
+              {analysis.paths.limit}, {analysis.paths.perAgentLimit} per agent); the count is exact.
+            </span>
+          )}
           {listed.length > PATH_ROWS_SHOWN && (
             <button type="button" className="btn" onClick={() => setAll((v) => !v)}>
               {all ? `Show the first ${PATH_ROWS_SHOWN}` : `Show all ${listed.length} rows`}

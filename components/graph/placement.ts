@@ -8,20 +8,38 @@
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ControlStatus } from "@/lib/controls/types";
 import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
-import { controlRows, controlTooltip, scopeName, STATUS_MARK, type ControlRow, type GraphNames } from "./view-model";
+import {
+  controlRows,
+  controlTooltip,
+  scopeName,
+  STATUS_MARK,
+  type ControlRow,
+  type GraphNames,
+} from "./view-model";
 
 export const PILL_H = 15;
 /** Average character width of a pill's label, in ems. */
 const PILL_CHAR_WIDTH = 0.6;
 
-export type Marker = { key: string; x: number; y: number; label: string; status: ControlStatus; tooltip: string[]; cut: boolean };
+export type Marker = {
+  key: string;
+  x: number;
+  y: number;
+  label: string;
+  status: ControlStatus;
+  tooltip: string[];
+  cut: boolean;
+};
 export type Cut = { key: string; x: number; y: number; tooltip: string[] };
 
 /** A control pill's width for its label (an estimate at the pill's font: the pill is drawn before text is measured). */
 export const pillWidth = (label: string) => Math.round(label.length * 10 * PILL_CHAR_WIDTH + 12);
 
 /** The edge drawn between two visible nodes (a horizontal cubic), and the point at a fraction along it. */
-export function curve(e: LayoutEdge, layout: GraphLayout): { d: string; at: (t: number) => [number, number] } | null {
+export function curve(
+  e: LayoutEdge,
+  layout: GraphLayout,
+): { d: string; at: (t: number) => [number, number] } | null {
   const a = layout.byKey.get(e.from);
   const b = layout.byKey.get(e.to);
   if (!a || !b) return null;
@@ -32,13 +50,23 @@ export function curve(e: LayoutEdge, layout: GraphLayout): { d: string; at: (t: 
   const mx = (x0 + x1) / 2;
   const at = (t: number): [number, number] => {
     const u = 1 - t;
-    return [u * u * u * x0 + 3 * u * u * t * mx + 3 * u * t * t * mx + t * t * t * x1, u * u * u * y0 + 3 * u * u * t * y0 + 3 * u * t * t * y1 + t * t * t * y1];
+    return [
+      u * u * u * x0 + 3 * u * u * t * mx + 3 * u * t * t * mx + t * t * t * x1,
+      u * u * u * y0 + 3 * u * u * t * y0 + 3 * u * t * t * y1 + t * t * t * y1,
+    ];
   };
-  return { d: y0 === y1 ? `M${x0},${y0}H${x1}` : `M${x0},${y0}C${mx},${y0} ${mx},${y1} ${x1},${y1}`, at };
+  return {
+    d: y0 === y1 ? `M${x0},${y0}H${x1}` : `M${x0},${y0}C${mx},${y0} ${mx},${y1} ${x1},${y1}`,
+    at,
+  };
 }
 
 /** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
-export function placeControls(analysis: Analysis, layout: GraphLayout, names: GraphNames): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
+export function placeControls(
+  analysis: Analysis,
+  layout: GraphLayout,
+  names: GraphNames,
+): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
   const markers: Marker[] = [];
   const cuts: Cut[] = [];
   const byNode = new Map<string, string[]>();
@@ -66,7 +94,15 @@ export function placeControls(analysis: Analysis, layout: GraphLayout, names: Gr
       const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
       const offset = serverPills.get(key) ?? 0;
       serverPills.set(key, offset + pillWidth(label) + 4);
-      markers.push({ key: `${row.key}`, x: g.x + 8 + offset, y: g.y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+      markers.push({
+        key: `${row.key}`,
+        x: g.x + 8 + offset,
+        y: g.y - PILL_H / 2,
+        label,
+        status: row.status,
+        tooltip: describe(row),
+        cut: false,
+      });
       note(key, row.key, describe(row));
     } else if (row.controlId === "approval") {
       const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
@@ -83,7 +119,15 @@ export function placeControls(analysis: Analysis, layout: GraphLayout, names: Gr
         marked.add(edge.key);
         const label = `approval ${STATUS_MARK[row.status]}`;
         const [x, y] = c.at(0.5);
-        markers.push({ key: `${row.key}:${to}`, x: x - pillWidth(label) / 2, y: y - PILL_H / 2, label, status: row.status, tooltip: describe(row), cut: false });
+        markers.push({
+          key: `${row.key}:${to}`,
+          x: x - pillWidth(label) / 2,
+          y: y - PILL_H / 2,
+          label,
+          status: row.status,
+          tooltip: describe(row),
+          cut: false,
+        });
         note(to, row.key, describe(row));
       }
     } else if (row.controlId === "separation") {
@@ -93,12 +137,38 @@ export function placeControls(analysis: Analysis, layout: GraphLayout, names: Gr
         if (!key || !n) continue;
         const status: ControlStatus = a.holdsBoth ? "fails" : "holds";
         const cutsHere = !a.holdsBoth && a.returningTools.length > 0;
-        const perAgent: ControlRow = { ...row, status, cutsPath: cutsHere, summary: a.holdsBoth ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks` : a.returningTools.length > 0 ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary` : `${names.agent(a.agentId)} holds no tool returning untrusted text` };
+        const perAgent: ControlRow = {
+          ...row,
+          status,
+          cutsPath: cutsHere,
+          summary: a.holdsBoth
+            ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks`
+            : a.returningTools.length > 0
+              ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary`
+              : `${names.agent(a.agentId)} holds no tool returning untrusted text`,
+        };
         const lines = controlTooltip(perAgent, names.agent(a.agentId));
         const label = `separation ${STATUS_MARK[status]}`;
-        markers.push({ key: `separation:${a.agentId}`, x: n.x + 6, y: n.y - 6 - PILL_H / 2 - 1, label, status, tooltip: lines, cut: cutsHere });
+        markers.push({
+          key: `separation:${a.agentId}`,
+          x: n.x + 6,
+          y: n.y - 6 - PILL_H / 2 - 1,
+          label,
+          status,
+          tooltip: lines,
+          cut: cutsHere,
+        });
         note(key, `separation:${a.agentId}`, lines);
-        if (cutsHere) cuts.push({ key: `cut:${a.agentId}`, x: n.x + n.w + 6, y: n.y + NODE_H / 2, tooltip: ["Cut by tool-set separation", `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`] });
+        if (cutsHere)
+          cuts.push({
+            key: `cut:${a.agentId}`,
+            x: n.x + n.w + 6,
+            y: n.y + NODE_H / 2,
+            tooltip: [
+              "Cut by tool-set separation",
+              `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`,
+            ],
+          });
       }
     }
   }

@@ -15,7 +15,14 @@ import type { Analysis } from "@/lib/analysis/analyze";
 import { shownName } from "@/lib/analysis/prose";
 import { fitText } from "./fit-text";
 import { groupCount, nodeLabels } from "./node-labels";
-import { neighbour, SELF_PATH_MARK, type GraphLayout, type GroupRole, type LayoutEdge, type LayoutNode } from "./layout";
+import {
+  neighbour,
+  SELF_PATH_MARK,
+  type GraphLayout,
+  type GroupRole,
+  type LayoutEdge,
+  type LayoutNode,
+} from "./layout";
 import { measureByKey } from "./measure";
 import { curve, pillWidth, PILL_H, placeControls, type Cut, type Marker } from "./placement";
 import { roleReasons, type GraphNames } from "./view-model";
@@ -36,9 +43,12 @@ export type SourceSinkGraphProps = {
 
 type Tip = { x: number; y: number; lines: string[] } | null;
 
-
 /** What a group's members are, in its tooltip and accessible name. */
-const GROUP_MEMBERS: Record<GroupRole, string> = { returning: "returning tools", sink: "sensitive sinks", unmapped: "unmapped sources (tools returning text from no mapped source)" };
+const GROUP_MEMBERS: Record<GroupRole, string> = {
+  returning: "returning tools",
+  sink: "sensitive sinks",
+  unmapped: "unmapped sources (tools returning text from no mapped source)",
+};
 
 /**
  * Labels already fitted, by font, width and text: a large review repeats labels and redraws on
@@ -60,32 +70,55 @@ function fitCached(text: string, px: number, font: string): string {
 }
 
 /** The visible label of every node, unique within its column, at the graph's fonts. */
-const visibleLabels = (analysis: Analysis, layout: GraphLayout, names: GraphNames) => nodeLabels(analysis, layout, names, measureByKey, fitCached);
+const visibleLabels = (analysis: Analysis, layout: GraphLayout, names: GraphNames) =>
+  nodeLabels(analysis, layout, names, measureByKey, fitCached);
 
 /** The servers whose live surface differs from a blocking pin, with what changed. */
 const blockedServers = (analysis: Pick<Analysis, "toolLists">): ReadonlyMap<string, string> =>
-  new Map(analysis.toolLists.flatMap((l) => (l.blocked ? [[l.serverId as string, l.blocked.reason] as const] : [])));
+  new Map(
+    analysis.toolLists.flatMap((l) =>
+      l.blocked ? [[l.serverId as string, l.blocked.reason] as const] : [],
+    ),
+  );
 
 /** The server a node or group stands for, if any. */
 const nodeServer = (n: LayoutNode): string | null =>
-  n.group ? n.group.serverId : n.node && (n.node.kind === "returning" || n.node.kind === "sink") ? n.node.serverId : null;
+  n.group
+    ? n.group.serverId
+    : n.node && (n.node.kind === "returning" || n.node.kind === "sink")
+      ? n.node.serverId
+      : null;
 
 function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const server = nodeServer(n);
   const blocked = server === null ? undefined : blockedServers(analysis).get(server);
   const lines = nodeLinesOf(analysis, n, names);
-  return blocked === undefined ? lines : [...lines, `BLOCKED: ${shownName(names.server(server!))} differs from its pin (${blocked}); no approval can rest on it until it is re-pinned with a reason`];
+  return blocked === undefined
+    ? lines
+    : [
+        ...lines,
+        `BLOCKED: ${shownName(names.server(server!))} differs from its pin (${blocked}); no approval can rest on it until it is re-pinned with a reason`,
+      ];
 }
 
 function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
   const node = n.node;
   if (n.group) {
-    const toggle = n.group.collapsed ? "Collapsed; Enter expands the group" : "Enter collapses the group";
+    const toggle = n.group.collapsed
+      ? "Collapsed; Enter expands the group"
+      : "Enter collapses the group";
     if (n.group.role === "unmapped") {
       const count = n.group.count === 1 ? "1 tool returns" : `${n.group.count} tools return`;
-      return [`${names.server(n.group.serverId)}: ${count} text from no mapped source`, "Writers unknown, so counted as outside the boundary; map the sources in the tool assessment", toggle];
+      return [
+        `${names.server(n.group.serverId)}: ${count} text from no mapped source`,
+        "Writers unknown, so counted as outside the boundary; map the sources in the tool assessment",
+        toggle,
+      ];
     }
-    return [`${names.server(n.group.serverId)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`, toggle];
+    return [
+      `${names.server(n.group.serverId)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`,
+      toggle,
+    ];
   }
   if (!node) return [];
   switch (node.kind) {
@@ -100,7 +133,13 @@ function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): stri
       ];
     }
     case "source":
-      return [shownName(node.label), `Kind: ${node.sourceKind.replaceAll("_", " ")}`, node.reachesOutsideBoundary ? "Writable from outside the boundary" : "Writable from inside only"];
+      return [
+        shownName(node.label),
+        `Kind: ${node.sourceKind.replaceAll("_", " ")}`,
+        node.reachesOutsideBoundary
+          ? "Writable from outside the boundary"
+          : "Writable from inside only",
+      ];
     case "returning":
     case "sink": {
       const tool = analysis.tools.find((t) => t.key === node.tool);
@@ -110,12 +149,19 @@ function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): stri
         `${shownName(node.label)} (${shownName(names.server(node.serverId))})`,
         `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
         ...reasons.map((r) => `${r.role.replaceAll("_", " ")}: ${r.reasons.join("; ")}`),
-        ...(n.selfPath ? [`${SELF_PATH_MARK} Self-path: it also returns untrusted text in a session that holds it, so its own output can reach it again`] : []),
+        ...(n.selfPath
+          ? [
+              `${SELF_PATH_MARK} Self-path: it also returns untrusted text in a session that holds it, so its own output can reach it again`,
+            ]
+          : []),
       ];
     }
     case "agent": {
       const a = analysis.agents.find((x) => x.agentId === node.agentId);
-      return [shownName(node.label), a ? `${a.pathCount} path${a.pathCount === 1 ? "" : "s"} to a sensitive sink` : ""];
+      return [
+        shownName(node.label),
+        a ? `${a.pathCount} path${a.pathCount === 1 ? "" : "s"} to a sensitive sink` : "",
+      ];
     }
   }
 }
@@ -125,7 +171,12 @@ function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): stri
  * says what they see; axe's label-content-name-mismatch), then the full text. A group starts with
  * its visible name and count; a node whose label was cut or shortened adds "shown as …".
  */
-function ariaLabel(n: LayoutNode, names: GraphNames, visible: string, blocked: ReadonlyMap<string, string>): string {
+function ariaLabel(
+  n: LayoutNode,
+  names: GraphNames,
+  visible: string,
+  blocked: ReadonlyMap<string, string>,
+): string {
   const server = nodeServer(n);
   const mark = server !== null && blocked.has(server) ? ", server BLOCKED" : "";
   return ariaLabelOf(n, names, visible) + mark;
@@ -139,8 +190,19 @@ function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string 
   }
   const node = n.node;
   if (!node) return n.label;
-  const kind = { writers: "Writers", source: "Source", returning: "Returning tool", agent: "Agent", sink: "Sink" }[node.kind];
-  const extra = node.kind === "writers" && node.reachesOutsideBoundary ? ", outside the boundary" : node.kind === "returning" || node.kind === "sink" ? ` on ${shownName(names.server(node.serverId))}` : "";
+  const kind = {
+    writers: "Writers",
+    source: "Source",
+    returning: "Returning tool",
+    agent: "Agent",
+    sink: "Sink",
+  }[node.kind];
+  const extra =
+    node.kind === "writers" && node.reachesOutsideBoundary
+      ? ", outside the boundary"
+      : node.kind === "returning" || node.kind === "sink"
+        ? ` on ${shownName(names.server(node.serverId))}`
+        : "";
   const self = n.selfPath ? ", on a self-path: its own output can reach it" : "";
   const plain = n.selfPath ? n.label.slice(SELF_PATH_MARK.length + 1) : n.label;
   const shownAs = visible === n.label ? "" : `, shown as ${visible}`;
@@ -165,7 +227,10 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   useEffect(() => {
     controlsRef.current = controls;
   });
-  const activeKey = active && layout.byKey.has(active) ? active : (layout.columns.find((c) => c.length > 0)?.[0] ?? null);
+  const activeKey =
+    active && layout.byKey.has(active)
+      ? active
+      : (layout.columns.find((c) => c.length > 0)?.[0] ?? null);
 
   useEffect(() => {
     const svgEl = svgRef.current;
@@ -210,7 +275,10 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
     // Session boundaries: where tool-set separation sits.
     gGroups
       .selectAll<SVGRectElement, LayoutNode>("rect.session")
-      .data(layout.nodes.filter((n) => n.kind === "agent"), (n) => n.key)
+      .data(
+        layout.nodes.filter((n) => n.kind === "agent"),
+        (n) => n.key,
+      )
       .join("rect")
       .attr("class", (n) => {
         const a = analysis.controls.separation.agents.find((x) => `agent:${x.agentId}` === n.key);
@@ -244,18 +312,30 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         g.append("rect").attr("class", "box");
         // Only a sink has the stripe and only a group header the ▸/▾ mark (a key never changes
         // kind), so the other nodes do not carry empty elements for the browser to style and lay out.
-        g.filter((n) => n.kind === "sink").append("rect").attr("class", "stripe");
+        g.filter((n) => n.kind === "sink")
+          .append("rect")
+          .attr("class", "stripe");
         g.append("text").attr("class", "label");
-        g.filter((n) => n.group !== null).append("text").attr("class", "meta");
+        g.filter((n) => n.group !== null)
+          .append("text")
+          .attr("class", "meta");
         g.on("click", (_event: MouseEvent, n) => {
           if (n.kind === "group") latest.current.onToggleGroup(n.key);
           else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
           setActive(n.key);
         });
-        g.on("mouseenter", (event: MouseEvent, n) => showTip(event, [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])]));
+        g.on("mouseenter", (event: MouseEvent, n) =>
+          showTip(event, [
+            ...nodeLines(latest.current.analysis, n, latest.current.names),
+            ...(controlsRef.current.byNode.get(n.key) ?? []),
+          ]),
+        );
         g.on("mouseleave", hideTip);
         g.on("focus", function (event: FocusEvent, n) {
-          const lines = [...nodeLines(latest.current.analysis, n, latest.current.names), ...(controlsRef.current.byNode.get(n.key) ?? [])];
+          const lines = [
+            ...nodeLines(latest.current.analysis, n, latest.current.names),
+            ...(controlsRef.current.byNode.get(n.key) ?? []),
+          ];
           // The tooltip's lines as the node's description, set as it takes focus, so a screen
           // reader reads them all (every reason of every role among them), not only sighted users.
           this.setAttribute("aria-description", lines.filter((l) => l.length > 0).join(". "));
@@ -268,7 +348,12 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("class", (n) => {
         const node = n.node;
         const open = node?.kind === "writers" && node.reachesOutsideBoundary ? " open" : "";
-        const suggested = node && (node.kind === "returning" || node.kind === "sink") && node.rolesOrigin === "suggested" ? " suggested" : "";
+        const suggested =
+          node &&
+          (node.kind === "returning" || node.kind === "sink") &&
+          node.rolesOrigin === "suggested"
+            ? " suggested"
+            : "";
         const hl = highlight ? (highlight.nodes.has(n.key) ? " hl" : " dim") : "";
         const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
         const server = nodeServer(n);
@@ -283,9 +368,23 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label, blocked))
       .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
       .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
-    nodeSel.select("rect.ring").attr("x", -3).attr("y", -3).attr("width", (n) => n.w + 6).attr("height", (n) => n.h + 6).attr("rx", 6);
-    nodeSel.select("rect.box").attr("width", (n) => n.w).attr("height", (n) => n.h).attr("rx", 4);
-    nodeSel.select("rect.stripe").attr("width", 3).attr("height", (n) => n.h).attr("rx", 1.5);
+    nodeSel
+      .select("rect.ring")
+      .attr("x", -3)
+      .attr("y", -3)
+      .attr("width", (n) => n.w + 6)
+      .attr("height", (n) => n.h + 6)
+      .attr("rx", 6);
+    nodeSel
+      .select("rect.box")
+      .attr("width", (n) => n.w)
+      .attr("height", (n) => n.h)
+      .attr("rx", 4);
+    nodeSel
+      .select("rect.stripe")
+      .attr("width", 3)
+      .attr("height", (n) => n.h)
+      .attr("rx", 1.5);
     nodeSel
       .select("text.label")
       .attr("x", (n) => (n.group ? 16 : 8))
@@ -318,8 +417,16 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       .attr("data-control", (m) => m.key)
       .on("mouseenter", (event: MouseEvent, m) => showTip(event, m.tooltip))
       .on("mouseleave", hideTip);
-    marks.select("rect").attr("width", (m) => pillWidth(m.label)).attr("height", PILL_H).attr("rx", PILL_H / 2);
-    marks.select("text").attr("x", 6).attr("y", 11).text((m) => m.label);
+    marks
+      .select("rect")
+      .attr("width", (m) => pillWidth(m.label))
+      .attr("height", PILL_H)
+      .attr("rx", PILL_H / 2);
+    marks
+      .select("text")
+      .attr("x", 6)
+      .attr("y", 11)
+      .text((m) => m.label);
     marks.each(function (m) {
       select(this).selectAll("title").data([m]).join("title").text(m.tooltip.join("\n"));
     });
@@ -354,14 +461,23 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
     const target = (event.target as Element).closest?.("g.gnode");
     const key = target?.getAttribute("data-key");
     if (!key) return;
-    const dirs: Record<string, "up" | "down" | "left" | "right" | "home" | "end"> = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right", Home: "home", End: "end" };
+    const dirs: Record<string, "up" | "down" | "left" | "right" | "home" | "end"> = {
+      ArrowUp: "up",
+      ArrowDown: "down",
+      ArrowLeft: "left",
+      ArrowRight: "right",
+      Home: "home",
+      End: "end",
+    };
     const dir = dirs[event.key];
     if (dir) {
       event.preventDefault();
       const next = neighbour(layout, key, dir);
       if (next) {
         setActive(next);
-        const el = svgRef.current?.querySelector<SVGGElement>(`g.gnode[data-key="${CSS.escape(next)}"]`);
+        const el = svgRef.current?.querySelector<SVGGElement>(
+          `g.gnode[data-key="${CSS.escape(next)}"]`,
+        );
         el?.focus();
       }
       return;
@@ -393,7 +509,12 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         <div
           className="rr-graph-tip"
           role="tooltip"
-          style={{ left: Math.max(8, Math.min(tip.x + 12, window.innerWidth - 336)), top: tip.y + 12 > window.innerHeight - 160 ? undefined : tip.y + 12, bottom: tip.y + 12 > window.innerHeight - 160 ? window.innerHeight - tip.y + 12 : undefined }}
+          style={{
+            left: Math.max(8, Math.min(tip.x + 12, window.innerWidth - 336)),
+            top: tip.y + 12 > window.innerHeight - 160 ? undefined : tip.y + 12,
+            bottom:
+              tip.y + 12 > window.innerHeight - 160 ? window.innerHeight - tip.y + 12 : undefined,
+          }}
         >
           {tip.lines.map((l, i) => (
             <div key={i} className={i === 0 ? "tip-title" : undefined}>

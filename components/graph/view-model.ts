@@ -21,9 +21,24 @@ export const POSITION_LABEL: Record<ControlPosition, string> = {
   sink_call: "the sink call",
 };
 
-export const STATUS_LABEL: Record<ControlStatus, string> = { holds: "holds", fails: "fails", absent: "absent", cannot_evaluate: "cannot evaluate" };
-export const STATUS_MARK: Record<ControlStatus, string> = { holds: "✓", fails: "✕", absent: "–", cannot_evaluate: "?" };
-export const STATUS_BADGE: Record<ControlStatus, string> = { holds: "badge-ok", fails: "badge-danger", absent: "badge-neutral", cannot_evaluate: "badge-warn" };
+export const STATUS_LABEL: Record<ControlStatus, string> = {
+  holds: "holds",
+  fails: "fails",
+  absent: "absent",
+  cannot_evaluate: "cannot evaluate",
+};
+export const STATUS_MARK: Record<ControlStatus, string> = {
+  holds: "✓",
+  fails: "✕",
+  absent: "–",
+  cannot_evaluate: "?",
+};
+export const STATUS_BADGE: Record<ControlStatus, string> = {
+  holds: "badge-ok",
+  fails: "badge-danger",
+  absent: "badge-neutral",
+  cannot_evaluate: "badge-warn",
+};
 
 export type ControlRow = {
   key: string;
@@ -69,7 +84,11 @@ export function controlTooltip(row: ControlRow, scopeName: string): string[] {
     `Sits at: ${POSITION_LABEL[row.sitsAt]}`,
     `Stops: ${row.stops}`,
     `Leaves: ${row.residue}`,
-    row.cutsPath ? "Cuts the source-to-sink path" : row.controlId === "separation" ? "Would cut the path; not in place" : "Narrows an end of the path; does not cut it",
+    row.cutsPath
+      ? "Cuts the source-to-sink path"
+      : row.controlId === "separation"
+        ? "Would cut the path; not in place"
+        : "Narrows an end of the path; does not cut it",
   ];
 }
 
@@ -80,7 +99,10 @@ export function agentName(analysis: Pick<Analysis, "agents">, agentId: string): 
   return analysis.agents.find((a) => a.agentId === agentId)?.name ?? agentId;
 }
 
-export function scopeName(scope: ControlScope, names: { server: (id: string) => string; agent: (id: string) => string }): string {
+export function scopeName(
+  scope: ControlScope,
+  names: { server: (id: string) => string; agent: (id: string) => string },
+): string {
   if (scope.kind === "server") return names.server(scope.serverId);
   if (scope.kind === "agent") return names.agent(scope.agentId);
   return "every agent session";
@@ -92,21 +114,28 @@ export function pathLabel(analysis: Pick<Analysis, "agents">, p: PathView): stri
 }
 
 /** Findings about a path: those naming it, then those about a node on it that name no path. */
-export function findingsForPath(analysis: Pick<Analysis, "findings">, p: PathView): { onPath: Finding[]; atNodes: Finding[] } {
+export function findingsForPath(
+  analysis: Pick<Analysis, "findings">,
+  p: PathView,
+): { onPath: Finding[]; atNodes: Finding[] } {
   const nodes = new Set<string>(p.nodeIds);
   const onPath = analysis.findings.filter((f) => f.pathIds.includes(p.id));
-  const atNodes = analysis.findings.filter((f) => f.pathIds.length === 0 && f.nodeIds.some((n) => nodes.has(n)));
+  const atNodes = analysis.findings.filter(
+    (f) => f.pathIds.length === 0 && f.nodeIds.some((n) => nodes.has(n)),
+  );
   return { onPath, atNodes };
 }
 
 /** Why there are no paths, from what the analysis found. */
 export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "graph">): string {
-  if (analysis.agents.length === 0) return "No agent is registered yet, so no tool shares a session with another.";
+  if (analysis.agents.length === 0)
+    return "No agent is registered yet, so no tool shares a session with another.";
   const withReturning = analysis.agents.filter((a) => a.returningTools.length > 0);
   const withSinks = analysis.agents.filter((a) => a.sinkTools.length > 0);
   if (withReturning.length === 0)
     return "No agent holds a tool that returns text from a source writable from outside the boundary, so no untrusted text enters a session.";
-  if (withSinks.length === 0) return "No agent holds a sensitive sink (a tool that writes, deploys or destroys, or reaches the network or shares).";
+  if (withSinks.length === 0)
+    return "No agent holds a sensitive sink (a tool that writes, deploys or destroys, or reaches the network or shares).";
   return "No agent holds both a tool returning untrusted text and a sensitive sink: tool-set separation is in place, and the path is cut at each session boundary.";
 }
 
@@ -121,7 +150,9 @@ export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "g
 export const FOCUS_SINK_ROLES: readonly ToolRole[] = ["deploys_or_destroys", "network_or_shares"];
 
 type SinkLike = { sinkRoles: readonly ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
-export const isFocusSink = (s: SinkLike): boolean => s.sinkRoles.some((r) => FOCUS_SINK_ROLES.includes(r)) || (s.rolesOrigin === "confirmed" && s.sinkRoles.includes("writes"));
+export const isFocusSink = (s: SinkLike): boolean =>
+  s.sinkRoles.some((r) => FOCUS_SINK_ROLES.includes(r)) ||
+  (s.rolesOrigin === "confirmed" && s.sinkRoles.includes("writes"));
 
 export type FocusView = {
   /** Graph nodes on a path to a sink the default view keeps. */
@@ -153,14 +184,18 @@ export function focusView(analysis: Pick<Analysis, "graph">): FocusView | null {
 }
 
 /** A path whose returning tool is its sink: the tool's own output reaches it again in the session. */
-export const isSelfPath = (p: Pick<PathView, "returningTool" | "sink">): boolean => p.returningTool === p.sink;
+export const isSelfPath = (p: Pick<PathView, "returningTool" | "sink">): boolean =>
+  p.returningTool === p.sink;
 
 /**
  * Per agent, the tools on a self-path (returning untrusted text into a session that holds them as
  * a sink, so that text can come back to them), and their sink nodes. From the on-path edges: a
  * returning tool held on a path and its sink node reached on a path in the same agent.
  */
-export function selfPaths(analysis: Pick<Analysis, "graph">): { byAgent: Map<NodeId, ToolKey[]>; sinkNodes: Set<NodeId> } {
+export function selfPaths(analysis: Pick<Analysis, "graph">): {
+  byAgent: Map<NodeId, ToolKey[]>;
+  sinkNodes: Set<NodeId>;
+} {
   const returningOf = new Map<NodeId, ToolKey>();
   const sinkOf = new Map<ToolKey, NodeId>();
   for (const n of analysis.graph.nodes) {
@@ -168,7 +203,8 @@ export function selfPaths(analysis: Pick<Analysis, "graph">): { byAgent: Map<Nod
     else if (n.kind === "sink") sinkOf.set(n.tool, n.id);
   }
   const reached = new Set<string>();
-  for (const e of analysis.graph.edges) if (e.onPath && e.kind === "holds") reached.add(`${e.from}\n${e.to}`);
+  for (const e of analysis.graph.edges)
+    if (e.onPath && e.kind === "holds") reached.add(`${e.from}\n${e.to}`);
   const byAgent = new Map<NodeId, ToolKey[]>();
   const sinkNodes = new Set<NodeId>();
   for (const e of analysis.graph.edges) {
@@ -191,14 +227,27 @@ export function selfPaths(analysis: Pick<Analysis, "graph">): { byAgent: Map<Nod
  */
 export function orderPaths(analysis: Pick<Analysis, "paths" | "tools">): PathView[] {
   const origin = new Map(analysis.tools.map((t) => [t.key, t.rolesOrigin]));
-  const rank = (p: PathView) => (isSelfPath(p) ? 2 : isFocusSink({ sinkRoles: p.sinkRoles, rolesOrigin: origin.get(p.sink) ?? "suggested" }) ? 0 : 1);
+  const rank = (p: PathView) =>
+    isSelfPath(p)
+      ? 2
+      : isFocusSink({ sinkRoles: p.sinkRoles, rolesOrigin: origin.get(p.sink) ?? "suggested" })
+        ? 0
+        : 1;
   const ranked = analysis.paths.listed.map((p, i) => ({ p, r: rank(p), i }));
   ranked.sort((a, b) => a.r - b.r || a.i - b.i);
   return ranked.map((x) => x.p);
 }
 
 /** Every reason behind each role a tool has, in role order: the reviewer's confirmation, or each signal the suggestion weighed. */
-export function roleReasons(tool: Pick<ToolView, "roles" | "rolesOrigin" | "suggestedRoles">): { role: ToolRole; reasons: string[] }[] {
+export function roleReasons(
+  tool: Pick<ToolView, "roles" | "rolesOrigin" | "suggestedRoles">,
+): { role: ToolRole; reasons: string[] }[] {
   const suggested = new Map(tool.suggestedRoles.map((r) => [r.role, r.reasons]));
-  return tool.roles.map((role) => ({ role, reasons: tool.rolesOrigin === "confirmed" ? ["confirmed by the reviewer"] : (suggested.get(role) ?? []) }));
+  return tool.roles.map((role) => ({
+    role,
+    reasons:
+      tool.rolesOrigin === "confirmed"
+        ? ["confirmed by the reviewer"]
+        : (suggested.get(role) ?? []),
+  }));
 }

@@ -25,12 +25,22 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
   const [text, setText] = useState("");
   const [fileName, setFileName] = useState("mcp.json");
   const queryClient = useQueryClient();
-  const parsed = useMemo(() => (text.trim() === "" ? null : parseClientConfig(text, { fileName })), [text, fileName]);
+  const parsed = useMemo(
+    () => (text.trim() === "" ? null : parseClientConfig(text, { fileName })),
+    [text, fileName],
+  );
   const mutation = useMutation({
     mutationFn: () => {
       if (!parsed?.ok) throw new Error("fix the config first");
-      const sanitized = clientConfigForServers(parsed.config.servers.map((s) => ({ name: s.key, transport: s.transport })));
-      return importConfig({ text: sanitized, fileName, shape: parsed.config.shape, ...(reviewId ? { reviewId, ...(baseRevision ? { baseRevision } : {}) } : {}) });
+      const sanitized = clientConfigForServers(
+        parsed.config.servers.map((s) => ({ name: s.key, transport: s.transport })),
+      );
+      return importConfig({
+        text: sanitized,
+        fileName,
+        shape: parsed.config.shape,
+        ...(reviewId ? { reviewId, ...(baseRevision ? { baseRevision } : {}) } : {}),
+      });
     },
     onSuccess: (result) => onImported?.(result),
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
@@ -46,14 +56,20 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
     <section className="card stack" aria-label="Import a client config">
       <h3>Import servers and an agent from a client config</h3>
       <p className="muted small">
-        Claude Desktop <span className="mono">claude_desktop_config.json</span>, VS Code <span className="mono">.vscode/mcp.json</span>, Cursor{" "}
-        <span className="mono">.cursor/mcp.json</span>, or any <span className="mono">mcpServers</span> file. Secret values in env and headers are replaced by
-        variable names here, before anything is sent.
+        Claude Desktop <span className="mono">claude_desktop_config.json</span>, VS Code{" "}
+        <span className="mono">.vscode/mcp.json</span>, Cursor{" "}
+        <span className="mono">.cursor/mcp.json</span>, or any{" "}
+        <span className="mono">mcpServers</span> file. Secret values in env and headers are replaced
+        by variable names here, before anything is sent.
       </p>
       <div className="grid-2">
         <label className="field">
           <span className="label-text">Config file</span>
-          <input type="file" accept=".json,.jsonc,application/json" onChange={(e) => void onFile(e.target.files?.[0])} />
+          <input
+            type="file"
+            accept=".json,.jsonc,application/json"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
         </label>
         <label className="field">
           <span className="label-text">File name (picks the shape)</span>
@@ -62,7 +78,13 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
       </div>
       <label className="field">
         <span className="label-text">…or paste it</span>
-        <textarea className="mono" rows={10} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea
+          className="mono"
+          rows={10}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+        />
       </label>
 
       {parsed && !parsed.ok && (
@@ -77,12 +99,16 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
       {parsed?.ok && (
         <div className="stack" aria-label="What will be imported">
           <p className="small">
-            {SHAPE_LABEL[parsed.config.shape]}: {parsed.config.servers.length} server(s) → agent <strong>{parsed.config.agentName}</strong>
+            {SHAPE_LABEL[parsed.config.shape]}: {parsed.config.servers.length} server(s) → agent{" "}
+            <strong>{parsed.config.agentName}</strong>
           </p>
           <ul className="small">
             {parsed.config.servers.map((s) => (
               <li key={s.id}>
-                <span className="mono">{s.name}</span> — {s.transport.kind === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url}
+                <span className="mono">{s.name}</span> —{" "}
+                {s.transport.kind === "stdio"
+                  ? [s.transport.command, ...s.transport.args].join(" ")
+                  : s.transport.url}
                 {s.notes.length > 0 && <span className="muted"> ({s.notes.join("; ")})</span>}
               </li>
             ))}
@@ -90,7 +116,8 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
           {parsed.config.replacements.length > 0 ? (
             <div aria-label="Secrets replaced">
               <p className="small">
-                Not stored — each value is replaced by a variable; set the values on the <a href="/secrets">Secrets page</a>:
+                Not stored — each value is replaced by a variable; set the values on the{" "}
+                <a href="/secrets">Secrets page</a>:
               </p>
               <ul className="small mono">
                 {parsed.config.replacements.map((r, i) => (
@@ -108,8 +135,17 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
         </div>
       )}
       <div className="row">
-        <button type="button" className="btn btn-primary" disabled={!parsed?.ok || mutation.isPending} onClick={() => mutation.mutate()}>
-          {mutation.isPending ? "Importing…" : reviewId ? "Import into this review" : "Import as a new review"}
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!parsed?.ok || mutation.isPending}
+          onClick={() => mutation.mutate()}
+        >
+          {mutation.isPending
+            ? "Importing…"
+            : reviewId
+              ? "Import into this review"
+              : "Import as a new review"}
         </button>
       </div>
       {mutation.isError && (
@@ -119,9 +155,11 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
       )}
       {mutation.isSuccess && (
         <p role="status" className="small">
-          {mutation.data.created ? "Created review" : "Updated review"} <span className="mono">{mutation.data.reviewId}</span> (revision {mutation.data.revision}): agent{" "}
-          {mutation.data.summary.agent.name} holds {mutation.data.summary.agent.toolCount} tool(s);{" "}
-          {mutation.data.summary.servers.filter((s) => s.status === "added").length} server(s) added. Inspect new servers, then add their tools to the agent.
+          {mutation.data.created ? "Created review" : "Updated review"}{" "}
+          <span className="mono">{mutation.data.reviewId}</span> (revision {mutation.data.revision}
+          ): agent {mutation.data.summary.agent.name} holds {mutation.data.summary.agent.toolCount}{" "}
+          tool(s); {mutation.data.summary.servers.filter((s) => s.status === "added").length}{" "}
+          server(s) added. Inspect new servers, then add their tools to the agent.
         </p>
       )}
     </section>

@@ -3,5 +3,8 @@ import { apiFetch } from "@/components/api-client";
 import { ImportResponseSchema, type ImportRequest } from "@/lib/import/api";
 
 export function importConfig(body: ImportRequest) {
-  return apiFetch("/api/import", ImportResponseSchema, { method: "POST", body: JSON.stringify(body) });
+  return apiFetch("/api/import", ImportResponseSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }

@@ -16,11 +16,23 @@ import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review
 export type KnownTool = ToolRef & { description: string; serverName: string };
 
 /** Tools the reviewer can place in an agent: every server's tools, as listed live or entered by hand. */
-export function knownToolsOf(review: Review, liveToolsByServer: ReadonlyMap<string, readonly { name: string; description: string }[]> = new Map()): KnownTool[] {
+export function knownToolsOf(
+  review: Review,
+  liveToolsByServer: ReadonlyMap<
+    string,
+    readonly { name: string; description: string }[]
+  > = new Map(),
+): KnownTool[] {
   const out: KnownTool[] = [];
   for (const server of review.servers) {
     const tools = liveToolsByServer.get(server.id) ?? server.declaredTools;
-    for (const t of tools) out.push({ serverId: server.id, tool: t.name, description: t.description, serverName: server.name });
+    for (const t of tools)
+      out.push({
+        serverId: server.id,
+        tool: t.name,
+        description: t.description,
+        serverName: server.name,
+      });
   }
   return out;
 }
@@ -49,12 +61,20 @@ function ServerTools(props: {
   const large = serverTools.length > TOOLS_SHOWN_PER_SERVER;
   const heldHere = serverTools.filter((t) => held.has(refKey(t)));
   const needle = filter.trim().toLowerCase();
-  const matching = needle ? serverTools.filter((t) => t.tool.toLowerCase().includes(needle)) : serverTools;
+  const matching = needle
+    ? serverTools.filter((t) => t.tool.toLowerCase().includes(needle))
+    : serverTools;
   const shown = needle ? matching : large && !showAll ? heldHere : serverTools;
   const matchingHeld = matching.filter((t) => held.has(refKey(t))).length;
   const where = `of ${serverName} in ${agentName}`;
   return (
-    <fieldset style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem" }}>
+    <fieldset
+      style={{
+        border: "1px solid var(--border)",
+        borderRadius: "var(--radius)",
+        padding: "0.5rem 0.75rem",
+      }}
+    >
       <legend className="small" style={{ fontWeight: 600 }}>
         {serverName}
         <span className="muted" style={{ fontWeight: 400 }}>
@@ -62,7 +82,12 @@ function ServerTools(props: {
           · {heldHere.length} of {serverTools.length} tools held
         </span>
       </legend>
-      <div className="row small" role="group" aria-label={`Hold tools ${where}`} style={{ marginBottom: "0.5rem" }}>
+      <div
+        className="row small"
+        role="group"
+        aria-label={`Hold tools ${where}`}
+        style={{ marginBottom: "0.5rem" }}
+      >
         {large && (
           <input
             type="search"
@@ -75,19 +100,43 @@ function ServerTools(props: {
         )}
         {needle ? (
           <>
-            <button type="button" className="btn" disabled={props.disabled || matchingHeld === matching.length} onClick={() => props.onSet(matching, true)} aria-label={`Hold the ${matching.length} matching tools ${where}`}>
+            <button
+              type="button"
+              className="btn"
+              disabled={props.disabled || matchingHeld === matching.length}
+              onClick={() => props.onSet(matching, true)}
+              aria-label={`Hold the ${matching.length} matching tools ${where}`}
+            >
               Hold the {matching.length} matching
             </button>
-            <button type="button" className="btn" disabled={props.disabled || matchingHeld === 0} onClick={() => props.onSet(matching, false)} aria-label={`Drop the ${matching.length} matching tools ${where}`}>
+            <button
+              type="button"
+              className="btn"
+              disabled={props.disabled || matchingHeld === 0}
+              onClick={() => props.onSet(matching, false)}
+              aria-label={`Drop the ${matching.length} matching tools ${where}`}
+            >
               Drop the {matching.length} matching
             </button>
           </>
         ) : (
           <>
-            <button type="button" className="btn" disabled={props.disabled || heldHere.length === serverTools.length} onClick={() => props.onSet(serverTools, true)} aria-label={`Hold all ${serverTools.length} tools ${where}`}>
+            <button
+              type="button"
+              className="btn"
+              disabled={props.disabled || heldHere.length === serverTools.length}
+              onClick={() => props.onSet(serverTools, true)}
+              aria-label={`Hold all ${serverTools.length} tools ${where}`}
+            >
               Hold all {serverTools.length}
             </button>
-            <button type="button" className="btn" disabled={props.disabled || heldHere.length === 0} onClick={() => props.onSet(serverTools, false)} aria-label={`Hold none of the tools ${where}`}>
+            <button
+              type="button"
+              className="btn"
+              disabled={props.disabled || heldHere.length === 0}
+              onClick={() => props.onSet(serverTools, false)}
+              aria-label={`Hold none of the tools ${where}`}
+            >
               Hold none
             </button>
           </>
@@ -96,13 +145,27 @@ function ServerTools(props: {
       <div className="row" style={{ gap: "0.5rem 1.25rem" }}>
         {shown.map((t) => (
           <label key={t.tool} className="check" title={t.description}>
-            <input type="checkbox" checked={held.has(refKey(t))} onChange={(e) => props.onSet([t], e.target.checked)} disabled={props.disabled} />
+            <input
+              type="checkbox"
+              checked={held.has(refKey(t))}
+              onChange={(e) => props.onSet([t], e.target.checked)}
+              disabled={props.disabled}
+            />
             <RevealedText text={t.tool} className="mono" />
           </label>
         ))}
-        {needle && matching.length === 0 && <span className="small muted">No tool of {serverName} matches “{filter.trim()}”.</span>}
+        {needle && matching.length === 0 && (
+          <span className="small muted">
+            No tool of {serverName} matches “{filter.trim()}”.
+          </span>
+        )}
         {large && !needle && (
-          <button type="button" className="btn btn-ghost small" onClick={() => setShowAll((v) => !v)} aria-expanded={showAll}>
+          <button
+            type="button"
+            className="btn btn-ghost small"
+            onClick={() => setShowAll((v) => !v)}
+            aria-expanded={showAll}
+          >
             {showAll ? "Show only the tools held" : `Show all ${serverTools.length} tools`}
           </button>
         )}
@@ -133,26 +196,48 @@ function AgentCard(props: {
   const orphaned = agent.tools.filter((ref) => !known.has(refKey(ref)));
 
   return (
-    <article className="card stack" aria-labelledby={`agent-${agent.id}`} data-testid={`agent-${agent.id}`}>
+    <article
+      className="card stack"
+      aria-labelledby={`agent-${agent.id}`}
+      data-testid={`agent-${agent.id}`}
+    >
       <div className="row" style={{ justifyContent: "space-between" }}>
         <div>
           <h3 id={`agent-${agent.id}`} style={{ marginBottom: 0 }}>
             {agent.name}
           </h3>
-          {agent.description && <p className="small muted" style={{ margin: 0 }}>{agent.description}</p>}
+          {agent.description && (
+            <p className="small muted" style={{ margin: 0 }}>
+              {agent.description}
+            </p>
+          )}
         </div>
         <div className="row">
           <span className="badge badge-neutral">{agent.tools.length} tools in the session</span>
-          <button type="button" className="btn btn-danger" onClick={props.onRemove} aria-label={`Remove agent ${agent.name}`} disabled={props.disabled}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={props.onRemove}
+            aria-label={`Remove agent ${agent.name}`}
+            disabled={props.disabled}
+          >
             Remove
           </button>
         </div>
       </div>
       <p className="small muted" style={{ margin: 0 }}>
-        Once tools share a session, text returned by any of them can reach every tool in it, whichever server each came from.
+        Once tools share a session, text returned by any of them can reach every tool in it,
+        whichever server each came from.
       </p>
       {[...byServer.entries()].map(([serverId, serverTools]) => (
-        <ServerTools key={serverId} agentName={agent.name} serverTools={serverTools} held={held} disabled={props.disabled} onSet={props.onSetTools} />
+        <ServerTools
+          key={serverId}
+          agentName={agent.name}
+          serverTools={serverTools}
+          held={held}
+          disabled={props.disabled}
+          onSet={props.onSetTools}
+        />
       ))}
       {orphaned.length > 0 && (
         <div className="callout warn small">
@@ -166,14 +251,29 @@ function AgentCard(props: {
   );
 }
 
-export function AgentsSection({ editor, review, tools, children }: { editor: ReviewEditor; review: Review; tools: KnownTool[]; children?: React.ReactNode }) {
+export function AgentsSection({
+  editor,
+  review,
+  tools,
+  children,
+}: {
+  editor: ReviewEditor;
+  review: Review;
+  tools: KnownTool[];
+  children?: React.ReactNode;
+}) {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pendingRemove, setPendingRemove] = useState<Agent | null>(null);
 
   /** Holds or drops `refs` in one agent as one revision, applied to the revision being saved over. */
   const setTools = (id: AgentId, refs: readonly ToolRef[], on: boolean) =>
-    editor.save((r) => ({ ...r, agents: r.agents.map((a) => (a.id === id ? { ...a, tools: setToolsHeld(a.tools, refs, on) } : a)) }));
+    editor.save((r) => ({
+      ...r,
+      agents: r.agents.map((a) =>
+        a.id === id ? { ...a, tools: setToolsHeld(a.tools, refs, on) } : a,
+      ),
+    }));
 
   const addAgent = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -201,23 +301,36 @@ export function AgentsSection({ editor, review, tools, children }: { editor: Rev
           Agents & tool sets
         </h2>
         <p className="muted small" style={{ margin: 0 }}>
-          A named agent session holds tools from one or more servers. The variable is the agent, not the server.
+          A named agent session holds tools from one or more servers. The variable is the agent, not
+          the server.
         </p>
       </div>
       <form className="card row" onSubmit={(e) => void addAgent(e)} aria-label="Add an agent">
         <label className="field" style={{ flex: 1 }}>
           <span className="label-text">New agent</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. reference agent" aria-invalid={!!error} />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. reference agent"
+            aria-invalid={!!error}
+          />
           {error && <span className="field-error">{error}</span>}
         </label>
-        <button type="submit" className="btn btn-primary" style={{ alignSelf: "flex-end" }} disabled={!name.trim() || editor.isSaving}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          style={{ alignSelf: "flex-end" }}
+          disabled={!name.trim() || editor.isSaving}
+        >
           Add agent
         </button>
       </form>
       {review.agents.length === 0 ? (
         <div className="card empty">
           <h3>No agents yet</h3>
-          <p>Add the agent sessions that will hold this server&apos;s tools, and what else they hold.</p>
+          <p>
+            Add the agent sessions that will hold this server&apos;s tools, and what else they hold.
+          </p>
         </div>
       ) : (
         review.agents.map((agent) => (
@@ -250,28 +363,55 @@ export function AgentsSection({ editor, review, tools, children }: { editor: Rev
 }
 
 /** Agents & tool sets with the tools the server's analysis sees (live surface where inspected). */
-export function AgentsSectionLoader(props: { id: string; revision: number; editor: ReviewEditor; review: Review }) {
+export function AgentsSectionLoader(props: {
+  id: string;
+  revision: number;
+  editor: ReviewEditor;
+  review: Review;
+}) {
   const analysis = useQuery(analysisOptions(props.id, props.revision));
   const live = new Map<string, { name: string; description: string }[]>();
   for (const list of analysis.data?.toolLists ?? []) {
     if (list.origin !== "snapshot") continue;
     live.set(
       list.serverId,
-      (analysis.data?.tools ?? []).filter((t) => t.serverId === list.serverId && t.presence === "listed").map((t) => ({ name: t.name, description: "" })),
+      (analysis.data?.tools ?? [])
+        .filter((t) => t.serverId === list.serverId && t.presence === "listed")
+        .map((t) => ({ name: t.name, description: "" })),
     );
   }
   return (
-    <AgentsSection editor={props.editor} review={props.review} tools={knownToolsOf(props.review, live)}>
+    <AgentsSection
+      editor={props.editor}
+      review={props.review}
+      tools={knownToolsOf(props.review, live)}
+    >
       {analysis.data?.toolLists
         .filter((l) => l.blocked)
         .map((l) => (
-          <div key={l.serverId} className="callout danger" data-testid={`agents-blocked-${l.serverId}`}>
-            <strong>BLOCKED</strong> <RevealedText text={props.review.servers.find((s) => s.id === l.serverId)?.name ?? l.serverId} />: <RevealedText text={l.blocked?.reason ?? ""} />
+          <div
+            key={l.serverId}
+            className="callout danger"
+            data-testid={`agents-blocked-${l.serverId}`}
+          >
+            <strong>BLOCKED</strong>{" "}
+            <RevealedText
+              text={props.review.servers.find((s) => s.id === l.serverId)?.name ?? l.serverId}
+            />
+            : <RevealedText text={l.blocked?.reason ?? ""} />
           </div>
         ))}
-      {analysis.isError && <div className="callout danger">Could not load tool roles: {analysis.error.message}</div>}
+      {analysis.isError && (
+        <div className="callout danger">Could not load tool roles: {analysis.error.message}</div>
+      )}
       {analysis.data && (
-        <ToolRolesTable tools={analysis.data.tools} analysisRevision={analysis.data.revision} review={props.review} editor={props.editor} revision={props.revision} />
+        <ToolRolesTable
+          tools={analysis.data.tools}
+          analysisRevision={analysis.data.revision}
+          review={props.review}
+          editor={props.editor}
+          revision={props.revision}
+        />
       )}
     </AgentsSection>
   );

@@ -20,13 +20,28 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * so a wrong body fails loudly here rather than deep inside the graph.
  */
 export const ReviewAnalysisSchema = z.custom<ReviewAnalysis>((v) => {
-  if (!isObject(v) || v.version !== ANALYSIS_VERSION || typeof v.revision !== "number" || typeof v.reviewId !== "string") return false;
+  if (
+    !isObject(v) ||
+    v.version !== ANALYSIS_VERSION ||
+    typeof v.revision !== "number" ||
+    typeof v.reviewId !== "string"
+  )
+    return false;
   const { graph, paths, controls } = v;
   return (
-    isObject(graph) && Array.isArray(graph.nodes) && Array.isArray(graph.edges) &&
-    isObject(paths) && Array.isArray(paths.listed) && typeof paths.total === "number" &&
-    isObject(controls) && isObject(controls.residue) && isObject(controls.separation) &&
-    Array.isArray(v.agents) && Array.isArray(v.findings) && Array.isArray(v.sources) && Array.isArray(v.tools)
+    isObject(graph) &&
+    Array.isArray(graph.nodes) &&
+    Array.isArray(graph.edges) &&
+    isObject(paths) &&
+    Array.isArray(paths.listed) &&
+    typeof paths.total === "number" &&
+    isObject(controls) &&
+    isObject(controls.residue) &&
+    isObject(controls.separation) &&
+    Array.isArray(v.agents) &&
+    Array.isArray(v.findings) &&
+    Array.isArray(v.sources) &&
+    Array.isArray(v.tools)
   );
 }, "not an analysis response");
 

@@ -21,8 +21,19 @@ import {
   SIGNING_KEY_URL,
 } from "@/components/reviews/decision-queries";
 import { reviewKeys } from "@/components/reviews/queries";
-import { conditionKey, DecisionDetails, describeCondition, HoldsBadge, VERDICT_LABEL } from "@/components/review/decision-view";
-import type { ConditionCheckView, CreateShareLinkResponse, DecisionView, ShareLinkView } from "@/lib/decisions/api";
+import {
+  conditionKey,
+  DecisionDetails,
+  describeCondition,
+  HoldsBadge,
+  VERDICT_LABEL,
+} from "@/components/review/decision-view";
+import type {
+  ConditionCheckView,
+  CreateShareLinkResponse,
+  DecisionView,
+  ShareLinkView,
+} from "@/lib/decisions/api";
 import type { Decision, Review } from "@/lib/review/schema";
 import { AppErrorBodySchema } from "@/lib/errors";
 
@@ -47,7 +58,8 @@ async function download(url: string, fallbackName: string): Promise<void> {
     const body = AppErrorBodySchema.safeParse(await res.json().catch(() => null));
     throw new Error(body.success ? body.data.error.message : `${res.status} ${res.statusText}`);
   }
-  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
+  const name =
+    /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
   const href = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");
   a.href = href;
@@ -67,7 +79,12 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
     download(url, name).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   };
   return (
-    <article className="card stack" data-testid={`decision-${d.id}`} data-decision-id={d.id} aria-label={`Decision ${d.id}`}>
+    <article
+      className="card stack"
+      data-testid={`decision-${d.id}`}
+      data-decision-id={d.id}
+      aria-label={`Decision ${d.id}`}
+    >
       <DecisionDetails view={view} review={review} />
       <div className="row">
         <button
@@ -75,11 +92,19 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
           className="btn"
           onClick={() => run(recordUrl(id, d.id), `decision-${d.id}.json`)}
           disabled={isStale}
-          title={isStale ? "A stale decision cannot be exported as a signed record: decide again" : undefined}
+          title={
+            isStale
+              ? "A stale decision cannot be exported as a signed record: decide again"
+              : undefined
+          }
         >
           Download signed record (JSON)
         </button>
-        <button type="button" className="btn" onClick={() => run(reportUrl(id, d.id), `decision-${d.id}.md`)}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => run(reportUrl(id, d.id), `decision-${d.id}.md`)}
+        >
           Download report (Markdown)
         </button>
       </div>
@@ -87,7 +112,13 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
         <div className="row small">
           <span className="muted">Enforceable exports, each validated before download:</span>
           {ENFORCEABLE_EXPORTS.map((e) => (
-            <button key={e.kind} type="button" className="btn" disabled={isStale} onClick={() => run(exportUrl(id, d.id, e.kind), `${d.id}-${e.file}`)}>
+            <button
+              key={e.kind}
+              type="button"
+              className="btn"
+              disabled={isStale}
+              onClick={() => run(exportUrl(id, d.id, e.kind), `${d.id}-${e.file}`)}
+            >
               {e.label}
             </button>
           ))}
@@ -108,19 +139,29 @@ type Verdict = Decision["verdict"];
 const CONDITION_GROUPS: { offer: ConditionCheckView["offer"]; heading: string | null }[] = [
   { offer: undefined, heading: null },
   { offer: "keep_out", heading: "Keep out of the agent: sensitive tools it does not hold" },
-  { offer: "on_path", heading: "On the agent's paths: it holds these, so their absence cannot hold until they leave the tool set" },
+  {
+    offer: "on_path",
+    heading:
+      "On the agent's paths: it holds these, so their absence cannot hold until they leave the tool set",
+  },
 ];
 
 function DecideForm({ id, review, revision }: { id: string; review: Review; revision: number }) {
   const queryClient = useQueryClient();
   const servers = review.servers;
-  const [serverId, setServerId] = useState<string>(servers.find((s) => s.transport.kind !== "manual")?.id ?? servers[0]?.id ?? "");
+  const [serverId, setServerId] = useState<string>(
+    servers.find((s) => s.transport.kind !== "manual")?.id ?? servers[0]?.id ?? "",
+  );
   const [agentId, setAgentId] = useState<string>(review.agents[0]?.id ?? "");
   const [verdict, setVerdict] = useState<Verdict>("approved_with_conditions");
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [reviewer, setReviewer] = useState("");
   const [rationale, setRationale] = useState("");
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; issues?: string[] } | null>(null);
+  const [message, setMessage] = useState<{
+    kind: "ok" | "error";
+    text: string;
+    issues?: string[];
+  } | null>(null);
 
   const pair = serverId && agentId ? { serverId, agentId } : null;
   const candidates = useQuery({ ...decisionsOptions(id, revision, pair), enabled: pair !== null });
@@ -133,7 +174,12 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
         serverId,
         agentId,
         verdict,
-        conditions: verdict === "approved_with_conditions" ? options.filter((o) => o.offer !== "on_path" && chosen.has(conditionKey(o.condition))).map((o) => o.condition) : [],
+        conditions:
+          verdict === "approved_with_conditions"
+            ? options
+                .filter((o) => o.offer !== "on_path" && chosen.has(conditionKey(o.condition)))
+                .map((o) => o.condition)
+            : [],
         reviewer,
         rationale,
       }),
@@ -143,7 +189,10 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
       setChosen(new Set());
     },
     onError: (error) => {
-      const issues = error instanceof ApiError ? (error.body?.error.issues ?? []).map((i) => `${i.path}: ${i.message}`) : [];
+      const issues =
+        error instanceof ApiError
+          ? (error.body?.error.issues ?? []).map((i) => `${i.path}: ${i.message}`)
+          : [];
       setMessage({ kind: "error", text: error.message, issues });
     },
     onSettled: () =>
@@ -182,8 +231,9 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
     >
       <h3 style={{ margin: 0 }}>Decide</h3>
       <p className="small muted" style={{ margin: 0 }}>
-        Never a bare approval of a server: it goes into a named agent with that agent&apos;s whole tool set, bound to the surface,
-        image digest, tool set and controls as they are now (revision {revision}).
+        Never a bare approval of a server: it goes into a named agent with that agent&apos;s whole
+        tool set, bound to the surface, image digest, tool set and controls as they are now
+        (revision {revision}).
       </p>
       <div className="grid-2">
         <label className="field">
@@ -208,7 +258,11 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
         </label>
       </div>
       <p className="small" style={{ margin: 0 }} data-testid="decide-tool-set">
-        Tool set: {review.agents.find((a) => a.id === agentId)?.tools.map((t) => t.tool).join(", ") || "no tools"}
+        Tool set:{" "}
+        {review.agents
+          .find((a) => a.id === agentId)
+          ?.tools.map((t) => t.tool)
+          .join(", ") || "no tools"}
       </p>
       <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0, gap: "0.35rem" }}>
         <legend className="label-text" style={{ fontWeight: 600, marginBottom: "0.35rem" }}>
@@ -216,33 +270,74 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
         </legend>
         {(Object.keys(VERDICT_LABEL) as Verdict[]).map((v) => (
           <label key={v} className="check">
-            <input type="radio" name="verdict" value={v} checked={verdict === v} onChange={() => setVerdict(v)} />
+            <input
+              type="radio"
+              name="verdict"
+              value={v}
+              checked={verdict === v}
+              onChange={() => setVerdict(v)}
+            />
             {VERDICT_LABEL[v]}
           </label>
         ))}
       </fieldset>
       {verdict === "approved_with_conditions" && (
-        <fieldset className="stack" style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", padding: "0.5rem 0.75rem", gap: "0.35rem" }}>
+        <fieldset
+          className="stack"
+          style={{
+            border: "1px solid var(--border)",
+            borderRadius: "var(--radius)",
+            padding: "0.5rem 0.75rem",
+            gap: "0.35rem",
+          }}
+        >
           <legend className="small" style={{ fontWeight: 600 }}>
             Conditions (each checked from configuration, now)
           </legend>
           {candidates.isPending && <div className="skeleton" style={{ height: "3rem" }} />}
-          {candidates.isError && <div className="callout danger small">Could not load the conditions: {candidates.error.message}</div>}
+          {candidates.isError && (
+            <div className="callout danger small">
+              Could not load the conditions: {candidates.error.message}
+            </div>
+          )}
           {CONDITION_GROUPS.map((group) => {
             const inGroup = options.filter((o) => o.offer === group.offer);
             if (inGroup.length === 0) return null;
             return (
-              <div key={group.offer ?? "controls"} className="stack" style={{ gap: "0.35rem" }} data-testid={`condition-group-${group.offer ?? "controls"}`}>
-                {group.heading && <div className="small" style={{ fontWeight: 600 }}>{group.heading}</div>}
+              <div
+                key={group.offer ?? "controls"}
+                className="stack"
+                style={{ gap: "0.35rem" }}
+                data-testid={`condition-group-${group.offer ?? "controls"}`}
+              >
+                {group.heading && (
+                  <div className="small" style={{ fontWeight: 600 }}>
+                    {group.heading}
+                  </div>
+                )}
                 {inGroup.map((o) => {
                   const key = conditionKey(o.condition);
                   // A held tool on the agent's paths is shown, not chosen: its absence cannot hold for this tool set.
                   const selectable = o.offer !== "on_path";
                   return (
-                    <label key={key} className="check" data-testid={`condition-${o.condition.kind}`} data-condition={key} data-offer={o.offer}>
-                      <input type="checkbox" checked={selectable && chosen.has(key)} disabled={!selectable} onChange={(e) => toggle(key, e.target.checked)} />
+                    <label
+                      key={key}
+                      className="check"
+                      data-testid={`condition-${o.condition.kind}`}
+                      data-condition={key}
+                      data-offer={o.offer}
+                    >
+                      <input
+                        type="checkbox"
+                        checked={selectable && chosen.has(key)}
+                        disabled={!selectable}
+                        onChange={(e) => toggle(key, e.target.checked)}
+                      />
                       <span>
-                        {describeCondition(o.condition, review)} <HoldsBadge holds={o.holds} /> <span className="small muted">{o.offerNote ? `${o.reason}; ${o.offerNote}` : o.reason}</span>
+                        {describeCondition(o.condition, review)} <HoldsBadge holds={o.holds} />{" "}
+                        <span className="small muted">
+                          {o.offerNote ? `${o.reason}; ${o.offerNote}` : o.reason}
+                        </span>
                       </span>
                     </label>
                   );
@@ -255,15 +350,29 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
       <div className="grid-2">
         <label className="field">
           <span className="label-text">Reviewer</span>
-          <input value={reviewer} onChange={(e) => setReviewer(e.target.value)} name="reviewer" autoComplete="name" />
+          <input
+            value={reviewer}
+            onChange={(e) => setReviewer(e.target.value)}
+            name="reviewer"
+            autoComplete="name"
+          />
         </label>
       </div>
       <label className="field">
         <span className="label-text">Rationale</span>
-        <textarea value={rationale} onChange={(e) => setRationale(e.target.value)} rows={3} name="rationale" />
+        <textarea
+          value={rationale}
+          onChange={(e) => setRationale(e.target.value)}
+          rows={3}
+          name="rationale"
+        />
       </label>
       {message && (
-        <div className={`callout ${message.kind === "ok" ? "ok" : "danger"} small`} role={message.kind === "ok" ? "status" : "alert"} data-testid="decide-message">
+        <div
+          className={`callout ${message.kind === "ok" ? "ok" : "danger"} small`}
+          role={message.kind === "ok" ? "status" : "alert"}
+          data-testid="decide-message"
+        >
           {message.text}
           {message.issues && message.issues.length > 0 && (
             <ul style={{ margin: "0.3rem 0 0", paddingLeft: "1.1rem" }}>
@@ -289,19 +398,36 @@ function ShareLinkRow({ id, link }: { id: string; link: ShareLinkView }) {
     mutationFn: () => revokeShareLink(id, link.id),
     onSettled: () => queryClient.invalidateQueries({ queryKey: decisionKeys.shareLinks(id) }),
   });
-  const badge = link.state === "active" ? "badge badge-ok" : link.state === "revoked" ? "badge badge-danger" : "badge badge-neutral";
+  const badge =
+    link.state === "active"
+      ? "badge badge-ok"
+      : link.state === "revoked"
+        ? "badge badge-danger"
+        : "badge badge-neutral";
   return (
     <tr data-testid={`share-link-${link.id}`} data-state={link.state}>
       <td>{link.label || <span className="muted">no label</span>}</td>
-      <td>{link.frozenRevision === null ? "latest revision" : `frozen at revision ${link.frozenRevision}`}</td>
+      <td>
+        {link.frozenRevision === null
+          ? "latest revision"
+          : `frozen at revision ${link.frozenRevision}`}
+      </td>
       <td className="muted">{dateFormat.format(new Date(link.createdAt))}</td>
-      <td className="muted">{link.expiresAt ? dateFormat.format(new Date(link.expiresAt)) : "never"}</td>
+      <td className="muted">
+        {link.expiresAt ? dateFormat.format(new Date(link.expiresAt)) : "never"}
+      </td>
       <td>
         <span className={badge}>{link.state}</span>
       </td>
       <td>
         {link.state === "active" && (
-          <button type="button" className="btn btn-danger" onClick={() => revoke.mutate()} disabled={revoke.isPending} aria-label={`Revoke link ${link.label || link.id}`}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => revoke.mutate()}
+            disabled={revoke.isPending}
+            aria-label={`Revoke link ${link.label || link.id}`}
+          >
             Revoke
           </button>
         )}
@@ -325,10 +451,14 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
   const [frozen, setFrozen] = useState(true);
   const [expiry, setExpiry] = useState<string>("168");
   const [label, setLabel] = useState("");
-  const [created, setCreated] = useState<{ url: string; link: CreateShareLinkResponse["link"] } | null>(null);
+  const [created, setCreated] = useState<{
+    url: string;
+    link: CreateShareLinkResponse["link"];
+  } | null>(null);
   const [copied, setCopied] = useState(false);
   const create = useMutation({
-    mutationFn: () => createShareLink(id, { frozen, label, ...(expiry ? { expiresInHours: Number(expiry) } : {}) }),
+    mutationFn: () =>
+      createShareLink(id, { frozen, label, ...(expiry ? { expiresInHours: Number(expiry) } : {}) }),
     onSuccess: (res) => {
       setCopied(false);
       setCreated({ url: new URL(res.path, window.location.origin).toString(), link: res.link });
@@ -349,8 +479,9 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
         Share a read-only link
       </h3>
       <p className="small muted" style={{ margin: 0 }}>
-        Anyone with the link sees this review read-only — graph, paths, controls and decisions — without signing in. It cannot edit,
-        inspect, create links or reach any other review. The link is shown once; only its hash is kept.
+        Anyone with the link sees this review read-only — graph, paths, controls and decisions —
+        without signing in. It cannot edit, inspect, create links or reach any other review. The
+        link is shown once; only its hash is kept.
       </p>
       <form
         className="row"
@@ -361,7 +492,12 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
         }}
       >
         <label className="check">
-          <input type="checkbox" checked={frozen} onChange={(e) => setFrozen(e.target.checked)} name="frozen" />
+          <input
+            type="checkbox"
+            checked={frozen}
+            onChange={(e) => setFrozen(e.target.checked)}
+            name="frozen"
+          />
           Freeze at revision {revision}
         </label>
         <label className="field">
@@ -376,7 +512,12 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
         </label>
         <label className="field">
           <span className="label-text">Label (optional)</span>
-          <input value={label} onChange={(e) => setLabel(e.target.value)} name="label" maxLength={120} />
+          <input
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            name="label"
+            maxLength={120}
+          />
         </label>
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           Create link
@@ -391,10 +532,20 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
         <div className="callout ok stack" role="status" data-testid="share-link-created">
           <div className="small">
             <strong>Copy this link now: it is not shown again.</strong>{" "}
-            {created.link.frozenRevision === null ? "It shows the latest revision." : `It shows revision ${created.link.frozenRevision}.`}
+            {created.link.frozenRevision === null
+              ? "It shows the latest revision."
+              : `It shows revision ${created.link.frozenRevision}.`}
           </div>
           <div className="row">
-            <input className="mono" readOnly value={created.url} aria-label="Share link" data-testid="share-link-url" style={{ flex: 1 }} onFocus={(e) => e.target.select()} />
+            <input
+              className="mono"
+              readOnly
+              value={created.url}
+              aria-label="Share link"
+              data-testid="share-link-url"
+              style={{ flex: 1 }}
+              onFocus={(e) => e.target.select()}
+            />
             <button type="button" className="btn" onClick={() => copy(created.url)}>
               {copied ? "Copied" : "Copy"}
             </button>
@@ -404,7 +555,9 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
           </div>
         </div>
       )}
-      {links.isError && <div className="callout danger small">Could not load the links: {links.error.message}</div>}
+      {links.isError && (
+        <div className="callout danger small">Could not load the links: {links.error.message}</div>
+      )}
       {links.data && links.data.links.length > 0 && (
         <div style={{ overflowX: "auto" }}>
           <table className="data" aria-label="Share links" data-testid="share-links">
@@ -432,7 +585,15 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
   );
 }
 
-export function DecisionSection({ id, review, revision }: { id: string; review: Review; revision: number }) {
+export function DecisionSection({
+  id,
+  review,
+  revision,
+}: {
+  id: string;
+  review: Review;
+  revision: number;
+}) {
   const list = useQuery(decisionsOptions(id, revision));
   const decisions = list.data ? [...list.data.decisions].reverse() : [];
   return (
@@ -442,8 +603,8 @@ export function DecisionSection({ id, review, revision }: { id: string; review: 
           Decision
         </h2>
         <p className="muted small" style={{ margin: 0 }}>
-          Approved into a named agent with a named tool set, or rejected — and revisited when either half of the pair changes. Records
-          are signed with the workbench&apos;s Ed25519 key:{" "}
+          Approved into a named agent with a named tool set, or rejected — and revisited when either
+          half of the pair changes. Records are signed with the workbench&apos;s Ed25519 key:{" "}
           <a href={SIGNING_KEY_URL} download>
             public key
           </a>{" "}
@@ -464,7 +625,9 @@ export function DecisionSection({ id, review, revision }: { id: string; review: 
             Could not load the decisions: {list.error.message}
           </div>
         )}
-        {list.data && decisions.length === 0 && <div className="card empty">No decision recorded yet.</div>}
+        {list.data && decisions.length === 0 && (
+          <div className="card empty">No decision recorded yet.</div>
+        )}
         {decisions.map((view) => (
           <DecisionCard key={view.decision.id} id={id} view={view} review={review} />
         ))}

@@ -27,12 +27,19 @@ const STALE_WHAT: Record<string, string> = {
   server_removed: "server removed",
 };
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
 const short = (sha: string | null) => (sha === null ? "none" : `${sha.slice(0, 12)}…`);
 export const conditionKey = (c: DecisionCondition) => JSON.stringify(c);
 
 /** Only names are read, so the share view's reduced review fits too. */
-type Names = { servers: readonly { id: string; name: string }[]; agents: readonly { id: string; name: string }[] };
+type Names = {
+  servers: readonly { id: string; name: string }[];
+  agents: readonly { id: string; name: string }[];
+};
 
 export function describeCondition(c: DecisionCondition, review: Names): string {
   const server = (id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
@@ -62,12 +69,18 @@ export function DecisionStatusBlock({ view }: { view: DecisionView }) {
   if (view.status.state === "current") {
     return (
       <div className="callout ok small" data-testid="decision-status" data-state="current">
-        <strong>Current.</strong> The surface, image digest, tool set and controls are as they were when this was decided.
+        <strong>Current.</strong> The surface, image digest, tool set and controls are as they were
+        when this was decided.
       </div>
     );
   }
   return (
-    <div className="callout danger small" role="status" data-testid="decision-status" data-state="stale">
+    <div
+      className="callout danger small"
+      role="status"
+      data-testid="decision-status"
+      data-state="stale"
+    >
       <strong>STALE: decide again.</strong> What changed since the decision:
       <ul style={{ margin: "0.3rem 0 0", paddingLeft: "1.1rem" }}>
         {view.status.changes.map((c, i) => (
@@ -95,7 +108,8 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
           {serverName} into {agentName}
         </strong>
         <span className="small muted">
-          by {d.reviewer}, {dateFormat.format(new Date(d.decidedAt))} UTC, on revision {d.bound.revision}
+          by {d.reviewer}, {dateFormat.format(new Date(d.decidedAt))} UTC, on revision{" "}
+          {d.bound.revision}
         </span>
       </div>
       <p style={{ margin: 0, whiteSpace: "pre-wrap" }} className="small">
@@ -122,7 +136,11 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
       {d.conditions.length > 0 && (
         <div className="stack" style={{ gap: "0.3rem" }}>
           <strong className="small">Conditions, checked against the review now</strong>
-          <ul className="small" style={{ margin: 0, paddingLeft: "1.1rem" }} data-testid="decision-conditions">
+          <ul
+            className="small"
+            style={{ margin: 0, paddingLeft: "1.1rem" }}
+            data-testid="decision-conditions"
+          >
             {d.conditions.map((c, i) => {
               const check = view.conditionChecks[i];
               return (
@@ -139,4 +157,3 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
     </div>
   );
 }
-

@@ -51,25 +51,46 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
 
   const split = async (agent: AgentAnalysis) => {
-    const plan = analysis.controls.separation.agents.find((a) => a.agentId === agent.agentId)?.split;
+    const plan = analysis.controls.separation.agents.find(
+      (a) => a.agentId === agent.agentId,
+    )?.split;
     if (!plan) return;
     const next = applySplit(review, agent.agentId);
     // The route may analyse inspected (snapshot) tools while the browser only has the review:
     // save only a split that matches the plan the server computed, so what is saved is what was shown.
-    const keysOf = (id: string) => (next.agents.find((a) => a.id === id)?.tools ?? []).map((t) => toolKey(t.serverId, t.tool));
-    if (next === review || !sameKeys(keysOf(plan.reference.agentId), plan.reference.tools) || !sameKeys(keysOf(plan.deploy.agentId), plan.deploy.tools)) {
-      setMessage({ kind: "error", text: `The split computed from the review differs from the analysis (its tool lists come from an inspection); nothing was saved. Split ${agent.name} by hand in Agents & tool sets.` });
+    const keysOf = (id: string) =>
+      (next.agents.find((a) => a.id === id)?.tools ?? []).map((t) => toolKey(t.serverId, t.tool));
+    if (
+      next === review ||
+      !sameKeys(keysOf(plan.reference.agentId), plan.reference.tools) ||
+      !sameKeys(keysOf(plan.deploy.agentId), plan.deploy.tools)
+    ) {
+      setMessage({
+        kind: "error",
+        text: `The split computed from the review differs from the analysis (its tool lists come from an inspection); nothing was saved. Split ${agent.name} by hand in Agents & tool sets.`,
+      });
       return;
     }
     const ok = await editor.save(() => next);
-    setMessage(ok ? { kind: "ok", text: `Split ${agent.name} into ${plan.reference.name} and ${plan.deploy.name}; saved as a new revision.` } : { kind: "error", text: "The split was not saved; see the save status above." });
+    setMessage(
+      ok
+        ? {
+            kind: "ok",
+            text: `Split ${agent.name} into ${plan.reference.name} and ${plan.deploy.name}; saved as a new revision.`,
+          }
+        : { kind: "error", text: "The split was not saved; see the save status above." },
+    );
   };
 
   return (
     <section className="card stack" aria-labelledby="verdicts-heading">
-      <h2 id="verdicts-heading" style={{ margin: 0 }}>Agent sessions</h2>
+      <h2 id="verdicts-heading" style={{ margin: 0 }}>
+        Agent sessions
+      </h2>
       {analysis.agents.length === 0 ? (
-        <p className="muted" style={{ margin: 0 }}>No agent is registered. Add one in Agents &amp; tool sets.</p>
+        <p className="muted" style={{ margin: 0 }}>
+          No agent is registered. Add one in Agents &amp; tool sets.
+        </p>
       ) : (
         <div style={{ overflowX: "auto" }}>
           <table className="data rr-verdicts" data-testid="agent-verdicts">
@@ -85,7 +106,9 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
             </thead>
             <tbody>
               {analysis.agents.map((a) => {
-                const plan = analysis.controls.separation.agents.find((s) => s.agentId === a.agentId)?.split ?? null;
+                const plan =
+                  analysis.controls.separation.agents.find((s) => s.agentId === a.agentId)?.split ??
+                  null;
                 const deployWord = plan?.deploy.name.endsWith("(deploy)") ? "deploy" : "actions";
                 return (
                   <tr key={a.agentId} data-agent-id={a.agentId}>
@@ -95,19 +118,34 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
                     </td>
                     <td className="num">{a.pathCount}</td>
                     <td>
-                      {a.holdsBoth ? <span className="badge badge-danger">yes</span> : <span className="badge badge-ok">no</span>}
+                      {a.holdsBoth ? (
+                        <span className="badge badge-danger">yes</span>
+                      ) : (
+                        <span className="badge badge-ok">no</span>
+                      )}
                       <div className="legs muted">
-                        returning: {a.returningTools.map(toolName).join(", ") || "none"}; sinks: {a.sinkTools.map(toolName).join(", ") || "none"}
+                        returning: {a.returningTools.map(toolName).join(", ") || "none"}; sinks:{" "}
+                        {a.sinkTools.map(toolName).join(", ") || "none"}
                       </div>
                     </td>
                     <td>
-                      {a.trifecta.met ? <span className="badge badge-danger">met</span> : <span className="badge badge-ok">not met</span>}
+                      {a.trifecta.met ? (
+                        <span className="badge badge-danger">met</span>
+                      ) : (
+                        <span className="badge badge-ok">not met</span>
+                      )}
                       <div className="legs muted">
-                        {[legText("untrusted input", a.trifecta.untrustedInput), legText("private data", a.trifecta.privateData), legText("outbound", a.trifecta.outboundCommunication)].join(" · ")}
+                        {[
+                          legText("untrusted input", a.trifecta.untrustedInput),
+                          legText("private data", a.trifecta.privateData),
+                          legText("outbound", a.trifecta.outboundCommunication),
+                        ].join(" · ")}
                       </div>
                     </td>
                     <td>
-                      <span className={`badge ${a.ruleOfTwo.violated ? "badge-danger" : "badge-ok"}`}>
+                      <span
+                        className={`badge ${a.ruleOfTwo.violated ? "badge-danger" : "badge-ok"}`}
+                      >
                         {a.ruleOfTwo.count} of 4{a.ruleOfTwo.violated ? ", broken" : ""}
                       </span>
                       <div className="legs muted">
@@ -122,18 +160,32 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
                     <td style={{ minWidth: "16rem" }}>
                       {plan ? (
                         <div className="stack" style={{ gap: "0.35rem" }}>
-                          <button type="button" className="btn btn-primary" onClick={() => void split(a) /* outcome shown in the message below */} disabled={editor.isSaving}>
+                          <button
+                            type="button"
+                            className="btn btn-primary"
+                            onClick={() => void split(a) /* outcome shown in the message below */}
+                            disabled={editor.isSaving}
+                          >
                             Split {a.name} into a reference agent and a {deployWord} agent
                           </button>
                           <span className="small muted">
-                            {plan.reference.name} keeps {plan.reference.tools.map(toolName).join(", ") || "nothing"}; {plan.deploy.name} gets {plan.deploy.tools.map(toolName).join(", ") || "nothing"}. {plan.handoff.carries}.
-                            {plan.removed.length > 0 && ` Removed from both: ${plan.removed.map((r) => toolName(r.tool)).join(", ")} (${plan.removed[0]?.reason}).`}
+                            {plan.reference.name} keeps{" "}
+                            {plan.reference.tools.map(toolName).join(", ") || "nothing"};{" "}
+                            {plan.deploy.name} gets{" "}
+                            {plan.deploy.tools.map(toolName).join(", ") || "nothing"}.{" "}
+                            {plan.handoff.carries}.
+                            {plan.removed.length > 0 &&
+                              ` Removed from both: ${plan.removed.map((r) => toolName(r.tool)).join(", ")} (${plan.removed[0]?.reason}).`}
                           </span>
                         </div>
                       ) : a.returningTools.length > 0 ? (
-                        <span className="small">Cuts the path here: no sensitive sink in this session.</span>
+                        <span className="small">
+                          Cuts the path here: no sensitive sink in this session.
+                        </span>
                       ) : (
-                        <span className="small muted">No tool returning untrusted text in this session.</span>
+                        <span className="small muted">
+                          No tool returning untrusted text in this session.
+                        </span>
                       )}
                     </td>
                   </tr>
@@ -144,7 +196,11 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
         </div>
       )}
       {message && (
-        <div className={`callout ${message.kind === "ok" ? "ok" : "danger"}`} role="status" data-testid="split-message">
+        <div
+          className={`callout ${message.kind === "ok" ? "ok" : "danger"}`}
+          role="status"
+          data-testid="split-message"
+        >
           {message.text}
         </div>
       )}
@@ -152,7 +208,17 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
   );
 }
 
-export function GraphSection({ id, editor, review, revision }: { id: string; editor: ReviewEditor; review: Review; revision: number }) {
+export function GraphSection({
+  id,
+  editor,
+  review,
+  revision,
+}: {
+  id: string;
+  editor: ReviewEditor;
+  review: Review;
+  revision: number;
+}) {
   const query = useQuery(analysisOptions(id, revision));
   useEffect(preloadSourceSinkGraph, []);
   const names = useMemo<GraphNames>(() => {
@@ -165,10 +231,18 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
   if (query.isError) {
     return (
       <section className="card stack" role="alert" aria-labelledby="graph-error-heading">
-        <h2 id="graph-error-heading" style={{ margin: 0 }}>Could not load the analysis</h2>
-        <p className="muted" style={{ margin: 0 }}>{query.error.message}</p>
+        <h2 id="graph-error-heading" style={{ margin: 0 }}>
+          Could not load the analysis
+        </h2>
+        <p className="muted" style={{ margin: 0 }}>
+          {query.error.message}
+        </p>
         <div>
-          <button type="button" className="btn" onClick={() => void query.refetch() /* errors show in this same panel */}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void query.refetch() /* errors show in this same panel */}
+          >
             Try again
           </button>
         </div>
@@ -182,12 +256,29 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
 
   return (
     <>
-      <section className="card stack" aria-labelledby="section-heading" data-revision={analysis.revision} data-testid="graph-section">
+      <section
+        className="card stack"
+        aria-labelledby="section-heading"
+        data-revision={analysis.revision}
+        data-testid="graph-section"
+      >
         <div className="row" style={{ justifyContent: "space-between" }}>
-          <h2 id="section-heading" style={{ margin: 0 }}>Source-to-sink graph</h2>
+          <h2 id="section-heading" style={{ margin: 0 }}>
+            Source-to-sink graph
+          </h2>
           <div className="row small muted">
-            {updating ? <span className="badge badge-accent" role="status">updating to revision {revision}…</span> : <span>analysis of revision {analysis.revision}</span>}
-            <span title={analysis.toolLists.map((l) => `${names.server(l.serverId)}: ${l.toolCount} ${l.origin} tools`).join("\n")}>
+            {updating ? (
+              <span className="badge badge-accent" role="status">
+                updating to revision {revision}…
+              </span>
+            ) : (
+              <span>analysis of revision {analysis.revision}</span>
+            )}
+            <span
+              title={analysis.toolLists
+                .map((l) => `${names.server(l.serverId)}: ${l.toolCount} ${l.origin} tools`)
+                .join("\n")}
+            >
               {toolListSummary(analysis)}
             </span>
           </div>
@@ -195,9 +286,15 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
         {analysis.toolLists
           .filter((l) => l.blocked)
           .map((l) => (
-            <div key={l.serverId} className="callout danger" role="alert" data-testid={`graph-blocked-${l.serverId}`}>
-              <strong>BLOCKED</strong> <RevealedText text={names.server(l.serverId)} />: <RevealedText text={l.blocked?.reason ?? ""} />. Its tools are drawn outlined in red; no approval can
-              rest on it until a reviewer re-pins it with a reason.
+            <div
+              key={l.serverId}
+              className="callout danger"
+              role="alert"
+              data-testid={`graph-blocked-${l.serverId}`}
+            >
+              <strong>BLOCKED</strong> <RevealedText text={names.server(l.serverId)} />:{" "}
+              <RevealedText text={l.blocked?.reason ?? ""} />. Its tools are drawn outlined in red;
+              no approval can rest on it until a reviewer re-pins it with a reason.
             </div>
           ))}
         <div className="callout" data-testid="residue">
@@ -217,7 +314,9 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
           </div>
         ) : (
           <p style={{ margin: 0 }} data-testid="path-summary">
-            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from text writable outside the boundary to a sensitive sink, in {agentsOnPaths} agent session{agentsOnPaths === 1 ? "" : "s"}.
+            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from
+            text writable outside the boundary to a sensitive sink, in {agentsOnPaths} agent session
+            {agentsOnPaths === 1 ? "" : "s"}.
           </p>
         )}
         {analysis.graph.nodes.length === 0 ? (
@@ -232,8 +331,13 @@ export function GraphSection({ id, editor, review, revision }: { id: string; edi
       <AfterTheGraph>
         <AgentVerdicts analysis={analysis} editor={editor} review={review} />
         <section className="card stack" aria-labelledby="controls-heading">
-          <h2 id="controls-heading" style={{ margin: 0 }}>Controls where they sit</h2>
-          <p className="small muted" style={{ margin: 0 }}>Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.</p>
+          <h2 id="controls-heading" style={{ margin: 0 }}>
+            Controls where they sit
+          </h2>
+          <p className="small muted" style={{ margin: 0 }}>
+            Only tool-set separation cuts the source-to-sink path; the others narrow what sits at
+            either end of it.
+          </p>
           <ControlsTable analysis={analysis} names={names} />
         </section>
       </AfterTheGraph>

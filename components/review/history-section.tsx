@@ -12,14 +12,23 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeS
 function revisionOptions(id: string, revision: number) {
   return {
     queryKey: [...reviewKeys.revisions(id), revision] as const,
-    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions/${revision}`, RevisionRecordSchema),
+    queryFn: () =>
+      apiFetch(
+        `/api/reviews/${encodeURIComponent(id)}/revisions/${revision}`,
+        RevisionRecordSchema,
+      ),
     staleTime: Infinity, // a revision never changes once written
   };
 }
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
-function RevisionSelect(props: { label: string; value: number; count: number; onChange: (revision: number) => void }) {
+function RevisionSelect(props: {
+  label: string;
+  value: number;
+  count: number;
+  onChange: (revision: number) => void;
+}) {
   return (
     <label className="field">
       <span className="label-text">{props.label}</span>
@@ -37,7 +46,11 @@ function RevisionSelect(props: { label: string; value: number; count: number; on
 /** Every revision with who and when, and the difference between any two. */
 export function HistorySection({ id, currentRevision }: { id: string; currentRevision: number }) {
   // Keyed on the current revision so a save elsewhere in the page lists the new one.
-  const list = useQuery({ queryKey: [...reviewKeys.revisions(id), "list", currentRevision], queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema) });
+  const list = useQuery({
+    queryKey: [...reviewKeys.revisions(id), "list", currentRevision],
+    queryFn: () =>
+      apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
+  });
   const [from, setFrom] = useState(Math.max(1, currentRevision - 1));
   const [to, setTo] = useState(currentRevision);
   const a = useQuery({ ...revisionOptions(id, from), enabled: from >= 1 });
@@ -51,7 +64,9 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
       <p className="muted small" style={{ margin: 0 }}>
         Every save is a new revision; nothing is overwritten.
       </p>
-      {list.isError && <div className="callout danger">Could not load revisions: {list.error.message}</div>}
+      {list.isError && (
+        <div className="callout danger">Could not load revisions: {list.error.message}</div>
+      )}
       {list.data && (
         <div className="card" style={{ padding: 0, maxHeight: 280, overflowY: "auto" }}>
           <table className="data" aria-label="Revisions">
@@ -78,15 +93,40 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
       )}
       <div className="card stack">
         <div className="row">
-          <RevisionSelect label="Compare revision" value={from} count={currentRevision} onChange={setFrom} />
-          <RevisionSelect label="with revision" value={to} count={currentRevision} onChange={setTo} />
+          <RevisionSelect
+            label="Compare revision"
+            value={from}
+            count={currentRevision}
+            onChange={setFrom}
+          />
+          <RevisionSelect
+            label="with revision"
+            value={to}
+            count={currentRevision}
+            onChange={setTo}
+          />
         </div>
         {a.data && b.data ? (
-          <div style={{ border: "1px solid var(--border)", borderRadius: "var(--radius)", overflow: "hidden" }} data-testid="revision-diff">
-            <CodeDiff original={pretty(a.data.review)} modified={pretty(b.data.review)} language="json" height={420} ariaLabel={`Revision ${from} against revision ${to}`} />
+          <div
+            style={{
+              border: "1px solid var(--border)",
+              borderRadius: "var(--radius)",
+              overflow: "hidden",
+            }}
+            data-testid="revision-diff"
+          >
+            <CodeDiff
+              original={pretty(a.data.review)}
+              modified={pretty(b.data.review)}
+              language="json"
+              height={420}
+              ariaLabel={`Revision ${from} against revision ${to}`}
+            />
           </div>
         ) : a.isError || b.isError ? (
-          <div className="callout danger">Could not load a revision: {(a.error ?? b.error)?.message}</div>
+          <div className="callout danger">
+            Could not load a revision: {(a.error ?? b.error)?.message}
+          </div>
         ) : (
           <div className="skeleton" style={{ height: 420 }} />
         )}

@@ -17,7 +17,11 @@ type Draft = {
   declaredTools: string;
 };
 
-const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 function toDraft(s: RelayServer | null): Draft {
   const t = s?.transport;
@@ -28,29 +32,50 @@ function toDraft(s: RelayServer | null): Draft {
     args: t?.kind === "stdio" ? t.args.join("\n") : "",
     envNames: t?.kind === "stdio" ? t.envNames.join(", ") : "",
     url: t?.kind === "http" || t?.kind === "sse" ? t.url : "http://127.0.0.1:",
-    headerEnv: t?.kind === "http" || t?.kind === "sse" ? Object.entries(t.headerEnv).map(([h, e]) => `${h}=${e}`).join("\n") : "",
+    headerEnv:
+      t?.kind === "http" || t?.kind === "sse"
+        ? Object.entries(t.headerEnv)
+            .map(([h, e]) => `${h}=${e}`)
+            .join("\n")
+        : "",
     imageDigest: s?.imageDigest ?? "",
-    declaredTools: (s?.declaredTools ?? []).map((t) => (t.description ? `${t.name} — ${t.description}` : t.name)).join("\n"),
+    declaredTools: (s?.declaredTools ?? [])
+      .map((t) => (t.description ? `${t.name} — ${t.description}` : t.name))
+      .join("\n"),
   };
 }
 
 function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
   const transport =
     d.kind === "stdio"
-      ? { kind: "stdio", command: d.command, args: lines(d.args), envNames: d.envNames.split(",").map((s) => s.trim()).filter(Boolean) }
+      ? {
+          kind: "stdio",
+          command: d.command,
+          args: lines(d.args),
+          envNames: d.envNames
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
       : d.kind === "manual"
         ? { kind: "manual" }
         : {
             kind: d.kind,
             url: d.url.trim(),
-            headerEnv: Object.fromEntries(lines(d.headerEnv).map((l) => l.split("=").map((p) => p.trim()) as [string, string])),
+            headerEnv: Object.fromEntries(
+              lines(d.headerEnv).map((l) => l.split("=").map((p) => p.trim()) as [string, string]),
+            ),
           };
   const previousTools = new Map((previous?.declaredTools ?? []).map((t) => [t.name, t]));
   const declaredTools = lines(d.declaredTools).map((line) => {
     const [name = "", ...rest] = line.split(" — ");
     const description = rest.join(" — ");
     const before = previousTools.get(name.trim());
-    return { name: name.trim(), description, ...(before?.annotations ? { annotations: before.annotations } : {}) };
+    return {
+      name: name.trim(),
+      description,
+      ...(before?.annotations ? { annotations: before.annotations } : {}),
+    };
   });
   return RelayServerSchema.safeParse({
     ...(previous ?? {}),
@@ -72,7 +97,8 @@ export function ServerForm(props: {
   const [draft, setDraft] = useState<Draft>(() => toDraft(props.server));
   const [errors, setErrors] = useState<string[]>([]);
   const id = props.server?.id ?? newId("srv");
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -97,7 +123,9 @@ export function ServerForm(props: {
         <label className="field">
           <span className="label-text">How to reach it</span>
           <select value={draft.kind} onChange={(e) => set("kind", e.target.value as Draft["kind"])}>
-            <option value="stdio">stdio command (must be on the owner&apos;s launcher allowlist)</option>
+            <option value="stdio">
+              stdio command (must be on the owner&apos;s launcher allowlist)
+            </option>
             <option value="http">Streamable HTTP URL (falls back to SSE)</option>
             <option value="sse">Legacy SSE URL</option>
             <option value="manual">Not under review: tools entered by hand</option>
@@ -108,43 +136,89 @@ export function ServerForm(props: {
         <div className="grid-3">
           <label className="field">
             <span className="label-text">Command</span>
-            <input className="mono" value={draft.command} onChange={(e) => set("command", e.target.value)} />
+            <input
+              className="mono"
+              value={draft.command}
+              onChange={(e) => set("command", e.target.value)}
+            />
           </label>
           <label className="field">
             <span className="label-text">Arguments, one per line</span>
-            <textarea className="mono" value={draft.args} onChange={(e) => set("args", e.target.value)} rows={3} />
+            <textarea
+              className="mono"
+              value={draft.args}
+              onChange={(e) => set("args", e.target.value)}
+              rows={3}
+            />
           </label>
           <label className="field">
-            <span className="label-text">Environment variable names (values stay on the server)</span>
-            <input className="mono" value={draft.envNames} onChange={(e) => set("envNames", e.target.value)} placeholder="TRACKER_TOKEN, WIKI_URL" />
+            <span className="label-text">
+              Environment variable names (values stay on the server)
+            </span>
+            <input
+              className="mono"
+              value={draft.envNames}
+              onChange={(e) => set("envNames", e.target.value)}
+              placeholder="TRACKER_TOKEN, WIKI_URL"
+            />
           </label>
         </div>
       )}
       {draft.kind !== "manual" && (
         <p className="small muted" style={{ margin: 0 }}>
-          Never type a secret here: write <span className="mono">${"{"}NAME{"}"}</span> where a token goes (an argument, a URL query) and set
-          NAME on the <a href="/secrets">Secrets page</a>; a review that holds a token, a password or URL credentials is refused.
+          Never type a secret here: write{" "}
+          <span className="mono">
+            ${"{"}NAME{"}"}
+          </span>{" "}
+          where a token goes (an argument, a URL query) and set NAME on the{" "}
+          <a href="/secrets">Secrets page</a>; a review that holds a token, a password or URL
+          credentials is refused.
         </p>
       )}
       {(draft.kind === "http" || draft.kind === "sse") && (
         <div className="grid-2">
           <label className="field">
             <span className="label-text">URL</span>
-            <input className="mono" type="url" value={draft.url} onChange={(e) => set("url", e.target.value)} />
+            <input
+              className="mono"
+              type="url"
+              value={draft.url}
+              onChange={(e) => set("url", e.target.value)}
+            />
           </label>
           <label className="field">
-            <span className="label-text">Headers from variables, one per line: Header=VARIABLE</span>
-            <textarea className="mono" value={draft.headerEnv} onChange={(e) => set("headerEnv", e.target.value)} rows={2} placeholder="Authorization=KNOWLEDGE_TOKEN" />
+            <span className="label-text">
+              Headers from variables, one per line: Header=VARIABLE
+            </span>
+            <textarea
+              className="mono"
+              value={draft.headerEnv}
+              onChange={(e) => set("headerEnv", e.target.value)}
+              rows={2}
+              placeholder="Authorization=KNOWLEDGE_TOKEN"
+            />
           </label>
         </div>
       )}
       <label className="field">
         <span className="label-text">Image digest (optional)</span>
-        <input className="mono" value={draft.imageDigest} onChange={(e) => set("imageDigest", e.target.value)} placeholder="ghcr.io/org/server@sha256:…" />
+        <input
+          className="mono"
+          value={draft.imageDigest}
+          onChange={(e) => set("imageDigest", e.target.value)}
+          placeholder="ghcr.io/org/server@sha256:…"
+        />
       </label>
       <label className="field">
-        <span className="label-text">Tools entered by hand, one per line: name — description (used until a live inspection)</span>
-        <textarea className="mono" value={draft.declaredTools} onChange={(e) => set("declaredTools", e.target.value)} rows={4} />
+        <span className="label-text">
+          Tools entered by hand, one per line: name — description (used until a live inspection)
+        </span>
+        <textarea
+          className="mono"
+          value={draft.declaredTools}
+          onChange={(e) => set("declaredTools", e.target.value)}
+          rows={4}
+        />
       </label>
       {errors.length > 0 && (
         <ul className="field-error" role="alert">

@@ -36,7 +36,8 @@ export function ServersSection(props: {
   const [editing, setEditing] = useState<ServerId | "new" | null>(null);
   const [pendingRemove, setPendingRemove] = useState<RelayServer | null>(null);
 
-  const upsert = (server: RelayServer) => editor.save((r) => ({ ...r, servers: upsertById(r.servers, server) }));
+  const upsert = (server: RelayServer) =>
+    editor.save((r) => ({ ...r, servers: upsertById(r.servers, server) }));
 
   const remove = (id: ServerId) =>
     editor.save((r) => ({
@@ -48,7 +49,10 @@ export function ServersSection(props: {
         ...r.controls,
         credentials: r.controls.credentials.filter((c) => c.serverId !== id),
         egress: r.controls.egress.filter((c) => c.serverId !== id),
-        approvals: r.controls.approvals.map((a) => ({ ...a, tools: a.tools.filter((t) => t.serverId !== id) })),
+        approvals: r.controls.approvals.map((a) => ({
+          ...a,
+          tools: a.tools.filter((t) => t.serverId !== id),
+        })),
       },
       decisions: r.decisions.filter((d) => d.serverId !== id),
     }));
@@ -64,30 +68,61 @@ export function ServersSection(props: {
             Everything a server sends about itself is attacker-controlled text, shown as text.
           </p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")} disabled={editing !== null}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => setEditing("new")}
+          disabled={editing !== null}
+        >
           Register server
         </button>
       </div>
-      {editing === "new" && <ServerForm server={null} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />}
+      {editing === "new" && (
+        <ServerForm
+          server={null}
+          isSaving={editor.isSaving}
+          onSubmit={upsert}
+          onCancel={() => setEditing(null)}
+        />
+      )}
       {props.reviewId && (
         <details className="card">
-          <summary style={{ cursor: "pointer", fontWeight: 600 }}>Import servers and an agent from an MCP client config</summary>
+          <summary style={{ cursor: "pointer", fontWeight: 600 }}>
+            Import servers and an agent from an MCP client config
+          </summary>
           <div style={{ marginTop: "0.75rem" }}>
-            <ImportPanel reviewId={props.reviewId} {...(props.revision ? { baseRevision: props.revision } : {})} />
+            <ImportPanel
+              reviewId={props.reviewId}
+              {...(props.revision ? { baseRevision: props.revision } : {})}
+            />
           </div>
         </details>
       )}
       {review.servers.length === 0 && editing !== "new" && (
         <div className="card empty">
           <h3>No servers registered</h3>
-          <p>Register the relay server under review, and any server whose tools share an agent with it.</p>
+          <p>
+            Register the relay server under review, and any server whose tools share an agent with
+            it.
+          </p>
         </div>
       )}
       {review.servers.map((s) =>
         editing === s.id ? (
-          <ServerForm key={s.id} server={s} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />
+          <ServerForm
+            key={s.id}
+            server={s}
+            isSaving={editor.isSaving}
+            onSubmit={upsert}
+            onCancel={() => setEditing(null)}
+          />
         ) : (
-          <article key={s.id} className="card stack" aria-labelledby={`server-${s.id}`} data-testid={`server-${s.id}`}>
+          <article
+            key={s.id}
+            className="card stack"
+            aria-labelledby={`server-${s.id}`}
+            data-testid={`server-${s.id}`}
+          >
             <div className="row" style={{ justifyContent: "space-between" }}>
               <div>
                 <h3 id={`server-${s.id}`} style={{ marginBottom: 0 }}>
@@ -96,10 +131,21 @@ export function ServersSection(props: {
                 <div className="small muted mono">{transportLabel(s)}</div>
               </div>
               <div className="row">
-                <button type="button" className="btn" onClick={() => setEditing(s.id)} disabled={editing !== null} aria-label={`Edit server ${s.name}`}>
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => setEditing(s.id)}
+                  disabled={editing !== null}
+                  aria-label={`Edit server ${s.name}`}
+                >
                   Edit
                 </button>
-                <button type="button" className="btn btn-danger" onClick={() => setPendingRemove(s)} aria-label={`Remove server ${s.name}`}>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  onClick={() => setPendingRemove(s)}
+                  aria-label={`Remove server ${s.name}`}
+                >
                   Remove
                 </button>
               </div>
@@ -109,13 +155,19 @@ export function ServersSection(props: {
               <dd className="mono small">{s.imageDigest ?? "none recorded"}</dd>
               <dt>Tools entered by hand</dt>
               <dd className="small">
-                {s.declaredTools.length === 0 ? "none" : s.declaredTools.map((t) => t.name).join(", ")}
+                {s.declaredTools.length === 0
+                  ? "none"
+                  : s.declaredTools.map((t) => t.name).join(", ")}
               </dd>
               {props.reviewId && props.revision !== undefined && s.transport.kind !== "manual" && (
                 <>
                   <dt>Variables</dt>
                   <dd className="small">
-                    <ServerVariables reviewId={props.reviewId} serverId={s.id} revision={props.revision} />
+                    <ServerVariables
+                      reviewId={props.reviewId}
+                      serverId={s.id}
+                      revision={props.revision}
+                    />
                   </dd>
                 </>
               )}
@@ -123,7 +175,8 @@ export function ServersSection(props: {
               <dd className="small">
                 {s.pin ? (
                   <>
-                    <span className="mono">{s.pin.surfaceSha256.slice(0, 16)}…</span> on change: <strong>{s.pin.onSurfaceChange}</strong>
+                    <span className="mono">{s.pin.surfaceSha256.slice(0, 16)}…</span> on change:{" "}
+                    <strong>{s.pin.onSurfaceChange}</strong>
                   </>
                 ) : (
                   "not pinned"

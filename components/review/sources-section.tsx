@@ -5,7 +5,14 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { newId, type SourceId } from "@/lib/ids";
 import { upsertById } from "@/lib/review/edit";
-import { InputSourceSchema, SOURCE_CONFIDENTIALITY, SOURCE_KINDS, type InputSource, type Review, type SourceConfidentiality } from "@/lib/review/schema";
+import {
+  InputSourceSchema,
+  SOURCE_CONFIDENTIALITY,
+  SOURCE_KINDS,
+  type InputSource,
+  type Review,
+  type SourceConfidentiality,
+} from "@/lib/review/schema";
 import { sourceWriterBound } from "@/lib/sources/writer-bound";
 import { fieldIssuesFromZod } from "@/lib/errors";
 
@@ -37,7 +44,9 @@ function WriterBoundCell({ source }: { source: InputSource }) {
     <div className="stack" style={{ gap: "0.3rem" }} data-testid={`bound-${source.id}`}>
       <div className={open ? "bound open" : "bound"}>{result.bound.label}</div>
       {result.bound.kind !== "counted" && (
-        <div className="small muted">{fmt(result.bound.floor)} registered accounts: a floor, not a measurement</div>
+        <div className="small muted">
+          {fmt(result.bound.floor)} registered accounts: a floor, not a measurement
+        </div>
       )}
       <div className="row">
         {result.reachesOutsideBoundary ? (
@@ -45,7 +54,10 @@ function WriterBoundCell({ source }: { source: InputSource }) {
         ) : (
           <span className="badge badge-neutral">internal writers only</span>
         )}
-        <span className="badge badge-neutral" title="The smallest number of accounts an attack needs">
+        <span
+          className="badge badge-neutral"
+          title="The smallest number of accounts an attack needs"
+        >
           an attack needs {result.minAccountsAnAttackNeeds} account
         </span>
       </div>
@@ -63,7 +75,10 @@ function populationSummary(s: InputSource): string {
   const w = s.writers;
   const parts: string[] = [];
   if (w.internalAccounts) {
-    const ofWhom = [w.contractors && `${fmt(w.contractors)} contractors`, w.partnerAccounts && `${fmt(w.partnerAccounts)} partner-org`]
+    const ofWhom = [
+      w.contractors && `${fmt(w.contractors)} contractors`,
+      w.partnerAccounts && `${fmt(w.partnerAccounts)} partner-org`,
+    ]
       .filter(Boolean)
       .join(", ");
     parts.push(`${fmt(w.internalAccounts)} internal${ofWhom ? ` (of whom ${ofWhom})` : ""}`);
@@ -99,7 +114,8 @@ function toDraft(s: InputSource | null): Draft {
     contractors: String(w?.contractors ?? 0),
     partnerAccounts: String(w?.partnerAccounts ?? 0),
     externalAccounts: String(w?.externalAccounts ?? 0),
-    activeLastYear: w?.activeLastYear === null || w?.activeLastYear === undefined ? "" : String(w.activeLastYear),
+    activeLastYear:
+      w?.activeLastYear === null || w?.activeLastYear === undefined ? "" : String(w.activeLastYear),
     selfServiceSignupOpen: w?.selfServiceSignupOpen ?? false,
     fetchesLinkedExternalPages: w?.fetchesLinkedExternalPages ?? false,
   };
@@ -143,7 +159,8 @@ function SourceForm(props: {
   const [draft, setDraft] = useState<Draft>(() => toDraft(props.source));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const id = props.source?.id ?? newId("src");
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -168,7 +185,12 @@ function SourceForm(props: {
       <div className="grid-2">
         <label className="field">
           <span className="label-text">Name</span>
-          <input value={draft.name} onChange={(e) => set("name", e.target.value)} aria-invalid={!!errors.name} autoFocus />
+          <input
+            value={draft.name}
+            onChange={(e) => set("name", e.target.value)}
+            aria-invalid={!!errors.name}
+            autoFocus
+          />
           {errors.name && <span className="field-error">{errors.name}</span>}
         </label>
         <label className="field">
@@ -183,14 +205,19 @@ function SourceForm(props: {
         </label>
         <label className="field">
           <span className="label-text">Confidentiality</span>
-          <select value={draft.confidentiality} onChange={(e) => set("confidentiality", e.target.value as SourceConfidentiality)}>
+          <select
+            value={draft.confidentiality}
+            onChange={(e) => set("confidentiality", e.target.value as SourceConfidentiality)}
+          >
             {SOURCE_CONFIDENTIALITY.map((c) => (
               <option key={c} value={c}>
                 {CONFIDENTIALITY_LABEL[c]}
               </option>
             ))}
           </select>
-          <span className="small muted">A tool mapped to a confidential or secret source is suggested as reading private data.</span>
+          <span className="small muted">
+            A tool mapped to a confidential or secret source is suggested as reading private data.
+          </span>
         </label>
       </div>
       <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
@@ -215,7 +242,11 @@ function SourceForm(props: {
           ))}
         </div>
         <label className="check">
-          <input type="checkbox" checked={draft.selfServiceSignupOpen} onChange={(e) => set("selfServiceSignupOpen", e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={draft.selfServiceSignupOpen}
+            onChange={(e) => set("selfServiceSignupOpen", e.target.checked)}
+          />
           Self-service signup is open
         </label>
         <label className="check">
@@ -252,9 +283,11 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
   const [editing, setEditing] = useState<SourceId | "new" | null>(null);
   const [pendingRemove, setPendingRemove] = useState<InputSource | null>(null);
 
-  const returnedBy = (id: SourceId) => review.tools.filter((t) => t.sourceIds.includes(id)).map((t) => t.tool);
+  const returnedBy = (id: SourceId) =>
+    review.tools.filter((t) => t.sourceIds.includes(id)).map((t) => t.tool);
 
-  const upsert = (source: InputSource) => editor.save((r) => ({ ...r, sources: upsertById(r.sources, source) }));
+  const upsert = (source: InputSource) =>
+    editor.save((r) => ({ ...r, sources: upsertById(r.sources, source) }));
 
   const remove = (id: SourceId) =>
     editor.save((r) => ({
@@ -274,17 +307,30 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
             The figure that matters is who is allowed to write, not how many did.
           </p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")} disabled={editing !== null}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => setEditing("new")}
+          disabled={editing !== null}
+        >
           Add source
         </button>
       </div>
       {editing === "new" && (
-        <SourceForm source={null} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />
+        <SourceForm
+          source={null}
+          isSaving={editor.isSaving}
+          onSubmit={upsert}
+          onCancel={() => setEditing(null)}
+        />
       )}
       {review.sources.length === 0 && editing !== "new" ? (
         <div className="card empty">
           <h3>No input sources yet</h3>
-          <p>Add each place the server returns text from: a tracker project, a support portal, a wiki space, page comments…</p>
+          <p>
+            Add each place the server returns text from: a tracker project, a support portal, a wiki
+            space, page comments…
+          </p>
         </div>
       ) : (
         <div className="card" style={{ padding: 0 }}>
@@ -304,7 +350,12 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
                 editing === s.id ? (
                   <tr key={s.id}>
                     <td colSpan={4}>
-                      <SourceForm source={s} isSaving={editor.isSaving} onSubmit={upsert} onCancel={() => setEditing(null)} />
+                      <SourceForm
+                        source={s}
+                        isSaving={editor.isSaving}
+                        onSubmit={upsert}
+                        onCancel={() => setEditing(null)}
+                      />
                     </td>
                   </tr>
                 ) : (
@@ -325,10 +376,21 @@ export function SourcesSection({ editor, review }: { editor: ReviewEditor; revie
                       <WriterBoundCell source={s} />
                     </td>
                     <td style={{ textAlign: "right", whiteSpace: "nowrap" }}>
-                      <button type="button" className="btn" onClick={() => setEditing(s.id)} aria-label={`Edit ${s.name}`} disabled={editing !== null}>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => setEditing(s.id)}
+                        aria-label={`Edit ${s.name}`}
+                        disabled={editing !== null}
+                      >
                         Edit
                       </button>{" "}
-                      <button type="button" className="btn btn-danger" onClick={() => setPendingRemove(s)} aria-label={`Remove ${s.name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-danger"
+                        onClick={() => setPendingRemove(s)}
+                        aria-label={`Remove ${s.name}`}
+                      >
                         Remove
                       </button>
                     </td>

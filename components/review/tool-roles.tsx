@@ -28,8 +28,10 @@ export const SOURCES_SHOWN_PER_TOOL = 12;
 type Shown = { roles: readonly ToolRole[]; sourceIds: readonly SourceId[]; confirmed: boolean };
 type Draft = { roles: readonly ToolRole[]; sourceIds: readonly SourceId[] };
 
-const sameSet = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x) => b.includes(x));
-const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] => (on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((x) => x !== value));
+const sameSet = <T,>(a: readonly T[], b: readonly T[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
+  on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((x) => x !== value);
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 type RowProps = {
@@ -45,23 +47,48 @@ type RowProps = {
   onConfirm: (tool: ToolView, roles: readonly ToolRole[], sourceIds: readonly SourceId[]) => void;
 };
 
-function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked, onSelect, onDraft, onConfirm }: RowProps) {
+function ToolRoleRow({
+  tool,
+  serverName,
+  shown,
+  draft,
+  sources,
+  selected,
+  locked,
+  onSelect,
+  onDraft,
+  onConfirm,
+}: RowProps) {
   const [allSources, setAllSources] = useState(false);
   const roles = draft?.roles ?? shown.roles;
   const sourceIds = draft?.sourceIds ?? shown.sourceIds;
   const manySources = sources.length > SOURCES_SHOWN_PER_TOOL;
   // With many sources, the ones mapped to this tool (saved or ticked since), until the reviewer asks for all.
-  const sourcesShown = manySources && !allSources ? sources.filter((s) => sourceIds.includes(s.id) || shown.sourceIds.includes(s.id)) : sources;
+  const sourcesShown =
+    manySources && !allSources
+      ? sources.filter((s) => sourceIds.includes(s.id) || shown.sourceIds.includes(s.id))
+      : sources;
   const edited = !sameSet(roles, shown.roles) || !sameSet(sourceIds, shown.sourceIds);
   const suggested = new Map(tool.suggestedRoles.map((r) => [r.role, r.reasons]));
   const confidence = new Map(tool.suggestedRoles.map((r) => [r.role, r.confidence]));
   const name = shownName(tool.name);
-  const edit = (next: Draft) => onDraft(tool.key, sameSet(next.roles, shown.roles) && sameSet(next.sourceIds, shown.sourceIds) ? undefined : next);
+  const edit = (next: Draft) =>
+    onDraft(
+      tool.key,
+      sameSet(next.roles, shown.roles) && sameSet(next.sourceIds, shown.sourceIds)
+        ? undefined
+        : next,
+    );
 
   return (
     <tr data-testid={`tool-roles-${tool.key}`} aria-busy={locked || undefined}>
       <td>
-        <input type="checkbox" checked={selected} onChange={(e) => onSelect(tool.key, e.target.checked)} aria-label={`Select ${name}`} />
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={(e) => onSelect(tool.key, e.target.checked)}
+          aria-label={`Select ${name}`}
+        />
       </td>
       <td>
         <div className="mono" style={{ fontWeight: 600 }}>
@@ -70,23 +97,44 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
         <div className="small muted">{serverName}</div>
         {shown.confirmed && !edited ? (
           <span className="badge badge-ok" data-testid="roles-confirmed">
-            confirmed: {shown.roles.length === 0 ? "no role" : shown.roles.map((r) => ROLE_LABEL[r]).join(", ")}
+            confirmed:{" "}
+            {shown.roles.length === 0
+              ? "no role"
+              : shown.roles.map((r) => ROLE_LABEL[r]).join(", ")}
           </span>
         ) : shown.confirmed ? (
           <span className="badge badge-warn">changed, not saved</span>
         ) : (
-          <span className="badge badge-warn" title="The analysis is relying on a suggestion for this tool">
+          <span
+            className="badge badge-warn"
+            title="The analysis is relying on a suggestion for this tool"
+          >
             suggestion, unconfirmed
           </span>
         )}
-        {tool.item !== "tool" && <div className="small">{tool.item === "resource" ? "resource" : "resource template"}: its contents are returned as a tool&apos;s result is</div>}
-        {!shown.confirmed && <div className="small muted">suggestion {percent(tool.suggestionConfidence)} sure</div>}
+        {tool.item !== "tool" && (
+          <div className="small">
+            {tool.item === "resource" ? "resource" : "resource template"}: its contents are returned
+            as a tool&apos;s result is
+          </div>
+        )}
+        {!shown.confirmed && (
+          <div className="small muted">suggestion {percent(tool.suggestionConfidence)} sure</div>
+        )}
         {tool.verb && <div className="small muted">verb: {tool.verb}</div>}
         <div className="small muted" style={{ marginTop: "0.25rem" }} hidden={tool.item !== "tool"}>
-          {ANNOTATION_HINTS.map((h) => `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`).join(" · ")}
+          {ANNOTATION_HINTS.map(
+            (h) =>
+              `${h}=${String(tool.annotations[h].value)}${tool.annotations[h].origin === "spec_default" ? " (default)" : ""}`,
+          ).join(" · ")}
         </div>
         {tool.conflicts.map((c, i) => (
-          <div key={i} className="callout warn small" style={{ marginTop: "0.25rem" }} data-testid="role-conflict">
+          <div
+            key={i}
+            className="callout warn small"
+            style={{ marginTop: "0.25rem" }}
+            data-testid="role-conflict"
+          >
             {c.message}
           </div>
         ))}
@@ -95,11 +143,21 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
         <fieldset style={{ border: "none", padding: 0, margin: 0 }} disabled={locked}>
           <legend className="sr-only">Roles of {name}</legend>
           {TOOL_ROLES.map((role) => (
-            <label key={role} className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
-              <input type="checkbox" checked={roles.includes(role)} onChange={(e) => edit({ roles: toggled(roles, role, e.target.checked), sourceIds })} />
+            <label
+              key={role}
+              className="check"
+              title={suggested.get(role)?.join("; ") ?? "not suggested"}
+            >
+              <input
+                type="checkbox"
+                checked={roles.includes(role)}
+                onChange={(e) => edit({ roles: toggled(roles, role, e.target.checked), sourceIds })}
+              />
               {ROLE_LABEL[role]}
               {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
-              {suggested.has(role) && <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>}
+              {suggested.has(role) && (
+                <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>
+              )}
             </label>
           ))}
         </fieldset>
@@ -110,12 +168,23 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
           {sources.length === 0 && <span className="small muted">no sources entered</span>}
           {sourcesShown.map((s) => (
             <label key={s.id} className="check">
-              <input type="checkbox" checked={sourceIds.includes(s.id)} onChange={(e) => edit({ roles, sourceIds: toggled(sourceIds, s.id, e.target.checked) })} />
+              <input
+                type="checkbox"
+                checked={sourceIds.includes(s.id)}
+                onChange={(e) =>
+                  edit({ roles, sourceIds: toggled(sourceIds, s.id, e.target.checked) })
+                }
+              />
               {s.name}
             </label>
           ))}
           {manySources && (
-            <button type="button" className="btn btn-ghost small" onClick={() => setAllSources((v) => !v)} aria-expanded={allSources}>
+            <button
+              type="button"
+              className="btn btn-ghost small"
+              onClick={() => setAllSources((v) => !v)}
+              aria-expanded={allSources}
+            >
               {allSources ? "Show only the sources mapped" : `Show all ${sources.length} sources`}
             </button>
           )}
@@ -140,10 +209,21 @@ function ToolRoleRow({ tool, serverName, shown, draft, sources, selected, locked
  * A select named by its label alone (`htmlFor`): a select inside its label would also be named by
  * the option it shows.
  */
-function SelectField<T extends string>(props: { label: string; value: T; onChange: (value: T) => void; children: React.ReactNode; inline?: boolean }) {
+function SelectField<T extends string>(props: {
+  label: string;
+  value: T;
+  onChange: (value: T) => void;
+  children: React.ReactNode;
+  inline?: boolean;
+}) {
   const id = useId();
   return (
-    <div className="field" style={props.inline ? { flexDirection: "row", alignItems: "center", gap: "0.35rem" } : undefined}>
+    <div
+      className="field"
+      style={
+        props.inline ? { flexDirection: "row", alignItems: "center", gap: "0.35rem" } : undefined
+      }
+    >
       <label htmlFor={id} className="label-text">
         {props.label}
       </label>
@@ -164,17 +244,27 @@ type Filters = {
   status: "" | "unconfirmed" | "confirmed";
   conflicts: boolean;
 };
-const NO_FILTER: Filters = { server: "", name: "", verb: "", role: "", confidence: "any", status: "", conflicts: false };
+const NO_FILTER: Filters = {
+  server: "",
+  name: "",
+  verb: "",
+  role: "",
+  confidence: "any",
+  status: "",
+  conflicts: false,
+};
 type Sort = "server" | "confidence";
 
 /** What a tool's row shows before any unsaved edit: the saved confirmed roles, else the suggestion. */
 function shownOf(tool: ToolView, saved: ToolAssessment | undefined): Shown {
-  if (saved?.rolesConfirmed) return { roles: saved.roles, sourceIds: saved.sourceIds, confirmed: true };
+  if (saved?.rolesConfirmed)
+    return { roles: saved.roles, sourceIds: saved.sourceIds, confirmed: true };
   return { roles: tool.roles, sourceIds: saved?.sourceIds ?? tool.sourceIds, confirmed: false };
 }
 
 /** How sure the suggestion is; a confirmed tool is settled, so it sorts after every uncertain one. */
-const certainty = (tool: ToolView, shown: Shown) => (shown.confirmed ? 2 : tool.suggestionConfidence);
+const certainty = (tool: ToolView, shown: Shown) =>
+  shown.confirmed ? 2 : tool.suggestionConfidence;
 
 /**
  * Each tool's roles and the sources whose text it returns. Annotations and names only suggest roles;
@@ -185,7 +275,13 @@ const certainty = (tool: ToolView, shown: Shown) => (shown.confirmed ? 2 : tool.
  * analysis. Its controls stay disabled while a save is in flight or the analysis on screen was computed
  * from an older revision than the saved one, so nothing is confirmed from a suggestion that is out of date.
  */
-export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevision: number; review: Review; editor: ReviewEditor; revision: number }) {
+export function ToolRolesTable(props: {
+  tools: readonly ToolView[];
+  analysisRevision: number;
+  review: Review;
+  editor: ReviewEditor;
+  revision: number;
+}) {
   const { tools, review, editor, revision, analysisRevision } = props;
   const [filters, setFilters] = useState<Filters>(NO_FILTER);
   const [sort, setSort] = useState<Sort>("server");
@@ -196,10 +292,22 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   const stale = analysisRevision !== revision;
   const locked = stale || editor.isSaving;
 
-  const serverNames = useMemo(() => new Map(review.servers.map((s) => [s.id as string, s.name])), [review.servers]);
-  const saved = useMemo(() => new Map(review.tools.map((t) => [itemKey(t.serverId, t.item ?? "tool", t.tool), t])), [review.tools]);
-  const shown = useMemo(() => new Map(tools.map((t) => [t.key, shownOf(t, saved.get(t.key))])), [tools, saved]);
-  const verbs = useMemo(() => [...new Set(tools.flatMap((t) => (t.verb ? [t.verb] : [])))].sort(), [tools]);
+  const serverNames = useMemo(
+    () => new Map(review.servers.map((s) => [s.id as string, s.name])),
+    [review.servers],
+  );
+  const saved = useMemo(
+    () => new Map(review.tools.map((t) => [itemKey(t.serverId, t.item ?? "tool", t.tool), t])),
+    [review.tools],
+  );
+  const shown = useMemo(
+    () => new Map(tools.map((t) => [t.key, shownOf(t, saved.get(t.key))])),
+    [tools, saved],
+  );
+  const verbs = useMemo(
+    () => [...new Set(tools.flatMap((t) => (t.verb ? [t.verb] : [])))].sort(),
+    [tools],
+  );
   const hasConflicts = tools.some((t) => t.conflicts.length > 0);
 
   const needle = filters.name.trim().toLowerCase();
@@ -207,17 +315,29 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
     const out = tools.filter((t) => {
       const s = shown.get(t.key)!;
       if (filters.server && t.serverId !== filters.server) return false;
-      if (needle && !t.key.toLowerCase().includes(needle) && !(serverNames.get(t.serverId) ?? "").toLowerCase().includes(needle)) return false;
+      if (
+        needle &&
+        !t.key.toLowerCase().includes(needle) &&
+        !(serverNames.get(t.serverId) ?? "").toLowerCase().includes(needle)
+      )
+        return false;
       if (filters.verb && t.verb !== filters.verb) return false;
       if (filters.role === "none" && t.suggestedRoles.length > 0) return false;
-      if (filters.role && filters.role !== "none" && !t.suggestedRoles.some((r) => r.role === filters.role)) return false;
-      if (filters.confidence !== "any" && !(certainty(t, s) < Number(filters.confidence))) return false;
+      if (
+        filters.role &&
+        filters.role !== "none" &&
+        !t.suggestedRoles.some((r) => r.role === filters.role)
+      )
+        return false;
+      if (filters.confidence !== "any" && !(certainty(t, s) < Number(filters.confidence)))
+        return false;
       if (filters.status === "confirmed" && !s.confirmed) return false;
       if (filters.status === "unconfirmed" && s.confirmed) return false;
       if (filters.conflicts && t.conflicts.length === 0) return false;
       return true;
     });
-    if (sort === "confidence") out.sort((a, b) => certainty(a, shown.get(a.key)!) - certainty(b, shown.get(b.key)!));
+    if (sort === "confidence")
+      out.sort((a, b) => certainty(a, shown.get(a.key)!) - certainty(b, shown.get(b.key)!));
     return out;
   }, [tools, shown, filters, needle, sort, serverNames]);
 
@@ -228,7 +348,8 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   const allChosen = matching.length > 0 && chosen.length === matching.length;
   const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTER);
 
-  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters((f) => ({ ...f, [key]: value }));
+  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) =>
+    setFilters((f) => ({ ...f, [key]: value }));
   const select = (key: ToolKey, on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -256,7 +377,10 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   /** Saves `changes` as one revision, based on the revision the analysis on screen comes from. */
   const write = async (changes: ToolAssessment[]) => {
     if (changes.length === 0) return;
-    const ok = await editor.save((r) => ({ ...r, tools: upsertToolAssessments(r.tools, changes) }), { basedOn: analysisRevision });
+    const ok = await editor.save(
+      (r) => ({ ...r, tools: upsertToolAssessments(r.tools, changes) }),
+      { basedOn: analysisRevision },
+    );
     if (ok) {
       setDrafts((prev) => {
         const next = new Map(prev);
@@ -283,7 +407,12 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
   const bulkInput = chosen.map((t) => {
     const s = shown.get(t.key)!;
     const d = drafts.get(t.key);
-    return { ref: { serverId: t.serverId, tool: t.name, item: t.item }, shownRoles: d?.roles ?? s.roles, sourceIds: d?.sourceIds ?? s.sourceIds, confirmed: s.confirmed && !d };
+    return {
+      ref: { serverId: t.serverId, tool: t.name, item: t.item },
+      shownRoles: d?.roles ?? s.roles,
+      sourceIds: d?.sourceIds ?? s.sourceIds,
+      confirmed: s.confirmed && !d,
+    };
   });
   const bulk = (edit: RoleEdit) => void write(bulkRoleAssessments(bulkInput, edit));
   const toConfirm = bulkInput.filter((t) => !t.confirmed).length;
@@ -294,17 +423,34 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
         <div>
           <h3 id="tool-roles-heading">Tool roles and sources</h3>
           <p className="small muted" style={{ margin: 0 }}>
-            Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default, not &quot;safe&quot;.{" "}
-            {unconfirmed > 0 ? `${unconfirmed} tool(s) still rely on a suggestion.` : "Every tool's roles are confirmed."}
+            Annotations are the server&apos;s claims, and an absent hint is the spec&apos;s default,
+            not &quot;safe&quot;.{" "}
+            {unconfirmed > 0
+              ? `${unconfirmed} tool(s) still rely on a suggestion.`
+              : "Every tool's roles are confirmed."}
           </p>
         </div>
-        <form className="row" role="search" aria-label="Filter tools" onSubmit={(e) => e.preventDefault()} style={{ alignItems: "flex-end" }}>
+        <form
+          className="row"
+          role="search"
+          aria-label="Filter tools"
+          onSubmit={(e) => e.preventDefault()}
+          style={{ alignItems: "flex-end" }}
+        >
           <label className="field" style={{ minWidth: "14rem" }}>
             <span className="label-text">Filter tools by server or name</span>
-            <input value={filters.name} onChange={(e) => setFilter("name", e.target.value)} placeholder="e.g. deploy" />
+            <input
+              value={filters.name}
+              onChange={(e) => setFilter("name", e.target.value)}
+              placeholder="e.g. deploy"
+            />
           </label>
           {review.servers.length > 1 && (
-            <SelectField label="Server" value={filters.server} onChange={(v) => setFilter("server", v)}>
+            <SelectField
+              label="Server"
+              value={filters.server}
+              onChange={(v) => setFilter("server", v)}
+            >
               <option value="">every server</option>
               {review.servers.map((s) => (
                 <option key={s.id} value={s.id}>
@@ -323,7 +469,11 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
               ))}
             </SelectField>
           )}
-          <SelectField label="Suggested role" value={filters.role} onChange={(v) => setFilter("role", v)}>
+          <SelectField
+            label="Suggested role"
+            value={filters.role}
+            onChange={(v) => setFilter("role", v)}
+          >
             <option value="">any</option>
             {TOOL_ROLES.map((r) => (
               <option key={r} value={r}>
@@ -332,20 +482,32 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
             ))}
             <option value="none">no role suggested</option>
           </SelectField>
-          <SelectField label="Confidence" value={filters.confidence} onChange={(v) => setFilter("confidence", v)}>
+          <SelectField
+            label="Confidence"
+            value={filters.confidence}
+            onChange={(v) => setFilter("confidence", v)}
+          >
             <option value="any">any</option>
             <option value="0.9">below 90%</option>
             <option value="0.7">below 70%</option>
             <option value="0.5">below 50%</option>
           </SelectField>
-          <SelectField label="Status" value={filters.status} onChange={(v) => setFilter("status", v)}>
+          <SelectField
+            label="Status"
+            value={filters.status}
+            onChange={(v) => setFilter("status", v)}
+          >
             <option value="">confirmed or not</option>
             <option value="unconfirmed">unconfirmed</option>
             <option value="confirmed">confirmed</option>
           </SelectField>
           {hasConflicts && (
             <label className="check">
-              <input type="checkbox" checked={filters.conflicts} onChange={(e) => setFilter("conflicts", e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={filters.conflicts}
+                onChange={(e) => setFilter("conflicts", e.target.checked)}
+              />
               only claim-vs-name conflicts
             </label>
           )}
@@ -370,12 +532,19 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
               onChange={(e) => selectMatching(e.target.checked)}
               disabled={matching.length === 0}
             />
-            {filtered ? `Select all ${matching.length} matching tools` : `Select all ${matching.length} tools`}
+            {filtered
+              ? `Select all ${matching.length} matching tools`
+              : `Select all ${matching.length} tools`}
           </label>
           <span className="small muted" role="status">
             {chosen.length} selected
           </span>
-          <button type="button" className="btn btn-primary" disabled={locked || toConfirm === 0} onClick={() => bulk({ kind: "confirm" })}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={locked || toConfirm === 0}
+            onClick={() => bulk({ kind: "confirm" })}
+          >
             Confirm the suggestions of {toConfirm} selected
           </button>
           <SelectField label="Role" value={bulkRole} onChange={(v) => setBulkRole(v)} inline>
@@ -385,10 +554,20 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
               </option>
             ))}
           </SelectField>
-          <button type="button" className="btn" disabled={locked || chosen.length === 0} onClick={() => bulk({ kind: "set", role: bulkRole })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={locked || chosen.length === 0}
+            onClick={() => bulk({ kind: "set", role: bulkRole })}
+          >
             Set on {chosen.length} selected
           </button>
-          <button type="button" className="btn" disabled={locked || chosen.length === 0} onClick={() => bulk({ kind: "strike", role: bulkRole })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={locked || chosen.length === 0}
+            onClick={() => bulk({ kind: "strike", role: bulkRole })}
+          >
             Strike from {chosen.length} selected
           </button>
           {stale && (
@@ -442,11 +621,16 @@ export function ToolRolesTable(props: { tools: readonly ToolView[]; analysisRevi
       {(matching.length > TOOL_ROWS_SHOWN || (filtered && matching.length === 0)) && (
         <div className="row small muted" style={{ padding: "0 1.25rem 1rem" }}>
           {matching.length === 0 ? (
-            <span>{needle ? `No tool matches “${filters.name.trim()}”.` : "No tool matches these filters."}</span>
+            <span>
+              {needle
+                ? `No tool matches “${filters.name.trim()}”.`
+                : "No tool matches these filters."}
+            </span>
           ) : (
             <>
               <span>
-                {rows.length} of {matching.length} tools shown{needle ? ` matching “${filters.name.trim()}”` : ""}.
+                {rows.length} of {matching.length} tools shown
+                {needle ? ` matching “${filters.name.trim()}”` : ""}.
               </span>
               <button type="button" className="btn" onClick={() => setShowAll((v) => !v)}>
                 {showAll ? `Show the first ${TOOL_ROWS_SHOWN}` : `Show all ${matching.length}`}

@@ -45,15 +45,24 @@ export function useReviewEditor(id: string) {
    * (e.g. the one the analysis on screen was computed from): when the page holds a newer one, the
    * change is refused rather than written over what the reviewer has not seen.
    */
-  const save = (update: (review: Review) => Review, options: { basedOn?: number } = {}): Promise<boolean> => {
+  const save = (
+    update: (review: Review) => Review,
+    options: { basedOn?: number } = {},
+  ): Promise<boolean> => {
     const record = query.data;
     if (!record || mutation.isPending) return Promise.resolve(false);
     if (options.basedOn !== undefined && options.basedOn !== record.revision) {
-      setState({ kind: "error", message: `this change was made on revision ${options.basedOn}, and revision ${record.revision} is saved now; check it again` });
+      setState({
+        kind: "error",
+        message: `this change was made on revision ${options.basedOn}, and revision ${record.revision} is saved now; check it again`,
+      });
       return Promise.resolve(false);
     }
     return mutation
-      .mutateAsync({ baseRevision: record.revision, review: update(structuredClone(record.review)) })
+      .mutateAsync({
+        baseRevision: record.revision,
+        review: update(structuredClone(record.review)),
+      })
       .then(() => true)
       .catch(() => false);
   };
@@ -74,6 +83,15 @@ export function useReviewEditor(id: string) {
     mutation.mutate({ baseRevision: current.revision, review: mine });
   };
 
-  return { query, record: query.data, save, state, conflict, discardMine, saveMineOnTop, isSaving: mutation.isPending };
+  return {
+    query,
+    record: query.data,
+    save,
+    state,
+    conflict,
+    discardMine,
+    saveMineOnTop,
+    isSaving: mutation.isPending,
+  };
 }
 export type ReviewEditor = ReturnType<typeof useReviewEditor>;

@@ -19,8 +19,10 @@ function ConflictBanner({ editor }: { editor: ReviewEditor }) {
   return (
     <div className="callout danger stack" role="alert" style={{ marginBottom: "1rem" }}>
       <div>
-        <strong>Someone saved revision {editor.conflict.current.revision} while you were editing.</strong> Your change was not
-        saved, and nothing was overwritten.
+        <strong>
+          Someone saved revision {editor.conflict.current.revision} while you were editing.
+        </strong>{" "}
+        Your change was not saved, and nothing was overwritten.
       </div>
       <div className="row">
         <button type="button" className="btn" onClick={editor.discardMine}>
@@ -60,13 +62,22 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
             <Link href="/">Reviews</Link> / revision {record.revision}
           </p>
           <h1>{record.review.title}</h1>
-          {record.review.summary && <p className="muted" style={{ maxWidth: "70ch" }}>{record.review.summary}</p>}
+          {record.review.summary && (
+            <p className="muted" style={{ maxWidth: "70ch" }}>
+              {record.review.summary}
+            </p>
+          )}
         </div>
         <SaveStatus state={editor.state} />
       </div>
       <nav className="tabs" aria-label="Review sections">
         {REVIEW_SECTIONS.map((s) => (
-          <Link key={s.id} href={`/reviews/${id}?section=${s.id}`} prefetch={false} aria-current={s.id === section ? "page" : undefined}>
+          <Link
+            key={s.id}
+            href={`/reviews/${id}?section=${s.id}`}
+            prefetch={false}
+            aria-current={s.id === section ? "page" : undefined}
+          >
             {s.label}
           </Link>
         ))}
@@ -79,14 +90,34 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
           review={record.review}
           reviewId={id}
           revision={record.revision}
-          renderSurface={(server) => <SurfacePanel reviewId={id} server={server} revision={record.revision} />}
+          renderSurface={(server) => (
+            <SurfacePanel reviewId={id} server={server} revision={record.revision} />
+          )}
         />
       )}
-      {section === "agents" && <AgentsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
-      {section === "controls" && <ControlsSectionLoader id={id} revision={record.revision} editor={editor} review={record.review} />}
-      {section === "graph" && <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />}
+      {section === "agents" && (
+        <AgentsSectionLoader
+          id={id}
+          revision={record.revision}
+          editor={editor}
+          review={record.review}
+        />
+      )}
+      {section === "controls" && (
+        <ControlsSectionLoader
+          id={id}
+          revision={record.revision}
+          editor={editor}
+          review={record.review}
+        />
+      )}
+      {section === "graph" && (
+        <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />
+      )}
       {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}
-      {section === "decision" && <DecisionSection id={id} review={record.review} revision={record.revision} />}
+      {section === "decision" && (
+        <DecisionSection id={id} review={record.review} revision={record.revision} />
+      )}
     </>
   );
 }

@@ -25,31 +25,50 @@ export const decisionKeys = {
   shareLinks: (id: string) => ["reviews", "share-links", id] as const,
 };
 
-export const decisionsOptions = (id: string, revision: number, pair: { serverId: string; agentId: string } | null = null) =>
+export const decisionsOptions = (
+  id: string,
+  revision: number,
+  pair: { serverId: string; agentId: string } | null = null,
+) =>
   queryOptions({
     queryKey: decisionKeys.list(id, revision, pair),
     queryFn: () => {
-      const query = pair ? `?${new URLSearchParams({ serverId: pair.serverId, agentId: pair.agentId }).toString()}` : "";
+      const query = pair
+        ? `?${new URLSearchParams({ serverId: pair.serverId, agentId: pair.agentId }).toString()}`
+        : "";
       return apiFetch(`${base(id)}/decisions${query}`, ListDecisionsResponseSchema);
     },
   });
 
 export function decide(id: string, body: DecideRequest) {
-  return apiFetch(`${base(id)}/decisions`, DecideResponseSchema, { method: "POST", body: JSON.stringify(body) });
+  return apiFetch(`${base(id)}/decisions`, DecideResponseSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }
 
 /** Download URLs; the browser fetches them with the session cookie. */
-export const recordUrl = (id: string, decisionId: string) => `${base(id)}/decisions/${encodeURIComponent(decisionId)}/record`;
-export const reportUrl = (id: string, decisionId: string) => `${base(id)}/decisions/${encodeURIComponent(decisionId)}/report.md`;
+export const recordUrl = (id: string, decisionId: string) =>
+  `${base(id)}/decisions/${encodeURIComponent(decisionId)}/record`;
+export const reportUrl = (id: string, decisionId: string) =>
+  `${base(id)}/decisions/${encodeURIComponent(decisionId)}/report.md`;
 export const SIGNING_KEY_URL = "/api/signing-key";
 
 export const shareLinksOptions = (id: string) =>
-  queryOptions({ queryKey: decisionKeys.shareLinks(id), queryFn: () => apiFetch(`${base(id)}/share-links`, ListShareLinksResponseSchema) });
+  queryOptions({
+    queryKey: decisionKeys.shareLinks(id),
+    queryFn: () => apiFetch(`${base(id)}/share-links`, ListShareLinksResponseSchema),
+  });
 
 export function createShareLink(id: string, body: CreateShareLinkRequest) {
-  return apiFetch(`${base(id)}/share-links`, CreateShareLinkResponseSchema, { method: "POST", body: JSON.stringify(body) });
+  return apiFetch(`${base(id)}/share-links`, CreateShareLinkResponseSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }
 
 export function revokeShareLink(id: string, linkId: string) {
-  return apiFetch(`${base(id)}/share-links/${encodeURIComponent(linkId)}`, ShareLinkViewSchema, { method: "DELETE" });
+  return apiFetch(`${base(id)}/share-links/${encodeURIComponent(linkId)}`, ShareLinkViewSchema, {
+    method: "DELETE",
+  });
 }

@@ -18,7 +18,10 @@ export const reviewKeys = {
 };
 
 export const reviewListOptions = () =>
-  queryOptions({ queryKey: reviewKeys.list(), queryFn: () => apiFetch("/api/reviews", ListReviewsResponseSchema) });
+  queryOptions({
+    queryKey: reviewKeys.list(),
+    queryFn: () => apiFetch("/api/reviews", ListReviewsResponseSchema),
+  });
 
 export const reviewOptions = (id: string) =>
   queryOptions({
@@ -29,15 +32,22 @@ export const reviewOptions = (id: string) =>
 export const revisionsOptions = (id: string) =>
   queryOptions({
     queryKey: reviewKeys.revisions(id),
-    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
+    queryFn: () =>
+      apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
   });
 
 export function createReview(body: CreateReviewRequest) {
-  return apiFetch("/api/reviews", ReviewRecordSchema, { method: "POST", body: JSON.stringify(body) });
+  return apiFetch("/api/reviews", ReviewRecordSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }
 
 export function updateReview(id: string, body: UpdateReviewRequest) {
-  return apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema, { method: "PUT", body: JSON.stringify(body) });
+  return apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema, {
+    method: "PUT",
+    body: JSON.stringify(body),
+  });
 }
 
 export function deleteReview(id: string) {

@@ -6,7 +6,12 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ImportPanel } from "@/components/import/import-panel";
-import { createReview, deleteReview, reviewKeys, reviewListOptions } from "@/components/reviews/queries";
+import {
+  createReview,
+  deleteReview,
+  reviewKeys,
+  reviewListOptions,
+} from "@/components/reviews/queries";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import type { ReviewSummary } from "@/lib/reviews/api";
 
@@ -50,18 +55,31 @@ export function ReviewList() {
           />
         </label>
         <div className="row" style={{ alignSelf: "flex-end" }}>
-          <button type="submit" className="btn btn-primary" disabled={!title.trim() || create.isPending}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!title.trim() || create.isPending}
+          >
             Create review
           </button>
-          <button type="button" className="btn" disabled={create.isPending} onClick={() => create.mutate({ demo: true })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={create.isPending}
+            onClick={() => create.mutate({ demo: true })}
+          >
             Create the demo review
           </button>
         </div>
       </form>
       <details className="card">
-        <summary style={{ cursor: "pointer", fontWeight: 600 }}>Start a review from an MCP client config</summary>
+        <summary style={{ cursor: "pointer", fontWeight: 600 }}>
+          Start a review from an MCP client config
+        </summary>
         <div style={{ marginTop: "0.75rem" }}>
-          <ImportPanel onImported={(result) => router.push(`/reviews/${result.reviewId}?section=servers`)} />
+          <ImportPanel
+            onImported={(result) => router.push(`/reviews/${result.reviewId}?section=servers`)}
+          />
         </div>
       </details>
       {create.isError && (
@@ -89,7 +107,10 @@ export function ReviewList() {
         ) : list.data.reviews.length === 0 ? (
           <div className="empty">
             <h3>No reviews yet</h3>
-            <p>Create one above, or start from the demo review of knowledge-mcp and the on-call agent.</p>
+            <p>
+              Create one above, or start from the demo review of knowledge-mcp and the on-call
+              agent.
+            </p>
           </div>
         ) : (
           <table className="data">

@@ -2,23 +2,39 @@
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
-import { ListSecretsResponseSchema, ServerVariablesResponseSchema, SetSecretResponseSchema } from "@/lib/secrets/api";
+import {
+  ListSecretsResponseSchema,
+  ServerVariablesResponseSchema,
+  SetSecretResponseSchema,
+} from "@/lib/secrets/api";
 
 export const secretKeys = {
   all: ["secrets"] as const,
-  server: (reviewId: string, serverId: string, revision: number) => ["secrets", "server", reviewId, serverId, revision] as const,
+  server: (reviewId: string, serverId: string, revision: number) =>
+    ["secrets", "server", reviewId, serverId, revision] as const,
 };
 
-export const secretsQuery = () => queryOptions({ queryKey: secretKeys.all, queryFn: () => apiFetch("/api/secrets", ListSecretsResponseSchema) });
+export const secretsQuery = () =>
+  queryOptions({
+    queryKey: secretKeys.all,
+    queryFn: () => apiFetch("/api/secrets", ListSecretsResponseSchema),
+  });
 
 export const serverVariablesQuery = (reviewId: string, serverId: string, revision: number) =>
   queryOptions({
     queryKey: secretKeys.server(reviewId, serverId, revision),
-    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(reviewId)}/servers/${encodeURIComponent(serverId)}/variables`, ServerVariablesResponseSchema),
+    queryFn: () =>
+      apiFetch(
+        `/api/reviews/${encodeURIComponent(reviewId)}/servers/${encodeURIComponent(serverId)}/variables`,
+        ServerVariablesResponseSchema,
+      ),
   });
 
 export function setSecretValue(name: string, value: string) {
-  return apiFetch(`/api/secrets/${encodeURIComponent(name)}`, SetSecretResponseSchema, { method: "PUT", body: JSON.stringify({ value }) });
+  return apiFetch(`/api/secrets/${encodeURIComponent(name)}`, SetSecretResponseSchema, {
+    method: "PUT",
+    body: JSON.stringify({ value }),
+  });
 }
 
 export function deleteSecretValue(name: string) {

@@ -6,9 +6,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { deleteSecretValue, secretKeys, secretsQuery, setSecretValue } from "@/components/secrets/queries";
+import {
+  deleteSecretValue,
+  secretKeys,
+  secretsQuery,
+  setSecretValue,
+} from "@/components/secrets/queries";
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
 
 export function SecretsPanel() {
   const queryClient = useQueryClient();
@@ -21,7 +30,9 @@ export function SecretsPanel() {
     mutationFn: () => setSecretValue(name.trim(), value),
     onSuccess: (r) => {
       setValue("");
-      setSaved(`${r.name} ${r.created ? "saved" : "replaced"} at ${dateFormat.format(new Date(r.updatedAt))} UTC`);
+      setSaved(
+        `${r.name} ${r.created ? "saved" : "replaced"} at ${dateFormat.format(new Date(r.updatedAt))} UTC`,
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: secretKeys.all }),
   });
@@ -35,7 +46,8 @@ export function SecretsPanel() {
     <div className="stack">
       {list.data && !list.data.available && (
         <div className="card" role="alert">
-          <strong>The secret store is unavailable on this instance.</strong> <span className="small">{list.data.keyMessage}</span>
+          <strong>The secret store is unavailable on this instance.</strong>{" "}
+          <span className="small">{list.data.keyMessage}</span>
         </div>
       )}
       <form
@@ -49,21 +61,42 @@ export function SecretsPanel() {
       >
         <h2 style={{ margin: 0 }}>Set a value</h2>
         <p className="small muted" style={{ margin: 0 }}>
-          Setting a name that is already set replaces its value (rotation). The value is encrypted at rest and never shown again; the
-          next inspection of a server allowed to receive the name uses it, with no restart.
+          Setting a name that is already set replaces its value (rotation). The value is encrypted
+          at rest and never shown again; the next inspection of a server allowed to receive the name
+          uses it, with no restart.
         </p>
         <div className="row">
           <label className="stack" style={{ gap: 4 }}>
             <span className="small">Name</span>
-            <input className="mono" value={name} onChange={(e) => setName(e.target.value)} placeholder="GITHUB_TOKEN" autoComplete="off" spellCheck={false} required />
+            <input
+              className="mono"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="GITHUB_TOKEN"
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
           </label>
           <label className="stack" style={{ gap: 4, flex: 1 }}>
             <span className="small">Value</span>
-            <input type="password" className="mono" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="new-password" spellCheck={false} required />
+            <input
+              type="password"
+              className="mono"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              autoComplete="new-password"
+              spellCheck={false}
+              required
+            />
           </label>
         </div>
         <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending || name.trim() === "" || value === ""}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={save.isPending || name.trim() === "" || value === ""}
+          >
             {save.isPending ? "Saving…" : "Save secret"}
           </button>
           {save.error && (
@@ -83,8 +116,9 @@ export function SecretsPanel() {
           Names
         </h2>
         <p className="small muted" style={{ margin: 0 }}>
-          A server is given a name only when its launcher (stdio) or HTTP target in <span className="mono">launchers.json</span> allows
-          it. RELAY_REVIEW_* and DATABASE_URL are never given to a server.
+          A server is given a name only when its launcher (stdio) or HTTP target in{" "}
+          <span className="mono">launchers.json</span> allows it. RELAY_REVIEW_* and DATABASE_URL
+          are never given to a server.
         </p>
         {list.isPending ? (
           <p className="muted">Loading…</p>
@@ -108,7 +142,9 @@ export function SecretsPanel() {
                   <td className="mono">{n.name}</td>
                   <td className="small">
                     {n.set ? (
-                      <span className="badge badge-neutral">set, {dateFormat.format(new Date(n.updatedAt!))} UTC</span>
+                      <span className="badge badge-neutral">
+                        set, {dateFormat.format(new Date(n.updatedAt!))} UTC
+                      </span>
                     ) : n.fixedBy.length ? (
                       <span className="badge badge-neutral">fixed by {n.fixedBy.join(", ")}</span>
                     ) : (
@@ -116,15 +152,31 @@ export function SecretsPanel() {
                     )}
                   </td>
                   <td className="small">
-                    {n.allowedBy.length === 0 ? <span className="muted">no server (no allowlist entry names it)</span> : n.allowedBy.map((u) => `${u.kind === "launcher" ? "launcher" : "HTTP target"} ${u.id}`).join(", ")}
+                    {n.allowedBy.length === 0 ? (
+                      <span className="muted">no server (no allowlist entry names it)</span>
+                    ) : (
+                      n.allowedBy
+                        .map((u) => `${u.kind === "launcher" ? "launcher" : "HTTP target"} ${u.id}`)
+                        .join(", ")
+                    )}
                   </td>
                   <td>
                     <div className="row">
-                      <button type="button" className="btn" onClick={() => setName(n.name)} aria-label={`${n.set ? "Replace" : "Set"} ${n.name}`}>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => setName(n.name)}
+                        aria-label={`${n.set ? "Replace" : "Set"} ${n.name}`}
+                      >
                         {n.set ? "Replace" : "Set"}
                       </button>
                       {n.set && (
-                        <button type="button" className="btn btn-danger" onClick={() => setPendingDelete(n.name)} aria-label={`Delete ${n.name}`}>
+                        <button
+                          type="button"
+                          className="btn btn-danger"
+                          onClick={() => setPendingDelete(n.name)}
+                          aria-label={`Delete ${n.name}`}
+                        >
                           Delete
                         </button>
                       )}

@@ -14,7 +14,15 @@ const STATE_LABEL: Record<ServerVariablesResponse["variables"][number]["state"],
   not_allowed: "not allowed by the allowlist",
 };
 
-export function ServerVariables({ reviewId, serverId, revision }: { reviewId: string; serverId: string; revision: number }) {
+export function ServerVariables({
+  reviewId,
+  serverId,
+  revision,
+}: {
+  reviewId: string;
+  serverId: string;
+  revision: number;
+}) {
   const q = useQuery(serverVariablesQuery(reviewId, serverId, revision));
   if (q.isPending) return <span className="muted">…</span>;
   if (q.error) return <span role="alert">{q.error.message}</span>;
@@ -24,8 +32,17 @@ export function ServerVariables({ reviewId, serverId, revision }: { reviewId: st
     <span className="stack" style={{ gap: 2 }} data-testid={`server-variables-${serverId}`}>
       {q.data.variables.map((v) => (
         <span key={v.name} data-variable={v.name} data-state={v.state}>
-          <span className="mono">{v.name}</span> <span className="muted">({v.where.join(", ")})</span>:{" "}
-          <span className={v.state === "unset" || v.state === "not_allowed" || v.state === "reserved" ? "badge badge-danger" : "badge badge-neutral"}>{STATE_LABEL[v.state]}</span>
+          <span className="mono">{v.name}</span>{" "}
+          <span className="muted">({v.where.join(", ")})</span>:{" "}
+          <span
+            className={
+              v.state === "unset" || v.state === "not_allowed" || v.state === "reserved"
+                ? "badge badge-danger"
+                : "badge badge-neutral"
+            }
+          >
+            {STATE_LABEL[v.state]}
+          </span>
         </span>
       ))}
       {q.data.allowlist && <span className="small muted">{q.data.allowlist}</span>}

@@ -7,35 +7,50 @@ import type { SurfaceDiff } from "@/lib/surface/diff";
 import type { NameDiff } from "@/lib/surface/registration";
 import type { SurfaceList } from "@/lib/surface/types";
 
-const LIST_LABEL: Record<SurfaceList, string> = { tools: "tool", resources: "resource", resourceTemplates: "resource template", prompts: "prompt" };
+const LIST_LABEL: Record<SurfaceList, string> = {
+  tools: "tool",
+  resources: "resource",
+  resourceTemplates: "resource template",
+  prompts: "prompt",
+};
 
 function fieldsText(fields: { field: string; value: unknown }[]): string {
-  return jsonText(Object.fromEntries(fields.map((f) => [f.field, f.value === undefined ? "(absent)" : f.value])));
+  return jsonText(
+    Object.fromEntries(fields.map((f) => [f.field, f.value === undefined ? "(absent)" : f.value])),
+  );
 }
 
 /** Added, removed and changed items from the pinned surface to the live one; a changed item's exact fields in a Monaco diff. */
 export function DiffView({ diff }: { diff: SurfaceDiff }) {
-  if (diff.isEqual) return <p className="small muted">No differences in the fingerprinted fields.</p>;
+  if (diff.isEqual)
+    return <p className="small muted">No differences in the fingerprinted fields.</p>;
   return (
     <div className="stack" data-testid="surface-diff">
       {(diff.added.length > 0 || diff.removed.length > 0) && (
         <ul className="change-list">
           {diff.added.map((a) => (
             <li key={`+${a.list}:${a.key}`}>
-              <span className="badge badge-danger">added</span> {LIST_LABEL[a.list]} <RevealedText text={a.key} className="mono" />
+              <span className="badge badge-danger">added</span> {LIST_LABEL[a.list]}{" "}
+              <RevealedText text={a.key} className="mono" />
             </li>
           ))}
           {diff.removed.map((r) => (
             <li key={`-${r.list}:${r.key}`}>
-              <span className="badge badge-neutral">removed</span> {LIST_LABEL[r.list]} <RevealedText text={r.key} className="mono" />
+              <span className="badge badge-neutral">removed</span> {LIST_LABEL[r.list]}{" "}
+              <RevealedText text={r.key} className="mono" />
             </li>
           ))}
         </ul>
       )}
       {diff.changed.map((c) => (
-        <div key={`~${c.list}:${c.key}`} className="stack changed-item" data-testid={`changed-${c.list}-${c.key}`}>
+        <div
+          key={`~${c.list}:${c.key}`}
+          className="stack changed-item"
+          data-testid={`changed-${c.list}-${c.key}`}
+        >
           <div>
-            <span className="badge badge-warn">changed</span> {LIST_LABEL[c.list]} <RevealedText text={c.key} className="mono" />:{" "}
+            <span className="badge badge-warn">changed</span> {LIST_LABEL[c.list]}{" "}
+            <RevealedText text={c.key} className="mono" />:{" "}
             <span className="small">{c.fields.map((f) => f.field).join(", ")}</span>
           </div>
           <div className="diff-legend small muted">
@@ -56,7 +71,13 @@ export function DiffView({ diff }: { diff: SurfaceDiff }) {
           <div>
             <span className="badge badge-warn">changed</span> the server&apos;s instructions
           </div>
-          <CodeDiff original={diff.instructions.before ?? "(none)"} modified={diff.instructions.after ?? "(none)"} language="plaintext" height={160} ariaLabel="What changed in the instructions" />
+          <CodeDiff
+            original={diff.instructions.before ?? "(none)"}
+            modified={diff.instructions.after ?? "(none)"}
+            language="plaintext"
+            height={160}
+            ariaLabel="What changed in the instructions"
+          />
         </div>
       )}
       {(diff.rejects.added.length > 0 || diff.rejects.removed.length > 0) && (
@@ -79,7 +100,8 @@ export function NameDiffView({ names }: { names: NameDiff }) {
     <ul className="change-list">
       {rows.map((r) => (
         <li key={`${r.what}:${r.list}:${r.key}`}>
-          <span className="badge badge-neutral">{r.what}</span> {LIST_LABEL[r.list]} <RevealedText text={r.key} className="mono" />
+          <span className="badge badge-neutral">{r.what}</span> {LIST_LABEL[r.list]}{" "}
+          <RevealedText text={r.key} className="mono" />
         </li>
       ))}
       {names.instructionsChanged && <li>the server&apos;s instructions changed</li>}

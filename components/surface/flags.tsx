@@ -24,7 +24,11 @@ export function FlagList({ flags, label }: { flags: readonly SuspiciousFlag[]; l
   return (
     <div className="flags" role="group" aria-label={`Where to look in ${label}`}>
       <div className="flags-head">
-        <strong>Where to look</strong> <span className="muted">— not a control: {flags.length} flag{flags.length === 1 ? "" : "s"}, counted as no mitigation</span>
+        <strong>Where to look</strong>{" "}
+        <span className="muted">
+          — not a control: {flags.length} flag{flags.length === 1 ? "" : "s"}, counted as no
+          mitigation
+        </span>
       </div>
       <table className="data compact">
         <thead>

@@ -5,8 +5,18 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { FlagList } from "@/components/surface/flags";
 import { Absent, RevealedText } from "@/components/surface/revealed-text";
 import type { SuspiciousFlag } from "@/lib/surface/suspicious";
-import { ANNOTATION_HINTS, SPEC_DEFAULT_HINTS, effectiveAnnotations } from "@/lib/tools/annotations";
-import type { PromptItem, ResourceItem, ResourceTemplateItem, SurfaceReject, ToolItem } from "@/lib/surface/types";
+import {
+  ANNOTATION_HINTS,
+  SPEC_DEFAULT_HINTS,
+  effectiveAnnotations,
+} from "@/lib/tools/annotations";
+import type {
+  PromptItem,
+  ResourceItem,
+  ResourceTemplateItem,
+  SurfaceReject,
+  ToolItem,
+} from "@/lib/surface/types";
 
 /** Items shown in a list at once; the filter narrows a long list. */
 export const ITEM_LIST_CAP = 200;
@@ -22,7 +32,15 @@ function editorHeight(text: string): number {
 /** Server-sent JSON in read-only Monaco: never interpreted, hidden characters highlighted. */
 export function JsonView({ value, label }: { value: unknown; label: string }) {
   const text = jsonText(value);
-  return <CodeEditor value={text} language="json" readOnly height={editorHeight(text)} ariaLabel={label} />;
+  return (
+    <CodeEditor
+      value={text}
+      language="json"
+      readOnly
+      height={editorHeight(text)}
+      ariaLabel={label}
+    />
+  );
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -36,7 +54,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const text = (v: string | undefined) => (v === undefined ? <Absent /> : <RevealedText text={v} />);
 
-export function AnnotationsTable({ annotations }: { annotations: Record<string, unknown> | undefined }) {
+export function AnnotationsTable({
+  annotations,
+}: {
+  annotations: Record<string, unknown> | undefined;
+}) {
   const effective = effectiveAnnotations(annotations);
   return (
     <div className="stack" style={{ gap: "0.35rem" }}>
@@ -60,10 +82,15 @@ export function AnnotationsTable({ annotations }: { annotations: Record<string, 
                   {e.origin === "declared" ? (
                     <span className="badge badge-neutral">declared by the server</span>
                   ) : (
-                    <span className="badge badge-accent">spec default ({String(SPEC_DEFAULT_HINTS[hint])})</span>
+                    <span className="badge badge-accent">
+                      spec default ({String(SPEC_DEFAULT_HINTS[hint])})
+                    </span>
                   )}
                   {raw !== undefined && typeof raw !== "boolean" && (
-                    <span className="small muted"> sent as {JSON.stringify(raw)}, not a boolean, so it counts as absent</span>
+                    <span className="small muted">
+                      {" "}
+                      sent as {JSON.stringify(raw)}, not a boolean, so it counts as absent
+                    </span>
                   )}
                 </td>
               </tr>
@@ -72,7 +99,8 @@ export function AnnotationsTable({ annotations }: { annotations: Record<string, 
         </tbody>
       </table>
       <p className="small muted" style={{ margin: 0 }}>
-        Annotations are claims the server makes about itself: hints, never facts. An absent hint is the spec&apos;s default, not &ldquo;safe&rdquo;.
+        Annotations are claims the server makes about itself: hints, never facts. An absent hint is
+        the spec&apos;s default, not &ldquo;safe&rdquo;.
       </p>
     </div>
   );
@@ -94,12 +122,22 @@ export function ToolDetail({ tool, flags }: { tool: ToolItem; flags: readonly Su
       <h4>Input schema</h4>
       <JsonView value={tool.inputSchema} label={`Input schema of ${tool.name}`} />
       <h4>Output schema</h4>
-      {tool.outputSchema ? <JsonView value={tool.outputSchema} label={`Output schema of ${tool.name}`} /> : <Absent what="none declared" />}
+      {tool.outputSchema ? (
+        <JsonView value={tool.outputSchema} label={`Output schema of ${tool.name}`} />
+      ) : (
+        <Absent what="none declared" />
+      )}
     </div>
   );
 }
 
-export function ResourceDetail({ item, flags }: { item: ResourceItem | ResourceTemplateItem; flags: readonly SuspiciousFlag[] }) {
+export function ResourceDetail({
+  item,
+  flags,
+}: {
+  item: ResourceItem | ResourceTemplateItem;
+  flags: readonly SuspiciousFlag[];
+}) {
   const key = "uri" in item ? item.uri : item.uriTemplate;
   return (
     <div className="stack">
@@ -121,7 +159,13 @@ export function ResourceDetail({ item, flags }: { item: ResourceItem | ResourceT
   );
 }
 
-export function PromptDetail({ item, flags }: { item: PromptItem; flags: readonly SuspiciousFlag[] }) {
+export function PromptDetail({
+  item,
+  flags,
+}: {
+  item: PromptItem;
+  flags: readonly SuspiciousFlag[];
+}) {
   return (
     <div className="stack">
       <dl className="kv">
@@ -167,7 +211,8 @@ export function RejectDetail({ reject }: { reject: SurfaceReject }) {
   return (
     <div className="stack">
       <div className="callout warn">
-        Failed the protocol schema and was kept as a finding, not dropped: <RevealedText text={reject.reason} />
+        Failed the protocol schema and was kept as a finding, not dropped:{" "}
+        <RevealedText text={reject.reason} />
       </div>
       <dl className="kv">
         <Field label="List">{reject.list}</Field>
@@ -194,11 +239,17 @@ export function ItemBrowser<T>(props: {
 }) {
   const [selected, setSelected] = useState(0);
   const [filter, setFilter] = useState("");
-  if (props.items.length === 0) return <p className="muted small">The server listed no {props.label}.</p>;
+  if (props.items.length === 0)
+    return <p className="muted small">The server listed no {props.label}.</p>;
   const needle = filter.trim().toLowerCase();
   const matches = props.items
     .map((item, index) => ({ item, index, key: props.keyOf(item, index) }))
-    .filter((e) => !needle || e.key.toLowerCase().includes(needle) || (props.titleOf?.(e.item) ?? "").toLowerCase().includes(needle));
+    .filter(
+      (e) =>
+        !needle ||
+        e.key.toLowerCase().includes(needle) ||
+        (props.titleOf?.(e.item) ?? "").toLowerCase().includes(needle),
+    );
   const shown = matches.slice(0, ITEM_LIST_CAP);
   const current = props.items[selected] !== undefined ? selected : 0;
   const item = props.items[current]!;
@@ -206,7 +257,13 @@ export function ItemBrowser<T>(props: {
     <div className="item-browser">
       <div className="item-list">
         {props.items.length > 10 && (
-          <input type="search" aria-label={`Filter ${props.label}`} placeholder={`Filter ${props.items.length} ${props.label}`} value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <input
+            type="search"
+            aria-label={`Filter ${props.label}`}
+            placeholder={`Filter ${props.items.length} ${props.label}`}
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
         )}
         {/* A list of buttons, the shown one marked current: an option may not hold a button (nested-interactive). */}
         <ul aria-label={props.label}>
@@ -214,10 +271,18 @@ export function ItemBrowser<T>(props: {
             const n = props.flagCount(e.item, e.index);
             return (
               <li key={e.index}>
-                <button type="button" onClick={() => setSelected(e.index)} className="item-button" aria-current={e.index === current ? "true" : undefined}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(e.index)}
+                  className="item-button"
+                  aria-current={e.index === current ? "true" : undefined}
+                >
                   <RevealedText text={e.key} className="mono item-key" />
                   {n > 0 && (
-                    <span className="badge badge-warn" title="suspicious-text flags: where to look, not a control">
+                    <span
+                      className="badge badge-warn"
+                      title="suspicious-text flags: where to look, not a control"
+                    >
                       {n}
                     </span>
                   )}

@@ -27,11 +27,21 @@ export function limitOverrides(draft: LimitDraft): Partial<InspectLimits> {
 }
 
 /** Every named bound, each raisable (or lowerable) for one inspection. */
-export function LimitsForm({ draft, onChange, disabled }: { draft: LimitDraft; onChange: (d: LimitDraft) => void; disabled: boolean }) {
+export function LimitsForm({
+  draft,
+  onChange,
+  disabled,
+}: {
+  draft: LimitDraft;
+  onChange: (d: LimitDraft) => void;
+  disabled: boolean;
+}) {
   const changed = Object.values(draft).filter((v) => v && v.trim() !== "").length;
   return (
     <details className="limits">
-      <summary className="small">Limits for this inspection{changed ? ` (${changed} changed)` : ""}</summary>
+      <summary className="small">
+        Limits for this inspection{changed ? ` (${changed} changed)` : ""}
+      </summary>
       <div className="limits-grid">
         {(Object.keys(DEFAULT_INSPECT_LIMITS) as (keyof InspectLimits)[]).map((k) => (
           <label key={k} className="field">

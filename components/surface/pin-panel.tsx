@@ -7,17 +7,28 @@ import { DiffView, NameDiffView } from "@/components/surface/diff-view";
 import { pinSurface, registrationUrl, surfaceKeys } from "@/components/surface/queries";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
 /** Pin state, the comparison with the live surface (BLOCKED under "block"), the diff, and Pin / Re-pin. */
-export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revision: number; isBusy: boolean }) {
+export function PinPanel({
+  view,
+  revision,
+  isBusy,
+}: {
+  view: SurfaceView;
+  revision: number;
+  isBusy: boolean;
+}) {
   const queryClient = useQueryClient();
   const [reason, setReason] = useState("");
   const [onChange, setOnChange] = useState<"block" | "warn">(view.pin?.onSurfaceChange ?? "block");
   const { pin, comparison, current } = view;
   const isRepin = pin !== null;
   const needsReason = comparison !== null && comparison.status !== "match";
-  const canPin = current !== null && !(pin && comparison?.status === "match" && onChange === pin.onSurfaceChange);
+  const canPin =
+    current !== null &&
+    !(pin && comparison?.status === "match" && onChange === pin.onSurfaceChange);
 
   const mutation = useMutation({
     mutationFn: () =>
@@ -31,7 +42,8 @@ export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revisi
       queryClient.setQueryData(reviewKeys.detail(view.reviewId), res.record);
       setReason("");
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: surfaceKeys.server(view.reviewId, view.serverId) }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: surfaceKeys.server(view.reviewId, view.serverId) }),
   });
 
   return (
@@ -58,7 +70,13 @@ export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revisi
             {pin.pinnedBy}, {when(pin.pinnedAt)}
           </dd>
           <dt>Reason</dt>
-          <dd>{pin.reason ? <span className="server-text">{pin.reason}</span> : <span className="muted">none given</span>}</dd>
+          <dd>
+            {pin.reason ? (
+              <span className="server-text">{pin.reason}</span>
+            ) : (
+              <span className="muted">none given</span>
+            )}
+          </dd>
           <dt>on_surface_change</dt>
           <dd>
             <strong>{pin.onSurfaceChange}</strong>
@@ -67,25 +85,33 @@ export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revisi
           <dd className="mono small">{pin.declaredCapabilities.join(", ") || "none"}</dd>
           <dt>Live surface</dt>
           <dd data-testid="pin-status">
-            {!comparison && <span className="muted">not compared yet: no successful inspection</span>}
-            {comparison?.status === "match" && <span className="badge badge-ok">matches the pin</span>}
-            {comparison?.status === "mismatch" && <span className="badge badge-danger">does not match the pin</span>}
+            {!comparison && (
+              <span className="muted">not compared yet: no successful inspection</span>
+            )}
+            {comparison?.status === "match" && (
+              <span className="badge badge-ok">matches the pin</span>
+            )}
+            {comparison?.status === "mismatch" && (
+              <span className="badge badge-danger">does not match the pin</span>
+            )}
             {comparison?.status === "incomparable" && (
               <span>
-                <span className="badge badge-warn">incomparable</span> <span className="small">{comparison.reason}</span>
+                <span className="badge badge-warn">incomparable</span>{" "}
+                <span className="small">{comparison.reason}</span>
               </span>
             )}
           </dd>
         </dl>
       ) : (
         <p className="small muted" style={{ margin: 0 }}>
-          Not pinned. Pinning records this surface&apos;s fingerprint; a later inspection that differs is blocked until a reviewer re-pins it.
+          Not pinned. Pinning records this surface&apos;s fingerprint; a later inspection that
+          differs is blocked until a reviewer re-pins it.
         </p>
       )}
       {comparison?.status === "incomparable" && (
         <p className="small">
-          Pinned with <span className="mono">{comparison.pinned.join(", ") || "none"}</span>; inspected with{" "}
-          <span className="mono">{comparison.inspected.join(", ") || "none"}</span>.
+          Pinned with <span className="mono">{comparison.pinned.join(", ") || "none"}</span>;
+          inspected with <span className="mono">{comparison.inspected.join(", ") || "none"}</span>.
         </p>
       )}
       {comparison?.status === "mismatch" && (
@@ -96,7 +122,11 @@ export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revisi
           ) : comparison.names ? (
             <NameDiffView names={comparison.names} />
           ) : (
-            <p className="small muted">{view.pinnedSnapshot && !view.pinnedSnapshot.found ? view.pinnedSnapshot.reason : "No item-level detail is available."}</p>
+            <p className="small muted">
+              {view.pinnedSnapshot && !view.pinnedSnapshot.found
+                ? view.pinnedSnapshot.reason
+                : "No item-level detail is available."}
+            </p>
           )}
         </div>
       )}
@@ -111,19 +141,38 @@ export function PinPanel({ view, revision, isBusy }: { view: SurfaceView; revisi
         >
           <div className="grid-2">
             <label className="field">
-              <span className="label-text">{needsReason ? "Reason (required: what changed and why it is acceptable)" : "Reason (optional)"}</span>
-              <textarea value={reason} onChange={(e) => setReason(e.target.value)} required={needsReason} maxLength={4000} rows={2} />
+              <span className="label-text">
+                {needsReason
+                  ? "Reason (required: what changed and why it is acceptable)"
+                  : "Reason (optional)"}
+              </span>
+              <textarea
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                required={needsReason}
+                maxLength={4000}
+                rows={2}
+              />
             </label>
             <label className="field">
               <span className="label-text">On surface change</span>
-              <select value={onChange} onChange={(e) => setOnChange(e.target.value === "warn" ? "warn" : "block")}>
+              <select
+                value={onChange}
+                onChange={(e) => setOnChange(e.target.value === "warn" ? "warn" : "block")}
+              >
                 <option value="block">block (default)</option>
                 <option value="warn">warn</option>
               </select>
             </label>
           </div>
           <div className="row">
-            <button type="submit" className="btn btn-primary" disabled={!canPin || isBusy || mutation.isPending || (needsReason && reason.trim() === "")}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={
+                !canPin || isBusy || mutation.isPending || (needsReason && reason.trim() === "")
+              }
+            >
               {isRepin ? "Re-pin to this surface" : "Pin this surface"}
             </button>
             <span className="small muted mono">{current.snapshot.surfaceSha256.slice(0, 16)}…</span>

@@ -14,12 +14,14 @@ import {
   type PinRequest,
 } from "@/lib/workbench/surface-api";
 
-const base = (id: string, serverId: string) => `/api/reviews/${encodeURIComponent(id)}/servers/${encodeURIComponent(serverId)}`;
+const base = (id: string, serverId: string) =>
+  `/api/reviews/${encodeURIComponent(id)}/servers/${encodeURIComponent(serverId)}`;
 
 export const surfaceKeys = {
   all: ["reviews", "surface"] as const,
   server: (id: string, serverId: string) => [...surfaceKeys.all, id, serverId] as const,
-  revision: (id: string, serverId: string, revision: number) => [...surfaceKeys.server(id, serverId), revision] as const,
+  revision: (id: string, serverId: string, revision: number) =>
+    [...surfaceKeys.server(id, serverId), revision] as const,
 };
 
 /** Keyed on the review revision too: a pin or an edited command is a new revision, and the view follows it. */
@@ -31,10 +33,14 @@ export const surfaceOptions = (id: string, serverId: string, revision: number) =
     staleTime: 30_000,
   });
 
-export const registrationUrl = (id: string, serverId: string) => `${base(id, serverId)}/registration`;
+export const registrationUrl = (id: string, serverId: string) =>
+  `${base(id, serverId)}/registration`;
 
 export function pinSurface(id: string, serverId: string, body: PinRequest) {
-  return apiFetch(`${base(id, serverId)}/pin`, PinResponseSchema, { method: "POST", body: JSON.stringify(body) });
+  return apiFetch(`${base(id, serverId)}/pin`, PinResponseSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
 }
 
 export type InspectResultLine = Extract<InspectStreamLine, { type: "result" }>;
@@ -66,7 +72,8 @@ export async function streamInspection(
     credentials: "same-origin",
     signal: options.signal,
   });
-  if (!res.ok || !res.body) throw new ApiError(res.status, await errorBody(res), `${res.status} ${res.statusText}`);
+  if (!res.ok || !res.body)
+    throw new ApiError(res.status, await errorBody(res), `${res.status} ${res.statusText}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let result: InspectResultLine | null = null;
@@ -87,6 +94,7 @@ export async function streamInspection(
     }
   }
   take(buffer);
-  if (!result) throw new Error("the inspection ended without a result (the connection closed early)");
+  if (!result)
+    throw new Error("the inspection ended without a result (the connection closed early)");
   return result;
 }

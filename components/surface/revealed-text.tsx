@@ -14,7 +14,11 @@ export function RevealedText({ text, className }: { text: string; className?: st
         s.kind === "text" ? (
           <span key={s.start}>{s.text}</span>
         ) : (
-          <mark key={s.start} className="hidden-char" title={`hidden in the text at ${s.start}–${s.end}`}>
+          <mark
+            key={s.start}
+            className="hidden-char"
+            title={`hidden in the text at ${s.start}–${s.end}`}
+          >
             {s.revealed}
           </mark>
         ),

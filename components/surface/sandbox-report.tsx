@@ -16,10 +16,15 @@ const RESULT_WORDS: Record<string, string> = {
   ok: "allowed",
 };
 
-const KIND_WORDS: Record<SandboxAttempt["kind"], string> = { connect: "connect", open: "open", exec: "run" };
+const KIND_WORDS: Record<SandboxAttempt["kind"], string> = {
+  connect: "connect",
+  open: "open",
+  exec: "run",
+};
 
 function resultWords(a: SandboxAttempt): string {
-  if (a.kind === "connect" && a.result === "ok") return "connected inside the sandbox (its own loopback)";
+  if (a.kind === "connect" && a.result === "ok")
+    return "connected inside the sandbox (its own loopback)";
   return RESULT_WORDS[a.result] ?? a.result;
 }
 
@@ -37,7 +42,12 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
   }
   const l = report.limits;
   return (
-    <section className="stack" aria-label="Sandbox" data-testid="sandbox-report" style={{ gap: "0.5rem" }}>
+    <section
+      className="stack"
+      aria-label="Sandbox"
+      data-testid="sandbox-report"
+      style={{ gap: "0.5rem" }}
+    >
       <h5 style={{ margin: 0 }}>Sandbox</h5>
       <dl className="kv">
         <dt>Ran in</dt>
@@ -46,12 +56,15 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
         </dd>
         <dt>Limits</dt>
         <dd className="small mono" data-testid="sandbox-limits">
-          memory {l.memoryMiB} MiB · CPU {l.cpuSeconds} s · processes {l.processes} · file size {l.fileSizeMiB} MiB · open files {l.openFiles} · /tmp and HOME {l.tmpMiB} MiB each
+          memory {l.memoryMiB} MiB · CPU {l.cpuSeconds} s · processes {l.processes} · file size{" "}
+          {l.fileSizeMiB} MiB · open files {l.openFiles} · /tmp and HOME {l.tmpMiB} MiB each
         </dd>
         <dt>Could read</dt>
         <dd className="small mono">
           <details>
-            <summary>{report.visible.length} host paths, read-only; a private /tmp and HOME</summary>
+            <summary>
+              {report.visible.length} host paths, read-only; a private /tmp and HOME
+            </summary>
             <ul style={{ margin: 0 }}>
               {report.visible.map((p) => (
                 <li key={p}>
@@ -82,7 +95,10 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
           </thead>
           <tbody>
             {report.attempts.map((a) => (
-              <tr key={`${a.kind}\u0000${a.target}\u0000${a.result}\u0000${a.write ? "w" : ""}`} data-testid={`sandbox-attempt-${a.kind}`}>
+              <tr
+                key={`${a.kind}\u0000${a.target}\u0000${a.result}\u0000${a.write ? "w" : ""}`}
+                data-testid={`sandbox-attempt-${a.kind}`}
+              >
                 <td>
                   {KIND_WORDS[a.kind]}
                   {a.write ? " (write)" : ""}
@@ -91,7 +107,8 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
                   <RevealedText text={a.target} className="mono" />
                 </td>
                 <td className="small">
-                  <span className="mono">{a.result}</span> {resultWords(a) !== a.result && <span className="muted">{resultWords(a)}</span>}
+                  <span className="mono">{a.result}</span>{" "}
+                  {resultWords(a) !== a.result && <span className="muted">{resultWords(a)}</span>}
                 </td>
                 <td className="num">{a.count}</td>
               </tr>
@@ -101,8 +118,10 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
       )}
       {report.traced && (
         <p className="small muted" style={{ margin: 0 }}>
-          {report.notFoundInView > 0 && `${report.notFoundInView} lookups of files that do not exist on the host either are left out. `}
-          {report.droppedAttempts > 0 && `${report.droppedAttempts} further distinct attempts are not listed. `}
+          {report.notFoundInView > 0 &&
+            `${report.notFoundInView} lookups of files that do not exist on the host either are left out. `}
+          {report.droppedAttempts > 0 &&
+            `${report.droppedAttempts} further distinct attempts are not listed. `}
           {report.truncated && "The trace reached its size bound; later attempts are not recorded."}
         </p>
       )}

@@ -5,12 +5,23 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { analysisKeys } from "@/components/review/analysis-queries";
-import { ItemBrowser, PromptDetail, RejectDetail, ResourceDetail, ToolDetail } from "@/components/surface/items";
+import {
+  ItemBrowser,
+  PromptDetail,
+  RejectDetail,
+  ResourceDetail,
+  ToolDetail,
+} from "@/components/surface/items";
 import { FlagList } from "@/components/surface/flags";
 import { LimitsForm, limitOverrides, type LimitDraft } from "@/components/surface/limits-form";
 import { PinPanel } from "@/components/surface/pin-panel";
 import { InspectErrorCallout, ProgressList } from "@/components/surface/progress";
-import { streamInspection, surfaceKeys, surfaceOptions, type InspectResultLine } from "@/components/surface/queries";
+import {
+  streamInspection,
+  surfaceKeys,
+  surfaceOptions,
+  type InspectResultLine,
+} from "@/components/surface/queries";
 import { Absent, RevealedText } from "@/components/surface/revealed-text";
 import { SandboxReportView } from "@/components/surface/sandbox-report";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
@@ -24,10 +35,17 @@ type Run =
   | { phase: "idle" }
   | { phase: "running"; events: InspectProgress[] }
   | { phase: "done"; events: InspectProgress[]; result: InspectResultLine }
-  | { phase: "refused"; events: InspectProgress[]; message: string; launcherFile: string | null; secretsPage: string | null }
+  | {
+      phase: "refused";
+      events: InspectProgress[];
+      message: string;
+      launcherFile: string | null;
+      secretsPage: string | null;
+    }
   | { phase: "broken"; events: InspectProgress[]; message: string };
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 
 type Tab = SurfaceList | "rejects";
 const TABS: { id: Tab; label: string }[] = [
@@ -62,7 +80,8 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
   const [tab, setTab] = useState<Tab>("tools");
   const current = view.current!;
   const s = current.snapshot;
-  const flagsFor = (list: SurfaceList | "instructions", key: string) => view.flags.filter((f) => f.list === list && f.key === key);
+  const flagsFor = (list: SurfaceList | "instructions", key: string) =>
+    view.flags.filter((f) => f.list === list && f.key === key);
   const counts: Record<Tab, number> = {
     tools: s.tools.length,
     resources: s.resources.length,
@@ -70,7 +89,8 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
     prompts: s.prompts.length,
     rejects: s.rejects.length,
   };
-  const count = (list: SurfaceList, key: string) => view.flags.filter((f: SuspiciousFlag) => f.list === list && f.key === key).length;
+  const count = (list: SurfaceList, key: string) =>
+    view.flags.filter((f: SuspiciousFlag) => f.list === list && f.key === key).length;
   return (
     <div className="stack">
       <dl className="kv">
@@ -96,19 +116,35 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
         </dd>
         <dt>Inspected</dt>
         <dd className="small">
-          {when(s.inspectedAt)} in {Math.round(s.durationMs)} ms; {s.settle.listChangedNotifications} list_changed notifications
+          {when(s.inspectedAt)} in {Math.round(s.durationMs)} ms;{" "}
+          {s.settle.listChangedNotifications} list_changed notifications
         </dd>
         <dt>Declared client capabilities</dt>
         <dd className="mono small">{s.declaredCapabilities.join(", ") || "none"}</dd>
         <dt>Server capabilities</dt>
         <dd className="mono small">{Object.keys(s.capabilities).join(", ") || "none"}</dd>
         <dt>Instructions</dt>
-        <dd>{s.instructions === null ? <Absent what="none sent" /> : <RevealedText text={s.instructions} />}</dd>
+        <dd>
+          {s.instructions === null ? (
+            <Absent what="none sent" />
+          ) : (
+            <RevealedText text={s.instructions} />
+          )}
+        </dd>
       </dl>
-      {s.instructions !== null && <FlagList flags={flagsFor("instructions", "")} label="the instructions" />}
+      {s.instructions !== null && (
+        <FlagList flags={flagsFor("instructions", "")} label="the instructions" />
+      )}
       <div className="subtabs" role="tablist" aria-label="Surface lists">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} onClick={() => setTab(t.id)} className="subtab">
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            onClick={() => setTab(t.id)}
+            className="subtab"
+          >
             {t.label} <span className="count">{counts[t.id]}</span>
           </button>
         ))}
@@ -121,7 +157,9 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
             keyOf={(t) => t.name}
             titleOf={(t) => t.title}
             flagCount={(t) => count("tools", t.name)}
-            renderDetail={(t) => <ToolDetail key={t.name} tool={t} flags={flagsFor("tools", t.name)} />}
+            renderDetail={(t) => (
+              <ToolDetail key={t.name} tool={t} flags={flagsFor("tools", t.name)} />
+            )}
           />
         )}
         {tab === "resources" && (
@@ -131,7 +169,9 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
             keyOf={(r) => r.uri}
             titleOf={(r) => r.name}
             flagCount={(r) => count("resources", r.uri)}
-            renderDetail={(r) => <ResourceDetail key={r.uri} item={r} flags={flagsFor("resources", r.uri)} />}
+            renderDetail={(r) => (
+              <ResourceDetail key={r.uri} item={r} flags={flagsFor("resources", r.uri)} />
+            )}
           />
         )}
         {tab === "resourceTemplates" && (
@@ -141,7 +181,13 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
             keyOf={(r) => r.uriTemplate}
             titleOf={(r) => r.name}
             flagCount={(r) => count("resourceTemplates", r.uriTemplate)}
-            renderDetail={(r) => <ResourceDetail key={r.uriTemplate} item={r} flags={flagsFor("resourceTemplates", r.uriTemplate)} />}
+            renderDetail={(r) => (
+              <ResourceDetail
+                key={r.uriTemplate}
+                item={r}
+                flags={flagsFor("resourceTemplates", r.uriTemplate)}
+              />
+            )}
           />
         )}
         {tab === "prompts" && (
@@ -151,7 +197,9 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
             keyOf={(p) => p.name}
             titleOf={(p) => p.title}
             flagCount={(p) => count("prompts", p.name)}
-            renderDetail={(p) => <PromptDetail key={p.name} item={p} flags={flagsFor("prompts", p.name)} />}
+            renderDetail={(p) => (
+              <PromptDetail key={p.name} item={p} flags={flagsFor("prompts", p.name)} />
+            )}
           />
         )}
         {tab === "rejects" && (
@@ -169,7 +217,15 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
 }
 
 /** The per-server live-surface panel: inspect with progress, the surface, pin state, drift. */
-export function SurfacePanel({ reviewId, server, revision }: { reviewId: string; server: RelayServer; revision: number }) {
+export function SurfacePanel({
+  reviewId,
+  server,
+  revision,
+}: {
+  reviewId: string;
+  server: RelayServer;
+  revision: number;
+}) {
   const queryClient = useQueryClient();
   const query = useQuery(surfaceOptions(reviewId, server.id, revision));
   const [run, setRun] = useState<Run>({ phase: "idle" });
@@ -187,24 +243,44 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
     setRun({ phase: "running", events: seen });
     const overrides = limitOverrides(limits);
     try {
-      const result = await streamInspection(reviewId, server.id, Object.keys(overrides).length ? { limits: overrides } : {}, {
-        signal: controller.signal,
-        onLine: (line) => {
-          if (line.type !== "progress") return;
-          seen.push(line.event);
-          setRun({ phase: "running", events: [...seen] });
+      const result = await streamInspection(
+        reviewId,
+        server.id,
+        Object.keys(overrides).length ? { limits: overrides } : {},
+        {
+          signal: controller.signal,
+          onLine: (line) => {
+            if (line.type !== "progress") return;
+            seen.push(line.event);
+            setRun({ phase: "running", events: [...seen] });
+          },
         },
-      });
+      );
       setRun({ phase: "done", events: [...seen], result });
     } catch (error) {
       if (controller.signal.aborted) {
-        setRun({ phase: "broken", events: [...seen], message: "Cancelled. The server was stopped; the cancelled inspection is recorded as failed." });
+        setRun({
+          phase: "broken",
+          events: [...seen],
+          message:
+            "Cancelled. The server was stopped; the cancelled inspection is recorded as failed.",
+        });
       } else if (error instanceof ApiError && error.status === 422) {
         const file = error.body?.error.details?.launcherFile;
         const secrets = error.body?.error.details?.secretsPage;
-        setRun({ phase: "refused", events: [...seen], message: error.message, launcherFile: typeof file === "string" ? file : null, secretsPage: secrets === "/secrets" ? secrets : null });
+        setRun({
+          phase: "refused",
+          events: [...seen],
+          message: error.message,
+          launcherFile: typeof file === "string" ? file : null,
+          secretsPage: secrets === "/secrets" ? secrets : null,
+        });
       } else {
-        setRun({ phase: "broken", events: [...seen], message: error instanceof Error ? error.message : String(error) });
+        setRun({
+          phase: "broken",
+          events: [...seen],
+          message: error instanceof Error ? error.message : String(error),
+        });
       }
     } finally {
       abortRef.current = null;
@@ -219,12 +295,18 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
   const streamError = run.phase === "done" && !run.result.ok ? run.result.error : null;
 
   return (
-    <section className="surface-panel stack" aria-label={`Live surface of ${server.name}`} data-testid={`surface-${server.id}`}>
+    <section
+      className="surface-panel stack"
+      aria-label={`Live surface of ${server.name}`}
+      data-testid={`surface-${server.id}`}
+    >
       <div className="row" style={{ justifyContent: "space-between", alignItems: "flex-start" }}>
         <div className="stack" style={{ gap: "0.25rem" }}>
           <h4 style={{ margin: 0 }}>Live surface</h4>
           <span className="small muted">
-            {latest ? `Last inspected ${when(latest.inspectedAt)} (${latest.status === "ok" ? "ok" : "failed"})` : "Never inspected."}
+            {latest
+              ? `Last inspected ${when(latest.inspectedAt)} (${latest.status === "ok" ? "ok" : "failed"})`
+              : "Never inspected."}
           </span>
         </div>
         <div className="row">
@@ -237,7 +319,9 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
             <button
               type="button"
               className="btn btn-primary"
-              onClick={() => void inspect() /* every outcome lands in `run`; nothing to await here */}
+              onClick={
+                () => void inspect() /* every outcome lands in `run`; nothing to await here */
+              }
               aria-label={`Inspect ${server.name}`}
             >
               Inspect
@@ -250,10 +334,15 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
       {run.phase === "refused" && (
         <div className="callout danger" role="alert" data-testid="inspect-refused">
           <strong>Not inspected.</strong> <RevealedText text={run.message} />
-          {run.launcherFile && <div className="small">The workbench owner lists runnable commands in {run.launcherFile}.</div>}
+          {run.launcherFile && (
+            <div className="small">
+              The workbench owner lists runnable commands in {run.launcherFile}.
+            </div>
+          )}
           {run.secretsPage && (
             <div className="small">
-              <Link href={run.secretsPage}>Set the value on the Secrets page</Link>; the next inspection uses it, with no restart.
+              <Link href={run.secretsPage}>Set the value on the Secrets page</Link>; the next
+              inspection uses it, with no restart.
             </div>
           )}
         </div>
@@ -266,7 +355,13 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
       {streamError ? (
         <InspectErrorCallout error={streamError} />
       ) : (
-        run.phase !== "running" && latestError && <InspectErrorCallout error={latestError} when={latest ? `(${when(latest.inspectedAt)})` : undefined} />
+        run.phase !== "running" &&
+        latestError && (
+          <InspectErrorCallout
+            error={latestError}
+            when={latest ? `(${when(latest.inspectedAt)})` : undefined}
+          />
+        )
       )}
       {query.isPending && <div className="skeleton" style={{ height: "6rem" }} aria-busy="true" />}
       {query.isError && (
@@ -278,18 +373,30 @@ export function SurfacePanel({ reviewId, server, revision }: { reviewId: string;
         <>
           {view.snapshotProblem && <div className="callout warn">{view.snapshotProblem}</div>}
           {view.latest?.sandbox && !isRunning && <SandboxReportView report={view.latest.sandbox} />}
-          {(view.current || view.pin) && <PinPanel key={`${revision}:${view.current?.snapshot.surfaceSha256 ?? ""}`} view={view} revision={revision} isBusy={isRunning} />}
+          {(view.current || view.pin) && (
+            <PinPanel
+              key={`${revision}:${view.current?.snapshot.surfaceSha256 ?? ""}`}
+              view={view}
+              revision={revision}
+              isBusy={isRunning}
+            />
+          )}
           {view.current ? (
             <>
               {latestError && (
                 <p className="small muted" style={{ margin: 0 }}>
-                  Below: the last successful inspection ({when(view.current.inspection.inspectedAt)}).
+                  Below: the last successful inspection ({when(view.current.inspection.inspectedAt)}
+                  ).
                 </p>
               )}
               <SurfaceBody view={view} />
             </>
           ) : (
-            !isRunning && <p className="small muted">Inspect to connect for real and list every tool, resource, template and prompt.</p>
+            !isRunning && (
+              <p className="small muted">
+                Inspect to connect for real and list every tool, resource, template and prompt.
+              </p>
+            )
           )}
         </>
       )}

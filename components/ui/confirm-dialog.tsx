@@ -22,14 +22,24 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className="modal" aria-labelledby={titleId} onCancel={props.onCancel} onClose={props.onCancel}>
+    <dialog
+      ref={ref}
+      className="modal"
+      aria-labelledby={titleId}
+      onCancel={props.onCancel}
+      onClose={props.onCancel}
+    >
       <h2 id={titleId}>{props.title}</h2>
       <p>{props.body}</p>
       <div className="actions">
         <button type="button" className="btn" onClick={props.onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className={props.danger ? "btn btn-danger solid" : "btn btn-primary"} onClick={props.onConfirm}>
+        <button
+          type="button"
+          className={props.danger ? "btn btn-danger solid" : "btn btn-primary"}
+          onClick={props.onConfirm}
+        >
           {props.confirmLabel}
         </button>
       </div>

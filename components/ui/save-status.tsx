@@ -18,9 +18,18 @@ const LABEL: Record<SaveState["kind"], string> = {
 /** Announces saving / saved / conflict politely to screen readers. */
 export function SaveStatus({ state }: { state: SaveState }) {
   const detail =
-    state.kind === "saved" ? ` as revision ${state.revision}` : state.kind === "error" ? `: ${state.message}` : "";
+    state.kind === "saved"
+      ? ` as revision ${state.revision}`
+      : state.kind === "error"
+        ? `: ${state.message}`
+        : "";
   return (
-    <span className={`save-status ${state.kind}`} role="status" aria-live="polite" data-testid="save-status">
+    <span
+      className={`save-status ${state.kind}`}
+      role="status"
+      aria-live="polite"
+      data-testid="save-status"
+    >
       <span className="dot" aria-hidden="true" />
       {LABEL[state.kind]}
       {detail}

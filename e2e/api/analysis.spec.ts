@@ -1,17 +1,32 @@
 import { expect, test } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
 
-type AnalysisBody = { reviewId: string; revision: number; paths: { total: number; listed: { id: string }[] }; graph: { nodes: { id: string }[] } };
+type AnalysisBody = {
+  reviewId: string;
+  revision: number;
+  paths: { total: number; listed: { id: string }[] };
+  graph: { nodes: { id: string }[] };
+};
 
-test("[analysis api]: 400 for a bad id, 404 for an unknown review, 401 without credentials", async ({ request }) => {
-  expect((await request.get("/api/reviews/not%20an%20id!/analysis", { headers: bearer })).status()).toBe(400);
-  const missing = await request.get("/api/reviews/rev_doesnotexist0000/analysis", { headers: bearer });
+test("[analysis api]: 400 for a bad id, 404 for an unknown review, 401 without credentials", async ({
+  request,
+}) => {
+  expect(
+    (await request.get("/api/reviews/not%20an%20id!/analysis", { headers: bearer })).status(),
+  ).toBe(400);
+  const missing = await request.get("/api/reviews/rev_doesnotexist0000/analysis", {
+    headers: bearer,
+  });
   expect(missing.status()).toBe(404);
   expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
   expect((await request.get("/api/reviews/rev_doesnotexist0000/analysis")).status()).toBe(401);
 });
 
-test("[analysis api]: the route returns the paths the graph section's table renders for the demo", async ({ request, page, context }) => {
+test("[analysis api]: the route returns the paths the graph section's table renders for the demo", async ({
+  request,
+  page,
+  context,
+}) => {
   const created = await request.post("/api/reviews", { data: { demo: true }, headers: bearer });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
@@ -23,7 +38,9 @@ test("[analysis api]: the route returns the paths the graph section's table rend
   expect(body.reviewId).toBe(id);
   expect(body.revision).toBe(1);
   expect(body.paths.total).toBe(8);
-  expect(body.paths.listed.map((p) => p.id)).toContain("path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy");
+  expect(body.paths.listed.map((p) => p.id)).toContain(
+    "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy",
+  );
 
   await signIn(context);
   // The whole graph (`graph=all`), not the default view of the paths to sensitive sinks.

@@ -5,7 +5,12 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
+import {
+  expect,
+  request as playwrightRequest,
+  test,
+  type APIRequestContext,
+} from "@playwright/test";
 import { ConflictDetailsSchema, ReviewRecordSchema } from "../../lib/reviews/api";
 import { AppErrorBodySchema } from "../../lib/errors";
 import { bearer, OWNER_TOKEN, SESSION_COOKIE } from "../support/auth";
@@ -48,29 +53,52 @@ function exportedMethods(file: string): Method[] {
   const src = fs.readFileSync(file, "utf8");
   const found = new Set<Method>();
   for (const m of HTTP_METHODS) {
-    if (new RegExp(`export\\s+(?:async\\s+)?(?:function|const|let|var)\\s+${m}\\b`).test(src)) found.add(m);
+    if (new RegExp(`export\\s+(?:async\\s+)?(?:function|const|let|var)\\s+${m}\\b`).test(src))
+      found.add(m);
   }
   for (const list of src.matchAll(/export\s*\{([^}]*)\}/g)) {
-    for (const name of (list[1] ?? "").split(",").map((s) => s.trim().split(/\s+as\s+/).pop() ?? "")) {
+    for (const name of (list[1] ?? "").split(",").map(
+      (s) =>
+        s
+          .trim()
+          .split(/\s+as\s+/)
+          .pop() ?? "",
+    )) {
       if ((HTTP_METHODS as readonly string[]).includes(name)) found.add(name as Method);
     }
   }
   return [...found];
 }
 
-const ROUTES = walk(APP_DIR, "route.ts").map((f) => ({ file: path.relative(APP_DIR, f), url: urlFor(f), methods: exportedMethods(f) }));
-const PAGES = walk(APP_DIR, "page.tsx").map((f) => ({ file: path.relative(APP_DIR, f), url: urlFor(f) }));
+const ROUTES = walk(APP_DIR, "route.ts").map((f) => ({
+  file: path.relative(APP_DIR, f),
+  url: urlFor(f),
+  methods: exportedMethods(f),
+}));
+const PAGES = walk(APP_DIR, "page.tsx").map((f) => ({
+  file: path.relative(APP_DIR, f),
+  url: urlFor(f),
+}));
 
 function sameOriginHeaders(baseURL: string) {
   return { Origin: new URL(baseURL).origin, "Sec-Fetch-Site": "same-origin" };
 }
 
 /** A raw request with an arbitrary Host header (Playwright's client derives Host from the URL). */
-function rawRequest(baseURL: string, options: { method: string; path: string; headers: Record<string, string> }) {
+function rawRequest(
+  baseURL: string,
+  options: { method: string; path: string; headers: Record<string, string> },
+) {
   const base = new URL(baseURL);
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = http.request(
-      { host: base.hostname, port: base.port, method: options.method, path: options.path, headers: options.headers },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+      },
       (res) => {
         let body = "";
         res.on("data", (d: Buffer) => (body += d.toString()));
@@ -85,10 +113,18 @@ function rawRequest(baseURL: string, options: { method: string; path: string; he
 test.describe("every route and page refuses a request without credentials", () => {
   test("the walk found the routes this suite knows about", () => {
     const urls = ROUTES.map((r) => r.url);
-    for (const known of ["/api/reviews", "/api/reviews/e2e-dummy", "/api/reviews/e2e-dummy/revisions", "/api/auth/sign-in"]) {
+    for (const known of [
+      "/api/reviews",
+      "/api/reviews/e2e-dummy",
+      "/api/reviews/e2e-dummy/revisions",
+      "/api/auth/sign-in",
+    ]) {
       expect(urls).toContain(known);
     }
-    expect(ROUTES.every((r) => r.methods.length > 0), JSON.stringify(ROUTES)).toBe(true);
+    expect(
+      ROUTES.every((r) => r.methods.length > 0),
+      JSON.stringify(ROUTES),
+    ).toBe(true);
   });
 
   for (const route of ROUTES) {
@@ -101,14 +137,17 @@ test.describe("every route and page refuses a request without credentials", () =
           maxRedirects: 0,
         });
         if (SIGN_IN_PATHS.has(route.url)) {
-          expect(res.status(), "sign-in answers a request without a token as a bad request").toBe(400);
+          expect(res.status(), "sign-in answers a request without a token as a bad request").toBe(
+            400,
+          );
         } else if (isSharePath(route.url)) {
           expect(res.status(), "a share path answers an unknown link token with 404").toBe(404);
         } else if (method === "OPTIONS") {
           expect([401, 405]).toContain(res.status());
         } else {
           expect(res.status()).toBe(401);
-          if (method !== "HEAD") expect(AppErrorBodySchema.parse(await res.json()).error.code).toBe("UNAUTHORIZED");
+          if (method !== "HEAD")
+            expect(AppErrorBodySchema.parse(await res.json()).error.code).toBe("UNAUTHORIZED");
         }
       });
     }
@@ -122,32 +161,59 @@ test.describe("every route and page refuses a request without credentials", () =
       else {
         expect(res.status()).toBe(307);
         const location = new URL(res.headers()["location"] ?? "", "http://x");
-        expect(location.pathname + location.search).toBe(`/sign-in?next=${encodeURIComponent(page.url)}`);
+        expect(location.pathname + location.search).toBe(
+          `/sign-in?next=${encodeURIComponent(page.url)}`,
+        );
       }
     });
   }
 });
 
 test.describe("Host and Origin", () => {
-  test("a foreign Host (DNS rebinding) is refused even with the owner's token", async ({ baseURL }) => {
+  test("a foreign Host (DNS rebinding) is refused even with the owner's token", async ({
+    baseURL,
+  }) => {
     const port = new URL(baseURL!).port;
     for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, "evil.example"]) {
-      const res = await rawRequest(baseURL!, { method: "GET", path: "/api/reviews", headers: { Host: host, ...bearer } });
+      const res = await rawRequest(baseURL!, {
+        method: "GET",
+        path: "/api/reviews",
+        headers: { Host: host, ...bearer },
+      });
       expect(res.status, host).toBe(421);
-      expect(res.body).not.toContain("reviews\":[");
+      expect(res.body).not.toContain('reviews":[');
     }
-    const ok = await rawRequest(baseURL!, { method: "GET", path: "/api/reviews", headers: { Host: `localhost:${port}`, ...bearer } });
+    const ok = await rawRequest(baseURL!, {
+      method: "GET",
+      path: "/api/reviews",
+      headers: { Host: `localhost:${port}`, ...bearer },
+    });
     expect(ok.status).toBe(200);
   });
 
   test("a foreign Origin on a write is refused, with a cookie or a bearer", async ({ request }) => {
     const evil = { Origin: "http://evil.example" };
-    expect((await request.post("/api/reviews", { data: { demo: true }, headers: { ...evil, ...bearer } })).status()).toBe(403);
-    expect((await request.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN }, headers: evil })).status()).toBe(403);
+    expect(
+      (
+        await request.post("/api/reviews", {
+          data: { demo: true },
+          headers: { ...evil, ...bearer },
+        })
+      ).status(),
+    ).toBe(403);
+    expect(
+      (
+        await request.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN }, headers: evil })
+      ).status(),
+    ).toBe(403);
   });
 
   test("a path that only looks like a share path does not reach the API", async ({ request }) => {
-    for (const p of ["/share/..%2fapi%2freviews", "/api/share/..%2f..%2fapi%2freviews", "/share/%2e%2e/api/reviews"]) {
+    for (const p of [
+      "/share/..%2fapi%2freviews",
+      "/api/share/..%2f..%2fapi%2freviews",
+      "/share/%2e%2e/api/reviews",
+    ]) {
       const res = await request.get(p, { maxRedirects: 0 });
       expect(res.status(), p).not.toBe(200);
       expect(await res.text()).not.toContain('"reviews":[');
@@ -167,17 +233,25 @@ test.describe("signing in", () => {
   test("the bearer token works for automation", async ({ request }) => {
     const res = await request.get("/api/reviews", { headers: bearer });
     expect(res.status()).toBe(200);
-    expect(Array.isArray((await res.json() as { reviews: unknown[] }).reviews)).toBe(true);
-    expect((await request.get("/api/reviews", { headers: { Authorization: "Bearer not-the-token" } })).status()).toBe(401);
+    expect(Array.isArray(((await res.json()) as { reviews: unknown[] }).reviews)).toBe(true);
+    expect(
+      (
+        await request.get("/api/reviews", { headers: { Authorization: "Bearer not-the-token" } })
+      ).status(),
+    ).toBe(401);
   });
 
   test("a wrong token does not sign in", async () => {
-    const res = await client.post("/api/auth/sign-in", { data: { token: "wrong-token-wrong-token-wrong-token" } });
+    const res = await client.post("/api/auth/sign-in", {
+      data: { token: "wrong-token-wrong-token-wrong-token" },
+    });
     expect(res.status()).toBe(401);
     expect(res.headers()["set-cookie"]).toBeUndefined();
   });
 
-  test("cookie sign-in: HttpOnly SameSite=Strict session, same-origin writes only, sign-out ends it", async ({ baseURL }) => {
+  test("cookie sign-in: HttpOnly SameSite=Strict session, same-origin writes only, sign-out ends it", async ({
+    baseURL,
+  }) => {
     const res = await client.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } });
     expect(res.status()).toBe(204);
     const setCookie = res.headers()["set-cookie"] ?? "";
@@ -191,10 +265,17 @@ test.describe("signing in", () => {
     expect((await client.get("/", { maxRedirects: 0 })).status()).toBe(200);
     // A cookie alone is not enough for a write: the request must show it comes from our own page.
     expect((await client.post("/api/reviews", { data: { demo: true } })).status()).toBe(403);
-    const created = await client.post("/api/reviews", { data: { demo: true }, headers: sameOriginHeaders(baseURL!) });
+    const created = await client.post("/api/reviews", {
+      data: { demo: true },
+      headers: sameOriginHeaders(baseURL!),
+    });
     expect(created.status()).toBe(201);
     const { id } = ReviewRecordSchema.parse(await created.json());
-    expect((await client.delete(`/api/reviews/${id}`, { headers: sameOriginHeaders(baseURL!) })).status()).toBe(204);
+    expect(
+      (
+        await client.delete(`/api/reviews/${id}`, { headers: sameOriginHeaders(baseURL!) })
+      ).status(),
+    ).toBe(204);
 
     const out = await client.post("/api/auth/sign-out", { headers: sameOriginHeaders(baseURL!) });
     expect(out.status()).toBe(204);
@@ -202,7 +283,9 @@ test.describe("signing in", () => {
     expect((await client.get("/api/reviews")).status()).toBe(401);
   });
 
-  test("a 12-hour cookie; sign out everywhere ends every browser's session, and a new sign-in works", async ({ baseURL }) => {
+  test("a 12-hour cookie; sign out everywhere ends every browser's session, and a new sign-in works", async ({
+    baseURL,
+  }) => {
     const one = await playwrightRequest.newContext({ baseURL });
     const two = await playwrightRequest.newContext({ baseURL });
     try {
@@ -212,12 +295,16 @@ test.describe("signing in", () => {
         expect(res.headers()["set-cookie"]).toMatch(/Max-Age=43200/);
         expect((await c.get("/api/reviews")).status()).toBe(200);
       }
-      const everywhere = await one.post("/api/auth/sign-out-everywhere", { headers: sameOriginHeaders(baseURL!) });
+      const everywhere = await one.post("/api/auth/sign-out-everywhere", {
+        headers: sameOriginHeaders(baseURL!),
+      });
       expect(everywhere.status()).toBe(204);
       // The other browser did nothing, and is signed out too.
       expect((await two.get("/api/reviews")).status()).toBe(401);
       expect((await one.get("/api/reviews")).status()).toBe(401);
-      expect((await two.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } })).status()).toBe(204);
+      expect((await two.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } })).status()).toBe(
+        204,
+      );
       expect((await two.get("/api/reviews")).status()).toBe(200);
       // The bearer token is not a session: automation keeps working.
       expect((await one.get("/api/reviews", { headers: bearer })).status()).toBe(200);
@@ -231,9 +318,15 @@ test.describe("signing in", () => {
     const context = await browser.newContext({ baseURL });
     try {
       const page = await context.newPage();
-      await page.goto(`/sign-in?next=${encodeURIComponent("/")}#token=${encodeURIComponent(OWNER_TOKEN)}`);
+      await page.goto(
+        `/sign-in?next=${encodeURIComponent("/")}#token=${encodeURIComponent(OWNER_TOKEN)}`,
+      );
       await page.waitForURL((u) => u.pathname === "/" && u.hash === "");
-      expect((await context.cookies()).some((c) => c.name === SESSION_COOKIE && c.httpOnly && c.sameSite === "Strict")).toBe(true);
+      expect(
+        (await context.cookies()).some(
+          (c) => c.name === SESSION_COOKIE && c.httpOnly && c.sameSite === "Strict",
+        ),
+      ).toBe(true);
     } finally {
       await context.close();
     }
@@ -242,7 +335,10 @@ test.describe("signing in", () => {
 
 test.describe("reviews API", () => {
   async function createMinimal(request: APIRequestContext, title = "e2e api review") {
-    const res = await request.post("/api/reviews", { data: { review: { schemaVersion: 2, title } }, headers: bearer });
+    const res = await request.post("/api/reviews", {
+      data: { review: { schemaVersion: 2, title } },
+      headers: bearer,
+    });
     expect(res.status()).toBe(201);
     return ReviewRecordSchema.parse(await res.json());
   }
@@ -266,28 +362,51 @@ test.describe("reviews API", () => {
     const { current } = ConflictDetailsSchema.parse(body.error.details);
     expect(current).toMatchObject({ id: created.id, revision: 2, review: { title: "mine" } });
 
-    const revisions = await request.get(`/api/reviews/${created.id}/revisions`, { headers: bearer });
-    expect(((await revisions.json()) as { revisions: { revision: number }[] }).revisions.map((r) => r.revision)).toEqual([2, 1]);
+    const revisions = await request.get(`/api/reviews/${created.id}/revisions`, {
+      headers: bearer,
+    });
+    expect(
+      ((await revisions.json()) as { revisions: { revision: number }[] }).revisions.map(
+        (r) => r.revision,
+      ),
+    ).toEqual([2, 1]);
     const r1 = await request.get(`/api/reviews/${created.id}/revisions/1`, { headers: bearer });
     expect(r1.status()).toBe(200);
-    expect(((await r1.json()) as { review: { title: string } }).review.title).toBe("e2e api review");
-    expect((await request.get(`/api/reviews/${created.id}/revisions/9`, { headers: bearer })).status()).toBe(404);
-    expect((await request.get(`/api/reviews/${created.id}/revisions/x`, { headers: bearer })).status()).toBe(400);
+    expect(((await r1.json()) as { review: { title: string } }).review.title).toBe(
+      "e2e api review",
+    );
+    expect(
+      (await request.get(`/api/reviews/${created.id}/revisions/9`, { headers: bearer })).status(),
+    ).toBe(404);
+    expect(
+      (await request.get(`/api/reviews/${created.id}/revisions/x`, { headers: bearer })).status(),
+    ).toBe(400);
   });
 
   test("a malformed body answers 400 naming each bad field's path", async ({ request }) => {
     const created = await createMinimal(request);
     const res = await request.put(`/api/reviews/${created.id}`, {
-      data: { baseRevision: 1, review: { ...created.review, servers: [{ id: "s1", name: "", transport: { kind: "manual" } }] } },
+      data: {
+        baseRevision: 1,
+        review: {
+          ...created.review,
+          servers: [{ id: "s1", name: "", transport: { kind: "manual" } }],
+        },
+      },
       headers: bearer,
     });
     expect(res.status()).toBe(400);
     const body = AppErrorBodySchema.parse(await res.json());
     expect(body.error.issues?.map((i) => i.path)).toContain("review.servers.0.name");
 
-    const post = await request.post("/api/reviews", { data: { review: { schemaVersion: 2, title: "" } }, headers: bearer });
+    const post = await request.post("/api/reviews", {
+      data: { review: { schemaVersion: 2, title: "" } },
+      headers: bearer,
+    });
     expect(post.status()).toBe(400);
-    expect(AppErrorBodySchema.parse(await post.json()).error.issues?.map((i) => i.path)).toContain("review.title");
+    expect(AppErrorBodySchema.parse(await post.json()).error.issues?.map((i) => i.path)).toContain(
+      "review.title",
+    );
 
     const notJson = await request.post("/api/reviews", {
       data: "{not json",
@@ -296,27 +415,42 @@ test.describe("reviews API", () => {
     expect(notJson.status()).toBe(400);
     expect(AppErrorBodySchema.parse(await notJson.json()).error.code).toBe("BAD_REQUEST");
 
-    const missingBase = await request.put(`/api/reviews/${created.id}`, { data: { review: created.review }, headers: bearer });
+    const missingBase = await request.put(`/api/reviews/${created.id}`, {
+      data: { review: created.review },
+      headers: bearer,
+    });
     expect(missingBase.status()).toBe(400);
-    expect(AppErrorBodySchema.parse(await missingBase.json()).error.issues?.map((i) => i.path)).toContain("baseRevision");
+    expect(
+      AppErrorBodySchema.parse(await missingBase.json()).error.issues?.map((i) => i.path),
+    ).toContain("baseRevision");
 
     const huge = await request.post("/api/reviews", {
-      data: JSON.stringify({ review: { schemaVersion: 2, title: "x", summary: "x".repeat(3 * 1024 * 1024) } }),
+      data: JSON.stringify({
+        review: { schemaVersion: 2, title: "x", summary: "x".repeat(3 * 1024 * 1024) },
+      }),
       headers: { ...bearer, "Content-Type": "application/json" },
     });
     expect(huge.status()).toBe(413);
-    expect((await request.get(`/api/reviews/${created.id}`, { headers: bearer })).status()).toBe(200);
+    expect((await request.get(`/api/reviews/${created.id}`, { headers: bearer })).status()).toBe(
+      200,
+    );
   });
 
   test("an unknown id answers 404, a malformed id 400", async ({ request }) => {
-    expect((await request.get("/api/reviews/rev-does-not-exist", { headers: bearer })).status()).toBe(404);
-    expect((await request.delete("/api/reviews/rev-does-not-exist", { headers: bearer })).status()).toBe(404);
+    expect(
+      (await request.get("/api/reviews/rev-does-not-exist", { headers: bearer })).status(),
+    ).toBe(404);
+    expect(
+      (await request.delete("/api/reviews/rev-does-not-exist", { headers: bearer })).status(),
+    ).toBe(404);
     const put = await request.put("/api/reviews/rev-does-not-exist", {
       data: { baseRevision: 1, review: { schemaVersion: 2, title: "x" } },
       headers: bearer,
     });
     expect(put.status()).toBe(404);
-    const bad = await request.get(`/api/reviews/${encodeURIComponent("bad id!")}`, { headers: bearer });
+    const bad = await request.get(`/api/reviews/${encodeURIComponent("bad id!")}`, {
+      headers: bearer,
+    });
     expect(bad.status()).toBe(400);
     expect(AppErrorBodySchema.parse(await bad.json()).error.issues?.[0]?.path).toBe("id");
   });

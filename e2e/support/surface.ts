@@ -2,8 +2,15 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { bearer } from "./auth";
 
-export type StoredServer = { id: string; name?: string; transport: unknown; pin: unknown } & Record<string, unknown>;
-export type StoredReview = { id: string; revision: number; review: { servers: StoredServer[] } & Record<string, unknown> };
+export type StoredServer = { id: string; name?: string; transport: unknown; pin: unknown } & Record<
+  string,
+  unknown
+>;
+export type StoredReview = {
+  id: string;
+  revision: number;
+  review: { servers: StoredServer[] } & Record<string, unknown>;
+};
 
 export async function createDemoReview(request: APIRequestContext): Promise<StoredReview> {
   const res = await request.post("/api/reviews", { data: { demo: true }, headers: bearer });
@@ -18,10 +25,17 @@ export async function getReview(request: APIRequestContext, id: string): Promise
 }
 
 /** Apply `change` to the current revision and save it. */
-export async function editReview(request: APIRequestContext, id: string, change: (r: StoredReview["review"]) => void): Promise<StoredReview> {
+export async function editReview(
+  request: APIRequestContext,
+  id: string,
+  change: (r: StoredReview["review"]) => void,
+): Promise<StoredReview> {
   const current = await getReview(request, id);
   change(current.review);
-  const res = await request.put(`/api/reviews/${id}`, { headers: bearer, data: { baseRevision: current.revision, review: current.review } });
+  const res = await request.put(`/api/reviews/${id}`, {
+    headers: bearer,
+    data: { baseRevision: current.revision, review: current.review },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as StoredReview;
 }
@@ -29,7 +43,12 @@ export async function editReview(request: APIRequestContext, id: string, change:
 export const hostileServer = (id: string, behaviour: string) => ({
   id,
   name: id,
-  transport: { kind: "stdio", command: "node", args: ["--import", "tsx", "tests/fixtures/servers/hostile.ts", behaviour], envNames: [] },
+  transport: {
+    kind: "stdio",
+    command: "node",
+    args: ["--import", "tsx", "tests/fixtures/servers/hostile.ts", behaviour],
+    envNames: [],
+  },
 });
 
 export const KNOWLEDGE_V42_ARGS = ["--import", "tsx", "servers/knowledge-mcp-v4.2.ts", "stdio"];

@@ -22,7 +22,10 @@ async function expectNoSeriousViolations(page: Page, where: string) {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const blocking = violations
     .filter((v) => BLOCKING.has(v.impact ?? ""))
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ") ?? ""}`).join("\n")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ") ?? ""}`).join("\n")}`,
+    );
   expect(blocking, where).toEqual([]);
 }
 
@@ -32,7 +35,14 @@ async function seededReview(page: Page): Promise<string> {
   await editReview(page.request, id, (r) => void (r.summary = "Checked with axe."));
   const decided = await page.request.post(`/api/reviews/${id}/decisions`, {
     headers: bearer,
-    data: { baseRevision: 2, serverId: "knowledge-mcp", agentId: "on-call", verdict: "rejected", reviewer: "R. Reviewer", rationale: "The on-call agent also holds trigger_deploy." },
+    data: {
+      baseRevision: 2,
+      serverId: "knowledge-mcp",
+      agentId: "on-call",
+      verdict: "rejected",
+      reviewer: "R. Reviewer",
+      rationale: "The on-call agent also holds trigger_deploy.",
+    },
   });
   expect(decided.status(), await decided.text()).toBe(201);
   return id;
@@ -51,11 +61,16 @@ test("[a11y]: the review list has no serious or critical axe violation", async (
 });
 
 for (const section of REVIEW_SECTIONS) {
-  test(`[a11y]: the review section ${section.id} has no serious or critical axe violation`, async ({ page }) => {
+  test(`[a11y]: the review section ${section.id} has no serious or critical axe violation`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const id = await seededReview(page);
     await page.goto(`/reviews/${id}?section=${section.id}`);
-    await expect(page.getByRole("link", { name: section.label })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: section.label })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await expect(page.locator("main h2").first()).toBeVisible();
     if (section.id === "servers") {
       // An inspected surface: its item lists and detail are part of what a reviewer reads here.
@@ -63,16 +78,27 @@ for (const section of REVIEW_SECTIONS) {
       await panel.getByRole("button", { name: "Inspect knowledge-mcp" }).click();
       await expect(panel.getByRole("list", { name: "tools" }).getByRole("listitem")).toHaveCount(4);
     }
-    if (section.id === "agents") await expect(page.getByRole("table", { name: "Tool roles and sources" })).toBeVisible();
+    if (section.id === "agents")
+      await expect(page.getByRole("table", { name: "Tool roles and sources" })).toBeVisible();
     if (section.id === "graph") await expect(page.locator("svg").first()).toBeVisible();
-    if (section.id === "history") await expect(page.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines")).toBeVisible();
+    if (section.id === "history")
+      await expect(
+        page.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines"),
+      ).toBeVisible();
     await expectNoSeriousViolations(page, `review section ${section.id}`);
   });
 }
 
-test("[a11y]: the share view has no serious or critical axe violation", async ({ browser, baseURL, page }) => {
+test("[a11y]: the share view has no serious or critical axe violation", async ({
+  browser,
+  baseURL,
+  page,
+}) => {
   const id = await seededReview(page);
-  const link = await page.request.post(`/api/reviews/${id}/share-links`, { headers: bearer, data: { frozen: false } });
+  const link = await page.request.post(`/api/reviews/${id}/share-links`, {
+    headers: bearer,
+    data: { frozen: false },
+  });
   expect(link.status(), await link.text()).toBe(201);
   const { path } = CreateShareLinkResponseSchema.parse(await link.json());
   const guest = await browser.newContext({ baseURL });

@@ -15,12 +15,17 @@ async function watchCsp(page: Page): Promise<Watch> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
-    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      seen.push(
+        `${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`,
+      ),
+    );
   });
   const consoleLines: string[] = [];
   page.on("console", (m) => {
     // Monaco says so when its worker cannot start and it falls back to the main thread.
-    if (/Content Security Policy|Refused to|Could not create web worker/i.test(m.text())) consoleLines.push(m.text());
+    if (/Content Security Policy|Refused to|Could not create web worker/i.test(m.text()))
+      consoleLines.push(m.text());
   });
   return {
     violations: () => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []),
@@ -29,10 +34,19 @@ async function watchCsp(page: Page): Promise<Watch> {
 }
 
 function directives(csp: string): Map<string, string> {
-  return new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name ?? "", values.join(" ")]));
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name ?? "", values.join(" ")]),
+  );
 }
 
-test("[csp]: every page runs under a strict nonce-based CSP with no violation, Monaco included", async ({ page, context, baseURL }) => {
+test("[csp]: every page runs under a strict nonce-based CSP with no violation, Monaco included", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const first = await page.request.get("/sign-in");
   const csp = first.headers()["content-security-policy"] ?? "";
@@ -52,7 +66,8 @@ test("[csp]: every page runs under a strict nonce-based CSP with no violation, M
   const second = (await page.request.get("/sign-in")).headers()["content-security-policy"] ?? "";
   expect(second).not.toBe(csp); // a fresh nonce per response
   // Monaco's files (its worker runs under their policy): our own scripts only.
-  const monaco = (await page.request.get("/monaco/vs/loader.js")).headers()["content-security-policy"] ?? "";
+  const monaco =
+    (await page.request.get("/monaco/vs/loader.js")).headers()["content-security-policy"] ?? "";
   expect(directives(monaco).get("script-src")).toBe("'self'");
 
   const watch = await watchCsp(page);
@@ -64,7 +79,14 @@ test("[csp]: every page runs under a strict nonce-based CSP with no violation, M
   const { id } = await createDemoReview(page.request);
   const saved = await page.request.get(`/api/reviews/${id}`, { headers: bearer });
   const record = (await saved.json()) as { revision: number; review: Record<string, unknown> };
-  expect((await page.request.put(`/api/reviews/${id}`, { headers: bearer, data: { baseRevision: record.revision, review: { ...record.review, title: "csp check" } } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.put(`/api/reviews/${id}`, {
+        headers: bearer,
+        data: { baseRevision: record.revision, review: { ...record.review, title: "csp check" } },
+      })
+    ).status(),
+  ).toBe(200);
 
   await page.goto("/");
   await expect(page.getByRole("link", { name: "Relay Review" })).toBeVisible();
@@ -81,7 +103,10 @@ test("[csp]: every page runs under a strict nonce-based CSP with no violation, M
   await page.waitForLoadState("networkidle");
   expect(await watch.violations(), "history").toEqual([]);
 
-  const link = await page.request.post(`/api/reviews/${id}/share-links`, { headers: bearer, data: { frozen: false } });
+  const link = await page.request.post(`/api/reviews/${id}/share-links`, {
+    headers: bearer,
+    data: { frozen: false },
+  });
   const { path } = (await link.json()) as { path: string };
   await page.goto(`${baseURL!}${path}`);
   await page.waitForLoadState("networkidle");

@@ -14,24 +14,46 @@ import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { expect, test, type Download, type Page } from "@playwright/test";
-import { CreateShareLinkResponseSchema, ListDecisionsResponseSchema } from "../../lib/decisions/api";
+import {
+  CreateShareLinkResponseSchema,
+  ListDecisionsResponseSchema,
+} from "../../lib/decisions/api";
 import { bearer, OWNER_TOKEN, signIn } from "../support/auth";
-import { createDemoReview, editReview, getReview, KNOWLEDGE_V42_ARGS, ndjson } from "../support/surface";
+import {
+  createDemoReview,
+  editReview,
+  getReview,
+  KNOWLEDGE_V42_ARGS,
+  ndjson,
+} from "../support/surface";
 
 const run = promisify(execFile);
 // Safe: a CommonJS module; under Node's ESM loader the default import is module.exports, whose `default` is the plugin.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule;
 
-async function verify(recordFile: string, keyFile: string, ...extra: string[]): Promise<{ code: number; out: string }> {
+async function verify(
+  recordFile: string,
+  keyFile: string,
+  ...extra: string[]
+): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["bin/relay-review.mjs", "verify-record", recordFile, "--public-key", keyFile, ...extra], {
-      timeout: 60_000,
-      env: { ...process.env, RELAY_REVIEW_TOKEN: OWNER_TOKEN },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["bin/relay-review.mjs", "verify-record", recordFile, "--public-key", keyFile, ...extra],
+      {
+        timeout: 60_000,
+        env: { ...process.env, RELAY_REVIEW_TOKEN: OWNER_TOKEN },
+      },
+    );
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+    return {
+      code: typeof e.code === "number" ? e.code : -1,
+      out: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+    };
   }
 }
 
@@ -42,7 +64,9 @@ async function saved(download: Download, dir: string): Promise<string> {
 }
 
 async function inspect(page: Page, id: string) {
-  const res = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/inspect`, { headers: bearer });
+  const res = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/inspect`, {
+    headers: bearer,
+  });
   expect(res.status()).toBe(200);
   const result = ndjson(await res.text()).at(-1) as { ok: boolean; surfaceSha256: string };
   expect(result.ok, JSON.stringify(result)).toBe(true);
@@ -59,7 +83,10 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[decision]: decide, export and verify the signed record, then a tool-set, digest and surface change each make it stale", async ({ page, baseURL }) => {
+test("[decision]: decide, export and verify the signed record, then a tool-set, digest and surface change each make it stale", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const dir = await mkdtemp(path.join(os.tmpdir(), "rr-decision-"));
   const { id } = await createDemoReview(page.request);
@@ -79,7 +106,9 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(form.getByTestId("condition-surface_pinned_block")).toContainText("does not hold");
   // "Tool absent" is offered for the sink the agent does not hold, never for the tools it holds off any path.
   const keepOut = form.getByTestId("condition-group-keep_out");
-  await expect(keepOut).toContainText("trigger_deploy on deploy-tools (not under review) is not in the agent's tool set");
+  await expect(keepOut).toContainText(
+    "trigger_deploy on deploy-tools (not under review) is not in the agent's tool set",
+  );
   await expect(keepOut).toContainText("holds");
   await expect(form.locator('[data-condition*="knowledge_search"]')).toHaveCount(0);
   // An agent with paths shows the held tools on them, not selectable.
@@ -92,7 +121,9 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await egress.getByRole("checkbox").check();
   await credential.getByRole("checkbox").check();
   await form.getByLabel("Reviewer").fill("R. Reviewer");
-  await form.getByLabel("Rationale").fill("Read-only search into an agent that holds no sink; egress is an allowlist.");
+  await form
+    .getByLabel("Rationale")
+    .fill("Read-only search into an agent that holds no sink; egress is an allowlist.");
   await form.getByRole("button", { name: "Record decision" }).click();
   await expect(form.getByTestId("decide-message")).toContainText("saved as revision 2");
 
@@ -100,7 +131,9 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId("decision-verdict")).toHaveText("Approved with conditions");
   await expect(card).toContainText("knowledge-mcp into documentation agent");
-  await expect(card.getByTestId("decision-tool-set")).toContainText("2 tools: knowledge_search, read_page");
+  await expect(card.getByTestId("decision-tool-set")).toContainText(
+    "2 tools: knowledge_search, read_page",
+  );
   await expect(card).toContainText(`made against the live surface ${surface}`);
   await expect(card).toContainText(surface.slice(0, 12));
   await expect(card.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
@@ -134,10 +167,16 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await writeFile(keyFile, await keyRes.text());
   const ok = await verify(recordFile, keyFile);
   expect(ok.code, ok.out).toBe(0);
-  const linkRes = await page.request.post(`/api/reviews/${id}/share-links`, { headers: bearer, data: { frozen: false } });
+  const linkRes = await page.request.post(`/api/reviews/${id}/share-links`, {
+    headers: bearer,
+    data: { frozen: false },
+  });
   expect(linkRes.status()).toBe(201);
   const shareLink = `${baseURL!}${CreateShareLinkResponseSchema.parse(await linkRes.json()).path}`;
-  for (const via of [["--workbench", baseURL!], ["--share", shareLink]]) {
+  for (const via of [
+    ["--workbench", baseURL!],
+    ["--share", shareLink],
+  ]) {
     const now = await verify(recordFile, keyFile, ...via);
     expect(now.code, now.out).toBe(0);
     expect(now.out).toContain(`workbench: current: decision ${record.decision.id}`);
@@ -172,33 +211,51 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   await expect(status).toHaveAttribute("data-state", "stale");
   await expect(status).toContainText("STALE");
   await expect(status.locator('[data-what="tool_set"]')).toContainText("tool set");
-  await expect(status.locator('[data-what="tool_set"]')).toContainText("added list_spaces on knowledge-mcp");
+  await expect(status.locator('[data-what="tool_set"]')).toContainText(
+    "added list_spaces on knowledge-mcp",
+  );
   await expect(card.getByRole("button", { name: "Download signed record (JSON)" })).toBeDisabled();
-  const staleRecord = await page.request.get(`/api/reviews/${id}/decisions/${record.decision.id}/record`, { headers: bearer });
+  const staleRecord = await page.request.get(
+    `/api/reviews/${id}/decisions/${record.decision.id}/record`,
+    { headers: bearer },
+  );
   expect(staleRecord.status()).toBe(409);
   expect(await staleRecord.text()).toContain("stale");
   let api = await apiDecisions(page, id);
-  expect(api.decisions[0]?.status).toMatchObject({ state: "stale", changes: [{ what: "tool_set" }] });
+  expect(api.decisions[0]?.status).toMatchObject({
+    state: "stale",
+    changes: [{ what: "tool_set" }],
+  });
   // The CLI says the same from the record alone: the workbench and the share link call it stale (exit 5).
-  for (const via of [["--workbench", baseURL!], ["--share", shareLink]]) {
+  for (const via of [
+    ["--workbench", baseURL!],
+    ["--share", shareLink],
+  ]) {
     const stale = await verify(recordFile, keyFile, ...via);
     expect(stale.code, stale.out).toBe(5);
     expect(stale.out).toContain("workbench: STALE");
-    expect(stale.out).toContain("tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp");
+    expect(stale.out).toContain(
+      "tool_set: documentation agent's tool set changed: added list_spaces on knowledge-mcp",
+    );
   }
 
   // 2. The image digest changes (in the Servers section): stale, also saying "image digest".
   await page.goto(`/reviews/${id}?section=servers`);
   await page.getByRole("button", { name: "Edit server knowledge-mcp" }).click();
   const serverForm = page.getByRole("form", { name: "Edit knowledge-mcp" });
-  await serverForm.getByLabel("Image digest (optional)").fill(`ghcr.io/atlas/knowledge-mcp@sha256:${"4".repeat(64)}`);
+  await serverForm
+    .getByLabel("Image digest (optional)")
+    .fill(`ghcr.io/atlas/knowledge-mcp@sha256:${"4".repeat(64)}`);
   await serverForm.getByRole("button", { name: "Save server" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 4");
   await page.goto(`/reviews/${id}?section=decision`);
   await expect(status.locator('[data-what="image_digest"]')).toContainText("image digest");
   await expect(status.locator('[data-what="image_digest"]')).toContainText("4444");
   api = await apiDecisions(page, id);
-  expect(api.decisions[0]?.status.state === "stale" && api.decisions[0].status.changes.map((c) => c.what)).toEqual(["image_digest", "tool_set"]);
+  expect(
+    api.decisions[0]?.status.state === "stale" &&
+      api.decisions[0].status.changes.map((c) => c.what),
+  ).toEqual(["image_digest", "tool_set"]);
 
   // 3. The live surface changes (the server now serves v4.2; inspected again): stale, saying "surface".
   await editReview(page.request, id, (r) => {
@@ -208,36 +265,68 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   const changed = await inspect(page, id);
   expect(changed).not.toBe(surface);
   await page.goto(`/reviews/${id}?section=decision`);
-  await expect(status.locator('[data-what="surface"]')).toContainText(`${surface.slice(0, 12)}… → ${changed.slice(0, 12)}…`);
+  await expect(status.locator('[data-what="surface"]')).toContainText(
+    `${surface.slice(0, 12)}… → ${changed.slice(0, 12)}…`,
+  );
   api = await apiDecisions(page, id);
-  expect(api.decisions[0]?.status.state === "stale" && api.decisions[0].status.changes.map((c) => c.what)).toEqual(["surface", "image_digest", "tool_set"]);
+  expect(
+    api.decisions[0]?.status.state === "stale" &&
+      api.decisions[0].status.changes.map((c) => c.what),
+  ).toEqual(["surface", "image_digest", "tool_set"]);
 
   // Deciding again makes a new, current decision; the old one stays, stale.
   await form.getByLabel("Into agent").selectOption("docs-agent");
   await form.getByLabel("Approved", { exact: true }).check();
   await form.getByLabel("Reviewer").fill("R. Reviewer");
-  await form.getByLabel("Rationale").fill("Re-reviewed v4.2 and the new digest; list_spaces returns no untrusted text.");
+  await form
+    .getByLabel("Rationale")
+    .fill("Re-reviewed v4.2 and the new digest; list_spaces returns no untrusted text.");
   await form.getByRole("button", { name: "Record decision" }).click();
   await expect(form.getByTestId("decide-message")).toContainText("saved as revision 6");
   await expect(card).toHaveCount(2);
-  await expect(card.first().getByTestId("decision-status")).toHaveAttribute("data-state", "current");
+  await expect(card.first().getByTestId("decision-status")).toHaveAttribute(
+    "data-state",
+    "current",
+  );
   await expect(card.nth(1).getByTestId("decision-status")).toHaveAttribute("data-state", "stale");
 });
 
-test("[decision]: the decide route refuses a stale base revision (409) and a malformed decision (400 naming the field)", async ({ page }) => {
+test("[decision]: the decide route refuses a stale base revision (409) and a malformed decision (400 naming the field)", async ({
+  page,
+}) => {
   const { id } = await createDemoReview(page.request);
-  const body = { baseRevision: 1, serverId: "knowledge-mcp", agentId: "on-call", verdict: "rejected", reviewer: "R", rationale: "holds trigger_deploy" };
-  const first = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: body });
+  const body = {
+    baseRevision: 1,
+    serverId: "knowledge-mcp",
+    agentId: "on-call",
+    verdict: "rejected",
+    reviewer: "R",
+    rationale: "holds trigger_deploy",
+  };
+  const first = await page.request.post(`/api/reviews/${id}/decisions`, {
+    headers: bearer,
+    data: body,
+  });
   expect(first.status(), await first.text()).toBe(201);
-  const again = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: body });
+  const again = await page.request.post(`/api/reviews/${id}/decisions`, {
+    headers: bearer,
+    data: body,
+  });
   expect(again.status()).toBe(409);
   const noConditions = await page.request.post(`/api/reviews/${id}/decisions`, {
     headers: bearer,
     data: { ...body, baseRevision: 2, verdict: "approved_with_conditions" },
   });
   expect(noConditions.status()).toBe(400);
-  expect(((await noConditions.json()) as { error: { issues: { path: string }[] } }).error.issues.map((i) => i.path)).toContain("conditions");
-  const noRationale = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: { ...body, baseRevision: 2, rationale: " " } });
+  expect(
+    ((await noConditions.json()) as { error: { issues: { path: string }[] } }).error.issues.map(
+      (i) => i.path,
+    ),
+  ).toContain("conditions");
+  const noRationale = await page.request.post(`/api/reviews/${id}/decisions`, {
+    headers: bearer,
+    data: { ...body, baseRevision: 2, rationale: " " },
+  });
   expect(noRationale.status()).toBe(400);
   const list = await apiDecisions(page, id);
   expect(list.decisions).toHaveLength(1);
@@ -245,16 +334,26 @@ test("[decision]: the decide route refuses a stale base revision (409) and a mal
   expect(list.decisions[0]?.status.state).toBe("current");
 });
 
-test("[decision]: a rug-pulled server under a blocking pin cannot be approved until it is re-pinned with a reason", async ({ page }) => {
+test("[decision]: a rug-pulled server under a blocking pin cannot be approved until it is re-pinned with a reason", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { id } = await createDemoReview(page.request);
   const first = await inspect(page, id);
-  const pinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "first review of v4.1" } });
+  const pinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: "first review of v4.1" },
+  });
   expect(pinned.status(), await pinned.text()).toBe(200);
 
   // The rug pull: the server now serves v4.2 (knowledge_search also fetches linked external pages).
   await editReview(page.request, id, (r) => {
-    r.servers.find((x) => x.id === "knowledge-mcp")!.transport = { kind: "stdio", command: "node", args: KNOWLEDGE_V42_ARGS, envNames: [] };
+    r.servers.find((x) => x.id === "knowledge-mcp")!.transport = {
+      kind: "stdio",
+      command: "node",
+      args: KNOWLEDGE_V42_ARGS,
+      envNames: [],
+    };
   });
   const changed = await inspect(page, id);
   expect(changed).not.toBe(first);
@@ -276,10 +375,29 @@ test("[decision]: a rug-pulled server under a blocking pin cannot be approved un
 
   // The API says the same, coded, with the per-item diff.
   const { revision } = await getReview(page.request, id);
-  const decide = { baseRevision: revision, serverId: "knowledge-mcp", agentId: "docs-agent", verdict: "approved", reviewer: "R", rationale: "around the pin" };
-  const refused = await page.request.post(`/api/reviews/${id}/decisions`, { headers: bearer, data: decide });
+  const decide = {
+    baseRevision: revision,
+    serverId: "knowledge-mcp",
+    agentId: "docs-agent",
+    verdict: "approved",
+    reviewer: "R",
+    rationale: "around the pin",
+  };
+  const refused = await page.request.post(`/api/reviews/${id}/decisions`, {
+    headers: bearer,
+    data: decide,
+  });
   expect(refused.status()).toBe(409);
-  const body = (await refused.json()) as { error: { details: { reason: string; pinnedSurfaceSha256: string; liveSurfaceSha256: string; items: unknown[] } } };
+  const body = (await refused.json()) as {
+    error: {
+      details: {
+        reason: string;
+        pinnedSurfaceSha256: string;
+        liveSurfaceSha256: string;
+        items: unknown[];
+      };
+    };
+  };
   expect(body.error.details).toMatchObject({
     reason: "surface_blocked",
     pinnedSurfaceSha256: first,
@@ -288,26 +406,46 @@ test("[decision]: a rug-pulled server under a blocking pin cannot be approved un
   });
 
   // The analysis and the agents view show it blocked.
-  const analysis = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as {
+  const analysis = (await (
+    await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })
+  ).json()) as {
     toolLists: { serverId: string; blocked: { reason: string } | null }[];
     findings: { kind: string; subject: { serverId?: string } }[];
   };
-  expect(analysis.toolLists.find((l) => l.serverId === "knowledge-mcp")?.blocked?.reason).toContain('tool "knowledge_search" changed');
-  expect(analysis.findings.some((f) => f.kind === "server.blocked" && f.subject.serverId === "knowledge-mcp")).toBe(true);
+  expect(analysis.toolLists.find((l) => l.serverId === "knowledge-mcp")?.blocked?.reason).toContain(
+    'tool "knowledge_search" changed',
+  );
+  expect(
+    analysis.findings.some(
+      (f) => f.kind === "server.blocked" && f.subject.serverId === "knowledge-mcp",
+    ),
+  ).toBe(true);
   await page.goto(`/reviews/${id}?section=agents`);
   await expect(page.getByTestId("agents-blocked-knowledge-mcp")).toContainText("BLOCKED");
   await page.goto(`/reviews/${id}?section=graph`);
   await expect(page.getByTestId("graph-blocked-knowledge-mcp")).toContainText("BLOCKED");
-  await expect(page.locator("g.gnode.blocked").first()).toHaveAttribute("aria-label", /server BLOCKED/);
+  await expect(page.locator("g.gnode.blocked").first()).toHaveAttribute(
+    "aria-label",
+    /server BLOCKED/,
+  );
 
   // A re-pin without a reason, or turning the pin to "warn" without one, is refused.
-  const noReason = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: " " } });
+  const noReason = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: " " },
+  });
   expect(noReason.status()).toBe(400);
-  const toWarn = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, { headers: bearer, data: { reason: "", onSurfaceChange: "warn" } });
+  const toWarn = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: "", onSurfaceChange: "warn" },
+  });
   expect(toWarn.status()).toBe(400);
   const repinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
     headers: bearer,
-    data: { reason: "v4.2 fetches linked external pages; egress stays default-deny", surfaceSha256: changed },
+    data: {
+      reason: "v4.2 fetches linked external pages; egress stays default-deny",
+      surfaceSha256: changed,
+    },
   });
   expect(repinned.status(), await repinned.text()).toBe(200);
 
@@ -322,9 +460,20 @@ test("[decision]: a rug-pulled server under a blocking pin cannot be approved un
   await expect(message).toContainText("saved as revision");
   const [decision] = (await apiDecisions(page, id)).decisions;
   expect(decision?.status.state).toBe("current");
-  const recordRes = await page.request.get(`/api/reviews/${id}/decisions/${decision!.decision.id}/record`, { headers: bearer });
+  const recordRes = await page.request.get(
+    `/api/reviews/${id}/decisions/${decision!.decision.id}/record`,
+    { headers: bearer },
+  );
   expect(recordRes.status(), await recordRes.text()).toBe(200);
-  const record = (await recordRes.json()) as { decision: { bound: { surfaceSha256: string }; pin: { surfaceSha256: string; reason: string; pinnedAt: string } } };
+  const record = (await recordRes.json()) as {
+    decision: {
+      bound: { surfaceSha256: string };
+      pin: { surfaceSha256: string; reason: string; pinnedAt: string };
+    };
+  };
   expect(record.decision.bound.surfaceSha256).toBe(changed);
-  expect(record.decision.pin).toMatchObject({ surfaceSha256: changed, reason: "v4.2 fetches linked external pages; egress stays default-deny" });
+  expect(record.decision.pin).toMatchObject({
+    surfaceSha256: changed,
+    reason: "v4.2 fetches linked external pages; egress stays default-deny",
+  });
 });

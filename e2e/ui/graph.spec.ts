@@ -4,14 +4,18 @@ import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 import { gitlabLikeReview, largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
 
-const PORTAL_PATH = "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
+const PORTAL_PATH =
+  "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
 
 /**
  * Nodes whose accessible name does not contain the words they show (axe's
  * label-content-name-mismatch, an experimental rule axe runs only when asked for by name).
  */
 async function labelNameMismatches(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).include('[data-testid="graph-section"]').withRules(["label-content-name-mismatch"]).analyze();
+  const result = await new AxeBuilder({ page })
+    .include('[data-testid="graph-section"]')
+    .withRules(["label-content-name-mismatch"])
+    .analyze();
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 160)}`));
 }
 
@@ -28,7 +32,9 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[graph]: the demo's support-portal path to trigger_deploy, selected by keyboard, then cut by splitting the on-call agent", async ({ page }) => {
+test("[graph]: the demo's support-portal path to trigger_deploy, selected by keyboard, then cut by splitting the on-call agent", async ({
+  page,
+}) => {
   const errors = failOnPageErrors(page);
   const id = (await createDemoReview(page.request)).id;
   await page.goto(`/reviews/${id}?section=graph`);
@@ -55,17 +61,32 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   // The internal wiki is not outside the boundary, so it is on no path: the default view (paths to
   // sensitive sinks) leaves it out, and the whole graph, one keypress away, draws its edges muted.
   await expect(graph.locator(`g.gnode[data-key="source:wiki"]`)).toHaveCount(0);
-  await expect(page.getByTestId("graph-view-scope")).toContainText("nodes on paths to sensitive sinks");
-  const showAll = page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ });
+  await expect(page.getByTestId("graph-view-scope")).toContainText(
+    "nodes on paths to sensitive sinks",
+  );
+  const showAll = page
+    .getByTestId("graph-view-scope")
+    .getByRole("button", { name: /^Show all \d+$/ });
   await showAll.focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("graph-view-scope").getByRole("button")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("graph-view-scope").getByRole("button")).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
   await expect(graph.locator(`path[data-edge="writers:wiki->source:wiki"]`)).toHaveClass(/\boff\b/);
   // Controls where they sit: credential and egress on knowledge-mcp's group, approval on the sink call, separation on the session.
-  await expect(graph.locator(`g.marker[data-control^="credential:knowledge-mcp"]`)).toContainText("credential ✓");
-  await expect(graph.locator(`g.marker[data-control^="egress:knowledge-mcp"]`)).toContainText("egress ✓");
-  await expect(graph.locator(`g.marker[data-control^="approval:on-call"]`)).toContainText("approval ✕");
-  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText("separation ✕");
+  await expect(graph.locator(`g.marker[data-control^="credential:knowledge-mcp"]`)).toContainText(
+    "credential ✓",
+  );
+  await expect(graph.locator(`g.marker[data-control^="egress:knowledge-mcp"]`)).toContainText(
+    "egress ✓",
+  );
+  await expect(graph.locator(`g.marker[data-control^="approval:on-call"]`)).toContainText(
+    "approval ✕",
+  );
+  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText(
+    "separation ✕",
+  );
 
   // The table view shows the same path.
   const row = page.locator(`[data-testid="paths-table"] tr[data-path-id="${PORTAL_PATH}"]`);
@@ -85,7 +106,9 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   expect(returningFocused).toMatch(/^returning:knowledge-mcp\/(knowledge_search|get_comment)$/);
   await node("returning:knowledge-mcp/knowledge_search").focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { name: /Paths through knowledge_search \(3\)/ })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: /Paths through knowledge_search \(3\)/ }),
+  ).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("heading", { name: "Paths (8)" })).toBeVisible();
 
@@ -93,29 +116,48 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   const first = page.locator("button.rr-path-btn").first();
   await first.focus();
   const button = page.locator(`button.rr-path-btn[data-path-id="${PORTAL_PATH}"]`);
-  for (let i = 0; i < 8 && !(await button.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("ArrowDown");
+  for (let i = 0; i < 8 && !(await button.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("ArrowDown");
   await expect(button).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(button).toHaveAttribute("aria-pressed", "true");
   const details = page.getByTestId("path-details");
-  await expect(details).toContainText("Tracker: support portal project (SUP) → knowledge_search → on-call agent → trigger_deploy");
-  await expect(details.locator('[data-finding-id="finding:path.to_sensitive_sink:on-call"]')).toContainText("8 paths from untrusted text to trigger_deploy in on-call agent");
-  await expect(details).toContainText("knowledge_search returns text from Tracker: support portal project (SUP) (writers: everyone with an email address)");
+  await expect(details).toContainText(
+    "Tracker: support portal project (SUP) → knowledge_search → on-call agent → trigger_deploy",
+  );
+  await expect(
+    details.locator('[data-finding-id="finding:path.to_sensitive_sink:on-call"]'),
+  ).toContainText("8 paths from untrusted text to trigger_deploy in on-call agent");
+  await expect(details).toContainText(
+    "knowledge_search returns text from Tracker: support portal project (SUP) (writers: everyone with an email address)",
+  );
   await expect(details).toContainText("union property");
-  await expect(graph.locator(`path[data-edge="source:support-portal->returning:knowledge-mcp/knowledge_search"]`)).toHaveClass(/\bhl\b/);
-  await expect(graph.locator(`path[data-edge="source:wiki-partner->returning:knowledge-mcp/read_page"]`)).toHaveClass(/\bdim\b/);
+  await expect(
+    graph.locator(
+      `path[data-edge="source:support-portal->returning:knowledge-mcp/knowledge_search"]`,
+    ),
+  ).toHaveClass(/\bhl\b/);
+  await expect(
+    graph.locator(`path[data-edge="source:wiki-partner->returning:knowledge-mcp/read_page"]`),
+  ).toHaveClass(/\bdim\b/);
   await page.screenshot({ path: "test-results/graph-demo-selected.png", fullPage: true });
 
   // Hover a control: its residue as text.
   await graph.locator(`g.marker[data-control^="approval:on-call"]`).hover();
-  await expect(page.getByRole("tooltip")).toContainText("Leaves: an approver who trusts the model's justification");
+  await expect(page.getByRole("tooltip")).toContainText(
+    "Leaves: an approver who trusts the model's justification",
+  );
 
   const residue = page.getByTestId("residue-text");
-  await expect(residue).toContainText("reaching every tool in the session, trigger_deploy among them");
+  await expect(residue).toContainText(
+    "reaching every tool in the session, trigger_deploy among them",
+  );
   const before = await residue.textContent();
 
   // Split the on-call agent: a new revision, the analysis refetches, the path is gone.
-  await page.getByRole("button", { name: "Split on-call agent into a reference agent and a deploy agent" }).click();
+  await page
+    .getByRole("button", { name: "Split on-call agent into a reference agent and a deploy agent" })
+    .click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
   await expect(page.getByTestId("graph-section")).toHaveAttribute("data-revision", "2");
   await expect(page.getByTestId("no-paths")).toContainText("No source-to-sink paths");
@@ -124,18 +166,29 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   await expect(residue).not.toHaveText(before ?? "");
   await expect(residue).toContainText("reaching the tools that stayed in the session");
   // trigger_deploy is still drawn, held by the deploy agent, on no path; the reference session shows the cut.
-  await expect(graph.locator(`path[data-edge="agent:on-call-deploy->sink:deploy-tools/trigger_deploy"]`)).toHaveClass(/\boff\b/);
-  await expect(graph.locator(`path[data-edge$="->sink:deploy-tools/trigger_deploy"].on`)).toHaveCount(0);
+  await expect(
+    graph.locator(`path[data-edge="agent:on-call-deploy->sink:deploy-tools/trigger_deploy"]`),
+  ).toHaveClass(/\boff\b/);
+  await expect(
+    graph.locator(`path[data-edge$="->sink:deploy-tools/trigger_deploy"].on`),
+  ).toHaveCount(0);
   await expect(graph.locator(`g.cut[data-cut="cut:on-call"]`)).toBeVisible();
-  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText("separation ✓");
+  await expect(graph.locator(`g.marker[data-control="separation:on-call"]`)).toContainText(
+    "separation ✓",
+  );
   await page.screenshot({ path: "test-results/graph-demo-split.png", fullPage: true });
 
   expect(errors).toEqual([]);
 });
 
-test("[graph]: 200 tools stay legible: the big server starts collapsed to one node with a count, and expands", async ({ page }) => {
+test("[graph]: 200 tools stay legible: the big server starts collapsed to one node with a count, and expands", async ({
+  page,
+}) => {
   const errors = failOnPageErrors(page);
-  const res = await page.request.post("/api/reviews", { data: { review: largeReview(TWO_HUNDRED_TOOLS, "Generated: 200 tools") }, headers: bearer });
+  const res = await page.request.post("/api/reviews", {
+    data: { review: largeReview(TWO_HUNDRED_TOOLS, "Generated: 200 tools") },
+    headers: bearer,
+  });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
   await page.goto(`/reviews/${id}?section=graph`);
@@ -154,8 +207,13 @@ test("[graph]: 200 tools stay legible: the big server starts collapsed to one no
   await page.getByRole("button", { name: "Expand all groups" }).click();
   // The default view: the 20 tools no agent holds are on no path, so they wait behind "Show all".
   await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(180);
-  await expect(graph.locator(`g.gnode[data-key="group:returning:relay-3"]`)).toContainText("30 of 50 tools");
-  await page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ }).click();
+  await expect(graph.locator(`g.gnode[data-key="group:returning:relay-3"]`)).toContainText(
+    "30 of 50 tools",
+  );
+  await page
+    .getByTestId("graph-view-scope")
+    .getByRole("button", { name: /^Show all \d+$/ })
+    .click();
   await page.getByRole("button", { name: "Expand all groups" }).click();
   await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(200);
   // The graph scrolls inside its own container rather than stretching the page.
@@ -165,18 +223,37 @@ test("[graph]: 200 tools stay legible: the big server starts collapsed to one no
   expect(errors).toEqual([]);
 });
 
-test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped sources start as one group with one 'unknown writers' node, and expand to a row per tool", async ({ page }) => {
+test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped sources start as one group with one 'unknown writers' node, and expand to a row per tool", async ({
+  page,
+}) => {
   const errors = failOnPageErrors(page);
   const stdio = { kind: "stdio" as const, command: "node", args: [], envNames: [] };
-  const pages = Array.from({ length: 200 }, (_, t) => ({ name: `get_page_${t}`, description: `Get wiki page ${t}.` }));
+  const pages = Array.from({ length: 200 }, (_, t) => ({
+    name: `get_page_${t}`,
+    description: `Get wiki page ${t}.`,
+  }));
   const review = {
     schemaVersion: 2,
     title: "Generated: 200 unassessed tools",
     servers: [
       { id: "wiki", name: "wiki", transport: stdio, declaredTools: pages },
-      { id: "deploy", name: "deploy", transport: stdio, declaredTools: [{ name: "trigger_deploy", description: "Deploy a release." }] },
+      {
+        id: "deploy",
+        name: "deploy",
+        transport: stdio,
+        declaredTools: [{ name: "trigger_deploy", description: "Deploy a release." }],
+      },
     ],
-    agents: [{ id: "on-call", name: "on-call", tools: [...pages.map((p) => ({ serverId: "wiki", tool: p.name })), { serverId: "deploy", tool: "trigger_deploy" }] }],
+    agents: [
+      {
+        id: "on-call",
+        name: "on-call",
+        tools: [
+          ...pages.map((p) => ({ serverId: "wiki", tool: p.name })),
+          { serverId: "deploy", tool: "trigger_deploy" },
+        ],
+      },
+    ],
   };
   const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
   expect(res.status()).toBe(201);
@@ -186,7 +263,9 @@ test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped so
   const group = graph.locator(`g.gnode[data-key="group:unmapped:wiki"]`);
   await expect(group).toHaveAttribute("aria-expanded", "false");
   await expect(group).toContainText("200 unmapped");
-  await expect(graph.locator(`g.gnode[data-key="writers-of:group:unmapped:wiki"]`)).toContainText("unknown writers");
+  await expect(graph.locator(`g.gnode[data-key="writers-of:group:unmapped:wiki"]`)).toContainText(
+    "unknown writers",
+  );
   await expect(graph.locator(`g.gnode[data-key^="source:unmapped:wiki/"]`)).toHaveCount(0);
   const scroll = page.getByTestId("graph-scroll");
   expect((await graph.boundingBox())?.height ?? 0).toBeLessThan(400);
@@ -199,63 +278,128 @@ test("[graph]: 200 tools nobody has assessed yet stay legible: their unmapped so
   await page.keyboard.press("Enter");
   await expect(group).toHaveAttribute("aria-expanded", "true");
   await expect(graph.locator(`g.gnode[data-key^="source:unmapped:wiki/"]`)).toHaveCount(200);
-  await expect(graph.locator(`g.gnode[data-key="source:unmapped:wiki/get_page_7"]`)).toContainText("returned by get_page_7");
+  await expect(graph.locator(`g.gnode[data-key="source:unmapped:wiki/get_page_7"]`)).toContainText(
+    "returned by get_page_7",
+  );
   expect((await scroll.boundingBox())?.height ?? 0).toBeLessThanOrEqual(600);
   await page.screenshot({ path: "test-results/graph-200-unassessed.png" });
   expect(errors).toEqual([]);
 });
 
-test("[graph]: a tool name with hidden characters is shown with them revealed, in the graph, the path table, the findings and the agent and tool-role editors", async ({ page }) => {
+test("[graph]: a tool name with hidden characters is shown with them revealed, in the graph, the path table, the findings and the agent and tool-role editors", async ({
+  page,
+}) => {
   const errors = failOnPageErrors(page);
   const hostile = "read\u202Eyolped_reggirt";
   const review = {
     schemaVersion: 2,
     title: "Hidden characters in a tool name",
-    servers: [{ id: "kb", name: "kb", transport: { kind: "manual" }, declaredTools: [{ name: hostile, annotations: { readOnlyHint: true } }, { name: "trigger_deploy" }] }],
-    sources: [{ id: "portal", name: "portal", writers: { externalAccounts: 10, selfServiceSignupOpen: true } }],
-    tools: [
-      { serverId: "kb", tool: hostile, sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-      { serverId: "kb", tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
+    servers: [
+      {
+        id: "kb",
+        name: "kb",
+        transport: { kind: "manual" },
+        declaredTools: [
+          { name: hostile, annotations: { readOnlyHint: true } },
+          { name: "trigger_deploy" },
+        ],
+      },
     ],
-    agents: [{ id: "a", name: "agent", tools: [{ serverId: "kb", tool: hostile }, { serverId: "kb", tool: "trigger_deploy" }] }],
+    sources: [
+      {
+        id: "portal",
+        name: "portal",
+        writers: { externalAccounts: 10, selfServiceSignupOpen: true },
+      },
+    ],
+    tools: [
+      {
+        serverId: "kb",
+        tool: hostile,
+        sourceIds: ["portal"],
+        roles: ["returns_untrusted_text"],
+        rolesConfirmed: true,
+      },
+      {
+        serverId: "kb",
+        tool: "trigger_deploy",
+        roles: ["deploys_or_destroys"],
+        rolesConfirmed: true,
+      },
+    ],
+    agents: [
+      {
+        id: "a",
+        name: "agent",
+        tools: [
+          { serverId: "kb", tool: hostile },
+          { serverId: "kb", tool: "trigger_deploy" },
+        ],
+      },
+    ],
   };
   const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
   await page.goto(`/reviews/${id}?section=graph`);
   const node = page.getByTestId("graph-svg").locator(`g.gnode[data-key="returning:kb/${hostile}"]`);
-  await expect(node).toHaveAttribute("aria-label", /read⟦U\+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt/);
+  await expect(node).toHaveAttribute(
+    "aria-label",
+    /read⟦U\+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt/,
+  );
   await expect(node).toContainText("read⟦U+202E");
-  await expect(page.getByTestId("paths-table")).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
+  await expect(page.getByTestId("paths-table")).toContainText(
+    "read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt",
+  );
   expect(await page.locator("main").innerText()).not.toContain("\u202E");
   // And where the reviewer places and assesses the tool.
   await page.goto(`/reviews/${id}?section=agents`);
-  await expect(page.getByTestId("agent-a")).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
-  await expect(page.getByTestId(`tool-roles-kb/${hostile}`)).toContainText("read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt");
+  await expect(page.getByTestId("agent-a")).toContainText(
+    "read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt",
+  );
+  await expect(page.getByTestId(`tool-roles-kb/${hostile}`)).toContainText(
+    "read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt",
+  );
   expect(await page.locator("main").innerText()).not.toContain("\u202E");
   expect(errors).toEqual([]);
 });
 
-test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read the same, self-paths fold into one marked row and node, the agent's name is whole, and a node's focus shows every reason of its roles", async ({ page }) => {
+test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read the same, self-paths fold into one marked row and node, the agent's name is whole, and a node's focus shows every reason of its roles", async ({
+  page,
+}) => {
   const errors = failOnPageErrors(page);
-  const res = await page.request.post("/api/reviews", { data: { review: gitlabLikeReview() }, headers: bearer });
+  const res = await page.request.post("/api/reviews", {
+    data: { review: gitlabLikeReview() },
+    headers: bearer,
+  });
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
   await page.goto(`/reviews/${id}?section=graph`);
   const graph = page.getByTestId("graph-svg");
   await expect(graph.locator(`g.gnode[data-key="agent:gitlab-triage"]`)).toBeVisible();
-  await expect(page.getByTestId("graph-view-scope")).toContainText("nodes on paths to sensitive sinks");
+  await expect(page.getByTestId("graph-view-scope")).toContainText(
+    "nodes on paths to sensitive sinks",
+  );
 
   /** Per column, the text each node shows (its label, and a group's count), from the page. */
   const columnsShown = () =>
-    graph.locator("g.gnode").evaluateAll((els) => els.map((e) => ({ column: e.getAttribute("data-column"), key: e.getAttribute("data-key"), text: e.querySelector("text.label")?.textContent ?? "" })));
+    graph.locator("g.gnode").evaluateAll((els) =>
+      els.map((e) => ({
+        column: e.getAttribute("data-column"),
+        key: e.getAttribute("data-key"),
+        text: e.querySelector("text.label")?.textContent ?? "",
+      })),
+    );
   const expectUnique = async (least: number) => {
     const shown = await columnsShown();
     expect(shown.length).toBeGreaterThanOrEqual(least);
     const seen = new Map<string, string>();
     for (const n of shown) {
       const k = `${n.column}\n${n.text}`;
-      expect(seen.get(k), `${n.key} and ${seen.get(k)} both show ${JSON.stringify(n.text)}`).toBeUndefined();
+      expect(
+        seen.get(k),
+        `${n.key} and ${seen.get(k)} both show ${JSON.stringify(n.text)}`,
+      ).toBeUndefined();
       seen.set(k, n.key ?? "");
     }
   };
@@ -264,30 +408,48 @@ test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read
   await expectUnique(200);
   expect(await labelNameMismatches(page)).toEqual([]);
   // Labels of the same words cut alike are told apart by the part that differs, in full in the name.
-  const note = graph.locator(`g.gnode[data-key="source:unmapped:gitlab/create_issue_discussion_note"]`);
+  const note = graph.locator(
+    `g.gnode[data-key="source:unmapped:gitlab/create_issue_discussion_note"]`,
+  );
   await expect(note).toHaveAttribute("aria-label", /returned by create_issue_discussion_note/);
   await page.screenshot({ path: "test-results/graph-gitlab-201-default.png" });
 
-  await page.getByTestId("graph-view-scope").getByRole("button", { name: /^Show all \d+$/ }).click();
+  await page
+    .getByTestId("graph-view-scope")
+    .getByRole("button", { name: /^Show all \d+$/ })
+    .click();
   await page.getByRole("button", { name: "Expand all groups" }).click();
   await expect(graph.locator(`g.gnode.k-returning`)).toHaveCount(210);
   await expectUnique(600);
   expect(await labelNameMismatches(page)).toEqual([]);
   // The tools of the same name on the mirror are told apart by their server.
-  await expect(graph.locator(`g.gnode[data-key="returning:gitlab-mirror/get_issue"] text.label`)).toHaveText(/^gitlab mirror\/get_issue$|^gitlab m.*…/);
-  await expect(graph.locator(`g.gnode[data-key="returning:gitlab/get_issue"] text.label`)).toHaveText("gitlab/get_issue");
+  await expect(
+    graph.locator(`g.gnode[data-key="returning:gitlab-mirror/get_issue"] text.label`),
+  ).toHaveText(/^gitlab mirror\/get_issue$|^gitlab m.*…/);
+  await expect(
+    graph.locator(`g.gnode[data-key="returning:gitlab/get_issue"] text.label`),
+  ).toHaveText("gitlab/get_issue");
   await page.screenshot({ path: "test-results/graph-gitlab-201-all.png" });
 
   // The agent's name fits its column whole.
-  await expect(graph.locator(`g.gnode[data-key="agent:gitlab-triage"] text.label`)).toHaveText("GitLab triage and release agent");
+  await expect(graph.locator(`g.gnode[data-key="agent:gitlab-triage"] text.label`)).toHaveText(
+    "GitLab triage and release agent",
+  );
 
   // Self-paths: a sink node marked ↺, never a path row A → A; one folded row per agent, after the cross-tool paths.
-  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"] text.label`)).toHaveText("↺ create_issue");
-  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"]`)).toHaveAttribute("aria-label", /self-path/);
+  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"] text.label`)).toHaveText(
+    "↺ create_issue",
+  );
+  await expect(graph.locator(`g.gnode[data-key="sink:gitlab/create_issue"]`)).toHaveAttribute(
+    "aria-label",
+    /self-path/,
+  );
   const rows = page.locator("ul.rr-path-list > li > button");
   await expect(rows.last()).toHaveAttribute("data-self-paths", "gitlab-triage");
   await expect(rows.last()).toContainText("↺ Self-paths in GitLab triage and release agent");
-  const ids = await page.locator("button.rr-path-btn[data-path-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-path-id") ?? ""));
+  const ids = await page
+    .locator("button.rr-path-btn[data-path-id]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-path-id") ?? ""));
   expect(ids.length).toBeGreaterThan(0);
   for (const pid of ids) {
     const [ret, sink] = pid.slice(pid.lastIndexOf(":") + 1).split("->");
@@ -296,14 +458,21 @@ test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read
   // Led by a cross-tool path to a sink that deploys or destroys (or a confirmed write), not a self-path.
   expect(await rows.first().getAttribute("data-self-paths")).toBeNull();
   await rows.last().click();
-  await expect(page.getByTestId("path-details")).toContainText("Self-paths in GitLab triage and release agent");
+  await expect(page.getByTestId("path-details")).toContainText(
+    "Self-paths in GitLab triage and release agent",
+  );
 
   // Focus a sink whose roles are a suggestion: the tooltip and the node's description give every reason, not the first.
   const sink = graph.locator(`g.gnode[data-key="sink:gitlab/delete_issue_link"]`);
   await sink.focus();
   const tip = page.getByRole("tooltip");
-  const body = (await (await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })).json()) as { tools: { key: string; suggestedRoles: { role: string; reasons: string[] }[] }[] };
-  const reasons = body.tools.find((t) => t.key === "gitlab/delete_issue_link")?.suggestedRoles.find((r) => r.role === "deploys_or_destroys")?.reasons ?? [];
+  const body = (await (
+    await page.request.get(`/api/reviews/${id}/analysis`, { headers: bearer })
+  ).json()) as { tools: { key: string; suggestedRoles: { role: string; reasons: string[] }[] }[] };
+  const reasons =
+    body.tools
+      .find((t) => t.key === "gitlab/delete_issue_link")
+      ?.suggestedRoles.find((r) => r.role === "deploys_or_destroys")?.reasons ?? [];
   expect(reasons.length).toBeGreaterThan(1);
   await expect(tip).toContainText(`deploys or destroys: ${reasons.join("; ")}`);
   const description = (await sink.getAttribute("aria-description")) ?? "";
@@ -311,11 +480,20 @@ test("[graph]: a GitLab-like server of 201 tools: no two labels of a column read
   expect(errors).toEqual([]);
 });
 
-test("[graph]: every reason of a suggested role shows while its checkbox has keyboard focus, and is in its accessible name", async ({ page }) => {
+test("[graph]: every reason of a suggested role shows while its checkbox has keyboard focus, and is in its accessible name", async ({
+  page,
+}) => {
   const review = {
     schemaVersion: 2,
     title: "Reasons of a role",
-    servers: [{ id: "gl", name: "gitlab", transport: { kind: "manual" }, declaredTools: [{ name: "delete_branch", description: "Delete a branch." }] }],
+    servers: [
+      {
+        id: "gl",
+        name: "gitlab",
+        transport: { kind: "manual" },
+        declaredTools: [{ name: "delete_branch", description: "Delete a branch." }],
+      },
+    ],
     agents: [{ id: "a", name: "agent", tools: [{ serverId: "gl", tool: "delete_branch" }] }],
   };
   const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
@@ -324,11 +502,14 @@ test("[graph]: every reason of a suggested role shows while its checkbox has key
   await page.goto(`/reviews/${id}?section=agents`);
   const row = page.getByTestId("tool-roles-gl/delete_branch");
   const box = row.getByRole("checkbox", { name: /deploys or destroys/ });
-  const label = row.locator("label").filter({ has: page.getByRole("checkbox", { name: /deploys or destroys/ }) });
+  const label = row
+    .locator("label")
+    .filter({ has: page.getByRole("checkbox", { name: /deploys or destroys/ }) });
   // The label's title lists every reason of the suggestion, joined by "; ".
   const reasons = ((await label.getAttribute("title")) ?? "").split("; ");
   expect(reasons.length).toBeGreaterThan(1);
-  for (const r of reasons) await expect(box).toHaveAccessibleName(new RegExp(r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  for (const r of reasons)
+    await expect(box).toHaveAccessibleName(new RegExp(r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   const rest = label.locator(".rr-reasons-rest");
   const shownOnScreen = () => rest.evaluate((el) => getComputedStyle(el).position === "static");
   expect(await shownOnScreen()).toBe(false);

@@ -2,14 +2,20 @@ import { expect, test } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 
-test("[history]: every save is listed with who and when, and any two revisions can be compared", async ({ page, context }) => {
+test("[history]: every save is listed with who and when, and any two revisions can be compared", async ({
+  page,
+  context,
+}) => {
   await signIn(context);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   const created = await createDemoReview(page.request);
   const saved = await page.request.put(`/api/reviews/${created.id}`, {
     headers: bearer,
-    data: { baseRevision: created.revision, review: { ...created.review, title: "renamed for history" } },
+    data: {
+      baseRevision: created.revision,
+      review: { ...created.review, title: "renamed for history" },
+    },
   });
   expect(saved.status()).toBe(200);
 

@@ -9,7 +9,9 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[import]: a Claude Desktop config becomes a review; the secret is replaced in the browser and never sent or stored", async ({ page }) => {
+test("[import]: a Claude Desktop config becomes a review; the secret is replaced in the browser and never sent or stored", async ({
+  page,
+}) => {
   const sent: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/import")) sent.push(r.postData() ?? "");
@@ -20,10 +22,18 @@ test("[import]: a Claude Desktop config becomes a review; the secret is replaced
   await panel.getByLabel("Config file").setInputFiles(CLAUDE_CONFIG);
 
   const preview = panel.getByLabel("What will be imported");
-  await expect(preview).toContainText("Claude Desktop: 2 server(s) → agent Claude Desktop (claude_desktop_config.json)");
-  await expect(preview).toContainText("knowledge-mcp — node --import tsx servers/knowledge-mcp.ts stdio");
-  await expect(panel.getByLabel("Secrets replaced")).toContainText("GITHUB_PERSONAL_ACCESS_TOKEN (env GITHUB_PERSONAL_ACCESS_TOKEN) → ${");
-  await expect(panel.getByLabel("Secrets replaced").getByRole("link", { name: "Secrets page" })).toHaveAttribute("href", "/secrets");
+  await expect(preview).toContainText(
+    "Claude Desktop: 2 server(s) → agent Claude Desktop (claude_desktop_config.json)",
+  );
+  await expect(preview).toContainText(
+    "knowledge-mcp — node --import tsx servers/knowledge-mcp.ts stdio",
+  );
+  await expect(panel.getByLabel("Secrets replaced")).toContainText(
+    "GITHUB_PERSONAL_ACCESS_TOKEN (env GITHUB_PERSONAL_ACCESS_TOKEN) → ${",
+  );
+  await expect(
+    panel.getByLabel("Secrets replaced").getByRole("link", { name: "Secrets page" }),
+  ).toHaveAttribute("href", "/secrets");
   // The file's own text stays in the paste box, in the owner's browser; what is shown to import is not it.
   await expect(preview).not.toContainText(FAKE_TOKEN);
 
@@ -42,7 +52,9 @@ test("[import]: a Claude Desktop config becomes a review; the secret is replaced
   expect(text).toContain("GITHUB_PERSONAL_ACCESS_TOKEN");
 });
 
-test("[import]: a broken config names its line and field, and nothing is sent", async ({ page }) => {
+test("[import]: a broken config names its line and field, and nothing is sent", async ({
+  page,
+}) => {
   let sent = 0;
   page.on("request", (r) => {
     if (r.url().includes("/api/import")) sent++;
@@ -50,7 +62,9 @@ test("[import]: a broken config names its line and field, and nothing is sent", 
   await page.goto("/");
   await page.getByText("Start a review from an MCP client config").click();
   const panel = page.getByRole("region", { name: "Import a client config" });
-  await panel.getByLabel("…or paste it").fill('{\n  "mcpServers": {\n    "broken": { "command": 42 }\n  }\n}');
+  await panel
+    .getByLabel("…or paste it")
+    .fill('{\n  "mcpServers": {\n    "broken": { "command": 42 }\n  }\n}');
   const problems = panel.getByRole("alert", { name: "Problems in the config" });
   await expect(problems).toContainText("line 3");
   await expect(problems).toContainText("mcpServers.broken.command");

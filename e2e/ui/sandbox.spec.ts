@@ -26,31 +26,53 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[sandbox]: a hostile stdio server inspected from the review page gets nothing, and its attempts are shown beside the surface", async ({ page }) => {
+test("[sandbox]: a hostile stdio server inspected from the review page gets nothing, and its attempts are shown beside the surface", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const hostTmpFile = path.join(tmpdir(), `rr-e2e-sandbox-${process.pid}.txt`);
   writeFileSync(hostTmpFile, "a file in the host's /tmp\n");
   const signingKey = path.join(DATA_DIR, "signing-key.pem");
   const ownerToken = path.join(DATA_DIR, "owner-token");
   const targets = [`127.0.0.1:${PORT}`, ...ownAddresses().map((a) => `${a}:${PORT}`)];
-  const probe = Buffer.from(JSON.stringify({ files: [signingKey, ownerToken, hostTmpFile], dirs: [DATA_DIR], connect: targets })).toString("base64url");
+  const probe = Buffer.from(
+    JSON.stringify({
+      files: [signingKey, ownerToken, hostTmpFile],
+      dirs: [DATA_DIR],
+      connect: targets,
+    }),
+  ).toString("base64url");
   const args = [...PROBE_ARGS, `--probe=${probe}`];
   // The owner's own allowlist (read on every inspection, no restart).
   mkdirSync(DATA_DIR, { recursive: true });
-  writeFileSync(path.join(DATA_DIR, "launchers.json"), JSON.stringify({ version: 1, launchers: [{ id: "e2e-sandbox-probe", command: "node", args }] }));
+  writeFileSync(
+    path.join(DATA_DIR, "launchers.json"),
+    JSON.stringify({ version: 1, launchers: [{ id: "e2e-sandbox-probe", command: "node", args }] }),
+  );
   try {
     const { id } = await createDemoReview(page.request);
     await editReview(page.request, id, (r) => {
-      r.servers.push({ id: "probe", name: "probe", transport: { kind: "stdio", command: "node", args, envNames: [] }, pin: null });
+      r.servers.push({
+        id: "probe",
+        name: "probe",
+        transport: { kind: "stdio", command: "node", args, envNames: [] },
+        pin: null,
+      });
     });
     await page.goto(`/reviews/${id}?section=servers`);
     const panel = page.getByTestId("surface-probe");
     await panel.getByRole("button", { name: "Inspect probe" }).click();
-    await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText("Initialized: sandbox-probe 1.0.0");
+    await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+      "Initialized: sandbox-probe 1.0.0",
+    );
 
     // What the server itself says it got (its tools' descriptions): nothing.
-    await expect(panel.getByRole("list", { name: "tools" }).getByRole("listitem").first()).toBeVisible();
-    const view = (await (await page.request.get(`/api/reviews/${id}/servers/probe/surface`, { headers: bearer })).json()) as {
+    await expect(
+      panel.getByRole("list", { name: "tools" }).getByRole("listitem").first(),
+    ).toBeVisible();
+    const view = (await (
+      await page.request.get(`/api/reviews/${id}/servers/probe/surface`, { headers: bearer })
+    ).json()) as {
       current: { snapshot: { tools: Array<{ name: string; description: string }> } };
     };
     const said = view.current.snapshot.tools.map((t) => t.description);
@@ -75,7 +97,13 @@ test("[sandbox]: a hostile stdio server inspected from the review page gets noth
 
     // The attempts are stored with the inspection: a reload shows them again.
     await page.reload();
-    await expect(page.getByTestId("surface-probe").getByTestId("sandbox-report").getByRole("row").filter({ hasText: signingKey })).toContainText("ENOENT");
+    await expect(
+      page
+        .getByTestId("surface-probe")
+        .getByTestId("sandbox-report")
+        .getByRole("row")
+        .filter({ hasText: signingKey }),
+    ).toContainText("ENOENT");
     // The opt-out banner is absent while the sandbox is on.
     await expect(page.getByTestId("unsandboxed-banner")).toHaveCount(0);
   } finally {

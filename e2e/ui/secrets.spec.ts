@@ -47,7 +47,15 @@ test.beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", RELAY_REVIEW_DATA: DATA, RELAY_REVIEW_TOKEN: OWNER_TOKEN, RELAY_REVIEW_ALLOW_FIXTURES: "1", DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RELAY_REVIEW_DATA: DATA,
+      RELAY_REVIEW_TOKEN: OWNER_TOKEN,
+      RELAY_REVIEW_ALLOW_FIXTURES: "1",
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   server.stdout!.on("data", (c: Buffer) => (log += c.toString("utf8")));
@@ -69,7 +77,9 @@ test.afterAll(() => {
 });
 
 async function signInAt(page: Page) {
-  const res = await page.context().request.post(`${base}/api/auth/sign-in`, { data: { token: OWNER_TOKEN } });
+  const res = await page
+    .context()
+    .request.post(`${base}/api/auth/sign-in`, { data: { token: OWNER_TOKEN } });
   expect(res.status()).toBe(204);
 }
 
@@ -80,8 +90,16 @@ async function inspect(page: Page, reviewId: string) {
   return panel;
 }
 
-async function setOnSecretsPage(page: Page, name: string, value: string, verb: "saved" | "replaced") {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Secrets" }).click();
+async function setOnSecretsPage(
+  page: Page,
+  name: string,
+  value: string,
+  verb: "saved" | "replaced",
+) {
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "Secrets" })
+    .click();
   await expect(page).toHaveURL(`${base}/secrets`);
   const form = page.getByRole("form", { name: "Set a secret" });
   await form.getByLabel("Name").fill(name);
@@ -93,36 +111,68 @@ async function setOnSecretsPage(page: Page, name: string, value: string, verb: "
   expect(await page.content()).not.toContain(value);
 }
 
-test("[secrets]: set in the UI, used by the next inspection with no restart, rotated, deleted; the value is nowhere", async ({ page }) => {
+test("[secrets]: set in the UI, used by the next inspection with no restart, rotated, deleted; the value is nowhere", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signInAt(page);
   const review = {
     schemaVersion: 2,
     title: "Secrets e2e",
-    servers: [{ id: "probe", name: "secret-probe", transport: { kind: "stdio", command: "node", args: PROBE_ARGS, envNames: ["SECRET_PROBE_TOKEN"] }, declaredTools: [{ name: "secret_probe" }] }],
+    servers: [
+      {
+        id: "probe",
+        name: "secret-probe",
+        transport: {
+          kind: "stdio",
+          command: "node",
+          args: PROBE_ARGS,
+          envNames: ["SECRET_PROBE_TOKEN"],
+        },
+        declaredTools: [{ name: "secret_probe" }],
+      },
+    ],
     agents: [{ id: "agent", name: "Agent", tools: [{ serverId: "probe", tool: "secret_probe" }] }],
   };
-  const created = await page.request.post(`${base}/api/reviews`, { headers: bearer, data: { review } });
+  const created = await page.request.post(`${base}/api/reviews`, {
+    headers: bearer,
+    data: { review },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
 
   // Before: the card names what the server needs; the inspection is refused, pointing at the Secrets page.
   let panel = await inspect(page, id);
   const vars = page.getByTestId("server-variables-probe");
-  await expect(vars.locator('[data-variable="SECRET_PROBE_TOKEN"]')).toHaveAttribute("data-state", "unset");
-  await expect(vars.locator('[data-variable="SECRET_PROBE_MODE"]')).toHaveAttribute("data-state", "launcher");
+  await expect(vars.locator('[data-variable="SECRET_PROBE_TOKEN"]')).toHaveAttribute(
+    "data-state",
+    "unset",
+  );
+  await expect(vars.locator('[data-variable="SECRET_PROBE_MODE"]')).toHaveAttribute(
+    "data-state",
+    "launcher",
+  );
   const refused = panel.getByTestId("inspect-refused");
   await expect(refused).toContainText("the variable SECRET_PROBE_TOKEN is not set");
-  await expect(refused.getByRole("link", { name: "Set the value on the Secrets page" })).toHaveAttribute("href", "/secrets");
+  await expect(
+    refused.getByRole("link", { name: "Set the value on the Secrets page" }),
+  ).toHaveAttribute("href", "/secrets");
 
   // Set it in the UI; the next inspection uses it.
   await setOnSecretsPage(page, "SECRET_PROBE_TOKEN", VALUE_1, "saved");
   const row = page.getByTestId("secret-names").locator('[data-secret-name="SECRET_PROBE_TOKEN"]');
   await expect(row).toContainText("launcher secret-probe");
   panel = await inspect(page, id);
-  await expect(page.getByTestId("server-variables-probe").locator('[data-variable="SECRET_PROBE_TOKEN"]')).toHaveAttribute("data-state", "secret");
-  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText("Settled: 1 tools");
-  const surface = async () => (await page.request.get(`${base}/api/reviews/${id}/servers/probe/surface`, { headers: bearer })).text();
+  await expect(
+    page.getByTestId("server-variables-probe").locator('[data-variable="SECRET_PROBE_TOKEN"]'),
+  ).toHaveAttribute("data-state", "secret");
+  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+    "Settled: 1 tools",
+  );
+  const surface = async () =>
+    (
+      await page.request.get(`${base}/api/reviews/${id}/servers/probe/surface`, { headers: bearer })
+    ).text();
   await expect.poll(surface).toContain(`SECRET_PROBE_TOKEN sha256=${sha(VALUE_1)}`);
   const described = await surface();
   expect(described).toContain("SECRET_PROBE_MODE=hash-only");
@@ -131,7 +181,9 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   // Rotate: set again; the next inspection gets the new value.
   await setOnSecretsPage(page, "SECRET_PROBE_TOKEN", VALUE_2, "replaced");
   panel = await inspect(page, id);
-  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText("Settled: 1 tools");
+  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+    "Settled: 1 tools",
+  );
   await expect.poll(surface).toContain(`SECRET_PROBE_TOKEN sha256=${sha(VALUE_2)}`);
 
   // Every answer that could carry it: the secrets list, the inspection record, a decision's export, a share link.
@@ -139,26 +191,57 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   const listed = await page.request.get(`${base}/api/secrets`, { headers: bearer });
   answers.push(await listed.text());
   expect(await listed.text()).toContain('"name":"SECRET_PROBE_TOKEN","set":true');
-  const current = (await (await page.request.get(`${base}/api/reviews/${id}`, { headers: bearer })).json()) as { revision: number };
+  const current = (await (
+    await page.request.get(`${base}/api/reviews/${id}`, { headers: bearer })
+  ).json()) as { revision: number };
   const decided = await page.request.post(`${base}/api/reviews/${id}/decisions`, {
     headers: bearer,
-    data: { baseRevision: current.revision, serverId: "probe", agentId: "agent", verdict: "approved", reviewer: "e2e", rationale: "probe only" },
+    data: {
+      baseRevision: current.revision,
+      serverId: "probe",
+      agentId: "agent",
+      verdict: "approved",
+      reviewer: "e2e",
+      rationale: "probe only",
+    },
   });
   expect(decided.status(), await decided.text()).toBe(201);
-  const did = ((await decided.json()) as { decision: { decision: { id: string } } }).decision.decision.id;
-  const exported = await page.request.get(`${base}/api/reviews/${id}/decisions/${did}/exports/client-config`, { headers: bearer });
+  const did = ((await decided.json()) as { decision: { decision: { id: string } } }).decision
+    .decision.id;
+  const exported = await page.request.get(
+    `${base}/api/reviews/${id}/decisions/${did}/exports/client-config`,
+    { headers: bearer },
+  );
   expect(exported.status(), await exported.text()).toBe(200);
   const exportText = await exported.text();
   expect(exportText).toContain("${SECRET_PROBE_TOKEN}");
-  answers.push(exportText, await (await page.request.get(`${base}/api/reviews/${id}/decisions/${did}/record`, { headers: bearer })).text());
-  const link = await page.request.post(`${base}/api/reviews/${id}/share-links`, { headers: bearer, data: { frozen: false } });
+  answers.push(
+    exportText,
+    await (
+      await page.request.get(`${base}/api/reviews/${id}/decisions/${did}/record`, {
+        headers: bearer,
+      })
+    ).text(),
+  );
+  const link = await page.request.post(`${base}/api/reviews/${id}/share-links`, {
+    headers: bearer,
+    data: { frozen: false },
+  });
   expect(link.status(), await link.text()).toBe(201);
   const { token } = (await link.json()) as { token: string };
   const guest = await page.context().browser()!.newContext();
   const shareApi = await (await guest.request.get(`${base}/api/share/${token}`)).text();
-  const sharedProbe = (JSON.parse(shareApi) as { review: { servers: { id: string; transport: unknown }[] } }).review.servers.find((s) => s.id === "probe");
+  const sharedProbe = (
+    JSON.parse(shareApi) as { review: { servers: { id: string; transport: unknown }[] } }
+  ).review.servers.find((s) => s.id === "probe");
   // The share view shows transports as the record does: kind, the command's base name, variable names; no arguments.
-  expect(sharedProbe?.transport).toEqual({ kind: "stdio", command: "node", origin: null, envNames: ["SECRET_PROBE_TOKEN"], headerEnv: {} });
+  expect(sharedProbe?.transport).toEqual({
+    kind: "stdio",
+    command: "node",
+    origin: null,
+    envNames: ["SECRET_PROBE_TOKEN"],
+    headerEnv: {},
+  });
   const sharePage = await guest.newPage();
   await sharePage.goto(`${base}/share/${token}`);
   await expect(sharePage.getByTestId("share-view")).toBeVisible();
@@ -168,10 +251,15 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   // Delete in the UI; the next inspection is refused again.
   await page.goto(`${base}/secrets`);
   await page.getByRole("button", { name: "Delete SECRET_PROBE_TOKEN" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete secret", exact: true }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: "Delete secret", exact: true })
+    .click();
   await expect(page.getByRole("status")).toContainText("SECRET_PROBE_TOKEN deleted");
   panel = await inspect(page, id);
-  await expect(panel.getByTestId("inspect-refused")).toContainText("the variable SECRET_PROBE_TOKEN is not set");
+  await expect(panel.getByTestId("inspect-refused")).toContainText(
+    "the variable SECRET_PROBE_TOKEN is not set",
+  );
   // Set once more, so the stopped store still holds a sealed value to look for.
   await setOnSecretsPage(page, "SECRET_PROBE_TOKEN", VALUE_2, "saved");
 
@@ -186,14 +274,22 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
 
   const db = await PGlite.create(path.join(DATA, "pglite"));
   try {
-    const tables = await db.query<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public'");
+    const tables = await db.query<{ t: string }>(
+      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     let dump = "";
-    for (const { t } of tables.rows) dump += (await db.query<{ row: string }>(`SELECT x::text AS row FROM "${t}" x`)).rows.map((r) => r.row).join("\n") + "\n";
+    for (const { t } of tables.rows)
+      dump +=
+        (await db.query<{ row: string }>(`SELECT x::text AS row FROM "${t}" x`)).rows
+          .map((r) => r.row)
+          .join("\n") + "\n";
     // The dump is real: it holds the name, the sealed row and the hash the probe reported.
     expect(dump).toContain("SECRET_PROBE_TOKEN");
     expect(dump).toContain(sha(VALUE_2));
     // Which inspection used which secret: recorded by name and source.
-    const used = await db.query<{ v: string }>("SELECT variables::text AS v FROM inspections WHERE status = 'ok'");
+    const used = await db.query<{ v: string }>(
+      "SELECT variables::text AS v FROM inspections WHERE status = 'ok'",
+    );
     expect(used.rows.map((r) => r.v)).toEqual([
       '[{"name": "SECRET_PROBE_MODE", "source": "launcher"}, {"name": "SECRET_PROBE_TOKEN", "source": "secret"}]',
       '[{"name": "SECRET_PROBE_MODE", "source": "launcher"}, {"name": "SECRET_PROBE_TOKEN", "source": "secret"}]',
@@ -202,16 +298,30 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   } finally {
     await db.close();
   }
-  const walk = (d: string): string[] => fs.readdirSync(d).flatMap((n) => (fs.statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
+  const walk = (d: string): string[] =>
+    fs
+      .readdirSync(d)
+      .flatMap((n) =>
+        fs.statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)],
+      );
   const files = walk(DATA);
   expect(files).toContain(path.join(DATA, "secret-key"));
   expect(fs.statSync(path.join(DATA, "secret-key")).mode & 0o777).toBe(0o600);
-  for (const f of files) for (const v of [VALUE_1, VALUE_2]) expect(fs.readFileSync(f).includes(v), f).toBe(false);
+  for (const f of files)
+    for (const v of [VALUE_1, VALUE_2]) expect(fs.readFileSync(f).includes(v), f).toBe(false);
 
   // A start with a key that cannot open what is stored stops, saying why and what to do.
   const wrong = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(await freePort()), HOST: "127.0.0.1", RELAY_REVIEW_DATA: DATA, RELAY_REVIEW_TOKEN: OWNER_TOKEN, RELAY_REVIEW_SECRET_KEY: randomBytes(32).toString("base64"), DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      RELAY_REVIEW_DATA: DATA,
+      RELAY_REVIEW_TOKEN: OWNER_TOKEN,
+      RELAY_REVIEW_SECRET_KEY: randomBytes(32).toString("base64"),
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let wrongLog = "";
@@ -219,5 +329,7 @@ test("[secrets]: set in the UI, used by the next inspection with no restart, rot
   wrong.stderr.on("data", (c: Buffer) => (wrongLog += c.toString("utf8")));
   const code = await new Promise<number | null>((r) => wrong.once("exit", (c) => r(c)));
   expect(code).toBe(1);
-  expect(wrongLog).toMatch(/relay-review: cannot start: 1 of the 1 stored secret\(s\) were sealed under another key .*RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE/);
+  expect(wrongLog).toMatch(
+    /relay-review: cannot start: 1 of the 1 stored secret\(s\) were sealed under another key .*RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE/,
+  );
 });

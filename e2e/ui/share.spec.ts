@@ -5,8 +5,18 @@
  * reachable; a frozen link keeps its revision after the owner saves; a revoked link and an expired
  * one answer exactly like a token that never existed (same status, same body).
  */
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext } from "@playwright/test";
-import { CreateShareLinkResponseSchema, ListShareLinksResponseSchema, ShareViewResponseSchema } from "../../lib/decisions/api";
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+} from "@playwright/test";
+import {
+  CreateShareLinkResponseSchema,
+  ListShareLinksResponseSchema,
+  ShareViewResponseSchema,
+} from "../../lib/decisions/api";
 import { DEMO_REVIEW_TITLE } from "../../lib/review/demo";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
@@ -19,7 +29,10 @@ async function createLink(request: APIRequestContext, id: string, body: Record<s
   return CreateShareLinkResponseSchema.parse(await res.json());
 }
 
-async function freshContext(browser: Browser, baseURL: string | undefined): Promise<BrowserContext> {
+async function freshContext(
+  browser: Browser,
+  baseURL: string | undefined,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL });
   expect(await context.cookies()).toHaveLength(0);
   return context;
@@ -32,7 +45,12 @@ async function answer(context: BrowserContext, token: string) {
   return { apiStatus: api.status(), apiBody: await api.text(), pageStatus: page.status() };
 }
 
-test("[share]: a link opens a read-only view in a fresh context that cannot edit, inspect, create links or reach another review", async ({ browser, baseURL, context, page }) => {
+test("[share]: a link opens a read-only view in a fresh context that cannot edit, inspect, create links or reach another review", async ({
+  browser,
+  baseURL,
+  context,
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(context);
   const { id } = await createDemoReview(page.request);
@@ -40,7 +58,14 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
   await editReview(page.request, other.id, (r) => void (r.title = "Another review, not shared"));
   const decided = await page.request.post(`/api/reviews/${id}/decisions`, {
     headers: bearer,
-    data: { baseRevision: 1, serverId: "knowledge-mcp", agentId: "on-call", verdict: "rejected", reviewer: "R. Reviewer", rationale: "The on-call agent also holds trigger_deploy." },
+    data: {
+      baseRevision: 1,
+      serverId: "knowledge-mcp",
+      agentId: "on-call",
+      verdict: "rejected",
+      reviewer: "R. Reviewer",
+      rationale: "The on-call agent also holds trigger_deploy.",
+    },
   });
   expect(decided.status(), await decided.text()).toBe(201);
 
@@ -83,7 +108,9 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     await expect(decision).toContainText("Rejected");
     await expect(decision).toContainText("knowledge-mcp into on-call agent");
     await expect(decision.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
-    await expect(view.getByTestId("share-writer-bounds")).toContainText("everyone with an email address");
+    await expect(view.getByTestId("share-writer-bounds")).toContainText(
+      "everyone with an email address",
+    );
     await expect(view.getByTestId("paths-table")).toContainText("trigger_deploy");
     await expect(view.getByTestId("controls-table")).toContainText("Tool-set separation");
     await expect(view.getByTestId("share-residue")).toContainText("What survives the controls");
@@ -91,23 +118,33 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     // No edit controls: nothing to type into, no form, no edit/inspect/link/decide button.
     await expect(view.locator("form, input, textarea, select")).toHaveCount(0);
     await expect(
-      view.getByRole("button", { name: /\b(save|add|edit|remove|delete|revoke|create|record|decide|inspect|pin|re-pin|split|download)\b/i }),
+      view.getByRole("button", {
+        name: /\b(save|add|edit|remove|delete|revoke|create|record|decide|inspect|pin|re-pin|split|download)\b/i,
+      }),
     ).toHaveCount(0);
     // The page talked to no owner route, and rendered (and hydrated) without errors.
     expect(requested.filter((p) => p.startsWith("/api/"))).toEqual([]);
     expect(consoleErrors).toEqual([]);
 
     // The share API answers the same review and nothing else, whatever is appended.
-    const api = ShareViewResponseSchema.parse(await (await guest.request.get(`/api/share/${token}`)).json());
+    const api = ShareViewResponseSchema.parse(
+      await (await guest.request.get(`/api/share/${token}`)).json(),
+    );
     expect(api.revision).toBe(2);
     expect(api.frozen).toBe(true);
     expect(api.decisions).toHaveLength(1);
-    const withOther = await guest.request.get(`/api/share/${token}?id=${other.id}&reviewId=${other.id}`);
+    const withOther = await guest.request.get(
+      `/api/share/${token}?id=${other.id}&reviewId=${other.id}`,
+    );
     expect(withOther.status()).toBe(200);
     const body = await withOther.text();
     expect(body).not.toContain(other.id);
     expect(body).not.toContain("Another review, not shared");
-    for (const p of [`/api/share/${token}/../../reviews/${other.id}`, `/api/share/${token}/%2e%2e/%2e%2e/reviews/${other.id}`, `/share/${token}/../../reviews/${other.id}`]) {
+    for (const p of [
+      `/api/share/${token}/../../reviews/${other.id}`,
+      `/api/share/${token}/%2e%2e/%2e%2e/reviews/${other.id}`,
+      `/share/${token}/../../reviews/${other.id}`,
+    ]) {
       const r = await guest.request.get(p, { maxRedirects: 0 });
       expect(r.status(), p).not.toBe(200);
       expect(await r.text(), p).not.toContain("Another review, not shared");
@@ -117,12 +154,32 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     for (const reviewId of [id, other.id]) {
       expect((await guest.request.get(`/api/reviews/${reviewId}`)).status()).toBe(401);
       expect((await guest.request.get(`/api/reviews/${reviewId}/decisions`)).status()).toBe(401);
-      expect((await guest.request.put(`/api/reviews/${reviewId}`, { data: { baseRevision: 2, review: api.review } })).status()).toBe(401);
+      expect(
+        (
+          await guest.request.put(`/api/reviews/${reviewId}`, {
+            data: { baseRevision: 2, review: api.review },
+          })
+        ).status(),
+      ).toBe(401);
       expect((await guest.request.delete(`/api/reviews/${reviewId}`)).status()).toBe(401);
-      expect((await guest.request.post(`/api/reviews/${reviewId}/decisions`, { data: {} })).status()).toBe(401);
-      expect((await guest.request.post(`/api/reviews/${reviewId}/share-links`, { data: { frozen: false } })).status()).toBe(401);
+      expect(
+        (await guest.request.post(`/api/reviews/${reviewId}/decisions`, { data: {} })).status(),
+      ).toBe(401);
+      expect(
+        (
+          await guest.request.post(`/api/reviews/${reviewId}/share-links`, {
+            data: { frozen: false },
+          })
+        ).status(),
+      ).toBe(401);
       expect((await guest.request.get(`/api/reviews/${reviewId}/share-links`)).status()).toBe(401);
-      expect((await guest.request.post(`/api/reviews/${reviewId}/servers/knowledge-mcp/inspect`, { data: {} })).status()).toBe(401);
+      expect(
+        (
+          await guest.request.post(`/api/reviews/${reviewId}/servers/knowledge-mcp/inspect`, {
+            data: {},
+          })
+        ).status(),
+      ).toBe(401);
     }
     expect((await guest.request.get("/api/reviews")).status()).toBe(401);
     expect((await guest.request.get("/api/signing-key")).status()).toBe(401);
@@ -150,7 +207,12 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
   }
 });
 
-test("[share]: revoked and expired links answer exactly like an unknown token", async ({ browser, baseURL, context, page }) => {
+test("[share]: revoked and expired links answer exactly like an unknown token", async ({
+  browser,
+  baseURL,
+  context,
+  page,
+}) => {
   await signIn(context);
   const { id } = await createDemoReview(page.request);
   const guest = await freshContext(browser, baseURL);
@@ -165,7 +227,10 @@ test("[share]: revoked and expired links answer exactly like an unknown token", 
     expect((await answer(guest, link.token)).apiStatus).toBe(200);
     await page.goto(`/reviews/${id}?section=decision`);
     await page.getByRole("button", { name: "Revoke link to revoke" }).click();
-    await expect(page.getByTestId(`share-link-${link.link.id}`)).toHaveAttribute("data-state", "revoked");
+    await expect(page.getByTestId(`share-link-${link.link.id}`)).toHaveAttribute(
+      "data-state",
+      "revoked",
+    );
     expect(await answer(guest, link.token)).toEqual(unknown);
     const guestPage = await guest.newPage();
     expect((await guestPage.goto(link.path))?.status()).toBe(404);
@@ -175,18 +240,32 @@ test("[share]: revoked and expired links answer exactly like an unknown token", 
     // Expired: about a second of life.
     const brief = await createLink(page.request, id, { frozen: true, expiresInHours: 0.0003 });
     expect(brief.link.expiresAt).not.toBeNull();
-    await expect.poll(async () => (await answer(guest, brief.token)).apiStatus, { timeout: 10_000 }).toBe(404);
+    await expect
+      .poll(async () => (await answer(guest, brief.token)).apiStatus, { timeout: 10_000 })
+      .toBe(404);
     expect(await answer(guest, brief.token)).toEqual(unknown);
-    const links = ListShareLinksResponseSchema.parse(await (await page.request.get(`/api/reviews/${id}/share-links`, { headers: bearer })).json());
+    const links = ListShareLinksResponseSchema.parse(
+      await (await page.request.get(`/api/reviews/${id}/share-links`, { headers: bearer })).json(),
+    );
     expect(links.links.find((l) => l.id === brief.link.id)?.state).toBe("expired");
     expect(links.links.find((l) => l.id === link.link.id)?.state).toBe("revoked");
 
     // A link id of this review only; revoking twice keeps the first time.
     const other = await createDemoReview(page.request);
-    expect((await page.request.delete(`/api/reviews/${other.id}/share-links/${link.link.id}`, { headers: bearer })).status()).toBe(404);
-    const twice = await page.request.delete(`/api/reviews/${id}/share-links/${link.link.id}`, { headers: bearer });
+    expect(
+      (
+        await page.request.delete(`/api/reviews/${other.id}/share-links/${link.link.id}`, {
+          headers: bearer,
+        })
+      ).status(),
+    ).toBe(404);
+    const twice = await page.request.delete(`/api/reviews/${id}/share-links/${link.link.id}`, {
+      headers: bearer,
+    });
     expect(twice.status()).toBe(200);
-    expect(((await twice.json()) as { revokedAt: string }).revokedAt).toBe(links.links.find((l) => l.id === link.link.id)?.revokedAt);
+    expect(((await twice.json()) as { revokedAt: string }).revokedAt).toBe(
+      links.links.find((l) => l.id === link.link.id)?.revokedAt,
+    );
   } finally {
     await guest.close();
   }

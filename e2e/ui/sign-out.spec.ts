@@ -7,9 +7,13 @@ import { expect, test, type BrowserContext } from "@playwright/test";
 import { CreateShareLinkResponseSchema } from "../../lib/decisions/api";
 import { OWNER_TOKEN, signIn } from "../support/auth";
 
-const signedIn = async (context: BrowserContext) => (await context.request.get("/api/reviews")).status() === 200;
+const signedIn = async (context: BrowserContext) =>
+  (await context.request.get("/api/reviews")).status() === 200;
 
-test("sign out everywhere asks first, then signs out this browser and every other one", async ({ browser, baseURL }) => {
+test("sign out everywhere asks first, then signs out this browser and every other one", async ({
+  browser,
+  baseURL,
+}) => {
   const mine = await browser.newContext({ baseURL });
   const other = await browser.newContext({ baseURL });
   try {
@@ -66,7 +70,10 @@ test("a share-link reader sees no sign-out button", async ({ browser, baseURL, r
   const auth = { Authorization: `Bearer ${OWNER_TOKEN}` };
   const created = await request.post("/api/reviews", { data: { demo: true }, headers: auth });
   const { id } = (await created.json()) as { id: string };
-  const link = await request.post(`/api/reviews/${id}/share-links`, { data: { frozen: false }, headers: auth });
+  const link = await request.post(`/api/reviews/${id}/share-links`, {
+    data: { frozen: false },
+    headers: auth,
+  });
   expect(link.status(), await link.text()).toBe(201);
   const { path } = CreateShareLinkResponseSchema.parse(await link.json());
   const reader = await browser.newContext({ baseURL });

@@ -8,7 +8,9 @@ test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
 
-test("[reviews]: the review list opens the demo review and deletes only after confirmation", async ({ page }) => {
+test("[reviews]: the review list opens the demo review and deletes only after confirmation", async ({
+  page,
+}) => {
   const id = (await createDemoReview(page.request)).id;
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Reviews", level: 1 })).toBeVisible();
@@ -33,7 +35,9 @@ test("[sources]: the demo's writer bounds follow the seed", async ({ page }) => 
   const portal = page.getByTestId("bound-support-portal");
   await expect(portal).toContainText("everyone with an email address");
   await expect(portal).toContainText("31,400 registered accounts: a floor, not a measurement");
-  await expect(portal).toContainText("Usage fact, not part of the bound: 2,100 of 31,400 external accounts wrote in the last year");
+  await expect(portal).toContainText(
+    "Usage fact, not part of the bound: 2,100 of 31,400 external accounts wrote in the last year",
+  );
   await expect(portal).toContainText("an attack needs 1 account");
   await expect(page.getByTestId("bound-tracker-internal")).toContainText("412 accounts");
   await expect(page.getByTestId("bound-wiki")).toContainText("internal writers only");
@@ -54,15 +58,21 @@ test("[sources]: add, edit and remove a source, each saved as a new revision", a
   const row = page.getByRole("row").filter({ hasText: "Mail: shared inbox" });
   await expect(row).toContainText("5,000 accounts");
   await expect(row).toContainText("Mail · Confidential");
-  const saved = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as { review: { sources: { name: string; confidentiality: string }[] } };
-  expect(saved.review.sources.find((s) => s.name === "Mail: shared inbox")?.confidentiality).toBe("confidential");
+  const saved = (await (
+    await page.request.get(`/api/reviews/${id}`, { headers: bearer })
+  ).json()) as { review: { sources: { name: string; confidentiality: string }[] } };
+  expect(saved.review.sources.find((s) => s.name === "Mail: shared inbox")?.confidentiality).toBe(
+    "confidential",
+  );
 
   await row.getByRole("button", { name: "Edit Mail: shared inbox" }).click();
   const edit = page.getByRole("form", { name: "Edit Mail: shared inbox" });
   await edit.getByLabel("The server fetches linked external pages into its results").check();
   await edit.getByRole("button", { name: "Save source" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 3");
-  await expect(page.getByRole("row").filter({ hasText: "Mail: shared inbox" })).toContainText("anyone with a web server");
+  await expect(page.getByRole("row").filter({ hasText: "Mail: shared inbox" })).toContainText(
+    "anyone with a web server",
+  );
 
   await page.getByRole("button", { name: "Remove Mail: shared inbox" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove source" }).click();
@@ -92,22 +102,31 @@ test("[sources]: a save in between shows a conflict and overwrites nothing", asy
   await expect(page.getByTestId("bound-support-portal")).toBeVisible();
 
   // Someone else saves revision 2 behind the page's back.
-  const current = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as {
+  const current = (await (
+    await page.request.get(`/api/reviews/${id}`, { headers: bearer })
+  ).json()) as {
     revision: number;
     review: { title: string };
   };
   const other = await page.request.put(`/api/reviews/${id}`, {
     headers: bearer,
-    data: { baseRevision: current.revision, review: { ...current.review, title: "renamed elsewhere" } },
+    data: {
+      baseRevision: current.revision,
+      review: { ...current.review, title: "renamed elsewhere" },
+    },
   });
   expect(other.status()).toBe(200);
 
   await page.getByRole("button", { name: "Remove Wiki: internal spaces" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove source" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Not saved: conflict");
-  await expect(page.getByRole("alert").filter({ hasText: "Someone saved revision 2" })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Someone saved revision 2" }),
+  ).toBeVisible();
 
-  const after = (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as {
+  const after = (await (
+    await page.request.get(`/api/reviews/${id}`, { headers: bearer })
+  ).json()) as {
     revision: number;
     review: { title: string; sources: { id: string }[] };
   };

@@ -6,7 +6,8 @@ import { analyzeReview, MAX_PATHS_LISTED_PER_AGENT, type Analysis } from "./anal
 import { toolListsFromReview } from "./input";
 
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
-const review = (input: Omit<ReviewInput, "schemaVersion" | "title">): Review => ReviewSchema.parse({ schemaVersion: 2, title: "t", ...input });
+const review = (input: Omit<ReviewInput, "schemaVersion" | "title">): Review =>
+  ReviewSchema.parse({ schemaVersion: 2, title: "t", ...input });
 const findingIds = (a: Analysis) => a.findings.map((f) => `${f.id} ${f.severity} ${f.why.summary}`);
 
 const manual = { kind: "manual" as const };
@@ -16,23 +17,68 @@ describe("union property", () => {
   it("text returned by one server's tool reaches every sink in the agent, whichever server each came from", () => {
     const r = review({
       servers: [
-        { id: "kb", name: "kb", transport: manual, declaredTools: [{ name: "search", annotations: { readOnlyHint: true } }] },
-        { id: "deploy", name: "deploy", transport: manual, declaredTools: [{ name: "trigger_deploy" }] },
+        {
+          id: "kb",
+          name: "kb",
+          transport: manual,
+          declaredTools: [{ name: "search", annotations: { readOnlyHint: true } }],
+        },
+        {
+          id: "deploy",
+          name: "deploy",
+          transport: manual,
+          declaredTools: [{ name: "trigger_deploy" }],
+        },
         { id: "drive", name: "drive", transport: manual, declaredTools: [{ name: "share_file" }] },
       ],
       sources: [{ id: "portal", name: "portal", writers: openPortal }],
       tools: [
-        { serverId: "kb", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-        { serverId: "deploy", tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
-        { serverId: "drive", tool: "share_file", roles: ["network_or_shares", "reads_private_data"], rolesConfirmed: true },
+        {
+          serverId: "kb",
+          tool: "search",
+          sourceIds: ["portal"],
+          roles: ["returns_untrusted_text"],
+          rolesConfirmed: true,
+        },
+        {
+          serverId: "deploy",
+          tool: "trigger_deploy",
+          roles: ["deploys_or_destroys"],
+          rolesConfirmed: true,
+        },
+        {
+          serverId: "drive",
+          tool: "share_file",
+          roles: ["network_or_shares", "reads_private_data"],
+          rolesConfirmed: true,
+        },
       ],
-      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: "search" }, { serverId: "deploy", tool: "trigger_deploy" }, { serverId: "drive", tool: "share_file" }] }],
+      agents: [
+        {
+          id: "a",
+          name: "a",
+          tools: [
+            { serverId: "kb", tool: "search" },
+            { serverId: "deploy", tool: "trigger_deploy" },
+            { serverId: "drive", tool: "share_file" },
+          ],
+        },
+      ],
     });
     const a = analyse(r);
-    expect(a.paths.listed.map((p) => p.sink)).toEqual(["deploy/trigger_deploy", "drive/share_file"]);
+    expect(a.paths.listed.map((p) => p.sink)).toEqual([
+      "deploy/trigger_deploy",
+      "drive/share_file",
+    ]);
     expect(a.agents[0]?.trifecta.met).toBe(true);
     expect(a.agents[0]?.ruleOfTwo).toMatchObject({ count: 4, violated: true });
-    expect(a.findings.map((f) => f.kind)).toEqual(expect.arrayContaining(["path.to_sensitive_sink", "agent.lethal_trifecta", "agent.rule_of_two"]));
+    expect(a.findings.map((f) => f.kind)).toEqual(
+      expect.arrayContaining([
+        "path.to_sensitive_sink",
+        "agent.lethal_trifecta",
+        "agent.rule_of_two",
+      ]),
+    );
   });
 
   it("the Rule of Two's finding cites each tool's role once, though deploying is both sensitive and a state change", () => {
@@ -40,11 +86,37 @@ describe("union property", () => {
       servers: [{ id: "kb", name: "kb", transport: manual }],
       sources: [{ id: "portal", name: "portal", writers: openPortal }],
       tools: [
-        { serverId: "kb", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-        { serverId: "kb", tool: "release", roles: ["writes", "deploys_or_destroys"], rolesConfirmed: true },
-        { serverId: "kb", tool: "mail", roles: ["reads_private_data", "network_or_shares"], rolesConfirmed: true },
+        {
+          serverId: "kb",
+          tool: "search",
+          sourceIds: ["portal"],
+          roles: ["returns_untrusted_text"],
+          rolesConfirmed: true,
+        },
+        {
+          serverId: "kb",
+          tool: "release",
+          roles: ["writes", "deploys_or_destroys"],
+          rolesConfirmed: true,
+        },
+        {
+          serverId: "kb",
+          tool: "mail",
+          roles: ["reads_private_data", "network_or_shares"],
+          rolesConfirmed: true,
+        },
       ],
-      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: "search" }, { serverId: "kb", tool: "release" }, { serverId: "kb", tool: "mail" }] }],
+      agents: [
+        {
+          id: "a",
+          name: "a",
+          tools: [
+            { serverId: "kb", tool: "search" },
+            { serverId: "kb", tool: "release" },
+            { serverId: "kb", tool: "mail" },
+          ],
+        },
+      ],
     });
     const rule = analyse(r).findings.find((f) => f.kind === "agent.rule_of_two");
     // Untrusted input, then the sensitive tools (held in key order), then state change, then outbound.
@@ -62,10 +134,25 @@ describe("union property", () => {
       servers: [{ id: "kb", name: "kb", transport: manual }],
       sources: [{ id: "wiki", name: "wiki", writers: { internalAccounts: 5 } }],
       tools: [
-        { serverId: "kb", tool: "read", sourceIds: ["wiki"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
+        {
+          serverId: "kb",
+          tool: "read",
+          sourceIds: ["wiki"],
+          roles: ["returns_untrusted_text"],
+          rolesConfirmed: true,
+        },
         { serverId: "kb", tool: "write", roles: ["writes"], rolesConfirmed: true },
       ],
-      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: "read" }, { serverId: "kb", tool: "write" }] }],
+      agents: [
+        {
+          id: "a",
+          name: "a",
+          tools: [
+            { serverId: "kb", tool: "read" },
+            { serverId: "kb", tool: "write" },
+          ],
+        },
+      ],
     });
     expect(analyse(r).paths.total).toBe(0);
   });
@@ -73,8 +160,31 @@ describe("union property", () => {
 
 describe("from hand-entered tools alone", () => {
   const r = review({
-    servers: [{ id: "kb", name: "kb", transport: manual, declaredTools: [{ name: "search_tickets", description: "Search tickets", annotations: { readOnlyHint: true } }, { name: "deploy_release" }] }],
-    agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: "search_tickets" }, { serverId: "kb", tool: "deploy_release" }] }],
+    servers: [
+      {
+        id: "kb",
+        name: "kb",
+        transport: manual,
+        declaredTools: [
+          {
+            name: "search_tickets",
+            description: "Search tickets",
+            annotations: { readOnlyHint: true },
+          },
+          { name: "deploy_release" },
+        ],
+      },
+    ],
+    agents: [
+      {
+        id: "a",
+        name: "a",
+        tools: [
+          { serverId: "kb", tool: "search_tickets" },
+          { serverId: "kb", tool: "deploy_release" },
+        ],
+      },
+    ],
   });
   const a = analyse(r);
 
@@ -86,8 +196,12 @@ describe("from hand-entered tools alone", () => {
       reliesOnSuggestions: true,
       head: { boundLabel: "unknown writers (no source mapped)" },
     });
-    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.reliesOnSuggestions).toBe(true);
-    expect(a.findings.map((f) => f.kind)).toEqual(expect.arrayContaining(["roles.unconfirmed", "tools.unmapped_sources"]));
+    expect(
+      a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.reliesOnSuggestions,
+    ).toBe(true);
+    expect(a.findings.map((f) => f.kind)).toEqual(
+      expect.arrayContaining(["roles.unconfirmed", "tools.unmapped_sources"]),
+    );
   });
 
   it("records every place it relied on an unconfirmed suggestion", () => {
@@ -98,7 +212,9 @@ describe("from hand-entered tools alone", () => {
   });
 
   it("prefers the snapshot's tool list when one is given", () => {
-    const lists = toolListsFromReview(r, { kb: [{ name: "search_tickets", description: "", annotations: { readOnlyHint: true } }] });
+    const lists = toolListsFromReview(r, {
+      kb: [{ name: "search_tickets", description: "", annotations: { readOnlyHint: true } }],
+    });
     expect(lists[0]?.origin).toBe("snapshot");
     const b = analyzeReview(r, lists);
     expect(b.tools.find((t) => t.key === "kb/deploy_release")?.presence).toBe("not_listed");
@@ -110,19 +226,53 @@ describe("a server's hidden characters", () => {
   it("are revealed in the graph's labels and the findings' sentences, and kept as sent in keys", () => {
     const hostile = "read\u202Eyolped_reggirt"; // reads as "read" then "trigger_deploy" reversed
     const r = review({
-      servers: [{ id: "kb", name: "kb", transport: manual, declaredTools: [{ name: hostile, annotations: { readOnlyHint: true } }, { name: "trigger_deploy" }] }],
+      servers: [
+        {
+          id: "kb",
+          name: "kb",
+          transport: manual,
+          declaredTools: [
+            { name: hostile, annotations: { readOnlyHint: true } },
+            { name: "trigger_deploy" },
+          ],
+        },
+      ],
       sources: [{ id: "portal", name: "portal", writers: openPortal }],
       tools: [
-        { serverId: "kb", tool: hostile, sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-        { serverId: "kb", tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
+        {
+          serverId: "kb",
+          tool: hostile,
+          sourceIds: ["portal"],
+          roles: ["returns_untrusted_text"],
+          rolesConfirmed: true,
+        },
+        {
+          serverId: "kb",
+          tool: "trigger_deploy",
+          roles: ["deploys_or_destroys"],
+          rolesConfirmed: true,
+        },
       ],
-      agents: [{ id: "a", name: "a", tools: [{ serverId: "kb", tool: hostile }, { serverId: "kb", tool: "trigger_deploy" }] }],
+      agents: [
+        {
+          id: "a",
+          name: "a",
+          tools: [
+            { serverId: "kb", tool: hostile },
+            { serverId: "kb", tool: "trigger_deploy" },
+          ],
+        },
+      ],
     });
     const a = analyse(r);
     const shown = "read⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧yolped_reggirt";
     expect(a.graph.nodes.find((n) => n.kind === "returning")?.label).toBe(shown);
-    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.summary).toContain(`${shown} returns text from portal`);
-    expect(a.findings.find((f) => f.kind === "separation.holds_both")?.why.summary).toContain(shown);
+    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.summary).toContain(
+      `${shown} returns text from portal`,
+    );
+    expect(a.findings.find((f) => f.kind === "separation.holds_both")?.why.summary).toContain(
+      shown,
+    );
     for (const f of a.findings) expect(`${f.title} ${f.why.summary}`).not.toContain("\u202E");
     expect(a.tools.find((t) => t.name === hostile)?.key).toBe(`kb/${hostile}`);
   });
@@ -132,18 +282,34 @@ describe("prose is not a control", () => {
   it("[not-control:statement_of_intent] adding or removing a statement of intent changes no finding", () => {
     const demo = createDemoReview();
     const base = findingIds(analyse(demo));
-    const none = findingIds(analyse({ ...demo, controls: { ...demo.controls, statementsOfIntent: [] } }));
+    const none = findingIds(
+      analyse({ ...demo, controls: { ...demo.controls, statementsOfIntent: [] } }),
+    );
     const more = findingIds(
-      analyse({ ...demo, controls: { ...demo.controls, statementsOfIntent: [...demo.controls.statementsOfIntent, { text: "Never deploy from a ticket.", where: "wiki" }] } }),
+      analyse({
+        ...demo,
+        controls: {
+          ...demo.controls,
+          statementsOfIntent: [
+            ...demo.controls.statementsOfIntent,
+            { text: "Never deploy from a ticket.", where: "wiki" },
+          ],
+        },
+      }),
     );
     expect(none).toEqual(base);
     expect(more).toEqual(base);
-    expect(analyse(demo).controls.residue).toEqual(analyse({ ...demo, controls: { ...demo.controls, statementsOfIntent: [] } }).controls.residue);
+    expect(analyse(demo).controls.residue).toEqual(
+      analyse({ ...demo, controls: { ...demo.controls, statementsOfIntent: [] } }).controls.residue,
+    );
   });
 
   it("[not-control:maintainer_reputation] a server's reputation in its notes changes no finding", () => {
     const demo = createDemoReview();
-    const sloppy = { ...demo, servers: demo.servers.map((s) => ({ ...s, notes: "Unknown maintainer, no tests." })) };
+    const sloppy = {
+      ...demo,
+      servers: demo.servers.map((s) => ({ ...s, notes: "Unknown maintainer, no tests." })),
+    };
     expect(findingIds(analyse(sloppy))).toEqual(findingIds(analyse(demo)));
   });
 
@@ -151,7 +317,12 @@ describe("prose is not a control", () => {
     const a = analyse(createDemoReview());
     expect(a.controls.notControls.map((c) => c.id)).toContain("detection_flags");
     expect(NOT_CONTROLS.find((c) => c.id === "detection_flags")?.reason).toMatch(/where to look/);
-    const evaluated = [...a.controls.credentials, ...a.controls.egress, ...a.controls.approvals, a.controls.separation].map((c) => c.controlId);
+    const evaluated = [
+      ...a.controls.credentials,
+      ...a.controls.egress,
+      ...a.controls.approvals,
+      a.controls.separation,
+    ].map((c) => c.controlId);
     expect(evaluated).not.toContain("detection_flags");
   });
 });
@@ -159,12 +330,16 @@ describe("prose is not a control", () => {
 describe("[control:egress] [control:credential] [control:approval] controls absent or unreadable", () => {
   it("a relay server with no credential or egress, and an agent with sinks but no approval, have those controls absent", () => {
     const demo = createDemoReview();
-    const a = analyse({ ...demo, controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] } });
-    expect(a.controls.absent.map((c) => `${c.controlId}:${c.scope.kind === "server" ? c.scope.serverId : c.scope.kind === "agent" ? c.scope.agentId : ""}`)).toEqual([
-      "credential:knowledge-mcp",
-      "egress:knowledge-mcp",
-      "approval:on-call",
-    ]);
+    const a = analyse({
+      ...demo,
+      controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] },
+    });
+    expect(
+      a.controls.absent.map(
+        (c) =>
+          `${c.controlId}:${c.scope.kind === "server" ? c.scope.serverId : c.scope.kind === "agent" ? c.scope.agentId : ""}`,
+      ),
+    ).toEqual(["credential:knowledge-mcp", "egress:knowledge-mcp", "approval:on-call"]);
     expect(a.controls.residue.text).toBe(
       "a payload in the source or on any host the server can fetch from, with a way out to any host, behind a server token that can do more than read, reaching every tool in the session, trigger_deploy among them, with no person in front of the sink call",
     );
@@ -173,9 +348,14 @@ describe("[control:egress] [control:credential] [control:approval] controls abse
   it("a malformed policy cannot be evaluated, and says where", () => {
     const demo = createDemoReview();
     const bad = demo.controls.egress[0]!.policyYaml.replace("10.42.7.0/24", "10.42.7.0/33");
-    const a = analyse({ ...demo, controls: { ...demo.controls, egress: [{ serverId: demo.servers[0]!.id, policyYaml: bad }] } });
+    const a = analyse({
+      ...demo,
+      controls: { ...demo.controls, egress: [{ serverId: demo.servers[0]!.id, policyYaml: bad }] },
+    });
     expect(a.controls.egress[0]?.status).toBe("cannot_evaluate");
-    expect(a.findings.find((f) => f.kind === "egress.cannot_evaluate")?.why.config[0]).toMatchObject({ line: 15 });
+    expect(
+      a.findings.find((f) => f.kind === "egress.cannot_evaluate")?.why.config[0],
+    ).toMatchObject({ line: 15 });
   });
 });
 
@@ -195,11 +375,22 @@ describe("output", () => {
   it("lists every control finding in the top-level findings, and does not repeat them as an aggregate under controls", () => {
     const a = analyse(createDemoReview());
     const c = a.controls;
-    const perControl = [...c.credentials, ...c.egress, c.separation, ...c.approvals, ...c.absent].flatMap((e) => e.findings);
+    const perControl = [
+      ...c.credentials,
+      ...c.egress,
+      c.separation,
+      ...c.approvals,
+      ...c.absent,
+    ].flatMap((e) => e.findings);
     expect(perControl.length).toBeGreaterThan(0);
     const ids = new Set(a.findings.map((f) => f.id));
     for (const f of perControl) expect(ids.has(f.id), f.id).toBe(true);
-    expect(a.findings.filter((f) => f.controlId !== null).map((f) => f.id).sort()).toEqual(perControl.map((f) => f.id).sort());
+    expect(
+      a.findings
+        .filter((f) => f.controlId !== null)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(perControl.map((f) => f.id).sort());
     expect(Object.keys(c)).not.toContain("findings");
   });
 
@@ -215,14 +406,35 @@ describe("output", () => {
   });
 
   it("counts every path exactly and lists up to the bound, reporting truncation as a value", () => {
-    const sources = Array.from({ length: 30 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, writers: openPortal }));
-    const readers = Array.from({ length: 20 }, (_, i) => ({ serverId: "kb", tool: `read${i}`, sourceIds: sources.map((s) => s.id), roles: ["returns_untrusted_text" as const], rolesConfirmed: true }));
-    const sinks = Array.from({ length: 10 }, (_, i) => ({ serverId: "kb", tool: `write${i}`, roles: ["writes" as const], rolesConfirmed: true }));
+    const sources = Array.from({ length: 30 }, (_, i) => ({
+      id: `s${i}`,
+      name: `s${i}`,
+      writers: openPortal,
+    }));
+    const readers = Array.from({ length: 20 }, (_, i) => ({
+      serverId: "kb",
+      tool: `read${i}`,
+      sourceIds: sources.map((s) => s.id),
+      roles: ["returns_untrusted_text" as const],
+      rolesConfirmed: true,
+    }));
+    const sinks = Array.from({ length: 10 }, (_, i) => ({
+      serverId: "kb",
+      tool: `write${i}`,
+      roles: ["writes" as const],
+      rolesConfirmed: true,
+    }));
     const r = review({
       servers: [{ id: "kb", name: "kb", transport: manual }],
       sources,
       tools: [...readers, ...sinks],
-      agents: [{ id: "a", name: "a", tools: [...readers, ...sinks].map((t) => ({ serverId: "kb", tool: t.tool })) }],
+      agents: [
+        {
+          id: "a",
+          name: "a",
+          tools: [...readers, ...sinks].map((t) => ({ serverId: "kb", tool: t.tool })),
+        },
+      ],
     });
     const a = analyse(r);
     expect(a.paths.total).toBe(30 * 20 * 10);
@@ -246,8 +458,24 @@ describe("annotation claims that contradict the name", () => {
         ],
       },
     ],
-    tools: [{ serverId: "srv-15f31645b5b2", tool: "delete_branch", roles: ["deploys_or_destroys"], rolesConfirmed: true }],
-    agents: [{ id: "a", name: "a", tools: [{ serverId: "srv-15f31645b5b2", tool: "delete_branch" }, { serverId: "srv-15f31645b5b2", tool: "list_jobs" }] }],
+    tools: [
+      {
+        serverId: "srv-15f31645b5b2",
+        tool: "delete_branch",
+        roles: ["deploys_or_destroys"],
+        rolesConfirmed: true,
+      },
+    ],
+    agents: [
+      {
+        id: "a",
+        name: "a",
+        tools: [
+          { serverId: "srv-15f31645b5b2", tool: "delete_branch" },
+          { serverId: "srv-15f31645b5b2", tool: "list_jobs" },
+        ],
+      },
+    ],
   });
   const a = analyse(r);
   const conflicts = a.findings.filter((f) => f.kind === "tools.annotation_contradicts_name");
@@ -258,8 +486,12 @@ describe("annotation claims that contradict the name", () => {
       "GitLab claims destructiveHint: true for list_jobs, which its name contradicts",
     ]);
     expect(conflicts[0]?.why.summary).toContain('the name\'s verb "delete" deletes');
-    for (const f of conflicts) expect(`${f.title} ${f.why.summary}`).not.toContain("srv-15f31645b5b2");
-    expect(conflicts[0]?.subject).toEqual({ serverId: "srv-15f31645b5b2", tool: "srv-15f31645b5b2/delete_branch" });
+    for (const f of conflicts)
+      expect(`${f.title} ${f.why.summary}`).not.toContain("srv-15f31645b5b2");
+    expect(conflicts[0]?.subject).toEqual({
+      serverId: "srv-15f31645b5b2",
+      tool: "srv-15f31645b5b2/delete_branch",
+    });
   });
 
   it("keep the safer reading, and the tool's JSON entry carries them with its verb and confidence", () => {

@@ -22,12 +22,43 @@ import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index"
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 import { sortFindings, why, type Finding } from "./findings";
 import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
-import { edgeId, findingId, nodeIds, pathId, splitToolKey, type EdgeId, type ItemKind, type HeadRef, type NodeId, type PathId, type ToolKey } from "./ids";
+import {
+  edgeId,
+  findingId,
+  nodeIds,
+  pathId,
+  splitToolKey,
+  type EdgeId,
+  type ItemKind,
+  type HeadRef,
+  type NodeId,
+  type PathId,
+  type ToolKey,
+} from "./ids";
 import type { ServerToolList } from "./input";
-import { READS_PRIVATE_DATA_MASK, RETURNS_UNTRUSTED_TEXT_MASK, SENSITIVE_SINK_MASK, agentHoldsBoth, agentReturningTools, agentSinkTools, buildModel, collectEvidence, serverName, type AnalysisModel, type HeadNodes, type ResolvedAgent, type ResolvedTool } from "./model";
+import {
+  READS_PRIVATE_DATA_MASK,
+  RETURNS_UNTRUSTED_TEXT_MASK,
+  SENSITIVE_SINK_MASK,
+  agentHoldsBoth,
+  agentReturningTools,
+  agentSinkTools,
+  buildModel,
+  collectEvidence,
+  serverName,
+  type AnalysisModel,
+  type HeadNodes,
+  type ResolvedAgent,
+  type ResolvedTool,
+} from "./model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
-import { mentionFindings, promptViews, shadowingFindings, type PromptView } from "./surface-findings";
+import {
+  mentionFindings,
+  promptViews,
+  shadowingFindings,
+  type PromptView,
+} from "./surface-findings";
 
 export { ANALYSIS_VERSION };
 
@@ -37,11 +68,45 @@ export const MAX_PATHS_LISTED = 1000;
 export const MAX_PATHS_LISTED_PER_AGENT = 200;
 
 export type GraphNode =
-  | { id: NodeId; kind: "writers"; label: string; head: HeadRef; bound: WriterBound | null; reachesOutsideBoundary: boolean; minAccountsAnAttackNeeds: number; usage: UsageFact | null }
-  | { id: NodeId; kind: "source"; label: string; head: HeadRef; sourceKind: string; reachesOutsideBoundary: boolean }
-  | { id: NodeId; kind: "returning"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; rolesOrigin: "confirmed" | "suggested"; item?: "resource" | "resource_template" }
+  | {
+      id: NodeId;
+      kind: "writers";
+      label: string;
+      head: HeadRef;
+      bound: WriterBound | null;
+      reachesOutsideBoundary: boolean;
+      minAccountsAnAttackNeeds: number;
+      usage: UsageFact | null;
+    }
+  | {
+      id: NodeId;
+      kind: "source";
+      label: string;
+      head: HeadRef;
+      sourceKind: string;
+      reachesOutsideBoundary: boolean;
+    }
+  | {
+      id: NodeId;
+      kind: "returning";
+      label: string;
+      tool: ToolKey;
+      serverId: ServerId;
+      group: ServerId;
+      rolesOrigin: "confirmed" | "suggested";
+      item?: "resource" | "resource_template";
+    }
   | { id: NodeId; kind: "agent"; label: string; agentId: AgentId }
-  | { id: NodeId; kind: "sink"; label: string; tool: ToolKey; serverId: ServerId; group: ServerId; sinkRoles: ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
+  | {
+      id: NodeId;
+      kind: "sink";
+      label: string;
+      tool: ToolKey;
+      serverId: ServerId;
+      group: ServerId;
+      sinkRoles: ToolRole[];
+      rolesOrigin: "confirmed" | "suggested";
+    };
 
 export type GraphEdge = {
   id: EdgeId;
@@ -52,7 +117,13 @@ export type GraphEdge = {
   onPath: boolean;
 };
 
-export type PathHead = { nodeId: NodeId; head: HeadRef; label: string; bound: WriterBound | null; boundLabel: string };
+export type PathHead = {
+  nodeId: NodeId;
+  head: HeadRef;
+  label: string;
+  bound: WriterBound | null;
+  boundLabel: string;
+};
 
 export type PathView = {
   id: PathId;
@@ -68,7 +139,14 @@ export type PathView = {
 
 export type Leg = { present: boolean; tools: ToolKey[] };
 
-export type ControlOnPath = { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; effect: "cuts" | "narrows"; summary: string };
+export type ControlOnPath = {
+  controlId: ControlId;
+  sitsAt: ControlPosition;
+  status: ControlStatus;
+  scope: ControlScope;
+  effect: "cuts" | "narrows";
+  summary: string;
+};
 
 export type AgentAnalysis = {
   agentId: AgentId;
@@ -84,7 +162,14 @@ export type AgentAnalysis = {
   /** Distinct path heads, by node id. */
   heads: NodeId[];
   trifecta: { met: boolean; untrustedInput: Leg; privateData: Leg; outboundCommunication: Leg };
-  ruleOfTwo: { untrustedInput: Leg; sensitiveDataOrSystems: Leg; stateChange: Leg; outboundCommunication: Leg; count: number; violated: boolean };
+  ruleOfTwo: {
+    untrustedInput: Leg;
+    sensitiveDataOrSystems: Leg;
+    stateChange: Leg;
+    outboundCommunication: Leg;
+    count: number;
+    violated: boolean;
+  };
   controlsOnPath: ControlOnPath[];
   reliesOnSuggestions: boolean;
 };
@@ -124,16 +209,32 @@ export type ToolView = {
   sinkRoles: ToolRole[];
 };
 
-export type RelianceEntry = { tool: ToolKey; agents: AgentId[]; roles: ToolRole[]; usedAs: string[] };
+export type RelianceEntry = {
+  tool: ToolKey;
+  agents: AgentId[];
+  roles: ToolRole[];
+  usedAs: string[];
+};
 
 export type Analysis = {
   version: typeof ANALYSIS_VERSION;
-  toolLists: { serverId: ServerId; origin: "snapshot" | "declared"; toolCount: number; blocked: { reason: string; pinnedSurfaceSha256: string } | null }[];
+  toolLists: {
+    serverId: ServerId;
+    origin: "snapshot" | "declared";
+    toolCount: number;
+    blocked: { reason: string; pinnedSurfaceSha256: string } | null;
+  }[];
   sources: SourceView[];
   tools: ToolView[];
   graph: { nodes: GraphNode[]; edges: GraphEdge[] };
   agents: AgentAnalysis[];
-  paths: { total: number; listed: PathView[]; truncated: boolean; limit: number; perAgentLimit: number };
+  paths: {
+    total: number;
+    listed: PathView[];
+    truncated: boolean;
+    limit: number;
+    perAgentLimit: number;
+  };
   /** The controls with their own findings; every control finding is also in `findings`, which is not repeated here. */
   controls: Omit<ControlsEvaluation, "findings">;
   reliance: RelianceEntry[];
@@ -142,16 +243,31 @@ export type Analysis = {
   findings: Finding[];
 };
 
-const UNBOUNDED: ReadonlySet<WriterBound["kind"]> = new Set(["everyone_with_an_email_address", "anyone_with_a_web_server"]);
+const UNBOUNDED: ReadonlySet<WriterBound["kind"]> = new Set([
+  "everyone_with_an_email_address",
+  "anyone_with_a_web_server",
+]);
 
 function headView(model: AnalysisModel, h: HeadNodes): PathHead {
   const head = h.head;
   if (head.kind === "source") {
     const s = model.sources.get(head.sourceId);
-    return { nodeId: h.source, head, label: s?.source.name ?? head.sourceId, bound: s?.bound.bound ?? null, boundLabel: s?.bound.bound.label ?? "unknown" };
+    return {
+      nodeId: h.source,
+      head,
+      label: s?.source.name ?? head.sourceId,
+      bound: s?.bound.bound ?? null,
+      boundLabel: s?.bound.bound.label ?? "unknown",
+    };
   }
   // The head names its tool by name, as the graph's node does: the key is an id, not prose.
-  return { nodeId: h.source, head, label: `unmapped text returned by ${shownName(splitToolKey(head.tool).tool)}`, bound: null, boundLabel: "unknown writers (no source mapped)" };
+  return {
+    nodeId: h.source,
+    head,
+    label: `unmapped text returned by ${shownName(splitToolKey(head.tool).tool)}`,
+    bound: null,
+    boundLabel: "unknown writers (no source mapped)",
+  };
 }
 
 const OUTBOUND = roleMask(["network_or_shares"]);
@@ -169,7 +285,10 @@ const ALL_ROLES = roleMask(TOOL_ROLES);
  * it. Tools with the same facts (sink roles, returning, reads private data) share one array.
  */
 function usedAs(b: AnalysisBuild, t: ResolvedTool): string[] {
-  const key = (t.roles.mask & SENSITIVE_SINK_MASK) | (t.headNodes.length > 0 ? 1 << 8 : 0) | (t.readsPrivateData ? 1 << 9 : 0);
+  const key =
+    (t.roles.mask & SENSITIVE_SINK_MASK) |
+    (t.headNodes.length > 0 ? 1 << 8 : 0) |
+    (t.readsPrivateData ? 1 << 9 : 0);
   let out = b.usedAs.get(key);
   if (out) return out;
   out = [];
@@ -196,10 +315,18 @@ function distinctKeys(...lists: (readonly ResolvedTool[])[]): ToolKey[] {
   return out;
 }
 
-const leg = (tools: ResolvedTool[]): Leg => ({ present: tools.length > 0, tools: tools.map((t) => t.key) });
+const leg = (tools: ResolvedTool[]): Leg => ({
+  present: tools.length > 0,
+  tools: tools.map((t) => t.key),
+});
 
 /** The Rule of Two's four properties, in the order findings name them. */
-const RULE_OF_TWO_LEGS = ["untrustedInput", "sensitiveDataOrSystems", "stateChange", "outboundCommunication"] as const;
+const RULE_OF_TWO_LEGS = [
+  "untrustedInput",
+  "sensitiveDataOrSystems",
+  "stateChange",
+  "outboundCommunication",
+] as const;
 /** The properties as a sentence says them. */
 const RULE_OF_TWO_WORDS: Record<(typeof RULE_OF_TWO_LEGS)[number], string> = {
   untrustedInput: "untrusted input",
@@ -212,7 +339,10 @@ const RULE_OF_TWO_WORDS: Record<(typeof RULE_OF_TWO_LEGS)[number], string> = {
  * "untrusted input: get_issue (Support portal), search_pages (Wiki); private data: read_env":
  * the tools standing on each leg, by name, a returning tool with the sources its text comes from.
  */
-function legsInProse(b: AnalysisBuild, legs: readonly (readonly [string, readonly ResolvedTool[]])[]): string {
+function legsInProse(
+  b: AnalysisBuild,
+  legs: readonly (readonly [string, readonly ResolvedTool[]])[],
+): string {
   let out = "";
   for (const [label, tools] of legs) {
     const names: string[] = [];
@@ -220,7 +350,11 @@ function legsInProse(b: AnalysisBuild, legs: readonly (readonly [string, readonl
     for (let i = 0; i < shown; i++) {
       const t = tools[i]!;
       const heads = label === "untrusted input" ? t.headNodes.map((h) => hview(b, h).label) : [];
-      names.push(heads.length > 0 && t.sourceIds.length > 0 ? `${shownName(t.name)} (${namesInProse(heads, 3)})` : shownName(t.name));
+      names.push(
+        heads.length > 0 && t.sourceIds.length > 0
+          ? `${shownName(t.name)} (${namesInProse(heads, 3)})`
+          : shownName(t.name),
+      );
     }
     out += `${out ? "; " : ""}${label}: ${names.join(", ")}${tools.length > shown ? ` and ${tools.length - shown} more` : ""}`;
   }
@@ -257,7 +391,13 @@ type AnalysisBuild = {
   total: number;
 };
 
-function addEdge(b: AnalysisBuild, from: NodeId, to: NodeId, kind: GraphEdge["kind"], onPath = false): GraphEdge {
+function addEdge(
+  b: AnalysisBuild,
+  from: NodeId,
+  to: NodeId,
+  kind: GraphEdge["kind"],
+  onPath = false,
+): GraphEdge {
   const edge: GraphEdge = { id: edgeId(from, to), from, to, kind, onPath };
   b.edges.push(edge);
   return edge;
@@ -296,7 +436,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const heldBy: GraphEdge[] = [];
   for (let i = 0; i < held.length; i++) {
     const t = held[i]!;
-    if (t.headNodes.length > 0) heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
+    if (t.headNodes.length > 0)
+      heldBy.push(addEdge(b, t.returningNodeId, aid, "held_by", holdsBoth));
     else if (t.sourceIds.length > 0) addEdge(b, t.returningNodeId, aid, "held_by");
   }
   const holds: GraphEdge[] = [];
@@ -304,7 +445,16 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     const s = sinks[i]!;
     if (!sinkNodes.has(s.key)) {
       sinkNodes.add(s.key);
-      nodes.push({ id: s.sinkNodeId, kind: "sink", label: shownName(s.name), tool: s.key, serverId: s.serverId, group: s.serverId, sinkRoles: s.sinkRoles, rolesOrigin: s.roles.origin });
+      nodes.push({
+        id: s.sinkNodeId,
+        kind: "sink",
+        label: shownName(s.name),
+        tool: s.key,
+        serverId: s.serverId,
+        group: s.serverId,
+        sinkRoles: s.sinkRoles,
+        rolesOrigin: s.roles.origin,
+      });
     }
     holds.push(addEdge(b, aid, s.sinkNodeId, "holds", holdsBoth));
   }
@@ -359,7 +509,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       const hv = hview(b, hn);
       const firstEdges = [b.writesInto.get(hn)!.id, into[k]!.id, heldBy[ri]!.id];
       for (let si = 0; si < sinks.length; si++) {
-        if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED) break listing;
+        if (listedHere >= MAX_PATHS_LISTED_PER_AGENT || paths.length >= MAX_PATHS_LISTED)
+          break listing;
         const s = sinks[si]!;
         const id = pathId(agent.id, hn.head, r.key, s.key);
         paths.push({
@@ -382,11 +533,25 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
 
   const privateData = held.filter((t) => t.readsPrivateData);
   const outbound = held.filter((t) => t.sinkRoles.includes("network_or_shares"));
-  const stateChange = held.filter((t) => t.sinkRoles.includes("writes") || t.sinkRoles.includes("deploys_or_destroys"));
-  const sensitive = held.filter((t) => t.readsPrivateData || t.sinkRoles.includes("deploys_or_destroys"));
+  const stateChange = held.filter(
+    (t) => t.sinkRoles.includes("writes") || t.sinkRoles.includes("deploys_or_destroys"),
+  );
+  const sensitive = held.filter(
+    (t) => t.readsPrivateData || t.sinkRoles.includes("deploys_or_destroys"),
+  );
   const trifectaMet = returning.length > 0 && privateData.length > 0 && outbound.length > 0;
-  const rule = { untrustedInput: leg(returning), sensitiveDataOrSystems: leg(sensitive), stateChange: leg(stateChange), outboundCommunication: leg(outbound) };
-  const ruleCount = [rule.untrustedInput, rule.sensitiveDataOrSystems, rule.stateChange, rule.outboundCommunication].filter((l) => l.present).length;
+  const rule = {
+    untrustedInput: leg(returning),
+    sensitiveDataOrSystems: leg(sensitive),
+    stateChange: leg(stateChange),
+    outboundCommunication: leg(outbound),
+  };
+  const ruleCount = [
+    rule.untrustedInput,
+    rule.sensitiveDataOrSystems,
+    rule.stateChange,
+    rule.outboundCommunication,
+  ].filter((l) => l.present).length;
   const reliesOnSuggestions = held.some((t) => t.roles.origin === "suggested");
   const sourceIdsOnPath = agent.pathSources;
   const returnEvidence = agent.returnEvidence;
@@ -403,7 +568,8 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     }
     returnSummary += `${i > 0 ? "; " : ""}${shownName(r.name)} returns text from ${namesInProse(heads)}`;
   }
-  if (returning.length > shown) returnSummary += `; and ${returning.length - shown} more returning tools`;
+  if (returning.length > shown)
+    returnSummary += `; and ${returning.length - shown} more returning tools`;
 
   if (count > 0) {
     const unbounded = headViews.some((h) => h.bound !== null && UNBOUNDED.has(h.bound.kind));
@@ -414,12 +580,15 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${count} path${count === 1 ? "" : "s"} from untrusted text to ${namesInProse(sinks.map((s) => s.name))} in ${agent.name}`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${shownName(s.name)} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`, {
-        roles: agent.pathEvidence,
-        tools: agent.pathTools,
-        sources: sourceIdsOnPath,
-        config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
-      }),
+      why: why(
+        `${returnSummary}; in the same session ${namesInProse(sinks.map((s) => `${shownName(s.name)} (${s.sinkRoles.join(", ")})`))} can be called with that text (union property)`,
+        {
+          roles: agent.pathEvidence,
+          tools: agent.pathTools,
+          sources: sourceIdsOnPath,
+          config: [{ path: `agents.${agentIndex}.tools`, value: agent.tools.join(", ") }],
+        },
+      ),
       nodeIds: headIds.concat(
         returning.map((r) => r.returningNodeId),
         aid,
@@ -436,22 +605,36 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} holds the lethal trifecta`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`untrusted input, private data and outbound communication in one session: ${legsInProse(b, [
-        ["untrusted input", returning],
-        ["private data", privateData],
-        ["outbound communication", outbound],
-      ])}`, {
-        roles: collectEvidence(collectEvidence(returnEvidence.slice(), privateData, READS_PRIVATE_DATA_MASK), outbound, OUTBOUND),
-        tools: distinctKeys(returning, privateData, outbound),
-        sources: sourceIdsOnPath,
-      }),
+      why: why(
+        `untrusted input, private data and outbound communication in one session: ${legsInProse(b, [
+          ["untrusted input", returning],
+          ["private data", privateData],
+          ["outbound communication", outbound],
+        ])}`,
+        {
+          roles: collectEvidence(
+            collectEvidence(returnEvidence.slice(), privateData, READS_PRIVATE_DATA_MASK),
+            outbound,
+            OUTBOUND,
+          ),
+          tools: distinctKeys(returning, privateData, outbound),
+          sources: sourceIdsOnPath,
+        },
+      ),
       nodeIds: [aid],
       pathIds: [],
     });
   }
   if (ruleCount > 2) {
-    const legTools = { untrustedInput: returning, sensitiveDataOrSystems: sensitive, stateChange, outboundCommunication: outbound };
-    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present).map((k): [string, ResolvedTool[]] => [RULE_OF_TWO_WORDS[k], legTools[k]]);
+    const legTools = {
+      untrustedInput: returning,
+      sensitiveDataOrSystems: sensitive,
+      stateChange,
+      outboundCommunication: outbound,
+    };
+    const present = RULE_OF_TWO_LEGS.filter((k) => rule[k].present).map(
+      (k): [string, ResolvedTool[]] => [RULE_OF_TWO_WORDS[k], legTools[k]],
+    );
     findings.push({
       id: findingId("agent.rule_of_two", agent.id),
       kind: "agent.rule_of_two",
@@ -459,11 +642,22 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} breaks the Rule of Two (${ruleCount} of 4)`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why(`at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${ruleCount}: ${legsInProse(b, present)}`, {
-        roles: collectEvidence(collectEvidence(collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE), stateChange, WRITES), outbound, OUTBOUND),
-        tools: distinctKeys(returning, sensitive, stateChange, outbound),
-        sources: sourceIdsOnPath,
-      }),
+      why: why(
+        `at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has ${ruleCount}: ${legsInProse(b, present)}`,
+        {
+          roles: collectEvidence(
+            collectEvidence(
+              collectEvidence(returnEvidence.slice(), sensitive, SENSITIVE),
+              stateChange,
+              WRITES,
+            ),
+            outbound,
+            OUTBOUND,
+          ),
+          tools: distinctKeys(returning, sensitive, stateChange, outbound),
+          sources: sourceIdsOnPath,
+        },
+      ),
       nodeIds: [aid],
       pathIds: [],
     });
@@ -477,10 +671,13 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${suggested.length} tool role${suggested.length === 1 ? "" : "s"} in ${agent.name} ${suggested.length === 1 ? "is a suggestion" : "are suggestions"}, not confirmed`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why("the analysis of this agent relies on suggested roles; confirm them in the tool assessment", {
-        roles: collectEvidence([], suggested, ALL_ROLES), // one entry per suggested role, origin "suggested"
-        tools: suggested.map((t) => t.key),
-      }),
+      why: why(
+        "the analysis of this agent relies on suggested roles; confirm them in the tool assessment",
+        {
+          roles: collectEvidence([], suggested, ALL_ROLES), // one entry per suggested role, origin "suggested"
+          tools: suggested.map((t) => t.key),
+        },
+      ),
       nodeIds: [aid],
       pathIds: [],
     });
@@ -495,7 +692,10 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       title: `${agent.name} holds ${notListed.length} tool${notListed.length === 1 ? "" : "s"} its server does not list`,
       controlId: null,
       subject: { agentId: agent.id },
-      why: why("these tools are in the agent's tool set but not in the tool list analysed (snapshot or declared); their roles come from the name alone", { tools: notListed }),
+      why: why(
+        "these tools are in the agent's tool set but not in the tool list analysed (snapshot or declared); their roles come from the name alone",
+        { tools: notListed },
+      ),
       nodeIds: [aid],
       pathIds: [],
     });
@@ -504,7 +704,13 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
   const controlsOnPath: ControlOnPath[] = [];
   if (count > 0) {
     const servers = new Set(returning.map((r) => r.serverId));
-    type Placed = { controlId: ControlId; sitsAt: ControlPosition; status: ControlStatus; scope: ControlScope; summary: string };
+    type Placed = {
+      controlId: ControlId;
+      sitsAt: ControlPosition;
+      status: ControlStatus;
+      scope: ControlScope;
+      summary: string;
+    };
     const onPath = (e: Placed): ControlOnPath => ({
       controlId: e.controlId,
       sitsAt: e.sitsAt,
@@ -513,14 +719,25 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       effect: e.controlId === "separation" ? "cuts" : "narrows",
       summary: e.summary,
     });
-    const all = ([] as Placed[]).concat(controls.credentials, controls.egress, controls.approvals, controls.absent);
+    const all = ([] as Placed[]).concat(
+      controls.credentials,
+      controls.egress,
+      controls.approvals,
+      controls.absent,
+    );
     for (const e of all) {
-      if (e.scope.kind === "server" && servers.has(e.scope.serverId)) controlsOnPath.push(onPath(e));
+      if (e.scope.kind === "server" && servers.has(e.scope.serverId))
+        controlsOnPath.push(onPath(e));
       if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
     }
     const split = controls.separation.agents.find((a) => a.agentId === agent.id)?.split;
     controlsOnPath.push(
-      onPath({ ...controls.separation, summary: split ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path` : controls.separation.summary }),
+      onPath({
+        ...controls.separation,
+        summary: split
+          ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path`
+          : controls.separation.summary,
+      }),
     );
   }
 
@@ -536,7 +753,12 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     pathCount: count,
     heads: headIds,
     // The legs both verdicts share are the same values (the JSON repeats them; memory does not).
-    trifecta: { met: trifectaMet, untrustedInput: rule.untrustedInput, privateData: leg(privateData), outboundCommunication: rule.outboundCommunication },
+    trifecta: {
+      met: trifectaMet,
+      untrustedInput: rule.untrustedInput,
+      privateData: leg(privateData),
+      outboundCommunication: rule.outboundCommunication,
+    },
     ruleOfTwo: { ...rule, count: ruleCount, violated: ruleCount > 2 },
     controlsOnPath,
     reliesOnSuggestions,
@@ -560,8 +782,24 @@ function addSource(b: AnalysisBuild, source: InputSource): SourceView {
     minAccountsAnAttackNeeds: bound.minAccountsAnAttackNeeds,
     usage: bound.usage,
   };
-  b.nodes.push({ id: view.writersNodeId, kind: "writers", label: view.bound.label, head, bound: view.bound, reachesOutsideBoundary: view.reachesOutsideBoundary, minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds, usage: view.usage });
-  b.nodes.push({ id: view.nodeId, kind: "source", label: source.name, head, sourceKind: source.kind, reachesOutsideBoundary: view.reachesOutsideBoundary });
+  b.nodes.push({
+    id: view.writersNodeId,
+    kind: "writers",
+    label: view.bound.label,
+    head,
+    bound: view.bound,
+    reachesOutsideBoundary: view.reachesOutsideBoundary,
+    minAccountsAnAttackNeeds: view.minAccountsAnAttackNeeds,
+    usage: view.usage,
+  });
+  b.nodes.push({
+    id: view.nodeId,
+    kind: "source",
+    label: source.name,
+    head,
+    sourceKind: source.kind,
+    reachesOutsideBoundary: view.reachesOutsideBoundary,
+  });
   b.writesInto.set(r.head, addEdge(b, view.writersNodeId, view.nodeId, "writes_into"));
   return view;
 }
@@ -569,7 +807,15 @@ function addSource(b: AnalysisBuild, source: InputSource): SourceView {
 /** A tool that returns text, as a graph node with the edges from its sources (and its unmapped head's nodes). */
 function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
   const returningId = t.returningNodeId;
-  const node: GraphNode = { id: returningId, kind: "returning", label: shownName(t.name), tool: t.key, serverId: t.serverId, group: t.serverId, rolesOrigin: t.roles.origin };
+  const node: GraphNode = {
+    id: returningId,
+    kind: "returning",
+    label: shownName(t.name),
+    tool: t.key,
+    serverId: t.serverId,
+    group: t.serverId,
+    rolesOrigin: t.roles.origin,
+  };
   if (t.item !== "tool") node.item = t.item;
   b.nodes.push(node);
   // The model builds headNodes in this order: known sources whose writers reach outside the
@@ -585,22 +831,46 @@ function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
     const hn = t.headNodes[i]!;
     const h = hn.head;
     if (h.kind !== "unmapped") continue;
-    b.nodes.push({ id: hn.writers, kind: "writers", label: "unknown writers (no source mapped)", head: h, bound: null, reachesOutsideBoundary: true, minAccountsAnAttackNeeds: 1, usage: null });
-    b.nodes.push({ id: hn.source, kind: "source", label: `unmapped text returned by ${shownName(t.name)}`, head: h, sourceKind: "unmapped", reachesOutsideBoundary: true });
+    b.nodes.push({
+      id: hn.writers,
+      kind: "writers",
+      label: "unknown writers (no source mapped)",
+      head: h,
+      bound: null,
+      reachesOutsideBoundary: true,
+      minAccountsAnAttackNeeds: 1,
+      usage: null,
+    });
+    b.nodes.push({
+      id: hn.source,
+      kind: "source",
+      label: `unmapped text returned by ${shownName(t.name)}`,
+      head: h,
+      sourceKind: "unmapped",
+      reachesOutsideBoundary: true,
+    });
     b.writesInto.set(hn, addEdge(b, hn.writers, hn.source, "writes_into"));
     intoHeads.push(addEdge(b, hn.source, returningId, "returned_by"));
   }
   b.returnedBy[t.index] = intoHeads;
 }
 
-const ITEM_WORDS: Record<ItemKind, [string, string]> = { tool: ["tool", "tools"], resource: ["resource", "resources"], resource_template: ["resource template", "resource templates"] };
+const ITEM_WORDS: Record<ItemKind, [string, string]> = {
+  tool: ["tool", "tools"],
+  resource: ["resource", "resources"],
+  resource_template: ["resource template", "resource templates"],
+};
 
 /** "3 tools and 1 resource": a count of items by kind, tools first. */
 function itemsInProse(items: readonly ResolvedTool[]): string {
   const counts: Record<ItemKind, number> = { tool: 0, resource: 0, resource_template: 0 };
   for (const t of items) counts[t.item]++;
-  const parts = (Object.keys(counts) as ItemKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${ITEM_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
-  return parts.length <= 1 ? (parts[0] ?? "0 tools") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  const parts = (Object.keys(counts) as ItemKind[])
+    .filter((k) => counts[k] > 0)
+    .map((k) => `${counts[k]} ${ITEM_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
+  return parts.length <= 1
+    ? (parts[0] ?? "0 tools")
+    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
 
 /** One finding per server, not per tool: the reviewer's action (map the sources) is per server. */
@@ -623,10 +893,13 @@ function unmappedSourceFindings(b: AnalysisBuild): void {
       title: `${itemsInProse(list)} of ${shownName(serverName(b.model, serverId))} return${list.length === 1 ? "s" : ""} text from no mapped source`,
       controlId: null,
       subject: { serverId },
-      why: why(`these return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources: ${namesInProse(list.map((t) => t.name))}`, {
-        roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT_MASK),
-        tools: list.map((t) => t.key),
-      }),
+      why: why(
+        `these return text but no source is mapped to them, so their writers are unknown and treated as outside the boundary; map their sources: ${namesInProse(list.map((t) => t.name))}`,
+        {
+          roles: collectEvidence([], list, RETURNS_UNTRUSTED_TEXT_MASK),
+          tools: list.map((t) => t.key),
+        },
+      ),
       nodeIds: list.map((t) => t.returningNodeId),
       pathIds: [],
     });
@@ -657,10 +930,13 @@ function conflictFindings(b: AnalysisBuild): void {
         title: `${server} claims ${c.hint}: ${c.claimed} for ${tool}, which its name contradicts`,
         controlId: null,
         subject: { serverId: t.serverId, tool: t.key },
-        why: why(`${server} declares ${c.hint}: ${c.claimed} on ${tool}, but ${c.nameReading}; annotations are the server's claims, so the safer reading is kept, and a client that trusts the claim is misled`, {
-          tools: [t.key],
-          roles: t.evidence,
-        }),
+        why: why(
+          `${server} declares ${c.hint}: ${c.claimed} on ${tool}, but ${c.nameReading}; annotations are the server's claims, so the safer reading is kept, and a client that trusts the claim is misled`,
+          {
+            tools: [t.key],
+            roles: t.evidence,
+          },
+        ),
         nodeIds,
         pathIds: [],
       });
@@ -719,7 +995,9 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   model.toolsInOrder.forEach((t) => {
     if (t.sourceIds.length > 0 || t.headNodes.length > 0) addReturningTool(b, t);
   });
-  const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) => analyzeAgent(b, agent, agentIndex));
+  const agents: AgentAnalysis[] = model.agents.map((agent, agentIndex) =>
+    analyzeAgent(b, agent, agentIndex),
+  );
   unmappedSourceFindings(b);
   conflictFindings(b);
   for (const l of toolLists) {
@@ -731,9 +1009,17 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
       title: `${shownName(serverName(model, l.serverId))} is blocked: its live surface differs from its pin`,
       controlId: null,
       subject: { serverId: l.serverId },
-      why: why(`${l.blocked.reason}; no approval of it is recorded until a reviewer re-pins it with a reason`, {
-        config: [{ path: `servers.${review.servers.findIndex((s) => s.id === l.serverId)}.pin.surfaceSha256`, value: l.blocked.pinnedSurfaceSha256 }],
-      }),
+      why: why(
+        `${l.blocked.reason}; no approval of it is recorded until a reviewer re-pins it with a reason`,
+        {
+          config: [
+            {
+              path: `servers.${review.servers.findIndex((s) => s.id === l.serverId)}.pin.surfaceSha256`,
+              value: l.blocked.pinnedSurfaceSha256,
+            },
+          ],
+        },
+      ),
       nodeIds: [],
       pathIds: [],
     });
@@ -742,12 +1028,23 @@ export function analyzeReview(review: Review, toolLists: readonly ServerToolList
   const { findings: _inFindings, ...controlsView } = controls;
   return {
     version: ANALYSIS_VERSION,
-    toolLists: toolLists.map((l) => ({ serverId: l.serverId, origin: l.origin, toolCount: l.tools.length, blocked: l.blocked ?? null })),
+    toolLists: toolLists.map((l) => ({
+      serverId: l.serverId,
+      origin: l.origin,
+      toolCount: l.tools.length,
+      blocked: l.blocked ?? null,
+    })),
     sources,
     tools: model.toolsInOrder.map(toolView),
     graph: { nodes: b.nodes, edges: b.edges },
     agents,
-    paths: { total: b.total, listed: b.paths, truncated: b.paths.length < b.total, limit: MAX_PATHS_LISTED, perAgentLimit: MAX_PATHS_LISTED_PER_AGENT },
+    paths: {
+      total: b.total,
+      listed: b.paths,
+      truncated: b.paths.length < b.total,
+      limit: MAX_PATHS_LISTED,
+      perAgentLimit: MAX_PATHS_LISTED_PER_AGENT,
+    },
     controls: controlsView,
     reliance: relianceEntries(b),
     prompts: promptViews(model, toolLists),

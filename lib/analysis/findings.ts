@@ -40,7 +40,10 @@ export type Finding = {
 };
 
 /** A why with defaults, so call sites name only what they have. */
-export function why(summary: string, parts: Partial<Omit<FindingWhy, "summary" | "reliesOnSuggestions">> = {}): FindingWhy {
+export function why(
+  summary: string,
+  parts: Partial<Omit<FindingWhy, "summary" | "reliesOnSuggestions">> = {},
+): FindingWhy {
   const roles = parts.roles ?? [];
   return {
     summary,
@@ -52,9 +55,19 @@ export function why(summary: string, parts: Partial<Omit<FindingWhy, "summary" |
   };
 }
 
-const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+const SEVERITY_RANK: Record<Severity, number> = {
+  critical: 0,
+  high: 1,
+  medium: 2,
+  low: 3,
+  info: 4,
+};
 
 /** Deterministic order: severity, then id. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...findings].sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }

@@ -37,7 +37,11 @@ export function splitItemKey(key: ToolKey): { serverId: ServerId; tool: string; 
   const head = key.slice(0, at);
   const hash = head.indexOf("#");
   if (hash === -1) return { serverId: head as ServerId, tool: key.slice(at + 1), item: "tool" };
-  return { serverId: head.slice(0, hash) as ServerId, tool: key.slice(at + 1), item: head.slice(hash + 1) as ItemKind };
+  return {
+    serverId: head.slice(0, hash) as ServerId,
+    tool: key.slice(at + 1),
+    item: head.slice(hash + 1) as ItemKind,
+  };
 }
 
 /** The server id and tool name of a key (for a resource's key, its URI). */
@@ -50,8 +54,12 @@ export function splitToolKey(key: ToolKey): { serverId: ServerId; tool: string }
 export type HeadRef = { kind: "source"; sourceId: SourceId } | { kind: "unmapped"; tool: ToolKey };
 
 export const nodeIds = {
-  writers: (head: HeadRef) => (head.kind === "source" ? `writers:${head.sourceId}` : `writers:unmapped:${head.tool}`) as NodeId,
-  source: (head: HeadRef) => (head.kind === "source" ? `source:${head.sourceId}` : `source:unmapped:${head.tool}`) as NodeId,
+  writers: (head: HeadRef) =>
+    (head.kind === "source"
+      ? `writers:${head.sourceId}`
+      : `writers:unmapped:${head.tool}`) as NodeId,
+  source: (head: HeadRef) =>
+    (head.kind === "source" ? `source:${head.sourceId}` : `source:unmapped:${head.tool}`) as NodeId,
   returning: (tool: ToolKey) => `returning:${tool}` as NodeId,
   agent: (agentId: AgentId) => `agent:${agentId}` as NodeId,
   sink: (tool: ToolKey) => `sink:${tool}` as NodeId,

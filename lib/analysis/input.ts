@@ -18,10 +18,24 @@ export type ListedTool = {
 };
 
 /** A resource or resource template as listed: its contents are returned into the context as a tool's result is. */
-export type ListedResource = { uri: string; name?: string; description?: string; mimeType?: string };
-export type ListedResourceTemplate = { uriTemplate: string; name?: string; description?: string; mimeType?: string };
+export type ListedResource = {
+  uri: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+};
+export type ListedResourceTemplate = {
+  uriTemplate: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+};
 /** A prompt as listed: the arguments it takes (prompts/list declares no embedded resources; its text may name them). */
-export type ListedPrompt = { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] };
+export type ListedPrompt = {
+  name: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+};
 
 /** What a snapshot lists besides tools; absent lists are empty. */
 export type ListedSurface = {
@@ -55,7 +69,8 @@ const isMap = (x: unknown): x is ReadonlyMap<string, SnapshotEntry> => x instanc
  */
 export function toolListsFromReview(
   review: Review,
-  snapshotToolsByServer?: ReadonlyMap<string, SnapshotEntry> | Readonly<Record<string, SnapshotEntry>>,
+  snapshotToolsByServer?:
+    ReadonlyMap<string, SnapshotEntry> | Readonly<Record<string, SnapshotEntry>>,
 ): ServerToolList[] {
   const lookup = (id: string): SnapshotEntry | undefined => {
     if (!snapshotToolsByServer) return undefined;
@@ -64,12 +79,22 @@ export function toolListsFromReview(
   };
   return review.servers.map((server) => {
     const snap = lookup(server.id);
-    if (snap && isToolArray(snap)) return { serverId: server.id, origin: "snapshot", tools: snap.map((t) => ({ ...t })) };
+    if (snap && isToolArray(snap))
+      return { serverId: server.id, origin: "snapshot", tools: snap.map((t) => ({ ...t })) };
     if (snap) {
-      const list: ServerToolList = { serverId: server.id, origin: "snapshot", tools: snap.tools.map((t) => ({ ...t })) };
+      const list: ServerToolList = {
+        serverId: server.id,
+        origin: "snapshot",
+        tools: snap.tools.map((t) => ({ ...t })),
+      };
       if (snap.resources?.length) list.resources = snap.resources.map((r) => ({ ...r }));
-      if (snap.resourceTemplates?.length) list.resourceTemplates = snap.resourceTemplates.map((r) => ({ ...r }));
-      if (snap.prompts?.length) list.prompts = snap.prompts.map((p) => ({ ...p, ...(p.arguments ? { arguments: p.arguments.map((a) => ({ ...a })) } : {}) }));
+      if (snap.resourceTemplates?.length)
+        list.resourceTemplates = snap.resourceTemplates.map((r) => ({ ...r }));
+      if (snap.prompts?.length)
+        list.prompts = snap.prompts.map((p) => ({
+          ...p,
+          ...(p.arguments ? { arguments: p.arguments.map((a) => ({ ...a })) } : {}),
+        }));
       return list;
     }
     return {

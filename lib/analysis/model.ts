@@ -12,15 +12,34 @@
  */
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import type { Agent, InputSource, Review, ToolAssessment, ToolRole } from "@/lib/review/schema";
-import { newRoleCache, privateSourceReasons, resolveRoles, roleBit, roleMask, roleSet, type ResolvedRoles, type RoleCache, type RoleContext, type RoleReason } from "@/lib/roles/suggest";
+import {
+  newRoleCache,
+  privateSourceReasons,
+  resolveRoles,
+  roleBit,
+  roleMask,
+  roleSet,
+  type ResolvedRoles,
+  type RoleCache,
+  type RoleContext,
+  type RoleReason,
+} from "@/lib/roles/suggest";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
-import { ANNOTATION_HINTS, SPEC_DEFAULT_HINTS, type EffectiveAnnotations } from "@/lib/tools/annotations";
+import {
+  ANNOTATION_HINTS,
+  SPEC_DEFAULT_HINTS,
+  type EffectiveAnnotations,
+} from "@/lib/tools/annotations";
 import type { RoleEvidence } from "./findings";
 import { itemKey, nodeIds, type HeadRef, type ItemKind, type NodeId, type ToolKey } from "./ids";
 import type { ListedTool, ServerToolList } from "./input";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
-export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
+export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = [
+  "writes",
+  "deploys_or_destroys",
+  "network_or_shares",
+];
 export const SENSITIVE_SINK_MASK = roleMask(SENSITIVE_SINK_ROLES);
 export const READS_PRIVATE_DATA_MASK = roleMask(["reads_private_data"]);
 export const RETURNS_UNTRUSTED_TEXT_MASK = roleMask(["returns_untrusted_text"]);
@@ -131,7 +150,8 @@ const NO_HEADS: HeadNodes[] = [];
 /** One evidence entry per role of the resolution, in its reasons' order (an exact-size array: kept to the end of the analysis). */
 function evidenceOf(tool: ToolKey, roles: ResolvedRoles): RoleEvidence[] {
   const evidence = new Array<RoleEvidence>(roles.reasons.length);
-  for (let i = 0; i < evidence.length; i++) evidence[i] = { tool, role: roles.reasons[i]!.role, origin: roles.origin };
+  for (let i = 0; i < evidence.length; i++)
+    evidence[i] = { tool, role: roles.reasons[i]!.role, origin: roles.origin };
   return evidence;
 }
 
@@ -154,16 +174,35 @@ type ToolSlot = {
  * The items of a review being collected: every tool it names, found by server id and name, and
  * per server its resources and templates (an agent holding any tool of a server holds them all).
  */
-type SlotIndex = { byServer: Map<string, Map<string, ToolSlot>>; slots: ToolSlot[]; resourcesByServer: Map<string, ToolSlot[]> };
+type SlotIndex = {
+  byServer: Map<string, Map<string, ToolSlot>>;
+  slots: ToolSlot[];
+  resourcesByServer: Map<string, ToolSlot[]>;
+};
 
 /** The slot of an item, made on first sight: a lookup by the two strings the review already holds builds no key string. */
-function slotFor(index: SlotIndex, serverId: ServerId, name: string, item: ItemKind = "tool"): ToolSlot {
+function slotFor(
+  index: SlotIndex,
+  serverId: ServerId,
+  name: string,
+  item: ItemKind = "tool",
+): ToolSlot {
   const at = item === "tool" ? serverId : `${serverId}#${item}`;
   let named = index.byServer.get(at);
   if (!named) index.byServer.set(at, (named = new Map<string, ToolSlot>()));
   let slot = named.get(name);
   if (!slot) {
-    slot = { key: itemKey(serverId, item, name), item, serverId, name, listed: null, origin: null, assessment: null, resolved: null, lastAgent: -1 };
+    slot = {
+      key: itemKey(serverId, item, name),
+      item,
+      serverId,
+      name,
+      listed: null,
+      origin: null,
+      assessment: null,
+      resolved: null,
+      lastAgent: -1,
+    };
     named.set(name, slot);
     index.slots.push(slot);
     if (item !== "tool") {
@@ -176,12 +215,24 @@ function slotFor(index: SlotIndex, serverId: ServerId, name: string, item: ItemK
 }
 
 /** Annotations are a tool's: a resource has none, so it shows the spec's defaults, as an unannotated tool does. */
-const NO_ANNOTATIONS = Object.fromEntries(ANNOTATION_HINTS.map((h) => [h, { value: SPEC_DEFAULT_HINTS[h], origin: "spec_default" }])) as EffectiveAnnotations;
+const NO_ANNOTATIONS = Object.fromEntries(
+  ANNOTATION_HINTS.map((h) => [h, { value: SPEC_DEFAULT_HINTS[h], origin: "spec_default" }]),
+) as EffectiveAnnotations;
 /** The roles a resource can have: reading one changes nothing, so it returns text and may read private data, never a sink. */
 const RESOURCE_ROLES = roleMask(["returns_untrusted_text", "reads_private_data"]);
 const RESOURCE_RETURNS: Record<"resource" | "resource_template", RoleReason> = {
-  resource: { role: "returns_untrusted_text", reasons: ["a resource's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
-  resource_template: { role: "returns_untrusted_text", reasons: ["a resource template's contents are returned into the agent's context, as a tool's result is"], confidence: 1 },
+  resource: {
+    role: "returns_untrusted_text",
+    reasons: ["a resource's contents are returned into the agent's context, as a tool's result is"],
+    confidence: 1,
+  },
+  resource_template: {
+    role: "returns_untrusted_text",
+    reasons: [
+      "a resource template's contents are returned into the agent's context, as a tool's result is",
+    ],
+    confidence: 1,
+  },
 };
 
 /**
@@ -189,27 +240,62 @@ const RESOURCE_RETURNS: Record<"resource" | "resource_template", RoleReason> = {
  * as for every resource, and "reads private data" when mapped to a confidential or secret source
  * or entered so by the reviewer.
  */
-function resourceRoles(item: "resource" | "resource_template", assessment: ToolAssessment | null, context: RoleContext | undefined): ResolvedRoles {
+function resourceRoles(
+  item: "resource" | "resource_template",
+  assessment: ToolAssessment | null,
+  context: RoleContext | undefined,
+): ResolvedRoles {
   const suggested: RoleReason[] = [RESOURCE_RETURNS[item]];
   const privateReasons = privateSourceReasons(assessment?.sourceIds ?? [], context);
-  if (assessment && !assessment.rolesConfirmed && assessment.roles.includes("reads_private_data")) privateReasons.push("entered by the reviewer, not confirmed");
-  if (privateReasons.length > 0) suggested.push({ role: "reads_private_data", reasons: privateReasons, confidence: 0.9 });
-  const suggestion = { roles: suggested, annotations: NO_ANNOTATIONS, confidence: 1, verb: null, conflicts: [], notes: [] };
+  if (assessment && !assessment.rolesConfirmed && assessment.roles.includes("reads_private_data"))
+    privateReasons.push("entered by the reviewer, not confirmed");
+  if (privateReasons.length > 0)
+    suggested.push({ role: "reads_private_data", reasons: privateReasons, confidence: 0.9 });
+  const suggestion = {
+    roles: suggested,
+    annotations: NO_ANNOTATIONS,
+    confidence: 1,
+    verb: null,
+    conflicts: [],
+    notes: [],
+  };
   if (assessment?.rolesConfirmed) {
     const mask = roleMask(assessment.roles) & RESOURCE_ROLES;
     const roles = roleSet(mask);
-    return { roles, mask, origin: "confirmed", reasons: roles.map((role) => ({ role, reasons: ["confirmed by the reviewer"], confidence: 1 })), suggestion };
+    return {
+      roles,
+      mask,
+      origin: "confirmed",
+      reasons: roles.map((role) => ({
+        role,
+        reasons: ["confirmed by the reviewer"],
+        confidence: 1,
+      })),
+      suggestion,
+    };
   }
   const mask = roleMask(suggested.map((r) => r.role));
   return { roles: roleSet(mask), mask, origin: "suggested", reasons: suggested, suggestion };
 }
 
-function resolveTool(slot: ToolSlot, index: number, sources: ReadonlyMap<SourceId, ResolvedSource>, roleCache: RoleCache, contexts: ReadonlyMap<string, RoleContext>): ResolvedTool {
+function resolveTool(
+  slot: ToolSlot,
+  index: number,
+  sources: ReadonlyMap<SourceId, ResolvedSource>,
+  roleCache: RoleCache,
+  contexts: ReadonlyMap<string, RoleContext>,
+): ResolvedTool {
   const { key, serverId, name, assessment, item } = slot;
   const input: ListedTool = slot.listed ?? { name, description: "" };
   const context = contexts.get(serverId) ?? contexts.get("");
-  const roles = item === "tool" ? resolveRoles(input, assessment, roleCache, context) : resourceRoles(item, assessment, context);
-  const sourceIds = !assessment || assessment.sourceIds.length === 0 ? NO_SOURCES : uniqueSorted(assessment.sourceIds);
+  const roles =
+    item === "tool"
+      ? resolveRoles(input, assessment, roleCache, context)
+      : resourceRoles(item, assessment, context);
+  const sourceIds =
+    !assessment || assessment.sourceIds.length === 0
+      ? NO_SOURCES
+      : uniqueSorted(assessment.sourceIds);
   // Sources the review lacks are dropped (the schema rejects them; kept safe for raw input).
   let known = sourceIds;
   for (let i = 0; i < sourceIds.length; i++) {
@@ -258,7 +344,8 @@ function resolveAgent(agent: Agent, own: readonly ToolSlot[]): ResolvedAgent {
   const sinks = held.filter((t) => t.sinkRoles.length > 0);
   const returnEvidence = collectEvidence([], returning, RETURNS_UNTRUSTED_TEXT_MASK);
   const pathSources = new Set<SourceId>();
-  for (const r of returning) for (const h of r.headNodes) if (h.head.kind === "source") pathSources.add(h.head.sourceId);
+  for (const r of returning)
+    for (const h of r.headNodes) if (h.head.kind === "source") pathSources.add(h.head.sourceId);
   return {
     id: agent.id,
     name: agent.name,
@@ -283,12 +370,22 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   const sources = new Map<SourceId, ResolvedSource>();
   for (const source of review.sources) {
     const head: HeadRef = { kind: "source", sourceId: source.id };
-    sources.set(source.id, { source, bound: sourceWriterBound(source), head: { head, writers: nodeIds.writers(head), source: nodeIds.source(head) } });
+    sources.set(source.id, {
+      source,
+      bound: sourceWriterBound(source),
+      head: { head, writers: nodeIds.writers(head), source: nodeIds.source(head) },
+    });
   }
 
   // Every tool the review names: listed, assessed, or held by an agent.
   const index: SlotIndex = { byServer: new Map(), slots: [], resourcesByServer: new Map() };
-  const listItem = (list: ServerToolList, name: string, description: string | undefined, item: ItemKind, tool?: ListedTool) => {
+  const listItem = (
+    list: ServerToolList,
+    name: string,
+    description: string | undefined,
+    item: ItemKind,
+    tool?: ListedTool,
+  ) => {
     const slot = slotFor(index, list.serverId, name, item);
     if (slot.listed) return;
     slot.listed = tool ?? { name, description: description ?? "" };
@@ -297,7 +394,9 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   for (const list of toolLists) {
     list.tools.forEach((tool) => listItem(list, tool.name, tool.description, "tool", tool));
     list.resources?.forEach((r) => listItem(list, r.uri, r.description, "resource"));
-    list.resourceTemplates?.forEach((r) => listItem(list, r.uriTemplate, r.description, "resource_template"));
+    list.resourceTemplates?.forEach((r) =>
+      listItem(list, r.uriTemplate, r.description, "resource_template"),
+    );
   }
   review.tools.forEach((a) => {
     slotFor(index, a.serverId, a.tool, a.item ?? "tool").assessment = a;
@@ -324,9 +423,15 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
   // Tools with the same suggestion and confirmation share one resolution (read-only).
   const roleCache = newRoleCache();
   // What role inference reads around a tool: its server's name, its sources' names and confidentiality.
-  const sourceFacts = new Map(review.sources.map((s) => [s.id as string, { name: s.name, confidentiality: s.confidentiality }]));
+  const sourceFacts = new Map(
+    review.sources.map((s) => [
+      s.id as string,
+      { name: s.name, confidentiality: s.confidentiality },
+    ]),
+  );
   const contexts = new Map<string, RoleContext>([["", { sources: sourceFacts }]]);
-  for (const server of review.servers) contexts.set(server.id, { serverName: server.name, sources: sourceFacts });
+  for (const server of review.servers)
+    contexts.set(server.id, { serverName: server.name, sources: sourceFacts });
   const toolsInOrder = slots.map((slot, i) => resolveTool(slot, i, sources, roleCache, contexts));
   const agents = review.agents.map((agent, i) => resolveAgent(agent, agentSlots[i]!));
   const serverNames = new Map<ServerId, string>();
@@ -338,8 +443,13 @@ export function buildModel(review: Review, toolLists: readonly ServerToolList[])
  * Appends to `out` the evidence of `tools` for the roles in `mask` (see `roleMask`), tool by tool in
  * each tool's evidence order, and returns it. The entries are the tools' shared ones, not copies.
  */
-export function collectEvidence(out: RoleEvidence[], tools: readonly ResolvedTool[], mask: number): RoleEvidence[] {
-  for (const t of tools) for (const e of t.evidence) if ((roleBit(e.role) & mask) !== 0) out.push(e);
+export function collectEvidence(
+  out: RoleEvidence[],
+  tools: readonly ResolvedTool[],
+  mask: number,
+): RoleEvidence[] {
+  for (const t of tools)
+    for (const e of t.evidence) if ((roleBit(e.role) & mask) !== 0) out.push(e);
   return out;
 }
 

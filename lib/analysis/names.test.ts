@@ -28,31 +28,78 @@ function fixture(): Review {
         transport: { kind: "manual" },
         declaredTools: [
           { name: "get_issue", description: "Get an issue.", annotations: { readOnlyHint: true } },
-          { name: "search_pages", description: "Search wiki pages.", annotations: { readOnlyHint: true } },
-          { name: "read_env", description: "Read the environment.", annotations: { readOnlyHint: true } },
+          {
+            name: "search_pages",
+            description: "Search wiki pages.",
+            annotations: { readOnlyHint: true },
+          },
+          {
+            name: "read_env",
+            description: "Read the environment.",
+            annotations: { readOnlyHint: true },
+          },
         ],
       },
-      { id: SRV_OPS, name: "Ops", transport: { kind: "manual" }, declaredTools: [{ name: "trigger_deploy" }, { name: "send_mail" }] },
+      {
+        id: SRV_OPS,
+        name: "Ops",
+        transport: { kind: "manual" },
+        declaredTools: [{ name: "trigger_deploy" }, { name: "send_mail" }],
+      },
     ],
-    sources: [{ id: SRC, name: "Support portal", writers: { externalAccounts: 10, selfServiceSignupOpen: true } }],
+    sources: [
+      {
+        id: SRC,
+        name: "Support portal",
+        writers: { externalAccounts: 10, selfServiceSignupOpen: true },
+      },
+    ],
     tools: [
-      { serverId: SRV_KB, tool: "get_issue", sourceIds: [SRC], roles: ["returns_untrusted_text"], rolesConfirmed: true },
+      {
+        serverId: SRV_KB,
+        tool: "get_issue",
+        sourceIds: [SRC],
+        roles: ["returns_untrusted_text"],
+        rolesConfirmed: true,
+      },
       // search_pages: returning, no source mapped (an unmapped head).
-      { serverId: SRV_KB, tool: "search_pages", roles: ["returns_untrusted_text"], rolesConfirmed: true },
+      {
+        serverId: SRV_KB,
+        tool: "search_pages",
+        roles: ["returns_untrusted_text"],
+        rolesConfirmed: true,
+      },
       { serverId: SRV_KB, tool: "read_env", roles: ["reads_private_data"], rolesConfirmed: true },
-      { serverId: SRV_OPS, tool: "trigger_deploy", roles: ["deploys_or_destroys"], rolesConfirmed: true },
+      {
+        serverId: SRV_OPS,
+        tool: "trigger_deploy",
+        roles: ["deploys_or_destroys"],
+        rolesConfirmed: true,
+      },
       { serverId: SRV_OPS, tool: "send_mail", roles: ["network_or_shares"], rolesConfirmed: true },
     ],
     agents: [
       {
         id: AGENT,
         name: "Triage agent",
-        tools: ["get_issue", "search_pages", "read_env"].map((tool) => ({ serverId: SRV_KB, tool })).concat([{ serverId: SRV_OPS, tool: "trigger_deploy" }, { serverId: SRV_OPS, tool: "send_mail" }]),
+        tools: ["get_issue", "search_pages", "read_env"]
+          .map((tool) => ({ serverId: SRV_KB, tool }))
+          .concat([
+            { serverId: SRV_OPS, tool: "trigger_deploy" },
+            { serverId: SRV_OPS, tool: "send_mail" },
+          ]),
       },
     ],
     controls: {
       credentials: [{ serverId: SRV_KB, scopes: ["write:all"] }],
-      approvals: [{ agentId: AGENT, tools: [{ serverId: SRV_OPS, tool: "trigger_deploy" }], promptsPerDay: 14, medianSecondsToApprove: 1.9 }],
+      approvals: [
+        {
+          agentId: AGENT,
+          tools: [{ serverId: SRV_OPS, tool: "trigger_deploy" }],
+          promptsPerDay: 14,
+          medianSecondsToApprove: 1.9,
+        },
+      ],
     },
   });
 }
@@ -64,7 +111,9 @@ function prose(a: Analysis): string[] {
     ...a.findings.flatMap((f) => [f.title, f.why.summary]),
     ...a.paths.listed.map((p) => p.head.label),
     ...a.graph.nodes.map((n) => n.label),
-    ...[...c.credentials, ...c.egress, ...c.approvals, c.separation, ...c.absent].map((e) => e.summary),
+    ...[...c.credentials, ...c.egress, ...c.approvals, c.separation, ...c.absent].map(
+      (e) => e.summary,
+    ),
     c.residue.text,
     ...c.residue.caveats,
     ...a.agents.flatMap((ag) => ag.controlsOnPath.map((x) => x.summary)),
@@ -78,10 +127,16 @@ describe("names, never ids, where a person reads", () => {
     expect(offending).toEqual([]);
     // The structured fields keep the ids.
     expect(a.paths.listed[0]?.agentId).toBe(AGENT);
-    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.tools).toContain(`${SRV_KB}/get_issue`);
+    expect(a.findings.find((f) => f.kind === "path.to_sensitive_sink")?.why.tools).toContain(
+      `${SRV_KB}/get_issue`,
+    );
     // The unmapped head and its server's finding say the names.
-    expect(a.paths.listed.map((p) => p.head.label)).toContain("unmapped text returned by search_pages");
-    expect(a.findings.find((f) => f.kind === "tools.unmapped_sources")?.title).toBe("1 tool of Knowledge base returns text from no mapped source");
+    expect(a.paths.listed.map((p) => p.head.label)).toContain(
+      "unmapped text returned by search_pages",
+    );
+    expect(a.findings.find((f) => f.kind === "tools.unmapped_sources")?.title).toBe(
+      "1 tool of Knowledge base returns text from no mapped source",
+    );
   });
 
   it("the lethal trifecta and the Rule of Two say in words which tools stand on each leg", () => {
@@ -94,7 +149,9 @@ describe("names, never ids, where a person reads", () => {
     expect(rule).toBe(
       "at most two of untrusted input, sensitive data or systems, state change and outbound communication; this agent has 4: untrusted input: get_issue (Support portal), search_pages; sensitive data or systems: trigger_deploy, read_env; state change: trigger_deploy; outbound communication: send_mail",
     );
-    expect(rule).not.toMatch(/untrustedInput|sensitiveDataOrSystems|stateChange|outboundCommunication/);
+    expect(rule).not.toMatch(
+      /untrustedInput|sensitiveDataOrSystems|stateChange|outboundCommunication/,
+    );
   });
 
   it("a decision's checks, staleness and report name the tools and servers", () => {
@@ -118,7 +175,15 @@ describe("names, never ids, where a person reads", () => {
     const checks = checkConditions(decision, review);
     expect(checks.map((c) => c.reason).filter((t) => ID_LIKE.test(t))).toEqual([]);
     expect(checks[0]?.reason).toBe("Triage agent holds send_mail on Ops");
-    const changed: Review = { ...review, agents: [{ ...review.agents[0]!, tools: review.agents[0]!.tools.filter((t) => t.tool !== "send_mail") }] };
+    const changed: Review = {
+      ...review,
+      agents: [
+        {
+          ...review.agents[0]!,
+          tools: review.agents[0]!.tools.filter((t) => t.tool !== "send_mail"),
+        },
+      ],
+    };
     const status = decisionStatus(decision, { review: changed, currentSurfaceSha256: null });
     expect(status.state).toBe("stale");
     const messages = status.state === "stale" ? status.changes.map((c) => c.message) : [];

@@ -35,7 +35,9 @@ describe("analysis of the generated large review", () => {
     for (const [i, agent] of review.agents.entries()) {
       const held = [...new Set(agent.tools.map((t) => toolKey(t.serverId, t.tool)))];
       const heads = held.reduce((n, k) => n + headsOf(k), 0);
-      const sinks = held.filter((k) => tools.get(k)?.roles.some((r) => SENSITIVE_SINK_ROLES.includes(r))).length;
+      const sinks = held.filter((k) =>
+        tools.get(k)?.roles.some((r) => SENSITIVE_SINK_ROLES.includes(r)),
+      ).length;
       expect(analysis.agents[i]?.pathCount).toBe(heads * sinks);
       total += heads * sinks;
     }

@@ -19,7 +19,8 @@ import { toolListsFromReview } from "./input";
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
 const demo = createDemoReview();
 const analysis = analyse(demo);
-const SEED_RESIDUE = "a payload already in the source, reaching the tools that stayed in the session, in front of a person reading a sentence the payload helped write";
+const SEED_RESIDUE =
+  "a payload already in the source, reaching the tools that stayed in the session, in front of a person reading a sentence the payload helped write";
 
 const policies = () => {
   const parsed = parseNetworkPolicies(demo.controls.egress[0]!.policyYaml);
@@ -32,7 +33,11 @@ describe("writer bounds of the seed's sources", () => {
 
   it("the portal's bound is everyone with an email address; 31,400 is a floor; one account suffices", () => {
     const b = bound("support-portal");
-    expect(b.bound).toEqual({ kind: "everyone_with_an_email_address", label: "everyone with an email address", floor: 31_400 });
+    expect(b.bound).toEqual({
+      kind: "everyone_with_an_email_address",
+      label: "everyone with an email address",
+      floor: 31_400,
+    });
     expect(b.reachesOutsideBoundary).toBe(true);
     expect(b.minAccountsAnAttackNeeds).toBe(1);
     expect(b.reasons.join(" ")).toContain("floor");
@@ -57,13 +62,21 @@ describe("writer bounds of the seed's sources", () => {
 
   it("the graph labels each writers node with its bound", () => {
     const node = analysis.graph.nodes.find((n) => n.id === "writers:support-portal");
-    expect(node).toMatchObject({ kind: "writers", label: "everyone with an email address", minAccountsAnAttackNeeds: 1 });
+    expect(node).toMatchObject({
+      kind: "writers",
+      label: "everyone with an email address",
+      minAccountsAnAttackNeeds: 1,
+    });
   });
 });
 
 describe("the on-call agent", () => {
   it("has a path from a portal ticket body through knowledge_search to trigger_deploy", () => {
-    const path = analysis.paths.listed.find((p) => p.id === "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy");
+    const path = analysis.paths.listed.find(
+      (p) =>
+        p.id ===
+        "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy",
+    );
     expect(path).toBeDefined();
     expect(path?.head.boundLabel).toBe("everyone with an email address");
     expect(path?.nodeIds).toEqual([
@@ -82,7 +95,13 @@ describe("the on-call agent", () => {
     expect(f?.why.tools).toContain("knowledge-mcp/knowledge_search");
     expect(f?.why.tools).toContain("deploy-tools/trigger_deploy");
     expect(f?.why.sources).toContain("support-portal");
-    expect(f?.why.roles).toContainEqual(expect.objectContaining({ tool: "deploy-tools/trigger_deploy", role: "deploys_or_destroys", origin: "confirmed" }));
+    expect(f?.why.roles).toContainEqual(
+      expect.objectContaining({
+        tool: "deploy-tools/trigger_deploy",
+        role: "deploys_or_destroys",
+        origin: "confirmed",
+      }),
+    );
     expect(f?.why.reliesOnSuggestions).toBe(false);
   });
 
@@ -116,7 +135,11 @@ describe("the documentation agent", () => {
     expect(docs?.returningTools.length).toBeGreaterThan(0);
     expect(analysis.findings.filter((f) => f.subject.agentId === "docs-agent")).toEqual([]);
     // Unchanged: the server and its tools are the same objects the on-call analysis used.
-    expect(demo.agents.find((a) => a.id === "docs-agent")?.tools.every((t) => t.serverId === "knowledge-mcp")).toBe(true);
+    expect(
+      demo.agents
+        .find((a) => a.id === "docs-agent")
+        ?.tools.every((t) => t.serverId === "knowledge-mcp"),
+    ).toBe(true);
   });
 });
 
@@ -141,7 +164,9 @@ describe("the four controls on the seed's configuration", () => {
 
   it("[control:egress] the seed's policy admits 10.42.7.0/24 on TCP 443 only and denies an external fetch", () => {
     const p = policies();
-    expect(admittedDestinations(p).map((d) => [d.to, d.ports])).toEqual([[["10.42.7.0/24"], ["TCP 443"]]]);
+    expect(admittedDestinations(p).map((d) => [d.to, d.ports])).toEqual([
+      [["10.42.7.0/24"], ["TCP 443"]],
+    ]);
     expect(wouldAllow(p, { ip: "10.42.7.12", port: 443 }).outcome).toBe("allowed");
     expect(wouldAllow(p, { ip: "10.42.7.12", port: 80 }).outcome).toBe("denied");
     expect(wouldAllow(p, { ip: "10.42.7.12", port: 443, protocol: "UDP" }).outcome).toBe("denied");
@@ -151,12 +176,18 @@ describe("the four controls on the seed's configuration", () => {
   });
 
   it("[control:egress] a default-allow version of the policy admits the external fetch", () => {
-    const open = demo.controls.egress[0]!.policyYaml.replace("  # no default-allow rule; everything else is denied", "    - {}");
+    const open = demo.controls.egress[0]!.policyYaml.replace(
+      "  # no default-allow rule; everything else is denied",
+      "    - {}",
+    );
     const parsed = parseNetworkPolicies(open);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(wouldAllow(parsed.policies, { ip: "93.184.216.34", port: 443 }).outcome).toBe("allowed");
-    const review = ReviewSchema.parse({ ...demo, controls: { ...demo.controls, egress: [{ serverId: "knowledge-mcp", policyYaml: open }] } });
+    const review = ReviewSchema.parse({
+      ...demo,
+      controls: { ...demo.controls, egress: [{ serverId: "knowledge-mcp", policyYaml: open }] },
+    });
     const e = analyse(review).controls.egress[0]!;
     expect(e.status).toBe("fails");
     expect(e.shape?.kind).toBe("default_allow");
@@ -165,7 +196,11 @@ describe("the four controls on the seed's configuration", () => {
 
   it("the statement of intent is shown with no position in the path", () => {
     expect(analysis.controls.statementsOfIntent).toEqual([
-      expect.objectContaining({ text: demo.controls.statementsOfIntent[0]!.text, position: null, effect: "none" }),
+      expect.objectContaining({
+        text: demo.controls.statementsOfIntent[0]!.text,
+        position: null,
+        effect: "none",
+      }),
     ]);
   });
 });

@@ -48,10 +48,16 @@ export function foldName(name: string): string {
   return visible.normalize("NFKC").toUpperCase().toLowerCase();
 }
 
-const itemWord: Record<ItemKind | "prompt", string> = { tool: "tool", resource: "resource", resource_template: "resource template", prompt: "prompt" };
+const itemWord: Record<ItemKind | "prompt", string> = {
+  tool: "tool",
+  resource: "resource",
+  resource_template: "resource template",
+  prompt: "prompt",
+};
 
 /** "get_issue on Knowledge base" */
-const onServer = (model: AnalysisModel, name: string, serverId: ServerId) => `${shownName(name)} on ${shownName(serverName(model, serverId))}`;
+const onServer = (model: AnalysisModel, name: string, serverId: ServerId) =>
+  `${shownName(name)} on ${shownName(serverName(model, serverId))}`;
 
 /** One finding per description that names other tools the agent holds. */
 export function mentionFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
@@ -70,7 +76,8 @@ export function mentionFindings(model: AnalysisModel, agent: ResolvedAgent): Fin
     if (!t.description) continue;
     if (++scanned > MAX_MENTION_SCANS_PER_AGENT) break;
     const named = new Set<string>();
-    for (const f of toolMentions(t.description, names)) if (f.detail !== t.name) named.add(f.detail);
+    for (const f of toolMentions(t.description, names))
+      if (f.detail !== t.name) named.add(f.detail);
     if (named.size === 0) continue;
     const mentioned = [...named].sort().flatMap((n) => byName.get(n) ?? []);
     const crossServer = mentioned.some((m) => m.serverId !== t.serverId);
@@ -114,7 +121,13 @@ function agentPrompts(model: AnalysisModel, agent: ResolvedAgent): Named[] {
   const out: Named[] = [];
   for (const list of model.toolLists) {
     if (!servers.has(list.serverId) || !list.prompts) continue;
-    for (const p of list.prompts) out.push({ key: `${list.serverId}#prompt/${p.name}`, name: p.name, serverId: list.serverId, toolKey: null });
+    for (const p of list.prompts)
+      out.push({
+        key: `${list.serverId}#prompt/${p.name}`,
+        name: p.name,
+        serverId: list.serverId,
+        toolKey: null,
+      });
   }
   return out;
 }
@@ -123,8 +136,18 @@ function agentPrompts(model: AnalysisModel, agent: ResolvedAgent): Named[] {
 export function shadowingFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
   const out: Finding[] = [];
   const kinds: [ItemKind | "prompt", Named[]][] = [
-    ["tool", agent.held.filter((t) => t.item === "tool").map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key }))],
-    ["resource", agent.held.filter((t) => t.item !== "tool").map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key }))],
+    [
+      "tool",
+      agent.held
+        .filter((t) => t.item === "tool")
+        .map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key })),
+    ],
+    [
+      "resource",
+      agent.held
+        .filter((t) => t.item !== "tool")
+        .map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key })),
+    ],
     ["prompt", agentPrompts(model, agent)],
   ];
   for (const [kind, items] of kinds) {
@@ -153,19 +176,35 @@ export function shadowingFindings(model: AnalysisModel, agent: ResolvedAgent): F
 }
 
 /** Every prompt of every server, in server then list order, with what it pulls in. */
-export function promptViews(model: AnalysisModel, toolLists: readonly ServerToolList[]): PromptView[] {
+export function promptViews(
+  model: AnalysisModel,
+  toolLists: readonly ServerToolList[],
+): PromptView[] {
   const out: PromptView[] = [];
   for (const list of toolLists) {
     if (!list.prompts || list.prompts.length === 0) continue;
-    const heldBy = model.agents.filter((a) => a.agent.tools.some((t) => t.serverId === list.serverId)).map((a) => a.id);
-    const resources = model.toolsInOrder.filter((t) => t.serverId === list.serverId && t.item !== "tool");
+    const heldBy = model.agents
+      .filter((a) => a.agent.tools.some((t) => t.serverId === list.serverId))
+      .map((a) => a.id);
+    const resources = model.toolsInOrder.filter(
+      (t) => t.serverId === list.serverId && t.item !== "tool",
+    );
     for (const p of list.prompts) out.push(promptView(list.serverId, p, resources, heldBy));
   }
   return out;
 }
 
-function promptView(serverId: ServerId, p: ListedPrompt, resources: readonly ResolvedTool[], heldBy: AgentId[]): PromptView {
-  const args = (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? "", required: a.required === true }));
+function promptView(
+  serverId: ServerId,
+  p: ListedPrompt,
+  resources: readonly ResolvedTool[],
+  heldBy: AgentId[],
+): PromptView {
+  const args = (p.arguments ?? []).map((a) => ({
+    name: a.name,
+    description: a.description ?? "",
+    required: a.required === true,
+  }));
   const text = [p.description ?? "", ...args.map((a) => a.description)].join("\n");
   return {
     serverId,

@@ -14,7 +14,12 @@
  * 5. A cookie-authenticated write with neither Origin nor Sec-Fetch-Site: same-origin → 403
  *    (a browser always sends one of them; their absence with a cookie is not our page).
  */
-import { constantTimeEqual, INITIAL_SESSION_EPOCH, readSessionCookie, verifySessionValue } from "@/lib/auth/session";
+import {
+  constantTimeEqual,
+  INITIAL_SESSION_EPOCH,
+  readSessionCookie,
+  verifySessionValue,
+} from "@/lib/auth/session";
 
 export interface AuthConfig {
   ownerToken: string;
@@ -45,8 +50,21 @@ export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"] as const;
  * `/share/*` and `/api/share/*` authenticate by their own link token (a later issue); they must
  * answer an unknown token exactly like a revoked or expired one, so a link cannot be probed.
  */
-const EXEMPT_EXACT: ReadonlySet<string> = new Set(["/sign-in", "/api/auth/sign-in", "/favicon.ico", "/_next/image"]);
-const EXEMPT_PREFIXES = ["/sign-in/", "/_next/static/", "/monaco/", "/schemas/", "/icon.", "/share/", "/api/share/"] as const;
+const EXEMPT_EXACT: ReadonlySet<string> = new Set([
+  "/sign-in",
+  "/api/auth/sign-in",
+  "/favicon.ico",
+  "/_next/image",
+]);
+const EXEMPT_PREFIXES = [
+  "/sign-in/",
+  "/_next/static/",
+  "/monaco/",
+  "/schemas/",
+  "/icon.",
+  "/share/",
+  "/api/share/",
+] as const;
 
 export function isExemptPath(pathname: string): boolean {
   return EXEMPT_EXACT.has(pathname) || EXEMPT_PREFIXES.some((p) => pathname.startsWith(p));
@@ -99,7 +117,12 @@ function originVerdict(headers: HeaderReader, allowedHosts: readonly string[]): 
 
 type Credential = "bearer" | "session" | "bad_bearer" | "none";
 
-function credential(headers: HeaderReader, ownerToken: string, nowMs: number, sessionEpoch: string): Credential {
+function credential(
+  headers: HeaderReader,
+  ownerToken: string,
+  nowMs: number,
+  sessionEpoch: string,
+): Credential {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
@@ -111,7 +134,12 @@ function credential(headers: HeaderReader, ownerToken: string, nowMs: number, se
 }
 
 /** `sessionEpoch`: the settings table's session epoch now; a cookie of another epoch is signed out. */
-export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: number = Date.now(), sessionEpoch: string = INITIAL_SESSION_EPOCH): CheckResult {
+export function checkRequest(
+  request: RequestFacts,
+  config: AuthConfig,
+  nowMs: number = Date.now(),
+  sessionEpoch: string = INITIAL_SESSION_EPOCH,
+): CheckResult {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -131,13 +159,29 @@ export function checkRequest(request: RequestFacts, config: AuthConfig, nowMs: n
 
   const cred = credential(request.headers, config.ownerToken, nowMs, sessionEpoch);
   if (cred === "bad_bearer" || cred === "none") {
-    const reason = cred === "bad_bearer" ? "the bearer token is not the owner token" : "sign in first";
-    if (isApiPath(url.pathname) || (method !== "GET" && method !== "HEAD")) return { allow: false, status: 401, reason };
+    const reason =
+      cred === "bad_bearer" ? "the bearer token is not the owner token" : "sign in first";
+    if (isApiPath(url.pathname) || (method !== "GET" && method !== "HEAD"))
+      return { allow: false, status: 401, reason };
     const next = url.pathname + url.search;
-    return { allow: false, status: 401, reason, redirectTo: `/sign-in?next=${encodeURIComponent(next)}` };
+    return {
+      allow: false,
+      status: 401,
+      reason,
+      redirectTo: `/sign-in?next=${encodeURIComponent(next)}`,
+    };
   }
-  if (isWrite && cred === "session" && origin === "absent" && request.headers.get("sec-fetch-site")?.toLowerCase() !== "same-origin") {
-    return { allow: false, status: 403, reason: "a cookie-authenticated write must come from this workbench's own pages" };
+  if (
+    isWrite &&
+    cred === "session" &&
+    origin === "absent" &&
+    request.headers.get("sec-fetch-site")?.toLowerCase() !== "same-origin"
+  ) {
+    return {
+      allow: false,
+      status: 403,
+      reason: "a cookie-authenticated write must come from this workbench's own pages",
+    };
   }
   return { allow: true, via: cred };
 }

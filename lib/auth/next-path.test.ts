@@ -35,7 +35,12 @@ describe("safeNextPath: only a same-origin path, else /", () => {
   });
 
   test("the query value of a sign-in link decodes to a refused path", () => {
-    for (const link of ["/sign-in?next=/%09/evil.example", "/sign-in?next=%2F%2Fevil.example", "/sign-in?next=/%5Cevil.example", "/sign-in?next=/%0A/evil.example"]) {
+    for (const link of [
+      "/sign-in?next=/%09/evil.example",
+      "/sign-in?next=%2F%2Fevil.example",
+      "/sign-in?next=/%5Cevil.example",
+      "/sign-in?next=/%0A/evil.example",
+    ]) {
       const next = new URL(link, "http://127.0.0.1:3000").searchParams.get("next");
       expect(safeNextPath(next), link).toBe("/");
     }

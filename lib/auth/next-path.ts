@@ -5,8 +5,9 @@
  * resolve to this origin. Pure, browser-safe.
  */
 const BASE = "http://relay-review.invalid";
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-const UNSAFE = /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff\\]/;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff\\]/;
 
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || !next.startsWith("/") || next.startsWith("//") || UNSAFE.test(next)) return "/";

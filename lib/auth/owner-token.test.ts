@@ -28,7 +28,11 @@ describe("owner token", () => {
   test("RELAY_REVIEW_TOKEN wins and writes nothing; a short one is refused", () => {
     const dir = tmp();
     const token = "t".repeat(40);
-    expect(resolveOwnerToken({ RELAY_REVIEW_TOKEN: token }, dir)).toEqual({ token, source: "env", file: null });
+    expect(resolveOwnerToken({ RELAY_REVIEW_TOKEN: token }, dir)).toEqual({
+      token,
+      source: "env",
+      file: null,
+    });
     expect(fs.existsSync(path.join(dir, OWNER_TOKEN_FILE))).toBe(false);
     expect(() => resolveOwnerToken({ RELAY_REVIEW_TOKEN: "short" }, dir)).toThrow(/at least 32/);
   });
@@ -43,7 +47,16 @@ describe("owner token", () => {
   });
 
   test("config: allowed hosts follow PORT and RELAY_REVIEW_ALLOWED_HOSTS", () => {
-    const cfg = buildAuthConfig({ RELAY_REVIEW_DATA: tmp(), PORT: "3100", RELAY_REVIEW_ALLOWED_HOSTS: "Review.Internal" });
-    expect(cfg.allowedHosts).toEqual(["127.0.0.1:3100", "localhost:3100", "[::1]:3100", "review.internal"]);
+    const cfg = buildAuthConfig({
+      RELAY_REVIEW_DATA: tmp(),
+      PORT: "3100",
+      RELAY_REVIEW_ALLOWED_HOSTS: "Review.Internal",
+    });
+    expect(cfg.allowedHosts).toEqual([
+      "127.0.0.1:3100",
+      "localhost:3100",
+      "[::1]:3100",
+      "review.internal",
+    ]);
   });
 });

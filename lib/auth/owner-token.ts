@@ -22,11 +22,16 @@ export interface OwnerToken {
   file: string | null;
 }
 
-export function resolveOwnerToken(env: Record<string, string | undefined>, dataDir: string): OwnerToken {
+export function resolveOwnerToken(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+): OwnerToken {
   const fromEnv = env.RELAY_REVIEW_TOKEN?.trim();
   if (fromEnv) {
     if (fromEnv.length < MIN_OWNER_TOKEN_LENGTH || /\s/.test(fromEnv)) {
-      throw new Error(`RELAY_REVIEW_TOKEN must be at least ${MIN_OWNER_TOKEN_LENGTH} characters with no spaces`);
+      throw new Error(
+        `RELAY_REVIEW_TOKEN must be at least ${MIN_OWNER_TOKEN_LENGTH} characters with no spaces`,
+      );
     }
     return { token: fromEnv, source: "env", file: null };
   }
@@ -48,7 +53,10 @@ export function resolveOwnerToken(env: Record<string, string | undefined>, dataD
   return { token: stored, source: "file", file };
 }
 
-export function buildAuthConfig(env: Record<string, string | undefined>, cwd = process.cwd()): AuthConfig & { owner: OwnerToken } {
+export function buildAuthConfig(
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+): AuthConfig & { owner: OwnerToken } {
   const owner = resolveOwnerToken(env, resolveDataDir(env, cwd));
   return {
     owner,

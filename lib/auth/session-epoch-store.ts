@@ -8,7 +8,9 @@ import { getSetting, setSetting } from "@/lib/store/settings";
 
 export async function currentSessionEpoch(db: Db): Promise<string> {
   const value = await getSetting(db, SESSION_EPOCH_SETTING);
-  return typeof value === "string" && SESSION_EPOCH_PATTERN.test(value) ? value : INITIAL_SESSION_EPOCH;
+  return typeof value === "string" && SESSION_EPOCH_PATTERN.test(value)
+    ? value
+    : INITIAL_SESSION_EPOCH;
 }
 
 /** A new random epoch: every session cookie signed before it stops working, on every instance. */

@@ -22,7 +22,10 @@ export async function readSessionEpoch(): Promise<string | null> {
   try {
     return await read();
   } catch (error) {
-    console.error("[auth] cannot read the session epoch:", error instanceof Error ? error.message : String(error));
+    console.error(
+      "[auth] cannot read the session epoch:",
+      error instanceof Error ? error.message : String(error),
+    );
     return null;
   }
 }

@@ -50,7 +50,9 @@ export function createSessionValue(
   return `${payload}.${mac(ownerToken, payload)}`;
 }
 
-export type SessionCheck = { ok: true; expiresAt: number } | { ok: false; reason: "malformed" | "bad_signature" | "expired" | "revoked" };
+export type SessionCheck =
+  | { ok: true; expiresAt: number }
+  | { ok: false; reason: "malformed" | "bad_signature" | "expired" | "revoked" };
 
 /** `epoch`: the session epoch now; a cookie from an earlier one was signed out everywhere. */
 export function verifySessionValue(
@@ -60,18 +62,35 @@ export function verifySessionValue(
   epoch: string = INITIAL_SESSION_EPOCH,
 ): SessionCheck {
   const parts = value.split(".");
-  if (parts.length !== 5 || parts[0] !== VERSION || !SESSION_EPOCH_PATTERN.test(parts[1] ?? "") || !/^\d{1,12}$/.test(parts[2] ?? "")) {
+  if (
+    parts.length !== 5 ||
+    parts[0] !== VERSION ||
+    !SESSION_EPOCH_PATTERN.test(parts[1] ?? "") ||
+    !/^\d{1,12}$/.test(parts[2] ?? "")
+  ) {
     return { ok: false, reason: "malformed" };
   }
-  const [version, cookieEpoch, expiry, nonce, signature] = parts as [string, string, string, string, string];
-  if (!constantTimeEqual(signature, mac(ownerToken, `${version}.${cookieEpoch}.${expiry}.${nonce}`))) return { ok: false, reason: "bad_signature" };
+  const [version, cookieEpoch, expiry, nonce, signature] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (
+    !constantTimeEqual(signature, mac(ownerToken, `${version}.${cookieEpoch}.${expiry}.${nonce}`))
+  )
+    return { ok: false, reason: "bad_signature" };
   if (!constantTimeEqual(cookieEpoch, epoch)) return { ok: false, reason: "revoked" };
   const expiresAt = Number(expiry) * 1000;
   if (expiresAt <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, expiresAt };
 }
 
-export function sessionCookieHeader(value: string, options: { secure: boolean; maxAgeSeconds?: number }): string {
+export function sessionCookieHeader(
+  value: string,
+  options: { secure: boolean; maxAgeSeconds?: number },
+): string {
   const parts = [
     `${options.secure ? HOST_SESSION_COOKIE : SESSION_COOKIE}=${value}`,
     "Path=/",
@@ -94,7 +113,10 @@ export function readSessionCookie(cookieHeader: string | null): string | null {
 
 /** Whether the request reached us over https (directly or through a proxy that says so). */
 export function isSecureRequest(request: Request): boolean {
-  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  return (
+    new URL(request.url).protocol === "https:" ||
+    request.headers.get("x-forwarded-proto") === "https"
+  );
 }
 
 /** The value of one cookie from a Cookie header, or null. */

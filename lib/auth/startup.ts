@@ -15,7 +15,11 @@ import { ensureFirstStart } from "@/lib/store/first-start";
 import { getSecretKey } from "@/lib/secrets/key";
 import { checkStoredSecrets } from "@/lib/store/secrets";
 
-export function signInUrl(host: string | undefined, port: string | undefined, token: string): string {
+export function signInUrl(
+  host: string | undefined,
+  port: string | undefined,
+  token: string,
+): string {
   let h = host?.trim() || "127.0.0.1";
   if (h === "0.0.0.0" || h === "::") h = "127.0.0.1";
   if (h.includes(":") && !h.startsWith("[")) h = `[${h}]`;
@@ -23,15 +27,26 @@ export function signInUrl(host: string | undefined, port: string | undefined, to
 }
 
 /** What a start prints about signing in: the link with the token only when this start generated it. */
-export function signInLines(host: string | undefined, port: string | undefined, owner: OwnerToken): string[] {
+export function signInLines(
+  host: string | undefined,
+  port: string | undefined,
+  owner: OwnerToken,
+): string[] {
   if (owner.source === "generated") {
-    return [`relay-review: generated an owner token in ${owner.file}`, `relay-review: sign in at ${signInUrl(host, port, owner.token)}`];
+    return [
+      `relay-review: generated an owner token in ${owner.file}`,
+      `relay-review: sign in at ${signInUrl(host, port, owner.token)}`,
+    ];
   }
   const where = owner.source === "env" ? "RELAY_REVIEW_TOKEN" : `the token in ${owner.file}`;
-  return [`relay-review: sign in at ${signInUrl(host, port, "").replace(/#token=$/, "")} with ${where}`];
+  return [
+    `relay-review: sign in at ${signInUrl(host, port, "").replace(/#token=$/, "")} with ${where}`,
+  ];
 }
 
-export async function startRelayReview(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function startRelayReview(
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   const auth = getAuthConfig();
   const store = await getStore();
   // Stored secrets the key cannot open would fail every inspection that needs them: stop here, saying why.
@@ -42,7 +57,8 @@ export async function startRelayReview(env: Record<string, string | undefined> =
   }
   const first = await ensureFirstStart(store.db);
   console.log(`relay-review: store: ${describeStoreTarget(store.target)}`);
-  if (first.firstStart && first.demoReviewId) console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
+  if (first.firstStart && first.demoReviewId)
+    console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
   registerSessionEpochReader(async () => currentSessionEpoch(await getDb()));
   for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
 }

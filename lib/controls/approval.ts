@@ -49,7 +49,10 @@ export type ApprovalEvaluation = ControlEvaluationBase & {
 export const roundTenth = (x: number) => Math.round(x * 10) / 10;
 
 /** Human attention per day spent on approvals, in seconds (rounded to 0.1 s). */
-export function attentionSecondsPerDay(promptsPerDay: number, medianSecondsToApprove: number): number {
+export function attentionSecondsPerDay(
+  promptsPerDay: number,
+  medianSecondsToApprove: number,
+): number {
   return roundTenth(promptsPerDay * medianSecondsToApprove);
 }
 
@@ -79,10 +82,21 @@ export function evaluateApproval(
   const tools = [...new Set(config.tools.map((t) => toolKey(t.serverId, t.tool)))].sort();
   const rare = config.promptsPerDay <= RARE_MAX_PROMPTS_PER_DAY;
   const attention = attentionSecondsPerDay(config.promptsPerDay, config.medianSecondsToApprove);
-  const verdict = config.medianSecondsToApprove < MIN_SECONDS_TO_REVIEW_A_PROMPT ? "a click, not a review" : "time to read the arguments";
+  const verdict =
+    config.medianSecondsToApprove < MIN_SECONDS_TO_REVIEW_A_PROMPT
+      ? "a click, not a review"
+      : "time to read the arguments";
   const level = habituation(config.promptsPerDay);
   const findings: Finding[] = [];
-  const add = (kind: string, severity: Severity, title: string, summary: string, field: string, value: string, tool?: ToolKey) =>
+  const add = (
+    kind: string,
+    severity: Severity,
+    title: string,
+    summary: string,
+    field: string,
+    value: string,
+    tool?: ToolKey,
+  ) =>
     findings.push({
       id: findingId(`approval.${kind}`, config.agentId, ...(tool ? [tool] : [])),
       kind: `approval.${kind}`,
@@ -95,9 +109,24 @@ export function evaluateApproval(
       pathIds: [],
     });
 
-  if (!config.outOfBand) add("in_band", "high", "Approval prompt is in band of the agent", "a prompt inside the agent's own channel can be answered by text in its context", "outOfBand", "false");
+  if (!config.outOfBand)
+    add(
+      "in_band",
+      "high",
+      "Approval prompt is in band of the agent",
+      "a prompt inside the agent's own channel can be answered by text in its context",
+      "outOfBand",
+      "false",
+    );
   if (!config.showsResolvedArguments)
-    add("unresolved_arguments", "high", "Approval does not show resolved arguments", "the approver sees the model's description of the call, not its final argument values", "showsResolvedArguments", "false");
+    add(
+      "unresolved_arguments",
+      "high",
+      "Approval does not show resolved arguments",
+      "the approver sees the model's description of the call, not its final argument values",
+      "showsResolvedArguments",
+      "false",
+    );
   if (!rare)
     add(
       "not_rare",
@@ -116,8 +145,28 @@ export function evaluateApproval(
       "medianSecondsToApprove",
       String(config.medianSecondsToApprove),
     );
-  for (const t of tools) if (!heldTools.has(t)) add("tool_not_held", "low", `Approval names ${toolName(t)}, which the agent does not hold`, "the approval covers a tool outside the agent's tool set", "tools", t, t);
-  for (const s of sinkTools) if (!tools.includes(s)) add("sink_unapproved", "medium", `Sensitive sink ${toolName(s)} needs no approval`, "the agent holds this sink and the approval configuration does not cover it", "tools", s, s);
+  for (const t of tools)
+    if (!heldTools.has(t))
+      add(
+        "tool_not_held",
+        "low",
+        `Approval names ${toolName(t)}, which the agent does not hold`,
+        "the approval covers a tool outside the agent's tool set",
+        "tools",
+        t,
+        t,
+      );
+  for (const s of sinkTools)
+    if (!tools.includes(s))
+      add(
+        "sink_unapproved",
+        "medium",
+        `Sensitive sink ${toolName(s)} needs no approval`,
+        "the agent holds this sink and the approval configuration does not cover it",
+        "tools",
+        s,
+        s,
+      );
 
   const holds = config.outOfBand && config.showsResolvedArguments && rare;
   return {
@@ -132,7 +181,11 @@ export function evaluateApproval(
     findings,
     attachesTo,
     tools,
-    conditions: { outOfBand: config.outOfBand, showsResolvedArguments: config.showsResolvedArguments, rare },
+    conditions: {
+      outOfBand: config.outOfBand,
+      showsResolvedArguments: config.showsResolvedArguments,
+      rare,
+    },
     promptsPerDay: config.promptsPerDay,
     medianSecondsToApprove: config.medianSecondsToApprove,
     attentionSecondsPerDay: attention,

@@ -39,14 +39,19 @@ describe("control catalog", () => {
   });
 
   test.each(NOT_CONTROLS.map((c) => [c.id] as const))("non-control %s is cited by a test", (id) => {
-    expect(corpus.includes(`[not-control:${id}]`), `no test title cites [not-control:${id}]`).toBe(true);
+    expect(corpus.includes(`[not-control:${id}]`), `no test title cites [not-control:${id}]`).toBe(
+      true,
+    );
   });
 
-  test.each([...CONTROL_CATALOG, ...NOT_CONTROLS].map((c) => [c.id, c.source] as const))("%s has a source link", (_id, source) => {
-    expect(source.document).toBe("shared/seed/002_e2f23ab2b6b209f1.txt");
-    expect(source.section.length).toBeGreaterThan(0);
-    expect(source.quote.length).toBeGreaterThan(10);
-  });
+  test.each([...CONTROL_CATALOG, ...NOT_CONTROLS].map((c) => [c.id, c.source] as const))(
+    "%s has a source link",
+    (_id, source) => {
+      expect(source.document).toBe("shared/seed/002_e2f23ab2b6b209f1.txt");
+      expect(source.section.length).toBeGreaterThan(0);
+      expect(source.quote.length).toBeGreaterThan(10);
+    },
+  );
 
   it("the shipped seed is the shared one, where the shared folder is present", () => {
     const shipped = readFileSync(seedPath, "utf8");
@@ -59,7 +64,10 @@ describe("control catalog", () => {
     for (const c of [...CONTROL_CATALOG, ...NOT_CONTROLS]) {
       expect(seed, c.id).toContain(c.source.quote);
       expect(seed.indexOf(c.source.section), c.id).toBeGreaterThanOrEqual(0);
-      expect(seed.indexOf(c.source.section), `${c.id}: the quote follows its section heading`).toBeLessThan(seed.indexOf(c.source.quote));
+      expect(
+        seed.indexOf(c.source.section),
+        `${c.id}: the quote follows its section heading`,
+      ).toBeLessThan(seed.indexOf(c.source.quote));
     }
   });
 });

@@ -12,7 +12,12 @@
 export const SEED_DOCUMENT = "shared/seed/002_e2f23ab2b6b209f1.txt";
 
 /** Where a control sits in the request's path. */
-export const CONTROL_POSITIONS = ["server_credential", "session_boundary", "server_egress", "sink_call"] as const;
+export const CONTROL_POSITIONS = [
+  "server_credential",
+  "session_boundary",
+  "server_egress",
+  "sink_call",
+] as const;
 export type ControlPosition = (typeof CONTROL_POSITIONS)[number];
 
 export const CONTROL_IDS = ["credential", "separation", "egress", "approval"] as const;
@@ -43,7 +48,12 @@ export const CONTROL_CATALOG: readonly ControlCatalogEntry[] = [
     canCutPath: false,
     stops: "what a compromised server could do beyond reading",
     residue: "everything the server legitimately reads",
-    source: { document: SEED_DOCUMENT, section, quote: "The token the server holds should be read-only, project-scoped, and issued to a service identity that is not a person" },
+    source: {
+      document: SEED_DOCUMENT,
+      section,
+      quote:
+        "The token the server holds should be read-only, project-scoped, and issued to a service identity that is not a person",
+    },
   },
   {
     id: "separation",
@@ -53,7 +63,11 @@ export const CONTROL_CATALOG: readonly ControlCatalogEntry[] = [
     canCutPath: true,
     stops: "the path from a returned text to a sensitive sink",
     residue: "whatever damage the remaining tools can do",
-    source: { document: SEED_DOCUMENT, section, quote: "Tool-set separation is the control that actually addresses this deployment" },
+    source: {
+      document: SEED_DOCUMENT,
+      section,
+      quote: "Tool-set separation is the control that actually addresses this deployment",
+    },
   },
   {
     id: "egress",
@@ -63,7 +77,12 @@ export const CONTROL_CATALOG: readonly ControlCatalogEntry[] = [
     canCutPath: false,
     stops: "the exfiltration half of an attack, and new fetch features",
     residue: "payloads already sitting in the sources",
-    source: { document: SEED_DOCUMENT, section, quote: "The network boundary matters more than it looks, because it is what stops the second half of most attacks" },
+    source: {
+      document: SEED_DOCUMENT,
+      section,
+      quote:
+        "The network boundary matters more than it looks, because it is what stops the second half of most attacks",
+    },
   },
   {
     id: "approval",
@@ -73,7 +92,11 @@ export const CONTROL_CATALOG: readonly ControlCatalogEntry[] = [
     canCutPath: false,
     stops: "unreviewed sensitive calls, if rare and out of band",
     residue: "an approver who trusts the model's justification",
-    source: { document: SEED_DOCUMENT, section, quote: "Approval on the sensitive path is the weakest of the four" },
+    source: {
+      document: SEED_DOCUMENT,
+      section,
+      quote: "Approval on the sensitive path is the weakest of the four",
+    },
   },
 ];
 
@@ -84,20 +107,35 @@ export const NOT_CONTROLS: readonly NotAControl[] = [
   {
     id: "statement_of_intent",
     name: "Statement of intent",
-    reason: "a sentence in a document occupies no position in the path: no process reads it during a tool call",
-    source: { document: SEED_DOCUMENT, section, quote: "Prose is not a control, and the reason is mechanical rather than cultural" },
+    reason:
+      "a sentence in a document occupies no position in the path: no process reads it during a tool call",
+    source: {
+      document: SEED_DOCUMENT,
+      section,
+      quote: "Prose is not a control, and the reason is mechanical rather than cultural",
+    },
   },
   {
     id: "detection_flags",
     name: "Detection flags on suspicious text",
-    reason: "flags tell the reviewer where to look; none of them stops a payload or shrinks what it can reach",
-    source: { document: SEED_DOCUMENT, section: "Server honesty, and the gap detection leaves", quote: "none of them tells you that a payload arrived" },
+    reason:
+      "flags tell the reviewer where to look; none of them stops a payload or shrinks what it can reach",
+    source: {
+      document: SEED_DOCUMENT,
+      section: "Server honesty, and the gap detection leaves",
+      quote: "none of them tells you that a payload arrived",
+    },
   },
   {
     id: "maintainer_reputation",
     name: "Maintainer reputation",
-    reason: "orthogonal to this risk: a more faithful server returns more attacker-authored text, not less",
-    source: { document: SEED_DOCUMENT, section: "Counting who can write into the input", quote: "maintainer quality is orthogonal to this risk rather than a mitigation for it" },
+    reason:
+      "orthogonal to this risk: a more faithful server returns more attacker-authored text, not less",
+    source: {
+      document: SEED_DOCUMENT,
+      section: "Counting who can write into the input",
+      quote: "maintainer quality is orthogonal to this risk rather than a mitigation for it",
+    },
   },
 ];
 

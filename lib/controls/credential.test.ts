@@ -5,7 +5,9 @@ import { classifyScope, evaluateCredential } from "./credential";
 
 const seed = createDemoReview().controls.credentials[0]!;
 const kinds = (overrides: Record<string, unknown>) =>
-  evaluateCredential(CredentialConfigSchema.parse({ ...seed, ...overrides }), 0).findings.map((f) => f.kind);
+  evaluateCredential(CredentialConfigSchema.parse({ ...seed, ...overrides }), 0).findings.map(
+    (f) => f.kind,
+  );
 
 describe("[control:credential] the scoped credential", () => {
   it("the seed's token holds: read-only scopes, named projects without SEC, a service identity, 30 days, rotated", () => {
@@ -32,12 +34,19 @@ describe("[control:credential] the scoped credential", () => {
     ["no rotation", { rotation: null }, "credential.no_rotation"],
   ])("%s is a finding", (_name, overrides, kind) => {
     expect(kinds(overrides)).toContain(kind);
-    expect(evaluateCredential(CredentialConfigSchema.parse({ ...seed, ...overrides }), 0).status).toBe("fails");
+    expect(
+      evaluateCredential(CredentialConfigSchema.parse({ ...seed, ...overrides }), 0).status,
+    ).toBe("fails");
   });
 
   it("every finding names the configuration field it comes from", () => {
-    const e = evaluateCredential(CredentialConfigSchema.parse({ ...seed, scopes: ["read:issue", "write:issue"] }), 3);
-    expect(e.findings[0]?.why.config).toEqual([{ path: "controls.credentials.3.scopes.1", value: "write:issue" }]);
+    const e = evaluateCredential(
+      CredentialConfigSchema.parse({ ...seed, scopes: ["read:issue", "write:issue"] }),
+      3,
+    );
+    expect(e.findings[0]?.why.config).toEqual([
+      { path: "controls.credentials.3.scopes.1", value: "write:issue" },
+    ]);
   });
 
   test.each([

@@ -16,7 +16,12 @@ import type { ControlEvaluationBase } from "./types";
  * Read scopes that still reach people's data: `read:user` reads accounts and their e-mail addresses,
  * which the server needs for none of its tools (the seed: "not write:*, not read:user").
  */
-export const PRIVATE_READ_SCOPES: readonly string[] = ["read:user", "read:org", "read:email", "read:members"];
+export const PRIVATE_READ_SCOPES: readonly string[] = [
+  "read:user",
+  "read:org",
+  "read:email",
+  "read:members",
+];
 
 /**
  * Longest TTL still counted as bounded. The seed's token lives 30 days; 90 is the longest common
@@ -24,7 +29,11 @@ export const PRIVATE_READ_SCOPES: readonly string[] = ["read:user", "read:org", 
  */
 export const CREDENTIAL_MAX_TTL_DAYS = 90;
 
-export type ScopeVerdict = { scope: string; verdict: "read_only" | "private_read" | "write" | "admin" | "not_read_only" | "wildcard"; reason: string };
+export type ScopeVerdict = {
+  scope: string;
+  verdict: "read_only" | "private_read" | "write" | "admin" | "not_read_only" | "wildcard";
+  reason: string;
+};
 
 export type CredentialEvaluation = ControlEvaluationBase & {
   controlId: "credential";
@@ -36,10 +45,22 @@ export type CredentialEvaluation = ControlEvaluationBase & {
 /** Classify one scope string. Only `read:<resource>` with a concrete resource is read-only. */
 export function classifyScope(scope: string): ScopeVerdict {
   const s = scope.trim().toLowerCase();
-  if (/(^|[:_.-])admin($|[:_.-])/.test(s) || s === "admin") return { scope, verdict: "admin", reason: "administrative scope" };
-  if (s.startsWith("write:") || s === "write" || /(^|:)write$/.test(s)) return { scope, verdict: "write", reason: "grants writes" };
-  if (s.includes("*")) return { scope, verdict: "wildcard", reason: "a wildcard scope grants whatever the resource server adds to it later" };
-  if (PRIVATE_READ_SCOPES.includes(s)) return { scope, verdict: "private_read", reason: "reads people's accounts, which no tool of a knowledge server needs" };
+  if (/(^|[:_.-])admin($|[:_.-])/.test(s) || s === "admin")
+    return { scope, verdict: "admin", reason: "administrative scope" };
+  if (s.startsWith("write:") || s === "write" || /(^|:)write$/.test(s))
+    return { scope, verdict: "write", reason: "grants writes" };
+  if (s.includes("*"))
+    return {
+      scope,
+      verdict: "wildcard",
+      reason: "a wildcard scope grants whatever the resource server adds to it later",
+    };
+  if (PRIVATE_READ_SCOPES.includes(s))
+    return {
+      scope,
+      verdict: "private_read",
+      reason: "reads people's accounts, which no tool of a knowledge server needs",
+    };
   if (/^read:[a-z0-9_.-]+$/.test(s)) return { scope, verdict: "read_only", reason: "read-only" };
   return { scope, verdict: "not_read_only", reason: "not a read scope, so it is not read-only" };
 }
@@ -53,11 +74,23 @@ const SCOPE_SEVERITY: Record<Exclude<ScopeVerdict["verdict"], "read_only">, Seve
 };
 
 /** Evaluate the credential configured for one server. */
-export function evaluateCredential(config: CredentialConfig, index: number, attachesTo: NodeId[] = []): CredentialEvaluation {
+export function evaluateCredential(
+  config: CredentialConfig,
+  index: number,
+  attachesTo: NodeId[] = [],
+): CredentialEvaluation {
   const entry = controlEntry("credential");
   const at = (field: string) => `controls.credentials.${index}.${field}`;
   const findings: Finding[] = [];
-  const add = (kind: string, severity: Severity, title: string, summary: string, field: string, value: string, key = kind) =>
+  const add = (
+    kind: string,
+    severity: Severity,
+    title: string,
+    summary: string,
+    field: string,
+    value: string,
+    key = kind,
+  ) =>
     findings.push({
       id: findingId(`credential.${kind}`, config.serverId, key),
       kind: `credential.${kind}`,
@@ -73,25 +106,96 @@ export function evaluateCredential(config: CredentialConfig, index: number, atta
   const scopes = config.scopes.map(classifyScope);
   scopes.forEach((v, i) => {
     if (v.verdict === "read_only") return;
-    add(`scope_${v.verdict}`, SCOPE_SEVERITY[v.verdict], `Token scope ${v.scope} is not read-only`, `${v.scope}: ${v.reason}`, `scopes.${i}`, v.scope, v.scope);
+    add(
+      `scope_${v.verdict}`,
+      SCOPE_SEVERITY[v.verdict],
+      `Token scope ${v.scope} is not read-only`,
+      `${v.scope}: ${v.reason}`,
+      `scopes.${i}`,
+      v.scope,
+      v.scope,
+    );
   });
-  if (config.scopes.length === 0) add("no_scopes", "medium", "No scopes recorded", "with no scopes recorded, the token's reach cannot be checked", "scopes", "[]");
+  if (config.scopes.length === 0)
+    add(
+      "no_scopes",
+      "medium",
+      "No scopes recorded",
+      "with no scopes recorded, the token's reach cannot be checked",
+      "scopes",
+      "[]",
+    );
 
   const sensitive = new Set(config.sensitiveProjects.map((p) => p.toUpperCase()));
   const granted = config.projects.filter((p) => sensitive.has(p.toUpperCase()));
   for (const p of granted) {
     const i = config.projects.indexOf(p);
-    add("sensitive_project", "high", `Token is granted the sensitive project ${p}`, `${p} is listed among the sensitive projects and granted to the token`, `projects.${i}`, p, p);
+    add(
+      "sensitive_project",
+      "high",
+      `Token is granted the sensitive project ${p}`,
+      `${p} is listed among the sensitive projects and granted to the token`,
+      `projects.${i}`,
+      p,
+      p,
+    );
   }
-  if (config.projects.length === 0) add("no_projects", "medium", "Token is not scoped to named projects", "no projects are named, so the token may read every project, the sensitive ones included", "projects", "[]");
+  if (config.projects.length === 0)
+    add(
+      "no_projects",
+      "medium",
+      "Token is not scoped to named projects",
+      "no projects are named, so the token may read every project, the sensitive ones included",
+      "projects",
+      "[]",
+    );
 
-  if (config.identity === "person") add("person_identity", "high", "Token belongs to a person", "a person's token carries everything that person may do, and leaves with them", "identity", "person");
-  if (config.identity === "unknown") add("unknown_identity", "low", "Token identity not recorded", "whether the token belongs to a service identity or a person is not recorded", "identity", "unknown");
+  if (config.identity === "person")
+    add(
+      "person_identity",
+      "high",
+      "Token belongs to a person",
+      "a person's token carries everything that person may do, and leaves with them",
+      "identity",
+      "person",
+    );
+  if (config.identity === "unknown")
+    add(
+      "unknown_identity",
+      "low",
+      "Token identity not recorded",
+      "whether the token belongs to a service identity or a person is not recorded",
+      "identity",
+      "unknown",
+    );
 
-  if (config.ttlDays === null) add("no_expiry", "high", "Token never expires", "no TTL is recorded, so a leaked token stays valid indefinitely", "ttlDays", "null");
+  if (config.ttlDays === null)
+    add(
+      "no_expiry",
+      "high",
+      "Token never expires",
+      "no TTL is recorded, so a leaked token stays valid indefinitely",
+      "ttlDays",
+      "null",
+    );
   else if (config.ttlDays > CREDENTIAL_MAX_TTL_DAYS)
-    add("long_ttl", "medium", `Token lives ${config.ttlDays} days`, `a TTL above ${CREDENTIAL_MAX_TTL_DAYS} days is not counted as bounded`, "ttlDays", String(config.ttlDays));
-  if (config.rotation === null || config.rotation.trim() === "") add("no_rotation", "medium", "Token is not rotated", "no rotation is recorded", "rotation", String(config.rotation));
+    add(
+      "long_ttl",
+      "medium",
+      `Token lives ${config.ttlDays} days`,
+      `a TTL above ${CREDENTIAL_MAX_TTL_DAYS} days is not counted as bounded`,
+      "ttlDays",
+      String(config.ttlDays),
+    );
+  if (config.rotation === null || config.rotation.trim() === "")
+    add(
+      "no_rotation",
+      "medium",
+      "Token is not rotated",
+      "no rotation is recorded",
+      "rotation",
+      String(config.rotation),
+    );
 
   const ok = findings.every((f) => f.severity === "low" || f.severity === "info");
   return {

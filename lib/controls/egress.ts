@@ -9,7 +9,14 @@ import { why, type Finding } from "@/lib/analysis/findings";
 import type { ServerId } from "@/lib/ids";
 import type { EgressConfig } from "@/lib/review/schema";
 import { controlEntry } from "./catalog";
-import { admittedDestinations, classifyEgress, wouldAllow, type AdmittedDestination, type EgressShape, type WouldAllowResult } from "./egress/evaluate";
+import {
+  admittedDestinations,
+  classifyEgress,
+  wouldAllow,
+  type AdmittedDestination,
+  type EgressShape,
+  type WouldAllowResult,
+} from "./egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies, type PolicyIssue } from "./egress/policy";
 import type { ControlEvaluationBase } from "./types";
 
@@ -17,7 +24,11 @@ import type { ControlEvaluationBase } from "./types";
  * The destination used to ask "would a new external fetch get out?": an address outside every
  * private range (example.com's long-standing address) on HTTPS, the port a new fetch feature uses.
  */
-export const NEW_EXTERNAL_FETCH_PROBE = { ip: "93.184.216.34", port: 443, protocol: "TCP" } as const;
+export const NEW_EXTERNAL_FETCH_PROBE = {
+  ip: "93.184.216.34",
+  port: 443,
+  protocol: "TCP",
+} as const;
 
 export type EgressEvaluation = ControlEvaluationBase & {
   controlId: "egress";
@@ -31,7 +42,11 @@ export type EgressEvaluation = ControlEvaluationBase & {
 };
 
 /** Evaluate the egress policy configured for one server. */
-export function evaluateEgress(config: EgressConfig, index: number, attachesTo: NodeId[] = []): EgressEvaluation {
+export function evaluateEgress(
+  config: EgressConfig,
+  index: number,
+  attachesTo: NodeId[] = [],
+): EgressEvaluation {
   const entry = controlEntry("egress");
   const base = {
     controlId: "egress" as const,
@@ -53,9 +68,17 @@ export function evaluateEgress(config: EgressConfig, index: number, attachesTo: 
         title: "Egress policy cannot be evaluated",
         controlId: "egress",
         subject: { serverId: config.serverId },
-        why: why(`the policy does not parse or validate: ${parsed.issues.map(formatPolicyIssue).join("; ")}`, {
-          config: parsed.issues.map((i) => ({ path: `${field} ${i.path}`, value: i.message, line: i.line, column: i.column })),
-        }),
+        why: why(
+          `the policy does not parse or validate: ${parsed.issues.map(formatPolicyIssue).join("; ")}`,
+          {
+            config: parsed.issues.map((i) => ({
+              path: `${field} ${i.path}`,
+              value: i.message,
+              line: i.line,
+              column: i.column,
+            })),
+          },
+        ),
         nodeIds: [],
         pathIds: [],
       },
@@ -90,9 +113,17 @@ export function evaluateEgress(config: EgressConfig, index: number, attachesTo: 
             : "The policy does not restrict egress",
       controlId: "egress",
       subject: { serverId: config.serverId },
-      why: why(`${shape.reason}; a new external fetch (${probe.destination}) would be ${probe.outcome}`, {
-        config: shape.rules.map((r) => ({ path: `${field} ${r.path}`, value: `${r.policy} rule ${r.ruleIndex}`, line: r.line, column: r.column })),
-      }),
+      why: why(
+        `${shape.reason}; a new external fetch (${probe.destination}) would be ${probe.outcome}`,
+        {
+          config: shape.rules.map((r) => ({
+            path: `${field} ${r.path}`,
+            value: `${r.policy} rule ${r.ruleIndex}`,
+            line: r.line,
+            column: r.column,
+          })),
+        },
+      ),
       nodeIds: [],
       pathIds: [],
     });

@@ -7,9 +7,21 @@
  * servers whose token and outbound traffic the credential and egress controls are about, so a relay
  * server without them has the control "absent".
  */
-import { findingId, nodeIds, splitToolKey, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
+import {
+  findingId,
+  nodeIds,
+  splitToolKey,
+  toolKey,
+  type NodeId,
+  type ToolKey,
+} from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
-import { agentHoldsBoth, agentSinkTools, serverName as modelServerName, type AnalysisModel } from "@/lib/analysis/model";
+import {
+  agentHoldsBoth,
+  agentSinkTools,
+  serverName as modelServerName,
+  type AnalysisModel,
+} from "@/lib/analysis/model";
 import { namesInProse, shownName } from "@/lib/analysis/prose";
 import type { AgentId, ServerId } from "@/lib/ids";
 import { evaluateApproval, type ApprovalEvaluation } from "./approval";
@@ -37,7 +49,14 @@ export type ControlsEvaluation = {
   findings: Finding[];
 };
 
-function absent(controlId: ControlId, scope: ControlScope, subject: Finding["subject"], key: string, reason: string, attachesTo: NodeId[]): AbsentControl {
+function absent(
+  controlId: ControlId,
+  scope: ControlScope,
+  subject: Finding["subject"],
+  key: string,
+  reason: string,
+  attachesTo: NodeId[],
+): AbsentControl {
   const entry = controlEntry(controlId);
   return {
     controlId,
@@ -89,8 +108,12 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     return `${shownName(tool)} on ${serverName(serverId)}`;
   };
 
-  const credentials = review.controls.credentials.map((c, i) => evaluateCredential(c, i, serverNodes(c.serverId)));
-  const egress = review.controls.egress.map((c, i) => evaluateEgress(c, i, serverNodes(c.serverId)));
+  const credentials = review.controls.credentials.map((c, i) =>
+    evaluateCredential(c, i, serverNodes(c.serverId)),
+  );
+  const egress = review.controls.egress.map((c, i) =>
+    evaluateEgress(c, i, serverNodes(c.serverId)),
+  );
   const separation = evaluateSeparation(model);
 
   const approvals: ApprovalEvaluation[] = [];
@@ -99,15 +122,35 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     const agent = model.agents.find((a) => a.id === config.agentId);
     const held = new Set(agent?.tools ?? []);
     const sinks = agent ? agentSinkTools(model, agent).map((t) => t.key) : [];
-    const approved = config.tools.map((t) => toolKey(t.serverId, t.tool)).filter((k) => held.has(k));
+    const approved = config.tools
+      .map((t) => toolKey(t.serverId, t.tool))
+      .filter((k) => held.has(k));
     approvals.push(evaluateApproval(config, i, held, sinks, approved.map(nodeIds.sink), toolName));
   });
 
   for (const serverId of relayServers) {
     if (!review.controls.credentials.some((c) => c.serverId === serverId))
-      absentControls.push(absent("credential", { kind: "server", serverId }, { serverId }, serverId, `${serverName(serverId)} returns untrusted text and no credential configuration is recorded for it`, serverNodes(serverId)));
+      absentControls.push(
+        absent(
+          "credential",
+          { kind: "server", serverId },
+          { serverId },
+          serverId,
+          `${serverName(serverId)} returns untrusted text and no credential configuration is recorded for it`,
+          serverNodes(serverId),
+        ),
+      );
     if (!review.controls.egress.some((c) => c.serverId === serverId))
-      absentControls.push(absent("egress", { kind: "server", serverId }, { serverId }, serverId, `${serverName(serverId)} returns untrusted text and no egress policy is recorded for it`, serverNodes(serverId)));
+      absentControls.push(
+        absent(
+          "egress",
+          { kind: "server", serverId },
+          { serverId },
+          serverId,
+          `${serverName(serverId)} returns untrusted text and no egress policy is recorded for it`,
+          serverNodes(serverId),
+        ),
+      );
   }
   let everySinkApproved = true;
   let anySink = false;
@@ -116,25 +159,56 @@ export function evaluateControls(model: AnalysisModel): ControlsEvaluation {
     const sinks = sinkTools.map((t) => t.key);
     if (sinks.length === 0) continue;
     anySink = true;
-    const covered = new Set(review.controls.approvals.filter((a) => a.agentId === agent.id).flatMap((a) => a.tools.map((t) => toolKey(t.serverId, t.tool))));
+    const covered = new Set(
+      review.controls.approvals
+        .filter((a) => a.agentId === agent.id)
+        .flatMap((a) => a.tools.map((t) => toolKey(t.serverId, t.tool))),
+    );
     const uncovered = sinks.filter((s) => !covered.has(s));
     if (uncovered.length > 0) everySinkApproved = false;
     if (!review.controls.approvals.some((a) => a.agentId === agent.id))
-      absentControls.push(absent("approval", { kind: "agent", agentId: agent.id }, { agentId: agent.id }, agent.id, `${agent.name} holds sensitive sinks (${namesInProse(sinkTools.map((t) => t.name))}) and no approval is configured for it`, sinks.map(nodeIds.sink)));
+      absentControls.push(
+        absent(
+          "approval",
+          { kind: "agent", agentId: agent.id },
+          { agentId: agent.id },
+          agent.id,
+          `${agent.name} holds sensitive sinks (${namesInProse(sinkTools.map((t) => t.name))}) and no approval is configured for it`,
+          sinks.map(nodeIds.sink),
+        ),
+      );
   }
 
   const holdsFor = (list: readonly { scope: ControlScope; status: string }[], serverId: ServerId) =>
-    list.some((e) => e.scope.kind === "server" && e.scope.serverId === serverId && e.status === "holds");
-  const credentialPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(credentials, s));
+    list.some(
+      (e) => e.scope.kind === "server" && e.scope.serverId === serverId && e.status === "holds",
+    );
+  const credentialPresent =
+    relayServers.length > 0 && relayServers.every((s) => holdsFor(credentials, s));
   const egressPresent = relayServers.length > 0 && relayServers.every((s) => holdsFor(egress, s));
-  const sinksSharingASession = model.agents.filter(agentHoldsBoth).flatMap((a) => a.sinks.map((t) => t.name));
+  const sinksSharingASession = model.agents
+    .filter(agentHoldsBoth)
+    .flatMap((a) => a.sinks.map((t) => t.name));
   const approvalPresent = anySink && everySinkApproved;
   const caveats = [
-    ...approvals.filter((a) => a.status !== "holds").map((a) => `approval for ${agentName(a.scope.agentId)}: ${a.summary}`),
-    ...credentials.filter((c) => c.status !== "holds").map((c) => `credential for ${serverName(c.scope.serverId)}: ${c.summary}`),
-    ...egress.filter((e) => e.status !== "holds").map((e) => `egress for ${serverName(e.scope.serverId)}: ${e.summary}`),
+    ...approvals
+      .filter((a) => a.status !== "holds")
+      .map((a) => `approval for ${agentName(a.scope.agentId)}: ${a.summary}`),
+    ...credentials
+      .filter((c) => c.status !== "holds")
+      .map((c) => `credential for ${serverName(c.scope.serverId)}: ${c.summary}`),
+    ...egress
+      .filter((e) => e.status !== "holds")
+      .map((e) => `egress for ${serverName(e.scope.serverId)}: ${e.summary}`),
   ];
-  const residue = composeResidue({ credentialPresent, egressPresent, separationInPlace: separation.inPlace, sinksSharingASession, approvalPresent, caveats });
+  const residue = composeResidue({
+    credentialPresent,
+    egressPresent,
+    separationInPlace: separation.inPlace,
+    sinksSharingASession,
+    approvalPresent,
+    caveats,
+  });
 
   const findings = [
     ...credentials.flatMap((c) => c.findings),

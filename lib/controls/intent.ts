@@ -16,7 +16,15 @@ export type StatementOfIntentView = {
 };
 
 /** How each statement of intent is shown. */
-export function statementsOfIntent(statements: readonly StatementOfIntent[]): StatementOfIntentView[] {
+export function statementsOfIntent(
+  statements: readonly StatementOfIntent[],
+): StatementOfIntentView[] {
   const reason = NOT_CONTROLS.find((c) => c.id === "statement_of_intent")?.reason ?? "";
-  return statements.map((s) => ({ text: s.text, where: s.where, position: null, effect: "none", reason }));
+  return statements.map((s) => ({
+    text: s.text,
+    where: s.where,
+    position: null,
+    effect: "none",
+    reason,
+  }));
 }

@@ -39,27 +39,71 @@ export const MAX_SINKS_NAMED_IN_RESIDUE = 3;
 export function composeResidue(input: ResidueInput): ResidueStatement {
   const clauses: ResidueClause[] = [];
   if (input.egressPresent && input.credentialPresent) {
-    clauses.push({ controlIds: ["credential", "egress"], present: true, text: "a payload already in the source" });
+    clauses.push({
+      controlIds: ["credential", "egress"],
+      present: true,
+      text: "a payload already in the source",
+    });
   } else if (input.egressPresent) {
-    clauses.push({ controlIds: ["egress"], present: true, text: "a payload already in the source" });
-    clauses.push({ controlIds: [], present: false, text: "behind a server token that can do more than read" });
+    clauses.push({
+      controlIds: ["egress"],
+      present: true,
+      text: "a payload already in the source",
+    });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: "behind a server token that can do more than read",
+    });
   } else if (input.credentialPresent) {
-    clauses.push({ controlIds: ["credential"], present: true, text: "a payload in what the server legitimately reads" });
-    clauses.push({ controlIds: [], present: false, text: "or on any host the server can fetch from, with a way out to any host" });
+    clauses.push({
+      controlIds: ["credential"],
+      present: true,
+      text: "a payload in what the server legitimately reads",
+    });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: "or on any host the server can fetch from, with a way out to any host",
+    });
   } else {
-    clauses.push({ controlIds: [], present: false, text: "a payload in the source or on any host the server can fetch from, with a way out to any host" });
-    clauses.push({ controlIds: [], present: false, text: "behind a server token that can do more than read" });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: "a payload in the source or on any host the server can fetch from, with a way out to any host",
+    });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: "behind a server token that can do more than read",
+    });
   }
   if (input.separationInPlace) {
-    clauses.push({ controlIds: ["separation"], present: true, text: "reaching the tools that stayed in the session" });
+    clauses.push({
+      controlIds: ["separation"],
+      present: true,
+      text: "reaching the tools that stayed in the session",
+    });
   } else {
     const names = [...new Set(input.sinksSharingASession)].sort();
-    clauses.push({ controlIds: [], present: false, text: `reaching every tool in the session, ${namesInProse(names, MAX_SINKS_NAMED_IN_RESIDUE)} among them` });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: `reaching every tool in the session, ${namesInProse(names, MAX_SINKS_NAMED_IN_RESIDUE)} among them`,
+    });
   }
   if (input.approvalPresent) {
-    clauses.push({ controlIds: ["approval"], present: true, text: "in front of a person reading a sentence the payload helped write" });
+    clauses.push({
+      controlIds: ["approval"],
+      present: true,
+      text: "in front of a person reading a sentence the payload helped write",
+    });
   } else {
-    clauses.push({ controlIds: [], present: false, text: "with no person in front of the sink call" });
+    clauses.push({
+      controlIds: [],
+      present: false,
+      text: "with no person in front of the sink call",
+    });
   }
   return { text: clauses.map((c) => c.text).join(", "), clauses, caveats: input.caveats };
 }

@@ -11,7 +11,13 @@ import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
 import { why, type Finding } from "@/lib/analysis/findings";
 import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
 import { namesInProse } from "@/lib/analysis/prose";
-import { agentReturningTools, agentSinkTools, buildModel, type AnalysisModel, type ResolvedAgent } from "@/lib/analysis/model";
+import {
+  agentReturningTools,
+  agentSinkTools,
+  buildModel,
+  type AnalysisModel,
+  type ResolvedAgent,
+} from "@/lib/analysis/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
 import type { Agent, Review, ToolRef } from "@/lib/review/schema";
@@ -37,7 +43,10 @@ export type SplitPlan = {
   movedApprovals: number;
 };
 
-export type SplitPlanResult = { kind: "split"; plan: SplitPlan } | { kind: "not_needed"; agentId: AgentId; reason: string } | { kind: "unknown_agent"; agentId: string; reason: string };
+export type SplitPlanResult =
+  | { kind: "split"; plan: SplitPlan }
+  | { kind: "not_needed"; agentId: AgentId; reason: string }
+  | { kind: "unknown_agent"; agentId: string; reason: string };
 
 export type AgentSeparation = {
   agentId: AgentId;
@@ -56,7 +65,10 @@ export type SeparationEvaluation = ControlEvaluationBase & {
 };
 
 /** The ids a split uses: the reference half keeps the agent's id, so decisions about it still resolve. */
-export function splitAgentIds(agentId: AgentId, taken: ReadonlySet<string>): { reference: AgentId; deploy: AgentId } {
+export function splitAgentIds(
+  agentId: AgentId,
+  taken: ReadonlySet<string>,
+): { reference: AgentId; deploy: AgentId } {
   let deploy = `${agentId}-deploy`.slice(0, 80);
   for (let n = 2; taken.has(deploy); n++) deploy = `${agentId}-deploy-${n}`.slice(0, 80);
   return { reference: agentId, deploy: AgentIdSchema.parse(deploy) };
@@ -70,18 +82,33 @@ function plan(model: AnalysisModel, agent: ResolvedAgent): SplitPlan | null {
   const sinkKeys = new Set(sinks.map((t) => t.key));
   const both = [...returningKeys].filter((k) => sinkKeys.has(k));
   const ids = splitAgentIds(agent.id, new Set(model.agents.map((a) => a.id)));
-  const movedApprovals = model.review.controls.approvals.filter((a) => a.agentId === agent.id).length;
+  const movedApprovals = model.review.controls.approvals.filter(
+    (a) => a.agentId === agent.id,
+  ).length;
   return {
     agentId: agent.id,
-    reference: { agentId: ids.reference, name: `${agent.name} (reference)`, tools: agent.tools.filter((k) => !sinkKeys.has(k)) },
-    deploy: { agentId: ids.deploy, name: `${agent.name} (${sinks.some((s) => s.sinkRoles.includes("deploys_or_destroys")) ? "deploy" : "actions"})`, tools: agent.tools.filter((k) => sinkKeys.has(k) && !returningKeys.has(k)) },
+    reference: {
+      agentId: ids.reference,
+      name: `${agent.name} (reference)`,
+      tools: agent.tools.filter((k) => !sinkKeys.has(k)),
+    },
+    deploy: {
+      agentId: ids.deploy,
+      name: `${agent.name} (${sinks.some((s) => s.sinkRoles.includes("deploys_or_destroys")) ? "deploy" : "actions"})`,
+      tools: agent.tools.filter((k) => sinkKeys.has(k) && !returningKeys.has(k)),
+    },
     handoff: {
       from: ids.reference,
       to: ids.deploy,
       by: "human",
-      carries: "the reference agent reads and summarises; a person reads the summary and invokes the deploy agent separately with the value (e.g. the release identifier) they typed themselves",
+      carries:
+        "the reference agent reads and summarises; a person reads the summary and invokes the deploy agent separately with the value (e.g. the release identifier) they typed themselves",
     },
-    removed: both.map((tool) => ({ tool, reason: "returns untrusted text and is a sensitive sink, so its own returned text reaches it in any session; it needs its own review" })),
+    removed: both.map((tool) => ({
+      tool,
+      reason:
+        "returns untrusted text and is a sensitive sink, so its own returned text reaches it in any session; it needs its own review",
+    })),
     movedApprovals,
   };
 }
@@ -110,14 +137,25 @@ export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
             roles: agent.pathEvidence,
             tools: agent.pathTools,
             sources: agent.pathSources,
-            config: [{ path: `agents.${model.agents.indexOf(agent)}.tools`, value: agent.tools.join(", ") }],
+            config: [
+              {
+                path: `agents.${model.agents.indexOf(agent)}.tools`,
+                value: agent.tools.join(", "),
+              },
+            ],
           },
         ),
         nodeIds: [nodeIds.agent(agent.id)],
         pathIds: [],
       });
     }
-    return { agentId: agent.id, holdsBoth, returningTools: returning.map((t) => t.key), sinkTools: sinks.map((t) => t.key), split };
+    return {
+      agentId: agent.id,
+      holdsBoth,
+      returningTools: returning.map((t) => t.key),
+      sinkTools: sinks.map((t) => t.key),
+      split,
+    };
   });
   const offenders = agents.filter((a) => a.holdsBoth);
   const inPlace = offenders.length === 0;
@@ -140,12 +178,26 @@ export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
 }
 
 /** The split that removes every path through one agent, or why none is needed. */
-export function planSplit(review: Review, agentId: string, toolLists?: readonly ServerToolList[]): SplitPlanResult {
+export function planSplit(
+  review: Review,
+  agentId: string,
+  toolLists?: readonly ServerToolList[],
+): SplitPlanResult {
   const model = buildModel(review, toolLists ?? toolListsFromReview(review));
   const agent = model.agents.find((a) => a.id === agentId);
-  if (!agent) return { kind: "unknown_agent", agentId, reason: `no agent ${JSON.stringify(agentId)} in the review` };
+  if (!agent)
+    return {
+      kind: "unknown_agent",
+      agentId,
+      reason: `no agent ${JSON.stringify(agentId)} in the review`,
+    };
   const p = plan(model, agent);
-  if (!p) return { kind: "not_needed", agentId: agent.id, reason: `${agent.name} does not hold both a tool returning untrusted text and a sensitive sink` };
+  if (!p)
+    return {
+      kind: "not_needed",
+      agentId: agent.id,
+      reason: `${agent.name} does not hold both a tool returning untrusted text and a sensitive sink`,
+    };
   return { kind: "split", plan: p };
 }
 
@@ -154,7 +206,11 @@ export function planSplit(review: Review, agentId: string, toolLists?: readonly 
  * that is not a sink) and a deploy agent (the sinks), approvals for the sinks moved to the deploy
  * agent. Returns the review unchanged when the agent does not need a split (see `planSplit` for why).
  */
-export function applySplit(review: Review, agentId: string, toolLists?: readonly ServerToolList[]): Review {
+export function applySplit(
+  review: Review,
+  agentId: string,
+  toolLists?: readonly ServerToolList[],
+): Review {
   const result = planSplit(review, agentId, toolLists);
   if (result.kind !== "split") return review;
   const p = result.plan;
@@ -168,7 +224,11 @@ export function applySplit(review: Review, agentId: string, toolLists?: readonly
   const reference: Agent = {
     ...original,
     name: p.reference.name,
-    description: `${original.description}${original.description ? " " : ""}Split by Relay Review: reads and summarises; holds no sensitive sink. A person hands values to ${p.deploy.name} by retyping them.`.slice(0, 4000),
+    description:
+      `${original.description}${original.description ? " " : ""}Split by Relay Review: reads and summarises; holds no sensitive sink. A person hands values to ${p.deploy.name} by retyping them.`.slice(
+        0,
+        4000,
+      ),
     tools: toRefs(p.reference.tools),
   };
   const deploy: Agent = {
@@ -178,6 +238,8 @@ export function applySplit(review: Review, agentId: string, toolLists?: readonly
     tools: toRefs(p.deploy.tools),
   };
   const agents = review.agents.flatMap((a) => (a.id === p.agentId ? [reference, deploy] : [a]));
-  const approvals = review.controls.approvals.map((a) => (a.agentId === p.agentId ? { ...a, agentId: p.deploy.agentId } : a));
+  const approvals = review.controls.approvals.map((a) =>
+    a.agentId === p.agentId ? { ...a, agentId: p.deploy.agentId } : a,
+  );
   return { ...review, agents, controls: { ...review.controls, approvals } };
 }

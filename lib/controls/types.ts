@@ -17,7 +17,8 @@ export type ControlStatus =
   /** Configured, but the configuration cannot be read (e.g. malformed policy YAML). */
   | "cannot_evaluate";
 
-export type ControlScope = { kind: "server"; serverId: ServerId } | { kind: "agent"; agentId: AgentId } | { kind: "review" };
+export type ControlScope =
+  { kind: "server"; serverId: ServerId } | { kind: "agent"; agentId: AgentId } | { kind: "review" };
 
 export type ControlEvaluationBase = {
   controlId: ControlId;

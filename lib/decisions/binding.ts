@@ -222,11 +222,17 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
  * `details.reason: "surface_blocked"` and the items that changed, when the pinned snapshot is
  * stored. A rejection is never refused: it cannot let a changed surface through.
  */
-export function blockedDecisionError(server: RelayServer, comparison: PinComparison): AppError | null {
+export function blockedDecisionError(
+  server: RelayServer,
+  comparison: PinComparison,
+): AppError | null {
   if (!server.pin || !comparison.blocked) return null;
   const pin = server.pin;
   const pinned = `pinned to ${pin.surfaceSha256.slice(0, 12)}… by ${pin.pinnedBy} at ${pin.pinnedAt}`;
-  const items = comparison.status === "mismatch" && comparison.diff ? surfaceItemChanges(comparison.diff) : null;
+  const items =
+    comparison.status === "mismatch" && comparison.diff
+      ? surfaceItemChanges(comparison.diff)
+      : null;
   const what =
     comparison.status === "incomparable"
       ? comparison.reason

@@ -29,10 +29,18 @@ const ROLE_WORDS: Record<ToolRole, string> = {
   network_or_shares: "reaches the network or shares",
 };
 /** Sinks in the order a reviewer would keep them out: deploys first, then sharing, then writes. */
-const SINK_RANK: Record<string, number> = { deploys_or_destroys: 0, network_or_shares: 1, writes: 2 };
+const SINK_RANK: Record<string, number> = {
+  deploys_or_destroys: 0,
+  network_or_shares: 1,
+  writes: 2,
+};
 const rank = (t: ToolView) => Math.min(...t.sinkRoles.map((r) => SINK_RANK[r] ?? 3));
 
-export function toolConditionOffers(review: Review, analysis: Analysis, agentId: string): ToolConditionOffer[] {
+export function toolConditionOffers(
+  review: Review,
+  analysis: Analysis,
+  agentId: string,
+): ToolConditionOffer[] {
   const agent = review.agents.find((a) => a.id === agentId);
   const view = analysis.agents.find((a) => a.agentId === agentId);
   if (!agent || !view) return [];

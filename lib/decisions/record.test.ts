@@ -90,11 +90,36 @@ describe("decision record", () => {
 
   test("every variable a server is given is named, ${NAME}s in its args and URL included", () => {
     const { review, decision } = reviewWithDecision();
-    const build = () => buildDecisionRecord({ review, reviewId: "r", revision: 5, decision, issuedAt: new Date(), currentSurfaceSha256: decision.bound.surfaceSha256 });
-    review.servers[0]!.transport = { kind: "stdio", command: "npx", args: ["-y", "gl-mcp", "--token=${GITLAB_TOKEN}"], envNames: ["GITLAB_API_URL"] };
-    expect(build().server.transport).toEqual({ kind: "stdio", envNames: ["GITLAB_API_URL", "GITLAB_TOKEN"], headerEnv: {} });
-    review.servers[0]!.transport = { kind: "http", url: "https://mcp.example/mcp?api_key=${MCP_KEY}", headerEnv: { Authorization: "KM_TOKEN" } };
-    expect(build().server.transport).toEqual({ kind: "http", envNames: ["KM_TOKEN", "MCP_KEY"], headerEnv: { Authorization: "KM_TOKEN" } });
+    const build = () =>
+      buildDecisionRecord({
+        review,
+        reviewId: "r",
+        revision: 5,
+        decision,
+        issuedAt: new Date(),
+        currentSurfaceSha256: decision.bound.surfaceSha256,
+      });
+    review.servers[0]!.transport = {
+      kind: "stdio",
+      command: "npx",
+      args: ["-y", "gl-mcp", "--token=${GITLAB_TOKEN}"],
+      envNames: ["GITLAB_API_URL"],
+    };
+    expect(build().server.transport).toEqual({
+      kind: "stdio",
+      envNames: ["GITLAB_API_URL", "GITLAB_TOKEN"],
+      headerEnv: {},
+    });
+    review.servers[0]!.transport = {
+      kind: "http",
+      url: "https://mcp.example/mcp?api_key=${MCP_KEY}",
+      headerEnv: { Authorization: "KM_TOKEN" },
+    };
+    expect(build().server.transport).toEqual({
+      kind: "http",
+      envNames: ["KM_TOKEN", "MCP_KEY"],
+      headerEnv: { Authorization: "KM_TOKEN" },
+    });
   });
 
   test("a decision made against declared tools says so and has no registration", () => {
@@ -331,7 +356,9 @@ describe("duplicate keys", () => {
   };
 
   test("a verdict smuggled before the signed one is malformed, naming the key path", () => {
-    expect((JSON.parse(smuggled()) as DecisionRecord).decision.verdict).toBe("approved_with_conditions");
+    expect((JSON.parse(smuggled()) as DecisionRecord).decision.verdict).toBe(
+      "approved_with_conditions",
+    );
     const result = verifyRecord(smuggled(), keys.publicKey);
     expect(result).toMatchObject({ ok: false, reason: "malformed" });
     expect(!result.ok && result.message).toContain('duplicate key "verdict" at decision.verdict');
@@ -344,9 +371,14 @@ describe("duplicate keys", () => {
     const text = JSON.stringify(signedOnce());
     expect(verifyRecord(text, keys.publicKey).ok).toBe(true);
     const top = text.replace('{"recordVersion":1', '{"recordVersion":1,"recordVersion":1');
-    expect(verifyRecord(top, keys.publicKey)).toMatchObject({ ok: false, message: expect.stringContaining("at recordVersion") as unknown });
+    expect(verifyRecord(top, keys.publicKey)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("at recordVersion") as unknown,
+    });
     const deep = text.replace('"toolSet":[{', '"toolSet":[{"tool":"x",');
-    expect(verifyRecord(deep, keys.publicKey)).toMatchObject({ ok: false, message: expect.stringContaining("at decision.toolSet[0].tool") as unknown });
+    expect(verifyRecord(deep, keys.publicKey)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("at decision.toolSet[0].tool") as unknown,
+    });
   });
 });
-

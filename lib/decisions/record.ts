@@ -208,7 +208,10 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
     d.bound.surfaceSha256 !== null &&
     d.pin.surfaceSha256 !== d.bound.surfaceSha256
   )
-    issue(["decision", "pin", "surfaceSha256"], "an approval under a blocking pin must be bound to the pinned surface");
+    issue(
+      ["decision", "pin", "surfaceSha256"],
+      "an approval under a blocking pin must be bound to the pinned surface",
+    );
   const basis = decisionBasis(d);
   if (r.basis.kind !== basis.kind || r.basis.statement !== basis.label)
     issue(["basis"], "does not match decision.bound.surfaceSha256");
@@ -545,7 +548,8 @@ export function parseDecisionRecord(json: unknown): ParseDecisionRecordResult {
   let value: unknown = json;
   if (typeof json === "string") {
     const parsed = parseStrictJson(json);
-    if (!parsed.ok) return failure("malformed", `the decision record is not valid JSON: ${parsed.message}`);
+    if (!parsed.ok)
+      return failure("malformed", `the decision record is not valid JSON: ${parsed.message}`);
     value = parsed.value;
   }
   if (isPlainObject(value) && (value.signature === undefined || value.signature === null)) {

@@ -54,8 +54,10 @@ const holdsLabel = (holds: boolean | null) =>
 /** A tool as the report names it: the tool's name and its server's name (ids stay in the signed record). */
 const toolText = (review: Review, t: { serverId: string; tool: string }) =>
   `${mdCode(t.tool)} on ${mdText(serverText(review, t.serverId))}`;
-const serverText = (review: Review, id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
-const agentText = (review: Review, id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
+const serverText = (review: Review, id: string) =>
+  review.servers.find((s) => s.id === id)?.name ?? id;
+const agentText = (review: Review, id: string) =>
+  review.agents.find((a) => a.id === id)?.name ?? id;
 
 function describeCondition(c: ConditionCheck["condition"], review: Review): string {
   switch (c.kind) {

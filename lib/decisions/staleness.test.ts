@@ -193,7 +193,9 @@ describe("checkConditions", () => {
       ["approval_out_of_band", true],
       ["surface_pinned_block", false],
     ]);
-    expect(checks[0]!.reason).toBe("on-call agent holds trigger_deploy on deploy-tools (not under review)");
+    expect(checks[0]!.reason).toBe(
+      "on-call agent holds trigger_deploy on deploy-tools (not under review)",
+    );
     expect(checks[3]!.reason).toMatch(/not shown resolved/);
   });
 

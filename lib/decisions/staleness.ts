@@ -16,7 +16,13 @@ import {
 import { describeItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 
 export type StaleChange =
-  | { what: "surface"; before: string | null; after: string | null; items?: SurfaceItemChange[]; message: string }
+  | {
+      what: "surface";
+      before: string | null;
+      after: string | null;
+      items?: SurfaceItemChange[];
+      message: string;
+    }
   | { what: "pin"; before: string; after: string; message: string }
   | { what: "image_digest"; before: string | null; after: string | null; message: string }
   | {
@@ -54,9 +60,12 @@ export const surfaceChangeKey = (before: string, after: string) => `${before}>${
 
 const short = (sha: string) => sha.slice(0, 12);
 /** A server, agent or tool as a sentence names it: by its name; the id only once the review no longer has it. */
-const serverText = (review: Review, id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
-const agentText = (review: Review, id: string) => review.agents.find((a) => a.id === id)?.name ?? id;
-const refText = (review: Review) => (r: ToolRef) => `${r.tool} on ${serverText(review, r.serverId)}`;
+const serverText = (review: Review, id: string) =>
+  review.servers.find((s) => s.id === id)?.name ?? id;
+const agentText = (review: Review, id: string) =>
+  review.agents.find((a) => a.id === id)?.name ?? id;
+const refText = (review: Review) => (r: ToolRef) =>
+  `${r.tool} on ${serverText(review, r.serverId)}`;
 
 function toolSetDiff(before: readonly ToolRef[], after: readonly ToolRef[]) {
   const key = (r: ToolRef) => JSON.stringify([r.serverId, r.tool]);
@@ -74,7 +83,8 @@ function surfaceChange(
   known: DecisionStatusContext["surfaceChanges"],
 ): StaleChange | null {
   if (before === after) return null;
-  const items = before !== null && after !== null ? known?.get(surfaceChangeKey(before, after)) : undefined;
+  const items =
+    before !== null && after !== null ? known?.get(surfaceChangeKey(before, after)) : undefined;
   const message =
     before === null
       ? `the decision was ${DECLARED_TOOLS_BASIS}; the server has since been inspected (surface ${short(after ?? "")}…), so review the live surface`
@@ -99,7 +109,11 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
       message: `server ${decision.serverId} is no longer in the review`,
     });
   } else {
-    const surface = surfaceChange(decision.bound.surfaceSha256, context.currentSurfaceSha256, context.surfaceChanges);
+    const surface = surfaceChange(
+      decision.bound.surfaceSha256,
+      context.currentSurfaceSha256,
+      context.surfaceChanges,
+    );
     if (surface) changes.push(surface);
     // Under "block" a decision holds only for the pinned surface: one bound to any other (made
     // before the pin held, or around it) waits for a re-pin with a reason and a new decision.
@@ -226,7 +240,10 @@ function checkOne(
           `an egress policy for ${serverText(review, condition.serverId)} admits destinations it does not name (not default-deny)`,
         );
       if (verdicts.some((v) => v === null))
-        return result(null, `an egress policy for ${serverText(review, condition.serverId)} could not be evaluated`);
+        return result(
+          null,
+          `an egress policy for ${serverText(review, condition.serverId)} could not be evaluated`,
+        );
       return result(
         true,
         `the egress policy for ${serverText(review, condition.serverId)} is an allowlist: a new destination is denied by construction`,
@@ -235,10 +252,16 @@ function checkOne(
     case "credential_read_only": {
       const creds = review.controls.credentials.filter((c) => c.serverId === condition.serverId);
       if (creds.length === 0)
-        return result(null, `no credential is recorded for ${serverText(review, condition.serverId)}`);
+        return result(
+          null,
+          `no credential is recorded for ${serverText(review, condition.serverId)}`,
+        );
       const scopes = creds.flatMap((c) => c.scopes);
       if (scopes.length === 0)
-        return result(null, `the credential for ${serverText(review, condition.serverId)} lists no scopes`);
+        return result(
+          null,
+          `the credential for ${serverText(review, condition.serverId)} lists no scopes`,
+        );
       const other = scopes.filter((s) => !READ_SCOPE.test(s));
       return other.length > 0
         ? result(false, `scopes that are not read-only: ${other.join(", ")}`)
@@ -247,7 +270,10 @@ function checkOne(
     case "approval_out_of_band": {
       const approvals = review.controls.approvals.filter((a) => a.agentId === condition.agentId);
       if (approvals.length === 0)
-        return result(false, `no approval is configured for agent ${agentText(review, condition.agentId)}`);
+        return result(
+          false,
+          `no approval is configured for agent ${agentText(review, condition.agentId)}`,
+        );
       if (approvals.some((a) => !a.outOfBand))
         return result(
           false,

@@ -39,32 +39,52 @@ export type ExportOptions = {
 };
 
 const refuse = (reason: string): ExportResult => ({ ok: false, reason });
-const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+const safeName = (s: string) =>
+  s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
 
 function networkPolicy(review: Review, decision: Decision, server: RelayServer): ExportResult {
   const policies = review.controls.egress.filter((e) => e.serverId === server.id);
-  if (policies.length === 0) return refuse(`no egress policy is recorded for ${server.name}: there is no reviewed egress to export; enter the NetworkPolicy in Controls first`);
+  if (policies.length === 0)
+    return refuse(
+      `no egress policy is recorded for ${server.name}: there is no reviewed egress to export; enter the NetworkPolicy in Controls first`,
+    );
   const text = policies.map((p) => p.policyYaml.trim()).join("\n---\n");
   const parsed = parseNetworkPolicies(text);
-  if (!parsed.ok) return refuse(`the recorded policy does not parse: ${parsed.issues.slice(0, 3).map(formatPolicyIssue).join("; ")}`);
+  if (!parsed.ok)
+    return refuse(
+      `the recorded policy does not parse: ${parsed.issues.slice(0, 3).map(formatPolicyIssue).join("; ")}`,
+    );
   const shape = classifyEgress(parsed.policies);
   if (shape.kind !== "allowlist") {
-    return refuse(`the recorded policy is not an allowlist (${shape.kind}: ${shape.reason}); it admits destinations nobody named, so there is no reviewed allowlist to export — rewrite it as default-deny with the destinations the server needs`);
+    return refuse(
+      `the recorded policy is not an allowlist (${shape.kind}: ${shape.reason}); it admits destinations nobody named, so there is no reviewed allowlist to export — rewrite it as default-deny with the destinations the server needs`,
+    );
   }
   // Written through the yaml library: the header is a comment it writes (every line of it behind
   // `#`), so no name, reviewer or id can end the comment and add YAML of its own.
   const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.length === 0 || docs.some((d) => d.errors.length > 0)) return refuse("internal: the recorded policy does not parse as YAML documents");
+  if (!Array.isArray(docs) || docs.length === 0 || docs.some((d) => d.errors.length > 0))
+    return refuse("internal: the recorded policy does not parse as YAML documents");
   docs[0]!.commentBefore = ` Reviewed egress for ${server.name}: decision ${decision.id} (${decision.verdict}) by ${decision.reviewer}, ${decision.decidedAt}\n Allowlist: every destination not listed below is denied.`;
   docs.forEach((d, i) => {
     if (i > 0) d.directives.docStart = true;
   });
   const out = docs.map((d) => d.toString()).join("");
   const check = parseNetworkPolicies(out);
-  if (!check.ok || classifyEgress(check.policies).kind !== "allowlist") return refuse("internal: the exported policy did not re-validate as an allowlist");
+  if (!check.ok || classifyEgress(check.policies).kind !== "allowlist")
+    return refuse("internal: the exported policy did not re-validate as an allowlist");
   const values = (ds: readonly { toJS(): unknown }[]) => JSON.stringify(ds.map((d) => d.toJS()));
-  if (values(parseAllDocuments(out)) !== values(docs)) return refuse("internal: the exported policy does not re-parse to the reviewed one");
-  return { ok: true, file: { kind: "networkpolicy", fileName: `${safeName(server.name)}-egress.networkpolicy.yaml`, contentType: "application/yaml; charset=utf-8", text: out } };
+  if (values(parseAllDocuments(out)) !== values(docs))
+    return refuse("internal: the exported policy does not re-parse to the reviewed one");
+  return {
+    ok: true,
+    file: {
+      kind: "networkpolicy",
+      fileName: `${safeName(server.name)}-egress.networkpolicy.yaml`,
+      contentType: "application/yaml; charset=utf-8",
+      text: out,
+    },
+  };
 }
 
 /**
@@ -73,34 +93,79 @@ function networkPolicy(review: Review, decision: Decision, server: RelayServer):
  * (the project's node_modules/.bin or a global install) and otherwise stops with an error; the
  * importer still reads the entry as gated.
  */
-function withoutRegistryFetch(entry: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!entry || entry.command !== "npx" || !Array.isArray(entry.args) || entry.args[0] !== "relay-review") return entry;
+function withoutRegistryFetch(
+  entry: Record<string, unknown> | null,
+): Record<string, unknown> | null {
+  if (
+    !entry ||
+    entry.command !== "npx" ||
+    !Array.isArray(entry.args) ||
+    entry.args[0] !== "relay-review"
+  )
+    return entry;
   return { ...entry, args: ["--no-install", ...(entry.args as unknown[])] };
 }
 
-function clientConfig(decision: Decision, server: RelayServer, options: ExportOptions): ExportResult {
-  if (decision.verdict === "rejected") return refuse("the decision rejected this server: there is nothing to start");
-  if (decision.bound.surfaceSha256 === null) return refuse("the decision was made against declared tools, not a live surface: the gate has no fingerprint to check the server against; inspect the server and decide again");
-  const gate = { recordPath: options.recordPath ?? `relay-review/${safeName(decision.id)}.record.json`, publicKeyPath: options.publicKeyPath ?? "relay-review/signing-key.pub.pem" };
+function clientConfig(
+  decision: Decision,
+  server: RelayServer,
+  options: ExportOptions,
+): ExportResult {
+  if (decision.verdict === "rejected")
+    return refuse("the decision rejected this server: there is nothing to start");
+  if (decision.bound.surfaceSha256 === null)
+    return refuse(
+      "the decision was made against declared tools, not a live surface: the gate has no fingerprint to check the server against; inspect the server and decide again",
+    );
+  const gate = {
+    recordPath: options.recordPath ?? `relay-review/${safeName(decision.id)}.record.json`,
+    publicKeyPath: options.publicKeyPath ?? "relay-review/signing-key.pub.pem",
+  };
   const entry = withoutRegistryFetch(mcpServerEntry(server.transport, gate));
-  if (!entry) return refuse(`${server.name} is entered by hand (no command or URL): there is no server to start through the gate`);
+  if (!entry)
+    return refuse(
+      `${server.name} is entered by hand (no command or URL): there is no server to start through the gate`,
+    );
   const text = JSON.stringify({ mcpServers: { [server.name]: entry } }, null, 2) + "\n";
   const reimported = parseClientConfig(text, { fileName: "mcp.json" });
-  if (!reimported.ok) return refuse(`internal: the client config did not re-import: ${reimported.issues.map((i) => i.message).join("; ")}`);
+  if (!reimported.ok)
+    return refuse(
+      `internal: the client config did not re-import: ${reimported.issues.map((i) => i.message).join("; ")}`,
+    );
   const s = reimported.config.servers[0];
-  if (!s || s.gatedBy?.record !== gate.recordPath || !sameServer(s.transport, server.transport)) return refuse("internal: the client config re-imports to a different server");
-  return { ok: true, file: { kind: "client-config", fileName: `${safeName(server.name)}.mcp.json`, contentType: "application/json; charset=utf-8", text } };
+  if (!s || s.gatedBy?.record !== gate.recordPath || !sameServer(s.transport, server.transport))
+    return refuse("internal: the client config re-imports to a different server");
+  return {
+    ok: true,
+    file: {
+      kind: "client-config",
+      fileName: `${safeName(server.name)}.mcp.json`,
+      contentType: "application/json; charset=utf-8",
+      text,
+    },
+  };
 }
 
 function credentialRequest(review: Review, decision: Decision, server: RelayServer): ExportResult {
   const creds = review.controls.credentials.filter((c) => c.serverId === server.id);
-  if (creds.length === 0) return refuse(`no credential is recorded for ${server.name}: enter its scopes, projects and TTL in Controls first`);
+  if (creds.length === 0)
+    return refuse(
+      `no credential is recorded for ${server.name}: enter its scopes, projects and TTL in Controls first`,
+    );
   const requests = creds.map((c) => {
     const findings = [
       ...c.scopes.filter((s) => !/^read:\S+/.test(s)).map((s) => `scope ${s} is not read-only`),
-      ...c.scopes.filter((s) => s === "read:user").map(() => "read:user reads people, not the content the server serves"),
-      ...c.projects.filter((p) => c.sensitiveProjects.includes(p)).map((p) => `project ${p} is marked sensitive`),
-      ...(c.identity === "service" ? [] : [`the credential is held by ${c.identity === "person" ? "a person" : "an unknown identity"}, not a service identity`]),
+      ...c.scopes
+        .filter((s) => s === "read:user")
+        .map(() => "read:user reads people, not the content the server serves"),
+      ...c.projects
+        .filter((p) => c.sensitiveProjects.includes(p))
+        .map((p) => `project ${p} is marked sensitive`),
+      ...(c.identity === "service"
+        ? []
+        : [
+            `the credential is held by ${c.identity === "person" ? "a person" : "an unknown identity"}, not a service identity`,
+          ]),
       ...(c.ttlDays === null ? ["no TTL: the token does not expire"] : []),
     ];
     return {
@@ -118,17 +183,37 @@ function credentialRequest(review: Review, decision: Decision, server: RelayServ
     kind: "relay-review.credential-request",
     version: 1,
     server: server.name,
-    decision: { id: decision.id, verdict: decision.verdict, reviewer: decision.reviewer, decided_at: decision.decidedAt, agent: decision.agentId },
+    decision: {
+      id: decision.id,
+      verdict: decision.verdict,
+      reviewer: decision.reviewer,
+      decided_at: decision.decidedAt,
+      agent: decision.agentId,
+    },
     requests,
   };
   const text = `# Credential scope request for ${server.name}, from decision ${decision.id}\n${stringifyYaml(doc)}`;
   const back = parseYaml(text) as typeof doc;
-  if (JSON.stringify(back) !== JSON.stringify(doc)) return refuse("internal: the credential request did not re-parse to itself");
-  return { ok: true, file: { kind: "credential-request", fileName: `${safeName(server.name)}-credential-request.yaml`, contentType: "application/yaml; charset=utf-8", text } };
+  if (JSON.stringify(back) !== JSON.stringify(doc))
+    return refuse("internal: the credential request did not re-parse to itself");
+  return {
+    ok: true,
+    file: {
+      kind: "credential-request",
+      fileName: `${safeName(server.name)}-credential-request.yaml`,
+      contentType: "application/yaml; charset=utf-8",
+      text,
+    },
+  };
 }
 
 /** One export of a decision in the review, validated, or the reason it cannot be made. */
-export function buildExport(kind: ExportKind, review: Review, decision: Decision, options: ExportOptions = {}): ExportResult {
+export function buildExport(
+  kind: ExportKind,
+  review: Review,
+  decision: Decision,
+  options: ExportOptions = {},
+): ExportResult {
   const server = review.servers.find((s) => s.id === decision.serverId);
   if (!server) return refuse(`server ${decision.serverId} is no longer in the review`);
   switch (kind) {

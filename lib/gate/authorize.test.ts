@@ -46,13 +46,43 @@ describe("authorizeRequest", () => {
   });
 
   test.each([
-    ["tools/call", { name: "get_comment" }, 'tool "get_comment"', { event: "refused_call", tool: "get_comment" }],
-    ["tools/call", { name: "gone_tool" }, 'tool "gone_tool"', { event: "refused_call", tool: "gone_tool" }],
+    [
+      "tools/call",
+      { name: "get_comment" },
+      'tool "get_comment"',
+      { event: "refused_call", tool: "get_comment" },
+    ],
+    [
+      "tools/call",
+      { name: "gone_tool" },
+      'tool "gone_tool"',
+      { event: "refused_call", tool: "gone_tool" },
+    ],
     ["tools/call", {}, 'tool "undefined"', { event: "refused_call", tool: "undefined" }],
-    ["resources/read", { uri: "file:///etc/passwd" }, 'resource "file:///etc/passwd"', { event: "refused_request", method: "resources/read" }],
-    ["resources/subscribe", { uri: "atlas://spaces/ENG/secret" }, 'resource "atlas://spaces/ENG/secret"', { event: "refused_request" }],
-    ["prompts/get", { name: "exfiltrate" }, 'prompt "exfiltrate"', { event: "refused_request", target: "exfiltrate" }],
-    ["completion/complete", { ref: { type: "ref/prompt", name: "exfiltrate" } }, "completion reference", { event: "refused_request" }],
+    [
+      "resources/read",
+      { uri: "file:///etc/passwd" },
+      'resource "file:///etc/passwd"',
+      { event: "refused_request", method: "resources/read" },
+    ],
+    [
+      "resources/subscribe",
+      { uri: "atlas://spaces/ENG/secret" },
+      'resource "atlas://spaces/ENG/secret"',
+      { event: "refused_request" },
+    ],
+    [
+      "prompts/get",
+      { name: "exfiltrate" },
+      'prompt "exfiltrate"',
+      { event: "refused_request", target: "exfiltrate" },
+    ],
+    [
+      "completion/complete",
+      { ref: { type: "ref/prompt", name: "exfiltrate" } },
+      "completion reference",
+      { event: "refused_request" },
+    ],
   ])("%s %o is refused as not approved", (method, params, named, event) => {
     const v = authorizeRequest(method, params, CTX);
     expect(v.kind).toBe("refuse");
@@ -69,24 +99,38 @@ describe("authorizeRequest", () => {
     expect(v.kind === "refuse" && v.data.approvedTools).toEqual(["knowledge_search", "read_page"]);
   });
 
-  test.each(["tasks/list", "tasks/get", "sampling/createMessage", "constructor", "toString", "no/such/method"])(
-    "%s has no rule: refused by name, with an event",
-    (method) => {
-      const v = authorizeRequest(method, {}, CTX);
-      expect(v).toMatchObject({
-        kind: "refuse",
-        code: GATE_ERROR.NOT_RELAYED,
-        data: { reason: "no_rule", method },
-        event: { event: "refused_request", method, reason: "no_rule", server: "knowledge-mcp", decision: "dec-1" },
-      });
-      if (v.kind === "refuse") expect(v.message).toContain(`${method} is not relayed`);
-    },
-  );
+  test.each([
+    "tasks/list",
+    "tasks/get",
+    "sampling/createMessage",
+    "constructor",
+    "toString",
+    "no/such/method",
+  ])("%s has no rule: refused by name, with an event", (method) => {
+    const v = authorizeRequest(method, {}, CTX);
+    expect(v).toMatchObject({
+      kind: "refuse",
+      code: GATE_ERROR.NOT_RELAYED,
+      data: { reason: "no_rule", method },
+      event: {
+        event: "refused_request",
+        method,
+        reason: "no_rule",
+        server: "knowledge-mcp",
+        decision: "dec-1",
+      },
+    });
+    if (v.kind === "refuse") expect(v.message).toContain(`${method} is not relayed`);
+  });
 
   test("dropping a row from the table refuses that method by name instead of forwarding it", () => {
     const { "tools/call": _dropped, ...rest } = GATE_RULES;
     const v = authorizeRequest("tools/call", { name: "knowledge_search" }, CTX, rest);
-    expect(v).toMatchObject({ kind: "refuse", code: GATE_ERROR.NOT_RELAYED, message: expect.stringContaining("tools/call is not relayed") as unknown });
+    expect(v).toMatchObject({
+      kind: "refuse",
+      code: GATE_ERROR.NOT_RELAYED,
+      message: expect.stringContaining("tools/call is not relayed") as unknown,
+    });
   });
 
   test("params that are not an object are checked as empty", () => {

@@ -25,8 +25,12 @@ export type GateRule =
   /** Forwarded as sent when `check` allows it; otherwise refused as a `what` not in the record. */
   | { forward: Check; what: string };
 
-const isResourceApproved = (uri: string, ctx: AuthorizeContext) => ctx.policy.resources.has(uri) || ctx.matchesTemplate(uri);
-const byUri: Check = (params, ctx) => ({ isAllowed: typeof params.uri === "string" && isResourceApproved(params.uri, ctx), target: String(params.uri) });
+const isResourceApproved = (uri: string, ctx: AuthorizeContext) =>
+  ctx.policy.resources.has(uri) || ctx.matchesTemplate(uri);
+const byUri: Check = (params, ctx) => ({
+  isAllowed: typeof params.uri === "string" && isResourceApproved(params.uri, ctx),
+  target: String(params.uri),
+});
 
 /** The whole table (docs/gate.md, "What the client sees and may do"). */
 export const GATE_RULES: Readonly<Record<string, GateRule>> = Object.freeze({
@@ -36,14 +40,20 @@ export const GATE_RULES: Readonly<Record<string, GateRule>> = Object.freeze({
   "prompts/list": { serve: "prompts", field: "prompts" },
   "tools/call": {
     what: "tool",
-    forward: (params, ctx) => ({ isAllowed: typeof params.name === "string" && ctx.visibleTools.has(params.name), target: String(params.name) }),
+    forward: (params, ctx) => ({
+      isAllowed: typeof params.name === "string" && ctx.visibleTools.has(params.name),
+      target: String(params.name),
+    }),
   },
   "resources/read": { what: "resource", forward: byUri },
   "resources/subscribe": { what: "resource", forward: byUri },
   "resources/unsubscribe": { what: "resource", forward: byUri },
   "prompts/get": {
     what: "prompt",
-    forward: (params, ctx) => ({ isAllowed: typeof params.name === "string" && ctx.policy.prompts.has(params.name), target: String(params.name) }),
+    forward: (params, ctx) => ({
+      isAllowed: typeof params.name === "string" && ctx.policy.prompts.has(params.name),
+      target: String(params.name),
+    }),
   },
   "completion/complete": {
     what: "completion reference",
@@ -52,7 +62,9 @@ export const GATE_RULES: Readonly<Record<string, GateRule>> = Object.freeze({
       const p = ctx.policy;
       const isAllowed =
         (ref.type === "ref/prompt" && typeof ref.name === "string" && p.prompts.has(ref.name)) ||
-        (ref.type === "ref/resource" && typeof ref.uri === "string" && (p.resourceTemplates.includes(ref.uri) || p.resources.has(ref.uri)));
+        (ref.type === "ref/resource" &&
+          typeof ref.uri === "string" &&
+          (p.resourceTemplates.includes(ref.uri) || p.resources.has(ref.uri)));
       return { isAllowed, target: JSON.stringify(ref) };
     },
   },
@@ -62,7 +74,13 @@ export type GateVerdict =
   | { kind: "serve"; list: SurfaceList; field: string }
   | { kind: "forward" }
   /** A JSON-RPC error for the client (`code`, `message`, `data`) and one event for stderr. */
-  | { kind: "refuse"; code: number; message: string; data: Record<string, unknown>; event: GateEvent };
+  | {
+      kind: "refuse";
+      code: number;
+      message: string;
+      data: Record<string, unknown>;
+      event: GateEvent;
+    };
 
 /** The gate's verdict on one request; `rules` is the table (a parameter so tests can drop a row). */
 export function authorizeRequest(
@@ -79,20 +97,45 @@ export function authorizeRequest(
       code: GATE_ERROR.NOT_RELAYED,
       message: `relay-review gate: ${method} is not relayed: the gate has no rule for it, so decision ${p.decisionId} (${p.serverName}) does not allow it`,
       data: { reason: "no_rule", method, decision: p.decisionId },
-      event: { event: "refused_request", method, target: "", reason: "no_rule", server: p.serverName, decision: p.decisionId },
+      event: {
+        event: "refused_request",
+        method,
+        target: "",
+        reason: "no_rule",
+        server: p.serverName,
+        decision: p.decisionId,
+      },
     };
   }
   if ("serve" in rule) return { kind: "serve", list: rule.serve, field: rule.field };
-  const checked = rule.forward(params !== null && typeof params === "object" ? (params as Params) : {}, ctx);
+  const checked = rule.forward(
+    params !== null && typeof params === "object" ? (params as Params) : {},
+    ctx,
+  );
   if (checked.isAllowed) return { kind: "forward" };
   const isCall = method === "tools/call";
   return {
     kind: "refuse",
     code: GATE_ERROR.NOT_APPROVED,
     message: `relay-review gate: ${rule.what} ${JSON.stringify(checked.target)} is not approved for ${p.agentName} by decision ${p.decisionId} (${p.serverName})`,
-    data: { reason: "not_approved", decision: p.decisionId, ...(isCall ? { approvedTools: [...ctx.visibleTools] } : {}) },
+    data: {
+      reason: "not_approved",
+      decision: p.decisionId,
+      ...(isCall ? { approvedTools: [...ctx.visibleTools] } : {}),
+    },
     event: isCall
-      ? { event: "refused_call", tool: checked.target, server: p.serverName, decision: p.decisionId }
-      : { event: "refused_request", method, target: checked.target, server: p.serverName, decision: p.decisionId },
+      ? {
+          event: "refused_call",
+          tool: checked.target,
+          server: p.serverName,
+          decision: p.decisionId,
+        }
+      : {
+          event: "refused_request",
+          method,
+          target: checked.target,
+          server: p.serverName,
+          decision: p.decisionId,
+        },
   };
 }

@@ -3,7 +3,8 @@ import { checkRecordAge, formatGateEvent, gatePolicyFromRecord } from "@/lib/gat
 import { newKeyPair, unsignedOnCallRecord } from "@/tests/decisions/fixtures";
 import { signRecord } from "@/lib/decisions/record";
 
-const signed = (input: Parameters<typeof unsignedOnCallRecord>[0] = {}) => signRecord(unsignedOnCallRecord(input), newKeyPair().privateKey);
+const signed = (input: Parameters<typeof unsignedOnCallRecord>[0] = {}) =>
+  signRecord(unsignedOnCallRecord(input), newKeyPair().privateKey);
 
 describe("gatePolicyFromRecord", () => {
   test("approves only the record's own server's tools; resources split into URIs and templates", () => {
@@ -11,7 +12,12 @@ describe("gatePolicyFromRecord", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     // the on-call tool set also holds deploy-tools/trigger_deploy: not this server's, not forwarded
-    expect([...r.policy.tools].sort()).toEqual(["get_comment", "knowledge_search", "list_spaces", "read_page"]);
+    expect([...r.policy.tools].sort()).toEqual([
+      "get_comment",
+      "knowledge_search",
+      "list_spaces",
+      "read_page",
+    ]);
     expect(r.policy.resourceTemplates).toEqual(["atlas://spaces/{key}"]);
     expect([...r.policy.resources]).toEqual([]);
     expect(r.policy.onSurfaceChange).toBe("block");
@@ -41,8 +47,17 @@ describe("checkRecordAge", () => {
 });
 
 test("events are one JSON line each, with a time", () => {
-  const line = formatGateEvent({ event: "refused_call", tool: "get_comment", server: "knowledge-mcp", decision: "d" }, new Date("2026-01-01T00:00:00Z"));
+  const line = formatGateEvent(
+    { event: "refused_call", tool: "get_comment", server: "knowledge-mcp", decision: "d" },
+    new Date("2026-01-01T00:00:00Z"),
+  );
   expect(line.endsWith("\n")).toBe(true);
   expect(line.trim().split("\n")).toHaveLength(1);
-  expect(JSON.parse(line)).toEqual({ event: "refused_call", tool: "get_comment", server: "knowledge-mcp", decision: "d", time: "2026-01-01T00:00:00.000Z" });
+  expect(JSON.parse(line)).toEqual({
+    event: "refused_call",
+    tool: "get_comment",
+    server: "knowledge-mcp",
+    decision: "d",
+    time: "2026-01-01T00:00:00.000Z",
+  });
 });

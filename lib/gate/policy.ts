@@ -51,12 +51,17 @@ export type GateRefusalReason =
 const looksLikeTemplate = (s: string) => /\{[^}]*\}/.test(s);
 
 /** The gate's policy from a verified record, or why this record cannot run a gate. */
-export function gatePolicyFromRecord(record: DecisionRecord): { ok: true; policy: GatePolicy } | { ok: false; refusal: GateRefusal } {
+export function gatePolicyFromRecord(
+  record: DecisionRecord,
+): { ok: true; policy: GatePolicy } | { ok: false; refusal: GateRefusal } {
   const d = record.decision;
   if (d.verdict === "rejected") {
     return {
       ok: false,
-      refusal: { reason: "rejected_decision", message: `decision ${d.id} rejected ${record.server.name} for ${record.agent.name}; a gate forwards only approved decisions` },
+      refusal: {
+        reason: "rejected_decision",
+        message: `decision ${d.id} rejected ${record.server.name} for ${record.agent.name}; a gate forwards only approved decisions`,
+      },
     };
   }
   const reg = record.registration;
@@ -69,7 +74,9 @@ export function gatePolicyFromRecord(record: DecisionRecord): { ok: true; policy
       },
     };
   }
-  const tools = new Set(d.toolSet.filter((t) => t.serverId === record.server.id).map((t) => t.tool));
+  const tools = new Set(
+    d.toolSet.filter((t) => t.serverId === record.server.id).map((t) => t.tool),
+  );
   return {
     ok: true,
     policy: {
@@ -89,7 +96,11 @@ export function gatePolicyFromRecord(record: DecisionRecord): { ok: true; policy
 }
 
 /** `--max-age-days`: a record issued longer ago is refused as stale. Null: fresh enough. */
-export function checkRecordAge(record: Pick<DecisionRecord, "issuedAt">, now: Date, maxAgeDays: number | null): GateRefusal | null {
+export function checkRecordAge(
+  record: Pick<DecisionRecord, "issuedAt">,
+  now: Date,
+  maxAgeDays: number | null,
+): GateRefusal | null {
   if (maxAgeDays === null) return null;
   const ageMs = now.getTime() - new Date(record.issuedAt).getTime();
   const days = ageMs / 86_400_000;
@@ -102,11 +113,33 @@ export function checkRecordAge(record: Pick<DecisionRecord, "issuedAt">, now: Da
 
 /** Events the gate writes to stderr, one JSON object per line. */
 export type GateEvent =
-  | { event: "gate_started"; server: string; decision: string; surface_sha256: string; tools: string[]; transport: string; listen?: string }
+  | {
+      event: "gate_started";
+      server: string;
+      decision: string;
+      surface_sha256: string;
+      tools: string[];
+      transport: string;
+      listen?: string;
+    }
   | { event: "refused_start"; reason: GateRefusalReason; message: string }
   | { event: "refused_call"; tool: string; server: string; decision: string }
-  | { event: "refused_request"; method: string; target: string; reason?: "no_rule"; server: string; decision: string }
-  | { event: "surface_changed"; server: string; decision: string; expected: string; actual: string; on_surface_change: "block" | "warn" }
+  | {
+      event: "refused_request";
+      method: string;
+      target: string;
+      reason?: "no_rule";
+      server: string;
+      decision: string;
+    }
+  | {
+      event: "surface_changed";
+      server: string;
+      decision: string;
+      expected: string;
+      actual: string;
+      on_surface_change: "block" | "warn";
+    }
   | { event: "upstream_closed"; server: string; message: string };
 
 /** One stderr line for an event, with the time it happened. */

@@ -7,7 +7,14 @@ describe("contentSecurityPolicy", () => {
     const csp = contentSecurityPolicy(nonce);
     expect(csp).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`);
     expect(csp).not.toContain("unsafe-eval");
-    for (const d of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "worker-src 'self' blob:"]) expect(csp).toContain(d);
+    for (const d of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "worker-src 'self' blob:",
+    ])
+      expect(csp).toContain(d);
     expect(contentSecurityPolicy(nonce, { dev: true })).toContain("'unsafe-eval'");
   });
 

@@ -42,8 +42,14 @@ export const MONACO_ASSET_POLICY = [
 ].join("; ");
 
 /** The policy for a response to `pathname`. */
-export function policyFor(pathname: string, nonce: string, options: { dev?: boolean } = {}): string {
-  return pathname.startsWith("/monaco/") ? MONACO_ASSET_POLICY : contentSecurityPolicy(nonce, options);
+export function policyFor(
+  pathname: string,
+  nonce: string,
+  options: { dev?: boolean } = {},
+): string {
+  return pathname.startsWith("/monaco/")
+    ? MONACO_ASSET_POLICY
+    : contentSecurityPolicy(nonce, options);
 }
 
 /** 16 random bytes, base64: a fresh nonce for one response. */

@@ -5,13 +5,20 @@ import { parseParam, readJson, withRoute } from "@/lib/http/route";
 
 const Body = z.object({ a: z.object({ b: z.number() }) }).strict();
 const quiet = { log: () => undefined };
-const post = (body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
-  new Request("http://127.0.0.1/x", { method: "POST", body, headers });
+const post = (
+  body: BodyInit | null,
+  headers: Record<string, string> = { "content-type": "application/json" },
+) => new Request("http://127.0.0.1/x", { method: "POST", body, headers });
 
-const route = withRoute(async (request: Request) => Response.json(await readJson(request, Body)), quiet);
+const route = withRoute(
+  async (request: Request) => Response.json(await readJson(request, Body)),
+  quiet,
+);
 
 async function errorOf(res: Response) {
-  return ((await res.json()) as { error: { code: string; message: string; issues?: { path: string }[] } }).error;
+  return (
+    (await res.json()) as { error: { code: string; message: string; issues?: { path: string }[] } }
+  ).error;
 }
 
 describe("withRoute", () => {
@@ -38,7 +45,10 @@ describe("withRoute", () => {
   });
 
   test("a wrong content type → 400", async () => {
-    const res = await route(post("a=1", { "content-type": "application/x-www-form-urlencoded" }), undefined);
+    const res = await route(
+      post("a=1", { "content-type": "application/x-www-form-urlencoded" }),
+      undefined,
+    );
     expect(res.status).toBe(400);
   });
 
@@ -61,10 +71,16 @@ describe("withRoute", () => {
   });
 
   test("an AppError keeps its status; anything else is a 500 that leaks nothing", async () => {
-    const notFound = withRoute(() => Promise.reject(new AppError("NOT_FOUND", "no such thing")), quiet);
+    const notFound = withRoute(
+      () => Promise.reject(new AppError("NOT_FOUND", "no such thing")),
+      quiet,
+    );
     expect((await notFound(post(null), undefined)).status).toBe(404);
 
-    const leaky = withRoute(() => Promise.reject(new Error("password=hunter2 at /srv/db.ts:12")), quiet);
+    const leaky = withRoute(
+      () => Promise.reject(new Error("password=hunter2 at /srv/db.ts:12")),
+      quiet,
+    );
     const res = await leaky(post(null), undefined);
     expect(res.status).toBe(500);
     const text = await res.text();

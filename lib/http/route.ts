@@ -24,9 +24,16 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
-const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+const JSON_HEADERS = {
+  "Content-Type": "application/json; charset=utf-8",
+  "Cache-Control": "no-store",
+};
 
-export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+export function jsonResponse(
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
@@ -51,17 +58,27 @@ export function withRoute<Ctx>(
       return await handler(request, context);
     } catch (error) {
       if (error instanceof AppError) {
-        if (error.status >= 500) log(`[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)}: ${redactUrlSecrets(error.message)}`, error.cause);
+        if (error.status >= 500)
+          log(
+            `[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)}: ${redactUrlSecrets(error.message)}`,
+            error.cause,
+          );
         return errorResponse(error);
       }
-      log(`[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)} failed`, error);
+      log(
+        `[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)} failed`,
+        error,
+      );
       return errorResponse(new AppError("INTERNAL", "the server failed to handle this request"));
     }
   };
 }
 
 /** Reads the body as text, refusing more than `maxBytes` whatever Content-Length claims. */
-export async function readBodyText(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<string> {
+export async function readBodyText(
+  request: Request,
+  maxBytes = MAX_JSON_BODY_BYTES,
+): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw new PayloadTooLargeError(maxBytes);
   if (!request.body) return "";
@@ -92,22 +109,35 @@ export async function readBodyText(request: Request, maxBytes = MAX_JSON_BODY_BY
 }
 
 /** The JSON value of the body: 400 for a wrong content type, an empty body or bad JSON. */
-export async function readJsonValue(request: Request, options: { maxBytes?: number } = {}): Promise<unknown> {
+export async function readJsonValue(
+  request: Request,
+  options: { maxBytes?: number } = {},
+): Promise<unknown> {
   const type = request.headers.get("content-type");
   if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    throw new AppError("BAD_REQUEST", `request body must be application/json, not ${type.slice(0, 100)}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `request body must be application/json, not ${type.slice(0, 100)}`,
+    );
   }
   const text = await readBodyText(request, options.maxBytes);
   if (text.trim() === "") throw new AppError("BAD_REQUEST", "request body is empty; expected JSON");
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new AppError("BAD_REQUEST", `request body is not valid JSON: ${(error as Error).message}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
 }
 
 /** Validates a request value with `schema`: 400 naming each bad field's path. */
-export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, what = "request body"): z.output<S> {
+export function parseRequest<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what = "request body",
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw badRequestFromZod(parsed.error, what);
   return parsed.data;
@@ -123,14 +153,22 @@ export async function readJson<S extends z.ZodType>(
 }
 
 /** Parses one path or query parameter: 400 whose issue path is the parameter's name. */
-export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.output<S> {
+export function parseParam<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  name: string,
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({
       path: [name, ...i.path.map(String)].join("."),
       message: i.message,
     }));
-    throw new AppError("BAD_REQUEST", `invalid ${name}: ${issues.map((i) => i.message).join("; ")}`, { issues });
+    throw new AppError(
+      "BAD_REQUEST",
+      `invalid ${name}: ${issues.map((i) => i.message).join("; ")}`,
+      { issues },
+    );
   }
   return parsed.data;
 }

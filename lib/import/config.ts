@@ -50,7 +50,14 @@ export type ImportedServer = {
 };
 
 /** A value that was not stored: where it was, and the variable that now stands for it. */
-export type SecretReplacement = { server: string; field: "env" | "header" | "arg" | "url"; name: string; variable: string; path: string; line: number };
+export type SecretReplacement = {
+  server: string;
+  field: "env" | "header" | "arg" | "url";
+  name: string;
+  variable: string;
+  path: string;
+  line: number;
+};
 
 export type ImportedConfig = {
   shape: ClientShape;
@@ -61,7 +68,8 @@ export type ImportedConfig = {
   notes: string[];
 };
 
-export type ParseConfigResult = { ok: true; config: ImportedConfig } | { ok: false; issues: ImportIssue[] };
+export type ParseConfigResult =
+  { ok: true; config: ImportedConfig } | { ok: false; issues: ImportIssue[] };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
@@ -90,21 +98,32 @@ export function slugId(name: string): string {
 
 /** `RR_<SERVER>_`: the start of the names of variables the import makes up for a server. */
 export function variablePrefix(serverKey: string): string {
-  const part = serverKey.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const part = serverKey
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
   return `RR_${part.slice(0, 60) || "SERVER"}_`;
 }
 
 /** `RR_<SERVER>_<HEADER>`, upper snake case. */
 export function headerVariable(serverKey: string, header: string): string {
-  const part = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const part = (s: string) =>
+    s
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "");
   const name = `RR_${part(serverKey) || "SERVER"}_${part(header) || "HEADER"}`;
   return name.slice(0, 128);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The server behind `relay-review gate [opts] -- COMMAND ARGS` (or `--url URL`), or null when not gated. */
-function unwrapGate(command: string, args: string[]): { record: string; command: string | null; args: string[]; url: string | null } | null {
+function unwrapGate(
+  command: string,
+  args: string[],
+): { record: string; command: string | null; args: string[]; url: string | null } | null {
   let rest: string[];
   const base = command.replace(/\\/g, "/").split("/").pop() ?? command;
   if (base === "relay-review") rest = args;
@@ -121,11 +140,19 @@ function unwrapGate(command: string, args: string[]): { record: string; command:
     const k = head.indexOf(flag);
     return k === -1 ? null : (head[k + 1] ?? null);
   };
-  return { record: value("--record") ?? "", command: after[0] ?? null, args: after.slice(1), url: value("--url") };
+  return {
+    record: value("--record") ?? "",
+    command: after[0] ?? null,
+    args: after.slice(1),
+    url: value("--url"),
+  };
 }
 
 /** Parse a client config file. `fileName` picks the shape when it is one of the known names. */
-export function parseClientConfig(text: string, options: { fileName?: string; shape?: ClientShape } = {}): ParseConfigResult {
+export function parseClientConfig(
+  text: string,
+  options: { fileName?: string; shape?: ClientShape } = {},
+): ParseConfigResult {
   const fileName = options.fileName?.trim() || "mcp.json";
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { ok: false, issues: [parsed.issue] };
@@ -138,16 +165,29 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
       if (p.length === 0) return { line: 1, column: 1 };
     }
   };
-  const issue = (path: (string | number)[], message: string) => issues.push({ ...at(path), path: joinPath(path), message });
+  const issue = (path: (string | number)[], message: string) =>
+    issues.push({ ...at(path), path: joinPath(path), message });
 
   if (!isObject(value)) {
     issue([], "the file must be a JSON object");
     return { ok: false, issues };
   }
   const hinted = options.shape ?? shapeFromFileName(fileName);
-  const rootKey = hinted === "vscode" ? (Object.hasOwn(value, "servers") ? "servers" : "mcpServers") : Object.hasOwn(value, "mcpServers") ? "mcpServers" : Object.hasOwn(value, "servers") ? "servers" : null;
+  const rootKey =
+    hinted === "vscode"
+      ? Object.hasOwn(value, "servers")
+        ? "servers"
+        : "mcpServers"
+      : Object.hasOwn(value, "mcpServers")
+        ? "mcpServers"
+        : Object.hasOwn(value, "servers")
+          ? "servers"
+          : null;
   if (rootKey === null) {
-    issue([], 'expected "mcpServers" (Claude Desktop, Cursor, generic) or "servers" (VS Code) at the top level');
+    issue(
+      [],
+      'expected "mcpServers" (Claude Desktop, Cursor, generic) or "servers" (VS Code) at the top level',
+    );
     return { ok: false, issues };
   }
   const shape: ClientShape = hinted ?? (rootKey === "servers" ? "vscode" : "mcp-servers");
@@ -178,7 +218,11 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
     const serverNotes: string[] = [];
     const type = entry.type ?? entry.transport;
     const typeField = entry.type !== undefined ? "type" : "transport";
-    if (type !== undefined && (typeof type !== "string" || !["stdio", "http", "sse", "streamable-http", "streamableHttp"].includes(type))) {
+    if (
+      type !== undefined &&
+      (typeof type !== "string" ||
+        !["stdio", "http", "sse", "streamable-http", "streamableHttp"].includes(type))
+    ) {
       issue([...base, typeField], `${typeField} must be "stdio", "http" or "sse"`);
       continue;
     }
@@ -213,7 +257,13 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
     let id = slugId(key);
     for (let n = 2; usedIds.has(id); n++) id = `${slugId(key).slice(0, 70)}-${n}`;
 
-    if (command !== null && type !== "http" && type !== "sse" && type !== "streamable-http" && type !== "streamableHttp") {
+    if (
+      command !== null &&
+      type !== "http" &&
+      type !== "sse" &&
+      type !== "streamable-http" &&
+      type !== "streamableHttp"
+    ) {
       const rawArgs = entry.args ?? [];
       let args: string[] = [];
       if (!Array.isArray(rawArgs)) issue([...base, "args"], "args must be a list of strings");
@@ -228,20 +278,42 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
       const gate = unwrapGate(command, args);
       if (gate) {
         gatedBy = { record: gate.record };
-        serverNotes.push(`started through the relay-review gate${gate.record ? ` with record ${gate.record}` : ""}; imported as the server behind it`);
+        serverNotes.push(
+          `started through the relay-review gate${gate.record ? ` with record ${gate.record}` : ""}; imported as the server behind it`,
+        );
         if (gate.url !== null) {
           const u = redactUrl(gate.url, makeNamer(variablePrefix(key)), { userinfo: "remove" });
           const path = [...base, "args"];
-          for (const r of u.redactions) replacements.push({ server: key, field: "url", name: r.name, variable: r.variable, path: joinPath(path), line: at(path).line });
+          for (const r of u.redactions)
+            replacements.push({
+              server: key,
+              field: "url",
+              name: r.name,
+              variable: r.variable,
+              path: joinPath(path),
+              line: at(path).line,
+            });
           const headerEnv: Record<string, string> = {};
           if (u.removedUserinfo) {
             headerEnv.Authorization = headerVariable(key, "Authorization");
-            replacements.push({ server: key, field: "url", name: "userinfo", variable: headerEnv.Authorization, path: joinPath(path), line: at(path).line });
-            serverNotes.push(`the gate URL's credentials were removed; set ${headerEnv.Authorization} to "Basic <base64 of user:password>" on the Secrets page`);
+            replacements.push({
+              server: key,
+              field: "url",
+              name: "userinfo",
+              variable: headerEnv.Authorization,
+              path: joinPath(path),
+              line: at(path).line,
+            });
+            serverNotes.push(
+              `the gate URL's credentials were removed; set ${headerEnv.Authorization} to "Basic <base64 of user:password>" on the Secrets page`,
+            );
           }
           transport = { kind: "http", url: u.url, headerEnv };
         } else if (gate.command === null) {
-          issue([...base, "args"], 'the relay-review gate entry has no "-- COMMAND" or --url naming the server behind it');
+          issue(
+            [...base, "args"],
+            'the relay-review gate entry has no "-- COMMAND" or --url naming the server behind it',
+          );
           continue;
         } else {
           cmd = gate.command;
@@ -259,9 +331,19 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
           envNames.push(name);
           const ref = WHOLE_REF.exec(v);
           if (ref) {
-            if (ref[2] !== name) serverNotes.push(`${name} takes its value from \${${ref[1] ? `${ref[1]}:` : ""}${ref[2]}} in the client; the workbench supplies ${name} by name`);
+            if (ref[2] !== name)
+              serverNotes.push(
+                `${name} takes its value from \${${ref[1] ? `${ref[1]}:` : ""}${ref[2]}} in the client; the workbench supplies ${name} by name`,
+              );
           } else {
-            replacements.push({ server: key, field: "env", name, variable: name, path: joinPath(path), line: at(path).line });
+            replacements.push({
+              server: key,
+              field: "env",
+              name,
+              variable: name,
+              path: joinPath(path),
+              line: at(path).line,
+            });
           }
         }
         const redacted = redactArgs(args, makeNamer(variablePrefix(key), envNames));
@@ -269,9 +351,21 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
         for (const r of redacted.redactions) {
           // Behind the gate the server's args sit after `--`; the file position is the args list.
           const path = argsBase ?? [...base, "args", r.index ?? 0];
-          replacements.push({ server: key, field: "arg", name: r.name, variable: r.variable, path: joinPath(path), line: at(path).line });
+          replacements.push({
+            server: key,
+            field: "arg",
+            name: r.name,
+            variable: r.variable,
+            path: joinPath(path),
+            line: at(path).line,
+          });
         }
-        transport = { kind: "stdio", command: cmd, args: redacted.args, envNames: [...new Set(envNames)].sort() };
+        transport = {
+          kind: "stdio",
+          command: cmd,
+          args: redacted.args,
+          envNames: [...new Set(envNames)].sort(),
+        };
       }
     } else if (url !== null) {
       let parsedUrl: URL | null = null;
@@ -280,20 +374,43 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
       } catch {
         issue([...base, entry.url !== undefined ? "url" : "serverUrl"], "url is not a valid URL");
       }
-      if (parsedUrl && parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") issue([...base, "url"], "url must be http(s)");
+      if (parsedUrl && parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:")
+        issue([...base, "url"], "url must be http(s)");
       const headers = stringMap("headers");
       if (issues.length > before) continue;
       const headerEnv: Record<string, string> = {};
       const urlPath = [...base, entry.url !== undefined ? "url" : "serverUrl"];
       const redactedUrl = redactUrl(url, makeNamer(variablePrefix(key)), { userinfo: "remove" });
-      for (const r of redactedUrl.redactions) replacements.push({ server: key, field: "url", name: r.name, variable: r.variable, path: joinPath(urlPath), line: at(urlPath).line });
-      if (redactedUrl.removedUserinfo && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+      for (const r of redactedUrl.redactions)
+        replacements.push({
+          server: key,
+          field: "url",
+          name: r.name,
+          variable: r.variable,
+          path: joinPath(urlPath),
+          line: at(urlPath).line,
+        });
+      if (
+        redactedUrl.removedUserinfo &&
+        !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")
+      ) {
         const variable = headerVariable(key, "Authorization");
         headerEnv.Authorization = variable;
-        replacements.push({ server: key, field: "url", name: "userinfo", variable, path: joinPath(urlPath), line: at(urlPath).line });
-        serverNotes.push(`the URL's credentials were removed; set ${variable} to "Basic <base64 of user:password>" on the Secrets page`);
+        replacements.push({
+          server: key,
+          field: "url",
+          name: "userinfo",
+          variable,
+          path: joinPath(urlPath),
+          line: at(urlPath).line,
+        });
+        serverNotes.push(
+          `the URL's credentials were removed; set ${variable} to "Basic <base64 of user:password>" on the Secrets page`,
+        );
       } else if (redactedUrl.removedUserinfo) {
-        serverNotes.push("the URL's credentials were removed; the Authorization header already carries the credential");
+        serverNotes.push(
+          "the URL's credentials were removed; the Authorization header already carries the credential",
+        );
       }
       const userinfoWithHeader = redactedUrl.removedUserinfo !== null && !headerEnv.Authorization;
       for (const [header, v] of Object.entries(headers)) {
@@ -309,27 +426,76 @@ export function parseClientConfig(text: string, options: { fileName?: string; sh
         }
         const variable = headerVariable(key, header);
         headerEnv[header] = variable;
-        if (ref || v.includes("${")) serverNotes.push(`header ${header} is built from client-side variables; the workbench reads the whole value from ${variable}`);
-        else replacements.push({ server: key, field: "header", name: header, variable, path: joinPath(path), line: at(path).line });
+        if (ref || v.includes("${"))
+          serverNotes.push(
+            `header ${header} is built from client-side variables; the workbench reads the whole value from ${variable}`,
+          );
+        else
+          replacements.push({
+            server: key,
+            field: "header",
+            name: header,
+            variable,
+            path: joinPath(path),
+            line: at(path).line,
+          });
       }
       const authHeader = Object.keys(headerEnv).find((h) => h.toLowerCase() === "authorization");
-      if (userinfoWithHeader && authHeader) replacements.push({ server: key, field: "url", name: "userinfo", variable: headerEnv[authHeader]!, path: joinPath(urlPath), line: at(urlPath).line });
-      transport = { kind: type === "sse" ? "sse" : "http", url: new URL(redactedUrl.url).toString(), headerEnv };
+      if (userinfoWithHeader && authHeader)
+        replacements.push({
+          server: key,
+          field: "url",
+          name: "userinfo",
+          variable: headerEnv[authHeader]!,
+          path: joinPath(urlPath),
+          line: at(urlPath).line,
+        });
+      transport = {
+        kind: type === "sse" ? "sse" : "http",
+        url: new URL(redactedUrl.url).toString(),
+        headerEnv,
+      };
     } else {
-      issue(base, type === "stdio" ? 'a stdio server needs "command"' : type ? `a ${type} server needs "url"` : 'a server needs "command" (stdio) or "url" (http/sse)');
+      issue(
+        base,
+        type === "stdio"
+          ? 'a stdio server needs "command"'
+          : type
+            ? `a ${type} server needs "url"`
+            : 'a server needs "command" (stdio) or "url" (http/sse)',
+      );
       continue;
     }
-    if (entry.envFile !== undefined) serverNotes.push("envFile is not read: add the names of the variables it sets to the server by hand");
-    if (entry.cwd !== undefined) serverNotes.push("cwd is not kept: the workbench runs servers from its own root");
+    if (entry.envFile !== undefined)
+      serverNotes.push(
+        "envFile is not read: add the names of the variables it sets to the server by hand",
+      );
+    if (entry.cwd !== undefined)
+      serverNotes.push("cwd is not kept: the workbench runs servers from its own root");
     usedIds.add(id);
-    servers.push({ key, id, name: key.trim().slice(0, 120) || id, line: at(base).line, transport, gatedBy, notes: serverNotes });
+    servers.push({
+      key,
+      id,
+      name: key.trim().slice(0, 120) || id,
+      line: at(base).line,
+      transport,
+      gatedBy,
+      notes: serverNotes,
+    });
   }
   if (issues.length) return { ok: false, issues };
   if (servers.length === 0) notes.push(`the file lists no servers under "${rootKey}"`);
   const baseName = fileName.replace(/\\/g, "/").split("/").slice(-2).join("/");
   return {
     ok: true,
-    config: { shape, fileName, agentName: `${SHAPE_LABEL[shape]} (${baseName})`.slice(0, 120), servers, replacements, notes },
+    config: {
+      shape,
+      fileName,
+      agentName: `${SHAPE_LABEL[shape]} (${baseName})`.slice(0, 120),
+      servers,
+      replacements,
+      notes,
+    },
   };
 }
 

@@ -32,6 +32,11 @@ describe("parseJsonc", () => {
   ])("%s fails at line %i column %i", (text, line, column, message) => {
     const r = parseJsonc(text);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issue).toMatchObject({ line, column, message: expect.stringContaining(message) as string });
+    if (!r.ok)
+      expect(r.issue).toMatchObject({
+        line,
+        column,
+        message: expect.stringContaining(message) as string,
+      });
   });
 });

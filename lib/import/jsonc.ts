@@ -11,12 +11,17 @@ const MAX_DEPTH = 64;
 
 export type Position = { line: number; column: number };
 export type JsoncIssue = Position & { path: string; message: string };
-export type JsoncResult = { ok: true; value: unknown; positions: Map<string, Position> } | { ok: false; issue: JsoncIssue };
+export type JsoncResult =
+  { ok: true; value: unknown; positions: Map<string, Position> } | { ok: false; issue: JsoncIssue };
 
 /** Dotted path; keys that are not identifiers are quoted: `servers."my server".env`. */
 export function joinPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return "(root)";
-  return path.map((p) => (typeof p === "number" ? String(p) : /^[A-Za-z_$][\w$-]*$/.test(p) ? p : JSON.stringify(p))).join(".");
+  return path
+    .map((p) =>
+      typeof p === "number" ? String(p) : /^[A-Za-z_$][\w$-]*$/.test(p) ? p : JSON.stringify(p),
+    )
+    .join(".");
 }
 
 class JsoncError extends Error {
@@ -42,7 +47,16 @@ export function parseJsonc(text: string): JsoncResult {
     }
     return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
   };
-  if (text.length > MAX_CONFIG_LENGTH) return { ok: false, issue: { line: 1, column: 1, path: "(root)", message: `the file is longer than ${MAX_CONFIG_LENGTH} characters` } };
+  if (text.length > MAX_CONFIG_LENGTH)
+    return {
+      ok: false,
+      issue: {
+        line: 1,
+        column: 1,
+        path: "(root)",
+        message: `the file is longer than ${MAX_CONFIG_LENGTH} characters`,
+      },
+    };
   const positions = new Map<string, Position>();
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 
@@ -59,7 +73,8 @@ export function parseJsonc(text: string): JsoncResult {
       } else return;
     }
   };
-  const describe = (c: string | undefined) => (c === undefined ? "the end of the file" : JSON.stringify(c));
+  const describe = (c: string | undefined) =>
+    c === undefined ? "the end of the file" : JSON.stringify(c);
 
   const parseString = (path: (string | number)[]): string => {
     const start = i;
@@ -74,7 +89,16 @@ export function parseJsonc(text: string): JsoncResult {
       }
       if (c === "\\") {
         const e = text[i + 1];
-        const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+        const simple: Record<string, string> = {
+          '"': '"',
+          "\\": "\\",
+          "/": "/",
+          b: "\b",
+          f: "\f",
+          n: "\n",
+          r: "\r",
+          t: "\t",
+        };
         if (e !== undefined && e in simple) {
           out += simple[e];
           i += 2;
@@ -83,7 +107,8 @@ export function parseJsonc(text: string): JsoncResult {
           i += 6;
         } else throw new JsoncError(i, path, "invalid escape in string");
       } else {
-        if (c.charCodeAt(0) < 0x20) throw new JsoncError(i, path, "control character in string (escape it)");
+        if (c.charCodeAt(0) < 0x20)
+          throw new JsoncError(i, path, "control character in string (escape it)");
         out += c;
         i++;
       }
@@ -105,19 +130,40 @@ export function parseJsonc(text: string): JsoncResult {
           i++;
           return obj;
         }
-        if (text[i] !== '"') throw new JsoncError(i, path, `expected a property name in double quotes or "}", found ${describe(text[i])}`);
+        if (text[i] !== '"')
+          throw new JsoncError(
+            i,
+            path,
+            `expected a property name in double quotes or "}", found ${describe(text[i])}`,
+          );
         const keyAt = i;
         const key = parseString(path);
-        if (seen.has(key)) throw new JsoncError(keyAt, [...path, key], `duplicate key ${JSON.stringify(key)}`);
+        if (seen.has(key))
+          throw new JsoncError(keyAt, [...path, key], `duplicate key ${JSON.stringify(key)}`);
         seen.add(key);
         skip([...path, key]);
-        if (text[i] !== ":") throw new JsoncError(i, [...path, key], `expected ":" after ${JSON.stringify(key)}, found ${describe(text[i])}`);
+        if (text[i] !== ":")
+          throw new JsoncError(
+            i,
+            [...path, key],
+            `expected ":" after ${JSON.stringify(key)}, found ${describe(text[i])}`,
+          );
         i++;
         // Define, never assign: a "__proto__" key stays an ordinary own property.
-        Object.defineProperty(obj, key, { value: parseValue([...path, key], depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(obj, key, {
+          value: parseValue([...path, key], depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         skip(path);
         if (text[i] === ",") i++;
-        else if (text[i] !== "}") throw new JsoncError(i, [...path, key], `expected "," or "}" after the value of ${JSON.stringify(key)}, found ${describe(text[i])}`);
+        else if (text[i] !== "}")
+          throw new JsoncError(
+            i,
+            [...path, key],
+            `expected "," or "}" after the value of ${JSON.stringify(key)}, found ${describe(text[i])}`,
+          );
       }
     }
     if (c === "[") {
@@ -132,14 +178,27 @@ export function parseJsonc(text: string): JsoncResult {
         arr.push(parseValue([...path, arr.length], depth + 1));
         skip(path);
         if (text[i] === ",") i++;
-        else if (text[i] !== "]") throw new JsoncError(i, [...path, arr.length - 1], `expected "," or "]" in the list, found ${describe(text[i])}`);
+        else if (text[i] !== "]")
+          throw new JsoncError(
+            i,
+            [...path, arr.length - 1],
+            `expected "," or "]" in the list, found ${describe(text[i])}`,
+          );
       }
     }
     if (c === '"') return parseString(path);
-    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
+    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(
+      text.slice(i, i + 64),
+    );
     if (m) {
       i += m[0].length;
-      return m[0] === "true" ? true : m[0] === "false" ? false : m[0] === "null" ? null : Number(m[0]);
+      return m[0] === "true"
+        ? true
+        : m[0] === "false"
+          ? false
+          : m[0] === "null"
+            ? null
+            : Number(m[0]);
     }
     throw new JsoncError(i, path, `expected a value, found ${describe(c)}`);
   };
@@ -147,10 +206,14 @@ export function parseJsonc(text: string): JsoncResult {
   try {
     const value = parseValue([], 0);
     skip([]);
-    if (i < text.length) throw new JsoncError(i, [], `unexpected ${describe(text[i])} after the end of the document`);
+    if (i < text.length)
+      throw new JsoncError(i, [], `unexpected ${describe(text[i])} after the end of the document`);
     return { ok: true, value, positions };
   } catch (error) {
     if (!(error instanceof JsoncError)) throw error;
-    return { ok: false, issue: { ...position(error.at), path: joinPath(error.path), message: error.message } };
+    return {
+      ok: false,
+      issue: { ...position(error.at), path: joinPath(error.path), message: error.message },
+    };
   }
 }

@@ -11,30 +11,57 @@
 import { z } from "zod";
 import type { ImportedConfig, ImportedServer, SecretReplacement } from "@/lib/import/config";
 import { CLIENT_SHAPES, slugId } from "@/lib/import/config";
-import { REVIEW_SCHEMA_VERSION, type Review, type ReviewInput, type Transport } from "@/lib/review/schema";
+import {
+  REVIEW_SCHEMA_VERSION,
+  type Review,
+  type ReviewInput,
+  type Transport,
+} from "@/lib/review/schema";
 
 export const ImportSummarySchema = z.object({
   shape: z.enum(CLIENT_SHAPES),
   fileName: z.string(),
   agent: z.object({ id: z.string(), name: z.string(), toolCount: z.number().int() }),
   servers: z.array(
-    z.object({ key: z.string(), id: z.string(), name: z.string(), status: z.enum(["added", "existing"]), toolCount: z.number().int(), notes: z.array(z.string()) }),
+    z.object({
+      key: z.string(),
+      id: z.string(),
+      name: z.string(),
+      status: z.enum(["added", "existing"]),
+      toolCount: z.number().int(),
+      notes: z.array(z.string()),
+    }),
   ),
   replacements: z.array(
-    z.object({ server: z.string(), field: z.enum(["env", "header", "arg", "url"]), name: z.string(), variable: z.string(), path: z.string(), line: z.number().int() }),
+    z.object({
+      server: z.string(),
+      field: z.enum(["env", "header", "arg", "url"]),
+      name: z.string(),
+      variable: z.string(),
+      path: z.string(),
+      line: z.number().int(),
+    }),
   ),
   notes: z.array(z.string()),
 });
 export type ImportSummary = z.infer<typeof ImportSummarySchema>;
 
 function toTransport(t: ImportedServer["transport"]): Transport {
-  return t.kind === "stdio" ? { kind: "stdio", command: t.command, args: [...t.args], envNames: [...t.envNames] } : { kind: t.kind, url: t.url, headerEnv: { ...t.headerEnv } };
+  return t.kind === "stdio"
+    ? { kind: "stdio", command: t.command, args: [...t.args], envNames: [...t.envNames] }
+    : { kind: t.kind, url: t.url, headerEnv: { ...t.headerEnv } };
 }
 
 /** Whether two transports reach the same server (env and header names aside). */
 export function sameServer(a: Transport, b: Transport): boolean {
-  if (a.kind === "stdio" && b.kind === "stdio") return a.command === b.command && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
-  if ((a.kind === "http" || a.kind === "sse") && (b.kind === "http" || b.kind === "sse")) return new URL(a.url).toString() === new URL(b.url).toString();
+  if (a.kind === "stdio" && b.kind === "stdio")
+    return (
+      a.command === b.command &&
+      a.args.length === b.args.length &&
+      a.args.every((x, i) => x === b.args[i])
+    );
+  if ((a.kind === "http" || a.kind === "sse") && (b.kind === "http" || b.kind === "sse"))
+    return new URL(a.url).toString() === new URL(b.url).toString();
   return false;
 }
 
@@ -46,7 +73,10 @@ const unique = (taken: Set<string>, base: string) => {
 };
 
 /** The review with the config's servers and agent added. */
-export function applyImport(review: Review, config: ImportedConfig): { review: ReviewInput; summary: ImportSummary } {
+export function applyImport(
+  review: Review,
+  config: ImportedConfig,
+): { review: ReviewInput; summary: ImportSummary } {
   const servers: NonNullable<ReviewInput["servers"]> = structuredClone(review.servers);
   const agents: NonNullable<ReviewInput["agents"]> = structuredClone(review.agents);
   const serverIds = new Set<string>(review.servers.map((s) => s.id));
@@ -57,11 +87,21 @@ export function applyImport(review: Review, config: ImportedConfig): { review: R
     const existing = review.servers.find((x) => sameServer(x.transport, transport));
     if (existing) {
       for (const t of existing.declaredTools) tools.push({ serverId: existing.id, tool: t.name });
-      summaryServers.push({ key: s.key, id: existing.id, name: existing.name, status: "existing", toolCount: existing.declaredTools.length, notes: s.notes });
+      summaryServers.push({
+        key: s.key,
+        id: existing.id,
+        name: existing.name,
+        status: "existing",
+        toolCount: existing.declaredTools.length,
+        notes: s.notes,
+      });
       continue;
     }
     const id = unique(serverIds, s.id);
-    const notes = [...s.notes, "no tools known yet: inspect the server, then add its tools to the agent"];
+    const notes = [
+      ...s.notes,
+      "no tools known yet: inspect the server, then add its tools to the agent",
+    ];
     servers.push({
       id,
       name: s.name,
@@ -69,7 +109,11 @@ export function applyImport(review: Review, config: ImportedConfig): { review: R
       imageDigest: null,
       declaredTools: [],
       pin: null,
-      notes: `Imported from ${config.fileName}.${s.notes.length ? ` ${s.notes.join("; ")}.` : ""}`.slice(0, 4000),
+      notes:
+        `Imported from ${config.fileName}.${s.notes.length ? ` ${s.notes.join("; ")}.` : ""}`.slice(
+          0,
+          4000,
+        ),
     });
     summaryServers.push({ key: s.key, id, name: s.name, status: "added", toolCount: 0, notes });
   }
@@ -78,7 +122,11 @@ export function applyImport(review: Review, config: ImportedConfig): { review: R
   agents.push({
     id: agentId,
     name: config.agentName,
-    description: `Imported from ${config.fileName}: the servers one client session starts together.`.slice(0, 4000),
+    description:
+      `Imported from ${config.fileName}: the servers one client session starts together.`.slice(
+        0,
+        4000,
+      ),
     tools,
   });
   return {
@@ -95,8 +143,21 @@ export function applyImport(review: Review, config: ImportedConfig): { review: R
 }
 
 /** A fresh review holding only the imported servers and agent. */
-export function reviewFromImport(config: ImportedConfig, title?: string): { review: ReviewInput; summary: ImportSummary } {
-  const empty = { schemaVersion: REVIEW_SCHEMA_VERSION, title: (title ?? `Imported: ${config.agentName}`).slice(0, 200), summary: "", servers: [], sources: [], tools: [], agents: [], controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] }, decisions: [] } as unknown as Review; // safe: an empty document of the current schema
+export function reviewFromImport(
+  config: ImportedConfig,
+  title?: string,
+): { review: ReviewInput; summary: ImportSummary } {
+  const empty = {
+    schemaVersion: REVIEW_SCHEMA_VERSION,
+    title: (title ?? `Imported: ${config.agentName}`).slice(0, 200),
+    summary: "",
+    servers: [],
+    sources: [],
+    tools: [],
+    agents: [],
+    controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] },
+    decisions: [],
+  } as unknown as Review; // safe: an empty document of the current schema
   return applyImport(empty, config);
 }
 

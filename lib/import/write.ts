@@ -7,31 +7,63 @@
 import type { RelayServer, Transport } from "@/lib/review/schema";
 
 /** The server's entry in an `mcpServers` config, as the client starts it. */
-export function mcpServerEntry(transport: Transport, gate: { recordPath: string; publicKeyPath: string } | null): Record<string, unknown> | null {
+export function mcpServerEntry(
+  transport: Transport,
+  gate: { recordPath: string; publicKeyPath: string } | null,
+): Record<string, unknown> | null {
   if (transport.kind === "manual") return null;
-  const placeholders = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, `\${${n}}`]));
+  const placeholders = (names: readonly string[]) =>
+    Object.fromEntries(names.map((n) => [n, `\${${n}}`]));
   if (transport.kind === "stdio") {
     const env = placeholders(transport.envNames);
     const withEnv = (e: Record<string, unknown>) => (transport.envNames.length ? { ...e, env } : e);
     if (!gate) return withEnv({ command: transport.command, args: [...transport.args] });
     return withEnv({
       command: "npx",
-      args: ["relay-review", "gate", "--record", gate.recordPath, "--public-key", gate.publicKeyPath, "--", transport.command, ...transport.args],
+      args: [
+        "relay-review",
+        "gate",
+        "--record",
+        gate.recordPath,
+        "--public-key",
+        gate.publicKeyPath,
+        "--",
+        transport.command,
+        ...transport.args,
+      ],
     });
   }
-  const headers = Object.fromEntries(Object.entries(transport.headerEnv).map(([h, v]) => [h, `\${${v}}`]));
-  if (!gate) return { type: transport.kind, url: transport.url, ...(Object.keys(headers).length ? { headers } : {}) };
+  const headers = Object.fromEntries(
+    Object.entries(transport.headerEnv).map(([h, v]) => [h, `\${${v}}`]),
+  );
+  if (!gate)
+    return {
+      type: transport.kind,
+      url: transport.url,
+      ...(Object.keys(headers).length ? { headers } : {}),
+    };
   // Through the gate over stdio: the gate reaches the server and reads header values from its environment.
   const names = [...new Set(Object.values(transport.headerEnv))].sort();
   return {
     command: "npx",
-    args: ["relay-review", "gate", "--record", gate.recordPath, "--public-key", gate.publicKeyPath, "--url", transport.url],
+    args: [
+      "relay-review",
+      "gate",
+      "--record",
+      gate.recordPath,
+      "--public-key",
+      gate.publicKeyPath,
+      "--url",
+      transport.url,
+    ],
     ...(names.length ? { env: placeholders(names) } : {}),
   };
 }
 
 /** An `mcpServers` config for these servers (no gate): what the importer reads back as the same servers. */
-export function clientConfigForServers(servers: readonly Pick<RelayServer, "name" | "transport">[]): string {
+export function clientConfigForServers(
+  servers: readonly Pick<RelayServer, "name" | "transport">[],
+): string {
   const mcpServers: Record<string, unknown> = {};
   for (const s of servers) {
     const entry = mcpServerEntry(s.transport, null);
@@ -39,4 +71,3 @@ export function clientConfigForServers(servers: readonly Pick<RelayServer, "name
   }
   return JSON.stringify({ mcpServers }, null, 2) + "\n";
 }
-

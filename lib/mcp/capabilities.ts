@@ -26,12 +26,18 @@ export function declaredCapabilityNames(caps: Readonly<Record<string, unknown>>)
     if (v === undefined) continue;
     out.push(k);
     if (v && typeof v === "object") {
-      for (const [sub, sv] of Object.entries(v)) if (sv === true || (sv && typeof sv === "object")) out.push(`${k}.${sub}`);
+      for (const [sub, sv] of Object.entries(v))
+        if (sv === true || (sv && typeof sv === "object")) out.push(`${k}.${sub}`);
     }
   }
   return out.sort();
 }
 
-export const DECLARED_CAPABILITY_NAMES: readonly string[] = Object.freeze(declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES));
+export const DECLARED_CAPABILITY_NAMES: readonly string[] = Object.freeze(
+  declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES),
+);
 
-export type SnapshotCapabilities = Pick<SurfaceSnapshot, "clientCapabilities" | "declaredCapabilities">;
+export type SnapshotCapabilities = Pick<
+  SurfaceSnapshot,
+  "clientCapabilities" | "declaredCapabilities"
+>;

@@ -41,7 +41,9 @@ export const LIST_FIELD: Record<SurfaceList, string> = {
 
 export type DomainItem = ToolItem | ResourceItem | ResourceTemplateItem | PromptItem;
 
-type SchemaLike = { safeParse: (v: unknown) => { success: true } | { success: false; error: z.ZodError } };
+type SchemaLike = {
+  safeParse: (v: unknown) => { success: true } | { success: false; error: z.ZodError };
+};
 const SDK_SCHEMA: Record<SurfaceList, SchemaLike> = {
   tools: ToolSchema, // zod/v4 schemas from the SDK; only safeParse is used
   resources: ResourceSchema,
@@ -49,11 +51,11 @@ const SDK_SCHEMA: Record<SurfaceList, SchemaLike> = {
   prompts: PromptSchema,
 };
 
-
 /** First problem a JSON value has that RFC 8785 or our walks cannot handle, or null. */
 function jsonProblem(value: unknown, depth = 0): string | null {
   if (depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`;
-  if (typeof value === "string") return hasLoneSurrogate(value) ? "contains a lone UTF-16 surrogate (not valid Unicode)" : null;
+  if (typeof value === "string")
+    return hasLoneSurrogate(value) ? "contains a lone UTF-16 surrogate (not valid Unicode)" : null;
   if (Array.isArray(value)) {
     for (const v of value) {
       const p = jsonProblem(v, depth + 1);
@@ -63,7 +65,8 @@ function jsonProblem(value: unknown, depth = 0): string | null {
   }
   if (value !== null && typeof value === "object") {
     for (const k of Object.keys(value)) {
-      if (hasLoneSurrogate(k)) return "contains a lone UTF-16 surrogate in a key (not valid Unicode)";
+      if (hasLoneSurrogate(k))
+        return "contains a lone UTF-16 surrogate in a key (not valid Unicode)";
       const p = jsonProblem((value as Record<string, unknown>)[k], depth + 1);
       if (p) return p;
     }
@@ -78,19 +81,23 @@ function describeZod(error: z.ZodError): string {
     .join("; ");
 }
 
-const pick = (raw: Record<string, unknown>, field: string): unknown => (Object.hasOwn(raw, field) ? raw[field] : undefined);
+const pick = (raw: Record<string, unknown>, field: string): unknown =>
+  Object.hasOwn(raw, field) ? raw[field] : undefined;
 const str = (raw: Record<string, unknown>, field: string): string | undefined => {
   const v = pick(raw, field);
   return typeof v === "string" ? v : undefined;
 };
 const obj = (raw: Record<string, unknown>, field: string): Record<string, unknown> | undefined => {
   const v = pick(raw, field);
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
 };
 
 function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
   const optional = <T extends object>(base: T, fields: Record<string, unknown>): T => {
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) (base as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(fields))
+      if (v !== undefined) (base as Record<string, unknown>)[k] = v;
     return base;
   };
   switch (list) {
@@ -107,12 +114,20 @@ function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
     case "resources":
       return optional<ResourceItem>(
         { uri: str(raw, "uri")!, name: str(raw, "name")! },
-        { title: str(raw, "title"), description: str(raw, "description"), mimeType: str(raw, "mimeType") },
+        {
+          title: str(raw, "title"),
+          description: str(raw, "description"),
+          mimeType: str(raw, "mimeType"),
+        },
       );
     case "resourceTemplates":
       return optional<ResourceTemplateItem>(
         { uriTemplate: str(raw, "uriTemplate")!, name: str(raw, "name")! },
-        { title: str(raw, "title"), description: str(raw, "description"), mimeType: str(raw, "mimeType") },
+        {
+          title: str(raw, "title"),
+          description: str(raw, "description"),
+          mimeType: str(raw, "mimeType"),
+        },
       );
     case "prompts": {
       const args = pick(raw, "arguments");
@@ -125,7 +140,10 @@ function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
             ? args.map((a: Record<string, unknown>) =>
                 optional<{ name: string; description?: string; required?: boolean }>(
                   { name: str(a, "name")! },
-                  { description: str(a, "description"), required: typeof a.required === "boolean" ? a.required : undefined },
+                  {
+                    description: str(a, "description"),
+                    required: typeof a.required === "boolean" ? a.required : undefined,
+                  },
                 ),
               )
             : undefined,
@@ -138,13 +156,27 @@ function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
 export type ConvertedItem = { ok: true; item: DomainItem } | { ok: false; reject: SurfaceReject };
 
 /** Check one raw list item against the protocol schema and convert it. */
-export function convertItem(list: SurfaceList, raw: unknown, page: number, index: number): ConvertedItem {
-  const reject = (reason: string): ConvertedItem => ({ ok: false, reject: { list, page, index, raw, reason } });
+export function convertItem(
+  list: SurfaceList,
+  raw: unknown,
+  page: number,
+  index: number,
+): ConvertedItem {
+  const reject = (reason: string): ConvertedItem => ({
+    ok: false,
+    reject: { list, page, index, raw, reason },
+  });
   const problem = jsonProblem(raw);
   if (problem) {
     return {
       ok: false,
-      reject: { list, page, index, raw: problem.startsWith("nested") ? `(item not kept: ${problem})` : raw, reason: problem },
+      reject: {
+        list,
+        page,
+        index,
+        raw: problem.startsWith("nested") ? `(item not kept: ${problem})` : raw,
+        reason: problem,
+      },
     };
   }
   const parsed = SDK_SCHEMA[list].safeParse(raw);

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { checkEgress, egressPolicyFromEnv, parseEgressAllow, type EgressPolicy } from "@/lib/mcp/egress";
+import {
+  checkEgress,
+  egressPolicyFromEnv,
+  parseEgressAllow,
+  type EgressPolicy,
+} from "@/lib/mcp/egress";
 
 const policy = (text?: string): EgressPolicy => {
   const r = egressPolicyFromEnv(text === undefined ? {} : { RELAY_REVIEW_EGRESS_ALLOW: text });
@@ -35,8 +40,19 @@ describe("egress allowlist (default: loopback only)", () => {
 
   test("a hostname passes only if every address it resolves to passes", async () => {
     expect((await checkEgress("http://localhost:1/", policy(), noDns)).ok).toBe(true);
-    expect((await checkEgress("http://mixed.test/", policy(), dns({ "mixed.test": ["127.0.0.1", "10.0.0.1"] }))).ok).toBe(false);
-    expect((await checkEgress("http://loop.test/", policy(), dns({ "loop.test": ["127.0.0.1", "::1"] }))).ok).toBe(true);
+    expect(
+      (
+        await checkEgress(
+          "http://mixed.test/",
+          policy(),
+          dns({ "mixed.test": ["127.0.0.1", "10.0.0.1"] }),
+        )
+      ).ok,
+    ).toBe(false);
+    expect(
+      (await checkEgress("http://loop.test/", policy(), dns({ "loop.test": ["127.0.0.1", "::1"] })))
+        .ok,
+    ).toBe(true);
     expect((await checkEgress("http://nowhere.test/", policy(), dns({}))).ok).toBe(false);
   });
 

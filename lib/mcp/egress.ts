@@ -8,14 +8,19 @@
  */
 import ipaddr from "ipaddr.js";
 
-export type EgressRule = { kind: "cidr"; text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number] } | { kind: "host"; text: string };
+export type EgressRule =
+  | { kind: "cidr"; text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number] }
+  | { kind: "host"; text: string };
 export type EgressPolicy = { rules: EgressRule[]; source: "default" | "env" };
 
 export const DEFAULT_EGRESS_ALLOW = "127.0.0.0/8,::1/128,localhost";
 
 export type ParsePolicyResult = { ok: true; policy: EgressPolicy } | { ok: false; message: string };
 
-export function parseEgressAllow(text: string, source: EgressPolicy["source"] = "env"): ParsePolicyResult {
+export function parseEgressAllow(
+  text: string,
+  source: EgressPolicy["source"] = "env",
+): ParsePolicyResult {
   const rules: EgressRule[] = [];
   for (const raw of text.split(",")) {
     const item = raw.trim();
@@ -23,30 +28,51 @@ export function parseEgressAllow(text: string, source: EgressPolicy["source"] = 
     if (item.includes("/")) {
       try {
         const [addr, bits] = ipaddr.parseCIDR(item);
-        rules.push({ kind: "cidr", text: item, range: [normalise(addr), addr.kind() === "ipv6" && normalise(addr).kind() === "ipv4" ? bits - 96 : bits] });
+        rules.push({
+          kind: "cidr",
+          text: item,
+          range: [
+            normalise(addr),
+            addr.kind() === "ipv6" && normalise(addr).kind() === "ipv4" ? bits - 96 : bits,
+          ],
+        });
       } catch {
-        return { ok: false, message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} is not a CIDR range` };
+        return {
+          ok: false,
+          message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} is not a CIDR range`,
+        };
       }
     } else if (ipaddr.isValid(item)) {
       const addr = normalise(ipaddr.parse(item));
       rules.push({ kind: "cidr", text: item, range: [addr, addr.kind() === "ipv4" ? 32 : 128] });
-    } else if (/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(item)) {
+    } else if (
+      /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(item)
+    ) {
       rules.push({ kind: "host", text: item.toLowerCase() });
     } else {
-      return { ok: false, message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} is neither a CIDR range nor a hostname` };
+      return {
+        ok: false,
+        message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} is neither a CIDR range nor a hostname`,
+      };
     }
   }
   return { ok: true, policy: { rules, source } };
 }
 
 /** The policy from `RELAY_REVIEW_EGRESS_ALLOW`, or the loopback-only default. */
-export function egressPolicyFromEnv(env: Readonly<Record<string, string | undefined>>): ParsePolicyResult {
+export function egressPolicyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): ParsePolicyResult {
   const text = env.RELAY_REVIEW_EGRESS_ALLOW;
-  return text === undefined || text.trim() === "" ? parseEgressAllow(DEFAULT_EGRESS_ALLOW, "default") : parseEgressAllow(text, "env");
+  return text === undefined || text.trim() === ""
+    ? parseEgressAllow(DEFAULT_EGRESS_ALLOW, "default")
+    : parseEgressAllow(text, "env");
 }
 
 function normalise(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (addr as ipaddr.IPv6).toIPv4Address()
+    : addr;
 }
 
 /** ipaddr.js's name for an address's special range, e.g. `loopback`, `private`, `linkLocal`, `carrierGradeNat`, `uniqueLocal`, `unicast`. */
@@ -65,20 +91,32 @@ export function isAddressAllowed(address: string, policy: EgressPolicy): boolean
   } catch {
     return false;
   }
-  return policy.rules.some((r) => r.kind === "cidr" && r.range[0].kind() === addr.kind() && addr.match(r.range));
+  return policy.rules.some(
+    (r) => r.kind === "cidr" && r.range[0].kind() === addr.kind() && addr.match(r.range),
+  );
 }
 
 export function isHostAllowed(hostname: string, policy: EgressPolicy): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, "");
-  return policy.rules.some((r) => r.kind === "host" && (r.text === h || (r.text.startsWith("*.") && h.endsWith(r.text.slice(1)))));
+  return policy.rules.some(
+    (r) =>
+      r.kind === "host" &&
+      (r.text === h || (r.text.startsWith("*.") && h.endsWith(r.text.slice(1)))),
+  );
 }
 
 export type LookupAll = (hostname: string) => Promise<string[]>;
 
-export type EgressCheck = { ok: true; addresses: string[]; byName: boolean } | { ok: false; message: string; addresses: string[] };
+export type EgressCheck =
+  | { ok: true; addresses: string[]; byName: boolean }
+  | { ok: false; message: string; addresses: string[] };
 
 /** Check a URL against the policy, resolving its hostname with `lookup` (every address must pass). */
-export async function checkEgress(url: string | URL, policy: EgressPolicy, lookup: LookupAll): Promise<EgressCheck> {
+export async function checkEgress(
+  url: string | URL,
+  policy: EgressPolicy,
+  lookup: LookupAll,
+): Promise<EgressCheck> {
   let u: URL;
   try {
     u = new URL(url);
@@ -86,7 +124,11 @@ export async function checkEgress(url: string | URL, policy: EgressPolicy, looku
     return { ok: false, message: `${JSON.stringify(String(url))} is not a URL`, addresses: [] };
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
-    return { ok: false, message: `only http(s) URLs can be inspected, not ${u.protocol}`, addresses: [] };
+    return {
+      ok: false,
+      message: `only http(s) URLs can be inspected, not ${u.protocol}`,
+      addresses: [],
+    };
   }
   const host = u.hostname.replace(/^\[|\]$/g, "");
   if (isHostAllowed(host, policy)) return { ok: true, addresses: [], byName: true };
@@ -96,10 +138,15 @@ export async function checkEgress(url: string | URL, policy: EgressPolicy, looku
     try {
       addresses = await lookup(host);
     } catch (error) {
-      return { ok: false, message: `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`, addresses: [] };
+      return {
+        ok: false,
+        message: `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`,
+        addresses: [],
+      };
     }
   }
-  if (addresses.length === 0) return { ok: false, message: `${host} resolved to no address`, addresses };
+  if (addresses.length === 0)
+    return { ok: false, message: `${host} resolved to no address`, addresses };
   const refused = addresses.filter((a) => !isAddressAllowed(a, policy));
   if (refused.length) {
     const what = refused.map((a) => `${a} (${addressClass(a)})`).join(", ");

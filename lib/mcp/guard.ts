@@ -56,7 +56,11 @@ export class InspectionGuard {
   }
 
   tripLimit(limit: InspectLimitName, message: string): void {
-    this.trip({ code: "limit_exceeded", limit, message: `${message} (limit ${limit}=${this.limits[limit]}; raise it to allow more)` });
+    this.trip({
+      code: "limit_exceeded",
+      limit,
+      message: `${message} (limit ${limit}=${this.limits[limit]}; raise it to allow more)`,
+    });
   }
 
   whenTripped(hook: () => void): void {
@@ -101,7 +105,10 @@ export class InspectionGuard {
 
   /** Trip `limit` unless `p` settles within `ms`. */
   async within<T>(p: Promise<T>, ms: number, limit: InspectLimitName, what: string): Promise<T> {
-    const timer = setTimeout(() => this.tripLimit(limit, `${what} did not finish within ${ms} ms`), ms);
+    const timer = setTimeout(
+      () => this.tripLimit(limit, `${what} did not finish within ${ms} ms`),
+      ms,
+    );
     try {
       return await this.race(p);
     } finally {

@@ -14,7 +14,11 @@ import type { EgressGuard } from "@/lib/mcp/types";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null, baseFetch: FetchLike = fetch): FetchLike {
+export function countingFetch(
+  guard: InspectionGuard,
+  egress: EgressGuard | null,
+  baseFetch: FetchLike = fetch,
+): FetchLike {
   return async (url, init) => {
     const target = new URL(url);
     if (egress) {
@@ -26,7 +30,10 @@ export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null
     }
     // A trip closes the transport, which aborts the SDK's own request signals; no signal combining
     // here (one listener per request on a shared signal would pile up).
-    const res = await baseFetch(target, { ...init, ...(egress ? { redirect: "error" as const } : {}) });
+    const res = await baseFetch(target, {
+      ...init,
+      ...(egress ? { redirect: "error" as const } : {}),
+    });
     if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
@@ -37,13 +44,24 @@ export function countingFetch(guard: InspectionGuard, egress: EgressGuard | null
         controller.enqueue(chunk);
       },
     });
-    return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(counter), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
-export type HttpTargetOptions = { headers?: Record<string, string>; egress?: EgressGuard | null; fetch?: FetchLike };
+export type HttpTargetOptions = {
+  headers?: Record<string, string>;
+  egress?: EgressGuard | null;
+  fetch?: FetchLike;
+};
 
-export function streamableHttpOpener(url: string, options: HttpTargetOptions = {}): TransportOpener {
+export function streamableHttpOpener(
+  url: string,
+  options: HttpTargetOptions = {},
+): TransportOpener {
   return {
     kind: "streamable-http",
     label: url,
@@ -53,7 +71,12 @@ export function streamableHttpOpener(url: string, options: HttpTargetOptions = {
       transport: new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: options.headers ?? {} },
         fetch: countingFetch(guard, options.egress ?? null, options.fetch),
-        reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+        reconnectionOptions: {
+          maxRetries: 0,
+          initialReconnectionDelay: 1000,
+          maxReconnectionDelay: 1000,
+          reconnectionDelayGrowFactor: 1,
+        },
       }),
       fallbackReason: streamableFallbackReason,
     }),
@@ -71,7 +94,13 @@ export function sseOpener(url: string, options: HttpTargetOptions = {}): Transpo
         countsBytes: true,
         transport: new SSEClientTransport(new URL(url), {
           requestInit: { headers: options.headers ?? {} },
-          eventSourceInit: { fetch: (u, init) => fetchFn(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...options.headers } }) },
+          eventSourceInit: {
+            fetch: (u, init) =>
+              fetchFn(u, {
+                ...init,
+                headers: { ...(init?.headers as Record<string, string>), ...options.headers },
+              }),
+          },
           fetch: fetchFn,
         }),
       };

@@ -13,13 +13,20 @@
 import { z } from "zod";
 import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
 import { isSecretName, tokenShapeIn } from "@/lib/secrets/redact";
-import { ENV_NAME_PATTERN, RESERVED_NAMES_RULE, isReservedName, referencesIn } from "@/lib/secrets/references";
+import {
+  ENV_NAME_PATTERN,
+  RESERVED_NAMES_RULE,
+  isReservedName,
+  referencesIn,
+} from "@/lib/secrets/references";
 
 const VariableNameSchema = z
   .string()
   .regex(ENV_NAME_PATTERN, "must be an environment variable name")
   .refine((n) => !isReservedName(n), { message: RESERVED_NAMES_RULE });
-const HeaderNameSchema = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name");
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name");
 
 /** Fixed values a launcher always passes: settings, never credentials (those go in the secret store). */
 const FixedEnvSchema = z
@@ -27,7 +34,11 @@ const FixedEnvSchema = z
   .superRefine((env, ctx) => {
     for (const [name, value] of Object.entries(env)) {
       if (isSecretName(name) || tokenShapeIn(value)) {
-        ctx.addIssue({ code: "custom", path: [name], message: `${name} looks like a secret: list its name in envNames and set its value on the workbench's Secrets page instead of writing it here` });
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `${name} looks like a secret: list its name in envNames and set its value on the workbench's Secrets page instead of writing it here`,
+        });
       }
     }
   });
@@ -65,22 +76,27 @@ export const HttpTargetSchema = z
 export type HttpTarget = z.infer<typeof HttpTargetSchema>;
 
 export const LauncherFileSchema = z
-  .object({ version: z.literal(1), launchers: z.array(LauncherSchema).max(1000), httpTargets: z.array(HttpTargetSchema).max(1000).default([]) })
+  .object({
+    version: z.literal(1),
+    launchers: z.array(LauncherSchema).max(1000),
+    httpTargets: z.array(HttpTargetSchema).max(1000).default([]),
+  })
   .strict();
 export type LauncherFile = z.infer<typeof LauncherFileSchema>;
 
-export type LauncherMatch =
-  | { ok: true; launcher: Launcher }
-  | { ok: false; message: string };
+export type LauncherMatch = { ok: true; launcher: Launcher } | { ok: false; message: string };
 
-const sameArgs = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const sameArgs = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Find the entry whose command and args equal the request's exactly, and check its env names. */
 export function matchLauncher(
   launchers: readonly Launcher[],
   request: { command: string; args: readonly string[]; envNames?: readonly string[] },
 ): LauncherMatch {
-  const launcher = launchers.find((l) => l.command === request.command && sameArgs(l.args, request.args));
+  const launcher = launchers.find(
+    (l) => l.command === request.command && sameArgs(l.args, request.args),
+  );
   if (!launcher) {
     return {
       ok: false,
@@ -90,7 +106,8 @@ export function matchLauncher(
   const allowed = new Set([...launcher.envNames, ...Object.keys(launcher.env)]);
   const wanted = [...new Set([...(request.envNames ?? []), ...request.args.flatMap(referencesIn)])];
   const reserved = wanted.filter(isReservedName);
-  if (reserved.length) return { ok: false, message: `${reserved.join(", ")}: ${RESERVED_NAMES_RULE}` };
+  if (reserved.length)
+    return { ok: false, message: `${reserved.join(", ")}: ${RESERVED_NAMES_RULE}` };
   const extra = wanted.filter((n) => !allowed.has(n));
   if (extra.length) {
     return {
@@ -102,13 +119,21 @@ export function matchLauncher(
 }
 
 /** Entries usable now: fixtures only when allowed. */
-export function activeLaunchers(files: readonly LauncherFile[], allowFixtures: boolean): Launcher[] {
+export function activeLaunchers(
+  files: readonly LauncherFile[],
+  allowFixtures: boolean,
+): Launcher[] {
   return files.flatMap((f) => f.launchers).filter((l) => allowFixtures || !l.fixture);
 }
 
 /** Whether an argument names a script path to resolve against the repo root. */
 export function isRelativeScriptArg(arg: string): boolean {
-  return !arg.startsWith("-") && !arg.startsWith("/") && /[\\/]/.test(arg) && /\.(?:[cm]?[jt]s)$/.test(arg);
+  return (
+    !arg.startsWith("-") &&
+    !arg.startsWith("/") &&
+    /[\\/]/.test(arg) &&
+    /\.(?:[cm]?[jt]s)$/.test(arg)
+  );
 }
 
 /** Whether `url` is `prefix` or continues it at a path, query or fragment boundary. */
@@ -126,19 +151,27 @@ export function urlUnderPrefix(url: string, prefix: string): boolean {
   return p.endsWith("/") || "/?#".includes(u[p.length]!);
 }
 
-export type HttpTargetMatch = { ok: true; target: HttpTarget | null } | { ok: false; message: string };
+export type HttpTargetMatch =
+  { ok: true; target: HttpTarget | null } | { ok: false; message: string };
 
 /**
  * The HTTP target entry allowing what a server's headers and URL ask for: the longest matching
  * prefix. A server that asks for no variable needs no entry. `file` names where the owner adds one.
  */
-export function matchHttpTarget(targets: readonly HttpTarget[], request: { url: string; headerEnv: Readonly<Record<string, string>> }, file: string): HttpTargetMatch {
+export function matchHttpTarget(
+  targets: readonly HttpTarget[],
+  request: { url: string; headerEnv: Readonly<Record<string, string>> },
+  file: string,
+): HttpTargetMatch {
   const urlNames = referencesIn(request.url);
   const headers = Object.entries(request.headerEnv);
   const reserved = [...new Set([...urlNames, ...headers.map(([, v]) => v)])].filter(isReservedName);
-  if (reserved.length) return { ok: false, message: `${reserved.join(", ")}: ${RESERVED_NAMES_RULE}` };
+  if (reserved.length)
+    return { ok: false, message: `${reserved.join(", ")}: ${RESERVED_NAMES_RULE}` };
   if (urlNames.length === 0 && headers.length === 0) return { ok: true, target: null };
-  const target = targets.filter((t) => urlUnderPrefix(request.url, t.urlPrefix)).sort((a, b) => b.urlPrefix.length - a.urlPrefix.length)[0];
+  const target = targets
+    .filter((t) => urlUnderPrefix(request.url, t.urlPrefix))
+    .sort((a, b) => b.urlPrefix.length - a.urlPrefix.length)[0];
   const origin = (() => {
     try {
       return new URL(request.url).origin;
@@ -148,29 +181,50 @@ export function matchHttpTarget(targets: readonly HttpTarget[], request: { url: 
   })();
   if (!target) {
     const first = headers[0];
-    const what = first ? `header ${first[0]} may not carry the variable ${first[1]}` : `the URL may not carry the variable ${urlNames[0]}`;
-    return { ok: false, message: `${what}: no httpTargets entry in ${file} covers ${origin}; the workbench owner adds one with this urlPrefix and the header → variable names it may use` };
+    const what = first
+      ? `header ${first[0]} may not carry the variable ${first[1]}`
+      : `the URL may not carry the variable ${urlNames[0]}`;
+    return {
+      ok: false,
+      message: `${what}: no httpTargets entry in ${file} covers ${origin}; the workbench owner adds one with this urlPrefix and the header → variable names it may use`,
+    };
   }
   const lower = new Map(Object.entries(target.headerEnv).map(([h, v]) => [h.toLowerCase(), v]));
   for (const [header, name] of headers) {
     if (lower.get(header.toLowerCase()) !== name) {
-      return { ok: false, message: `header ${header} may not carry the variable ${name}: httpTargets entry ${JSON.stringify(target.id)} in ${file} does not allow it; the workbench owner adds "${header}": "${name}" to its headerEnv` };
+      return {
+        ok: false,
+        message: `header ${header} may not carry the variable ${name}: httpTargets entry ${JSON.stringify(target.id)} in ${file} does not allow it; the workbench owner adds "${header}": "${name}" to its headerEnv`,
+      };
     }
   }
   const extra = urlNames.filter((n) => !target.urlNames.includes(n));
-  if (extra.length) return { ok: false, message: `the URL may not carry the variable(s) ${extra.join(", ")}: httpTargets entry ${JSON.stringify(target.id)} in ${file} does not list them in urlNames` };
+  if (extra.length)
+    return {
+      ok: false,
+      message: `the URL may not carry the variable(s) ${extra.join(", ")}: httpTargets entry ${JSON.stringify(target.id)} in ${file} does not list them in urlNames`,
+    };
   return { ok: true, target };
 }
 
 /** Who may be given each variable name: launchers and HTTP targets, for the Secrets page. */
-export function variableUsers(launchers: readonly Launcher[], targets: readonly HttpTarget[]): Map<string, { kind: "launcher" | "httpTarget"; id: string; label: string }[]> {
+export function variableUsers(
+  launchers: readonly Launcher[],
+  targets: readonly HttpTarget[],
+): Map<string, { kind: "launcher" | "httpTarget"; id: string; label: string }[]> {
   const out = new Map<string, { kind: "launcher" | "httpTarget"; id: string; label: string }[]>();
-  const add = (name: string, user: { kind: "launcher" | "httpTarget"; id: string; label: string }) => {
+  const add = (
+    name: string,
+    user: { kind: "launcher" | "httpTarget"; id: string; label: string },
+  ) => {
     const list = out.get(name) ?? [];
     if (!list.some((u) => u.kind === user.kind && u.id === user.id)) list.push(user);
     out.set(name, list);
   };
-  for (const l of launchers) for (const n of l.envNames) add(n, { kind: "launcher", id: l.id, label: l.label });
-  for (const t of targets) for (const n of [...Object.values(t.headerEnv), ...t.urlNames]) add(n, { kind: "httpTarget", id: t.id, label: t.label });
+  for (const l of launchers)
+    for (const n of l.envNames) add(n, { kind: "launcher", id: l.id, label: l.label });
+  for (const t of targets)
+    for (const n of [...Object.values(t.headerEnv), ...t.urlNames])
+      add(n, { kind: "httpTarget", id: t.id, label: t.label });
   return out;
 }

@@ -8,7 +8,13 @@
  * The next page is requested before this page's items are checked, so the server prepares it while
  * we work (10,000 tools come in ten pages or more).
  */
-import { LIST_FIELD, LIST_METHOD, boundedTexts, convertItem, type DomainItem } from "@/lib/mcp/convert";
+import {
+  LIST_FIELD,
+  LIST_METHOD,
+  boundedTexts,
+  convertItem,
+  type DomainItem,
+} from "@/lib/mcp/convert";
 import { GuardTripped, type InspectionGuard } from "@/lib/mcp/guard";
 import { SORT_KEY, itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
@@ -20,12 +26,19 @@ export type ListPagesOptions = {
   guard: InspectionGuard;
   limits: InspectLimits;
   /** Send `method` with `params`; resolves to the result object (`nextCursor` and the list field). */
-  request: (method: string, params: { cursor: string } | undefined, page: number) => Promise<Record<string, unknown>>;
+  request: (
+    method: string,
+    params: { cursor: string } | undefined,
+    page: number,
+  ) => Promise<Record<string, unknown>>;
   /** Called as each page is requested, with the items received before it. */
   onPage?: (page: number, received: number) => void;
 };
 
-export async function listEveryPage(list: SurfaceList, options: ListPagesOptions): Promise<ListedItems> {
+export async function listEveryPage(
+  list: SurfaceList,
+  options: ListPagesOptions,
+): Promise<ListedItems> {
   const { guard, limits } = options;
   const method = LIST_METHOD[list];
   const fail = (error: Parameters<InspectionGuard["trip"]>[0]): never => {
@@ -37,7 +50,8 @@ export async function listEveryPage(list: SurfaceList, options: ListPagesOptions
     throw new GuardTripped(guard.error!);
   };
   const requestPage = (page: number, cursor: string | undefined, received: number) => {
-    if (page > limits.pageCount) trip("pageCount", `${method} kept returning a next page after ${limits.pageCount} pages`);
+    if (page > limits.pageCount)
+      trip("pageCount", `${method} kept returning a next page after ${limits.pageCount} pages`);
     options.onPage?.(page, received);
     return options.request(method, cursor === undefined ? undefined : { cursor }, page);
   };
@@ -52,17 +66,29 @@ export async function listEveryPage(list: SurfaceList, options: ListPagesOptions
   for (;;) {
     const result = await pending;
     const raw = result[LIST_FIELD[list]];
-    if (!Array.isArray(raw)) fail({ code: "protocol_error", message: `${method} page ${page} has no "${LIST_FIELD[list]}" array` });
+    if (!Array.isArray(raw))
+      fail({
+        code: "protocol_error",
+        message: `${method} page ${page} has no "${LIST_FIELD[list]}" array`,
+      });
     const pageItems = raw as unknown[];
     received += pageItems.length;
-    if (received > limits.itemCount) trip("itemCount", `${method} returned more than ${limits.itemCount} items`);
+    if (received > limits.itemCount)
+      trip("itemCount", `${method} returned more than ${limits.itemCount} items`);
     const next = result.nextCursor;
     if (next !== undefined && next !== null && typeof next !== "string") {
-      fail({ code: "protocol_error", message: `${method} page ${page} has a nextCursor that is not a string` });
+      fail({
+        code: "protocol_error",
+        message: `${method} page ${page} has a nextCursor that is not a string`,
+      });
     }
     const cursor = typeof next === "string" ? next : undefined;
     if (cursor !== undefined) {
-      if (seenCursors.has(cursor)) trip("pageCount", `${method} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`);
+      if (seenCursors.has(cursor))
+        trip(
+          "pageCount",
+          `${method} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))} at page ${page} (a cursor loop)`,
+        );
       seenCursors.add(cursor);
       pending = requestPage(page + 1, cursor, received);
       // If checking this page's items throws, the request in flight is abandoned with the
@@ -78,7 +104,10 @@ export async function listEveryPage(list: SurfaceList, options: ListPagesOptions
       }
       for (const [field, text] of boundedTexts(list, c.item)) {
         if (text.length > limits.descriptionLength) {
-          trip("descriptionLength", `${list} item ${JSON.stringify(itemKey(list, c.item).slice(0, 80))} has a ${field} of ${text.length} characters`);
+          trip(
+            "descriptionLength",
+            `${list} item ${JSON.stringify(itemKey(list, c.item).slice(0, 80))} has a ${field} of ${text.length} characters`,
+          );
         }
       }
       const key = itemKey(list, c.item);

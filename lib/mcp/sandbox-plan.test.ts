@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { buildSandboxPlan, decodeStraceString, LauncherSandboxSchema, MAX_ATTEMPTS, parseTrace, type SandboxHost } from "@/lib/mcp/sandbox-plan";
+import {
+  buildSandboxPlan,
+  decodeStraceString,
+  LauncherSandboxSchema,
+  MAX_ATTEMPTS,
+  parseTrace,
+  type SandboxHost,
+} from "@/lib/mcp/sandbox-plan";
 
 const FILES: Record<string, "dir" | "file"> = {
   "/repo/node_modules": "dir",
@@ -15,7 +22,10 @@ const host = (over: Partial<SandboxHost> = {}): SandboxHost => ({
   prlimit: "/usr/bin/prlimit",
   strace: "/usr/bin/strace",
   sh: "/usr/bin/dash",
-  system: [{ path: "/usr", kind: "dir" }, { path: "/lib", kind: "symlink", target: "usr/lib" }],
+  system: [
+    { path: "/usr", kind: "dir" },
+    { path: "/lib", kind: "symlink", target: "usr/lib" },
+  ],
   etc: ["/etc/ld.so.cache"],
   generatedEtc: "/tmp/gen",
   root: "/repo",
@@ -36,7 +46,8 @@ const req = (sandbox: unknown = {}, args = ["--import", "tsx", "/repo/servers/x.
 const refusal = (r: ReturnType<typeof buildSandboxPlan>) => (r.ok ? "(not refused)" : r.message);
 
 /** Pairs following a flag, e.g. every `--ro-bind SRC DEST` source. */
-const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
+const after = (args: string[], flag: string) =>
+  args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
 
 describe("buildSandboxPlan", () => {
   test("namespaces, uid, private /tmp and HOME, read-only binds of only what the launcher needs, limits, strace outside", () => {
@@ -45,38 +56,87 @@ describe("buildSandboxPlan", () => {
     const { command, args, env, traced } = r.plan;
     expect(command).toBe("/usr/bin/strace");
     expect(traced).toBe(true);
-    for (const flag of ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]) expect(args).toContain(flag);
+    for (const flag of ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"])
+      expect(args).toContain(flag);
     expect(args.join(" ")).toContain("--uid 65534 --gid 65534");
     expect(after(args, "--tmpfs")).toEqual(["/tmp", "/home/sandbox"]);
-    expect(after(args, "--ro-bind")).toEqual(["/usr", "/tmp/gen/passwd", "/tmp/gen/group", "/tmp/gen/hosts", "/repo/node_modules", "/repo/package.json", "/repo/servers"]);
+    expect(after(args, "--ro-bind")).toEqual([
+      "/usr",
+      "/tmp/gen/passwd",
+      "/tmp/gen/group",
+      "/tmp/gen/hosts",
+      "/repo/node_modules",
+      "/repo/package.json",
+      "/repo/servers",
+    ]);
     expect(after(args, "--symlink")).toEqual(["usr/lib"]);
     expect(args).not.toContain("/repo/.data");
     // The checkout's files are shown under SANDBOX_ROOT, not at their host paths.
     const dests = args.flatMap((a, i) => (a === "--ro-bind" ? [args[i + 2]!] : []));
-    expect(dests.slice(-3)).toEqual(["/srv/relay-review/node_modules", "/srv/relay-review/package.json", "/srv/relay-review/servers"]);
-    expect(r.plan.visible.slice(-3)).toEqual(["/repo/node_modules", "/repo/package.json", "/repo/servers"]);
+    expect(dests.slice(-3)).toEqual([
+      "/srv/relay-review/node_modules",
+      "/srv/relay-review/package.json",
+      "/srv/relay-review/servers",
+    ]);
+    expect(r.plan.visible.slice(-3)).toEqual([
+      "/repo/node_modules",
+      "/repo/package.json",
+      "/repo/servers",
+    ]);
     expect(after(args, "--chdir")).toEqual(["/srv/relay-review"]);
-    expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual(["--remount-ro", "/"]);
+    expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual([
+      "--remount-ro",
+      "/",
+    ]);
     const inner = args.slice(args.lastIndexOf("/usr/bin/prlimit"));
-    expect(inner).toEqual(["/usr/bin/prlimit", "--data=1073741824", "--cpu=60", "--nproc=256", "--fsize=67108864", "--nofile=1024", "--", "/usr/bin/node", "--import", "tsx", "/srv/relay-review/servers/x.ts", "stdio"]);
+    expect(inner).toEqual([
+      "/usr/bin/prlimit",
+      "--data=1073741824",
+      "--cpu=60",
+      "--nproc=256",
+      "--fsize=67108864",
+      "--nofile=1024",
+      "--",
+      "/usr/bin/node",
+      "--import",
+      "tsx",
+      "/srv/relay-review/servers/x.ts",
+      "stdio",
+    ]);
     // The environment is exactly this (nothing from the host), and no value sits in the command line.
-    expect(env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/home/sandbox", API_TOKEN: "tok-123456" });
+    expect(env).toEqual({
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: "/home/sandbox",
+      API_TOKEN: "tok-123456",
+    });
     expect(args.join(" ")).not.toContain("tok-123456");
   });
 
   test("a checkout under the host's /tmp is shown as its own files only, with no host directory name inside", () => {
-    const inTmp = { root: "/tmp/ci-clone", dataDir: "/tmp/ci-clone/.data", stat: (p: string) => FILES[p.replace("/tmp/ci-clone", "/repo")] ?? null };
-    const r = buildSandboxPlan(host(inTmp), req({}, ["--import", "tsx", "/tmp/ci-clone/servers/x.ts", "stdio"]));
+    const inTmp = {
+      root: "/tmp/ci-clone",
+      dataDir: "/tmp/ci-clone/.data",
+      stat: (p: string) => FILES[p.replace("/tmp/ci-clone", "/repo")] ?? null,
+    };
+    const r = buildSandboxPlan(
+      host(inTmp),
+      req({}, ["--import", "tsx", "/tmp/ci-clone/servers/x.ts", "stdio"]),
+    );
     if (!r.ok) throw new Error(r.message);
     const dests = r.plan.args.flatMap((a, i) => (a === "--ro-bind" ? [r.plan.args[i + 2]!] : []));
     expect(dests.filter((d) => d.startsWith("/tmp"))).toEqual([]);
     expect(r.plan.args).toContain("/srv/relay-review/servers/x.ts");
     // A launcher's own read path inside /tmp is still refused.
-    expect(buildSandboxPlan(host({ ...inTmp, stat: () => "dir" }), req({ read: ["/tmp/other"] }))).toMatchObject({ ok: false });
+    expect(
+      buildSandboxPlan(host({ ...inTmp, stat: () => "dir" }), req({ read: ["/tmp/other"] })),
+    ).toMatchObject({ ok: false });
   });
 
   test("launcher limits override the defaults; without strace, bwrap is spawned directly", () => {
-    const r = buildSandboxPlan(host({ strace: null }), req({ limits: { memoryMiB: 256, cpuSeconds: 5 } }));
+    const r = buildSandboxPlan(
+      host({ strace: null }),
+      req({ limits: { memoryMiB: 256, cpuSeconds: 5 } }),
+    );
     if (!r.ok) throw new Error(r.message);
     expect(r.plan.command).toBe("/usr/bin/bwrap");
     expect(r.plan.traced).toBe(false);
@@ -93,11 +153,19 @@ describe("buildSandboxPlan", () => {
   });
 
   test("refusals: egress (not enforced yet), a read path showing the data folder, /tmp or HOME, a missing read path", () => {
-    expect(refusal(buildSandboxPlan(host(), req({ egress: ["api.example.com:443"] })))).toContain("does not enforce yet");
+    expect(refusal(buildSandboxPlan(host(), req({ egress: ["api.example.com:443"] })))).toContain(
+      "does not enforce yet",
+    );
     expect(buildSandboxPlan(host(), req({ read: ["/repo/.data"] }))).toMatchObject({ ok: false });
-    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/"] }))).toMatchObject({ ok: false });
-    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/tmp"] }))).toMatchObject({ ok: false });
-    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/root/.ssh"] }))).toMatchObject({ ok: false });
+    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/"] }))).toMatchObject({
+      ok: false,
+    });
+    expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/tmp"] }))).toMatchObject({
+      ok: false,
+    });
+    expect(
+      buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/root/.ssh"] })),
+    ).toMatchObject({ ok: false });
     expect(refusal(buildSandboxPlan(host(), req({ read: ["/nope"] })))).toContain("does not exist");
     const ok = buildSandboxPlan(host(), req({ read: ["/opt/tool"] }));
     expect(ok.ok && after(ok.plan.args, "--ro-bind")).toContain("/opt/tool");
@@ -106,11 +174,19 @@ describe("buildSandboxPlan", () => {
   test("the launcher schema refuses malformed egress and relative read paths", () => {
     expect(LauncherSandboxSchema.safeParse({ egress: ["no port"] }).success).toBe(false);
     expect(LauncherSandboxSchema.safeParse({ read: ["relative/path"] }).success).toBe(false);
-    expect(LauncherSandboxSchema.safeParse({ egress: ["10.0.0.0/8:443", "api.example.com:443"] }).success).toBe(true);
+    expect(
+      LauncherSandboxSchema.safeParse({ egress: ["10.0.0.0/8:443", "api.example.com:443"] })
+        .success,
+    ).toBe(true);
   });
 });
 
-const CTX = { entry: "/usr/bin/prlimit", command: "/usr/bin/node", mirrored: ["/usr", "/repo/node_modules"], redact: { API_TOKEN: "tok-123456" } };
+const CTX = {
+  entry: "/usr/bin/prlimit",
+  command: "/usr/bin/node",
+  mirrored: ["/usr", "/repo/node_modules"],
+  redact: { API_TOKEN: "tok-123456" },
+};
 
 describe("parseTrace", () => {
   test("attempts after the sandbox's first program: failed opens outside the mirror, connects with their outcome, further programs", () => {
@@ -151,7 +227,8 @@ describe("parseTrace", () => {
 
   test("bounded: distinct attempts beyond MAX_ATTEMPTS are counted, not kept", () => {
     const lines = [`execve("/usr/bin/prlimit", [], 0x1) = 0`];
-    for (let i = 0; i < MAX_ATTEMPTS + 50; i++) lines.push(`openat(AT_FDCWD, "/x/${i}", O_RDONLY) = -1 ENOENT (No such file or directory)`);
+    for (let i = 0; i < MAX_ATTEMPTS + 50; i++)
+      lines.push(`openat(AT_FDCWD, "/x/${i}", O_RDONLY) = -1 ENOENT (No such file or directory)`);
     const r = parseTrace(lines.join("\n"), CTX);
     expect(r.attempts).toHaveLength(MAX_ATTEMPTS);
     expect(r.droppedAttempts).toBe(50);

@@ -55,9 +55,15 @@ export const LauncherSandboxSchema = z
   .object({
     limits: SandboxLimitsSchema.partial().default({}),
     /** Extra host paths the server may read (absolute); never the data folder, the repository root, /tmp or HOME. */
-    read: z.array(z.string().regex(/^\//, "must be an absolute path").max(1000)).max(32).default([]),
+    read: z
+      .array(z.string().regex(/^\//, "must be an absolute path").max(1000))
+      .max(32)
+      .default([]),
     /** Named egress the launcher grants; refused until the workbench enforces it (see buildSandboxPlan). */
-    egress: z.array(z.string().regex(EGRESS_RULE, "must be host:port or CIDR:port").max(300)).max(32).default([]),
+    egress: z
+      .array(z.string().regex(EGRESS_RULE, "must be host:port or CIDR:port").max(300))
+      .max(32)
+      .default([]),
   })
   .strict();
 export type LauncherSandbox = z.infer<typeof LauncherSandboxSchema>;
@@ -142,12 +148,19 @@ export type SandboxRun = {
 
 export type SandboxPlanResult = { ok: true; plan: SandboxPlan } | { ok: false; message: string };
 
-const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+const within = (p: string, dir: string) =>
+  p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 const dirname = (p: string) => p.slice(0, Math.max(1, p.lastIndexOf("/")));
 
 /** Directories that may never be visible: a bind may neither contain them nor lie inside the data folder. */
 function forbidden(host: SandboxHost): string[] {
-  return [host.dataDir, `${host.root}/.data`, `${host.root}/.env`, host.tmpDir, ...(host.home ? [host.home] : [])];
+  return [
+    host.dataDir,
+    `${host.root}/.data`,
+    `${host.root}/.env`,
+    host.tmpDir,
+    ...(host.home ? [host.home] : []),
+  ];
 }
 
 /**
@@ -157,15 +170,23 @@ function forbidden(host: SandboxHost): string[] {
  * /tmp is still only its node_modules, package.json and script directories inside.
  */
 function checkBind(host: SandboxHost, p: string): string | null {
-  if (p === host.root || within(host.dataDir, p)) return `${p} would show the repository root or the data folder`;
-  if (within(p, host.dataDir) || within(p, `${host.root}/.data`)) return `${p} is inside the data folder`;
+  if (p === host.root || within(host.dataDir, p))
+    return `${p} would show the repository root or the data folder`;
+  if (within(p, host.dataDir) || within(p, `${host.root}/.data`))
+    return `${p} is inside the data folder`;
   const hit = forbidden(host).find((f) => within(f, p) || (within(p, f) && !within(p, host.root)));
   return hit ? `${p} would show ${hit}` : null;
 }
 
 /** Script arguments (absolute paths to files under the repository root) whose directory the server needs. */
 function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
-  return args.filter((a) => a.startsWith("/") && within(a, host.root) && /\.(?:[cm]?[jt]s|py)$/.test(a) && host.stat(a) === "file");
+  return args.filter(
+    (a) =>
+      a.startsWith("/") &&
+      within(a, host.root) &&
+      /\.(?:[cm]?[jt]s|py)$/.test(a) &&
+      host.stat(a) === "file",
+  );
 }
 
 /** Build the bubblewrap command line, or refuse with the reason. */
@@ -181,19 +202,24 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   const args: string[] = [
     "--unshare-all",
     "--unshare-user",
-    "--uid", String(SANDBOX_UID),
-    "--gid", String(SANDBOX_UID),
-    "--hostname", "sandbox",
+    "--uid",
+    String(SANDBOX_UID),
+    "--gid",
+    String(SANDBOX_UID),
+    "--hostname",
+    "sandbox",
     "--die-with-parent",
     "--new-session",
-    "--cap-drop", "ALL",
+    "--cap-drop",
+    "ALL",
   ];
   const mirrored: string[] = [];
   const visible: string[] = [];
   const seen = new Set<string>();
   // The checkout's files appear under SANDBOX_ROOT, not at their host path, so that no directory
   // of the host's (a clone under /tmp, a HOME) shows up even as an empty mount point.
-  const inside = (p: string) => (within(p, host.root) ? `${SANDBOX_ROOT}${p.slice(host.root.length)}` : p);
+  const inside = (p: string) =>
+    within(p, host.root) ? `${SANDBOX_ROOT}${p.slice(host.root.length)}` : p;
   const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind") => {
     if (seen.has(p)) return;
     seen.add(p);
@@ -207,7 +233,8 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   }
   const isSystem = (p: string) => host.system.some((s) => s.kind === "dir" && within(p, s.path));
   for (const e of host.etc) bind(e, "ro-bind-try");
-  for (const f of ["passwd", "group", "hosts"]) args.push("--ro-bind", `${host.generatedEtc}/${f}`, `/etc/${f}`);
+  for (const f of ["passwd", "group", "hosts"])
+    args.push("--ro-bind", `${host.generatedEtc}/${f}`, `/etc/${f}`);
   args.push("--proc", "/proc", "--dev", "/dev");
   const tmpBytes = String(limits.tmpMiB * 1024 * 1024);
   args.push("--size", tmpBytes, "--tmpfs", "/tmp", "--size", tmpBytes, "--tmpfs", SANDBOX_HOME);
@@ -224,7 +251,11 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     extra.push(dir === host.root || checkBind(host, dir) ? script : dir);
   }
   for (const p of sandbox.read) {
-    if (!host.stat(p)) return { ok: false, message: `the launcher's sandbox.read path ${p} does not exist on the workbench` };
+    if (!host.stat(p))
+      return {
+        ok: false,
+        message: `the launcher's sandbox.read path ${p} does not exist on the workbench`,
+      };
     extra.push(p);
   }
   for (const p of extra) {
@@ -233,7 +264,12 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     if (!isSystem(p)) bind(p);
   }
   // Inside, SANDBOX_ROOT holds only what was bound above; `node --import tsx` resolves from here.
-  args.push("--chdir", host.stat(`${host.root}/node_modules`) ? SANDBOX_ROOT : SANDBOX_HOME, "--remount-ro", "/");
+  args.push(
+    "--chdir",
+    host.stat(`${host.root}/node_modules`) ? SANDBOX_ROOT : SANDBOX_HOME,
+    "--remount-ro",
+    "/",
+  );
 
   const prlimit = [
     host.prlimit,
@@ -244,19 +280,57 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     `--nofile=${limits.openFiles}`,
     "--",
   ];
-  const inner = [...prlimit, inside(request.command), ...request.args.map((a) => (a.startsWith("/") ? inside(a) : a))];
+  const inner = [
+    ...prlimit,
+    inside(request.command),
+    ...request.args.map((a) => (a.startsWith("/") ? inside(a) : a)),
+  ];
   const env = { PATH: SANDBOX_PATH, HOME: SANDBOX_HOME, ...request.env };
   if (!host.strace) {
-    return { ok: true, plan: { command: host.bwrap, args: [...args, "--", ...inner], env, traced: false, limits, mirrored, visible, entry: host.prlimit } };
+    return {
+      ok: true,
+      plan: {
+        command: host.bwrap,
+        args: [...args, "--", ...inner],
+        env,
+        traced: false,
+        limits,
+        mirrored,
+        visible,
+        entry: host.prlimit,
+      },
+    };
   }
   // strace runs outside the sandbox, so the server can neither read nor forge the trace: its
   // lines go to strace's fd 2, and the shell hands the sandbox fd 3 as its stderr.
   const strace = [
-    "-f", "-qq", "-y", "--seccomp-bpf", "-s", "1024",
-    "-e", "trace=connect,openat,open,creat,execve,getsockopt",
-    "--", host.sh, "-c", 'exec "$0" "$@" 2>&3 3>&-', host.bwrap,
+    "-f",
+    "-qq",
+    "-y",
+    "--seccomp-bpf",
+    "-s",
+    "1024",
+    "-e",
+    "trace=connect,openat,open,creat,execve,getsockopt",
+    "--",
+    host.sh,
+    "-c",
+    'exec "$0" "$@" 2>&3 3>&-',
+    host.bwrap,
   ];
-  return { ok: true, plan: { command: host.strace, args: [...strace, ...args, "--", ...inner], env, traced: true, limits, mirrored, visible, entry: host.prlimit } };
+  return {
+    ok: true,
+    plan: {
+      command: host.strace,
+      args: [...strace, ...args, "--", ...inner],
+      env,
+      traced: true,
+      limits,
+      mirrored,
+      visible,
+      entry: host.prlimit,
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,8 +373,21 @@ export const MAX_TRACE_BYTES = 2 * 1024 * 1024;
 const MAX_LINE = 16_384;
 
 const ERRNO: Record<number, string> = {
-  0: "ok", 1: "EPERM", 2: "ENOENT", 13: "EACCES", 22: "EINVAL", 97: "EAFNOSUPPORT", 98: "EADDRINUSE", 99: "EADDRNOTAVAIL",
-  100: "ENETDOWN", 101: "ENETUNREACH", 103: "ECONNABORTED", 104: "ECONNRESET", 110: "ETIMEDOUT", 111: "ECONNREFUSED", 113: "EHOSTUNREACH",
+  0: "ok",
+  1: "EPERM",
+  2: "ENOENT",
+  13: "EACCES",
+  22: "EINVAL",
+  97: "EAFNOSUPPORT",
+  98: "EADDRINUSE",
+  99: "EADDRNOTAVAIL",
+  100: "ENETDOWN",
+  101: "ENETUNREACH",
+  103: "ECONNABORTED",
+  104: "ECONNRESET",
+  110: "ETIMEDOUT",
+  111: "ECONNREFUSED",
+  113: "EHOSTUNREACH",
 };
 
 /** strace's C-style string escapes, decoded to the bytes the server passed, then read as UTF-8. */
@@ -314,7 +401,16 @@ export function decodeStraceString(s: string): string {
     }
     const n = s[++i];
     if (n === undefined) break;
-    const simple: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 12, "\\": 92, '"': 34, "'": 39 };
+    const simple: Record<string, number> = {
+      n: 10,
+      t: 9,
+      r: 13,
+      v: 11,
+      f: 12,
+      "\\": 92,
+      '"': 34,
+      "'": 39,
+    };
     if (n in simple) bytes.push(simple[n]!);
     else if (n === "x") {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
@@ -364,9 +460,12 @@ function* completeCalls(lines: Iterable<string>): Generator<Raw> {
 }
 
 function sockaddr(body: string): string | null {
-  const inet = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]*)"\)/.exec(body);
+  const inet = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]*)"\)/.exec(
+    body,
+  );
   if (inet) return `${inet[2]}:${inet[1]}`;
-  const inet6 = /sa_family=AF_INET6, sin6_port=htons\((\d+)\),.*?inet_pton\(AF_INET6, "([^"]*)"/.exec(body);
+  const inet6 =
+    /sa_family=AF_INET6, sin6_port=htons\((\d+)\),.*?inet_pton\(AF_INET6, "([^"]*)"/.exec(body);
   if (inet6) return `[${inet6[2]}]:${inet6[1]}`;
   const unix = new RegExp(`sa_family=AF_UNIX, sun_path=(@?)${QUOTED}`).exec(body);
   if (unix) return `unix:${unix[1]}${decodeStraceString(unix[2]!)}`;
@@ -390,18 +489,30 @@ export type TraceContext = {
   redact: Record<string, string>;
 };
 
-export type ParsedTrace = { attempts: SandboxAttempt[]; droppedAttempts: number; notFoundInView: number };
+export type ParsedTrace = {
+  attempts: SandboxAttempt[];
+  droppedAttempts: number;
+  notFoundInView: number;
+};
 
 /** The attempts in strace's output: failed opens outside what the sandbox mirrors, every connect, every further program. */
 export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
   const found = new Map<string, SandboxAttempt>();
   let dropped = 0;
   let notFoundInView = 0;
-  const secrets = Object.entries(ctx.redact).filter(([, v]) => v.length >= 4).sort((a, b) => b[1].length - a[1].length);
-  const redact = (s: string) => secrets.reduce((acc, [name, v]) => acc.split(v).join(`\${${name}}`), s);
+  const secrets = Object.entries(ctx.redact)
+    .filter(([, v]) => v.length >= 4)
+    .sort((a, b) => b[1].length - a[1].length);
+  const redact = (s: string) =>
+    secrets.reduce((acc, [name, v]) => acc.split(v).join(`\${${name}}`), s);
   const add = (a: Omit<SandboxAttempt, "count">) => {
     const attempt = { ...a, target: redact(a.target) };
-    const key = JSON.stringify([attempt.kind, attempt.target, attempt.result, attempt.write ?? false]);
+    const key = JSON.stringify([
+      attempt.kind,
+      attempt.target,
+      attempt.result,
+      attempt.write ?? false,
+    ]);
     const had = found.get(key);
     if (had) had.count++;
     else if (found.size >= MAX_ATTEMPTS) dropped++;
@@ -438,12 +549,19 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
     }
     if (call === "openat" || call === "open" || call === "creat") {
       if (result === "ok") continue;
-      const m = call === "openat" ? new RegExp(`^openat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body) : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
+      const m =
+        call === "openat"
+          ? new RegExp(`^openat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body)
+          : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
       if (!m) continue;
       const [dir, raw, rest] = call === "openat" ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
       const target = resolvePath(dir, decodeStraceString(raw));
       const write = call === "creat" || /O_WRONLY|O_RDWR|O_CREAT/.test(rest);
-      if ((result === "ENOENT" || result === "ENOTDIR") && !write && ctx.mirrored.some((d) => within(target, d))) {
+      if (
+        (result === "ENOENT" || result === "ENOTDIR") &&
+        !write &&
+        ctx.mirrored.some((d) => within(target, d))
+      ) {
         notFoundInView++;
         continue;
       }

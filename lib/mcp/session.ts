@@ -48,9 +48,16 @@ export const CLIENT_INFO = { name: "relay-review", version: "0.1.0" } as const;
  * Every request method the session's client can send upstream (the SDK's client request union).
  * The gate's authorization table (lib/gate/authorize.ts) is checked against this list.
  */
-export const UPSTREAM_REQUEST_METHODS: readonly string[] = Object.freeze(ClientRequestSchema.options.map((o) => o.shape.method.value));
+export const UPSTREAM_REQUEST_METHODS: readonly string[] = Object.freeze(
+  ClientRequestSchema.options.map((o) => o.shape.method.value),
+);
 
-export type ExitInfo = { exitCode: number | null; signal: string | null; stderrTail: string; pendingBytes: number };
+export type ExitInfo = {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+  pendingBytes: number;
+};
 
 export type OpenedTransport = {
   transport: Transport;
@@ -66,7 +73,11 @@ export type OpenedTransport = {
   /** Closes everything, bounded; resolves when a stdio process group is gone. */
   close?: () => Promise<void>;
 };
-export type TransportOpener = { kind: TransportKind; label: string; open: (guard: InspectionGuard) => OpenedTransport };
+export type TransportOpener = {
+  kind: TransportKind;
+  label: string;
+  open: (guard: InspectionGuard) => OpenedTransport;
+};
 
 /**
  * The inspection's bounds while the surface is read; a relaying session (the gate) may then move
@@ -168,7 +179,8 @@ export type UpstreamSession = {
   close: () => Promise<void>;
 };
 
-export type UpstreamSessionResult = { ok: true; session: UpstreamSession } | { ok: false; error: InspectError; stderrTail?: string };
+export type UpstreamSessionResult =
+  { ok: true; session: UpstreamSession } | { ok: false; error: InspectError; stderrTail?: string };
 
 /** An `InspectError` thrown by a re-list while relaying (the guard is not tripped by it). */
 export class UpstreamRequestFailed extends Error {
@@ -182,12 +194,18 @@ export class UpstreamRequestFailed extends Error {
  * Open a settled, bounded session through the first opener that connects (later ones are
  * fallbacks), and hand back the client, the lists and the snapshot. Never throws.
  */
-export async function openUpstreamSession(openers: readonly TransportOpener[], options: UpstreamSessionOptions = {}): Promise<UpstreamSessionResult> {
+export async function openUpstreamSession(
+  openers: readonly TransportOpener[],
+  options: UpstreamSessionOptions = {},
+): Promise<UpstreamSessionResult> {
   let limits: InspectLimits;
   try {
     limits = resolveInspectLimits(options.limits);
   } catch (error) {
-    return { ok: false, error: { code: "refused", message: `invalid limits: ${errorMessage(error)}` } };
+    return {
+      ok: false,
+      error: { code: "refused", message: `invalid limits: ${errorMessage(error)}` },
+    };
   }
   const emit = (event: InspectProgress) => {
     try {
@@ -198,7 +216,11 @@ export async function openUpstreamSession(openers: readonly TransportOpener[], o
   };
   const guard = new SessionGuard(limits);
   const started = Date.now();
-  const deadline = setTimeout(() => guard.tripLimit("deadlineMs", `the surface did not settle within ${limits.deadlineMs} ms`), limits.deadlineMs);
+  const deadline = setTimeout(
+    () =>
+      guard.tripLimit("deadlineMs", `the surface did not settle within ${limits.deadlineMs} ms`),
+    limits.deadlineMs,
+  );
   const onAbort = () => guard.trip({ code: "aborted", message: "the inspection was cancelled" });
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -211,7 +233,10 @@ export async function openUpstreamSession(openers: readonly TransportOpener[], o
       try {
         opened = opener.open(guard);
       } catch (error) {
-        return fail({ code: "connect_failed", message: `could not start ${opener.label}: ${errorMessage(error)}` });
+        return fail({
+          code: "connect_failed",
+          message: `could not start ${opener.label}: ${errorMessage(error)}`,
+        });
       }
       const attempt = await runSession(opened, guard, limits, emit, started, options);
       if (attempt.kind === "done") {
@@ -229,7 +254,9 @@ export async function openUpstreamSession(openers: readonly TransportOpener[], o
     }
     return fail({ code: "internal", message: "no transport to connect with" });
   } catch (error) {
-    return fail(guard.error ?? { code: "internal", message: `unexpected failure: ${errorMessage(error)}` });
+    return fail(
+      guard.error ?? { code: "internal", message: `unexpected failure: ${errorMessage(error)}` },
+    );
   } finally {
     clearTimeout(deadline);
     options.signal?.removeEventListener("abort", onAbort);
@@ -243,7 +270,10 @@ export async function openUpstreamSession(openers: readonly TransportOpener[], o
 }
 
 /** Inspect through the first opener that connects: a session closed as soon as it has settled. Never throws. */
-export async function inspectWithOpeners(openers: readonly TransportOpener[], options: InspectOptions = {}): Promise<InspectResult> {
+export async function inspectWithOpeners(
+  openers: readonly TransportOpener[],
+  options: InspectOptions = {},
+): Promise<InspectResult> {
   const opened = await openUpstreamSession(openers, { ...options, keepOpen: false });
   if (!opened.ok) return { ok: false, error: opened.error };
   const { session } = opened;
@@ -274,7 +304,8 @@ async function closeBounded(opened: OpenedTransport): Promise<void> {
   clearTimeout(timer);
 }
 
-type SessionOutcome = { kind: "done"; result: UpstreamSessionResult } | { kind: "fallback"; reason: string };
+type SessionOutcome =
+  { kind: "done"; result: UpstreamSessionResult } | { kind: "fallback"; reason: string };
 
 /** The lists a server's capabilities advertise, in listing order. */
 export function advertisedLists(capabilities: Readonly<Record<string, unknown>>): SurfaceList[] {
@@ -294,12 +325,16 @@ async function runSession(
   options: UpstreamSessionOptions,
 ): Promise<SessionOutcome> {
   const observed = new ObservedTransport(opened.transport, guard, !opened.countsBytes);
-  const client = new Client(CLIENT_INFO, { capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES) });
+  const client = new Client(CLIENT_INFO, {
+    capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
+  });
   guard.whenTripped(() => void closeOpened(opened)); // kill the server at once; the error is recorded
 
   // Nothing the server asks for is acted on: the reviewed surface is what a client declaring
   // these capabilities sees, and the decision record speaks to neither sampling nor elicitation.
-  client.setRequestHandler(ListRootsRequestSchema, () => (options.listRoots ? options.listRoots() : { roots: [] }));
+  client.setRequestHandler(ListRootsRequestSchema, () =>
+    options.listRoots ? options.listRoots() : { roots: [] },
+  );
   client.setRequestHandler(CreateMessageRequestSchema, () => {
     throw new McpError(ErrorCode.InvalidRequest, "relay-review does not answer sampling requests");
   });
@@ -324,7 +359,9 @@ async function runSession(
     wakePromise = new Promise<void>((r) => (wake = r));
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => markDirty(["tools"]));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => markDirty(["resources", "resourceTemplates"]));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    markDirty(["resources", "resourceTemplates"]),
+  );
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => markDirty(["prompts"]));
   client.fallbackNotificationHandler = (n) => {
     if (isSettled) options.onNotification?.(n);
@@ -340,14 +377,23 @@ async function runSession(
           ? `was killed by ${info.signal}`
           : "closed its output"
       : "closed the connection";
-    const partial = info && info.pendingBytes > 0 ? `; ${info.pendingBytes} bytes of an unfinished message were discarded` : "";
+    const partial =
+      info && info.pendingBytes > 0
+        ? `; ${info.pendingBytes} bytes of an unfinished message were discarded`
+        : "";
     return {
       code: "server_exited",
       message: `the server ${how} ${what}${partial}`,
-      ...(info ? { exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail } : {}),
+      ...(info
+        ? { exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail }
+        : {}),
     };
   };
-  const mapError = (error: unknown, what: string, timeoutLimit: "connectTimeoutMs" | "requestTimeoutMs"): InspectError => {
+  const mapError = (
+    error: unknown,
+    what: string,
+    timeoutLimit: "connectTimeoutMs" | "requestTimeoutMs",
+  ): InspectError => {
     if (guard.error) return guard.error;
     if (error instanceof GuardTripped) return error.error;
     if (error instanceof McpError) {
@@ -358,11 +404,18 @@ async function runSession(
           message: `${what} got no answer within ${limits[timeoutLimit]} ms (limit ${timeoutLimit}; raise it to wait longer)`,
         };
       }
-      if (error.code === (ErrorCode.ConnectionClosed as number)) return describeClosed(`before answering ${what}`);
-      return { code: "protocol_error", message: `the server answered ${what} with error ${error.code}: ${error.message}` };
+      if (error.code === (ErrorCode.ConnectionClosed as number))
+        return describeClosed(`before answering ${what}`);
+      return {
+        code: "protocol_error",
+        message: `the server answered ${what} with error ${error.code}: ${error.message}`,
+      };
     }
     if (opened.exitInfo?.()) return describeClosed(`during ${what}`);
-    return { code: what === "initialize" ? "connect_failed" : "protocol_error", message: `${what} failed: ${errorMessage(error)}` };
+    return {
+      code: what === "initialize" ? "connect_failed" : "protocol_error",
+      message: `${what} failed: ${errorMessage(error)}`,
+    };
   };
   const failed = (error: InspectError): SessionOutcome => {
     const stderrTail = opened.stderrTail?.();
@@ -393,12 +446,17 @@ async function runSession(
     protocolVersion,
   });
   if (instructions !== null && instructions.length > limits.descriptionLength) {
-    guard.tripLimit("descriptionLength", `the server's instructions are ${instructions.length} characters long`);
+    guard.tripLimit(
+      "descriptionLength",
+      `the server's instructions are ${instructions.length} characters long`,
+    );
     return failed(guard.error!);
   }
 
   const advertised = advertisedLists(capabilities);
-  const capsOf = (l: SurfaceList) => capabilities[l === "resourceTemplates" ? "resources" : l] as { listChanged?: unknown } | undefined;
+  const capsOf = (l: SurfaceList) =>
+    capabilities[l === "resourceTemplates" ? "resources" : l] as
+      { listChanged?: unknown } | undefined;
   const hasListChanged = advertised.some((l) => capsOf(l)?.listChanged === true);
 
   const state: Record<SurfaceList, ListState> = {
@@ -415,14 +473,22 @@ async function runSession(
       limits,
       onPage: (page, received) => emit({ type: "listing", list, page, items: received }),
       request: (method, params, page) =>
-        guard.race(client.request({ method, params }, PageSchema, { timeout: limits.requestTimeoutMs })).catch((error: unknown) => {
-          const mapped = mapError(error, `${method} (page ${page})`, "requestTimeoutMs");
-          if (isSettled) throw new UpstreamRequestFailed(mapped);
-          guard.trip(mapped);
-          throw new GuardTripped(guard.error!);
-        }),
+        guard
+          .race(
+            client.request({ method, params }, PageSchema, { timeout: limits.requestTimeoutMs }),
+          )
+          .catch((error: unknown) => {
+            const mapped = mapError(error, `${method} (page ${page})`, "requestTimeoutMs");
+            if (isSettled) throw new UpstreamRequestFailed(mapped);
+            guard.trip(mapped);
+            throw new GuardTripped(guard.error!);
+          }),
     });
-    Object.assign(state[list], { items: listed.items, rejects: listed.rejects, pages: listed.pages });
+    Object.assign(state[list], {
+      items: listed.items,
+      rejects: listed.rejects,
+      pages: listed.pages,
+    });
   };
 
   try {
@@ -441,7 +507,10 @@ async function runSession(
           const s = state[list];
           s.relists++;
           if (s.relists > limits.relists) {
-            guard.tripLimit("relists", `the server kept changing its ${list} list (list_changed after ${limits.relists} re-lists)`);
+            guard.tripLimit(
+              "relists",
+              `the server kept changing its ${list} list (list_changed after ${limits.relists} re-lists)`,
+            );
             throw new GuardTripped(guard.error!);
           }
           await listAll(list);
@@ -471,9 +540,15 @@ async function runSession(
     resources: state.resources.items as ResourceItem[],
     resourceTemplates: state.resourceTemplates.items as ResourceTemplateItem[],
     prompts: state.prompts.items,
-    rejects: SURFACE_LISTS.flatMap((l) => state[l].rejects).map((r) => ({ list: r.list, raw: r.raw })),
+    rejects: SURFACE_LISTS.flatMap((l) => state[l].rejects).map((r) => ({
+      list: r.list,
+      raw: r.raw,
+    })),
   });
-  const counts = Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].items.length])) as Record<SurfaceList, number>;
+  const counts = Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].items.length])) as Record<
+    SurfaceList,
+    number
+  >;
   const rejects = SURFACE_LISTS.flatMap((l) => state[l].rejects);
   emit({
     type: "settled",
@@ -502,8 +577,14 @@ async function runSession(
     itemHashes: fp.itemHashes,
     settle: {
       listChangedNotifications: listChangedCount,
-      relists: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].relists])) as Record<SurfaceList, number>,
-      pages: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].pages])) as Record<SurfaceList, number>,
+      relists: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].relists])) as Record<
+        SurfaceList,
+        number
+      >,
+      pages: Object.fromEntries(SURFACE_LISTS.map((l) => [l, state[l].pages])) as Record<
+        SurfaceList,
+        number
+      >,
     },
     inspectedAt: new Date().toISOString(),
     durationMs: Date.now() - started,
@@ -531,7 +612,10 @@ async function runSession(
 
 /** Whether an error from connecting over Streamable HTTP means "this server speaks only SSE". */
 export function streamableFallbackReason(error: unknown): string | null {
-  if (error instanceof StreamableHTTPError && (error.code === 400 || error.code === 404 || error.code === 405)) {
+  if (
+    error instanceof StreamableHTTPError &&
+    (error.code === 400 || error.code === 404 || error.code === 405)
+  ) {
     return `the Streamable HTTP initialize POST got HTTP ${error.code}; trying the legacy SSE transport`;
   }
   return null;

@@ -3,7 +3,12 @@
  * Every number here is from `shared/seed/002_e2f23ab2b6b209f1.txt`, and the unit tests assert
  * the analysis of exactly this document.
  */
-import { REVIEW_SCHEMA_VERSION, ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
+import {
+  REVIEW_SCHEMA_VERSION,
+  ReviewSchema,
+  type Review,
+  type ReviewInput,
+} from "@/lib/review/schema";
 
 export const DEMO_REVIEW_TITLE = "knowledge-mcp into the on-call agent (demo)";
 
@@ -41,21 +46,44 @@ const demoInput: ReviewInput = {
       id: "knowledge-mcp",
       name: "knowledge-mcp",
       transport: { kind: "stdio", command: "node", args: DEMO_KNOWLEDGE_MCP_ARGS, envNames: [] },
-      imageDigest: "ghcr.io/atlas/knowledge-mcp@sha256:9f3c5e1a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e",
+      imageDigest:
+        "ghcr.io/atlas/knowledge-mcp@sha256:9f3c5e1a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e",
       declaredTools: [
-        { name: "knowledge_search", description: "Search tickets and wiki pages; returns matching ticket bodies and page excerpts.", annotations: { readOnlyHint: true } },
-        { name: "read_page", description: "Read a wiki page, including its comment thread.", annotations: { readOnlyHint: true } },
-        { name: "list_spaces", description: "List the wiki spaces the service identity can read.", annotations: { readOnlyHint: true } },
-        { name: "get_comment", description: "Fetch one comment from a ticket or a wiki page.", annotations: { readOnlyHint: true } },
+        {
+          name: "knowledge_search",
+          description:
+            "Search tickets and wiki pages; returns matching ticket bodies and page excerpts.",
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: "read_page",
+          description: "Read a wiki page, including its comment thread.",
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: "list_spaces",
+          description: "List the wiki spaces the service identity can read.",
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: "get_comment",
+          description: "Fetch one comment from a ticket or a wiki page.",
+          annotations: { readOnlyHint: true },
+        },
       ],
-      notes: "Reputable maintainers, open source. That answers the other review (does the code misbehave), not this one.",
+      notes:
+        "Reputable maintainers, open source. That answers the other review (does the code misbehave), not this one.",
     },
     {
       id: "deploy-tools",
       name: "deploy-tools (not under review)",
       transport: { kind: "stdio", command: "node", args: DEMO_DEPLOY_MCP_ARGS, envNames: [] },
       declaredTools: [
-        { name: "trigger_deploy", description: "Trigger a production deploy of a release.", annotations: { destructiveHint: true } },
+        {
+          name: "trigger_deploy",
+          description: "Trigger a production deploy of a release.",
+          annotations: { destructiveHint: true },
+        },
       ],
     },
   ],
@@ -75,10 +103,23 @@ const demoInput: ReviewInput = {
       kind: "support_portal",
       confidentiality: "internal",
       writers: { externalAccounts: 31_400, activeLastYear: 2_100, selfServiceSignupOpen: true },
-      notes: "Anyone with a support account can file a ticket; the ticket body becomes a search result.",
+      notes:
+        "Anyone with a support account can file a ticket; the ticket body becomes a search result.",
     },
-    { id: "wiki", name: "Wiki: internal spaces", kind: "wiki", confidentiality: "internal", writers: { internalAccounts: 380 } },
-    { id: "wiki-partner", name: "Wiki: partner space", kind: "partner_space", confidentiality: "internal", writers: { externalAccounts: 24 } },
+    {
+      id: "wiki",
+      name: "Wiki: internal spaces",
+      kind: "wiki",
+      confidentiality: "internal",
+      writers: { internalAccounts: 380 },
+    },
+    {
+      id: "wiki-partner",
+      name: "Wiki: partner space",
+      kind: "partner_space",
+      confidentiality: "internal",
+      writers: { externalAccounts: 24 },
+    },
     {
       id: "wiki-comments",
       name: "Wiki: page comments (enabled on every space)",
@@ -88,17 +129,48 @@ const demoInput: ReviewInput = {
     },
   ],
   tools: [
-    { serverId: "knowledge-mcp", tool: "knowledge_search", sourceIds: ["tracker-internal", "support-portal", "wiki", "wiki-partner"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-    { serverId: "knowledge-mcp", tool: "read_page", sourceIds: ["wiki", "wiki-partner", "wiki-comments"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-    { serverId: "knowledge-mcp", tool: "list_spaces", sourceIds: [], roles: [], rolesConfirmed: true },
-    { serverId: "knowledge-mcp", tool: "get_comment", sourceIds: ["tracker-internal", "support-portal", "wiki-comments"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-    { serverId: "deploy-tools", tool: "trigger_deploy", sourceIds: [], roles: ["deploys_or_destroys"], rolesConfirmed: true },
+    {
+      serverId: "knowledge-mcp",
+      tool: "knowledge_search",
+      sourceIds: ["tracker-internal", "support-portal", "wiki", "wiki-partner"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "knowledge-mcp",
+      tool: "read_page",
+      sourceIds: ["wiki", "wiki-partner", "wiki-comments"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "knowledge-mcp",
+      tool: "list_spaces",
+      sourceIds: [],
+      roles: [],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "knowledge-mcp",
+      tool: "get_comment",
+      sourceIds: ["tracker-internal", "support-portal", "wiki-comments"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "deploy-tools",
+      tool: "trigger_deploy",
+      sourceIds: [],
+      roles: ["deploys_or_destroys"],
+      rolesConfirmed: true,
+    },
   ],
   agents: [
     {
       id: "on-call",
       name: "on-call agent",
-      description: "Answers pages for the on-call engineer; reads tickets and the wiki, and can deploy.",
+      description:
+        "Answers pages for the on-call engineer; reads tickets and the wiki, and can deploy.",
       tools: [
         { serverId: "knowledge-mcp", tool: "knowledge_search" },
         { serverId: "knowledge-mcp", tool: "read_page" },

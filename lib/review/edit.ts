@@ -1,6 +1,12 @@
 /** Small pure edits of review collections, shared by the editors that change them. */
 import type { SourceId } from "@/lib/ids";
-import { TOOL_ROLES, type AssessedItemKind, type ToolAssessment, type ToolRef, type ToolRole } from "@/lib/review/schema";
+import {
+  TOOL_ROLES,
+  type AssessedItemKind,
+  type ToolAssessment,
+  type ToolRef,
+  type ToolRole,
+} from "@/lib/review/schema";
 
 /** `items` with `item` replacing the entry of the same id, or appended when there is none. */
 export function upsertById<T extends { id: string }>(items: readonly T[], item: T): T[] {
@@ -9,14 +15,18 @@ export function upsertById<T extends { id: string }>(items: readonly T[], item: 
 }
 
 /** One item of a review (a tool unless `item` says otherwise), whatever characters its server id and name hold. */
-const refKey = (ref: ToolRef & { item?: AssessedItemKind }) => JSON.stringify([ref.serverId, ref.tool, ref.item ?? "tool"]);
+const refKey = (ref: ToolRef & { item?: AssessedItemKind }) =>
+  JSON.stringify([ref.serverId, ref.tool, ref.item ?? "tool"]);
 
 /**
  * `tools` with each of `changes` replacing the assessment of the same tool in place, and the rest
  * appended in their order: one pass and a map, since a bulk edit may touch every tool of a review.
  * A tool named twice in `changes` keeps the last.
  */
-export function upsertToolAssessments(tools: readonly ToolAssessment[], changes: readonly ToolAssessment[]): ToolAssessment[] {
+export function upsertToolAssessments(
+  tools: readonly ToolAssessment[],
+  changes: readonly ToolAssessment[],
+): ToolAssessment[] {
   const pending = new Map(changes.map((c) => [refKey(c), c]));
   const out = tools.map((t) => {
     const key = refKey(t);
@@ -29,7 +39,8 @@ export function upsertToolAssessments(tools: readonly ToolAssessment[], changes:
 }
 
 /** One action on the roles of many tools; each acts on the roles the reviewer sees for a tool. */
-export type RoleEdit = { kind: "confirm" } | { kind: "set"; role: ToolRole } | { kind: "strike"; role: ToolRole };
+export type RoleEdit =
+  { kind: "confirm" } | { kind: "set"; role: ToolRole } | { kind: "strike"; role: ToolRole };
 
 /** The roles a tool is confirmed with after `edit` on the roles shown for it, in `TOOL_ROLES` order. */
 export function editedRoles(shown: readonly ToolRole[], edit: RoleEdit): ToolRole[] {
@@ -45,16 +56,31 @@ export function editedRoles(shown: readonly ToolRole[], edit: RoleEdit): ToolRol
  * saved assessment would change are returned, so confirming what is already confirmed saves nothing.
  */
 export function bulkRoleAssessments(
-  tools: readonly { ref: ToolRef & { item?: AssessedItemKind }; shownRoles: readonly ToolRole[]; sourceIds: readonly SourceId[]; confirmed: boolean }[],
+  tools: readonly {
+    ref: ToolRef & { item?: AssessedItemKind };
+    shownRoles: readonly ToolRole[];
+    sourceIds: readonly SourceId[];
+    confirmed: boolean;
+  }[],
   edit: RoleEdit,
 ): ToolAssessment[] {
   const out: ToolAssessment[] = [];
   for (const t of tools) {
     const roles = editedRoles(t.shownRoles, edit);
-    const same = t.confirmed && roles.length === t.shownRoles.length && roles.every((r) => t.shownRoles.includes(r));
+    const same =
+      t.confirmed &&
+      roles.length === t.shownRoles.length &&
+      roles.every((r) => t.shownRoles.includes(r));
     if (same) continue;
     const item = t.ref.item && t.ref.item !== "tool" ? { item: t.ref.item } : {};
-    out.push({ serverId: t.ref.serverId, tool: t.ref.tool, ...item, roles, sourceIds: [...t.sourceIds], rolesConfirmed: true });
+    out.push({
+      serverId: t.ref.serverId,
+      tool: t.ref.tool,
+      ...item,
+      roles,
+      sourceIds: [...t.sourceIds],
+      rolesConfirmed: true,
+    });
   }
   return out;
 }
@@ -63,7 +89,11 @@ export function bulkRoleAssessments(
  * An agent's tools with each of `refs` held (`on`) or dropped; the order of the tools it keeps
  * stays, added ones come last, and a tool is never listed twice.
  */
-export function setToolsHeld(held: readonly ToolRef[], refs: readonly ToolRef[], on: boolean): ToolRef[] {
+export function setToolsHeld(
+  held: readonly ToolRef[],
+  refs: readonly ToolRef[],
+  on: boolean,
+): ToolRef[] {
   const touched = new Set(refs.map(refKey));
   if (!on) return held.filter((t) => !touched.has(refKey(t)));
   const have = new Set(held.map(refKey));

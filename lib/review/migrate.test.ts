@@ -25,7 +25,13 @@ describe("loading stored reviews", () => {
     expect(r.upgradedFrom).toBe(1);
     expect(r.review.schemaVersion).toBe(REVIEW_SCHEMA_VERSION);
     expect(r.review.tools).toEqual([
-      { serverId: "srv", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: false },
+      {
+        serverId: "srv",
+        tool: "search",
+        sourceIds: ["portal"],
+        roles: ["returns_untrusted_text"],
+        rolesConfirmed: false,
+      },
     ]);
     expect(r.review.decisions).toEqual([]);
     expect(r.review).not.toHaveProperty("toolSources");
@@ -45,7 +51,10 @@ describe("loading stored reviews", () => {
 
   test("a dangling reference names its path", () => {
     const demo = createDemoReview();
-    const broken = { ...demo, agents: [{ ...demo.agents[0]!, tools: [{ serverId: "nope", tool: "x" }] }] };
+    const broken = {
+      ...demo,
+      agents: [{ ...demo.agents[0]!, tools: [{ serverId: "nope", tool: "x" }] }],
+    };
     const r = loadReviewDocument(broken);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -56,7 +65,11 @@ describe("loading stored reviews", () => {
 
 describe("names saved before control characters were refused", () => {
   test("load with each control character shown as U+FFFD instead of failing; other faults still fail", () => {
-    const doc = JSON.parse(JSON.stringify(createDemoReview())) as { agents: { name: string }[]; title: string; servers: unknown[] };
+    const doc = JSON.parse(JSON.stringify(createDemoReview())) as {
+      agents: { name: string }[];
+      title: string;
+      servers: unknown[];
+    };
     doc.agents[0]!.name = "on-call\u001b[2J agent";
     doc.title = "Line\nbreak";
     const loaded = loadReviewDocument(doc);

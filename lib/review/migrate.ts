@@ -53,7 +53,9 @@ function scrubTransports(doc: Json): Json {
     const server = s as Json;
     const t = server.transport as Json | undefined;
     if (typeof t !== "object" || t === null) return s;
-    const namer = makeNamer(`RR_${variablePart(typeof server.id === "string" ? server.id : "server").slice(0, 60)}_`);
+    const namer = makeNamer(
+      `RR_${variablePart(typeof server.id === "string" ? server.id : "server").slice(0, 60)}_`,
+    );
     if (t.kind === "stdio" && Array.isArray(t.args) && t.args.every((a) => typeof a === "string")) {
       const r = redactArgs(t.args, namer);
       return r.redactions.length ? { ...server, transport: { ...t, args: r.args } } : s;
@@ -74,11 +76,19 @@ export type ReviewLoadResult =
 /** Upgrades `raw` to the current schema version and validates it. Never throws on bad input. */
 export function loadReviewDocument(raw: unknown): ReviewLoadResult {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, issues: [{ code: "custom", path: [], message: "a review must be a JSON object", input: raw }] };
+    return {
+      ok: false,
+      issues: [{ code: "custom", path: [], message: "a review must be a JSON object", input: raw }],
+    };
   }
   let doc = raw as Json;
   const original = doc.schemaVersion;
-  if (typeof original !== "number" || !Number.isInteger(original) || original < 1 || original > REVIEW_SCHEMA_VERSION) {
+  if (
+    typeof original !== "number" ||
+    !Number.isInteger(original) ||
+    original < 1 ||
+    original > REVIEW_SCHEMA_VERSION
+  ) {
     return {
       ok: false,
       issues: [
@@ -105,18 +115,25 @@ export function loadReviewDocument(raw: unknown): ReviewLoadResult {
     parsed = ReviewSchema.safeParse(cleaned);
   }
   if (!parsed.success) return { ok: false, issues: parsed.error.issues };
-  return { ok: true, review: parsed.data, upgradedFrom: original === REVIEW_SCHEMA_VERSION ? null : original };
+  return {
+    ok: true,
+    review: parsed.data,
+    upgradedFrom: original === REVIEW_SCHEMA_VERSION ? null : original,
+  };
 }
 
-const isControlCharacterIssue = (issue: { message: string }) => issue.message.startsWith("must not contain control characters");
+const isControlCharacterIssue = (issue: { message: string }) =>
+  issue.message.startsWith("must not contain control characters");
 
 function replaceControlCharacters(doc: Json, path: readonly PropertyKey[]): void {
   let parent: unknown = doc;
-  for (const key of path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown> | null)?.[key];
+  for (const key of path.slice(0, -1))
+    parent = (parent as Record<PropertyKey, unknown> | null)?.[key];
   const last = path.at(-1);
   if (last === undefined || typeof parent !== "object" || parent === null) return;
   const holder = parent as Record<PropertyKey, unknown>;
   const value = holder[last];
-  // eslint-disable-next-line no-control-regex -- the characters the review schema refuses in names
-  if (typeof value === "string") holder[last] = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\ufffd");
+  if (typeof value === "string")
+    // eslint-disable-next-line no-control-regex -- the characters the review schema refuses in names
+    holder[last] = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\ufffd");
 }

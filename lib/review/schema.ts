@@ -42,15 +42,26 @@ const name = (max = 120) =>
       if (issue) ctx.addIssue({ code: "custom", message: issue });
     });
 const note = z.string().max(4000);
-const count = z.number().int("must be a whole number").min(0, "must not be negative").max(10_000_000_000);
+const count = z
+  .number()
+  .int("must be a whole number")
+  .min(0, "must not be negative")
+  .max(10_000_000_000);
 /** Environment variable and header names only — never their values. */
-const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be an environment variable name");
-const HeaderNameSchema = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name");
+const EnvNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be an environment variable name");
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name");
 
 /** `ghcr.io/org/server@sha256:<64 hex>`: a digest, never a mutable tag. */
 export const ImageDigestSchema = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._/:-]{0,254}@sha256:[0-9a-f]{64}$/, "must be an image reference pinned by digest: name@sha256:<64 hex>");
+  .regex(
+    /^[a-z0-9][a-z0-9._/:-]{0,254}@sha256:[0-9a-f]{64}$/,
+    "must be an image reference pinned by digest: name@sha256:<64 hex>",
+  );
 
 export const StdioTransportSchema = z.object({
   kind: z.literal("stdio"),
@@ -63,7 +74,11 @@ export const StdioTransportSchema = z.object({
     .superRefine((args, ctx) => {
       // A value here reaches every revision, export and share link: only `${NAME}` references may.
       for (const r of argsHoldSecrets(args)) {
-        ctx.addIssue({ code: "custom", path: [r.index ?? 0], message: `holds a secret value (${r.name}): replace the value with a reference such as \${${r.variable.replace(/^X_/, "")}} and set ${r.variable.replace(/^X_/, "")} on the Secrets page` });
+        ctx.addIssue({
+          code: "custom",
+          path: [r.index ?? 0],
+          message: `holds a secret value (${r.name}): replace the value with a reference such as \${${r.variable.replace(/^X_/, "")}} and set ${r.variable.replace(/^X_/, "")} on the Secrets page`,
+        });
       }
     }),
   envNames: z.array(EnvNameSchema).max(64).default([]),
@@ -77,10 +92,18 @@ export const HttpTransportSchema = z.object({
     .superRefine((url, ctx) => {
       const found = urlHoldsSecrets(url);
       if (found.includes("userinfo")) {
-        ctx.addIssue({ code: "custom", message: "must not carry credentials (user:password@): put them in a header that names a variable (e.g. Authorization) and set its value on the Secrets page" });
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "must not carry credentials (user:password@): put them in a header that names a variable (e.g. Authorization) and set its value on the Secrets page",
+        });
       }
       const params = found.filter((f) => f !== "userinfo");
-      if (params.length) ctx.addIssue({ code: "custom", message: `holds a secret value (${params.join(", ")}): write \${NAME} in its place and set NAME on the Secrets page` });
+      if (params.length)
+        ctx.addIssue({
+          code: "custom",
+          message: `holds a secret value (${params.join(", ")}): write \${NAME} in its place and set NAME on the Secrets page`,
+        });
     }),
   /** Header name → environment variable holding its value. */
   headerEnv: z.record(HeaderNameSchema, EnvNameSchema).default({}),
@@ -166,7 +189,8 @@ export const WriterPopulationSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["contractors"],
-        message: "contractors and partner-org accounts are counted among internal accounts, so together they cannot exceed it",
+        message:
+          "contractors and partner-org accounts are counted among internal accounts, so together they cannot exceed it",
       });
     }
     if (p.activeLastYear !== null && p.activeLastYear > p.externalAccounts) {
@@ -315,7 +339,13 @@ export const DecisionSchema = z.object({
    * The server's pin when the decision was made (null: it had none); absent on decisions recorded
    * before decisions named their pin.
    */
-  pin: SurfacePinSchema.pick({ surfaceSha256: true, pinnedAt: true, pinnedBy: true, reason: true, onSurfaceChange: true })
+  pin: SurfacePinSchema.pick({
+    surfaceSha256: true,
+    pinnedAt: true,
+    pinnedBy: true,
+    reason: true,
+    onSurfaceChange: true,
+  })
     .nullable()
     .optional(),
   bound: z.object({
@@ -337,7 +367,12 @@ export const ReviewObjectSchema = z.object({
   sources: z.array(InputSourceSchema).max(1000).default([]),
   tools: z.array(ToolAssessmentSchema).max(20_000).default([]),
   agents: z.array(AgentSchema).max(1000).default([]),
-  controls: ControlsSchema.default({ credentials: [], egress: [], approvals: [], statementsOfIntent: [] }),
+  controls: ControlsSchema.default({
+    credentials: [],
+    egress: [],
+    approvals: [],
+    statementsOfIntent: [],
+  }),
   decisions: z.array(DecisionSchema).max(1000).default([]),
 });
 
@@ -351,7 +386,12 @@ function checkUnique<T>(
   const seen = new Set<string>();
   items.forEach((item, index) => {
     const k = key(item);
-    if (seen.has(k)) ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${JSON.stringify(k)}` });
+    if (seen.has(k))
+      ctx.addIssue({
+        code: "custom",
+        path: [path, index],
+        message: `duplicate ${what} ${JSON.stringify(k)}`,
+      });
     seen.add(k);
   });
 }
@@ -381,16 +421,19 @@ export const ReviewSchema = ReviewObjectSchema.superRefine((review, ctx) => {
   });
   review.agents.forEach((a, i) =>
     a.tools.forEach((t, j) => {
-      if (!serverIds.has(t.serverId)) unknown(["agents", i, "tools", j, "serverId"], "server", t.serverId);
+      if (!serverIds.has(t.serverId))
+        unknown(["agents", i, "tools", j, "serverId"], "server", t.serverId);
     }),
   );
   (["credentials", "egress"] as const).forEach((kind) =>
     review.controls[kind].forEach((c, i) => {
-      if (!serverIds.has(c.serverId)) unknown(["controls", kind, i, "serverId"], "server", c.serverId);
+      if (!serverIds.has(c.serverId))
+        unknown(["controls", kind, i, "serverId"], "server", c.serverId);
     }),
   );
   review.controls.approvals.forEach((a, i) => {
-    if (!agentIds.has(a.agentId)) unknown(["controls", "approvals", i, "agentId"], "agent", a.agentId);
+    if (!agentIds.has(a.agentId))
+      unknown(["controls", "approvals", i, "agentId"], "agent", a.agentId);
   });
   review.decisions.forEach((d, i) => {
     if (!serverIds.has(d.serverId)) unknown(["decisions", i, "serverId"], "server", d.serverId);

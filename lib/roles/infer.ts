@@ -84,7 +84,11 @@ const DESCRIPTION = 0.55;
 const WEAK = 0.5;
 const SPEC_DEFAULT_ONLY = 0.3;
 
-const CLASS_ROLE: Record<Exclude<VerbClass, "read" | "compute">, ToolRole> = { write: "writes", destroy: "deploys_or_destroys", network: "network_or_shares" };
+const CLASS_ROLE: Record<Exclude<VerbClass, "read" | "compute">, ToolRole> = {
+  write: "writes",
+  destroy: "deploys_or_destroys",
+  network: "network_or_shares",
+};
 
 const CLASS_SAYS: Record<VerbClass, string> = {
   read: "reads",
@@ -95,7 +99,14 @@ const CLASS_SAYS: Record<VerbClass, string> = {
 };
 
 /** A verb's reading with where it came from, e.g. `the name's verb "delete" deletes…`. */
-type Reading = { verbClass: VerbClass; says: string; confidence: number; fromName: boolean; verb: string; session?: boolean };
+type Reading = {
+  verbClass: VerbClass;
+  says: string;
+  confidence: number;
+  fromName: boolean;
+  verb: string;
+  session?: boolean;
+};
 
 type Field = { key: string; words: string[]; freeText: boolean; description: string };
 
@@ -109,12 +120,25 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
   if (!properties || typeof properties !== "object") return [];
   const out: Field[] = [];
   for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
-    const v = (value && typeof value === "object" ? value : {}) as { type?: unknown; enum?: unknown; items?: { type?: unknown }; description?: unknown };
+    const v = (value && typeof value === "object" ? value : {}) as {
+      type?: unknown;
+      enum?: unknown;
+      items?: { type?: unknown };
+      description?: unknown;
+    };
     const types: unknown[] = Array.isArray(v.type) ? v.type : [v.type];
     const itemTypes: unknown[] = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
-    const stringy = types.includes("string") || types.includes(undefined) || (types.includes("array") && (itemTypes.includes("string") || itemTypes.includes(undefined)));
+    const stringy =
+      types.includes("string") ||
+      types.includes(undefined) ||
+      (types.includes("array") && (itemTypes.includes("string") || itemTypes.includes(undefined)));
     const description = typeof v.description === "string" ? v.description.slice(0, 500) : "";
-    out.push({ key, words: nameWords(key), freeText: stringy && !Array.isArray(v.enum), description });
+    out.push({
+      key,
+      words: nameWords(key),
+      freeText: stringy && !Array.isArray(v.enum),
+      description,
+    });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
   }
   return out;
@@ -128,17 +152,31 @@ function offeredOperations(schema: unknown): { field: string; value: string }[] 
   const out: { field: string; value: string }[] = [];
   const enumsOf = (node: unknown, field: string, depth: number) => {
     if (!node || typeof node !== "object" || depth > 3 || out.length >= 500) return;
-    const n = node as { enum?: unknown; items?: unknown; properties?: unknown; anyOf?: unknown; oneOf?: unknown };
-    if (Array.isArray(n.enum)) for (const v of n.enum.slice(0, 100)) if (typeof v === "string") out.push({ field, value: v });
+    const n = node as {
+      enum?: unknown;
+      items?: unknown;
+      properties?: unknown;
+      anyOf?: unknown;
+      oneOf?: unknown;
+    };
+    if (Array.isArray(n.enum))
+      for (const v of n.enum.slice(0, 100))
+        if (typeof v === "string") out.push({ field, value: v });
     enumsOf(n.items, field, depth + 1);
-    for (const alt of [n.anyOf, n.oneOf]) if (Array.isArray(alt)) for (const a of alt.slice(0, 20)) enumsOf(a, field, depth + 1);
-    if (n.properties && typeof n.properties === "object") for (const v of Object.values(n.properties as Record<string, unknown>).slice(0, 50)) enumsOf(v, field, depth + 1);
+    for (const alt of [n.anyOf, n.oneOf])
+      if (Array.isArray(alt)) for (const a of alt.slice(0, 20)) enumsOf(a, field, depth + 1);
+    if (n.properties && typeof n.properties === "object")
+      for (const v of Object.values(n.properties as Record<string, unknown>).slice(0, 50))
+        enumsOf(v, field, depth + 1);
   };
   const walk = (node: unknown, depth: number) => {
     if (!node || typeof node !== "object" || depth > 3) return;
     const properties = (node as { properties?: unknown }).properties;
     if (!properties || typeof properties !== "object") return;
-    for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(
+      0,
+      200,
+    )) {
       if (nameWords(key).some((w) => OPERATION_FIELDS.has(w))) enumsOf(value, key, depth);
       else if (value && typeof value === "object") walk(value, depth + 1);
     }
@@ -148,15 +186,24 @@ function offeredOperations(schema: unknown): { field: string; value: string }[] 
 }
 
 /** A field naming where the tool saves its output: `outputDir`, `local_path`, or a file field its description says is saved to. */
-const SAVES_TO = /\b(save[sd]?|saving|write[s]?|writing|written|store[sd]?|download(?:s|ed)?)\b[^.]{0,60}\b(to|into|in|as)\b/i;
+const SAVES_TO =
+  /\b(save[sd]?|saving|write[s]?|writing|written|store[sd]?|download(?:s|ed)?)\b[^.]{0,60}\b(to|into|in|as)\b/i;
 function outputField(fields: readonly Field[]): Field | undefined {
   return fields.find(
-    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => PATH_WORDS.has(w)) &&
+      (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
   );
 }
 
 const fieldIn = (fields: readonly Field[], set: ReadonlySet<string>, freeText = false) =>
-  fields.find((f) => (!freeText || f.freeText) && f.words.some((w) => set.has(w)) && !(f.words.length > 1 && f.words.at(-1) === "id"));
+  fields.find(
+    (f) =>
+      (!freeText || f.freeText) &&
+      f.words.some((w) => set.has(w)) &&
+      !(f.words.length > 1 && f.words.at(-1) === "id"),
+  );
 
 /**
  * The reading of a POST (`API-post-search`, `jira_post`, `post_message`): a query endpoint reads, a
@@ -164,10 +211,31 @@ const fieldIn = (fields: readonly Field[], set: ReadonlySet<string>, freeText = 
  */
 function postReading(objects: readonly string[], generated: boolean): Reading {
   const query = objects.find((w) => QUERY_NOUNS.has(w));
-  if (query) return { verbClass: "read", says: `"post" is an HTTP POST to a query endpoint ("${query}"), which reads`, confidence: NAME, fromName: true, verb: "post" };
+  if (query)
+    return {
+      verbClass: "read",
+      says: `"post" is an HTTP POST to a query endpoint ("${query}"), which reads`,
+      confidence: NAME,
+      fromName: true,
+      verb: "post",
+    };
   const outbound = objects.find((w) => OUTBOUND_NOUNS.has(w));
-  if (outbound) return { verbClass: "network", says: `"post" posts a ${outbound}, which leaves the session`, confidence: NAME, fromName: true, verb: "post" };
-  return { verbClass: "write", says: generated || objects.length === 0 ? `"post" is an HTTP POST, which writes` : `"post" writes`, confidence: NAME, fromName: true, verb: "post" };
+  if (outbound)
+    return {
+      verbClass: "network",
+      says: `"post" posts a ${outbound}, which leaves the session`,
+      confidence: NAME,
+      fromName: true,
+      verb: "post",
+    };
+  return {
+    verbClass: "write",
+    says:
+      generated || objects.length === 0 ? `"post" is an HTTP POST, which writes` : `"post" writes`,
+    confidence: NAME,
+    fromName: true,
+    verb: "post",
+  };
 }
 
 export function inferRoles(input: InferInput): Inference {
@@ -204,33 +272,78 @@ export function inferRoles(input: InferInput): Inference {
     const bareMethod = v.index === name.words.length - 1 && name.words.length <= 2;
     const methodCall = name.generated || bareMethod;
     if (v.verb === "post") readings.push(postReading(bareMethod ? [] : name.objects, methodCall));
-    else if (methodCall && HTTP_METHODS.has(v.verb) && (v.verb === "head" || v.verb === "options")) readings.push({ verbClass: "read", says: `"${v.verb}" is an HTTP ${v.verb.toUpperCase()}, which reads`, confidence: NAME, fromName: true, verb: v.verb });
-    else readings.push({ verbClass: v.verbClass, says: `"${v.verb}" ${CLASS_SAYS[v.verbClass]}`, confidence: NAME, fromName: true, verb: v.verb });
+    else if (methodCall && HTTP_METHODS.has(v.verb) && (v.verb === "head" || v.verb === "options"))
+      readings.push({
+        verbClass: "read",
+        says: `"${v.verb}" is an HTTP ${v.verb.toUpperCase()}, which reads`,
+        confidence: NAME,
+        fromName: true,
+        verb: v.verb,
+      });
+    else
+      readings.push({
+        verbClass: v.verbClass,
+        says: `"${v.verb}" ${CLASS_SAYS[v.verbClass]}`,
+        confidence: NAME,
+        fromName: true,
+        verb: v.verb,
+      });
   }
   if (readings.length === 0) {
     const verb = leadingDescriptionVerb(input.description ?? "");
     const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
-    if (verb && verbClass) readings.push({ verbClass, says: `the description opens with "${verb}", which ${CLASS_SAYS[verbClass]} (the name has no known verb)`, confidence: DESCRIPTION, fromName: false, verb });
+    if (verb && verbClass)
+      readings.push({
+        verbClass,
+        says: `the description opens with "${verb}", which ${CLASS_SAYS[verbClass]} (the name has no known verb)`,
+        confidence: DESCRIPTION,
+        fromName: false,
+        verb,
+      });
   }
   // Ending the server's own session state (`browser_close`, `stop_port_forward`, `reconnect`) is no sink.
   const leadWord = name.verbs[0]?.verb ?? (name.words.length === 1 ? name.words[0]! : null);
   const sessionObjects = name.objects.filter((w) => !name.prefix.includes(w));
-  if (leadWord && SESSION_VERBS.has(leadWord) && (sessionObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))) {
+  if (
+    leadWord &&
+    SESSION_VERBS.has(leadWord) &&
+    (sessionObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))
+  ) {
     readings.length = 0;
-    readings.push({ verbClass: "compute", says: `"${leadWord}" ends state the server holds for the session${sessionObjects.some((w) => SESSION_OBJECTS.has(w)) ? ` (the ${sessionObjects.filter((w) => SESSION_OBJECTS.has(w)).join(" ")})` : ""}, which changes nothing outside it`, confidence: NAME_OBJECT, fromName: true, verb: leadWord, session: true });
+    readings.push({
+      verbClass: "compute",
+      says: `"${leadWord}" ends state the server holds for the session${sessionObjects.some((w) => SESSION_OBJECTS.has(w)) ? ` (the ${sessionObjects.filter((w) => SESSION_OBJECTS.has(w)).join(" ")})` : ""}, which changes nothing outside it`,
+      confidence: NAME_OBJECT,
+      fromName: true,
+      verb: leadWord,
+      session: true,
+    });
   }
-  const nameReading = readings.map((r) => (r.fromName ? `the name's verb ${r.says}` : r.says)).join("; ") || "the name has no known verb";
+  const nameReading =
+    readings.map((r) => (r.fromName ? `the name's verb ${r.says}` : r.says)).join("; ") ||
+    "the name has no known verb";
   const lead = readings[0];
 
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
-    if (r.verbClass === "read") add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
+    if (r.verbClass === "read")
+      add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
     else if (r.session) continue;
-    else if (r.verbClass === "compute") add("returns_untrusted_text", `${why} and returns the result`, Math.min(r.confidence, WEAK + 0.05));
+    else if (r.verbClass === "compute")
+      add(
+        "returns_untrusted_text",
+        `${why} and returns the result`,
+        Math.min(r.confidence, WEAK + 0.05),
+      );
     else add(CLASS_ROLE[r.verbClass], why, r.confidence);
     // Deleting, deploying or running changes state: a destroy is a write too.
     if (r.verbClass === "destroy") add("writes", why, r.confidence);
-    if (INTERACTION_VERBS.has(r.verb)) add("returns_untrusted_text", `"${r.verb}" acts on a live page or app, and such tools report what it then shows`, WEAK);
+    if (INTERACTION_VERBS.has(r.verb))
+      add(
+        "returns_untrusted_text",
+        `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
+        WEAK,
+      );
   }
   const classes = new Set(readings.map((r) => r.verbClass));
   const writesOrDestroys = classes.has("write") || classes.has("destroy");
@@ -239,12 +352,27 @@ export function inferRoles(input: InferInput): Inference {
   // `execute_sentry_tool`), or a bare HTTP method over any path (`jira_post(path)`), can do what
   // everything it reaches does.
   const verbsNow = new Set(readings.map((r) => r.verb));
-  const codeObject = name.objects.find((w) => CODE_WORDS.has(w)) ?? fields.find((f) => f.freeText && f.words.some((w) => CODE_WORDS.has(w)))?.key;
-  const anyPath = fields.find((f) => f.freeText && f.words.length === 1 && (f.words[0] === "path" || f.words[0] === "endpoint"));
-  const bareMethod = name.verbs.length === 1 && name.words.length <= 2 && name.verbs[0]!.index === name.words.length - 1 && HTTP_METHODS.has(name.verbs[0]!.verb);
+  const codeObject =
+    name.objects.find((w) => CODE_WORDS.has(w)) ??
+    fields.find((f) => f.freeText && f.words.some((w) => CODE_WORDS.has(w)))?.key;
+  const anyPath = fields.find(
+    (f) =>
+      f.freeText && f.words.length === 1 && (f.words[0] === "path" || f.words[0] === "endpoint"),
+  );
+  const bareMethod =
+    name.verbs.length === 1 &&
+    name.words.length <= 2 &&
+    name.verbs[0]!.index === name.words.length - 1 &&
+    HTTP_METHODS.has(name.verbs[0]!.verb);
   if ([...verbsNow].some((v) => EXEC_VERBS.has(v)) && codeObject) {
     const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
-    for (const role of ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"] as const) add(role, why, SCHEMA);
+    for (const role of [
+      "returns_untrusted_text",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ] as const)
+      add(role, why, SCHEMA);
   } else if (bareMethod && anyPath) {
     const method = name.verbs[0]!.verb;
     const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
@@ -263,7 +391,13 @@ export function inferRoles(input: InferInput): Inference {
     if (!verb || (NOUN_LIKE.has(verb) && words.length > 1)) continue;
     const why = `input "${field}" offers the operation "${value}"`;
     if (EXEC_VERBS.has(verb) && words.some((w) => CODE_WORDS.has(w))) {
-      for (const role of ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"] as const) add(role, `${why}, which runs arbitrary code`, SCHEMA);
+      for (const role of [
+        "returns_untrusted_text",
+        "writes",
+        "deploys_or_destroys",
+        "network_or_shares",
+      ] as const)
+        add(role, `${why}, which runs arbitrary code`, SCHEMA);
       continue;
     }
     const verbClass = VERB_CLASS.get(verb)!;
@@ -272,40 +406,72 @@ export function inferRoles(input: InferInput): Inference {
       add("writes", why, SCHEMA);
       add("deploys_or_destroys", why, SCHEMA);
     } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
-    else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options") add("writes", why, SCHEMA);
+    else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options")
+      add("writes", why, SCHEMA);
   }
 
   // What the verbs act on.
   const outbound = name.objects.find((w) => OUTBOUND_NOUNS.has(w));
-  if (outbound && writesOrDestroys) add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
+  if (outbound && writesOrDestroys)
+    add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
   const deploy = name.objects.find((w) => DEPLOY_NOUNS.has(w));
-  if (deploy && writesOrDestroys) add("deploys_or_destroys", `the name's object "${deploy}" is a deploy`, NAME_OBJECT);
+  if (deploy && writesOrDestroys)
+    add("deploys_or_destroys", `the name's object "${deploy}" is a deploy`, NAME_OBJECT);
   const saves = outputField(fields);
   if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
   const secret = name.objects.find((w) => SECRET_NOUNS.has(w));
-  if (secret && !writesOrDestroys && !classes.has("network")) add("reads_private_data", `the name's object "${secret}" names secrets`, NAME_OBJECT);
+  if (secret && !writesOrDestroys && !classes.has("network"))
+    add("reads_private_data", `the name's object "${secret}" names secrets`, NAME_OBJECT);
 
   // The input schema.
   const verbs = verbsNow;
-  const fetchLike = readings.length === 0 || [...verbs].some((v) => NET_FETCH_VERBS.has(v)) || name.objects.some((w) => WEB_OBJECTS.has(w)) || classes.has("network");
+  const fetchLike =
+    readings.length === 0 ||
+    [...verbs].some((v) => NET_FETCH_VERBS.has(v)) ||
+    name.objects.some((w) => WEB_OBJECTS.has(w)) ||
+    classes.has("network");
   const url = fieldIn(fields, URL_FIELDS, true);
-  if (url && fetchLike && !writesOrDestroys) add("network_or_shares", `input "${url.key}" is a free address: the request itself can carry data out`, SCHEMA);
+  if (url && fetchLike && !writesOrDestroys)
+    add(
+      "network_or_shares",
+      `input "${url.key}" is a free address: the request itself can carry data out`,
+      SCHEMA,
+    );
   const recipients = fieldIn(fields, RECIPIENT_FIELDS);
-  if (recipients && [...verbs].some((v) => SEND_VERBS.has(v))) add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
+  if (recipients && [...verbs].some((v) => SEND_VERBS.has(v)))
+    add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
   const content = fieldIn(fields, CONTENT_FIELDS, true);
-  if (content && classes.has("write")) raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
+  if (content && classes.has("write"))
+    raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
   const visibility = fieldIn(fields, VISIBILITY_FIELDS);
-  if (visibility && classes.has("write")) add("network_or_shares", `input "${visibility.key}" sets who can see it: what it writes can be published`, NAME_OBJECT - 0.05);
+  if (visibility && classes.has("write"))
+    add(
+      "network_or_shares",
+      `input "${visibility.key}" sets who can see it: what it writes can be published`,
+      NAME_OBJECT - 0.05,
+    );
 
-  if (readings.length === 0) add("returns_untrusted_text", "the name has no known verb: assumed to return text", WEAK);
+  if (readings.length === 0)
+    add("returns_untrusted_text", "the name has no known verb: assumed to return text", WEAK);
 
   // The annotations, as claims weighed against the name.
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
   const sinkRolesNow = () => SINK_ROLES.filter((r) => roles.has(r));
   const conflict = (hint: Conflict["hint"], claimed: boolean, kept: string) => {
-    conflicts.push({ hint, claimed, nameReading, message: `${hint}: ${claimed} is claimed, but ${nameReading}; the safer reading is kept (${kept})` });
+    conflicts.push({
+      hint,
+      claimed,
+      nameReading,
+      message: `${hint}: ${claimed} is claimed, but ${nameReading}; the safer reading is kept (${kept})`,
+    });
   };
-  let notSink = lead ? (lead.fromName ? (lead.verbClass === "read" ? NAME : NAME_OBJECT) : DESCRIPTION) : WEAK;
+  let notSink = lead
+    ? lead.fromName
+      ? lead.verbClass === "read"
+        ? NAME
+        : NAME_OBJECT
+      : DESCRIPTION
+    : WEAK;
   const readingSinks = sinkRolesNow();
   // Ending session state does modify, and destroy, something: the server's own. Claims saying so agree.
   const session = lead?.session === true;
@@ -314,31 +480,55 @@ export function inferRoles(input: InferInput): Inference {
     if (readOnlyHint.value && readingSinks.length > 0) {
       conflict("readOnlyHint", true, readingSinks.join(", "));
       for (const role of readingSinks) {
-        raise(role, `readOnlyHint: true is claimed, which contradicts the name: the safer reading is kept`, 0);
+        raise(
+          role,
+          `readOnlyHint: true is claimed, which contradicts the name: the safer reading is kept`,
+          0,
+        );
         cap(role, CONFLICTED);
       }
     } else if (readOnlyHint.value) {
       notSink = lead ? STRONG : NAME_OBJECT - 0.05;
       raise("returns_untrusted_text", `readOnlyHint: true (declared)${lead ? " agrees" : ""}`, 0);
     } else if (readingSinks.length > 0) {
-      for (const role of readingSinks) raise(role, "readOnlyHint: false (declared) agrees: the tool may modify its environment", STRONG);
+      for (const role of readingSinks)
+        raise(
+          role,
+          "readOnlyHint: false (declared) agrees: the tool may modify its environment",
+          STRONG,
+        );
     } else if (session) {
       notes.push(`readOnlyHint: false (declared) agrees: ${nameReading}`);
     } else if (lead) {
       conflict("readOnlyHint", false, "writes");
-      add("writes", `readOnlyHint: false is claimed: the tool may modify its environment, which contradicts the name; the safer reading is kept`, CONFLICTED);
+      add(
+        "writes",
+        `readOnlyHint: false is claimed: the tool may modify its environment, which contradicts the name; the safer reading is kept`,
+        CONFLICTED,
+      );
     } else {
-      add("writes", "readOnlyHint: false (declared): the tool may modify its environment", CONFLICTED);
+      add(
+        "writes",
+        "readOnlyHint: false (declared): the tool may modify its environment",
+        CONFLICTED,
+      );
     }
   } else if (readingSinks.length === 0) {
     if (lead) {
       notSink = Math.min(notSink, 0.7);
-      notes.push(`readOnlyHint unannotated: the spec assumes the worst, but ${nameReading}, so no sink role is suggested`);
+      notes.push(
+        `readOnlyHint unannotated: the spec assumes the worst, but ${nameReading}, so no sink role is suggested`,
+      );
     } else {
-      add("writes", "unannotated: the spec assumes the worst (readOnlyHint defaults to false), and the name has no known verb", SPEC_DEFAULT_ONLY);
+      add(
+        "writes",
+        "unannotated: the spec assumes the worst (readOnlyHint defaults to false), and the name has no known verb",
+        SPEC_DEFAULT_ONLY,
+      );
     }
   } else {
-    for (const role of readingSinks) raise(role, "readOnlyHint unannotated: the spec assumes the worst, as the name does", 0);
+    for (const role of readingSinks)
+      raise(role, "readOnlyHint unannotated: the spec assumes the worst, as the name does", 0);
   }
 
   const readOnlyClaimed = readOnlyHint.origin === "declared" && readOnlyHint.value;
@@ -348,32 +538,62 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(`destructiveHint: true (declared) agrees: ${nameReading}`);
       } else if (lead && !writesOrDestroys && !classes.has("network")) {
         conflict("destructiveHint", true, "deploys_or_destroys");
-        add("deploys_or_destroys", "destructiveHint: true is claimed, which contradicts the name; the safer reading is kept", CONFLICTED);
+        add(
+          "deploys_or_destroys",
+          "destructiveHint: true is claimed, which contradicts the name; the safer reading is kept",
+          CONFLICTED,
+        );
       } else if (!lead && !readOnlyClaimed) {
-        add("deploys_or_destroys", "destructiveHint: true (declared): the tool may destroy", CONFLICTED);
+        add(
+          "deploys_or_destroys",
+          "destructiveHint: true (declared): the tool may destroy",
+          CONFLICTED,
+        );
       } else if (roles.has("writes")) {
-        raise("writes", "destructiveHint: true (declared): its updates may overwrite or destroy", 0);
+        raise(
+          "writes",
+          "destructiveHint: true (declared): its updates may overwrite or destroy",
+          0,
+        );
       }
     } else if (destructiveHint.value) {
       raise("deploys_or_destroys", "destructiveHint: true (declared) agrees", STRONG);
     } else if (classes.has("destroy") && name.verbs.some((v) => v.verbClass === "destroy")) {
       conflict("destructiveHint", false, "deploys_or_destroys");
-      raise("deploys_or_destroys", "destructiveHint: false is claimed, which contradicts the name; the safer reading is kept", 0);
+      raise(
+        "deploys_or_destroys",
+        "destructiveHint: false is claimed, which contradicts the name; the safer reading is kept",
+        0,
+      );
       cap("deploys_or_destroys", CONFLICTED);
     }
   }
   if (openWorldHint.origin === "declared") {
     if (!openWorldHint.value && roles.has("network_or_shares")) {
       conflict("openWorldHint", false, "network_or_shares");
-      raise("network_or_shares", "openWorldHint: false is claimed, which contradicts the name or inputs; the safer reading is kept", 0);
+      raise(
+        "network_or_shares",
+        "openWorldHint: false is claimed, which contradicts the name or inputs; the safer reading is kept",
+        0,
+      );
       cap("network_or_shares", CONFLICTED);
     } else if (openWorldHint.value) {
-      raise("returns_untrusted_text", "openWorldHint: true (declared): it interacts with external entities", 0);
+      raise(
+        "returns_untrusted_text",
+        "openWorldHint: true (declared): it interacts with external entities",
+        0,
+      );
     }
   }
-  if (readOnlyHint.origin === "spec_default" && destructiveHint.origin === "spec_default" && openWorldHint.origin === "spec_default" && annotations.idempotentHint.origin === "spec_default") {
+  if (
+    readOnlyHint.origin === "spec_default" &&
+    destructiveHint.origin === "spec_default" &&
+    openWorldHint.origin === "spec_default" &&
+    annotations.idempotentHint.origin === "spec_default"
+  ) {
     notes.push("unannotated: the spec assumes the worst");
-    for (const draft of roles.values()) draft.confidence = Math.max(SPEC_DEFAULT_ONLY, draft.confidence - 0.05);
+    for (const draft of roles.values())
+      draft.confidence = Math.max(SPEC_DEFAULT_ONLY, draft.confidence - 0.05);
   }
 
   return {
@@ -391,8 +611,19 @@ export function inferRoles(input: InferInput): Inference {
  * reads as `get_thing_8`), which is what lets one inference serve many tools.
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
-  ...VERB_CLASS.keys(), ...NOUN_LIKE, ...NAME_PREFIXES, ...CONJUNCTIONS, ...QUERY_NOUNS, ...OUTBOUND_NOUNS, ...DEPLOY_NOUNS,
-  ...SECRET_NOUNS, ...CODE_WORDS, ...WEB_OBJECTS, ...HTTP_METHODS, ...SESSION_VERBS, ...SESSION_OBJECTS,
+  ...VERB_CLASS.keys(),
+  ...NOUN_LIKE,
+  ...NAME_PREFIXES,
+  ...CONJUNCTIONS,
+  ...QUERY_NOUNS,
+  ...OUTBOUND_NOUNS,
+  ...DEPLOY_NOUNS,
+  ...SECRET_NOUNS,
+  ...CODE_WORDS,
+  ...WEB_OBJECTS,
+  ...HTTP_METHODS,
+  ...SESSION_VERBS,
+  ...SESSION_OBJECTS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -415,8 +646,10 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   }
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
-  for (const f of fields) key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
-  if (fields.length > 0) for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;
+  for (const f of fields)
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+  if (fields.length > 0)
+    for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;
   const known = memo.get(key);
   if (known) return known;
   const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });

@@ -3,7 +3,14 @@
  * `API-get-x`, `jira_get`, `x.get`, `gitlab_get_issue`), the verb it leads with, and what that verb
  * acts on. Pure string work over the vocabulary in ./lexicon.
  */
-import { CONJUNCTIONS, HTTP_METHODS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS, type VerbClass } from "./lexicon";
+import {
+  CONJUNCTIONS,
+  HTTP_METHODS,
+  NAME_PREFIXES,
+  NOUN_LIKE,
+  VERB_CLASS,
+  type VerbClass,
+} from "./lexicon";
 
 /**
  * The words of a name, lower-cased: split on anything but letters and digits, before an upper-case
@@ -46,7 +53,7 @@ function asciiWords(text: string): string[] {
     const prev = text.charCodeAt(i - 1);
     const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
     // getIssue → get|Issue; URLFetch → URL|Fetch (before the last capital of a run followed by a lower-case letter).
-    if (isUpper(c) && ((isLower(prev) || isDigit(prev)) || (isUpper(prev) && isLower(next)))) {
+    if (isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(next)))) {
       words.push(text.slice(start, i).toLowerCase());
       start = i;
     }
@@ -85,7 +92,11 @@ export function readName(name: string, serverWords: readonly string[] = []): Nam
   const all = nameWords(name);
   const skip = new Set(serverWords);
   let start = 0;
-  while (start < all.length - 1 && (NAME_PREFIXES.has(all[start]!) || skip.has(all[start]!) || /^\d+$/.test(all[start]!))) start++;
+  while (
+    start < all.length - 1 &&
+    (NAME_PREFIXES.has(all[start]!) || skip.has(all[start]!) || /^\d+$/.test(all[start]!))
+  )
+    start++;
   const prefix = all.slice(0, start);
   const words = all.slice(start);
   const generated = prefix.includes("api");
@@ -119,15 +130,47 @@ export function readName(name: string, serverWords: readonly string[] = []): Nam
 }
 
 /** Whether a reading's leading verb is an HTTP method, as in OpenAPI-generated tools. */
-export const leadsWithMethod = (reading: NameReading): boolean => reading.verbs.length > 0 && HTTP_METHODS.has(reading.verbs[0]!.verb);
+export const leadsWithMethod = (reading: NameReading): boolean =>
+  reading.verbs.length > 0 && HTTP_METHODS.has(reading.verbs[0]!.verb);
 
 /** Words of a description skipped before its leading verb ("This tool lets you create…"). */
-const DESCRIPTION_FILLER = new Set(["this", "tool", "the", "a", "an", "to", "use", "used", "it", "will", "can", "lets", "let", "allows", "allow", "you", "for", "mcp", "function", "helper", "that", "which", "please", "we", "i", "quickly", "easily", "simply", "also"]);
+const DESCRIPTION_FILLER = new Set([
+  "this",
+  "tool",
+  "the",
+  "a",
+  "an",
+  "to",
+  "use",
+  "used",
+  "it",
+  "will",
+  "can",
+  "lets",
+  "let",
+  "allows",
+  "allow",
+  "you",
+  "for",
+  "mcp",
+  "function",
+  "helper",
+  "that",
+  "which",
+  "please",
+  "we",
+  "i",
+  "quickly",
+  "easily",
+  "simply",
+  "also",
+]);
 
 /** A description word as a verb: as written, else without its "-s"/"-es"/"-ies" ("Retrieves", "Searches", "Queries"). */
 export function descriptionVerb(word: string): string | null {
   if (VERB_CLASS.has(word)) return word;
-  if (word.endsWith("ies") && VERB_CLASS.has(`${word.slice(0, -3)}y`)) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("ies") && VERB_CLASS.has(`${word.slice(0, -3)}y`))
+    return `${word.slice(0, -3)}y`;
   if (word.endsWith("es") && VERB_CLASS.has(word.slice(0, -2))) return word.slice(0, -2);
   if (word.endsWith("s") && VERB_CLASS.has(word.slice(0, -1))) return word.slice(0, -1);
   return null;

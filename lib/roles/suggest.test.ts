@@ -1,5 +1,12 @@
 import { describe, expect, it, test } from "vitest";
-import { newRoleCache, resolveRoles, roleMask, roleSet, suggestRoles, type RoleInputTool } from "./suggest";
+import {
+  newRoleCache,
+  resolveRoles,
+  roleMask,
+  roleSet,
+  suggestRoles,
+  type RoleInputTool,
+} from "./suggest";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
 
 const roles = (t: RoleInputTool) => suggestRoles(t).roles.map((r) => r.role);
@@ -30,7 +37,11 @@ describe("the name's verb, in every naming style", () => {
   });
 
   it("a conjunction joins a second verb, whose roles are added", () => {
-    expect(readName("upload_and_delete").verbs.map((v) => v.verb).sort()).toEqual(["delete", "upload"]);
+    expect(
+      readName("upload_and_delete")
+        .verbs.map((v) => v.verb)
+        .sort(),
+    ).toEqual(["delete", "upload"]);
     expect(sinks({ name: "upload_and_delete" })).toEqual(["writes", "deploys_or_destroys"]);
   });
 
@@ -43,10 +54,13 @@ describe("the name's verb, in every naming style", () => {
         .split(/[^\p{L}\p{N}]+/u)
         .filter((w) => w.length > 0);
     let seed = 5;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const alphabet = "aZ9_-. /bY0cXABcdE";
     for (let i = 0; i < 3000; i++) {
-      const text = Array.from({ length: Math.floor(rand() * 14) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
+      const text = Array.from(
+        { length: Math.floor(rand() * 14) },
+        () => alphabet[Math.floor(rand() * alphabet.length)],
+      ).join("");
       expect(nameWords(text), text).toEqual(reference(text));
     }
     expect(nameWords("naïve_Café-getX")).toEqual(["naïve", "café", "get", "x"]);
@@ -95,8 +109,12 @@ describe("HTTP methods of OpenAPI-style names", () => {
   });
 
   it("says why a POST reads", () => {
-    expect(suggestRoles({ name: "API-post-search" }).roles[0]?.reasons[0]).toMatch(/HTTP POST to a query endpoint \("search"\)/);
-    expect(suggestRoles({ name: "jira_post" }).roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/HTTP POST, which writes/);
+    expect(suggestRoles({ name: "API-post-search" }).roles[0]?.reasons[0]).toMatch(
+      /HTTP POST to a query endpoint \("search"\)/,
+    );
+    expect(
+      suggestRoles({ name: "jira_post" }).roles.find((r) => r.role === "writes")?.reasons[0],
+    ).toMatch(/HTTP POST, which writes/);
   });
 });
 
@@ -104,66 +122,181 @@ describe("the input schema", () => {
   const schema = (properties: Record<string, object>) => ({ type: "object", properties });
 
   it("a free url beside a fetch reaches the network; the same fetch without one does not", () => {
-    expect(sinks({ name: "fetch", inputSchema: schema({ url: { type: "string" } }) })).toEqual(["network_or_shares"]);
-    expect(sinks({ name: "fetch_page", inputSchema: schema({ page_id: { type: "string" } }) })).toEqual([]);
-    expect(sinks({ name: "navigate", inputSchema: schema({ targetUrl: { type: "string" } }) })).toEqual(["network_or_shares"]);
+    expect(sinks({ name: "fetch", inputSchema: schema({ url: { type: "string" } }) })).toEqual([
+      "network_or_shares",
+    ]);
+    expect(
+      sinks({ name: "fetch_page", inputSchema: schema({ page_id: { type: "string" } }) }),
+    ).toEqual([]);
+    expect(
+      sinks({ name: "navigate", inputSchema: schema({ targetUrl: { type: "string" } }) }),
+    ).toEqual(["network_or_shares"]);
   });
 
   it("an id that names a url-like thing is not a free address", () => {
-    expect(sinks({ name: "get_link", inputSchema: schema({ link_id: { type: "string" } }) })).toEqual([]);
+    expect(
+      sinks({ name: "get_link", inputSchema: schema({ link_id: { type: "string" } }) }),
+    ).toEqual([]);
   });
 
   it("recipients beside a send", () => {
-    const s = suggestRoles({ name: "send_email", inputSchema: schema({ to: { type: "string" }, body: { type: "string" } }) });
-    expect(s.roles.find((r) => r.role === "network_or_shares")?.reasons).toContain('input "to" names recipients');
+    const s = suggestRoles({
+      name: "send_email",
+      inputSchema: schema({ to: { type: "string" }, body: { type: "string" } }),
+    });
+    expect(s.roles.find((r) => r.role === "network_or_shares")?.reasons).toContain(
+      'input "to" names recipients',
+    );
   });
 
   it("a content field beside a write strengthens it", () => {
     const plain = suggestRoles({ name: "create_issue" }).roles.find((r) => r.role === "writes")!;
-    const withBody = suggestRoles({ name: "create_issue", inputSchema: schema({ body: { type: "string" } }) }).roles.find((r) => r.role === "writes")!;
+    const withBody = suggestRoles({
+      name: "create_issue",
+      inputSchema: schema({ body: { type: "string" } }),
+    }).roles.find((r) => r.role === "writes")!;
     expect(withBody.confidence).toBeGreaterThan(plain.confidence);
     expect(withBody.reasons).toContain('input "body" carries content to write');
   });
 
   it("a field naming where output is saved makes a read write a file", () => {
-    expect(sinks({ name: "download_job_artifacts", annotations: RO, inputSchema: schema({ job_id: { type: "number" }, local_path: { type: "string" } }) })).toEqual(["writes"]);
-    expect(sinks({ name: "get_logs", inputSchema: schema({ params: { type: "object", properties: { outputDir: { type: "string" } } } }) })).toEqual(["writes"]);
-    expect(sinks({ name: "browser_snapshot", inputSchema: schema({ filename: { type: "string", description: "Save snapshot to markdown file instead of returning it" } }) })).toEqual(["writes"]);
+    expect(
+      sinks({
+        name: "download_job_artifacts",
+        annotations: RO,
+        inputSchema: schema({ job_id: { type: "number" }, local_path: { type: "string" } }),
+      }),
+    ).toEqual(["writes"]);
+    expect(
+      sinks({
+        name: "get_logs",
+        inputSchema: schema({
+          params: { type: "object", properties: { outputDir: { type: "string" } } },
+        }),
+      }),
+    ).toEqual(["writes"]);
+    expect(
+      sinks({
+        name: "browser_snapshot",
+        inputSchema: schema({
+          filename: {
+            type: "string",
+            description: "Save snapshot to markdown file instead of returning it",
+          },
+        }),
+      }),
+    ).toEqual(["writes"]);
     // A file the tool reads is not where it saves.
-    expect(sinks({ name: "read_file", inputSchema: schema({ path: { type: "string", description: "Path of the file to read" } }) })).toEqual([]);
+    expect(
+      sinks({
+        name: "read_file",
+        inputSchema: schema({ path: { type: "string", description: "Path of the file to read" } }),
+      }),
+    ).toEqual([]);
   });
 
   it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
     const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
-    expect(roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) })).toEqual(all);
-    expect(roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) })).toEqual(all);
-    expect(roles({ name: "execute_sentry_tool", inputSchema: schema({ name: { type: "string" }, arguments: { type: "object" } }) })).toEqual(all);
-    expect(roles({ name: "run_pipeline", inputSchema: schema({ ref: { type: "string" } }) })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(
+      roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) }),
+    ).toEqual(all);
+    expect(
+      roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) }),
+    ).toEqual(all);
+    expect(
+      roles({
+        name: "execute_sentry_tool",
+        inputSchema: schema({ name: { type: "string" }, arguments: { type: "object" } }),
+      }),
+    ).toEqual(all);
+    expect(
+      roles({ name: "run_pipeline", inputSchema: schema({ ref: { type: "string" } }) }),
+    ).toEqual(["writes", "deploys_or_destroys"]);
   });
 
   it("a bare HTTP method over any path does what the endpoints it reaches do", () => {
     const path = schema({ path: { type: "string" }, body: { type: "object" } });
-    expect(roles({ name: "jira_post", inputSchema: path })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
-    expect(sinks({ name: "jira_put", inputSchema: path })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(roles({ name: "jira_post", inputSchema: path })).toEqual([
+      "returns_untrusted_text",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ]);
+    expect(sinks({ name: "jira_put", inputSchema: path })).toEqual([
+      "writes",
+      "deploys_or_destroys",
+    ]);
     expect(sinks({ name: "jira_get", inputSchema: path })).toEqual([]);
   });
 
   it("a visibility field on a write means what it writes can be published", () => {
-    expect(sinks({ name: "create_repository", inputSchema: schema({ name: { type: "string" }, private: { type: "boolean" } }) })).toEqual(["writes", "network_or_shares"]);
+    expect(
+      sinks({
+        name: "create_repository",
+        inputSchema: schema({ name: { type: "string" }, private: { type: "boolean" } }),
+      }),
+    ).toEqual(["writes", "network_or_shares"]);
   });
 });
 
 describe("operations an input offers", () => {
   const schema = (properties: Record<string, object>) => ({ type: "object", properties });
   it("the tool performs whichever is chosen: an action enum with a delete, nested actions running script", () => {
-    expect(sinks({ name: "manage_issue", inputSchema: schema({ action: { type: "string", enum: ["get", "create", "delete"] } }) })).toEqual(["writes", "deploys_or_destroys"]);
-    const nested = schema({ options: { type: "object", properties: { actions: { type: "array", items: { type: "object", properties: { type: { type: "string", enum: ["wait", "click", "executeJavascript"] } } } } } } });
-    expect(roles({ name: "web_search", annotations: RO, inputSchema: nested })).toEqual(["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"]);
-    expect(sinks({ name: "http_request", inputSchema: schema({ method: { type: "string", enum: ["GET", "POST"] }, url: { type: "string" } }) })).toEqual(["writes", "network_or_shares"]);
+    expect(
+      sinks({
+        name: "manage_issue",
+        inputSchema: schema({ action: { type: "string", enum: ["get", "create", "delete"] } }),
+      }),
+    ).toEqual(["writes", "deploys_or_destroys"]);
+    const nested = schema({
+      options: {
+        type: "object",
+        properties: {
+          actions: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                type: { type: "string", enum: ["wait", "click", "executeJavascript"] },
+              },
+            },
+          },
+        },
+      },
+    });
+    expect(roles({ name: "web_search", annotations: RO, inputSchema: nested })).toEqual([
+      "returns_untrusted_text",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ]);
+    expect(
+      sinks({
+        name: "http_request",
+        inputSchema: schema({
+          method: { type: "string", enum: ["GET", "POST"] },
+          url: { type: "string" },
+        }),
+      }),
+    ).toEqual(["writes", "network_or_shares"]);
   });
   it("an enum that picks no operation is not one, and a noun-like word in a longer value is a noun", () => {
-    expect(sinks({ name: "search", annotations: RO, inputSchema: schema({ scope: { type: "string", enum: ["issues", "merge_requests", "delete"] } }) })).toEqual([]);
-    expect(sinks({ name: "search", annotations: RO, inputSchema: schema({ action: { type: "string", enum: ["merge_requests"] } }) })).toEqual([]);
+    expect(
+      sinks({
+        name: "search",
+        annotations: RO,
+        inputSchema: schema({
+          scope: { type: "string", enum: ["issues", "merge_requests", "delete"] },
+        }),
+      }),
+    ).toEqual([]);
+    expect(
+      sinks({
+        name: "search",
+        annotations: RO,
+        inputSchema: schema({ action: { type: "string", enum: ["merge_requests"] } }),
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -171,7 +304,10 @@ describe("the server's own session", () => {
   it("ending it is no sink, and claims that it modifies or destroys agree", () => {
     for (const name of ["browser_close", "stop_port_forward", "close_session", "disconnect"]) {
       const s = suggestRoles({ name, annotations: { readOnlyHint: false, destructiveHint: true } });
-      expect(s.roles.filter((r) => SINKS.includes(r.role)), name).toEqual([]);
+      expect(
+        s.roles.filter((r) => SINKS.includes(r.role)),
+        name,
+      ).toEqual([]);
       expect(s.conflicts, name).toEqual([]);
     }
   });
@@ -198,7 +334,10 @@ describe("the description is weak evidence", () => {
     ["get_file_blame", "Get blame for a file: the commit and message of every line"],
     ["list_merge_requests", "List merge requests assigned to a user; post-merge state is included"],
     ["API-retrieve-a-comment", "Retrieve a comment from a page or block"],
-    ["jira_get", "Read any Jira data via GET. Use jq to save tokens; comment, issue and https links"],
+    [
+      "jira_get",
+      "Read any Jira data via GET. Use jq to save tokens; comment, issue and https links",
+    ],
     ["search_users", "Search for users by email"],
   ])("%s stays a read", (name, description) => {
     expect(sinks({ name, description, annotations: RO })).toEqual([]);
@@ -210,8 +349,13 @@ describe("the description is weak evidence", () => {
     expect(leadingDescriptionVerb("Get a recursive tree view of files")).toBe("get");
     expect(leadingDescriptionVerb("This tool permanently deletes a folder")).toBe("delete");
     expect(leadingDescriptionVerb("A detailed tool for thinking")).toBeNull();
-    expect(sinks({ name: "directory_tree", description: "Get a recursive tree view of files" })).toEqual([]);
-    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(
+      sinks({ name: "directory_tree", description: "Get a recursive tree view of files" }),
+    ).toEqual([]);
+    expect(sinks({ name: "folder_purge_x", description: "Permanently deletes a folder" })).toEqual([
+      "writes",
+      "deploys_or_destroys",
+    ]);
   });
 });
 
@@ -220,7 +364,12 @@ describe("annotations are claims", () => {
     const agreed = suggestRoles({ name: "get_issue", annotations: RO });
     const unannotated = suggestRoles({ name: "get_issue" });
     expect(agreed.confidence).toBeGreaterThan(unannotated.confidence);
-    expect(suggestRoles({ name: "delete_branch", annotations: { readOnlyHint: false, destructiveHint: true } }).roles.find((r) => r.role === "deploys_or_destroys")?.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(
+      suggestRoles({
+        name: "delete_branch",
+        annotations: { readOnlyHint: false, destructiveHint: true },
+      }).roles.find((r) => r.role === "deploys_or_destroys")?.confidence,
+    ).toBeGreaterThanOrEqual(0.9);
   });
 
   it("an absent hint is shown and lowers confidence, but alone does not make get_issue a sink", () => {
@@ -235,33 +384,62 @@ describe("annotations are claims", () => {
     ["create_issue", { readOnlyHint: true }, "readOnlyHint", true, "writes"],
     ["send_email", { readOnlyHint: true }, "readOnlyHint", true, "network_or_shares"],
     ["search_issues", { destructiveHint: true }, "destructiveHint", true, "deploys_or_destroys"],
-    ["search_issues", { readOnlyHint: true, destructiveHint: true }, "destructiveHint", true, "deploys_or_destroys"],
+    [
+      "search_issues",
+      { readOnlyHint: true, destructiveHint: true },
+      "destructiveHint",
+      true,
+      "deploys_or_destroys",
+    ],
     ["get_issue", { readOnlyHint: false }, "readOnlyHint", false, "writes"],
-    ["delete_branch", { readOnlyHint: false, destructiveHint: false }, "destructiveHint", false, "deploys_or_destroys"],
+    [
+      "delete_branch",
+      { readOnlyHint: false, destructiveHint: false },
+      "destructiveHint",
+      false,
+      "deploys_or_destroys",
+    ],
     ["send_email", { openWorldHint: false }, "openWorldHint", false, "network_or_shares"],
-  ] as const)("%s with %j is a conflict on %s; the safer reading keeps %s", (name, annotations, hint, claimed, kept) => {
-    const s = suggestRoles({ name, annotations });
-    expect(s.conflicts).toHaveLength(1);
-    expect(s.conflicts[0]).toMatchObject({ hint, claimed });
-    expect(s.conflicts[0]?.message).toContain(`${hint}: ${claimed} is claimed`);
-    expect(s.conflicts[0]?.nameReading).toContain(`"${s.verb}"`);
-    expect(s.roles.map((r) => r.role)).toContain(kept);
-    expect(s.confidence).toBeLessThanOrEqual(0.6);
-  });
+  ] as const)(
+    "%s with %j is a conflict on %s; the safer reading keeps %s",
+    (name, annotations, hint, claimed, kept) => {
+      const s = suggestRoles({ name, annotations });
+      expect(s.conflicts).toHaveLength(1);
+      expect(s.conflicts[0]).toMatchObject({ hint, claimed });
+      expect(s.conflicts[0]?.message).toContain(`${hint}: ${claimed} is claimed`);
+      expect(s.conflicts[0]?.nameReading).toContain(`"${s.verb}"`);
+      expect(s.roles.map((r) => r.role)).toContain(kept);
+      expect(s.confidence).toBeLessThanOrEqual(0.6);
+    },
+  );
 
   it("no conflict where claim and name agree", () => {
-    for (const [name, annotations] of [["get_issue", RO], ["delete_branch", { readOnlyHint: false, destructiveHint: true }], ["create_issue", { readOnlyHint: false, destructiveHint: false }], ["fetch", { readOnlyHint: true, openWorldHint: true }]] as const) {
+    for (const [name, annotations] of [
+      ["get_issue", RO],
+      ["delete_branch", { readOnlyHint: false, destructiveHint: true }],
+      ["create_issue", { readOnlyHint: false, destructiveHint: false }],
+      ["fetch", { readOnlyHint: true, openWorldHint: true }],
+    ] as const) {
       expect(suggestRoles({ name, annotations }).conflicts, name).toEqual([]);
     }
   });
 
   it("a name with no known verb leans on the claims, and with none on the spec's worst case", () => {
     expect(sinks({ name: "sequential_thing", annotations: RO })).toEqual([]);
-    expect(sinks({ name: "sequential_thing", annotations: { readOnlyHint: false } })).toEqual(["writes"]);
-    expect(sinks({ name: "sequential_thing", annotations: { readOnlyHint: false, destructiveHint: true } })).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "sequential_thing", annotations: { readOnlyHint: false } })).toEqual([
+      "writes",
+    ]);
+    expect(
+      sinks({
+        name: "sequential_thing",
+        annotations: { readOnlyHint: false, destructiveHint: true },
+      }),
+    ).toEqual(["writes", "deploys_or_destroys"]);
     const worst = suggestRoles({ name: "do_thing" });
     expect(worst.roles.map((r) => r.role)).toEqual(["returns_untrusted_text", "writes"]);
-    expect(worst.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(/spec assumes the worst/);
+    expect(worst.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(
+      /spec assumes the worst/,
+    );
     expect(worst.confidence).toBeLessThanOrEqual(0.3);
     expect(worst.annotations.destructiveHint).toEqual({ value: true, origin: "spec_default" });
   });
@@ -274,25 +452,55 @@ describe("private data", () => {
       ["wiki", { name: "Wiki", confidentiality: "internal" as const }],
       ["vault", { name: "Vault", confidentiality: "secret" as const }],
     ]);
-    const assessed = (sourceIds: string[]) => ({ sourceIds: sourceIds as never[], roles: [], rolesConfirmed: false });
-    const s = suggestRoles({ name: "search", annotations: RO }, assessed(["pay", "wiki"]), undefined, { sources });
-    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual(["mapped to Tracker: PAY, a confidential source"]);
-    expect(s.roles.find((r) => r.role === "returns_untrusted_text")?.reasons).toContain("returns text from 2 mapped source(s): Tracker: PAY, Wiki");
+    const assessed = (sourceIds: string[]) => ({
+      sourceIds: sourceIds as never[],
+      roles: [],
+      rolesConfirmed: false,
+    });
+    const s = suggestRoles(
+      { name: "search", annotations: RO },
+      assessed(["pay", "wiki"]),
+      undefined,
+      { sources },
+    );
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
+      "mapped to Tracker: PAY, a confidential source",
+    ]);
+    expect(s.roles.find((r) => r.role === "returns_untrusted_text")?.reasons).toContain(
+      "returns text from 2 mapped source(s): Tracker: PAY, Wiki",
+    );
     expect(roles({ name: "search", annotations: RO })).not.toContain("reads_private_data");
-    expect(suggestRoles({ name: "search", annotations: RO }, assessed(["wiki"]), undefined, { sources }).roles.map((r) => r.role)).not.toContain("reads_private_data");
-    expect(suggestRoles({ name: "read", annotations: RO }, assessed(["vault"]), undefined, { sources }).roles.map((r) => r.role)).toContain("reads_private_data");
+    expect(
+      suggestRoles({ name: "search", annotations: RO }, assessed(["wiki"]), undefined, {
+        sources,
+      }).roles.map((r) => r.role),
+    ).not.toContain("reads_private_data");
+    expect(
+      suggestRoles({ name: "read", annotations: RO }, assessed(["vault"]), undefined, {
+        sources,
+      }).roles.map((r) => r.role),
+    ).toContain("reads_private_data");
   });
 
   it("a read whose name's object is secrets is suggested from the name; 'user' or 'email' alone is not private", () => {
-    expect(roles({ name: "get-env", description: "Returns all environment variables", annotations: RO })).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    expect(
+      roles({ name: "get-env", description: "Returns all environment variables", annotations: RO }),
+    ).toEqual(["returns_untrusted_text", "reads_private_data"]);
     expect(roles({ name: "get_secret", annotations: RO })).toContain("reads_private_data");
-    expect(roles({ name: "get_user", description: "Gets the user profile by email", annotations: RO })).not.toContain("reads_private_data");
+    expect(
+      roles({ name: "get_user", description: "Gets the user profile by email", annotations: RO }),
+    ).not.toContain("reads_private_data");
   });
 });
 
 describe("confidence", () => {
   it("every suggested role carries reasons and a confidence in 0..1; the tool's is its least certain decision", () => {
-    for (const tool of [{ name: "upload_and_delete", description: "Uploads a file, then deletes it" }, { name: "get_issue", annotations: RO }, { name: "do_thing" }, { name: "delete_branch", annotations: RO }]) {
+    for (const tool of [
+      { name: "upload_and_delete", description: "Uploads a file, then deletes it" },
+      { name: "get_issue", annotations: RO },
+      { name: "do_thing" },
+      { name: "delete_branch", annotations: RO },
+    ]) {
       const s = suggestRoles(tool);
       for (const r of s.roles) {
         expect(r.reasons.length).toBeGreaterThan(0);
@@ -311,7 +519,10 @@ describe("confidence", () => {
   });
 
   it("mapped sources make a tool return their text", () => {
-    const s = suggestRoles({ name: "x", annotations: { readOnlyHint: true, openWorldHint: false } }, { sourceIds: ["support-portal" as never], roles: [], rolesConfirmed: false });
+    const s = suggestRoles(
+      { name: "x", annotations: { readOnlyHint: true, openWorldHint: false } },
+      { sourceIds: ["support-portal" as never], roles: [], rolesConfirmed: false },
+    );
     const returned = s.roles.find((r) => r.role === "returns_untrusted_text");
     expect(returned?.confidence).toBe(1);
     expect(returned?.reasons).toContain("returns text from 1 mapped source(s): support-portal");
@@ -328,7 +539,10 @@ describe("resolveRoles", () => {
   });
 
   it("otherwise the suggestion is used and marked as such, including unconfirmed entered roles", () => {
-    const r = resolveRoles({ name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } }, { ...base, roles: ["reads_private_data"], rolesConfirmed: false });
+    const r = resolveRoles(
+      { name: "lookup", annotations: { readOnlyHint: true, openWorldHint: false } },
+      { ...base, roles: ["reads_private_data"], rolesConfirmed: false },
+    );
     expect(r.origin).toBe("suggested");
     expect(r.roles).toEqual(["returns_untrusted_text", "reads_private_data"]);
   });
@@ -341,16 +555,30 @@ describe("the role cache of one analysis", () => {
       { name: "get_thing_7", annotations: RO },
       { name: "get_thing_8", annotations: RO },
       { name: "delete_branch_x", annotations: RO },
-      { name: "gitlab_fetch", inputSchema: { type: "object", properties: { url: { type: "string" } } } },
+      {
+        name: "gitlab_fetch",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      },
       { name: "thingy", description: "Deletes a thing" },
       { name: "thingy", description: "Lists things" },
     ];
-    for (const tool of tools) expect(resolveRoles(tool, null, cache, { serverName: "GitLab" }).suggestion, tool.name).toEqual(suggestRoles(tool, null, undefined, { serverName: "GitLab" }));
+    for (const tool of tools)
+      expect(
+        resolveRoles(tool, null, cache, { serverName: "GitLab" }).suggestion,
+        tool.name,
+      ).toEqual(suggestRoles(tool, null, undefined, { serverName: "GitLab" }));
     expect(resolveRoles(tools[0]!, null, cache)).toBe(resolveRoles(tools[1]!, null, cache));
     expect(cache.inferences.size).toBeLessThan(tools.length);
   });
 
-  const assessment = (over: object = {}) => ({ serverId: "s" as never, tool: "t", sourceIds: [], roles: [], rolesConfirmed: false, ...over });
+  const assessment = (over: object = {}) => ({
+    serverId: "s" as never,
+    tool: "t",
+    sourceIds: [],
+    roles: [],
+    rolesConfirmed: false,
+    ...over,
+  });
 
   it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {
     const cache = newRoleCache();
@@ -366,10 +594,27 @@ describe("the role cache of one analysis", () => {
 
   it("keeps apart what differs: a hint, a keyword, a confirmation, a tool's own mapped sources", () => {
     const cache = newRoleCache();
-    const base = resolveRoles({ name: "get_page", annotations: { readOnlyHint: true } }, null, cache);
-    expect(resolveRoles({ name: "get_page", annotations: { readOnlyHint: true, openWorldHint: false } }, null, cache)).not.toBe(base);
-    expect(resolveRoles({ name: "read_page", annotations: { readOnlyHint: true } }, null, cache).suggestion.roles).not.toEqual(base.suggestion.roles);
-    const confirmed = resolveRoles({ name: "get_page", annotations: { readOnlyHint: true } }, assessment({ roles: ["writes"], rolesConfirmed: true }), cache);
+    const base = resolveRoles(
+      { name: "get_page", annotations: { readOnlyHint: true } },
+      null,
+      cache,
+    );
+    expect(
+      resolveRoles(
+        { name: "get_page", annotations: { readOnlyHint: true, openWorldHint: false } },
+        null,
+        cache,
+      ),
+    ).not.toBe(base);
+    expect(
+      resolveRoles({ name: "read_page", annotations: { readOnlyHint: true } }, null, cache)
+        .suggestion.roles,
+    ).not.toEqual(base.suggestion.roles);
+    const confirmed = resolveRoles(
+      { name: "get_page", annotations: { readOnlyHint: true } },
+      assessment({ roles: ["writes"], rolesConfirmed: true }),
+      cache,
+    );
     expect(confirmed.origin).toBe("confirmed");
     expect(confirmed.roles).toEqual(["writes"]);
     expect(confirmed.suggestion).toBe(base.suggestion);
@@ -381,7 +626,9 @@ describe("the role cache of one analysis", () => {
 
   it("role sets and masks agree for every set", () => {
     for (let mask = 0; mask < 32; mask++) expect(roleMask(roleSet(mask))).toBe(mask);
-    expect(roleSet(roleMask(["writes", "returns_untrusted_text"]))).toEqual(["returns_untrusted_text", "writes"]);
+    expect(roleSet(roleMask(["writes", "returns_untrusted_text"]))).toEqual([
+      "returns_untrusted_text",
+      "writes",
+    ]);
   });
 });
-

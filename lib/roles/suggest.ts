@@ -10,7 +10,13 @@
 import type { SourceConfidentiality, ToolAssessment, ToolRole } from "@/lib/review/schema";
 import { TOOL_ROLES } from "@/lib/review/schema";
 import { annotationCombination, type EffectiveAnnotations } from "@/lib/tools/annotations";
-import { inferRoles, inferRolesShared, type Draft, type Inference, type InferenceMemo } from "./infer";
+import {
+  inferRoles,
+  inferRolesShared,
+  type Draft,
+  type Inference,
+  type InferenceMemo,
+} from "./infer";
 import { nameWords } from "./name";
 
 /** What a suggestion is computed from: the tool as listed. */
@@ -68,13 +74,19 @@ export type ResolvedRoles = {
   suggestion: RoleSuggestion;
 };
 
-const ROLE_INDEX = Object.fromEntries(TOOL_ROLES.map((role, i) => [role, i])) as Record<ToolRole, number>;
+const ROLE_INDEX = Object.fromEntries(TOOL_ROLES.map((role, i) => [role, i])) as Record<
+  ToolRole,
+  number
+>;
 
 /**
  * Every set of roles as one shared, frozen array in `TOOL_ROLES` order, by bitmask (bit i is
  * `TOOL_ROLES[i]`): there are only 2^5 sets, and a large review resolves 5,000 tools.
  */
-const ROLE_SETS: readonly (readonly ToolRole[])[] = Array.from({ length: 1 << TOOL_ROLES.length }, (_, mask) => Object.freeze(TOOL_ROLES.filter((_, i) => (mask & (1 << i)) !== 0)));
+const ROLE_SETS: readonly (readonly ToolRole[])[] = Array.from(
+  { length: 1 << TOOL_ROLES.length },
+  (_, mask) => Object.freeze(TOOL_ROLES.filter((_, i) => (mask & (1 << i)) !== 0)),
+);
 
 /** The bitmask of a set of roles (see `roleSet`). */
 export function roleMask(roles: readonly ToolRole[]): number {
@@ -104,7 +116,11 @@ export type RoleCache = {
   inferences: InferenceMemo;
   plain: Map<Inference, SharedSuggestion>;
 };
-export const newRoleCache = (): RoleCache => ({ suggestions: new Map(), inferences: new Map(), plain: new Map() });
+export const newRoleCache = (): RoleCache => ({
+  suggestions: new Map(),
+  inferences: new Map(),
+  plain: new Map(),
+});
 
 /** The words of each server name seen, computed once. */
 const SERVER_WORDS = new Map<string, string[]>();
@@ -122,10 +138,15 @@ const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
 const PRIVATE_LEVELS: ReadonlySet<SourceConfidentiality> = new Set(["confidential", "secret"]);
 
 /** Why an item mapped to `sourceIds` reads private data: one reason per confidential or secret source. */
-export function privateSourceReasons(sourceIds: readonly string[], context: RoleContext | undefined): string[] {
+export function privateSourceReasons(
+  sourceIds: readonly string[],
+  context: RoleContext | undefined,
+): string[] {
   return sourceIds.flatMap((id) => {
     const source = context?.sources?.get(id);
-    return source && PRIVATE_LEVELS.has(source.confidentiality) ? [`mapped to ${source.name}, a ${source.confidentiality} source`] : [];
+    return source && PRIVATE_LEVELS.has(source.confidentiality)
+      ? [`mapped to ${source.name}, a ${source.confidentiality} source`]
+      : [];
   });
 }
 const round = (x: number) => Math.round(x * 100) / 100;
@@ -147,12 +168,15 @@ function suggest(
   };
   const inference = cache ? inferRolesShared(input, cache.inferences) : inferRoles(input);
   const sourceIds = assessment?.sourceIds ?? [];
-  const plain = sourceIds.length === 0 && (!assessment || assessment.rolesConfirmed || assessment.roles.length === 0);
+  const plain =
+    sourceIds.length === 0 &&
+    (!assessment || assessment.rolesConfirmed || assessment.roles.length === 0);
   const knownPlain = plain ? cache?.plain.get(inference) : undefined;
   if (knownPlain) return knownPlain;
   // The inference may be shared: what the sources and the reviewer add goes into copies.
   const drafts = new Map<ToolRole, Draft>();
-  for (const [role, draft] of inference.roles) drafts.set(role, { reasons: draft.reasons.slice(), confidence: draft.confidence });
+  for (const [role, draft] of inference.roles)
+    drafts.set(role, { reasons: draft.reasons.slice(), confidence: draft.confidence });
   const add = (role: ToolRole, reason: string, confidence: number) => {
     const draft = drafts.get(role);
     if (!draft) drafts.set(role, { reasons: [reason], confidence });
@@ -163,14 +187,24 @@ function suggest(
   };
   if (sourceIds.length > 0) {
     const named = sourceIds.map((id) => context?.sources?.get(id)?.name ?? id);
-    add("returns_untrusted_text", `returns text from ${sourceIds.length} mapped source(s): ${named.join(", ")}`, 1);
-    for (const reason of privateSourceReasons(sourceIds, context)) add("reads_private_data", reason, 0.9);
+    add(
+      "returns_untrusted_text",
+      `returns text from ${sourceIds.length} mapped source(s): ${named.join(", ")}`,
+      1,
+    );
+    for (const reason of privateSourceReasons(sourceIds, context))
+      add("reads_private_data", reason, 0.9);
   }
-  if (assessment && !assessment.rolesConfirmed) for (const role of assessment.roles) add(role, ENTERED_UNCONFIRMED, 0.9);
+  if (assessment && !assessment.rolesConfirmed)
+    for (const role of assessment.roles) add(role, ENTERED_UNCONFIRMED, 0.9);
 
   const roles: RoleReason[] = [];
   let confidence = inference.notSinkConfidence ?? 1;
-  if (inference.notSinkConfidence !== null && (drafts.has("writes") || drafts.has("deploys_or_destroys") || drafts.has("network_or_shares"))) confidence = 1;
+  if (
+    inference.notSinkConfidence !== null &&
+    (drafts.has("writes") || drafts.has("deploys_or_destroys") || drafts.has("network_or_shares"))
+  )
+    confidence = 1;
   let key = `${combination}|${inference.verb ?? ""}`;
   for (const role of TOOL_ROLES) {
     const draft = drafts.get(role);
@@ -188,7 +222,14 @@ function suggest(
     return known;
   }
   const made: SharedSuggestion = {
-    suggestion: { roles, annotations: inference.annotations, confidence, verb: inference.verb, conflicts: inference.conflicts, notes: inference.notes },
+    suggestion: {
+      roles,
+      annotations: inference.annotations,
+      confidence,
+      verb: inference.verb,
+      conflicts: inference.conflicts,
+      notes: inference.notes,
+    },
     resolutions: [],
   };
   cache?.suggestions.set(key, made);
@@ -213,14 +254,21 @@ export function suggestRoles(
 }
 
 /** A confirmed role's reason, one shared (read-only) entry per role. */
-const CONFIRMED = Object.fromEntries(TOOL_ROLES.map((role) => [role, { role, reasons: ["confirmed by the reviewer"], confidence: 1 }])) as Record<ToolRole, RoleReason>;
+const CONFIRMED = Object.fromEntries(
+  TOOL_ROLES.map((role) => [role, { role, reasons: ["confirmed by the reviewer"], confidence: 1 }]),
+) as Record<ToolRole, RoleReason>;
 
 /**
  * The roles the analysis uses for a tool: the reviewer's, when confirmed; otherwise the suggestion,
  * marked `suggested` so that every conclusion drawn from it can say so. With a `cache`, identical
  * resolutions are one shared object.
  */
-export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | null, cache?: RoleCache, context?: RoleContext): ResolvedRoles {
+export function resolveRoles(
+  tool: RoleInputTool,
+  assessment?: ToolAssessment | null,
+  cache?: RoleCache,
+  context?: RoleContext,
+): ResolvedRoles {
   const shared = suggest(tool, assessment, cache, context);
   const suggestion = shared.suggestion;
   const confirmed = assessment?.rolesConfirmed === true;
@@ -233,7 +281,13 @@ export function resolveRoles(tool: RoleInputTool, assessment?: ToolAssessment | 
   if (known) return known;
   const roles = roleSet(mask);
   const resolved: ResolvedRoles = confirmed
-    ? { roles, mask, origin: "confirmed", reasons: roles.map((role) => CONFIRMED[role]), suggestion }
+    ? {
+        roles,
+        mask,
+        origin: "confirmed",
+        reasons: roles.map((role) => CONFIRMED[role]),
+        suggestion,
+      }
     : { roles, mask, origin: "suggested", reasons: suggestion.roles, suggestion };
   shared.resolutions[slot] = resolved;
   return resolved;

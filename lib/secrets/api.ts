@@ -5,13 +5,28 @@
 import { z } from "zod";
 
 const NameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
-const UserSchema = z.object({ kind: z.enum(["launcher", "httpTarget"]), id: z.string(), label: z.string() });
+const UserSchema = z.object({
+  kind: z.enum(["launcher", "httpTarget"]),
+  id: z.string(),
+  label: z.string(),
+});
 
 /** PUT /api/secrets/[name]. */
-export const SetSecretRequestSchema = z.object({ value: z.string().min(1, "the value is empty").max(16 * 1024) }).strict();
+export const SetSecretRequestSchema = z
+  .object({
+    value: z
+      .string()
+      .min(1, "the value is empty")
+      .max(16 * 1024),
+  })
+  .strict();
 export type SetSecretRequest = z.input<typeof SetSecretRequestSchema>;
 
-export const SetSecretResponseSchema = z.object({ name: NameSchema, created: z.boolean(), updatedAt: z.iso.datetime() });
+export const SetSecretResponseSchema = z.object({
+  name: NameSchema,
+  created: z.boolean(),
+  updatedAt: z.iso.datetime(),
+});
 export type SetSecretResponse = z.infer<typeof SetSecretResponseSchema>;
 
 /** GET /api/secrets: every set name and every name an allowlist entry may receive, with who may use it. */
@@ -33,7 +48,14 @@ export const ListSecretsResponseSchema = z.object({
 });
 export type ListSecretsResponse = z.infer<typeof ListSecretsResponseSchema>;
 
-export const VARIABLE_STATES = ["secret", "launcher", "environment", "unset", "reserved", "not_allowed"] as const;
+export const VARIABLE_STATES = [
+  "secret",
+  "launcher",
+  "environment",
+  "unset",
+  "reserved",
+  "not_allowed",
+] as const;
 
 /** GET /api/reviews/[id]/servers/[serverId]/variables: what the server needs and whether each is set. */
 export const ServerVariablesResponseSchema = z.object({

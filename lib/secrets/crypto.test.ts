@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { newSecretKey, openSecret, parseSecretKey, sealSecret, secretKeyId } from "@/lib/secrets/crypto";
+import {
+  newSecretKey,
+  openSecret,
+  parseSecretKey,
+  sealSecret,
+  secretKeyId,
+} from "@/lib/secrets/crypto";
 
 const key = newSecretKey();
 const value = "glpat-crypto-test-value-0001";
@@ -30,9 +36,18 @@ describe("sealSecret / openSecret", () => {
   test.each([
     ["another key", () => openSecret(newSecretKey(), "GITLAB_TOKEN", sealed)],
     ["another name (the name is associated data)", () => openSecret(key, "OTHER_TOKEN", sealed)],
-    ["a flipped ciphertext bit", () => openSecret(key, "GITLAB_TOKEN", { ...sealed, sealed: flip(sealed.sealed, 0) })],
-    ["a flipped tag bit", () => openSecret(key, "GITLAB_TOKEN", { ...sealed, sealed: flip(sealed.sealed, -1) })],
-    ["a flipped nonce bit", () => openSecret(key, "GITLAB_TOKEN", { ...sealed, nonce: flip(sealed.nonce, 3) })],
+    [
+      "a flipped ciphertext bit",
+      () => openSecret(key, "GITLAB_TOKEN", { ...sealed, sealed: flip(sealed.sealed, 0) }),
+    ],
+    [
+      "a flipped tag bit",
+      () => openSecret(key, "GITLAB_TOKEN", { ...sealed, sealed: flip(sealed.sealed, -1) }),
+    ],
+    [
+      "a flipped nonce bit",
+      () => openSecret(key, "GITLAB_TOKEN", { ...sealed, nonce: flip(sealed.nonce, 3) }),
+    ],
     ["a truncated body", () => openSecret(key, "GITLAB_TOKEN", { ...sealed, sealed: "AAAA" })],
   ])("does not open with %s", (_label, open) => {
     expect(open()).toBeNull();

@@ -29,7 +29,10 @@ function fromFile(file: string, source: SecretKeySource, where: string): SecretK
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    return { ok: false, message: `${where} (${file}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return {
+      ok: false,
+      message: `${where} (${file}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    };
   }
   const parsed = parseSecretKey(text, `${where} (${file})`);
   if (!parsed.ok) return parsed;
@@ -37,15 +40,22 @@ function fromFile(file: string, source: SecretKeySource, where: string): SecretK
   return { ok: true, key: parsed.key, keyId: secretKeyId(parsed.key), source, file };
 }
 
-export function resolveSecretKey(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): SecretKeyResult {
+export function resolveSecretKey(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): SecretKeyResult {
   const inline = env.RELAY_REVIEW_SECRET_KEY?.trim();
   if (inline) {
     const parsed = parseSecretKey(inline, "RELAY_REVIEW_SECRET_KEY");
-    return parsed.ok ? { ok: true, key: parsed.key, keyId: secretKeyId(parsed.key), source: "env", file: null } : parsed;
+    return parsed.ok
+      ? { ok: true, key: parsed.key, keyId: secretKeyId(parsed.key), source: "env", file: null }
+      : parsed;
   }
   const keyFile = env.RELAY_REVIEW_SECRET_KEY_FILE?.trim();
-  if (keyFile) return fromFile(path.resolve(cwd, keyFile), "env-file", "RELAY_REVIEW_SECRET_KEY_FILE");
-  if (env.DATABASE_URL?.trim()) return { ok: false, message: `the secret store has no key: ${SHARED_KEY_HINT}` };
+  if (keyFile)
+    return fromFile(path.resolve(cwd, keyFile), "env-file", "RELAY_REVIEW_SECRET_KEY_FILE");
+  if (env.DATABASE_URL?.trim())
+    return { ok: false, message: `the secret store has no key: ${SHARED_KEY_HINT}` };
   const dataDir = resolveDataDir(env, cwd);
   const file = path.join(dataDir, SECRET_KEY_FILE);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });

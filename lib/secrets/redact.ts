@@ -29,7 +29,10 @@ export const TOKEN_SHAPES: readonly { label: string; pattern: RegExp }[] = [
   { label: "SENTRY_TOKEN", pattern: /sntry[us]_[A-Za-z0-9_=+/]{20,}/ },
   { label: "DIGITALOCEAN_TOKEN", pattern: /do[opr]_v1_[a-f0-9]{64}/ },
   { label: "SHOPIFY_TOKEN", pattern: /shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}/ },
-  { label: "PRIVATE_KEY", pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/ },
+  {
+    label: "PRIVATE_KEY",
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/,
+  },
 ];
 
 // Not inside a longer word, so `task-sk-…` style substrings of ordinary words are not matched mid-token.
@@ -46,9 +49,11 @@ export function isReferenceOnly(value: string): boolean {
   return REFERENCE_ONLY.test(value);
 }
 
-const SECRET_WORDS = /(?:^|_)(?:token|tokens|secret|secrets|password|passwd|passphrase|pwd|pass|apikey|api_key|access_key|secret_key|private_key|client_secret|auth|authorization|auth_token|access_token|refresh_token|id_token|bearer|credential|credentials|cookie|session|sessionid|pat|key|sig|signature|x_amz_signature|x_amz_credential|x_amz_security_token|x_goog_signature|jwt|otp|dsn)(?:$|_)/;
+const SECRET_WORDS =
+  /(?:^|_)(?:token|tokens|secret|secrets|password|passwd|passphrase|pwd|pass|apikey|api_key|access_key|secret_key|private_key|client_secret|auth|authorization|auth_token|access_token|refresh_token|id_token|bearer|credential|credentials|cookie|session|sessionid|pat|key|sig|signature|x_amz_signature|x_amz_credential|x_amz_security_token|x_goog_signature|jwt|otp|dsn)(?:$|_)/;
 /** A name that says what it holds is not the secret itself: a file, a URL, an id, a host, … */
-const NOT_A_VALUE = /(?:^|_)(?:file|path|dir|url|uri|host|port|id|name|type|env|mode|header|prefix|length|ttl|expiry|expires|scope|scopes)$/;
+const NOT_A_VALUE =
+  /(?:^|_)(?:file|path|dir|url|uri|host|port|id|name|type|env|mode|header|prefix|length|ttl|expiry|expires|scope|scopes)$/;
 
 /** Whether a flag, variable, header or query parameter name says it holds a secret. */
 export function isSecretName(name: string): boolean {
@@ -85,7 +90,10 @@ export function variablePart(s: string): string {
  * Variable names for redacted values: `prefix + hint`, the same variable for the same value, a
  * numbered one for a different value under the same hint. Names never start with a digit.
  */
-export function makeNamer(prefix: string, taken: Iterable<string> = []): (hint: string, value: string, exact?: boolean) => string {
+export function makeNamer(
+  prefix: string,
+  taken: Iterable<string> = [],
+): (hint: string, value: string, exact?: boolean) => string {
   const byValue = new Map<string, string>();
   const used = new Set(taken);
   return (hint, value, exact = false) => {
@@ -110,7 +118,11 @@ export type Redaction = { where: "arg" | "url"; name: string; variable: string; 
 const ref = (v: string) => `\${${v}}`;
 
 /** Replace credential-shaped substrings (outside references) with references. */
-function redactShapes(text: string, namer: Namer, found: (name: string, variable: string) => void): string {
+function redactShapes(
+  text: string,
+  namer: Namer,
+  found: (name: string, variable: string) => void,
+): string {
   if (isReferenceOnly(text)) return text;
   return text.replace(TOKEN_ANYWHERE, (match: string) => {
     const label = tokenShapeIn(match) ?? "SECRET";
@@ -122,7 +134,11 @@ function redactShapes(text: string, namer: Namer, found: (name: string, variable
 
 const URL_START = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 
-function redactParams(part: string, namer: Namer, found: (name: string, variable: string) => void): string {
+function redactParams(
+  part: string,
+  namer: Namer,
+  found: (name: string, variable: string) => void,
+): string {
   return part
     .split("&")
     .map((pair) => {
@@ -158,7 +174,11 @@ export type UrlRedaction = {
  * refuses credentials); `"reference"` keeps the user and references the password (an argument
  * such as `postgres://user:pass@db/app`).
  */
-export function redactUrl(url: string, namer: Namer, options: { userinfo: "remove" | "reference" } = { userinfo: "reference" }): UrlRedaction {
+export function redactUrl(
+  url: string,
+  namer: Namer,
+  options: { userinfo: "remove" | "reference" } = { userinfo: "reference" },
+): UrlRedaction {
   const redactions: UrlRedaction["redactions"] = [];
   const found = (name: string, variable: string) => redactions.push({ name, variable });
   const m = URL_START.exec(url);
@@ -178,7 +198,10 @@ export function redactUrl(url: string, namer: Namer, options: { userinfo: "remov
       removedUserinfo = { username: user, hadPassword: password !== null && password !== "" };
     } else {
       let u = user;
-      if (!isReferenceOnly(user) && (tokenShapeIn(user) || (password === null && user.length >= 20))) {
+      if (
+        !isReferenceOnly(user) &&
+        (tokenShapeIn(user) || (password === null && user.length >= 20))
+      ) {
         const variable = namer("URL_USER", user);
         found("userinfo", variable);
         u = ref(variable);
@@ -215,7 +238,12 @@ const HEADER_LINE = /^([A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}):\s*(.*)$/s;
 const AUTH_SCHEME = /^(Bearer|Basic|Token|Bot|ApiKey|Digest)\s+/i;
 
 /** Replace a secret value, keeping an auth scheme word (`Bearer ${X}`) so the reference holds only the credential. */
-function replaceValue(value: string, hint: string, namer: Namer, exact = false): { text: string; variable: string } | null {
+function replaceValue(
+  value: string,
+  hint: string,
+  namer: Namer,
+  exact = false,
+): { text: string; variable: string } | null {
   if (value === "" || isReferenceOnly(value) || HAS_REFERENCE.test(value)) return null;
   const scheme = AUTH_SCHEME.exec(value);
   const secret = scheme ? value.slice(scheme[0].length) : value;
@@ -228,10 +256,14 @@ function replaceValue(value: string, hint: string, namer: Namer, exact = false):
  * Arguments with every secret value replaced by a reference. `prefix` starts the names of new
  * variables (the import uses `RR_<SERVER>_`); a `NAME=value` argument keeps its own NAME.
  */
-export function redactArgs(args: readonly string[], namer: Namer): { args: string[]; redactions: Redaction[] } {
+export function redactArgs(
+  args: readonly string[],
+  namer: Namer,
+): { args: string[]; redactions: Redaction[] } {
   const out = [...args];
   const redactions: Redaction[] = [];
-  const found = (index: number) => (name: string, variable: string) => redactions.push({ where: "arg", name, variable, index });
+  const found = (index: number) => (name: string, variable: string) =>
+    redactions.push({ where: "arg", name, variable, index });
   for (let i = 0; i < out.length; i++) {
     let a = out[i]!;
     const flag = FLAG_WITH_VALUE.exec(a);
@@ -255,7 +287,13 @@ export function redactArgs(args: readonly string[], namer: Namer): { args: strin
         a = `${header[1]}: ${r.text}`;
         found(i)(header[1]!, r.variable);
       }
-    } else if (BARE_FLAG.test(a) && isSecretName(a) && i + 1 < out.length && !BARE_FLAG.test(out[i + 1]!) && !FLAG_WITH_VALUE.test(out[i + 1]!)) {
+    } else if (
+      BARE_FLAG.test(a) &&
+      isSecretName(a) &&
+      i + 1 < out.length &&
+      !BARE_FLAG.test(out[i + 1]!) &&
+      !FLAG_WITH_VALUE.test(out[i + 1]!)
+    ) {
       const r = replaceValue(out[i + 1]!, a, namer);
       if (r) {
         out[i + 1] = r.text;

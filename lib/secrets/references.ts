@@ -18,7 +18,8 @@ export function isReservedName(name: string): boolean {
   return name.startsWith("RELAY_REVIEW_") || name === "DATABASE_URL";
 }
 
-export const RESERVED_NAMES_RULE = "RELAY_REVIEW_* and DATABASE_URL belong to the workbench and are never given to a server";
+export const RESERVED_NAMES_RULE =
+  "RELAY_REVIEW_* and DATABASE_URL belong to the workbench and are never given to a server";
 
 /** The names referenced as `${NAME}` in a string, in order of first appearance. */
 export function referencesIn(text: string): string[] {
@@ -34,7 +35,11 @@ export function isWholeReference(text: string): boolean {
 }
 
 /** Replace each `${NAME}` with its value; names missing from `values` stay as they are. */
-export function substituteReferences(text: string, values: ReadonlyMap<string, string>, encode: (v: string) => string = (v) => v): string {
+export function substituteReferences(
+  text: string,
+  values: ReadonlyMap<string, string>,
+  encode: (v: string) => string = (v) => v,
+): string {
   return text.replace(REFERENCE, (whole, name: string) => {
     const v = values.get(name);
     return v === undefined ? whole : encode(v);
@@ -55,7 +60,12 @@ export type TransportVariables = {
 export function transportVariables(t: Transport): TransportVariables {
   switch (t.kind) {
     case "stdio":
-      return { env: [...t.envNames], args: [...new Set(t.args.flatMap(referencesIn))], headers: {}, url: [] };
+      return {
+        env: [...t.envNames],
+        args: [...new Set(t.args.flatMap(referencesIn))],
+        headers: {},
+        url: [],
+      };
     case "http":
     case "sse":
       return { env: [], args: [], headers: { ...t.headerEnv }, url: referencesIn(t.url) };
@@ -87,7 +97,13 @@ export function sharedTransport(t: Transport): SharedTransport {
   const envNames = transportVariableNames(t);
   switch (t.kind) {
     case "stdio":
-      return { kind: "stdio", command: t.command.replace(/\\/g, "/").split("/").pop()!.slice(0, 120), origin: null, envNames, headerEnv: {} };
+      return {
+        kind: "stdio",
+        command: t.command.replace(/\\/g, "/").split("/").pop()!.slice(0, 120),
+        origin: null,
+        envNames,
+        headerEnv: {},
+      };
     case "http":
     case "sse": {
       let origin: string | null = null;
@@ -112,14 +128,19 @@ const MIN_SCRUB_LENGTH = 6;
  * Returns the same object when nothing matched.
  */
 export function scrubValues<T>(doc: T, values: ReadonlyMap<string, string>): T {
-  const pairs = [...values].filter(([, v]) => v.length >= MIN_SCRUB_LENGTH).sort((a, b) => b[1].length - a[1].length);
+  const pairs = [...values]
+    .filter(([, v]) => v.length >= MIN_SCRUB_LENGTH)
+    .sort((a, b) => b[1].length - a[1].length);
   if (pairs.length === 0) return doc;
   const text = JSON.stringify(doc);
-  if (text === undefined || !pairs.some(([, v]) => text.includes(JSON.stringify(v).slice(1, -1)))) return doc;
+  if (text === undefined || !pairs.some(([, v]) => text.includes(JSON.stringify(v).slice(1, -1))))
+    return doc;
   const scrub = (x: unknown): unknown => {
-    if (typeof x === "string") return pairs.reduce((s, [name, v]) => s.split(v).join(`[secret ${name}]`), x);
+    if (typeof x === "string")
+      return pairs.reduce((s, [name, v]) => s.split(v).join(`[secret ${name}]`), x);
     if (Array.isArray(x)) return x.map(scrub);
-    if (x && typeof x === "object") return Object.fromEntries(Object.entries(x).map(([k, v]) => [scrub(k) as string, scrub(v)]));
+    if (x && typeof x === "object")
+      return Object.fromEntries(Object.entries(x).map(([k, v]) => [scrub(k) as string, scrub(v)]));
     return x;
   };
   return scrub(doc) as T;

@@ -20,17 +20,33 @@ export type VariableSources = {
 /** Where the owner sets a value: the refusal names it. */
 export const SECRETS_PAGE_HINT = "set it on the workbench's Secrets page (/secrets)";
 
-export function resolveVariables(names: readonly string[], sources: VariableSources, purpose: (name: string) => string = (n) => n): ResolvedVariables {
+export function resolveVariables(
+  names: readonly string[],
+  sources: VariableSources,
+  purpose: (name: string) => string = (n) => n,
+): ResolvedVariables {
   const values = new Map<string, string>();
   const variables: { name: string; source: VariableSource }[] = [];
   for (const name of [...new Set(names)]) {
-    if (isReservedName(name)) return { ok: false, message: `${purpose(name)} is never given to a server: ${RESERVED_NAMES_RULE}` };
+    if (isReservedName(name))
+      return {
+        ok: false,
+        message: `${purpose(name)} is never given to a server: ${RESERVED_NAMES_RULE}`,
+      };
     const fixed = Object.hasOwn(sources.fixed, name) ? sources.fixed[name] : undefined;
     const secret = sources.secrets.get(name);
     const fromEnv = sources.env[name];
     const [value, source]: [string | undefined, VariableSource] =
-      fixed !== undefined ? [fixed, "launcher"] : secret !== undefined ? [secret, "secret"] : [fromEnv, "environment"];
-    if (value === undefined) return { ok: false, message: `the variable ${purpose(name)} is not set: ${SECRETS_PAGE_HINT}` };
+      fixed !== undefined
+        ? [fixed, "launcher"]
+        : secret !== undefined
+          ? [secret, "secret"]
+          : [fromEnv, "environment"];
+    if (value === undefined)
+      return {
+        ok: false,
+        message: `the variable ${purpose(name)} is not set: ${SECRETS_PAGE_HINT}`,
+      };
     values.set(name, value);
     variables.push({ name, source });
   }

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { createDemoReview } from "@/lib/review/demo";
 import { WriterPopulationSchema } from "@/lib/review/schema";
-import { MIN_ACCOUNTS_AN_ATTACK_NEEDS, sourceWriterBound, writerBound } from "@/lib/sources/writer-bound";
+import {
+  MIN_ACCOUNTS_AN_ATTACK_NEEDS,
+  sourceWriterBound,
+  writerBound,
+} from "@/lib/sources/writer-bound";
 
 const demo = createDemoReview();
 const source = (id: string) => {
@@ -13,7 +17,11 @@ const source = (id: string) => {
 describe("writer bound — the seed's numbers", () => {
   test("the support portal: open signup makes the bound everyone with an email address, 31,400 a floor", () => {
     const r = sourceWriterBound(source("support-portal"));
-    expect(r.bound).toEqual({ kind: "everyone_with_an_email_address", label: "everyone with an email address", floor: 31_400 });
+    expect(r.bound).toEqual({
+      kind: "everyone_with_an_email_address",
+      label: "everyone with an email address",
+      floor: 31_400,
+    });
     expect(r.reachesOutsideBoundary).toBe(true);
     expect(r.minAccountsAnAttackNeeds).toBe(1);
   });
@@ -24,7 +32,9 @@ describe("writer bound — the seed's numbers", () => {
     expect(Math.round(1 / (r.usage?.ratio ?? 0))).toBe(15);
     expect(r.usage?.note).toMatch(/not part of the bound/);
     // Changing activity never moves the bound.
-    const quieter = writerBound(WriterPopulationSchema.parse({ ...source("support-portal").writers, activeLastYear: 3 }));
+    const quieter = writerBound(
+      WriterPopulationSchema.parse({ ...source("support-portal").writers, activeLastYear: 3 }),
+    );
     expect(quieter.bound).toEqual(r.bound);
   });
 
@@ -32,7 +42,9 @@ describe("writer bound — the seed's numbers", () => {
     const r = sourceWriterBound(source("tracker-internal"));
     expect(r.bound).toEqual({ kind: "counted", label: "412 accounts", count: 412 });
     expect(r.reachesOutsideBoundary).toBe(true);
-    expect(r.reasons).toEqual(expect.arrayContaining(["9 partner-org accounts may write", "38 contractors may write"]));
+    expect(r.reasons).toEqual(
+      expect.arrayContaining(["9 partner-org accounts may write", "38 contractors may write"]),
+    );
   });
 
   test.each([
@@ -46,8 +58,17 @@ describe("writer bound — the seed's numbers", () => {
   });
 
   test("a source that fetches linked external pages is writable by anyone with a web server (v4.2)", () => {
-    const r = writerBound(WriterPopulationSchema.parse({ ...source("support-portal").writers, fetchesLinkedExternalPages: true }));
-    expect(r.bound).toEqual({ kind: "anyone_with_a_web_server", label: "anyone with a web server", floor: 31_400 });
+    const r = writerBound(
+      WriterPopulationSchema.parse({
+        ...source("support-portal").writers,
+        fetchesLinkedExternalPages: true,
+      }),
+    );
+    expect(r.bound).toEqual({
+      kind: "anyone_with_a_web_server",
+      label: "anyone with a web server",
+      floor: 31_400,
+    });
   });
 
   test("the smallest number of accounts an attack needs is one", () => {

@@ -43,18 +43,32 @@ export function writerBound(p: WriterPopulation): WriterBoundResult {
   let bound: WriterBound;
   if (p.fetchesLinkedExternalPages) {
     bound = { kind: "anyone_with_a_web_server", label: "anyone with a web server", floor };
-    reasons.push("it fetches linked external pages, so whoever controls a linked page writes into it");
+    reasons.push(
+      "it fetches linked external pages, so whoever controls a linked page writes into it",
+    );
   } else if (p.selfServiceSignupOpen) {
-    bound = { kind: "everyone_with_an_email_address", label: "everyone with an email address", floor };
-    reasons.push(`self-service signup is open, so the ${fmt(floor)} registered accounts are a floor, not a measurement`);
+    bound = {
+      kind: "everyone_with_an_email_address",
+      label: "everyone with an email address",
+      floor,
+    };
+    reasons.push(
+      `self-service signup is open, so the ${fmt(floor)} registered accounts are a floor, not a measurement`,
+    );
   } else {
     bound = { kind: "counted", label: `${fmt(floor)} accounts`, count: floor };
   }
-  if (p.externalAccounts > 0) reasons.push(`${fmt(p.externalAccounts)} external accounts may write`);
-  if (p.partnerAccounts > 0) reasons.push(`${fmt(p.partnerAccounts)} partner-org accounts may write`);
+  if (p.externalAccounts > 0)
+    reasons.push(`${fmt(p.externalAccounts)} external accounts may write`);
+  if (p.partnerAccounts > 0)
+    reasons.push(`${fmt(p.partnerAccounts)} partner-org accounts may write`);
   if (p.contractors > 0) reasons.push(`${fmt(p.contractors)} contractors may write`);
   const reachesOutsideBoundary =
-    p.fetchesLinkedExternalPages || p.selfServiceSignupOpen || p.externalAccounts > 0 || p.partnerAccounts > 0 || p.contractors > 0;
+    p.fetchesLinkedExternalPages ||
+    p.selfServiceSignupOpen ||
+    p.externalAccounts > 0 ||
+    p.partnerAccounts > 0 ||
+    p.contractors > 0;
   if (!reachesOutsideBoundary) reasons.push("only internal accounts may write");
 
   const usage: UsageFact | null =
@@ -65,7 +79,13 @@ export function writerBound(p: WriterPopulation): WriterBoundResult {
           ratio: p.externalAccounts > 0 ? p.activeLastYear / p.externalAccounts : null,
           note: "usage fact: describes how the source is used, not part of the bound",
         };
-  return { bound, reachesOutsideBoundary, reasons, minAccountsAnAttackNeeds: MIN_ACCOUNTS_AN_ATTACK_NEEDS, usage };
+  return {
+    bound,
+    reachesOutsideBoundary,
+    reasons,
+    minAccountsAnAttackNeeds: MIN_ACCOUNTS_AN_ATTACK_NEEDS,
+    usage,
+  };
 }
 
 export function sourceWriterBound(source: InputSource): WriterBoundResult {

@@ -10,11 +10,17 @@ export const PGLITE_SUBDIR = "pglite";
 
 export type StoreTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
 
-export function resolveDataDir(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+export function resolveDataDir(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): string {
   return path.resolve(cwd, env.RELAY_REVIEW_DATA?.trim() || DEFAULT_DATA_DIR);
 }
 
-export function resolveStoreTarget(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): StoreTarget {
+export function resolveStoreTarget(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): StoreTarget {
   const url = env.DATABASE_URL?.trim();
   if (url) return { kind: "postgres", url };
   return { kind: "pglite", dataDir: path.join(resolveDataDir(env, cwd), PGLITE_SUBDIR) };

@@ -76,7 +76,9 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   await migratePostgres(target.url, migrationsFolder);
   const pool = new pg.Pool({ connectionString: target.url, max: PG_POOL_MAX });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on("error", (error) => console.error("[store] idle PostgreSQL connection failed:", error.message));
+  pool.on("error", (error) =>
+    console.error("[store] idle PostgreSQL connection failed:", error.message),
+  );
   const db = drizzlePg({ client: pool, schema: tables });
   return { db: db as unknown as Db, target, close: () => pool.end() };
 }

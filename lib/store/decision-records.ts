@@ -32,14 +32,23 @@ export async function saveDecisionRecord(
 ): Promise<StoredDecisionRecord> {
   const [row] = await db
     .insert(decisionRecords)
-    .values({ id: input.id ?? newId("drec"), reviewId: input.reviewId, decisionId: input.decisionId, record: input.record })
+    .values({
+      id: input.id ?? newId("drec"),
+      reviewId: input.reviewId,
+      decisionId: input.decisionId,
+      record: input.record,
+    })
     .returning();
   if (!row) throw new Error("INSERT … RETURNING returned no row");
   return toStored(row);
 }
 
 /** Newest first; only those for one decision when `decisionId` is given. */
-export async function listDecisionRecords(db: Db, reviewId: string, decisionId?: string): Promise<StoredDecisionRecord[]> {
+export async function listDecisionRecords(
+  db: Db,
+  reviewId: string,
+  decisionId?: string,
+): Promise<StoredDecisionRecord[]> {
   const rows = await db
     .select()
     .from(decisionRecords)

@@ -42,7 +42,10 @@ export function acquireDirLock(lockPath: string): () => void {
       continue; // released between our write and read: try again
     }
     const ours = pid === process.pid;
-    if ((ours && held().has(lockPath)) || (!ours && Number.isInteger(pid) && pid > 0 && isAlive(pid))) {
+    if (
+      (ours && held().has(lockPath)) ||
+      (!ours && Number.isInteger(pid) && pid > 0 && isAlive(pid))
+    ) {
       throw new Error(
         `the data folder is in use by ${ours ? "this process already" : `process ${pid}`} (${lockPath}); ` +
           "stop it first, or delete the lock file if no Relay Review process is running",

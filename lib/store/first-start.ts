@@ -13,7 +13,8 @@ import { settings } from "@/lib/store/tables";
 export const FIRST_START_KEY = "first_start";
 export const DEMO_AUTHOR = "relay-review (demo)";
 
-export type FirstStartOutcome = { firstStart: false } | { firstStart: true; demoReviewId: string | null };
+export type FirstStartOutcome =
+  { firstStart: false } | { firstStart: true; demoReviewId: string | null };
 
 export async function ensureFirstStart(db: Db, now: Date = new Date()): Promise<FirstStartOutcome> {
   return db.transaction(async (tx) => {

@@ -11,11 +11,17 @@ import { AppError, badRequestFromZod, fieldIssuesFromZod } from "@/lib/errors";
 import { newId, type ReviewId } from "@/lib/ids";
 import { loadReviewDocument } from "@/lib/review/migrate";
 import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
-import type { ReviewRecord, ReviewSummary, RevisionRecord, RevisionSummary } from "@/lib/reviews/api";
+import type {
+  ReviewRecord,
+  ReviewSummary,
+  RevisionRecord,
+  RevisionSummary,
+} from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
 
-export type SaveReviewResult = { ok: true; record: ReviewRecord } | { ok: false; conflict: ReviewRecord };
+export type SaveReviewResult =
+  { ok: true; record: ReviewRecord } | { ok: false; conflict: ReviewRecord };
 
 export const REVIEW_ID_PREFIX = "rev";
 
@@ -27,7 +33,11 @@ function validated(review: ReviewInput): Review {
 }
 
 /** A stored document that no longer loads is a server fault, never the caller's. */
-function loadStored(id: string, revision: number, document: unknown): { review: Review; upgradedFrom: number | null } {
+function loadStored(
+  id: string,
+  revision: number,
+  document: unknown,
+): { review: Review; upgradedFrom: number | null } {
   const loaded = loadReviewDocument(document);
   if (!loaded.ok) {
     const issues = fieldIssuesFromZod(loaded.issues);
@@ -105,7 +115,10 @@ export async function getReview(db: Db, id: string): Promise<ReviewRecord | null
     .from(reviews)
     .innerJoin(
       reviewRevisions,
-      and(eq(reviewRevisions.reviewId, reviews.id), eq(reviewRevisions.revision, reviews.currentRevision)),
+      and(
+        eq(reviewRevisions.reviewId, reviews.id),
+        eq(reviewRevisions.revision, reviews.currentRevision),
+      ),
     )
     .where(eq(reviews.id, id));
   if (!row) return null;
@@ -194,7 +207,11 @@ export async function listRevisions(db: Db, id: string): Promise<RevisionSummary
 }
 
 /** One past revision, upgraded like the latest; `updatedAt` is when that revision was saved. */
-export async function getRevision(db: Db, id: string, revision: number): Promise<RevisionRecord | null> {
+export async function getRevision(
+  db: Db,
+  id: string,
+  revision: number,
+): Promise<RevisionRecord | null> {
   const [row] = await db
     .select({
       createdAt: reviews.createdAt,

@@ -19,7 +19,8 @@ export type SecretEntry = { name: string; createdAt: string; updatedAt: string }
 
 /** Why a name cannot hold a secret, or null. */
 export function secretNameProblem(name: string): string | null {
-  if (!ENV_NAME_PATTERN.test(name)) return "a secret's name must be a variable name: letters, digits and _, not starting with a digit, at most 128 characters";
+  if (!ENV_NAME_PATTERN.test(name))
+    return "a secret's name must be a variable name: letters, digits and _, not starting with a digit, at most 128 characters";
   if (isReservedName(name)) return `${name} cannot be a secret: ${RESERVED_NAMES_RULE}`;
   return null;
 }
@@ -27,19 +28,34 @@ export function secretNameProblem(name: string): string | null {
 /** Why a value cannot be stored, or null. */
 export function secretValueProblem(value: string): string | null {
   if (value.length === 0) return "the value is empty; delete the secret instead";
-  if (Buffer.byteLength(value, "utf8") > MAX_SECRET_VALUE_BYTES) return `the value is longer than ${MAX_SECRET_VALUE_BYTES} bytes`;
-  if (value.includes("\u0000")) return "the value contains a NUL character, which no environment variable can hold";
+  if (Buffer.byteLength(value, "utf8") > MAX_SECRET_VALUE_BYTES)
+    return `the value is longer than ${MAX_SECRET_VALUE_BYTES} bytes`;
+  if (value.includes("\u0000"))
+    return "the value contains a NUL character, which no environment variable can hold";
   return null;
 }
 
-const toEntry = (r: { name: string; createdAt: Date; updatedAt: Date }): SecretEntry => ({ name: r.name, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
+const toEntry = (r: { name: string; createdAt: Date; updatedAt: Date }): SecretEntry => ({
+  name: r.name,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
 
 /** Set or replace (rotate) a value. Throws a 400 AppError naming what is wrong with the name or value. */
-export async function setSecret(db: Db, key: Buffer, name: string, value: string, now: Date = new Date()): Promise<SecretEntry & { created: boolean }> {
+export async function setSecret(
+  db: Db,
+  key: Buffer,
+  name: string,
+  value: string,
+  now: Date = new Date(),
+): Promise<SecretEntry & { created: boolean }> {
   const problem = secretNameProblem(name) ?? secretValueProblem(value);
   if (problem) throw new AppError("BAD_REQUEST", problem);
   const sealed = sealSecret(key, name, value);
-  const [before] = await db.select({ name: secrets.name }).from(secrets).where(eq(secrets.name, name));
+  const [before] = await db
+    .select({ name: secrets.name })
+    .from(secrets)
+    .where(eq(secrets.name, name));
   const [row] = await db
     .insert(secrets)
     .values({ name, ...sealed, createdAt: now, updatedAt: now })
@@ -50,26 +66,41 @@ export async function setSecret(db: Db, key: Buffer, name: string, value: string
 }
 
 export async function deleteSecret(db: Db, name: string): Promise<boolean> {
-  const rows = await db.delete(secrets).where(eq(secrets.name, name)).returning({ name: secrets.name });
+  const rows = await db
+    .delete(secrets)
+    .where(eq(secrets.name, name))
+    .returning({ name: secrets.name });
   return rows.length > 0;
 }
 
 export async function listSecrets(db: Db): Promise<SecretEntry[]> {
-  const rows = await db.select({ name: secrets.name, createdAt: secrets.createdAt, updatedAt: secrets.updatedAt }).from(secrets).orderBy(asc(secrets.name));
+  const rows = await db
+    .select({ name: secrets.name, createdAt: secrets.createdAt, updatedAt: secrets.updatedAt })
+    .from(secrets)
+    .orderBy(asc(secrets.name));
   return rows.map(toEntry);
 }
 
-export type OpenSecretsResult = { ok: true; values: Map<string, string> } | { ok: false; message: string };
+export type OpenSecretsResult =
+  { ok: true; values: Map<string, string> } | { ok: false; message: string };
 
 /** The values of those of `names` that are set. A row that does not open is an error naming it (never guessed around). */
-export async function openSecrets(db: Db, key: Buffer, names: readonly string[]): Promise<OpenSecretsResult> {
+export async function openSecrets(
+  db: Db,
+  key: Buffer,
+  names: readonly string[],
+): Promise<OpenSecretsResult> {
   const wanted = [...new Set(names)].filter((n) => !isReservedName(n));
   const values = new Map<string, string>();
   if (wanted.length === 0) return { ok: true, values };
   const rows = await db.select().from(secrets).where(inArray(secrets.name, wanted));
   for (const row of rows) {
     const value = openSecret(key, row.name, row);
-    if (value === null) return { ok: false, message: `the stored secret ${row.name} does not open with this instance's key; set it again on the Secrets page` };
+    if (value === null)
+      return {
+        ok: false,
+        message: `the stored secret ${row.name} does not open with this instance's key; set it again on the Secrets page`,
+      };
     values.set(row.name, value);
   }
   return { ok: true, values };
@@ -81,11 +112,18 @@ export type KeyCheck = { ok: true; stored: number } | { ok: false; message: stri
  * At start: the key must open what is stored. No rows: any key (or none) is fine. Rows sealed
  * under another key, or a row that does not open, stop the start with the way out.
  */
-export async function checkStoredSecrets(db: Db, key: { ok: true; key: Buffer; keyId: string } | { ok: false; message: string }): Promise<KeyCheck> {
+export async function checkStoredSecrets(
+  db: Db,
+  key: { ok: true; key: Buffer; keyId: string } | { ok: false; message: string },
+): Promise<KeyCheck> {
   const [total] = await db.select({ n: count() }).from(secrets);
   const stored = total?.n ?? 0;
   if (stored === 0) return { ok: true, stored };
-  if (!key.ok) return { ok: false, message: `the database holds ${stored} secret(s) but this instance has no key to open them: ${key.message}` };
+  if (!key.ok)
+    return {
+      ok: false,
+      message: `the database holds ${stored} secret(s) but this instance has no key to open them: ${key.message}`,
+    };
   const [other] = await db.select({ n: count() }).from(secrets).where(ne(secrets.keyId, key.keyId));
   if ((other?.n ?? 0) > 0) {
     return {
@@ -95,7 +133,10 @@ export async function checkStoredSecrets(db: Db, key: { ok: true; key: Buffer; k
   }
   const [sample] = await db.select().from(secrets).orderBy(asc(secrets.name)).limit(1);
   if (sample && openSecret(key.key, sample.name, sample) === null) {
-    return { ok: false, message: `the stored secret ${sample.name} does not open with this instance's key although its key id matches: the row is damaged; delete it and set it again` };
+    return {
+      ok: false,
+      message: `the stored secret ${sample.name} does not open with this instance's key although its key id matches: the row is damaged; delete it and set it again`,
+    };
   }
   return { ok: true, stored };
 }

@@ -10,7 +10,10 @@ export async function getSetting(db: Db, key: string): Promise<unknown> {
 }
 
 export async function setSetting(db: Db, key: string, value: unknown): Promise<void> {
-  await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+  await db
+    .insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value } });
 }
 
 /** Sets `key` only if absent; true when this call set it (the first of racing instances wins). */

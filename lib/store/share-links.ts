@@ -65,13 +65,20 @@ export async function createShareLink(db: Db, input: CreateShareLinkInput): Prom
 }
 
 /** The link with this token hash, active or not; null when there is none. */
-export async function findShareLinkByTokenHash(db: Db, tokenHash: string): Promise<ShareLink | null> {
+export async function findShareLinkByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<ShareLink | null> {
   const [row] = await db.select().from(shareLinks).where(eq(shareLinks.tokenHash, tokenHash));
   return row ? toShareLink(row) : null;
 }
 
 /** Revokes once; revoking again keeps the first time. Null for an unknown link. */
-export async function revokeShareLink(db: Db, id: string, now: Date = new Date()): Promise<ShareLink | null> {
+export async function revokeShareLink(
+  db: Db,
+  id: string,
+  now: Date = new Date(),
+): Promise<ShareLink | null> {
   const [revoked] = await db
     .update(shareLinks)
     .set({ revokedAt: now })

@@ -67,7 +67,13 @@ export async function putSnapshot(db: Db, document: unknown): Promise<Sha256> {
 
 export async function getSnapshot(db: Db, sha256: string): Promise<SurfaceSnapshotRecord | null> {
   const [row] = await db.select().from(surfaceSnapshots).where(eq(surfaceSnapshots.sha256, sha256));
-  return row ? { sha256: row.sha256 as Sha256, document: row.document, createdAt: row.createdAt.toISOString() } : null;
+  return row
+    ? {
+        sha256: row.sha256 as Sha256,
+        document: row.document,
+        createdAt: row.createdAt.toISOString(),
+      }
+    : null;
 }
 
 function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
@@ -77,7 +83,9 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
     serverId: row.serverId,
     snapshotSha256: row.snapshotSha256 as Sha256 | null,
     surfaceSha256: row.surfaceSha256,
-    declaredCapabilities: Array.isArray(row.declaredCapabilities) ? row.declaredCapabilities.map(String) : [],
+    declaredCapabilities: Array.isArray(row.declaredCapabilities)
+      ? row.declaredCapabilities.map(String)
+      : [],
     inspectedAt: row.inspectedAt.toISOString(),
     status: row.status === "ok" ? "ok" : "failed",
     error: row.error ?? null,
@@ -85,7 +93,12 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
     variables: Array.isArray(row.variables)
       ? row.variables.flatMap((v: unknown) => {
           const x = v as Partial<InspectionVariable> | null;
-          return x && typeof x.name === "string" && typeof x.source === "string" && VARIABLE_SOURCES.has(x.source) ? [{ name: x.name, source: x.source }] : [];
+          return x &&
+            typeof x.name === "string" &&
+            typeof x.source === "string" &&
+            VARIABLE_SOURCES.has(x.source)
+            ? [{ name: x.name, source: x.source }]
+            : [];
         })
       : [],
   };
@@ -130,7 +143,9 @@ export async function latestInspection(
   const conditions = [eq(inspections.reviewId, reviewId), eq(inspections.serverId, serverId)];
   if (filter.status) conditions.push(eq(inspections.status, filter.status));
   if (filter.declaredCapabilities) {
-    conditions.push(eq(inspections.declaredCapabilities, capabilityKey(filter.declaredCapabilities)));
+    conditions.push(
+      eq(inspections.declaredCapabilities, capabilityKey(filter.declaredCapabilities)),
+    );
   }
   const [row] = await db
     .select()
@@ -142,11 +157,19 @@ export async function latestInspection(
 }
 
 /** Newest first; all servers of the review unless `serverId` is given. */
-export async function listInspections(db: Db, reviewId: string, serverId?: string): Promise<InspectionRecord[]> {
+export async function listInspections(
+  db: Db,
+  reviewId: string,
+  serverId?: string,
+): Promise<InspectionRecord[]> {
   const rows = await db
     .select()
     .from(inspections)
-    .where(serverId ? and(eq(inspections.reviewId, reviewId), eq(inspections.serverId, serverId)) : eq(inspections.reviewId, reviewId))
+    .where(
+      serverId
+        ? and(eq(inspections.reviewId, reviewId), eq(inspections.serverId, serverId))
+        : eq(inspections.reviewId, reviewId),
+    )
     .orderBy(desc(inspections.inspectedAt), desc(inspections.id));
   return rows.map(toInspection);
 }

@@ -7,7 +7,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
-const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const createdAt = () =>
+  timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
 export const reviews = pgTable("reviews", {
   id: text("id").primaryKey(),
@@ -54,14 +55,20 @@ export const inspections = pgTable(
     snapshotSha256: text("snapshot_sha256").references(() => surfaceSnapshots.sha256),
     /** The surface fingerprint (lib/surface), distinct from the snapshot's storage hash. */
     surfaceSha256: text("surface_sha256"),
-    declaredCapabilities: jsonb("declared_capabilities").notNull().default(sql`'[]'::jsonb`),
-    inspectedAt: timestamp("inspected_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    declaredCapabilities: jsonb("declared_capabilities")
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    inspectedAt: timestamp("inspected_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
     status: text("status").notNull(),
     error: jsonb("error"),
     /** What the sandbox showed the server and what it tried (lib/mcp/sandbox-plan.ts SandboxReport); null for HTTP and older rows. */
     sandbox: jsonb("sandbox"),
     /** Which variables the inspection was given, by name and source (lib/secrets); never a value. */
-    variables: jsonb("variables").notNull().default(sql`'[]'::jsonb`),
+    variables: jsonb("variables")
+      .notNull()
+      .default(sql`'[]'::jsonb`),
   },
   (t) => [index("inspections_review_server_idx").on(t.reviewId, t.serverId, t.inspectedAt)],
 );

@@ -24,7 +24,10 @@ export type SurfaceDiff = {
   rejects: { added: unknown[]; removed: unknown[] };
 };
 
-function indexBy(list: SurfaceList, items: readonly object[]): Map<string, Record<string, unknown>> {
+function indexBy(
+  list: SurfaceList,
+  items: readonly object[],
+): Map<string, Record<string, unknown>> {
   const m = new Map<string, Record<string, unknown>>();
   for (const item of items) {
     const key = itemKey(list, item as never);
@@ -55,7 +58,10 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceDiff {
       for (const field of FINGERPRINT_FIELDS[list]) {
         const bx = x[field];
         const by = y[field];
-        const same = bx === undefined || by === undefined ? bx === by : canonicalJson(bx) === canonicalJson(by);
+        const same =
+          bx === undefined || by === undefined
+            ? bx === by
+            : canonicalJson(bx) === canonicalJson(by);
         if (!same) fields.push({ field, before: bx, after: by });
       }
       if (fields.length) out.changed.push({ list, key, fields });
@@ -64,7 +70,8 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceDiff {
   if (before.instructions !== after.instructions) {
     out.instructions = { before: before.instructions, after: after.instructions };
   }
-  const canonReject = (r: Surface["rejects"][number]) => canonicalJson(sanitizeForCanonical({ list: r.list, raw: r.raw ?? null }));
+  const canonReject = (r: Surface["rejects"][number]) =>
+    canonicalJson(sanitizeForCanonical({ list: r.list, raw: r.raw ?? null }));
   const ra = new Map(before.rejects.map((r) => [canonReject(r), r.raw]));
   const rb = new Map(after.rejects.map((r) => [canonReject(r), r.raw]));
   for (const [k, raw] of rb) if (!ra.has(k)) out.rejects.added.push(raw);
@@ -86,7 +93,8 @@ const LIST_LABEL: Record<SurfaceList, string> = {
   prompts: "prompt",
 };
 
-const show = (v: unknown) => (v === undefined ? "(absent)" : typeof v === "string" ? JSON.stringify(v) : canonicalJson(v));
+const show = (v: unknown) =>
+  v === undefined ? "(absent)" : typeof v === "string" ? JSON.stringify(v) : canonicalJson(v);
 
 /** Plain-text rendering of a diff for the CLI and logs (server text is JSON-quoted, never raw). */
 export function formatSurfaceDiff(diff: SurfaceDiff): string {
@@ -95,7 +103,9 @@ export function formatSurfaceDiff(diff: SurfaceDiff): string {
   for (const a of diff.added) lines.push(`+ ${LIST_LABEL[a.list]} ${JSON.stringify(a.key)}`);
   for (const r of diff.removed) lines.push(`- ${LIST_LABEL[r.list]} ${JSON.stringify(r.key)}`);
   for (const c of diff.changed) {
-    lines.push(`~ ${LIST_LABEL[c.list]} ${JSON.stringify(c.key)}: ${c.fields.map((f) => f.field).join(", ")} changed`);
+    lines.push(
+      `~ ${LIST_LABEL[c.list]} ${JSON.stringify(c.key)}: ${c.fields.map((f) => f.field).join(", ")} changed`,
+    );
     for (const f of c.fields) {
       lines.push(`    ${f.field} before: ${show(f.before)}`);
       lines.push(`    ${f.field} after:  ${show(f.after)}`);
@@ -112,15 +122,37 @@ export function formatSurfaceDiff(diff: SurfaceDiff): string {
 }
 
 /** One item of a surface that changed, as a decision's stale message and a blocked refusal name it. */
-export type SurfaceItemChange = { list: SurfaceList | "instructions"; key: string; change: "added" | "removed" | "changed"; fields: string[] };
+export type SurfaceItemChange = {
+  list: SurfaceList | "instructions";
+  key: string;
+  change: "added" | "removed" | "changed";
+  fields: string[];
+};
 
 /** The items a diff touches, in a stable order: added, removed, changed, then the instructions. */
 export function surfaceItemChanges(diff: SurfaceDiff): SurfaceItemChange[] {
   return [
-    ...diff.added.map((a): SurfaceItemChange => ({ list: a.list, key: a.key, change: "added", fields: [] })),
-    ...diff.removed.map((r): SurfaceItemChange => ({ list: r.list, key: r.key, change: "removed", fields: [] })),
-    ...diff.changed.map((c): SurfaceItemChange => ({ list: c.list, key: c.key, change: "changed", fields: c.fields.map((f) => f.field) })),
-    ...(diff.instructions ? [{ list: "instructions" as const, key: "", change: "changed" as const, fields: [] }] : []),
+    ...diff.added.map((a): SurfaceItemChange => ({
+      list: a.list,
+      key: a.key,
+      change: "added",
+      fields: [],
+    })),
+    ...diff.removed.map((r): SurfaceItemChange => ({
+      list: r.list,
+      key: r.key,
+      change: "removed",
+      fields: [],
+    })),
+    ...diff.changed.map((c): SurfaceItemChange => ({
+      list: c.list,
+      key: c.key,
+      change: "changed",
+      fields: c.fields.map((f) => f.field),
+    })),
+    ...(diff.instructions
+      ? [{ list: "instructions" as const, key: "", change: "changed" as const, fields: [] }]
+      : []),
   ];
 }
 
@@ -134,6 +166,7 @@ export function describeItemChanges(items: readonly SurfaceItemChange[]): string
       ? "the server's instructions changed"
       : `${LIST_LABEL[i.list]} ${JSON.stringify(i.key)} ${i.change}${i.fields.length ? ` (${i.fields.join(", ")})` : ""}`;
   const shown = items.slice(0, ITEM_SUMMARY_LIMIT).map(one);
-  if (items.length > ITEM_SUMMARY_LIMIT) shown.push(`and ${items.length - ITEM_SUMMARY_LIMIT} more`);
+  if (items.length > ITEM_SUMMARY_LIMIT)
+    shown.push(`and ${items.length - ITEM_SUMMARY_LIMIT} more`);
   return shown.join("; ");
 }

@@ -12,8 +12,15 @@ const tool = (name: string, extra: Partial<ToolItem> = {}): ToolItem => ({
 });
 const base: Surface = {
   instructions: "Use wisely.",
-  tools: [tool("alpha", { annotations: { readOnlyHint: true } }), tool("beta"), tool("gamma", { title: "Gamma" })],
-  resources: [{ uri: "file:///a", name: "a" }, { uri: "file:///b", name: "b", mimeType: "text/plain" }],
+  tools: [
+    tool("alpha", { annotations: { readOnlyHint: true } }),
+    tool("beta"),
+    tool("gamma", { title: "Gamma" }),
+  ],
+  resources: [
+    { uri: "file:///a", name: "a" },
+    { uri: "file:///b", name: "b", mimeType: "text/plain" },
+  ],
   resourceTemplates: [{ uriTemplate: "atlas://spaces/{key}", name: "space" }],
   prompts: [{ name: "p", arguments: [{ name: "x", required: true }] }],
   rejects: [],
@@ -27,39 +34,118 @@ describe("surface fingerprint", () => {
     expect(f.canonical).toBe(canonicalize(fingerprintDocument(base)));
     expect(f.surfaceSha256).toBe(sha(f.canonical));
     expect(f.itemHashes.tools.map((h) => h.key)).toEqual(["alpha", "beta", "gamma"]);
-    expect(f.itemHashes.tools[0]!.sha256).toBe(sha(canonicalize({ name: "alpha", description: "The alpha tool.", inputSchema: base.tools[0]!.inputSchema, annotations: { readOnlyHint: true } })!));
+    expect(f.itemHashes.tools[0]!.sha256).toBe(
+      sha(
+        canonicalize({
+          name: "alpha",
+          description: "The alpha tool.",
+          inputSchema: base.tools[0]!.inputSchema,
+          annotations: { readOnlyHint: true },
+        })!,
+      ),
+    );
   });
 
   test("is independent of list order and of key order inside items", () => {
     const shuffled: Surface = {
       ...base,
-      tools: [base.tools[2]!, base.tools[0]!, { description: "The beta tool.", inputSchema: { properties: { q: { type: "string" } }, type: "object" }, name: "beta" }],
+      tools: [
+        base.tools[2]!,
+        base.tools[0]!,
+        {
+          description: "The beta tool.",
+          inputSchema: { properties: { q: { type: "string" } }, type: "object" },
+          name: "beta",
+        },
+      ],
       resources: [...base.resources].reverse(),
     };
     expect(fp(shuffled)).toBe(fp(base));
   });
 
   test.each([
-    ["a changed description alone", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, description: "The beta tool. " } : t)) })],
-    ["a rename", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, name: "beta2" } : t)) })],
+    [
+      "a changed description alone",
+      (s: Surface) => ({
+        ...s,
+        tools: s.tools.map((t) =>
+          t.name === "beta" ? { ...t, description: "The beta tool. " } : t,
+        ),
+      }),
+    ],
+    [
+      "a rename",
+      (s: Surface) => ({
+        ...s,
+        tools: s.tools.map((t) => (t.name === "beta" ? { ...t, name: "beta2" } : t)),
+      }),
+    ],
     ["a removal", (s: Surface) => ({ ...s, tools: s.tools.filter((t) => t.name !== "beta") })],
-    ["an annotation flip", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "alpha" ? { ...t, annotations: { readOnlyHint: false } } : t)) })],
-    ["a schema change", (s: Surface) => ({ ...s, tools: s.tools.map((t) => (t.name === "beta" ? { ...t, inputSchema: { type: "object" } } : t)) })],
+    [
+      "an annotation flip",
+      (s: Surface) => ({
+        ...s,
+        tools: s.tools.map((t) =>
+          t.name === "alpha" ? { ...t, annotations: { readOnlyHint: false } } : t,
+        ),
+      }),
+    ],
+    [
+      "a schema change",
+      (s: Surface) => ({
+        ...s,
+        tools: s.tools.map((t) =>
+          t.name === "beta" ? { ...t, inputSchema: { type: "object" } } : t,
+        ),
+      }),
+    ],
     ["changed instructions", (s: Surface) => ({ ...s, instructions: "Use wisely!" })],
     ["no instructions", (s: Surface) => ({ ...s, instructions: null })],
-    ["a resource mimeType", (s: Surface) => ({ ...s, resources: [s.resources[0]!, { ...s.resources[1]!, mimeType: "text/html" }] })],
-    ["a template description", (s: Surface) => ({ ...s, resourceTemplates: [{ ...s.resourceTemplates[0]!, description: "x" }] })],
-    ["a prompt argument becoming optional", (s: Surface) => ({ ...s, prompts: [{ name: "p", arguments: [{ name: "x", required: false }] }] })],
-    ["a rejected item appearing", (s: Surface) => ({ ...s, rejects: [{ list: "tools" as const, raw: { name: 42 } }] })],
+    [
+      "a resource mimeType",
+      (s: Surface) => ({
+        ...s,
+        resources: [s.resources[0]!, { ...s.resources[1]!, mimeType: "text/html" }],
+      }),
+    ],
+    [
+      "a template description",
+      (s: Surface) => ({
+        ...s,
+        resourceTemplates: [{ ...s.resourceTemplates[0]!, description: "x" }],
+      }),
+    ],
+    [
+      "a prompt argument becoming optional",
+      (s: Surface) => ({
+        ...s,
+        prompts: [{ name: "p", arguments: [{ name: "x", required: false }] }],
+      }),
+    ],
+    [
+      "a rejected item appearing",
+      (s: Surface) => ({ ...s, rejects: [{ list: "tools" as const, raw: { name: 42 } }] }),
+    ],
   ])("changes with %s", (_what, change) => {
     expect(fp(change(base))).not.toBe(fp(base));
   });
 
   test("an absent field differs from an empty one; only listed fields count", () => {
-    const withEmpty = { ...base, tools: base.tools.map((t) => (t.name === "gamma" ? { ...t, description: "" } : t)) };
-    const withoutDesc = { ...base, tools: base.tools.map((t) => (t.name === "gamma" ? { name: t.name, title: "Gamma", inputSchema: t.inputSchema } : t)) };
+    const withEmpty = {
+      ...base,
+      tools: base.tools.map((t) => (t.name === "gamma" ? { ...t, description: "" } : t)),
+    };
+    const withoutDesc = {
+      ...base,
+      tools: base.tools.map((t) =>
+        t.name === "gamma" ? { name: t.name, title: "Gamma", inputSchema: t.inputSchema } : t,
+      ),
+    };
     expect(fp(withEmpty)).not.toBe(fp(withoutDesc));
-    const withExtra = { ...base, tools: base.tools.map((t) => ({ ...t, _meta: { x: 1 }, icons: [] }) as ToolItem) };
+    const withExtra = {
+      ...base,
+      tools: base.tools.map((t) => ({ ...t, _meta: { x: 1 }, icons: [] }) as ToolItem),
+    };
     expect(fp(withExtra)).toBe(fp(base));
   });
 
@@ -75,7 +161,14 @@ describe("surface fingerprint", () => {
   test("canonicalJson is byte-identical to the canonicalize package (the RFC 8785 oracle)", () => {
     const values: unknown[] = [
       fingerprintDocument(base),
-      { b: 1, a: [1, 2.5, -0, 1e21, 1e-7, 123456789012345680000], "e\u0301": "é", é: null, "": "", "\ud83d\ude00": "astral key" },
+      {
+        b: 1,
+        a: [1, 2.5, -0, 1e21, 1e-7, 123456789012345680000],
+        "e\u0301": "é",
+        é: null,
+        "": "",
+        "\ud83d\ude00": "astral key",
+      },
       ["\u0000\u001f\u007f\u2028", "tab\tnl\n", '"quote"', "\\", true, false, null, [], {}],
       JSON.parse('{"__proto__":{"x":1},"z":{"y":[{"b":2,"a":1}]}}'),
       { ["\uE000"]: 1, ["\uD83D\uDE00"]: 2, a: 3 }, // UTF-16 order: U+1F600 (D83D…) sorts before U+E000
@@ -89,18 +182,23 @@ describe("surface fingerprint", () => {
     for (const v of values) expect(canonicalJson(v)).toBe(canonicalize(v));
     // One key cache shared by every call, as a fingerprint shares one across a surface's items.
     const keyTexts = new Map<string, string>();
-    for (const v of [...values, ...values]) expect(canonicalJson(v, keyTexts)).toBe(canonicalize(v));
+    for (const v of [...values, ...values])
+      expect(canonicalJson(v, keyTexts)).toBe(canonicalize(v));
     expect(() => canonicalJson("\uD800")).toThrow();
     expect(() => canonicalJson({ "\uDC00": 1 })).toThrow();
     expect(() => canonicalJson([Number.NaN])).toThrow();
   });
 
   test("10,000 tools: one hash per item, each the hash of that item alone (the bench measures the 100 ms goal)", () => {
-    const tools = Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`, { annotations: { readOnlyHint: i % 2 === 0 } }));
+    const tools = Array.from({ length: 10_000 }, (_, i) =>
+      tool(`t${i}`, { annotations: { readOnlyHint: i % 2 === 0 } }),
+    );
     const { itemHashes } = fingerprintSurface({ ...base, tools });
     expect(itemHashes.tools).toHaveLength(10_000);
     expect(new Set(itemHashes.tools.map((h) => h.sha256)).size).toBe(10_000);
     const t42 = itemHashes.tools.find((h) => h.key === "t42")!;
-    expect(t42.sha256).toBe(fingerprintSurface({ ...base, tools: [tools[42]!] }).itemHashes.tools[0]!.sha256);
+    expect(t42.sha256).toBe(
+      fingerprintSurface({ ...base, tools: [tools[42]!] }).itemHashes.tools[0]!.sha256,
+    );
   });
 });

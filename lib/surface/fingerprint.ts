@@ -32,7 +32,12 @@ export const FINGERPRINT_FIELDS = {
 } as const satisfies Record<SurfaceList, readonly string[]>;
 
 /** The key each list is sorted by (compared as UTF-16 code units, as RFC 8785 sorts keys). */
-export const SORT_KEY = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" } as const;
+export const SORT_KEY = {
+  tools: "name",
+  resources: "uri",
+  resourceTemplates: "uriTemplate",
+  prompts: "name",
+} as const;
 
 type AnyItem = ToolItem | ResourceItem | ResourceTemplateItem | PromptItem;
 
@@ -94,7 +99,12 @@ function sortedKeys(obj: object): string[] {
   return keys;
 }
 
-function writeCanonical(value: unknown, parts: string[], depth: number, keyTexts: Map<string, string>): void {
+function writeCanonical(
+  value: unknown,
+  parts: string[],
+  depth: number,
+  keyTexts: Map<string, string>,
+): void {
   if (value === null) {
     parts.push("null");
     return;
@@ -152,13 +162,19 @@ function writeCanonical(value: unknown, parts: string[], depth: number, keyTexts
  */
 export function sanitizeForCanonical(value: unknown): unknown {
   if (typeof value === "string") {
-    return value.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return value.replace(
+      LONE_SURROGATE,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
   }
   if (Array.isArray(value)) return value.map(sanitizeForCanonical);
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, sanitizeForCanonical(k) as string, { value: sanitizeForCanonical(v), enumerable: true });
+      Object.defineProperty(out, sanitizeForCanonical(k) as string, {
+        value: sanitizeForCanonical(v),
+        enumerable: true,
+      });
     }
     return out;
   }
@@ -200,7 +216,8 @@ export type Fingerprint = { surfaceSha256: Sha256; itemHashes: ItemHashes; canon
 export function fingerprintSurface(surface: Surface): Fingerprint {
   const lists = {} as Record<SurfaceList, Canon[]>;
   const itemHashes: ItemHashes = {
-    instructions: surface.instructions === null ? null : sha256Hex(canonicalJson(surface.instructions)),
+    instructions:
+      surface.instructions === null ? null : sha256Hex(canonicalJson(surface.instructions)),
     tools: [],
     resources: [],
     resourceTemplates: [],
@@ -210,7 +227,10 @@ export function fingerprintSurface(surface: Surface): Fingerprint {
   const keyTexts = new Map<string, string>(); // one surface's keys, shared by its items
   for (const list of ["tools", "resources", "resourceTemplates", "prompts"] as const) {
     const items: readonly AnyItem[] = surface[list];
-    const canons = items.map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item), keyTexts) }));
+    const canons = items.map((item) => ({
+      key: itemKey(list, item),
+      canon: canonicalJson(projectItem(list, item), keyTexts),
+    }));
     canons.sort(byKeyThenCanon);
     lists[list] = canons;
     itemHashes[list] = canons.map((c) => ({ key: c.key, sha256: sha256Hex(c.canon) }));
@@ -238,7 +258,11 @@ export function fingerprintSurface(surface: Surface): Fingerprint {
 export function fingerprintDocument(surface: Surface): unknown {
   const sorted = (list: SurfaceList, items: readonly AnyItem[]) =>
     items
-      .map((item) => ({ key: itemKey(list, item), canon: canonicalJson(projectItem(list, item)), item: projectItem(list, item) }))
+      .map((item) => ({
+        key: itemKey(list, item),
+        canon: canonicalJson(projectItem(list, item)),
+        item: projectItem(list, item),
+      }))
       .sort(byKeyThenCanon)
       .map((c) => c.item);
   return {

@@ -16,7 +16,11 @@ export const InspectLimitsSchema = z
     /** The whole inspection, from connect to settled. */
     deadlineMs: ms(3_600_000),
     /** Bytes received from the server (stdout for stdio, response bodies for HTTP). */
-    totalBytes: z.number().int().min(1024).max(2 ** 31),
+    totalBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(2 ** 31),
     /** Items per list, summed over its pages. */
     itemCount: z.number().int().min(1).max(1_000_000),
     /** Pages per list; a repeated cursor trips this limit at once. */

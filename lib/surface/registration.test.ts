@@ -1,14 +1,23 @@
 import { describe, expect, test } from "vitest";
 import { DECLARED_CAPABILITY_NAMES, DECLARED_CLIENT_CAPABILITIES } from "@/lib/mcp/capabilities";
 import { diffSurfaces, formatSurfaceDiff } from "@/lib/surface/diff";
-import { buildRegistrationRecord, comparePin, parseRegistrationRecord } from "@/lib/surface/registration";
+import {
+  buildRegistrationRecord,
+  comparePin,
+  parseRegistrationRecord,
+} from "@/lib/surface/registration";
 import { surfaceOf, type Surface, type SurfaceSnapshot } from "@/lib/surface/types";
 import { snapshotOfSurface } from "@/tests/support/snapshot";
 
 const surface: Surface = {
   instructions: "Read-only.",
   tools: [
-    { name: "knowledge_search", description: "Search tickets.", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    {
+      name: "knowledge_search",
+      description: "Search tickets.",
+      inputSchema: { type: "object" },
+      annotations: { readOnlyHint: true },
+    },
     { name: "read_page", description: "Read a page.", inputSchema: { type: "object" } },
   ],
   resources: [],
@@ -17,8 +26,14 @@ const surface: Surface = {
   rejects: [],
 };
 
-function snapshotOf(s: Surface, declared: string[] = [...DECLARED_CAPABILITY_NAMES]): SurfaceSnapshot {
-  return snapshotOfSurface(s, { declaredCapabilities: declared, clientCapabilities: DECLARED_CLIENT_CAPABILITIES });
+function snapshotOf(
+  s: Surface,
+  declared: string[] = [...DECLARED_CAPABILITY_NAMES],
+): SurfaceSnapshot {
+  return snapshotOfSurface(s, {
+    declaredCapabilities: declared,
+    clientCapabilities: DECLARED_CLIENT_CAPABILITIES,
+  });
 }
 const changed: Surface = {
   ...surface,
@@ -34,13 +49,20 @@ describe("registration record", () => {
     expect(r).toMatchObject({
       server: "knowledge-mcp",
       image: null,
-      surface: { tools: ["knowledge_search", "read_page"], resources: ["atlas://spaces/{key}"], prompts: [] },
+      surface: {
+        tools: ["knowledge_search", "read_page"],
+        resources: ["atlas://spaces/{key}"],
+        prompts: [],
+      },
       on_surface_change: "block",
       declared_capabilities: ["elicitation", "roots", "roots.listChanged", "sampling"],
     });
     expect(parseRegistrationRecord(JSON.stringify(r))).toEqual({ ok: true, record: r });
     expect(parseRegistrationRecord("{").ok).toBe(false);
-    expect(parseRegistrationRecord({ ...r, surface_sha256: "b21d7c…" })).toMatchObject({ ok: false, issues: [{ path: "surface_sha256" }] });
+    expect(parseRegistrationRecord({ ...r, surface_sha256: "b21d7c…" })).toMatchObject({
+      ok: false,
+      issues: [{ path: "surface_sha256" }],
+    });
   });
 });
 
@@ -61,24 +83,57 @@ describe("comparePin", () => {
       instructionsChanged: false,
     });
     expect(cmp.diff?.changed).toEqual([
-      { list: "tools", key: "knowledge_search", fields: [{ field: "description", before: "Search tickets.", after: "Search tickets; fetches linked external pages." }] },
+      {
+        list: "tools",
+        key: "knowledge_search",
+        fields: [
+          {
+            field: "description",
+            before: "Search tickets.",
+            after: "Search tickets; fetches linked external pages.",
+          },
+        ],
+      },
     ]);
-    expect(comparePin({ ...pin, on_surface_change: "warn" }, snapshotOf(changed)).blocked).toBe(false);
+    expect(comparePin({ ...pin, on_surface_change: "warn" }, snapshotOf(changed)).blocked).toBe(
+      false,
+    );
   });
   test("incomparable when the declared capabilities differ (and blocked)", () => {
-    expect(comparePin(pin, snapshotOf(surface, ["roots"]))).toMatchObject({ status: "incomparable", blocked: true, pinned: pin.declared_capabilities, inspected: ["roots"] });
+    expect(comparePin(pin, snapshotOf(surface, ["roots"]))).toMatchObject({
+      status: "incomparable",
+      blocked: true,
+      pinned: pin.declared_capabilities,
+      inspected: ["roots"],
+    });
   });
   test("works from the review's SurfacePin too", () => {
     const s = snapshotOf(surface);
-    const reviewPin = { surfaceSha256: s.surfaceSha256, declaredCapabilities: s.declaredCapabilities, pinnedAt: s.inspectedAt, pinnedBy: "r", reason: "", onSurfaceChange: "block" as const };
+    const reviewPin = {
+      surfaceSha256: s.surfaceSha256,
+      declaredCapabilities: s.declaredCapabilities,
+      pinnedAt: s.inspectedAt,
+      pinnedBy: "r",
+      reason: "",
+      onSurfaceChange: "block" as const,
+    };
     expect(comparePin(reviewPin, s).status).toBe("match");
-    expect(comparePin(reviewPin, snapshotOf(changed))).toMatchObject({ status: "mismatch", blocked: true, names: null });
+    expect(comparePin(reviewPin, snapshotOf(changed))).toMatchObject({
+      status: "mismatch",
+      blocked: true,
+      names: null,
+    });
   });
 });
 
 describe("diffSurfaces", () => {
   test("reports fields with before/after and ignores key order", () => {
-    const reordered: Surface = { ...surface, tools: [...surface.tools].reverse().map((t) => Object.fromEntries(Object.entries(t).reverse()) as typeof t) };
+    const reordered: Surface = {
+      ...surface,
+      tools: [...surface.tools]
+        .reverse()
+        .map((t) => Object.fromEntries(Object.entries(t).reverse()) as typeof t),
+    };
     expect(diffSurfaces(surface, reordered).isEqual).toBe(true);
     const d = diffSurfaces(surface, { ...changed, instructions: null });
     expect(d.added.map((a) => a.key)).toEqual(["share_file"]);

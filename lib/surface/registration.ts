@@ -10,7 +10,13 @@ import { ImageDigestSchema, type SurfacePin } from "@/lib/review/schema";
 import { parseStrictJson } from "@/lib/strict-json";
 import { diffSurfaces, type ItemRef, type SurfaceDiff } from "@/lib/surface/diff";
 import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
-import { SURFACE_LISTS, surfaceOf, type Surface, type SurfaceList, type SurfaceSnapshot } from "@/lib/surface/types";
+import {
+  SURFACE_LISTS,
+  surfaceOf,
+  type Surface,
+  type SurfaceList,
+  type SurfaceSnapshot,
+} from "@/lib/surface/types";
 
 const ItemHashEntrySchema = z.object({ key: z.string(), sha256: Sha256Schema }).strict();
 
@@ -89,7 +95,10 @@ export function parseRegistrationRecord(input: unknown): ParseRegistrationResult
   if (r.success) return { ok: true, record: r.data };
   return {
     ok: false,
-    issues: r.error.issues.map((i) => ({ path: i.path.length ? i.path.map(String).join(".") : "(root)", message: i.message })),
+    issues: r.error.issues.map((i) => ({
+      path: i.path.length ? i.path.map(String).join(".") : "(root)",
+      message: i.message,
+    })),
   };
 }
 
@@ -104,12 +113,27 @@ type NormalPin = {
 };
 function normalise(pin: PinLike): NormalPin {
   if ("surface_sha256" in pin) {
-    return { sha: pin.surface_sha256, declared: pin.declared_capabilities, onChange: pin.on_surface_change, record: pin };
+    return {
+      sha: pin.surface_sha256,
+      declared: pin.declared_capabilities,
+      onChange: pin.on_surface_change,
+      record: pin,
+    };
   }
-  return { sha: pin.surfaceSha256, declared: pin.declaredCapabilities, onChange: pin.onSurfaceChange, record: null };
+  return {
+    sha: pin.surfaceSha256,
+    declared: pin.declaredCapabilities,
+    onChange: pin.onSurfaceChange,
+    record: null,
+  };
 }
 
-export type NameDiff = { added: ItemRef[]; removed: ItemRef[]; changed: ItemRef[]; instructionsChanged: boolean | null };
+export type NameDiff = {
+  added: ItemRef[];
+  removed: ItemRef[];
+  changed: ItemRef[];
+  instructionsChanged: boolean | null;
+};
 
 export type PinComparison =
   | { status: "match"; blocked: false; surfaceSha256: Sha256 }
@@ -123,7 +147,13 @@ export type PinComparison =
       /** Field-level differences, when the pinned surface itself was supplied. */
       diff: SurfaceDiff | null;
     }
-  | { status: "incomparable"; blocked: boolean; reason: string; pinned: string[]; inspected: string[] };
+  | {
+      status: "incomparable";
+      blocked: boolean;
+      reason: string;
+      pinned: string[];
+      inspected: string[];
+    };
 
 const sameSet = (a: readonly string[], b: readonly string[]) => {
   const x = [...new Set(a)].sort();
@@ -152,7 +182,10 @@ function nameDiff(record: RegistrationRecord, snapshot: SurfaceSnapshot): NameDi
     tools: snapshot.itemHashes.tools.map((t) => ["tools", t.key]),
     resources: [
       ...snapshot.itemHashes.resources.map((r): [SurfaceList, string] => ["resources", r.key]),
-      ...snapshot.itemHashes.resourceTemplates.map((r): [SurfaceList, string] => ["resourceTemplates", r.key]),
+      ...snapshot.itemHashes.resourceTemplates.map((r): [SurfaceList, string] => [
+        "resourceTemplates",
+        r.key,
+      ]),
     ],
     prompts: snapshot.itemHashes.prompts.map((p) => ["prompts", p.key]),
   };
@@ -169,7 +202,11 @@ function nameDiff(record: RegistrationRecord, snapshot: SurfaceSnapshot): NameDi
  * Compare a pin with a fresh inspection. `pinnedSurface` (the surface of the pinned snapshot),
  * when available, adds a field-level diff with before/after values.
  */
-export function comparePin(pin: PinLike, snapshot: SurfaceSnapshot, pinnedSurface?: Surface): PinComparison {
+export function comparePin(
+  pin: PinLike,
+  snapshot: SurfaceSnapshot,
+  pinnedSurface?: Surface,
+): PinComparison {
   const p = normalise(pin);
   const isBlocking = p.onChange === "block";
   if (!sameSet(p.declared, snapshot.declaredCapabilities)) {
@@ -182,7 +219,8 @@ export function comparePin(pin: PinLike, snapshot: SurfaceSnapshot, pinnedSurfac
       inspected: [...snapshot.declaredCapabilities].sort(),
     };
   }
-  if (p.sha === snapshot.surfaceSha256) return { status: "match", blocked: false, surfaceSha256: p.sha };
+  if (p.sha === snapshot.surfaceSha256)
+    return { status: "match", blocked: false, surfaceSha256: p.sha };
   return {
     status: "mismatch",
     blocked: isBlocking,

@@ -38,7 +38,13 @@ export type SuspiciousFlag = TextFlag & {
   field: string;
 };
 
-type HiddenClass = "zero_width" | "bidi_control" | "tag_block" | "variation_selector" | "control" | "other_invisible";
+type HiddenClass =
+  | "zero_width"
+  | "bidi_control"
+  | "tag_block"
+  | "variation_selector"
+  | "control"
+  | "other_invisible";
 
 const NAMES: Record<number, string> = {
   0x00ad: "SOFT HYPHEN",
@@ -81,11 +87,26 @@ const NAMES: Record<number, string> = {
 function classify(cp: number): HiddenClass | null {
   if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return null;
   if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f)) return "control";
-  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff || cp === 0x180e) return "zero_width";
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x061c)
+  if (
+    cp === 0x200b ||
+    cp === 0x200c ||
+    cp === 0x200d ||
+    cp === 0x2060 ||
+    cp === 0xfeff ||
+    cp === 0x180e
+  )
+    return "zero_width";
+  if (
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x061c
+  )
     return "bidi_control";
   if (cp >= 0xe0000 && cp <= 0xe007f) return "tag_block";
-  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return "variation_selector";
+  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
+    return "variation_selector";
   if (
     cp === 0x00ad ||
     cp === 0x034f ||
@@ -122,18 +143,30 @@ export function revealCodePoint(cp: number): string {
 }
 
 // CSI, OSC (BEL or ST terminated), two-character escapes, and the 8-bit CSI.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+const ANSI =
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 
 function revealAnsi(seq: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `⟦ANSI ${seq.replace(/\u001b/g, "ESC").replace(/\u0007/g, "BEL").replace(/\u009b/g, "CSI")}⟧`;
+  /* eslint-disable no-control-regex -- ESC, BEL and the 8-bit CSI are what this names */
+  return `⟦ANSI ${seq
+    .replace(/\u001b/g, "ESC")
+    .replace(/\u0007/g, "BEL")
+    .replace(/\u009b/g, "CSI")}⟧`;
+  /* eslint-enable no-control-regex */
 }
 
 /** A run of text, hidden or not, for a UI that styles revealed characters (no HTML involved). */
 export type RevealSegment =
   | { kind: "text"; text: string; start: number; end: number }
-  | { kind: "hidden"; text: string; start: number; end: number; cls: HiddenClass | "ansi"; revealed: string };
+  | {
+      kind: "hidden";
+      text: string;
+      start: number;
+      end: number;
+      cls: HiddenClass | "ansi";
+      revealed: string;
+    };
 
 /** Split text into visible runs and hidden runs (hidden chars, tag runs, ANSI sequences). */
 export function revealSegments(text: string): RevealSegment[] {
@@ -143,7 +176,13 @@ export function revealSegments(text: string): RevealSegment[] {
   let visibleStart = 0;
   let a = 0;
   const flushVisible = (until: number) => {
-    if (until > visibleStart) out.push({ kind: "text", text: text.slice(visibleStart, until), start: visibleStart, end: until });
+    if (until > visibleStart)
+      out.push({
+        kind: "text",
+        text: text.slice(visibleStart, until),
+        start: visibleStart,
+        end: until,
+      });
   };
   let i = 0;
   while (i < text.length) {
@@ -151,7 +190,14 @@ export function revealSegments(text: string): RevealSegment[] {
     if (next && next[0] === i) {
       flushVisible(i);
       const seq = text.slice(next[0], next[1]);
-      out.push({ kind: "hidden", text: seq, start: next[0], end: next[1], cls: "ansi", revealed: revealAnsi(seq) });
+      out.push({
+        kind: "hidden",
+        text: seq,
+        start: next[0],
+        end: next[1],
+        cls: "ansi",
+        revealed: revealAnsi(seq),
+      });
       i = next[1];
       visibleStart = i;
       a++;
@@ -175,8 +221,14 @@ export function revealSegments(text: string): RevealSegment[] {
     }
     let revealed: string;
     if (cls === "tag_block") {
-      const ascii = cps.filter((c) => c >= 0xe0020 && c <= 0xe007e).map((c) => String.fromCharCode(c - 0xe0000)).join("");
-      const extras = cps.filter((c) => c < 0xe0020 || c > 0xe007e).map(revealCodePoint).join("");
+      const ascii = cps
+        .filter((c) => c >= 0xe0020 && c <= 0xe007e)
+        .map((c) => String.fromCharCode(c - 0xe0000))
+        .join("");
+      const extras = cps
+        .filter((c) => c < 0xe0020 || c > 0xe007e)
+        .map(revealCodePoint)
+        .join("");
       revealed = `⟦TAG ${JSON.stringify(ascii)}⟧${extras}`;
     } else {
       revealed = cps.map(revealCodePoint).join("");
@@ -202,15 +254,27 @@ const PHRASES: Pattern[] = [
     detail: "ignore_instructions",
     re: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions?|prompts?|messages?|rules|directions|context)\b/gi,
   },
-  { kind: "instruction_phrase", detail: "new_instructions", re: /\b(?:new|updated|additional|hidden)\s+instructions?\b/gi },
+  {
+    kind: "instruction_phrase",
+    detail: "new_instructions",
+    re: /\b(?:new|updated|additional|hidden)\s+instructions?\b/gi,
+  },
   { kind: "instruction_phrase", detail: "system_prompt", re: /\bsystem\s+prompt\b/gi },
-  { kind: "instruction_phrase", detail: "role_override", re: /\b(?:you\s+are\s+now|act\s+as|pretend\s+to\s+be)\b/gi },
+  {
+    kind: "instruction_phrase",
+    detail: "role_override",
+    re: /\b(?:you\s+are\s+now|act\s+as|pretend\s+to\s+be)\b/gi,
+  },
   {
     kind: "instruction_phrase",
     detail: "imperative_to_model",
     re: /\b(?:you\s+(?:must|should|need\s+to|have\s+to)|(?:always|first|immediately)\s+(?:call|use|run|invoke|send|read|pass|include))\b/gi,
   },
-  { kind: "instruction_phrase", detail: "addressed_to_model", re: /\b(?:ai\s+assistant|language\s+model|dear\s+(?:ai|agent|assistant)|note\s+to\s+(?:the\s+)?(?:ai|agent|assistant|model)|(?:to\s+)?the\s+(?:ai|agent|assistant|model)\s+reading\s+this)\b/gi },
+  {
+    kind: "instruction_phrase",
+    detail: "addressed_to_model",
+    re: /\b(?:ai\s+assistant|language\s+model|dear\s+(?:ai|agent|assistant)|note\s+to\s+(?:the\s+)?(?:ai|agent|assistant|model)|(?:to\s+)?the\s+(?:ai|agent|assistant|model)\s+reading\s+this)\b/gi,
+  },
   {
     kind: "instruction_phrase",
     detail: "call_tool",
@@ -221,14 +285,52 @@ const PHRASES: Pattern[] = [
     detail: "hide_from_user",
     re: /\b(?:do\s+not|don['’]t|never|not)\s+(?:tell|inform|mention|reveal|show|notify|alert|ask)\b(?:\s+(?:this|it|that|anything|about\s+this))?(?:\s+to)?\s+(?:the\s+)?users?\b/gi,
   },
-  { kind: "concealment_phrase", detail: "without_telling_user", re: /\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?users?\b/gi },
-  { kind: "concealment_phrase", detail: "keep_secret", re: /\b(?:keep|hold)\s+(?:this|it|that)\s+(?:a\s+)?secret\b/gi },
-  { kind: "concealment_phrase", detail: "user_must_not_know", re: /\bthe\s+users?\s+(?:must|should|need|does|do)\s*(?:not|n['’]t)\s+(?:know|see|notice|be\s+told)\b/gi },
-  { kind: "concealment_phrase", detail: "covert", re: /\b(?:silently|secretly|covertly|quietly|discreetly)\b/gi },
-  { kind: "concealment_phrase", detail: "do_not_mention", re: /\b(?:do\s+not|don['’]t|never)\s+(?:mention|disclose|reveal)\b/gi },
+  {
+    kind: "concealment_phrase",
+    detail: "without_telling_user",
+    re: /\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?users?\b/gi,
+  },
+  {
+    kind: "concealment_phrase",
+    detail: "keep_secret",
+    re: /\b(?:keep|hold)\s+(?:this|it|that)\s+(?:a\s+)?secret\b/gi,
+  },
+  {
+    kind: "concealment_phrase",
+    detail: "user_must_not_know",
+    re: /\bthe\s+users?\s+(?:must|should|need|does|do)\s*(?:not|n['’]t)\s+(?:know|see|notice|be\s+told)\b/gi,
+  },
+  {
+    kind: "concealment_phrase",
+    detail: "covert",
+    re: /\b(?:silently|secretly|covertly|quietly|discreetly)\b/gi,
+  },
+  {
+    kind: "concealment_phrase",
+    detail: "do_not_mention",
+    re: /\b(?:do\s+not|don['’]t|never)\s+(?:mention|disclose|reveal)\b/gi,
+  },
 ];
 
-const ACTIVE_TAGS = new Set(["script", "img", "iframe", "svg", "object", "embed", "style", "link", "meta", "form", "input", "a", "base", "video", "audio", "body", "html"]);
+const ACTIVE_TAGS = new Set([
+  "script",
+  "img",
+  "iframe",
+  "svg",
+  "object",
+  "embed",
+  "style",
+  "link",
+  "meta",
+  "form",
+  "input",
+  "a",
+  "base",
+  "video",
+  "audio",
+  "body",
+  "html",
+]);
 const TAG = /<\/?([A-Za-z][A-Za-z0-9:_-]*)(?:\s[^<>]*)?\/?>|<script\b/gi;
 const EXTRA_MARKUP: { detail: string; re: RegExp }[] = [
   { detail: "javascript_url", re: /\bjavascript:/gi },
@@ -251,11 +353,19 @@ function markupFlags(text: string): TextFlag[] {
     out.push(flag("markup", detail, text, m.index, m.index + m[0].length));
   }
   for (const { detail, re } of EXTRA_MARKUP)
-    for (const m of text.matchAll(re)) out.push(flag("markup", detail, text, m.index, m.index + m[0].length));
+    for (const m of text.matchAll(re))
+      out.push(flag("markup", detail, text, m.index, m.index + m[0].length));
   return out;
 }
 
-function flag(kind: SuspiciousKind, detail: string, text: string, start: number, end: number, revealed?: string): TextFlag {
+function flag(
+  kind: SuspiciousKind,
+  detail: string,
+  text: string,
+  start: number,
+  end: number,
+  revealed?: string,
+): TextFlag {
   const excerpt = text.slice(start, end);
   return { kind, detail, start, end, excerpt, revealed: revealed ?? revealHidden(excerpt) };
 }
@@ -285,7 +395,7 @@ const MAYBE_PHRASE = new RegExp(PHRASES.map((p) => p.re.source).join("|"), "i");
 function decodeTagRun(text: string, start: number, end: number): { ascii: string; map: number[] } {
   let ascii = "";
   const map: number[] = [];
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const cp = text.codePointAt(i)!;
     if (cp >= 0xe0020 && cp <= 0xe007e) {
       ascii += String.fromCharCode(cp - 0xe0000);
@@ -302,7 +412,8 @@ function tagMentionFlags(text: string, names: ToolNames): TextFlag[] {
   for (const seg of revealSegments(text)) {
     if (seg.kind !== "hidden" || seg.cls !== "tag_block") continue;
     const { ascii, map } = decodeTagRun(text, seg.start, seg.end);
-    for (const m of mentionFlags(ascii, names)) out.push(flag("tool_mention", m.detail, text, map[m.start]!, map[m.end - 1]! + 2));
+    for (const m of mentionFlags(ascii, names))
+      out.push(flag("tool_mention", m.detail, text, map[m.start]!, map[m.end - 1]! + 2));
   }
   return out;
 }
@@ -331,7 +442,9 @@ export function scanText(text: string): TextFlag[] {
   const hasMarkup = MAYBE_MARKUP.test(text);
   if (!hasHidden && !hasMarkup && !MAYBE_PHRASE.test(text)) return [];
   const out: TextFlag[] = [];
-  const segments: RevealSegment[] = hasHidden ? revealSegments(text) : [{ kind: "text", text, start: 0, end: text.length }];
+  const segments: RevealSegment[] = hasHidden
+    ? revealSegments(text)
+    : [{ kind: "text", text, start: 0, end: text.length }];
   for (const s of segments) {
     if (s.kind !== "hidden") continue;
     out.push(
@@ -340,7 +453,9 @@ export function scanText(text: string): TextFlag[] {
         : flag("hidden_unicode", s.cls, text, s.start, s.end, s.revealed),
     );
   }
-  if (hasHidden) for (const s of segments) if (s.kind === "hidden" && s.cls === "tag_block") tagPhraseFlags(text, s, out);
+  if (hasHidden)
+    for (const s of segments)
+      if (s.kind === "hidden" && s.cls === "tag_block") tagPhraseFlags(text, s, out);
   if (hasMarkup) out.push(...markupFlags(text));
   const visible = hasHidden ? visibleText(segments) : null;
   const probe = visible ? visible.text : text;
@@ -363,7 +478,8 @@ const MAX_WALK_DEPTH = 64;
 
 // A plain tool name, and a token of text it is looked up as: [A-Za-z0-9_][A-Za-z0-9_./-]*, with
 // trailing `./-` dropped (sentence punctuation). Scanned by char code: this runs over every string.
-const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isWordChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isTrailingChar = (c: number) => c === 46 || c === 47 || c === 45;
 const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 
@@ -372,13 +488,17 @@ type ToolNames = { plain: ReadonlySet<string>; longestPlain: number; odd: readon
 /** Every mention of a tool name in `text` (the flag's detail is the name). */
 function mentionFlags(text: string, names: ToolNames): readonly TextFlag[] {
   let out: TextFlag[] | null = null;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (!isWordChar(text.charCodeAt(i))) {
       i++;
       continue;
     }
     const start = i;
-    while (i < text.length && (isWordChar(text.charCodeAt(i)) || isTrailingChar(text.charCodeAt(i)))) i++;
+    while (
+      i < text.length &&
+      (isWordChar(text.charCodeAt(i)) || isTrailingChar(text.charCodeAt(i)))
+    )
+      i++;
     let end = i;
     while (isTrailingChar(text.charCodeAt(end - 1))) end--;
     if (end - start >= MIN_MENTION_LENGTH && end - start <= names.longestPlain) {
@@ -413,7 +533,12 @@ function namesOf(all: Iterable<string>): ToolNames {
 }
 
 const NAME_FIELDS = new Set(["name", "uri", "uriTemplate", "mimeType"]);
-const KEY_OF: Record<SurfaceList, string> = { tools: "name", resources: "uri", resourceTemplates: "uriTemplate", prompts: "name" };
+const KEY_OF: Record<SurfaceList, string> = {
+  tools: "name",
+  resources: "uri",
+  resourceTemplates: "uriTemplate",
+  prompts: "name",
+};
 
 /**
  * Every flag in a surface, per item and field. Fields are dotted paths (`inputSchema.properties.q.description`,
@@ -433,7 +558,8 @@ export function scanSurface(surface: Surface): SuspiciousFlag[] {
   const scanString = (text: string, isName: boolean, isKey: boolean) => {
     const flags = scanText(text);
     let mentions = !isName && hasNames ? mentionFlags(text, names) : NO_FLAGS;
-    if (!isName && hasNames && HAS_TAG.test(text)) mentions = mentions.concat(tagMentionFlags(text, names));
+    if (!isName && hasNames && HAS_TAG.test(text))
+      mentions = mentions.concat(tagMentionFlags(text, names));
     if (flags.length === 0 && mentions.length === 0) return;
     const field = path.join(".") + (isKey ? " (key)" : "");
     for (const t of flags) out.push({ ...t, list, key, field });
@@ -489,8 +615,13 @@ export function scanSurface(surface: Surface): SuspiciousFlag[] {
 }
 
 /** Counts per kind, for summaries. */
-export function countFlags(flags: readonly { kind: SuspiciousKind }[]): Record<SuspiciousKind, number> {
-  const out = Object.fromEntries(SUSPICIOUS_KINDS.map((k) => [k, 0])) as Record<SuspiciousKind, number>;
+export function countFlags(
+  flags: readonly { kind: SuspiciousKind }[],
+): Record<SuspiciousKind, number> {
+  const out = Object.fromEntries(SUSPICIOUS_KINDS.map((k) => [k, 0])) as Record<
+    SuspiciousKind,
+    number
+  >;
   for (const f of flags) out[f.kind]++;
   return out;
 }
@@ -500,7 +631,10 @@ export function countFlags(flags: readonly { kind: SuspiciousKind }[]): Record<S
  * analysis, which knows the tools an agent holds across servers: a description on one server that
  * names a tool of another redirects calls across the session.
  */
-export function toolMentions(text: string, toolNames: Iterable<string> | ToolNameIndex): TextFlag[] {
+export function toolMentions(
+  text: string,
+  toolNames: Iterable<string> | ToolNameIndex,
+): TextFlag[] {
   const names = toolNames instanceof ToolNameIndex ? toolNames.names : namesOf(toolNames);
   if (!text || (names.plain.size === 0 && names.odd.length === 0)) return [];
   const out = mentionFlags(text, names).slice();

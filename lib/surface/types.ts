@@ -55,7 +55,11 @@ export const ResourceTemplateItemSchema = z
 export type ResourceTemplateItem = z.infer<typeof ResourceTemplateItemSchema>;
 
 export const PromptArgumentSchema = z
-  .object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    required: z.boolean().optional(),
+  })
   .strict();
 export const PromptItemSchema = z
   .object({
@@ -149,7 +153,9 @@ export const SurfaceSnapshotSchema = z
 export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;
 
 /** The surface part of a snapshot (what the fingerprint and the diff read). */
-export function surfaceOf(s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects">): Surface {
+export function surfaceOf(
+  s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects">,
+): Surface {
   return {
     instructions: s.instructions,
     tools: s.tools,

@@ -4,11 +4,17 @@ import { ANNOTATION_HINTS, SPEC_DEFAULT_HINTS, effectiveAnnotations } from "./an
 describe("effectiveAnnotations", () => {
   it("an absent hint is the spec's default, marked as such", () => {
     const e = effectiveAnnotations(undefined);
-    for (const hint of ANNOTATION_HINTS) expect(e[hint]).toEqual({ value: SPEC_DEFAULT_HINTS[hint], origin: "spec_default" });
+    for (const hint of ANNOTATION_HINTS)
+      expect(e[hint]).toEqual({ value: SPEC_DEFAULT_HINTS[hint], origin: "spec_default" });
   });
 
   it("a declared boolean is the server's claim; any other value counts as absent", () => {
-    const e = effectiveAnnotations({ readOnlyHint: true, destructiveHint: false, idempotentHint: "yes", openWorldHint: 1 });
+    const e = effectiveAnnotations({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: "yes",
+      openWorldHint: 1,
+    });
     expect(e.readOnlyHint).toEqual({ value: true, origin: "declared" });
     expect(e.destructiveHint).toEqual({ value: false, origin: "declared" });
     expect(e.idempotentHint).toEqual({ value: false, origin: "spec_default" });

@@ -38,7 +38,11 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
  * The analysis of any revision's document of a stored review (the share view may be frozen at an
  * old one), with each server's current surface where it has one.
  */
-export async function analyzeReviewDocument(db: Db, reviewId: string, review: Review): Promise<Analysis> {
+export async function analyzeReviewDocument(
+  db: Db,
+  reviewId: string,
+  review: Review,
+): Promise<Analysis> {
   const current = await currentInspections(db, reviewId);
   const snapshots = new Map<string, SurfaceSnapshot>();
   for (const server of review.servers) {
@@ -46,7 +50,10 @@ export async function analyzeReviewDocument(db: Db, reviewId: string, review: Re
     const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
     if (snapshot) snapshots.set(server.id, snapshot);
   }
-  const lists = toolListsFromReview(review, new Map([...snapshots].map(([id, s]) => [id, snapshotTools(s)])));
+  const lists = toolListsFromReview(
+    review,
+    new Map([...snapshots].map(([id, s]) => [id, snapshotTools(s)])),
+  );
   for (const list of lists) {
     const server = review.servers.find((s) => s.id === list.serverId);
     const snapshot = snapshots.get(list.serverId);
@@ -55,7 +62,10 @@ export async function analyzeReviewDocument(db: Db, reviewId: string, review: Re
     const c = check.comparison;
     const items = c.status === "mismatch" && c.diff ? surfaceItemChanges(c.diff) : [];
     list.blocked = {
-      reason: items.length > 0 ? `its live surface differs from the pin under "block": ${describeItemChanges(items)}` : (blockedReason(c) ?? "its live surface differs from the pin"),
+      reason:
+        items.length > 0
+          ? `its live surface differs from the pin under "block": ${describeItemChanges(items)}`
+          : (blockedReason(c) ?? "its live surface differs from the pin"),
       pinnedSurfaceSha256: server.pin.surfaceSha256,
     };
   }
@@ -64,7 +74,11 @@ export async function analyzeReviewDocument(db: Db, reviewId: string, review: Re
 
 /** The analysis of a loaded review record, labelled with its id and revision. */
 export async function analyzeRecord(db: Db, record: ReviewRecord): Promise<ReviewAnalysis> {
-  return { reviewId: record.id, revision: record.revision, ...(await analyzeReviewDocument(db, record.id, record.review)) };
+  return {
+    reviewId: record.id,
+    revision: record.revision,
+    ...(await analyzeReviewDocument(db, record.id, record.review)),
+  };
 }
 
 /** The analysis of the review's current revision; null for an unknown review. */

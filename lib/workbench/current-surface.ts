@@ -22,21 +22,38 @@ import "server-only";
  * the pin diff, the analysis, which then uses the declared tools) gets null.
  */
 import type { Db } from "@/lib/store/db";
-import { getSnapshot, latestInspectionPerServer, type InspectionRecord } from "@/lib/store/snapshots";
+import {
+  getSnapshot,
+  latestInspectionPerServer,
+  type InspectionRecord,
+} from "@/lib/store/snapshots";
 import { parseSurfaceSnapshot, type SurfaceSnapshot } from "@/lib/surface/types";
 
 /** Each server's current inspection in one query, keyed by server id; a server never inspected successfully is absent. */
-export async function currentInspections(db: Db, reviewId: string): Promise<Map<string, InspectionRecord>> {
+export async function currentInspections(
+  db: Db,
+  reviewId: string,
+): Promise<Map<string, InspectionRecord>> {
   return latestInspectionPerServer(db, reviewId, { status: "ok" });
 }
 
 /** One server's current inspection (the same rule as `currentInspections`); null when it has none. */
-export async function currentInspection(db: Db, reviewId: string, serverId: string): Promise<InspectionRecord | null> {
-  return (await latestInspectionPerServer(db, reviewId, { serverId, status: "ok" })).get(serverId) ?? null;
+export async function currentInspection(
+  db: Db,
+  reviewId: string,
+  serverId: string,
+): Promise<InspectionRecord | null> {
+  return (
+    (await latestInspectionPerServer(db, reviewId, { serverId, status: "ok" })).get(serverId) ??
+    null
+  );
 }
 
 /** An inspection's stored snapshot, parsed; null when it has none, it is missing, or in a format this version cannot read. */
-export async function inspectionSnapshot(db: Db, inspection: InspectionRecord | null): Promise<SurfaceSnapshot | null> {
+export async function inspectionSnapshot(
+  db: Db,
+  inspection: InspectionRecord | null,
+): Promise<SurfaceSnapshot | null> {
   if (!inspection?.snapshotSha256) return null;
   const stored = await getSnapshot(db, inspection.snapshotSha256);
   return stored ? parseSurfaceSnapshot(stored.document) : null;
@@ -45,7 +62,11 @@ export async function inspectionSnapshot(db: Db, inspection: InspectionRecord | 
 export type CurrentSurface = { inspection: InspectionRecord; snapshot: SurfaceSnapshot | null };
 
 /** One server's current inspection and its snapshot; null when it has no successful inspection. */
-export async function currentSurface(db: Db, reviewId: string, serverId: string): Promise<CurrentSurface | null> {
+export async function currentSurface(
+  db: Db,
+  reviewId: string,
+  serverId: string,
+): Promise<CurrentSurface | null> {
   const inspection = await currentInspection(db, reviewId, serverId);
   return inspection ? { inspection, snapshot: await inspectionSnapshot(db, inspection) } : null;
 }

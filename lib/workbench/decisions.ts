@@ -18,9 +18,25 @@ import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/ca
 import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
 import type { RecordSurface } from "@/lib/decisions/record";
 import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisions/report";
-import { buildExport, type ExportFile, type ExportKind, type ExportOptions } from "@/lib/exports/exports";
-import { checkConditions, decisionStatus, surfaceChangeKey, type ConditionCheck } from "@/lib/decisions/staleness";
-import { DecisionSchema, type Decision, type DecisionCondition, type RelayServer, type Review } from "@/lib/review/schema";
+import {
+  buildExport,
+  type ExportFile,
+  type ExportKind,
+  type ExportOptions,
+} from "@/lib/exports/exports";
+import {
+  checkConditions,
+  decisionStatus,
+  surfaceChangeKey,
+  type ConditionCheck,
+} from "@/lib/decisions/staleness";
+import {
+  DecisionSchema,
+  type Decision,
+  type DecisionCondition,
+  type RelayServer,
+  type Review,
+} from "@/lib/review/schema";
 import { AppError } from "@/lib/errors";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
@@ -29,7 +45,12 @@ import { listInspections } from "@/lib/store/snapshots";
 import { diffSurfaces, surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
-import { currentInspection, currentInspections, currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
+import {
+  currentInspection,
+  currentInspections,
+  currentSurface,
+  inspectionSnapshot,
+} from "@/lib/workbench/current-surface";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { pinCheckNow } from "@/lib/workbench/surface";
 
@@ -41,9 +62,15 @@ export function egressDefaultDeny(policyYaml: string): boolean | null {
 }
 
 /** Each server's current surface fingerprint (lib/workbench/current-surface.ts); null when never inspected. */
-export async function currentSurfaces(db: Db, reviewId: string, review: Review): Promise<Map<ServerId, string | null>> {
+export async function currentSurfaces(
+  db: Db,
+  reviewId: string,
+  review: Review,
+): Promise<Map<ServerId, string | null>> {
   const current = await currentInspections(db, reviewId);
-  return new Map(review.servers.map((server) => [server.id, current.get(server.id)?.surfaceSha256 ?? null]));
+  return new Map(
+    review.servers.map((server) => [server.id, current.get(server.id)?.surfaceSha256 ?? null]),
+  );
 }
 
 /**
@@ -62,7 +89,9 @@ export async function surfaceChangesOf(
   const snapshotOf = async (serverId: string, surfaceSha256: string) => {
     const key = `${serverId}>${surfaceSha256}`;
     if (!snapshots.has(key)) {
-      const inspection = (await listInspections(db, reviewId, serverId)).find((i) => i.status === "ok" && i.surfaceSha256 === surfaceSha256 && i.snapshotSha256);
+      const inspection = (await listInspections(db, reviewId, serverId)).find(
+        (i) => i.status === "ok" && i.surfaceSha256 === surfaceSha256 && i.snapshotSha256,
+      );
       const parsed = await inspectionSnapshot(db, inspection ?? null);
       snapshots.set(key, parsed && parsed.surfaceSha256 === surfaceSha256 ? parsed : null);
     }
@@ -71,9 +100,19 @@ export async function surfaceChangesOf(
   for (const d of decisions) {
     const before = d.bound.surfaceSha256;
     const after = surfaces.get(d.serverId) ?? null;
-    if (before === null || after === null || before === after || out.has(surfaceChangeKey(before, after))) continue;
+    if (
+      before === null ||
+      after === null ||
+      before === after ||
+      out.has(surfaceChangeKey(before, after))
+    )
+      continue;
     const [a, b] = [await snapshotOf(d.serverId, before), await snapshotOf(d.serverId, after)];
-    if (a && b) out.set(surfaceChangeKey(before, after), surfaceItemChanges(diffSurfaces(surfaceOf(a), surfaceOf(b))));
+    if (a && b)
+      out.set(
+        surfaceChangeKey(before, after),
+        surfaceItemChanges(diffSurfaces(surfaceOf(a), surfaceOf(b))),
+      );
   }
   return out;
 }
@@ -82,7 +121,13 @@ export async function surfaceChangesOf(
  * Refuses an approval of a server whose pin is blocked now (its latest inspection differs from the
  * pin under "block"): the CONFLICT names the changed items. A rejection always passes.
  */
-export async function assertDecidable(db: Db, reviewId: string, review: Review, serverId: string, verdict: Decision["verdict"]): Promise<void> {
+export async function assertDecidable(
+  db: Db,
+  reviewId: string,
+  review: Review,
+  serverId: string,
+  verdict: Decision["verdict"],
+): Promise<void> {
   if (verdict === "rejected") return;
   const server = review.servers.find((s) => s.id === serverId);
   if (!server) return; // buildDecision names the unknown server
@@ -97,7 +142,14 @@ export async function assertDecidable(db: Db, reviewId: string, review: Review, 
       throw new AppError(
         "CONFLICT",
         `${server.name} is blocked: its current inspection (${current.surfaceSha256.slice(0, 12)}…) differs from its pin (${server.pin.surfaceSha256.slice(0, 12)}…) and its snapshot cannot be read to say what changed; inspect it again, or re-pin it with a reason`,
-        { details: { reason: "surface_blocked", pinnedSurfaceSha256: server.pin.surfaceSha256, liveSurfaceSha256: current.surfaceSha256, items: [] } },
+        {
+          details: {
+            reason: "surface_blocked",
+            pinnedSurfaceSha256: server.pin.surfaceSha256,
+            liveSurfaceSha256: current.surfaceSha256,
+            items: [],
+          },
+        },
       );
     }
   }
@@ -111,13 +163,23 @@ export type StoredDecision = {
 };
 
 /** One decision of a stored review, as its record, report and export routes load it; NOT_FOUND otherwise. */
-export async function loadStoredDecision(db: Db, reviewId: string, decisionId: string): Promise<StoredDecision> {
+export async function loadStoredDecision(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+): Promise<StoredDecision> {
   const record = await getReview(db, reviewId);
   if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
   const decision = record.review.decisions.find((d) => d.id === decisionId);
-  if (!decision) throw new AppError("NOT_FOUND", `no decision with id ${JSON.stringify(decisionId)} in this review`);
+  if (!decision)
+    throw new AppError(
+      "NOT_FOUND",
+      `no decision with id ${JSON.stringify(decisionId)} in this review`,
+    );
   const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const currentSurfaceSha256 = server ? ((await currentInspection(db, reviewId, server.id))?.surfaceSha256 ?? null) : null;
+  const currentSurfaceSha256 = server
+    ? ((await currentInspection(db, reviewId, server.id))?.surfaceSha256 ?? null)
+    : null;
   return { record, decision, currentSurfaceSha256 };
 }
 
@@ -132,8 +194,14 @@ export function decisionView(
   const basis = decisionBasis(decision);
   return {
     decision,
-    status: decisionStatus(decision, { review, currentSurfaceSha256, ...(surfaceChanges ? { surfaceChanges } : {}) }),
-    conditionChecks: checkConditions(decision, review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
+    status: decisionStatus(decision, {
+      review,
+      currentSurfaceSha256,
+      ...(surfaceChanges ? { surfaceChanges } : {}),
+    }),
+    conditionChecks: checkConditions(decision, review, {
+      evaluateEgressDefaultDeny: egressDefaultDeny,
+    }),
     basis: { kind: basis.kind, label: basis.label },
   };
 }
@@ -141,14 +209,22 @@ export function decisionView(
 const PLACEHOLDER_SHA = "0".repeat(64);
 
 /** A condition checked now, and for a tool condition why it is offered. */
-export type CandidateCheck = ConditionCheck & { offer?: ToolConditionOffer["offer"]; offerNote?: string };
+export type CandidateCheck = ConditionCheck & {
+  offer?: ToolConditionOffer["offer"];
+  offerNote?: string;
+};
 
 /**
  * Every checkable condition the reviewer may attach to a decision about (server, agent), each
  * checked now; "tool absent from agent" for the sinks it should keep out and the tools on its
  * paths (see lib/decisions/candidates.ts), from the review's analysis.
  */
-export function candidateConditions(review: Review, serverId: string, agentId: string, analysis: Analysis): CandidateCheck[] {
+export function candidateConditions(
+  review: Review,
+  serverId: string,
+  agentId: string,
+  analysis: Analysis,
+): CandidateCheck[] {
   const server = review.servers.find((s) => s.id === serverId);
   const agent = review.agents.find((a) => a.id === agentId);
   if (!server || !agent) return [];
@@ -171,11 +247,19 @@ export function candidateConditions(review: Review, serverId: string, agentId: s
     reviewer: "probe",
     rationale: "probe",
     decidedAt: new Date(0).toISOString(),
-    bound: { surfaceSha256: null, imageDigest: null, toolSetSha256: PLACEHOLDER_SHA, controlsSha256: PLACEHOLDER_SHA, revision: 1 },
+    bound: {
+      surfaceSha256: null,
+      imageDigest: null,
+      toolSetSha256: PLACEHOLDER_SHA,
+      controlsSha256: PLACEHOLDER_SHA,
+      revision: 1,
+    },
   });
   const checks = checkConditions(probe, review, { evaluateEgressDefaultDeny: egressDefaultDeny });
   const fixed = checks.length - offers.length;
-  return checks.map((c, i) => (i < fixed ? c : { ...c, offer: offers[i - fixed]!.offer, offerNote: offers[i - fixed]!.note }));
+  return checks.map((c, i) =>
+    i < fixed ? c : { ...c, offer: offers[i - fixed]!.offer, offerNote: offers[i - fixed]!.note },
+  );
 }
 
 /**
@@ -183,7 +267,12 @@ export function candidateConditions(review: Review, serverId: string, agentId: s
  * to its fingerprint. Null when the decision was made against declared tools, against another
  * surface, or the snapshot is not a readable current one.
  */
-export async function recordSurface(db: Db, reviewId: string, server: RelayServer, surfaceSha256: string | null): Promise<RecordSurface | null> {
+export async function recordSurface(
+  db: Db,
+  reviewId: string,
+  server: RelayServer,
+  surfaceSha256: string | null,
+): Promise<RecordSurface | null> {
   if (surfaceSha256 === null) return null;
   const current = await currentSurface(db, reviewId, server.id);
   const snapshot = current?.inspection.surfaceSha256 === surfaceSha256 ? current.snapshot : null;
@@ -197,27 +286,59 @@ export async function recordSurface(db: Db, reviewId: string, server: RelayServe
   };
 }
 
-const STATUS_WORD = { holds: "holds", fails: "fails", absent: "absent", cannot_evaluate: "cannot be evaluated" } as const;
+const STATUS_WORD = {
+  holds: "holds",
+  fails: "fails",
+  absent: "absent",
+  cannot_evaluate: "cannot be evaluated",
+} as const;
 
 /** What the Markdown report shows of the analysis, for the decision's agent and server. */
-export function reportAnalysisSummary(analysis: Analysis, review: Review, decision: Decision): ReportAnalysisSummary {
+export function reportAnalysisSummary(
+  analysis: Analysis,
+  review: Review,
+  decision: Decision,
+): ReportAnalysisSummary {
   const agentName = review.agents.find((a) => a.id === decision.agentId)?.name ?? decision.agentId;
   const serverName = (id: string) => review.servers.find((s) => s.id === id)?.name ?? id;
   const paths = analysis.paths.listed
     .filter((p) => p.agentId === decision.agentId)
-    .map((p) => ({ from: p.head.label, via: [splitToolKey(p.returningTool).tool, agentName], to: splitToolKey(p.sink).tool, bound: p.head.boundLabel }));
+    .map((p) => ({
+      from: p.head.label,
+      via: [splitToolKey(p.returningTool).tool, agentName],
+      to: splitToolKey(p.sink).tool,
+      bound: p.head.boundLabel,
+    }));
   const c = analysis.controls;
-  const evaluations = [...c.credentials, ...c.egress, c.separation, ...c.approvals, ...c.absent].filter(
+  const evaluations = [
+    ...c.credentials,
+    ...c.egress,
+    c.separation,
+    ...c.approvals,
+    ...c.absent,
+  ].filter(
     (e) =>
       e.scope.kind === "review" ||
       (e.scope.kind === "server" && e.scope.serverId === decision.serverId) ||
       (e.scope.kind === "agent" && e.scope.agentId === decision.agentId),
   );
   const controls = evaluations.map((e) => {
-    const scope = e.scope.kind === "server" ? serverName(e.scope.serverId) : e.scope.kind === "agent" ? agentName : "every agent session";
-    return { name: `${controlEntry(e.controlId).name} (${scope}): ${STATUS_WORD[e.status]}. ${e.summary}`, stops: e.stops, residue: e.residue, cuts: e.cutsPath };
+    const scope =
+      e.scope.kind === "server"
+        ? serverName(e.scope.serverId)
+        : e.scope.kind === "agent"
+          ? agentName
+          : "every agent session";
+    return {
+      name: `${controlEntry(e.controlId).name} (${scope}): ${STATUS_WORD[e.status]}. ${e.summary}`,
+      stops: e.stops,
+      residue: e.residue,
+      cuts: e.cutsPath,
+    };
   });
-  const truncated = analysis.paths.truncated ? ` (listing truncated: ${analysis.paths.total} paths in all)` : "";
+  const truncated = analysis.paths.truncated
+    ? ` (listing truncated: ${analysis.paths.total} paths in all)`
+    : "";
   return { paths, controls, residueStatement: `${c.residue.text}${truncated}` };
 }
 
@@ -226,13 +347,22 @@ export function reportAnalysisSummary(analysis: Analysis, review: Review, decisi
  * saved as a new revision on top of it (409 with the current record when someone saved in between;
  * 409 `surface_blocked` with the changed items when approving a server whose pin is blocked).
  */
-export async function decide(db: Db, reviewId: string, input: z.output<typeof DecideRequestSchema>, now: Date = new Date()): Promise<DecideResponse> {
+export async function decide(
+  db: Db,
+  reviewId: string,
+  input: z.output<typeof DecideRequestSchema>,
+  now: Date = new Date(),
+): Promise<DecideResponse> {
   const record = await getReview(db, reviewId);
   if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
   const conflict = (current: ReviewRecord) =>
-    new AppError("CONFLICT", `this review was saved as revision ${current.revision} since revision ${input.baseRevision}; look at it again before deciding`, {
-      details: { current },
-    });
+    new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${current.revision} since revision ${input.baseRevision}; look at it again before deciding`,
+      {
+        details: { current },
+      },
+    );
   if (record.revision !== input.baseRevision) throw conflict(record);
   await assertDecidable(db, reviewId, record.review, input.serverId, input.verdict);
   const surfaces = await currentSurfaces(db, reviewId, record.review);
@@ -251,32 +381,64 @@ export async function decide(db: Db, reviewId: string, input: z.output<typeof De
   const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
   if (!saved) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
   if (!saved.ok) throw conflict(saved.conflict);
-  return { revision: saved.record.revision, decision: decisionView(decision, saved.record.review, surfaces) };
+  return {
+    revision: saved.record.revision,
+    decision: decisionView(decision, saved.record.review, surfaces),
+  };
 }
 
 /** The decision as a Markdown report: its status now and the analysis of the current review. */
-export async function decisionReport(db: Db, reviewId: string, decisionId: string): Promise<string> {
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, reviewId, decisionId);
+export async function decisionReport(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+): Promise<string> {
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(
+    db,
+    reviewId,
+    decisionId,
+  );
   const analysis = await analyzeReviewDocument(db, reviewId, record.review);
   return renderDecisionMarkdown({
     review: record.review,
     decision,
     status: decisionStatus(decision, { review: record.review, currentSurfaceSha256 }),
-    conditionChecks: checkConditions(decision, record.review, { evaluateEgressDefaultDeny: egressDefaultDeny }),
+    conditionChecks: checkConditions(decision, record.review, {
+      evaluateEgressDefaultDeny: egressDefaultDeny,
+    }),
     analysisSummary: reportAnalysisSummary(analysis, record.review, decision),
   });
 }
 
 /** An enforceable export of a decision; CONFLICT when the decision is stale or the review lacks what the export needs. */
-export async function decisionExport(db: Db, reviewId: string, decisionId: string, kind: ExportKind, options: ExportOptions = {}): Promise<ExportFile> {
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, reviewId, decisionId);
-  const status = decisionStatus(decision, { review: record.review, currentSurfaceSha256, currentRevision: record.revision });
+export async function decisionExport(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+  kind: ExportKind,
+  options: ExportOptions = {},
+): Promise<ExportFile> {
+  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(
+    db,
+    reviewId,
+    decisionId,
+  );
+  const status = decisionStatus(decision, {
+    review: record.review,
+    currentSurfaceSha256,
+    currentRevision: record.revision,
+  });
   if (status.state === "stale") {
-    throw new AppError("CONFLICT", `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`, {
-      details: { reason: "stale", changes: status.changes },
-    });
+    throw new AppError(
+      "CONFLICT",
+      `the decision is stale (${status.changes.map((c) => c.message).join("; ")}); decide again before exporting it`,
+      {
+        details: { reason: "stale", changes: status.changes },
+      },
+    );
   }
   const result = buildExport(kind, record.review, decision, options);
-  if (!result.ok) throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
+  if (!result.ok)
+    throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
   return result.file;
 }

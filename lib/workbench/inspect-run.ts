@@ -7,7 +7,12 @@ import "server-only";
  */
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { repoRoot, resolveInspectTarget, type Env, type ResolvedVariable } from "@/lib/mcp/node/resolve-target";
+import {
+  repoRoot,
+  resolveInspectTarget,
+  type Env,
+  type ResolvedVariable,
+} from "@/lib/mcp/node/resolve-target";
 import { sandboxOptedOut, sandboxTarget } from "@/lib/mcp/node/sandbox";
 import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { getSecretKey } from "@/lib/secrets/key";
@@ -44,7 +49,12 @@ export type PreparedInspection =
  * A stdio server runs inside the sandbox (lib/mcp/node/sandbox.ts), or not at all, unless the
  * owner opted out with RELAY_REVIEW_UNSANDBOXED=1.
  */
-export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: ServerId, env: Env = process.env): Promise<PreparedInspection> {
+export async function prepareInspection(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  env: Env = process.env,
+): Promise<PreparedInspection> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
   const key = getSecretKey();
   const opened = new Map<string, string>();
@@ -58,13 +68,26 @@ export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: Se
     },
   });
   if (!resolved.ok) return resolved;
-  const values = new Map([...opened].filter(([n]) => resolved.variables.some((v) => v.name === n && v.source === "secret")));
-  for (const v of resolved.variables) if (v.source === "environment" && env[v.name] !== undefined) values.set(v.name, env[v.name]!);
+  const values = new Map(
+    [...opened].filter(([n]) =>
+      resolved.variables.some((v) => v.name === n && v.source === "secret"),
+    ),
+  );
+  for (const v of resolved.variables)
+    if (v.source === "environment" && env[v.name] !== undefined) values.set(v.name, env[v.name]!);
   const prepared = { ok: true as const, record, server, variables: resolved.variables, values };
   const target = resolved.target;
   if (target.kind !== "stdio") return { ...prepared, target };
   if (sandboxOptedOut(env)) {
-    return { ...prepared, target, unsandboxed: { sandboxed: false, reason: "the workbench owner set RELAY_REVIEW_UNSANDBOXED=1: this server ran with the workbench's user, files and network" } };
+    return {
+      ...prepared,
+      target,
+      unsandboxed: {
+        sandboxed: false,
+        reason:
+          "the workbench owner set RELAY_REVIEW_UNSANDBOXED=1: this server ran with the workbench's user, files and network",
+      },
+    };
   }
   const sandboxed = sandboxTarget(target, {
     sandbox: target.launcher?.sandbox ?? LauncherSandboxSchema.parse({}),
@@ -78,7 +101,9 @@ export async function prepareInspection(db: Db, reviewId: ReviewId, serverId: Se
 
 /** In-flight inspections per review server in this process: a second one at once answers 409. */
 const RUNNING_KEY = Symbol.for("relay-review.running-inspections");
-const running: Set<string> = ((globalThis as Record<symbol, unknown>)[RUNNING_KEY] as Set<string> | undefined) ?? new Set<string>();
+const running: Set<string> =
+  ((globalThis as Record<symbol, unknown>)[RUNNING_KEY] as Set<string> | undefined) ??
+  new Set<string>();
 (globalThis as Record<symbol, unknown>)[RUNNING_KEY] = running;
 
 export function claimInspection(reviewId: string, serverId: string): (() => void) | null {
@@ -94,7 +119,11 @@ const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e)
 export async function runInspection(
   db: Db,
   prepared: Extract<PreparedInspection, { ok: true }>,
-  options: { limits?: Partial<InspectLimits>; signal?: AbortSignal; onProgress?: (event: InspectProgress) => void },
+  options: {
+    limits?: Partial<InspectLimits>;
+    signal?: AbortSignal;
+    onProgress?: (event: InspectProgress) => void;
+  },
 ): Promise<Extract<InspectStreamLine, { type: "result" }>> {
   const { record, server, target, variables, values } = prepared;
   const raw = await inspectServer(target, {
@@ -104,7 +133,12 @@ export async function runInspection(
   });
   // What the server echoes of a value it was given is kept as `[secret NAME]`, never the value.
   const result = scrubValues(raw, values);
-  const base = { reviewId: record.id, serverId: server.id, variables, sandbox: result.sandbox ?? prepared.unsandboxed ?? null };
+  const base = {
+    reviewId: record.id,
+    serverId: server.id,
+    variables,
+    sandbox: result.sandbox ?? prepared.unsandboxed ?? null,
+  };
   if (!result.ok) {
     const inspection = await recordInspection(db, {
       ...base,
@@ -121,7 +155,10 @@ export async function runInspection(
   try {
     snapshotSha256 = await putSnapshot(db, snapshot);
   } catch (error) {
-    const failure: InspectError = { code: "internal", message: `the surface was read but could not be stored: ${errorMessage(error)}` };
+    const failure: InspectError = {
+      code: "internal",
+      message: `the surface was read but could not be stored: ${errorMessage(error)}`,
+    };
     const inspection = await recordInspection(db, {
       ...base,
       snapshotSha256: null,
@@ -148,7 +185,10 @@ export async function runInspection(
     surfaceSha256: snapshot.surfaceSha256,
     serverInfo: { name: snapshot.serverInfo.name, version: snapshot.serverInfo.version },
     summary: {
-      counts: Object.fromEntries(SURFACE_LISTS.map((l) => [l, snapshot[l].length])) as Record<(typeof SURFACE_LISTS)[number], number>,
+      counts: Object.fromEntries(SURFACE_LISTS.map((l) => [l, snapshot[l].length])) as Record<
+        (typeof SURFACE_LISTS)[number],
+        number
+      >,
       rejects: snapshot.rejects.length,
       flags: scanSurface(surfaceOf(snapshot)).length,
     },

@@ -4,8 +4,18 @@ import "server-only";
  * HTTP targets that may receive each), and for one review server the names it needs and whether
  * each would resolve now. Never a value: states only.
  */
-import { activeLaunchers, matchHttpTarget, matchLauncher, variableUsers } from "@/lib/mcp/launchers";
-import { loadLauncherFiles, ownerLauncherFile, repoRoot, type Env } from "@/lib/mcp/node/resolve-target";
+import {
+  activeLaunchers,
+  matchHttpTarget,
+  matchLauncher,
+  variableUsers,
+} from "@/lib/mcp/launchers";
+import {
+  loadLauncherFiles,
+  ownerLauncherFile,
+  repoRoot,
+  type Env,
+} from "@/lib/mcp/node/resolve-target";
 import type { ListSecretsResponse, ServerVariablesResponse } from "@/lib/secrets/api";
 import { getSecretKey } from "@/lib/secrets/key";
 import { isReservedName, transportVariables } from "@/lib/secrets/references";
@@ -13,31 +23,52 @@ import type { RelayServer } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { listSecrets } from "@/lib/store/secrets";
 
-export async function secretsOverview(db: Db, env: Env = process.env): Promise<ListSecretsResponse> {
+export async function secretsOverview(
+  db: Db,
+  env: Env = process.env,
+): Promise<ListSecretsResponse> {
   const key = getSecretKey();
   const stored = await listSecrets(db);
   const loaded = loadLauncherFiles(env);
   const files = loaded.ok ? loaded.files : [];
   const launchers = activeLaunchers(files, env.RELAY_REVIEW_ALLOW_FIXTURES === "1");
-  const users = variableUsers(launchers, files.flatMap((f) => f.httpTargets));
+  const users = variableUsers(
+    launchers,
+    files.flatMap((f) => f.httpTargets),
+  );
   const fixed = new Map<string, string[]>();
-  for (const l of launchers) for (const n of Object.keys(l.env)) fixed.set(n, [...(fixed.get(n) ?? []), l.id]);
+  for (const l of launchers)
+    for (const n of Object.keys(l.env)) fixed.set(n, [...(fixed.get(n) ?? []), l.id]);
   const names = [...new Set([...stored.map((s) => s.name), ...users.keys()])].sort();
   return {
     available: key.ok,
     keyMessage: key.ok ? null : key.message,
     names: names.map((name) => {
       const s = stored.find((x) => x.name === name);
-      return { name, set: s !== undefined, updatedAt: s?.updatedAt ?? null, allowedBy: users.get(name) ?? [], fixedBy: fixed.get(name) ?? [] };
+      return {
+        name,
+        set: s !== undefined,
+        updatedAt: s?.updatedAt ?? null,
+        allowedBy: users.get(name) ?? [],
+        fixedBy: fixed.get(name) ?? [],
+      };
     }),
   };
 }
 
-export async function serverVariables(db: Db, server: Pick<RelayServer, "transport">, env: Env = process.env): Promise<ServerVariablesResponse> {
+export async function serverVariables(
+  db: Db,
+  server: Pick<RelayServer, "transport">,
+  env: Env = process.env,
+): Promise<ServerVariablesResponse> {
   const t = server.transport;
   const wanted = transportVariables(t);
-  const where = new Map<string, Set<ServerVariablesResponse["variables"][number]["where"][number]>>();
-  const add = (n: string, w: ServerVariablesResponse["variables"][number]["where"][number]) => where.set(n, (where.get(n) ?? new Set()).add(w));
+  const where = new Map<
+    string,
+    Set<ServerVariablesResponse["variables"][number]["where"][number]>
+  >();
+  const add = (n: string, w: ServerVariablesResponse["variables"][number]["where"][number]) =>
+    where.set(n, (where.get(n) ?? new Set()).add(w));
   for (const n of wanted.env) add(n, "env");
   for (const n of wanted.args) add(n, "arg");
   for (const n of Object.values(wanted.headers)) add(n, "header");
@@ -47,16 +78,25 @@ export async function serverVariables(db: Db, server: Pick<RelayServer, "transpo
   let fixed: Record<string, string> = {};
   if (!loaded.ok) allowlist = `the allowlist could not be read: ${loaded.message}`;
   else if (t.kind === "stdio") {
-    const match = matchLauncher(activeLaunchers(loaded.files, env.RELAY_REVIEW_ALLOW_FIXTURES === "1"), { command: t.command, args: t.args });
+    const match = matchLauncher(
+      activeLaunchers(loaded.files, env.RELAY_REVIEW_ALLOW_FIXTURES === "1"),
+      { command: t.command, args: t.args },
+    );
     if (!match.ok) allowlist = match.message;
     else {
       fixed = match.launcher.env;
       for (const n of Object.keys(fixed)) add(n, "fixed");
       const allowed = new Set([...match.launcher.envNames, ...Object.keys(fixed)]);
-      for (const n of where.keys()) if (!allowed.has(n) && !isReservedName(n)) allowlist ??= `launcher ${JSON.stringify(match.launcher.id)} may not receive ${n}; the workbench owner lists it in envNames in ${ownerLauncherFile(env)}`;
+      for (const n of where.keys())
+        if (!allowed.has(n) && !isReservedName(n))
+          allowlist ??= `launcher ${JSON.stringify(match.launcher.id)} may not receive ${n}; the workbench owner lists it in envNames in ${ownerLauncherFile(env)}`;
     }
   } else if (t.kind === "http" || t.kind === "sse") {
-    const match = matchHttpTarget(loaded.files.flatMap((f) => f.httpTargets), { url: t.url, headerEnv: t.headerEnv }, ownerLauncherFile(env));
+    const match = matchHttpTarget(
+      loaded.files.flatMap((f) => f.httpTargets),
+      { url: t.url, headerEnv: t.headerEnv },
+      ownerLauncherFile(env),
+    );
     if (!match.ok) allowlist = match.message;
   }
   const stored = new Set((await listSecrets(db)).map((s) => s.name));

@@ -10,7 +10,11 @@ import type { Analysis } from "@/lib/analysis/analyze";
 import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
-import { findShareLinkByTokenHash, shareLinkIsActive, type ShareLink } from "@/lib/store/share-links";
+import {
+  findShareLinkByTokenHash,
+  shareLinkIsActive,
+  type ShareLink,
+} from "@/lib/store/share-links";
 import { sharedTransport } from "@/lib/secrets/references";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
@@ -38,12 +42,17 @@ export function shareLinkView(link: ShareLink, now: Date = new Date()): ShareLin
     revokedAt: link.revokedAt,
     createdAt: link.createdAt,
     label: link.label,
-    state: link.revokedAt !== null ? "revoked" : shareLinkIsActive(link, now) ? "active" : "expired",
+    state:
+      link.revokedAt !== null ? "revoked" : shareLinkIsActive(link, now) ? "active" : "expired",
   };
 }
 
 /** The active link for a token; null for an unknown, revoked or expired one alike. */
-export async function activeShareLink(db: Db, token: string, now: Date = new Date()): Promise<ShareLink | null> {
+export async function activeShareLink(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<ShareLink | null> {
   // Hash whatever was sent (even a malformed token) so every miss does the same work.
   const tokenHash = hashShareToken(token.slice(0, 200));
   const link = await findShareLinkByTokenHash(db, tokenHash);
@@ -57,12 +66,19 @@ export async function activeShareLink(db: Db, token: string, now: Date = new Dat
  * surface, so a frozen link still shows a decision as stale when the deployment has changed since.
  * Null when the link does not admit anyone.
  */
-export async function loadShareView(db: Db, token: string, now: Date = new Date()): Promise<ShareView | null> {
+export async function loadShareView(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<ShareView | null> {
   const link = await activeShareLink(db, token, now);
   if (!link) return null;
   const latest = await getReview(db, link.reviewId);
   if (!latest) return null;
-  const shown = link.frozenRevision === null ? latest : await getRevision(db, link.reviewId, link.frozenRevision);
+  const shown =
+    link.frozenRevision === null
+      ? latest
+      : await getRevision(db, link.reviewId, link.frozenRevision);
   if (!shown) return null;
   const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
   const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
@@ -72,7 +88,10 @@ export async function loadShareView(db: Db, token: string, now: Date = new Date(
     frozen: link.frozenRevision !== null,
     expiresAt: link.expiresAt,
     // Commands, arguments and URLs never leave through a link: only what the decision record shows.
-    review: { ...shown.review, servers: shown.review.servers.map((s) => ({ ...s, transport: sharedTransport(s.transport) })) },
+    review: {
+      ...shown.review,
+      servers: shown.review.servers.map((s) => ({ ...s, transport: sharedTransport(s.transport) })),
+    },
     analysis,
     decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces, changes)),
   };

@@ -19,11 +19,14 @@ import type { SuspiciousFlag } from "@/lib/surface/suspicious";
 import { SurfaceSnapshotSchema, type SurfaceList } from "@/lib/surface/types";
 
 /** POST …/inspect: optional limit overrides (each validated by its named bound), nothing else. */
-export const InspectRequestSchema = z.object({ limits: InspectLimitsSchema.partial().optional() }).strict();
+export const InspectRequestSchema = z
+  .object({ limits: InspectLimitsSchema.partial().optional() })
+  .strict();
 export type InspectRequest = z.infer<typeof InspectRequestSchema>;
 
 /** Where the owner lists runnable commands when the shipped allowlist does not have one. */
-export const LAUNCHER_FILE_HINT = "$RELAY_REVIEW_DATA/launchers.json (or config/launchers.json in the repository)";
+export const LAUNCHER_FILE_HINT =
+  "$RELAY_REVIEW_DATA/launchers.json (or config/launchers.json in the repository)";
 
 export type InspectSummary = {
   counts: Record<SurfaceList, number>;
@@ -35,7 +38,12 @@ export type InspectSummary = {
 /** The pin check condensed for the stream's last line; the full comparison is in the surface view. */
 export type PinState =
   | { status: "unpinned"; blocked: false }
-  | { status: PinComparison["status"]; blocked: boolean; onSurfaceChange: "block" | "warn"; pinnedSurfaceSha256: Sha256 };
+  | {
+      status: PinComparison["status"];
+      blocked: boolean;
+      onSurfaceChange: "block" | "warn";
+      pinnedSurfaceSha256: Sha256;
+    };
 
 /** One line of the NDJSON stream the inspect route answers with. */
 export type InspectStreamLine =
@@ -52,20 +60,22 @@ export type InspectStreamLine =
     }
   | { type: "result"; ok: false; inspectionId: string | null; error: InspectError };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Envelope check of one stream line: the server writes exactly these, the UI renders their fields as text. */
 export const InspectStreamLineSchema = z.custom<InspectStreamLine>((v) => {
   if (!isObject(v)) return false;
   if (v.type === "progress") return isObject(v.event) && typeof v.event.type === "string";
   if (v.type !== "result") return false;
-  return v.ok === true ? typeof v.surfaceSha256 === "string" && isObject(v.summary) && isObject(v.pin) : v.ok === false && isObject(v.error);
+  return v.ok === true
+    ? typeof v.surfaceSha256 === "string" && isObject(v.summary) && isObject(v.pin)
+    : v.ok === false && isObject(v.error);
 }, "not an inspect stream line");
 
 /** Where the pinned snapshot came from, for the field-level diff. */
 export type PinnedSnapshotRef =
-  | { found: true; snapshotSha256: Sha256; inspectedAt: string }
-  | { found: false; reason: string };
+  { found: true; snapshotSha256: Sha256; inspectedAt: string } | { found: false; reason: string };
 
 export type InspectionSummary = {
   id: string;
@@ -91,7 +101,10 @@ export type SurfaceView = {
   /** The most recent inspection, failed or not. */
   latest: InspectionSummary | null;
   /** The most recent successful inspection and its snapshot (what everything below describes). */
-  current: { inspection: InspectionSummary; snapshot: z.infer<typeof SurfaceSnapshotSchema> } | null;
+  current: {
+    inspection: InspectionSummary;
+    snapshot: z.infer<typeof SurfaceSnapshotSchema>;
+  } | null;
   /** Set when the latest successful inspection's snapshot is missing or in a format this version cannot read. */
   snapshotProblem: string | null;
   flags: SuspiciousFlag[];
@@ -108,10 +121,13 @@ export type SurfaceView = {
 };
 
 export const SurfaceViewSchema = z.custom<SurfaceView>((v) => {
-  if (!isObject(v) || typeof v.serverId !== "string" || typeof v.revision !== "number") return false;
-  if (!Array.isArray(v.flags) || !Array.isArray(v.inspections) || !isObject(v.blocked)) return false;
+  if (!isObject(v) || typeof v.serverId !== "string" || typeof v.revision !== "number")
+    return false;
+  if (!Array.isArray(v.flags) || !Array.isArray(v.inspections) || !isObject(v.blocked))
+    return false;
   if (v.current !== null) {
-    if (!isObject(v.current) || !SurfaceSnapshotSchema.safeParse(v.current.snapshot).success) return false;
+    if (!isObject(v.current) || !SurfaceSnapshotSchema.safeParse(v.current.snapshot).success)
+      return false;
   }
   return v.pin === null || SurfacePinSchema.safeParse(v.pin).success;
 }, "not a surface view");

@@ -15,23 +15,42 @@ import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
 import { listInspections, type InspectionRecord } from "@/lib/store/snapshots";
-import { buildRegistrationRecord, comparePin, type PinComparison, type RegistrationRecord } from "@/lib/surface/registration";
+import {
+  buildRegistrationRecord,
+  comparePin,
+  type PinComparison,
+  type RegistrationRecord,
+} from "@/lib/surface/registration";
 import { scanSurface } from "@/lib/surface/suspicious";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
 import { currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
-import type { InspectionSummary, PinState, PinnedSnapshotRef, SurfaceView } from "@/lib/workbench/surface-api";
+import type {
+  InspectionSummary,
+  PinState,
+  PinnedSnapshotRef,
+  SurfaceView,
+} from "@/lib/workbench/surface-api";
 
 /** How many past inspections the view lists. */
 export const INSPECTION_HISTORY_LIMIT = 20;
 
-const reviewNotFound = (id: string) => new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+const reviewNotFound = (id: string) =>
+  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
 
 /** The stored review and one of its servers; 404 naming which one is missing. */
-export async function loadReviewServer(db: Db, reviewId: ReviewId, serverId: ServerId): Promise<{ record: ReviewRecord; server: RelayServer }> {
+export async function loadReviewServer(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+): Promise<{ record: ReviewRecord; server: RelayServer }> {
   const record = await getReview(db, reviewId);
   if (!record) throw reviewNotFound(reviewId);
   const server = record.review.servers.find((s) => s.id === serverId);
-  if (!server) throw new AppError("NOT_FOUND", `review ${JSON.stringify(reviewId)} has no server with id ${JSON.stringify(serverId)}`);
+  if (!server)
+    throw new AppError(
+      "NOT_FOUND",
+      `review ${JSON.stringify(reviewId)} has no server with id ${JSON.stringify(serverId)}`,
+    );
   return { record, server };
 }
 
@@ -40,7 +59,9 @@ export function storedInspectError(value: unknown): InspectError | null {
   if (value === null || value === undefined) return null;
   if (typeof value === "object" && typeof (value as { message?: unknown }).message === "string") {
     const v = value as Partial<InspectError>;
-    const code = (INSPECT_ERROR_CODES as readonly string[]).includes(String(v.code)) ? v.code! : "internal";
+    const code = (INSPECT_ERROR_CODES as readonly string[]).includes(String(v.code))
+      ? v.code!
+      : "internal";
     return { ...v, code, message: String(v.message) };
   }
   return { code: "internal", message: typeof value === "string" ? value : JSON.stringify(value) };
@@ -63,7 +84,8 @@ export function summarizeInspection(r: InspectionRecord): InspectionSummary {
 export function storedSandboxReport(value: unknown): SandboxReport | null {
   if (typeof value !== "object" || value === null) return null;
   const v = value as Partial<Record<string, unknown>>;
-  if (v.sandboxed === false) return typeof v.reason === "string" ? { sandboxed: false, reason: v.reason } : null;
+  if (v.sandboxed === false)
+    return typeof v.reason === "string" ? { sandboxed: false, reason: v.reason } : null;
   if (v.sandboxed !== true || !Array.isArray(v.attempts) || !Array.isArray(v.visible)) return null;
   return value as SandboxReport;
 }
@@ -82,11 +104,18 @@ export async function findPinnedSnapshot(
   pin: SurfacePin,
 ): Promise<{ ref: PinnedSnapshotRef; snapshot: SurfaceSnapshot | null }> {
   const candidates = (await listInspections(db, reviewId, serverId)).filter(
-    (i) => i.status === "ok" && i.surfaceSha256 === pin.surfaceSha256 && sameSet(i.declaredCapabilities, pin.declaredCapabilities),
+    (i) =>
+      i.status === "ok" &&
+      i.surfaceSha256 === pin.surfaceSha256 &&
+      sameSet(i.declaredCapabilities, pin.declaredCapabilities),
   );
   for (const c of candidates) {
     const snapshot = await inspectionSnapshot(db, c);
-    if (snapshot) return { ref: { found: true, snapshotSha256: c.snapshotSha256!, inspectedAt: c.inspectedAt }, snapshot };
+    if (snapshot)
+      return {
+        ref: { found: true, snapshotSha256: c.snapshotSha256!, inspectedAt: c.inspectedAt },
+        snapshot,
+      };
   }
   return {
     ref: {
@@ -102,10 +131,19 @@ export async function findPinnedSnapshot(
 export type PinCheck = { comparison: PinComparison; pinnedSnapshot: PinnedSnapshotRef };
 
 /** Compare a snapshot with the server's pin, with the field-level diff when the pinned snapshot is stored. */
-export async function checkPin(db: Db, reviewId: string, server: RelayServer, snapshot: SurfaceSnapshot): Promise<PinCheck | null> {
+export async function checkPin(
+  db: Db,
+  reviewId: string,
+  server: RelayServer,
+  snapshot: SurfaceSnapshot,
+): Promise<PinCheck | null> {
   if (!server.pin) return null;
   const pinned = await findPinnedSnapshot(db, reviewId, server.id, server.pin);
-  const comparison = comparePin(server.pin, snapshot, pinned.snapshot ? surfaceOf(pinned.snapshot) : undefined);
+  const comparison = comparePin(
+    server.pin,
+    snapshot,
+    pinned.snapshot ? surfaceOf(pinned.snapshot) : undefined,
+  );
   return { comparison, pinnedSnapshot: pinned.ref };
 }
 
@@ -113,7 +151,11 @@ export async function checkPin(db: Db, reviewId: string, server: RelayServer, sn
  * The server's pin compared with its current surface (what the surface panel shows); null when
  * the server has no pin or its current inspection has no readable snapshot.
  */
-export async function pinCheckNow(db: Db, reviewId: string, server: RelayServer): Promise<PinCheck | null> {
+export async function pinCheckNow(
+  db: Db,
+  reviewId: string,
+  server: RelayServer,
+): Promise<PinCheck | null> {
   if (!server.pin) return null;
   const snapshot = (await currentSurface(db, reviewId, server.id))?.snapshot ?? null;
   return snapshot ? checkPin(db, reviewId, server, snapshot) : null;
@@ -121,7 +163,12 @@ export async function pinCheckNow(db: Db, reviewId: string, server: RelayServer)
 
 export function pinState(pin: SurfacePin | null, comparison: PinComparison | null): PinState {
   if (!pin || !comparison) return { status: "unpinned", blocked: false };
-  return { status: comparison.status, blocked: comparison.blocked, onSurfaceChange: pin.onSurfaceChange, pinnedSurfaceSha256: pin.surfaceSha256 };
+  return {
+    status: comparison.status,
+    blocked: comparison.blocked,
+    onSurfaceChange: pin.onSurfaceChange,
+    pinnedSurfaceSha256: pin.surfaceSha256,
+  };
 }
 
 export function blockedReason(comparison: PinComparison | null): string | null {
@@ -133,7 +180,11 @@ export function blockedReason(comparison: PinComparison | null): string | null {
   return null;
 }
 
-export function registrationFor(server: RelayServer, snapshot: SurfaceSnapshot, onSurfaceChange?: "block" | "warn"): RegistrationRecord {
+export function registrationFor(
+  server: RelayServer,
+  snapshot: SurfaceSnapshot,
+  onSurfaceChange?: "block" | "warn",
+): RegistrationRecord {
   return buildRegistrationRecord(snapshot, {
     server: server.name,
     image: server.imageDigest,
@@ -142,8 +193,15 @@ export function registrationFor(server: RelayServer, snapshot: SurfaceSnapshot, 
 }
 
 /** Everything the surface panel shows for one server, as stored. */
-export async function surfaceView(db: Db, record: ReviewRecord, server: RelayServer): Promise<SurfaceView> {
-  const history = (await listInspections(db, record.id, server.id)).slice(0, INSPECTION_HISTORY_LIMIT);
+export async function surfaceView(
+  db: Db,
+  record: ReviewRecord,
+  server: RelayServer,
+): Promise<SurfaceView> {
+  const history = (await listInspections(db, record.id, server.id)).slice(
+    0,
+    INSPECTION_HISTORY_LIMIT,
+  );
   const latest = history[0] ?? null;
   const current = await currentSurface(db, record.id, server.id);
   const latestOk = current?.inspection ?? null;
@@ -167,7 +225,11 @@ export async function surfaceView(db: Db, record: ReviewRecord, server: RelaySer
     flags: snapshot ? scanSurface(surfaceOf(snapshot)) : [],
     pin: server.pin,
     comparison,
-    pinnedSnapshot: check?.pinnedSnapshot ?? (server.pin ? await findPinnedSnapshot(db, record.id, server.id, server.pin).then((p) => p.ref) : null),
+    pinnedSnapshot:
+      check?.pinnedSnapshot ??
+      (server.pin
+        ? await findPinnedSnapshot(db, record.id, server.id, server.pin).then((p) => p.ref)
+        : null),
     diff: comparison?.status === "mismatch" ? comparison.diff : null,
     blocked: { isBlocked: comparison?.blocked ?? false, reason: blockedReason(comparison) },
     registration: snapshot ? registrationFor(server, snapshot) : null,
@@ -189,12 +251,25 @@ export type PinInput = {
  * over a mismatch (or incomparable capabilities) needs a reason; a newer inspection than the one
  * the reviewer looked at, or a save in between, answers 409.
  */
-export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, input: PinInput): Promise<{ record: ReviewRecord; pin: SurfacePin }> {
+export async function pinLatest(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  input: PinInput,
+): Promise<{ record: ReviewRecord; pin: SurfacePin }> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
   const current = await currentSurface(db, reviewId, serverId);
-  if (!current?.inspection.surfaceSha256) throw new AppError("CONFLICT", "this server has no successful inspection to pin; inspect it first");
+  if (!current?.inspection.surfaceSha256)
+    throw new AppError(
+      "CONFLICT",
+      "this server has no successful inspection to pin; inspect it first",
+    );
   const snapshot = current.snapshot;
-  if (!snapshot) throw new AppError("CONFLICT", "the latest successful inspection's snapshot cannot be read; inspect again before pinning");
+  if (!snapshot)
+    throw new AppError(
+      "CONFLICT",
+      "the latest successful inspection's snapshot cannot be read; inspect again before pinning",
+    );
   if (input.surfaceSha256 && input.surfaceSha256 !== snapshot.surfaceSha256) {
     throw new AppError(
       "CONFLICT",
@@ -202,22 +277,38 @@ export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, 
     );
   }
   if (input.baseRevision !== undefined && input.baseRevision !== record.revision) {
-    throw new AppError("CONFLICT", `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; reload it and pin again`, {
-      details: { current: record },
-    });
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; reload it and pin again`,
+      {
+        details: { current: record },
+      },
+    );
   }
   if (server.pin) {
     const comparison = comparePin(server.pin, snapshot);
     if (comparison.status !== "match" && input.reason.trim() === "") {
-      throw new AppError("BAD_REQUEST", "re-pinning over a changed surface needs a reason: say what changed and why it is acceptable", {
-        issues: [{ path: "reason", message: "required when re-pinning over a mismatch" }],
-      });
+      throw new AppError(
+        "BAD_REQUEST",
+        "re-pinning over a changed surface needs a reason: say what changed and why it is acceptable",
+        {
+          issues: [{ path: "reason", message: "required when re-pinning over a mismatch" }],
+        },
+      );
     }
     // Turning "block" into "warn" lets the next change through unreviewed: as weighty as a re-pin over one.
-    if (server.pin.onSurfaceChange === "block" && input.onSurfaceChange === "warn" && input.reason.trim() === "") {
-      throw new AppError("BAD_REQUEST", 'changing on_surface_change from "block" to "warn" needs a reason: say why a change need not block', {
-        issues: [{ path: "reason", message: 'required when a pin stops blocking' }],
-      });
+    if (
+      server.pin.onSurfaceChange === "block" &&
+      input.onSurfaceChange === "warn" &&
+      input.reason.trim() === ""
+    ) {
+      throw new AppError(
+        "BAD_REQUEST",
+        'changing on_surface_change from "block" to "warn" needs a reason: say why a change need not block',
+        {
+          issues: [{ path: "reason", message: "required when a pin stops blocking" }],
+        },
+      );
     }
   }
   const pin: SurfacePin = {
@@ -234,9 +325,13 @@ export async function pinLatest(db: Db, reviewId: ReviewId, serverId: ServerId, 
   const saved = await saveReview(db, reviewId, record.revision, review, input.author);
   if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok) {
-    throw new AppError("CONFLICT", `this review was saved as revision ${saved.conflict.revision} while pinning; reload it and pin again`, {
-      details: { current: saved.conflict },
-    });
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${saved.conflict.revision} while pinning; reload it and pin again`,
+      {
+        details: { current: saved.conflict },
+      },
+    );
   }
   return { record: saved.record, pin };
 }
@@ -250,10 +345,22 @@ export async function exportRegistration(
   const { server } = await loadReviewServer(db, reviewId, serverId);
   if (server.pin) {
     const pinned = await findPinnedSnapshot(db, reviewId, serverId, server.pin);
-    if (!pinned.snapshot) throw new AppError("NOT_FOUND", `cannot build the registration record: ${pinned.ref.found ? "" : pinned.ref.reason}`);
-    return { record: registrationFor(server, pinned.snapshot, server.pin.onSurfaceChange), isPinned: true, serverName: server.name };
+    if (!pinned.snapshot)
+      throw new AppError(
+        "NOT_FOUND",
+        `cannot build the registration record: ${pinned.ref.found ? "" : pinned.ref.reason}`,
+      );
+    return {
+      record: registrationFor(server, pinned.snapshot, server.pin.onSurfaceChange),
+      isPinned: true,
+      serverName: server.name,
+    };
   }
   const snapshot = (await currentSurface(db, reviewId, serverId))?.snapshot ?? null;
-  if (!snapshot) throw new AppError("NOT_FOUND", "this server has no pin and no successful inspection; inspect it first");
+  if (!snapshot)
+    throw new AppError(
+      "NOT_FOUND",
+      "this server has no pin and no successful inspection; inspect it first",
+    );
   return { record: registrationFor(server, snapshot), isPinned: false, serverName: server.name };
 }

@@ -19,13 +19,17 @@ export function rebindingRefusal(headers: IncomingMessage["headers"], port: numb
   const isLoopbackAuthority = (authority: string, scheme = "http:") => {
     try {
       const url = new URL(`${scheme}//${authority}`);
-      return LOOPBACK_NAMES.has(url.hostname) && Number(url.port || (scheme === "https:" ? 443 : 80)) === port;
+      return (
+        LOOPBACK_NAMES.has(url.hostname) &&
+        Number(url.port || (scheme === "https:" ? 443 : 80)) === port
+      );
     } catch {
       return false;
     }
   };
   const host = headers.host;
-  if (!host || !isLoopbackAuthority(host)) return `Invalid Host header: ${JSON.stringify(host ?? null)}`;
+  if (!host || !isLoopbackAuthority(host))
+    return `Invalid Host header: ${JSON.stringify(host ?? null)}`;
   const origin = headers.origin;
   if (origin !== undefined) {
     let url: URL | null = null;
@@ -34,14 +38,22 @@ export function rebindingRefusal(headers: IncomingMessage["headers"], port: numb
     } catch {
       url = null;
     }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !isLoopbackAuthority(url.host, url.protocol)) {
+    if (
+      !url ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      !isLoopbackAuthority(url.host, url.protocol)
+    ) {
       return `Invalid Origin header: ${JSON.stringify(origin)}`;
     }
   }
   return null;
 }
 
-export async function runServer(name: string, create: () => McpServer, argv = process.argv.slice(2)): Promise<void> {
+export async function runServer(
+  name: string,
+  create: () => McpServer,
+  argv = process.argv.slice(2),
+): Promise<void> {
   const mode = argv[0] ?? "stdio";
   if (mode === "stdio") {
     const server = create();
@@ -57,9 +69,16 @@ export async function runServer(name: string, create: () => McpServer, argv = pr
   const port = i >= 0 ? Number(argv[i + 1] ?? 0) : 0;
   const http = createServer((req, res) => {
     const address = http.address();
-    const refusal = rebindingRefusal(req.headers, typeof address === "object" && address ? address.port : port);
+    const refusal = rebindingRefusal(
+      req.headers,
+      typeof address === "object" && address ? address.port : port,
+    );
     if (refusal) {
-      res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: refusal }, id: null }));
+      res
+        .writeHead(403, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: refusal }, id: null }),
+        );
       return;
     }
     if (req.method !== "POST") {
@@ -67,7 +86,10 @@ export async function runServer(name: string, create: () => McpServer, argv = pr
       return;
     }
     const server = create();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on("close", () => {
       void transport.close();
       void server.close();
@@ -82,7 +104,9 @@ export async function runServer(name: string, create: () => McpServer, argv = pr
   });
   http.listen(port, "127.0.0.1", () => {
     const addr = http.address();
-    process.stdout.write(`listening http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : port}/mcp\n`);
+    process.stdout.write(
+      `listening http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : port}/mcp\n`,
+    );
   });
   const stop = () => http.close(() => process.exit(0));
   process.on("SIGTERM", stop);

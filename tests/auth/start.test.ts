@@ -24,12 +24,18 @@ describe("start", () => {
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain("RELAY_REVIEW_TOKEN must be at least 32 characters with no spaces (it has 15)");
+    expect(failure?.stderr).toContain(
+      "RELAY_REVIEW_TOKEN must be at least 32 characters with no spaces (it has 15)",
+    );
     expect(failure?.stderr).not.toContain("too-short-token");
   });
 
   test("the sign-in link carries the token only on the start that generated it", () => {
-    const generated = signInLines("127.0.0.1", "3000", { token: TOKEN, source: "generated", file: "/data/owner-token" });
+    const generated = signInLines("127.0.0.1", "3000", {
+      token: TOKEN,
+      source: "generated",
+      file: "/data/owner-token",
+    });
     expect(generated.join("\n")).toContain(`http://127.0.0.1:3000/sign-in#token=${TOKEN}`);
     for (const owner of [
       { token: TOKEN, source: "file" as const, file: "/data/owner-token" },

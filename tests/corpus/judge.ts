@@ -13,7 +13,12 @@ export function judgeCorpus(corpus: readonly CorpusServer[] = loadCorpus()): Jud
       server: server.slug,
       tool: tool.name,
       suggested: suggestRoles(
-        { name: tool.name, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema },
+        {
+          name: tool.name,
+          description: tool.description,
+          annotations: tool.annotations,
+          inputSchema: tool.inputSchema,
+        },
         null,
         undefined,
         { serverName: server.slug },
@@ -24,7 +29,11 @@ export function judgeCorpus(corpus: readonly CorpusServer[] = loadCorpus()): Jud
 }
 
 /** The goals the corpus is held to (issue 14): a missed sink is the worse error. */
-export const GOALS = { sinkPrecision: 0.95, sinkRecall: 0.99, returnsUntrustedTextRecall: 0.99 } as const;
+export const GOALS = {
+  sinkPrecision: 0.95,
+  sinkRecall: 0.99,
+  returnsUntrustedTextRecall: 0.99,
+} as const;
 
 export function corpusMetrics(): RoleMetrics {
   return measureRoles(judgeCorpus());

@@ -12,8 +12,14 @@ import { GOALS, judgeCorpus } from "./judge";
 
 const judged = judgeCorpus();
 const metrics = measureRoles(judged);
-const missed = (measure: string) => metrics.mistakes.filter((m) => m.measure === measure && m.kind === "false_negative").map((m) => `${m.server}/${m.tool}`);
-const extra = (measure: string) => metrics.mistakes.filter((m) => m.measure === measure && m.kind === "false_positive").map((m) => `${m.server}/${m.tool}`);
+const missed = (measure: string) =>
+  metrics.mistakes
+    .filter((m) => m.measure === measure && m.kind === "false_negative")
+    .map((m) => `${m.server}/${m.tool}`);
+const extra = (measure: string) =>
+  metrics.mistakes
+    .filter((m) => m.measure === measure && m.kind === "false_positive")
+    .map((m) => `${m.server}/${m.tool}`);
 
 describe("role suggestions on the labelled corpus", () => {
   it("are measured over every corpus tool, per server and per role", () => {
@@ -31,41 +37,77 @@ describe("role suggestions on the labelled corpus", () => {
     const cache = newRoleCache();
     for (const server of loadCorpus()) {
       for (const t of server.surface.tools) {
-        const tool = { name: t.name, description: t.description, annotations: t.annotations, inputSchema: t.inputSchema };
+        const tool = {
+          name: t.name,
+          description: t.description,
+          annotations: t.annotations,
+          inputSchema: t.inputSchema,
+        };
         const context = { serverName: server.slug };
-        expect(suggestRoles(tool, null, cache, context), `${server.slug}/${t.name}`).toEqual(suggestRoles(tool, null, undefined, context));
+        expect(suggestRoles(tool, null, cache, context), `${server.slug}/${t.name}`).toEqual(
+          suggestRoles(tool, null, undefined, context),
+        );
       }
     }
   });
 
   it(`miss almost no sink: recall ≥ ${GOALS.sinkRecall}`, () => {
-    expect(metrics.total.sink.recall, `missed sinks: ${missed("sink").join(", ")}`).toBeGreaterThanOrEqual(GOALS.sinkRecall);
+    expect(
+      metrics.total.sink.recall,
+      `missed sinks: ${missed("sink").join(", ")}`,
+    ).toBeGreaterThanOrEqual(GOALS.sinkRecall);
   });
 
   it(`flood no reviewer with false sinks: precision ≥ ${GOALS.sinkPrecision}`, () => {
-    expect(metrics.total.sink.precision, `false sinks: ${extra("sink").join(", ")}`).toBeGreaterThanOrEqual(GOALS.sinkPrecision);
+    expect(
+      metrics.total.sink.precision,
+      `false sinks: ${extra("sink").join(", ")}`,
+    ).toBeGreaterThanOrEqual(GOALS.sinkPrecision);
   });
 
   it(`miss almost no tool returning untrusted text: recall ≥ ${GOALS.returnsUntrustedTextRecall}`, () => {
-    expect(metrics.total.returns_untrusted_text.recall, `missed: ${missed("returns_untrusted_text").join(", ")}`).toBeGreaterThanOrEqual(GOALS.returnsUntrustedTextRecall);
+    expect(
+      metrics.total.returns_untrusted_text.recall,
+      `missed: ${missed("returns_untrusted_text").join(", ")}`,
+    ).toBeGreaterThanOrEqual(GOALS.returnsUntrustedTextRecall);
   });
 });
 
 describe("the metric", () => {
-  const j = (tool: string, suggested: Judged["suggested"], labelled: Judged["labelled"], server = "s"): Judged => ({ server, tool, suggested, labelled });
+  const j = (
+    tool: string,
+    suggested: Judged["suggested"],
+    labelled: Judged["labelled"],
+    server = "s",
+  ): Judged => ({ server, tool, suggested, labelled });
 
   it("counts a tool as a sink when it has any sink role, whichever", () => {
-    const m = measureRoles([j("a", ["writes"], ["deploys_or_destroys", "writes"]), j("b", ["network_or_shares"], []), j("c", [], ["writes"]), j("d", ["returns_untrusted_text"], [])]);
+    const m = measureRoles([
+      j("a", ["writes"], ["deploys_or_destroys", "writes"]),
+      j("b", ["network_or_shares"], []),
+      j("c", [], ["writes"]),
+      j("d", ["returns_untrusted_text"], []),
+    ]);
     expect(m.total.sink).toEqual({ tp: 1, fp: 1, fn: 1, tn: 1, precision: 0.5, recall: 0.5 });
     expect(m.total.writes).toMatchObject({ tp: 1, fp: 0, fn: 1 });
     expect(m.total.deploys_or_destroys).toMatchObject({ tp: 0, fn: 1 });
-    expect(m.mistakes).toContainEqual({ server: "s", tool: "c", measure: "sink", kind: "false_negative" });
+    expect(m.mistakes).toContainEqual({
+      server: "s",
+      tool: "c",
+      measure: "sink",
+      kind: "false_negative",
+    });
   });
 
   it("keeps servers apart, and a ratio of nothing is 1", () => {
     const m = measureRoles([j("a", [], [], "x"), j("b", ["writes"], ["writes"], "y")]);
-    expect(m.byServer.map((s) => [s.server, s.tools, s.scores.sink.tp])).toEqual([["x", 1, 0], ["y", 1, 1]]);
+    expect(m.byServer.map((s) => [s.server, s.tools, s.scores.sink.tp])).toEqual([
+      ["x", 1, 0],
+      ["y", 1, 1],
+    ]);
     expect(m.byServer[0]?.scores.sink).toMatchObject({ precision: 1, recall: 1 });
-    expect(confusionTable(m).split("\n")[0]).toMatch(/server\s+tools\s+measure\s+TP\s+FP\s+FN\s+TN\s+precision\s+recall/);
+    expect(confusionTable(m).split("\n")[0]).toMatch(
+      /server\s+tools\s+measure\s+TP\s+FP\s+FN\s+TN\s+precision\s+recall/,
+    );
   });
 });

@@ -25,7 +25,8 @@ const keys = generateKeyPairSync("ed25519");
 const other = generateKeyPairSync("ed25519");
 const pem = (k: typeof keys.publicKey) => k.export({ type: "spki", format: "pem" }).toString();
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(["verify-record", ...args], { ...process.env, ...env });
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(["verify-record", ...args], { ...process.env, ...env });
 
 const file = async (name: string, value: unknown) => {
   const p = path.join(dir, name);
@@ -75,7 +76,8 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     ["malformed", () => "{ not json", "pub.pem", /malformed: /],
     [
       "a smuggled duplicate verdict",
-      (r: DecisionRecord) => JSON.stringify(r).replace('"decision":{', '"decision":{"verdict":"rejected",'),
+      (r: DecisionRecord) =>
+        JSON.stringify(r).replace('"decision":{', '"decision":{"verdict":"rejected",'),
       "pub.pem",
       /malformed: .*duplicate key "verdict" at decision\.verdict/,
     ],

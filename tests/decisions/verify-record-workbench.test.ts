@@ -157,7 +157,11 @@ afterAll(async () => {
 
 /** verify-record with this process's environment minus RELAY_REVIEW_TOKEN, plus `env` (undefined removes). */
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  const childEnv: Record<string, string | undefined> = { ...process.env, RELAY_REVIEW_TOKEN: undefined, ...env };
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    RELAY_REVIEW_TOKEN: undefined,
+    ...env,
+  };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
   return runCli(["verify-record", ...args], childEnv);
 }
@@ -505,7 +509,17 @@ describe.concurrent(
     test("with the live check too: both report; stale (5) outranks a live check that could not run (4)", async () => {
       // Decided against declared tools (never inspected): the live check cannot run, without starting anything.
       const { id, recordFile } = await decided();
-      const bothChecks = [recordFile, "--data", dataDir, "--workbench", base, "--", "node", "-e", ""];
+      const bothChecks = [
+        recordFile,
+        "--data",
+        dataDir,
+        "--workbench",
+        base,
+        "--",
+        "node",
+        "-e",
+        "",
+      ];
       const current = await cli(bothChecks);
       expect(current.code).toBe(4);
       expect(current.stderr).toContain("live check not possible");

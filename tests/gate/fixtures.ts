@@ -17,34 +17,67 @@ import type { SurfaceSnapshot } from "@/lib/surface/types";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BIN = path.join(ROOT, "bin/relay-review.mjs");
-export const KNOWLEDGE_ARGS = ["--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"];
-export const MUTATING_ARGS = ["--import", "tsx", path.join(ROOT, "tests/gate/fixtures/mutating-server.ts")];
+export const KNOWLEDGE_ARGS = [
+  "--import",
+  "tsx",
+  path.join(ROOT, "servers/knowledge-mcp.ts"),
+  "stdio",
+];
+export const MUTATING_ARGS = [
+  "--import",
+  "tsx",
+  path.join(ROOT, "tests/gate/fixtures/mutating-server.ts"),
+];
 
-export async function inspectStdio(args: string[], env: Record<string, string> = {}): Promise<SurfaceSnapshot> {
+export async function inspectStdio(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<SurfaceSnapshot> {
   const r = await inspectServer({ kind: "stdio", command: process.execPath, args, env, cwd: ROOT });
   if (!r.ok) throw new Error(`inspection failed: ${r.error.message}`);
   return r.snapshot;
 }
-export const inspectKnowledge = (env: Record<string, string> = {}) => inspectStdio(KNOWLEDGE_ARGS, env);
+export const inspectKnowledge = (env: Record<string, string> = {}) =>
+  inspectStdio(KNOWLEDGE_ARGS, env);
 
 /** A one-server review for the mutating fixture: its agent holds echo only. */
 export function mutatingReview(): Review {
   return ReviewSchema.parse({
     schemaVersion: 2,
     title: "mutating fixture",
-    servers: [{ id: "mutating", name: "mutating", transport: { kind: "stdio", command: "node", args: MUTATING_ARGS } }],
-    agents: [{ id: "echo-agent", name: "echo agent", tools: [{ serverId: "mutating", tool: "echo" }] }],
+    servers: [
+      {
+        id: "mutating",
+        name: "mutating",
+        transport: { kind: "stdio", command: "node", args: MUTATING_ARGS },
+      },
+    ],
+    agents: [
+      { id: "echo-agent", name: "echo agent", tools: [{ serverId: "mutating", tool: "echo" }] },
+    ],
   });
 }
 
-export type Signed = { record: DecisionRecord; privateKey: KeyObject; dir: string; recordPath: string; publicKeyPath: string; snapshot: SurfaceSnapshot };
+export type Signed = {
+  record: DecisionRecord;
+  privateKey: KeyObject;
+  dir: string;
+  recordPath: string;
+  publicKeyPath: string;
+  snapshot: SurfaceSnapshot;
+};
 
 /** The docs agent's decision about knowledge-mcp, signed; files written to a fresh temp folder. */
 export function signedDocsRecord(snapshot: SurfaceSnapshot, agentId = "docs-agent"): Signed {
   return signedRecord(createDemoReview(), "knowledge-mcp", agentId, snapshot);
 }
 
-export function signedRecord(review: Review, serverId: string, agentId: string, snapshot: SurfaceSnapshot): Signed {
+export function signedRecord(
+  review: Review,
+  serverId: string,
+  agentId: string,
+  snapshot: SurfaceSnapshot,
+): Signed {
   const server = review.servers.find((s) => s.id === serverId)!;
   const decision = buildDecision(review, {
     id: "dec-docs",
@@ -52,7 +85,8 @@ export function signedRecord(review: Review, serverId: string, agentId: string, 
     agentId,
     verdict: "approved",
     reviewer: "R. Reviewer",
-    rationale: "Search and read only; the documentation agent holds nothing that writes, deploys or shares.",
+    rationale:
+      "Search and read only; the documentation agent holds nothing that writes, deploys or shares.",
     now: "2026-01-05T10:00:00.000Z",
     revision: 1,
     surfaceSha256: snapshot.surfaceSha256,

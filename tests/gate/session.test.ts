@@ -23,7 +23,12 @@ import { runCli } from "@/tests/support/cli";
 import { HOSTILE } from "@/tests/surface/helpers";
 import { MUTATING_ARGS, ROOT, inspectStdio, mutatingReview, signedRecord } from "./fixtures";
 
-const HANG_LIST: InspectTarget = { kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, "hang-list"], cwd: ROOT };
+const HANG_LIST: InspectTarget = {
+  kind: "stdio",
+  command: process.execPath,
+  args: ["--import", "tsx", HOSTILE, "hang-list"],
+  cwd: ROOT,
+};
 const LIMITS = { requestTimeoutMs: 1_000, connectTimeoutMs: 20_000 };
 
 describe("the same limit, the same message", { timeout: 120_000 }, () => {
@@ -37,10 +42,18 @@ describe("the same limit, the same message", { timeout: 120_000 }, () => {
     expect(inspected.ok).toBe(false);
     expect(gated.ok).toBe(false);
     if (inspected.ok || gated.ok) return;
-    const expected = "tools/list (page 1) got no answer within 1000 ms (limit requestTimeoutMs; raise it to wait longer)";
-    expect(inspected.error).toMatchObject({ code: "limit_exceeded", limit: "requestTimeoutMs", message: expected });
+    const expected =
+      "tools/list (page 1) got no answer within 1000 ms (limit requestTimeoutMs; raise it to wait longer)";
+    expect(inspected.error).toMatchObject({
+      code: "limit_exceeded",
+      limit: "requestTimeoutMs",
+      message: expected,
+    });
     expect(gated.error).toEqual(inspected.error);
-    expect(gated.refusal).toEqual({ reason: "upstream_failed", message: `limit requestTimeoutMs tripped: ${expected}` });
+    expect(gated.refusal).toEqual({
+      reason: "upstream_failed",
+      message: `limit requestTimeoutMs tripped: ${expected}`,
+    });
   });
 
   test("and the two CLI commands print the same line", async () => {
@@ -53,9 +66,13 @@ describe("the same limit, the same message", { timeout: 120_000 }, () => {
     const server = ["--timeout-ms", "1000", "--", "node", "--import", "tsx", HOSTILE, "hang-list"];
     const [inspect, gate] = await Promise.all([
       runCli(["inspect", ...server], process.env),
-      runCli(["gate", "--record", recordPath, "--public-key", publicKeyPath, ...server], process.env),
+      runCli(
+        ["gate", "--record", recordPath, "--public-key", publicKeyPath, ...server],
+        process.env,
+      ),
     ]);
-    const line = "limit requestTimeoutMs tripped: tools/list (page 1) got no answer within 1000 ms (limit requestTimeoutMs; raise it to wait longer)";
+    const line =
+      "limit requestTimeoutMs tripped: tools/list (page 1) got no answer within 1000 ms (limit requestTimeoutMs; raise it to wait longer)";
     expect(inspect.code).toBe(1);
     expect(inspect.stderr).toContain(line);
     expect(gate.code).toBe(4);
@@ -104,20 +121,36 @@ describe("the gate relays over the session", { timeout: 120_000 }, () => {
 
   // initialize, ping and logging/setLevel are answered by the downstream server itself.
   const HANDLED_DOWNSTREAM = new Set(["initialize", "ping", "logging/setLevel"]);
-  const WITHOUT_RULE = UPSTREAM_REQUEST_METHODS.filter((m) => !HANDLED_DOWNSTREAM.has(m) && !Object.hasOwn(GATE_RULES, m));
+  const WITHOUT_RULE = UPSTREAM_REQUEST_METHODS.filter(
+    (m) => !HANDLED_DOWNSTREAM.has(m) && !Object.hasOwn(GATE_RULES, m),
+  );
 
   test("the session can send requests the table has no rule for (the tasks methods)", () => {
     expect(WITHOUT_RULE).toEqual(expect.arrayContaining(["tasks/list", "tasks/get"]));
   });
 
-  test.each(WITHOUT_RULE)("%s: supported by the session, not in the table: refused naming the method", async (method) => {
-    const error = await client.request({ method, params: { taskId: "t-1" } }, z.looseObject({})).then(
-      () => null,
-      (e: unknown) => e as { code: number; message: string; data?: unknown },
-    );
-    expect(error?.code).toBe(-32601);
-    expect(error?.message).toContain(`relay-review gate: ${method} is not relayed: the gate has no rule for it`);
-    expect(error?.data).toMatchObject({ reason: "no_rule", method });
-    expect(events).toContainEqual(expect.objectContaining({ event: "refused_request", method, reason: "no_rule", server: "mutating" }));
-  });
+  test.each(WITHOUT_RULE)(
+    "%s: supported by the session, not in the table: refused naming the method",
+    async (method) => {
+      const error = await client
+        .request({ method, params: { taskId: "t-1" } }, z.looseObject({}))
+        .then(
+          () => null,
+          (e: unknown) => e as { code: number; message: string; data?: unknown },
+        );
+      expect(error?.code).toBe(-32601);
+      expect(error?.message).toContain(
+        `relay-review gate: ${method} is not relayed: the gate has no rule for it`,
+      );
+      expect(error?.data).toMatchObject({ reason: "no_rule", method });
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          event: "refused_request",
+          method,
+          reason: "no_rule",
+          server: "mutating",
+        }),
+      );
+    },
+  );
 });

@@ -25,7 +25,9 @@ function oracle(text: string, px: number, measure: (t: string) => number): strin
 describe("fitting a graph label into its box", () => {
   it("keeps a label that fits, and otherwise cuts it to the longest prefix that fits with an ellipsis", () => {
     expect(fitText("search", 100, monospace)).toBe("search");
-    expect(fitText("unmapped text returned by search_tickets", 100, monospace)).toBe("unmapped text…");
+    expect(fitText("unmapped text returned by search_tickets", 100, monospace)).toBe(
+      "unmapped text…",
+    );
     expect(monospace("unmapped text…")).toBeLessThanOrEqual(100);
     expect(fitText("wide", 5, monospace)).toBe("w…"); // nothing fits: one character is kept
   });
@@ -35,10 +37,15 @@ describe("fitting a graph label into its box", () => {
     const alphabet = "iilmwW abcdefgh_-.…";
     for (let c = 0; c < 300; c++) {
       const length = 1 + Math.floor(rand() * 60);
-      const text = Array.from({ length }, () => alphabet[Math.floor(rand() * alphabet.length)]!).join("");
+      const text = Array.from(
+        { length },
+        () => alphabet[Math.floor(rand() * alphabet.length)]!,
+      ).join("");
       for (const measure of [monospace, variableWidth]) {
         for (let px = 0; px <= measure(text) + 10; px += 1 + Math.floor(rand() * 9)) {
-          expect(fitText(text, px, measure), `${JSON.stringify(text)} in ${px}px`).toBe(oracle(text, px, measure));
+          expect(fitText(text, px, measure), `${JSON.stringify(text)} in ${px}px`).toBe(
+            oracle(text, px, measure),
+          );
         }
       }
     }

@@ -16,12 +16,38 @@ const review = ReviewSchema.parse({
     { id: "kb", name: "kb", transport: { kind: "manual" } },
     { id: "ops", name: "ops", transport: { kind: "manual" } },
   ],
-  sources: [{ id: "portal", name: "portal", writers: { externalAccounts: 10, selfServiceSignupOpen: true } }],
-  tools: [
-    { serverId: "kb", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: true },
-    ...Array.from({ length: SINKS }, (_, i) => ({ serverId: "ops", tool: `deploy_${i}`, roles: ["deploys_or_destroys"], rolesConfirmed: true })),
+  sources: [
+    {
+      id: "portal",
+      name: "portal",
+      writers: { externalAccounts: 10, selfServiceSignupOpen: true },
+    },
   ],
-  agents: [{ id: "oncall", name: "on-call", tools: [{ serverId: "kb", tool: "search" }, ...Array.from({ length: SINKS }, (_, i) => ({ serverId: "ops", tool: `deploy_${i}` }))] }],
+  tools: [
+    {
+      serverId: "kb",
+      tool: "search",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    ...Array.from({ length: SINKS }, (_, i) => ({
+      serverId: "ops",
+      tool: `deploy_${i}`,
+      roles: ["deploys_or_destroys"],
+      rolesConfirmed: true,
+    })),
+  ],
+  agents: [
+    {
+      id: "oncall",
+      name: "on-call",
+      tools: [
+        { serverId: "kb", tool: "search" },
+        ...Array.from({ length: SINKS }, (_, i) => ({ serverId: "ops", tool: `deploy_${i}` })),
+      ],
+    },
+  ],
 });
 const analysis = analyzeReview(review, toolListsFromReview(review));
 const approvalAbsent = analysis.controls.absent.find((c) => c.controlId === "approval");
@@ -35,7 +61,9 @@ describe("placing the approval control on the sink call", () => {
     const layout = layoutGraph(analysis, defaultCollapsed(analysis));
     const { markers, byNode } = placeControls(analysis, layout, names);
     const approvals = markers.filter((m) => m.key.startsWith("approval:"));
-    expect(approvals.map((m) => m.key)).toEqual([expect.stringMatching(new RegExp(`:${groupKey("sink", "ops")}$`))]);
+    expect(approvals.map((m) => m.key)).toEqual([
+      expect.stringMatching(new RegExp(`:${groupKey("sink", "ops")}$`)),
+    ]);
     const lines = byNode.get(groupKey("sink", "ops")) ?? [];
     expect(lines.filter((l) => l.startsWith("Approval")).length).toBe(1);
     expect(lines).toEqual(approvals[0]?.tooltip);

@@ -17,7 +17,10 @@ describe.skipIf(!TEST_DATABASE_URL)("two store instances on one PostgreSQL", () 
     const provisioned = await postgresBackend(TEST_DATABASE_URL!).provision();
     drop = provisioned.drop;
     // Started together: the advisory lock serialises the two migrators.
-    [a, b] = await Promise.all([openStore({ target: provisioned.target }), openStore({ target: provisioned.target })]);
+    [a, b] = await Promise.all([
+      openStore({ target: provisioned.target }),
+      openStore({ target: provisioned.target }),
+    ]);
   });
   afterAll(async () => {
     await a?.close();
@@ -26,18 +29,49 @@ describe.skipIf(!TEST_DATABASE_URL)("two store instances on one PostgreSQL", () 
   });
 
   test("each sees the other's saves, and a stale save conflicts across instances", async () => {
-    const created = await createReview(a.db, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "from a" }, "a");
+    const created = await createReview(
+      a.db,
+      { schemaVersion: REVIEW_SCHEMA_VERSION, title: "from a" },
+      "a",
+    );
     expect((await listReviews(b.db)).map((r) => r.id)).toContain(created.id);
     expect((await getReview(b.db, created.id))?.review.title).toBe("from a");
 
-    const fromB = await saveReview(b.db, created.id, 1, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "from b" }, "b");
+    const fromB = await saveReview(
+      b.db,
+      created.id,
+      1,
+      { schemaVersion: REVIEW_SCHEMA_VERSION, title: "from b" },
+      "b",
+    );
     expect(fromB?.ok).toBe(true);
-    const staleA = await saveReview(a.db, created.id, 1, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "stale a" }, "a");
-    expect(staleA).toMatchObject({ ok: false, conflict: { revision: 2, review: { title: "from b" } } });
+    const staleA = await saveReview(
+      a.db,
+      created.id,
+      1,
+      { schemaVersion: REVIEW_SCHEMA_VERSION, title: "stale a" },
+      "a",
+    );
+    expect(staleA).toMatchObject({
+      ok: false,
+      conflict: { revision: 2, review: { title: "from b" } },
+    });
 
     const racing = await Promise.all([
-      saveReview(a.db, created.id, 2, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "race a" }, "a"),
-      saveReview(b.db, created.id, 2, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "race b" }, "b"),
+      saveReview(
+        a.db,
+        created.id,
+        2,
+        { schemaVersion: REVIEW_SCHEMA_VERSION, title: "race a" },
+        "a",
+      ),
+      saveReview(
+        b.db,
+        created.id,
+        2,
+        { schemaVersion: REVIEW_SCHEMA_VERSION, title: "race b" },
+        "b",
+      ),
     ]);
     expect(racing.filter((r) => r?.ok).length).toBe(1);
     expect((await getReview(a.db, created.id))?.revision).toBe(3);

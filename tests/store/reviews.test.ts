@@ -49,9 +49,17 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
       [1, "first", "alice"],
     ]);
     const old = await getRevision(store.db, created.id, 2);
-    expect(old).toMatchObject({ revision: 2, author: "bob", review: { title: "second" }, upgradedFrom: null });
+    expect(old).toMatchObject({
+      revision: 2,
+      author: "bob",
+      review: { title: "second" },
+      upgradedFrom: null,
+    });
     expect((await getReview(store.db, created.id))?.review.title).toBe("third");
-    expect((await listReviews(store.db)).find((s) => s.id === created.id)).toMatchObject({ title: "third", revision: 3 });
+    expect((await listReviews(store.db)).find((s) => s.id === created.id)).toMatchObject({
+      title: "third",
+      revision: 3,
+    });
   });
 
   test("a save on a stale revision is refused with the current record, and writes nothing", async () => {
@@ -59,7 +67,10 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
     const mine = await saveReview(store.db, created.id, 1, minimal("mine"), "alice");
     expect(mine?.ok).toBe(true);
     const theirs = await saveReview(store.db, created.id, 1, minimal("theirs"), "bob");
-    expect(theirs).toMatchObject({ ok: false, conflict: { revision: 2, review: { title: "mine" } } });
+    expect(theirs).toMatchObject({
+      ok: false,
+      conflict: { revision: 2, review: { title: "mine" } },
+    });
     expect((await listRevisions(store.db, created.id))?.length).toBe(2);
     expect((await getReview(store.db, created.id))?.review.title).toBe("mine");
   });
@@ -67,7 +78,9 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
   test("concurrent saves on one base: exactly one lands", async () => {
     const created = await createReview(store.db, minimal("race"), "alice");
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => saveReview(store.db, created.id, 1, minimal(`racer ${i}`), `w${i}`)),
+      Array.from({ length: 6 }, (_, i) =>
+        saveReview(store.db, created.id, 1, minimal(`racer ${i}`), `w${i}`),
+      ),
     );
     expect(results.filter((r) => r?.ok).length).toBe(1);
     expect(results.filter((r) => r && !r.ok).length).toBe(5);
@@ -77,19 +90,26 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
   test("a malformed document is never written", async () => {
     const created = await createReview(store.db, minimal("good"), "alice");
     // Typed as input on purpose: the store must refuse it even when the types were bypassed.
-    const bad = { ...minimal("bad"), servers: [{ id: "s1", name: "", transport: { kind: "manual" } }] } as unknown as ReviewInput;
+    const bad = {
+      ...minimal("bad"),
+      servers: [{ id: "s1", name: "", transport: { kind: "manual" } }],
+    } as unknown as ReviewInput;
     const attempt = saveReview(store.db, created.id, 1, bad, "mallory");
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({
       code: "BAD_REQUEST",
       issues: [{ path: "review.servers.0.name" }],
     });
-    await expect(createReview(store.db, { ...minimal("x"), title: "" }, "mallory")).rejects.toMatchObject({
+    await expect(
+      createReview(store.db, { ...minimal("x"), title: "" }, "mallory"),
+    ).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
     expect((await getReview(store.db, created.id))?.revision).toBe(1);
     expect((await listRevisions(store.db, created.id))?.length).toBe(1);
-    expect((await listReviews(store.db)).some((s) => s.title === "" || s.title === "x")).toBe(false);
+    expect((await listReviews(store.db)).some((s) => s.title === "" || s.title === "x")).toBe(
+      false,
+    );
   });
 
   test("a v1 document written to the database loads upgraded", async () => {
@@ -103,13 +123,21 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
     };
     const id = "rev-v1-legacy";
     await store.db.insert(reviews).values({ id, title: v1.title, currentRevision: 1 });
-    await store.db.insert(reviewRevisions).values({ reviewId: id, revision: 1, schemaVersion: 1, document: v1, author: "v1" });
+    await store.db
+      .insert(reviewRevisions)
+      .values({ reviewId: id, revision: 1, schemaVersion: 1, document: v1, author: "v1" });
 
     const loaded = await getReview(store.db, id);
     expect(loaded?.upgradedFrom).toBe(1);
     expect(loaded?.review.schemaVersion).toBe(REVIEW_SCHEMA_VERSION);
     expect(loaded?.review.tools).toEqual([
-      { serverId: "srv", tool: "search", sourceIds: ["portal"], roles: ["returns_untrusted_text"], rolesConfirmed: false },
+      {
+        serverId: "srv",
+        tool: "search",
+        sourceIds: ["portal"],
+        roles: ["returns_untrusted_text"],
+        rolesConfirmed: false,
+      },
     ]);
     expect((await getRevision(store.db, id, 1))?.upgradedFrom).toBe(1);
     // Saving it writes a current-version revision on top; the v1 one stays as it was.
@@ -135,23 +163,27 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
     expect(await store.db.select().from(reviewRevisions).where(eqRev(created.id, 1))).toEqual([]);
   });
 
-  test("first start seeds the demo once, and never again after it is deleted", { timeout: 120_000 }, async () => {
-    const provisioned = await backend.provision();
-    const fresh = await openStore({ target: provisioned.target });
-    try {
-      const first = await ensureFirstStart(fresh.db);
-      expect(first).toMatchObject({ firstStart: true });
-      const listed = await listReviews(fresh.db);
-      expect(listed.length).toBe(1);
-      expect(await ensureFirstStart(fresh.db)).toEqual({ firstStart: false });
-      await deleteReview(fresh.db, listed[0]!.id);
-      expect(await ensureFirstStart(fresh.db)).toEqual({ firstStart: false });
-      expect(await listReviews(fresh.db)).toEqual([]);
-    } finally {
-      await fresh.close();
-      await provisioned.drop();
-    }
-  });
+  test(
+    "first start seeds the demo once, and never again after it is deleted",
+    { timeout: 120_000 },
+    async () => {
+      const provisioned = await backend.provision();
+      const fresh = await openStore({ target: provisioned.target });
+      try {
+        const first = await ensureFirstStart(fresh.db);
+        expect(first).toMatchObject({ firstStart: true });
+        const listed = await listReviews(fresh.db);
+        expect(listed.length).toBe(1);
+        expect(await ensureFirstStart(fresh.db)).toEqual({ firstStart: false });
+        await deleteReview(fresh.db, listed[0]!.id);
+        expect(await ensureFirstStart(fresh.db)).toEqual({ firstStart: false });
+        expect(await listReviews(fresh.db)).toEqual([]);
+      } finally {
+        await fresh.close();
+        await provisioned.drop();
+      }
+    },
+  );
 });
 
 function eqRev(id: string, revision: number) {
@@ -159,16 +191,22 @@ function eqRev(id: string, revision: number) {
 }
 
 describe("one PGlite per data folder", () => {
-  test("a second open of a folder in use is refused; after close it opens", { timeout: 120_000 }, async () => {
-    const provisioned = await pgliteBackend.provision();
-    const first = await openStore({ target: provisioned.target });
-    try {
-      await expect(openStore({ target: provisioned.target })).rejects.toThrow(/in use by this process/);
-    } finally {
-      await first.close();
-    }
-    const again = await openStore({ target: provisioned.target });
-    await again.close();
-    await provisioned.drop();
-  });
+  test(
+    "a second open of a folder in use is refused; after close it opens",
+    { timeout: 120_000 },
+    async () => {
+      const provisioned = await pgliteBackend.provision();
+      const first = await openStore({ target: provisioned.target });
+      try {
+        await expect(openStore({ target: provisioned.target })).rejects.toThrow(
+          /in use by this process/,
+        );
+      } finally {
+        await first.close();
+      }
+      const again = await openStore({ target: provisioned.target });
+      await again.close();
+      await provisioned.drop();
+    },
+  );
 });

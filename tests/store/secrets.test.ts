@@ -12,7 +12,13 @@ import { resolveSecretKey } from "@/lib/secrets/key";
 import { openStore, type Store } from "@/lib/store/db";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { createReview } from "@/lib/store/reviews";
-import { checkStoredSecrets, deleteSecret, listSecrets, openSecrets, setSecret } from "@/lib/store/secrets";
+import {
+  checkStoredSecrets,
+  deleteSecret,
+  listSecrets,
+  openSecrets,
+  setSecret,
+} from "@/lib/store/secrets";
 import { listInspections, recordInspection } from "@/lib/store/snapshots";
 import { secrets } from "@/lib/store/tables";
 import { BACKENDS } from "./support/backends";
@@ -43,20 +49,49 @@ describe.each(BACKENDS)("secret store on $name", (backend) => {
 
   test("an empty store passes the key check with any key or none", async () => {
     expect(await checkStoredSecrets(store.db, keyResult)).toEqual({ ok: true, stored: 0 });
-    expect(await checkStoredSecrets(store.db, { ok: false, message: "no key" })).toEqual({ ok: true, stored: 0 });
+    expect(await checkStoredSecrets(store.db, { ok: false, message: "no key" })).toEqual({
+      ok: true,
+      stored: 0,
+    });
   });
 
   test("set, list (names only), open, rotate, delete", async () => {
-    const first = await setSecret(store.db, key, "GITHUB_TOKEN", VALUE, new Date("2026-01-01T00:00:00Z"));
-    expect(first).toMatchObject({ name: "GITHUB_TOKEN", created: true, updatedAt: "2026-01-01T00:00:00.000Z" });
-    expect(await listSecrets(store.db)).toEqual([{ name: "GITHUB_TOKEN", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" }]);
+    const first = await setSecret(
+      store.db,
+      key,
+      "GITHUB_TOKEN",
+      VALUE,
+      new Date("2026-01-01T00:00:00Z"),
+    );
+    expect(first).toMatchObject({
+      name: "GITHUB_TOKEN",
+      created: true,
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(await listSecrets(store.db)).toEqual([
+      {
+        name: "GITHUB_TOKEN",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      },
+    ]);
     expect(JSON.stringify(await listSecrets(store.db))).not.toContain("ghp_");
     expect(await dump()).not.toContain(VALUE);
     const opened = await openSecrets(store.db, key, ["GITHUB_TOKEN", "UNSET"]);
     expect(opened.ok && [...opened.values]).toEqual([["GITHUB_TOKEN", VALUE]]);
 
-    const rotated = await setSecret(store.db, key, "GITHUB_TOKEN", ROTATED, new Date("2026-02-01T00:00:00Z"));
-    expect(rotated).toMatchObject({ created: false, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-02-01T00:00:00.000Z" });
+    const rotated = await setSecret(
+      store.db,
+      key,
+      "GITHUB_TOKEN",
+      ROTATED,
+      new Date("2026-02-01T00:00:00Z"),
+    );
+    expect(rotated).toMatchObject({
+      created: false,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-02-01T00:00:00.000Z",
+    });
     const again = await openSecrets(store.db, key, ["GITHUB_TOKEN"]);
     expect(again.ok && again.values.get("GITHUB_TOKEN")).toBe(ROTATED);
     expect(await dump()).not.toContain(ROTATED);
@@ -82,13 +117,25 @@ describe.each(BACKENDS)("secret store on $name", (backend) => {
     await setSecret(store.db, key, "CHECK_ME", "value-for-the-key-check");
     expect(await checkStoredSecrets(store.db, keyResult)).toEqual({ ok: true, stored: 1 });
     const other = newSecretKey();
-    const wrong = await checkStoredSecrets(store.db, { ok: true, key: other, keyId: secretKeyId(other) });
+    const wrong = await checkStoredSecrets(store.db, {
+      ok: true,
+      key: other,
+      keyId: secretKeyId(other),
+    });
     expect(wrong.ok).toBe(false);
-    expect(!wrong.ok && wrong.message).toMatch(/sealed under another key .*RELAY_REVIEW_SECRET_KEY/);
-    const none = await checkStoredSecrets(store.db, { ok: false, message: "set RELAY_REVIEW_SECRET_KEY" });
+    expect(!wrong.ok && wrong.message).toMatch(
+      /sealed under another key .*RELAY_REVIEW_SECRET_KEY/,
+    );
+    const none = await checkStoredSecrets(store.db, {
+      ok: false,
+      message: "set RELAY_REVIEW_SECRET_KEY",
+    });
     expect(!none.ok && none.message).toMatch(/holds 1 secret\(s\) but this instance has no key/);
     // A damaged row under the right key id is named, not skipped.
-    await store.db.update(secrets).set({ sealed: Buffer.alloc(40, 7).toString("base64") }).where(sql`name = 'CHECK_ME'`);
+    await store.db
+      .update(secrets)
+      .set({ sealed: Buffer.alloc(40, 7).toString("base64") })
+      .where(sql`name = 'CHECK_ME'`);
     const damaged = await checkStoredSecrets(store.db, keyResult);
     expect(!damaged.ok && damaged.message).toMatch(/CHECK_ME .*damaged/);
     const open = await openSecrets(store.db, key, ["CHECK_ME"]);
@@ -97,7 +144,11 @@ describe.each(BACKENDS)("secret store on $name", (backend) => {
   });
 
   test("an inspection records the variables it was given, by name and source", async () => {
-    const review = await createReview(store.db, { schemaVersion: REVIEW_SCHEMA_VERSION, title: "vars" }, "t");
+    const review = await createReview(
+      store.db,
+      { schemaVersion: REVIEW_SCHEMA_VERSION, title: "vars" },
+      "t",
+    );
     await recordInspection(store.db, {
       reviewId: review.id,
       serverId: "s",
@@ -124,7 +175,11 @@ describe("the secret key's source", () => {
   test("PGlite: a key file in the data folder, mode 0600, created once and read after", () => {
     const dir = tmp();
     const first = resolveSecretKey({ RELAY_REVIEW_DATA: dir }, "/");
-    expect(first).toMatchObject({ ok: true, source: "generated", file: path.join(dir, "secret-key") });
+    expect(first).toMatchObject({
+      ok: true,
+      source: "generated",
+      file: path.join(dir, "secret-key"),
+    });
     expect(fs.statSync(path.join(dir, "secret-key")).mode & 0o777).toBe(0o600);
     const second = resolveSecretKey({ RELAY_REVIEW_DATA: dir }, "/");
     expect(second).toMatchObject({ ok: true, source: "data-file" });
@@ -139,11 +194,16 @@ describe("the secret key's source", () => {
 
   test("DATABASE_URL with RELAY_REVIEW_SECRET_KEY or a key file: every instance the same key", () => {
     const k = newSecretKey();
-    const env = resolveSecretKey({ DATABASE_URL: "postgres://x/y", RELAY_REVIEW_SECRET_KEY: k.toString("base64") }, "/");
+    const env = resolveSecretKey(
+      { DATABASE_URL: "postgres://x/y", RELAY_REVIEW_SECRET_KEY: k.toString("base64") },
+      "/",
+    );
     expect(env).toMatchObject({ ok: true, source: "env", keyId: secretKeyId(k) });
     const file = path.join(tmp(), "k");
     fs.writeFileSync(file, k.toString("base64"), { mode: 0o600 });
-    expect(resolveSecretKey({ DATABASE_URL: "postgres://x/y", RELAY_REVIEW_SECRET_KEY_FILE: file }, "/")).toMatchObject({ ok: true, source: "env-file", keyId: secretKeyId(k) });
+    expect(
+      resolveSecretKey({ DATABASE_URL: "postgres://x/y", RELAY_REVIEW_SECRET_KEY_FILE: file }, "/"),
+    ).toMatchObject({ ok: true, source: "env-file", keyId: secretKeyId(k) });
     expect(resolveSecretKey({ RELAY_REVIEW_SECRET_KEY: "short" }, "/").ok).toBe(false);
   });
 });

@@ -50,47 +50,60 @@ function runAndKill(targetJson: string): Promise<KillOutcome> {
     });
     child.on("error", reject);
     child.on("exit", (code, signal) => {
-      if (signal !== "SIGKILL") reject(new Error(`child exited ${code ?? signal} before the kill:\n${err}`));
+      if (signal !== "SIGKILL")
+        reject(new Error(`child exited ${code ?? signal} before the kill:\n${err}`));
       else resolve({ reviewId, lastReported, signal });
     });
   });
 }
 
 describe.each(BACKENDS)("SIGKILL mid-save on $name", (backend) => {
-  test("the last committed revision survives and the store stays usable", { timeout: 120_000 }, async () => {
-    const provisioned = await backend.provision();
-    try {
-      const outcome = await runAndKill(JSON.stringify(provisioned.target));
-      expect(outcome.signal).toBe("SIGKILL");
-      expect(outcome.reviewId).not.toBe("");
-
-      const store = await openStore({ target: provisioned.target });
+  test(
+    "the last committed revision survives and the store stays usable",
+    { timeout: 120_000 },
+    async () => {
+      const provisioned = await backend.provision();
       try {
-        const current = await getReview(store.db, outcome.reviewId);
-        expect(current).not.toBeNull();
-        // The child may have committed one more save than it got to report, never fewer.
-        expect(current!.revision).toBeGreaterThanOrEqual(outcome.lastReported);
-        expect(current!.revision).toBeLessThanOrEqual(outcome.lastReported + 1);
-        expect(current!.review.title).toBe(`kill test ${current!.revision}`);
+        const outcome = await runAndKill(JSON.stringify(provisioned.target));
+        expect(outcome.signal).toBe("SIGKILL");
+        expect(outcome.reviewId).not.toBe("");
 
-        const revisions = await listRevisions(store.db, outcome.reviewId);
-        expect(revisions?.map((r) => r.revision)).toEqual(
-          Array.from({ length: current!.revision }, (_, i) => current!.revision - i),
-        );
-        for (const r of [1, Math.ceil(current!.revision / 2), current!.revision]) {
-          expect((await getRevision(store.db, outcome.reviewId, r))?.review.title).toBe(`kill test ${r}`);
+        const store = await openStore({ target: provisioned.target });
+        try {
+          const current = await getReview(store.db, outcome.reviewId);
+          expect(current).not.toBeNull();
+          // The child may have committed one more save than it got to report, never fewer.
+          expect(current!.revision).toBeGreaterThanOrEqual(outcome.lastReported);
+          expect(current!.revision).toBeLessThanOrEqual(outcome.lastReported + 1);
+          expect(current!.review.title).toBe(`kill test ${current!.revision}`);
+
+          const revisions = await listRevisions(store.db, outcome.reviewId);
+          expect(revisions?.map((r) => r.revision)).toEqual(
+            Array.from({ length: current!.revision }, (_, i) => current!.revision - i),
+          );
+          for (const r of [1, Math.ceil(current!.revision / 2), current!.revision]) {
+            expect((await getRevision(store.db, outcome.reviewId, r))?.review.title).toBe(
+              `kill test ${r}`,
+            );
+          }
+
+          const next = await saveReview(
+            store.db,
+            outcome.reviewId,
+            current!.revision,
+            { ...current!.review, title: "after" },
+            "parent",
+          );
+          expect(next).toMatchObject({ ok: true, record: { revision: current!.revision + 1 } });
+          console.info(
+            `[sigkill ${backend.name}] killed after ${outcome.lastReported} reported saves; reopened at revision ${current!.revision}`,
+          );
+        } finally {
+          await store.close();
         }
-
-        const next = await saveReview(store.db, outcome.reviewId, current!.revision, { ...current!.review, title: "after" }, "parent");
-        expect(next).toMatchObject({ ok: true, record: { revision: current!.revision + 1 } });
-        console.info(
-          `[sigkill ${backend.name}] killed after ${outcome.lastReported} reported saves; reopened at revision ${current!.revision}`,
-        );
       } finally {
-        await store.close();
+        await provisioned.drop();
       }
-    } finally {
-      await provisioned.drop();
-    }
-  });
+    },
+  );
 });

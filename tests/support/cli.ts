@@ -13,14 +13,27 @@ export const BIN = path.join(ROOT, "bin/relay-review.mjs");
 export type CliResult = { code: number; stdout: string; stderr: string };
 
 /** Run `relay-review ARGS…` with exactly `env` (default: this process's). */
-export async function runCli(args: readonly string[], env: Record<string, string | undefined> = process.env, timeoutMs = 60_000): Promise<CliResult> {
+export async function runCli(
+  args: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  timeoutMs = 60_000,
+): Promise<CliResult> {
   try {
     // Safe: a child's environment is any string record (Next's typings add a required NODE_ENV).
     const childEnv = env as NodeJS.ProcessEnv;
-    const r = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const r = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+    return {
+      code: typeof e.code === "number" ? e.code : -1,
+      stdout: e.stdout ?? "",
+      stderr: e.stderr ?? "",
+    };
   }
 }

@@ -8,7 +8,10 @@ import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
 
 export function snapshotOfSurface(
   surface: Surface,
-  options: { declaredCapabilities?: readonly string[]; clientCapabilities?: SurfaceSnapshot["clientCapabilities"] } = {},
+  options: {
+    declaredCapabilities?: readonly string[];
+    clientCapabilities?: SurfaceSnapshot["clientCapabilities"];
+  } = {},
 ): SurfaceSnapshot {
   const fp = fingerprintSurface(surface);
   return {
@@ -28,7 +31,11 @@ export function snapshotOfSurface(
     rejects: [],
     surfaceSha256: fp.surfaceSha256,
     itemHashes: fp.itemHashes,
-    settle: { listChangedNotifications: 0, relists: { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 }, pages: { tools: 1, resources: 1, resourceTemplates: 1, prompts: 1 } },
+    settle: {
+      listChangedNotifications: 0,
+      relists: { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 },
+      pages: { tools: 1, resources: 1, resourceTemplates: 1, prompts: 1 },
+    },
     inspectedAt: "2026-12-02T12:00:00.000Z",
     durationMs: 12,
     limits: DEFAULT_INSPECT_LIMITS,

@@ -19,14 +19,28 @@ describe("demo servers", { timeout: 90_000 }, () => {
     const http = await startHttp(["--import", "tsx", KNOWLEDGE, "http", "--port", "0"]);
     try {
       const [stdio, overHttp] = await Promise.all([
-        inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", KNOWLEDGE, "stdio"] }),
+        inspectServer({
+          kind: "stdio",
+          command: process.execPath,
+          args: ["--import", "tsx", KNOWLEDGE, "stdio"],
+        }),
         inspectServer({ kind: "http", url: http.url }),
       ]);
       expect(stdio.ok && overHttp.ok).toBe(true);
       if (!stdio.ok || !overHttp.ok) return;
       const s = stdio.snapshot;
-      expect(s.tools.map((t) => ({ name: t.name, description: t.description ?? "", annotations: t.annotations }))).toEqual(
-        declared("knowledge-mcp").map((t) => ({ name: t.name, description: t.description, annotations: t.annotations })),
+      expect(
+        s.tools.map((t) => ({
+          name: t.name,
+          description: t.description ?? "",
+          annotations: t.annotations,
+        })),
+      ).toEqual(
+        declared("knowledge-mcp").map((t) => ({
+          name: t.name,
+          description: t.description,
+          annotations: t.annotations,
+        })),
       );
       expect(s.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["atlas://spaces/{key}"]);
       expect(s.prompts).toEqual([]);
@@ -48,16 +62,31 @@ describe("demo servers", { timeout: 90_000 }, () => {
   test("the workbench's HTTP path (resolveInspectTarget: egress check, then a fetch pinned to checked addresses) inspects knowledge-mcp", async () => {
     const http = await startHttp(["--import", "tsx", KNOWLEDGE, "http", "--port", "0"]);
     try {
-      const server = { transport: { kind: "http" as const, url: http.url.replace("127.0.0.1", "localhost"), headerEnv: {} } };
+      const server = {
+        transport: {
+          kind: "http" as const,
+          url: http.url.replace("127.0.0.1", "localhost"),
+          headerEnv: {},
+        },
+      };
       const resolved = await resolveInspectTarget(server, {});
       expect(resolved.ok).toBe(true);
       if (!resolved.ok) return;
       expect(resolved.target.kind === "http" && typeof resolved.target.fetch).toBe("function");
       const r = await inspectServer(resolved.target);
-      expect(r.ok && r.snapshot.tools.map((t) => t.name).sort()).toEqual(["get_comment", "knowledge_search", "list_spaces", "read_page"]);
+      expect(r.ok && r.snapshot.tools.map((t) => t.name).sort()).toEqual([
+        "get_comment",
+        "knowledge_search",
+        "list_spaces",
+        "read_page",
+      ]);
       // The same server is refused before any request when loopback is not on the allowlist.
-      const refused = await resolveInspectTarget(server, { RELAY_REVIEW_EGRESS_ALLOW: "10.0.0.0/8" });
-      expect(refused.ok || refused.error.message).toMatch(/egress refused: localhost resolves to .*loopback/);
+      const refused = await resolveInspectTarget(server, {
+        RELAY_REVIEW_EGRESS_ALLOW: "10.0.0.0/8",
+      });
+      expect(refused.ok || refused.error.message).toMatch(
+        /egress refused: localhost resolves to .*loopback/,
+      );
     } finally {
       await http.stop();
     }
@@ -71,7 +100,17 @@ describe("demo servers", { timeout: 90_000 }, () => {
       new Promise<{ status: number; body: string }>((resolve, reject) => {
         const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
         const req = request(
-          { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/mcp",
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              ...headers,
+            },
+          },
           (res) => {
             let text = "";
             res.on("data", (d: Buffer) => (text += d.toString()));
@@ -89,7 +128,9 @@ describe("demo servers", { timeout: 90_000 }, () => {
       const crossOrigin = await post({ host: `127.0.0.1:${port}`, origin: "http://evil.example" });
       expect(crossOrigin.status).toBe(403);
       expect(crossOrigin.body).toContain("Invalid Origin header");
-      expect((await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
+      expect(
+        (await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).status,
+      ).toBe(200);
       expect((await inspectServer({ kind: "http", url: http.url })).ok).toBe(true);
     } finally {
       await http.stop();
@@ -97,7 +138,11 @@ describe("demo servers", { timeout: 90_000 }, () => {
   });
 
   test("deploy-mcp offers trigger_deploy with the demo description", async () => {
-    const r = await inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", DEPLOY, "stdio"] });
+    const r = await inspectServer({
+      kind: "stdio",
+      command: process.execPath,
+      args: ["--import", "tsx", DEPLOY, "stdio"],
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.snapshot.tools.map((t) => [t.name, t.description, t.annotations])).toEqual(

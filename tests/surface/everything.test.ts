@@ -19,15 +19,32 @@ const run = promisify(execFile);
 describe("server-everything over stdio", { timeout: 90_000 }, () => {
   test("our inspect lists what a bare SDK client lists; two inspections share a fingerprint", async () => {
     const marker = newMarker();
-    const target = { kind: "stdio" as const, command: process.execPath, args: [EVERYTHING, "stdio", marker] };
+    const target = {
+      kind: "stdio" as const,
+      command: process.execPath,
+      args: [EVERYTHING, "stdio", marker],
+    };
     const [a, b, bare] = await Promise.all([
       inspectServer(target),
       inspectServer(target),
-      run(process.execPath, [path.join(ROOT, "tests/fixtures/servers/bare-sdk-client.mjs"), "--", "node", EVERYTHING, "stdio", marker], { cwd: ROOT }),
+      run(
+        process.execPath,
+        [
+          path.join(ROOT, "tests/fixtures/servers/bare-sdk-client.mjs"),
+          "--",
+          "node",
+          EVERYTHING,
+          "stdio",
+          marker,
+        ],
+        { cwd: ROOT },
+      ),
     ]);
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
-    const reference = JSON.parse(bare.stdout) as Record<string, Record<string, unknown>[]> & { instructions: string | null };
+    const reference = JSON.parse(bare.stdout) as Record<string, Record<string, unknown>[]> & {
+      instructions: string | null;
+    };
     const s = a.snapshot;
     expect(s.declaredCapabilities).toEqual([...DECLARED_CAPABILITY_NAMES]);
     expect(s.tools.length).toBeGreaterThanOrEqual(13);
@@ -41,18 +58,31 @@ describe("server-everything over stdio", { timeout: 90_000 }, () => {
     expect(b.snapshot.surfaceSha256).toBe(s.surfaceSha256);
     // conditional tools arrive with list_changed right after initialize; the settle re-listed
     expect(s.settle.listChangedNotifications).toBeGreaterThan(0);
-    expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"]));
+    expect(s.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+      ]),
+    );
     expect(SurfaceSnapshotSchema.parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
     expect(await waitGone(marker)).toEqual([]);
   });
 
   test("a Streamable HTTP URL that speaks only legacy SSE falls back to SSE", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING, "sse"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
+    const child = spawn(process.execPath, [EVERYTHING, "sse"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port) },
+      stdio: "ignore",
+    });
     try {
       await waitForPort(`http://127.0.0.1:${port}/`);
       const events: string[] = [];
-      const r = await inspectServer({ kind: "http", url: `http://127.0.0.1:${port}/sse` }, { onProgress: (e) => events.push(e.type) });
+      const r = await inspectServer(
+        { kind: "http", url: `http://127.0.0.1:${port}/sse` },
+        { onProgress: (e) => events.push(e.type) },
+      );
       expect(r.ok ? r.snapshot.transport : r.error).toBe("sse");
       expect(events).toContain("fallback");
       if (r.ok) expect(r.snapshot.tools.length).toBeGreaterThanOrEqual(13);

@@ -6,7 +6,10 @@ import { createServer } from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const EVERYTHING = path.join(
+  ROOT,
+  "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+);
 export const HOSTILE = path.join(ROOT, "tests/fixtures/servers/hostile.ts");
 export const KNOWLEDGE = path.join(ROOT, "servers/knowledge-mcp.ts");
 export const DEPLOY = path.join(ROOT, "servers/deploy-mcp.ts");
@@ -52,10 +55,20 @@ export async function freePort(): Promise<number> {
 }
 
 /** Start a server that prints `listening URL` on stdout; resolves with the URL. */
-export async function startHttp(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+export async function startHttp(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no 'listening' line from ${args.join(" ")}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no 'listening' line from ${args.join(" ")}`)),
+      20_000,
+    );
     let buf = "";
     child.stdout.on("data", (d: Buffer) => {
       buf += d.toString();

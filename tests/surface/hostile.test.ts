@@ -7,21 +7,96 @@ import { inspectServer } from "@/lib/mcp/node/inspect";
 import type { InspectLimits } from "@/lib/surface/limits";
 import { HOSTILE, newMarker, startHttp, waitGone } from "./helpers";
 
-const FAST: Partial<InspectLimits> = { connectTimeoutMs: 8_000, requestTimeoutMs: 2_000, deadlineMs: 20_000, settleQuietMs: 100 };
+const FAST: Partial<InspectLimits> = {
+  connectTimeoutMs: 8_000,
+  requestTimeoutMs: 2_000,
+  deadlineMs: 20_000,
+  settleQuietMs: 100,
+};
 
-type Case = { behaviour: string; limits?: Partial<InspectLimits>; code: string; limit?: string; message: RegExp; boundMs: number };
+type Case = {
+  behaviour: string;
+  limits?: Partial<InspectLimits>;
+  code: string;
+  limit?: string;
+  message: RegExp;
+  boundMs: number;
+};
 
 const CASES: Case[] = [
-  { behaviour: "hang", limits: { connectTimeoutMs: 1_500 }, code: "limit_exceeded", limit: "connectTimeoutMs", message: /within 1500 ms/, boundMs: 1_500 },
-  { behaviour: "hang-list", code: "limit_exceeded", limit: "requestTimeoutMs", message: /tools\/list \(page 1\) got no answer within 2000 ms/, boundMs: 2_000 },
-  { behaviour: "flood", limits: { totalBytes: 2_000_000 }, code: "limit_exceeded", limit: "totalBytes", message: /more than 2000000 bytes/, boundMs: 0 },
-  { behaviour: "crash-mid-reply", code: "server_exited", message: /exited with code 3 before answering tools\/list.*unfinished message/, boundMs: 0 },
-  { behaviour: "garbage-stdout", code: "limit_exceeded", limit: "invalidMessages", message: /not JSON-RPC/, boundMs: 0 },
-  { behaviour: "cursor-loop", code: "limit_exceeded", limit: "pageCount", message: /repeated the cursor "again"/, boundMs: 0 },
-  { behaviour: "cursor-endless", limits: { pageCount: 20 }, code: "limit_exceeded", limit: "pageCount", message: /after 20 pages/, boundMs: 0 },
-  { behaviour: "many-tools", limits: { itemCount: 500 }, code: "limit_exceeded", limit: "itemCount", message: /more than 500 items/, boundMs: 0 },
-  { behaviour: "list-changed-storm", code: "limit_exceeded", limit: "relists", message: /kept changing its tools list/, boundMs: 0 },
-  { behaviour: "long-description", code: "limit_exceeded", limit: "descriptionLength", message: /"verbose" has a description of 100000 characters/, boundMs: 0 },
+  {
+    behaviour: "hang",
+    limits: { connectTimeoutMs: 1_500 },
+    code: "limit_exceeded",
+    limit: "connectTimeoutMs",
+    message: /within 1500 ms/,
+    boundMs: 1_500,
+  },
+  {
+    behaviour: "hang-list",
+    code: "limit_exceeded",
+    limit: "requestTimeoutMs",
+    message: /tools\/list \(page 1\) got no answer within 2000 ms/,
+    boundMs: 2_000,
+  },
+  {
+    behaviour: "flood",
+    limits: { totalBytes: 2_000_000 },
+    code: "limit_exceeded",
+    limit: "totalBytes",
+    message: /more than 2000000 bytes/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "crash-mid-reply",
+    code: "server_exited",
+    message: /exited with code 3 before answering tools\/list.*unfinished message/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "garbage-stdout",
+    code: "limit_exceeded",
+    limit: "invalidMessages",
+    message: /not JSON-RPC/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "cursor-loop",
+    code: "limit_exceeded",
+    limit: "pageCount",
+    message: /repeated the cursor "again"/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "cursor-endless",
+    limits: { pageCount: 20 },
+    code: "limit_exceeded",
+    limit: "pageCount",
+    message: /after 20 pages/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "many-tools",
+    limits: { itemCount: 500 },
+    code: "limit_exceeded",
+    limit: "itemCount",
+    message: /more than 500 items/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "list-changed-storm",
+    code: "limit_exceeded",
+    limit: "relists",
+    message: /kept changing its tools list/,
+    boundMs: 0,
+  },
+  {
+    behaviour: "long-description",
+    code: "limit_exceeded",
+    limit: "descriptionLength",
+    message: /"verbose" has a description of 100000 characters/,
+    boundMs: 0,
+  },
 ];
 
 // Startup of a tsx child on a loaded 2-core box dominates; the bound checked is limit + slack.
@@ -32,7 +107,11 @@ describe("hostile servers over stdio", { timeout: 60_000 }, () => {
     const marker = newMarker();
     const t0 = Date.now();
     const r = await inspectServer(
-      { kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, c.behaviour, marker] },
+      {
+        kind: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", HOSTILE, c.behaviour, marker],
+      },
       { limits: { ...FAST, ...c.limits } },
     );
     const elapsed = Date.now() - t0;
@@ -48,7 +127,11 @@ describe("hostile servers over stdio", { timeout: 60_000 }, () => {
   test("deadline bounds the whole inspection", async () => {
     const marker = newMarker();
     const r = await inspectServer(
-      { kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, "list-changed-storm", marker] },
+      {
+        kind: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", HOSTILE, "list-changed-storm", marker],
+      },
       { limits: { ...FAST, relists: 1000, deadlineMs: 3_000 } },
     );
     expect(r.ok ? null : [r.error.code, r.error.limit]).toEqual(["limit_exceeded", "deadlineMs"]);
@@ -56,7 +139,14 @@ describe("hostile servers over stdio", { timeout: 60_000 }, () => {
   });
 
   test("invalid items are kept as rejects with reasons, valid ones listed", async () => {
-    const r = await inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, "invalid-items"] }, { limits: FAST });
+    const r = await inspectServer(
+      {
+        kind: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", HOSTILE, "invalid-items"],
+      },
+      { limits: FAST },
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const s = r.snapshot;
@@ -79,14 +169,24 @@ describe("hostile servers over stdio", { timeout: 60_000 }, () => {
   });
 
   test("a command that does not exist is a connect_failed value", async () => {
-    const r = await inspectServer({ kind: "stdio", command: "/nonexistent/relay-review-test", args: [] }, { limits: FAST });
+    const r = await inspectServer(
+      { kind: "stdio", command: "/nonexistent/relay-review-test", args: [] },
+      { limits: FAST },
+    );
     expect(r.ok ? null : r.error.code).toBe("connect_failed");
   });
 
   test("an aborted inspection ends at once with code aborted and kills the server", async () => {
     const marker = newMarker();
     const ac = new AbortController();
-    const p = inspectServer({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, "hang", marker] }, { limits: { connectTimeoutMs: 60_000 }, signal: ac.signal });
+    const p = inspectServer(
+      {
+        kind: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", HOSTILE, "hang", marker],
+      },
+      { limits: { connectTimeoutMs: 60_000 }, signal: ac.signal },
+    );
     setTimeout(() => ac.abort(), 300);
     const r = await p;
     expect(r.ok ? null : r.error.code).toBe("aborted");
@@ -96,19 +196,54 @@ describe("hostile servers over stdio", { timeout: 60_000 }, () => {
 
 describe("hostile servers over Streamable HTTP", { timeout: 60_000 }, () => {
   const HTTP_CASES: Case[] = [
-    { behaviour: "hang", limits: { connectTimeoutMs: 1_500 }, code: "limit_exceeded", limit: "connectTimeoutMs", message: /within 1500 ms/, boundMs: 1_500 },
-    { behaviour: "flood", limits: { totalBytes: 2_000_000 }, code: "limit_exceeded", limit: "totalBytes", message: /more than 2000000 bytes/, boundMs: 0 },
-    { behaviour: "cursor-loop", code: "limit_exceeded", limit: "pageCount", message: /repeated the cursor/, boundMs: 0 },
-    { behaviour: "long-description", code: "limit_exceeded", limit: "descriptionLength", message: /100000 characters/, boundMs: 0 },
+    {
+      behaviour: "hang",
+      limits: { connectTimeoutMs: 1_500 },
+      code: "limit_exceeded",
+      limit: "connectTimeoutMs",
+      message: /within 1500 ms/,
+      boundMs: 1_500,
+    },
+    {
+      behaviour: "flood",
+      limits: { totalBytes: 2_000_000 },
+      code: "limit_exceeded",
+      limit: "totalBytes",
+      message: /more than 2000000 bytes/,
+      boundMs: 0,
+    },
+    {
+      behaviour: "cursor-loop",
+      code: "limit_exceeded",
+      limit: "pageCount",
+      message: /repeated the cursor/,
+      boundMs: 0,
+    },
+    {
+      behaviour: "long-description",
+      code: "limit_exceeded",
+      limit: "descriptionLength",
+      message: /100000 characters/,
+      boundMs: 0,
+    },
     { behaviour: "crash-mid-reply", code: "protocol_error", message: /tools\/list/, boundMs: 0 },
     // list_changed arrives on the server→client GET stream, as Streamable HTTP sends it
-    { behaviour: "list-changed-storm", code: "limit_exceeded", limit: "relists", message: /kept changing its tools list/, boundMs: 0 },
+    {
+      behaviour: "list-changed-storm",
+      code: "limit_exceeded",
+      limit: "relists",
+      message: /kept changing its tools list/,
+      boundMs: 0,
+    },
   ];
   test.each(HTTP_CASES)("$behaviour → $code $limit", async (c) => {
     const srv = await startHttp(["--import", "tsx", HOSTILE, c.behaviour, "--http"]);
     try {
       const t0 = Date.now();
-      const r = await inspectServer({ kind: "http", url: srv.url, mode: "streamable-http" }, { limits: { ...FAST, ...c.limits } });
+      const r = await inspectServer(
+        { kind: "http", url: srv.url, mode: "streamable-http" },
+        { limits: { ...FAST, ...c.limits } },
+      );
       expect(Date.now() - t0).toBeLessThan(c.boundMs + SLACK_MS);
       expect(r.ok).toBe(false);
       if (r.ok) return;

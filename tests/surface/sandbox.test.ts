@@ -40,7 +40,13 @@ function listen(host: string): Promise<{ server: Server; port: number; accepted:
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => resolve({ server, port: (server.address() as { port: number }).port, accepted: () => accepted }));
+    server.listen(0, host, () =>
+      resolve({
+        server,
+        port: (server.address() as { port: number }).port,
+        accepted: () => accepted,
+      }),
+    );
   });
 }
 
@@ -69,20 +75,42 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     base = mkdtempSync(path.join(tmpdir(), "rr-sandbox-"));
     dataDir = path.join(base, "data");
     mkdirSync(dataDir);
-    writeFileSync(path.join(dataDir, "signing-key.pem"), "-----BEGIN PRIVATE KEY-----\nnot-a-real-key\n-----END PRIVATE KEY-----\n");
-    writeFileSync(path.join(dataDir, "owner-token"), "owner-token-0123456789abcdef0123456789abcdef\n");
+    writeFileSync(
+      path.join(dataDir, "signing-key.pem"),
+      "-----BEGIN PRIVATE KEY-----\nnot-a-real-key\n-----END PRIVATE KEY-----\n",
+    );
+    writeFileSync(
+      path.join(dataDir, "owner-token"),
+      "owner-token-0123456789abcdef0123456789abcdef\n",
+    );
     hostTmpFile = path.join(tmpdir(), `rr-sandbox-host-tmp-${process.pid}.txt`);
     writeFileSync(hostTmpFile, "a file in the host's /tmp\n");
     workbench = await listen("127.0.0.1");
     anyInterface = await listen("0.0.0.0");
-    probeTargets = [`127.0.0.1:${workbench.port}`, ...ownAddresses().map((a) => `${a}:${anyInterface.port}`)];
+    probeTargets = [
+      `127.0.0.1:${workbench.port}`,
+      ...ownAddresses().map((a) => `${a}:${anyInterface.port}`),
+    ];
     const probe = Buffer.from(
-      JSON.stringify({ files: [path.join(dataDir, "signing-key.pem"), path.join(dataDir, "owner-token"), hostTmpFile], dirs: [dataDir], connect: probeTargets }),
+      JSON.stringify({
+        files: [
+          path.join(dataDir, "signing-key.pem"),
+          path.join(dataDir, "owner-token"),
+          hostTmpFile,
+        ],
+        dirs: [dataDir],
+        connect: probeTargets,
+      }),
     ).toString("base64url");
     probeArg = `--probe=${probe}`;
     writeFileSync(
       path.join(dataDir, "launchers.json"),
-      JSON.stringify({ version: 1, launchers: [{ id: "probe", command: "node", args: [...PROBE_ARGS, probeArg], fixture: false }] }),
+      JSON.stringify({
+        version: 1,
+        launchers: [
+          { id: "probe", command: "node", args: [...PROBE_ARGS, probeArg], fixture: false },
+        ],
+      }),
     );
     env = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -117,7 +145,18 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       {
         schemaVersion: REVIEW_SCHEMA_VERSION,
         title: "sandbox probe",
-        servers: [{ id: "probe", name: "probe", transport: { kind: "stdio", command: "node", args: [...PROBE_ARGS, probeArg], envNames: [] } }],
+        servers: [
+          {
+            id: "probe",
+            name: "probe",
+            transport: {
+              kind: "stdio",
+              command: "node",
+              args: [...PROBE_ARGS, probeArg],
+              envNames: [],
+            },
+          },
+        ],
       },
       "t",
     );
@@ -129,7 +168,9 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
 
     const inspection = await latestInspection(store.db, id, "probe");
     const { getSnapshot } = await import("@/lib/store/snapshots");
-    const snapshot = (await getSnapshot(store.db, inspection!.snapshotSha256!))!.document as { tools: Array<{ name: string; description: string }> };
+    const snapshot = (await getSnapshot(store.db, inspection!.snapshotSha256!))!.document as {
+      tools: Array<{ name: string; description: string }>;
+    };
     const said = Object.fromEntries(snapshot.tools.map((t) => [t.name, t.description]));
     // Nothing got through: no description reports a read, a listing, a value or a connection.
     expect(Object.values(said).filter((d) => d.includes("GOT"))).toEqual([]);
@@ -160,10 +201,14 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
         ...ownAddresses().map((a) => `connect ${a}:${anyInterface.port} ENETUNREACH`),
       ]),
     );
-    expect(report.attempts.find((a) => a.target.endsWith("node_modules/.sandbox-probe"))).toMatchObject({ kind: "open", result: "EROFS", write: true });
+    expect(
+      report.attempts.find((a) => a.target.endsWith("node_modules/.sandbox-probe")),
+    ).toMatchObject({ kind: "open", result: "EROFS", write: true });
     // What it could see: never the data folder, the repository root or the host's /tmp.
     for (const p of report.visible) {
-      expect(p === ROOT || dataDir.startsWith(p) || p.startsWith(dataDir) || p === tmpdir()).toBe(false);
+      expect(p === ROOT || dataDir.startsWith(p) || p.startsWith(dataDir) || p === tmpdir()).toBe(
+        false,
+      );
     }
     // No secret value reaches the stored report.
     expect(JSON.stringify(report)).not.toContain(env.RELAY_REVIEW_TOKEN);
@@ -174,9 +219,17 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"],
       ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
     ]) {
-      const r = await resolveInspectTarget({ transport: { kind: "stdio", command: "node", args, envNames: [] } }, env);
+      const r = await resolveInspectTarget(
+        { transport: { kind: "stdio", command: "node", args, envNames: [] } },
+        env,
+      );
       if (!r.ok || r.target.kind !== "stdio") throw new Error(JSON.stringify(r));
-      const s = sandboxTarget(r.target, { sandbox: r.target.launcher!.sandbox, root: ROOT, dataDir, env });
+      const s = sandboxTarget(r.target, {
+        sandbox: r.target.launcher!.sandbox,
+        root: ROOT,
+        dataDir,
+        env,
+      });
       if (!s.ok) throw new Error(s.message);
       const result = await inspectServer(s.target, { limits: { connectTimeoutMs: 30_000 } });
       expect(result.ok ? result.snapshot.tools.length : result.error).toBeGreaterThan(0);
@@ -184,7 +237,11 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     }
     const marker = newMarker();
     const s = sandboxTarget(
-      { kind: "stdio", command: process.execPath, args: ["--import", "tsx", KNOWLEDGE, "stdio", marker] },
+      {
+        kind: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", KNOWLEDGE, "stdio", marker],
+      },
       { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
     );
     if (!s.ok) throw new Error(s.message);
@@ -193,27 +250,54 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
   });
 
   test.each([
-    { behaviour: "hang", limits: { connectTimeoutMs: 4_000 }, code: "limit_exceeded", limit: "connectTimeoutMs" },
-    { behaviour: "flood", limits: { connectTimeoutMs: 30_000, totalBytes: 2_000_000 }, code: "limit_exceeded", limit: "totalBytes" },
-    { behaviour: "crash-mid-reply", limits: { connectTimeoutMs: 30_000 }, code: "server_exited", limit: undefined },
-  ])("hostile $behaviour under the sandbox ends as without it ($code), and the sandbox leaves no process behind", async (c) => {
-    const marker = newMarker();
-    const s = sandboxTarget(
-      { kind: "stdio", command: process.execPath, args: ["--import", "tsx", HOSTILE, c.behaviour, marker] },
-      { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
-    );
-    if (!s.ok) throw new Error(s.message);
-    const r = await inspectServer(s.target, { limits: { requestTimeoutMs: 2_000, deadlineMs: 40_000, settleQuietMs: 100, ...c.limits } });
-    expect(r.ok ? null : [r.error.code, r.error.limit]).toEqual([c.code, c.limit]);
-    expect(await waitGone(marker)).toEqual([]);
-  });
+    {
+      behaviour: "hang",
+      limits: { connectTimeoutMs: 4_000 },
+      code: "limit_exceeded",
+      limit: "connectTimeoutMs",
+    },
+    {
+      behaviour: "flood",
+      limits: { connectTimeoutMs: 30_000, totalBytes: 2_000_000 },
+      code: "limit_exceeded",
+      limit: "totalBytes",
+    },
+    {
+      behaviour: "crash-mid-reply",
+      limits: { connectTimeoutMs: 30_000 },
+      code: "server_exited",
+      limit: undefined,
+    },
+  ])(
+    "hostile $behaviour under the sandbox ends as without it ($code), and the sandbox leaves no process behind",
+    async (c) => {
+      const marker = newMarker();
+      const s = sandboxTarget(
+        {
+          kind: "stdio",
+          command: process.execPath,
+          args: ["--import", "tsx", HOSTILE, c.behaviour, marker],
+        },
+        { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
+      );
+      if (!s.ok) throw new Error(s.message);
+      const r = await inspectServer(s.target, {
+        limits: { requestTimeoutMs: 2_000, deadlineMs: 40_000, settleQuietMs: 100, ...c.limits },
+      });
+      expect(r.ok ? null : [r.error.code, r.error.limit]).toEqual([c.code, c.limit]);
+      expect(await waitGone(marker)).toEqual([]);
+    },
+  );
 
   test("the named limits hold: CPU time and memory end a runaway server, not the host", async () => {
     for (const c of [
       { code: "for(;;){}", limits: { cpuSeconds: 1 } },
       { code: "const a=[];for(;;)a.push(Buffer.alloc(1<<20).fill(1))", limits: { memoryMiB: 128 } },
     ]) {
-      const s = sandboxTarget({ kind: "stdio", command: process.execPath, args: ["-e", c.code] }, { sandbox: LauncherSandboxSchema.parse({ limits: c.limits }), root: ROOT, dataDir, env });
+      const s = sandboxTarget(
+        { kind: "stdio", command: process.execPath, args: ["-e", c.code] },
+        { sandbox: LauncherSandboxSchema.parse({ limits: c.limits }), root: ROOT, dataDir, env },
+      );
       if (!s.ok) throw new Error(s.message);
       const t0 = Date.now();
       const r = await inspectServer(s.target, { limits: { connectTimeoutMs: 30_000 } });
@@ -228,26 +312,69 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       {
         schemaVersion: REVIEW_SCHEMA_VERSION,
         title: "opt-out",
-        servers: [{ id: "k", name: "k", transport: { kind: "stdio", command: "node", args: ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"], envNames: [] } }],
+        servers: [
+          {
+            id: "k",
+            name: "k",
+            transport: {
+              kind: "stdio",
+              command: "node",
+              args: ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"],
+              envNames: [],
+            },
+          },
+        ],
       },
       "t",
     );
-    const refused = await prepareInspection(store.db, id, "k" as ServerId, { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" });
-    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual(["refused", expect.stringContaining("`apt-get install bubblewrap`") as string]);
-    const optedOut = await prepareInspection(store.db, id, "k" as ServerId, { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap", RELAY_REVIEW_UNSANDBOXED: "1" });
+    const refused = await prepareInspection(store.db, id, "k" as ServerId, {
+      ...env,
+      RELAY_REVIEW_BWRAP: "/nonexistent/bwrap",
+    });
+    expect(refused.ok ? null : [refused.error.code, refused.error.message]).toEqual([
+      "refused",
+      expect.stringContaining("`apt-get install bubblewrap`") as string,
+    ]);
+    const optedOut = await prepareInspection(store.db, id, "k" as ServerId, {
+      ...env,
+      RELAY_REVIEW_BWRAP: "/nonexistent/bwrap",
+      RELAY_REVIEW_UNSANDBOXED: "1",
+    });
     if (!optedOut.ok) throw new Error(optedOut.error.message);
     expect(optedOut.target.kind === "stdio" && optedOut.target.sandbox).toBeFalsy();
     await runInspection(store.db, optedOut, { limits: { connectTimeoutMs: 30_000 } });
-    expect((await latestInspection(store.db, id, "k"))?.sandbox).toEqual({ sandboxed: false, reason: expect.stringContaining("RELAY_REVIEW_UNSANDBOXED=1") as string });
+    expect((await latestInspection(store.db, id, "k"))?.sandbox).toEqual({
+      sandboxed: false,
+      reason: expect.stringContaining("RELAY_REVIEW_UNSANDBOXED=1") as string,
+    });
   });
 
   test("refusals: no bubblewrap names the step that enables it; egress is refused rather than granted; the data folder is never shown", () => {
-    const stdio = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", KNOWLEDGE, "stdio"] };
-    const none = sandboxTarget(stdio, { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env: { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" } });
+    const stdio = {
+      kind: "stdio" as const,
+      command: process.execPath,
+      args: ["--import", "tsx", KNOWLEDGE, "stdio"],
+    };
+    const none = sandboxTarget(stdio, {
+      sandbox: LauncherSandboxSchema.parse({}),
+      root: ROOT,
+      dataDir,
+      env: { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" },
+    });
     expect(none.ok ? "" : none.message).toContain("`apt-get install bubblewrap`");
-    const egress = sandboxTarget(stdio, { sandbox: LauncherSandboxSchema.parse({ egress: ["api.example.com:443"] }), root: ROOT, dataDir, env });
+    const egress = sandboxTarget(stdio, {
+      sandbox: LauncherSandboxSchema.parse({ egress: ["api.example.com:443"] }),
+      root: ROOT,
+      dataDir,
+      env,
+    });
     expect(egress.ok ? "" : egress.message).toContain("does not enforce yet");
-    const shown = sandboxTarget(stdio, { sandbox: LauncherSandboxSchema.parse({ read: [path.dirname(dataDir)] }), root: ROOT, dataDir, env });
+    const shown = sandboxTarget(stdio, {
+      sandbox: LauncherSandboxSchema.parse({ read: [path.dirname(dataDir)] }),
+      root: ROOT,
+      dataDir,
+      env,
+    });
     expect(shown.ok ? "" : shown.message).toContain("data folder");
   });
 });

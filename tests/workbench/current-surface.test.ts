@@ -20,7 +20,15 @@ import { putSnapshot, recordInspection, type InspectionRecord } from "@/lib/stor
 import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { currentInspection, currentInspections } from "@/lib/workbench/current-surface";
-import { currentSurfaces, decide, decisionExport, decisionReport, decisionView, loadStoredDecision, recordSurface } from "@/lib/workbench/decisions";
+import {
+  currentSurfaces,
+  decide,
+  decisionExport,
+  decisionReport,
+  decisionView,
+  loadStoredDecision,
+  recordSurface,
+} from "@/lib/workbench/decisions";
 import { hashShareToken, loadShareView, newShareToken } from "@/lib/workbench/share";
 import { surfaceView } from "@/lib/workbench/surface";
 import { BACKENDS } from "@/tests/store/support/backends";
@@ -32,7 +40,11 @@ const OLDER_CAPS = ["roots"];
 function snapshotOf(toolNames: string[], declaredCapabilities: readonly string[]): SurfaceSnapshot {
   const s: Surface = {
     instructions: null,
-    tools: toolNames.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" } })),
+    tools: toolNames.map((name) => ({
+      name,
+      description: `The ${name} tool.`,
+      inputSchema: { type: "object" },
+    })),
     resources: [],
     resourceTemplates: [],
     prompts: [],
@@ -41,12 +53,21 @@ function snapshotOf(toolNames: string[], declaredCapabilities: readonly string[]
   return snapshotOfSurface(s, { declaredCapabilities });
 }
 
-const PINNED = snapshotOf(["knowledge_search", "read_page", "list_spaces", "get_comment"], DECLARED_CAPABILITY_NAMES);
-const NEWER = snapshotOf(["knowledge_search", "read_page", "list_spaces", "get_comment", "export_space"], OLDER_CAPS);
+const PINNED = snapshotOf(
+  ["knowledge_search", "read_page", "list_spaces", "get_comment"],
+  DECLARED_CAPABILITY_NAMES,
+);
+const NEWER = snapshotOf(
+  ["knowledge_search", "read_page", "list_spaces", "get_comment", "export_space"],
+  OLDER_CAPS,
+);
 /** The server's tools the analysis lists from a snapshot ("declared" when it fell back to the review's declared tools). */
 const listedTools = (analysis: Analysis) =>
   analysis.toolLists.find((l) => l.serverId === SERVER)?.origin === "snapshot"
-    ? analysis.tools.filter((t) => t.serverId === SERVER && t.item === "tool" && t.presence === "listed").map((t) => t.name).sort()
+    ? analysis.tools
+        .filter((t) => t.serverId === SERVER && t.item === "tool" && t.presence === "listed")
+        .map((t) => t.name)
+        .sort()
     : "declared";
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 2, 12, minute));
 /** A pin of PINNED under the capabilities this workbench declares. */
@@ -66,7 +87,12 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
   let token: string;
   let newest: InspectionRecord;
 
-  const inspect = async (snapshot: SurfaceSnapshot | null, caps: readonly string[], minute: number, serverId: string = SERVER) =>
+  const inspect = async (
+    snapshot: SurfaceSnapshot | null,
+    caps: readonly string[],
+    minute: number,
+    serverId: string = SERVER,
+  ) =>
     recordInspection(store.db, {
       reviewId,
       serverId,
@@ -89,7 +115,11 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     const stored = await loadStoredDecision(db, reviewId, decisionId);
     const share = (await loadShareView(db, token))!;
     return {
-      view: { inspectionId: view.current?.inspection.id, surfaceSha256: view.current?.snapshot.surfaceSha256, pin: view.comparison?.status },
+      view: {
+        inspectionId: view.current?.inspection.id,
+        surfaceSha256: view.current?.snapshot.surfaceSha256,
+        pin: view.comparison?.status,
+      },
       analysisTools: listedTools(analysis),
       decisionList: surfaces.get(SERVER),
       storedDecision: stored.currentSurfaceSha256,
@@ -131,21 +161,27 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     expect([...current.keys()].sort()).toEqual(["deploy-tools", SERVER]);
     expect(current.get(SERVER)?.id).toBe(newest.id);
     expect((await currentInspection(store.db, reviewId, SERVER))?.id).toBe(newest.id);
-    expect((await currentInspection(store.db, reviewId, "deploy-tools"))?.declaredCapabilities).toEqual(OLDER_CAPS);
+    expect(
+      (await currentInspection(store.db, reviewId, "deploy-tools"))?.declaredCapabilities,
+    ).toEqual(OLDER_CAPS);
     expect(await currentInspection(store.db, reviewId, "tracker-internal")).toBeNull();
   });
 
   test("every reader rests on that inspection, and they all move together to a newer one", async () => {
     const record = (await getReview(store.db, reviewId))!;
-    const made = await decide(store.db, reviewId, DecideRequestSchema.parse({
-      baseRevision: record.revision,
-      serverId: SERVER,
-      agentId: "docs-agent",
-      verdict: "approved",
-      conditions: [],
-      reviewer: "R. Reviewer",
-      rationale: "read-only tools",
-    }));
+    const made = await decide(
+      store.db,
+      reviewId,
+      DecideRequestSchema.parse({
+        baseRevision: record.revision,
+        serverId: SERVER,
+        agentId: "docs-agent",
+        verdict: "approved",
+        conditions: [],
+        reviewer: "R. Reviewer",
+        rationale: "read-only tools",
+      }),
+    );
     expect(made.decision.decision.bound.surfaceSha256).toBe(NEWER.surfaceSha256);
 
     const newerTools = NEWER.tools.map((t) => t.name).sort();
@@ -159,7 +195,11 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
       shareTools: newerTools,
       shareStatus: "current",
       listStatus: "current",
-      recordSurface: { surfaceSha256: NEWER.surfaceSha256, tools: newerTools, declaredCapabilities: OLDER_CAPS },
+      recordSurface: {
+        surfaceSha256: NEWER.surfaceSha256,
+        tools: newerTools,
+        declaredCapabilities: OLDER_CAPS,
+      },
       exported: "credential-request",
     });
     expect(before.report).toContain(`made against the live surface \`${NEWER.surfaceSha256}\``);
@@ -184,21 +224,40 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
 
   test("a decision made now binds to the same inspection the analysis and the view use", async () => {
     const record = (await getReview(store.db, reviewId))!;
-    const made = await decide(store.db, reviewId, DecideRequestSchema.parse({
-      baseRevision: record.revision,
-      serverId: SERVER,
-      agentId: "docs-agent",
-      verdict: "rejected",
-      conditions: [],
-      reviewer: "R. Reviewer",
-      rationale: "not yet",
-    }));
-    const view = await surfaceView(store.db, (await getReview(store.db, reviewId))!, record.review.servers.find((s) => s.id === SERVER)!);
+    const made = await decide(
+      store.db,
+      reviewId,
+      DecideRequestSchema.parse({
+        baseRevision: record.revision,
+        serverId: SERVER,
+        agentId: "docs-agent",
+        verdict: "rejected",
+        conditions: [],
+        reviewer: "R. Reviewer",
+        rationale: "not yet",
+      }),
+    );
+    const view = await surfaceView(
+      store.db,
+      (await getReview(store.db, reviewId))!,
+      record.review.servers.find((s) => s.id === SERVER)!,
+    );
     expect(made.decision.decision.bound.surfaceSha256).toBe(view.current?.snapshot.surfaceSha256);
     expect(made.decision.status.state).toBe("current");
     // A stale base revision is refused, naming the revision, and saves nothing.
     await expect(
-      decide(store.db, reviewId, DecideRequestSchema.parse({ baseRevision: record.revision, serverId: SERVER, agentId: "docs-agent", verdict: "rejected", reviewer: "R", rationale: "x" })),
+      decide(
+        store.db,
+        reviewId,
+        DecideRequestSchema.parse({
+          baseRevision: record.revision,
+          serverId: SERVER,
+          agentId: "docs-agent",
+          verdict: "rejected",
+          reviewer: "R",
+          rationale: "x",
+        }),
+      ),
     ).rejects.toThrow(/saved as revision/);
     expect((await getReview(store.db, reviewId))!.review.decisions).toHaveLength(2);
   });
@@ -210,15 +269,28 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     await recordInspection(store.db, {
       reviewId: id,
       serverId: SERVER,
-      snapshotSha256: await putSnapshot(store.db, { snapshotVersion: 99, written: "by another version" }),
+      snapshotSha256: await putSnapshot(store.db, {
+        snapshotVersion: 99,
+        written: "by another version",
+      }),
       surfaceSha256: NEWER.surfaceSha256,
       declaredCapabilities: DECLARED_CAPABILITY_NAMES,
       status: "ok",
       inspectedAt: at(5),
     });
     const record = (await getReview(store.db, id))!;
-    const approve = { baseRevision: record.revision, serverId: SERVER, agentId: "docs-agent", verdict: "approved", conditions: [], reviewer: "R", rationale: "x" };
-    await expect(decide(store.db, id, DecideRequestSchema.parse(approve))).rejects.toThrow(/is blocked: its current inspection .* differs from its pin/);
+    const approve = {
+      baseRevision: record.revision,
+      serverId: SERVER,
+      agentId: "docs-agent",
+      verdict: "approved",
+      conditions: [],
+      reviewer: "R",
+      rationale: "x",
+    };
+    await expect(decide(store.db, id, DecideRequestSchema.parse(approve))).rejects.toThrow(
+      /is blocked: its current inspection .* differs from its pin/,
+    );
     expect((await getReview(store.db, id))!.review.decisions).toHaveLength(review.decisions.length);
   });
 });

@@ -19,18 +19,33 @@ export const dynamic = "force-dynamic";
  */
 export const POST = withRoute(async (request: Request) => {
   const body = await readJson(request, ImportRequestSchema);
-  const parsed = parseClientConfig(body.text, { ...(body.fileName ? { fileName: body.fileName } : {}), ...(body.shape ? { shape: body.shape } : {}) });
+  const parsed = parseClientConfig(body.text, {
+    ...(body.fileName ? { fileName: body.fileName } : {}),
+    ...(body.shape ? { shape: body.shape } : {}),
+  });
   if (!parsed.ok) {
-    throw new AppError("BAD_REQUEST", `the config is malformed: ${parsed.issues.map(formatImportIssue).join("; ")}`, {
-      issues: parsed.issues.map((i) => ({ path: i.path, message: `line ${i.line}, column ${i.column}: ${i.message}` })),
-      details: { lines: parsed.issues },
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      `the config is malformed: ${parsed.issues.map(formatImportIssue).join("; ")}`,
+      {
+        issues: parsed.issues.map((i) => ({
+          path: i.path,
+          message: `line ${i.line}, column ${i.column}: ${i.message}`,
+        })),
+        details: { lines: parsed.issues },
+      },
+    );
   }
   const db = await getDb();
   if (body.reviewId === undefined) {
     const { review, summary } = reviewFromImport(parsed.config);
     const record = await createReview(db, review, OWNER_AUTHOR);
-    const res: ImportResponse = { reviewId: record.id, revision: record.revision, created: true, summary };
+    const res: ImportResponse = {
+      reviewId: record.id,
+      revision: record.revision,
+      created: true,
+      summary,
+    };
     return jsonResponse(res, 201, { Location: `/api/reviews/${encodeURIComponent(record.id)}` });
   }
   const id = parseParam(ReviewIdSchema, body.reviewId, "reviewId");
@@ -38,12 +53,26 @@ export const POST = withRoute(async (request: Request) => {
   if (!current) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
   const base = body.baseRevision ?? current.revision;
   if (base !== current.revision) {
-    throw new AppError("CONFLICT", `this review is at revision ${current.revision}, not ${base}; reload it and import again`, { details: { current } });
+    throw new AppError(
+      "CONFLICT",
+      `this review is at revision ${current.revision}, not ${base}; reload it and import again`,
+      { details: { current } },
+    );
   }
   const { review, summary } = applyImport(current.review, parsed.config);
   const saved = await saveReview(db, id, base, review, OWNER_AUTHOR);
   if (!saved) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-  if (!saved.ok) throw new AppError("CONFLICT", `the review was saved as revision ${saved.conflict.revision} meanwhile; import again`, { details: { current: saved.conflict } });
-  const res: ImportResponse = { reviewId: id, revision: saved.record.revision, created: false, summary };
+  if (!saved.ok)
+    throw new AppError(
+      "CONFLICT",
+      `the review was saved as revision ${saved.conflict.revision} meanwhile; import again`,
+      { details: { current: saved.conflict } },
+    );
+  const res: ImportResponse = {
+    reviewId: id,
+    revision: saved.record.revision,
+    created: false,
+    summary,
+  };
   return jsonResponse(res);
 });

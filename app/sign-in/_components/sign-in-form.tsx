@@ -18,7 +18,9 @@ async function signIn(token: string): Promise<string | null> {
     credentials: "same-origin",
   });
   if (res.ok) return null;
-  return res.status === 401 ? "That is not this workbench's owner token." : `Sign-in failed (${res.status}).`;
+  return res.status === 401
+    ? "That is not this workbench's owner token."
+    : `Sign-in failed (${res.status}).`;
 }
 
 export function SignInForm() {
@@ -67,7 +69,11 @@ export function SignInForm() {
         </p>
       ) : null}
       <div>
-        <button type="submit" className="btn btn-primary" disabled={status.kind === "working" || token.trim() === ""}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={status.kind === "working" || token.trim() === ""}
+        >
           {status.kind === "working" ? "Signing in…" : "Sign in"}
         </button>
       </div>

@@ -9,18 +9,45 @@ const load = (text: string): NetworkPolicy[] => {
   return r.policies;
 };
 const withEgress = (egress: string) =>
-  load(`apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n${egress}`);
+  load(
+    `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n${egress}`,
+  );
 
 const seed = load(DEMO_NETWORK_POLICY);
 
 describe("[control:egress] classifying a policy", () => {
   test.each([
     ["the seed's allowlist", DEMO_NETWORK_POLICY, "allowlist", true],
-    ["a rule with no to", "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - ports: [{ port: 443 }]\n", "default_allow", false],
-    ["0.0.0.0/0", "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - to: [{ ipBlock: { cidr: 0.0.0.0/0 } }]\n", "default_allow", false],
-    ["0.0.0.0/0 minus private ranges", "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - to: [{ ipBlock: { cidr: 0.0.0.0/0, except: [10.0.0.0/8, 169.254.169.254/32] } }]\n", "denylist", false],
-    ["Ingress only", "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Ingress]\n", "not_restricting", false],
-    ["deny all", "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n", "allowlist", true],
+    [
+      "a rule with no to",
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - ports: [{ port: 443 }]\n",
+      "default_allow",
+      false,
+    ],
+    [
+      "0.0.0.0/0",
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - to: [{ ipBlock: { cidr: 0.0.0.0/0 } }]\n",
+      "default_allow",
+      false,
+    ],
+    [
+      "0.0.0.0/0 minus private ranges",
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  egress:\n    - to: [{ ipBlock: { cidr: 0.0.0.0/0, except: [10.0.0.0/8, 169.254.169.254/32] } }]\n",
+      "denylist",
+      false,
+    ],
+    [
+      "Ingress only",
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Ingress]\n",
+      "not_restricting",
+      false,
+    ],
+    [
+      "deny all",
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n",
+      "allowlist",
+      true,
+    ],
   ])("%s is %s (denies unlisted by construction: %s)", (_name, text, kind, denies) => {
     const shape = classifyEgress(load(text));
     expect(shape.kind).toBe(kind);
@@ -29,8 +56,14 @@ describe("[control:egress] classifying a policy", () => {
 
   it("lists admitted destinations rule by rule", () => {
     const admitted = admittedDestinations(seed);
-    expect(admitted.map(({ shape, to, ports }) => ({ shape, to, ports }))).toEqual([{ shape: "allowlist", to: ["10.42.7.0/24"], ports: ["TCP 443"] }]);
-    expect(admitted[0]?.rule).toMatchObject({ policy: "knowledge-mcp-egress", ruleIndex: 0, line: 14 });
+    expect(admitted.map(({ shape, to, ports }) => ({ shape, to, ports }))).toEqual([
+      { shape: "allowlist", to: ["10.42.7.0/24"], ports: ["TCP 443"] },
+    ]);
+    expect(admitted[0]?.rule).toMatchObject({
+      policy: "knowledge-mcp-egress",
+      ruleIndex: 0,
+      line: 14,
+    });
   });
 });
 
@@ -49,7 +82,10 @@ describe("[control:egress] wouldAllow", () => {
 
   it("names the rule that matched", () => {
     const r = wouldAllow(seed, { host: "10.42.7.3", port: 443 });
-    expect(r.outcome === "allowed" && r.matchedRule).toMatchObject({ policy: "knowledge-mcp-egress", path: "spec.egress[0]" });
+    expect(r.outcome === "allowed" && r.matchedRule).toMatchObject({
+      policy: "knowledge-mcp-egress",
+      path: "spec.egress[0]",
+    });
   });
 
   it("except carves addresses out of a denylist; everything else gets out", () => {
@@ -59,18 +95,27 @@ describe("[control:egress] wouldAllow", () => {
   });
 
   it("port ranges with endPort", () => {
-    const p = withEgress("    - to: [{ ipBlock: { cidr: 10.0.0.0/8 } }]\n      ports: [{ protocol: TCP, port: 8000, endPort: 8080 }]\n");
+    const p = withEgress(
+      "    - to: [{ ipBlock: { cidr: 10.0.0.0/8 } }]\n      ports: [{ protocol: TCP, port: 8000, endPort: 8080 }]\n",
+    );
     expect(wouldAllow(p, { ip: "10.0.0.1", port: 8080 }).outcome).toBe("allowed");
     expect(wouldAllow(p, { ip: "10.0.0.1", port: 8081 }).outcome).toBe("denied");
   });
 
   it("a hostname depends on DNS; given resolved addresses, each is evaluated", () => {
-    const r = wouldAllow(seed, { host: "tracker.internal", port: 443, resolvedIps: ["10.42.7.20", "93.184.216.34"] });
+    const r = wouldAllow(seed, {
+      host: "tracker.internal",
+      port: 443,
+      resolvedIps: ["10.42.7.20", "93.184.216.34"],
+    });
     expect(r.outcome).toBe("depends_on_dns");
     if (r.outcome !== "depends_on_dns") return;
     expect(r.resolved.map((v) => v.outcome)).toEqual(["allowed", "denied"]);
     expect(r.ifResolved).toBe("mixed");
-    expect(wouldAllow(seed, { host: "example.com", port: 443 })).toMatchObject({ outcome: "depends_on_dns", ifResolved: null });
+    expect(wouldAllow(seed, { host: "example.com", port: 443 })).toMatchObject({
+      outcome: "depends_on_dns",
+      ifResolved: null,
+    });
   });
 
   it("a rule with no `to` admits a hostname whatever it resolves to", () => {
@@ -82,12 +127,16 @@ describe("[control:egress] wouldAllow", () => {
     const p = withEgress("    - to: [{ namespaceSelector: { matchLabels: { team: atlas } } }]\n");
     const r = wouldAllow(p, { ip: "93.184.216.34", port: 443 });
     expect(r.outcome).toBe("denied");
-    expect(r.outcome === "denied" && r.notes.join(" ")).toMatch(/cannot be evaluated for an external address/);
+    expect(r.outcome === "denied" && r.notes.join(" ")).toMatch(
+      /cannot be evaluated for an external address/,
+    );
     expect(classifyEgress(p).kind).toBe("allowlist");
   });
 
   it("a policy that does not restrict egress allows everything", () => {
-    const p = load("apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n");
+    const p = load(
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: p }\nspec:\n  podSelector: {}\n",
+    );
     expect(wouldAllow(p, { ip: "93.184.216.34", port: 443 }).outcome).toBe("allowed");
   });
 

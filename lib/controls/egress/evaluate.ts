@@ -21,22 +21,57 @@ import type { Cidr, EgressPeer, EgressPort, EgressRule, NetworkPolicy, Protocol 
 export const BROAD_IPV4_MAX_PREFIX = 7;
 export const BROAD_IPV6_MAX_PREFIX = 6;
 
-export type RuleRef = { policy: string; ruleIndex: number; document: number; path: string; line: number; column: number };
+export type RuleRef = {
+  policy: string;
+  ruleIndex: number;
+  document: number;
+  path: string;
+  line: number;
+  column: number;
+};
 
 export type RuleShape = "allowlist" | "denylist" | "default_allow";
 
 export type EgressShape =
   | { kind: "allowlist"; deniesUnlistedByConstruction: true; reason: string }
-  | { kind: "denylist" | "default_allow" | "not_restricting"; deniesUnlistedByConstruction: false; reason: string; rules: RuleRef[] };
+  | {
+      kind: "denylist" | "default_allow" | "not_restricting";
+      deniesUnlistedByConstruction: false;
+      reason: string;
+      rules: RuleRef[];
+    };
 
-export type AdmittedDestination = { rule: RuleRef; shape: RuleShape; to: string[]; ports: string[] };
+export type AdmittedDestination = {
+  rule: RuleRef;
+  shape: RuleShape;
+  to: string[];
+  ports: string[];
+};
 
-export type Destination = { host?: string; ip?: string; port: number; protocol?: Protocol; resolvedIps?: string[] };
+export type Destination = {
+  host?: string;
+  ip?: string;
+  port: number;
+  protocol?: Protocol;
+  resolvedIps?: string[];
+};
 
-export type IpVerdict = { ip: string; outcome: "allowed" | "denied"; matchedRule: RuleRef | null; reason: string; notes: string[] };
+export type IpVerdict = {
+  ip: string;
+  outcome: "allowed" | "denied";
+  matchedRule: RuleRef | null;
+  reason: string;
+  notes: string[];
+};
 
 export type WouldAllowResult =
-  | { outcome: "allowed" | "denied"; destination: string; matchedRule: RuleRef | null; reason: string; notes: string[] }
+  | {
+      outcome: "allowed" | "denied";
+      destination: string;
+      matchedRule: RuleRef | null;
+      reason: string;
+      notes: string[];
+    }
   | {
       outcome: "depends_on_dns";
       destination: string;
@@ -50,10 +85,18 @@ export type WouldAllowResult =
   | { outcome: "invalid_destination"; destination: string; reason: string };
 
 export function ruleRef(rule: EgressRule): RuleRef {
-  return { policy: rule.policyName, ruleIndex: rule.index, document: rule.location.document, path: rule.location.path, line: rule.location.line, column: rule.location.column };
+  return {
+    policy: rule.policyName,
+    ruleIndex: rule.index,
+    document: rule.location.document,
+    path: rule.location.path,
+    line: rule.location.line,
+    column: rule.location.column,
+  };
 }
 
-const isBroad = (c: Cidr) => c.prefix <= (c.family === "ipv4" ? BROAD_IPV4_MAX_PREFIX : BROAD_IPV6_MAX_PREFIX);
+const isBroad = (c: Cidr) =>
+  c.prefix <= (c.family === "ipv4" ? BROAD_IPV4_MAX_PREFIX : BROAD_IPV6_MAX_PREFIX);
 
 /** The shape of one rule: whether it enumerates destinations or admits everything not named. */
 export function ruleShape(rule: EgressRule): RuleShape {
@@ -67,7 +110,8 @@ export function ruleShape(rule: EgressRule): RuleShape {
   return shape;
 }
 
-const restricting = (policies: readonly NetworkPolicy[]) => policies.filter((p) => p.restrictsEgress);
+const restricting = (policies: readonly NetworkPolicy[]) =>
+  policies.filter((p) => p.restrictsEgress);
 
 /** Classify what the policies admit. */
 export function classifyEgress(policies: readonly NetworkPolicy[]): EgressShape {
@@ -76,7 +120,8 @@ export function classifyEgress(policies: readonly NetworkPolicy[]): EgressShape 
     return {
       kind: "not_restricting",
       deniesUnlistedByConstruction: false,
-      reason: policies.map((p) => `${p.name}: ${p.restrictsEgressReason}`).join("; ") || "no policy",
+      reason:
+        policies.map((p) => `${p.name}: ${p.restrictsEgressReason}`).join("; ") || "no policy",
       rules: [],
     };
   }
@@ -116,7 +161,8 @@ export function admittedDestinations(policies: readonly NetworkPolicy[]): Admitt
       rule: ruleRef(rule),
       shape: ruleShape(rule),
       to: rule.to === null ? ["any destination"] : rule.to.map((peer) => peer.text),
-      ports: rule.ports === null ? ["all ports, all protocols"] : rule.ports.map((port) => port.text),
+      ports:
+        rule.ports === null ? ["all ports, all protocols"] : rule.ports.map((port) => port.text),
     })),
   );
 }
@@ -140,13 +186,20 @@ function inCidr(ip: Addr, c: Cidr): boolean {
   return ip.match(ipaddr.parse(c.network), c.prefix);
 }
 
-function portMatches(ports: EgressPort[] | null, port: number, protocol: Protocol, notes: string[]): boolean {
+function portMatches(
+  ports: EgressPort[] | null,
+  port: number,
+  protocol: Protocol,
+  notes: string[],
+): boolean {
   if (ports === null) return true;
   return ports.some((p) => {
     if (p.protocol !== protocol) return false;
     if (p.port === null) return true;
     if (typeof p.port === "string") {
-      notes.push(`named port ${p.port} resolves against destination pods' container ports; it cannot match an external address`);
+      notes.push(
+        `named port ${p.port} resolves against destination pods' container ports; it cannot match an external address`,
+      );
       return false;
     }
     return p.endPort === null ? p.port === port : port >= p.port && port <= p.endPort;
@@ -157,28 +210,53 @@ function peerMatches(peers: EgressPeer[] | null, ip: Addr, notes: string[]): boo
   if (peers === null) return true;
   return peers.some((peer) => {
     if (peer.kind === "selector") {
-      notes.push(`${peer.text}: a selector peer names in-cluster pods and cannot be evaluated for an external address; treated as not matching`);
+      notes.push(
+        `${peer.text}: a selector peer names in-cluster pods and cannot be evaluated for an external address; treated as not matching`,
+      );
       return false;
     }
     return inCidr(ip, peer.cidr) && !peer.except.some((e) => inCidr(ip, e));
   });
 }
 
-function evaluateIp(policies: readonly NetworkPolicy[], ip: Addr, port: number, protocol: Protocol): IpVerdict {
+function evaluateIp(
+  policies: readonly NetworkPolicy[],
+  ip: Addr,
+  port: number,
+  protocol: Protocol,
+): IpVerdict {
   const text = ip.toString();
   const active = restricting(policies);
   if (active.length === 0) {
-    return { ip: text, outcome: "allowed", matchedRule: null, reason: "no policy restricts egress, so every destination is allowed", notes: [] };
+    return {
+      ip: text,
+      outcome: "allowed",
+      matchedRule: null,
+      reason: "no policy restricts egress, so every destination is allowed",
+      notes: [],
+    };
   }
   const notes: string[] = [];
   for (const policy of active) {
     for (const rule of policy.egressRules) {
       if (portMatches(rule.ports, port, protocol, notes) && peerMatches(rule.to, ip, notes)) {
-        return { ip: text, outcome: "allowed", matchedRule: ruleRef(rule), reason: `admitted by ${policy.name} ${rule.location.path} (line ${rule.location.line})`, notes: [...new Set(notes)] };
+        return {
+          ip: text,
+          outcome: "allowed",
+          matchedRule: ruleRef(rule),
+          reason: `admitted by ${policy.name} ${rule.location.path} (line ${rule.location.line})`,
+          notes: [...new Set(notes)],
+        };
       }
     }
   }
-  return { ip: text, outcome: "denied", matchedRule: null, reason: `no egress rule admits ${text} on ${protocol} ${port}`, notes: [...new Set(notes)] };
+  return {
+    ip: text,
+    outcome: "denied",
+    matchedRule: null,
+    reason: `no egress rule admits ${text} on ${protocol} ${port}`,
+    notes: [...new Set(notes)],
+  };
 }
 
 /**
@@ -186,29 +264,62 @@ function evaluateIp(policies: readonly NetworkPolicy[], ip: Addr, port: number, 
  * directly. A hostname depends on DNS resolution: unless a rule admits every destination on the
  * port, the answer is `depends_on_dns`, with a verdict for each address in `resolvedIps`.
  */
-export function wouldAllow(policies: readonly NetworkPolicy[], destination: Destination): WouldAllowResult {
+export function wouldAllow(
+  policies: readonly NetworkPolicy[],
+  destination: Destination,
+): WouldAllowResult {
   const protocol = destination.protocol ?? "TCP";
   const target = destination.ip ?? destination.host ?? "";
   const label = `${target}:${destination.port}/${protocol}`;
   if (!Number.isInteger(destination.port) || destination.port < 1 || destination.port > 65535) {
-    return { outcome: "invalid_destination", destination: label, reason: "port must be a whole number from 1 to 65535" };
+    return {
+      outcome: "invalid_destination",
+      destination: label,
+      reason: "port must be a whole number from 1 to 65535",
+    };
   }
   const ip = parseIp(target);
   if (ip) {
     const v = evaluateIp(policies, ip, destination.port, protocol);
-    return { outcome: v.outcome, destination: label, matchedRule: v.matchedRule, reason: v.reason, notes: v.notes };
+    return {
+      outcome: v.outcome,
+      destination: label,
+      matchedRule: v.matchedRule,
+      reason: v.reason,
+      notes: v.notes,
+    };
   }
-  if (destination.ip !== undefined || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(target)) {
-    return { outcome: "invalid_destination", destination: label, reason: `${JSON.stringify(target)} is neither an IP address nor a hostname` };
+  if (
+    destination.ip !== undefined ||
+    !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(target)
+  ) {
+    return {
+      outcome: "invalid_destination",
+      destination: label,
+      reason: `${JSON.stringify(target)} is neither an IP address nor a hostname`,
+    };
   }
   const active = restricting(policies);
   if (active.length === 0) {
-    return { outcome: "allowed", destination: label, matchedRule: null, reason: "no policy restricts egress, so every destination is allowed whatever the name resolves to", notes: [] };
+    return {
+      outcome: "allowed",
+      destination: label,
+      matchedRule: null,
+      reason:
+        "no policy restricts egress, so every destination is allowed whatever the name resolves to",
+      notes: [],
+    };
   }
   for (const policy of active) {
     for (const rule of policy.egressRules) {
       if (rule.to === null && portMatches(rule.ports, destination.port, protocol, [])) {
-        return { outcome: "allowed", destination: label, matchedRule: ruleRef(rule), reason: `${policy.name} ${rule.location.path} admits every destination on this port, whatever the name resolves to`, notes: [] };
+        return {
+          outcome: "allowed",
+          destination: label,
+          matchedRule: ruleRef(rule),
+          reason: `${policy.name} ${rule.location.path} admits every destination on this port, whatever the name resolves to`,
+          notes: [],
+        };
       }
     }
   }
@@ -220,7 +331,14 @@ export function wouldAllow(policies: readonly NetworkPolicy[], destination: Dest
     else invalid.push(r);
   }
   const allowed = resolved.filter((v) => v.outcome === "allowed").length;
-  const ifResolved = resolved.length === 0 ? null : allowed === resolved.length ? "allowed" : allowed === 0 ? "denied" : "mixed";
+  const ifResolved =
+    resolved.length === 0
+      ? null
+      : allowed === resolved.length
+        ? "allowed"
+        : allowed === 0
+          ? "denied"
+          : "mixed";
   return {
     outcome: "depends_on_dns",
     destination: label,

@@ -10,7 +10,16 @@
  * are ordinary YAML and need nothing special. CIDRs are checked with ipaddr.js, not by regex alone.
  */
 import ipaddr from "ipaddr.js";
-import { isMap, isScalar, isSeq, Lexer, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from "yaml";
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+} from "yaml";
 import { z } from "zod";
 
 /** Longest policy text accepted: the review schema's limit on `policyYaml`. */
@@ -31,7 +40,13 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export type Cidr = { text: string; family: "ipv4" | "ipv6"; network: string; prefix: number };
 
 /** A problem in the policy text, located. Line and column are 1-based. */
-export type PolicyIssue = { document: number; path: string; line: number; column: number; message: string };
+export type PolicyIssue = {
+  document: number;
+  path: string;
+  line: number;
+  column: number;
+  message: string;
+};
 
 // A DNS-1123 label or IANA service name, as Kubernetes requires of a named port.
 const PORT_NAME = /^(?=.{1,15}$)(?=.*[a-z])[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -39,12 +54,18 @@ const PORT_NAME = /^(?=.{1,15}$)(?=.*[a-z])[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Parse a CIDR strictly: four-part decimal IPv4 or any valid IPv6, with a prefix length. */
 export function parseCidr(text: string): Cidr | { error: string } {
   const t = text.trim();
-  if (!t.includes("/")) return { error: `${JSON.stringify(text)} is not a CIDR: expected address/prefix, e.g. 10.42.7.0/24` };
+  if (!t.includes("/"))
+    return {
+      error: `${JSON.stringify(text)} is not a CIDR: expected address/prefix, e.g. 10.42.7.0/24`,
+    };
   const isV4 = ipaddr.IPv4.isValidCIDRFourPartDecimal(t);
   const isV6 = !isV4 && !t.includes(".") && ipaddr.IPv6.isValidCIDR(t);
   if (!isV4 && !isV6) return { error: `${JSON.stringify(text)} is not a valid CIDR` };
   const [addr, prefix] = ipaddr.parseCIDR(t);
-  const network = addr.kind() === "ipv4" ? ipaddr.IPv4.networkAddressFromCIDR(t) : ipaddr.IPv6.networkAddressFromCIDR(t);
+  const network =
+    addr.kind() === "ipv4"
+      ? ipaddr.IPv4.networkAddressFromCIDR(t)
+      : ipaddr.IPv6.networkAddressFromCIDR(t);
   return { text: t, family: addr.kind(), network: network.toString(), prefix };
 }
 
@@ -60,7 +81,9 @@ const LabelSelectorSchema = z.strictObject({
   matchExpressions: nullishArray(
     z.strictObject({
       key: z.string().min(1),
-      operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"], { error: "operator must be In, NotIn, Exists or DoesNotExist" }),
+      operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"], {
+        error: "operator must be In, NotIn, Exists or DoesNotExist",
+      }),
       values: nullishArray(z.string()),
     }),
   ),
@@ -68,7 +91,10 @@ const LabelSelectorSchema = z.strictObject({
 export type LabelSelector = z.infer<typeof LabelSelectorSchema>;
 
 const IPBlockSchema = z
-  .strictObject({ cidr: z.string({ error: "cidr is required and must be a string" }), except: nullishArray(z.string()) })
+  .strictObject({
+    cidr: z.string({ error: "cidr is required and must be a string" }),
+    except: nullishArray(z.string()),
+  })
   .superRefine((block, ctx) => {
     const cidr = parseCidr(block.cidr);
     if ("error" in cidr) {
@@ -79,50 +105,102 @@ const IPBlockSchema = z
       const ex = parseCidr(e);
       if ("error" in ex) ctx.addIssue({ code: "custom", path: ["except", i], message: ex.error });
       else if (!cidrContains(cidr, ex) || ex.prefix === cidr.prefix)
-        ctx.addIssue({ code: "custom", path: ["except", i], message: `except ${e} must be a strict subset of cidr ${block.cidr}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["except", i],
+          message: `except ${e} must be a strict subset of cidr ${block.cidr}`,
+        });
     });
   });
 
 const PeerSchema = z
-  .strictObject({ ipBlock: IPBlockSchema.nullish(), namespaceSelector: LabelSelectorSchema.nullish(), podSelector: LabelSelectorSchema.nullish() })
+  .strictObject({
+    ipBlock: IPBlockSchema.nullish(),
+    namespaceSelector: LabelSelectorSchema.nullish(),
+    podSelector: LabelSelectorSchema.nullish(),
+  })
   .superRefine((peer, ctx) => {
     const hasSelector = peer.namespaceSelector != null || peer.podSelector != null;
     if (peer.ipBlock == null && !hasSelector)
-      ctx.addIssue({ code: "custom", path: [], message: "a peer must set ipBlock, namespaceSelector or podSelector" });
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "a peer must set ipBlock, namespaceSelector or podSelector",
+      });
     if (peer.ipBlock != null && hasSelector)
-      ctx.addIssue({ code: "custom", path: ["ipBlock"], message: "ipBlock cannot be combined with namespaceSelector or podSelector in one peer" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["ipBlock"],
+        message: "ipBlock cannot be combined with namespaceSelector or podSelector in one peer",
+      });
   });
 
-const PortNumberSchema = z.number({ error: "port must be a number or a port name" }).int("port must be a whole number").min(1, "port must be 1–65535").max(65535, "port must be 1–65535");
+const PortNumberSchema = z
+  .number({ error: "port must be a number or a port name" })
+  .int("port must be a whole number")
+  .min(1, "port must be 1–65535")
+  .max(65535, "port must be 1–65535");
 
 const PortSchema = z
   .strictObject({
     protocol: z.enum(PROTOCOLS, { error: "unknown protocol: expected TCP, UDP or SCTP" }).nullish(),
-    port: z.union([PortNumberSchema, z.string().regex(PORT_NAME, "a named port must be a lower-case IANA service name with a letter")]).nullish(),
+    port: z
+      .union([
+        PortNumberSchema,
+        z
+          .string()
+          .regex(PORT_NAME, "a named port must be a lower-case IANA service name with a letter"),
+      ])
+      .nullish(),
     endPort: PortNumberSchema.nullish(),
   })
   .superRefine((p, ctx) => {
     if (p.endPort == null) return;
-    if (typeof p.port !== "number") ctx.addIssue({ code: "custom", path: ["endPort"], message: "endPort requires a numeric port" });
-    else if (p.endPort < p.port) ctx.addIssue({ code: "custom", path: ["endPort"], message: `endPort ${p.endPort} is below port ${p.port}` });
+    if (typeof p.port !== "number")
+      ctx.addIssue({
+        code: "custom",
+        path: ["endPort"],
+        message: "endPort requires a numeric port",
+      });
+    else if (p.endPort < p.port)
+      ctx.addIssue({
+        code: "custom",
+        path: ["endPort"],
+        message: `endPort ${p.endPort} is below port ${p.port}`,
+      });
   });
 
-const EgressRuleSchema = z.strictObject({ to: nullishArray(PeerSchema), ports: nullishArray(PortSchema) });
+const EgressRuleSchema = z.strictObject({
+  to: nullishArray(PeerSchema),
+  ports: nullishArray(PortSchema),
+});
 
 export const NetworkPolicySchema = z.object({
-  apiVersion: z.literal("networking.k8s.io/v1", { error: "apiVersion must be networking.k8s.io/v1" }),
-  kind: z.literal("NetworkPolicy", { error: "kind must be NetworkPolicy" }),
-  metadata: z.looseObject({ name: z.string().nullish(), namespace: z.string().nullish() }).nullish(),
-  spec: z.strictObject({
-    podSelector: LabelSelectorSchema.nullish(),
-    policyTypes: nullishArray(z.enum(["Ingress", "Egress"], { error: "policyTypes entries must be Ingress or Egress" })),
-    ingress: nullishArray(z.unknown()),
-    egress: nullishArray(EgressRuleSchema),
-  })
-  .superRefine((spec, ctx) => {
-    // Required by the API; an optional key that is absent skips its own refinements, so check here.
-    if (spec.podSelector === undefined) ctx.addIssue({ code: "custom", path: ["podSelector"], message: "spec.podSelector is required ({} selects every pod)" });
+  apiVersion: z.literal("networking.k8s.io/v1", {
+    error: "apiVersion must be networking.k8s.io/v1",
   }),
+  kind: z.literal("NetworkPolicy", { error: "kind must be NetworkPolicy" }),
+  metadata: z
+    .looseObject({ name: z.string().nullish(), namespace: z.string().nullish() })
+    .nullish(),
+  spec: z
+    .strictObject({
+      podSelector: LabelSelectorSchema.nullish(),
+      policyTypes: nullishArray(
+        z.enum(["Ingress", "Egress"], { error: "policyTypes entries must be Ingress or Egress" }),
+      ),
+      ingress: nullishArray(z.unknown()),
+      egress: nullishArray(EgressRuleSchema),
+    })
+    .superRefine((spec, ctx) => {
+      // Required by the API; an optional key that is absent skips its own refinements, so check here.
+      if (spec.podSelector === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["podSelector"],
+          message: "spec.podSelector is required ({} selects every pod)",
+        });
+    }),
 });
 export type NetworkPolicyDoc = z.infer<typeof NetworkPolicySchema>;
 
@@ -131,9 +209,19 @@ export type Location = { document: number; path: string; line: number; column: n
 
 export type EgressPeer =
   | { kind: "ipBlock"; cidr: Cidr; except: Cidr[]; text: string }
-  | { kind: "selector"; namespaceSelector: LabelSelector | null; podSelector: LabelSelector | null; text: string };
+  | {
+      kind: "selector";
+      namespaceSelector: LabelSelector | null;
+      podSelector: LabelSelector | null;
+      text: string;
+    };
 
-export type EgressPort = { protocol: Protocol; port: number | string | null; endPort: number | null; text: string };
+export type EgressPort = {
+  protocol: Protocol;
+  port: number | string | null;
+  endPort: number | null;
+  text: string;
+};
 
 export type EgressRule = {
   /** Index within its policy's `spec.egress`. */
@@ -186,9 +274,22 @@ function nodeAt(doc: Document, path: readonly Segment[], pointAtKey: boolean): Y
   return last;
 }
 
-const dotted = (path: readonly Segment[]) => (path.length === 0 ? "(document)" : path.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("").replace(/^\./, "").replace(/\.\[/g, "["));
+const dotted = (path: readonly Segment[]) =>
+  path.length === 0
+    ? "(document)"
+    : path
+        .map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`))
+        .join("")
+        .replace(/^\./, "")
+        .replace(/\.\[/g, "[");
 
-function locate(doc: Document, lc: LineCounter, document: number, path: readonly Segment[], pointAtKey = false): Location {
+function locate(
+  doc: Document,
+  lc: LineCounter,
+  document: number,
+  path: readonly Segment[],
+  pointAtKey = false,
+): Location {
   const node = nodeAt(doc, path, pointAtKey);
   const offset = node?.range?.[0] ?? doc.range?.[0] ?? 0;
   const { line, col } = lc.linePos(offset);
@@ -198,12 +299,20 @@ function locate(doc: Document, lc: LineCounter, document: number, path: readonly
 const selectorText = (s: LabelSelector | null | undefined) => {
   if (s == null) return null;
   const labels = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  const exprs = (s.matchExpressions ?? []).map((e) => `${e.key} ${e.operator}${e.values ? ` (${e.values.join(", ")})` : ""}`);
+  const exprs = (s.matchExpressions ?? []).map(
+    (e) => `${e.key} ${e.operator}${e.values ? ` (${e.values.join(", ")})` : ""}`,
+  );
   const all = [...labels, ...exprs];
   return all.length === 0 ? "{} (all)" : all.join(", ");
 };
 
-function toPolicy(data: NetworkPolicyDoc, doc: Document, lc: LineCounter, document: number, prefix: readonly Segment[]): NetworkPolicy {
+function toPolicy(
+  data: NetworkPolicyDoc,
+  doc: Document,
+  lc: LineCounter,
+  document: number,
+  prefix: readonly Segment[],
+): NetworkPolicy {
   const name = data.metadata?.name ?? `(unnamed policy in document ${document + 1})`;
   const types = data.spec.policyTypes ?? null;
   const hasEgressSection = data.spec.egress != null;
@@ -223,7 +332,14 @@ function toPolicy(data: NetworkPolicyDoc, doc: Document, lc: LineCounter, docume
             if (peer.ipBlock != null) {
               const cidr = parseCidr(peer.ipBlock.cidr) as Cidr; // validated by IPBlockSchema
               const except = (peer.ipBlock.except ?? []).map((e) => parseCidr(e) as Cidr);
-              return { kind: "ipBlock", cidr, except, text: except.length ? `${cidr.text} except ${except.map((e) => e.text).join(", ")}` : cidr.text };
+              return {
+                kind: "ipBlock",
+                cidr,
+                except,
+                text: except.length
+                  ? `${cidr.text} except ${except.map((e) => e.text).join(", ")}`
+                  : cidr.text,
+              };
             }
             const ns = selectorText(peer.namespaceSelector);
             const pods = selectorText(peer.podSelector);
@@ -242,10 +358,22 @@ function toPolicy(data: NetworkPolicyDoc, doc: Document, lc: LineCounter, docume
             const port = p.port ?? null;
             const endPort = p.endPort ?? null;
             const text =
-              port === null ? `${protocol} all ports` : typeof port === "string" ? `${protocol} named port ${port}` : endPort !== null ? `${protocol} ${port}-${endPort}` : `${protocol} ${port}`;
+              port === null
+                ? `${protocol} all ports`
+                : typeof port === "string"
+                  ? `${protocol} named port ${port}`
+                  : endPort !== null
+                    ? `${protocol} ${port}-${endPort}`
+                    : `${protocol} ${port}`;
             return { protocol, port, endPort, text };
           });
-    return { index, policyName: name, location: locate(doc, lc, document, [...prefix, "spec", "egress", index]), to, ports };
+    return {
+      index,
+      policyName: name,
+      location: locate(doc, lc, document, [...prefix, "spec", "egress", index]),
+      to,
+      ports,
+    };
   });
   return {
     name,
@@ -283,7 +411,8 @@ function tooDeeplyNested(text: string): PolicyIssue | null {
       if (++depth > MAX_FLOW_NESTING) {
         const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
         let line = 1;
-        for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+        for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1))
+          line++;
         return {
           document,
           path: "(yaml)",
@@ -298,7 +427,12 @@ function tooDeeplyNested(text: string): PolicyIssue | null {
       // A document marker (a scalar "---" follows the scalar-start token); one before any content opens the first document.
       if (contentInDocument) document++;
       contentInDocument = false;
-    } else if (!LEXER_CONTROL_TOKENS.has(token) && token.trim() !== "" && !token.startsWith("#") && token !== "\ufeff") {
+    } else if (
+      !LEXER_CONTROL_TOKENS.has(token) &&
+      token.trim() !== "" &&
+      !token.startsWith("#") &&
+      token !== "\ufeff"
+    ) {
       contentInDocument = true;
     }
     if (!LEXER_CONTROL_TOKENS.has(token)) offset += token.length;
@@ -315,12 +449,28 @@ function tooDeeplyNested(text: string): PolicyIssue | null {
 export function parseNetworkPolicies(text: string): ParsePolicyResult {
   const notes: string[] = [];
   if (text.length > MAX_POLICY_YAML_LENGTH) {
-    return { ok: false, notes, issues: [{ document: 0, path: "(text)", line: 1, column: 1, message: `policy text is longer than ${MAX_POLICY_YAML_LENGTH} characters` }] };
+    return {
+      ok: false,
+      notes,
+      issues: [
+        {
+          document: 0,
+          path: "(text)",
+          line: 1,
+          column: 1,
+          message: `policy text is longer than ${MAX_POLICY_YAML_LENGTH} characters`,
+        },
+      ],
+    };
   }
   const tooDeep = tooDeeplyNested(text);
   if (tooDeep) return { ok: false, notes, issues: [tooDeep] };
   const lc = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const parsed = parseAllDocuments(text, {
+    lineCounter: lc,
+    prettyErrors: false,
+    uniqueKeys: true,
+  });
   const docs = Array.isArray(parsed) ? parsed : [];
   const issues: PolicyIssue[] = [];
   const policies: NetworkPolicy[] = [];
@@ -329,7 +479,13 @@ export function parseNetworkPolicies(text: string): ParsePolicyResult {
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
         const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
-        issues.push({ document, path: "(yaml)", line: pos.line, column: pos.col, message: e.message.split("\n")[0] ?? e.message });
+        issues.push({
+          document,
+          path: "(yaml)",
+          line: pos.line,
+          column: pos.col,
+          message: e.message.split("\n")[0] ?? e.message,
+        });
       }
       return;
     }
@@ -337,39 +493,70 @@ export function parseNetworkPolicies(text: string): ParsePolicyResult {
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (err) {
-      issues.push({ document, path: "(yaml)", line: 1, column: 1, message: err instanceof Error ? err.message : String(err) });
+      issues.push({
+        document,
+        path: "(yaml)",
+        line: 1,
+        column: 1,
+        message: err instanceof Error ? err.message : String(err),
+      });
       return;
     }
     if (value === null || value === undefined) return; // an empty document, e.g. after a trailing ---
     if (typeof value !== "object" || Array.isArray(value)) {
-      issues.push({ ...locate(doc, lc, document, []), message: "a document must be a mapping (a NetworkPolicy or a List)" });
+      issues.push({
+        ...locate(doc, lc, document, []),
+        message: "a document must be a mapping (a NetworkPolicy or a List)",
+      });
       return;
     }
     const obj = value as Record<string, unknown>;
     const items: { data: unknown; prefix: Segment[] }[] = [];
     if (obj.kind === "List" || obj.kind === "NetworkPolicyList") {
       if (!Array.isArray(obj.items)) {
-        issues.push({ ...locate(doc, lc, document, ["items"]), message: `a ${String(obj.kind)} needs an items sequence` });
+        issues.push({
+          ...locate(doc, lc, document, ["items"]),
+          message: `a ${String(obj.kind)} needs an items sequence`,
+        });
         return;
       }
       obj.items.forEach((data: unknown, i) => items.push({ data, prefix: ["items", i] }));
-    } else if (typeof obj.apiVersion === "string" && obj.apiVersion !== "networking.k8s.io/v1" && obj.kind !== "NetworkPolicy") {
-      notes.push(`document ${document + 1}: skipped ${String(obj.kind)} (${obj.apiVersion}), not a NetworkPolicy`);
+    } else if (
+      typeof obj.apiVersion === "string" &&
+      obj.apiVersion !== "networking.k8s.io/v1" &&
+      obj.kind !== "NetworkPolicy"
+    ) {
+      notes.push(
+        `document ${document + 1}: skipped ${String(obj.kind)} (${obj.apiVersion}), not a NetworkPolicy`,
+      );
       return;
     } else {
       items.push({ data: obj, prefix: [] });
     }
     for (const { data, prefix } of items) {
       if (policies.length + issues.length >= MAX_POLICIES_PER_TEXT) {
-        issues.push({ document, path: "(text)", line: 1, column: 1, message: `more than ${MAX_POLICIES_PER_TEXT} policies in one text` });
+        issues.push({
+          document,
+          path: "(text)",
+          line: 1,
+          column: 1,
+          message: `more than ${MAX_POLICIES_PER_TEXT} policies in one text`,
+        });
         return;
       }
       const result = NetworkPolicySchema.safeParse(data);
       if (!result.success) {
         for (const issue of result.error.issues) {
           const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-          const path = [...prefix, ...(issue.path as Segment[]), ...(keys.length > 0 ? [keys[0] as string] : [])];
-          const message = keys.length > 0 ? `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")}` : issue.message;
+          const path = [
+            ...prefix,
+            ...(issue.path as Segment[]),
+            ...(keys.length > 0 ? [keys[0] as string] : []),
+          ];
+          const message =
+            keys.length > 0
+              ? `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")}`
+              : issue.message;
           issues.push({ ...locate(doc, lc, document, path, keys.length > 0), message });
         }
         continue;
@@ -379,7 +566,20 @@ export function parseNetworkPolicies(text: string): ParsePolicyResult {
   });
 
   if (issues.length > 0) return { ok: false, issues, notes };
-  if (policies.length === 0) return { ok: false, notes, issues: [{ document: 0, path: "(text)", line: 1, column: 1, message: "no NetworkPolicy found in the text" }] };
+  if (policies.length === 0)
+    return {
+      ok: false,
+      notes,
+      issues: [
+        {
+          document: 0,
+          path: "(text)",
+          line: 1,
+          column: 1,
+          message: "no NetworkPolicy found in the text",
+        },
+      ],
+    };
   return { ok: true, policies, notes };
 }
 

@@ -16,18 +16,26 @@ function rebinding(...answers: string[][]): ResolveAll {
   let call = 0;
   return (_host, _options, callback) => {
     const answer = answers[Math.min(call++, answers.length - 1)]!;
-    callback(null, answer.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 })));
+    callback(
+      null,
+      answer.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 })),
+    );
   };
 }
 
 const lookupOnce = (lookup: ReturnType<typeof checkedLookup>, host: string, all: boolean) =>
   new Promise<{ error: NodeJS.ErrnoException | null; result: unknown }>((resolve) => {
-    lookup(host, { all }, (error: NodeJS.ErrnoException | null, result: unknown) => resolve({ error, result }));
+    lookup(host, { all }, (error: NodeJS.ErrnoException | null, result: unknown) =>
+      resolve({ error, result }),
+    );
   });
 
 describe("checkedLookup", () => {
   test("a name that rebinds to the metadata address after passing once is refused at connect", async () => {
-    const lookup = checkedLookup(policy("10.0.0.0/8"), rebinding(["10.1.2.3"], ["169.254.169.254"]));
+    const lookup = checkedLookup(
+      policy("10.0.0.0/8"),
+      rebinding(["10.1.2.3"], ["169.254.169.254"]),
+    );
     expect((await lookupOnce(lookup, "tracker.internal", true)).error).toBeNull();
     const second = await lookupOnce(lookup, "tracker.internal", true);
     expect(second.error?.code).toBe("EEGRESSREFUSED");
@@ -39,7 +47,11 @@ describe("checkedLookup", () => {
     { answer: ["::ffff:169.254.169.254"], refused: "::ffff:169.254.169.254 (linkLocal)" },
     { answer: [], refused: "no address" },
   ])("every address must pass: $answer", async ({ answer, refused }) => {
-    const { error } = await lookupOnce(checkedLookup(policy("10.0.0.0/8"), rebinding(answer)), "mixed.example", true);
+    const { error } = await lookupOnce(
+      checkedLookup(policy("10.0.0.0/8"), rebinding(answer)),
+      "mixed.example",
+      true,
+    );
     expect(error?.message).toContain(refused);
   });
 
@@ -49,12 +61,18 @@ describe("checkedLookup", () => {
       { address: "10.0.0.7", family: 4 },
       { address: "10.0.0.8", family: 4 },
     ]);
-    const one = await new Promise<unknown[]>((resolve) => lookup("ok.internal", {}, (...args: unknown[]) => resolve(args)));
+    const one = await new Promise<unknown[]>((resolve) =>
+      lookup("ok.internal", {}, (...args: unknown[]) => resolve(args)),
+    );
     expect(one).toEqual([null, "10.0.0.7", 4]);
   });
 
   test("a name on the allowlist passes whatever it resolves to", async () => {
-    const { error } = await lookupOnce(checkedLookup(policy("mcp.corp.example"), rebinding(["192.168.1.1"])), "mcp.corp.example", true);
+    const { error } = await lookupOnce(
+      checkedLookup(policy("mcp.corp.example"), rebinding(["192.168.1.1"])),
+      "mcp.corp.example",
+      true,
+    );
     expect(error).toBeNull();
   });
 });
@@ -70,7 +88,10 @@ describe("pinnedEgressFetch, over a real socket", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   test("reaches a server whose address the policy allows", async () => {
-    const res = await pinnedEgressFetch(policy("127.0.0.0/8"), rebinding(["127.0.0.1"]))(new URL(`http://relay.test:${port}/`));
+    const res = await pinnedEgressFetch(
+      policy("127.0.0.0/8"),
+      rebinding(["127.0.0.1"]),
+    )(new URL(`http://relay.test:${port}/`));
     expect(await res.text()).toBe("reached");
   });
 
@@ -80,6 +101,8 @@ describe("pinnedEgressFetch, over a real socket", () => {
       () => null,
       (e: unknown) => e as Error & { cause?: Error },
     );
-    expect(error?.cause?.message).toContain("egress refused when connecting: relay.test now resolves to 127.0.0.1 (loopback)");
+    expect(error?.cause?.message).toContain(
+      "egress refused when connecting: relay.test now resolves to 127.0.0.1 (loopback)",
+    );
   });
 });

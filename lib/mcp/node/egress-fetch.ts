@@ -12,23 +12,36 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Agent, fetch as undiciFetch } from "undici";
 import { addressClass, isAddressAllowed, isHostAllowed, type EgressPolicy } from "@/lib/mcp/egress";
 
-export type ResolveAll = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /** A socket lookup that resolves every address of a name and refuses the connection unless all are allowed. */
-export function checkedLookup(policy: EgressPolicy, resolveAll: ResolveAll = dnsLookup): LookupFunction {
+export function checkedLookup(
+  policy: EgressPolicy,
+  resolveAll: ResolveAll = dnsLookup,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolveAll(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
-      const refused = isHostAllowed(hostname, policy) ? [] : addresses.filter((a) => !isAddressAllowed(a.address, policy));
+      const refused = isHostAllowed(hostname, policy)
+        ? []
+        : addresses.filter((a) => !isAddressAllowed(a.address, policy));
       if (refused.length > 0 || addresses.length === 0) {
-        const what = addresses.length === 0 ? "no address" : refused.map((a) => `${a.address} (${addressClass(a.address)})`).join(", ");
+        const what =
+          addresses.length === 0
+            ? "no address"
+            : refused.map((a) => `${a.address} (${addressClass(a.address)})`).join(", ");
         const refusal: NodeJS.ErrnoException = new Error(
           `egress refused when connecting: ${hostname} now resolves to ${what}, outside the workbench's egress allowlist`,
         );
         refusal.code = "EEGRESSREFUSED";
         return callback(refusal, "", 0);
       }
-      if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses); // safe: Node asked for all
+      if (options.all)
+        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses); // safe: Node asked for all
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
@@ -38,5 +51,9 @@ export function checkedLookup(policy: EgressPolicy, resolveAll: ResolveAll = dns
 export function pinnedEgressFetch(policy: EgressPolicy, resolveAll?: ResolveAll): FetchLike {
   const dispatcher = new Agent({ connect: { lookup: checkedLookup(policy, resolveAll) } });
   // undici's own fetch with its own Agent: one library version on both sides of `dispatcher`.
-  return (url, init) => undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>; // safe: the same WHATWG Response the SDK reads
+  return (url, init) =>
+    undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    }) as unknown as Promise<Response>; // safe: the same WHATWG Response the SDK reads
 }

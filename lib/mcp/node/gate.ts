@@ -21,7 +21,11 @@ import "server-only";
  * error messages, not relayed.
  */
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -39,7 +43,13 @@ import {
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import { authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
-import { GATE_ERROR, gatePolicyFromRecord, type GateEvent, type GatePolicy, type GateRefusal } from "@/lib/gate/policy";
+import {
+  GATE_ERROR,
+  gatePolicyFromRecord,
+  type GateEvent,
+  type GatePolicy,
+  type GateRefusal,
+} from "@/lib/gate/policy";
 import type { DomainItem } from "@/lib/mcp/convert";
 import { openServerSession } from "@/lib/mcp/node/inspect";
 import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
@@ -47,7 +57,15 @@ import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
 import { comparePin, type PinComparison } from "@/lib/surface/registration";
-import type { PromptItem, ResourceItem, ResourceTemplateItem, Surface, SurfaceList, SurfaceSnapshot, ToolItem } from "@/lib/surface/types";
+import type {
+  PromptItem,
+  ResourceItem,
+  ResourceTemplateItem,
+  Surface,
+  SurfaceList,
+  SurfaceSnapshot,
+  ToolItem,
+} from "@/lib/surface/types";
 
 /** Default bound on one forwarded request (reset by progress notifications). */
 export const GATE_CALL_TIMEOUT_MS = 300_000;
@@ -66,8 +84,12 @@ class GateError extends Error {
 
 /** An upstream McpError re-thrown downstream without a second "MCP error N:" prefix. */
 function relayError(error: unknown): GateError {
-  if (error instanceof McpError) return new GateError(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
-  return new GateError(ErrorCode.InternalError, `the gate could not forward the request: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof McpError)
+    return new GateError(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
+  return new GateError(
+    ErrorCode.InternalError,
+    `the gate could not forward the request: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 const PassthroughSchema = z.looseObject({});
@@ -106,12 +128,20 @@ export async function startGate(options: GateOptions): Promise<GateStartResult> 
     return started;
   } catch (error) {
     await gate.close();
-    return { ok: false, refusal: { reason: "upstream_failed", message: `unexpected failure: ${errorText(error)}` } };
+    return {
+      ok: false,
+      refusal: { reason: "upstream_failed", message: `unexpected failure: ${errorText(error)}` },
+    };
   }
 }
 
 type Downstream = { server: Server; close: () => Promise<void> };
-type Visible = { tools: ToolItem[]; resources: ResourceItem[]; resourceTemplates: ResourceTemplateItem[]; prompts: PromptItem[] };
+type Visible = {
+  tools: ToolItem[];
+  resources: ResourceItem[];
+  resourceTemplates: ResourceTemplateItem[];
+  prompts: PromptItem[];
+};
 
 export class Gate {
   private session: UpstreamSession | null = null;
@@ -168,7 +198,10 @@ export class Gate {
       const e = opened.error;
       return {
         ok: false,
-        refusal: { reason: "upstream_failed", message: `${e.limit ? `limit ${e.limit} tripped: ` : ""}${e.message}` },
+        refusal: {
+          reason: "upstream_failed",
+          message: `${e.limit ? `limit ${e.limit} tripped: ` : ""}${e.message}`,
+        },
         error: e,
         ...(opened.stderrTail ? { stderrTail: opened.stderrTail } : {}),
       };
@@ -189,7 +222,10 @@ export class Gate {
     if (cmp.status === "match") return null;
     if (cmp.status === "incomparable") {
       return {
-        refusal: { reason: "incomparable", message: `${cmp.reason} (record: ${cmp.pinned.join(", ") || "none"}; gate: ${cmp.inspected.join(", ") || "none"})` },
+        refusal: {
+          reason: "incomparable",
+          message: `${cmp.reason} (record: ${cmp.pinned.join(", ") || "none"}; gate: ${cmp.inspected.join(", ") || "none"})`,
+        },
         comparison: cmp,
       };
     }
@@ -222,13 +258,19 @@ export class Gate {
     this.options.onEvent({
       event: "upstream_closed",
       server: this.policy.serverName,
-      message: info ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})` : "the server closed the connection",
+      message: info
+        ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})`
+        : "the server closed the connection",
     });
     void this.close(); // the downstream sessions end with it; close() never rejects
   }
 
   private authContext(visibleTools: ReadonlySet<string>): AuthorizeContext {
-    return { policy: this.policy, visibleTools, matchesTemplate: (uri) => this.templates.some((t) => t.match(uri) !== null) };
+    return {
+      policy: this.policy,
+      visibleTools,
+      matchesTemplate: (uri) => this.templates.some((t) => t.match(uri) !== null),
+    };
   }
 
   /** What the client may see: the checked surface, filtered to the record. */
@@ -238,7 +280,9 @@ export class Gate {
     this.visible = {
       tools: s.tools.filter((t) => p.tools.has(t.name)),
       resources: s.resources.filter((r) => p.resources.has(r.uri)),
-      resourceTemplates: s.resourceTemplates.filter((t) => p.resourceTemplates.includes(t.uriTemplate)),
+      resourceTemplates: s.resourceTemplates.filter((t) =>
+        p.resourceTemplates.includes(t.uriTemplate),
+      ),
       prompts: s.prompts.filter((x) => p.prompts.has(x.name)),
     };
     this.auth = this.authContext(new Set(this.visible.tools.map((t) => t.name)));
@@ -264,7 +308,11 @@ export class Gate {
       this.surface = read.surface;
       actual = read.surfaceSha256;
     } catch (error) {
-      this.stop(p.surfaceSha256, "unknown", `the server announced a surface change and the re-list failed (${errorText(error)}); the gate stopped forwarding`);
+      this.stop(
+        p.surfaceSha256,
+        "unknown",
+        `the server announced a surface change and the re-list failed (${errorText(error)}); the gate stopped forwarding`,
+      );
       return;
     }
     if (actual === p.surfaceSha256) {
@@ -272,7 +320,14 @@ export class Gate {
       return;
     }
     if (p.onSurfaceChange === "warn") {
-      this.options.onEvent({ event: "surface_changed", server: p.serverName, decision: p.decisionId, expected: p.surfaceSha256, actual, on_surface_change: "warn" });
+      this.options.onEvent({
+        event: "surface_changed",
+        server: p.serverName,
+        decision: p.decisionId,
+        expected: p.surfaceSha256,
+        actual,
+        on_surface_change: "warn",
+      });
       this.refreshVisible();
       return;
     }
@@ -285,12 +340,24 @@ export class Gate {
 
   private stop(expected: string, actual: string, message: string): void {
     if (this.stopped) return;
-    this.stopped = new GateError(GATE_ERROR.SURFACE_CHANGED, message, { reason: "surface_changed", expected, actual });
+    this.stopped = new GateError(GATE_ERROR.SURFACE_CHANGED, message, {
+      reason: "surface_changed",
+      expected,
+      actual,
+    });
     const p = this.policy;
-    this.options.onEvent({ event: "surface_changed", server: p.serverName, decision: p.decisionId, expected, actual, on_surface_change: "block" });
+    this.options.onEvent({
+      event: "surface_changed",
+      server: p.serverName,
+      decision: p.decisionId,
+      expected,
+      actual,
+      on_surface_change: "block",
+    });
     const hasTools = Boolean(this.session?.snapshot.capabilities.tools);
     for (const d of this.downstreams) {
-      if (d.server.getClientCapabilities() && hasTools) void d.server.sendToolListChanged().catch(() => {}); // best effort: the client re-lists and sees the error
+      if (d.server.getClientCapabilities() && hasTools)
+        void d.server.sendToolListChanged().catch(() => {}); // best effort: the client re-lists and sees the error
     }
   }
 
@@ -303,10 +370,17 @@ export class Gate {
   }
 
   private capabilities(): ServerCapabilities {
-    const c = (this.session?.snapshot.capabilities ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const c = (this.session?.snapshot.capabilities ?? {}) as Record<
+      string,
+      Record<string, unknown> | undefined
+    >;
     const caps: ServerCapabilities = {};
     if (c.tools) caps.tools = { listChanged: true };
-    if (c.resources) caps.resources = { listChanged: true, ...(c.resources.subscribe === true ? { subscribe: true } : {}) };
+    if (c.resources)
+      caps.resources = {
+        listChanged: true,
+        ...(c.resources.subscribe === true ? { subscribe: true } : {}),
+      };
     if (c.prompts) caps.prompts = { listChanged: true };
     if (c.logging) caps.logging = {};
     if (c.completions) caps.completions = {};
@@ -344,29 +418,55 @@ export class Gate {
     }
   }
 
-  private async forward(request: JSONRPCRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<Record<string, unknown>> {
+  private async forward(
+    request: JSONRPCRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     try {
-      return await this.session!.client.request({ method: request.method, params: request.params }, PassthroughSchema, {
-        signal: extra.signal,
-        timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
-        resetTimeoutOnProgress: true,
-        ...(progressToken !== undefined
-          ? { onprogress: (p) => void extra.sendNotification({ method: "notifications/progress", params: { ...p, progressToken } }).catch(() => {}) }
-          : {}),
-      });
+      return await this.session!.client.request(
+        { method: request.method, params: request.params },
+        PassthroughSchema,
+        {
+          signal: extra.signal,
+          timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+          ...(progressToken !== undefined
+            ? {
+                onprogress: (p) =>
+                  void extra
+                    .sendNotification({
+                      method: "notifications/progress",
+                      params: { ...p, progressToken },
+                    })
+                    .catch(() => {}),
+              }
+            : {}),
+        },
+      );
     } catch (error) {
       throw relayError(error);
     }
   }
 
-  private async relayNotification(n: { method: string; params?: Record<string, unknown> }): Promise<void> {
+  private async relayNotification(n: {
+    method: string;
+    params?: Record<string, unknown>;
+  }): Promise<void> {
     if (this.stopped) return;
     if (n.method === "notifications/resources/updated") {
       const uri = n.params?.uri;
-      if (typeof uri !== "string" || !(this.policy.resources.has(uri) || this.auth.matchesTemplate(uri))) return;
+      if (
+        typeof uri !== "string" ||
+        !(this.policy.resources.has(uri) || this.auth.matchesTemplate(uri))
+      )
+        return;
     } else if (n.method !== "notifications/message") return;
-    await Promise.all([...this.downstreams].map((d) => d.server.notification(n as ServerNotification).catch(() => {})));
+    await Promise.all(
+      [...this.downstreams].map((d) =>
+        d.server.notification(n as ServerNotification).catch(() => {}),
+      ),
+    );
   }
 
   private track(server: Server, close: () => Promise<void>, onClosed?: () => void): Downstream {
@@ -399,8 +499,14 @@ export class Gate {
    * than the loopback names are refused (DNS rebinding); with `token`, every request needs
    * `Authorization: Bearer <token>`.
    */
-  async listen(port: number, token: string | null = null): Promise<{ url: string; close: () => Promise<void> }> {
-    const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  async listen(
+    port: number,
+    token: string | null = null,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
+    const sessions = new Map<
+      string,
+      { transport: StreamableHTTPServerTransport; server: Server }
+    >();
     let allowedHosts: string[] = [];
     const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
     const isAuthorized = (req: IncomingMessage) => {
@@ -409,11 +515,14 @@ export class Gate {
       return got.length === expected.length && timingSafeEqual(got, expected);
     };
     const reply = (res: ServerResponse, status: number, message: string) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
+      res
+        .writeHead(status, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
     const http = createHttpServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (url.pathname !== "/mcp") return void reply(res, 404, "not found: the gate serves /mcp");
-      if (!isAuthorized(req)) return void reply(res, 401, "unauthorized: this gate needs Authorization: Bearer <token>");
+      if (!isAuthorized(req))
+        return void reply(res, 401, "unauthorized: this gate needs Authorization: Bearer <token>");
       const sid = req.headers["mcp-session-id"];
       const id = Array.isArray(sid) ? sid[0] : sid;
       if (id !== undefined) {
@@ -424,7 +533,8 @@ export class Gate {
         });
         return;
       }
-      if (req.method !== "POST") return void reply(res, 400, "a new session starts with an initialize POST");
+      if (req.method !== "POST")
+        return void reply(res, 400, "a new session starts with an initialize POST");
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,
@@ -460,7 +570,7 @@ export class Gate {
     };
   }
 
-    /** Close the downstream sessions and the upstream (a stdio server's whole process group). Idempotent; never rejects. */
+  /** Close the downstream sessions and the upstream (a stdio server's whole process group). Idempotent; never rejects. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.downstreams].map((d) => d.close().catch(() => {})));
@@ -472,26 +582,52 @@ export class Gate {
   }
 }
 
-const LIST_LABEL: Record<SurfaceList, string> = { tools: "tool", resources: "resource", resourceTemplates: "resource template", prompts: "prompt" };
+const LIST_LABEL: Record<SurfaceList, string> = {
+  tools: "tool",
+  resources: "resource",
+  resourceTemplates: "resource template",
+  prompts: "prompt",
+};
 
 /**
  * The difference at startup, from the record's names and per-item hashes: the record carries
  * hashes, not the reviewed text, so a changed item is shown with its live text (what the gate
  * refused to relay), next to the hash it should have had.
  */
-export function formatMismatch(cmp: Extract<PinComparison, { status: "mismatch" }>, live: SurfaceSnapshot): string {
-  const lines = [`surface_sha256 expected ${cmp.expected}`, `surface_sha256 live     ${cmp.actual}`];
+export function formatMismatch(
+  cmp: Extract<PinComparison, { status: "mismatch" }>,
+  live: SurfaceSnapshot,
+): string {
+  const lines = [
+    `surface_sha256 expected ${cmp.expected}`,
+    `surface_sha256 live     ${cmp.actual}`,
+  ];
   const n = cmp.names;
   if (!n) return lines.join("\n");
-  const find = (list: SurfaceList, key: string) => (live[list] as DomainItem[]).find((i) => itemKey(list, i) === key);
+  const find = (list: SurfaceList, key: string) =>
+    (live[list] as DomainItem[]).find((i) => itemKey(list, i) === key);
   const text = (item: DomainItem | undefined) => {
     if (!item) return [];
     const i = item as Record<string, unknown>;
-    return (["title", "description"] as const).filter((f) => typeof i[f] === "string").map((f) => `    live ${f}: ${JSON.stringify(i[f])}`);
+    return (["title", "description"] as const)
+      .filter((f) => typeof i[f] === "string")
+      .map((f) => `    live ${f}: ${JSON.stringify(i[f])}`);
   };
-  for (const a of n.added) lines.push(`+ ${LIST_LABEL[a.list]} ${JSON.stringify(a.key)} (not in the record)`, ...text(find(a.list, a.key)));
-  for (const r of n.removed) lines.push(`- ${LIST_LABEL[r.list]} ${JSON.stringify(r.key)} (in the record, gone from the server)`);
-  for (const c of n.changed) lines.push(`~ ${LIST_LABEL[c.list]} ${JSON.stringify(c.key)}: changed since review (item hash differs)`, ...text(find(c.list, c.key)));
-  if (n.instructionsChanged) lines.push(`~ instructions changed`, `    live: ${JSON.stringify(live.instructions)}`);
+  for (const a of n.added)
+    lines.push(
+      `+ ${LIST_LABEL[a.list]} ${JSON.stringify(a.key)} (not in the record)`,
+      ...text(find(a.list, a.key)),
+    );
+  for (const r of n.removed)
+    lines.push(
+      `- ${LIST_LABEL[r.list]} ${JSON.stringify(r.key)} (in the record, gone from the server)`,
+    );
+  for (const c of n.changed)
+    lines.push(
+      `~ ${LIST_LABEL[c.list]} ${JSON.stringify(c.key)}: changed since review (item hash differs)`,
+      ...text(find(c.list, c.key)),
+    );
+  if (n.instructionsChanged)
+    lines.push(`~ instructions changed`, `    live: ${JSON.stringify(live.instructions)}`);
   return lines.join("\n");
 }

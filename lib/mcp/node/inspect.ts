@@ -29,7 +29,16 @@ function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): Sa
     limits: run.plan.limits,
     visible: run.plan.visible,
   };
-  if (!run.plan.traced) return { ...base, traced: false, traceNote: run.traceNote ?? "no trace was taken", attempts: [], droppedAttempts: 0, truncated: false, notFoundInView: 0 };
+  if (!run.plan.traced)
+    return {
+      ...base,
+      traced: false,
+      traceNote: run.traceNote ?? "no trace was taken",
+      attempts: [],
+      droppedAttempts: 0,
+      truncated: false,
+      notFoundInView: 0,
+    };
   let truncated = false;
   const texts: string[] = [];
   for (const t of transports) {
@@ -37,15 +46,26 @@ function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): Sa
     truncated ||= trace.truncated;
     texts.push(trace.text);
   }
-  const parsed = parseTrace(texts.join("\n"), { entry: run.plan.entry, command: run.command, mirrored: run.plan.mirrored, redact: run.redact });
+  const parsed = parseTrace(texts.join("\n"), {
+    entry: run.plan.entry,
+    command: run.command,
+    mirrored: run.plan.mirrored,
+    redact: run.redact,
+  });
   return { ...base, traced: true, ...parsed, truncated };
 }
 
-export function stdioOpener(target: StdioTarget, child?: ChildProcess, opened?: GuardedStdioTransport[]): TransportOpener {
+export function stdioOpener(
+  target: StdioTarget,
+  child?: ChildProcess,
+  opened?: GuardedStdioTransport[],
+): TransportOpener {
   return {
     kind: "stdio",
     // A sandboxed run is labelled with the launcher's command, not the bwrap line around it.
-    label: target.sandbox ? `${target.sandbox.label} (sandboxed)` : [target.command, ...target.args].join(" "),
+    label: target.sandbox
+      ? `${target.sandbox.label} (sandboxed)`
+      : [target.command, ...target.args].join(" "),
     open: (guard) => {
       const t = new GuardedStdioTransport(
         {
@@ -81,7 +101,11 @@ export function stdioOpener(target: StdioTarget, child?: ChildProcess, opened?: 
 
 export function openersFor(target: InspectTarget, child?: ChildProcess): TransportOpener[] {
   if (target.kind === "stdio") return [stdioOpener(target, child)];
-  const opts = { headers: target.headers ?? {}, egress: target.egress ?? null, ...(target.fetch ? { fetch: target.fetch } : {}) };
+  const opts = {
+    headers: target.headers ?? {},
+    egress: target.egress ?? null,
+    ...(target.fetch ? { fetch: target.fetch } : {}),
+  };
   switch (target.mode ?? "auto") {
     case "streamable-http":
       return [streamableHttpOpener(target.url, opts)];
@@ -108,17 +132,35 @@ export async function inspectServer(
       await Promise.all(opened.map((t) => t.close()));
       return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
     }
-    return await inspectWithOpeners(openersFor(target, target.kind === "stdio" ? options.prespawned : undefined), options);
+    return await inspectWithOpeners(
+      openersFor(target, target.kind === "stdio" ? options.prespawned : undefined),
+      options,
+    );
   } catch (error) {
-    return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      ok: false,
+      error: {
+        code: "internal",
+        message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
 }
 
 /** A settled session to a server, left open to relay over (the gate). Never throws. */
-export async function openServerSession(target: InspectTarget, options: UpstreamSessionOptions = {}): Promise<UpstreamSessionResult> {
+export async function openServerSession(
+  target: InspectTarget,
+  options: UpstreamSessionOptions = {},
+): Promise<UpstreamSessionResult> {
   try {
     return await openUpstreamSession(openersFor(target), options);
   } catch (error) {
-    return { ok: false, error: { code: "internal", message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      ok: false,
+      error: {
+        code: "internal",
+        message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
 }

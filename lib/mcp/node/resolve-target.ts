@@ -8,7 +8,12 @@ import "server-only";
 import { lookup } from "node:dns/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { checkEgress, egressPolicyFromEnv, type EgressPolicy, type LookupAll } from "@/lib/mcp/egress";
+import {
+  checkEgress,
+  egressPolicyFromEnv,
+  type EgressPolicy,
+  type LookupAll,
+} from "@/lib/mcp/egress";
 import { pinnedEgressFetch } from "@/lib/mcp/node/egress-fetch";
 import {
   LauncherFileSchema,
@@ -27,35 +32,55 @@ import type { RelayServer, Transport } from "@/lib/review/schema";
 export type Env = Readonly<Record<string, string | undefined>>;
 export type ResolvedVariable = { name: string; source: VariableSource };
 /** `variables`: what the target was given, by name and source, for the inspection's record. */
-export type ResolveTargetResult = { ok: true; target: InspectTarget; variables: ResolvedVariable[] } | { ok: false; error: InspectError };
+export type ResolveTargetResult =
+  | { ok: true; target: InspectTarget; variables: ResolvedVariable[] }
+  | { ok: false; error: InspectError };
 /** Opens the stored secrets among `names` (lib/store/secrets.ts openSecrets, bound to a db and key). */
-export type SecretLookup = (names: readonly string[]) => Promise<{ ok: true; values: ReadonlyMap<string, string> } | { ok: false; message: string }>;
+export type SecretLookup = (
+  names: readonly string[],
+) => Promise<{ ok: true; values: ReadonlyMap<string, string> } | { ok: false; message: string }>;
 
-export const dnsLookupAll: LookupAll = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
+export const dnsLookupAll: LookupAll = async (hostname) =>
+  (await lookup(hostname, { all: true })).map((a) => a.address);
 
 export function repoRoot(env: Env = process.env): string {
   return env.RELAY_REVIEW_ROOT ?? process.cwd();
 }
 
 /** The shipped allowlist plus the owner's file; a malformed file is an error value, not a crash. */
-export function loadLauncherFiles(env: Env = process.env): { ok: true; files: LauncherFile[] } | { ok: false; message: string } {
+export function loadLauncherFiles(
+  env: Env = process.env,
+): { ok: true; files: LauncherFile[] } | { ok: false; message: string } {
   const root = repoRoot(env);
   const dataDir = env.RELAY_REVIEW_DATA ?? path.join(root, ".data");
   const files: LauncherFile[] = [];
-  for (const file of [path.join(root, "config/launchers.json"), path.join(dataDir, "launchers.json")]) {
+  for (const file of [
+    path.join(root, "config/launchers.json"),
+    path.join(dataDir, "launchers.json"),
+  ]) {
     if (!existsSync(file)) continue;
     try {
       const parsed = LauncherFileSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
-      if (!parsed.success) return { ok: false, message: `${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          message: `${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        };
       files.push(parsed.data);
     } catch (error) {
-      return { ok: false, message: `${file}: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        ok: false,
+        message: `${file}: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
   return { ok: true, files };
 }
 
-const refused = (message: string): ResolveTargetResult => ({ ok: false, error: { code: "refused", message } });
+const refused = (message: string): ResolveTargetResult => ({
+  ok: false,
+  error: { code: "refused", message },
+});
 const noSecrets: SecretLookup = () => Promise.resolve({ ok: true, values: new Map() });
 
 export type ResolveOptions = { lookup?: LookupAll; root?: string; secrets?: SecretLookup };
@@ -73,34 +98,50 @@ export async function resolveInspectTarget(
 ): Promise<ResolveTargetResult> {
   const t = server.transport;
   const root = options.root ?? repoRoot(env);
-  if (t.kind === "manual") return refused("this server's tools are entered by hand; it has no live surface to inspect");
+  if (t.kind === "manual")
+    return refused("this server's tools are entered by hand; it has no live surface to inspect");
   if (t.kind === "stdio") {
     const loaded = loadLauncherFiles({ ...env, RELAY_REVIEW_ROOT: root });
     if (!loaded.ok) return refused(`the launcher allowlist could not be read: ${loaded.message}`);
-    const match = matchLauncher(activeLaunchers(loaded.files, env.RELAY_REVIEW_ALLOW_FIXTURES === "1"), {
-      command: t.command,
-      args: t.args,
-      envNames: t.envNames,
-    });
+    const match = matchLauncher(
+      activeLaunchers(loaded.files, env.RELAY_REVIEW_ALLOW_FIXTURES === "1"),
+      {
+        command: t.command,
+        args: t.args,
+        envNames: t.envNames,
+      },
+    );
     if (!match.ok) return refused(match.message);
     const wanted = transportVariables(t);
     const fixed = match.launcher.env;
-    const looked = await (options.secrets ?? noSecrets)([...wanted.env, ...wanted.args].filter((n) => !Object.hasOwn(fixed, n)));
+    const looked = await (options.secrets ?? noSecrets)(
+      [...wanted.env, ...wanted.args].filter((n) => !Object.hasOwn(fixed, n)),
+    );
     if (!looked.ok) return refused(looked.message);
     // The launcher's fixed values are always given; the names the review asks for on top.
-    const resolved = resolveVariables([...Object.keys(fixed), ...wanted.env, ...wanted.args], { fixed, secrets: looked.values, env });
+    const resolved = resolveVariables([...Object.keys(fixed), ...wanted.env, ...wanted.args], {
+      fixed,
+      secrets: looked.values,
+      env,
+    });
     if (!resolved.ok) return refused(resolved.message);
     const extraEnv: Record<string, string> = {};
-    for (const name of new Set([...Object.keys(fixed), ...wanted.env])) extraEnv[name] = resolved.values.get(name)!;
+    for (const name of new Set([...Object.keys(fixed), ...wanted.env]))
+      extraEnv[name] = resolved.values.get(name)!;
     return {
       ok: true,
       target: {
         kind: "stdio",
         command: t.command === "node" ? process.execPath : t.command,
-        args: t.args.map((a) => substituteReferences(isRelativeScriptArg(a) ? path.resolve(root, a) : a, resolved.values)),
+        args: t.args.map((a) =>
+          substituteReferences(isRelativeScriptArg(a) ? path.resolve(root, a) : a, resolved.values),
+        ),
         env: extraEnv,
         cwd: root,
-        launcher: { id: match.launcher.id, sandbox: LauncherSandboxSchema.parse(match.launcher.sandbox ?? {}) },
+        launcher: {
+          id: match.launcher.id,
+          sandbox: LauncherSandboxSchema.parse(match.launcher.sandbox ?? {}),
+        },
       },
       variables: resolved.variables,
     };
@@ -112,19 +153,28 @@ export async function resolveInspectTarget(
   if (!check.ok) return refused(check.message);
   const loaded = loadLauncherFiles({ ...env, RELAY_REVIEW_ROOT: root });
   if (!loaded.ok) return refused(`the HTTP target allowlist could not be read: ${loaded.message}`);
-  const allowed = matchHttpTarget(loaded.files.flatMap((f) => f.httpTargets), { url: t.url, headerEnv: t.headerEnv }, ownerLauncherFile({ ...env, RELAY_REVIEW_ROOT: root }));
+  const allowed = matchHttpTarget(
+    loaded.files.flatMap((f) => f.httpTargets),
+    { url: t.url, headerEnv: t.headerEnv },
+    ownerLauncherFile({ ...env, RELAY_REVIEW_ROOT: root }),
+  );
   if (!allowed.ok) return refused(allowed.message);
   const wanted = transportVariables(t);
   const names = [...Object.values(wanted.headers), ...wanted.url];
   const looked = await (options.secrets ?? noSecrets)(names);
   if (!looked.ok) return refused(looked.message);
   const forHeader = new Map(Object.entries(t.headerEnv).map(([h, n]) => [n, h]));
-  const resolved = resolveVariables(names, { fixed: {}, secrets: looked.values, env }, (n) => (forHeader.has(n) ? `${n} (for header ${forHeader.get(n)})` : n));
+  const resolved = resolveVariables(names, { fixed: {}, secrets: looked.values, env }, (n) =>
+    forHeader.has(n) ? `${n} (for header ${forHeader.get(n)})` : n,
+  );
   if (!resolved.ok) return refused(resolved.message);
   const headers: Record<string, string> = {};
   for (const [header, name] of Object.entries(t.headerEnv)) {
     const value = resolved.values.get(name)!;
-    if (/[\r\n\0]/.test(value)) return refused(`the value of ${name} (for header ${header}) contains a line break or NUL, which no header may hold; set it again on the Secrets page`);
+    if (/[\r\n\0]/.test(value))
+      return refused(
+        `the value of ${name} (for header ${header}) contains a line break or NUL, which no header may hold; set it again on the Secrets page`,
+      );
     headers[header] = value;
   }
   return {

@@ -7,7 +7,15 @@ import "server-only";
  * enables it; RELAY_REVIEW_UNSANDBOXED=1 is the owner's explicit opt-out (a banner says so).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -65,12 +73,21 @@ const statKind = (p: string): "dir" | "file" | null => {
   }
 };
 
-export type SandboxTools = { bwrap: string; prlimit: string; sh: string; strace: string | null; straceNote?: string; version: string };
+export type SandboxTools = {
+  bwrap: string;
+  prlimit: string;
+  sh: string;
+  strace: string | null;
+  straceNote?: string;
+  version: string;
+};
 export type SandboxStatus = { ok: true; tools: SandboxTools } | { ok: false; message: string };
 
 /** When the workbench runs as root, the sandbox runs as nobody on the host too (no root-owned file is readable, RLIMIT_NPROC counts only sandboxes). */
 function hostIds(): { uid: number; gid: number } | null {
-  return typeof process.getuid === "function" && process.getuid() === 0 ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : null;
+  return typeof process.getuid === "function" && process.getuid() === 0
+    ? { uid: SANDBOX_UID, gid: SANDBOX_UID }
+    : null;
 }
 
 function run(command: string, args: string[], ids: { uid: number; gid: number } | null) {
@@ -87,39 +104,88 @@ function run(command: string, args: string[], ids: { uid: number; gid: number } 
 function probe(env: Env): SandboxStatus {
   const bwrap = env.RELAY_REVIEW_BWRAP ?? which("bwrap", env);
   if (!bwrap || !existsSync(bwrap)) {
-    return { ok: false, message: `stdio servers run only inside a sandbox, and bubblewrap (bwrap) is not installed on the workbench; run \`${SANDBOX_INSTALL_STEP}\`` };
+    return {
+      ok: false,
+      message: `stdio servers run only inside a sandbox, and bubblewrap (bwrap) is not installed on the workbench; run \`${SANDBOX_INSTALL_STEP}\``,
+    };
   }
   const prlimit = which("prlimit", env);
   const sh = which("sh", env) ?? "/bin/sh";
-  if (!prlimit) return { ok: false, message: "the sandbox sets its resource limits with prlimit (util-linux), which is not installed on the workbench; run `apt-get install util-linux`" };
+  if (!prlimit)
+    return {
+      ok: false,
+      message:
+        "the sandbox sets its resource limits with prlimit (util-linux), which is not installed on the workbench; run `apt-get install util-linux`",
+    };
   const ids = hostIds();
   const self = run(
     bwrap,
-    ["--unshare-all", "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID), "--die-with-parent", "--ro-bind", "/usr", "/usr",
-      ...["/bin", "/lib", "/lib64"].flatMap((p) => (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? ["--symlink", readlinkSync(p), p] : existsSync(p) ? ["--ro-bind", p, p] : [])),
-      "--proc", "/proc", "--dev", "/dev", "--", prlimit, "--nproc=64", "--", "/usr/bin/env", "true"],
+    [
+      "--unshare-all",
+      "--unshare-user",
+      "--uid",
+      String(SANDBOX_UID),
+      "--gid",
+      String(SANDBOX_UID),
+      "--die-with-parent",
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      ...["/bin", "/lib", "/lib64"].flatMap((p) =>
+        lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()
+          ? ["--symlink", readlinkSync(p), p]
+          : existsSync(p)
+            ? ["--ro-bind", p, p]
+            : [],
+      ),
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--",
+      prlimit,
+      "--nproc=64",
+      "--",
+      "/usr/bin/env",
+      "true",
+    ],
     ids,
   );
   if (self.status !== 0) {
     const why = (self.stderr || self.error?.message || `exit ${self.status}`).trim().slice(0, 500);
-    return { ok: false, message: `stdio servers run only inside a sandbox, and bubblewrap failed its self-test here (${why}); on Debian, \`${SANDBOX_INSTALL_STEP}\` and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)` };
+    return {
+      ok: false,
+      message: `stdio servers run only inside a sandbox, and bubblewrap failed its self-test here (${why}); on Debian, \`${SANDBOX_INSTALL_STEP}\` and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)`,
+    };
   }
   const version = (run(bwrap, ["--version"], null).stdout || "bubblewrap").trim();
   const strace = env.RELAY_REVIEW_STRACE ?? which("strace", env);
   let straceNote: string | undefined;
   let usable: string | null = null;
-  if (!strace || !existsSync(strace)) straceNote = "strace is not installed, so what the server tried is not recorded (apt-get install strace)";
+  if (!strace || !existsSync(strace))
+    straceNote =
+      "strace is not installed, so what the server tried is not recorded (apt-get install strace)";
   else {
-    const t = run(strace, ["-f", "-qq", "--seccomp-bpf", "-e", "trace=execve", "--", "/usr/bin/env", "true"], ids);
+    const t = run(
+      strace,
+      ["-f", "-qq", "--seccomp-bpf", "-e", "trace=execve", "--", "/usr/bin/env", "true"],
+      ids,
+    );
     if (t.status === 0) usable = strace;
-    else straceNote = `strace failed its self-test (${(t.stderr || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
+    else
+      straceNote = `strace failed its self-test (${(t.stderr || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
   }
-  return { ok: true, tools: { bwrap, prlimit, sh, strace: usable, ...(straceNote ? { straceNote } : {}), version } };
+  return {
+    ok: true,
+    tools: { bwrap, prlimit, sh, strace: usable, ...(straceNote ? { straceNote } : {}), version },
+  };
 }
 
 const STATUS_KEY = Symbol.for("relay-review.sandbox-status");
 type Cache = Map<string, SandboxStatus>;
-const cache: Cache = ((globalThis as Record<symbol, unknown>)[STATUS_KEY] as Cache | undefined) ?? new Map<string, SandboxStatus>();
+const cache: Cache =
+  ((globalThis as Record<symbol, unknown>)[STATUS_KEY] as Cache | undefined) ??
+  new Map<string, SandboxStatus>();
 (globalThis as Record<symbol, unknown>)[STATUS_KEY] = cache;
 
 /**
@@ -140,16 +206,27 @@ let generatedEtc: string | null = null;
 function generatedEtcDir(): string {
   if (generatedEtc && existsSync(path.join(generatedEtc, "hosts"))) return generatedEtc;
   const dir = mkdtempSync(path.join(tmpdir(), "relay-review-sandbox-etc-"));
-  writeFileSync(path.join(dir, "passwd"), `sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:MCP server under review:${SANDBOX_HOME}:/usr/sbin/nologin\n`, { mode: 0o644 });
+  writeFileSync(
+    path.join(dir, "passwd"),
+    `sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:MCP server under review:${SANDBOX_HOME}:/usr/sbin/nologin\n`,
+    { mode: 0o644 },
+  );
   writeFileSync(path.join(dir, "group"), `sandbox:x:${SANDBOX_UID}:\n`, { mode: 0o644 });
-  writeFileSync(path.join(dir, "hosts"), "127.0.0.1 localhost sandbox\n::1 localhost\n", { mode: 0o644 });
+  writeFileSync(path.join(dir, "hosts"), "127.0.0.1 localhost sandbox\n::1 localhost\n", {
+    mode: 0o644,
+  });
   // mkdtemp makes the directory 0700; bwrap running as nobody must read it.
   spawnSync("chmod", ["0755", dir]);
   generatedEtc = dir;
   return dir;
 }
 
-export function sandboxHost(tools: SandboxTools, root: string, dataDir: string, env: Env = process.env): SandboxHost {
+export function sandboxHost(
+  tools: SandboxTools,
+  root: string,
+  dataDir: string,
+  env: Env = process.env,
+): SandboxHost {
   const system: SandboxHost["system"] = [];
   for (const p of SYSTEM_ENTRIES) {
     const st = lstatSync(p, { throwIfNoEntry: false });
@@ -194,10 +271,19 @@ export function sandboxTarget(
   const status = sandboxStatus(env);
   if (!status.ok) return status;
   const command = path.isAbsolute(target.command) ? target.command : which(target.command, env);
-  if (!command) return { ok: false, message: `the launcher's command ${JSON.stringify(target.command)} is not found on the workbench's PATH` };
+  if (!command)
+    return {
+      ok: false,
+      message: `the launcher's command ${JSON.stringify(target.command)} is not found on the workbench's PATH`,
+    };
   const host = sandboxHost(status.tools, options.root, options.dataDir, env);
   const realCommand = realpathSync(command);
-  const built = buildSandboxPlan(host, { command: realCommand, args: target.args, env: target.env ?? {}, sandbox: options.sandbox });
+  const built = buildSandboxPlan(host, {
+    command: realCommand,
+    args: target.args,
+    env: target.env ?? {},
+    sandbox: options.sandbox,
+  });
   if (!built.ok) return built;
   const ids = hostIds();
   return {

@@ -8,9 +8,23 @@ import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
 
 /** The SDK's default inherited variables (DEFAULT_INHERITED_ENV_VARS in client/stdio.js, POSIX list). */
-const INHERITED_ENV = process.platform === "win32"
-  ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
-  : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+const INHERITED_ENV =
+  process.platform === "win32"
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
 /** Like the SDK's getDefaultEnvironment(): a few variables from our env, never shell functions. */
 export function defaultChildEnvironment(): Record<string, string> {
@@ -39,11 +53,15 @@ export function spawnStdioServer(params: StdioSpawnParams): ChildProcess {
   const sandboxed = params.sandboxed;
   return spawn(params.command, params.args, {
     // Next's types make NODE_ENV required on ProcessEnv; a child's environment needs no such entry.
-    env: (sandboxed ? { ...(params.env ?? {}) } : { ...defaultChildEnvironment(), ...(params.env ?? {}) }) as NodeJS.ProcessEnv,
+    env: (sandboxed
+      ? { ...(params.env ?? {}) }
+      : { ...defaultChildEnvironment(), ...(params.env ?? {}) }) as NodeJS.ProcessEnv,
     ...(params.cwd ? { cwd: params.cwd } : {}),
     ...(sandboxed?.uid !== undefined ? { uid: sandboxed.uid } : {}),
     ...(sandboxed?.gid !== undefined ? { gid: sandboxed.gid } : {}),
-    stdio: sandboxed?.traced ? (["pipe", "pipe", "pipe", "pipe"] as const) : (["pipe", "pipe", "pipe"] as const),
+    stdio: sandboxed?.traced
+      ? (["pipe", "pipe", "pipe", "pipe"] as const)
+      : (["pipe", "pipe", "pipe"] as const),
     detached: process.platform !== "win32",
     shell: false,
     windowsHide: true,

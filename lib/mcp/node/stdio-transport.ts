@@ -65,7 +65,11 @@ export class GuardedStdioTransport implements Transport {
         // an adopted child that died before we attached: its close event has come and gone
         this.exit = { code: child.exitCode, signal: child.signalCode };
         this.exited = Promise.resolve();
-        reject(new Error(`the server exited (${child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode}) before the inspection connected`));
+        reject(
+          new Error(
+            `the server exited (${child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode}) before the inspection connected`,
+          ),
+        );
         return;
       }
       this.exited = new Promise<void>((done) => child.once("close", () => done()));
@@ -88,7 +92,9 @@ export class GuardedStdioTransport implements Transport {
       child.stdout?.on("data", (chunk: Buffer) => this.onData(chunk));
       const traced = this.params.sandboxed?.traced === true;
       // Traced: fd 2 is strace's record (kept up to MAX_TRACE_BYTES, the rest drained), fd 3 the server's stderr.
-      const stderr = traced ? (child.stdio[3] as NodeJS.ReadableStream | null | undefined) : child.stderr;
+      const stderr = traced
+        ? (child.stdio[3] as NodeJS.ReadableStream | null | undefined)
+        : child.stderr;
       stderr?.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
       });
@@ -151,7 +157,12 @@ export class GuardedStdioTransport implements Transport {
 
   exitInfo(): ExitInfo | null {
     if (!this.exit) return null;
-    return { exitCode: this.exit.code, signal: this.exit.signal, stderrTail: this.stderrTail, pendingBytes: this.pendingBytes };
+    return {
+      exitCode: this.exit.code,
+      signal: this.exit.signal,
+      stderrTail: this.stderrTail,
+      pendingBytes: this.pendingBytes,
+    };
   }
   getStderrTail(): string {
     return this.stderrTail;
@@ -186,7 +197,9 @@ export class GuardedStdioTransport implements Transport {
     const child = this.child;
     if (!child) return;
     const waitExit = (ms: number) =>
-      Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, ms).unref())]).then(() => this.exit !== null);
+      Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, ms).unref())]).then(
+        () => this.exit !== null,
+      );
     try {
       child.stdin?.end();
     } catch {

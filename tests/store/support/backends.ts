@@ -63,4 +63,7 @@ export function postgresBackend(adminUrl: string): TestBackend {
   };
 }
 
-export const BACKENDS: TestBackend[] = [pgliteBackend, ...(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])];
+export const BACKENDS: TestBackend[] = [
+  pgliteBackend,
+  ...(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : []),
+];

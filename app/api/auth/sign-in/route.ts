@@ -1,7 +1,13 @@
 import { AppError } from "@/lib/errors";
 import { SignInRequestSchema } from "@/lib/auth/api";
 import { getAuthConfig } from "@/lib/auth/owner-token";
-import { constantTimeEqual, createSessionValue, isSecureRequest, sessionCookieHeader, SESSION_TTL_SECONDS } from "@/lib/auth/session";
+import {
+  constantTimeEqual,
+  createSessionValue,
+  isSecureRequest,
+  sessionCookieHeader,
+  SESSION_TTL_SECONDS,
+} from "@/lib/auth/session";
 import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
@@ -20,7 +26,10 @@ export const POST = withRoute(async (request: Request) => {
   return new Response(null, {
     status: 204,
     headers: {
-      "Set-Cookie": sessionCookieHeader(createSessionValue(ownerToken, Date.now(), SESSION_TTL_SECONDS, epoch), { secure: isSecureRequest(request) }),
+      "Set-Cookie": sessionCookieHeader(
+        createSessionValue(ownerToken, Date.now(), SESSION_TTL_SECONDS, epoch),
+        { secure: isSecureRequest(request) },
+      ),
       "Cache-Control": "no-store",
     },
   });

@@ -14,6 +14,9 @@ export const POST = withRoute(async (request: Request) => {
   await revokeAllSessions(await getDb());
   return new Response(null, {
     status: 204,
-    headers: { "Set-Cookie": clearSessionCookieHeader({ secure: isSecureRequest(request) }), "Cache-Control": "no-store" },
+    headers: {
+      "Set-Cookie": clearSessionCookieHeader({ secure: isSecureRequest(request) }),
+      "Cache-Control": "no-store",
+    },
   });
 });

@@ -9,7 +9,10 @@ export const POST = withRoute((request: Request) =>
   Promise.resolve(
     new Response(null, {
       status: 204,
-      headers: { "Set-Cookie": clearSessionCookieHeader({ secure: isSecureRequest(request) }), "Cache-Control": "no-store" },
+      headers: {
+        "Set-Cookie": clearSessionCookieHeader({ secure: isSecureRequest(request) }),
+        "Cache-Control": "no-store",
+      },
     }),
   ),
 );

@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) => new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+const notFound = (id: string) =>
+  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
 
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");

@@ -23,12 +23,17 @@ export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
   const key = getSecretKey();
   if (!key.ok) throw new AppError("CONFLICT", key.message);
   const saved = await setSecret(await getDb(), key.key, name, body.value);
-  const response: SetSecretResponse = { name: saved.name, created: saved.created, updatedAt: saved.updatedAt };
+  const response: SetSecretResponse = {
+    name: saved.name,
+    created: saved.created,
+    updatedAt: saved.updatedAt,
+  };
   return jsonResponse(response, saved.created ? 201 : 200);
 });
 
 export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
   const name = parseParam(NameParamSchema, (await params).name, "name");
-  if (!(await deleteSecret(await getDb(), name))) throw new AppError("NOT_FOUND", `no secret named ${name} is set`);
+  if (!(await deleteSecret(await getDb(), name)))
+    throw new AppError("NOT_FOUND", `no secret named ${name} is set`);
   return noContent();
 });

@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ token: string }> };
 
 /** The one answer for an unknown, revoked or expired token (and a malformed one): nothing tells them apart. */
-const NO_SUCH_LINK = () => errorResponse(new AppError("NOT_FOUND", "there is no shared review at this link"));
+const NO_SUCH_LINK = () =>
+  errorResponse(new AppError("NOT_FOUND", "there is no shared review at this link"));
 
 /**
  * Read-only, authenticated by the link token alone (the proxy exempts /api/share/*): the review at

@@ -9,9 +9,16 @@ import { GraphView } from "@/components/graph/graph-view";
 import { noPathReason, type GraphNames } from "@/components/graph/view-model";
 import type { Analysis } from "@/lib/analysis/analyze";
 
-export function ShareAnalysis(props: { analysis: Analysis; servers: Record<string, string>; agents: Record<string, string> }) {
+export function ShareAnalysis(props: {
+  analysis: Analysis;
+  servers: Record<string, string>;
+  agents: Record<string, string>;
+}) {
   const { analysis, servers, agents } = props;
-  const names = useMemo<GraphNames>(() => ({ server: (id) => servers[id] ?? id, agent: (id) => agents[id] ?? id }), [servers, agents]);
+  const names = useMemo<GraphNames>(
+    () => ({ server: (id) => servers[id] ?? id, agent: (id) => agents[id] ?? id }),
+    [servers, agents],
+  );
   const residue = analysis.controls.residue;
   return (
     <>
@@ -36,8 +43,8 @@ export function ShareAnalysis(props: { analysis: Analysis; servers: Record<strin
           </div>
         ) : (
           <p style={{ margin: 0 }} data-testid="share-path-summary">
-            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from text writable outside the boundary to a
-            sensitive sink.
+            <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from
+            text writable outside the boundary to a sensitive sink.
           </p>
         )}
         {analysis.graph.nodes.length > 0 && <GraphView analysis={analysis} names={names} />}
@@ -47,7 +54,8 @@ export function ShareAnalysis(props: { analysis: Analysis; servers: Record<strin
           Controls: what each stops, what each leaves
         </h2>
         <p className="small muted" style={{ margin: 0 }}>
-          Only tool-set separation cuts the source-to-sink path; the others narrow what sits at either end of it.
+          Only tool-set separation cuts the source-to-sink path; the others narrow what sits at
+          either end of it.
         </p>
         <ControlsTable analysis={analysis} names={names} />
       </section>

@@ -18,7 +18,8 @@ function WriterBounds({ view }: { view: ShareViewData }) {
         Writer bounds per source
       </h2>
       <p className="small muted" style={{ margin: 0 }}>
-        Who is allowed to write into each source, not how many did. The smallest number of accounts an attack needs is one.
+        Who is allowed to write into each source, not how many did. The smallest number of accounts
+        an attack needs is one.
       </p>
       {sources.length === 0 ? (
         <p className="muted">No sources recorded.</p>
@@ -40,9 +41,13 @@ function WriterBounds({ view }: { view: ShareViewData }) {
                     <div className="small muted">{s.kind.replaceAll("_", " ")}</div>
                   </td>
                   <td>
-                    <div className={s.bound.kind === "counted" ? "bound" : "bound open"}>{s.bound.label}</div>
+                    <div className={s.bound.kind === "counted" ? "bound" : "bound open"}>
+                      {s.bound.label}
+                    </div>
                     {s.bound.kind !== "counted" && (
-                      <div className="small muted">{fmt(s.bound.floor)} registered accounts: a floor, not a measurement</div>
+                      <div className="small muted">
+                        {fmt(s.bound.floor)} registered accounts: a floor, not a measurement
+                      </div>
                     )}
                     <div className="row" style={{ marginTop: 4 }}>
                       {s.reachesOutsideBoundary ? (
@@ -54,7 +59,11 @@ function WriterBounds({ view }: { view: ShareViewData }) {
                   </td>
                   <td className="small">
                     {s.reasons.join(" ")}
-                    {s.usage && <div className="muted">Usage fact, not part of the bound: {s.usage.label}</div>}
+                    {s.usage && (
+                      <div className="muted">
+                        Usage fact, not part of the bound: {s.usage.label}
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -77,7 +86,9 @@ export function ShareView({ view }: { view: ShareViewData }) {
           <p className="small muted" style={{ margin: 0 }}>
             <span className="badge badge-accent">read-only</span> Shared review ·{" "}
             <span data-testid="share-revision">
-              {view.frozen ? `frozen at revision ${view.revision}` : `latest revision (${view.revision})`}
+              {view.frozen
+                ? `frozen at revision ${view.revision}`
+                : `latest revision (${view.revision})`}
             </span>
             {view.expiresAt && ` · link expires ${new Date(view.expiresAt).toUTCString()}`}
           </p>
@@ -95,8 +106,9 @@ export function ShareView({ view }: { view: ShareViewData }) {
           Decisions
         </h2>
         <p className="small muted" style={{ margin: 0 }}>
-          Each decision&apos;s status is as of now: it is stale when the live surface, image digest, tool set or controls it was bound to
-          have changed since{view.frozen ? ", including after the revision this link shows" : ""}.
+          Each decision&apos;s status is as of now: it is stale when the live surface, image digest,
+          tool set or controls it was bound to have changed since
+          {view.frozen ? ", including after the revision this link shows" : ""}.
         </p>
         {view.decisions.length === 0 ? (
           <p className="muted" style={{ margin: 0 }}>
@@ -104,7 +116,11 @@ export function ShareView({ view }: { view: ShareViewData }) {
           </p>
         ) : (
           [...view.decisions].reverse().map((d) => (
-            <article key={d.decision.id} className="card" data-testid={`share-decision-${d.decision.id}`}>
+            <article
+              key={d.decision.id}
+              className="card"
+              data-testid={`share-decision-${d.decision.id}`}
+            >
               <DecisionDetails view={d} review={review} />
             </article>
           ))

@@ -1,18 +1,30 @@
 import { AppError } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
-import { DecideQuerySchema, DecideRequestSchema, type DecideResponse, type ListDecisionsResponse } from "@/lib/decisions/api";
+import {
+  DecideQuerySchema,
+  DecideRequestSchema,
+  type DecideResponse,
+  type ListDecisionsResponse,
+} from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { candidateConditions, currentSurfaces, decide, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
+import {
+  candidateConditions,
+  currentSurfaces,
+  decide,
+  decisionView,
+  surfaceChangesOf,
+} from "@/lib/workbench/decisions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) => new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+const notFound = (id: string) =>
+  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
 
 /** Every decision of the review with its status now; `?serverId=&agentId=` adds the condition candidates for that pair. */
 export const GET = withRoute(async (request: Request, { params }: Ctx) => {
@@ -20,7 +32,10 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const url = new URL(request.url);
   const query = parseParam(
     DecideQuerySchema,
-    { serverId: url.searchParams.get("serverId") ?? undefined, agentId: url.searchParams.get("agentId") ?? undefined },
+    {
+      serverId: url.searchParams.get("serverId") ?? undefined,
+      agentId: url.searchParams.get("agentId") ?? undefined,
+    },
     "query",
   );
   const db = await getDb();
@@ -30,10 +45,19 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);
   const body: ListDecisionsResponse = {
     revision: record.revision,
-    decisions: record.review.decisions.map((d) => decisionView(d, record.review, surfaces, changes)),
+    decisions: record.review.decisions.map((d) =>
+      decisionView(d, record.review, surfaces, changes),
+    ),
     surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
     ...(query.serverId && query.agentId
-      ? { candidates: candidateConditions(record.review, query.serverId, query.agentId, await analyzeReviewDocument(db, id, record.review)) }
+      ? {
+          candidates: candidateConditions(
+            record.review,
+            query.serverId,
+            query.agentId,
+            await analyzeReviewDocument(db, id, record.review),
+          ),
+        }
       : {}),
   };
   return jsonResponse(body);

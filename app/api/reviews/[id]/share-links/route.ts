@@ -1,7 +1,11 @@
 import { AppError } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
-import { CreateShareLinkRequestSchema, type CreateShareLinkResponse, type ListShareLinksResponse } from "@/lib/decisions/api";
+import {
+  CreateShareLinkRequestSchema,
+  type CreateShareLinkResponse,
+  type ListShareLinksResponse,
+} from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
 import { getReview, reviewExists } from "@/lib/store/reviews";
 import { createShareLink, listShareLinks } from "@/lib/store/share-links";
@@ -12,7 +16,8 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) => new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+const notFound = (id: string) =>
+  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
 
 /** The review's share links, newest first, without their tokens (only hashes are stored, and those stay here). */
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
@@ -20,7 +25,9 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const db = await getDb();
   if (!(await reviewExists(db, id))) throw notFound(id);
   const now = new Date();
-  const body: ListShareLinksResponse = { links: (await listShareLinks(db, id)).map((l) => shareLinkView(l, now)) };
+  const body: ListShareLinksResponse = {
+    links: (await listShareLinks(db, id)).map((l) => shareLinkView(l, now)),
+  };
   return jsonResponse(body);
 });
 
@@ -36,9 +43,16 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
     reviewId: id,
     tokenHash: hashShareToken(token),
     frozenRevision: input.frozen ? record.revision : null,
-    expiresAt: input.expiresInHours === undefined ? null : new Date(Date.now() + input.expiresInHours * 3_600_000),
+    expiresAt:
+      input.expiresInHours === undefined
+        ? null
+        : new Date(Date.now() + input.expiresInHours * 3_600_000),
     label: input.label,
   });
-  const body: CreateShareLinkResponse = { link: shareLinkView(link), token, path: `/share/${token}` };
+  const body: CreateShareLinkResponse = {
+    link: shareLinkView(link),
+    token,
+    path: `/share/${token}`,
+  };
   return jsonResponse(body, 201);
 });

@@ -22,7 +22,10 @@ export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
   const db = await getDb();
   // Only a link of this review: a link id from another review is not found here.
   if (!(await listShareLinks(db, id)).some((l) => l.id === linkId)) {
-    throw new AppError("NOT_FOUND", `no share link ${JSON.stringify(linkId)} on review ${JSON.stringify(id)}`);
+    throw new AppError(
+      "NOT_FOUND",
+      `no share link ${JSON.stringify(linkId)} on review ${JSON.stringify(id)}`,
+    );
   }
   const revoked = await revokeShareLink(db, linkId);
   if (!revoked) throw new AppError("NOT_FOUND", `no share link ${JSON.stringify(linkId)}`);

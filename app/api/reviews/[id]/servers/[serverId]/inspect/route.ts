@@ -4,7 +4,11 @@ import { parseParam, parseRequest, readBodyText, withRoute } from "@/lib/http/ro
 import { getDb } from "@/lib/store/db";
 import { SECRETS_PAGE_HINT } from "@/lib/secrets/resolve";
 import { claimInspection, prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
-import { InspectRequestSchema, LAUNCHER_FILE_HINT, type InspectStreamLine } from "@/lib/workbench/surface-api";
+import {
+  InspectRequestSchema,
+  LAUNCHER_FILE_HINT,
+  type InspectStreamLine,
+} from "@/lib/workbench/surface-api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,7 +22,9 @@ const MAX_INSPECT_BODY_BYTES = 16 * 1024;
 class TargetRefusedError extends AppError {
   constructor(message: string) {
     // A missing value is fixed on the Secrets page, not in the launcher file: the hint says which.
-    const details = message.includes(SECRETS_PAGE_HINT) ? { refused: true, secretsPage: "/secrets" } : { refused: true, launcherFile: LAUNCHER_FILE_HINT };
+    const details = message.includes(SECRETS_PAGE_HINT)
+      ? { refused: true, secretsPage: "/secrets" }
+      : { refused: true, launcherFile: LAUNCHER_FILE_HINT };
     super("FORBIDDEN", `refused to inspect this server: ${message}`, { details });
     this.name = "TargetRefusedError";
   }
@@ -31,12 +37,16 @@ async function readInspectRequest(request: Request) {
   const text = await readBodyText(request, MAX_INSPECT_BODY_BYTES);
   if (text.trim() === "") return {};
   const type = request.headers.get("content-type");
-  if (type !== null && !/^application\/json\b/i.test(type)) throw new AppError("BAD_REQUEST", "request body must be application/json");
+  if (type !== null && !/^application\/json\b/i.test(type))
+    throw new AppError("BAD_REQUEST", "request body must be application/json");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new AppError("BAD_REQUEST", `request body is not valid JSON: ${(error as Error).message}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
   return parseRequest(InspectRequestSchema, value);
 }
@@ -56,7 +66,11 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const prepared = await prepareInspection(db, id, serverId);
   if (!prepared.ok) throw new TargetRefusedError(prepared.error.message);
   const release = claimInspection(id, serverId);
-  if (!release) throw new AppError("CONFLICT", "this server is being inspected already; wait for that inspection to finish");
+  if (!release)
+    throw new AppError(
+      "CONFLICT",
+      "this server is being inspected already; wait for that inspection to finish",
+    );
 
   const controller = new AbortController();
   const onDisconnect = () => controller.abort();
@@ -85,7 +99,15 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
           );
         } catch (error) {
           console.error(`[api] inspect ${id}/${serverId} failed`, error);
-          write({ type: "result", ok: false, inspectionId: null, error: { code: "internal", message: "the workbench failed while storing this inspection; see the server log" } });
+          write({
+            type: "result",
+            ok: false,
+            inspectionId: null,
+            error: {
+              code: "internal",
+              message: "the workbench failed while storing this inspection; see the server log",
+            },
+          });
         } finally {
           release();
           request.signal.removeEventListener("abort", onDisconnect);
@@ -108,6 +130,10 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   });
   return new Response(stream, {
     status: 200,
-    headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 });

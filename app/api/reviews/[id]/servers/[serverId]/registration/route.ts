@@ -8,7 +8,13 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string; serverId: string }> };
 
-const fileName = (name: string) => `${name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "server"}.registration.json`;
+const fileName = (name: string) =>
+  `${
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "server"
+  }.registration.json`;
 
 /** The registration record in the seed's shape, as a download: the pinned one, or the latest inspection's when unpinned. */
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {

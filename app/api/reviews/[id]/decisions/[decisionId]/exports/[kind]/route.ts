@@ -25,11 +25,22 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
   const kind = EXPORT_KINDS.find((k) => k === p.kind);
-  if (!kind) throw new AppError("NOT_FOUND", `no export ${JSON.stringify(p.kind)}: use ${EXPORT_KINDS.join(", ")}`);
+  if (!kind)
+    throw new AppError(
+      "NOT_FOUND",
+      `no export ${JSON.stringify(p.kind)}: use ${EXPORT_KINDS.join(", ")}`,
+    );
   const query = new URL(request.url).searchParams;
   const recordPath = parseParam(PathSchema, query.get("recordPath") ?? undefined, "recordPath");
-  const publicKeyPath = parseParam(PathSchema, query.get("publicKeyPath") ?? undefined, "publicKeyPath");
-  const file = await decisionExport(await getDb(), id, decisionId, kind, { ...(recordPath ? { recordPath } : {}), ...(publicKeyPath ? { publicKeyPath } : {}) });
+  const publicKeyPath = parseParam(
+    PathSchema,
+    query.get("publicKeyPath") ?? undefined,
+    "publicKeyPath",
+  );
+  const file = await decisionExport(await getDb(), id, decisionId, kind, {
+    ...(recordPath ? { recordPath } : {}),
+    ...(publicKeyPath ? { publicKeyPath } : {}),
+  });
   return new Response(file.text, {
     status: 200,
     headers: {
