@@ -6,7 +6,14 @@
  * pin file. 3: the inspection itself failed (the message names the tripped limit).
  */
 import { readFileSync } from "node:fs";
+import type { InspectResult } from "@/lib/mcp/types";
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
+import {
+  OAUTH_BOOL_FLAGS,
+  OAUTH_USAGE,
+  OAUTH_VALUE_FLAGS,
+  prepareCliOAuth,
+} from "@/cli/shared/oauth";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { formatSurfaceDiff } from "@/lib/surface/diff";
@@ -14,7 +21,7 @@ import { parseStrictJson } from "@/lib/strict-json";
 import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
 
-const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}`;
+const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}\n${OAUTH_USAGE}`;
 
 function formatNames(n: NameDiff): string {
   const lines: string[] = [];
@@ -30,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
+  const parsed = parseArgs(argv, ["--pin", ...OAUTH_VALUE_FLAGS], ["--quiet", ...OAUTH_BOOL_FLAGS]);
   const pinPath = parsed.flags.get("--pin");
   if (typeof pinPath !== "string") parsed.errors.push("--pin RECORD.json is required");
   if (parsed.errors.length || !parsed.target || typeof pinPath !== "string") {
@@ -73,11 +80,26 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 3;
   }
-  const { inspectServer } = await loadInspector();
-  const result = await inspectServer(parsed.target, {
-    limits: parsed.limits,
-    ...(started.child ? { prespawned: started.child } : {}),
+  const prepared = await prepareCliOAuth(parsed.flags, parsed.target, (line) => {
+    if (!parsed.flags.has("--quiet") || line.startsWith("authorize at:"))
+      process.stderr.write(`relay-review verify: ${safeText(line)}\n`);
   });
+  if (!prepared.ok) {
+    process.stderr.write(`relay-review verify: ${prepared.message}\n${USAGE}\n`);
+    return 2;
+  }
+  const target = prepared.target;
+  const { inspectServer } = await loadInspector();
+  const inspectOnce = () =>
+    inspectServer(target, {
+      limits: parsed.limits,
+      ...(started.child ? { prespawned: started.child } : {}),
+    });
+  const result = prepared.oauth
+    ? await prepared.oauth
+        .authorizing<InspectResult>(inspectOnce, (error) => ({ ok: false, error }))
+        .finally(() => prepared.oauth?.close())
+    : await inspectOnce();
   if (!result.ok) {
     process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
     return 3;
