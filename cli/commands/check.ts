@@ -4,7 +4,7 @@
  * For pipelines: asks the workbench (GET /api/reviews/ID/state, owner API, `Authorization: Bearer`
  * with RELAY_REVIEW_TOKEN, else the data folder's owner-token file, read and never created) for the
  * review's state now, prints it with every reason naming its server or decision, and exits by it
- * (lib/reviews/state.ts says what each state means; the first that applies of blocked, stale,
+ * (lib/decisions/review-state.ts says what each state means; the first that applies of blocked, stale,
  * failing is the state). The state is recomputed here from the parts the workbench sends, with the
  * same function the workbench uses, so a pipeline never trusts one word of the answer alone.
  *
@@ -14,14 +14,16 @@
  * asked (unreachable, refused the token, no such review, or an answer that is not a review state).
  * 3, 4 and 5 match verify-record's live-surface, live-check and stale codes.
  */
+import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
 import {
+  WORKBENCH_OPTIONS,
   getWorkbench,
   jsonTextSafe,
   loadOwnerToken,
-  parseWorkbenchArgs,
   reviewEndpoint,
   serverErrorMessage,
-  terminalSafe,
+  workbenchArgs,
   type WorkbenchArgs,
 } from "@/cli/shared/workbench";
 import { sendsCredentialInClear, workbenchHttpFailure } from "@/lib/decisions/workbench-check";
@@ -31,7 +33,7 @@ import {
   stateReasons,
   type ReviewStateResponse,
   type ReviewStateWord,
-} from "@/lib/reviews/state";
+} from "@/lib/decisions/review-state";
 
 export const EXIT = {
   CURRENT: 0,
@@ -62,13 +64,16 @@ export const USAGE = [
   "  When several apply, the first of blocked, stale, failing decides; every reason is printed.",
 ].join("\n");
 
-/** The command's options, in one place so it moves to the shared parser in one piece. */
+export const CHECK_SPEC: CommandSpec = { values: WORKBENCH_OPTIONS, booleans: ["--json"] };
+
+/** The command's options (cli/shared/args.ts does the splitting), checked. */
 export function parseCheckArgs(
   argv: readonly string[],
 ): { ok: true; args: WorkbenchArgs & { json: boolean } } | { ok: false; message: string } {
-  const parsed = parseWorkbenchArgs(argv, { flags: ["--json"] });
+  const line = parseCommandLine(argv, CHECK_SPEC);
+  const parsed = workbenchArgs(line);
   if (!parsed.ok) return parsed;
-  return { ok: true, args: { ...parsed.args, json: parsed.set.has("--json") } };
+  return { ok: true, args: { ...parsed.args, json: line.booleans.has("--json") } };
 }
 
 /** The lines a person reads: the state and where, then every reason. */
@@ -102,8 +107,8 @@ export function describeState(body: ReviewStateResponse, base: string): string[]
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review check: ${terminalSafe(line)}\n`);
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const err = (line: string) => process.stderr.write(`relay-review check: ${safeText(line)}\n`);
+  if (parseCommandLine(argv, CHECK_SPEC).isHelp) {
     process.stdout.write(USAGE + "\n");
     return EXIT.CURRENT;
   }
@@ -165,6 +170,6 @@ export async function run(argv: string[]): Promise<number> {
   if (args.json) {
     process.stdout.write(jsonTextSafe(JSON.stringify(body.data, null, 2)) + "\n");
     for (const line of lines) err(line);
-  } else for (const line of lines) process.stdout.write(terminalSafe(line) + "\n");
+  } else for (const line of lines) process.stdout.write(safeText(line) + "\n");
   return EXIT_OF[state];
 }

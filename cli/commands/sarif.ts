@@ -11,14 +11,16 @@
  * workbench could not be asked (unreachable, token refused, no such review, not a SARIF log).
  */
 import { writeFile } from "node:fs/promises";
+import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
 import {
+  WORKBENCH_OPTIONS,
   getWorkbench,
   jsonTextSafe,
   loadOwnerToken,
-  parseWorkbenchArgs,
   reviewEndpoint,
   serverErrorMessage,
-  terminalSafe,
+  workbenchArgs,
   type WorkbenchArgs,
 } from "@/cli/shared/workbench";
 import { sendsCredentialInClear, workbenchHttpFailure } from "@/lib/decisions/workbench-check";
@@ -32,20 +34,23 @@ export const USAGE = [
   "exit: 0 written, 1 the file could not be written, 2 usage or no owner token, 6 the workbench could not be asked",
 ].join("\n");
 
-/** The command's options, in one place so it moves to the shared parser in one piece. */
+export const SARIF_SPEC: CommandSpec = { values: [...WORKBENCH_OPTIONS, "--output"] };
+
+/** The command's options (cli/shared/args.ts does the splitting), checked. */
 export function parseSarifArgs(
   argv: readonly string[],
 ): { ok: true; args: WorkbenchArgs & { output: string | null } } | { ok: false; message: string } {
-  const parsed = parseWorkbenchArgs(argv, { valueOptions: ["--output"] });
+  const line = parseCommandLine(argv, SARIF_SPEC);
+  const parsed = workbenchArgs(line);
   if (!parsed.ok) return parsed;
-  return { ok: true, args: { ...parsed.args, output: parsed.values.get("--output") ?? null } };
+  return { ok: true, args: { ...parsed.args, output: line.values.get("--output") ?? null } };
 }
 
 type SarifShape = { version?: unknown; runs?: { results?: { level?: unknown }[] }[] };
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review sarif: ${terminalSafe(line)}\n`);
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const err = (line: string) => process.stderr.write(`relay-review sarif: ${safeText(line)}\n`);
+  if (parseCommandLine(argv, SARIF_SPEC).isHelp) {
     process.stdout.write(USAGE + "\n");
     return EXIT.WRITTEN;
   }

@@ -2,11 +2,13 @@
  * Talking to a workbench from the CLI (`verify-record --workbench | --share`, `check`, `sarif`):
  * the owner token (RELAY_REVIEW_TOKEN, else the data folder's owner-token file, read and never
  * created), one GET bounded in time and size that never follows a redirect (the token must not
- * travel), the workbench's own error message shortened, and terminal-safe printing. Whatever the
- * workbench answers is printed escaped: a review holds server-authored names.
+ * travel), the workbench's own error message shortened, and the options of a command that asks
+ * about one review. Whatever the workbench answers is printed through `safeText`
+ * (cli/shared/render.ts): a review holds server-authored names.
  */
 import { open } from "node:fs/promises";
 import path from "node:path";
+import type { CommandLine } from "@/cli/shared/args";
 import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
 import { resolveDataDir } from "@/lib/decisions/key-files";
 import { ReviewIdSchema } from "@/lib/ids";
@@ -24,18 +26,10 @@ const MAX_TOKEN_FILE_BYTES = 4096;
 /** Most characters of the workbench's own error message shown. */
 const MAX_SERVER_MESSAGE = 300;
 
-/** Escape C0/C1 controls and bidi/zero-width characters so a hostile record or answer cannot drive the terminal. */
-export function terminalSafe(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
-  );
-}
-
 /**
- * JSON text with the characters that can reorder or hide text on a terminal written as \u escapes:
- * still the same JSON, since in JSON text they can only occur inside strings.
+ * JSON text for a terminal with the characters that can reorder or hide text written as \u escapes:
+ * JSON's own escaping, so the data stays byte for byte what the workbench sent once parsed (the
+ * characters can only occur inside strings); `safeText` would rewrite it.
  */
 export function jsonTextSafe(json: string): string {
   return json.replace(
@@ -174,38 +168,21 @@ export type WorkbenchArgs = {
   maxBytes: number;
 };
 
-/**
- * Parse `--workbench URL --review ID [--data DIR] [--workbench-max-bytes N]` plus the command's own
- * `valueOptions` (returned in `values`) and `flags` (in `set`). Kept in one function so that it
- * moves to the shared argument parser in one piece.
- */
-export function parseWorkbenchArgs(
-  argv: readonly string[],
-  own: { valueOptions?: readonly string[]; flags?: readonly string[] } = {},
-):
-  | { ok: true; args: WorkbenchArgs; values: Map<string, string>; set: Set<string> }
-  | { ok: false; message: string } {
-  const valueOptions = ["--workbench", "--review", "--data", "--workbench-max-bytes"].concat(
-    own.valueOptions ?? [],
-  );
-  const flags = own.flags ?? [];
-  const values = new Map<string, string>();
-  const set = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const name = eq === -1 ? a : a.slice(0, eq);
-    if (valueOptions.includes(name)) {
-      const v = eq === -1 ? argv[++i] : a.slice(eq + 1);
-      if (v === undefined || (eq === -1 && v.startsWith("--")))
-        return { ok: false, message: `${name} needs a value` };
-      if (values.has(name)) return { ok: false, message: `${name} given twice` };
-      values.set(name, v);
-    } else if (flags.includes(a)) set.add(a);
-    else return { ok: false, message: `unknown option or argument ${JSON.stringify(a)}` };
-  }
-  const workbench = values.get("--workbench");
-  const reviewId = values.get("--review");
+/** The options of a command that asks the owner API about one review (cli/shared/args.ts spec values). */
+export const WORKBENCH_OPTIONS = [
+  "--workbench",
+  "--review",
+  "--data",
+  "--workbench-max-bytes",
+] as const;
+
+/** `--workbench URL --review ID [--data DIR] [--workbench-max-bytes N]` from a parsed command line, checked. */
+export function workbenchArgs(
+  line: CommandLine,
+): { ok: true; args: WorkbenchArgs } | { ok: false; message: string } {
+  if (line.errors.length) return { ok: false, message: line.errors.join("; ") };
+  const workbench = line.values.get("--workbench");
+  const reviewId = line.values.get("--review");
   if (workbench === undefined) return { ok: false, message: "--workbench URL is required" };
   if (reviewId === undefined) return { ok: false, message: "--review ID is required" };
   // The review id's own shape (lib/ids.ts): it goes into a URL path, so nothing else is sent.
@@ -217,14 +194,12 @@ export function parseWorkbenchArgs(
     };
   const parsed = parseWorkbenchBase(workbench);
   if (!parsed.ok) return parsed;
-  const maxText = values.get("--workbench-max-bytes");
+  const maxText = line.values.get("--workbench-max-bytes");
   const maxBytes = maxText === undefined ? MAX_WORKBENCH_RESPONSE_BYTES : Number(maxText);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     return { ok: false, message: "--workbench-max-bytes must be a whole number of bytes" };
   return {
     ok: true,
-    args: { base: parsed.base, reviewId, dataDir: values.get("--data") ?? null, maxBytes },
-    values,
-    set,
+    args: { base: parsed.base, reviewId, dataDir: line.values.get("--data") ?? null, maxBytes },
   };
 }

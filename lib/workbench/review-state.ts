@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Server-side glue for GET /api/reviews/[id]/state (lib/reviews/state.ts says what each state
+ * Server-side glue for GET /api/reviews/[id]/state (lib/decisions/review-state.ts says what each state
  * means): each server's pin, current surface, latest inspection and whether it is blocked now, and
  * each decision's status, all read through the same functions the surface panel, the decisions
  * list and the approval check use, so `relay-review check` and the UI cannot disagree.
@@ -14,7 +14,7 @@ import {
   type DecisionState,
   type ReviewStateResponse,
   type ServerState,
-} from "@/lib/reviews/state";
+} from "@/lib/decisions/review-state";
 import type { Db } from "@/lib/store/db";
 import { getReview } from "@/lib/store/reviews";
 import { latestInspectionPerServer } from "@/lib/store/snapshots";

@@ -19,7 +19,7 @@ import type { DecideRequest } from "@/lib/decisions/api";
 import { SARIF_FINGERPRINT_KEY } from "@/lib/exports/sarif";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import { createDemoReview } from "@/lib/review/demo";
-import { ReviewStateResponseSchema } from "@/lib/reviews/state";
+import { ReviewStateResponseSchema } from "@/lib/decisions/review-state";
 import type * as StoreDb from "@/lib/store/db";
 import type * as StoreReviews from "@/lib/store/reviews";
 import type * as StoreSnapshots from "@/lib/store/snapshots";
