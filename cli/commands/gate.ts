@@ -21,25 +21,24 @@
  * malformed, rejected, no live surface, too old); 2 usage or no key; 3 the live surface does not
  * match the record (nothing was relayed); 4 the server could not be started or checked.
  */
-import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
+import { loadVerificationKey } from "@/cli/shared/keys";
 import {
   OAUTH_BOOL_FLAGS,
   OAUTH_USAGE,
   OAUTH_VALUE_FLAGS,
   prepareCliOAuth,
 } from "@/cli/shared/oauth";
+import { withRecordVariables } from "@/cli/shared/record-target";
 import { safeText } from "@/cli/shared/render";
-import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
-import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
+import { verifyRecord } from "@/lib/decisions/record";
 import {
   checkRecordAge,
   formatGateEvent,
   type GateEvent,
   type GateRefusal,
 } from "@/lib/gate/policy";
-import type { InspectTarget } from "@/lib/mcp/types";
 
 export const EXIT = {
   OK: 0,
@@ -57,78 +56,6 @@ const USAGE = [
 
 const say = (line: string) => process.stderr.write(`relay-review gate: ${safeText(line)}\n`);
 const emit = (event: GateEvent) => process.stderr.write(formatGateEvent(event));
-
-async function readOptional(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-async function loadKey(
-  publicKeyFile: string | null,
-  dataDir: string | null,
-): Promise<{ ok: true; key: KeyObject } | { ok: false; message: string }> {
-  try {
-    if (publicKeyFile !== null) {
-      const pem = await readOptional(publicKeyFile);
-      return pem === null
-        ? { ok: false, message: `no such file: ${publicKeyFile}` }
-        : { ok: true, key: createPublicKey(pem) };
-    }
-    const dir = dataDir ?? resolveDataDir();
-    const files = signingKeyPaths(dir);
-    const pem = (await readOptional(files.publicKey)) ?? (await readOptional(files.privateKey));
-    if (pem === null)
-      return {
-        ok: false,
-        message: `no signing key in ${dir}; pass --public-key FILE (the workbench's signing-key.pub.pem)`,
-      };
-    return { ok: true, key: createPublicKey(pem) };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-}
-
-/** The operator's target plus what the record says the server needs, from this environment. */
-function withRecordSecrets(
-  target: InspectTarget,
-  record: DecisionRecord,
-): { target: InspectTarget; missing: string[] } {
-  const t = record.server.transport;
-  const missing: string[] = [];
-  const fromEnv = (name: string) => {
-    const v = process.env[name];
-    if (v === undefined) missing.push(name);
-    return v;
-  };
-  if (target.kind === "stdio") {
-    const env: Record<string, string> = {};
-    for (const name of t.envNames) {
-      const v = fromEnv(name);
-      if (v !== undefined) env[name] = v;
-    }
-    return { target: { ...target, env: { ...env, ...(target.env ?? {}) } }, missing };
-  }
-  const headers: Record<string, string> = {};
-  for (const [header, name] of Object.entries(t.headerEnv)) {
-    const v = fromEnv(name);
-    if (v !== undefined) headers[header] = v;
-  }
-  return {
-    target: {
-      ...target,
-      headers: { ...headers, ...(target.headers ?? {}) },
-      mode: target.mode ?? (t.kind === "sse" ? "sse" : "auto"),
-    },
-    missing,
-  };
-}
 
 function refuse(refusal: GateRefusal, code: number, detail?: string): number {
   say(`refused to start: ${refusal.message}`);
@@ -185,10 +112,12 @@ export async function run(argv: string[]): Promise<number> {
     say(`cannot read ${recordPath}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.USAGE;
   }
-  const key = await loadKey(
-    typeof f.get("--public-key") === "string" ? (f.get("--public-key") as string) : null,
-    typeof f.get("--data") === "string" ? (f.get("--data") as string) : null,
-  );
+  const publicKeyFile = f.get("--public-key");
+  const dataDir = f.get("--data");
+  const key = await loadVerificationKey({
+    publicKeyFile: typeof publicKeyFile === "string" ? publicKeyFile : null,
+    dataDir: typeof dataDir === "string" ? dataDir : null,
+  });
   if (!key.ok) {
     say(key.message);
     return EXIT.USAGE;
@@ -213,12 +142,12 @@ export async function run(argv: string[]): Promise<number> {
   const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
 
-  const withSecrets = withRecordSecrets(parsed.target, record);
-  for (const name of withSecrets.missing)
+  const withVariables = withRecordVariables(parsed.target, record.server.transport);
+  for (const name of withVariables.missing)
     say(`warning: the record names ${name}, which is not set in this environment`);
   // OAuth: the token is kept fresh for the whole relaying session (refreshed before it expires,
   // and on a 401), in this process's memory only.
-  const prepared = await prepareCliOAuth(f, withSecrets.target, say);
+  const prepared = await prepareCliOAuth(f, withVariables.target, say);
   if (!prepared.ok) {
     say(prepared.message);
     process.stderr.write(USAGE + "\n");

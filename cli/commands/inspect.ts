@@ -33,7 +33,7 @@ async function sandboxCliTarget(target: StdioTarget) {
     import("@/lib/mcp/node/sandbox"),
     import("@/lib/mcp/sandbox-plan"),
     import("@/lib/mcp/launchers"),
-    import("@/lib/store/config"),
+    import("@/lib/data-dir"),
     import("node:path"),
   ]);
   const root = process.cwd();

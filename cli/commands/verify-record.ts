@@ -22,9 +22,10 @@
  * When both checks run, both report and the exit code is the first that applies of 3, 5, 4, 6: a
  * definite finding before a check that could not run.
  */
-import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { parseCommandLine, type CommandLine } from "@/cli/shared/args";
+import { loadVerificationKey } from "@/cli/shared/keys";
+import { withRecordVariables } from "@/cli/shared/record-target";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector } from "@/cli/shared/runtime";
 import {
@@ -37,7 +38,6 @@ import {
 import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
-import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
 import {
   ShareViewStatusSchema,
@@ -149,72 +149,17 @@ const out = (line: string) => process.stdout.write(safeText(line) + "\n");
 const err = (line: string) =>
   process.stderr.write(`relay-review verify-record: ${safeText(line)}\n`);
 
-async function loadKey(
-  args: Args,
-): Promise<{ ok: true; key: KeyObject; from: string } | { ok: false; message: string }> {
-  const read = async (file: string) => {
-    try {
-      return await readFile(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
-  };
-  try {
-    if (args.publicKeyFile !== null) {
-      const pem = await read(args.publicKeyFile);
-      if (pem === null) return { ok: false, message: `no such file: ${args.publicKeyFile}` };
-      return { ok: true, key: createPublicKey(pem), from: args.publicKeyFile };
-    }
-    const dir = args.dataDir ?? resolveDataDir();
-    const files = signingKeyPaths(dir);
-    const pub = await read(files.publicKey);
-    if (pub !== null) return { ok: true, key: createPublicKey(pub), from: files.publicKey };
-    const priv = await read(files.privateKey);
-    if (priv !== null) return { ok: true, key: createPublicKey(priv), from: files.privateKey };
-    return {
-      ok: false,
-      message: `no signing key in ${dir} (the workbench creates one when it first signs a record); pass --public-key FILE`,
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read the key: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-}
-
+/** The server to inspect: the operator's URL or command, given what the record says it needs. */
 function liveTarget(
   args: Args,
   record: DecisionRecord,
 ): { target: InspectTarget; warnings: string[] } {
-  const t = record.server.transport;
-  const warnings: string[] = [];
-  const fromEnv = (name: string) => {
-    const v = process.env[name];
-    if (v === undefined) warnings.push(`environment variable ${name} is not set`);
-    return v;
-  };
-  if (args.command !== null) {
-    const env: Record<string, string> = {};
-    for (const name of t.envNames) {
-      const v = fromEnv(name);
-      if (v !== undefined) env[name] = v;
-    }
-    return {
-      target: { kind: "stdio", command: args.command[0]!, args: args.command.slice(1), env },
-      warnings,
-    };
-  }
-  const headers: Record<string, string> = {};
-  for (const [header, name] of Object.entries(t.headerEnv)) {
-    const v = fromEnv(name);
-    if (v !== undefined) headers[header] = v;
-  }
-  return {
-    target: { kind: "http", url: args.url!, headers, mode: t.kind === "sse" ? "sse" : "auto" },
-    warnings,
-  };
+  const typed: InspectTarget =
+    args.command !== null
+      ? { kind: "stdio", command: args.command[0]!, args: args.command.slice(1) }
+      : { kind: "http", url: args.url! };
+  const { target, missing } = withRecordVariables(typed, record.server.transport);
+  return { target, warnings: missing.map((name) => `environment variable ${name} is not set`) };
 }
 
 async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
@@ -387,7 +332,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     return EXIT.USAGE;
   }
-  const key = await loadKey(args);
+  const key = await loadVerificationKey(args);
   if (!key.ok) {
     err(key.message);
     return EXIT.USAGE;

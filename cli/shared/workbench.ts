@@ -10,7 +10,7 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import type { CommandLine } from "@/cli/shared/args";
 import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
-import { resolveDataDir } from "@/lib/decisions/key-files";
+import { resolveDataDir } from "@/lib/data-dir";
 import { ReviewIdSchema } from "@/lib/ids";
 import { parseWorkbenchBase, type WorkbenchEndpoint } from "@/lib/decisions/workbench-check";
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { allowedHostsFor, type AuthConfig } from "@/lib/auth/check";
-import { resolveDataDir } from "@/lib/store/config";
+import { resolveDataDir } from "@/lib/data-dir";
 
 export const OWNER_TOKEN_FILE = "owner-token";
 export const MIN_OWNER_TOKEN_LENGTH = 32;

@@ -5,7 +5,7 @@
  * cite these ids; a coverage test fails when a control is not cited by any test or lacks a source.
  *
  * Only tool-set separation can cut the path; the other three narrow what sits at either end of it
- * (design.md § The four controls). Things that are not controls are catalogued too, with the reason,
+ * (docs/analysis.md § Controls). Things that are not controls are catalogued too, with the reason,
  * so that nobody adds them as mitigations by accident.
  */
 

@@ -2,7 +2,7 @@
  * The scoped-credential control, evaluated from the token's configuration: scopes, projects,
  * identity kind, TTL and rotation. It sits at the server's credential and bounds what a compromised
  * server could do beyond reading; it does nothing about the payload path, since a read-only token is
- * exactly what fetches a poisoned ticket. Rules (design.md § Credential): read-only scopes, named
+ * exactly what fetches a poisoned ticket. Rules (docs/analysis.md § Controls, `credential`): read-only scopes, named
  * projects and none of the sensitive ones, a service identity, a bounded TTL with rotation.
  */
 import { findingId, type NodeId } from "@/lib/analysis/ids";

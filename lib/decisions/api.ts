@@ -164,7 +164,7 @@ export type ListShareLinksResponse = z.infer<typeof ListShareLinksResponseSchema
  * without the review id; the view parses its envelope where it renders it.
  */
 const SharedNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
-/** A transport as a share link shows it (lib/secrets/references.ts `sharedTransport`): no args, path or query. */
+/** A transport as a share link shows it (lib/review/transport-variables.ts `sharedTransport`): no args, path or query. */
 export const SharedTransportSchema = z.strictObject({
   kind: z.enum(["stdio", "http", "sse", "manual"]),
   command: z.string().max(120).nullable(),

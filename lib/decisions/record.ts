@@ -21,7 +21,7 @@ import {
 import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
-import { transportVariableNames } from "@/lib/secrets/references";
+import { transportVariableNames } from "@/lib/review/transport-variables";
 import { parseStrictJson } from "@/lib/strict-json";
 import {
   checkConditions,
@@ -262,7 +262,7 @@ export type RecordSurface = {
 function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
   const names = (xs: readonly string[]) => [...new Set(xs)].sort();
   switch (t.kind) {
-    // Every name the server is given, `${NAME}`s in its arguments or URL included (lib/secrets/references.ts).
+    // Every name the server is given, `${NAME}`s in its arguments or URL included (lib/review/transport-variables.ts).
     case "stdio":
       return { kind: "stdio", envNames: names(transportVariableNames(t)), headerEnv: {} };
     case "http":

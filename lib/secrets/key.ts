@@ -12,7 +12,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { newSecretKey, parseSecretKey, secretKeyId } from "@/lib/secrets/crypto";
-import { resolveDataDir } from "@/lib/store/config";
+import { resolveDataDir } from "@/lib/data-dir";
 
 export const SECRET_KEY_FILE = "secret-key";
 

@@ -1,7 +1,7 @@
 /**
  * The writer bound of an input source: who is *allowed* to write into it, not how many did.
  *
- * Rules (design.md § Writer bound, from the seed):
+ * Rules (from the seed, docs/seed/; docs/analysis.md § Rules):
  * - a source that fetches linked external pages is writable by anyone with a web server;
  * - open self-service signup makes registered accounts a floor, and the bound everyone with an email address;
  * - otherwise the bound is the count of accounts permitted to write;

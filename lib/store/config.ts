@@ -1,21 +1,14 @@
 /**
- * Where the workbench keeps its state, read from the environment in one place. Pure: no I/O.
- * - `RELAY_REVIEW_DATA`: the data folder (default `./.data`): PGlite's files and the owner token.
+ * Which database the workbench uses, read from the environment in one place. Pure: no I/O.
  * - `DATABASE_URL`: use this PostgreSQL instead of PGlite (several instances behind a balancer).
+ * - otherwise PGlite under the data folder (lib/data-dir.ts: `RELAY_REVIEW_DATA`, else `./.data`).
  */
 import path from "node:path";
+import { resolveDataDir } from "@/lib/data-dir";
 
-export const DEFAULT_DATA_DIR = ".data";
 export const PGLITE_SUBDIR = "pglite";
 
 export type StoreTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
-
-export function resolveDataDir(
-  env: Record<string, string | undefined> = process.env,
-  cwd = process.cwd(),
-): string {
-  return path.resolve(cwd, env.RELAY_REVIEW_DATA?.trim() || DEFAULT_DATA_DIR);
-}
 
 export function resolveStoreTarget(
   env: Record<string, string | undefined> = process.env,

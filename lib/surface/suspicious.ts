@@ -2,7 +2,7 @@
  * Suspicious text in a server-authored surface: hidden Unicode, ANSI escapes, markup,
  * instruction-like and concealment phrasing, and mentions of other tools. Each flag says where to
  * look (item, field, UTF-16 offsets) and how the text reads once revealed. Detection is not a
- * control (design.md): a clean scan is no evidence of a clean server, and nothing counts it as a
+ * control (lib/controls/catalog.ts NOT_CONTROLS, `detection_flags`): a clean scan is no evidence of a clean server, and nothing counts it as a
  * mitigation. Phrases are matched on the text with hidden characters and escapes removed, so a
  * zero-width space inside "ignore previous instructions" does not hide it. Pure.
  */

@@ -1,6 +1,6 @@
 /**
  * Effective tool annotations. Annotations are server-authored claims, used as hints and never as
- * facts; an absent hint means the MCP spec's default, not "safe" (design.md § Annotation defaults):
+ * facts; an absent hint means the MCP spec's default, not "safe" (the spec's ToolAnnotations):
  * readOnlyHint defaults to false, destructiveHint and openWorldHint to true, idempotentHint to false.
  */
 import type { ToolAnnotations } from "@/lib/review/schema";

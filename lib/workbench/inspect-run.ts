@@ -17,7 +17,7 @@ import { sandboxOptedOut, sandboxTarget } from "@/lib/mcp/node/sandbox";
 import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { getSecretKey } from "@/lib/secrets/key";
 import { scrubValues } from "@/lib/secrets/references";
-import { resolveDataDir } from "@/lib/store/config";
+import { resolveDataDir } from "@/lib/data-dir";
 import { openSecrets } from "@/lib/store/secrets";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";

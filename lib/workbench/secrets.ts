@@ -18,7 +18,8 @@ import {
 } from "@/lib/mcp/node/resolve-target";
 import type { ListSecretsResponse, ServerVariablesResponse } from "@/lib/secrets/api";
 import { getSecretKey } from "@/lib/secrets/key";
-import { isReservedName, transportVariables } from "@/lib/secrets/references";
+import { transportVariables } from "@/lib/review/transport-variables";
+import { isReservedName } from "@/lib/secrets/references";
 import type { RelayServer } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { listSecrets } from "@/lib/store/secrets";

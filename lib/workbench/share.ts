@@ -15,7 +15,7 @@ import {
   shareLinkIsActive,
   type ShareLink,
 } from "@/lib/store/share-links";
-import { sharedTransport } from "@/lib/secrets/references";
+import { sharedTransport } from "@/lib/review/transport-variables";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
 

@@ -14,7 +14,7 @@ import { parseClientConfig } from "@/lib/import/config";
 import { reviewFromImport } from "@/lib/import/merge";
 import { clientConfigForServers } from "@/lib/import/write";
 import { ReviewSchema } from "@/lib/review/schema";
-import { transportVariableNames } from "@/lib/secrets/references";
+import { transportVariableNames } from "@/lib/review/transport-variables";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FILE = path.join(ROOT, "tests/fixtures/configs/secrets-everywhere.json");

@@ -4,7 +4,7 @@
  * are allowed (rules and policies are a union); a policy whose policyTypes omit Egress restricts
  * nothing. All policies in one text are taken to select the server's pods.
  *
- * Shape rules (design.md § Egress): a rule with no `to`, or an ipBlock that is the whole address
+ * Shape rules (docs/analysis.md § Controls, Egress): a rule with no `to`, or an ipBlock that is the whole address
  * space, is default-allow; a broad ipBlock with `except` is a denylist; everything else is an
  * allowlist, and only an allowlist denies an unlisted destination by construction.
  *

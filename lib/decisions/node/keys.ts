@@ -17,7 +17,8 @@ import {
 import { chmod, link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/errors";
-import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
+import { resolveDataDir } from "@/lib/data-dir";
+import { signingKeyPaths } from "@/lib/decisions/key-files";
 import { signingKeyId } from "@/lib/decisions/record";
 
 export type SigningKey = {

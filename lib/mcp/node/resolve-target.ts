@@ -8,6 +8,7 @@ import "server-only";
 import { lookup } from "node:dns/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { resolveDataDir } from "@/lib/data-dir";
 import {
   checkEgress,
   egressPolicyFromEnv,
@@ -24,7 +25,8 @@ import {
   type LauncherFile,
 } from "@/lib/mcp/launchers";
 import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
-import { substituteReferences, transportVariables } from "@/lib/secrets/references";
+import { transportVariables } from "@/lib/review/transport-variables";
+import { substituteReferences } from "@/lib/secrets/references";
 import { resolveVariables, type VariableSource } from "@/lib/secrets/resolve";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer, Transport } from "@/lib/review/schema";
@@ -52,7 +54,7 @@ export function loadLauncherFiles(
   env: Env = process.env,
 ): { ok: true; files: LauncherFile[] } | { ok: false; message: string } {
   const root = repoRoot(env);
-  const dataDir = env.RELAY_REVIEW_DATA ?? path.join(root, ".data");
+  const dataDir = resolveDataDir(env);
   const files: LauncherFile[] = [];
   for (const file of [
     path.join(root, "config/launchers.json"),
@@ -87,7 +89,7 @@ export type ResolveOptions = { lookup?: LookupAll; root?: string; secrets?: Secr
 
 /** The owner's launcher file, named in refusals as the file to edit. */
 export function ownerLauncherFile(env: Env = process.env): string {
-  return path.join(env.RELAY_REVIEW_DATA ?? path.join(repoRoot(env), ".data"), "launchers.json");
+  return path.join(resolveDataDir(env), "launchers.json");
 }
 
 /** Check a review server's transport and build the target `inspectServer` runs. */
