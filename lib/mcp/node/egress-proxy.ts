@@ -38,6 +38,9 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
+/** How long close() waits for open connections to end and be recorded. */
+const CLOSE_BOUND_MS = 2_000;
+
 export const systemLookup: LookupAll = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
@@ -52,7 +55,8 @@ type Attempt = Omit<EgressAttempt, "count">;
 
 export class EgressProxy {
   private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
+  /** Every socket of the proxy's (client and upstream sides), with the promise of its close. */
+  private readonly sockets = new Map<Socket, Promise<void>>();
   private readonly log: EgressLog = newEgressLog();
   private readonly grants;
   private readonly limits: EgressLimits;
@@ -69,14 +73,14 @@ export class EgressProxy {
   }
 
   /** Create the socket's private directory and listen; resolves once the socket accepts. */
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const dir = path.dirname(this.options.socket);
     // A fresh directory (mkdir fails if anyone made it first); traversable, not listable.
     mkdirSync(dir, { mode: 0o711 });
     chmodSync(dir, 0o711);
     const server = createServer((socket) => this.accept(socket));
     this.server = server;
-    return new Promise((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.options.socket, () => {
         server.off("error", reject);
@@ -95,16 +99,28 @@ export class EgressProxy {
 
   /** Stop listening, end every connection (each is recorded as it ends), remove the socket. Idempotent. */
   close(): Promise<void> {
-    this.closed ??= new Promise<void>((resolve) => {
-      for (const s of this.sockets) s.destroy();
-      const done = () => {
-        rmSync(path.dirname(this.options.socket), { recursive: true, force: true });
-        resolve();
-      };
-      if (this.server?.listening) this.server.close(() => done());
-      else done();
-    });
+    this.closed ??= this.shutdown();
     return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    const server = this.server;
+    // Stop accepting, then end what is open and wait (bounded) until each side has closed and
+    // so has been recorded.
+    const stopped = server?.listening
+      ? new Promise<void>((r) => server.close(() => r()))
+      : Promise.resolve();
+    const ends = [...this.sockets.values()];
+    for (const s of this.sockets.keys()) s.destroy();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all([stopped, ...ends]),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, CLOSE_BOUND_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    rmSync(path.dirname(this.options.socket), { recursive: true, force: true });
   }
 
   /** Every request so far; complete once close() has resolved. */
@@ -113,8 +129,15 @@ export class EgressProxy {
   }
 
   private track(socket: Socket): void {
-    this.sockets.add(socket);
-    socket.once("close", () => this.sockets.delete(socket));
+    this.sockets.set(
+      socket,
+      new Promise<void>((resolve) =>
+        socket.once("close", () => {
+          this.sockets.delete(socket);
+          resolve();
+        }),
+      ),
+    );
     socket.on("error", () => {
       // ECONNRESET and the like: the close handler records the end
     });
@@ -234,10 +257,19 @@ export class EgressProxy {
     let sent = 0;
     let received = 0;
     let outcome: string | null = null;
+    let isOpen = false;
     const end = (why: string) => {
       outcome ??= why;
-      client.destroy();
       upstream.destroy();
+      // Before the tunnel opened, the client is told why (a 502 naming the failure), not just cut.
+      if (!isOpen && !client.destroyed && client.writable) {
+        isOpen = true;
+        this.answer(
+          client,
+          502,
+          `the connection to ${decision.address}:${request.port} failed: ${why}`,
+        );
+      } else client.destroy();
     };
     const connectTimer = setTimeout(
       () => end(`no connection within ${this.limits.connectSeconds} s`),
@@ -263,6 +295,7 @@ export class EgressProxy {
     client.once("close", onDown);
     upstream.once("close", onDown);
     upstream.once("connect", () => {
+      isOpen = true;
       clearTimeout(connectTimer);
       const idle = this.limits.idleSeconds * 1000;
       for (const s of [client, upstream])
@@ -306,8 +339,13 @@ export class EgressProxy {
     reason: string,
   ): void {
     this.record({ ...what, decision: "refused", reason, bytesSent: 0, bytesReceived: 0 });
+    this.answer(client, status, `relay-review egress refused: ${reason}`);
+  }
+
+  /** A short plain-text answer, then the connection ends. */
+  private answer(client: Socket, status: number, text: string): void {
     if (client.destroyed) return;
-    const body = `relay-review egress refused: ${reason}\n`;
+    const body = `${text}\n`;
     client.end(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Refused"}\r\n` +
         "Content-Type: text/plain; charset=utf-8\r\n" +
