@@ -77,7 +77,7 @@ describe("decideEgress: only the launcher's grants, checked on the address conne
     ["api.example.com", 443, "93.184.215.14", "api.example.com:443"],
     ["API.EXAMPLE.COM.", 443, "93.184.215.14", "api.example.com:443"],
     // a private answer for a granted name needs the range granted too: here it is
-    ["db.internal", 5432, "10.1.2.3", "10.0.0.0/8:5432"],
+    ["db.internal", 5432, "10.1.2.3", "db.internal:5432 and 10.0.0.0/8:5432"],
     // literals inside a granted address or range
     ["10.9.9.9", 5432, "10.9.9.9", "10.0.0.0/8:5432"],
     ["198.51.100.7", 8080, "198.51.100.7", "198.51.100.7:8080"],
@@ -122,15 +122,20 @@ describe("decideEgress: only the launcher's grants, checked on the address conne
     expect(await decideEgress({ host: "metadata.internal", port: 80 }, both, table)).toEqual({
       ok: true,
       address: "169.254.169.254",
-      grant: "169.254.169.254:80",
+      grant: "metadata.internal:80 and 169.254.169.254:80",
     });
-    // A name granted by a public range resolves into it; a loopback answer does not.
+    // Address grants admit addresses, never names: no name outside the grants is looked up.
     const range = parseEgressGrants(["93.184.215.0/24:443", "0.0.0.0/0:443"]);
-    expect(await decideEgress({ host: "api.example.com", port: 443 }, range, table)).toMatchObject({
-      ok: true,
-      grant: "93.184.215.0/24:443",
-    });
-    const loop = await decideEgress({ host: "loop.example.com", port: 443 }, range, table);
+    const byRange = await decideEgress({ host: "api.example.com", port: 443 }, range, noDns);
+    expect(byRange.ok ? "" : byRange.reason).toBe(
+      "no grant names api.example.com:443; address grants admit addresses, not names",
+    );
+    // 0.0.0.0/0 names no special class: a granted name answering loopback stays refused.
+    const loop = await decideEgress(
+      { host: "loop.example.com", port: 443 },
+      parseEgressGrants(["loop.example.com:443", "0.0.0.0/0:443"]),
+      table,
+    );
     expect(loop.ok ? "" : loop.reason).toContain("127.0.0.1 (loopback)");
   });
 
@@ -145,14 +150,22 @@ describe("decideEgress: only the launcher's grants, checked on the address conne
       });
   });
 
-  test("no name is resolved unless a grant could admit it (the request names nobody's port)", async () => {
-    let lookups = 0;
+  test("no name is looked up unless a grant names it, whatever ranges are granted (no channel out through the workbench's resolver)", async () => {
+    const looked: string[] = [];
     const counting = (h: string) => {
-      lookups++;
+      looked.push(h);
       return table(h);
     };
-    await decideEgress({ host: "exfil.example.net", port: 53 }, grants, counting);
-    expect(lookups).toBe(0);
+    for (const [host, port] of [
+      ["c2VjcmV0.exfil.example.net", 53],
+      ["c2VjcmV0.exfil.example.net", 5432],
+      ["c2VjcmV0.exfil.example.net", 8443],
+      ["db.internal", 443],
+    ] as const)
+      expect(await decideEgress({ host, port }, grants, counting)).toMatchObject({ ok: false });
+    expect(looked).toEqual([]);
+    await decideEgress({ host: "db.internal", port: 5432 }, grants, counting);
+    expect(looked).toEqual(["db.internal"]);
   });
 });
 

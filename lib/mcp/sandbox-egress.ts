@@ -9,9 +9,10 @@
  *   - A request names a host and a port (HTTP CONNECT, or an absolute `http://` URI).
  *   - A `host:port` grant admits exactly that name (case-insensitive, no wildcard) on that port.
  *     The proxy resolves the name itself; every address it gets must be public, or named by an
- *     address/CIDR grant on the same port (see below), else the request is refused.
- *   - An `address:port` or `CIDR:port` grant admits a request whose address, given as a literal or
- *     resolved from a name, lies in the range. An address outside public unicast space
+ *     address/CIDR grant on the same port (see below), else the request is refused. No other name
+ *     is ever looked up, so a server cannot use the workbench's resolver as a channel out.
+ *   - An `address:port` or `CIDR:port` grant admits a request for an address in the range, and the
+ *     addresses a granted name resolves to. An address outside public unicast space
  *     (loopback, private, link-local, CGNAT, unique-local, …) is admitted only by a grant whose own
  *     network address is in that same class: `10.0.0.0/8:5432` names private space, `0.0.0.0/0:443`
  *     names no class, so it never admits 127.0.0.1 or 169.254.169.254.
@@ -226,11 +227,13 @@ export async function decideEgress(
   const host = normaliseHostName(request.host);
   if (!host) return { ok: false, reason: "the request names no valid host", status: 400 };
   const byName = grants.find((g) => g.kind === "host" && g.host === host && g.port === port);
-  const byRange = grants.some((g) => g.kind === "cidr" && g.port === port);
-  if (!byName && !byRange) {
+  if (!byName) {
+    // Only a granted name is ever looked up: resolving whatever name the server sends would give
+    // it a channel out through the workbench's resolver (secret.attacker.example).
     const ports = grants.filter((g) => g.kind === "host" && g.host === host).map((g) => g.port);
+    const hasRange = grants.some((g) => g.kind === "cidr" && g.port === port);
     return refuse(
-      `no grant names ${host}:${port}${ports.length ? ` (granted on port ${ports.join(", ")} only)` : ""}`,
+      `no grant names ${host}:${port}${ports.length ? ` (granted on port ${ports.join(", ")} only)` : ""}${hasRange ? "; address grants admit addresses, not names" : ""}`,
     );
   }
   let resolved: string[];
@@ -254,17 +257,17 @@ export async function decideEgress(
       refused.push(`${text} (invalid)`);
       continue;
     }
-    const range = grants.find((g) => cidrAdmits(g, addr, port));
-    const publicByName = byName && addr.range() === "unicast";
-    if (range || publicByName)
-      first ??= { address: addr.toString(), grant: (range ?? byName)!.text };
+    const range = addr.range() === "unicast" ? null : grants.find((g) => cidrAdmits(g, addr, port));
+    if (addr.range() === "unicast" || range)
+      first ??= {
+        address: addr.toString(),
+        grant: range ? `${byName.text} and ${range.text}` : byName.text,
+      };
     else refused.push(`${addr.toString()} (${addressClass(addr.toString())})`);
   }
   if (refused.length || !first) {
     return refuse(
-      byName
-        ? `${host} resolves to ${refused.join(", ")}, which no grant names; a non-public address needs its own grant (${hostPort(refused[0]!.split(" ")[0]!, port)} or its range)`
-        : `no grant names ${host}:${port}, and it resolves to ${refused.join(", ")}, outside every granted range on port ${port}`,
+      `${host} resolves to ${refused.join(", ")}, which no grant names; a non-public address needs its own grant (${hostPort(refused[0]!.split(" ")[0]!, port)} or its range)`,
     );
   }
   return { ok: true, ...first };
