@@ -40,10 +40,15 @@ if (process.env.RELAY_REVIEW_UNSANDBOXED === "1") {
   console.log(
     "relay-review: no sandbox: bubblewrap is not installed, so stdio servers will be refused; run `apt-get install bubblewrap` (and `apt-get install strace` to record what they try)",
   );
-} else if (!has("strace")) {
-  console.log(
-    "relay-review: strace is not installed: stdio servers run sandboxed, but what they try is not recorded; run `apt-get install strace`",
-  );
+} else {
+  if (!has("strace"))
+    console.log(
+      "relay-review: strace is not installed: stdio servers run sandboxed, but what they try is not recorded; run `apt-get install strace`",
+    );
+  if (spawnSync("socat", ["-V"], { stdio: "ignore" }).status !== 0)
+    console.log(
+      "relay-review: socat is not installed: launchers that grant egress are refused (the others run as before); run `apt-get install socat`",
+    );
 }
 
 const nextBin = path.resolve("node_modules/next/dist/bin/next");

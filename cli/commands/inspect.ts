@@ -64,6 +64,17 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
     );
   if (report.droppedAttempts)
     lines.push(`  … and ${report.droppedAttempts} more distinct attempts`);
+  if (report.egress) {
+    lines.push(
+      `  egress granted: ${report.egress.grants.join(", ")} (through ${report.egress.proxy})`,
+    );
+    for (const a of report.egress.attempts)
+      lines.push(
+        `  egress ${safeText(a.via)} ${safeText(a.target)}: ${a.decision}, ${safeText(a.reason)}${a.outcome ? ` (${safeText(a.outcome)})` : ""}${a.count > 1 ? ` ×${a.count}` : ""}`,
+      );
+    if (report.egress.droppedAttempts)
+      lines.push(`  … and ${report.egress.droppedAttempts} more distinct egress requests`);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { RevealedText } from "@/components/surface/revealed-text";
+import type { EgressReport } from "@/lib/mcp/sandbox-egress";
 import type { SandboxAttempt, SandboxReport } from "@/lib/mcp/sandbox-plan";
 
 const RESULT_WORDS: Record<string, string> = {
@@ -22,10 +23,110 @@ const KIND_WORDS: Record<SandboxAttempt["kind"], string> = {
   exec: "run",
 };
 
-function resultWords(a: SandboxAttempt): string {
+function resultWords(a: SandboxAttempt, hasEgress: boolean): string {
   if (a.kind === "connect" && a.result === "ok")
-    return "connected inside the sandbox (its own loopback)";
+    return hasEgress && a.target === "127.0.0.1:3128"
+      ? "the workbench's egress proxy (what went through it is listed under Egress)"
+      : "connected inside the sandbox (its own loopback)";
   return RESULT_WORDS[a.result] ?? a.result;
+}
+
+const bytes = (n: number) =>
+  n < 1024
+    ? `${n} B`
+    : n < 1024 * 1024
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${(n / 1048576).toFixed(1)} MiB`;
+
+/**
+ * Every request the server made through the workbench's egress proxy, allowed or refused, with
+ * the grant that admitted it or the reason it was refused. Destinations are the server's text.
+ */
+function EgressView({ egress }: { egress: EgressReport }) {
+  const l = egress.limits;
+  return (
+    <section
+      className="stack"
+      aria-label="Egress"
+      data-testid="sandbox-egress"
+      style={{ gap: "0.5rem" }}
+    >
+      <h6 style={{ margin: 0 }}>Egress</h6>
+      <dl className="kv">
+        <dt>Granted</dt>
+        <dd className="small mono" data-testid="sandbox-egress-grants">
+          {egress.grants.join(", ")}
+        </dd>
+        <dt>How</dt>
+        <dd className="small">
+          only through the workbench&apos;s proxy, which the server was told of in HTTP_PROXY,
+          HTTPS_PROXY and ALL_PROXY (<span className="mono">{egress.proxy}</span>); a client that
+          ignores them has no network
+        </dd>
+        <dt>Limits</dt>
+        <dd className="small mono" data-testid="sandbox-egress-limits">
+          {l.connections} connections at once · {l.requests} requests · {l.totalMiB} MiB · idle{" "}
+          {l.idleSeconds} s · connect {l.connectSeconds} s
+        </dd>
+      </dl>
+      {egress.attempts.length === 0 ? (
+        <p className="small muted" style={{ margin: 0 }}>
+          The server made no request through the proxy.
+        </p>
+      ) : (
+        <table className="data compact" aria-label="Egress through the workbench's proxy">
+          <thead>
+            <tr>
+              <th>Request</th>
+              <th>Destination</th>
+              <th>Decision</th>
+              <th>Why</th>
+              <th className="num">Sent / received</th>
+              <th className="num">Times</th>
+            </tr>
+          </thead>
+          <tbody>
+            {egress.attempts.map((a) => (
+              <tr
+                key={JSON.stringify([a.via, a.target, a.decision, a.reason, a.address, a.outcome])}
+                data-testid={`sandbox-egress-${a.decision}`}
+              >
+                <td className="mono">
+                  <RevealedText text={a.via} className="mono" />
+                </td>
+                <td className="mono break">
+                  <RevealedText text={a.target} className="mono" />
+                  {a.address && a.address !== a.target.replace(/:\d+$/, "") && (
+                    <span className="muted"> ({a.address})</span>
+                  )}
+                </td>
+                <td>
+                  <span
+                    className={`badge ${a.decision === "allowed" ? "badge-warn" : "badge-neutral"}`}
+                  >
+                    {a.decision}
+                  </span>
+                </td>
+                <td className="small break">
+                  <RevealedText text={a.reason} />
+                  {a.outcome && <span className="muted"> · ended: {a.outcome}</span>}
+                </td>
+                <td className="num small">
+                  {bytes(a.bytesSent)} / {bytes(a.bytesReceived)}
+                </td>
+                <td className="num">{a.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {egress.droppedAttempts > 0 && (
+        <p className="small muted" style={{ margin: 0 }}>
+          {egress.droppedAttempts} further distinct requests are not listed.
+        </p>
+      )}
+    </section>
+  );
 }
 
 /**
@@ -53,6 +154,9 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
         <dt>Ran in</dt>
         <dd className="small">
           {report.mechanism}: its own user (nobody), processes and files; network: {report.network}
+          {report.egress
+            ? ", and egress only through the workbench's proxy, to what its launcher grants"
+            : " (no network)"}
         </dd>
         <dt>Limits</dt>
         <dd className="small mono" data-testid="sandbox-limits">
@@ -108,7 +212,9 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
                 </td>
                 <td className="small">
                   <span className="mono">{a.result}</span>{" "}
-                  {resultWords(a) !== a.result && <span className="muted">{resultWords(a)}</span>}
+                  {resultWords(a, !!report.egress) !== a.result && (
+                    <span className="muted">{resultWords(a, !!report.egress)}</span>
+                  )}
                 </td>
                 <td className="num">{a.count}</td>
               </tr>
@@ -125,6 +231,7 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
           {report.truncated && "The trace reached its size bound; later attempts are not recorded."}
         </p>
       )}
+      {report.egress && <EgressView egress={report.egress} />}
     </section>
   );
 }

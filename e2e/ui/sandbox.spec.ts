@@ -2,10 +2,12 @@
  * The sandbox through the web app: the hostile sandbox-probe fixture, allowlisted in the owner's
  * launchers.json and inspected from the review page, gets none of the data folder, the host's
  * /tmp, secret variables, the database port, the workbench's own port or this machine's own
- * interface addresses, and what it tried is shown beside its surface, as text.
+ * interface addresses, and what it tried is shown beside its surface, as text. Granted egress to a
+ * local server, it reaches that one only, through the workbench's proxy, and each request shows.
  * Only loopback and this host's own interface addresses are attempted.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -108,6 +110,76 @@ test("[sandbox]: a hostile stdio server inspected from the review page gets noth
     await expect(page.getByTestId("unsandboxed-banner")).toHaveCount(0);
   } finally {
     rmSync(hostTmpFile, { force: true });
+    rmSync(path.join(DATA_DIR, "launchers.json"), { force: true });
+  }
+});
+
+test("[sandbox]: a server granted egress reaches only its grant through the workbench's proxy, and every request is shown beside the surface", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // Two local HTTP servers: one granted by the launcher, one not. Loopback only.
+  let hits = { granted: 0, other: 0 };
+  const listen = (name: "granted" | "other") =>
+    new Promise<{ server: Server; port: number }>((resolve) => {
+      const server = createServer((_req, res) => {
+        hits = { ...hits, [name]: hits[name] + 1 };
+        res.writeHead(200, { "content-length": "9" });
+        res.end(`${name.slice(0, 7).padEnd(8, "!")}\n`);
+      });
+      server.listen(0, "127.0.0.1", () =>
+        resolve({ server, port: (server.address() as { port: number }).port }),
+      );
+    });
+  const granted = await listen("granted");
+  const other = await listen("other");
+  const g = `127.0.0.1:${granted.port}`;
+  const o = `127.0.0.1:${other.port}`;
+  const probe = Buffer.from(
+    JSON.stringify({ proxyGet: [`http://${g}/`, `http://${o}/`], proxyConnect: [g] }),
+  ).toString("base64url");
+  const args = [...PROBE_ARGS, `--probe=${probe}`];
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(
+    path.join(DATA_DIR, "launchers.json"),
+    JSON.stringify({
+      version: 1,
+      launchers: [{ id: "e2e-egress-probe", command: "node", args, sandbox: { egress: [g] } }],
+    }),
+  );
+  try {
+    const { id } = await createDemoReview(page.request);
+    await editReview(page.request, id, (r) => {
+      r.servers.push({
+        id: "probe",
+        name: "probe",
+        transport: { kind: "stdio", command: "node", args, envNames: [] },
+        pin: null,
+      });
+    });
+    await page.goto(`/reviews/${id}?section=servers`);
+    const panel = page.getByTestId("surface-probe");
+    await panel.getByRole("button", { name: "Inspect probe" }).click();
+    const egress = panel.getByTestId("sandbox-egress");
+    await expect(egress.getByTestId("sandbox-egress-grants")).toHaveText(g);
+    const table = egress.getByRole("table", { name: "Egress through the workbench's proxy" });
+    const row = (via: string, target: string, decision: string) =>
+      table
+        .getByRole("row")
+        .filter({ has: page.getByRole("cell", { name: via, exact: true }) })
+        .filter({ hasText: target })
+        .filter({ hasText: decision });
+    await expect(row("GET", g, "allowed")).toContainText(`granted by ${g}`);
+    await expect(row("CONNECT", g, "allowed")).toContainText(`granted by ${g}`);
+    await expect(row("GET", o, "refused")).toContainText(`no grant names ${o} (loopback)`);
+    await expect(panel.getByTestId("sandbox-report")).toContainText(
+      "egress only through the workbench's proxy",
+    );
+    await egress.screenshot({ path: "test-results/sandbox-egress.png" });
+    expect(hits).toEqual({ granted: 2, other: 0 });
+  } finally {
+    granted.server.close();
+    other.server.close();
     rmSync(path.join(DATA_DIR, "launchers.json"), { force: true });
   }
 });

@@ -6,7 +6,7 @@
  *   A ZodError that escapes is our own data failing our own schema, so it is a server fault
  *   and must never be reported as the client's (and its text stays in the log, not the body).
  */
-import { redactUrlSecrets } from "@/lib/http/redact";
+import { redactUrlSecrets, scrubErrorForLog, scrubLogText } from "@/lib/http/redact";
 import type { z } from "zod";
 import { AppError, badRequestFromZod } from "@/lib/errors";
 
@@ -60,14 +60,14 @@ export function withRoute<Ctx>(
       if (error instanceof AppError) {
         if (error.status >= 500)
           log(
-            `[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)}: ${redactUrlSecrets(error.message)}`,
-            error.cause,
+            `[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)}: ${scrubLogText(error.message)}`,
+            scrubErrorForLog(error.cause),
           );
         return errorResponse(error);
       }
       log(
         `[api] ${request.method} ${redactUrlSecrets(new URL(request.url).pathname)} failed`,
-        error,
+        scrubErrorForLog(error),
       );
       return errorResponse(new AppError("INTERNAL", "the server failed to handle this request"));
     }

@@ -50,7 +50,10 @@ describe("launcher allowlist", () => {
         env: {},
         cwd: ROOT,
         // The allowlist entry's sandbox settings (defaults: no extra paths, no egress, default limits).
-        launcher: { id: "knowledge-mcp", sandbox: { limits: {}, read: [], egress: [] } },
+        launcher: {
+          id: "knowledge-mcp",
+          sandbox: { limits: {}, read: [], egress: [], egressLimits: {} },
+        },
       },
       variables: [],
     });

@@ -84,6 +84,34 @@ export const LauncherFileSchema = z
   .strict();
 export type LauncherFile = z.infer<typeof LauncherFileSchema>;
 
+/**
+ * A launcher file's schema failures, each naming the entry it is in by id (`launcher "probe"`)
+ * and the field by path (`sandbox.egress[1]`), so the owner knows which line to fix.
+ */
+export function describeLauncherFileIssues(
+  raw: unknown,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): string {
+  const entries = (key: string): unknown[] => {
+    const v = (raw as Record<string, unknown> | null)?.[key];
+    return Array.isArray(v) ? v : [];
+  };
+  const field = (path: ReadonlyArray<PropertyKey>) =>
+    path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
+  return issues
+    .map((issue) => {
+      const [list, index, ...rest] = issue.path;
+      if ((list === "launchers" || list === "httpTargets") && typeof index === "number") {
+        const id = (entries(list)[index] as { id?: unknown } | undefined)?.id;
+        const what = list === "launchers" ? "launcher" : "HTTP target";
+        const named = typeof id === "string" ? `${what} ${JSON.stringify(id.slice(0, 80))}` : what;
+        return `${named} (${list}[${index}])${rest.length ? ` ${field(rest)}` : ""}: ${issue.message}`;
+      }
+      return `${field(issue.path) || "(file)"}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
 export type LauncherMatch = { ok: true; launcher: Launcher } | { ok: false; message: string };
 
 const sameArgs = (a: readonly string[], b: readonly string[]) =>

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
 import {
   buildSandboxPlan,
   decodeStraceString,
@@ -21,6 +22,7 @@ const host = (over: Partial<SandboxHost> = {}): SandboxHost => ({
   bwrap: "/usr/bin/bwrap",
   prlimit: "/usr/bin/prlimit",
   strace: "/usr/bin/strace",
+  socat: "/usr/bin/socat",
   sh: "/usr/bin/dash",
   system: [
     { path: "/usr", kind: "dir" },
@@ -152,10 +154,76 @@ describe("buildSandboxPlan", () => {
     expect(after(r.plan.args, "--ro-bind")).not.toContain("/repo");
   });
 
-  test("refusals: egress (not enforced yet), a read path showing the data folder, /tmp or HOME, a missing read path", () => {
-    expect(refusal(buildSandboxPlan(host(), req({ egress: ["api.example.com:443"] })))).toContain(
-      "does not enforce yet",
+  test("egress: the proxy's socket bound read-only, socat started before prlimit, every proxy variable set, the namespace still loopback-only", () => {
+    const r = buildSandboxPlan(host(), {
+      ...req({
+        egress: ["api.example.com:443", "10.0.0.0/8:5432"],
+        egressLimits: { connections: 2 },
+      }),
+      egressSocket: "/tmp/relay-review-egress-x/egress.sock",
+    });
+    if (!r.ok) throw new Error(r.message);
+    const { args, env } = r.plan;
+    expect(r.plan.egress).toEqual({
+      socket: "/tmp/relay-review-egress-x/egress.sock",
+      grants: ["api.example.com:443", "10.0.0.0/8:5432"],
+      limits: { ...EGRESS_LIMIT_DEFAULTS, connections: 2 },
+    });
+    const at = args.indexOf("/tmp/relay-review-egress-x/egress.sock");
+    expect(args.slice(at - 1, at + 2)).toEqual([
+      "--ro-bind",
+      "/tmp/relay-review-egress-x/egress.sock",
+      SANDBOX_EGRESS_SOCKET,
+    ]);
+    // Nothing else of the socket's directory, and still a network namespace of its own.
+    expect(args).not.toContain("/tmp/relay-review-egress-x");
+    expect(args).toContain("--unshare-all");
+    expect(args).not.toContain("--share-net");
+    expect(at).toBeLessThan(args.indexOf("--remount-ro"));
+    // Inside: sh starts the forwarder and waits for it, then execs prlimit (the trace's entry) and the server.
+    const sh = args.lastIndexOf("/usr/bin/dash");
+    expect(args[sh + 1]).toBe("-c");
+    expect(args[sh + 2]).toContain(
+      `'/usr/bin/socat' -lp relay-review-egress -T 30 TCP-LISTEN:3128,bind=127.0.0.1,reuseaddr,fork,max-children=5 UNIX-CONNECT:${SANDBOX_EGRESS_SOCKET}`,
     );
+    expect(args[sh + 2]).toContain('"0100007F:0C38 0A"');
+    expect(args[sh + 2]).toMatch(/exec "\$0" "\$@"$/);
+    expect(args[sh + 3]).toBe("/usr/bin/prlimit");
+    expect(r.plan.entry).toBe("/usr/bin/prlimit");
+    expect(env).toMatchObject({
+      HTTP_PROXY: "http://127.0.0.1:3128",
+      HTTPS_PROXY: "http://127.0.0.1:3128",
+      ALL_PROXY: "http://127.0.0.1:3128",
+      http_proxy: "http://127.0.0.1:3128",
+      https_proxy: "http://127.0.0.1:3128",
+      all_proxy: "http://127.0.0.1:3128",
+      NO_PROXY: "",
+      API_TOKEN: "tok-123456",
+    });
+    // Without grants: no forwarder, no socket, no proxy variables.
+    const none = buildSandboxPlan(host(), req());
+    if (!none.ok) throw new Error(none.message);
+    expect(none.plan.egress).toBeNull();
+    expect(none.plan.args).not.toContain(SANDBOX_EGRESS_SOCKET);
+    expect(none.plan.env.HTTP_PROXY).toBeUndefined();
+  });
+
+  test("egress refusals: no socat names the step that installs it; a launcher's own HTTP_PROXY cannot point elsewhere", () => {
+    const grant = {
+      ...req({ egress: ["api.example.com:443"] }),
+      egressSocket: "/tmp/e/egress.sock",
+    };
+    expect(refusal(buildSandboxPlan(host({ socat: null }), grant))).toContain(
+      "`apt-get install socat`",
+    );
+    const own = buildSandboxPlan(host(), {
+      ...grant,
+      env: { HTTPS_PROXY: "http://attacker.example:8080" },
+    });
+    expect(own.ok && own.plan.env.HTTPS_PROXY).toBe("http://127.0.0.1:3128");
+  });
+
+  test("refusals: a read path showing the data folder, /tmp or HOME, a missing read path", () => {
     expect(buildSandboxPlan(host(), req({ read: ["/repo/.data"] }))).toMatchObject({ ok: false });
     expect(buildSandboxPlan(host({ stat: () => "dir" }), req({ read: ["/"] }))).toMatchObject({
       ok: false,
@@ -173,6 +241,10 @@ describe("buildSandboxPlan", () => {
 
   test("the launcher schema refuses malformed egress and relative read paths", () => {
     expect(LauncherSandboxSchema.safeParse({ egress: ["no port"] }).success).toBe(false);
+    expect(LauncherSandboxSchema.safeParse({ egress: ["*.example.com:443"] }).success).toBe(false);
+    expect(LauncherSandboxSchema.safeParse({ egressLimits: { connections: 0 } }).success).toBe(
+      false,
+    );
     expect(LauncherSandboxSchema.safeParse({ read: ["relative/path"] }).success).toBe(false);
     expect(
       LauncherSandboxSchema.safeParse({ egress: ["10.0.0.0/8:443", "api.example.com:443"] })
@@ -223,6 +295,21 @@ describe("parseTrace", () => {
       ["exec", "/bin/sh", "ENOENT", 1, false],
     ]);
     expect(r.notFoundInView).toBe(1);
+  });
+
+  test("the forwarder's own connects to the proxy socket are plumbing, not attempts; the server's connect to the proxy port is shown", () => {
+    const trace = [
+      `execve("/usr/bin/prlimit", [], 0x1) = 0`,
+      `[pid  20] connect(5<socket:[9]>, {sa_family=AF_UNIX, sun_path="${SANDBOX_EGRESS_SOCKET}"}, 110) = 0`,
+      `[pid  21] connect(5<socket:[9]>, {sa_family=AF_UNIX, sun_path="${SANDBOX_EGRESS_SOCKET}"}, 110) = 0`,
+      `connect(7<socket:[8]>, {sa_family=AF_INET, sin_port=htons(3128), sin_addr=inet_addr("127.0.0.1")}, 16) = 0`,
+      `connect(8<socket:[10]>, {sa_family=AF_UNIX, sun_path="/run/other.sock"}, 110) = -1 ENOENT (No such file or directory)`,
+    ].join("\n");
+    const r = parseTrace(trace, { ...CTX, plumbing: [`unix:${SANDBOX_EGRESS_SOCKET}`] });
+    expect(r.attempts.map((a) => `${a.target} ${a.result}`)).toEqual([
+      "127.0.0.1:3128 ok",
+      "unix:/run/other.sock ENOENT",
+    ]);
   });
 
   test("bounded: distinct attempts beyond MAX_ATTEMPTS are counted, not kept", () => {

@@ -13,6 +13,16 @@
  * user, pid, ipc, uts, cgroup and network namespaces (only its own loopback), uid/gid 65534.
  */
 import { z } from "zod";
+import {
+  EgressGrantSchema,
+  EgressLimitsSchema,
+  SANDBOX_EGRESS_SOCKET,
+  SANDBOX_PROXY_PORT,
+  SANDBOX_PROXY_URL,
+  egressLimits,
+  type EgressLimits,
+  type EgressReport,
+} from "@/lib/mcp/sandbox-egress";
 
 /** Named resource limits, set with prlimit inside the sandbox before the server starts. */
 export const SANDBOX_LIMIT_DEFAULTS = {
@@ -47,9 +57,6 @@ export const SandboxLimitsSchema = z
   })
   .strict();
 
-/** `host:port` or `CIDR:port` (IPv6 in brackets: `[2001:db8::/32]:443`). */
-const EGRESS_RULE = /^(?:\[[0-9A-Fa-f:./]+\]|[A-Za-z0-9.-]+(?:\/\d{1,3})?):\d{1,5}$/;
-
 /** A launcher's `sandbox` settings in launchers.json. */
 export const LauncherSandboxSchema = z
   .object({
@@ -59,11 +66,13 @@ export const LauncherSandboxSchema = z
       .array(z.string().regex(/^\//, "must be an absolute path").max(1000))
       .max(32)
       .default([]),
-    /** Named egress the launcher grants; refused until the workbench enforces it (see buildSandboxPlan). */
-    egress: z
-      .array(z.string().regex(EGRESS_RULE, "must be host:port or CIDR:port").max(300))
-      .max(32)
-      .default([]),
+    /**
+     * Named egress the launcher grants (`host:port`, `CIDR:port`), enforced by the workbench's
+     * proxy (lib/mcp/sandbox-egress.ts); without any, the server has no network at all.
+     */
+    egress: z.array(EgressGrantSchema).max(32).default([]),
+    /** Bounds on what the server drives through the proxy (EGRESS_LIMIT_DEFAULTS). */
+    egressLimits: EgressLimitsSchema.partial().default({}),
   })
   .strict();
 export type LauncherSandbox = z.infer<typeof LauncherSandboxSchema>;
@@ -86,6 +95,8 @@ export type SandboxHost = {
   prlimit: string;
   /** strace, when installed and working: the trace of attempts needs it. */
   strace: string | null;
+  /** socat, which bridges the sandbox's loopback to the egress proxy's socket; needed only to grant egress. */
+  socat: string | null;
   /** /bin/sh, for the one redirection strace needs (its trace on fd 2, the server's stderr on fd 3). */
   sh: string;
   /** Top-level system entries: a directory is bound read-only, a symlink recreated. */
@@ -110,6 +121,16 @@ export type SandboxRequest = {
   /** Values the launcher resolved (already allowlisted by name). */
   env: Record<string, string>;
   sandbox: LauncherSandbox;
+  /** Host path where the workbench's egress proxy will listen; needed when the launcher grants egress. */
+  egressSocket?: string;
+};
+
+/** What the workbench's egress proxy needs to run beside a sandbox that was granted egress. */
+export type SandboxEgress = {
+  /** Host path of the proxy's unix socket (bound into the sandbox at SANDBOX_EGRESS_SOCKET). */
+  socket: string;
+  grants: string[];
+  limits: EgressLimits;
 };
 
 export type SandboxPlan = {
@@ -127,6 +148,8 @@ export type SandboxPlan = {
   visible: string[];
   /** The first program run inside the sandbox; the trace starts at its execve. */
   entry: string;
+  /** Set when the launcher grants egress: the proxy to run while the server runs. */
+  egress: SandboxEgress | null;
 };
 
 /** What node/inspect.ts needs to run a sandboxed target and read its trace. */
@@ -189,13 +212,65 @@ function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
   );
 }
 
+/** The one step that lets a launcher grant egress (Debian/Ubuntu). */
+export const SANDBOX_EGRESS_INSTALL_STEP = "apt-get install socat";
+
+/** What a server granted egress is told: every common spelling of "use this HTTP proxy". */
+export function proxyEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) {
+    env[name] = SANDBOX_PROXY_URL;
+    env[name.toLowerCase()] = SANDBOX_PROXY_URL;
+  }
+  // Nothing bypasses the proxy (the sandbox's own loopback has nothing else on it anyway).
+  env.NO_PROXY = "";
+  env.no_proxy = "";
+  // Node 24+ makes fetch and http honour the variables above with this set; older Node ignores it.
+  env.NODE_USE_ENV_PROXY = "1";
+  return env;
+}
+
+/** Bound on the forwarder's wait: reads of /proc/net/tcp before the server starts anyway (with no network). */
+const FORWARDER_WAIT_READS = 20_000;
+
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Run inside the sandbox before prlimit: start socat (a TCP listener on the sandbox's loopback,
+ * bridged to the proxy's socket), wait until it listens (reading /proc/net/tcp with shell
+ * builtins only, bounded), then exec prlimit and the server (`$0 "$@"`). The trace starts at
+ * prlimit's execve, so the forwarder's own start is not an attempt of the server's. If socat
+ * never listens, the server starts anyway and has no network: fail closed.
+ */
+export function forwarderScript(socat: string, limits: EgressLimits): string {
+  const port = SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
+  return [
+    `${shQuote(socat)} -lp relay-review-egress -T ${limits.idleSeconds}`,
+    ` TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,reuseaddr,fork,max-children=${limits.connections * 2 + 1}`,
+    ` UNIX-CONNECT:${SANDBOX_EGRESS_SOCKET} </dev/null &`,
+    // The exec stays outside the redirected loop, so the server's stdin is the MCP pipe.
+    `\nup=; i=0; while [ -z "$up" ] && [ $i -lt ${FORWARDER_WAIT_READS} ]; do`,
+    ` while read -r _ l _ st _; do [ "$l $st" = "0100007F:${port} 0A" ] && up=1; done </proc/net/tcp;`,
+    ` i=$((i+1)); done; exec "$0" "$@"`,
+  ].join("");
+}
+
 /** Build the bubblewrap command line, or refuse with the reason. */
 export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): SandboxPlanResult {
   const { sandbox } = request;
+  let egress: SandboxEgress | null = null;
   if (sandbox.egress.length) {
-    return {
-      ok: false,
-      message: `the launcher grants network egress (${sandbox.egress.join(", ")}), which this workbench does not enforce yet; it refuses rather than give the server the host's network. Remove "egress" from the launcher's "sandbox" settings to inspect it with no network`,
+    if (!host.socat)
+      return {
+        ok: false,
+        message: `the launcher grants network egress (${sandbox.egress.join(", ")}), which reaches the workbench's egress proxy through socat, and socat is not installed on the workbench; run \`${SANDBOX_EGRESS_INSTALL_STEP}\` (or remove "egress" to inspect it with no network)`,
+      };
+    if (!request.egressSocket)
+      return { ok: false, message: "the egress proxy's socket was not prepared for this run" };
+    egress = {
+      socket: request.egressSocket,
+      grants: [...sandbox.egress],
+      limits: egressLimits(sandbox.egressLimits),
     };
   }
   const limits = sandboxLimits(sandbox.limits);
@@ -238,9 +313,12 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   args.push("--proc", "/proc", "--dev", "/dev");
   const tmpBytes = String(limits.tmpMiB * 1024 * 1024);
   args.push("--size", tmpBytes, "--tmpfs", "/tmp", "--size", tmpBytes, "--tmpfs", SANDBOX_HOME);
+  // The proxy's socket, and nothing else of its directory; connecting needs no write access.
+  if (egress) args.push("--ro-bind", egress.socket, SANDBOX_EGRESS_SOCKET);
 
   const extra: string[] = [];
   if (!isSystem(request.command)) extra.push(request.command);
+  if (egress && host.socat && !isSystem(host.socat)) extra.push(host.socat);
   for (const name of ["node_modules", "package.json"]) {
     const p = `${host.root}/${name}`;
     if (host.stat(p)) extra.push(p);
@@ -281,11 +359,19 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     "--",
   ];
   const inner = [
+    ...(egress && host.socat
+      ? [host.sh, "-c", forwarderScript(inside(host.socat), egress.limits)]
+      : []),
     ...prlimit,
     inside(request.command),
     ...request.args.map((a) => (a.startsWith("/") ? inside(a) : a)),
   ];
-  const env = { PATH: SANDBOX_PATH, HOME: SANDBOX_HOME, ...request.env };
+  const env = {
+    PATH: SANDBOX_PATH,
+    HOME: SANDBOX_HOME,
+    ...request.env,
+    ...(egress ? proxyEnvironment() : {}),
+  };
   if (!host.strace) {
     return {
       ok: true,
@@ -298,6 +384,7 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
         mirrored,
         visible,
         entry: host.prlimit,
+        egress,
       },
     };
   }
@@ -329,6 +416,7 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
       mirrored,
       visible,
       entry: host.prlimit,
+      egress,
     },
   };
 }
@@ -365,6 +453,8 @@ export type SandboxReport =
       truncated: boolean;
       /** Failed lookups of files that do not exist on the host either (module resolution, loader probes). */
       notFoundInView: number;
+      /** Present when the launcher granted egress: every request through the workbench's proxy. */
+      egress?: EgressReport;
     }
   | { sandboxed: false; reason: string };
 
@@ -487,6 +577,11 @@ export type TraceContext = {
   mirrored: string[];
   /** Resolved env values by name: replaced by `${NAME}` wherever they appear in an attempt. */
   redact: Record<string, string>;
+  /**
+   * Connect targets that are the sandbox's own plumbing (the egress proxy's socket, which the
+   * forwarder connects to once per connection): the proxy records every request made through it.
+   */
+  plumbing?: string[];
 };
 
 export type ParsedTrace = {
@@ -571,7 +666,7 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
     if (call === "connect") {
       const target = sockaddr(body);
       const fd = /^connect\((\d+)/.exec(body)?.[1];
-      if (!target || target === "AF_UNSPEC") continue;
+      if (!target || target === "AF_UNSPEC" || ctx.plumbing?.includes(target)) continue;
       if (result === "EINPROGRESS" && fd) {
         const key = `${pid}:${fd}`;
         const prev = pending.get(key);

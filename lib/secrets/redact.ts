@@ -76,6 +76,14 @@ export function tokenShapeIn(value: string): string | null {
   return null;
 }
 
+/** Every credential-shaped substring of free text (a log line, an error) as `[redacted LABEL]`. */
+export function redactTokenShapes(text: string): string {
+  return text.replace(
+    TOKEN_ANYWHERE,
+    (match: string) => `[redacted ${tokenShapeIn(match) ?? "SECRET"}]`,
+  );
+}
+
 /** Upper snake case for a variable name part: `api-key` → `API_KEY`. */
 export function variablePart(s: string): string {
   return s

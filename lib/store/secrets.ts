@@ -7,7 +7,7 @@ import "server-only";
  */
 import { asc, count, eq, inArray, ne } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import { openSecret, sealSecret } from "@/lib/secrets/crypto";
+import { openSecret, sealSecret, secretKeyId } from "@/lib/secrets/crypto";
 import { ENV_NAME_PATTERN, RESERVED_NAMES_RULE, isReservedName } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
 import { secrets } from "@/lib/store/tables";
@@ -140,3 +140,55 @@ export async function checkStoredSecrets(
   }
   return { ok: true, stored };
 }
+
+export type RekeyResult =
+  { ok: true; rekeyed: number; alreadyUnderNewKey: number } | { ok: false; message: string };
+
+/**
+ * Re-seal every stored secret under a new master key, in one transaction: every row must be
+ * sealed under `from` (or already under `to`) and open with it, or nothing changes. A store left
+ * half under one key and half under another is refused rather than finished blindly, naming the
+ * rows; so is a row that does not open. After it, every instance must be given the new key.
+ */
+export async function rekeySecrets(db: Db, from: Buffer, to: Buffer): Promise<RekeyResult> {
+  const fromId = secretKeyId(from);
+  const toId = secretKeyId(to);
+  if (fromId === toId) return { ok: false, message: "the old and the new key are the same key" };
+  return db
+    .transaction(async (tx) => {
+      // FOR UPDATE: a value set meanwhile on another instance waits for this, then sees the new key id.
+      const rows = await tx.select().from(secrets).orderBy(asc(secrets.name)).for("update");
+      const other = rows.filter((r) => r.keyId !== fromId && r.keyId !== toId).map((r) => r.name);
+      if (other.length)
+        throw new RekeyRefusal(
+          `${other.length} stored secret(s) are sealed under neither key (${other.slice(0, 10).join(", ")}${other.length > 10 ? ", …" : ""}); nothing was changed`,
+        );
+      const under = rows.filter((r) => r.keyId === toId);
+      if (under.length && under.length < rows.length)
+        throw new RekeyRefusal(
+          `the store is half re-keyed: ${under.length} of ${rows.length} secret(s) are already under the new key and the rest under the old one, which this command never leaves behind; nothing was changed. Open both halves by hand or set the odd ones again`,
+        );
+      let rekeyed = 0;
+      for (const row of rows) {
+        if (row.keyId === toId) continue;
+        const value = openSecret(from, row.name, row);
+        if (value === null)
+          throw new RekeyRefusal(
+            `the stored secret ${row.name} does not open with the old key although its key id matches: the row is damaged; nothing was changed (delete it and set it again, then re-key)`,
+          );
+        await tx
+          .update(secrets)
+          .set({ ...sealSecret(to, row.name, value) })
+          .where(eq(secrets.name, row.name));
+        rekeyed++;
+      }
+      return { ok: true as const, rekeyed, alreadyUnderNewKey: under.length };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof RekeyRefusal) return { ok: false as const, message: error.message };
+      throw error;
+    });
+}
+
+/** Thrown inside the transaction so it rolls back; turned into a refusal value outside it. */
+class RekeyRefusal extends Error {}

@@ -87,6 +87,12 @@ export function storedSandboxReport(value: unknown): SandboxReport | null {
   if (v.sandboxed === false)
     return typeof v.reason === "string" ? { sandboxed: false, reason: v.reason } : null;
   if (v.sandboxed !== true || !Array.isArray(v.attempts) || !Array.isArray(v.visible)) return null;
+  // An egress record of another shape is left out rather than shown half-read.
+  const e = v.egress as Partial<Record<string, unknown>> | undefined;
+  if (e !== undefined && (!Array.isArray(e?.attempts) || !Array.isArray(e?.grants))) {
+    const { egress: _dropped, ...rest } = v;
+    return rest as SandboxReport;
+  }
   return value as SandboxReport;
 }
 

@@ -349,7 +349,7 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     });
   });
 
-  test("refusals: no bubblewrap names the step that enables it; egress is refused rather than granted; the data folder is never shown", () => {
+  test("refusals: no bubblewrap names the step that enables it; egress without socat names its step; the data folder is never shown", () => {
     const stdio = {
       kind: "stdio" as const,
       command: process.execPath,
@@ -362,13 +362,14 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       env: { ...env, RELAY_REVIEW_BWRAP: "/nonexistent/bwrap" },
     });
     expect(none.ok ? "" : none.message).toContain("`apt-get install bubblewrap`");
+    // Egress is enforced by the workbench's proxy (tests/surface/sandbox-egress.test.ts), bridged by socat.
     const egress = sandboxTarget(stdio, {
       sandbox: LauncherSandboxSchema.parse({ egress: ["api.example.com:443"] }),
       root: ROOT,
       dataDir,
-      env,
+      env: { ...env, RELAY_REVIEW_SOCAT: "/nonexistent/socat" },
     });
-    expect(egress.ok ? "" : egress.message).toContain("does not enforce yet");
+    expect(egress.ok ? "" : egress.message).toContain("`apt-get install socat`");
     const shown = sandboxTarget(stdio, {
       sandbox: LauncherSandboxSchema.parse({ read: [path.dirname(dataDir)] }),
       root: ROOT,

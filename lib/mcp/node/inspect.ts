@@ -7,7 +7,9 @@ import "server-only";
  */
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
+import { EgressProxy } from "@/lib/mcp/node/egress-proxy";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
+import { SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
 import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
 import {
   inspectWithOpeners,
@@ -19,15 +21,21 @@ import {
 import type { InspectOptions, InspectResult, InspectTarget } from "@/lib/mcp/types";
 
 type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
+/** One start of a stdio server: its transport and, when its launcher grants egress, its proxy. */
+export type OpenedStdio = { transport: GuardedStdioTransport; proxy: EgressProxy | null };
 
-/** What the sandbox let the server see and what it tried, from the transport's trace (read after close). */
-function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): SandboxReport {
+/** What the sandbox let the server see and what it tried, from the transport's trace and the proxy's record (read after close). */
+function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
+  const transports = runs.map((r) => r.transport);
+  // One inspection starts the server once; the report is that run's (the last, if ever more).
+  const proxy = runs.findLast((r) => r.proxy)?.proxy;
   const base = {
     sandboxed: true as const,
     mechanism: run.mechanism,
     network: "loopback only" as const,
     limits: run.plan.limits,
     visible: run.plan.visible,
+    ...(proxy ? { egress: proxy.report() } : {}),
   };
   if (!run.plan.traced)
     return {
@@ -51,6 +59,7 @@ function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): Sa
     command: run.command,
     mirrored: run.plan.mirrored,
     redact: run.redact,
+    plumbing: [`unix:${SANDBOX_EGRESS_SOCKET}`],
   });
   return { ...base, traced: true, ...parsed, truncated };
 }
@@ -58,7 +67,7 @@ function sandboxReport(run: SandboxRun, transports: GuardedStdioTransport[]): Sa
 export function stdioOpener(
   target: StdioTarget,
   child?: ChildProcess,
-  opened?: GuardedStdioTransport[],
+  opened?: OpenedStdio[],
 ): TransportOpener {
   return {
     kind: "stdio",
@@ -67,6 +76,14 @@ export function stdioOpener(
       ? `${target.sandbox.label} (sandboxed)`
       : [target.command, ...target.args].join(" "),
     open: (guard) => {
+      const run = target.sandbox;
+      const proxy = run?.plan.egress
+        ? new EgressProxy({
+            ...run.plan.egress,
+            ...(run.uid !== undefined ? { uid: run.uid } : {}),
+            ...(run.gid !== undefined ? { gid: run.gid } : {}),
+          })
+        : null;
       const t = new GuardedStdioTransport(
         {
           command: target.command,
@@ -83,17 +100,19 @@ export function stdioOpener(
                 },
               }
             : {}),
+          ...(proxy ? { beforeSpawn: () => proxy.start() } : {}),
         },
         guard,
       );
-      opened?.push(t);
+      opened?.push({ transport: t, proxy });
       return {
         kind: "stdio",
         transport: t,
         countsBytes: true,
         exitInfo: () => t.exitInfo(),
         stderrTail: () => t.getStderrTail(),
-        close: () => t.close(guard.error !== null),
+        // The proxy stops once the server is gone, so its record is complete when close resolves.
+        close: () => t.close(guard.error !== null).finally(() => proxy?.close()),
       };
     },
   };
@@ -127,10 +146,10 @@ export async function inspectServer(
 ): Promise<InspectResult> {
   try {
     if (target.kind === "stdio" && target.sandbox) {
-      const opened: GuardedStdioTransport[] = [];
+      const opened: OpenedStdio[] = [];
       const result = await inspectWithOpeners([stdioOpener(target, undefined, opened)], options);
       // inspectWithOpeners has closed the transport, so the trace is complete.
-      await Promise.all(opened.map((t) => t.close()));
+      await Promise.all(opened.map((o) => o.transport.close().finally(() => o.proxy?.close())));
       return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
     }
     return await inspectWithOpeners(

@@ -19,6 +19,7 @@ import { pinnedEgressFetch } from "@/lib/mcp/node/egress-fetch";
 import {
   LauncherFileSchema,
   activeLaunchers,
+  describeLauncherFileIssues,
   isRelativeScriptArg,
   matchHttpTarget,
   matchLauncher,
@@ -62,11 +63,12 @@ export function loadLauncherFiles(
   ]) {
     if (!existsSync(file)) continue;
     try {
-      const parsed = LauncherFileSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+      const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
+      const parsed = LauncherFileSchema.safeParse(raw);
       if (!parsed.success)
         return {
           ok: false,
-          message: `${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+          message: `${file}: ${describeLauncherFileIssues(raw, parsed.error.issues)}`,
         };
       files.push(parsed.data);
     } catch (error) {

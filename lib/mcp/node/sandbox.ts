@@ -5,8 +5,11 @@ import "server-only";
  * plan needs, and turns a resolved stdio target into one that runs the same command inside the
  * sandbox. Where no sandbox can be had, stdio inspection is refused naming the one step that
  * enables it; RELAY_REVIEW_UNSANDBOXED=1 is the owner's explicit opt-out (a banner says so).
+ * A launcher that grants egress also needs socat; its run gets an egress proxy
+ * (node/egress-proxy.ts), started and stopped with the server by the stdio opener (node/inspect.ts).
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import {
   existsSync,
   lstatSync,
@@ -78,6 +81,8 @@ export type SandboxTools = {
   prlimit: string;
   sh: string;
   strace: string | null;
+  /** Only launchers that grant egress need it (the bridge to the egress proxy). */
+  socat: string | null;
   straceNote?: string;
   version: string;
 };
@@ -175,9 +180,18 @@ function probe(env: Env): SandboxStatus {
     else
       straceNote = `strace failed its self-test (${(t.stderr || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
   }
+  const socat = env.RELAY_REVIEW_SOCAT ?? which("socat", env);
   return {
     ok: true,
-    tools: { bwrap, prlimit, sh, strace: usable, ...(straceNote ? { straceNote } : {}), version },
+    tools: {
+      bwrap,
+      prlimit,
+      sh,
+      strace: usable,
+      socat: socat && existsSync(socat) ? socat : null,
+      ...(straceNote ? { straceNote } : {}),
+      version,
+    },
   };
 }
 
@@ -193,7 +207,9 @@ const cache: Cache =
  * retried on the next inspection, so `apt-get install bubblewrap` takes effect without a restart.
  */
 export function sandboxStatus(env: Env = process.env): SandboxStatus {
-  const key = `${env.RELAY_REVIEW_BWRAP ?? ""}\u0000${env.RELAY_REVIEW_STRACE ?? ""}\u0000${env.PATH ?? ""}`;
+  const key = [env.RELAY_REVIEW_BWRAP, env.RELAY_REVIEW_STRACE, env.RELAY_REVIEW_SOCAT, env.PATH]
+    .map((v) => v ?? "")
+    .join("\u0000");
   const cached = cache.get(key);
   if (cached) return cached;
   const s = probe(env);
@@ -245,6 +261,7 @@ export function sandboxHost(
     bwrap: tools.bwrap,
     prlimit: tools.prlimit,
     strace: tools.strace,
+    socat: tools.socat,
     sh: tools.sh,
     system,
     etc: ETC_ENTRIES.filter((p) => existsSync(p)),
@@ -283,6 +300,16 @@ export function sandboxTarget(
     args: target.args,
     env: target.env ?? {},
     sandbox: options.sandbox,
+    // Made when the run starts (node/egress-proxy.ts), in a directory nobody can have made first.
+    ...(options.sandbox.egress.length
+      ? {
+          egressSocket: path.join(
+            host.tmpDir,
+            `relay-review-egress-${randomUUID()}`,
+            "egress.sock",
+          ),
+        }
+      : {}),
   });
   if (!built.ok) return built;
   const ids = hostIds();

@@ -30,6 +30,8 @@ export type StdioParams = {
   /** A child already started with `spawnStdioServer` for these params (the CLI starts it early). */
   child?: ChildProcess;
   sandboxed?: StdioSpawnParams["sandboxed"];
+  /** Awaited before the child is spawned (a sandbox's egress proxy must listen first); a rejection fails start. */
+  beforeSpawn?: () => Promise<void>;
 };
 
 export class GuardedStdioTransport implements Transport {
@@ -57,7 +59,12 @@ export class GuardedStdioTransport implements Transport {
     return this.child?.pid ?? null;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    await this.params.beforeSpawn?.();
+    return this.spawnChild();
+  }
+
+  private spawnChild(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = this.params.child ?? spawnStdioServer(this.params);
       this.child = child;
