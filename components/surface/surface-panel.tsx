@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/api-client";
+import { oauthKeys } from "@/components/oauth/queries";
 import { analysisKeys } from "@/components/review/analysis-queries";
 import {
   ItemBrowser,
@@ -286,6 +287,8 @@ export function SurfacePanel({
       abortRef.current = null;
       await queryClient.invalidateQueries({ queryKey: surfaceKeys.server(reviewId, server.id) });
       await queryClient.invalidateQueries({ queryKey: analysisKeys.review(reviewId) });
+      // A 401 shows Connect on the card; a refresh during the inspection moves the expiry.
+      await queryClient.invalidateQueries({ queryKey: oauthKeys.server(reviewId, server.id) });
     }
   };
 

@@ -20,6 +20,8 @@ export const InspectionAuthorizationSchema = z
     subject: text().nullable(),
     /** The granted scopes, from the token response (the request's when the response omits them). */
     scopes: z.array(z.string().max(200)).max(MAX_GRANTED_SCOPES),
+    /** Where `scopes` came from: the token response, or the request when the response named none. */
+    scopeSource: z.enum(["response", "requested", "none"]).optional(),
     /** ISO time the access token expires; null when the authorization server gave no lifetime. */
     expiresAt: z.iso.datetime().nullable(),
   })
