@@ -27,6 +27,7 @@ import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
+import type { GrantedAuthorization } from "@/lib/mcp/oauth/interface";
 import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
@@ -167,6 +168,8 @@ export type UpstreamSession = {
   snapshot: SurfaceSnapshot;
   /** The lists the server advertised in its capabilities. */
   advertised: readonly SurfaceList[];
+  /** The OAuth grant the connection used (an HTTP target with `auth`), read when the surface settled; never a token. */
+  authorization?: GrantedAuthorization;
   exitInfo: () => ExitInfo | null;
   stderrTail: () => string | undefined;
   /**
