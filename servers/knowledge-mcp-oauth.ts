@@ -101,6 +101,8 @@ export class DemoAuthProvider implements OAuthServerProvider {
   private readonly codes = new Map<string, Code>();
   private readonly access = new Map<string, Access>();
   private readonly refresh = new Map<string, Grant>();
+  /** Every token this process issued, for tests that look for them where they must not be. */
+  private readonly issued: string[] = [];
 
   constructor(
     private readonly issuer: string,
@@ -129,8 +131,7 @@ export class DemoAuthProvider implements OAuthServerProvider {
     res.status(200).set({
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
-      "Content-Security-Policy":
-        "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
       "X-Frame-Options": "DENY",
     }).send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Demo authorization server: consent</title></head>
@@ -199,6 +200,7 @@ ${boxes}
     const refreshToken = `demo_rt_${randomBytes(24).toString("base64url")}`;
     this.access.set(accessToken, { ...grant, expires: Date.now() + this.tokenTtlSeconds * 1000 });
     this.refresh.set(refreshToken, grant);
+    if (this.issued.length < MAX_CLIENTS * 4) this.issued.push(accessToken, refreshToken);
     return {
       access_token: accessToken,
       token_type: "Bearer",
@@ -244,6 +246,11 @@ ${boxes}
       throw new InvalidTargetError("resource does not match the grant");
     const narrowed = scopes?.length ? grant.scopes.filter((s) => scopes.includes(s)) : grant.scopes;
     return this.issue({ ...grant, scopes: narrowed }, false);
+  }
+
+  /** The access and refresh tokens issued so far (tests scan for them). */
+  issuedTokens(): readonly string[] {
+    return [...this.issued];
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {

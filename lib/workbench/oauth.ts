@@ -7,6 +7,14 @@ import "server-only";
  * while the server still has that URL.
  */
 import { AppError } from "@/lib/errors";
+import type {
+  OAuthClientInformationMixed,
+  OAuthDiscoveryState,
+  OAuthInvalidateScope,
+  OAuthStorage,
+  StoredTokens,
+  TokenFacts,
+} from "@/lib/mcp/oauth/interface";
 import type { InspectError } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
 import { getSecretKey } from "@/lib/secrets/key";
@@ -20,7 +28,6 @@ import {
   saveFlowVerifier,
   saveOAuthTokens,
   type FlowRefusal,
-  type InvalidateScope,
   type OAuthServerRef,
 } from "@/lib/store/oauth";
 import { latestInspection } from "@/lib/store/snapshots";
@@ -48,20 +55,10 @@ export function oauthKeyOrThrow(): Buffer {
 export function isAuthorizationRequired(error: InspectError | null): boolean {
   if (!error) return false;
   return (
-    (error.code as string) === "unauthorized" ||
+    error.code === "unauthorized" ||
     /\b401\b|unauthori[sz]ed|authorization (?:is )?required/i.test(error.message)
   );
 }
-
-/** The facts lib/mcp/oauth hands over with a token response (its TokenFacts): never a token. */
-export type ProviderTokenFacts = {
-  issuer: string | null;
-  subject: string | null;
-  grantedScope: string | null;
-  scopeSource: "response" | "requested" | "none";
-  expiresAt: Date | null;
-  grant: "authorization_code" | "refresh_token" | "client_credentials";
-};
 
 /**
  * The storage behind one server's OAuth client provider (lib/mcp/oauth OAuthStorage), over the
@@ -71,7 +68,7 @@ export type ProviderTokenFacts = {
  * not (an ordinary inspection), it is dropped, so an authorization URL an inspection produced can
  * never be finished.
  */
-export class StoredOAuthState {
+export class StoredOAuthState implements OAuthStorage {
   private version: number | undefined;
 
   constructor(
@@ -92,7 +89,7 @@ export class StoredOAuthState {
   async loadClientInformation(): Promise<unknown> {
     return (await this.load())?.clientInformation ?? undefined;
   }
-  async saveClientInformation(info: unknown): Promise<void> {
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     await saveOAuthClient(this.db, this.key, this.ref, this.resourceUrl, info);
   }
   async loadTokens(): Promise<unknown> {
@@ -100,7 +97,7 @@ export class StoredOAuthState {
     if (this.options.ignoresStoredTokens) return undefined;
     return (await this.load())?.tokens ?? undefined;
   }
-  async saveTokens(tokens: unknown, facts: ProviderTokenFacts): Promise<void> {
+  async saveTokens(tokens: StoredTokens, facts: TokenFacts): Promise<void> {
     const isNew = facts.grant !== "refresh_token";
     let subject = facts.subject;
     if (!isNew && subject === null) {
@@ -128,14 +125,14 @@ export class StoredOAuthState {
   async loadDiscoveryState(): Promise<unknown> {
     return (await this.load())?.discovery ?? undefined;
   }
-  async saveDiscoveryState(state: unknown): Promise<void> {
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     await saveOAuthDiscovery(this.db, this.key, this.ref, this.resourceUrl, state);
   }
   async saveCodeVerifier(state: string, codeVerifier: string): Promise<void> {
     if (this.options.acceptsVerifier)
       await saveFlowVerifier(this.db, this.key, state, codeVerifier);
   }
-  async invalidate(scope: InvalidateScope): Promise<void> {
+  async invalidate(scope: OAuthInvalidateScope): Promise<void> {
     await invalidateOAuthState(this.db, this.ref, scope, {
       ...(this.version === undefined ? {} : { ifVersion: this.version }),
     });
