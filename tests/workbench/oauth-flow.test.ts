@@ -127,10 +127,7 @@ describe.each(BACKENDS)("Connect on $name", (backend) => {
       sessionCookieValue: "v2.0.1999999999.another-session.mac",
       origin: ORIGIN,
     });
-    expect(elsewhere).toMatchObject({
-      ok: false,
-      message: expect.stringContaining("another browser session"),
-    });
+    expect(!elsewhere.ok && elsewhere.message).toContain("another browser session");
     const finished = await finishConnect(store.db, {
       params,
       sessionCookieValue: SESSION,
@@ -142,16 +139,15 @@ describe.each(BACKENDS)("Connect on $name", (backend) => {
       sessionCookieValue: SESSION,
       origin: ORIGIN,
     });
-    expect(replay).toMatchObject({ ok: false, message: expect.stringContaining("already used") });
+    expect(!replay.ok && replay.message).toContain("already used");
     const forged = new URLSearchParams(params);
     forged.set("state", "forged");
-    expect(
-      await finishConnect(store.db, {
-        params: forged,
-        sessionCookieValue: SESSION,
-        origin: ORIGIN,
-      }),
-    ).toMatchObject({ ok: false, message: expect.stringContaining("does not belong") });
+    const unknown = await finishConnect(store.db, {
+      params: forged,
+      sessionCookieValue: SESSION,
+      origin: ORIGIN,
+    });
+    expect(!unknown.ok && unknown.message).toContain("does not belong");
 
     expect(await oauthConnectionState(store.db, reviewId, server)).toMatchObject({
       state: "connected",
