@@ -22,7 +22,8 @@ export type HtmlPage = {
 
 export function htmlPageResponse(page: HtmlPage): Response {
   const link = page.link;
-  if (link && !link.href.startsWith("/")) throw new TypeError("links must be same-origin paths");
+  if (link && !/^\/(?![/\\])/.test(link.href))
+    throw new TypeError("links must be same-origin paths");
   const head = [
     `<meta charset="utf-8">`,
     `<meta name="referrer" content="no-referrer">`,
