@@ -240,13 +240,13 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
   for (const t of all) expect(log, "server log").not.toContain(t);
   const db = await PGlite.create(path.join(DATA, "pglite"));
   try {
-    const tables = await db.query<{ t: string }>(
-      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema IN ('public', 'drizzle')",
+    const tables = await db.query<{ s: string; t: string }>(
+      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_schema IN ('public', 'drizzle')",
     );
     let dump = "";
-    for (const { t } of tables.rows)
+    for (const { s, t } of tables.rows)
       dump +=
-        (await db.query<{ row: string }>(`SELECT x::text AS row FROM "${t}" x`)).rows
+        (await db.query<{ row: string }>(`SELECT x::text AS row FROM "${s}"."${t}" x`)).rows
           .map((r) => r.row)
           .join("\n") + "\n";
     // The dump is real: it holds the sealed row and the facts the card shows.
@@ -257,7 +257,7 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
     );
     expect(sealed.rows[0]?.n).toBe(1);
     const recorded = await db.query<{ a: string }>(
-      "SELECT authorization::text AS a FROM inspections WHERE status = 'ok'",
+      "SELECT \"authorization\"::text AS a FROM inspections WHERE status = 'ok'",
     );
     expect(recorded.rows.map((r) => r.a).join()).toContain("knowledge:read");
     for (const t of all) expect(dump, "database").not.toContain(t);

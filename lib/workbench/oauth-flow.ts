@@ -37,11 +37,16 @@ import { loadReviewServer } from "@/lib/workbench/surface";
 
 type HttpTarget = Extract<InspectTarget, { kind: "http" }>;
 
-/** The workbench's own origin as the browser reaches it (the proxy checked the Host). */
+/**
+ * The workbench's own origin as the browser reaches it: the Host header the proxy checked against
+ * the allowed hosts (Next's `request.url` may name another loopback name, and a redirect_uri on
+ * `localhost` would come back without the cookie set for `127.0.0.1`).
+ */
 export function publicOrigin(request: Request): string {
   const url = new URL(request.url);
-  if (isSecureRequest(request)) url.protocol = "https:";
-  return url.origin;
+  const host = request.headers.get("host");
+  const scheme = isSecureRequest(request) ? "https:" : url.protocol;
+  return host ? new URL(`${scheme}//${host}`).origin : `${scheme}//${url.host}`;
 }
 
 export const callbackUrl = (origin: string) => `${origin}${OAUTH_CALLBACK_PATH}`;
