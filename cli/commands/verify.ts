@@ -6,7 +6,14 @@
  * pin file. 3: the inspection itself failed (the message names the tripped limit).
  */
 import { readFileSync } from "node:fs";
+import type { InspectResult } from "@/lib/mcp/types";
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
+import {
+  OAUTH_BOOL_FLAGS,
+  OAUTH_USAGE,
+  OAUTH_VALUE_FLAGS,
+  prepareCliOAuth,
+} from "@/cli/shared/oauth";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { formatSurfaceDiff } from "@/lib/surface/diff";
@@ -14,7 +21,11 @@ import { parseStrictJson } from "@/lib/strict-json";
 import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
 
-const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}`;
+const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}\n${OAUTH_USAGE}`;
+
+// The pin file may come from anywhere and the live surface is the server's: both print through safeText.
+const say = (text: string) => process.stdout.write(`${safeText(text)}\n`);
+const err = (text: string) => process.stderr.write(`relay-review verify: ${safeText(text)}\n`);
 
 function formatNames(n: NameDiff): string {
   const lines: string[] = [];
@@ -26,15 +37,16 @@ function formatNames(n: NameDiff): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const parsed = parseArgs(argv, ["--pin", ...OAUTH_VALUE_FLAGS], ["--quiet", ...OAUTH_BOOL_FLAGS]);
+  if (parsed.isHelp) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
   const pinPath = parsed.flags.get("--pin");
   if (typeof pinPath !== "string") parsed.errors.push("--pin RECORD.json is required");
   if (parsed.errors.length || !parsed.target || typeof pinPath !== "string") {
-    process.stderr.write(`relay-review verify: ${parsed.errors.join("; ")}\n${USAGE}\n`);
+    err(parsed.errors.join("; "));
+    process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   let json: unknown;
@@ -43,9 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!strict.ok) throw new Error(strict.message);
     json = strict.value;
   } catch (error) {
-    process.stderr.write(
-      `relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    err(`cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
   const wrapper =
@@ -54,8 +64,8 @@ export async function run(argv: string[]): Promise<number> {
       : null;
   const record = parseRegistrationRecord(wrapper ? wrapper.registration : json);
   if (!record.ok) {
-    process.stderr.write(
-      `relay-review verify: ${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}\n`,
+    err(
+      `${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
     );
     return 2;
   }
@@ -68,36 +78,49 @@ export async function run(argv: string[]): Promise<number> {
 
   const started = await prespawn(parsed.target);
   if (started.error) {
-    process.stderr.write(
-      `relay-review verify: connect_failed: could not start the server: ${started.error}\n`,
-    );
+    err(`connect_failed: could not start the server: ${started.error}`);
     return 3;
   }
-  const { inspectServer } = await loadInspector();
-  const result = await inspectServer(parsed.target, {
-    limits: parsed.limits,
-    ...(started.child ? { prespawned: started.child } : {}),
+  const prepared = await prepareCliOAuth(parsed.flags, parsed.target, (line) => {
+    if (!parsed.flags.has("--quiet") || line.startsWith("authorize at:")) err(line);
   });
+  if (!prepared.ok) {
+    err(prepared.message);
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const target = prepared.target;
+  const { inspectServer } = await loadInspector();
+  const inspectOnce = () =>
+    inspectServer(target, {
+      limits: parsed.limits,
+      ...(started.child ? { prespawned: started.child } : {}),
+    });
+  const result = prepared.oauth
+    ? await prepared.oauth
+        .authorizing<InspectResult>(inspectOnce, (error) => ({ ok: false, error }))
+        .finally(() => prepared.oauth?.close())
+    : await inspectOnce();
   if (!result.ok) {
-    process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
+    err(formatInspectError(result.error));
     return 3;
   }
   const cmp = comparePin(record.record, result.snapshot, pinnedSurface);
   if (cmp.status === "match") {
-    process.stdout.write(`match: ${record.record.server} surface_sha256 ${cmp.surfaceSha256}\n`);
+    say(`match: ${record.record.server} surface_sha256 ${cmp.surfaceSha256}`);
     return 0;
   }
   if (cmp.status === "incomparable") {
-    process.stdout.write(
-      `incomparable: ${cmp.reason}\n  pinned with:    ${cmp.pinned.join(", ")}\n  inspected with: ${cmp.inspected.join(", ")}\n`,
+    say(
+      `incomparable: ${cmp.reason}\n  pinned with:    ${cmp.pinned.join(", ")}\n  inspected with: ${cmp.inspected.join(", ")}`,
     );
     return 1;
   }
   const detail = cmp.diff ? formatSurfaceDiff(cmp.diff) : cmp.names ? formatNames(cmp.names) : "";
-  process.stdout.write(
+  say(
     `MISMATCH: ${record.record.server} surface changed${cmp.blocked ? " — blocked (on_surface_change: block)" : " (on_surface_change: warn)"}\n` +
-      `  pinned:  ${cmp.expected}\n  live:    ${cmp.actual}\n` +
-      (detail ? safeText(detail) + "\n" : ""),
+      `  pinned:  ${cmp.expected}\n  live:    ${cmp.actual}` +
+      (detail ? `\n${detail}` : ""),
   );
   return 1;
 }

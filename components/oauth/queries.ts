@@ -2,18 +2,15 @@
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { oauthKeys } from "@/components/query-keys";
 import { OAuthConnectResponseSchema, OAuthConnectionStateSchema } from "@/lib/workbench/oauth-api";
 
 const base = (reviewId: string, serverId: string) =>
   `/api/reviews/${encodeURIComponent(reviewId)}/servers/${encodeURIComponent(serverId)}/oauth`;
 
-export const oauthKeys = {
-  server: (reviewId: string, serverId: string) => ["oauth", reviewId, serverId] as const,
-};
-
 export const oauthStateQuery = (reviewId: string, serverId: string, revision: number) =>
   queryOptions({
-    queryKey: [...oauthKeys.server(reviewId, serverId), revision] as const,
+    queryKey: oauthKeys.revision(reviewId, serverId, revision),
     queryFn: () => apiFetch(base(reviewId, serverId), OAuthConnectionStateSchema),
   });
 

@@ -7,12 +7,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import {
-  disconnectOAuth,
-  oauthKeys,
-  oauthStateQuery,
-  startOAuthConnect,
-} from "@/components/oauth/queries";
+import { disconnectOAuth, oauthStateQuery, startOAuthConnect } from "@/components/oauth/queries";
+import { oauthKeys } from "@/components/query-keys";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 function when(iso: string | null): string {

@@ -237,6 +237,11 @@ export type AuthorizationCallback = {
   /** An `error` the authorization server returned instead of a code (the user denied, …). */
   error?: string | null;
   errorDescription?: string | null;
+  /**
+   * The `scope` of the authorization URL this callback answers (from `pendingAuthorization()`), so
+   * a token response that names no scope is recorded as granting what was asked (RFC 6749 §5.1).
+   */
+  requestedScope?: string | null;
 };
 
 /**
@@ -265,6 +270,15 @@ export interface McpOAuthClient extends OAuthClientProvider {
   grantedAuthorization(): Promise<GrantedAuthorization | null>;
   /** The last flow failure, with its step (the SDK's own errors are mapped onto it). */
   lastError(): OAuthStepError | null;
+  /**
+   * The fetch the flow's requests go through (egress guard, https, limits). The HTTP transport
+   * routes every request that is not to the MCP endpoint itself here.
+   */
+  readonly authFetch: FetchLike;
+  /** The transport saw a 401 or 403 from the MCP endpoint, with this `WWW-Authenticate`. */
+  noteChallenge(status: number, wwwAuthenticate: string | null): void;
+  /** The flow failure behind an error the transport threw while authorizing, or null when it is not one. */
+  describeFailure(error: unknown): OAuthStepError | null;
 }
 
 /** `completeAuthorization`'s outcome: the grant, or the failure naming its step. */
