@@ -15,7 +15,14 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
 const env = { ...process.env };
-const args = ["--no-install", "relay-review", "inspect", "--json", "--authorize-timeout-ms", "20000"];
+const args = [
+  "--no-install",
+  "relay-review",
+  "inspect",
+  "--json",
+  "--authorize-timeout-ms",
+  "20000",
+];
 if (scenario === "auth/client-credentials-basic") {
   env.RR_CONFORMANCE_CLIENT_SECRET = context.client_secret;
   args.push("--client-credentials", "--client-id", context.client_id);
@@ -27,7 +34,12 @@ if (scenario === "auth/client-credentials-basic") {
   args.push("--client-key-alg", context.signing_algorithm ?? "ES256");
 } else if (scenario === "auth/pre-registration") {
   env.RR_CONFORMANCE_CLIENT_SECRET = context.client_secret;
-  args.push("--client-id", context.client_id, "--client-secret-env", "RR_CONFORMANCE_CLIENT_SECRET");
+  args.push(
+    "--client-id",
+    context.client_id,
+    "--client-secret-env",
+    "RR_CONFORMANCE_CLIENT_SECRET",
+  );
 } else if (scenario.startsWith("auth/")) {
   args.push("--client-metadata-url", CIMD_URL);
 }
@@ -43,9 +55,12 @@ createInterface({ input: child.stderr }).on("line", (line) => {
     (async () => {
       const res = await fetch(m[1], { redirect: "manual" });
       const location = res.headers.get("location");
-      if (!location) throw new Error(`the authorization endpoint answered ${res.status} without a redirect`);
+      if (!location)
+        throw new Error(`the authorization endpoint answered ${res.status} without a redirect`);
       await fetch(location); // the CLI's loopback redirect URI
-    })().catch((error) => process.stderr.write(`conformance-client: approving failed: ${error.message}\n`)),
+    })().catch((error) =>
+      process.stderr.write(`conformance-client: approving failed: ${error.message}\n`),
+    ),
   );
 });
 child.on("close", async (code) => {

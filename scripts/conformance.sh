@@ -7,7 +7,11 @@
 # scenarios' servers and authorization servers run on loopback.
 #   scripts/conformance.sh                 every scenario below
 #   scripts/conformance.sh auth/basic-cimd one scenario
-# Exit 0 when every scenario passes. Set RELAY_REVIEW_CONFORMANCE_DIR to reuse a scratch folder.
+# Exit 0 when every scenario passes, except the two that need the client to call a tool
+# (NEEDS_TOOL_CALL): sse-retry measures the reconnection of a tools/call's stream, and
+# auth/scope-step-up answers tools/call with 403 insufficient_scope; `inspect` lists a server's
+# surface and by design never invokes its tools, so those two are run and reported, and an
+# unexpected pass is reported too. Set RELAY_REVIEW_CONFORMANCE_DIR to reuse a scratch folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -46,6 +50,7 @@ SCENARIOS=(
   auth/client-credentials-basic
   auth/client-credentials-jwt
 )
+NEEDS_TOOL_CALL=" sse-retry auth/scope-step-up "
 [ $# -gt 0 ] && SCENARIOS=("$@")
 
 # The CLI bundle is rebuilt when a source is newer (bin/relay-review.mjs would otherwise fall back
@@ -54,6 +59,7 @@ node scripts/build-cli.mjs >/dev/null
 
 passed=0
 failed=()
+expected=0
 start=$(date +%s)
 for s in "${SCENARIOS[@]}"; do
   log="$DIR/last-$(echo "$s" | tr / -).log"
@@ -61,11 +67,14 @@ for s in "${SCENARIOS[@]}"; do
     --scenario "$s" --timeout 60000 >"$log" 2>&1; then
     passed=$((passed + 1))
     echo "conformance: PASS $s"
+  elif [[ "$NEEDS_TOOL_CALL" == *" $s "* ]]; then
+    expected=$((expected + 1))
+    echo "conformance: FAIL $s (expected: the scenario needs a tools/call, which inspect never makes)"
   else
     failed+=("$s")
     echo "conformance: FAIL $s (log: $log)"
     grep -E "^ *- |Error:|Warning:|OVERALL" "$log" | head -20 | sed 's/^/    /'
   fi
 done
-echo "conformance: $passed/${#SCENARIOS[@]} scenarios passed in $(($(date +%s) - start)) s"
+echo "conformance: $passed/${#SCENARIOS[@]} scenarios passed, $expected expected failures (need a tools/call), in $(($(date +%s) - start)) s"
 [ ${#failed[@]} -eq 0 ]

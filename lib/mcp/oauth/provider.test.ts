@@ -16,7 +16,7 @@ import {
 } from "@/lib/mcp/oauth/interface";
 import { MemoryOAuthStorage } from "@/lib/mcp/oauth/memory-storage";
 import { completeAuthorization, createOAuthProvider } from "@/lib/mcp/oauth/provider";
-import { inspectWithOpeners } from "@/lib/mcp/session";
+import { inspectWithOpeners, openUpstreamSession } from "@/lib/mcp/session";
 import type { InspectResult } from "@/lib/mcp/types";
 import {
   startOAuthFixture,
@@ -254,6 +254,45 @@ describe("refresh", () => {
     });
     expect(result.ok).toBe(true);
     expect(fx.issued.at(-1)!.grant).toBe("refresh_token");
+  });
+});
+
+describe("a long session (the gate's)", () => {
+  test("one open session stays authorized: refreshed before expiry, and on a 401", async () => {
+    const fx = await fixture({
+      client: { id: "gate", secret: "gate-secret-9876" },
+      expiresIn: 300,
+    });
+    let now = Date.now();
+    const client = createOAuthProvider({
+      serverUrl: fx.mcpUrl,
+      storage: new MemoryOAuthStorage(),
+      grant: "client_credentials",
+      client: { preRegistered: { clientId: "gate", clientSecret: "gate-secret-9876" } },
+      now: () => now,
+    });
+    const opened = await openUpstreamSession([streamableHttpOpener(fx.mcpUrl, { auth: client })], {
+      keepOpen: true,
+      limits: { settleQuietMs: 0 },
+    });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const session = opened.session;
+    try {
+      expect(session.authorization?.expiresAt).toBeTruthy();
+      now += 250_000; // within a minute of expiry: the next request gets a fresh token first
+      await session.relist(["tools"]);
+      expect(fx.issued).toHaveLength(2);
+      fx.expire(fx.issued[1]!.accessToken); // revoked early: the 401 gets a new one, the request is retried
+      const again = await session.relist(["tools"]);
+      expect(again.surface.tools.map((t) => t.name)).toEqual(["whoami"]);
+      expect(fx.issued.map((i) => i.grant)).toEqual([
+        "client_credentials",
+        "client_credentials",
+        "client_credentials",
+      ]);
+    } finally {
+      await session.close();
+    }
   });
 });
 
