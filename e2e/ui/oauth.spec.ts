@@ -227,10 +227,19 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
     headers: bearer,
   });
   expect(await after.json()).toMatchObject({ state: "not_connected" });
-  // Connect once more, so the stopped store still holds sealed tokens to look for.
+  // Connect once more with a wider grant (knowledge:write on top, which Connect did not ask for):
+  // the card shows it and the next inspection records it as evidence. (That it makes the decision
+  // stale is the decision binding's part of issue 17, not wired yet.) The stopped store then still
+  // holds sealed tokens to look for.
   await card.getByRole("button", { name: "Connect knowledge-mcp (OAuth)" }).click();
-  await consent(page, ["knowledge:read"]);
+  await consent(page, ["knowledge:read", "knowledge:write"]);
   await expect(page).toHaveURL(new RegExp(`^${base}/reviews/${id}`));
+  await page.goto(`${base}/reviews/${id}?section=servers`);
+  await expect(card.getByTestId("oauth-scopes")).toHaveText("knowledge:read knowledge:write");
+  panel = await inspect(page, id);
+  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+    "Settled: 4 tools",
+  );
 
   // 7. Stop the workbench cleanly, then read everything it left behind.
   const exited = new Promise((r) => server.once("exit", r));
@@ -257,9 +266,13 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
     );
     expect(sealed.rows[0]?.n).toBe(1);
     const recorded = await db.query<{ a: string }>(
-      "SELECT \"authorization\"::text AS a FROM inspections WHERE status = 'ok'",
+      "SELECT \"authorization\"::text AS a FROM inspections WHERE status = 'ok' ORDER BY inspected_at",
     );
-    expect(recorded.rows.map((r) => r.a).join()).toContain("knowledge:read");
+    const grants = recorded.rows.map((r) => JSON.parse(r.a) as { scopes: string[] } | null);
+    expect(grants.map((g) => g?.scopes)).toEqual([
+      ["knowledge:read"],
+      ["knowledge:read", "knowledge:write"],
+    ]);
     for (const t of all) expect(dump, "database").not.toContain(t);
   } finally {
     await db.close();
