@@ -48,3 +48,10 @@ export const secretKeys = {
   server: (reviewId: string, serverId: string, revision: number) =>
     ["secrets", "server", reviewId, serverId, revision] as const,
 };
+
+/** A server's OAuth connection (who, granted scopes, expiry; never a token); an inspection refreshes it. */
+export const oauthKeys = {
+  server: (reviewId: string, serverId: string) => ["reviews", "oauth", reviewId, serverId] as const,
+  revision: (reviewId: string, serverId: string, revision: number) =>
+    [...oauthKeys.server(reviewId, serverId), revision] as const,
+};

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ServerForm } from "@/components/review/server-form";
 import { ImportPanel } from "@/components/import/import-panel";
+import { ServerAuthorization } from "@/components/oauth/server-authorization";
 import { ServerVariables } from "@/components/secrets/server-variables";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { ServerId } from "@/lib/ids";
@@ -171,6 +172,21 @@ export function ServersSection(props: {
                   </dd>
                 </>
               )}
+              {props.reviewId &&
+                props.revision !== undefined &&
+                (s.transport.kind === "http" || s.transport.kind === "sse") && (
+                  <>
+                    <dt>Authorization</dt>
+                    <dd className="small">
+                      <ServerAuthorization
+                        reviewId={props.reviewId}
+                        serverId={s.id}
+                        serverName={s.name}
+                        revision={props.revision}
+                      />
+                    </dd>
+                  </>
+                )}
               <dt>Pin</dt>
               <dd className="small">
                 {s.pin ? (

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/api-client";
-import { analysisKeys, surfaceKeys } from "@/components/query-keys";
+import { analysisKeys, oauthKeys, surfaceKeys } from "@/components/query-keys";
 import {
   ItemBrowser,
   PromptDetail,
@@ -285,6 +285,8 @@ export function SurfacePanel({
       abortRef.current = null;
       await queryClient.invalidateQueries({ queryKey: surfaceKeys.server(reviewId, server.id) });
       await queryClient.invalidateQueries({ queryKey: analysisKeys.review(reviewId) });
+      // A 401 shows Connect on the card; a refresh during the inspection moves the expiry.
+      await queryClient.invalidateQueries({ queryKey: oauthKeys.server(reviewId, server.id) });
     }
   };
 

@@ -80,6 +80,15 @@ const PAGES = walk(APP_DIR, "page.tsx").map((f) => ({
   url: urlFor(f),
 }));
 
+/**
+ * The OAuth redirect_uri and the Client ID Metadata Document are public by design (lib/auth/check.ts):
+ * without a state the callback is a 400 page, and over http there is no metadata document.
+ */
+const OAUTH_PUBLIC_STATUS = new Map([
+  ["/oauth/callback", 400],
+  ["/oauth/client-metadata.json", 404],
+]);
+
 function sameOriginHeaders(baseURL: string) {
   return { Origin: new URL(baseURL).origin, "Sec-Fetch-Site": "same-origin" };
 }
@@ -140,6 +149,13 @@ test.describe("every route and page refuses a request without credentials", () =
           expect(res.status(), "sign-in answers a request without a token as a bad request").toBe(
             400,
           );
+        } else if (OAUTH_PUBLIC_STATUS.has(route.url)) {
+          expect(
+            res.status(),
+            "a public OAuth path answers, and holds nothing of the owner's",
+          ).toBe(OAUTH_PUBLIC_STATUS.get(route.url));
+        } else if (route.url === "/oauth/finish") {
+          expect(res.status(), "the OAuth finish step is the owner's: sign in first").toBe(307);
         } else if (isSharePath(route.url)) {
           expect(res.status(), "a share path answers an unknown link token with 404").toBe(404);
         } else if (method === "OPTIONS") {

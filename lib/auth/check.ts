@@ -52,6 +52,11 @@ export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"] as const;
  */
 const EXEMPT_EXACT: ReadonlySet<string> = new Set([
   "/sign-in",
+  // The OAuth redirect_uri (the Strict session cookie is not sent on the authorization server's
+  // redirect; it only hands over to the authenticated /oauth/finish) and the public Client ID
+  // Metadata Document an authorization server fetches.
+  "/oauth/callback",
+  "/oauth/client-metadata.json",
   "/api/auth/sign-in",
   "/favicon.ico",
   "/_next/image",

@@ -8,6 +8,11 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { newId, type Sha256 } from "@/lib/ids";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
+import {
+  InspectionAuthorizationSchema,
+  parseInspectionAuthorization,
+  type InspectionAuthorization,
+} from "@/lib/store/authorization";
 import type { Db } from "@/lib/store/db";
 import { inspections, surfaceSnapshots } from "@/lib/store/tables";
 
@@ -37,6 +42,8 @@ export interface InspectionInput {
   sandbox?: unknown;
   inspectedAt?: Date;
   variables?: readonly InspectionVariable[];
+  /** The OAuth authorization the inspection used (who, granted scopes, expiry); never a token. */
+  authorization?: InspectionAuthorization | null;
 }
 
 export interface InspectionRecord {
@@ -51,6 +58,7 @@ export interface InspectionRecord {
   error: unknown;
   sandbox: unknown;
   variables: InspectionVariable[];
+  authorization: InspectionAuthorization | null;
 }
 
 /** Stores `document` under its content hash and returns the hash. Idempotent. */
@@ -101,6 +109,7 @@ function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
             : [];
         })
       : [],
+    authorization: parseInspectionAuthorization(row.authorization),
   };
 }
 
@@ -123,6 +132,10 @@ export async function recordInspection(db: Db, input: InspectionInput): Promise<
       error: input.error === undefined ? null : input.error,
       sandbox: input.sandbox === undefined ? null : input.sandbox,
       variables: (input.variables ?? []).map((v) => ({ name: v.name, source: v.source })),
+      // Parsed strictly: a field that is not in the schema (a token) fails here, never reaches the row.
+      authorization: input.authorization
+        ? InspectionAuthorizationSchema.parse(input.authorization)
+        : null,
       ...(input.inspectedAt ? { inspectedAt: input.inspectedAt } : {}),
     })
     .returning();

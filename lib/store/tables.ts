@@ -69,6 +69,12 @@ export const inspections = pgTable(
     variables: jsonb("variables")
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /**
+     * Who connected over OAuth, the scopes the authorization server granted and when the token
+     * expires (lib/store/authorization.ts InspectionAuthorization); never a token. Null when the
+     * inspection did not authorize.
+     */
+    authorization: jsonb("authorization"),
   },
   (t) => [index("inspections_review_server_idx").on(t.reviewId, t.serverId, t.inspectedAt)],
 );
@@ -128,3 +134,67 @@ export const secrets = pgTable("secrets", {
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+/**
+ * OAuth state per review server (lib/store/oauth.ts): the client registration and the tokens,
+ * each sealed with the secret store's key (lib/secrets/crypto.ts) under associated data naming
+ * the review, the server, the resource URL and the field, so a sealed value opens only for the
+ * server and URL it was obtained for. The columns beside them are what the server card shows
+ * (never a token). Shared by every instance on one database.
+ */
+export const oauthConnections = pgTable(
+  "oauth_connections",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull(),
+    /** The MCP server URL the state was obtained for; a server whose URL changed does not use it. */
+    resourceUrl: text("resource_url").notNull(),
+    keyId: text("key_id").notNull(),
+    /** `<nonce>.<ciphertext+tag>` in base64, or null before registration. */
+    clientSealed: text("client_sealed"),
+    /** `<nonce>.<ciphertext+tag>` in base64, or null before the first token. */
+    tokensSealed: text("tokens_sealed"),
+    /** The authorization server's discovery state (public metadata, no secret). */
+    discovery: jsonb("discovery"),
+    issuer: text("issuer"),
+    /** Who the authorization server says connected, when it says (display only). */
+    subject: text("subject"),
+    /** The scopes granted by the token response, space-separated as OAuth writes them. */
+    grantedScope: text("granted_scope"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    connectedAt: timestamp("connected_at", { withTimezone: true, mode: "date" }),
+    /** Bumped on every write, so a refresh that lost a race to another instance can tell. */
+    version: integer("version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.serverId] })],
+);
+
+/**
+ * Authorization flows started by Connect and not yet finished: keyed by the SHA-256 of `state`
+ * (the state itself is only in the owner's browser and the authorization server's redirect),
+ * bound to the owner's session cookie by its hash, with the PKCE verifier sealed. A finished
+ * flow keeps its row with `consumed_at` set until it expires, so a replay is told apart from an
+ * unknown state.
+ */
+export const oauthFlows = pgTable(
+  "oauth_flows",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull(),
+    resourceUrl: text("resource_url").notNull(),
+    sessionHash: text("session_hash").notNull(),
+    keyId: text("key_id").notNull(),
+    verifierSealed: text("verifier_sealed"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("oauth_flows_expires_idx").on(t.expiresAt)],
+);

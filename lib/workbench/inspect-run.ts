@@ -28,6 +28,8 @@ import { putSnapshot, recordInspection } from "@/lib/store/snapshots";
 import type { InspectLimits } from "@/lib/surface/limits";
 import { scanSurface } from "@/lib/surface/suspicious";
 import { SURFACE_LISTS, surfaceOf } from "@/lib/surface/types";
+import { oauthResourceUrl } from "@/lib/workbench/oauth";
+import { oauthProviderFor } from "@/lib/workbench/oauth-flow";
 import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
 import type { InspectStreamLine } from "@/lib/workbench/surface-api";
 
@@ -54,6 +56,7 @@ export async function prepareInspection(
   reviewId: ReviewId,
   serverId: ServerId,
   env: Env = process.env,
+  options: { origin?: string } = {},
 ): Promise<PreparedInspection> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
   const key = getSecretKey();
@@ -77,7 +80,23 @@ export async function prepareInspection(
     if (v.source === "environment" && env[v.name] !== undefined) values.set(v.name, env[v.name]!);
   const prepared = { ok: true as const, record, server, variables: resolved.variables, values };
   const target = resolved.target;
-  if (target.kind !== "stdio") return { ...prepared, target };
+  if (target.kind !== "stdio") {
+    // An HTTP server inspects with its stored OAuth tokens (refreshed as needed); one that asks for
+    // a consent fails with `unauthorized` and the card offers Connect. Needs the secret store's key.
+    const resourceUrl = oauthResourceUrl(server);
+    if (!key.ok || resourceUrl === null || options.origin === undefined)
+      return { ...prepared, target };
+    const { provider } = oauthProviderFor(
+      db,
+      key.key,
+      { reviewId: record.id, serverId: server.id },
+      resourceUrl,
+      target,
+      options.origin,
+      { kind: "inspect" },
+    );
+    return { ...prepared, target: { ...target, auth: provider } };
+  }
   if (sandboxOptedOut(env)) {
     return {
       ...prepared,
@@ -139,6 +158,8 @@ export async function runInspection(
     variables,
     sandbox: result.sandbox ?? prepared.unsandboxed ?? null,
   };
+  // Who connected, the granted scopes and the expiry (never a token): evidence for the credential control.
+  const authorization = result.ok && result.authorization ? result.authorization : null;
   if (!result.ok) {
     const inspection = await recordInspection(db, {
       ...base,
@@ -175,6 +196,7 @@ export async function runInspection(
     surfaceSha256: snapshot.surfaceSha256,
     declaredCapabilities: snapshot.declaredCapabilities,
     status: "ok",
+    authorization,
   });
   const check = await checkPin(db, record.id, server, snapshot);
   return {

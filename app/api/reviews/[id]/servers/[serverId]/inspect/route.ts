@@ -3,6 +3,7 @@ import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { parseParam, parseRequest, readBodyText, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
 import { SECRETS_PAGE_HINT } from "@/lib/secrets/resolve";
+import { publicOrigin } from "@/lib/workbench/oauth-flow";
 import { claimInspection, prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import {
   InspectRequestSchema,
@@ -63,7 +64,9 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
   const { limits } = await readInspectRequest(request);
   const db = await getDb();
-  const prepared = await prepareInspection(db, id, serverId);
+  const prepared = await prepareInspection(db, id, serverId, process.env, {
+    origin: publicOrigin(request),
+  });
   if (!prepared.ok) throw new TargetRefusedError(prepared.error.message);
   const release = claimInspection(id, serverId);
   if (!release)
