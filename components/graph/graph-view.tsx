@@ -13,7 +13,7 @@ import {
   type ReactNode,
 } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
-import type { NodeId, PathId } from "@/lib/analysis/ids";
+import type { NodeId, PathId } from "@/lib/model/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { SourceSinkGraph } from "./graph";
 import {

@@ -4,9 +4,9 @@
  * decides anything the analysis did not already decide.
  */
 import type { Analysis, PathView, ToolView } from "@/lib/analysis/analyze";
-import type { Finding } from "@/lib/analysis/findings";
-import { splitToolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
-import { shownName } from "@/lib/analysis/prose";
+import type { Finding } from "@/lib/model/findings";
+import { splitToolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
+import { shownName } from "@/lib/model/prose";
 import { controlEntry, type ControlId, type ControlPosition } from "@/lib/controls/catalog";
 import type { ToolRole } from "@/lib/review/schema";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";

@@ -11,7 +11,7 @@ import {
 } from "@/components/review/controls-forms";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import type { Analysis } from "@/lib/analysis/analyze";
-import type { Finding } from "@/lib/analysis/findings";
+import type { Finding } from "@/lib/model/findings";
 import { CONTROL_CATALOG } from "@/lib/controls/catalog";
 import type { ControlStatus } from "@/lib/controls/types";
 import { wouldAllow, type WouldAllowResult } from "@/lib/controls/egress/evaluate";

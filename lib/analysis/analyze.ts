@@ -20,8 +20,8 @@ import type { EffectiveAnnotations } from "@/lib/tools/annotations";
 import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
 import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
-import { sortFindings, why, type Finding } from "./findings";
-import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
+import { sortFindings, why, type Finding } from "@/lib/model/findings";
+import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "@/lib/model/prose";
 import {
   edgeId,
   findingId,
@@ -34,8 +34,8 @@ import {
   type NodeId,
   type PathId,
   type ToolKey,
-} from "./ids";
-import type { ServerToolList } from "./input";
+} from "@/lib/model/ids";
+import type { ServerToolList } from "@/lib/model/input";
 import {
   READS_PRIVATE_DATA_MASK,
   RETURNS_UNTRUSTED_TEXT_MASK,
@@ -50,7 +50,7 @@ import {
   type HeadNodes,
   type ResolvedAgent,
   type ResolvedTool,
-} from "./model";
+} from "@/lib/model/model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
 import {

@@ -14,7 +14,7 @@ import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { admittedDestinations, wouldAllow } from "@/lib/controls/egress/evaluate";
 import { applySplit } from "@/lib/controls/separation";
 import { analyzeReview, type Analysis } from "./analyze";
-import { toolListsFromReview } from "./input";
+import { toolListsFromReview } from "@/lib/model/input";
 
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
 const demo = createDemoReview();

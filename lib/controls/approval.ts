@@ -5,8 +5,8 @@
  * trusts the model's justification. Prompts per day × median seconds to approve is the human
  * attention the control actually receives (the seed: 14 × 1.9 s ≈ 27 s a day, "a click, not a review").
  */
-import { findingId, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
-import { why, type Finding, type Severity } from "@/lib/analysis/findings";
+import { findingId, toolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
+import { why, type Finding, type Severity } from "@/lib/model/findings";
 import type { AgentId } from "@/lib/ids";
 import type { ApprovalConfig } from "@/lib/review/schema";
 import { controlEntry } from "./catalog";

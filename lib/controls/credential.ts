@@ -5,8 +5,8 @@
  * exactly what fetches a poisoned ticket. Rules (design.md § Credential): read-only scopes, named
  * projects and none of the sensitive ones, a service identity, a bounded TTL with rotation.
  */
-import { findingId, type NodeId } from "@/lib/analysis/ids";
-import { why, type Finding, type Severity } from "@/lib/analysis/findings";
+import { findingId, type NodeId } from "@/lib/model/ids";
+import { why, type Finding, type Severity } from "@/lib/model/findings";
 import type { ServerId } from "@/lib/ids";
 import type { CredentialConfig } from "@/lib/review/schema";
 import { controlEntry } from "./catalog";

@@ -4,8 +4,8 @@
  * (a new destination is denied by construction only by an allowlist); it leaves the payloads
  * already sitting in the sources. A malformed policy is "cannot_evaluate", with line and column.
  */
-import { findingId, type NodeId } from "@/lib/analysis/ids";
-import { why, type Finding } from "@/lib/analysis/findings";
+import { findingId, type NodeId } from "@/lib/model/ids";
+import { why, type Finding } from "@/lib/model/findings";
 import type { ServerId } from "@/lib/ids";
 import type { EgressConfig } from "@/lib/review/schema";
 import { controlEntry } from "./catalog";

@@ -14,15 +14,15 @@ import {
   toolKey,
   type NodeId,
   type ToolKey,
-} from "@/lib/analysis/ids";
-import { why, type Finding } from "@/lib/analysis/findings";
+} from "@/lib/model/ids";
+import { why, type Finding } from "@/lib/model/findings";
 import {
   agentHoldsBoth,
   agentSinkTools,
   serverName as modelServerName,
   type AnalysisModel,
-} from "@/lib/analysis/model";
-import { namesInProse, shownName } from "@/lib/analysis/prose";
+} from "@/lib/model/model";
+import { namesInProse, shownName } from "@/lib/model/prose";
 import type { AgentId, ServerId } from "@/lib/ids";
 import { evaluateApproval, type ApprovalEvaluation } from "./approval";
 import { controlEntry, NOT_CONTROLS, type ControlId, type NotAControl } from "./catalog";

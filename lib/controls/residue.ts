@@ -7,7 +7,7 @@
  * controls never reads better than one with more.
  */
 import type { ControlId } from "./catalog";
-import { namesInProse } from "@/lib/analysis/prose";
+import { namesInProse } from "@/lib/model/prose";
 
 export type ResidueClause = { controlIds: ControlId[]; present: boolean; text: string };
 

@@ -7,17 +7,17 @@
  * the boundary (the seed: "a human retyped the value rather than because anyone asked the model to
  * be careful"). `applySplit` produces the split review so the UI can save it.
  */
-import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
-import { why, type Finding } from "@/lib/analysis/findings";
-import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
-import { namesInProse } from "@/lib/analysis/prose";
+import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/model/ids";
+import { why, type Finding } from "@/lib/model/findings";
+import { toolListsFromReview, type ServerToolList } from "@/lib/model/input";
+import { namesInProse } from "@/lib/model/prose";
 import {
   agentReturningTools,
   agentSinkTools,
   buildModel,
   type AnalysisModel,
   type ResolvedAgent,
-} from "@/lib/analysis/model";
+} from "@/lib/model/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
 import type { Agent, Review, ToolRef } from "@/lib/review/schema";

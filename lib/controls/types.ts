@@ -2,8 +2,8 @@
  * The common shape of a control evaluation: computed from configuration only, never from prose.
  * `status` is a value, including the expected outcomes "absent" and "cannot_evaluate" with a reason.
  */
-import type { Finding } from "@/lib/analysis/findings";
-import type { NodeId } from "@/lib/analysis/ids";
+import type { Finding } from "@/lib/model/findings";
+import type { NodeId } from "@/lib/model/ids";
 import type { AgentId, ServerId } from "@/lib/ids";
 import type { ControlId, ControlPosition } from "./catalog";
 

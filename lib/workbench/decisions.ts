@@ -8,7 +8,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
-import { splitToolKey } from "@/lib/analysis/ids";
+import { splitToolKey } from "@/lib/model/ids";
 import { controlEntry } from "@/lib/controls/catalog";
 import { classifyEgress } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
