@@ -14,7 +14,7 @@ import {
 } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
 import type { NodeId, PathId } from "@/lib/model/ids";
-import { controlEntry } from "@/lib/controls/catalog";
+import { controlEntry } from "@/lib/controls/registry";
 import { SourceSinkGraph } from "./graph";
 import {
   allGroups,

@@ -7,6 +7,7 @@ import { ToolRolesTable } from "@/components/review/tool-roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RevealedText } from "@/components/surface/revealed-text";
+import { controlsWithoutAgent } from "@/lib/controls/registry";
 import { toolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
@@ -290,7 +291,7 @@ export function AgentsSection({
     editor.save((r) => ({
       ...r,
       agents: r.agents.filter((a) => a.id !== id),
-      controls: { ...r.controls, approvals: r.controls.approvals.filter((a) => a.agentId !== id) },
+      controls: controlsWithoutAgent(r.controls, id),
       decisions: r.decisions.filter((d) => d.agentId !== id),
     }));
 

@@ -7,7 +7,7 @@ import { createDemoReview } from "@/lib/review/demo";
 import type { Review } from "@/lib/review/schema";
 import { ReviewSchema } from "@/lib/review/schema";
 import { sourceWriterBound } from "@/lib/sources/writer-bound";
-import { CONTROL_CATALOG } from "@/lib/controls/catalog";
+import { CONTROL_CATALOG } from "@/lib/controls/registry";
 import { evaluateCredential } from "@/lib/controls/credential";
 import { attentionSecondsPerDay } from "@/lib/controls/approval";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
