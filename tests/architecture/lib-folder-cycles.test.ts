@@ -61,7 +61,7 @@ export function folderEdges(tree: string): Map<string, Map<string, string>> {
       const to = nodeOf(tree, target.endsWith(".ts") ? target : `${target}.ts`);
       if (to === null || to === from) continue;
       let out = edges.get(from);
-      if (!out) edges.set(from, (out = new Map()));
+      if (!out) edges.set(from, (out = new Map<string, string>()));
       if (!out.has(to)) out.set(to, `${rel} imports ${spec}`);
     }
   }
