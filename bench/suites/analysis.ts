@@ -7,7 +7,7 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { analyzeReview } from "@/lib/analysis/analyze";
-import { toolListsFromReview } from "@/lib/analysis/input";
+import { toolListsFromReview } from "@/lib/model/input";
 import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
 import { median, type BenchResult } from "../types";
 

@@ -13,8 +13,8 @@ import {
   type ReactNode,
 } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
-import type { NodeId, PathId } from "@/lib/analysis/ids";
-import { controlEntry } from "@/lib/controls/catalog";
+import type { NodeId, PathId } from "@/lib/model/ids";
+import { controlEntry } from "@/lib/controls/registry";
 import { SourceSinkGraph } from "./graph";
 import {
   allGroups,

@@ -8,8 +8,8 @@
  * feeds them, pushed apart so they never overlap.
  */
 import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
-import { splitToolKey, type EdgeId, type NodeId } from "@/lib/analysis/ids";
-import { shownName } from "@/lib/analysis/prose";
+import { splitToolKey, type EdgeId, type NodeId } from "@/lib/model/ids";
+import { shownName } from "@/lib/model/prose";
 import { selfPaths } from "./view-model";
 
 export const COLUMNS = [

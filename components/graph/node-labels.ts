@@ -4,8 +4,8 @@
  * `measure` (a canvas in the browser, see measure.ts; any function in a test).
  */
 import type { Analysis } from "@/lib/analysis/analyze";
-import { splitToolKey } from "@/lib/analysis/ids";
-import { shownName } from "@/lib/analysis/prose";
+import { splitToolKey } from "@/lib/model/ids";
+import { shownName } from "@/lib/model/prose";
 import { distinctLabels, type LabelRequest } from "./labels";
 import { SELF_PATH_MARK, type GraphLayout, type GroupRole, type LayoutNode } from "./layout";
 import type { GraphNames } from "./view-model";

@@ -2,8 +2,8 @@
 /** The accessible table view of the same paths the graph draws, one row per listed path. */
 import { useState } from "react";
 import type { Analysis, PathView } from "@/lib/analysis/analyze";
-import type { PathId } from "@/lib/analysis/ids";
-import { controlEntry } from "@/lib/controls/catalog";
+import type { PathId } from "@/lib/model/ids";
+import { controlEntry } from "@/lib/controls/registry";
 import { SELF_PATH_MARK } from "./layout";
 import { agentName, isSelfPath, STATUS_BADGE, STATUS_LABEL, toolName } from "./view-model";
 

@@ -1,11 +1,19 @@
 /**
- * Where the graph draws each control, as pure geometry over the analysis and the layout: credential
- * and egress on the server's returning-tools group, separation on the agent's session boundary (with
- * a cut mark where it removes the path), approval on the agent → sink call. Also the control lines
- * each node's tooltip adds. Marks are per visible node and edge: the members of a collapsed group
- * share its node, so they share one mark and one copy of the lines.
+ * Where the graph draws each control, as pure geometry over the analysis and the layout. Each
+ * control's definition in the registry says where (`graph`): on the server's returning-tools group
+ * (credential, egress), on each agent session's boundary with a cut mark where it removes the path
+ * (separation), on the agent → sink calls it covers (approval). Also the control lines each node's
+ * tooltip adds. Marks are per visible node and edge: the members of a collapsed group share its
+ * node, so they share one mark and one copy of the lines.
  */
 import type { Analysis } from "@/lib/analysis/analyze";
+import {
+  CONTROLS,
+  controlDefinition,
+  controlEntry,
+  evaluationsOf,
+  type ControlRegistry,
+} from "@/lib/controls/registry";
 import type { ControlStatus } from "@/lib/controls/types";
 import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
 import {
@@ -61,11 +69,12 @@ export function curve(
   };
 }
 
-/** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
+/** Where each control is drawn, by its registry definition's placement. */
 export function placeControls(
   analysis: Analysis,
   layout: GraphLayout,
   names: GraphNames,
+  registry: ControlRegistry = CONTROLS,
 ): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
   const markers: Marker[] = [];
   const cuts: Cut[] = [];
@@ -81,12 +90,16 @@ export function placeControls(
     else byNode.set(key, [...lines]);
   };
   const edgeByKey = new Map(layout.edges.map((e) => [e.key, e]));
-  const rows = controlRows(analysis);
+  const rows = controlRows(analysis, registry);
   const serverPills = new Map<string, number>();
-  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
+  const placedSessions = new Set<string>();
+  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names), registry);
 
   for (const row of rows) {
-    if (row.controlId === "credential" || row.controlId === "egress") {
+    const definition = controlDefinition(row.controlId, registry);
+    const placement = definition?.graph;
+    if (!definition || !placement) continue;
+    if (placement.kind === "server_group") {
       if (row.scope.kind !== "server") continue;
       const key = groupKey("returning", row.scope.serverId);
       const g = layout.groups.find((x) => x.key === key);
@@ -104,7 +117,7 @@ export function placeControls(
         cut: false,
       });
       note(key, row.key, describe(row));
-    } else if (row.controlId === "approval") {
+    } else if (placement.kind === "sink_call") {
       const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
       if (!agentId) continue;
       const from = layout.rep.get(`agent:${agentId}` as never);
@@ -117,7 +130,7 @@ export function placeControls(
         const c = curve(edge, layout);
         if (!c) continue;
         marked.add(edge.key);
-        const label = `approval ${STATUS_MARK[row.status]}`;
+        const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
         const [x, y] = c.at(0.5);
         markers.push({
           key: `${row.key}:${to}`,
@@ -130,43 +143,45 @@ export function placeControls(
         });
         note(to, row.key, describe(row));
       }
-    } else if (row.controlId === "separation") {
-      for (const a of analysis.controls.separation.agents) {
-        const key = layout.rep.get(`agent:${a.agentId}` as never);
+    } else {
+      // One mark per agent session, from the control's own per-agent verdicts (once per control,
+      // whatever number of rows it has).
+      if (placedSessions.has(row.controlId)) continue;
+      placedSessions.add(row.controlId);
+      const sessions = evaluationsOf(analysis.controls, definition).flatMap((e) =>
+        placement.sessions(e),
+      );
+      for (const session of sessions) {
+        const key = layout.rep.get(`agent:${session.agentId}` as never);
         const n = key ? layout.byKey.get(key) : undefined;
         if (!key || !n) continue;
-        const status: ControlStatus = a.holdsBoth ? "fails" : "holds";
-        const cutsHere = !a.holdsBoth && a.returningTools.length > 0;
+        const agentName = names.agent(session.agentId);
         const perAgent: ControlRow = {
           ...row,
-          status,
-          cutsPath: cutsHere,
-          summary: a.holdsBoth
-            ? `${names.agent(a.agentId)} holds both returning tools and sensitive sinks`
-            : a.returningTools.length > 0
-              ? `${names.agent(a.agentId)} holds returning tools and no sensitive sink: the path is cut at this session's boundary`
-              : `${names.agent(a.agentId)} holds no tool returning untrusted text`,
+          status: session.status,
+          cutsPath: session.cutsPath,
+          summary: session.summary(agentName),
         };
-        const lines = controlTooltip(perAgent, names.agent(a.agentId));
-        const label = `separation ${STATUS_MARK[status]}`;
+        const lines = controlTooltip(perAgent, agentName, registry);
+        const label = `${row.controlId} ${STATUS_MARK[session.status]}`;
         markers.push({
-          key: `separation:${a.agentId}`,
+          key: `${row.controlId}:${session.agentId}`,
           x: n.x + 6,
           y: n.y - 6 - PILL_H / 2 - 1,
           label,
-          status,
+          status: session.status,
           tooltip: lines,
-          cut: cutsHere,
+          cut: session.cutsPath,
         });
-        note(key, `separation:${a.agentId}`, lines);
-        if (cutsHere)
+        note(key, `${row.controlId}:${session.agentId}`, lines);
+        if (session.cutsPath && session.cut)
           cuts.push({
-            key: `cut:${a.agentId}`,
+            key: `cut:${session.agentId}`,
             x: n.x + n.w + 6,
             y: n.y + NODE_H / 2,
             tooltip: [
-              "Cut by tool-set separation",
-              `${names.agent(a.agentId)} holds no sensitive sink, so text its tools return has no sink to reach in this session.`,
+              `Cut by ${controlEntry(row.controlId, registry).name.toLowerCase()}`,
+              session.cut(agentName),
             ],
           });
       }

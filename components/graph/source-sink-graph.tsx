@@ -12,7 +12,7 @@
 import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Analysis } from "@/lib/analysis/analyze";
-import { shownName } from "@/lib/analysis/prose";
+import { shownName } from "@/lib/model/prose";
 import { fitText } from "./fit-text";
 import { groupCount, nodeLabels } from "./node-labels";
 import {

@@ -4,10 +4,16 @@
  * decides anything the analysis did not already decide.
  */
 import type { Analysis, PathView, ToolView } from "@/lib/analysis/analyze";
-import type { Finding } from "@/lib/analysis/findings";
-import { splitToolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
-import { shownName } from "@/lib/analysis/prose";
-import { controlEntry, type ControlId, type ControlPosition } from "@/lib/controls/catalog";
+import type { Finding } from "@/lib/model/findings";
+import { splitToolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
+import { shownName } from "@/lib/model/prose";
+import type { ControlPosition } from "@/lib/controls/catalog";
+import {
+  CONTROLS,
+  controlEntry,
+  controlEvaluations,
+  type ControlRegistry,
+} from "@/lib/controls/registry";
 import type { ToolRole } from "@/lib/review/schema";
 import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 
@@ -42,7 +48,8 @@ export const STATUS_BADGE: Record<ControlStatus, string> = {
 
 export type ControlRow = {
   key: string;
-  controlId: ControlId;
+  /** A registry id. */
+  controlId: string;
   name: string;
   scope: ControlScope;
   status: ControlStatus;
@@ -54,16 +61,19 @@ export type ControlRow = {
   attachesTo: NodeId[];
 };
 
-/** Every control evaluation of the analysis, configured or absent, in catalog order. */
-export function controlRows(analysis: Pick<Analysis, "controls">): ControlRow[] {
+/** Every control evaluation of the analysis, configured or absent, in registry order. */
+export function controlRows(
+  analysis: Pick<Analysis, "controls">,
+  registry: ControlRegistry = CONTROLS,
+): ControlRow[] {
   const c = analysis.controls;
-  const all = [...c.credentials, ...c.egress, c.separation, ...c.approvals, ...c.absent];
-  const rank: Record<ControlId, number> = { credential: 0, egress: 1, separation: 2, approval: 3 };
+  const all = [...controlEvaluations(c, registry), ...c.absent];
+  const rank = new Map(registry.map((d, i) => [d.entry.id, i]));
   return all
     .map((e, i) => ({
       key: `${e.controlId}:${e.scope.kind === "server" ? e.scope.serverId : e.scope.kind === "agent" ? e.scope.agentId : "review"}:${e.status}:${i}`,
       controlId: e.controlId,
-      name: controlEntry(e.controlId).name,
+      name: controlEntry(e.controlId, registry).name,
       scope: e.scope,
       status: e.status,
       sitsAt: e.sitsAt,
@@ -73,11 +83,15 @@ export function controlRows(analysis: Pick<Analysis, "controls">): ControlRow[] 
       summary: e.summary,
       attachesTo: e.attachesTo,
     }))
-    .sort((a, b) => rank[a.controlId] - rank[b.controlId]);
+    .sort((a, b) => rank.get(a.controlId)! - rank.get(b.controlId)!);
 }
 
 /** Text for a control's hover and focus tooltip: where it sits, what it stops, what it leaves. */
-export function controlTooltip(row: ControlRow, scopeName: string): string[] {
+export function controlTooltip(
+  row: ControlRow,
+  scopeName: string,
+  registry: ControlRegistry = CONTROLS,
+): string[] {
   return [
     `${row.name} — ${STATUS_LABEL[row.status]} (${scopeName})`,
     row.summary,
@@ -86,7 +100,7 @@ export function controlTooltip(row: ControlRow, scopeName: string): string[] {
     `Leaves: ${row.residue}`,
     row.cutsPath
       ? "Cuts the source-to-sink path"
-      : row.controlId === "separation"
+      : controlEntry(row.controlId, registry).canCutPath
         ? "Would cut the path; not in place"
         : "Narrows an end of the path; does not cut it",
   ];

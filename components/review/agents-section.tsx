@@ -7,8 +7,9 @@ import { ToolRolesTable } from "@/components/review/tool-roles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RevealedText } from "@/components/surface/revealed-text";
-import { toolKey } from "@/lib/analysis/ids";
-import { shownName } from "@/lib/analysis/prose";
+import { controlsWithoutAgent } from "@/lib/controls/registry";
+import { toolKey } from "@/lib/model/ids";
+import { shownName } from "@/lib/model/prose";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
 import { setToolsHeld } from "@/lib/review/edit";
 import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
@@ -290,7 +291,7 @@ export function AgentsSection({
     editor.save((r) => ({
       ...r,
       agents: r.agents.filter((a) => a.id !== id),
-      controls: { ...r.controls, approvals: r.controls.approvals.filter((a) => a.agentId !== id) },
+      controls: controlsWithoutAgent(r.controls, id),
       decisions: r.decisions.filter((d) => d.agentId !== id),
     }));
 

@@ -1,27 +1,32 @@
 "use client";
 
+/**
+ * The Controls section: the composed residue, then every control of the registry, laid out by what
+ * it is about (review-wide controls, then one card per server with its server-scoped controls, then
+ * agent-scoped controls with a section per agent). What is a control's own (its details and form)
+ * comes from the UI map in controls-ui.tsx; nothing here names a control.
+ */
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { Fragment } from "react";
 import { analysisOptions } from "@/components/review/analysis-queries";
+import { StatementsForm } from "@/components/review/controls-forms";
 import {
-  ApprovalForm,
-  CredentialForm,
-  EgressForm,
-  StatementsForm,
-} from "@/components/review/controls-forms";
+  CONTROL_UI,
+  defaultDetails,
+  type ControlUi,
+  type ControlUiProps,
+} from "@/components/review/controls-ui";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { POSITION_LABEL } from "@/components/graph/view-model";
 import type { Analysis } from "@/lib/analysis/analyze";
-import type { Finding } from "@/lib/analysis/findings";
-import { CONTROL_CATALOG } from "@/lib/controls/catalog";
-import type { ControlStatus } from "@/lib/controls/types";
-import { wouldAllow, type WouldAllowResult } from "@/lib/controls/egress/evaluate";
-import {
-  formatPolicyIssue,
-  parseNetworkPolicies,
-  PROTOCOLS,
-  type Protocol,
-} from "@/lib/controls/egress/policy";
-import type { RelayServer, Review } from "@/lib/review/schema";
+import type { Finding } from "@/lib/model/findings";
+import { CONTROLS, evaluationsOf, type ControlId } from "@/lib/controls/registry";
+import type {
+  AnyControlDefinition,
+  ControlEvaluationBase,
+  ControlStatus,
+} from "@/lib/controls/types";
+import type { Agent, RelayServer, Review } from "@/lib/review/schema";
 
 const STATUS_BADGE: Record<ControlStatus, { className: string; label: string }> = {
   holds: { className: "badge badge-ok", label: "holds" },
@@ -74,101 +79,106 @@ function StopsLeaves({ stops, residue, cuts }: { stops: string; residue: string;
   );
 }
 
-function describeVerdict(r: WouldAllowResult): { tone: "ok" | "danger" | "warn"; text: string } {
-  switch (r.outcome) {
-    case "allowed":
-      return { tone: "danger", text: `Allowed: ${r.reason}` };
-    case "denied":
-      return { tone: "ok", text: `Denied: ${r.reason}` };
-    case "depends_on_dns":
-      return {
-        tone: "warn",
-        text: `${r.reason}${r.ifResolved ? ` — for the given addresses: ${r.ifResolved}` : ""}`,
-      };
-    case "invalid_destination":
-      return { tone: "warn", text: `Not a destination: ${r.reason}` };
-  }
-}
-
-/** "Would a fetch to this host:port be allowed?", evaluated live against the policy text being edited. */
-function EgressQuery({ policyYaml }: { policyYaml: string }) {
-  const [host, setHost] = useState("93.184.216.34");
-  const [port, setPort] = useState("443");
-  const [protocol, setProtocol] = useState<Protocol>("TCP");
-  const [resolved, setResolved] = useState("");
-  const parsed = useMemo(() => parseNetworkPolicies(policyYaml), [policyYaml]);
-  const result = useMemo(() => {
-    if (!parsed.ok) return null;
-    const isIp = /^[0-9.]+$/.test(host) || host.includes(":");
-    const resolvedIps = resolved
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    return wouldAllow(parsed.policies, {
-      ...(isIp ? { ip: host.trim() } : { host: host.trim(), resolvedIps }),
-      port: Number(port),
-      protocol,
-    });
-  }, [parsed, host, port, protocol, resolved]);
-  const verdict = result ? describeVerdict(result) : null;
+/** One control at one scope: its status, where it sits, its own details, what it stops and leaves, findings, form. */
+function ControlAtScope(props: {
+  definition: AnyControlDefinition;
+  analysis: Analysis | null;
+  editor: ReviewEditor;
+  review: Review;
+  server?: RelayServer;
+  agent?: Agent;
+  /** Whether "Stops / Leaves" is shown here (a per-agent section shows it once, on its card). */
+  showStops: boolean;
+}) {
+  const { definition, analysis, editor, review, server, agent } = props;
+  const { entry } = definition;
+  const ui: ControlUi = CONTROL_UI[entry.id as ControlId];
+  const inScope = (e: ControlEvaluationBase) =>
+    server
+      ? e.scope.kind === "server" && e.scope.serverId === server.id
+      : agent
+        ? e.scope.kind === "agent" && e.scope.agentId === agent.id
+        : e.scope.kind === "review";
+  const evaluation = analysis
+    ? (evaluationsOf(analysis.controls, definition).find(inScope) ?? null)
+    : null;
+  const absent = analysis
+    ? analysis.controls.absent.filter((a) => a.controlId === entry.id && inScope(a))
+    : [];
+  const uiProps: ControlUiProps = {
+    editor,
+    review,
+    evaluation,
+    ...(server ? { server } : {}),
+    ...(agent ? { agent } : {}),
+  };
+  const badge = evaluation ? (
+    <StatusBadge status={evaluation.status} />
+  ) : (
+    absent.length > 0 && <StatusBadge status="absent" />
+  );
   return (
-    <form
-      className="stack"
-      aria-label="Would a fetch be allowed?"
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <div className="row">
-        <label className="field">
-          <span className="label-text">Host or IP</span>
-          <input className="mono" value={host} onChange={(e) => setHost(e.target.value)} />
-        </label>
-        <label className="field" style={{ width: "6rem" }}>
-          <span className="label-text">Port</span>
-          <input
-            type="number"
-            min={1}
-            max={65535}
-            value={port}
-            onChange={(e) => setPort(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="label-text">Protocol</span>
-          <select value={protocol} onChange={(e) => setProtocol(e.target.value as Protocol)}>
-            {PROTOCOLS.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        </label>
-        <label className="field" style={{ flex: 1 }}>
-          <span className="label-text">Resolved addresses (for a hostname, optional)</span>
-          <input
-            className="mono"
-            value={resolved}
-            onChange={(e) => setResolved(e.target.value)}
-            placeholder="10.42.7.12, 93.184.216.34"
-          />
-        </label>
-      </div>
-      {!parsed.ok ? (
-        <div className="callout danger small" role="alert" data-testid="egress-parse-errors">
-          The policy does not parse: {parsed.issues.map(formatPolicyIssue).join("; ")}
+    <>
+      {props.showStops ? (
+        <div className="row">
+          <h4 style={{ margin: 0 }}>{entry.name}</h4>
+          {badge}
+          <span className="small muted">sits at {POSITION_LABEL[entry.sitsAt]}</span>
         </div>
       ) : (
-        verdict && (
-          <div
-            className={`callout ${verdict.tone} small`}
-            role="status"
-            data-testid="egress-verdict"
-          >
-            {verdict.text}
-          </div>
-        )
+        <div className="row">
+          <h4 style={{ margin: 0 }}>{agent?.name}</h4>
+          {badge}
+        </div>
       )}
-    </form>
+      {(ui.details ?? defaultDetails)(uiProps)}
+      {props.showStops && (
+        <StopsLeaves stops={entry.stops} residue={entry.residue} cuts={entry.canCutPath} />
+      )}
+      {ui.afterStops?.(uiProps)}
+      <FindingList findings={evaluation?.findings ?? absent.flatMap((a) => a.findings)} />
+      {ui.form?.(uiProps)}
+      {ui.afterForm?.(uiProps)}
+    </>
   );
 }
 
+/** A review-wide control's card (tool-set separation). */
+function ReviewControl(props: {
+  definition: AnyControlDefinition;
+  analysis: Analysis | null;
+  editor: ReviewEditor;
+  review: Review;
+}) {
+  const { definition, analysis } = props;
+  const { entry } = definition;
+  const ui: ControlUi = CONTROL_UI[entry.id as ControlId];
+  const evaluation = analysis ? (evaluationsOf(analysis.controls, definition)[0] ?? null) : null;
+  const uiProps: ControlUiProps = { editor: props.editor, review: props.review, evaluation };
+  return (
+    <article
+      className="card stack"
+      aria-labelledby={`${entry.id}-heading`}
+      data-testid={ui.testId?.(entry.id)}
+    >
+      <div className="row">
+        <h3 id={`${entry.id}-heading`} style={{ margin: 0 }}>
+          {entry.name}
+        </h3>
+        {evaluation && <StatusBadge status={evaluation.status} />}
+        <span className="small muted">sits at {POSITION_LABEL[entry.sitsAt]}</span>
+      </div>
+      {(ui.details ?? defaultDetails)(uiProps)}
+      <StopsLeaves stops={entry.stops} residue={entry.residue} cuts={entry.canCutPath} />
+      {ui.afterStops?.(uiProps)}
+      <FindingList findings={evaluation?.findings ?? []} />
+      {ui.form?.(uiProps)}
+      {ui.afterForm?.(uiProps)}
+    </article>
+  );
+}
+
+/** A server's card: each server-scoped control of the registry, in order. */
 function ServerControls({
   editor,
   review,
@@ -180,111 +190,76 @@ function ServerControls({
   server: RelayServer;
   analysis: Analysis | null;
 }) {
-  const credential = analysis?.controls.credentials.find((c) => c.scope.serverId === server.id);
-  const egress = analysis?.controls.egress.find((c) => c.scope.serverId === server.id);
-  const absent =
-    analysis?.controls.absent.filter(
-      (a) => a.scope.kind === "server" && a.scope.serverId === server.id,
-    ) ?? [];
-  const policyYaml = review.controls.egress.find((e) => e.serverId === server.id)?.policyYaml ?? "";
-  const credentialEntry = CONTROL_CATALOG.find((c) => c.id === "credential");
-  const egressEntry = CONTROL_CATALOG.find((c) => c.id === "egress");
+  const controls = CONTROLS.filter((c) => c.scope === "server");
   return (
     <article className="card stack" aria-labelledby={`controls-${server.id}`}>
       <h3 id={`controls-${server.id}`}>{server.name}</h3>
-      <section
-        className="stack"
-        aria-label={`Scoped credential of ${server.name}`}
-        data-testid={`credential-${server.id}`}
-      >
-        <div className="row">
-          <h4 style={{ margin: 0 }}>Scoped credential</h4>
-          {credential ? (
-            <StatusBadge status={credential.status} />
-          ) : (
-            absent.some((a) => a.controlId === "credential") && <StatusBadge status="absent" />
-          )}
-          <span className="small muted">sits at the server&apos;s token</span>
-        </div>
-        {credential && (
-          <p className="small" style={{ margin: 0 }}>
-            {credential.summary}
-          </p>
-        )}
-        {credentialEntry && (
-          <StopsLeaves
-            stops={credentialEntry.stops}
-            residue={credentialEntry.residue}
-            cuts={false}
+      {controls.map((definition, i) => {
+        const ui: ControlUi = CONTROL_UI[definition.entry.id];
+        return (
+          <Fragment key={definition.entry.id}>
+            {i > 0 && (
+              <hr style={{ border: "none", borderTop: "1px solid var(--border)", width: "100%" }} />
+            )}
+            <section
+              className="stack"
+              aria-label={
+                ui.sectionLabel?.(server.name) ?? `${definition.entry.name} of ${server.name}`
+              }
+              data-testid={ui.testId?.(server.id)}
+            >
+              <ControlAtScope
+                definition={definition}
+                analysis={analysis}
+                editor={editor}
+                review={review}
+                server={server}
+                showStops
+              />
+            </section>
+          </Fragment>
+        );
+      })}
+    </article>
+  );
+}
+
+/** An agent-scoped control's card (approval): where it sits, then a section per agent. */
+function AgentControl(props: {
+  definition: AnyControlDefinition;
+  analysis: Analysis | null;
+  editor: ReviewEditor;
+  review: Review;
+}) {
+  const { definition, review } = props;
+  const { entry } = definition;
+  const ui: ControlUi = CONTROL_UI[entry.id as ControlId];
+  return (
+    <article className="card stack" aria-labelledby={`${entry.id}-heading`}>
+      <div className="row">
+        <h3 id={`${entry.id}-heading`} style={{ margin: 0 }}>
+          {entry.name}
+        </h3>
+        <span className="small muted">sits at {POSITION_LABEL[entry.sitsAt]}</span>
+      </div>
+      <StopsLeaves stops={entry.stops} residue={entry.residue} cuts={entry.canCutPath} />
+      {review.agents.map((agent) => (
+        <section
+          key={agent.id}
+          className="stack"
+          aria-label={ui.sectionLabel?.(agent.name) ?? `${entry.name} in ${agent.name}`}
+          data-testid={ui.testId?.(agent.id)}
+        >
+          <ControlAtScope
+            definition={definition}
+            analysis={props.analysis}
+            editor={props.editor}
+            review={review}
+            agent={agent}
+            showStops={false}
           />
-        )}
-        <FindingList
-          findings={
-            credential?.findings ??
-            absent.filter((a) => a.controlId === "credential").flatMap((a) => a.findings)
-          }
-        />
-        <CredentialForm
-          key={`cred-${server.id}-${review.controls.credentials.length}`}
-          editor={editor}
-          review={review}
-          server={server}
-        />
-      </section>
-      <hr style={{ border: "none", borderTop: "1px solid var(--border)", width: "100%" }} />
-      <section className="stack" aria-label={`Network egress of ${server.name}`}>
-        <div className="row">
-          <h4 style={{ margin: 0 }}>Network egress boundary</h4>
-          {egress ? (
-            <StatusBadge status={egress.status} />
-          ) : (
-            absent.some((a) => a.controlId === "egress") && <StatusBadge status="absent" />
-          )}
-          <span className="small muted">sits at the server&apos;s outbound traffic</span>
-        </div>
-        {egress && (
-          <div className="small" data-testid={`egress-summary-${server.id}`}>
-            <p style={{ margin: 0 }}>{egress.summary}</p>
-            {egress.shape && (
-              <p style={{ margin: 0 }}>
-                Shape: <strong>{egress.shape.kind.replace(/_/g, " ")}</strong> —{" "}
-                {egress.deniesUnlistedByConstruction
-                  ? "a destination nobody listed is denied by construction"
-                  : "a destination nobody listed is admitted"}
-              </p>
-            )}
-            {egress.admitted.length > 0 && (
-              <p style={{ margin: 0 }}>
-                Admits:{" "}
-                {egress.admitted.map((a) => (
-                  <code
-                    key={`${a.rule.path}`}
-                  >{`${a.to.join(", ")} on ${a.ports.join(", ") || "all ports"} `}</code>
-                ))}
-              </p>
-            )}
-          </div>
-        )}
-        {egressEntry && (
-          <StopsLeaves stops={egressEntry.stops} residue={egressEntry.residue} cuts={false} />
-        )}
-        <FindingList
-          findings={
-            egress?.findings ??
-            absent.filter((a) => a.controlId === "egress").flatMap((a) => a.findings)
-          }
-        />
-        <EgressForm key={`egress-${server.id}`} editor={editor} review={review} server={server} />
-        <h4 style={{ margin: 0 }}>Would a fetch to this destination be allowed?</h4>
-        {policyYaml.trim() === "" ? (
-          <p className="callout warn small" style={{ margin: 0 }}>
-            No egress policy is recorded for {server.name}: nothing recorded here restricts its
-            outbound traffic.
-          </p>
-        ) : (
-          <EgressQuery policyYaml={policyYaml} />
-        )}
-      </section>
+        </section>
+      ))}
     </article>
   );
 }
@@ -296,9 +271,6 @@ export function ControlsSection(props: {
   analysisError: string | null;
 }) {
   const { editor, review, analysis } = props;
-  const separation = analysis?.controls.separation;
-  const separationEntry = CONTROL_CATALOG.find((c) => c.id === "separation");
-  const approvalEntry = CONTROL_CATALOG.find((c) => c.id === "approval");
   const servers = review.servers.filter((s) => s.transport.kind !== "manual");
   return (
     <section className="stack" aria-labelledby="controls-heading">
@@ -327,97 +299,27 @@ export function ControlsSection(props: {
           ))}
         </div>
       )}
-      <article className="card stack" aria-labelledby="separation-heading" data-testid="separation">
-        <div className="row">
-          <h3 id="separation-heading" style={{ margin: 0 }}>
-            Tool-set separation
-          </h3>
-          {separation && <StatusBadge status={separation.status} />}
-          <span className="small muted">sits at the agent session&apos;s composition</span>
-        </div>
-        {separation && (
-          <p className="small" style={{ margin: 0 }}>
-            {separation.summary}
-          </p>
-        )}
-        {separationEntry && (
-          <StopsLeaves stops={separationEntry.stops} residue={separationEntry.residue} cuts />
-        )}
-        {separation?.agents
-          .filter((a) => a.holdsBoth)
-          .map((a) => (
-            <div key={a.agentId} className="callout danger small">
-              <strong>{review.agents.find((x) => x.id === a.agentId)?.name ?? a.agentId}</strong>{" "}
-              holds both <code>{a.returningTools.join(", ")}</code> and{" "}
-              <code>{a.sinkTools.join(", ")}</code>.
-              {a.split && (
-                <>
-                  {" "}
-                  The split: <strong>{a.split.reference.name}</strong> (
-                  {a.split.reference.tools.join(", ")}) and <strong>{a.split.deploy.name}</strong> (
-                  {a.split.deploy.tools.join(", ")}); between them, {a.split.handoff.carries}. Apply
-                  it from the Graph section.
-                </>
-              )}
-            </div>
-          ))}
-        <FindingList findings={separation?.findings ?? []} />
-      </article>
+      {CONTROLS.filter((c) => c.scope === "review").map((definition) => (
+        <ReviewControl
+          key={definition.entry.id}
+          definition={definition}
+          analysis={analysis}
+          editor={editor}
+          review={review}
+        />
+      ))}
       {servers.map((s) => (
         <ServerControls key={s.id} editor={editor} review={review} server={s} analysis={analysis} />
       ))}
-      <article className="card stack" aria-labelledby="approval-heading">
-        <div className="row">
-          <h3 id="approval-heading" style={{ margin: 0 }}>
-            Approval on the sensitive path
-          </h3>
-          <span className="small muted">sits at the sink call</span>
-        </div>
-        {approvalEntry && (
-          <StopsLeaves stops={approvalEntry.stops} residue={approvalEntry.residue} cuts={false} />
-        )}
-        {review.agents.map((agent) => {
-          const evaluation = analysis?.controls.approvals.find((a) => a.scope.agentId === agent.id);
-          const absent = analysis?.controls.absent.find(
-            (a) =>
-              a.controlId === "approval" &&
-              a.scope.kind === "agent" &&
-              a.scope.agentId === agent.id,
-          );
-          return (
-            <section
-              key={agent.id}
-              className="stack"
-              aria-label={`Approval in ${agent.name}`}
-              data-testid={`approval-${agent.id}`}
-            >
-              <div className="row">
-                <h4 style={{ margin: 0 }}>{agent.name}</h4>
-                {evaluation ? (
-                  <StatusBadge status={evaluation.status} />
-                ) : (
-                  absent && <StatusBadge status="absent" />
-                )}
-              </div>
-              {evaluation && (
-                <p className="small" style={{ margin: 0 }}>
-                  {evaluation.promptsPerDay} prompts a day × {evaluation.medianSecondsToApprove} s
-                  median ={" "}
-                  <strong>{evaluation.attentionSecondsPerDay} s of human attention a day</strong>:{" "}
-                  {evaluation.verdict}; habituation {evaluation.habituation}.
-                </p>
-              )}
-              <FindingList findings={evaluation?.findings ?? absent?.findings ?? []} />
-              <ApprovalForm
-                key={`approval-${agent.id}-${agent.tools.length}`}
-                editor={editor}
-                review={review}
-                agent={agent}
-              />
-            </section>
-          );
-        })}
-      </article>
+      {CONTROLS.filter((c) => c.scope === "agent").map((definition) => (
+        <AgentControl
+          key={definition.entry.id}
+          definition={definition}
+          analysis={analysis}
+          editor={editor}
+          review={review}
+        />
+      ))}
       <article className="card stack" aria-labelledby="intent-heading">
         <h3 id="intent-heading">Statements of intent</h3>
         <p className="small muted" style={{ margin: 0 }}>

@@ -15,7 +15,7 @@ import { AfterTheGraph, GraphView } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
-import { toolKey } from "@/lib/analysis/ids";
+import { toolKey } from "@/lib/model/ids";
 import { applySplit } from "@/lib/controls/separation";
 import type { Review } from "@/lib/review/schema";
 

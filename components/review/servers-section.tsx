@@ -7,6 +7,7 @@ import { ImportPanel } from "@/components/import/import-panel";
 import { ServerAuthorization } from "@/components/oauth/server-authorization";
 import { ServerVariables } from "@/components/secrets/server-variables";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { controlsWithoutServer } from "@/lib/controls/registry";
 import type { ServerId } from "@/lib/ids";
 import { upsertById } from "@/lib/review/edit";
 import type { RelayServer, Review } from "@/lib/review/schema";
@@ -46,15 +47,7 @@ export function ServersSection(props: {
       servers: r.servers.filter((s) => s.id !== id),
       tools: r.tools.filter((t) => t.serverId !== id),
       agents: r.agents.map((a) => ({ ...a, tools: a.tools.filter((t) => t.serverId !== id) })),
-      controls: {
-        ...r.controls,
-        credentials: r.controls.credentials.filter((c) => c.serverId !== id),
-        egress: r.controls.egress.filter((c) => c.serverId !== id),
-        approvals: r.controls.approvals.map((a) => ({
-          ...a,
-          tools: a.tools.filter((t) => t.serverId !== id),
-        })),
-      },
+      controls: controlsWithoutServer(r.controls, id),
       decisions: r.decisions.filter((d) => d.serverId !== id),
     }));
 

@@ -3,7 +3,7 @@ import { createDemoReview } from "@/lib/review/demo";
 import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
 import { NOT_CONTROLS } from "@/lib/controls/catalog";
 import { analyzeReview, MAX_PATHS_LISTED_PER_AGENT, type Analysis } from "./analyze";
-import { toolListsFromReview } from "./input";
+import { toolListsFromReview } from "@/lib/model/input";
 
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
 const review = (input: Omit<ReviewInput, "schemaVersion" | "title">): Review =>

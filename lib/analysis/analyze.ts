@@ -17,11 +17,12 @@ import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/
 import type { ClaimConflict, RoleReason } from "@/lib/roles/suggest";
 import type { UsageFact, WriterBound } from "@/lib/sources/writer-bound";
 import type { EffectiveAnnotations } from "@/lib/tools/annotations";
-import type { ControlId, ControlPosition } from "@/lib/controls/catalog";
+import type { ControlPosition } from "@/lib/controls/catalog";
 import { evaluateControls, type ControlsEvaluation } from "@/lib/controls/index";
-import type { ControlScope, ControlStatus } from "@/lib/controls/types";
-import { sortFindings, why, type Finding } from "./findings";
-import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "./prose";
+import { CONTROLS, evaluationsOf, type ControlRegistry } from "@/lib/controls/registry";
+import type { ControlEvaluationBase, ControlScope, ControlStatus } from "@/lib/controls/types";
+import { sortFindings, why, type Finding } from "@/lib/model/findings";
+import { MAX_NAMES_IN_PROSE, namesInProse, shownName } from "@/lib/model/prose";
 import {
   edgeId,
   findingId,
@@ -34,8 +35,8 @@ import {
   type NodeId,
   type PathId,
   type ToolKey,
-} from "./ids";
-import type { ServerToolList } from "./input";
+} from "@/lib/model/ids";
+import type { ServerToolList } from "@/lib/model/input";
 import {
   READS_PRIVATE_DATA_MASK,
   RETURNS_UNTRUSTED_TEXT_MASK,
@@ -50,7 +51,7 @@ import {
   type HeadNodes,
   type ResolvedAgent,
   type ResolvedTool,
-} from "./model";
+} from "@/lib/model/model";
 import { roleMask } from "@/lib/roles/suggest";
 import { ANALYSIS_VERSION } from "./version";
 import {
@@ -140,7 +141,8 @@ export type PathView = {
 export type Leg = { present: boolean; tools: ToolKey[] };
 
 export type ControlOnPath = {
-  controlId: ControlId;
+  /** A registry id (lib/controls/registry.ts). */
+  controlId: string;
   sitsAt: ControlPosition;
   status: ControlStatus;
   scope: ControlScope;
@@ -368,6 +370,7 @@ function legsInProse(
  */
 type AnalysisBuild = {
   model: AnalysisModel;
+  registry: ControlRegistry;
   controls: ControlsEvaluation;
   findings: Finding[];
   nodes: GraphNode[];
@@ -701,44 +704,35 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     });
   }
 
+  // The controls on this agent's paths: those configured per server (on a server of its returning
+  // tools) or per agent (this one), then the missing ones, then the review-wide ones, each with its
+  // summary for this agent.
   const controlsOnPath: ControlOnPath[] = [];
   if (count > 0) {
     const servers = new Set(returning.map((r) => r.serverId));
-    type Placed = {
-      controlId: ControlId;
-      sitsAt: ControlPosition;
-      status: ControlStatus;
-      scope: ControlScope;
-      summary: string;
-    };
-    const onPath = (e: Placed): ControlOnPath => ({
+    const cuts = new Set(b.registry.filter((d) => d.entry.canCutPath).map((d) => d.entry.id));
+    const onPath = (e: ControlEvaluationBase, summary = e.summary): ControlOnPath => ({
       controlId: e.controlId,
       sitsAt: e.sitsAt,
       status: e.status,
       scope: e.scope,
-      effect: e.controlId === "separation" ? "cuts" : "narrows",
-      summary: e.summary,
+      effect: cuts.has(e.controlId) ? "cuts" : "narrows",
+      summary,
     });
-    const all = ([] as Placed[]).concat(
-      controls.credentials,
-      controls.egress,
-      controls.approvals,
-      controls.absent,
-    );
-    for (const e of all) {
+    const scoped = b.registry
+      .filter((d) => !d.output.single)
+      .flatMap((d) => evaluationsOf(controls, d))
+      .concat(controls.absent);
+    for (const e of scoped) {
       if (e.scope.kind === "server" && servers.has(e.scope.serverId))
         controlsOnPath.push(onPath(e));
       if (e.scope.kind === "agent" && e.scope.agentId === agent.id) controlsOnPath.push(onPath(e));
     }
-    const split = controls.separation.agents.find((a) => a.agentId === agent.id)?.split;
-    controlsOnPath.push(
-      onPath({
-        ...controls.separation,
-        summary: split
-          ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path`
-          : controls.separation.summary,
-      }),
-    );
+    for (const d of b.registry) {
+      if (!d.output.single) continue;
+      for (const e of evaluationsOf(controls, d))
+        controlsOnPath.push(onPath(e, d.summaryOnPath ? d.summaryOnPath(e, agent) : e.summary));
+    }
   }
 
   return {
@@ -971,13 +965,21 @@ const toolView = (t: ResolvedTool): ToolView => ({
  * this runs once per analysis, so a loop in it would run unoptimised, or optimised mid-loop and
  * thrown out when later code is reached without type feedback, for the first several analyses.
  */
-export function analyzeReview(review: Review, toolLists: readonly ServerToolList[]): Analysis {
+export function analyzeReview(
+  review: Review,
+  toolLists: readonly ServerToolList[],
+  /** The controls to evaluate: the registry, or a test's registry extending it. */
+  registry: ControlRegistry = CONTROLS,
+): Analysis {
   const model = buildModel(review, toolLists);
-  const controls = evaluateControls(model);
+  // Safe: a registry given here extends the built-in one (tests add controls), so its
+  // evaluation has every field the built-in type names.
+  const controls = evaluateControls(model, registry) as unknown as ControlsEvaluation;
   // Graph: writers → sources → returning tools → agents → sinks. Node ids are built once per tool
   // and head (in the model): at scale, string building dominated the run time.
   const b: AnalysisBuild = {
     model,
+    registry,
     controls,
     findings: [...controls.findings],
     nodes: [],

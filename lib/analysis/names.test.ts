@@ -9,7 +9,7 @@ import { buildDecision } from "@/lib/decisions/binding";
 import { checkConditions, decisionStatus } from "@/lib/decisions/staleness";
 import { renderDecisionMarkdown } from "@/lib/decisions/report";
 import { analyzeReview, type Analysis } from "./analyze";
-import { toolListsFromReview } from "./input";
+import { toolListsFromReview } from "@/lib/model/input";
 
 const SRV_KB = "srv-15f31645b5b2";
 const SRV_OPS = "srv-0a9b8c7d6e5f";

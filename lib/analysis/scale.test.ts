@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { GENERATED_PATH_TOTAL, generateReview } from "@/bench/suites/analysis";
 import { analyzeReview, MAX_PATHS_LISTED, type Analysis } from "./analyze";
-import { toolListsFromReview } from "./input";
-import { SENSITIVE_SINK_ROLES } from "./model";
-import { toolKey } from "./ids";
+import { toolListsFromReview } from "@/lib/model/input";
+import { SENSITIVE_SINK_ROLES } from "@/lib/model/model";
+import { toolKey } from "@/lib/model/ids";
 
 const review = generateReview();
 const analysis: Analysis = analyzeReview(review, toolListsFromReview(review));

@@ -7,14 +7,14 @@ import { createDemoReview } from "@/lib/review/demo";
 import type { Review } from "@/lib/review/schema";
 import { ReviewSchema } from "@/lib/review/schema";
 import { sourceWriterBound } from "@/lib/sources/writer-bound";
-import { CONTROL_CATALOG } from "@/lib/controls/catalog";
+import { CONTROL_CATALOG } from "@/lib/controls/registry";
 import { evaluateCredential } from "@/lib/controls/credential";
 import { attentionSecondsPerDay } from "@/lib/controls/approval";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { admittedDestinations, wouldAllow } from "@/lib/controls/egress/evaluate";
 import { applySplit } from "@/lib/controls/separation";
 import { analyzeReview, type Analysis } from "./analyze";
-import { toolListsFromReview } from "./input";
+import { toolListsFromReview } from "@/lib/model/input";
 
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
 const demo = createDemoReview();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
 import { analyzeReview } from "./analyze";
-import { toolListsFromReview, type ServerToolList } from "./input";
+import { toolListsFromReview, type ServerToolList } from "@/lib/model/input";
 import { foldName } from "./surface-findings";
 
 const review = (input: Omit<ReviewInput, "schemaVersion" | "title">): Review =>

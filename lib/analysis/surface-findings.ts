@@ -15,11 +15,16 @@
  */
 import type { AgentId, ServerId } from "@/lib/ids";
 import { revealSegments, ToolNameIndex, toolMentions } from "@/lib/surface/suspicious";
-import { why, type Finding } from "./findings";
-import { findingId, nodeIds, type ItemKind, type ToolKey } from "./ids";
-import type { ListedPrompt, ServerToolList } from "./input";
-import { serverName, type AnalysisModel, type ResolvedAgent, type ResolvedTool } from "./model";
-import { namesInProse, shownName } from "./prose";
+import { why, type Finding } from "@/lib/model/findings";
+import { findingId, nodeIds, type ItemKind, type ToolKey } from "@/lib/model/ids";
+import type { ListedPrompt, ServerToolList } from "@/lib/model/input";
+import {
+  serverName,
+  type AnalysisModel,
+  type ResolvedAgent,
+  type ResolvedTool,
+} from "@/lib/model/model";
+import { namesInProse, shownName } from "@/lib/model/prose";
 
 export type PromptView = {
   serverId: ServerId;

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { toolKey } from "@/lib/analysis/ids";
+import { toolKey } from "@/lib/model/ids";
 import { createDemoReview } from "@/lib/review/demo";
 import {
   attentionSecondsPerDay,

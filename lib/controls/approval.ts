@@ -5,12 +5,29 @@
  * trusts the model's justification. Prompts per day × median seconds to approve is the human
  * attention the control actually receives (the seed: 14 × 1.9 s ≈ 27 s a day, "a click, not a review").
  */
-import { findingId, toolKey, type NodeId, type ToolKey } from "@/lib/analysis/ids";
-import { why, type Finding, type Severity } from "@/lib/analysis/findings";
+import { findingId, nodeIds, toolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
+import { why, type Finding, type Severity } from "@/lib/model/findings";
 import type { AgentId } from "@/lib/ids";
+import { namesInProse } from "@/lib/model/prose";
+import { normalizeToolSet } from "@/lib/model/tool-set";
 import type { ApprovalConfig } from "@/lib/review/schema";
-import { controlEntry } from "./catalog";
-import type { ControlEvaluationBase } from "./types";
+import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
+import { defineControl, type ControlEvaluationBase } from "./types";
+
+export const APPROVAL_ENTRY = {
+  id: "approval",
+  name: "Approval on the sensitive path",
+  sitsAt: "sink_call",
+  acts: "sink_end",
+  canCutPath: false,
+  stops: "unreviewed sensitive calls, if rare and out of band",
+  residue: "an approver who trusts the model's justification",
+  source: {
+    document: SEED_DOCUMENT,
+    section: CONTROLS_SECTION,
+    quote: "Approval on the sensitive path is the weakest of the four",
+  },
+} as const satisfies ControlCatalogEntry;
 
 /**
  * Below this many seconds per prompt nobody has read the arguments: reading a deploy target and a
@@ -77,7 +94,7 @@ export function evaluateApproval(
   /** How a sentence names a tool (its key by default, for callers without the review's names). */
   toolName: (key: ToolKey) => string = (key) => key,
 ): ApprovalEvaluation {
-  const entry = controlEntry("approval");
+  const entry = APPROVAL_ENTRY;
   const at = (f: string) => `controls.approvals.${index}.${f}`;
   const tools = [...new Set(config.tools.map((t) => toolKey(t.serverId, t.tool)))].sort();
   const rare = config.promptsPerDay <= RARE_MAX_PROMPTS_PER_DAY;
@@ -193,3 +210,81 @@ export function evaluateApproval(
     habituation: level,
   };
 }
+
+/**
+ * The approval control in the registry: one evaluation per approval configuration, "absent" on
+ * an agent holding sensitive sinks with none, present in the residue when every agent's sinks are
+ * covered by an approval configuration (coverage, not the configuration's quality: a weak approval
+ * is a caveat on the statement, not a missing clause).
+ */
+export const approvalControl = defineControl({
+  entry: APPROVAL_ENTRY,
+  scope: "agent",
+  output: { key: "approvals", single: false },
+  config: {
+    key: "approvals",
+    withoutServer: (c: ApprovalConfig, serverId) => ({
+      ...c,
+      tools: c.tools.filter((t) => t.serverId !== serverId),
+    }),
+    withoutAgent: (c: ApprovalConfig, agentId) => (c.agentId === agentId ? null : c),
+  },
+  evaluate: (ctx) =>
+    ctx.model.review.controls.approvals.map((config, i) => {
+      const agent = ctx.model.agents.find((a) => a.id === config.agentId);
+      const held = new Set(agent?.tools ?? []);
+      const sinks = agent ? agent.sinks.map((t) => t.key) : [];
+      const approved = config.tools
+        .map((t) => toolKey(t.serverId, t.tool))
+        .filter((k) => held.has(k));
+      return evaluateApproval(config, i, held, sinks, approved.map(nodeIds.sink), ctx.toolName);
+    }),
+  missing: (ctx) =>
+    ctx.model.agents
+      .filter(
+        (agent) =>
+          agent.sinks.length > 0 &&
+          !ctx.model.review.controls.approvals.some((a) => a.agentId === agent.id),
+      )
+      .map((agent) => ({
+        scope: { kind: "agent", agentId: agent.id },
+        subject: { agentId: agent.id },
+        key: agent.id,
+        reason: `${agent.name} holds sensitive sinks (${namesInProse(agent.sinks.map((t) => t.name))}) and no approval is configured for it`,
+        attachesTo: agent.sinks.map((t) => nodeIds.sink(t.key)),
+      })),
+  present: (_evaluations, ctx) => {
+    let anySink = false;
+    for (const agent of ctx.model.agents) {
+      if (agent.sinks.length === 0) continue;
+      anySink = true;
+      const covered = new Set(
+        ctx.model.review.controls.approvals
+          .filter((a) => a.agentId === agent.id)
+          .flatMap((a) => a.tools.map((t) => toolKey(t.serverId, t.tool))),
+      );
+      if (agent.sinks.some((s) => !covered.has(s.key))) return false;
+    }
+    return anySink;
+  },
+  residue: (isPresent) => [
+    isPresent("approval")
+      ? {
+          at: 3,
+          controlIds: ["approval"],
+          present: true,
+          text: "in front of a person reading a sentence the payload helped write",
+        }
+      : { at: 3, controlIds: [], present: false, text: "with no person in front of the sink call" },
+  ],
+  caveat: (e, ctx) => `approval for ${ctx.agentName(e.scope.agentId)}: ${e.summary}`,
+  binding: {
+    key: "approvals",
+    select: (review, _serverId, agentId) =>
+      review.controls.approvals
+        .filter((a) => a.agentId === agentId)
+        .map((a): ApprovalConfig => ({ ...a, tools: normalizeToolSet(a.tools) })),
+  },
+  conditions: [{ kind: "approval_out_of_band", on: "agent" }],
+  graph: { kind: "sink_call" },
+});

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
-import { CONTROL_CATALOG, CONTROL_IDS, CONTROL_POSITIONS, NOT_CONTROLS } from "./catalog";
+import { CONTROL_POSITIONS, NOT_CONTROLS } from "./catalog";
+import { CONTROL_CATALOG, CONTROL_IDS } from "./registry";
 
 const root = path.resolve(import.meta.dirname, "../..");
 // The seed ships in docs/seed/ so this test never depends on a folder outside the checkout.

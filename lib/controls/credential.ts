@@ -5,12 +5,29 @@
  * exactly what fetches a poisoned ticket. Rules (docs/analysis.md § Controls, `credential`): read-only scopes, named
  * projects and none of the sensitive ones, a service identity, a bounded TTL with rotation.
  */
-import { findingId, type NodeId } from "@/lib/analysis/ids";
-import { why, type Finding, type Severity } from "@/lib/analysis/findings";
+import { findingId, type NodeId } from "@/lib/model/ids";
+import { why, type Finding, type Severity } from "@/lib/model/findings";
+import { sortedSet } from "@/lib/model/tool-set";
 import type { ServerId } from "@/lib/ids";
 import type { CredentialConfig } from "@/lib/review/schema";
-import { controlEntry } from "./catalog";
-import type { ControlEvaluationBase } from "./types";
+import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
+import { defineControl, type ControlEvaluationBase } from "./types";
+
+export const CREDENTIAL_ENTRY = {
+  id: "credential",
+  name: "Scoped credential",
+  sitsAt: "server_credential",
+  acts: "source_end",
+  canCutPath: false,
+  stops: "what a compromised server could do beyond reading",
+  residue: "everything the server legitimately reads",
+  source: {
+    document: SEED_DOCUMENT,
+    section: CONTROLS_SECTION,
+    quote:
+      "The token the server holds should be read-only, project-scoped, and issued to a service identity that is not a person",
+  },
+} as const satisfies ControlCatalogEntry;
 
 /**
  * Read scopes that still reach people's data: `read:user` reads accounts and their e-mail addresses,
@@ -73,13 +90,29 @@ const SCOPE_SEVERITY: Record<Exclude<ScopeVerdict["verdict"], "read_only">, Seve
   private_read: "medium",
 };
 
+/** One scope the token holds, and the configuration field that says so (a finding cites it). */
+export type ScopeEvidence = { scope: string; path: string };
+
+/**
+ * The scopes a credential is evaluated on, each with where it comes from. Today that is what the
+ * reviewer recorded (`controls.credentials[i].scopes`); a scope learned elsewhere (an OAuth grant)
+ * is added here with its own path, and every check below reads it the same way.
+ */
+export function credentialScopeEvidence(config: CredentialConfig, index: number): ScopeEvidence[] {
+  return config.scopes.map((scope, i) => ({
+    scope,
+    path: `controls.credentials.${index}.scopes.${i}`,
+  }));
+}
+
 /** Evaluate the credential configured for one server. */
 export function evaluateCredential(
   config: CredentialConfig,
   index: number,
   attachesTo: NodeId[] = [],
+  evidence: readonly ScopeEvidence[] = credentialScopeEvidence(config, index),
 ): CredentialEvaluation {
-  const entry = controlEntry("credential");
+  const entry = CREDENTIAL_ENTRY;
   const at = (field: string) => `controls.credentials.${index}.${field}`;
   const findings: Finding[] = [];
   const add = (
@@ -90,6 +123,7 @@ export function evaluateCredential(
     field: string,
     value: string,
     key = kind,
+    path = at(field),
   ) =>
     findings.push({
       id: findingId(`credential.${kind}`, config.serverId, key),
@@ -98,12 +132,12 @@ export function evaluateCredential(
       title,
       controlId: "credential",
       subject: { serverId: config.serverId },
-      why: why(summary, { config: [{ path: at(field), value }] }),
+      why: why(summary, { config: [{ path, value }] }),
       nodeIds: [],
       pathIds: [],
     });
 
-  const scopes = config.scopes.map(classifyScope);
+  const scopes = evidence.map((e) => classifyScope(e.scope));
   scopes.forEach((v, i) => {
     if (v.verdict === "read_only") return;
     add(
@@ -111,12 +145,13 @@ export function evaluateCredential(
       SCOPE_SEVERITY[v.verdict],
       `Token scope ${v.scope} is not read-only`,
       `${v.scope}: ${v.reason}`,
-      `scopes.${i}`,
+      "scopes",
       v.scope,
       v.scope,
+      evidence[i]!.path,
     );
   });
-  if (config.scopes.length === 0)
+  if (evidence.length === 0)
     add(
       "no_scopes",
       "medium",
@@ -207,7 +242,7 @@ export function evaluateCredential(
     stops: entry.stops,
     residue: entry.residue,
     summary: ok
-      ? `read-only scopes (${config.scopes.join(", ")}) on named projects, a ${config.identity} identity, ${config.ttlDays ?? "no"}-day TTL, rotated`
+      ? `read-only scopes (${evidence.map((e) => e.scope).join(", ")}) on named projects, a ${config.identity} identity, ${config.ttlDays ?? "no"}-day TTL, rotated`
       : `${findings.length} problem(s) with the token: ${findings.map((f) => f.title).join("; ")}`,
     findings,
     attachesTo,
@@ -215,3 +250,73 @@ export function evaluateCredential(
     grantedSensitiveProjects: granted,
   };
 }
+
+/**
+ * The scoped-credential control in the registry: one evaluation per recorded credential, "absent"
+ * on a relay server with none, present in the residue when every relay server's credential holds.
+ */
+export const credentialControl = defineControl({
+  entry: CREDENTIAL_ENTRY,
+  scope: "server",
+  output: { key: "credentials", single: false },
+  config: {
+    key: "credentials",
+    withoutServer: (c: CredentialConfig, serverId) => (c.serverId === serverId ? null : c),
+    withoutAgent: (c: CredentialConfig) => c,
+  },
+  evaluate: (ctx) =>
+    ctx.model.review.controls.credentials.map((c, i) =>
+      evaluateCredential(c, i, ctx.serverNodes(c.serverId)),
+    ),
+  missing: (ctx) =>
+    ctx.relayServers
+      .filter((id) => !ctx.model.review.controls.credentials.some((c) => c.serverId === id))
+      .map((serverId) => ({
+        scope: { kind: "server", serverId },
+        subject: { serverId },
+        key: serverId,
+        reason: `${ctx.serverName(serverId)} returns untrusted text and no credential configuration is recorded for it`,
+        attachesTo: ctx.serverNodes(serverId),
+      })),
+  present: (evaluations, ctx) =>
+    ctx.relayServers.length > 0 &&
+    ctx.relayServers.every((id) =>
+      evaluations.some((e) => e.scope.serverId === id && e.status === "holds"),
+    ),
+  // With an egress boundary too, the egress clause speaks for both ("a payload already in the source").
+  residue: (isPresent) =>
+    isPresent("credential")
+      ? isPresent("egress")
+        ? []
+        : [
+            {
+              at: 0,
+              controlIds: ["credential"],
+              present: true,
+              text: "a payload in what the server legitimately reads",
+            },
+          ]
+      : [
+          {
+            at: 1,
+            controlIds: [],
+            present: false,
+            text: "behind a server token that can do more than read",
+          },
+        ],
+  caveat: (e, ctx) => `credential for ${ctx.serverName(e.scope.serverId)}: ${e.summary}`,
+  binding: {
+    key: "credentials",
+    select: (review, serverId) =>
+      review.controls.credentials
+        .filter((c) => c.serverId === serverId)
+        .map((c): CredentialConfig => ({
+          ...c,
+          scopes: sortedSet(c.scopes),
+          projects: sortedSet(c.projects),
+          sensitiveProjects: sortedSet(c.sensitiveProjects),
+        })),
+  },
+  conditions: [{ kind: "credential_read_only", on: "server" }],
+  graph: { kind: "server_group" },
+});

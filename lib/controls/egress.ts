@@ -4,11 +4,11 @@
  * (a new destination is denied by construction only by an allowlist); it leaves the payloads
  * already sitting in the sources. A malformed policy is "cannot_evaluate", with line and column.
  */
-import { findingId, type NodeId } from "@/lib/analysis/ids";
-import { why, type Finding } from "@/lib/analysis/findings";
+import { findingId, type NodeId } from "@/lib/model/ids";
+import { why, type Finding } from "@/lib/model/findings";
 import type { ServerId } from "@/lib/ids";
 import type { EgressConfig } from "@/lib/review/schema";
-import { controlEntry } from "./catalog";
+import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
 import {
   admittedDestinations,
   classifyEgress,
@@ -18,7 +18,23 @@ import {
   type WouldAllowResult,
 } from "./egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies, type PolicyIssue } from "./egress/policy";
-import type { ControlEvaluationBase } from "./types";
+import { defineControl, type ControlEvaluationBase } from "./types";
+
+export const EGRESS_ENTRY = {
+  id: "egress",
+  name: "Network egress boundary",
+  sitsAt: "server_egress",
+  acts: "source_end",
+  canCutPath: false,
+  stops: "the exfiltration half of an attack, and new fetch features",
+  residue: "payloads already sitting in the sources",
+  source: {
+    document: SEED_DOCUMENT,
+    section: CONTROLS_SECTION,
+    quote:
+      "The network boundary matters more than it looks, because it is what stops the second half of most attacks",
+  },
+} as const satisfies ControlCatalogEntry;
 
 /**
  * The destination used to ask "would a new external fetch get out?": an address outside every
@@ -47,7 +63,7 @@ export function evaluateEgress(
   index: number,
   attachesTo: NodeId[] = [],
 ): EgressEvaluation {
-  const entry = controlEntry("egress");
+  const entry = EGRESS_ENTRY;
   const base = {
     controlId: "egress" as const,
     scope: { kind: "server" as const, serverId: config.serverId },
@@ -144,3 +160,87 @@ export function evaluateEgress(
     notes: parsed.notes,
   };
 }
+
+/**
+ * Whether the server's egress policy denies a destination nobody listed: true for an allowlist,
+ * false for a denylist or default-allow, null when the policy cannot be evaluated. What the
+ * decision condition `egress_default_deny` checks.
+ */
+export function egressDefaultDeny(policyYaml: string): boolean | null {
+  const parsed = parseNetworkPolicies(policyYaml);
+  if (!parsed.ok) return null;
+  return classifyEgress(parsed.policies).deniesUnlistedByConstruction;
+}
+
+/**
+ * The egress control in the registry: one evaluation per recorded policy, "absent" on a relay
+ * server with none, present in the residue when every relay server's policy is an allowlist.
+ */
+export const egressControl = defineControl({
+  entry: EGRESS_ENTRY,
+  scope: "server",
+  output: { key: "egress", single: false },
+  config: {
+    key: "egress",
+    withoutServer: (c: EgressConfig, serverId) => (c.serverId === serverId ? null : c),
+    withoutAgent: (c: EgressConfig) => c,
+  },
+  evaluate: (ctx) =>
+    ctx.model.review.controls.egress.map((c, i) =>
+      evaluateEgress(c, i, ctx.serverNodes(c.serverId)),
+    ),
+  missing: (ctx) =>
+    ctx.relayServers
+      .filter((id) => !ctx.model.review.controls.egress.some((c) => c.serverId === id))
+      .map((serverId) => ({
+        scope: { kind: "server", serverId },
+        subject: { serverId },
+        key: serverId,
+        reason: `${ctx.serverName(serverId)} returns untrusted text and no egress policy is recorded for it`,
+        attachesTo: ctx.serverNodes(serverId),
+      })),
+  present: (evaluations, ctx) =>
+    ctx.relayServers.length > 0 &&
+    ctx.relayServers.every((id) =>
+      evaluations.some((e) => e.scope.serverId === id && e.status === "holds"),
+    ),
+  // The payload's end of the sentence: with the credential present too, this one clause is both's.
+  residue: (isPresent) =>
+    isPresent("egress")
+      ? [
+          {
+            at: 0,
+            controlIds: isPresent("credential") ? ["credential", "egress"] : ["egress"],
+            present: true,
+            text: "a payload already in the source",
+          },
+        ]
+      : isPresent("credential")
+        ? [
+            {
+              at: 1,
+              controlIds: [],
+              present: false,
+              text: "or on any host the server can fetch from, with a way out to any host",
+            },
+          ]
+        : [
+            {
+              at: 0,
+              controlIds: [],
+              present: false,
+              text: "a payload in the source or on any host the server can fetch from, with a way out to any host",
+            },
+          ],
+  caveat: (e, ctx) => `egress for ${ctx.serverName(e.scope.serverId)}: ${e.summary}`,
+  // The exact YAML text: a whitespace or comment edit counts as a change (docs/decision-record.md).
+  binding: {
+    key: "egress",
+    select: (review, serverId) =>
+      review.controls.egress
+        .filter((e) => e.serverId === serverId)
+        .map((e) => ({ policyYaml: e.policyYaml })),
+  },
+  conditions: [{ kind: "egress_default_deny", on: "server" }],
+  graph: { kind: "server_group" },
+});

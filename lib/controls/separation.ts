@@ -7,22 +7,40 @@
  * the boundary (the seed: "a human retyped the value rather than because anyone asked the model to
  * be careful"). `applySplit` produces the split review so the UI can save it.
  */
-import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/analysis/ids";
-import { why, type Finding } from "@/lib/analysis/findings";
-import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
-import { namesInProse } from "@/lib/analysis/prose";
+import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/model/ids";
+import { why, type Finding } from "@/lib/model/findings";
+import { toolListsFromReview, type ServerToolList } from "@/lib/model/input";
+import { namesInProse } from "@/lib/model/prose";
 import {
   agentReturningTools,
   agentSinkTools,
   buildModel,
   type AnalysisModel,
   type ResolvedAgent,
-} from "@/lib/analysis/model";
+} from "@/lib/model/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
 import type { Agent, Review, ToolRef } from "@/lib/review/schema";
-import { controlEntry } from "./catalog";
-import type { ControlEvaluationBase } from "./types";
+import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
+import { defineControl, type ControlEvaluationBase } from "./types";
+
+export const SEPARATION_ENTRY = {
+  id: "separation",
+  name: "Tool-set separation",
+  sitsAt: "session_boundary",
+  acts: "path",
+  canCutPath: true,
+  stops: "the path from a returned text to a sensitive sink",
+  residue: "whatever damage the remaining tools can do",
+  source: {
+    document: SEED_DOCUMENT,
+    section: CONTROLS_SECTION,
+    quote: "Tool-set separation is the control that actually addresses this deployment",
+  },
+} as const satisfies ControlCatalogEntry;
+
+/** Most sink names quoted in the residue statement when separation is missing; the rest are counted. */
+export const MAX_SINKS_NAMED_IN_RESIDUE = 3;
 
 export type Handoff = {
   from: AgentId;
@@ -115,7 +133,7 @@ function plan(model: AnalysisModel, agent: ResolvedAgent): SplitPlan | null {
 
 /** Evaluate separation across all agents of the model. */
 export function evaluateSeparation(model: AnalysisModel): SeparationEvaluation {
-  const entry = controlEntry("separation");
+  const entry = SEPARATION_ENTRY;
   const findings: Finding[] = [];
   const agents: AgentSeparation[] = model.agents.map((agent) => {
     const returning = agentReturningTools(model, agent);
@@ -243,3 +261,78 @@ export function applySplit(
   );
   return { ...review, agents, controls: { ...review.controls, approvals } };
 }
+
+/**
+ * Tool-set separation in the registry: one review-wide evaluation from the agents' composition,
+ * never absent (there is nothing to configure: the agents' tool sets are its configuration, bound
+ * into a decision as its tool set), drawn on each agent session's boundary.
+ */
+export const separationControl = defineControl({
+  entry: SEPARATION_ENTRY,
+  scope: "review",
+  output: { key: "separation", single: true },
+  config: null,
+  evaluate: (ctx) => [evaluateSeparation(ctx.model)],
+  missing: () => [],
+  present: (evaluations) => evaluations.every((e) => e.inPlace),
+  residue: (isPresent, ctx) => {
+    if (isPresent("separation"))
+      return [
+        {
+          at: 2,
+          controlIds: ["separation"],
+          present: true,
+          text: "reaching the tools that stayed in the session",
+        },
+      ];
+    const names = [
+      ...new Set(
+        ctx.model.agents
+          .filter((a) => a.returning.length > 0 && a.sinks.length > 0)
+          .flatMap((a) => a.sinks.map((t) => t.name)),
+      ),
+    ].sort();
+    return [
+      {
+        at: 2,
+        controlIds: [],
+        present: false,
+        text: `reaching every tool in the session, ${namesInProse(names, MAX_SINKS_NAMED_IN_RESIDUE)} among them`,
+      },
+    ];
+  },
+  // Its failure is the residue's own clause (the sinks sharing a session), not a caveat on it.
+  caveat: () => null,
+  summaryOnPath: (evaluation, agent) => {
+    const split = evaluation.agents.find((a) => a.agentId === agent.id)?.split;
+    return split
+      ? `not in place for ${agent.name}: split into ${split.reference.name} and ${split.deploy.name}, a person retyping the value, removes the path`
+      : evaluation.summary;
+  },
+  binding: null,
+  conditions: [],
+  graph: {
+    kind: "agent_sessions",
+    sessions: (evaluation) =>
+      (evaluation as SeparationEvaluation).agents.map((a) => {
+        const cutsPath = !a.holdsBoth && a.returningTools.length > 0;
+        return {
+          agentId: a.agentId,
+          status: a.holdsBoth ? "fails" : "holds",
+          cutsPath,
+          summary: (name: string) =>
+            a.holdsBoth
+              ? `${name} holds both returning tools and sensitive sinks`
+              : cutsPath
+                ? `${name} holds returning tools and no sensitive sink: the path is cut at this session's boundary`
+                : `${name} holds no tool returning untrusted text`,
+          ...(cutsPath
+            ? {
+                cut: (name: string) =>
+                  `${name} holds no sensitive sink, so text its tools return has no sink to reach in this session.`,
+              }
+            : {}),
+        };
+      }),
+  },
+});

@@ -12,39 +12,27 @@ import { newId, type AgentId, type ServerId, type Sha256 } from "@/lib/ids";
 import {
   type DecisionConditionSchema,
   DecisionSchema,
-  type ApprovalConfig,
-  type CredentialConfig,
   type Decision,
   type RelayServer,
   type Review,
   type ToolRef,
 } from "@/lib/review/schema";
+import { CONTROLS, type ControlRegistry } from "@/lib/controls/registry";
 import { canonicalJson, canonicalSha256 } from "@/lib/hash";
+import { compareText, normalizeToolSet } from "@/lib/model/tool-set";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
 import type { PinComparison } from "@/lib/surface/registration";
 
 /** What a decision with no live inspection behind it must say about itself. */
 export const DECLARED_TOOLS_BASIS = "made against declared tools, not a live surface";
 
-/** Code-unit order, not locale order: the same on every machine. */
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Tool refs sorted by server id then tool name, duplicates dropped, extra fields stripped. */
-export function normalizeToolSet(refs: readonly ToolRef[]): ToolRef[] {
-  const byKey = new Map<string, ToolRef>();
-  for (const ref of refs)
-    byKey.set(canonicalJson([ref.serverId, ref.tool]), { serverId: ref.serverId, tool: ref.tool });
-  return [...byKey.values()].sort(
-    (a, b) => compareText(a.serverId, b.serverId) || compareText(a.tool, b.tool),
-  );
-}
+export { normalizeToolSet };
 
 /** SHA-256 of the RFC 8785 canonical JSON of the sorted, de-duplicated `{serverId, tool}` refs. */
 export function toolSetSha256(refs: readonly ToolRef[]): Sha256 {
   return canonicalSha256(normalizeToolSet(refs));
 }
 
-const sortedSet = (items: readonly string[]) => [...new Set(items)].sort(compareText);
 const sortedByCanonical = <T>(items: T[]) =>
   items
     .map((item) => [canonicalJson(item), item] as const)
@@ -52,35 +40,27 @@ const sortedByCanonical = <T>(items: T[]) =>
     .map(([, item]) => item);
 
 /**
- * The controls configuration a decision about (server, agent) rests on: the server's credential
- * and egress policy, the agent's approval configuration. Set-valued fields are sorted so that a
- * reorder is not a change; the egress policy is hashed as the exact YAML text (a whitespace or
- * comment edit counts as a change: a policy edit is a conversation, and we do not guess which
- * edits are harmless). Statements of intent are excluded on purpose: prose is not a control, so
- * rewording a sentence in a document cannot make a decision stale, nor can adding one keep it current.
+ * The controls configuration a decision about (server, agent) rests on: what each control of the
+ * registry binds (its definition's `binding`: the server's credential and egress policy, the
+ * agent's approval configuration), under the control's key. Each control makes its set-valued
+ * fields sorted, so that a reorder is not a change; its configurations are sorted here by their
+ * canonical JSON. Statements of intent are excluded on purpose: prose is not a control, so
+ * rewording a sentence in a document cannot make a decision stale, nor can adding one keep it
+ * current.
  */
-export function controlsBindingInput(review: Review, serverId: ServerId, agentId: AgentId) {
-  const credentials = review.controls.credentials
-    .filter((c) => c.serverId === serverId)
-    .map((c): CredentialConfig => ({
-      ...c,
-      scopes: sortedSet(c.scopes),
-      projects: sortedSet(c.projects),
-      sensitiveProjects: sortedSet(c.sensitiveProjects),
-    }));
-  const egress = review.controls.egress
-    .filter((e) => e.serverId === serverId)
-    .map((e) => ({ policyYaml: e.policyYaml }));
-  const approvals = review.controls.approvals
-    .filter((a) => a.agentId === agentId)
-    .map((a): ApprovalConfig => ({ ...a, tools: normalizeToolSet(a.tools) }));
-  return {
+export function controlsBindingInput(
+  review: Review,
+  serverId: ServerId,
+  agentId: AgentId,
+  registry: ControlRegistry = CONTROLS,
+): { serverId: ServerId; agentId: AgentId } & Record<string, unknown> {
+  const input: { serverId: ServerId; agentId: AgentId } & Record<string, unknown> = {
     serverId,
     agentId,
-    credentials: sortedByCanonical(credentials),
-    egress: sortedByCanonical(egress),
-    approvals: sortedByCanonical(approvals),
   };
+  for (const { binding } of registry)
+    if (binding) input[binding.key] = sortedByCanonical(binding.select(review, serverId, agentId));
+  return input;
 }
 
 /** SHA-256 of the canonical JSON of `controlsBindingInput(review, serverId, agentId)`. */
@@ -148,17 +128,15 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
   const serverIds = new Set<string>(review.servers.map((s) => s.id));
   const agentIds = new Set<string>(review.agents.map((a) => a.id));
   conditions.forEach((c, i) => {
+    // A condition names a tool (its server), an agent or a server: what it is about must exist.
+    const isAgent = "agentId" in c;
     const ref =
-      c.kind === "tool_absent_from_agent"
-        ? c.tool.serverId
-        : c.kind === "approval_out_of_band"
-          ? c.agentId
-          : c.serverId;
-    const known = c.kind === "approval_out_of_band" ? agentIds : serverIds;
+      c.kind === "tool_absent_from_agent" ? c.tool.serverId : isAgent ? c.agentId : c.serverId;
+    const known = isAgent ? agentIds : serverIds;
     if (!known.has(ref)) {
       issues.push({
         path: `conditions.${i}`,
-        message: `unknown ${c.kind === "approval_out_of_band" ? "agent" : "server"} ${JSON.stringify(ref)}`,
+        message: `unknown ${isAgent ? "agent" : "server"} ${JSON.stringify(ref)}`,
       });
     }
   });

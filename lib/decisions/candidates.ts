@@ -7,7 +7,7 @@
  * set, which is a list of conditions that cannot hold. Pure: from the analysis of the review.
  */
 import type { Analysis, ToolView } from "@/lib/analysis/analyze";
-import { splitToolKey, type ToolKey } from "@/lib/analysis/ids";
+import { splitToolKey, type ToolKey } from "@/lib/model/ids";
 import type { DecisionCondition, Review, ToolRole } from "@/lib/review/schema";
 
 /** Most conditions of each kind of offer for one pair (a review may hold thousands of sinks). */

@@ -7,8 +7,8 @@
  * passage it comes from; the surface flags cite `NOT_CONTROLS`, since detection is not a control.
  * A kind missing here still exports, under a generic rule (`sarifRuleFor`), and a test fails.
  */
-import type { Severity } from "@/lib/analysis/findings";
-import type { ControlId } from "@/lib/controls/catalog";
+import type { Severity } from "@/lib/model/findings";
+import type { ControlId } from "@/lib/controls/registry";
 import { SUSPICIOUS_KINDS, type SuspiciousKind } from "@/lib/surface/suspicious";
 
 export type SarifRuleSpec = {

@@ -34,9 +34,10 @@ import type {
   Run,
 } from "sarif";
 import type { Analysis } from "@/lib/analysis/analyze";
-import type { Finding, Severity } from "@/lib/analysis/findings";
-import { splitItemKey, type ItemKind, type ToolKey } from "@/lib/analysis/ids";
-import { CONTROL_CATALOG, NOT_CONTROLS, controlEntry } from "@/lib/controls/catalog";
+import type { Finding, Severity } from "@/lib/model/findings";
+import { splitItemKey, type ItemKind, type ToolKey } from "@/lib/model/ids";
+import { NOT_CONTROLS } from "@/lib/controls/catalog";
+import { CONTROL_CATALOG, controlEntry } from "@/lib/controls/registry";
 import { sha256Hex } from "@/lib/hash";
 import type { Review } from "@/lib/review/schema";
 import { revealHidden, type SuspiciousFlag } from "@/lib/surface/suspicious";

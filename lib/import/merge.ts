@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { ImportedConfig, ImportedServer, SecretReplacement } from "@/lib/import/config";
 import { CLIENT_SHAPES, slugId } from "@/lib/import/config";
 import {
+  ControlsSchema,
   REVIEW_SCHEMA_VERSION,
   type Review,
   type ReviewInput,
@@ -155,7 +156,7 @@ export function reviewFromImport(
     sources: [],
     tools: [],
     agents: [],
-    controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] },
+    controls: ControlsSchema.parse({}),
     decisions: [],
   } as unknown as Review; // safe: an empty document of the current schema
   return applyImport(empty, config);

@@ -425,16 +425,15 @@ export const ReviewSchema = ReviewObjectSchema.superRefine((review, ctx) => {
         unknown(["agents", i, "tools", j, "serverId"], "server", t.serverId);
     }),
   );
-  (["credentials", "egress"] as const).forEach((kind) =>
-    review.controls[kind].forEach((c, i) => {
-      if (!serverIds.has(c.serverId))
+  // Every control configuration names the server or agent it is attached to: it must exist.
+  for (const [kind, list] of Object.entries(review.controls)) {
+    (list as readonly { serverId?: string; agentId?: string }[]).forEach((c, i) => {
+      if (c.serverId !== undefined && !serverIds.has(c.serverId))
         unknown(["controls", kind, i, "serverId"], "server", c.serverId);
-    }),
-  );
-  review.controls.approvals.forEach((a, i) => {
-    if (!agentIds.has(a.agentId))
-      unknown(["controls", "approvals", i, "agentId"], "agent", a.agentId);
-  });
+      if (c.agentId !== undefined && !agentIds.has(c.agentId))
+        unknown(["controls", kind, i, "agentId"], "agent", c.agentId);
+    });
+  }
   review.decisions.forEach((d, i) => {
     if (!serverIds.has(d.serverId)) unknown(["decisions", i, "serverId"], "server", d.serverId);
     if (!agentIds.has(d.agentId)) unknown(["decisions", i, "agentId"], "agent", d.agentId);

@@ -7,7 +7,7 @@ import "server-only";
  * the browser renders exactly this result and recomputes nothing.
  */
 import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
-import { toolListsFromReview, type ListedSurface } from "@/lib/analysis/input";
+import { toolListsFromReview, type ListedSurface } from "@/lib/model/input";
 import type { ReviewId } from "@/lib/ids";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";

@@ -8,10 +8,9 @@ import "server-only";
 import type { z } from "zod";
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
-import { splitToolKey } from "@/lib/analysis/ids";
-import { controlEntry } from "@/lib/controls/catalog";
-import { classifyEgress } from "@/lib/controls/egress/evaluate";
-import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
+import { splitToolKey } from "@/lib/model/ids";
+import { egressDefaultDeny } from "@/lib/controls/egress";
+import { controlEntry, controlEvaluations } from "@/lib/controls/registry";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
 import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
@@ -55,11 +54,7 @@ import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import { pinCheckNow } from "@/lib/workbench/surface";
 
 /** Egress default-deny for a decision condition: from the policy text, never from a summary. */
-export function egressDefaultDeny(policyYaml: string): boolean | null {
-  const parsed = parseNetworkPolicies(policyYaml);
-  if (!parsed.ok) return null;
-  return classifyEgress(parsed.policies).deniesUnlistedByConstruction;
-}
+export { egressDefaultDeny };
 
 /** Each server's current surface fingerprint (lib/workbench/current-surface.ts); null when never inspected. */
 export async function currentSurfaces(
@@ -310,13 +305,7 @@ export function reportAnalysisSummary(
       bound: p.head.boundLabel,
     }));
   const c = analysis.controls;
-  const evaluations = [
-    ...c.credentials,
-    ...c.egress,
-    c.separation,
-    ...c.approvals,
-    ...c.absent,
-  ].filter(
+  const evaluations = [...controlEvaluations(c), ...c.absent].filter(
     (e) =>
       e.scope.kind === "review" ||
       (e.scope.kind === "server" && e.scope.serverId === decision.serverId) ||

@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { blockedDecisionError, buildDecision } from "@/lib/decisions/binding";
 import { createDemoReview } from "@/lib/review/demo";
 import { analyzeReview } from "@/lib/analysis/analyze";
-import { toolListsFromReview } from "@/lib/analysis/input";
+import { toolListsFromReview } from "@/lib/model/input";
 import { decisionStatus, surfaceChangeKey } from "@/lib/decisions/staleness";
 import {
   DecisionRecordSchema,

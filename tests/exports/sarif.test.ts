@@ -15,8 +15,8 @@ import type { Log, Result } from "sarif";
 import { describe, expect, test } from "vitest";
 import { generateReview } from "@/bench/suites/analysis";
 import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
-import { toolListsFromReview, type ServerToolList } from "@/lib/analysis/input";
-import { CONTROL_CATALOG } from "@/lib/controls/catalog";
+import { toolListsFromReview, type ServerToolList } from "@/lib/model/input";
+import { CONTROL_CATALOG } from "@/lib/controls/registry";
 import {
   MAX_RELATED_LOCATIONS,
   SARIF_FINGERPRINT_KEY,

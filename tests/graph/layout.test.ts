@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeReview } from "@/lib/analysis/analyze";
-import { toolListsFromReview } from "@/lib/analysis/input";
+import { toolListsFromReview } from "@/lib/model/input";
 import { ReviewSchema } from "@/lib/review/schema";
 import {
   allGroups,

@@ -1,7 +1,9 @@
 /**
- * The resolved model the analysis and the controls share: every tool of the review (listed,
- * assessed, or only named by an agent) with the roles the analysis uses and where they came from,
- * every source with its writer bound, and every agent with the tools it holds. It is a pure
+ * The resolved model the analysis and the controls share (lib/model is the layer beneath both:
+ * lib/analysis imports lib/controls, and both import this folder, never the other way round):
+ * every tool of the review (listed, assessed, or only named by an agent) with the roles the
+ * analysis uses and where they came from, every source with its writer bound, and every agent with
+ * the tools it holds. It is a pure
  * function of the review and the tool lists; both the path analysis and the control evaluations
  * read it, so they cannot disagree about what a tool is.
  *
