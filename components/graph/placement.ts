@@ -5,7 +5,7 @@
  * each node's tooltip adds. Marks are per visible node and edge: the members of a collapsed group
  * share its node, so they share one mark and one copy of the lines.
  */
-import type { Analysis } from "@/lib/analysis/analyze";
+import type { GraphSectionData } from "@/lib/graph/view";
 import type { ControlStatus } from "@/lib/controls/types";
 import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
 import {
@@ -63,7 +63,7 @@ export function curve(
 
 /** Where each control is drawn: credential and egress on the server's returning group, separation on the session, approval on the sink call. */
 export function placeControls(
-  analysis: Analysis,
+  analysis: Pick<GraphSectionData, "controls">,
   layout: GraphLayout,
   names: GraphNames,
 ): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {

@@ -7,6 +7,14 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
 import type { Analysis } from "@/lib/analysis/analyze";
+import {
+  decodeGraphSection,
+  type GraphScope,
+  type GraphSectionData,
+  type GraphSectionWire,
+  type PathDetail,
+  type ToolDetail,
+} from "@/lib/graph/view";
 import { ANALYSIS_VERSION } from "@/lib/analysis/version";
 import type { ReviewId } from "@/lib/ids";
 
@@ -49,7 +57,81 @@ export const analysisKeys = {
   all: ["reviews", "analysis"] as const,
   review: (id: string) => [...analysisKeys.all, id] as const,
   revision: (id: string, revision: number) => [...analysisKeys.review(id), revision] as const,
+  graph: (id: string, revision: number, scope: GraphScope) =>
+    [...analysisKeys.review(id), revision, "graph", scope] as const,
+  graphDetails: (id: string, revision: number) =>
+    [...analysisKeys.review(id), revision, "graph-details"] as const,
 };
+
+export type ReviewGraph = GraphSectionData & { reviewId: ReviewId; revision: number };
+
+/** The envelope the graph section relies on; `decodeGraphSection` checks every edge it restores. */
+const ReviewGraphWireSchema = z.custom<GraphSectionWire & { reviewId: ReviewId; revision: number }>(
+  (v) => {
+    if (
+      !isObject(v) ||
+      v.version !== ANALYSIS_VERSION ||
+      typeof v.revision !== "number" ||
+      typeof v.reviewId !== "string" ||
+      (v.scope !== "focus" && v.scope !== "whole")
+    )
+      return false;
+    const { graph, paths, controls } = v;
+    return (
+      isObject(graph) &&
+      Array.isArray(graph.nodes) &&
+      Array.isArray(graph.edges) &&
+      isObject(paths) &&
+      Array.isArray(paths.listed) &&
+      isObject(controls) &&
+      isObject(controls.residue) &&
+      Array.isArray(v.agents) &&
+      Array.isArray(v.controlsOnPath) &&
+      Array.isArray(v.toolLists)
+    );
+  },
+  "not a graph view response",
+);
+
+/** The graph view route: what the Graph section draws (`lib/graph/view.ts`); the page preloads it. */
+export const graphUrl = (id: string, scope: GraphScope) =>
+  `/api/reviews/${encodeURIComponent(id)}/graph?scope=${scope}`;
+
+export const graphOptions = (id: string, revision: number, scope: GraphScope) =>
+  queryOptions({
+    queryKey: analysisKeys.graph(id, revision, scope),
+    queryFn: async (): Promise<ReviewGraph> => {
+      const wire = await apiFetch(graphUrl(id, scope), ReviewGraphWireSchema);
+      return { ...decodeGraphSection(wire), reviewId: wire.reviewId, revision: wire.revision };
+    },
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+const ToolDetailResponseSchema = z.custom<{ tool: ToolDetail }>(
+  (v) => isObject(v) && isObject(v.tool) && Array.isArray(v.tool.roles),
+  "not a tool detail",
+);
+const PathDetailResponseSchema = z.custom<{ path: PathDetail }>(
+  (v) =>
+    isObject(v) &&
+    isObject(v.path) &&
+    Array.isArray(v.path.onPath) &&
+    Array.isArray(v.path.atNodes),
+  "not a path detail",
+);
+const detailsUrl = (id: string, query: string) =>
+  `/api/reviews/${encodeURIComponent(id)}/graph/details?${query}`;
+
+/** A tool's role reasons and a path's findings, fetched when the graph opens them. */
+export const graphDetailsFetchers = (id: string) => ({
+  tool: async (key: string) =>
+    (await apiFetch(detailsUrl(id, `tool=${encodeURIComponent(key)}`), ToolDetailResponseSchema))
+      .tool,
+  path: async (pathId: string) =>
+    (await apiFetch(detailsUrl(id, `path=${encodeURIComponent(pathId)}`), PathDetailResponseSchema))
+      .path,
+});
 
 /** The analysis route of a review (the review page preloads it on the Graph section). */
 export const analysisUrl = (id: string) => `/api/reviews/${encodeURIComponent(id)}/analysis`;
