@@ -180,8 +180,12 @@ function PathFindings(props: {
         <>
           {list("Findings on this path", onPath)}
           {list("Findings at its nodes", atNodes)}
-          {onPath.length + atNodes.length === 0 && (
-            <p className="muted small">No findings name this path or its nodes.</p>
+          {query.data === null ? (
+            <p className="muted small">This path is not in the revision the analysis now has.</p>
+          ) : (
+            onPath.length + atNodes.length === 0 && (
+              <p className="muted small">No findings name this path or its nodes.</p>
+            )
           )}
         </>
       )}
@@ -234,11 +238,18 @@ export function GraphView(props: {
   const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis));
   // A new scope arrived (the whole graph after "Show all", or back): its groups start as the
   // default collapses them, and a node selected in the other view may not be drawn.
+  // Unless the reviewer opened or closed groups while it was on its way.
   const [collapsedScope, setCollapsedScope] = useState(analysis.scope);
+  const [resetOnArrival, setResetOnArrival] = useState(false);
   if (collapsedScope !== analysis.scope) {
     setCollapsedScope(analysis.scope);
-    setCollapsed(defaultCollapsed(analysis));
+    if (resetOnArrival) setCollapsed(defaultCollapsed(analysis));
+    setResetOnArrival(false);
   }
+  const changeCollapsed = (next: Set<string> | ((prev: Set<string>) => Set<string>)) => {
+    setResetOnArrival(false);
+    setCollapsed(next);
+  };
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
   const [selectedSelf, setSelectedSelf] = useState<NodeId | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
@@ -310,7 +321,7 @@ export function GraphView(props: {
   }, [path, selfRow, selectedNode, throughNode, layout]);
 
   const toggleGroup = (key: string) =>
-    setCollapsed((prev) => {
+    changeCollapsed((prev) => {
       const next = new Set(prev);
       if (next.has(key)) next.delete(key);
       else next.add(key);
@@ -321,6 +332,7 @@ export function GraphView(props: {
   const shown = showAllPaths ? crossPaths : crossPaths.slice(0, PATH_BUTTONS_SHOWN);
   const showWhole = (next: boolean) => {
     onWholeChange(next);
+    setResetOnArrival(true);
     setSelectedNode(null);
   };
   const selectPath = (id: PathId | null) => {
@@ -349,7 +361,7 @@ export function GraphView(props: {
           <button
             type="button"
             className="btn"
-            onClick={() => setCollapsed(new Set())}
+            onClick={() => changeCollapsed(new Set())}
             disabled={collapsed.size === 0}
           >
             Expand all groups
@@ -357,7 +369,7 @@ export function GraphView(props: {
           <button
             type="button"
             className="btn"
-            onClick={() => setCollapsed(new Set<GroupKey>(groups))}
+            onClick={() => changeCollapsed(new Set<GroupKey>(groups))}
             disabled={collapsed.size === groups.size}
           >
             Collapse all groups

@@ -108,16 +108,15 @@ export const graphOptions = (id: string, revision: number, scope: GraphScope) =>
     staleTime: 30_000,
   });
 
-const ToolDetailResponseSchema = z.custom<{ tool: ToolDetail }>(
-  (v) => isObject(v) && isObject(v.tool) && Array.isArray(v.tool.roles),
+const ToolDetailResponseSchema = z.custom<{ tool: ToolDetail | null }>(
+  (v) => isObject(v) && (v.tool === null || (isObject(v.tool) && Array.isArray(v.tool.roles))),
   "not a tool detail",
 );
-const PathDetailResponseSchema = z.custom<{ path: PathDetail }>(
+const PathDetailResponseSchema = z.custom<{ path: PathDetail | null }>(
   (v) =>
     isObject(v) &&
-    isObject(v.path) &&
-    Array.isArray(v.path.onPath) &&
-    Array.isArray(v.path.atNodes),
+    (v.path === null ||
+      (isObject(v.path) && Array.isArray(v.path.onPath) && Array.isArray(v.path.atNodes))),
   "not a path detail",
 );
 const detailsUrl = (id: string, query: string) =>

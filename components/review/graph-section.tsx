@@ -232,9 +232,11 @@ export function GraphSection({
   const [whole, setWhole] = useState(() => searchParams.get("graph") === "all");
   const query = useQuery(graphOptions(id, revision, whole ? "whole" : "focus"));
   useEffect(preloadSourceSinkGraph, []);
+  // Keyed on the revision drawn (the previous one stays on screen while a save lands).
+  const drawn = query.data?.revision ?? revision;
   const details = useMemo<GraphDetails>(
-    () => ({ key: analysisKeys.graphDetails(id, revision), ...graphDetailsFetchers(id) }),
-    [id, revision],
+    () => ({ key: analysisKeys.graphDetails(id, drawn), ...graphDetailsFetchers(id) }),
+    [id, drawn],
   );
   const names = useMemo<GraphNames>(() => {
     const servers = new Map(review.servers.map((s) => [s.id as string, s.name]));
