@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { analysisKeys } from "@/components/query-keys";
 import type { Analysis } from "@/lib/analysis/analyze";
 import {
   decodeGraphSection,
@@ -52,16 +53,6 @@ export const ReviewAnalysisSchema = z.custom<ReviewAnalysis>((v) => {
     Array.isArray(v.tools)
   );
 }, "not an analysis response");
-
-export const analysisKeys = {
-  all: ["reviews", "analysis"] as const,
-  review: (id: string) => [...analysisKeys.all, id] as const,
-  revision: (id: string, revision: number) => [...analysisKeys.review(id), revision] as const,
-  graph: (id: string, revision: number, scope: GraphScope) =>
-    [...analysisKeys.review(id), revision, "graph", scope] as const,
-  graphDetails: (id: string, revision: number) =>
-    [...analysisKeys.review(id), revision, "graph-details"] as const,
-};
 
 export type ReviewGraph = GraphSectionData & { reviewId: ReviewId; revision: number };
 

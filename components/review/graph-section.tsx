@@ -10,8 +10,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
+import { analysisKeys } from "@/components/query-keys";
 import {
-  analysisKeys,
   graphDetailsFetchers,
   graphOptions,
   type ReviewGraph,

@@ -10,7 +10,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/components/api-client";
 import { CodeDiff } from "@/components/code/code-editor";
-import { reviewKeys } from "@/components/reviews/queries";
+import { reviewKeys } from "@/components/query-keys";
 import { REVISION_ITEM_KINDS } from "@/lib/review/revision-diff";
 import {
   ListRevisionsResponseSchema,
@@ -31,12 +31,12 @@ const diffUrl = (id: string, from: number, to: number, item?: string) =>
 
 // A diff between two revisions never changes once both are written.
 const diffOptions = (id: string, from: number, to: number) => ({
-  queryKey: [...reviewKeys.revisions(id), "diff", from, to] as const,
+  queryKey: reviewKeys.revisionDiff(id, from, to),
   queryFn: () => apiFetch(diffUrl(id, from, to), RevisionDiffResponseSchema),
   staleTime: Infinity,
 });
 const itemOptions = (id: string, from: number, to: number, item: string) => ({
-  queryKey: [...reviewKeys.revisions(id), "diff", from, to, item] as const,
+  queryKey: reviewKeys.revisionDiffItem(id, from, to, item),
   queryFn: () => apiFetch(diffUrl(id, from, to, item), RevisionItemResponseSchema),
   staleTime: Infinity,
 });
@@ -162,9 +162,8 @@ function RevisionSelect(props: {
 
 /** Every revision with who and when, and the difference between any two. */
 export function HistorySection({ id, currentRevision }: { id: string; currentRevision: number }) {
-  // Keyed on the current revision so a save elsewhere in the page lists the new one.
   const list = useQuery({
-    queryKey: [...reviewKeys.revisions(id), "list", currentRevision],
+    queryKey: reviewKeys.revisionList(id, currentRevision),
     queryFn: () =>
       apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
   });
