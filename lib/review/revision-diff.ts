@@ -258,7 +258,8 @@ function items(review: Review): [RevisionItemKind, Map<string, Item>][] {
 export function diffReviews(before: Review, after: Review): RevisionItemChange[] {
   const a = new Map(items(before));
   const out: RevisionItemChange[] = [];
-  for (const [kind, b] of items(after)) compare(kind, a.get(kind) ?? new Map<string, Item>(), b, out);
+  for (const [kind, b] of items(after))
+    compare(kind, a.get(kind) ?? new Map<string, Item>(), b, out);
   return out;
 }
 
