@@ -16,6 +16,11 @@ export const reviewKeys = {
   /** The revision list as of `currentRevision`, so a save elsewhere in the page lists the new one. */
   revisionList: (id: string, currentRevision: number) =>
     [...reviewKeys.revisions(id), "list", currentRevision] as const,
+  /** What changed between two revisions, item by item; it never changes once both are written. */
+  revisionDiff: (id: string, from: number, to: number) =>
+    [...reviewKeys.revisions(id), "diff", from, to] as const,
+  revisionDiffItem: (id: string, from: number, to: number, item: string) =>
+    [...reviewKeys.revisions(id), "diff", from, to, item] as const,
 };
 
 /** Keyed on the review revision: a save puts the new revision in the detail query and the analysis follows. */
@@ -23,6 +28,12 @@ export const analysisKeys = {
   all: ["reviews", "analysis"] as const,
   review: (id: string) => [...analysisKeys.all, id] as const,
   revision: (id: string, revision: number) => [...analysisKeys.review(id), revision] as const,
+  /** The Graph section's view (lib/graph/view.ts): the default view or the whole graph. */
+  graph: (id: string, revision: number, scope: "focus" | "whole") =>
+    [...analysisKeys.review(id), revision, "graph", scope] as const,
+  /** A tool's reasons and a path's findings, fetched when the graph opens them. */
+  graphDetails: (id: string, revision: number) =>
+    [...analysisKeys.review(id), revision, "graph-details"] as const,
 };
 
 /** Keyed on the review revision too: a pin or an edited command is a new revision, and the view follows it. */

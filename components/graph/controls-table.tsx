@@ -1,6 +1,6 @@
 "use client";
 /** Every control where it sits: what it stops, what it leaves, its status, whether it cuts the path. */
-import type { Analysis } from "@/lib/analysis/analyze";
+import type { GraphSectionData } from "@/lib/graph/view";
 import {
   controlRows,
   POSITION_LABEL,
@@ -10,7 +10,13 @@ import {
   type GraphNames,
 } from "./view-model";
 
-export function ControlsTable({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
+export function ControlsTable({
+  analysis,
+  names,
+}: {
+  analysis: Pick<GraphSectionData, "controls">;
+  names: GraphNames;
+}) {
   const rows = controlRows(analysis);
   return (
     <div style={{ overflowX: "auto" }}>

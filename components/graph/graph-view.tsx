@@ -4,6 +4,7 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
+import { useQuery } from "@tanstack/react-query";
 import {
   useDeferredValue,
   useMemo,
@@ -12,9 +13,10 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from "react";
-import type { Analysis, PathView } from "@/lib/analysis/analyze";
+import type { PathView } from "@/lib/analysis/analyze";
 import type { NodeId, PathId } from "@/lib/model/ids";
 import { controlEntry } from "@/lib/controls/registry";
+import type { GraphSectionData, PathDetail, ToolDetail } from "@/lib/graph/view";
 import { SourceSinkGraph } from "./graph";
 import {
   allGroups,
@@ -26,8 +28,6 @@ import {
 } from "./layout";
 import { measureText } from "./measure";
 import {
-  findingsForPath,
-  focusView,
   isSelfPath,
   orderPaths,
   pathLabel,
@@ -42,6 +42,18 @@ import "./graph.css";
 
 /** Paths listed beside the graph before "Show all". */
 export const PATH_BUTTONS_SHOWN = 50;
+
+/**
+ * Where the graph gets what it shows only when a reviewer opens it: a tool's role reasons (its
+ * node's tooltip and description) and a path's findings. The review page fetches them from the
+ * graph details route; the share view reads them from the analysis it already holds.
+ */
+export type GraphDetails = {
+  /** Names the analysis these details belong to (review and revision), for caching. */
+  key: readonly unknown[];
+  tool: (key: string) => Promise<ToolDetail | null>;
+  path: (pathId: string) => Promise<PathDetail | null>;
+};
 
 function Legend() {
   return (
@@ -80,9 +92,21 @@ function Legend() {
   );
 }
 
-function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }) {
-  const { onPath, atNodes } = findingsForPath(analysis, path);
-  const agent = analysis.agents.find((a) => a.agentId === path.agentId);
+function PathFindings(props: {
+  analysis: GraphSectionData;
+  path: PathView;
+  details: GraphDetails;
+}) {
+  const { analysis, path, details } = props;
+  const query = useQuery({
+    queryKey: [...details.key, "path", path.id],
+    queryFn: () => details.path(path.id),
+    staleTime: Infinity,
+  });
+  const onPath = query.data?.onPath ?? [];
+  const atNodes = query.data?.atNodes ?? [];
+  const controlsOnPath =
+    analysis.agents.find((a) => a.agentId === path.agentId)?.controlsOnPath ?? [];
   const list = (title: string, items: typeof onPath) =>
     items.length > 0 && (
       <div className="stack" style={{ gap: "0.5rem" }}>
@@ -130,9 +154,9 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
           {path.reliesOnSuggestions && " · relies on a suggested role"}
         </p>
       </div>
-      {agent && agent.controlsOnPath.length > 0 && (
+      {controlsOnPath.length > 0 && (
         <div className="row" style={{ gap: "0.3rem" }}>
-          {agent.controlsOnPath.map((c) => (
+          {controlsOnPath.map((c) => (
             <span
               key={`${c.controlId}:${c.sitsAt}`}
               className={`badge ${STATUS_BADGE[c.status]}`}
@@ -144,10 +168,26 @@ function PathFindings({ analysis, path }: { analysis: Analysis; path: PathView }
           ))}
         </div>
       )}
-      {list("Findings on this path", onPath)}
-      {list("Findings at its nodes", atNodes)}
-      {onPath.length + atNodes.length === 0 && (
-        <p className="muted small">No findings name this path or its nodes.</p>
+      {query.isPending ? (
+        <p className="muted small" aria-busy="true">
+          Loading the findings of this path…
+        </p>
+      ) : query.isError ? (
+        <p className="small" role="alert">
+          Could not load the findings of this path: {query.error.message}
+        </p>
+      ) : (
+        <>
+          {list("Findings on this path", onPath)}
+          {list("Findings at its nodes", atNodes)}
+          {query.data === null ? (
+            <p className="muted small">This path is not in the revision the analysis now has.</p>
+          ) : (
+            onPath.length + atNodes.length === 0 && (
+              <p className="muted small">No findings name this path or its nodes.</p>
+            )
+          )}
+        </>
       )}
     </div>
   );
@@ -166,11 +206,6 @@ export function AfterTheGraph({ children }: { children: ReactNode }) {
 /** An agent's name at the graph's agent font (bold 12 px), to size the agent column to it. */
 const measureAgent = (label: string) => measureText(label, 12, 600);
 
-/** `?graph=all` opens the whole graph instead of the paths to sensitive sinks (a link to share, and the bench's 500-node draw). */
-function wholeGraphAsked(): boolean {
-  return new URLSearchParams(window.location.search).get("graph") === "all";
-}
-
 const noSubscription = () => () => {};
 /**
  * False in a server render and while hydrating one (the share view renders the graph on the
@@ -185,13 +220,36 @@ const useInBrowser = () =>
     () => false,
   );
 
-export function GraphView({ analysis, names }: { analysis: Analysis; names: GraphNames }) {
+/**
+ * `analysis` holds the nodes to draw (the default view, or the whole graph once `whole` is asked
+ * for and has arrived); `onWholeChange` asks the owner for the other one ("Show all N").
+ */
+export function GraphView(props: {
+  analysis: GraphSectionData;
+  names: GraphNames;
+  details: GraphDetails;
+  whole: boolean;
+  onWholeChange: (whole: boolean) => void;
+}) {
+  const { analysis, names, details, whole, onWholeChange } = props;
   const inBrowser = useInBrowser();
-  const focus = useMemo(() => focusView(analysis), [analysis]);
-  const [whole, setWhole] = useState(() => inBrowser && wholeGraphAsked());
-  const only =
-    !whole && focus && focus.nodes.size < analysis.graph.nodes.length ? focus.nodes : undefined;
-  const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis, only));
+  const focus = analysis.focus;
+  const drawnWhole = analysis.scope === "whole";
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => defaultCollapsed(analysis));
+  // A new scope arrived (the whole graph after "Show all", or back): its groups start as the
+  // default collapses them, and a node selected in the other view may not be drawn.
+  // Unless the reviewer opened or closed groups while it was on its way.
+  const [collapsedScope, setCollapsedScope] = useState(analysis.scope);
+  const [resetOnArrival, setResetOnArrival] = useState(false);
+  if (collapsedScope !== analysis.scope) {
+    setCollapsedScope(analysis.scope);
+    if (resetOnArrival) setCollapsed(defaultCollapsed(analysis));
+    setResetOnArrival(false);
+  }
+  const changeCollapsed = (next: Set<string> | ((prev: Set<string>) => Set<string>)) => {
+    setResetOnArrival(false);
+    setCollapsed(next);
+  };
   const [selectedPath, setSelectedPath] = useState<PathId | null>(null);
   const [selectedSelf, setSelectedSelf] = useState<NodeId | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
@@ -201,10 +259,10 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   const layout = useMemo(
     () =>
       layoutGraph(analysis, collapsed, {
-        only,
         measureAgent: inBrowser ? measureAgent : undefined,
+        groupTotals: analysis.groupTotals,
       }),
-    [analysis, collapsed, only, inBrowser],
+    [analysis, collapsed, inBrowser],
   );
   const ordered = useMemo(() => orderPaths(analysis), [analysis]);
   const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);
@@ -263,7 +321,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
   }, [path, selfRow, selectedNode, throughNode, layout]);
 
   const toggleGroup = (key: string) =>
-    setCollapsed((prev) => {
+    changeCollapsed((prev) => {
       const next = new Set(prev);
       if (next.has(key)) next.delete(key);
       else next.add(key);
@@ -273,8 +331,8 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
 
   const shown = showAllPaths ? crossPaths : crossPaths.slice(0, PATH_BUTTONS_SHOWN);
   const showWhole = (next: boolean) => {
-    setWhole(next);
-    setCollapsed(defaultCollapsed(analysis, next || !focus ? undefined : focus.nodes));
+    onWholeChange(next);
+    setResetOnArrival(true);
     setSelectedNode(null);
   };
   const selectPath = (id: PathId | null) => {
@@ -303,7 +361,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           <button
             type="button"
             className="btn"
-            onClick={() => setCollapsed(new Set())}
+            onClick={() => changeCollapsed(new Set())}
             disabled={collapsed.size === 0}
           >
             Expand all groups
@@ -311,21 +369,27 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           <button
             type="button"
             className="btn"
-            onClick={() => setCollapsed(new Set<GroupKey>(groups))}
+            onClick={() => changeCollapsed(new Set<GroupKey>(groups))}
             disabled={collapsed.size === groups.size}
           >
             Collapse all groups
           </button>
         </div>
       </div>
-      {focus && focus.nodes.size < analysis.graph.nodes.length && (
+      {focus && focus.nodeCount < analysis.wholeNodeCount && (
         <div className="row small" data-testid="graph-view-scope">
           <span>
-            {whole
-              ? `The whole graph: all ${analysis.graph.nodes.length} nodes.`
+            {drawnWhole
+              ? `The whole graph: all ${analysis.wholeNodeCount} nodes.`
               : focus.basis === "sensitive"
-                ? `Showing the ${focus.nodes.size} nodes on paths to sensitive sinks (deploy or destroy, reach the network or share, confirmed writes); ${analysis.graph.nodes.length - focus.nodes.size} more are on paths to suggested writes or on no path.`
-                : `Showing the ${focus.nodes.size} nodes on a path; ${analysis.graph.nodes.length - focus.nodes.size} more are on no path.`}
+                ? `Showing the ${focus.nodeCount} nodes on paths to sensitive sinks (deploy or destroy, reach the network or share, confirmed writes); ${analysis.wholeNodeCount - focus.nodeCount} more are on paths to suggested writes or on no path.`
+                : `Showing the ${focus.nodeCount} nodes on a path; ${analysis.wholeNodeCount - focus.nodeCount} more are on no path.`}
+            {whole !== drawnWhole && (
+              <span className="muted" role="status">
+                {" "}
+                Loading…
+              </span>
+            )}
           </span>
           <button
             type="button"
@@ -337,7 +401,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
               ? focus.basis === "sensitive"
                 ? "Show only paths to sensitive sinks"
                 : "Show only nodes on a path"
-              : `Show all ${analysis.graph.nodes.length}`}
+              : `Show all ${analysis.wholeNodeCount}`}
           </button>
         </div>
       )}
@@ -365,6 +429,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           }}
           onToggleGroup={toggleGroup}
           names={names}
+          details={details}
         />
       </div>
 
@@ -460,7 +525,7 @@ export function GraphView({ analysis, names }: { analysis: Analysis; names: Grap
           </div>
           <div>
             {path ? (
-              <PathFindings analysis={analysis} path={path} />
+              <PathFindings analysis={analysis} path={path} details={details} />
             ) : selfRow ? (
               <div className="stack" data-testid="path-details" aria-live="polite">
                 <h3 style={{ marginBottom: 0 }}>

@@ -119,6 +119,8 @@ export type LayoutOptions = {
   only?: ReadonlySet<NodeId>;
   /** The width of an agent's label as drawn; the agent column grows to the widest, up to AGENT_COLUMN_MAX. */
   measureAgent?: (label: string) => number;
+  /** Members of each group in the whole graph, when `full` holds only part of it (the server's default view). */
+  groupTotals?: Readonly<Record<string, number>>;
 };
 
 const DEFAULT_WIDTHS: readonly number[] = COLUMNS.map((c) => c.width);
@@ -196,7 +198,7 @@ export function layoutGraph(
   collapsed: ReadonlySet<string>,
   options: LayoutOptions = {},
 ): GraphLayout {
-  const { serverOrder, only, measureAgent } = options;
+  const { serverOrder, only, measureAgent, groupTotals } = options;
   const analysis = only
     ? {
         ...full,
@@ -206,10 +208,12 @@ export function layoutGraph(
         },
       }
     : full;
-  const totals = new Map<GroupKey, number>();
-  for (const n of full.graph.nodes) {
-    const k = groupOf(n);
-    if (k) totals.set(k, (totals.get(k) ?? 0) + 1);
+  const totals = new Map<string, number>(Object.entries(groupTotals ?? {}));
+  if (!groupTotals) {
+    for (const n of full.graph.nodes) {
+      const k = groupOf(n);
+      if (k) totals.set(k, (totals.get(k) ?? 0) + 1);
+    }
   }
   const selfPathSinks = selfPaths(full).sinkNodes;
   const widths = [...DEFAULT_WIDTHS];

@@ -3,7 +3,7 @@
  * (labels.ts), with what tells it apart when two nodes would read the same. Pure: widths come from
  * `measure` (a canvas in the browser, see measure.ts; any function in a test).
  */
-import type { Analysis } from "@/lib/analysis/analyze";
+import type { GraphSectionData } from "@/lib/graph/view";
 import { splitToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import { distinctLabels, type LabelRequest } from "./labels";
@@ -28,7 +28,7 @@ export function groupCount(g: NonNullable<LayoutNode["group"]>): string {
 
 /** A node's label with what tells it apart from a node of the same label: its server, its source, its tool. */
 export function qualifiedLabel(
-  analysis: Pick<Analysis, "sources">,
+  analysis: Pick<GraphSectionData, "sources">,
   n: LayoutNode,
   names: GraphNames,
 ): string | undefined {
@@ -57,7 +57,7 @@ export function qualifiedLabel(
 
 /** The visible label of every node, unique within its column (labels.ts). */
 export function nodeLabels(
-  analysis: Pick<Analysis, "sources">,
+  analysis: Pick<GraphSectionData, "sources">,
   layout: GraphLayout,
   names: GraphNames,
   measure: (text: string, font: string) => number,

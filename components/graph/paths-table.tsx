@@ -1,7 +1,8 @@
 "use client";
 /** The accessible table view of the same paths the graph draws, one row per listed path. */
 import { useState } from "react";
-import type { Analysis, PathView } from "@/lib/analysis/analyze";
+import type { PathView } from "@/lib/analysis/analyze";
+import type { GraphSectionData } from "@/lib/graph/view";
 import type { PathId } from "@/lib/model/ids";
 import { controlEntry } from "@/lib/controls/registry";
 import { SELF_PATH_MARK } from "./layout";
@@ -12,7 +13,7 @@ export const PATH_ROWS_SHOWN = 200;
 
 /** `paths`: the listed paths in reading order (orderPaths), cross-tool paths to sensitive sinks first. */
 export function PathsTable(props: {
-  analysis: Analysis;
+  analysis: GraphSectionData;
   paths: readonly PathView[];
   selected: PathId | null;
   onSelect: (id: PathId) => void;

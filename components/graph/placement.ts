@@ -6,7 +6,7 @@
  * tooltip adds. Marks are per visible node and edge: the members of a collapsed group share its
  * node, so they share one mark and one copy of the lines.
  */
-import type { Analysis } from "@/lib/analysis/analyze";
+import type { GraphSectionData } from "@/lib/graph/view";
 import {
   CONTROLS,
   controlDefinition,
@@ -71,7 +71,7 @@ export function curve(
 
 /** Where each control is drawn, by its registry definition's placement. */
 export function placeControls(
-  analysis: Analysis,
+  analysis: Pick<GraphSectionData, "controls">,
   layout: GraphLayout,
   names: GraphNames,
   registry: ControlRegistry = CONTROLS,

@@ -9,10 +9,12 @@
  * edges to the next column (left/right), Home/End jump within a column, Enter or Space selects a
  * node (or opens/closes a server group), Escape clears the selection.
  */
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Analysis } from "@/lib/analysis/analyze";
 import { shownName } from "@/lib/model/prose";
+import type { GraphSectionData, ToolDetail } from "@/lib/graph/view";
+import type { GraphDetails } from "./graph-view";
 import { fitText } from "./fit-text";
 import { groupCount, nodeLabels } from "./node-labels";
 import {
@@ -30,8 +32,12 @@ import "./graph.css";
 
 export type { GraphNames };
 
+type Analysis = GraphSectionData;
+
 export type SourceSinkGraphProps = {
   analysis: Analysis;
+  /** Where a tool's role reasons come from when its node is focused or hovered. */
+  details: GraphDetails;
   layout: GraphLayout;
   /** Visible node and edge keys to highlight (a selected path or node), or null. */
   highlight: { nodes: ReadonlySet<string>; edges: ReadonlySet<string> } | null;
@@ -89,10 +95,18 @@ const nodeServer = (n: LayoutNode): string | null =>
       ? n.node.serverId
       : null;
 
-function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
+/** A tool's details: undefined while not fetched, null when the analysis has no such tool. */
+type ToolLookup = (key: string) => ToolDetail | null | undefined;
+
+function nodeLines(
+  analysis: Analysis,
+  n: LayoutNode,
+  names: GraphNames,
+  toolOf: ToolLookup,
+): string[] {
   const server = nodeServer(n);
   const blocked = server === null ? undefined : blockedServers(analysis).get(server);
-  const lines = nodeLinesOf(analysis, n, names);
+  const lines = nodeLinesOf(analysis, n, names, toolOf);
   return blocked === undefined
     ? lines
     : [
@@ -101,7 +115,12 @@ function nodeLines(analysis: Analysis, n: LayoutNode, names: GraphNames): string
       ];
 }
 
-function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): string[] {
+function nodeLinesOf(
+  analysis: Analysis,
+  n: LayoutNode,
+  names: GraphNames,
+  toolOf: ToolLookup,
+): string[] {
   const node = n.node;
   if (n.group) {
     const toggle = n.group.collapsed
@@ -142,12 +161,14 @@ function nodeLinesOf(analysis: Analysis, n: LayoutNode, names: GraphNames): stri
       ];
     case "returning":
     case "sink": {
-      const tool = analysis.tools.find((t) => t.key === node.tool);
+      const tool = toolOf(node.tool);
       // Every reason of every role, not only the first: this is what the reviewer weighs.
       const reasons = tool ? roleReasons(tool) : [];
       return [
         `${shownName(node.label)} (${shownName(names.server(node.serverId))})`,
-        `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
+        tool === undefined
+          ? `Roles: loading their reasons… (${node.rolesOrigin})`
+          : `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
         ...reasons.map((r) => `${r.role.replaceAll("_", " ")}: ${r.reasons.join("; ")}`),
         ...(n.selfPath
           ? [
@@ -209,6 +230,24 @@ function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string 
   return `${kind}: ${plain}${extra}${n.onPath ? ", on a path" : ""}${self}${shownAs}`;
 }
 
+const toolQueryKey = (details: GraphDetails, key: string) => [...details.key, "tool", key];
+
+function cachedTool(
+  client: QueryClient,
+  details: GraphDetails,
+  key: string,
+): ToolDetail | null | undefined {
+  return client.getQueryData<ToolDetail | null>(toolQueryKey(details, key));
+}
+
+function fetchTool(client: QueryClient, details: GraphDetails, key: string) {
+  return client.fetchQuery({
+    queryKey: toolQueryKey(details, key),
+    queryFn: () => details.tool(key),
+    staleTime: Infinity,
+  });
+}
+
 export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   const { analysis, layout, highlight, selectedKey, names } = props;
   const svgRef = useRef<SVGSVGElement>(null);
@@ -219,6 +258,9 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   useEffect(() => {
     latest.current = props;
   });
+  const queryClient = useQueryClient();
+  /** The node whose tooltip is open, so details that arrive later update only that one. */
+  const tipFor = useRef<string | null>(null);
 
   const controls = useMemo(() => placeControls(analysis, layout, names), [analysis, layout, names]);
   const labels = useMemo(() => visibleLabels(analysis, layout, names), [analysis, layout, names]);
@@ -258,7 +300,43 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       }
       setTip({ x, y, lines: lines.filter((l) => l.length > 0) });
     };
-    const hideTip = () => setTip(null);
+    const hideTip = () => {
+      tipFor.current = null;
+      setTip(null);
+    };
+    /**
+     * A node's tooltip lines. A tool's role reasons are fetched the first time its node is
+     * focused or hovered; the tooltip says so and is filled in (with the focused node's
+     * description) when they arrive, if it is still open on that node.
+     */
+    const linesOf = (n: LayoutNode) => [
+      ...nodeLines(latest.current.analysis, n, latest.current.names, (key) =>
+        cachedTool(queryClient, latest.current.details, key),
+      ),
+      ...(controlsRef.current.byNode.get(n.key) ?? []),
+    ];
+    const open = (event: MouseEvent | FocusEvent, n: LayoutNode, target: SVGGElement) => {
+      tipFor.current = n.key;
+      const lines = linesOf(n);
+      // The tooltip's lines as the node's description, set as it takes focus, so a screen
+      // reader reads them all (every reason of every role among them), not only sighted users.
+      if (event.type === "focus")
+        target.setAttribute("aria-description", lines.filter((l) => l.length > 0).join(". "));
+      showTip(event, lines);
+      const tool =
+        n.node && (n.node.kind === "returning" || n.node.kind === "sink") ? n.node.tool : null;
+      if (tool === null || cachedTool(queryClient, latest.current.details, tool) !== undefined)
+        return;
+      void fetchTool(queryClient, latest.current.details, tool) // a failure leaves "loading"; the next open retries
+        .then(() => {
+          if (tipFor.current !== n.key) return;
+          const filled = linesOf(n);
+          if (document.activeElement === target)
+            target.setAttribute("aria-description", filled.filter((l) => l.length > 0).join(". "));
+          showTip(event, filled);
+        })
+        .catch(() => undefined);
+    };
 
     // Server groups.
     gGroups
@@ -324,22 +402,12 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
           else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
           setActive(n.key);
         });
-        g.on("mouseenter", (event: MouseEvent, n) =>
-          showTip(event, [
-            ...nodeLines(latest.current.analysis, n, latest.current.names),
-            ...(controlsRef.current.byNode.get(n.key) ?? []),
-          ]),
-        );
+        g.on("mouseenter", function (event: MouseEvent, n) {
+          open(event, n, this);
+        });
         g.on("mouseleave", hideTip);
         g.on("focus", function (event: FocusEvent, n) {
-          const lines = [
-            ...nodeLines(latest.current.analysis, n, latest.current.names),
-            ...(controlsRef.current.byNode.get(n.key) ?? []),
-          ];
-          // The tooltip's lines as the node's description, set as it takes focus, so a screen
-          // reader reads them all (every reason of every role among them), not only sighted users.
-          this.setAttribute("aria-description", lines.filter((l) => l.length > 0).join(". "));
-          showTip(event, lines);
+          open(event, n, this);
         });
         g.on("blur", hideTip);
         return g;
@@ -455,7 +523,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       painted.current = true;
       requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("graph-painted")));
     }
-  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names, labels]);
+  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names, labels, queryClient]);
 
   const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {
     const target = (event.target as Element).closest?.("g.gnode");

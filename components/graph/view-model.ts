@@ -1,10 +1,10 @@
 /**
  * Read-only views over the analysis the server returned, for display: every control evaluation as
- * one flat list, where each is drawn, the findings of a path, and human labels. Nothing here
+ * one flat list, where each is drawn, the order of paths, and human labels. Nothing here
  * decides anything the analysis did not already decide.
  */
 import type { Analysis, PathView, ToolView } from "@/lib/analysis/analyze";
-import type { Finding } from "@/lib/model/findings";
+import { isFocusSink, type GraphSectionData } from "@/lib/graph/view";
 import { splitToolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import type { ControlPosition } from "@/lib/controls/catalog";
@@ -63,7 +63,7 @@ export type ControlRow = {
 
 /** Every control evaluation of the analysis, configured or absent, in registry order. */
 export function controlRows(
-  analysis: Pick<Analysis, "controls">,
+  analysis: Pick<GraphSectionData, "controls">,
   registry: ControlRegistry = CONTROLS,
 ): ControlRow[] {
   const c = analysis.controls;
@@ -109,7 +109,10 @@ export function controlTooltip(
 /** A tool's name for display, from its key: the server's text, with hidden characters revealed. */
 export const toolName = (key: ToolKey) => shownName(splitToolKey(key).tool);
 
-export function agentName(analysis: Pick<Analysis, "agents">, agentId: string): string {
+export function agentName(
+  analysis: { agents: readonly { agentId: string; name: string }[] },
+  agentId: string,
+): string {
   return analysis.agents.find((a) => a.agentId === agentId)?.name ?? agentId;
 }
 
@@ -123,25 +126,17 @@ export function scopeName(
 }
 
 /** One line naming a path's hops. */
-export function pathLabel(analysis: Pick<Analysis, "agents">, p: PathView): string {
+export function pathLabel(
+  analysis: { agents: readonly { agentId: string; name: string }[] },
+  p: PathView,
+): string {
   return `${p.head.label} → ${toolName(p.returningTool)} → ${agentName(analysis, p.agentId)} → ${toolName(p.sink)}`;
 }
 
-/** Findings about a path: those naming it, then those about a node on it that name no path. */
-export function findingsForPath(
-  analysis: Pick<Analysis, "findings">,
-  p: PathView,
-): { onPath: Finding[]; atNodes: Finding[] } {
-  const nodes = new Set<string>(p.nodeIds);
-  const onPath = analysis.findings.filter((f) => f.pathIds.includes(p.id));
-  const atNodes = analysis.findings.filter(
-    (f) => f.pathIds.length === 0 && f.nodeIds.some((n) => nodes.has(n)),
-  );
-  return { onPath, atNodes };
-}
-
 /** Why there are no paths, from what the analysis found. */
-export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "graph">): string {
+export function noPathReason(analysis: {
+  agents: readonly { returningTools: readonly unknown[]; sinkTools: readonly unknown[] }[];
+}): string {
   if (analysis.agents.length === 0)
     return "No agent is registered yet, so no tool shares a session with another.";
   const withReturning = analysis.agents.filter((a) => a.returningTools.length > 0);
@@ -153,49 +148,8 @@ export function noPathReason(analysis: Pick<Analysis, "agents" | "controls" | "g
   return "No agent holds both a tool returning untrusted text and a sensitive sink: tool-set separation is in place, and the path is cut at each session boundary.";
 }
 
-/**
- * The sinks the graph opens on. Every sink the analysis names is a sensitive sink (it writes,
- * deploys or destroys, or reaches the network or shares), but on a real 200-tool server most
- * `writes` are suggestions fired by a word of a description, and a graph of 190 sinks is not read.
- * So the default view keeps the sinks that act beyond the session or cannot be undone: those that
- * deploy or destroy, reach the network or share, and the `writes` the reviewer confirmed. Suggested
- * writes stay one action away (the whole graph), and in the path list and table.
- */
-export const FOCUS_SINK_ROLES: readonly ToolRole[] = ["deploys_or_destroys", "network_or_shares"];
-
-type SinkLike = { sinkRoles: readonly ToolRole[]; rolesOrigin: "confirmed" | "suggested" };
-export const isFocusSink = (s: SinkLike): boolean =>
-  s.sinkRoles.some((r) => FOCUS_SINK_ROLES.includes(r)) ||
-  (s.rolesOrigin === "confirmed" && s.sinkRoles.includes("writes"));
-
-export type FocusView = {
-  /** Graph nodes on a path to a sink the default view keeps. */
-  nodes: Set<NodeId>;
-  /** `sensitive`: paths to the sinks `isFocusSink` keeps; `paths`: no path reaches one, so every path's nodes. */
-  basis: "sensitive" | "paths";
-};
-
-/**
- * What the graph shows before "Show all": the nodes on paths to the sinks `isFocusSink` keeps, or,
- * when no path reaches one, the nodes on any path; null when there is no path (everything shows).
- * From the graph's edges, not the listed paths (the listing is bounded): by the union property a
- * returning tool on a path in a session reaches every sink of that session on a path.
- */
-export function focusView(analysis: Pick<Analysis, "graph">): FocusView | null {
-  const { nodes, edges } = analysis.graph;
-  const onPathInto = new Set<NodeId>();
-  for (const e of edges) if (e.onPath && e.kind === "holds") onPathInto.add(e.to);
-  const sinksOnPath = nodes.filter((n) => n.kind === "sink" && onPathInto.has(n.id));
-  if (sinksOnPath.length === 0) return null;
-  const focused = sinksOnPath.filter((n) => n.kind === "sink" && isFocusSink(n));
-  const basis = focused.length > 0 ? "sensitive" : "paths";
-  const keep = new Set<NodeId>((focused.length > 0 ? focused : sinksOnPath).map((n) => n.id));
-  // Walk the on-path edges backwards, one column at a time: sinks → agents → returning tools → sources → writers.
-  for (const kind of ["holds", "held_by", "returned_by", "writes_into"] as const) {
-    for (const e of edges) if (e.onPath && e.kind === kind && keep.has(e.to)) keep.add(e.from);
-  }
-  return { nodes: keep, basis };
-}
+// What the graph opens on is decided with the data the server sends it (lib/graph/view.ts).
+export { FOCUS_SINK_ROLES, focusView, isFocusSink, type FocusView } from "@/lib/graph/view";
 
 /** A path whose returning tool is its sink: the tool's own output reaches it again in the session. */
 export const isSelfPath = (p: Pick<PathView, "returningTool" | "sink">): boolean =>
@@ -239,7 +193,7 @@ export function selfPaths(analysis: Pick<Analysis, "graph">): {
  * (`isFocusSink`), then cross-tool paths to the other sinks, then self-paths (which the path list
  * folds into one row per agent). The analysis's order is kept within each rank.
  */
-export function orderPaths(analysis: Pick<Analysis, "paths" | "tools">): PathView[] {
+export function orderPaths(analysis: Pick<GraphSectionData, "paths" | "tools">): PathView[] {
   const origin = new Map(analysis.tools.map((t) => [t.key, t.rolesOrigin]));
   const rank = (p: PathView) =>
     isSelfPath(p)

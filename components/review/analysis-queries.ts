@@ -8,6 +8,14 @@ import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
 import { analysisKeys } from "@/components/query-keys";
 import type { Analysis } from "@/lib/analysis/analyze";
+import {
+  decodeGraphSection,
+  type GraphScope,
+  type GraphSectionData,
+  type GraphSectionWire,
+  type PathDetail,
+  type ToolDetail,
+} from "@/lib/graph/view";
 import { ANALYSIS_VERSION } from "@/lib/analysis/version";
 import type { ReviewId } from "@/lib/ids";
 
@@ -45,6 +53,75 @@ export const ReviewAnalysisSchema = z.custom<ReviewAnalysis>((v) => {
     Array.isArray(v.tools)
   );
 }, "not an analysis response");
+
+export type ReviewGraph = GraphSectionData & { reviewId: ReviewId; revision: number };
+
+/** The envelope the graph section relies on; `decodeGraphSection` checks every edge it restores. */
+const ReviewGraphWireSchema = z.custom<GraphSectionWire & { reviewId: ReviewId; revision: number }>(
+  (v) => {
+    if (
+      !isObject(v) ||
+      v.version !== ANALYSIS_VERSION ||
+      typeof v.revision !== "number" ||
+      typeof v.reviewId !== "string" ||
+      (v.scope !== "focus" && v.scope !== "whole")
+    )
+      return false;
+    const { graph, paths, controls } = v;
+    return (
+      isObject(graph) &&
+      Array.isArray(graph.nodes) &&
+      Array.isArray(graph.edges) &&
+      isObject(paths) &&
+      Array.isArray(paths.listed) &&
+      isObject(controls) &&
+      isObject(controls.residue) &&
+      Array.isArray(v.agents) &&
+      Array.isArray(v.controlsOnPath) &&
+      Array.isArray(v.toolLists)
+    );
+  },
+  "not a graph view response",
+);
+
+/** The graph view route: what the Graph section draws (`lib/graph/view.ts`); the page preloads it. */
+export const graphUrl = (id: string, scope: GraphScope) =>
+  `/api/reviews/${encodeURIComponent(id)}/graph?scope=${scope}`;
+
+export const graphOptions = (id: string, revision: number, scope: GraphScope) =>
+  queryOptions({
+    queryKey: analysisKeys.graph(id, revision, scope),
+    queryFn: async (): Promise<ReviewGraph> => {
+      const wire = await apiFetch(graphUrl(id, scope), ReviewGraphWireSchema);
+      return { ...decodeGraphSection(wire), reviewId: wire.reviewId, revision: wire.revision };
+    },
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+const ToolDetailResponseSchema = z.custom<{ tool: ToolDetail | null }>(
+  (v) => isObject(v) && (v.tool === null || (isObject(v.tool) && Array.isArray(v.tool.roles))),
+  "not a tool detail",
+);
+const PathDetailResponseSchema = z.custom<{ path: PathDetail | null }>(
+  (v) =>
+    isObject(v) &&
+    (v.path === null ||
+      (isObject(v.path) && Array.isArray(v.path.onPath) && Array.isArray(v.path.atNodes))),
+  "not a path detail",
+);
+const detailsUrl = (id: string, query: string) =>
+  `/api/reviews/${encodeURIComponent(id)}/graph/details?${query}`;
+
+/** A tool's role reasons and a path's findings, fetched when the graph opens them. */
+export const graphDetailsFetchers = (id: string) => ({
+  tool: async (key: string) =>
+    (await apiFetch(detailsUrl(id, `tool=${encodeURIComponent(key)}`), ToolDetailResponseSchema))
+      .tool,
+  path: async (pathId: string) =>
+    (await apiFetch(detailsUrl(id, `path=${encodeURIComponent(pathId)}`), PathDetailResponseSchema))
+      .path,
+});
 
 /** The analysis route of a review (the review page preloads it on the Graph section). */
 export const analysisUrl = (id: string) => `/api/reviews/${encodeURIComponent(id)}/analysis`;

@@ -2,19 +2,27 @@
 /**
  * The Graph section: the residue statement, the source-to-sink graph with its paths and findings,
  * per-agent verdicts with the split action, and every control where it sits. Everything shown is
- * the analysis the route returned for the current revision; the split applies the lib's
- * `applySplit` to the review and saves it as a new revision, after which the analysis refetches.
+ * what the graph view route returned for the current revision (`lib/graph/view.ts`: the default
+ * view, or the whole graph after "Show all"; a tool's reasons and a path's findings when opened);
+ * the split applies the lib's `applySplit` to the review and saves it as a new revision, after
+ * which the view refetches.
  */
 import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
-import { analysisOptions, type ReviewAnalysis } from "@/components/review/analysis-queries";
+import { analysisKeys } from "@/components/query-keys";
+import {
+  graphDetailsFetchers,
+  graphOptions,
+  type ReviewGraph,
+} from "@/components/review/analysis-queries";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { ControlsTable } from "@/components/graph/controls-table";
 import { preloadSourceSinkGraph } from "@/components/graph/graph";
-import { AfterTheGraph, GraphView } from "@/components/graph/graph-view";
+import { AfterTheGraph, GraphView, type GraphDetails } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
-import type { AgentAnalysis, Leg } from "@/lib/analysis/analyze";
+import type { GraphAgent } from "@/lib/graph/view";
 import { toolKey } from "@/lib/model/ids";
 import { applySplit } from "@/lib/controls/separation";
 import type { Review } from "@/lib/review/schema";
@@ -30,7 +38,7 @@ function Skeleton() {
 }
 
 /** "4 servers from declared tools, 1 from its latest inspection". */
-function toolListSummary(analysis: ReviewAnalysis): string {
+function toolListSummary(analysis: ReviewGraph): string {
   const declared = analysis.toolLists.filter((l) => l.origin === "declared").length;
   const snapshot = analysis.toolLists.length - declared;
   const parts = [
@@ -40,17 +48,17 @@ function toolListSummary(analysis: ReviewAnalysis): string {
   return parts.length > 0 ? `tools: ${parts.join(", ")}` : "no servers";
 }
 
-const legText = (name: string, leg: Leg) => `${name} ${leg.present ? "✓" : "✕"}`;
+const legText = (name: string, leg: { present: boolean }) => `${name} ${leg.present ? "✓" : "✕"}`;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 }
 
-function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; review: Review }) {
+function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor; review: Review }) {
   const { analysis, editor, review } = props;
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
 
-  const split = async (agent: AgentAnalysis) => {
+  const split = async (agent: GraphAgent) => {
     const plan = analysis.controls.separation.agents.find(
       (a) => a.agentId === agent.agentId,
     )?.split;
@@ -114,7 +122,7 @@ function AgentVerdicts(props: { analysis: ReviewAnalysis; editor: ReviewEditor; 
                   <tr key={a.agentId} data-agent-id={a.agentId}>
                     <td>
                       <strong>{a.name}</strong>
-                      <div className="small muted">{a.tools.length} tools in the session</div>
+                      <div className="small muted">{a.toolCount} tools in the session</div>
                     </td>
                     <td className="num">{a.pathCount}</td>
                     <td>
@@ -219,8 +227,17 @@ export function GraphSection({
   review: Review;
   revision: number;
 }) {
-  const query = useQuery(analysisOptions(id, revision));
+  // `?graph=all` opens the whole graph (a link to share, and the bench's 500-node draw).
+  const searchParams = useSearchParams();
+  const [whole, setWhole] = useState(() => searchParams.get("graph") === "all");
+  const query = useQuery(graphOptions(id, revision, whole ? "whole" : "focus"));
   useEffect(preloadSourceSinkGraph, []);
+  // Keyed on the revision drawn (the previous one stays on screen while a save lands).
+  const drawn = query.data?.revision ?? revision;
+  const details = useMemo<GraphDetails>(
+    () => ({ key: analysisKeys.graphDetails(id, drawn), ...graphDetailsFetchers(id) }),
+    [id, drawn],
+  );
   const names = useMemo<GraphNames>(() => {
     const servers = new Map(review.servers.map((s) => [s.id as string, s.name]));
     const agents = new Map(review.agents.map((a) => [a.id as string, a.name]));
@@ -325,7 +342,14 @@ export function GraphSection({
             <p>Add sources, map them to tools and place tools in agents to see the graph.</p>
           </div>
         ) : (
-          <GraphView key={`${analysis.reviewId}`} analysis={analysis} names={names} />
+          <GraphView
+            key={`${analysis.reviewId}`}
+            analysis={analysis}
+            names={names}
+            details={details}
+            whole={whole}
+            onWholeChange={setWhole}
+          />
         )}
       </section>
       <AfterTheGraph>

@@ -1,18 +1,52 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { SaveStatus } from "@/components/ui/save-status";
-import { SourcesSection } from "@/components/review/sources-section";
-import { ServersSection } from "@/components/review/servers-section";
-import { AgentsSectionLoader } from "@/components/review/agents-section";
-import { GraphSection } from "@/components/review/graph-section";
-import { HistorySection } from "@/components/review/history-section";
-import { DecisionSection } from "@/components/review/decision-section";
-import { SurfacePanel } from "@/components/surface/surface-panel";
-import { ControlsSectionLoader } from "@/components/review/controls-section";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
 import { REVIEW_SECTIONS, type ReviewSectionId } from "@/components/review/sections";
+
+/**
+ * Each section is its own chunk: the page loads the code of the section it shows (still rendered
+ * on the server), not all seven with their forms, tables and the graph (issue 16: a review page
+ * loaded 275 kB of gzipped JavaScript on Sources). A section's code is fetched when a tab opens it.
+ */
+const sectionLoading = () => (
+  <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />
+);
+const SourcesSection = dynamic(
+  () => import("@/components/review/sources-section").then((m) => m.SourcesSection),
+  { loading: sectionLoading },
+);
+const ServersSection = dynamic(
+  () => import("@/components/review/servers-section").then((m) => m.ServersSection),
+  { loading: sectionLoading },
+);
+const SurfacePanel = dynamic(
+  () => import("@/components/surface/surface-panel").then((m) => m.SurfacePanel),
+  { loading: sectionLoading },
+);
+const AgentsSectionLoader = dynamic(
+  () => import("@/components/review/agents-section").then((m) => m.AgentsSectionLoader),
+  { loading: sectionLoading },
+);
+const ControlsSectionLoader = dynamic(
+  () => import("@/components/review/controls-section").then((m) => m.ControlsSectionLoader),
+  { loading: sectionLoading },
+);
+const GraphSection = dynamic(
+  () => import("@/components/review/graph-section").then((m) => m.GraphSection),
+  { loading: sectionLoading },
+);
+const HistorySection = dynamic(
+  () => import("@/components/review/history-section").then((m) => m.HistorySection),
+  { loading: sectionLoading },
+);
+const DecisionSection = dynamic(
+  () => import("@/components/review/decision-section").then((m) => m.DecisionSection),
+  { loading: sectionLoading },
+);
 
 function ConflictBanner({ editor }: { editor: ReviewEditor }) {
   if (!editor.conflict) return null;

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 
-test("[history]: every save is listed with who and when, and any two revisions can be compared", async ({
+test("[history]: every save is listed with who and when, and any two revisions are compared item by item", async ({
   page,
   context,
 }) => {
@@ -22,11 +22,20 @@ test("[history]: every save is listed with who and when, and any two revisions c
   await page.goto(`/reviews/${created.id}?section=history`);
   await expect(page.getByTestId("revision-1")).toBeVisible();
   await expect(page.getByTestId("revision-2")).toContainText("renamed for history");
-  const diff = page.getByTestId("revision-diff");
+  // What changed, item by item; Monaco is not loaded until an item is opened.
+  const changes = page.getByTestId("revision-changes");
+  await expect(page.getByTestId("revision-summary")).toContainText("review: 1 changed");
+  const item = changes.locator('[data-change-key="review"]');
+  await expect(item).toContainText("title");
+  await expect(page.locator(".monaco-diff-editor")).toHaveCount(0);
+  await item.getByRole("button", { name: /Show the difference in/ }).click();
+  const diff = item.getByTestId("revision-diff");
   await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
-  // The changed title is on the modified side of the diff.
+  // The changed title is on the modified side of the item's diff.
   await expect(diff.locator(".editor.modified")).toContainText("renamed for history");
+  await item.getByRole("button", { name: /Hide the difference in/ }).click();
+  await expect(page.locator(".monaco-diff-editor")).toHaveCount(0);
   await page.getByLabel("Compare revision").selectOption("2");
-  await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
+  await expect(changes).toContainText("nothing to compare");
   expect(errors).toEqual([]);
 });

@@ -58,3 +58,55 @@ export const ConflictDetailsSchema = z.object({ current: ReviewRecordSchema });
 /** One past revision: a ReviewRecord as it was, with who saved it; `updatedAt` is when. */
 export const RevisionRecordSchema = ReviewRecordSchema.extend({ author: z.string() });
 export type RevisionRecord = z.infer<typeof RevisionRecordSchema>;
+
+/** A revision number in a query string: digits only, so " 1e0" does not read as revision 1. */
+const RevisionParamSchema = z
+  .string()
+  .regex(/^\d{1,9}$/, "a revision number")
+  .transform(Number)
+  .pipe(z.number().int().min(1));
+
+/** `?from=&to=` of the item-level diff route, and `item=<key>` to get one item's two sides. */
+export const RevisionDiffQuerySchema = z.object({
+  from: RevisionParamSchema,
+  to: RevisionParamSchema,
+  item: z.string().min(1).max(4200).optional(),
+});
+
+const RevisionItemKindSchema = z.enum([
+  "review",
+  "server",
+  "tool",
+  "source",
+  "agent",
+  "control",
+  "decision",
+]);
+
+/** One changed item, without its two sides (`lib/review/revision-diff.ts`). */
+export const RevisionChangeSummarySchema = z.object({
+  kind: RevisionItemKindSchema,
+  key: z.string(),
+  label: z.string(),
+  change: z.enum(["added", "removed", "changed"]),
+  fields: z.array(z.string()),
+  details: z.array(z.string()),
+});
+export type RevisionChangeSummary = z.infer<typeof RevisionChangeSummarySchema>;
+
+/** What changed from revision `from` to `to`, item by item; `summary` counts them per kind. */
+export const RevisionDiffResponseSchema = z.object({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  summary: z.string(),
+  changes: z.array(RevisionChangeSummarySchema),
+});
+export type RevisionDiffResponse = z.infer<typeof RevisionDiffResponseSchema>;
+
+/** One changed item with its two sides (null where it did not exist). */
+export const RevisionItemResponseSchema = z.object({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  item: RevisionChangeSummarySchema.extend({ before: z.unknown(), after: z.unknown() }),
+});
+export type RevisionItemResponse = z.infer<typeof RevisionItemResponseSchema>;

@@ -3,11 +3,12 @@
  * The graph, its paths and the controls table of a shared review. The graph components take name
  * lookups as functions, which cannot cross from the server page, so this leaf builds them from plain maps.
  */
-import { useMemo } from "react";
+import { useId, useMemo, useState } from "react";
 import { ControlsTable } from "@/components/graph/controls-table";
-import { GraphView } from "@/components/graph/graph-view";
+import { GraphView, type GraphDetails } from "@/components/graph/graph-view";
 import { noPathReason, type GraphNames } from "@/components/graph/view-model";
 import type { Analysis } from "@/lib/analysis/analyze";
+import { graphSectionData, pathDetail, toolDetail } from "@/lib/graph/view";
 
 export function ShareAnalysis(props: {
   analysis: Analysis;
@@ -18,6 +19,21 @@ export function ShareAnalysis(props: {
   const names = useMemo<GraphNames>(
     () => ({ server: (id) => servers[id] ?? id, agent: (id) => agents[id] ?? id }),
     [servers, agents],
+  );
+  // The share view holds its whole (frozen) analysis, so the graph's view and details come from it.
+  const [whole, setWhole] = useState(false);
+  const view = useMemo(
+    () => graphSectionData(analysis, whole ? "whole" : "focus"),
+    [analysis, whole],
+  );
+  const instance = useId();
+  const details = useMemo<GraphDetails>(
+    () => ({
+      key: ["share", instance],
+      tool: (key) => Promise.resolve(toolDetail(analysis, key)),
+      path: (pathId) => Promise.resolve(pathDetail(analysis, pathId)),
+    }),
+    [analysis, instance],
   );
   const residue = analysis.controls.residue;
   return (
@@ -47,7 +63,15 @@ export function ShareAnalysis(props: {
             text writable outside the boundary to a sensitive sink.
           </p>
         )}
-        {analysis.graph.nodes.length > 0 && <GraphView analysis={analysis} names={names} />}
+        {analysis.graph.nodes.length > 0 && (
+          <GraphView
+            analysis={view}
+            names={names}
+            details={details}
+            whole={whole}
+            onWholeChange={setWhole}
+          />
+        )}
       </section>
       <section className="card stack" aria-labelledby="share-controls-heading">
         <h2 id="share-controls-heading" style={{ margin: 0 }}>
