@@ -33,6 +33,8 @@ import { attemptDelivery } from "@/lib/webhooks/node/deliver";
 export const INSPECT_QUEUE = "relay-review-inspect";
 export const DEAD_LETTER_QUEUE = "relay-review-inspect-dead";
 export const PGBOSS_SCHEMA = "pgboss";
+/** Session advisory lock held while a process sets pg-boss up. Arbitrary, fixed forever. */
+export const QUEUE_SETUP_LOCK_KEY = 7_231_946_018;
 /** Slots claimed per tick, and deliveries sent per tick, per process. */
 export const CLAIM_BATCH = 50;
 export const DELIVERY_BATCH = 10;
@@ -164,8 +166,6 @@ export async function startWatch(
     maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
   });
   boss.on("error", (e: Error) => log(`pg-boss: ${e.message}`));
-  await boss.start();
-  await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: "standard" });
   const queueOptions = {
     name: INSPECT_QUEUE,
     policy: "standard" as const,
@@ -175,9 +175,24 @@ export async function startWatch(
     expireInSeconds: settings.jobExpireSeconds,
     deadLetter: DEAD_LETTER_QUEUE,
   };
-  await boss.createQueue(INSPECT_QUEUE, queueOptions);
-  // createQueue keeps an existing queue's options: bring them to this start's settings.
-  await boss.updateQueue(INSPECT_QUEUE, queueOptions);
+  // pg-boss's own schema migration and create_queue deadlock when several processes start at
+  // once (seen with two instances and a worker): one process at a time sets the queues up.
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  try {
+    await setup.query("SELECT pg_advisory_lock($1)", [QUEUE_SETUP_LOCK_KEY]);
+    try {
+      await boss.start();
+      await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: "standard" });
+      await boss.createQueue(INSPECT_QUEUE, queueOptions);
+      // createQueue keeps an existing queue's options: bring them to this start's settings.
+      await boss.updateQueue(INSPECT_QUEUE, queueOptions);
+    } finally {
+      await setup.query("SELECT pg_advisory_unlock($1)", [QUEUE_SETUP_LOCK_KEY]);
+    }
+  } finally {
+    await setup.end();
+  }
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on("error", (e) => log(`dispatcher connection: ${e.message}`));

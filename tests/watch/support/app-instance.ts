@@ -1,0 +1,12 @@
+/**
+ * Child process for the queue test: what an app instance does at start (lib/auth/startup.ts
+ * startRelayReview, which instrumentation.ts calls before Next answers anything), without the
+ * web server: open and migrate the store, seed, and start the drift-watch schedule. The parent
+ * ends it with SIGTERM or SIGKILL.
+ *
+ * Run with `node --conditions=react-server --import tsx`, so `server-only` resolves to its no-op.
+ */
+import { startRelayReview } from "@/lib/auth/startup";
+
+await startRelayReview();
+process.on("SIGTERM", () => process.exit(0));
