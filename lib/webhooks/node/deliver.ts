@@ -11,6 +11,7 @@ import { checkEgress, egressPolicyFromEnv } from "@/lib/mcp/egress";
 import { pinnedEgressFetch } from "@/lib/mcp/node/egress-fetch";
 import { dnsLookupAll } from "@/lib/mcp/node/resolve-target";
 import { getSecretKey } from "@/lib/secrets/key";
+import { isWholeReference, referencesIn, substituteReferences } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
 import { openSecrets } from "@/lib/store/secrets";
 import {
@@ -73,7 +74,26 @@ export async function attemptDelivery(
   if (!webhook || !event) return finish(null, "refused: the webhook or its event no longer exists");
   const policy = egressPolicyFromEnv(env);
   if (!policy.ok) return finish(null, `refused: ${policy.message}`);
-  const check = await checkEgress(webhook.url, policy.policy, dnsLookupAll);
+  const key = getSecretKey();
+  const secretNames = [
+    ...referencesIn(webhook.url),
+    ...(webhook.format === "generic" && webhook.secretName ? [webhook.secretName] : []),
+  ];
+  let secrets = new Map<string, string>();
+  if (secretNames.length > 0) {
+    if (!key.ok) return finish(null, `refused: ${key.message}`);
+    const opened = await openSecrets(db, key.key, secretNames);
+    if (!opened.ok) return finish(null, `refused: ${opened.message}`);
+    secrets = opened.values;
+    const missing = secretNames.filter((n) => !secrets.has(n));
+    if (missing.length > 0)
+      return finish(null, `refused: ${missing.join(", ")} is not set in the secret store`);
+  }
+  // The URL as stored names secrets; the one connected to has them filled in, and is never logged.
+  const url = isWholeReference(webhook.url)
+    ? (secrets.get(referencesIn(webhook.url)[0]!) ?? "")
+    : substituteReferences(webhook.url, secrets, encodeURIComponent);
+  const check = await checkEgress(url, policy.policy, dnsLookupAll);
   if (!check.ok) return finish(null, `refused: egress: ${check.message}`);
 
   const baseUrl = baseUrlOf(env);
@@ -89,21 +109,12 @@ export async function attemptDelivery(
     [EVENT_HEADER]: event.kind,
   };
   if (webhook.format === "generic") {
-    if (!webhook.secretName) return finish(null, "refused: the webhook has no signing secret");
-    const key = getSecretKey();
-    if (!key.ok) return finish(null, `refused: ${key.message}`);
-    const opened = await openSecrets(db, key.key, [webhook.secretName]);
-    if (!opened.ok) return finish(null, `refused: ${opened.message}`);
-    const secret = opened.values.get(webhook.secretName);
-    if (!secret)
-      return finish(
-        null,
-        `refused: the signing secret ${webhook.secretName} is not set in the secret store`,
-      );
+    const secret = webhook.secretName ? secrets.get(webhook.secretName) : undefined;
+    if (!secret) return finish(null, "refused: the webhook has no signing secret");
     headers[SIGNATURE_HEADER] = signatureHeader(secret, Math.floor(Date.now() / 1000), body);
   }
   try {
-    const response = await pinnedEgressFetch(policy.policy)(webhook.url, {
+    const response = await pinnedEgressFetch(policy.policy)(url, {
       method: "POST",
       headers,
       body,
@@ -117,6 +128,11 @@ export async function attemptDelivery(
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     if (cause?.code === "EEGRESSREFUSED") return finish(null, `refused: ${cause.message ?? ""}`);
-    return finish(null, cause?.message ? `${message(error)}: ${cause.message}` : message(error));
+    // An error may quote the URL, which can hold a secret: keep the secret out of the log.
+    const text = cause?.message ? `${message(error)}: ${cause.message}` : message(error);
+    return finish(
+      null,
+      [...secrets.values()].reduce((t, v) => t.split(v).join("[secret]"), text),
+    );
   }
 }
