@@ -6,7 +6,7 @@ import "server-only";
  * an event is never logged without its deliveries. Nothing here updates or deletes an event; the
  * database refuses it anyway (trigger in migration 0004).
  */
-import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import {
   EVENT_KINDS,
@@ -121,6 +121,8 @@ export async function listEvents(
   if (filter.reviewId) where.push(eq(events.reviewId, filter.reviewId));
   if (filter.kind) where.push(eq(events.kind, filter.kind));
   else if (filter.group) where.push(inArray(events.kind, kindsOfGroup(filter.group)));
+  // Unfiltered, the routine "inspected, matches its pin" entries would bury what needs reading.
+  else where.push(ne(events.kind, "watch.inspected"));
   const joined = and(eq(eventReads.owner, owner), eq(eventReads.eventSeq, events.seq));
   const base = and(...where);
   const rows = await db

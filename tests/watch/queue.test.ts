@@ -50,7 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitFor<T>(
   what: string,
   ms: number,
-  probe: () => Promise<T | null | false>,
+  probe: () => Promise<T | null | false> | T | null | false,
 ): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
@@ -161,7 +161,7 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
         start("worker", "scripts/worker.ts"),
       ];
       for (const p of running)
-        await waitFor(`${p.name} to start`, 90_000, async () => {
+        await waitFor(`${p.name} to start`, 90_000, () => {
           if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.out.join("\n")}`);
           return p.out.some((l) => l.includes("schedule on pg-boss"));
         }).catch((e: Error) => {
@@ -183,7 +183,7 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
       const victim = await waitFor(
         "a process to start the slow server's job",
         20_000,
-        async () => running.find((p) => p.out.filter(startLine).length > seen.get(p)!) ?? null,
+        () => running.find((p) => p.out.filter(startLine).length > seen.get(p)!) ?? null,
       );
       await sleep(300); // inside the job: the inspection waits on the slow tools/list
       const killedLine = victim.out.filter(startLine).at(-1)!;
@@ -206,7 +206,7 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
       await waitFor("the killed job's slot to be run by another process", 30_000, async () =>
         (await runs()).some((e) => e.id === killedRunKey),
       );
-      await waitFor("the webhook delivery", 20_000, async () => received.length > 0);
+      await waitFor("the webhook delivery", 20_000, () => received.length > 0);
       // One more interval: nothing is announced or delivered twice.
       await sleep(INTERVAL_SECONDS * 1000 + 1_000);
       for (const p of running.filter((r) => r !== victim)) p.child.kill("SIGTERM");

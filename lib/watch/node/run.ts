@@ -12,7 +12,6 @@ import "server-only";
  * retry, two processes racing, or a click and the schedule finding the same change leave one entry.
  */
 import { sha256Hex, canonicalJson } from "@/lib/hash";
-import type { ReviewId, ServerId } from "@/lib/ids";
 import type { InspectError } from "@/lib/mcp/types";
 import type { RelayServer, Decision } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/api";
@@ -211,12 +210,7 @@ export async function runWatchJob(
     return { status: "failed", error };
   };
 
-  const prepared = await prepareInspection(
-    db,
-    record.id as ReviewId,
-    server.id as ServerId,
-    env as NodeJS.ProcessEnv,
-  );
+  const prepared = await prepareInspection(db, record.id, server.id, env);
   if (!prepared.ok) return failed(prepared.error, null);
   const result = await runInspection(db, prepared, {});
   if (!result.ok) return failed(result.error, result.inspectionId);

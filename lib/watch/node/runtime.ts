@@ -152,7 +152,7 @@ export async function startWatch(
       log,
     );
     log(`schedule runs in this process (embedded store), tick ${settings.tickMs} ms`);
-    return { mode: "embedded", kick: tick.kick, stop: tick.stop };
+    return { mode: "embedded", kick: () => tick.kick(), stop: () => tick.stop() };
   }
 
   const url = store.target.url;
@@ -284,7 +284,7 @@ export async function startWatch(
 async function logDead(db: Db, job: WatchJob, reason: unknown, attempts: number): Promise<void> {
   const why =
     typeof reason === "object" && reason !== null && "message" in reason
-      ? String((reason as { message: unknown }).message)
+      ? String(reason.message)
       : JSON.stringify(reason ?? null);
   await appendEvent(db, {
     id: `watch.dead:${runKeyOf(job)}`,
