@@ -59,8 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     const mod = await command.load();
     return await mod.run(rest);
   } catch (error) {
+    // Loaded only now: a command's own imports stay lazy. The message may quote a server or a file.
+    const { safeText } = await import("./shared/render");
     process.stderr.write(
-      `relay-review ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `relay-review ${name}: ${safeText(error instanceof Error ? error.message : String(error))}\n`,
     );
     return 1;
   }

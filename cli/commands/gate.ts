@@ -139,15 +139,15 @@ const wholeNumber = (flag: string, v: string | true | undefined): number | null 
 };
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    process.stderr.write(USAGE + "\n");
-    return EXIT.OK;
-  }
   const parsed = parseArgs(
     argv,
     ["--record", "--public-key", "--data", "--listen", "--max-age-days", "--call-timeout-ms"],
     [],
   );
+  if (parsed.isHelp) {
+    process.stderr.write(USAGE + "\n"); // stdout is the MCP channel
+    return EXIT.OK;
+  }
   const f = parsed.flags;
   const recordPath = f.get("--record");
   if (typeof recordPath !== "string") parsed.errors.push("--record RECORD.json is required");

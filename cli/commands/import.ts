@@ -11,6 +11,8 @@
  * Exit codes: 0 imported; 1 the workbench refused it; 2 usage, unreadable or malformed file.
  */
 import { readFile } from "node:fs/promises";
+import { parseCommandLine } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
 import { ImportResponseSchema } from "@/lib/import/api";
 import {
   CLIENT_SHAPES,
@@ -22,35 +24,29 @@ import { clientConfigForServers } from "@/lib/import/write";
 
 const USAGE = `usage: relay-review import FILE [--url WORKBENCH (default http://127.0.0.1:3000)] [--review ID] [--shape ${CLIENT_SHAPES.join("|")}] [--json]\n  token: RELAY_REVIEW_TOKEN (the owner token the workbench printed at start)`;
 
-const err = (line: string) => process.stderr.write(`relay-review import: ${line}\n`);
+// The file and the workbench's answer are printed through safeText: either may carry control characters.
+const say = (line: string) => process.stdout.write(`${safeText(line)}\n`);
+const err = (line: string) => process.stderr.write(`relay-review import: ${safeText(line)}\n`);
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const line = parseCommandLine(argv, {
+    values: ["--url", "--review", "--shape"],
+    booleans: ["--json"],
+    positionals: true,
+  });
+  if (line.isHelp) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const opts: Record<string, string> = {};
-  const files: string[] = [];
-  let isJson = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--json") isJson = true;
-    else if (a === "--url" || a === "--review" || a === "--shape") {
-      const v = argv[++i];
-      if (v === undefined) {
-        err(`${a} needs a value\n${USAGE}`);
-        return 2;
-      }
-      opts[a] = v;
-    } else if (a.startsWith("-")) {
-      err(`unknown option ${JSON.stringify(a)}\n${USAGE}`);
-      return 2;
-    } else files.push(a);
-  }
-  if (files.length !== 1) {
-    err(`give exactly one FILE\n${USAGE}`);
+  if (line.errors.length === 0 && line.positionals.length !== 1)
+    line.errors.push("give exactly one FILE");
+  if (line.errors.length) {
+    err(`${line.errors.join("; ")}\n${USAGE}`);
     return 2;
   }
+  const opts = Object.fromEntries(line.values) as Partial<Record<string, string>>;
+  const isJson = line.booleans.has("--json");
+  const files = line.positionals;
   const shape = opts["--shape"] as ClientShape | undefined;
   if (shape !== undefined && !CLIENT_SHAPES.includes(shape)) {
     err(`--shape must be one of ${CLIENT_SHAPES.join(", ")}`);
@@ -67,7 +63,8 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseClientConfig(raw, { fileName: file, ...(shape ? { shape } : {}) });
   if (!parsed.ok) {
     err(`${file} is malformed:`);
-    for (const i of parsed.issues) process.stderr.write(`  ${file}:${formatImportIssue(i)}\n`);
+    for (const i of parsed.issues)
+      process.stderr.write(`  ${safeText(`${file}:${formatImportIssue(i)}`)}\n`);
     return 2;
   }
   // Only names leave this process: the config is rebuilt from the parsed servers, secrets already replaced.
@@ -110,24 +107,20 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const s = out.summary;
-  process.stdout.write(
-    `${out.created ? "created review" : "updated review"} ${out.reviewId} (revision ${out.revision})\n`,
+  say(
+    `${out.created ? "created review" : "updated review"} ${out.reviewId} (revision ${out.revision})`,
   );
-  process.stdout.write(
-    `agent ${s.agent.name} [${s.agent.id}] holds ${s.agent.toolCount} tool(s)\n`,
-  );
+  say(`agent ${s.agent.name} [${s.agent.id}] holds ${s.agent.toolCount} tool(s)`);
   for (const srv of s.servers)
-    process.stdout.write(
-      `  server ${srv.name} [${srv.id}]: ${srv.status}, ${srv.toolCount} tool(s)${srv.notes.length ? ` — ${srv.notes.join("; ")}` : ""}\n`,
+    say(
+      `  server ${srv.name} [${srv.id}]: ${srv.status}, ${srv.toolCount} tool(s)${srv.notes.length ? ` — ${srv.notes.join("; ")}` : ""}`,
     );
   if (parsed.config.replacements.length) {
-    process.stdout.write(
-      `secrets not stored (${parsed.config.replacements.length}), replaced by variables (set their values on the workbench's Secrets page):\n`,
+    say(
+      `secrets not stored (${parsed.config.replacements.length}), replaced by variables (set their values on the workbench's Secrets page):`,
     );
     for (const r of parsed.config.replacements)
-      process.stdout.write(
-        `  line ${r.line}: ${r.path} (${r.field} ${r.name}) → \${${r.variable}}\n`,
-      );
-  } else process.stdout.write("no secret values found\n");
+      say(`  line ${r.line}: ${r.path} (${r.field} ${r.name}) → \${${r.variable}}`);
+  } else say("no secret values found");
   return 0;
 }

@@ -64,15 +64,15 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
 const USAGE = `usage: relay-review inspect [--json] [--sandbox] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(USAGE + "\n");
-    return 0;
-  }
   const parsed = parseArgs(
     argv,
     ["--name", "--image"],
     ["--json", "--warn", "--quiet", "--sandbox"],
   );
+  if (parsed.isHelp) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
   if (parsed.errors.length || !parsed.target) {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
     return 2;

@@ -5,8 +5,8 @@
  * Checks a decision record's Ed25519 signature with the workbench's public key, and, when given a
  * server to reach, that its live surface still matches the record's `surface_sha256`. The key is
  * read, never created: `--public-key` (a PEM public or private key), or the data folder
- * (`--data`, else RELAY_REVIEW_DATA, else ./.data). Record text is printed with control
- * characters escaped, since a record may come from anywhere.
+ * (`--data`, else RELAY_REVIEW_DATA, else ./.data). Record text is printed through `safeText`
+ * (control characters and ANSI sequences shown as ⟦…⟧), since a record may come from anywhere.
  *
  * With `--workbench URL` (owner API, `Authorization: Bearer` with RELAY_REVIEW_TOKEN, else the
  * data folder's owner-token file, read and never created) or `--share LINK` (a read-only share
@@ -25,6 +25,8 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { open, readFile } from "node:fs/promises";
 import path from "node:path";
+import { parseCommandLine, type CommandLine } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
 import { loadInspector } from "@/cli/shared/runtime";
 import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
 import type { InspectTarget } from "@/lib/mcp/types";
@@ -95,36 +97,13 @@ type Args = {
   workbenchMaxBytes: number;
 };
 
-const VALUE_OPTIONS = [
-  "--public-key",
-  "--data",
-  "--url",
-  "--workbench",
-  "--share",
-  "--workbench-max-bytes",
-] as const;
-
-export function parseArgs(
-  argv: readonly string[],
+/** The record's options, on the CLI's one parser (cli/shared/args.ts). */
+function parseRecordArgs(
+  line: CommandLine,
 ): { ok: true; args: Args } | { ok: false; message: string } {
-  const dash = argv.indexOf("--");
-  const head = dash === -1 ? argv : argv.slice(0, dash);
-  const command = dash === -1 ? null : argv.slice(dash + 1);
-  const positional: string[] = [];
-  const opts: Record<string, string> = {};
-  for (let i = 0; i < head.length; i++) {
-    const a = head[i]!;
-    if ((VALUE_OPTIONS as readonly string[]).includes(a)) {
-      const v = head[i + 1];
-      if (v === undefined || v.startsWith("--"))
-        return { ok: false, message: `${a} needs a value` };
-      if (opts[a] !== undefined) return { ok: false, message: `${a} given twice` };
-      opts[a] = v;
-      i++;
-    } else if (a.startsWith("-")) {
-      return { ok: false, message: `unknown option ${JSON.stringify(a)}` };
-    } else positional.push(a);
-  }
+  if (line.errors.length) return { ok: false, message: line.errors.join("; ") };
+  const { positionals: positional, command } = line;
+  const opts = Object.fromEntries(line.values) as Partial<Record<string, string>>;
   if (positional.length !== 1)
     return {
       ok: false,
@@ -173,18 +152,9 @@ export function parseArgs(
   };
 }
 
-/** Escape C0/C1 controls and bidi/zero-width characters so a hostile record cannot drive the terminal. */
-export function terminalSafe(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
-  );
-}
-
-const out = (line: string) => process.stdout.write(terminalSafe(line) + "\n");
+const out = (line: string) => process.stdout.write(safeText(line) + "\n");
 const err = (line: string) =>
-  process.stderr.write(`relay-review verify-record: ${terminalSafe(line)}\n`);
+  process.stderr.write(`relay-review verify-record: ${safeText(line)}\n`);
 
 async function loadKey(
   args: Args,
@@ -515,11 +485,16 @@ function combinedExit(codes: readonly number[]): number {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const line = parseCommandLine(argv, {
+    values: ["--public-key", "--data", "--url", "--workbench", "--share", "--workbench-max-bytes"],
+    positionals: true,
+    command: true,
+  });
+  if (line.isHelp) {
     process.stdout.write(USAGE + "\n");
     return EXIT.VALID;
   }
-  const parsed = parseArgs(argv);
+  const parsed = parseRecordArgs(line);
   if (!parsed.ok) {
     err(parsed.message);
     process.stderr.write(USAGE + "\n");

@@ -16,6 +16,10 @@ import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/typ
 
 const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}`;
 
+// The pin file may come from anywhere and the live surface is the server's: both print through safeText.
+const say = (text: string) => process.stdout.write(`${safeText(text)}\n`);
+const err = (text: string) => process.stderr.write(`relay-review verify: ${safeText(text)}\n`);
+
 function formatNames(n: NameDiff): string {
   const lines: string[] = [];
   for (const a of n.added) lines.push(`+ ${a.list} ${JSON.stringify(a.key)}`);
@@ -26,15 +30,16 @@ function formatNames(n: NameDiff): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
+  if (parsed.isHelp) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
   const pinPath = parsed.flags.get("--pin");
   if (typeof pinPath !== "string") parsed.errors.push("--pin RECORD.json is required");
   if (parsed.errors.length || !parsed.target || typeof pinPath !== "string") {
-    process.stderr.write(`relay-review verify: ${parsed.errors.join("; ")}\n${USAGE}\n`);
+    err(parsed.errors.join("; "));
+    process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   let json: unknown;
@@ -43,9 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!strict.ok) throw new Error(strict.message);
     json = strict.value;
   } catch (error) {
-    process.stderr.write(
-      `relay-review verify: cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    err(`cannot read ${pinPath}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
   const wrapper =
@@ -54,8 +57,8 @@ export async function run(argv: string[]): Promise<number> {
       : null;
   const record = parseRegistrationRecord(wrapper ? wrapper.registration : json);
   if (!record.ok) {
-    process.stderr.write(
-      `relay-review verify: ${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}\n`,
+    err(
+      `${pinPath} is not a registration record: ${record.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
     );
     return 2;
   }
@@ -68,9 +71,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const started = await prespawn(parsed.target);
   if (started.error) {
-    process.stderr.write(
-      `relay-review verify: connect_failed: could not start the server: ${started.error}\n`,
-    );
+    err(`connect_failed: could not start the server: ${started.error}`);
     return 3;
   }
   const { inspectServer } = await loadInspector();
@@ -79,25 +80,25 @@ export async function run(argv: string[]): Promise<number> {
     ...(started.child ? { prespawned: started.child } : {}),
   });
   if (!result.ok) {
-    process.stderr.write(`relay-review verify: ${safeText(formatInspectError(result.error))}\n`);
+    err(formatInspectError(result.error));
     return 3;
   }
   const cmp = comparePin(record.record, result.snapshot, pinnedSurface);
   if (cmp.status === "match") {
-    process.stdout.write(`match: ${record.record.server} surface_sha256 ${cmp.surfaceSha256}\n`);
+    say(`match: ${record.record.server} surface_sha256 ${cmp.surfaceSha256}`);
     return 0;
   }
   if (cmp.status === "incomparable") {
-    process.stdout.write(
-      `incomparable: ${cmp.reason}\n  pinned with:    ${cmp.pinned.join(", ")}\n  inspected with: ${cmp.inspected.join(", ")}\n`,
+    say(
+      `incomparable: ${cmp.reason}\n  pinned with:    ${cmp.pinned.join(", ")}\n  inspected with: ${cmp.inspected.join(", ")}`,
     );
     return 1;
   }
   const detail = cmp.diff ? formatSurfaceDiff(cmp.diff) : cmp.names ? formatNames(cmp.names) : "";
-  process.stdout.write(
+  say(
     `MISMATCH: ${record.record.server} surface changed${cmp.blocked ? " — blocked (on_surface_change: block)" : " (on_surface_change: warn)"}\n` +
-      `  pinned:  ${cmp.expected}\n  live:    ${cmp.actual}\n` +
-      (detail ? safeText(detail) + "\n" : ""),
+      `  pinned:  ${cmp.expected}\n  live:    ${cmp.actual}` +
+      (detail ? `\n${detail}` : ""),
   );
   return 1;
 }

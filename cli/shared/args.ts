@@ -1,9 +1,16 @@
 /**
- * Shared argument parsing for `inspect` and `verify`: the target (`--url URL` or
- * `-- COMMAND [ARGS…]`), limit flags, headers and env. The CLI runs a command the operator typed
- * on their own machine, so it does not consult the workbench's launcher allowlist, and `--url`
- * may name any host the operator chooses (the workbench's egress allowlist guards the web app).
+ * The one argument parser of every `relay-review` command. `node:util` parseArgs splits the
+ * command line (`--name value`, `--name=value`, the `--` terminator); this module checks it
+ * against what the command accepts and says what is wrong in the CLI's own words, so each
+ * command only validates meaning. Usage errors are collected, never thrown: the command prints
+ * them with its usage and exits 2.
+ *
+ * The target (`--url URL` or `-- COMMAND [ARGS…]`, limits, headers, env) is parsed here too. The
+ * CLI runs a command the operator typed on their own machine, so it does not consult the
+ * workbench's launcher allowlist, and `--url` may name any host the operator chooses (the
+ * workbench's egress allowlist guards the web app).
  */
+import { parseArgs as splitArgs } from "node:util";
 import type { InspectTarget } from "@/lib/mcp/types";
 import type { InspectLimits } from "@/lib/surface/limits";
 
@@ -26,7 +33,103 @@ export const TARGET_USAGE = [
   `limits:  ${Object.keys(LIMIT_FLAGS).join(" N, ")} N`,
 ].join("\n");
 
+/** What a command accepts; every option by its full name (`--pin`). */
+export type CommandSpec = {
+  /** Options that take a value, at most once. */
+  values?: readonly string[];
+  /** Options that take a value and may be repeated. */
+  lists?: readonly string[];
+  /** Options that take no value. */
+  booleans?: readonly string[];
+  /** Whether arguments that are not options are accepted (the command checks how many). */
+  positionals?: boolean;
+  /** Whether `-- COMMAND [ARGS…]` is accepted. */
+  command?: boolean;
+};
+
+export type CommandLine = {
+  /** `--help` or `-h` before any `--`: print the usage and exit 0. */
+  isHelp: boolean;
+  values: Map<string, string>;
+  lists: Map<string, string[]>;
+  booleans: Set<string>;
+  positionals: string[];
+  /** Everything after `--`, or null when there is no `--`. */
+  command: string[] | null;
+  errors: string[];
+};
+
+/** Split and check `argv` against `spec`. Never throws. */
+export function parseCommandLine(argv: readonly string[], spec: CommandSpec): CommandLine {
+  const values = new Set(spec.values ?? []);
+  const lists = new Set(spec.lists ?? []);
+  const booleans = new Set(spec.booleans ?? []);
+  const line: CommandLine = {
+    isHelp: false,
+    values: new Map(),
+    lists: new Map(),
+    booleans: new Set(),
+    positionals: [],
+    command: null,
+    errors: [],
+  };
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const name of [...values, ...lists]) options[name.slice(2)] = { type: "string" };
+  for (const name of booleans) options[name.slice(2)] = { type: "boolean" };
+  // strict: false, so unknown options come back as tokens and the messages below are ours.
+  const { tokens } = splitArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") {
+      line.command = argv.slice(token.index + 1);
+      if (!spec.command) line.errors.push('unexpected "--": this command runs no server');
+      break;
+    }
+    if (token.kind === "positional") {
+      if (spec.positionals) line.positionals.push(token.value);
+      else line.errors.push(`unexpected argument ${JSON.stringify(token.value)}`);
+      continue;
+    }
+    const name = token.rawName;
+    if (name === "--help" || name === "-h") {
+      line.isHelp = true;
+      continue;
+    }
+    if (booleans.has(name)) {
+      if (token.value !== undefined) line.errors.push(`${name} takes no value`);
+      else line.booleans.add(name);
+      continue;
+    }
+    if (!values.has(name) && !lists.has(name)) {
+      line.errors.push(`unknown option ${JSON.stringify(name)}`);
+      continue;
+    }
+    // A following option is not a value (`--pin --quiet`); `--pin=--x` says it is one.
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.startsWith("--"))) {
+      line.errors.push(`${name} needs a value`);
+      continue;
+    }
+    if (lists.has(name)) line.lists.set(name, [...(line.lists.get(name) ?? []), value]);
+    else if (line.values.has(name)) line.errors.push(`${name} given twice`);
+    else line.values.set(name, value);
+  }
+  return line;
+}
+
+/** The options every command that reaches a server takes, besides `-- COMMAND [ARGS…]`. */
+const TARGET_SPEC = {
+  values: ["--url", "--transport", ...Object.keys(LIMIT_FLAGS)],
+  lists: ["--header", "--env"],
+} as const;
+
 export type ParsedArgs = {
+  isHelp: boolean;
   flags: Map<string, string | true>;
   limits: Partial<InspectLimits>;
   target: InspectTarget | null;
@@ -34,76 +137,54 @@ export type ParsedArgs = {
 };
 
 /**
- * Parse argv. `valueFlags` take a value; `boolFlags` do not. Everything after `--` is the command.
+ * A command that reaches a server: the target options plus the command's own `valueFlags`
+ * (a value each) and `boolFlags`. Everything after `--` is the server's command line.
  */
 export function parseArgs(
   argv: readonly string[],
   valueFlags: readonly string[],
   boolFlags: readonly string[],
 ): ParsedArgs {
-  const flags = new Map<string, string | true>();
+  const line = parseCommandLine(argv, {
+    values: [...TARGET_SPEC.values, ...valueFlags],
+    lists: TARGET_SPEC.lists,
+    booleans: boolFlags,
+    command: true,
+  });
+  const errors = line.errors;
+  const flags = new Map<string, string | true>(line.values);
+  for (const name of line.booleans) flags.set(name, true);
   const limits: Partial<InspectLimits> = {};
-  const errors: string[] = [];
-  const headers: Record<string, string> = {};
-  const env: Record<string, string> = {};
-  let command: string[] | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      command = argv.slice(i + 1);
-      break;
-    }
-    const [name, inline] =
-      a.startsWith("--") && a.includes("=")
-        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
-        : [a, undefined];
-    const takeValue = (): string | undefined => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined || v === "--") {
-        errors.push(`${name} needs a value`);
-        return undefined;
-      }
-      i++;
-      return v;
-    };
-    if (name in LIMIT_FLAGS) {
-      const v = takeValue();
-      if (v === undefined) continue;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0)
-        errors.push(`${name} must be a whole number, not ${JSON.stringify(v)}`);
-      else limits[LIMIT_FLAGS[name]!] = n;
-    } else if (name === "--header") {
-      const v = takeValue();
-      if (v === undefined) continue;
-      const at = v.indexOf(":");
-      if (at <= 0) errors.push(`--header wants 'Name: value', not ${JSON.stringify(v)}`);
-      else headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
-    } else if (name === "--env") {
-      const v = takeValue();
-      if (v === undefined) continue;
-      const eq = v.indexOf("=");
-      const key = eq === -1 ? v : v.slice(0, eq);
-      const value = eq === -1 ? process.env[v] : v.slice(eq + 1);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-        errors.push(`--env: ${JSON.stringify(key)} is not a variable name`);
-      else if (value === undefined) errors.push(`--env ${key}: not set in this shell`);
-      else env[key] = value;
-    } else if (valueFlags.includes(name) || name === "--url" || name === "--transport") {
-      const v = takeValue();
-      if (v !== undefined) flags.set(name, v);
-    } else if (boolFlags.includes(name)) {
-      flags.set(name, true);
-    } else {
-      errors.push(`unknown option ${JSON.stringify(a)}`);
-    }
+  for (const [name, key] of Object.entries(LIMIT_FLAGS)) {
+    const v = line.values.get(name);
+    if (v === undefined) continue;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0)
+      errors.push(`${name} must be a whole number, not ${JSON.stringify(v)}`);
+    else limits[key] = n;
   }
-  const url = flags.get("--url");
+  const headers: Record<string, string> = {};
+  for (const v of line.lists.get("--header") ?? []) {
+    const at = v.indexOf(":");
+    if (at <= 0) errors.push(`--header wants 'Name: value', not ${JSON.stringify(v)}`);
+    else headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
+  }
+  const env: Record<string, string> = {};
+  for (const v of line.lists.get("--env") ?? []) {
+    const eq = v.indexOf("=");
+    const key = eq === -1 ? v : v.slice(0, eq);
+    const value = eq === -1 ? process.env[v] : v.slice(eq + 1);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      errors.push(`--env: ${JSON.stringify(key)} is not a variable name`);
+    else if (value === undefined) errors.push(`--env ${key}: not set in this shell`);
+    else env[key] = value;
+  }
+  const url = line.values.get("--url");
+  const command = line.command;
   let target: InspectTarget | null = null;
-  if (typeof url === "string" && command) errors.push("give either --url or -- COMMAND, not both");
-  else if (typeof url === "string") {
-    const mode = flags.get("--transport") ?? "auto";
+  if (url !== undefined && command) errors.push("give either --url or -- COMMAND, not both");
+  else if (url !== undefined) {
+    const mode = line.values.get("--transport") ?? "auto";
     if (mode !== "auto" && mode !== "streamable-http" && mode !== "sse")
       errors.push(`--transport must be auto, streamable-http or sse`);
     else {
@@ -129,7 +210,7 @@ export function parseArgs(
       };
     }
   } else errors.push("no server given: use --url URL or -- COMMAND [ARGS…]");
-  return { flags, limits, target, errors };
+  return { isHelp: line.isHelp, flags, limits, target, errors };
 }
 
 /** One line for an inspection error, naming the limit when one tripped. */

@@ -1,11 +1,13 @@
 /**
- * Terminal rendering of a surface. Server-authored text is hostile: every string goes through
- * `revealHidden` and JSON quoting, so an ANSI escape or a bidi override in a description shows as
- * ⟦…⟧ instead of acting on the operator's terminal.
+ * Terminal rendering, and the CLI's one escaping scheme. Text from a server, a record, a pin file
+ * or a workbench is hostile: every string goes through `revealHidden` (via `q` or `safeText`), so
+ * an ANSI escape, a control character or a bidi override shows as ⟦…⟧ (`⟦ANSI ESC[2J⟧`,
+ * `⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧`) instead of acting on the operator's terminal, the same
+ * notation the workbench shows.
  */
 import { effectiveAnnotations, ANNOTATION_HINTS } from "@/lib/tools/annotations";
 import type { SuspiciousFlag } from "@/lib/surface/suspicious";
-import { revealHidden } from "@/lib/surface/suspicious";
+import { revealCodePoint, revealHidden } from "@/lib/surface/suspicious";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 
 /** Quote server text for a terminal: hidden characters revealed, control characters escaped. */
@@ -13,9 +15,12 @@ export function q(text: string): string {
   return JSON.stringify(revealHidden(text));
 }
 
-/** Free text (e.g. stderr) made safe for a terminal, without quoting. */
+/**
+ * Free text made safe for a terminal, without quoting. Line breaks stay (CRLF becomes LF); a lone
+ * CR, which would let text overwrite the line it is on, is revealed like any control character.
+ */
 export function safeText(text: string): string {
-  return revealHidden(text.replace(/\r/g, ""));
+  return revealHidden(text.replace(/\r\n/g, "\n")).replace(/\r/g, revealCodePoint(0x0d));
 }
 
 function schemaSummary(schema: Record<string, unknown> | undefined): string {

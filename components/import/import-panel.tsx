@@ -9,7 +9,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { importConfig } from "@/components/import/queries";
-import { reviewKeys } from "@/components/reviews/queries";
+import { reviewKeys } from "@/components/query-keys";
 import { clientConfigForServers } from "@/lib/import/write";
 import type { ImportResponse } from "@/lib/import/api";
 import { SHAPE_LABEL, formatImportIssue, parseClientConfig } from "@/lib/import/config";

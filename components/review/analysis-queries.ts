@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { analysisKeys } from "@/components/query-keys";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { ANALYSIS_VERSION } from "@/lib/analysis/version";
 import type { ReviewId } from "@/lib/ids";
@@ -44,12 +45,6 @@ export const ReviewAnalysisSchema = z.custom<ReviewAnalysis>((v) => {
     Array.isArray(v.tools)
   );
 }, "not an analysis response");
-
-export const analysisKeys = {
-  all: ["reviews", "analysis"] as const,
-  review: (id: string) => [...analysisKeys.all, id] as const,
-  revision: (id: string, revision: number) => [...analysisKeys.review(id), revision] as const,
-};
 
 /** The analysis route of a review (the review page preloads it on the Graph section). */
 export const analysisUrl = (id: string) => `/api/reviews/${encodeURIComponent(id)}/analysis`;

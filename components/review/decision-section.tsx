@@ -12,7 +12,6 @@ import { ApiError } from "@/components/api-client";
 import {
   createShareLink,
   decide,
-  decisionKeys,
   decisionsOptions,
   recordUrl,
   reportUrl,
@@ -20,7 +19,7 @@ import {
   shareLinksOptions,
   SIGNING_KEY_URL,
 } from "@/components/reviews/decision-queries";
-import { reviewKeys } from "@/components/reviews/queries";
+import { decisionKeys, reviewKeys } from "@/components/query-keys";
 import {
   conditionKey,
   DecisionDetails,

@@ -4,14 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/api-client";
 import { CodeDiff } from "@/components/code/code-editor";
-import { reviewKeys } from "@/components/reviews/queries";
+import { reviewKeys } from "@/components/query-keys";
 import { ListRevisionsResponseSchema, RevisionRecordSchema } from "@/lib/reviews/api";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 
 function revisionOptions(id: string, revision: number) {
   return {
-    queryKey: [...reviewKeys.revisions(id), revision] as const,
+    queryKey: reviewKeys.revision(id, revision),
     queryFn: () =>
       apiFetch(
         `/api/reviews/${encodeURIComponent(id)}/revisions/${revision}`,
@@ -45,9 +45,8 @@ function RevisionSelect(props: {
 
 /** Every revision with who and when, and the difference between any two. */
 export function HistorySection({ id, currentRevision }: { id: string; currentRevision: number }) {
-  // Keyed on the current revision so a save elsewhere in the page lists the new one.
   const list = useQuery({
-    queryKey: [...reviewKeys.revisions(id), "list", currentRevision],
+    queryKey: reviewKeys.revisionList(id, currentRevision),
     queryFn: () =>
       apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
   });

@@ -3,7 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/api-client";
-import { reviewKeys, reviewOptions, updateReview } from "@/components/reviews/queries";
+import { reviewKeys } from "@/components/query-keys";
+import { reviewOptions, updateReview } from "@/components/reviews/queries";
 import type { SaveState } from "@/components/ui/save-status";
 import { ConflictDetailsSchema, type ReviewRecord } from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";

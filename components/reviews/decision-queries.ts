@@ -1,10 +1,10 @@
 /**
  * Query options and mutations for decisions and share links. Every response is parsed with the
- * shared schema from lib/decisions/api.ts. Keys sit under the review's detail key's family, and
- * include the review revision, so a save anywhere in the workbench refetches the statuses.
+ * shared schema from lib/decisions/api.ts; the keys are in components/query-keys.ts.
  */
 import { queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "@/components/api-client";
+import { decisionKeys } from "@/components/query-keys";
 import {
   CreateShareLinkResponseSchema,
   DecideResponseSchema,
@@ -16,14 +16,6 @@ import {
 } from "@/lib/decisions/api";
 
 const base = (id: string) => `/api/reviews/${encodeURIComponent(id)}`;
-
-export const decisionKeys = {
-  all: ["reviews", "decisions"] as const,
-  review: (id: string) => [...decisionKeys.all, id] as const,
-  list: (id: string, revision: number, pair: { serverId: string; agentId: string } | null) =>
-    [...decisionKeys.review(id), revision, pair?.serverId ?? null, pair?.agentId ?? null] as const,
-  shareLinks: (id: string) => ["reviews", "share-links", id] as const,
-};
 
 export const decisionsOptions = (
   id: string,

@@ -2,6 +2,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { reviewKeys } from "@/components/query-keys";
 import {
   ListReviewsResponseSchema,
   ListRevisionsResponseSchema,
@@ -9,13 +10,6 @@ import {
   type CreateReviewRequest,
   type UpdateReviewRequest,
 } from "@/lib/reviews/api";
-
-export const reviewKeys = {
-  all: ["reviews"] as const,
-  list: () => [...reviewKeys.all, "list"] as const,
-  detail: (id: string) => [...reviewKeys.all, "detail", id] as const,
-  revisions: (id: string) => [...reviewKeys.all, "revisions", id] as const,
-};
 
 export const reviewListOptions = () =>
   queryOptions({

@@ -6,12 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ImportPanel } from "@/components/import/import-panel";
-import {
-  createReview,
-  deleteReview,
-  reviewKeys,
-  reviewListOptions,
-} from "@/components/reviews/queries";
+import { reviewKeys } from "@/components/query-keys";
+import { createReview, deleteReview, reviewListOptions } from "@/components/reviews/queries";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import type { ReviewSummary } from "@/lib/reviews/api";
 

@@ -1,18 +1,13 @@
-/** Secrets API fetchers and query keys; every response is parsed with the shared schema (names, never values). */
+/** Secrets API fetchers; every response is parsed with the shared schema (names, never values). */
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { secretKeys } from "@/components/query-keys";
 import {
   ListSecretsResponseSchema,
   ServerVariablesResponseSchema,
   SetSecretResponseSchema,
 } from "@/lib/secrets/api";
-
-export const secretKeys = {
-  all: ["secrets"] as const,
-  server: (reviewId: string, serverId: string, revision: number) =>
-    ["secrets", "server", reviewId, serverId, revision] as const,
-};
 
 export const secretsQuery = () =>
   queryOptions({

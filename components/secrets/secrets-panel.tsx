@@ -6,12 +6,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import {
-  deleteSecretValue,
-  secretKeys,
-  secretsQuery,
-  setSecretValue,
-} from "@/components/secrets/queries";
+import { secretKeys } from "@/components/query-keys";
+import { deleteSecretValue, secretsQuery, setSecretValue } from "@/components/secrets/queries";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
   dateStyle: "medium",

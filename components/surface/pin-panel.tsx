@@ -2,9 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { reviewKeys } from "@/components/reviews/queries";
+import { reviewKeys, surfaceKeys } from "@/components/query-keys";
 import { DiffView, NameDiffView } from "@/components/surface/diff-view";
-import { pinSurface, registrationUrl, surfaceKeys } from "@/components/surface/queries";
+import { pinSurface, registrationUrl } from "@/components/surface/queries";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 
 const when = (iso: string) =>

@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { ApiError, apiFetch } from "@/components/api-client";
+import { surfaceKeys } from "@/components/query-keys";
 import { AppErrorBodySchema, type AppErrorBody } from "@/lib/errors";
 import {
   InspectStreamLineSchema,
@@ -17,14 +18,6 @@ import {
 const base = (id: string, serverId: string) =>
   `/api/reviews/${encodeURIComponent(id)}/servers/${encodeURIComponent(serverId)}`;
 
-export const surfaceKeys = {
-  all: ["reviews", "surface"] as const,
-  server: (id: string, serverId: string) => [...surfaceKeys.all, id, serverId] as const,
-  revision: (id: string, serverId: string, revision: number) =>
-    [...surfaceKeys.server(id, serverId), revision] as const,
-};
-
-/** Keyed on the review revision too: a pin or an edited command is a new revision, and the view follows it. */
 export const surfaceOptions = (id: string, serverId: string, revision: number) =>
   queryOptions({
     queryKey: surfaceKeys.revision(id, serverId, revision),

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/api-client";
-import { analysisKeys } from "@/components/review/analysis-queries";
+import { analysisKeys, surfaceKeys } from "@/components/query-keys";
 import {
   ItemBrowser,
   PromptDetail,
@@ -18,7 +18,6 @@ import { PinPanel } from "@/components/surface/pin-panel";
 import { InspectErrorCallout, ProgressList } from "@/components/surface/progress";
 import {
   streamInspection,
-  surfaceKeys,
   surfaceOptions,
   type InspectResultLine,
 } from "@/components/surface/queries";

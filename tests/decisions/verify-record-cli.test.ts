@@ -125,7 +125,7 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
       path.join(dir, "pub.pem"),
     ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("Eve\\u{1b}[2J");
+    expect(r.stdout).toContain("Eve⟦ANSI ESC[2J⟧");
     expect(r.stdout).not.toContain("\u001b");
   });
 });

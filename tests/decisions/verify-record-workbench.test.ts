@@ -394,7 +394,7 @@ describe.concurrent("verify-record --workbench: the owner API", { timeout: 120_0
     });
     const r = await cli([recordFile, "--data", dataDir, "--workbench", base]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain("docs\\u{202e}agent's tool set changed");
+    expect(r.stderr).toContain("docs⟦U+202E RIGHT-TO-LEFT OVERRIDE⟧agent's tool set changed");
     expect(r.stderr).not.toContain("\u202e");
   });
 });
