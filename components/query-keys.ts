@@ -48,3 +48,8 @@ export const secretKeys = {
   server: (reviewId: string, serverId: string, revision: number) =>
     ["secrets", "server", reviewId, serverId, revision] as const,
 };
+
+/** Webhooks with their recent deliveries. */
+export const webhookKeys = {
+  all: ["webhooks"] as const,
+};

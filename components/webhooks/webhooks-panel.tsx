@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
+import { webhookKeys } from "@/components/query-keys";
 import {
   DEFAULT_WEBHOOK_KINDS,
   EVENT_KINDS,
@@ -18,9 +19,8 @@ import {
   CreateWebhookResponseSchema,
   ListWebhooksResponseSchema,
   TestWebhookResponseSchema,
-} from "@/lib/webhooks/api";
+} from "@/lib/watch/webhook-api";
 
-const KEY = ["webhooks"] as const;
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
   dateStyle: "medium",
   timeStyle: "medium",
@@ -30,7 +30,7 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 export function WebhooksPanel() {
   const queryClient = useQueryClient();
   const list = useQuery({
-    queryKey: KEY,
+    queryKey: webhookKeys.all,
     queryFn: () => apiFetch("/api/webhooks", ListWebhooksResponseSchema),
   });
   const [label, setLabel] = useState("");
@@ -39,7 +39,7 @@ export function WebhooksPanel() {
   const [kinds, setKinds] = useState<EventKind[]>(DEFAULT_WEBHOOK_KINDS);
   const [shown, setShown] = useState<{ name: string; secret: string } | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: webhookKeys.all });
   const create = useMutation({
     mutationFn: () =>
       apiFetch("/api/webhooks", CreateWebhookResponseSchema, {

@@ -60,28 +60,5 @@ export async function startRelayReview(
   if (first.firstStart && first.demoReviewId)
     console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
   registerSessionEpochReader(async () => currentSessionEpoch(await getDb()));
-  await startSchedule(store, env);
   for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
-}
-
-/**
- * The drift-watch schedule (lib/watch/node/runtime.ts) in this app process, unless
- * RELAY_REVIEW_WATCH=off. A schedule that cannot start is reported, not fatal: reviews still work.
- */
-async function startSchedule(
-  store: Awaited<ReturnType<typeof getStore>>,
-  env: Record<string, string | undefined>,
-): Promise<void> {
-  if (env.RELAY_REVIEW_WATCH?.trim() === "off") {
-    console.log("relay-review: scheduled re-inspection is off (RELAY_REVIEW_WATCH=off)");
-    return;
-  }
-  try {
-    const { ensureWatch } = await import("@/lib/watch/node/runtime");
-    await ensureWatch(store, { role: "app" });
-  } catch (error) {
-    console.error(
-      `relay-review: scheduled re-inspection did not start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
 }

@@ -9,7 +9,16 @@ import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/store/db";
 import { getReview, listReviews } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";
-import { firstDueAt, type WatchView } from "@/lib/watch/schedule";
+
+/** A watched server's schedule as stored (lib/watch/schedule.ts WatchViewSchema describes it for the API). */
+export type WatchView = {
+  reviewId: string;
+  serverId: string;
+  intervalSeconds: number;
+  isEnabled: boolean;
+  nextDueAt: string;
+  lastClaimedAt: string | null;
+};
 
 const toView = (r: typeof watches.$inferSelect): WatchView => ({
   reviewId: r.reviewId,
@@ -28,6 +37,7 @@ export async function syncWatches(
   db: Db,
   defaultIntervalSeconds: number,
   since: string | null,
+  /** Where in its first interval a newly watched server is first due, in [0, 1). */
   random: () => number = Math.random,
 ): Promise<string | null> {
   let newest = since;
@@ -46,7 +56,7 @@ export async function syncWatches(
             reviewId: record.id,
             serverId,
             intervalSeconds: defaultIntervalSeconds,
-            nextDueAt: firstDueAt(now, defaultIntervalSeconds, random()),
+            nextDueAt: new Date(now.getTime() + defaultIntervalSeconds * 1000 * random()),
           })),
         )
         .onConflictDoNothing();

@@ -11,7 +11,9 @@ import { EVENT_KINDS, type EventKind, type EventView } from "@/lib/events/kinds"
 import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
 import { events, webhookDeliveries, webhooks } from "@/lib/store/tables";
-import type { WebhookFormat } from "@/lib/webhooks/payload";
+
+/** "generic" (signed JSON) or "slack" (lib/watch/webhook-payload.ts). */
+export type WebhookFormat = "generic" | "slack";
 
 export interface Webhook {
   id: string;

@@ -91,11 +91,6 @@ export function jitteredSeconds(intervalSeconds: number, jitter: number, random:
   return intervalSeconds * (1 + jitter * (2 * random - 1));
 }
 
-/** The first due time of a newly watched server: a uniform point within its first interval. */
-export function firstDueAt(now: Date, intervalSeconds: number, random: number): Date {
-  return new Date(now.getTime() + intervalSeconds * 1000 * random);
-}
-
 /** Exponential backoff after the n-th failed attempt (1-based), capped at an hour. */
 export function backoffSeconds(baseSeconds: number, attempt: number): number {
   return Math.min(baseSeconds * 2 ** Math.max(0, attempt - 1), 3_600);

@@ -22,7 +22,7 @@ import { setSecret } from "@/lib/store/secrets";
 import { createWebhook, listDeliveries } from "@/lib/store/webhooks";
 import { jobIdOf, INSPECT_QUEUE, PGBOSS_SCHEMA } from "@/lib/watch/node/runtime";
 import { runKeyOf } from "@/lib/watch/node/run";
-import { SIGNATURE_HEADER, verifySignature } from "@/lib/webhooks/payload";
+import { SIGNATURE_HEADER, verifySignature } from "@/lib/watch/webhook-payload";
 import { postgresBackend, TEST_DATABASE_URL } from "@/tests/store/support/backends";
 import { startFarm, type Farm } from "./support/farm";
 import { pinnedReview, serverName } from "./support/setup";

@@ -16,10 +16,10 @@ import { appendEvent, auditOwnerAction, listEvents, markEventsRead } from "@/lib
 import { setSecret } from "@/lib/store/secrets";
 import { claimDueDeliveries, listDeliveries } from "@/lib/store/webhooks";
 import { DEFAULT_WATCH_SETTINGS } from "@/lib/watch/schedule";
-import { CreateWebhookRequestSchema } from "@/lib/webhooks/api";
-import { attemptDelivery } from "@/lib/webhooks/node/deliver";
-import { SIGNATURE_HEADER, verifySignature } from "@/lib/webhooks/payload";
-import { addWebhook, testWebhook } from "@/lib/workbench/webhooks";
+import { CreateWebhookRequestSchema } from "@/lib/watch/webhook-api";
+import { attemptDelivery } from "@/lib/watch/node/deliver";
+import { SIGNATURE_HEADER, verifySignature } from "@/lib/watch/webhook-payload";
+import { addWebhook, testWebhook } from "@/lib/watch/node/webhooks";
 import { BACKENDS } from "@/tests/store/support/backends";
 
 /** One key for every suite: the process caches its key on first use (lib/secrets/key.ts). */

@@ -1,7 +1,7 @@
 import { jsonResponse, readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { CreateWebhookRequestSchema } from "@/lib/webhooks/api";
-import { addWebhook, webhooksOverview } from "@/lib/workbench/webhooks";
+import { CreateWebhookRequestSchema } from "@/lib/watch/webhook-api";
+import { addWebhook, webhooksOverview } from "@/lib/watch/node/webhooks";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -12,7 +12,7 @@ import "server-only";
  *   it with backoff, and after the last attempt moves it to a dead-letter queue with the error,
  *   which is logged as `watch.dead`.
  *
- * Both modes also send due webhook deliveries (lib/webhooks/node/deliver.ts) on every tick.
+ * Both modes also send due webhook deliveries (lib/watch/node/deliver.ts) on every tick.
  */
 import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
@@ -28,7 +28,7 @@ import {
   type WatchSettings,
 } from "@/lib/watch/schedule";
 import { SCHEDULE_ACTOR, runKeyOf, runWatchJob, type WatchJob } from "@/lib/watch/node/run";
-import { attemptDelivery } from "@/lib/webhooks/node/deliver";
+import { attemptDelivery } from "@/lib/watch/node/deliver";
 
 export const INSPECT_QUEUE = "relay-review-inspect";
 export const DEAD_LETTER_QUEUE = "relay-review-inspect-dead";

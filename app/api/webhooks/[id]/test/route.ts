@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { testWebhook } from "@/lib/workbench/webhooks";
+import { testWebhook } from "@/lib/watch/node/webhooks";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

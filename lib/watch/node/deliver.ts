@@ -29,7 +29,7 @@ import {
   genericPayload,
   signatureHeader,
   slackPayload,
-} from "@/lib/webhooks/payload";
+} from "@/lib/watch/webhook-payload";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { EventKindSchema, DEFAULT_WEBHOOK_KINDS } from "@/lib/events/kinds";
 import { ENV_NAME_PATTERN, isWholeReference } from "@/lib/secrets/references";
 import { urlHoldsSecrets } from "@/lib/secrets/redact";
-import { WebhookFormatSchema } from "@/lib/webhooks/payload";
+import { WebhookFormatSchema } from "@/lib/watch/webhook-payload";
 
 const SecretNameSchema = z
   .string()

@@ -28,8 +28,8 @@ import type {
   CreateWebhookResponse,
   ListWebhooksResponse,
   TestWebhookResponse,
-} from "@/lib/webhooks/api";
-import { attemptDelivery } from "@/lib/webhooks/node/deliver";
+} from "@/lib/watch/webhook-api";
+import { attemptDelivery } from "@/lib/watch/node/deliver";
 
 /** Deliveries listed per webhook on the Webhooks page. */
 export const DELIVERY_HISTORY_LIMIT = 20;
