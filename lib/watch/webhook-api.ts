@@ -8,7 +8,9 @@ import { z } from "zod";
 import { EventKindSchema, DEFAULT_WEBHOOK_KINDS } from "@/lib/events/kinds";
 import { ENV_NAME_PATTERN, isWholeReference } from "@/lib/secrets/references";
 import { urlHoldsSecrets } from "@/lib/secrets/redact";
-import { WebhookFormatSchema } from "@/lib/watch/webhook-payload";
+
+export const WebhookFormatSchema = z.enum(["generic", "slack"]);
+export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
 
 const SecretNameSchema = z
   .string()

@@ -5,7 +5,6 @@
  * Slack text escapes `&`, `<` and `>` as Slack asks, so a tool named `<!channel>` pings nobody.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import { EVENT_KINDS, type EventView } from "@/lib/events/kinds";
 
 export const SIGNATURE_HEADER = "x-relay-review-signature";
@@ -14,9 +13,6 @@ export const EVENT_HEADER = "x-relay-review-event";
 /** A receiver should refuse a signature whose timestamp is further than this from its clock (replay). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 export const WEBHOOK_PAYLOAD_VERSION = 1;
-
-export const WebhookFormatSchema = z.enum(["generic", "slack"]);
-export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
 
 /** The generic payload: the event as the API shows it, plus where to look at it. */
 export function genericPayload(
