@@ -171,7 +171,7 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
       const runs = async () =>
         (await listEvents(store.db, "owner", { kind: "watch.inspected", reviewId, limit: 500 }))
           .events;
-      await waitFor("two runs of every server", 40_000, async () => {
+      await waitFor("two runs of every server", 90_000, async () => {
         const all = await runs();
         return serverIds.every((s) => all.filter((e) => e.serverId === s).length >= 2);
       });
