@@ -17,8 +17,8 @@ import { DEFAULT_WATCH_SETTINGS } from "@/lib/watch/schedule";
 import { startFarm, type Farm } from "./support/farm";
 import { pinnedReview, serverName } from "./support/setup";
 
-const INTERVAL_SECONDS = 2;
-const SERVERS = 5;
+const INTERVAL_SECONDS = 4;
+const SERVERS = 4;
 
 describe("scheduled re-inspection on the embedded store", () => {
   let dir: string;
@@ -97,7 +97,8 @@ describe("scheduled re-inspection on the embedded store", () => {
     });
     const stale = drift.find((e) => e.kind === "decision.stale")!;
     expect(stale.summary).toContain("surface changed");
-    expect(Date.parse(stale.createdAt) - changedAt).toBeLessThan((INTERVAL_SECONDS + 2) * 1000);
+    // Within one interval of the change, plus the runs queued before it in this one process.
+    expect(Date.parse(stale.createdAt) - changedAt).toBeLessThan((INTERVAL_SECONDS + 5) * 1000);
     expect((await listWatches(store.db, reviewId)).map((w) => w.serverId).sort()).toEqual(
       [...serverIds].sort(),
     );
