@@ -24,6 +24,16 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       "verify-record RECORD.json [--url URL | -- COMMAND [ARGS…]] [--workbench URL | --share LINK]   check a decision record's signature (and the live surface, and whether the workbench still calls it current)",
     load: () => import("./commands/verify-record"),
   },
+  check: {
+    summary:
+      "check --workbench URL --review ID [--json]   exit by the review's state: 0 current, 3 blocked, 4 failing, 5 stale (6 workbench unreachable)",
+    load: () => import("./commands/check"),
+  },
+  sarif: {
+    summary:
+      "sarif --workbench URL --review ID [--output FILE]   the review's findings as SARIF 2.1.0, with stable fingerprints",
+    load: () => import("./commands/sarif"),
+  },
   gate: {
     summary:
       "gate --record RECORD.json [--listen PORT] (--url URL | -- COMMAND [ARGS…])   MCP proxy enforcing a decision",

@@ -30,6 +30,7 @@ fi
 step() { echo; echo "== $*"; }
 step "lint";       npm run lint
 step "unit and integration tests"; npm test
+step "MCP conformance (client, revision 2025-11-25)"; bash scripts/conformance.sh
 step "build";      npm run build
 step "typecheck";  npm run typecheck
 step "e2e";        rm -rf .data-e2e; npx playwright test

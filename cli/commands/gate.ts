@@ -24,6 +24,12 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
+import {
+  OAUTH_BOOL_FLAGS,
+  OAUTH_USAGE,
+  OAUTH_VALUE_FLAGS,
+  prepareCliOAuth,
+} from "@/cli/shared/oauth";
 import { safeText } from "@/cli/shared/render";
 import { resolveDataDir, signingKeyPaths } from "@/lib/decisions/key-files";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
@@ -46,6 +52,7 @@ export const EXIT = {
 const USAGE = [
   "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] TARGET",
   TARGET_USAGE,
+  OAUTH_USAGE,
 ].join("\n");
 
 const say = (line: string) => process.stderr.write(`relay-review gate: ${safeText(line)}\n`);
@@ -141,8 +148,16 @@ const wholeNumber = (flag: string, v: string | true | undefined): number | null 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(
     argv,
-    ["--record", "--public-key", "--data", "--listen", "--max-age-days", "--call-timeout-ms"],
-    [],
+    [
+      "--record",
+      "--public-key",
+      "--data",
+      "--listen",
+      "--max-age-days",
+      "--call-timeout-ms",
+      ...OAUTH_VALUE_FLAGS,
+    ],
+    [...OAUTH_BOOL_FLAGS],
   );
   if (parsed.isHelp) {
     process.stderr.write(USAGE + "\n"); // stdout is the MCP channel
@@ -198,18 +213,37 @@ export async function run(argv: string[]): Promise<number> {
   const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
 
-  const { target, missing } = withRecordSecrets(parsed.target, record);
-  for (const name of missing)
+  const withSecrets = withRecordSecrets(parsed.target, record);
+  for (const name of withSecrets.missing)
     say(`warning: the record names ${name}, which is not set in this environment`);
+  // OAuth: the token is kept fresh for the whole relaying session (refreshed before it expires,
+  // and on a 401), in this process's memory only.
+  const prepared = await prepareCliOAuth(f, withSecrets.target, say);
+  if (!prepared.ok) {
+    say(prepared.message);
+    process.stderr.write(USAGE + "\n");
+    return EXIT.USAGE;
+  }
+  const target = prepared.target;
 
   const { startGate } = await import("@/lib/mcp/node/gate");
-  const started = await startGate({
-    record,
-    target,
-    limits: parsed.limits,
-    ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
-    onEvent: emit,
-  });
+  const startOnce = () =>
+    startGate({
+      record,
+      target,
+      limits: parsed.limits,
+      ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
+      onEvent: emit,
+    });
+  const started = prepared.oauth
+    ? await prepared.oauth.authorizing(startOnce, (error) => ({
+        ok: false as const,
+        refusal: { reason: "upstream_failed" as const, message: error.message },
+        error,
+      }))
+    : await startOnce();
+  // The loopback listener is only needed while consent is asked for.
+  await prepared.oauth?.close();
   if (!started.ok) {
     const code =
       started.refusal.reason === "surface_mismatch" || started.refusal.reason === "incomparable"

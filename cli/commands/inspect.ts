@@ -9,9 +9,15 @@
  * web app's bubblewrap sandbox instead (default limits, no network) and prints what it tried.
  */
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
+import {
+  OAUTH_BOOL_FLAGS,
+  OAUTH_USAGE,
+  OAUTH_VALUE_FLAGS,
+  prepareCliOAuth,
+} from "@/cli/shared/oauth";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
-import type { InspectTarget } from "@/lib/mcp/types";
+import type { InspectResult, InspectTarget } from "@/lib/mcp/types";
 
 type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
 
@@ -61,13 +67,13 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
   return lines.join("\n") + "\n";
 }
 
-const USAGE = `usage: relay-review inspect [--json] [--sandbox] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}`;
+const USAGE = `usage: relay-review inspect [--json] [--sandbox] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}\n${OAUTH_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(
     argv,
-    ["--name", "--image"],
-    ["--json", "--warn", "--quiet", "--sandbox"],
+    ["--name", "--image", ...OAUTH_VALUE_FLAGS],
+    ["--json", "--warn", "--quiet", "--sandbox", ...OAUTH_BOOL_FLAGS],
   );
   if (parsed.isHelp) {
     process.stdout.write(USAGE + "\n");
@@ -115,17 +121,32 @@ export async function run(argv: string[]): Promise<number> {
     import("@/lib/surface/types"),
   ]);
   const isJson = parsed.flags.has("--json");
-  const result = await inspectServer(parsed.target, {
-    limits: parsed.limits,
-    ...(started.child ? { prespawned: started.child } : {}),
-    onProgress:
-      parsed.flags.has("--quiet") || isJson
-        ? undefined
-        : (e) => {
-            if (e.type === "fallback") process.stderr.write(`relay-review inspect: ${e.reason}\n`);
-          },
+  const say = (line: string) => process.stderr.write(`relay-review inspect: ${safeText(line)}\n`);
+  const prepared = await prepareCliOAuth(parsed.flags, parsed.target, (line) => {
+    if (!parsed.flags.has("--quiet") || line.startsWith("authorize at:")) say(line);
   });
-  if (result.sandbox && !isJson)
+  if (!prepared.ok) {
+    process.stderr.write(`relay-review inspect: ${prepared.message}\n${USAGE}\n`);
+    return 2;
+  }
+  const target = prepared.target;
+  const inspectOnce = () =>
+    inspectServer(target, {
+      limits: parsed.limits,
+      ...(started.child ? { prespawned: started.child } : {}),
+      onProgress:
+        parsed.flags.has("--quiet") || isJson
+          ? undefined
+          : (e) => {
+              if (e.type === "fallback") say(e.reason);
+            },
+    });
+  const result = prepared.oauth
+    ? await prepared.oauth
+        .authorizing<InspectResult>(inspectOnce, (error) => ({ ok: false, error }))
+        .finally(() => prepared.oauth?.close())
+    : await inspectOnce();
+  if ("sandbox" in result && result.sandbox && !isJson)
     process.stderr.write(renderSandboxReport(result.sandbox, safeText));
   if (!result.ok) {
     process.stderr.write(`relay-review inspect: ${safeText(formatInspectError(result.error))}\n`);
@@ -149,6 +170,7 @@ export async function run(argv: string[]): Promise<number> {
           snapshot,
           suspicious: flags,
           ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+          ...(result.authorization ? { authorization: result.authorization } : {}),
         },
         null,
         process.stdout.isTTY ? 2 : undefined,

@@ -23,12 +23,17 @@
  * definite finding before a check that could not run.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { open, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { parseCommandLine, type CommandLine } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector } from "@/cli/shared/runtime";
-import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
+import {
+  MAX_WORKBENCH_RESPONSE_BYTES,
+  getWorkbench,
+  loadOwnerToken,
+  serverErrorMessage,
+  type OwnerToken,
+} from "@/cli/shared/workbench";
 import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
@@ -62,18 +67,6 @@ const EXIT_PRECEDENCE: readonly number[] = [
   EXIT.LIVE_UNAVAILABLE,
   EXIT.WORKBENCH_UNAVAILABLE,
 ];
-
-/** Longest wait for the workbench's answer, body included. */
-export const WORKBENCH_TIMEOUT_MS = 30_000;
-/**
- * Largest answer accepted by default (`--workbench-max-bytes` raises it): a share view carries the
- * whole review and its analysis, about 21 MB for 5,000 tools held 200 each by 40 agents.
- */
-export const MAX_WORKBENCH_RESPONSE_BYTES = 64 * 1024 * 1024;
-/** An owner-token file is one line; anything much larger is not one. */
-const MAX_TOKEN_FILE_BYTES = 4096;
-/** Most characters of the workbench's own error message shown. */
-const MAX_SERVER_MESSAGE = 300;
 
 const USAGE = [
   "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]",
@@ -269,122 +262,6 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
   }
 }
 
-type OwnerToken = { token: string; from: string };
-
-/** RELAY_REVIEW_TOKEN, else the data folder's owner-token file: read, never created (only the workbench creates it). */
-async function loadOwnerToken(
-  args: Args,
-): Promise<{ ok: true; owner: OwnerToken } | { ok: false; message: string }> {
-  const fromEnv = process.env.RELAY_REVIEW_TOKEN?.trim();
-  if (fromEnv) return { ok: true, owner: { token: fromEnv, from: "RELAY_REVIEW_TOKEN" } };
-  const file = path.join(args.dataDir ?? resolveDataDir(), OWNER_TOKEN_FILE);
-  let handle;
-  try {
-    handle = await open(file, "r");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      ok: false,
-      message:
-        code === "ENOENT"
-          ? `no owner token: RELAY_REVIEW_TOKEN is not set and there is no ${file} (the workbench writes it at first start; pass --data DIR)`
-          : `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-  try {
-    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const token = buffer.subarray(0, bytesRead).toString("utf8").trim();
-    if (bytesRead > MAX_TOKEN_FILE_BYTES || token === "" || /\s/.test(token))
-      return { ok: false, message: `${file} does not hold an owner token` };
-    return { ok: true, owner: { token, from: file } };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The body, or null when it is longer than `limit` bytes (whatever Content-Length says). */
-async function readCapped(res: Response, limit: number): Promise<string | null> {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) {
-    await res.body?.cancel();
-    return null;
-  }
-  if (!res.body) return "";
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-type Fetched = { ok: true; status: number; text: string } | { ok: false; message: string };
-
-/** One GET, bounded in time (WORKBENCH_TIMEOUT_MS, body included) and size; redirects are not followed (the token must not travel). */
-async function getWorkbench(
-  endpoint: WorkbenchEndpoint,
-  headers: Record<string, string>,
-  maxBytes: number,
-): Promise<Fetched> {
-  try {
-    const res = await fetch(endpoint.apiUrl, {
-      headers: { accept: "application/json", ...headers },
-      redirect: "manual",
-      signal: AbortSignal.timeout(WORKBENCH_TIMEOUT_MS),
-    });
-    const text = await readCapped(res, maxBytes);
-    if (text === null)
-      return {
-        ok: false,
-        message: `the answer from ${endpoint.shown} is over the limit of ${maxBytes} bytes (raise it with --workbench-max-bytes)`,
-      };
-    return { ok: true, status: res.status, text };
-  } catch (error) {
-    const e = error as Error & { cause?: { message?: string; code?: string } };
-    if (e.name === "TimeoutError" || e.name === "AbortError")
-      return {
-        ok: false,
-        message: `no answer from the workbench at ${endpoint.shown} within ${WORKBENCH_TIMEOUT_MS} ms (WORKBENCH_TIMEOUT_MS)`,
-      };
-    const cause = e.cause?.code ?? e.cause?.message;
-    // A share link's token is its credential: never echo the URL that carries it.
-    const said = `${e.message}${cause ? ` (${cause})` : ""}`
-      .split(endpoint.apiUrl)
-      .join(endpoint.shown);
-    return {
-      ok: false,
-      message: `cannot reach the workbench at ${endpoint.shown}: ${said}`,
-    };
-  }
-}
-
-/** The workbench's `{ error: { message } }`, if that is what it sent; shortened, since it is shown. */
-function serverErrorMessage(text: string): string | null {
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
-    if (typeof message !== "string" || message === "") return null;
-    return message.length > MAX_SERVER_MESSAGE
-      ? `${message.slice(0, MAX_SERVER_MESSAGE)}…`
-      : message;
-  } catch {
-    return null;
-  }
-}
-
 /** Ask the workbench (owner API or share link) about the record's decision now, and say what it answered. */
 async function checkWorkbench(
   workbench: NonNullable<Args["workbench"]>,
@@ -517,7 +394,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let owner: OwnerToken | null = null;
   if (args.workbench?.via === "owner") {
-    const loaded = await loadOwnerToken(args);
+    const loaded = await loadOwnerToken(args.dataDir);
     if (!loaded.ok) {
       err(loaded.message);
       return EXIT.USAGE;

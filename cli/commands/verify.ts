@@ -6,7 +6,14 @@
  * pin file. 3: the inspection itself failed (the message names the tripped limit).
  */
 import { readFileSync } from "node:fs";
+import type { InspectResult } from "@/lib/mcp/types";
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
+import {
+  OAUTH_BOOL_FLAGS,
+  OAUTH_USAGE,
+  OAUTH_VALUE_FLAGS,
+  prepareCliOAuth,
+} from "@/cli/shared/oauth";
 import { safeText } from "@/cli/shared/render";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
 import { formatSurfaceDiff } from "@/lib/surface/diff";
@@ -14,7 +21,7 @@ import { parseStrictJson } from "@/lib/strict-json";
 import { comparePin, parseRegistrationRecord, type NameDiff } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot, surfaceOf, type Surface } from "@/lib/surface/types";
 
-const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}`;
+const USAGE = `usage: relay-review verify --pin RECORD.json TARGET\n${TARGET_USAGE}\n${OAUTH_USAGE}`;
 
 // The pin file may come from anywhere and the live surface is the server's: both print through safeText.
 const say = (text: string) => process.stdout.write(`${safeText(text)}\n`);
@@ -30,7 +37,7 @@ function formatNames(n: NameDiff): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv, ["--pin"], ["--quiet"]);
+  const parsed = parseArgs(argv, ["--pin", ...OAUTH_VALUE_FLAGS], ["--quiet", ...OAUTH_BOOL_FLAGS]);
   if (parsed.isHelp) {
     process.stdout.write(USAGE + "\n");
     return 0;
@@ -74,11 +81,26 @@ export async function run(argv: string[]): Promise<number> {
     err(`connect_failed: could not start the server: ${started.error}`);
     return 3;
   }
-  const { inspectServer } = await loadInspector();
-  const result = await inspectServer(parsed.target, {
-    limits: parsed.limits,
-    ...(started.child ? { prespawned: started.child } : {}),
+  const prepared = await prepareCliOAuth(parsed.flags, parsed.target, (line) => {
+    if (!parsed.flags.has("--quiet") || line.startsWith("authorize at:")) err(line);
   });
+  if (!prepared.ok) {
+    err(prepared.message);
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const target = prepared.target;
+  const { inspectServer } = await loadInspector();
+  const inspectOnce = () =>
+    inspectServer(target, {
+      limits: parsed.limits,
+      ...(started.child ? { prespawned: started.child } : {}),
+    });
+  const result = prepared.oauth
+    ? await prepared.oauth
+        .authorizing<InspectResult>(inspectOnce, (error) => ({ ok: false, error }))
+        .finally(() => prepared.oauth?.close())
+    : await inspectOnce();
   if (!result.ok) {
     err(formatInspectError(result.error));
     return 3;

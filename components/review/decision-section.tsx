@@ -610,6 +610,10 @@ export function DecisionSection({
           ·{" "}
           <a href={DECISION_RECORD_SCHEMA_URL} target="_blank" rel="noreferrer">
             record JSON Schema (v1)
+          </a>{" "}
+          ·{" "}
+          <a href={`/api/reviews/${encodeURIComponent(id)}/export/sarif`} download>
+            findings as SARIF 2.1.0
           </a>
         </p>
       </div>

@@ -4,11 +4,18 @@
  * it, so an endless body trips `totalBytes` while streaming. When an egress guard is set, every
  * request URL is re-checked just before it is sent and redirects are refused (a redirect to
  * 169.254.169.254 would otherwise bypass the check).
+ *
+ * With an OAuth provider (`auth`), the transport drives the SDK's flow on a 401/403, handing it
+ * this transport's fetch; `oauthRouting` sends the flow's own requests (metadata, registration,
+ * token) to the provider's `authFetch` instead (its egress checks and limits), tells the provider
+ * about each challenge, and adds the target's static headers to MCP requests only, so a header
+ * meant for the MCP server never reaches an authorization server.
  */
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
+import type { McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import { streamableFallbackReason, type TransportOpener } from "@/lib/mcp/session";
 import type { EgressGuard } from "@/lib/mcp/types";
 
@@ -56,7 +63,54 @@ export type HttpTargetOptions = {
   headers?: Record<string, string>;
   egress?: EgressGuard | null;
   fetch?: FetchLike;
+  auth?: McpOAuthClient;
 };
+
+/**
+ * Whether a request the transport makes is an MCP message (to the endpoint) rather than one of
+ * the OAuth flow's: the endpoint's own URL, a JSON-RPC body (the legacy SSE transport posts to an
+ * endpoint the server names), or an event stream.
+ */
+export function isMcpRequest(endpoint: URL, url: URL, init: RequestInit | undefined): boolean {
+  if (url.origin === endpoint.origin && url.pathname === endpoint.pathname) return true;
+  if (typeof init?.body === "string" && init.body.includes('"jsonrpc"')) return true;
+  return new Headers(init?.headers).get("accept")?.includes("text/event-stream") ?? false;
+}
+
+/** The transport's fetch with an OAuth provider: see the header comment. */
+export function oauthRouting(
+  endpoint: URL,
+  mcpFetch: FetchLike,
+  auth: McpOAuthClient,
+  headers: Record<string, string>,
+): FetchLike {
+  return async (input, init) => {
+    const url = new URL(String(input));
+    if (!isMcpRequest(endpoint, url, init)) return auth.authFetch(url, init);
+    const merged = new Headers(init?.headers);
+    // The provider's bearer wins over a static Authorization header.
+    for (const [name, value] of Object.entries(headers))
+      if (!merged.has(name)) merged.set(name, value);
+    const res = await mcpFetch(url, { ...init, headers: merged });
+    if (res.status === 401 || res.status === 403)
+      auth.noteChallenge(res.status, res.headers.get("www-authenticate"));
+    return res;
+  };
+}
+
+/** The transport's fetch and request init for a target, with or without OAuth. */
+function transportFetch(
+  url: string,
+  guard: InspectionGuard,
+  options: HttpTargetOptions,
+): { fetch: FetchLike; requestInit: RequestInit } {
+  const counting = countingFetch(guard, options.egress ?? null, options.fetch);
+  if (!options.auth) return { fetch: counting, requestInit: { headers: options.headers ?? {} } };
+  return {
+    fetch: oauthRouting(new URL(url), counting, options.auth, options.headers ?? {}),
+    requestInit: {},
+  };
+}
 
 export function streamableHttpOpener(
   url: string,
@@ -68,9 +122,10 @@ export function streamableHttpOpener(
     open: (guard) => ({
       kind: "streamable-http",
       countsBytes: true,
+      ...(options.auth ? { auth: options.auth } : {}),
       transport: new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: options.headers ?? {} },
-        fetch: countingFetch(guard, options.egress ?? null, options.fetch),
+        ...transportFetch(url, guard, options),
+        ...(options.auth ? { authProvider: options.auth } : {}),
         reconnectionOptions: {
           maxRetries: 0,
           initialReconnectionDelay: 1000,
@@ -88,20 +143,24 @@ export function sseOpener(url: string, options: HttpTargetOptions = {}): Transpo
     kind: "sse",
     label: url,
     open: (guard) => {
-      const fetchFn = countingFetch(guard, options.egress ?? null, options.fetch);
+      const { fetch: fetchFn, requestInit } = transportFetch(url, guard, options);
+      // Without OAuth the static headers also go on the event stream; with it, the routing adds them.
+      const streamHeaders = options.auth ? {} : (options.headers ?? {});
       return {
         kind: "sse",
         countsBytes: true,
+        ...(options.auth ? { auth: options.auth } : {}),
         transport: new SSEClientTransport(new URL(url), {
-          requestInit: { headers: options.headers ?? {} },
+          requestInit,
           eventSourceInit: {
             fetch: (u, init) =>
               fetchFn(u, {
                 ...init,
-                headers: { ...(init?.headers as Record<string, string>), ...options.headers },
+                headers: { ...(init?.headers as Record<string, string>), ...streamHeaders },
               }),
           },
           fetch: fetchFn,
+          ...(options.auth ? { authProvider: options.auth } : {}),
         }),
       };
     },

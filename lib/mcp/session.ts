@@ -27,6 +27,7 @@ import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
+import type { GrantedAuthorization, McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
@@ -72,6 +73,8 @@ export type OpenedTransport = {
   fallbackReason?: (error: unknown) => string | null;
   /** Closes everything, bounded; resolves when a stdio process group is gone. */
   close?: () => Promise<void>;
+  /** The OAuth provider the transport authorizes with (HTTP targets with `auth`). */
+  auth?: McpOAuthClient;
 };
 export type TransportOpener = {
   kind: TransportKind;
@@ -167,6 +170,8 @@ export type UpstreamSession = {
   snapshot: SurfaceSnapshot;
   /** The lists the server advertised in its capabilities. */
   advertised: readonly SurfaceList[];
+  /** The OAuth grant the connection used (an HTTP target with `auth`), read when the surface settled; never a token. */
+  authorization?: GrantedAuthorization;
   exitInfo: () => ExitInfo | null;
   stderrTail: () => string | undefined;
   /**
@@ -279,7 +284,12 @@ export async function inspectWithOpeners(
   const { session } = opened;
   await session.close();
   const stderrTail = session.stderrTail();
-  return { ok: true, snapshot: session.snapshot, ...(stderrTail ? { stderrTail } : {}) };
+  return {
+    ok: true,
+    snapshot: session.snapshot,
+    ...(stderrTail ? { stderrTail } : {}),
+    ...(session.authorization ? { authorization: session.authorization } : {}),
+  };
 }
 
 const CLOSE_BOUND_MS = 5_000;
@@ -396,6 +406,9 @@ async function runSession(
   ): InspectError => {
     if (guard.error) return guard.error;
     if (error instanceof GuardTripped) return error.error;
+    const authFailure = opened.auth?.describeFailure(error);
+    if (authFailure)
+      return { code: "unauthorized", oauthStep: authFailure.step, message: authFailure.message };
     if (error instanceof McpError) {
       if (error.code === (ErrorCode.RequestTimeout as number)) {
         return {
@@ -431,7 +444,8 @@ async function runSession(
       "connecting and initializing",
     );
   } catch (error) {
-    const reason = !guard.error && opened.fallbackReason?.(error);
+    const reason =
+      !guard.error && !opened.auth?.describeFailure(error) && opened.fallbackReason?.(error);
     if (reason) return { kind: "fallback", reason };
     return failed(mapError(error, "initialize", "connectTimeoutMs"));
   }
@@ -590,11 +604,13 @@ async function runSession(
     durationMs: Date.now() - started,
     limits,
   };
+  const authorization = (await opened.auth?.grantedAuthorization()) ?? undefined;
   const session: UpstreamSession = {
     client,
     transport: opened.kind,
     snapshot,
     advertised,
+    ...(authorization ? { authorization } : {}),
     exitInfo: () => opened.exitInfo?.() ?? null,
     stderrTail: () => opened.stderrTail?.() || undefined,
     relist: async (lists) => {

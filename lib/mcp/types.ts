@@ -4,6 +4,7 @@
  * limit tripped, `error.limit` says which one.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { GrantedAuthorization, McpOAuthClient, OAuthStep } from "@/lib/mcp/oauth/interface";
 import type { LauncherSandbox, SandboxReport, SandboxRun } from "@/lib/mcp/sandbox-plan";
 import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
 import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
@@ -19,6 +20,11 @@ export const INSPECT_ERROR_CODES = [
   "protocol_error",
   /** The workbench refused the target (launcher allowlist, egress allowlist, unknown env var). */
   "refused",
+  /**
+   * The server requires OAuth authorization that could not be completed without the user (the
+   * provider holds the authorization URL), or the flow failed; `oauthStep` names the step.
+   */
+  "unauthorized",
   /** The caller aborted. */
   "aborted",
   /** A bug on our side; the message says what. */
@@ -34,10 +40,19 @@ export type InspectError = {
   stderrTail?: string;
   exitCode?: number | null;
   signal?: string | null;
+  /** For `unauthorized`: the step of the OAuth flow that failed, or `authorization_request` when the user must consent. */
+  oauthStep?: OAuthStep;
 };
 
 export type InspectResult =
-  | { ok: true; snapshot: SurfaceSnapshot; stderrTail?: string; sandbox?: SandboxReport }
+  | {
+      ok: true;
+      snapshot: SurfaceSnapshot;
+      stderrTail?: string;
+      sandbox?: SandboxReport;
+      /** The OAuth grant the session used (HTTP targets with `auth`): scopes, issuer, expiry; never a token. */
+      authorization?: GrantedAuthorization;
+    }
   | { ok: false; error: InspectError; sandbox?: SandboxReport };
 
 /** A transport target after the allowlist/egress checks. Env and header values live only here. */
@@ -64,6 +79,11 @@ export type InspectTarget =
       egress?: EgressGuard | null;
       /** The fetch every request goes through (the workbench's pins each connection to a checked address); default: global fetch. */
       fetch?: FetchLike;
+      /**
+       * OAuth for this server (lib/mcp/oauth): the session sends its token, refreshes it, and
+       * re-authorizes on `insufficient_scope`. Every URL of the flow goes through `egress` and `fetch` too.
+       */
+      auth?: McpOAuthClient;
     };
 
 /** Re-checks a URL just before each request; returns a refusal message or null. */

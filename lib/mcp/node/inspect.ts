@@ -105,6 +105,7 @@ export function openersFor(target: InspectTarget, child?: ChildProcess): Transpo
     headers: target.headers ?? {},
     egress: target.egress ?? null,
     ...(target.fetch ? { fetch: target.fetch } : {}),
+    ...(target.auth ? { auth: target.auth } : {}),
   };
   switch (target.mode ?? "auto") {
     case "streamable-http":

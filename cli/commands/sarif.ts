@@ -1,0 +1,124 @@
+/**
+ * `relay-review sarif --workbench URL --review ID [--output FILE] [--data DIR] [--workbench-max-bytes N]`
+ *
+ * Downloads the review's findings as a SARIF 2.1.0 log (GET /api/reviews/ID/export/sarif, owner
+ * API, the token as `check` finds it) and writes it to FILE, exactly as the workbench served it, or
+ * to stdout with terminal-moving characters escaped. Results carry stable fingerprints, so
+ * uploading each run's file to code scanning updates its alerts instead of adding new ones
+ * (docs/sarif.md). The answer is checked to be a SARIF 2.1.0 log before anything is written.
+ *
+ * Exit codes: 0 written; 1 the file could not be written; 2 usage or no owner token; 6 the
+ * workbench could not be asked (unreachable, token refused, no such review, not a SARIF log).
+ */
+import { writeFile } from "node:fs/promises";
+import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
+import {
+  WORKBENCH_OPTIONS,
+  getWorkbench,
+  jsonTextSafe,
+  loadOwnerToken,
+  reviewEndpoint,
+  serverErrorMessage,
+  workbenchArgs,
+  type WorkbenchArgs,
+} from "@/cli/shared/workbench";
+import { sendsCredentialInClear, workbenchHttpFailure } from "@/lib/decisions/workbench-check";
+
+export const EXIT = { WRITTEN: 0, WRITE_FAILED: 1, USAGE: 2, WORKBENCH_UNAVAILABLE: 6 } as const;
+
+export const USAGE = [
+  "usage: relay-review sarif --workbench URL --review ID [--output FILE] [--data DIR] [--workbench-max-bytes N]",
+  "  Writes the review's findings as SARIF 2.1.0 to FILE (default: stdout). The owner token comes from",
+  "  RELAY_REVIEW_TOKEN, else the owner-token file in --data DIR / RELAY_REVIEW_DATA / ./.data.",
+  "exit: 0 written, 1 the file could not be written, 2 usage or no owner token, 6 the workbench could not be asked",
+].join("\n");
+
+export const SARIF_SPEC: CommandSpec = { values: [...WORKBENCH_OPTIONS, "--output"] };
+
+/** The command's options (cli/shared/args.ts does the splitting), checked. */
+export function parseSarifArgs(
+  argv: readonly string[],
+): { ok: true; args: WorkbenchArgs & { output: string | null } } | { ok: false; message: string } {
+  const line = parseCommandLine(argv, SARIF_SPEC);
+  const parsed = workbenchArgs(line);
+  if (!parsed.ok) return parsed;
+  return { ok: true, args: { ...parsed.args, output: line.values.get("--output") ?? null } };
+}
+
+type SarifShape = { version?: unknown; runs?: { results?: { level?: unknown }[] }[] };
+
+export async function run(argv: string[]): Promise<number> {
+  const err = (line: string) => process.stderr.write(`relay-review sarif: ${safeText(line)}\n`);
+  if (parseCommandLine(argv, SARIF_SPEC).isHelp) {
+    process.stdout.write(USAGE + "\n");
+    return EXIT.WRITTEN;
+  }
+  const parsed = parseSarifArgs(argv);
+  if (!parsed.ok) {
+    err(parsed.message);
+    process.stderr.write(USAGE + "\n");
+    return EXIT.USAGE;
+  }
+  const { args } = parsed;
+  const token = await loadOwnerToken(args.dataDir);
+  if (!token.ok) {
+    err(token.message);
+    return EXIT.USAGE;
+  }
+  const endpoint = reviewEndpoint(args.base, args.reviewId, "export/sarif");
+  if (sendsCredentialInClear(endpoint.apiUrl))
+    err(
+      `warning: the owner token goes to ${endpoint.shown} over plain http, readable on the way; use https off this machine`,
+    );
+  const fetched = await getWorkbench(
+    endpoint,
+    { authorization: `Bearer ${token.owner.token}` },
+    args.maxBytes,
+    "application/sarif+json, application/json",
+  );
+  if (!fetched.ok) {
+    err(`cannot export: ${fetched.message}`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  if (fetched.status < 200 || fetched.status > 299) {
+    err(
+      `cannot export: ${workbenchHttpFailure("owner", fetched.status, serverErrorMessage(fetched.text), args.reviewId, token.owner.from)}`,
+    );
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  let log: SarifShape;
+  try {
+    log = JSON.parse(fetched.text) as SarifShape;
+  } catch {
+    err(`cannot export: the answer from ${endpoint.shown} is not JSON`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  if (log?.version !== "2.1.0" || !Array.isArray(log.runs)) {
+    err(`cannot export: the answer from ${endpoint.shown} is not a SARIF 2.1.0 log`);
+    return EXIT.WORKBENCH_UNAVAILABLE;
+  }
+  const counts = new Map<string, number>();
+  for (const r of log.runs.flatMap((run) => (Array.isArray(run.results) ? run.results : []))) {
+    const level = typeof r.level === "string" ? r.level : "warning";
+    counts.set(level, (counts.get(level) ?? 0) + 1);
+  }
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const byLevel = ["error", "warning", "note"]
+    .filter((l) => counts.has(l))
+    .map((l) => `${counts.get(l)} ${l}`)
+    .join(", ");
+  if (args.output === null) process.stdout.write(jsonTextSafe(fetched.text));
+  else {
+    try {
+      await writeFile(args.output, fetched.text);
+    } catch (error) {
+      err(`cannot write ${args.output}: ${error instanceof Error ? error.message : String(error)}`);
+      return EXIT.WRITE_FAILED;
+    }
+  }
+  err(
+    `${total} result${total === 1 ? "" : "s"}${byLevel ? ` (${byLevel})` : ""} for review ${args.reviewId} from ${endpoint.shown}${args.output === null ? "" : ` written to ${args.output}`}`,
+  );
+  return EXIT.WRITTEN;
+}

@@ -1,0 +1,245 @@
+/**
+ * OAuth for `inspect --url`, `verify --url` and `gate --url` (issue 17): the MCP authorization
+ * flow through lib/mcp/oauth, with state in memory only (nothing written to disk, so no token,
+ * verifier or secret outlives the process). Three modes:
+ * - interactive (default): a loopback redirect on 127.0.0.1; the authorization URL is printed to
+ *   stderr and nothing opens a browser; the command waits for the redirect, then connects again;
+ * - `--client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME)`: the
+ *   client-credentials grant, for machines;
+ * - `--refresh-token-env NAME --client-id ID`: a refresh token given by variable name, for CI.
+ * Secrets are named by environment variable, never typed on the command line (where `ps` and
+ * shell history would keep them).
+ */
+import { safeText } from "@/cli/shared/render";
+import type { OAuthEvent } from "@/lib/mcp/oauth/interface";
+import type { InspectError, InspectTarget } from "@/lib/mcp/types";
+
+export const OAUTH_VALUE_FLAGS = [
+  "--client-id",
+  "--client-secret-env",
+  "--client-key-env",
+  "--client-key-alg",
+  "--refresh-token-env",
+  "--issuer",
+  "--scope",
+  "--client-metadata-url",
+  "--redirect-port",
+  "--authorize-timeout-ms",
+] as const;
+export const OAUTH_BOOL_FLAGS = ["--client-credentials", "--no-oauth"] as const;
+
+export const OAUTH_USAGE = [
+  "oauth:   (with --url) interactive by default: the authorization URL is printed, the redirect comes back to",
+  "         127.0.0.1 [--redirect-port N] [--authorize-timeout-ms N]; [--client-id ID [--client-secret-env NAME]]",
+  "         [--client-metadata-url HTTPS-URL] [--scope 'a b'] [--issuer URL] [--no-oauth]",
+  "   CI:   --client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME [--client-key-alg ES256])",
+  "     or  --refresh-token-env NAME --client-id ID [--client-secret-env NAME]",
+].join("\n");
+
+/** Consents one command may ask for (a server that keeps asking for more scope is stopped). */
+export const MAX_CONSENTS = 3;
+const DEFAULT_AUTHORIZE_TIMEOUT_MS = 5 * 60_000;
+
+type Flags = ReadonlyMap<string, string | true>;
+type Say = (line: string) => void;
+
+export type CliOAuth = {
+  /**
+   * Run `attempt` and, while it fails for want of a user's consent, get the consent and run it
+   * again (at most MAX_CONSENTS times); a failure while getting it is turned into `R` by `failed`.
+   */
+  authorizing<R extends { ok: boolean; error?: InspectError }>(
+    attempt: () => Promise<R>,
+    failed: (error: InspectError) => R,
+  ): Promise<R>;
+  close(): Promise<void>;
+};
+
+const str = (flags: Flags, name: string): string | undefined => {
+  const v = flags.get(name);
+  return typeof v === "string" ? v : undefined;
+};
+
+/**
+ * Attach an OAuth provider to an HTTP target according to the flags. Returns the target to use
+ * and the session's helper, or an error message (a usage mistake or an unset variable).
+ */
+export async function prepareCliOAuth(
+  flags: Flags,
+  target: InspectTarget,
+  say: Say,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<
+  { ok: true; target: InspectTarget; oauth: CliOAuth | null } | { ok: false; message: string }
+> {
+  const used = [...OAUTH_VALUE_FLAGS, "--client-credentials"].filter((f) => flags.has(f));
+  if (target.kind !== "http") {
+    return used.length
+      ? { ok: false, message: `${used.join(", ")} apply to --url targets only` }
+      : { ok: true, target, oauth: null };
+  }
+  if (flags.has("--no-oauth")) {
+    return used.length
+      ? { ok: false, message: `--no-oauth and ${used.join(", ")} contradict each other` }
+      : { ok: true, target, oauth: null };
+  }
+  const fromVar = (flag: string): { value?: string; error?: string } => {
+    const name = str(flags, flag);
+    if (name === undefined) return {};
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      return { error: `${flag} takes a variable name, not ${JSON.stringify(name.slice(0, 40))}` };
+    const value = env[name];
+    return value ? { value } : { error: `${flag} ${name}: the variable is not set` };
+  };
+  const secret = fromVar("--client-secret-env");
+  const key = fromVar("--client-key-env");
+  const refresh = fromVar("--refresh-token-env");
+  const errors = [secret.error, key.error, refresh.error].filter((e): e is string => !!e);
+  const clientId = str(flags, "--client-id");
+  const isMachine = flags.has("--client-credentials");
+  if (isMachine && !clientId) errors.push("--client-credentials needs --client-id");
+  if (isMachine && !secret.value && !key.value)
+    errors.push("--client-credentials needs --client-secret-env NAME or --client-key-env NAME");
+  if (refresh.value !== undefined && !clientId)
+    errors.push("--refresh-token-env needs --client-id (the client the token was issued to)");
+  if (isMachine && refresh.value !== undefined)
+    errors.push("give --client-credentials or --refresh-token-env, not both");
+  if ((secret.value || key.value) && !clientId)
+    errors.push("a client secret or key needs --client-id");
+  const timeout = Number(str(flags, "--authorize-timeout-ms") ?? DEFAULT_AUTHORIZE_TIMEOUT_MS);
+  const port = Number(str(flags, "--redirect-port") ?? 0);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    errors.push("--authorize-timeout-ms must be a whole number above 0");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    errors.push("--redirect-port must be a port number (0 picks one)");
+  const metadataUrl = str(flags, "--client-metadata-url");
+  if (metadataUrl !== undefined) {
+    try {
+      const u = new URL(metadataUrl);
+      if (u.protocol !== "https:" || u.pathname === "/")
+        errors.push("--client-metadata-url must be an https URL with a path");
+    } catch {
+      errors.push("--client-metadata-url is not a URL");
+    }
+  }
+  if (errors.length) return { ok: false, message: errors.join("; ") };
+
+  const [
+    { createOAuthProvider, completeAuthorization },
+    { MemoryOAuthStorage },
+    { cliOAuthEgress },
+    { startLoopbackRedirect },
+  ] = await Promise.all([
+    import("@/lib/mcp/oauth/provider"),
+    import("@/lib/mcp/oauth/memory-storage"),
+    import("@/lib/mcp/node/oauth-egress"),
+    import("@/lib/mcp/node/oauth-loopback"),
+  ]);
+  const egress = cliOAuthEgress(target.url, env);
+  if (!egress.ok) return { ok: false, message: egress.message };
+  const issuer = str(flags, "--issuer");
+  const storage = new MemoryOAuthStorage({
+    ...(refresh.value ? { refreshToken: refresh.value } : {}),
+    ...(issuer ? { issuer } : {}),
+  });
+  const isInteractive = !isMachine && refresh.value === undefined;
+  const loopback = isInteractive
+    ? await startLoopbackRedirect({
+        port,
+        onAuthorizationUrl: (url) => {
+          say(
+            `the server needs authorization; open this URL in a browser and approve (waiting up to ${Math.round(timeout / 1000)} s for the redirect to 127.0.0.1):`,
+          );
+          say(`authorize at: ${url.href}`);
+        },
+      })
+    : null;
+  const algorithm = str(flags, "--client-key-alg") ?? "ES256";
+  const onEvent = (e: OAuthEvent) => {
+    if (e.type === "registered") say(`OAuth client ${safeText(e.clientId)} (${e.how})`);
+    if (e.type === "token")
+      say(
+        `OAuth token from the ${e.grant.replaceAll("_", " ")} grant; scopes: ${e.scopes.join(" ") || "(none named)"}${e.expiresAt ? `; expires ${e.expiresAt}` : ""}`,
+      );
+  };
+  let client;
+  try {
+    client = createOAuthProvider({
+      serverUrl: target.url,
+      storage,
+      grant: isMachine ? "client_credentials" : "authorization_code",
+      ...(loopback ? { redirect: loopback } : {}),
+      client: {
+        ...(clientId
+          ? {
+              preRegistered: {
+                clientId,
+                ...(secret.value ? { clientSecret: secret.value } : {}),
+                ...(key.value ? { privateKeyJwt: { privateKey: key.value, algorithm } } : {}),
+              },
+            }
+          : {}),
+        ...(metadataUrl ? { metadataDocumentUrl: metadataUrl } : {}),
+      },
+      ...(issuer ? { expectedIssuer: issuer } : {}),
+      ...(str(flags, "--scope") ? { fallbackScope: str(flags, "--scope")! } : {}),
+      egress: egress.egress,
+      fetch: egress.fetch,
+      onEvent,
+    });
+  } catch (error) {
+    await loopback?.close();
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  const authClient = client;
+  const oauth: CliOAuth = {
+    async authorizing(attempt, failed) {
+      let result = await attempt();
+      for (let consent = 0; consent < MAX_CONSENTS; consent++) {
+        const pending = authClient.pendingAuthorization();
+        if (result.ok || result.error?.code !== "unauthorized" || !pending || !loopback)
+          return result;
+        let callback;
+        try {
+          callback = await loopback.waitForCallback(pending.state, timeout);
+        } catch (error) {
+          return failed(unauthorized("authorization_response", error));
+        }
+        const verifier = storage.takeCodeVerifier(callback.state);
+        if (!verifier)
+          return failed(
+            unauthorized(
+              "authorization_response",
+              "no authorization request is waiting for this state",
+            ),
+          );
+        const done = await completeAuthorization(authClient, {
+          code: callback.code ?? "",
+          state: callback.state,
+          codeVerifier: verifier,
+          iss: callback.iss,
+          error: callback.error,
+          errorDescription: callback.errorDescription,
+          requestedScope: new URL(pending.authorizationUrl).searchParams.get("scope"),
+        });
+        if (!done.ok)
+          return failed({
+            code: "unauthorized",
+            oauthStep: done.error.step,
+            message: done.error.message,
+          });
+        result = await attempt();
+      }
+      return result;
+    },
+    close: async () => {
+      await loopback?.close();
+    },
+  };
+  return { ok: true, target: { ...target, auth: client }, oauth };
+}
+
+function unauthorized(step: InspectError["oauthStep"], error: unknown): InspectError {
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: "unauthorized", ...(step ? { oauthStep: step } : {}), message };
+}

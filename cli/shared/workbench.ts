@@ -1,0 +1,205 @@
+/**
+ * Talking to a workbench from the CLI (`verify-record --workbench | --share`, `check`, `sarif`):
+ * the owner token (RELAY_REVIEW_TOKEN, else the data folder's owner-token file, read and never
+ * created), one GET bounded in time and size that never follows a redirect (the token must not
+ * travel), the workbench's own error message shortened, and the options of a command that asks
+ * about one review. Whatever the workbench answers is printed through `safeText`
+ * (cli/shared/render.ts): a review holds server-authored names.
+ */
+import { open } from "node:fs/promises";
+import path from "node:path";
+import type { CommandLine } from "@/cli/shared/args";
+import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
+import { resolveDataDir } from "@/lib/decisions/key-files";
+import { ReviewIdSchema } from "@/lib/ids";
+import { parseWorkbenchBase, type WorkbenchEndpoint } from "@/lib/decisions/workbench-check";
+
+/** Longest wait for the workbench's answer, body included. */
+export const WORKBENCH_TIMEOUT_MS = 30_000;
+/**
+ * Largest answer accepted by default (`--workbench-max-bytes` raises it): a share view carries the
+ * whole review and its analysis, about 21 MB for 5,000 tools held 200 each by 40 agents.
+ */
+export const MAX_WORKBENCH_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** An owner-token file is one line; anything much larger is not one. */
+const MAX_TOKEN_FILE_BYTES = 4096;
+/** Most characters of the workbench's own error message shown. */
+const MAX_SERVER_MESSAGE = 300;
+
+/**
+ * JSON text for a terminal with the characters that can reorder or hide text written as \u escapes:
+ * JSON's own escaping, so the data stays byte for byte what the workbench sent once parsed (the
+ * characters can only occur inside strings); `safeText` would rewrite it.
+ */
+export function jsonTextSafe(json: string): string {
+  return json.replace(
+    /[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+export type OwnerToken = { token: string; from: string };
+
+/** RELAY_REVIEW_TOKEN, else `dataDir`'s (default: RELAY_REVIEW_DATA, else ./.data) owner-token file: read, never created. */
+export async function loadOwnerToken(
+  dataDir: string | null,
+): Promise<{ ok: true; owner: OwnerToken } | { ok: false; message: string }> {
+  const fromEnv = process.env.RELAY_REVIEW_TOKEN?.trim();
+  if (fromEnv) return { ok: true, owner: { token: fromEnv, from: "RELAY_REVIEW_TOKEN" } };
+  const file = path.join(dataDir ?? resolveDataDir(), OWNER_TOKEN_FILE);
+  let handle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      message:
+        code === "ENOENT"
+          ? `no owner token: RELAY_REVIEW_TOKEN is not set and there is no ${file} (the workbench writes it at first start; pass --data DIR)`
+          : `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  try {
+    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const token = buffer.subarray(0, bytesRead).toString("utf8").trim();
+    if (bytesRead > MAX_TOKEN_FILE_BYTES || token === "" || /\s/.test(token))
+      return { ok: false, message: `${file} does not hold an owner token` };
+    return { ok: true, owner: { token, from: file } };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `cannot read the owner token from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The body, or null when it is longer than `limit` bytes (whatever Content-Length says). */
+async function readCapped(res: Response, limit: number): Promise<string | null> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export type Fetched = { ok: true; status: number; text: string } | { ok: false; message: string };
+
+/** One GET, bounded in time (WORKBENCH_TIMEOUT_MS, body included) and size; redirects are not followed (the token must not travel). */
+export async function getWorkbench(
+  endpoint: WorkbenchEndpoint,
+  headers: Record<string, string>,
+  maxBytes: number,
+  accept = "application/json",
+): Promise<Fetched> {
+  try {
+    const res = await fetch(endpoint.apiUrl, {
+      headers: { accept, ...headers },
+      redirect: "manual",
+      signal: AbortSignal.timeout(WORKBENCH_TIMEOUT_MS),
+    });
+    const text = await readCapped(res, maxBytes);
+    if (text === null)
+      return {
+        ok: false,
+        message: `the answer from ${endpoint.shown} is over the limit of ${maxBytes} bytes (raise it with --workbench-max-bytes)`,
+      };
+    return { ok: true, status: res.status, text };
+  } catch (error) {
+    const e = error as Error & { cause?: { message?: string; code?: string } };
+    if (e.name === "TimeoutError" || e.name === "AbortError")
+      return {
+        ok: false,
+        message: `no answer from the workbench at ${endpoint.shown} within ${WORKBENCH_TIMEOUT_MS} ms (WORKBENCH_TIMEOUT_MS)`,
+      };
+    const cause = e.cause?.code ?? e.cause?.message;
+    // A share link's token is its credential: never echo the URL that carries it.
+    const said = `${e.message}${cause ? ` (${cause})` : ""}`
+      .split(endpoint.apiUrl)
+      .join(endpoint.shown);
+    return {
+      ok: false,
+      message: `cannot reach the workbench at ${endpoint.shown}: ${said}`,
+    };
+  }
+}
+
+/** The workbench's `{ error: { message } }`, if that is what it sent; shortened, since it is shown. */
+export function serverErrorMessage(text: string): string | null {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof message !== "string" || message === "") return null;
+    return message.length > MAX_SERVER_MESSAGE
+      ? `${message.slice(0, MAX_SERVER_MESSAGE)}…`
+      : message;
+  } catch {
+    return null;
+  }
+}
+
+/** An owner API path of one review under a base from `parseWorkbenchBase` (`state`, `export/sarif`). */
+export function reviewEndpoint(base: string, reviewId: string, rest: string): WorkbenchEndpoint {
+  return { apiUrl: `${base}/api/reviews/${encodeURIComponent(reviewId)}/${rest}`, shown: base };
+}
+
+/** Options every owner-API command takes: where, which review, where the token is, how much to read. */
+export type WorkbenchArgs = {
+  base: string;
+  reviewId: string;
+  dataDir: string | null;
+  maxBytes: number;
+};
+
+/** The options of a command that asks the owner API about one review (cli/shared/args.ts spec values). */
+export const WORKBENCH_OPTIONS = [
+  "--workbench",
+  "--review",
+  "--data",
+  "--workbench-max-bytes",
+] as const;
+
+/** `--workbench URL --review ID [--data DIR] [--workbench-max-bytes N]` from a parsed command line, checked. */
+export function workbenchArgs(
+  line: CommandLine,
+): { ok: true; args: WorkbenchArgs } | { ok: false; message: string } {
+  if (line.errors.length) return { ok: false, message: line.errors.join("; ") };
+  const workbench = line.values.get("--workbench");
+  const reviewId = line.values.get("--review");
+  if (workbench === undefined) return { ok: false, message: "--workbench URL is required" };
+  if (reviewId === undefined) return { ok: false, message: "--review ID is required" };
+  // The review id's own shape (lib/ids.ts): it goes into a URL path, so nothing else is sent.
+  if (!ReviewIdSchema.safeParse(reviewId).success)
+    return {
+      ok: false,
+      message:
+        "--review must be a review id: 1–80 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    };
+  const parsed = parseWorkbenchBase(workbench);
+  if (!parsed.ok) return parsed;
+  const maxText = line.values.get("--workbench-max-bytes");
+  const maxBytes = maxText === undefined ? MAX_WORKBENCH_RESPONSE_BYTES : Number(maxText);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    return { ok: false, message: "--workbench-max-bytes must be a whole number of bytes" };
+  return {
+    ok: true,
+    args: { base: parsed.base, reviewId, dataDir: line.values.get("--data") ?? null, maxBytes },
+  };
+}
