@@ -4,6 +4,9 @@ export async function register(): Promise<void> {
   const { startRelayReview } = await import("@/lib/auth/startup");
   try {
     await startRelayReview();
+    // The drift-watch schedule (docs/drift-watch.md); reports its own failure without stopping the app.
+    const { startAppSchedule } = await import("@/lib/watch/node/start");
+    await startAppSchedule();
   } catch (error) {
     // A start that cannot resolve its owner token or open its store must not go on answering every request with 500.
     console.error(

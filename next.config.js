@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite resolves its wasm with new URL(..., import.meta.url); bundling breaks that under webpack.
-  serverExternalPackages: ["@electric-sql/pglite"],
+  // pg-boss is CommonJS that requires pg at run time: load it from node_modules as it ships.
+  serverExternalPackages: ["@electric-sql/pglite", "pg-boss"],
   poweredByHeader: false,
   async headers() {
     return [

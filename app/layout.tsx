@@ -41,6 +41,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </Link>
           <nav aria-label="Main">
             <Link href="/">Reviews</Link>
+            <Link href="/changes">Changes</Link>
+            <Link href="/webhooks">Webhooks</Link>
             <Link href="/secrets">Secrets</Link>
           </nav>
           <span className="spacer" />

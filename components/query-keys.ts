@@ -66,3 +66,8 @@ export const oauthKeys = {
   revision: (reviewId: string, serverId: string, revision: number) =>
     [...oauthKeys.server(reviewId, serverId), revision] as const,
 };
+
+/** Webhooks with their recent deliveries. */
+export const webhookKeys = {
+  all: ["webhooks"] as const,
+};

@@ -115,6 +115,9 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
             {s.label}
           </Link>
         ))}
+        <Link href={`/reviews/${id}/timeline`} prefetch={false}>
+          Timeline
+        </Link>
       </nav>
       <ConflictBanner editor={editor} />
       {section === "sources" && <SourcesSection editor={editor} review={record.review} />}

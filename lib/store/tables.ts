@@ -5,7 +5,18 @@
  * query or join on.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () =>
   timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -197,4 +208,108 @@ export const oauthFlows = pgTable(
     consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [index("oauth_flows_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The event and audit log: what the schedule found (a surface change with its per-item diff, a
+ * block, a decision gone stale, a failed inspection) and what the owner did (decisions, pins,
+ * share links, secrets by name). Append-only: a trigger (migration 0004) refuses UPDATE, DELETE
+ * and TRUNCATE, so nothing rewrites it. `id` is the idempotency key: a retried job appends the
+ * same ids and the second insert does nothing. No foreign key to reviews: the log outlives a
+ * deleted review.
+ */
+export const events = pgTable(
+  "events",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id").notNull().unique(),
+    kind: text("kind").notNull(),
+    reviewId: text("review_id"),
+    serverId: text("server_id"),
+    /** "owner", or "schedule" for what the scheduled re-inspection found. */
+    actor: text("actor").notNull(),
+    summary: text("summary").notNull(),
+    detail: jsonb("detail")
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index("events_review_idx").on(t.reviewId, t.seq), index("events_kind_idx").on(t.kind)],
+);
+
+/** Which events an owner has read; a row per (owner, event). Separate from the log, which never changes. */
+export const eventReads = pgTable(
+  "event_reads",
+  {
+    owner: text("owner").notNull(),
+    eventSeq: bigint("event_seq", { mode: "number" }).notNull(),
+    readAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.eventSeq] })],
+);
+
+/**
+ * The re-inspection schedule, one row per watched review server: its interval and the next time
+ * it is due. A process claims a due row (FOR UPDATE SKIP LOCKED) and moves `next_due_at` on in the
+ * same transaction as it enqueues the job, so one slot gives one job whichever process claims it.
+ */
+export const watches = pgTable(
+  "watches",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull(),
+    intervalSeconds: integer("interval_seconds").notNull(),
+    isEnabled: boolean("is_enabled").notNull().default(true),
+    nextDueAt: timestamp("next_due_at", { withTimezone: true, mode: "date" }).notNull(),
+    lastClaimedAt: timestamp("last_claimed_at", { withTimezone: true, mode: "date" }),
+    /** Embedded store only: consecutive failed attempts of the current slot (pg-boss counts its own). */
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reviewId, t.serverId] }),
+    index("watches_due_idx").on(t.nextDueAt),
+  ],
+);
+
+/** Owner-configured webhooks. The signing secret is a name in the secret store, never a value here. */
+export const webhooks = pgTable("webhooks", {
+  id: text("id").primaryKey(),
+  label: text("label").notNull().default(""),
+  url: text("url").notNull(),
+  /** "generic" (signed JSON) or "slack" (incoming-webhook payload). */
+  format: text("format").notNull(),
+  secretName: text("secret_name"),
+  /** Event kinds this webhook receives. */
+  kinds: jsonb("kinds").notNull(),
+  isEnabled: boolean("is_enabled").notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/** One row per (webhook, event): its state and every attempt with its status. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventSeq: bigint("event_seq", { mode: "number" }).notNull(),
+    /** "pending", "delivered", "failed" (attempts exhausted). */
+    state: text("state").notNull(),
+    attempts: jsonb("attempts")
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+    index("webhook_deliveries_pending_idx").on(t.state, t.nextAttemptAt),
+  ],
 );

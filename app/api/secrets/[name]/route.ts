@@ -4,6 +4,7 @@ import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/
 import { SetSecretRequestSchema, type SetSecretResponse } from "@/lib/secrets/api";
 import { getSecretKey } from "@/lib/secrets/key";
 import { getDb } from "@/lib/store/db";
+import { auditOwnerAction } from "@/lib/store/events";
 import { deleteSecret, secretNameProblem, setSecret } from "@/lib/store/secrets";
 
 export const runtime = "nodejs";
@@ -22,7 +23,14 @@ export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
   const body = await readJson(request, SetSecretRequestSchema);
   const key = getSecretKey();
   if (!key.ok) throw new AppError("CONFLICT", key.message);
-  const saved = await setSecret(await getDb(), key.key, name, body.value);
+  const db = await getDb();
+  const saved = await setSecret(db, key.key, name, body.value);
+  // By name only: the value never reaches the log.
+  await auditOwnerAction(db, {
+    kind: "secret.set",
+    summary: `Secret ${name} ${saved.created ? "set" : "replaced"}`,
+    detail: { name, created: saved.created },
+  });
   const response: SetSecretResponse = {
     name: saved.name,
     created: saved.created,
@@ -33,7 +41,13 @@ export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
 
 export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
   const name = parseParam(NameParamSchema, (await params).name, "name");
-  if (!(await deleteSecret(await getDb(), name)))
+  const db = await getDb();
+  if (!(await deleteSecret(db, name)))
     throw new AppError("NOT_FOUND", `no secret named ${name} is set`);
+  await auditOwnerAction(db, {
+    kind: "secret.deleted",
+    summary: `Secret ${name} deleted`,
+    detail: { name },
+  });
   return noContent();
 });

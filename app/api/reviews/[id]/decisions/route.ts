@@ -8,6 +8,7 @@ import {
   type ListDecisionsResponse,
 } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
+import { auditOwnerAction } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import {
@@ -70,6 +71,22 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
 export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const input = await readJson(request, DecideRequestSchema);
-  const body: DecideResponse = await decide(await getDb(), id, input);
+  const db = await getDb();
+  const body: DecideResponse = await decide(db, id, input);
+  const d = body.decision.decision;
+  await auditOwnerAction(db, {
+    kind: "decision.made",
+    reviewId: id,
+    serverId: d.serverId,
+    summary: `${d.reviewer} decided ${d.verdict.replace(/_/g, " ")}: ${d.serverId} into ${d.agentId}`,
+    detail: {
+      decisionId: d.id,
+      verdict: d.verdict,
+      agentId: d.agentId,
+      reviewer: d.reviewer,
+      surfaceSha256: d.bound.surfaceSha256,
+      revision: body.revision,
+    },
+  });
   return jsonResponse(body, 201);
 });

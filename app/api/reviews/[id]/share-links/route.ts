@@ -7,6 +7,7 @@ import {
   type ListShareLinksResponse,
 } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
+import { auditOwnerAction } from "@/lib/store/events";
 import { getReview, reviewExists } from "@/lib/store/reviews";
 import { createShareLink, listShareLinks } from "@/lib/store/share-links";
 import { hashShareToken, newShareToken, shareLinkView } from "@/lib/workbench/share";
@@ -48,6 +49,18 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
         ? null
         : new Date(Date.now() + input.expiresInHours * 3_600_000),
     label: input.label,
+  });
+  // The token never reaches the log: the link is named by its id.
+  await auditOwnerAction(db, {
+    kind: "share_link.created",
+    reviewId: id,
+    summary: `Share link ${link.id} created${link.label ? ` (${link.label})` : ""}${link.frozenRevision !== null ? `, frozen at revision ${link.frozenRevision}` : ""}`,
+    detail: {
+      linkId: link.id,
+      label: link.label,
+      frozenRevision: link.frozenRevision,
+      expiresAt: link.expiresAt,
+    },
   });
   const body: CreateShareLinkResponse = {
     link: shareLinkView(link),

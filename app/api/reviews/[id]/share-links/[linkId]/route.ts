@@ -4,6 +4,7 @@ import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import type { ShareLinkView } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
+import { auditOwnerAction } from "@/lib/store/events";
 import { listShareLinks, revokeShareLink } from "@/lib/store/share-links";
 import { shareLinkView } from "@/lib/workbench/share";
 
@@ -29,6 +30,12 @@ export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
   }
   const revoked = await revokeShareLink(db, linkId);
   if (!revoked) throw new AppError("NOT_FOUND", `no share link ${JSON.stringify(linkId)}`);
+  await auditOwnerAction(db, {
+    kind: "share_link.revoked",
+    reviewId: id,
+    summary: `Share link ${linkId} revoked`,
+    detail: { linkId, revokedAt: revoked.revokedAt },
+  });
   const body: ShareLinkView = shareLinkView(revoked);
   return jsonResponse(body);
 });

@@ -5,6 +5,7 @@ import { getDb } from "@/lib/store/db";
 import { SECRETS_PAGE_HINT } from "@/lib/secrets/resolve";
 import { publicOrigin } from "@/lib/workbench/oauth-flow";
 import { claimInspection, prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
+import { recordDriftEvents } from "@/lib/watch/node/run";
 import {
   InspectRequestSchema,
   LAUNCHER_FILE_HINT,
@@ -93,13 +94,23 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
       };
       const run = async () => {
         try {
-          write(
-            await runInspection(db, prepared, {
-              ...(limits ? { limits } : {}),
-              signal: controller.signal,
-              onProgress: (event) => write({ type: "progress", event }),
-            }),
-          );
+          const result = await runInspection(db, prepared, {
+            ...(limits ? { limits } : {}),
+            signal: controller.signal,
+            onProgress: (event) => write({ type: "progress", event }),
+          });
+          // A change a click finds is logged as the schedule would log it (same ids: once).
+          if (result.ok)
+            await recordDriftEvents(
+              db,
+              prepared.record,
+              prepared.server,
+              result.snapshotSha256,
+              "owner",
+            ).catch((e: unknown) =>
+              console.error(`[api] inspect ${id}/${serverId}: logging the change failed`, e),
+            );
+          write(result);
         } catch (error) {
           console.error(`[api] inspect ${id}/${serverId} failed`, error);
           write({

@@ -2,6 +2,7 @@ import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
+import { auditOwnerAction } from "@/lib/store/events";
 import { pinLatest } from "@/lib/workbench/surface";
 import { PinRequestSchema, type PinResponse } from "@/lib/workbench/surface-api";
 
@@ -16,12 +17,20 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
   const body = await readJson(request, PinRequestSchema);
-  const result: PinResponse = await pinLatest(await getDb(), id, serverId, {
+  const db = await getDb();
+  const result: PinResponse = await pinLatest(db, id, serverId, {
     reason: body.reason,
     author: OWNER_AUTHOR,
     ...(body.surfaceSha256 ? { surfaceSha256: body.surfaceSha256 } : {}),
     ...(body.baseRevision !== undefined ? { baseRevision: body.baseRevision } : {}),
     ...(body.onSurfaceChange ? { onSurfaceChange: body.onSurfaceChange } : {}),
+  });
+  await auditOwnerAction(db, {
+    kind: "pin.set",
+    reviewId: id,
+    serverId,
+    summary: `Pinned ${serverId} at ${result.pin.surfaceSha256.slice(0, 12)}… (${result.pin.onSurfaceChange})${result.pin.reason ? `: ${result.pin.reason}` : ""}`,
+    detail: { ...result.pin, revision: result.record.revision },
   });
   return jsonResponse(result);
 });

@@ -1,0 +1,170 @@
+import "server-only";
+/**
+ * The event and audit log (table `events`): append, list, and the owner's read marks. Appending
+ * is idempotent on the event id, so a retried job that appends the same ids adds nothing, and it
+ * queues a delivery for every enabled webhook subscribed to the kind in the same transaction, so
+ * an event is never logged without its deliveries. Nothing here updates or deletes an event; the
+ * database refuses it anyway (trigger in migration 0004).
+ */
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { newId } from "@/lib/ids";
+import {
+  EVENT_KINDS,
+  kindsOfGroup,
+  type EventFilter,
+  type EventKind,
+  type EventView,
+} from "@/lib/events/kinds";
+import type { Db } from "@/lib/store/db";
+import { eventReads, events, webhookDeliveries, webhooks } from "@/lib/store/tables";
+
+/** Event text is built from attacker-named things (tool names); bound what one entry keeps. */
+export const MAX_SUMMARY_CHARS = 1_000;
+export const DEFAULT_LIST_LIMIT = 200;
+
+export interface AppendEventInput {
+  /** Idempotency key; a random id when the event cannot repeat (an owner action). */
+  id?: string;
+  kind: EventKind;
+  reviewId?: string | null;
+  serverId?: string | null;
+  actor: string;
+  summary: string;
+  detail?: Record<string, unknown>;
+}
+
+export type AppendResult = { isNew: boolean; seq: number | null; deliveries: number };
+
+/** Appends one event (nothing when its id is already logged) and queues its webhook deliveries. */
+export async function appendEvent(db: Db, input: AppendEventInput): Promise<AppendResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(events)
+      .values({
+        id: input.id ?? newId("evt"),
+        kind: input.kind,
+        reviewId: input.reviewId ?? null,
+        serverId: input.serverId ?? null,
+        actor: input.actor,
+        summary: input.summary.slice(0, MAX_SUMMARY_CHARS),
+        detail: input.detail ?? {},
+      })
+      .onConflictDoNothing({ target: events.id })
+      .returning({ seq: events.seq });
+    if (!row) return { isNew: false, seq: null, deliveries: 0 };
+    const subscribed = (
+      await tx
+        .select({ id: webhooks.id, kinds: webhooks.kinds })
+        .from(webhooks)
+        .where(eq(webhooks.isEnabled, true))
+    ).filter((w) => Array.isArray(w.kinds) && (w.kinds as unknown[]).includes(input.kind));
+    if (subscribed.length > 0) {
+      await tx
+        .insert(webhookDeliveries)
+        .values(
+          subscribed.map((w) => ({
+            id: `dlv-${w.id}-${row.seq}`,
+            webhookId: w.id,
+            eventSeq: row.seq,
+            state: "pending",
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    return { isNew: true, seq: row.seq, deliveries: subscribed.length };
+  });
+}
+
+/**
+ * Appends an owner action to the audit log. The action itself has already happened: a log write
+ * that fails is reported on stderr rather than turning a saved decision into a 500 (the caller
+ * would retry and decide twice).
+ */
+export async function auditOwnerAction(
+  db: Db,
+  input: Omit<AppendEventInput, "actor" | "id"> & { actor?: string },
+): Promise<void> {
+  try {
+    await appendEvent(db, { actor: "owner", ...input });
+  } catch (error) {
+    console.error(
+      `[events] could not log ${input.kind}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function toView(row: typeof events.$inferSelect & { readSeq: number | null }): EventView {
+  return {
+    seq: row.seq,
+    id: row.id,
+    kind: (row.kind in EVENT_KINDS ? row.kind : "inspection.failed") as EventKind,
+    reviewId: row.reviewId,
+    serverId: row.serverId,
+    actor: row.actor,
+    summary: row.summary,
+    detail:
+      typeof row.detail === "object" && row.detail !== null && !Array.isArray(row.detail)
+        ? (row.detail as Record<string, unknown>)
+        : {},
+    createdAt: row.createdAt.toISOString(),
+    isRead: row.readSeq !== null,
+  };
+}
+
+/** Events newest first, unread before read, filtered; with the owner's unread count over the same filter. */
+export async function listEvents(
+  db: Db,
+  owner: string,
+  filter: EventFilter = {},
+): Promise<{ events: EventView[]; unread: number }> {
+  const where: SQL[] = [];
+  if (filter.reviewId) where.push(eq(events.reviewId, filter.reviewId));
+  if (filter.kind) where.push(eq(events.kind, filter.kind));
+  else if (filter.group) where.push(inArray(events.kind, kindsOfGroup(filter.group)));
+  // Unfiltered, the routine "inspected, matches its pin" entries would bury what needs reading.
+  else where.push(ne(events.kind, "watch.inspected"));
+  const joined = and(eq(eventReads.owner, owner), eq(eventReads.eventSeq, events.seq));
+  const base = and(...where);
+  const rows = await db
+    .select({
+      seq: events.seq,
+      id: events.id,
+      kind: events.kind,
+      reviewId: events.reviewId,
+      serverId: events.serverId,
+      actor: events.actor,
+      summary: events.summary,
+      detail: events.detail,
+      createdAt: events.createdAt,
+      readSeq: eventReads.eventSeq,
+    })
+    .from(events)
+    .leftJoin(eventReads, joined)
+    .where(filter.isUnreadOnly ? and(base, isNull(eventReads.eventSeq)) : base)
+    .orderBy(sql`(${eventReads.eventSeq} IS NULL) DESC`, desc(events.seq))
+    .limit(filter.limit ?? DEFAULT_LIST_LIMIT);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(events)
+    .leftJoin(eventReads, joined)
+    .where(and(base, isNull(eventReads.eventSeq)));
+  return { events: rows.map(toView), unread: count?.n ?? 0 };
+}
+
+/** Marks events read for `owner`: the listed ones, or every event logged so far. */
+export async function markEventsRead(
+  db: Db,
+  owner: string,
+  which: { all: true } | { seqs: number[] },
+): Promise<void> {
+  if ("all" in which) {
+    await db.execute(
+      sql`INSERT INTO event_reads (owner, event_seq) SELECT ${owner}, seq FROM events ON CONFLICT DO NOTHING`,
+    );
+    return;
+  }
+  await db
+    .insert(eventReads)
+    .values(which.seqs.map((eventSeq) => ({ owner, eventSeq })))
+    .onConflictDoNothing();
+}

@@ -1,0 +1,154 @@
+import "server-only";
+/**
+ * The re-inspection schedule (table `watches`). Every pinned server of every review has a row;
+ * `syncWatches` adds the rows of newly pinned servers (first due at a random point within their
+ * interval, so a batch pinned together is spread out) and removes those of servers no longer
+ * pinned. The owner sets a server's interval or pauses it; the row keeps it across re-pins.
+ */
+import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/store/db";
+import { getReview, listReviews } from "@/lib/store/reviews";
+import { watches } from "@/lib/store/tables";
+
+/** A watched server's schedule as stored (lib/watch/schedule.ts WatchViewSchema describes it for the API). */
+export type WatchView = {
+  reviewId: string;
+  serverId: string;
+  intervalSeconds: number;
+  isEnabled: boolean;
+  nextDueAt: string;
+  lastClaimedAt: string | null;
+};
+
+const toView = (r: typeof watches.$inferSelect): WatchView => ({
+  reviewId: r.reviewId,
+  serverId: r.serverId,
+  intervalSeconds: r.intervalSeconds,
+  isEnabled: r.isEnabled,
+  nextDueAt: r.nextDueAt.toISOString(),
+  lastClaimedAt: r.lastClaimedAt?.toISOString() ?? null,
+});
+
+/**
+ * Brings the rows in line with the pins of the reviews saved after `since` (all when null);
+ * returns the time to pass as `since` next (the newest save seen), so a tick reads only what changed.
+ */
+export async function syncWatches(
+  db: Db,
+  defaultIntervalSeconds: number,
+  since: string | null,
+  /** Where in its first interval a newly watched server is first due, in [0, 1). */
+  random: () => number = Math.random,
+): Promise<string | null> {
+  let newest = since;
+  for (const summary of await listReviews(db)) {
+    if (since !== null && summary.updatedAt <= since) continue;
+    if (newest === null || summary.updatedAt > newest) newest = summary.updatedAt;
+    const record = await getReview(db, summary.id);
+    if (!record) continue;
+    const pinned = record.review.servers.filter((s) => s.pin).map((s) => s.id as string);
+    const now = new Date();
+    if (pinned.length > 0) {
+      await db
+        .insert(watches)
+        .values(
+          pinned.map((serverId) => ({
+            reviewId: record.id,
+            serverId,
+            intervalSeconds: defaultIntervalSeconds,
+            nextDueAt: new Date(now.getTime() + defaultIntervalSeconds * 1000 * random()),
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    await db
+      .delete(watches)
+      .where(
+        and(
+          eq(watches.reviewId, record.id),
+          ...(pinned.length > 0 ? [notInArray(watches.serverId, pinned)] : []),
+        ),
+      );
+  }
+  return newest;
+}
+
+export async function listWatches(db: Db, reviewId?: string): Promise<WatchView[]> {
+  const rows = await db
+    .select()
+    .from(watches)
+    .where(reviewId ? eq(watches.reviewId, reviewId) : undefined)
+    .orderBy(asc(watches.reviewId), asc(watches.serverId));
+  return rows.map(toView);
+}
+
+/** Sets a watched server's interval and whether it runs; the next run moves to one interval from now at most. */
+export async function setWatch(
+  db: Db,
+  reviewId: string,
+  serverId: string,
+  input: { intervalSeconds: number; isEnabled: boolean },
+): Promise<WatchView | null> {
+  const [row] = await db
+    .update(watches)
+    .set({
+      intervalSeconds: input.intervalSeconds,
+      isEnabled: input.isEnabled,
+      nextDueAt: sql`date_trunc('milliseconds', LEAST(${watches.nextDueAt}, now() + make_interval(secs => ${input.intervalSeconds})))`,
+    })
+    .where(and(eq(watches.reviewId, reviewId), eq(watches.serverId, serverId)))
+    .returning();
+  return row ? toView(row) : null;
+}
+
+/** Embedded store: the due rows (one process owns the data folder, so no row locks are needed). */
+export async function dueWatches(db: Db, limit: number) {
+  return db
+    .select()
+    .from(watches)
+    .where(and(eq(watches.isEnabled, true), lte(watches.nextDueAt, sql`now()`)))
+    .orderBy(asc(watches.nextDueAt))
+    .limit(limit);
+}
+
+/** Embedded store: moves a row to its next slot after a run: one interval after the slot, or from now when that has passed. */
+export async function advanceWatch(
+  db: Db,
+  row: { reviewId: string; serverId: string; nextDueAt: Date },
+  afterSeconds: number,
+): Promise<void> {
+  const next = sql`${watches.nextDueAt} + make_interval(secs => ${afterSeconds})`;
+  await db
+    .update(watches)
+    .set({
+      // Milliseconds, as a JS Date holds them: the slot is matched and named by this value.
+      nextDueAt: sql`date_trunc('milliseconds', CASE WHEN ${next} > now() THEN ${next} ELSE now() + make_interval(secs => ${afterSeconds}) END)`,
+      attempts: 0,
+      lastClaimedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(watches.reviewId, row.reviewId),
+        eq(watches.serverId, row.serverId),
+        eq(watches.nextDueAt, row.nextDueAt),
+      ),
+    );
+}
+
+/** Embedded store: a run of the slot failed for the workbench's own reasons; the slot stays, retried after a backoff. */
+export async function markWatchAttempt(
+  db: Db,
+  row: { reviewId: string; serverId: string; nextDueAt: Date },
+  attempts: number,
+): Promise<void> {
+  await db
+    .update(watches)
+    .set({ attempts, lastClaimedAt: sql`now()` })
+    .where(
+      and(
+        eq(watches.reviewId, row.reviewId),
+        eq(watches.serverId, row.serverId),
+        eq(watches.nextDueAt, row.nextDueAt),
+      ),
+    );
+}
