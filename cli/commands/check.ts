@@ -17,16 +17,12 @@
 import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import {
-  WORKBENCH_OPTIONS,
-  getWorkbench,
+  getReviewJson,
   jsonTextSafe,
-  loadOwnerToken,
-  reviewEndpoint,
-  serverErrorMessage,
-  workbenchArgs,
+  WORKBENCH_OPTIONS,
   type WorkbenchArgs,
+  workbenchArgs,
 } from "@/cli/shared/workbench";
-import { sendsCredentialInClear, workbenchHttpFailure } from "@/lib/decisions/workbench-check";
 import {
   ReviewStateResponseSchema,
   overallState,
@@ -119,43 +115,17 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   const { args } = parsed;
-  const token = await loadOwnerToken(args.dataDir);
-  if (!token.ok) {
-    err(token.message);
-    return EXIT.USAGE;
+  const answer = await getReviewJson(args, "state", err);
+  if (!answer.ok) {
+    err(answer.isUsage ? answer.message : `cannot check: ${answer.message}`);
+    return answer.isUsage ? EXIT.USAGE : EXIT.WORKBENCH_UNAVAILABLE;
   }
-  const endpoint = reviewEndpoint(args.base, args.reviewId, "state");
-  if (sendsCredentialInClear(endpoint.apiUrl))
-    err(
-      `warning: the owner token goes to ${endpoint.shown} over plain http, readable on the way; use https off this machine`,
-    );
-  const fetched = await getWorkbench(
-    endpoint,
-    { authorization: `Bearer ${token.owner.token}` },
-    args.maxBytes,
-  );
-  if (!fetched.ok) {
-    err(`cannot check: ${fetched.message}`);
-    return EXIT.WORKBENCH_UNAVAILABLE;
-  }
-  if (fetched.status < 200 || fetched.status > 299) {
-    err(
-      `cannot check: ${workbenchHttpFailure("owner", fetched.status, serverErrorMessage(fetched.text), args.reviewId, token.owner.from)}`,
-    );
-    return EXIT.WORKBENCH_UNAVAILABLE;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(fetched.text);
-  } catch {
-    err(`cannot check: the answer from ${endpoint.shown} is not JSON`);
-    return EXIT.WORKBENCH_UNAVAILABLE;
-  }
+  const json = answer.json;
   const body = ReviewStateResponseSchema.safeParse(json);
   if (!body.success) {
     const first = body.error.issues[0];
     err(
-      `cannot check: the answer from ${endpoint.shown} is not a review state${first ? ` (${first.path.join(".") || "(root)"}: ${first.message})` : ""}`,
+      `cannot check: the answer from ${answer.shown} is not a review state${first ? ` (${first.path.join(".") || "(root)"}: ${first.message})` : ""}`,
     );
     return EXIT.WORKBENCH_UNAVAILABLE;
   }
@@ -166,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.WORKBENCH_UNAVAILABLE;
   }
   const state = overallState(stateReasons(body.data.servers, body.data.decisions));
-  const lines = describeState(body.data, endpoint.shown);
+  const lines = describeState(body.data, answer.shown);
   if (args.json) {
     process.stdout.write(jsonTextSafe(JSON.stringify(body.data, null, 2)) + "\n");
     for (const line of lines) err(line);

@@ -14,16 +14,12 @@ import { writeFile } from "node:fs/promises";
 import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import {
-  WORKBENCH_OPTIONS,
-  getWorkbench,
+  getReviewJson,
   jsonTextSafe,
-  loadOwnerToken,
-  reviewEndpoint,
-  serverErrorMessage,
-  workbenchArgs,
+  WORKBENCH_OPTIONS,
   type WorkbenchArgs,
+  workbenchArgs,
 } from "@/cli/shared/workbench";
-import { sendsCredentialInClear, workbenchHttpFailure } from "@/lib/decisions/workbench-check";
 
 export const EXIT = { WRITTEN: 0, WRITE_FAILED: 1, USAGE: 2, WORKBENCH_UNAVAILABLE: 6 } as const;
 
@@ -61,41 +57,19 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   const { args } = parsed;
-  const token = await loadOwnerToken(args.dataDir);
-  if (!token.ok) {
-    err(token.message);
-    return EXIT.USAGE;
-  }
-  const endpoint = reviewEndpoint(args.base, args.reviewId, "export/sarif");
-  if (sendsCredentialInClear(endpoint.apiUrl))
-    err(
-      `warning: the owner token goes to ${endpoint.shown} over plain http, readable on the way; use https off this machine`,
-    );
-  const fetched = await getWorkbench(
-    endpoint,
-    { authorization: `Bearer ${token.owner.token}` },
-    args.maxBytes,
+  const answer = await getReviewJson(
+    args,
+    "export/sarif",
+    err,
     "application/sarif+json, application/json",
   );
-  if (!fetched.ok) {
-    err(`cannot export: ${fetched.message}`);
-    return EXIT.WORKBENCH_UNAVAILABLE;
+  if (!answer.ok) {
+    err(answer.isUsage ? answer.message : `cannot export: ${answer.message}`);
+    return answer.isUsage ? EXIT.USAGE : EXIT.WORKBENCH_UNAVAILABLE;
   }
-  if (fetched.status < 200 || fetched.status > 299) {
-    err(
-      `cannot export: ${workbenchHttpFailure("owner", fetched.status, serverErrorMessage(fetched.text), args.reviewId, token.owner.from)}`,
-    );
-    return EXIT.WORKBENCH_UNAVAILABLE;
-  }
-  let log: SarifShape;
-  try {
-    log = JSON.parse(fetched.text) as SarifShape;
-  } catch {
-    err(`cannot export: the answer from ${endpoint.shown} is not JSON`);
-    return EXIT.WORKBENCH_UNAVAILABLE;
-  }
+  const log = answer.json as SarifShape;
   if (log?.version !== "2.1.0" || !Array.isArray(log.runs)) {
-    err(`cannot export: the answer from ${endpoint.shown} is not a SARIF 2.1.0 log`);
+    err(`cannot export: the answer from ${answer.shown} is not a SARIF 2.1.0 log`);
     return EXIT.WORKBENCH_UNAVAILABLE;
   }
   const counts = new Map<string, number>();
@@ -108,17 +82,17 @@ export async function run(argv: string[]): Promise<number> {
     .filter((l) => counts.has(l))
     .map((l) => `${counts.get(l)} ${l}`)
     .join(", ");
-  if (args.output === null) process.stdout.write(jsonTextSafe(fetched.text));
+  if (args.output === null) process.stdout.write(jsonTextSafe(answer.text));
   else {
     try {
-      await writeFile(args.output, fetched.text);
+      await writeFile(args.output, answer.text);
     } catch (error) {
       err(`cannot write ${args.output}: ${error instanceof Error ? error.message : String(error)}`);
       return EXIT.WRITE_FAILED;
     }
   }
   err(
-    `${total} result${total === 1 ? "" : "s"}${byLevel ? ` (${byLevel})` : ""} for review ${args.reviewId} from ${endpoint.shown}${args.output === null ? "" : ` written to ${args.output}`}`,
+    `${total} result${total === 1 ? "" : "s"}${byLevel ? ` (${byLevel})` : ""} for review ${args.reviewId} from ${answer.shown}${args.output === null ? "" : ` written to ${args.output}`}`,
   );
   return EXIT.WRITTEN;
 }

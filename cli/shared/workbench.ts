@@ -12,7 +12,12 @@ import type { CommandLine } from "@/cli/shared/args";
 import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
 import { resolveDataDir } from "@/lib/data-dir";
 import { ReviewIdSchema } from "@/lib/ids";
-import { parseWorkbenchBase, type WorkbenchEndpoint } from "@/lib/decisions/workbench-check";
+import {
+  parseWorkbenchBase,
+  sendsCredentialInClear,
+  workbenchHttpFailure,
+  type WorkbenchEndpoint,
+} from "@/lib/decisions/workbench-check";
 
 /** Longest wait for the workbench's answer, body included. */
 export const WORKBENCH_TIMEOUT_MS = 30_000;
@@ -202,4 +207,53 @@ export function workbenchArgs(
     ok: true,
     args: { base: parsed.base, reviewId, dataDir: line.values.get("--data") ?? null, maxBytes },
   };
+}
+
+/**
+ * One owner-only GET of a review's API path, as `check` and `sarif` make it: the owner token, a
+ * warning when it would cross the network in clear, the bounded fetch, the HTTP status and the
+ * JSON parse. A failure says what went wrong; `isUsage` marks the one that is the operator's to fix
+ * (no token), every other is the workbench's.
+ */
+export async function getReviewJson(
+  args: WorkbenchArgs,
+  rest: string,
+  warn: (line: string) => void,
+  accept?: string,
+): Promise<
+  | { ok: true; json: unknown; text: string; shown: string }
+  | { ok: false; isUsage: boolean; message: string }
+> {
+  const token = await loadOwnerToken(args.dataDir);
+  if (!token.ok) return { ok: false, isUsage: true, message: token.message };
+  const endpoint = reviewEndpoint(args.base, args.reviewId, rest);
+  if (sendsCredentialInClear(endpoint.apiUrl))
+    warn(
+      `warning: the owner token goes to ${endpoint.shown} over plain http, readable on the way; use https off this machine`,
+    );
+  const fetched = await getWorkbench(
+    endpoint,
+    { authorization: `Bearer ${token.owner.token}` },
+    args.maxBytes,
+    accept,
+  );
+  if (!fetched.ok) return { ok: false, isUsage: false, message: fetched.message };
+  if (fetched.status < 200 || fetched.status > 299)
+    return {
+      ok: false,
+      isUsage: false,
+      message: workbenchHttpFailure(
+        "owner",
+        fetched.status,
+        serverErrorMessage(fetched.text),
+        args.reviewId,
+        token.owner.from,
+      ),
+    };
+  try {
+    const json = JSON.parse(fetched.text) as unknown;
+    return { ok: true, json, text: fetched.text, shown: endpoint.shown };
+  } catch {
+    return { ok: false, isUsage: false, message: `the answer from ${endpoint.shown} is not JSON` };
+  }
 }
