@@ -81,10 +81,14 @@ for (const section of REVIEW_SECTIONS) {
     if (section.id === "agents")
       await expect(page.getByRole("table", { name: "Tool roles and sources" })).toBeVisible();
     if (section.id === "graph") await expect(page.locator("svg").first()).toBeVisible();
-    if (section.id === "history")
+    if (section.id === "history") {
+      // The item list, and the one item's diff a reviewer opens (Monaco loads on demand).
+      const item = page.getByTestId("revision-changes").locator('[data-change-key="review"]');
+      await item.getByRole("button", { name: /Show the difference in/ }).click();
       await expect(
-        page.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines"),
+        item.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines"),
       ).toBeVisible();
+    }
     await expectNoSeriousViolations(page, `review section ${section.id}`);
   });
 }
