@@ -116,7 +116,7 @@ function ChangeList(props: {
                       type="button"
                       className="btn btn-ghost small"
                       aria-expanded={open === c.key}
-                      aria-label={`${open === c.key ? "Hide" : "Show"} the difference in ${c.label}`}
+                      aria-label={`${open === c.key ? "Hide" : "Show"} difference in ${c.label}`}
                       onClick={() => setOpen(open === c.key ? null : c.key)}
                     >
                       {open === c.key ? "Hide" : "Show"} difference

@@ -83,10 +83,13 @@ for (const section of REVIEW_SECTIONS) {
     if (section.id === "graph") await expect(page.locator("svg").first()).toBeVisible();
     if (section.id === "history") {
       // The item list, and the one item's diff a reviewer opens (Monaco loads on demand).
-      const item = page.getByTestId("revision-changes").locator('[data-change-key="review"]');
-      await item.getByRole("button", { name: /Show the difference in/ }).click();
+      const changes = page.getByTestId("revision-changes");
+      await changes
+        .getByRole("button", { name: /Show difference in/ })
+        .first()
+        .click();
       await expect(
-        item.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines"),
+        changes.getByTestId("revision-diff").locator(".modified-in-monaco-diff-editor .view-lines"),
       ).toBeVisible();
     }
     await expectNoSeriousViolations(page, `review section ${section.id}`);

@@ -98,7 +98,7 @@ test("[csp]: every page runs under a strict nonce-based CSP with no violation, M
   // Monaco: the History diff runs in Monaco's worker.
   await page.goto(`/reviews/${id}?section=history`);
   const item = page.getByTestId("revision-changes").locator('[data-change-key="review"]');
-  await item.getByRole("button", { name: /Show the difference in/ }).click();
+  await item.getByRole("button", { name: /Show difference in/ }).click();
   const diff = item.getByTestId("revision-diff");
   await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
   await expect(diff.locator(".editor.modified")).toContainText("csp check");

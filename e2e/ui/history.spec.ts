@@ -28,12 +28,12 @@ test("[history]: every save is listed with who and when, and any two revisions a
   const item = changes.locator('[data-change-key="review"]');
   await expect(item).toContainText("title");
   await expect(page.locator(".monaco-diff-editor")).toHaveCount(0);
-  await item.getByRole("button", { name: /Show the difference in/ }).click();
+  await item.getByRole("button", { name: /Show difference in/ }).click();
   const diff = item.getByTestId("revision-diff");
   await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
   // The changed title is on the modified side of the item's diff.
   await expect(diff.locator(".editor.modified")).toContainText("renamed for history");
-  await item.getByRole("button", { name: /Hide the difference in/ }).click();
+  await item.getByRole("button", { name: /Hide difference in/ }).click();
   await expect(page.locator(".monaco-diff-editor")).toHaveCount(0);
   await page.getByLabel("Compare revision").selectOption("2");
   await expect(changes).toContainText("nothing to compare");
