@@ -23,6 +23,7 @@ const STALE_WHAT: Record<string, string> = {
   image_digest: "image digest",
   tool_set: "tool set",
   controls: "controls",
+  granted_scopes: "OAuth grant",
   agent_removed: "agent removed",
   server_removed: "server removed",
 };

@@ -11,6 +11,7 @@ import { sortedSet } from "@/lib/model/tool-set";
 import type { ServerId } from "@/lib/ids";
 import type { CredentialConfig } from "@/lib/review/schema";
 import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
+import { grantedScopeEvidence, scopesBeyondReview } from "./granted-scopes";
 import { defineControl, type ControlEvaluationBase } from "./types";
 
 export const CREDENTIAL_ENTRY = {
@@ -94,15 +95,27 @@ const SCOPE_SEVERITY: Record<Exclude<ScopeVerdict["verdict"], "read_only">, Seve
 export type ScopeEvidence = { scope: string; path: string };
 
 /**
- * The scopes a credential is evaluated on, each with where it comes from. Today that is what the
- * reviewer recorded (`controls.credentials[i].scopes`); a scope learned elsewhere (an OAuth grant)
- * is added here with its own path, and every check below reads it the same way.
+ * The scopes a credential is evaluated on, each with where it comes from: what the reviewer
+ * recorded (`controls.credentials[i].scopes`), then the scopes the server's OAuth grant holds that
+ * the reviewer did not type (`inspections.<server>.authorization.scopes[j]`), so every check below
+ * reads a granted `write:*` as it reads a typed one, and a scope both typed and granted is one
+ * piece of evidence (one finding).
  */
-export function credentialScopeEvidence(config: CredentialConfig, index: number): ScopeEvidence[] {
-  return config.scopes.map((scope, i) => ({
+export function credentialScopeEvidence(
+  config: CredentialConfig,
+  index: number,
+  granted?: readonly string[] | null,
+): ScopeEvidence[] {
+  const typed = config.scopes.map((scope, i) => ({
     scope,
     path: `controls.credentials.${index}.scopes.${i}`,
   }));
+  if (!granted) return typed;
+  const named = new Set(config.scopes);
+  return [
+    ...typed,
+    ...grantedScopeEvidence(config.serverId, granted).filter((e) => !named.has(e.scope)),
+  ];
 }
 
 /** Evaluate the credential configured for one server. */
@@ -110,8 +123,9 @@ export function evaluateCredential(
   config: CredentialConfig,
   index: number,
   attachesTo: NodeId[] = [],
-  evidence: readonly ScopeEvidence[] = credentialScopeEvidence(config, index),
+  grantedScopes: readonly string[] | null = null,
 ): CredentialEvaluation {
+  const evidence = credentialScopeEvidence(config, index, grantedScopes);
   const entry = CREDENTIAL_ENTRY;
   const at = (field: string) => `controls.credentials.${index}.${field}`;
   const findings: Finding[] = [];
@@ -151,6 +165,19 @@ export function evaluateCredential(
       evidence[i]!.path,
     );
   });
+  // A grant wider than what was reviewed: the token can do what the review never looked at.
+  const beyond = grantedScopes ? scopesBeyondReview(config.scopes, grantedScopes) : [];
+  if (beyond.length > 0)
+    add(
+      "grant_beyond_review",
+      "medium",
+      `The OAuth grant is wider than the reviewed scopes: ${beyond.map((s) => `+${s}`).join(" ")}`,
+      `the authorization server granted ${beyond.join(", ")}, which the reviewed credential does not name; the token can do what was not reviewed`,
+      "scopes",
+      beyond.join(" "),
+      "grant",
+      `inspections.${config.serverId}.authorization.scopes`,
+    );
   if (evidence.length === 0)
     add(
       "no_scopes",
@@ -266,7 +293,12 @@ export const credentialControl = defineControl({
   },
   evaluate: (ctx) =>
     ctx.model.review.controls.credentials.map((c, i) =>
-      evaluateCredential(c, i, ctx.serverNodes(c.serverId)),
+      evaluateCredential(
+        c,
+        i,
+        ctx.serverNodes(c.serverId),
+        ctx.model.toolLists.find((l) => l.serverId === c.serverId)?.grantedScopes ?? null,
+      ),
     ),
   missing: (ctx) =>
     ctx.relayServers

@@ -37,6 +37,7 @@ export const StaleChangeSchema = z.looseObject({
     "image_digest",
     "tool_set",
     "controls",
+    "granted_scopes",
     "agent_removed",
     "server_removed",
   ]),
@@ -45,6 +46,8 @@ export const StaleChangeSchema = z.looseObject({
   after: z.unknown(),
   added: z.array(ToolRefSchema).optional(),
   removed: z.array(ToolRefSchema).optional(),
+  /** For a wider OAuth grant: the scopes added since the decision. */
+  addedScopes: z.array(z.string()).optional(),
   /** For a surface change: the items that differ, when both snapshots are stored. */
   items: z
     .array(

@@ -18,6 +18,7 @@ import {
   type ToolRef,
 } from "@/lib/review/schema";
 import { CONTROLS, type ControlRegistry } from "@/lib/controls/registry";
+import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
 import { canonicalJson, canonicalSha256 } from "@/lib/hash";
 import { compareText, normalizeToolSet } from "@/lib/model/tool-set";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
@@ -94,6 +95,8 @@ export type BuildDecisionInput = {
   revision: number;
   /** Fingerprint of the server's latest live inspection; null when never inspected. */
   surfaceSha256: string | null;
+  /** The scopes that inspection's OAuth grant held; null or omitted when it had none (nothing bound). */
+  grantedScopes?: readonly string[] | null;
 };
 
 /**
@@ -179,6 +182,7 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
       toolSetSha256: toolSetSha256(toolSet),
       controlsSha256: controlsSha256(review, server.id, agent.id),
       revision: input.revision,
+      ...(input.grantedScopes ? { grantedScopes: grantedScopesBinding(input.grantedScopes) } : {}),
     },
     pin: server.pin
       ? {

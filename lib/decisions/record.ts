@@ -83,6 +83,13 @@ const RecordDecisionSchema = z.strictObject({
       toolSetSha256: Sha256Schema.describe("SHA-256 of the RFC 8785 JSON of toolSet."),
       controlsSha256: Sha256Schema,
       revision: z.number().int().min(1).describe("The review revision the decision was made at."),
+      grantedScopes: z
+        .array(z.string().max(200))
+        .max(64)
+        .optional()
+        .describe(
+          "The scopes the server's OAuth grant held when the decision was made, sorted, no duplicates; a wider grant later makes the decision stale. Absent when the server was not reached through OAuth, and in records of decisions made before decisions bound their grant.",
+        ),
     })
     .describe(
       "What the decision was made against; a change to any of it makes the decision stale.",
@@ -286,6 +293,8 @@ export type BuildDecisionRecordInput = {
   issuedAt: Date | string;
   /** Fingerprint of the server's latest live inspection, null when never inspected. */
   currentSurfaceSha256: string | null;
+  /** The scopes the server's current inspection was granted (null: no OAuth grant); omitted: not checked. */
+  currentGrantedScopes?: readonly string[] | null;
   /** The latest inspection's listed names; gives the record its registration block. */
   surface?: RecordSurface | null;
   evaluateEgressDefaultDeny?: EgressDefaultDenyEvaluator;
@@ -305,6 +314,9 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
     review,
     currentSurfaceSha256: input.currentSurfaceSha256,
     currentRevision: input.revision,
+    ...(input.currentGrantedScopes !== undefined
+      ? { currentGrantedScopes: input.currentGrantedScopes }
+      : {}),
   });
   if (status.state === "stale") {
     throw new AppError(

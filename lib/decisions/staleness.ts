@@ -13,6 +13,7 @@ import {
   normalizeToolSet,
   toolSetSha256,
 } from "@/lib/decisions/binding";
+import { grantWidening } from "@/lib/controls/granted-scopes";
 import { describeItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 
 export type StaleChange =
@@ -34,6 +35,13 @@ export type StaleChange =
       message: string;
     }
   | { what: "controls"; before: Sha256; after: Sha256; message: string }
+  | {
+      what: "granted_scopes";
+      before: string[] | null;
+      after: string[];
+      addedScopes: string[];
+      message: string;
+    }
   | { what: "agent_removed"; before: string; after: null; message: string }
   | { what: "server_removed"; before: string; after: null; message: string };
 
@@ -53,6 +61,12 @@ export type DecisionStatusContext = {
    * the stored snapshots; without an entry a surface change names only the two fingerprints.
    */
   surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>;
+  /**
+   * The scopes the server's current inspection was granted (its OAuth token response); null when
+   * it was not reached through OAuth. Omitted: the grant is not checked (a caller that does not
+   * read inspections).
+   */
+  currentGrantedScopes?: readonly string[] | null;
 };
 
 /** The key of `DecisionStatusContext.surfaceChanges` for a change from `before` to `after`. */
@@ -178,6 +192,18 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
         message: `the controls changed: ${server.name}'s credential or egress policy, or ${agent.name}'s approval configuration`,
       });
     }
+  }
+  if (server && context.currentGrantedScopes !== undefined) {
+    const bound = decision.bound.grantedScopes ?? null;
+    const widened = grantWidening(bound, context.currentGrantedScopes);
+    if (widened)
+      changes.push({
+        what: "granted_scopes",
+        before: bound === null ? null : [...bound],
+        after: [...(context.currentGrantedScopes ?? [])].sort(),
+        addedScopes: widened.added,
+        message: `${server.name}: ${widened.message}`,
+      });
   }
   return changes.length === 0 ? { state: "current" } : { state: "stale", changes };
 }

@@ -58,6 +58,12 @@ export type ServerToolList = {
    * "block" (the tools above are still what it serves now). `reason` names what changed.
    */
   blocked?: { reason: string; pinnedSurfaceSha256: string } | null;
+  /**
+   * The scopes the authorization server granted the server's current inspection (its OAuth token
+   * response, inspections.authorization); absent when it was not reached through OAuth. The
+   * credential control reads them as evidence (lib/controls/granted-scopes.ts).
+   */
+  grantedScopes?: string[];
 };
 
 type SnapshotEntry = readonly ListedTool[] | ListedSurface;

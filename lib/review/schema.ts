@@ -354,6 +354,11 @@ export const DecisionSchema = z.object({
     toolSetSha256: Sha256Schema,
     controlsSha256: Sha256Schema,
     revision: z.number().int().min(1),
+    /**
+     * The scopes the server's OAuth grant held when the decision was made (sorted set); absent
+     * when the server was not reached through OAuth, and on decisions made before grants were bound.
+     */
+    grantedScopes: z.array(z.string().max(200)).max(64).optional(),
   }),
 });
 export type Decision = z.infer<typeof DecisionSchema>;

@@ -7,6 +7,7 @@ import "server-only";
  * the browser renders exactly this result and recomputes nothing.
  */
 import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
+import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
 import { toolListsFromReview, type ListedSurface } from "@/lib/model/input";
 import type { ReviewId } from "@/lib/ids";
 import type { ReviewRecord } from "@/lib/reviews/api";
@@ -55,6 +56,10 @@ export async function analyzeReviewDocument(
     new Map([...snapshots].map(([id, s]) => [id, snapshotTools(s)])),
   );
   for (const list of lists) {
+    // The current inspection's OAuth grant is evidence for the credential control; absent when
+    // the server was not reached through OAuth (so an analysis without grants is unchanged).
+    const authorization = current.get(list.serverId)?.authorization;
+    if (authorization) list.grantedScopes = grantedScopesBinding(authorization.scopes) ?? [];
     const server = review.servers.find((s) => s.id === list.serverId);
     const snapshot = snapshots.get(list.serverId);
     const check = server?.pin && snapshot ? await checkPin(db, reviewId, server, snapshot) : null;

@@ -10,6 +10,7 @@ import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
 import { splitToolKey } from "@/lib/model/ids";
 import { egressDefaultDeny } from "@/lib/controls/egress";
+import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
 import { controlEntry, controlEvaluations } from "@/lib/controls/registry";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
@@ -65,6 +66,25 @@ export async function currentSurfaces(
   const current = await currentInspections(db, reviewId);
   return new Map(
     review.servers.map((server) => [server.id, current.get(server.id)?.surfaceSha256 ?? null]),
+  );
+}
+
+/**
+ * Each server's current OAuth grant: the scopes its current inspection was granted (sorted set),
+ * null when that inspection was not reached through OAuth or there is none. Decisions bind it and
+ * a wider one makes them stale (lib/controls/granted-scopes.ts).
+ */
+export async function currentGrants(
+  db: Db,
+  reviewId: string,
+  review: Review,
+): Promise<Map<ServerId, string[] | null>> {
+  const current = await currentInspections(db, reviewId);
+  return new Map(
+    review.servers.map((server) => [
+      server.id,
+      grantedScopesBinding(current.get(server.id)?.authorization?.scopes),
+    ]),
   );
 }
 
@@ -155,6 +175,8 @@ export type StoredDecision = {
   decision: Decision;
   /** The fingerprint of the decision's server's current inspection; null when never inspected. */
   currentSurfaceSha256: string | null;
+  /** The scopes that inspection's OAuth grant held; null when it had none. */
+  currentGrantedScopes: string[] | null;
 };
 
 /** One decision of a stored review, as its record, report and export routes load it; NOT_FOUND otherwise. */
@@ -172,10 +194,13 @@ export async function loadStoredDecision(
       `no decision with id ${JSON.stringify(decisionId)} in this review`,
     );
   const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const currentSurfaceSha256 = server
-    ? ((await currentInspection(db, reviewId, server.id))?.surfaceSha256 ?? null)
-    : null;
-  return { record, decision, currentSurfaceSha256 };
+  const current = server ? await currentInspection(db, reviewId, server.id) : null;
+  return {
+    record,
+    decision,
+    currentSurfaceSha256: current?.surfaceSha256 ?? null,
+    currentGrantedScopes: grantedScopesBinding(current?.authorization?.scopes),
+  };
 }
 
 /** A decision with its status, condition checks and basis, against `review` and the surfaces now. */
@@ -184,6 +209,8 @@ export function decisionView(
   review: Review,
   surfaces: ReadonlyMap<ServerId, string | null>,
   surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>,
+  /** Each server's current grant (`currentGrants`); without it the grant is not checked. */
+  grants?: ReadonlyMap<ServerId, string[] | null>,
 ): DecisionView {
   const currentSurfaceSha256 = surfaces.get(decision.serverId) ?? null;
   const basis = decisionBasis(decision);
@@ -193,6 +220,7 @@ export function decisionView(
       review,
       currentSurfaceSha256,
       ...(surfaceChanges ? { surfaceChanges } : {}),
+      ...(grants ? { currentGrantedScopes: grants.get(decision.serverId) ?? null } : {}),
     }),
     conditionChecks: checkConditions(decision, review, {
       evaluateEgressDefaultDeny: egressDefaultDeny,
@@ -355,6 +383,7 @@ export async function decide(
   if (record.revision !== input.baseRevision) throw conflict(record);
   await assertDecidable(db, reviewId, record.review, input.serverId, input.verdict);
   const surfaces = await currentSurfaces(db, reviewId, record.review);
+  const grants = await currentGrants(db, reviewId, record.review);
   const decision = buildDecision(record.review, {
     serverId: input.serverId,
     agentId: input.agentId,
@@ -365,6 +394,7 @@ export async function decide(
     now,
     revision: record.revision,
     surfaceSha256: surfaces.get(input.serverId) ?? null,
+    grantedScopes: grants.get(input.serverId) ?? null,
   });
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
   const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
@@ -372,7 +402,7 @@ export async function decide(
   if (!saved.ok) throw conflict(saved.conflict);
   return {
     revision: saved.record.revision,
-    decision: decisionView(decision, saved.record.review, surfaces),
+    decision: decisionView(decision, saved.record.review, surfaces, undefined, grants),
   };
 }
 
@@ -382,7 +412,7 @@ export async function decisionReport(
   reviewId: string,
   decisionId: string,
 ): Promise<string> {
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
     db,
     reviewId,
     decisionId,
@@ -391,7 +421,11 @@ export async function decisionReport(
   return renderDecisionMarkdown({
     review: record.review,
     decision,
-    status: decisionStatus(decision, { review: record.review, currentSurfaceSha256 }),
+    status: decisionStatus(decision, {
+      review: record.review,
+      currentSurfaceSha256,
+      currentGrantedScopes,
+    }),
     conditionChecks: checkConditions(decision, record.review, {
       evaluateEgressDefaultDeny: egressDefaultDeny,
     }),
@@ -407,7 +441,7 @@ export async function decisionExport(
   kind: ExportKind,
   options: ExportOptions = {},
 ): Promise<ExportFile> {
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
     db,
     reviewId,
     decisionId,
@@ -415,6 +449,7 @@ export async function decisionExport(
   const status = decisionStatus(decision, {
     review: record.review,
     currentSurfaceSha256,
+    currentGrantedScopes,
     currentRevision: record.revision,
   });
   if (status.state === "stale") {

@@ -20,7 +20,12 @@ import { getReview } from "@/lib/store/reviews";
 import { latestInspectionPerServer } from "@/lib/store/snapshots";
 import { surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 import { currentInspection } from "@/lib/workbench/current-surface";
-import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
+import {
+  currentGrants,
+  currentSurfaces,
+  decisionView,
+  surfaceChangesOf,
+} from "@/lib/workbench/decisions";
 import { blockedReason, pinCheckNow, storedInspectError } from "@/lib/workbench/surface";
 
 /**
@@ -58,6 +63,7 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
   if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
   const { review } = record;
   const surfaces = await currentSurfaces(db, id, review);
+  const grants = await currentGrants(db, id, review);
   const latest = await latestInspectionPerServer(db, id);
   const servers: ServerState[] = [];
   for (const server of review.servers) {
@@ -91,7 +97,7 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
   const name = (list: readonly { id: string; name: string }[], key: string) =>
     list.find((x) => x.id === key)?.name ?? key;
   const decisions: DecisionState[] = review.decisions.map((d) => {
-    const status = decisionView(d, review, surfaces, changes).status;
+    const status = decisionView(d, review, surfaces, changes, grants).status;
     return {
       decisionId: d.id,
       serverId: d.serverId,

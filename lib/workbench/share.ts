@@ -17,7 +17,12 @@ import {
 } from "@/lib/store/share-links";
 import { sharedTransport } from "@/lib/review/transport-variables";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { currentSurfaces, decisionView, surfaceChangesOf } from "@/lib/workbench/decisions";
+import {
+  currentGrants,
+  currentSurfaces,
+  decisionView,
+  surfaceChangesOf,
+} from "@/lib/workbench/decisions";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
 export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };
@@ -81,6 +86,7 @@ export async function loadShareView(
       : await getRevision(db, link.reviewId, link.frozenRevision);
   if (!shown) return null;
   const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
+  const grants = await currentGrants(db, link.reviewId, latest.review);
   const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
   const analysis = await analyzeReviewDocument(db, link.reviewId, shown.review);
   return {
@@ -93,6 +99,8 @@ export async function loadShareView(
       servers: shown.review.servers.map((s) => ({ ...s, transport: sharedTransport(s.transport) })),
     },
     analysis,
-    decisions: shown.review.decisions.map((d) => decisionView(d, latest.review, surfaces, changes)),
+    decisions: shown.review.decisions.map((d) =>
+      decisionView(d, latest.review, surfaces, changes, grants),
+    ),
   };
 }

@@ -23,7 +23,7 @@ import { decisionStatus } from "@/lib/decisions/staleness";
 import { describeItemChanges, surfaceItemChanges, type SurfaceDiff } from "@/lib/surface/diff";
 import type { PinComparison } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot } from "@/lib/surface/types";
-import { currentSurfaces, surfaceChangesOf } from "@/lib/workbench/decisions";
+import { currentGrants, currentSurfaces, surfaceChangesOf } from "@/lib/workbench/decisions";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { blockedReason, checkPin } from "@/lib/workbench/surface";
 
@@ -147,11 +147,13 @@ export async function recordDriftEvents(
   const decisions = liveDecisions(record.review.decisions, server.id);
   if (decisions.length > 0) {
     const surfaces = await currentSurfaces(db, record.id, record.review);
+    const grants = await currentGrants(db, record.id, record.review);
     const changes = await surfaceChangesOf(db, record.id, decisions, surfaces);
     for (const decision of decisions) {
       const status = decisionStatus(decision, {
         review: record.review,
         currentSurfaceSha256: surfaces.get(decision.serverId) ?? null,
+        currentGrantedScopes: grants.get(decision.serverId) ?? null,
         surfaceChanges: changes,
       });
       if (status.state !== "stale") continue;

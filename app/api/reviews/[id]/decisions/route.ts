@@ -13,6 +13,7 @@ import { getReview } from "@/lib/store/reviews";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import {
   candidateConditions,
+  currentGrants,
   currentSurfaces,
   decide,
   decisionView,
@@ -43,11 +44,12 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const record = await getReview(db, id);
   if (!record) throw notFound(id);
   const surfaces = await currentSurfaces(db, id, record.review);
+  const grants = await currentGrants(db, id, record.review);
   const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);
   const body: ListDecisionsResponse = {
     revision: record.revision,
     decisions: record.review.decisions.map((d) =>
-      decisionView(d, record.review, surfaces, changes),
+      decisionView(d, record.review, surfaces, changes, grants),
     ),
     surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
     ...(query.serverId && query.agentId

@@ -21,7 +21,11 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
   const db = await getDb();
-  const { record, decision, currentSurfaceSha256 } = await loadStoredDecision(db, id, decisionId);
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
+    db,
+    id,
+    decisionId,
+  );
   const server = record.review.servers.find((s) => s.id === decision.serverId);
   const unsigned = buildDecisionRecord({
     review: record.review,
@@ -30,6 +34,7 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
     decision,
     issuedAt: new Date(),
     currentSurfaceSha256,
+    currentGrantedScopes,
     surface: server ? await recordSurface(db, id, server, decision.bound.surfaceSha256) : null,
     evaluateEgressDefaultDeny: egressDefaultDeny,
   });
