@@ -12,7 +12,7 @@ import type { ServerId } from "@/lib/ids";
 import type { CredentialConfig } from "@/lib/review/schema";
 import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
 import { grantedScopeEvidence, scopesBeyondReview } from "./granted-scopes";
-import { defineControl, type ControlEvaluationBase } from "./types";
+import { defineControl, perRelayServer, type ControlEvaluationBase } from "./types";
 
 export const CREDENTIAL_ENTRY = {
   id: "credential",
@@ -300,21 +300,7 @@ export const credentialControl = defineControl({
         ctx.model.toolLists.find((l) => l.serverId === c.serverId)?.grantedScopes ?? null,
       ),
     ),
-  missing: (ctx) =>
-    ctx.relayServers
-      .filter((id) => !ctx.model.review.controls.credentials.some((c) => c.serverId === id))
-      .map((serverId) => ({
-        scope: { kind: "server", serverId },
-        subject: { serverId },
-        key: serverId,
-        reason: `${ctx.serverName(serverId)} returns untrusted text and no credential configuration is recorded for it`,
-        attachesTo: ctx.serverNodes(serverId),
-      })),
-  present: (evaluations, ctx) =>
-    ctx.relayServers.length > 0 &&
-    ctx.relayServers.every((id) =>
-      evaluations.some((e) => e.scope.serverId === id && e.status === "holds"),
-    ),
+  ...perRelayServer((ctx) => ctx.model.review.controls.credentials, "credential configuration"),
   // With an egress boundary too, the egress clause speaks for both ("a payload already in the source").
   residue: (isPresent) =>
     isPresent("credential")

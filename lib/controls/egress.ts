@@ -18,7 +18,7 @@ import {
   type WouldAllowResult,
 } from "./egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies, type PolicyIssue } from "./egress/policy";
-import { defineControl, type ControlEvaluationBase } from "./types";
+import { defineControl, perRelayServer, type ControlEvaluationBase } from "./types";
 
 export const EGRESS_ENTRY = {
   id: "egress",
@@ -189,21 +189,7 @@ export const egressControl = defineControl({
     ctx.model.review.controls.egress.map((c, i) =>
       evaluateEgress(c, i, ctx.serverNodes(c.serverId)),
     ),
-  missing: (ctx) =>
-    ctx.relayServers
-      .filter((id) => !ctx.model.review.controls.egress.some((c) => c.serverId === id))
-      .map((serverId) => ({
-        scope: { kind: "server", serverId },
-        subject: { serverId },
-        key: serverId,
-        reason: `${ctx.serverName(serverId)} returns untrusted text and no egress policy is recorded for it`,
-        attachesTo: ctx.serverNodes(serverId),
-      })),
-  present: (evaluations, ctx) =>
-    ctx.relayServers.length > 0 &&
-    ctx.relayServers.every((id) =>
-      evaluations.some((e) => e.scope.serverId === id && e.status === "holds"),
-    ),
+  ...perRelayServer((ctx) => ctx.model.review.controls.egress, "egress policy"),
   // The payload's end of the sentence: with the credential present too, this one clause is both's.
   residue: (isPresent) =>
     isPresent("egress")

@@ -183,3 +183,36 @@ export function defineControl<
 >(definition: ControlDefinition<E, K, S, C, I>): ControlDefinition<E, K, S, C, I> {
   return definition;
 }
+
+/**
+ * The `missing` and `present` rules of a control configured once per relay server (credential,
+ * egress): a relay server with no configuration is a missing control, and the control is present
+ * when every relay server has one that holds.
+ */
+export function perRelayServer(
+  configured: (ctx: ControlContext) => readonly { serverId: ServerId }[],
+  missingWhat: string,
+): Pick<
+  ControlDefinition<ControlEvaluationBase, string, boolean, unknown, string>,
+  "missing" | "present"
+> {
+  return {
+    missing: (ctx) =>
+      ctx.relayServers
+        .filter((id) => !configured(ctx).some((c) => c.serverId === id))
+        .map((serverId) => ({
+          scope: { kind: "server", serverId },
+          subject: { serverId },
+          key: serverId,
+          reason: `${ctx.serverName(serverId)} returns untrusted text and no ${missingWhat} is recorded for it`,
+          attachesTo: ctx.serverNodes(serverId),
+        })),
+    present: (evaluations, ctx) =>
+      ctx.relayServers.length > 0 &&
+      ctx.relayServers.every((id) =>
+        evaluations.some(
+          (e) => e.scope.kind === "server" && e.scope.serverId === id && e.status === "holds",
+        ),
+      ),
+  };
+}
