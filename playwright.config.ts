@@ -9,9 +9,6 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   workers: 1,
   forbidOnly: !!process.env.CI,
-  // One retry on CI, reported as "flaky" in the output: the controls spec's credential badge
-  // intermittently keeps the previous revision's verdict after a save (seen 2026-12-04, open).
-  retries: process.env.CI ? 1 : 0,
   outputDir: "test-results",
   reporter: [["list"]],
   use: {

@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { gated } from "@/components/ui/hydration-gate";
 import { SaveStatus } from "@/components/ui/save-status";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
@@ -11,40 +12,42 @@ import { REVIEW_SECTIONS, type ReviewSectionId } from "@/components/review/secti
  * Each section is its own chunk: the page loads the code of the section it shows (still rendered
  * on the server), not all seven with their forms, tables and the graph (issue 16: a review page
  * loaded 275 kB of gzipped JavaScript on Sources). A section's code is fetched when a tab opens it.
+ * A section rendered on the server is on screen before its chunk has loaded, so each one is gated:
+ * its controls are disabled until it has hydrated (components/ui/hydration-gate.tsx).
  */
 const sectionLoading = () => (
   <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />
 );
 const SourcesSection = dynamic(
-  () => import("@/components/review/sources-section").then((m) => m.SourcesSection),
+  () => import("@/components/review/sources-section").then((m) => gated(m.SourcesSection)),
   { loading: sectionLoading },
 );
 const ServersSection = dynamic(
-  () => import("@/components/review/servers-section").then((m) => m.ServersSection),
+  () => import("@/components/review/servers-section").then((m) => gated(m.ServersSection)),
   { loading: sectionLoading },
 );
 const SurfacePanel = dynamic(
-  () => import("@/components/surface/surface-panel").then((m) => m.SurfacePanel),
+  () => import("@/components/surface/surface-panel").then((m) => gated(m.SurfacePanel)),
   { loading: sectionLoading },
 );
 const AgentsSectionLoader = dynamic(
-  () => import("@/components/review/agents-section").then((m) => m.AgentsSectionLoader),
+  () => import("@/components/review/agents-section").then((m) => gated(m.AgentsSectionLoader)),
   { loading: sectionLoading },
 );
 const ControlsSectionLoader = dynamic(
-  () => import("@/components/review/controls-section").then((m) => m.ControlsSectionLoader),
+  () => import("@/components/review/controls-section").then((m) => gated(m.ControlsSectionLoader)),
   { loading: sectionLoading },
 );
 const GraphSection = dynamic(
-  () => import("@/components/review/graph-section").then((m) => m.GraphSection),
+  () => import("@/components/review/graph-section").then((m) => gated(m.GraphSection)),
   { loading: sectionLoading },
 );
 const HistorySection = dynamic(
-  () => import("@/components/review/history-section").then((m) => m.HistorySection),
+  () => import("@/components/review/history-section").then((m) => gated(m.HistorySection)),
   { loading: sectionLoading },
 );
 const DecisionSection = dynamic(
-  () => import("@/components/review/decision-section").then((m) => m.DecisionSection),
+  () => import("@/components/review/decision-section").then((m) => gated(m.DecisionSection)),
   { loading: sectionLoading },
 );
 

@@ -77,6 +77,33 @@ test("[controls]: adding write:issue to the token fails the credential", async (
   await expect(credential).toContainText("write:issue");
 });
 
+test("[controls]: a form on screen before its section has hydrated takes no input it would lose", async ({
+  page,
+}) => {
+  // The section's chunk arrives late (as on a loaded machine): its server-rendered form is on
+  // screen first. Typed into then, a controlled input would keep the text in the DOM while the
+  // component's state kept the old scopes, and the save would write those.
+  await page.route(/\/_next\/static\/chunks\/.*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  const id = (await createDemoReview(page.request)).id;
+  await page.goto(`/reviews/${id}?section=controls`, { waitUntil: "commit" });
+  const form = page.getByRole("form", { name: "Credential of knowledge-mcp" });
+  const scopes = form.getByLabel("Scopes (comma-separated)");
+  await expect(scopes).toBeVisible();
+  await expect(scopes).toBeDisabled();
+  await scopes.fill("read:issue, read:project, read:comment, write:issue");
+  await form.getByRole("button", { name: "Save credential" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  const credential = page.getByTestId("credential-knowledge-mcp");
+  await expect(credential.locator(".badge").first()).toHaveText("fails");
+  const stored = (await (
+    await page.request.get(`/api/reviews/${id}`, { headers: bearer })
+  ).json()) as { review: { controls: { credentials: { scopes: string[] }[] } } };
+  expect(stored.review.controls.credentials[0]!.scopes).toContain("write:issue");
+});
+
 test("[controls]: a default-allow policy admits the external fetch, and malformed YAML names its line", async ({
   page,
 }) => {
