@@ -93,7 +93,8 @@ export async function auditOwnerAction(
   }
 }
 
-function toView(row: typeof events.$inferSelect & { readSeq: number | null }): EventView {
+/** A stored event as the UI and the webhook deliveries read it; `isRead` only where a read was joined. */
+export function eventFromRow(row: typeof events.$inferSelect): Omit<EventView, "isRead"> {
   return {
     seq: row.seq,
     id: row.id,
@@ -107,8 +108,11 @@ function toView(row: typeof events.$inferSelect & { readSeq: number | null }): E
         ? (row.detail as Record<string, unknown>)
         : {},
     createdAt: row.createdAt.toISOString(),
-    isRead: row.readSeq !== null,
   };
+}
+
+function toView(row: typeof events.$inferSelect & { readSeq: number | null }): EventView {
+  return { ...eventFromRow(row), isRead: row.readSeq !== null };
 }
 
 /** Events newest first, unread before read, filtered; with the owner's unread count over the same filter. */

@@ -9,6 +9,7 @@ import "server-only";
 import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { EVENT_KINDS, type EventKind, type EventView } from "@/lib/events/kinds";
 import { newId } from "@/lib/ids";
+import { eventFromRow } from "@/lib/store/events";
 import type { Db } from "@/lib/store/db";
 import { events, webhookDeliveries, webhooks } from "@/lib/store/tables";
 
@@ -195,19 +196,5 @@ export async function getEventBySeq(
   seq: number,
 ): Promise<Omit<EventView, "isRead"> | null> {
   const [row] = await db.select().from(events).where(eq(events.seq, seq));
-  if (!row) return null;
-  return {
-    seq: row.seq,
-    id: row.id,
-    kind: (row.kind in EVENT_KINDS ? row.kind : "inspection.failed") as EventKind,
-    reviewId: row.reviewId,
-    serverId: row.serverId,
-    actor: row.actor,
-    summary: row.summary,
-    detail:
-      typeof row.detail === "object" && row.detail !== null && !Array.isArray(row.detail)
-        ? (row.detail as Record<string, unknown>)
-        : {},
-    createdAt: row.createdAt.toISOString(),
-  };
+  return row ? eventFromRow(row) : null;
 }
