@@ -1,4 +1,5 @@
 import { ReviewList } from "@/components/reviews/review-list";
+import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export default function HomePage() {
   return (
@@ -12,7 +13,9 @@ export default function HomePage() {
           </p>
         </div>
       </div>
-      <ReviewList />
+      <HydrationGate>
+        <ReviewList />
+      </HydrationGate>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SecretsPanel } from "@/components/secrets/secrets-panel";
+import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export const metadata: Metadata = { title: "Secrets — Relay Review" };
 
@@ -16,7 +17,9 @@ export default function SecretsPage() {
           </p>
         </div>
       </div>
-      <SecretsPanel />
+      <HydrationGate>
+        <SecretsPanel />
+      </HydrationGate>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { WebhooksPanel } from "@/components/webhooks/webhooks-panel";
+import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export const metadata: Metadata = { title: "Webhooks — Relay Review" };
 
@@ -16,7 +17,9 @@ export default function WebhooksPage() {
           </p>
         </div>
       </div>
-      <WebhooksPanel />
+      <HydrationGate>
+        <WebhooksPanel />
+      </HydrationGate>
     </main>
   );
 }

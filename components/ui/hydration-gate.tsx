@@ -21,7 +21,7 @@ export function useHydrated(): boolean {
  * then stays in the DOM but never reaches the component's state, and a click on a button is lost,
  * so a save would write the old value while the page shows the new one. Each review section is its
  * own chunk and hydrates only once that chunk has loaded, so the gap can be seconds on a slow
- * machine. The gate disables every control inside it (a disabled fieldset) until its own subtree
+ * machine; every page with a client form has the gap, if shorter. The gate disables every control inside it (a disabled fieldset) until its own subtree
  * has hydrated: nothing can be typed that the component will not see.
  */
 export function HydrationGate({ children }: { children: ReactNode }) {

@@ -10,6 +10,7 @@ import { getDb } from "@/lib/store/db";
 import { listEvents } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
 import { listWatches } from "@/lib/store/watches";
+import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export const metadata: Metadata = { title: "Timeline — Relay Review" };
 
@@ -72,12 +73,14 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
                     {w.isEnabled ? `${dateFormat.format(new Date(w.nextDueAt))} UTC` : "paused"}
                   </td>
                   <td>
-                    <WatchInterval
-                      reviewId={record.id}
-                      serverId={w.serverId}
-                      intervalSeconds={w.intervalSeconds}
-                      isEnabled={w.isEnabled}
-                    />
+                    <HydrationGate>
+                      <WatchInterval
+                        reviewId={record.id}
+                        serverId={w.serverId}
+                        intervalSeconds={w.intervalSeconds}
+                        isEnabled={w.isEnabled}
+                      />
+                    </HydrationGate>
                   </td>
                 </tr>
               ))}
