@@ -6,6 +6,7 @@ import "server-only";
  * pinned. The owner sets a server's interval or pauses it; the row keeps it across re-pins.
  */
 import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
+import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
 import { getReview, listReviews } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";
@@ -45,32 +46,46 @@ export async function syncWatches(
     if (since !== null && summary.updatedAt <= since) continue;
     if (newest === null || summary.updatedAt > newest) newest = summary.updatedAt;
     const record = await getReview(db, summary.id);
-    if (!record) continue;
-    const pinned = record.review.servers.filter((s) => s.pin).map((s) => s.id as string);
-    const now = new Date();
-    if (pinned.length > 0) {
-      await db
-        .insert(watches)
-        .values(
-          pinned.map((serverId) => ({
-            reviewId: record.id,
-            serverId,
-            intervalSeconds: defaultIntervalSeconds,
-            nextDueAt: new Date(now.getTime() + defaultIntervalSeconds * 1000 * random()),
-          })),
-        )
-        .onConflictDoNothing();
-    }
-    await db
-      .delete(watches)
-      .where(
-        and(
-          eq(watches.reviewId, record.id),
-          ...(pinned.length > 0 ? [notInArray(watches.serverId, pinned)] : []),
-        ),
-      );
+    if (record) await syncReviewWatches(db, record, defaultIntervalSeconds, random);
   }
   return newest;
+}
+
+/**
+ * One review's rows in line with its pins: a pinned server without a row gets one, first due at a
+ * random point of its first interval; a row whose server is no longer pinned goes. The pin route
+ * and the timeline call it too, so a server is on the schedule the moment it is pinned rather
+ * than at the scheduler's next tick.
+ */
+export async function syncReviewWatches(
+  db: Db,
+  record: ReviewRecord,
+  defaultIntervalSeconds: number,
+  random: () => number = Math.random,
+): Promise<void> {
+  const pinned = record.review.servers.filter((s) => s.pin).map((s) => s.id as string);
+  const now = new Date();
+  if (pinned.length > 0) {
+    await db
+      .insert(watches)
+      .values(
+        pinned.map((serverId) => ({
+          reviewId: record.id,
+          serverId,
+          intervalSeconds: defaultIntervalSeconds,
+          nextDueAt: new Date(now.getTime() + defaultIntervalSeconds * 1000 * random()),
+        })),
+      )
+      .onConflictDoNothing();
+  }
+  await db
+    .delete(watches)
+    .where(
+      and(
+        eq(watches.reviewId, record.id),
+        ...(pinned.length > 0 ? [notInArray(watches.serverId, pinned)] : []),
+      ),
+    );
 }
 
 export async function listWatches(db: Db, reviewId?: string): Promise<WatchView[]> {

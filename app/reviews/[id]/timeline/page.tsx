@@ -9,7 +9,8 @@ import { ReviewIdSchema } from "@/lib/ids";
 import { getDb } from "@/lib/store/db";
 import { listEvents } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
-import { listWatches } from "@/lib/store/watches";
+import { listWatches, syncReviewWatches } from "@/lib/store/watches";
+import { watchSettingsFromEnv } from "@/lib/watch/schedule";
 import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export const metadata: Metadata = { title: "Timeline — Relay Review" };
@@ -28,6 +29,8 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
   const db = await getDb();
   const record = await getReview(db, reviewId.data);
   if (!record) notFound();
+  // The schedule as of this revision's pins, not as of the scheduler's last tick.
+  await syncReviewWatches(db, record, watchSettingsFromEnv(process.env).defaultIntervalSeconds);
   const [watches, log] = await Promise.all([
     listWatches(db, record.id),
     listEvents(db, OWNER_AUTHOR, { reviewId: record.id, limit: 500 }),

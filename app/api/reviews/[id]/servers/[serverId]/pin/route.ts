@@ -3,6 +3,8 @@ import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
 import { auditOwnerAction } from "@/lib/store/events";
+import { syncReviewWatches } from "@/lib/store/watches";
+import { watchSettingsFromEnv } from "@/lib/watch/schedule";
 import { pinLatest } from "@/lib/workbench/surface";
 import { PinRequestSchema, type PinResponse } from "@/lib/workbench/surface-api";
 
@@ -25,6 +27,11 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
     ...(body.baseRevision !== undefined ? { baseRevision: body.baseRevision } : {}),
     ...(body.onSurfaceChange ? { onSurfaceChange: body.onSurfaceChange } : {}),
   });
+  await syncReviewWatches(
+    db,
+    result.record,
+    watchSettingsFromEnv(process.env).defaultIntervalSeconds,
+  );
   await auditOwnerAction(db, {
     kind: "pin.set",
     reviewId: id,
