@@ -34,7 +34,7 @@ import { DecideRequestSchema } from "@/lib/decisions/api";
 import { loadOrCreateSigningKey } from "@/lib/decisions/node/keys";
 import { verifyRecord } from "@/lib/decisions/record";
 import { formatGateEvent } from "@/lib/gate/policy";
-import type { ReviewId, ServerId } from "@/lib/ids";
+import type { ServerId } from "@/lib/ids";
 import { startGate } from "@/lib/mcp/node/gate";
 import { ReviewSchema } from "@/lib/review/schema";
 import { openStore } from "@/lib/store/db";
@@ -81,7 +81,7 @@ export async function runAgent(argv: string[], say: (line: string) => void): Pro
       }),
       "conformance",
     );
-    const reviewId = created.id as ReviewId;
+    const reviewId = created.id;
     const server = created.review.servers[0]!;
     const inspect = () =>
       runInspection(

@@ -58,7 +58,7 @@ export type CliOAuth = {
    * loopback redirect (at most --authorize-timeout-ms) and exchanges the code. Null when no consent
    * is pending (a headless mode, or nothing asked); an error names the step that failed.
    */
-  consent(): Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
+  consent: () => Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
   close(): Promise<void>;
 };
 

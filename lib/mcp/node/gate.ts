@@ -13,7 +13,10 @@ import "server-only";
  *   in the record (no re-validation beyond the name check, for speed); anything else is refused
  *   with a JSON-RPC error and one JSON line on stderr;
  * - after a list_changed from the server, that list is re-read: a surface that no longer hashes
- *   to the record stops the gate (every later request gets an error; under `warn` it is logged).
+ *   to the record stops the gate (every later request gets an error; under `warn` it is logged);
+ * - over OAuth, a forwarded request the server answers 403 insufficient_scope is stepped up in the
+ *   middle of the session (`forward`): the user's consent (`options.consent`), then one resend; a
+ *   failure is a JSON-RPC error naming the OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
  * sampling is refused and elicitation declined by the session, as for an inspection: the record
