@@ -1,10 +1,15 @@
-// The client command the MCP conformance suite runs (scripts/conformance.sh): it starts
-// `npx --no-install relay-review inspect --json … --url URL` exactly as an operator would, and plays
-// the operator's part the suite cannot: it hands over the credentials the scenario gives
-// (MCP_CONFORMANCE_CONTEXT) by variable name, as CI would, and approves in place of the person at
-// the browser, fetching the "authorize at:" URL the CLI prints and following its redirect to the
-// CLI's loopback. The suite's authorization servers approve at once; nothing else is automated.
+// The client command the MCP conformance suite runs (scripts/conformance.sh). For most scenarios
+// it starts `npx --no-install relay-review inspect --json … --url URL` exactly as an operator
+// would. The scenarios that need a tools/call (THROUGH_GATE: sse-retry, auth/scope-step-up) run
+// scripts/conformance-agent.ts in this process instead: it inspects, records a signed decision in
+// a temporary workbench folder, starts the gate on the same OAuth session and plays the agent
+// (see its header for why that is one process). Either way this plays the operator's part the
+// suite cannot: it hands over the credentials the scenario gives (MCP_CONFORMANCE_CONTEXT) by
+// variable name, as CI would, and approves in place of the person at the browser, fetching each
+// "authorize at:" URL printed and following its redirect to the CLI's loopback. The suite's
+// authorization servers approve at once; nothing else is automated.
 import { spawn } from "node:child_process";
+import { register as registerHooks } from "node:module";
 import { createInterface } from "node:readline";
 
 const url = process.argv.at(-1);
@@ -14,15 +19,10 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 // expects it); it is only used when an authorization server advertises support.
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
+const THROUGH_GATE = new Set(["sse-retry", "auth/scope-step-up"]);
+
 const env = { ...process.env };
-const args = [
-  "--no-install",
-  "relay-review",
-  "inspect",
-  "--json",
-  "--authorize-timeout-ms",
-  "20000",
-];
+const args = ["--authorize-timeout-ms", "20000"];
 if (scenario === "auth/client-credentials-basic") {
   env.RR_CONFORMANCE_CLIENT_SECRET = context.client_secret;
   args.push("--client-credentials", "--client-id", context.client_id);
@@ -45,10 +45,9 @@ if (scenario === "auth/client-credentials-basic") {
 }
 args.push("--url", url);
 
-const child = spawn("npx", args, { env, stdio: ["ignore", "inherit", "pipe"] });
 const approvals = [];
-createInterface({ input: child.stderr }).on("line", (line) => {
-  process.stderr.write(line + "\n");
+/** Approve an "authorize at:" line as the person at the browser would. */
+function approveFrom(line) {
   const m = /authorize at: (\S+)/.exec(line);
   if (!m) return;
   approvals.push(
@@ -62,6 +61,33 @@ createInterface({ input: child.stderr }).on("line", (line) => {
       process.stderr.write(`conformance-client: approving failed: ${error.message}\n`),
     ),
   );
+}
+
+if (THROUGH_GATE.has(scenario)) {
+  const { register } = await import("tsx/esm/api");
+  register();
+  registerHooks(new URL("../cli/shared/server-only-hook.mjs", import.meta.url));
+  const { runAgent } = await import("./conformance-agent.ts");
+  let code = 1;
+  try {
+    code = await runAgent(args, (line) => {
+      process.stderr.write(`conformance-agent: ${line}\n`);
+      approveFrom(line);
+    });
+  } catch (error) {
+    process.stderr.write(`conformance-agent: ${error instanceof Error ? error.stack : error}\n`);
+  }
+  await Promise.all(approvals);
+  process.exit(code);
+}
+
+const child = spawn("npx", ["--no-install", "relay-review", "inspect", "--json", ...args], {
+  env,
+  stdio: ["ignore", "inherit", "pipe"],
+});
+createInterface({ input: child.stderr }).on("line", (line) => {
+  process.stderr.write(line + "\n");
+  approveFrom(line);
 });
 child.on("close", async (code) => {
   await Promise.all(approvals);

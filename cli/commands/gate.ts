@@ -17,6 +17,12 @@
  * one JSON object per line (`refused_call`, `surface_changed`, …); human-readable messages are
  * prefixed `relay-review gate:`.
  *
+ * With OAuth (`--url`), the token is kept fresh for the whole session, and a relayed request the
+ * server answers with 403 insufficient_scope gets a wider grant mid-session: interactive, a new
+ * "authorize at:" line and the loopback redirect (then the request is sent again, once); with
+ * client credentials, a token request for the wider scope. A refusal, a timeout or a fourth
+ * authorization in one session is the agent's JSON-RPC error (-32003) naming the OAuth step.
+ *
  * Exit codes: 0 the client went away; 1 the record was refused (unsigned, tampered, wrong key,
  * malformed, rejected, no live surface, too old); 2 usage or no key; 3 the live surface does not
  * match the record (nothing was relayed); 4 the server could not be started or checked.
@@ -163,6 +169,7 @@ export async function run(argv: string[]): Promise<number> {
       limits: parsed.limits,
       ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
       onEvent: emit,
+      ...(prepared.oauth ? { consent: prepared.oauth.consent } : {}),
     });
   const started = prepared.oauth
     ? await prepared.oauth.authorizing(startOnce, (error) => ({
@@ -171,9 +178,8 @@ export async function run(argv: string[]): Promise<number> {
         error,
       }))
     : await startOnce();
-  // The loopback listener is only needed while consent is asked for.
-  await prepared.oauth?.close();
   if (!started.ok) {
+    await prepared.oauth?.close();
     const code =
       started.refusal.reason === "surface_mismatch" || started.refusal.reason === "incomparable"
         ? EXIT.SURFACE_MISMATCH
@@ -198,7 +204,13 @@ export async function run(argv: string[]): Promise<number> {
     surface_sha256: gate.policy.surfaceSha256,
     tools: gate.visibleTools,
   };
-  const stop = () => void gate.close().finally(() => process.exit(EXIT.OK));
+  // The loopback listener stays up while the gate relays: a call the listing did not need may get
+  // 403 insufficient_scope, and the step-up's consent comes back to it (only for a state it made).
+  const closeAll = async () => {
+    await gate.close();
+    await prepared.oauth?.close();
+  };
+  const stop = () => void closeAll().finally(() => process.exit(EXIT.OK));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 
@@ -208,11 +220,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`listening ${server.url}\n`);
     await gate.upstreamClosed;
     await server.close();
-    await gate.close();
+    await closeAll();
     return EXIT.OK;
   }
   emit({ ...base, transport: "stdio" });
   await gate.serveStdio();
-  await gate.close();
+  await closeAll();
   return EXIT.OK;
 }

@@ -52,6 +52,13 @@ export type CliOAuth = {
     attempt: () => Promise<R>,
     failed: (error: InspectError) => R,
   ): Promise<R>;
+  /**
+   * The consent a running session is waiting for (a step-up on 403 insufficient_scope while the
+   * gate relays): the authorization URL was printed when the SDK asked for it; this waits for the
+   * loopback redirect (at most --authorize-timeout-ms) and exchanges the code. Null when no consent
+   * is pending (a headless mode, or nothing asked); an error names the step that failed.
+   */
+  consent: () => Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
   close(): Promise<void>;
 };
 
@@ -192,46 +199,54 @@ export async function prepareCliOAuth(
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   const authClient = client;
+  /** Wait for the pending consent's redirect and exchange its code; null when none is pending. */
+  const consent = async (): Promise<{ ok: true } | { ok: false; error: InspectError } | null> => {
+    const pending = authClient.pendingAuthorization();
+    if (!pending || !loopback) return null;
+    let callback;
+    try {
+      callback = await loopback.waitForCallback(pending.state, timeout);
+    } catch (error) {
+      return { ok: false, error: unauthorized("authorization_response", error) };
+    }
+    const verifier = storage.takeCodeVerifier(callback.state);
+    if (!verifier)
+      return {
+        ok: false,
+        error: unauthorized(
+          "authorization_response",
+          "no authorization request is waiting for this state",
+        ),
+      };
+    const done = await completeAuthorization(authClient, {
+      code: callback.code ?? "",
+      state: callback.state,
+      codeVerifier: verifier,
+      iss: callback.iss,
+      error: callback.error,
+      errorDescription: callback.errorDescription,
+      requestedScope: new URL(pending.authorizationUrl).searchParams.get("scope"),
+    });
+    if (!done.ok)
+      return {
+        ok: false,
+        error: { code: "unauthorized", oauthStep: done.error.step, message: done.error.message },
+      };
+    return { ok: true };
+  };
   const oauth: CliOAuth = {
     async authorizing(attempt, failed) {
       let result = await attempt();
-      for (let consent = 0; consent < MAX_CONSENTS; consent++) {
-        const pending = authClient.pendingAuthorization();
-        if (result.ok || result.error?.code !== "unauthorized" || !pending || !loopback)
-          return result;
-        let callback;
-        try {
-          callback = await loopback.waitForCallback(pending.state, timeout);
-        } catch (error) {
-          return failed(unauthorized("authorization_response", error));
-        }
-        const verifier = storage.takeCodeVerifier(callback.state);
-        if (!verifier)
-          return failed(
-            unauthorized(
-              "authorization_response",
-              "no authorization request is waiting for this state",
-            ),
-          );
-        const done = await completeAuthorization(authClient, {
-          code: callback.code ?? "",
-          state: callback.state,
-          codeVerifier: verifier,
-          iss: callback.iss,
-          error: callback.error,
-          errorDescription: callback.errorDescription,
-          requestedScope: new URL(pending.authorizationUrl).searchParams.get("scope"),
-        });
-        if (!done.ok)
-          return failed({
-            code: "unauthorized",
-            oauthStep: done.error.step,
-            message: done.error.message,
-          });
+      for (let n = 0; n < MAX_CONSENTS; n++) {
+        if (result.ok || result.error?.code !== "unauthorized") return result;
+        const got = await consent();
+        if (!got) return result;
+        if (!got.ok) return failed(got.error);
         result = await attempt();
       }
       return result;
     },
+    consent,
     close: async () => {
       await loopback?.close();
     },

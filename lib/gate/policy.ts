@@ -140,7 +140,17 @@ export type GateEvent =
       actual: string;
       on_surface_change: "block" | "warn";
     }
-  | { event: "upstream_closed"; server: string; message: string };
+  | { event: "upstream_closed"; server: string; message: string }
+  | {
+      /** A relayed request met 403 insufficient_scope and the gate asked for a wider grant. */
+      event: "step_up";
+      server: string;
+      method: string;
+      outcome: "granted" | "refused";
+      /** The OAuth step that failed, when refused. */
+      step?: string;
+      message?: string;
+    };
 
 /** One stderr line for an event, with the time it happened. */
 export function formatGateEvent(event: GateEvent, now: Date = new Date()): string {
@@ -155,4 +165,9 @@ export const GATE_ERROR = {
   SURFACE_CHANGED: -32001,
   /** A method the authorization table has no rule for (lib/gate/authorize.ts). */
   NOT_RELAYED: -32601,
+  /**
+   * The server refused the gate's OAuth grant and getting a sufficient one failed (a step-up that
+   * was refused, timed out or went past the session's limit); `data.step` names the OAuth step.
+   */
+  UNAUTHORIZED: -32003,
 } as const;

@@ -112,6 +112,52 @@ function transportFetch(
   };
 }
 
+/**
+ * SEP-1699: when an event stream closes before the answer it carries (a tools/call's POST stream,
+ * or the GET stream), the SDK's transport waits the server's `retry` milliseconds and resumes with
+ * a GET carrying `Last-Event-ID`, where the answer is delivered. Without a `retry` it backs off
+ * from 1 s. A failed reconnection is retried twice more, then the request waits out its timeout.
+ */
+export const STREAM_RECONNECTION = {
+  maxRetries: 2,
+  initialReconnectionDelay: 1000,
+  maxReconnectionDelay: 10_000,
+  reconnectionDelayGrowFactor: 1.5,
+} as const;
+/**
+ * The server drives those reconnections (it closes a stream, it sets `retry`, even to 0): at most
+ * this many stream GETs in any minute; past it the GET is refused before it is sent, so a server
+ * that keeps closing its streams costs a bounded number of requests (the SDK counts the refusal as
+ * a failed reconnection and stops after `maxRetries`).
+ */
+export const MAX_STREAM_GETS_PER_MINUTE = 30;
+
+/** The transport's fetch with stream GETs (reconnections) bounded by MAX_STREAM_GETS_PER_MINUTE. */
+function boundedReconnects<T extends { fetch: FetchLike }>(init: T): T {
+  const recent: number[] = [];
+  const inner = init.fetch;
+  return {
+    ...init,
+    fetch: (url, req) => {
+      const isStream =
+        (req?.method ?? "GET").toUpperCase() === "GET" &&
+        (new Headers(req?.headers).get("accept")?.includes("text/event-stream") ?? false);
+      if (isStream) {
+        const now = Date.now();
+        while (recent.length && now - recent[0]! > 60_000) recent.shift();
+        if (recent.length >= MAX_STREAM_GETS_PER_MINUTE)
+          return Promise.reject(
+            new Error(
+              `the server closed its event streams ${MAX_STREAM_GETS_PER_MINUTE} times within a minute; not reconnecting again now`,
+            ),
+          );
+        recent.push(now);
+      }
+      return inner(url, req);
+    },
+  };
+}
+
 export function streamableHttpOpener(
   url: string,
   options: HttpTargetOptions = {},
@@ -124,14 +170,9 @@ export function streamableHttpOpener(
       countsBytes: true,
       ...(options.auth ? { auth: options.auth } : {}),
       transport: new StreamableHTTPClientTransport(new URL(url), {
-        ...transportFetch(url, guard, options),
+        ...boundedReconnects(transportFetch(url, guard, options)),
         ...(options.auth ? { authProvider: options.auth } : {}),
-        reconnectionOptions: {
-          maxRetries: 0,
-          initialReconnectionDelay: 1000,
-          maxReconnectionDelay: 1000,
-          reconnectionDelayGrowFactor: 1,
-        },
+        reconnectionOptions: STREAM_RECONNECTION,
       }),
       fallbackReason: streamableFallbackReason,
     }),

@@ -1,4 +1,5 @@
 import "server-only";
+import type { KeyObject } from "node:crypto";
 /**
  * Server-side glue for the decision, record, report and share routes: what the live surface of
  * each server is now (from the store), each decision's status and condition checks against the
@@ -16,7 +17,12 @@ import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
 import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
-import type { RecordSurface } from "@/lib/decisions/record";
+import {
+  buildDecisionRecord,
+  signRecord,
+  type DecisionRecord,
+  type RecordSurface,
+} from "@/lib/decisions/record";
 import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisions/report";
 import {
   buildExport,
@@ -40,6 +46,7 @@ import {
 import { AppError } from "@/lib/errors";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Db } from "@/lib/store/db";
+import { saveDecisionRecord } from "@/lib/store/decision-records";
 import { getReview, saveReview } from "@/lib/store/reviews";
 import { listInspections } from "@/lib/store/snapshots";
 import { diffSurfaces, surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
@@ -465,4 +472,40 @@ export async function decisionExport(
   if (!result.ok)
     throw new AppError("CONFLICT", result.reason, { details: { reason: "cannot_export", kind } });
   return result.file;
+}
+
+/**
+ * The decision's signed record, as issued now (and kept in the store as issued): CONFLICT naming
+ * what changed when the decision is stale, since a signed record would vouch for a pair that no
+ * longer exists. The route hands it out with the workbench's key; scripts/conformance-agent.ts
+ * with a temporary data folder's.
+ */
+export async function issueDecisionRecord(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+  key: { privateKey: KeyObject; keyId: string },
+): Promise<DecisionRecord> {
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
+    db,
+    reviewId,
+    decisionId,
+  );
+  const server = record.review.servers.find((s) => s.id === decision.serverId);
+  const unsigned = buildDecisionRecord({
+    review: record.review,
+    reviewId,
+    revision: record.revision,
+    decision,
+    issuedAt: new Date(),
+    currentSurfaceSha256,
+    currentGrantedScopes,
+    surface: server
+      ? await recordSurface(db, reviewId, server, decision.bound.surfaceSha256)
+      : null,
+    evaluateEgressDefaultDeny: egressDefaultDeny,
+  });
+  const signed = signRecord(unsigned, key.privateKey, key.keyId);
+  await saveDecisionRecord(db, { reviewId, decisionId, record: signed });
+  return signed;
 }

@@ -21,6 +21,13 @@ export type OAuthFixtureOptions = {
   prmInChallenge?: boolean;
   /** Scopes tools/list needs; a token without them gets 403 insufficient_scope naming them. */
   listScopes?: string[];
+  /**
+   * Scopes tools/call needs (the step-up a gate meets mid-session), or, per call (0-based), the
+   * scopes that call needs: a server whose demand grows with every call.
+   */
+  callScopes?: string[] | ((call: number) => string[]);
+  /** The authorize endpoint answers access_denied when the requested scope holds this one. */
+  refuseScope?: string;
   /** The scope the authorization server grants for a requested one; null omits `scope` from the response. */
   grant?: (requested: string | null) => string | null;
   expiresIn?: number;
@@ -109,6 +116,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const accessTokens = new Map<string, { scope: string[]; expiresAt: number }>();
   const refreshTokens = new Map<string, { clientId: string; scope: string | null }>();
   let base = "";
+  let calls = 0;
 
   const issue = (grant: string, clientId: string, requested: string | null) => {
     const scope = options.grant ? options.grant(requested) : requested;
@@ -232,7 +240,15 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       );
     if (req.method !== "POST") return res.writeHead(405).end();
     const message = JSON.parse(raw) as { method?: string };
-    const need = message.method === "tools/list" ? (options.listScopes ?? []) : [];
+    const callScopes = options.callScopes;
+    const need =
+      message.method === "tools/list"
+        ? (options.listScopes ?? [])
+        : message.method === "tools/call" && callScopes
+          ? typeof callScopes === "function"
+            ? callScopes(calls++)
+            : callScopes
+          : [];
     if (need.some((s) => !token.scope.includes(s)))
       return json(
         res,
@@ -299,6 +315,16 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
           resource: q.get("resource"),
         });
         const back = new URL(redirectUri);
+        if (
+          options.refuseScope &&
+          (q.get("scope") ?? "").split(" ").includes(options.refuseScope)
+        ) {
+          codes.delete(code);
+          back.searchParams.set("error", "access_denied");
+          back.searchParams.set("error_description", "the user declined");
+          if (q.get("state")) back.searchParams.set("state", q.get("state")!);
+          return res.writeHead(302, { location: back.href }).end();
+        }
         back.searchParams.set("code", code);
         if (q.get("state")) back.searchParams.set("state", q.get("state")!);
         if (options.issParameter)

@@ -13,7 +13,10 @@ import "server-only";
  *   in the record (no re-validation beyond the name check, for speed); anything else is refused
  *   with a JSON-RPC error and one JSON line on stderr;
  * - after a list_changed from the server, that list is re-read: a surface that no longer hashes
- *   to the record stops the gate (every later request gets an error; under `warn` it is logged).
+ *   to the record stops the gate (every later request gets an error; under `warn` it is logged);
+ * - over OAuth, a forwarded request the server answers 403 insufficient_scope is stepped up in the
+ *   middle of the session (`forward`): the user's consent (`options.consent`), then one resend; a
+ *   failure is a JSON-RPC error naming the OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
  * sampling is refused and elicitation declined by the session, as for an inspection: the record
@@ -31,6 +34,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
   ErrorCode,
@@ -52,6 +57,7 @@ import {
 } from "@/lib/gate/policy";
 import type { DomainItem } from "@/lib/mcp/convert";
 import { openServerSession } from "@/lib/mcp/node/inspect";
+import { OAuthStepError, type McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
@@ -102,6 +108,12 @@ export type GateOptions = {
   callTimeoutMs?: number;
   /** Receives every event; the CLI writes each as one JSON line on stderr. */
   onEvent: (event: GateEvent) => void;
+  /**
+   * Gets the user's consent an OAuth step-up is waiting for (cli/shared/oauth.ts `consent`): the
+   * SDK has already put the authorization URL in front of the user; this resolves once the grant
+   * is exchanged (then the request is sent again, once) or failed. Null: no consent was pending.
+   */
+  consent?: () => Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
 };
 
 export type GateStartFailure = {
@@ -160,6 +172,9 @@ export class Gate {
   private resolveUpstreamClosed!: () => void;
   private visible: Visible = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private auth: AuthorizeContext;
+  /** The step-up consent being waited for; concurrent refused requests wait for the same one. */
+  private consenting: Promise<{ ok: true } | { ok: false; error: InspectError } | null> | null =
+    null;
 
   constructor(
     private readonly options: GateOptions,
@@ -418,35 +433,106 @@ export class Gate {
     }
   }
 
+  /**
+   * Forward a request. When the server refuses the grant mid-session (403 insufficient_scope on a
+   * call the listing did not need), the SDK's transport has already asked for a wider one: headless
+   * (client credentials) it got it and sent the request again itself; interactive, it printed the
+   * authorization URL, and this waits for that consent (one at a time for the whole gate), then
+   * sends the request once more. A refusal is the agent's JSON-RPC error, naming the OAuth step.
+   */
   private async forward(
     request: JSONRPCRequest,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   ): Promise<Record<string, unknown>> {
-    const progressToken = extra._meta?.progressToken;
     try {
-      return await this.session!.client.request(
-        { method: request.method, params: request.params },
-        PassthroughSchema,
-        {
-          signal: extra.signal,
-          timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
-          resetTimeoutOnProgress: true,
-          ...(progressToken !== undefined
-            ? {
-                onprogress: (p) =>
-                  void extra
-                    .sendNotification({
-                      method: "notifications/progress",
-                      params: { ...p, progressToken },
-                    })
-                    .catch(() => {}),
-              }
-            : {}),
-        },
-      );
+      return await this.send(request, extra);
     } catch (error) {
-      throw relayError(error);
+      const failure = this.authFailure(error);
+      if (!failure) throw relayError(error);
+      const auth = this.oauthClient();
+      if (!auth?.pendingAuthorization() || !this.options.consent)
+        throw this.refuseAuth(request, failure);
+      this.consenting ??= this.options.consent().finally(() => {
+        this.consenting = null;
+      });
+      const got = await this.consenting;
+      if (got && !got.ok) throw this.refuseAuth(request, got.error);
+      this.options.onEvent({
+        event: "step_up",
+        server: this.policy.serverName,
+        method: request.method,
+        outcome: "granted",
+      });
     }
+    try {
+      return await this.send(request, extra);
+    } catch (error) {
+      const failure = this.authFailure(error);
+      throw failure ? this.refuseAuth(request, failure) : relayError(error);
+    }
+  }
+
+  private oauthClient(): McpOAuthClient | null {
+    const t = this.options.target;
+    return t.kind === "http" && t.auth ? t.auth : null;
+  }
+
+  /** The OAuth failure behind an upstream error (a 401/403 the flow could not answer), or null. */
+  private authFailure(error: unknown): InspectError | null {
+    const auth = this.oauthClient();
+    if (!auth) return null;
+    const isAuth =
+      error instanceof OAuthStepError ||
+      error instanceof UnauthorizedError ||
+      (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403));
+    const described = isAuth ? auth.describeFailure(error) : null;
+    return described
+      ? { code: "unauthorized", oauthStep: described.step, message: described.message }
+      : null;
+  }
+
+  private refuseAuth(request: JSONRPCRequest, failure: InspectError): GateError {
+    const step = failure.oauthStep ?? "challenge";
+    this.options.onEvent({
+      event: "step_up",
+      server: this.policy.serverName,
+      method: request.method,
+      outcome: "refused",
+      step,
+      message: failure.message,
+    });
+    return new GateError(
+      GATE_ERROR.UNAUTHORIZED,
+      `${this.policy.serverName} refused the gate's authorization for ${request.method}, and a wider grant was not obtained: ${failure.message}`,
+      { reason: "unauthorized", step },
+    );
+  }
+
+  private async send(
+    request: JSONRPCRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<Record<string, unknown>> {
+    const progressToken = extra._meta?.progressToken;
+    return await this.session!.client.request(
+      { method: request.method, params: request.params },
+      PassthroughSchema,
+      {
+        signal: extra.signal,
+        timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+        ...(progressToken !== undefined
+          ? {
+              onprogress: (p) =>
+                void extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { ...p, progressToken },
+                  })
+                  .catch(() => {}),
+            }
+          : {}),
+      },
+    );
   }
 
   private async relayNotification(n: {

@@ -275,7 +275,11 @@ export interface McpOAuthClient extends OAuthClientProvider {
    * routes every request that is not to the MCP endpoint itself here.
    */
   readonly authFetch: FetchLike;
-  /** The transport saw a 401 or 403 from the MCP endpoint, with this `WWW-Authenticate`. */
+  /**
+   * The transport saw a 401 or 403 from the MCP endpoint, with this `WWW-Authenticate`. Throws an
+   * `OAuthStepError` (step `challenge`) on the step-up (403 insufficient_scope) past
+   * `maxAuthorizations` in one session, so the request fails instead of asking again.
+   */
   noteChallenge(status: number, wwwAuthenticate: string | null): void;
   /** The flow failure behind an error the transport threw while authorizing, or null when it is not one. */
   describeFailure(error: unknown): OAuthStepError | null;

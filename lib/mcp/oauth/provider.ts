@@ -116,6 +116,8 @@ class McpOAuthProvider implements McpOAuthClient {
   private lastTokenRequest: { grant: TokenFacts["grant"]; scope: string | null } | null = null;
   private internalAuth = 0;
   private refreshing: Promise<void> | null = null;
+  /** 403 insufficient_scope challenges answered in this session (step-ups), bounded like authorizations. */
+  private stepUps = 0;
   private authorizations = 0;
   private announcedClient: string | null = null;
 
@@ -438,6 +440,15 @@ class McpOAuthProvider implements McpOAuthClient {
     if (params.scope) this.challengeScope = params.scope;
     this.isChallenged = true;
     this.isSteppingUp = status === 403 && params.error === "insufficient_scope";
+    if (this.isSteppingUp && ++this.stepUps > this.limits.maxAuthorizations) {
+      // Bounds the headless grants too (client credentials never reach state()): a server that
+      // keeps asking for more scope mid-session is stopped before another token request.
+      this.isSteppingUp = false;
+      throw this.fail(
+        "challenge",
+        `the server asked to widen the grant ${this.stepUps} times in one session (limit ${this.limits.maxAuthorizations}); the scope it wants is never enough, so no further grant is requested`,
+      );
+    }
     this.step = "resource_metadata";
     this.emit({
       type: "challenge",
