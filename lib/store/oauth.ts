@@ -348,7 +348,7 @@ export async function checkStoredOAuth(
   if (other > 0)
     return {
       ok: false,
-      message: `${other} of the ${stored} sealed OAuth connection(s) (table oauth_connections) were sealed under another key than this instance's (key id ${key.keyId}); give this instance the key they were sealed with (RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE, the same on every instance), or Disconnect those servers and Connect again`,
+      message: `${other} of the ${stored} sealed OAuth connection(s) (table oauth_connections) were sealed under another key than this instance's (key id ${key.keyId}); give this instance the key they were sealed with (RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE, the same on every instance); if that key is lost, delete those rows from oauth_connections (they hold only OAuth state: those servers then need Connect again)`,
     };
   const [sample] = await db
     .select()
@@ -359,7 +359,7 @@ export async function checkStoredOAuth(
   if (sample && openRow(key.key, sample) === null)
     return {
       ok: false,
-      message: `the sealed OAuth connection of ${rowName(sample)} (table oauth_connections) does not open with this instance's key although its key id matches: the row is damaged; Disconnect that server (or delete the row) and Connect again`,
+      message: `the sealed OAuth connection of ${rowName(sample)} (table oauth_connections) does not open with this instance's key although its key id matches: the row is damaged; delete it from oauth_connections (that server then needs Connect again)`,
     };
   return { ok: true, stored };
 }

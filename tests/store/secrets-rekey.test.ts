@@ -266,7 +266,7 @@ describe.each(BACKENDS)("the start-up key check opens a sealed OAuth row on $nam
 
     const other = await checkStoredKey(store.db, withKey(newSecretKey()));
     expect(!other.ok && other.message).toMatch(
-      /^1 of the 1 sealed OAuth connection\(s\) \(table oauth_connections\) were sealed under another key .*RELAY_REVIEW_SECRET_KEY/,
+      /^1 of the 1 sealed OAuth connection\(s\) \(table oauth_connections\) were sealed under another key .*RELAY_REVIEW_SECRET_KEY.*; if that key is lost, delete those rows from oauth_connections/,
     );
     const none = await checkStoredKey(store.db, { ok: false, message: "no key was given" });
     expect(!none.ok && none.message).toBe(
@@ -277,7 +277,7 @@ describe.each(BACKENDS)("the start-up key check opens a sealed OAuth row on $nam
     );
     const damaged = await checkStoredKey(store.db, withKey(key));
     expect(!damaged.ok && damaged.message).toBe(
-      `the sealed OAuth connection of review ${reviewId}, server kb (table oauth_connections) does not open with this instance's key although its key id matches: the row is damaged; Disconnect that server (or delete the row) and Connect again`,
+      `the sealed OAuth connection of review ${reviewId}, server kb (table oauth_connections) does not open with this instance's key although its key id matches: the row is damaged; delete it from oauth_connections (that server then needs Connect again)`,
     );
     for (const r of [other, none, damaged]) expect(JSON.stringify(r)).not.toContain(ACCESS);
   });
