@@ -311,8 +311,9 @@ export function disconnectResponse(
     return {
       ...base,
       revocation: "nothing_stored",
-      message:
-        "Disconnected. No token was stored, so there was nothing to revoke; the client registration was deleted.",
+      message: deleted
+        ? "Disconnected. No token was stored, so there was nothing to revoke; the client registration was deleted."
+        : "Nothing was stored for this server: there was nothing to revoke or delete.",
     };
   if (notRevoked.length === 0)
     return {

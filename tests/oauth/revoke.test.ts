@@ -85,12 +85,12 @@ test("allowed by the egress guard: both tokens revoked through the flow's fetch,
 });
 
 test("a revocation endpoint the egress guard refuses is not contacted, and the outcome says why", async () => {
-  const guard: EgressGuard = (url) =>
-    Promise.resolve(
-      url.pathname === "/revoke"
-        ? `egress refused: ${url.host}/revoke is outside the allowlist`
-        : null,
-    );
+  let asked = 0;
+  const guard: EgressGuard = (url) => {
+    if (url.pathname !== "/revoke") return Promise.resolve(null);
+    asked++;
+    return Promise.resolve(`egress refused: ${url.host}/revoke is outside the allowlist`);
+  };
   const { client, demo: d } = await connected(guard);
   const outcome = await client.revoke();
   expect(outcome.revoked).toEqual([]);
@@ -98,5 +98,7 @@ test("a revocation endpoint the egress guard refuses is not contacted, and the o
   for (const n of outcome.notRevoked)
     expect(n.reason).toMatch(/^egress refused: 127\.0\.0\.1:\d+\/revoke is outside the allowlist$/);
   expect(d.provider.revocations()).toBe(0);
+  // Refused once, the access token is not tried again against the same endpoint.
+  expect(asked).toBe(1);
   expect(client.lastError()?.step).toBe("token_revocation");
 });

@@ -256,6 +256,10 @@ describe.each(BACKENDS)("Disconnect on $name", (backend) => {
 
   test("nothing stored: nothing to revoke", async () => {
     const answer = await disconnect("revoking");
-    expect(answer).toMatchObject({ deleted: false, revocation: "nothing_stored" });
+    expect(answer).toMatchObject({
+      deleted: false,
+      revocation: "nothing_stored",
+      message: "Nothing was stored for this server: there was nothing to revoke or delete.",
+    });
   });
 });

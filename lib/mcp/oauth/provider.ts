@@ -606,26 +606,36 @@ class McpOAuthProvider implements McpOAuthClient {
     if (!client)
       return notTold("no client registration is stored to authenticate the revocation request");
     outcome.endpoint = safeUrl(endpoint);
+    const authMethods = revocation.data?.revocation_endpoint_auth_methods_supported ?? [];
+    // Bounded: two requests at most, and none after the endpoint could not be reached at all
+    // (a refusal, a network error, a time-out would only repeat, and Disconnect would wait twice).
+    let unreachable: string | null = null;
     for (const [token, value] of held) {
-      const reason = await this.revokeOne(endpoint, metadata, client, token, value, [
-        ...((revocation.success && revocation.data.revocation_endpoint_auth_methods_supported) ||
-          []),
-      ]);
-      if (reason === null) outcome.revoked.push(token);
-      else outcome.notRevoked.push({ token, reason });
+      const r: { reason: string; isAnswer: boolean } | null =
+        unreachable === null
+          ? await this.revokeOne(endpoint, metadata, client, token, value, authMethods)
+          : { reason: unreachable, isAnswer: false };
+      if (r === null) outcome.revoked.push(token);
+      else {
+        outcome.notRevoked.push({ token, reason: r.reason });
+        if (!r.isAnswer) unreachable = r.reason;
+      }
     }
     return outcome;
   }
 
-  /** One RFC 7009 request; null when the endpoint accepted it, else why not (never the token). */
+  /**
+   * One RFC 7009 request: null when the endpoint accepted it, else why not (never the token) and
+   * whether the endpoint answered at all.
+   */
   private async revokeOne(
     endpoint: string,
     metadata: NonNullable<OAuthDiscoveryState["authorizationServerMetadata"]>,
     client: OAuthClientInformationMixed,
     hint: RevocableToken,
     token: string,
-    authMethods: string[],
-  ): Promise<string | null> {
+    authMethods: readonly string[],
+  ): Promise<{ reason: string; isAnswer: boolean } | null> {
     const url = new URL(endpoint);
     const params = new URLSearchParams({ token, token_type_hint: hint });
     const headers = new Headers({
@@ -637,7 +647,7 @@ class McpOAuthProvider implements McpOAuthClient {
         await this.addClientAuthentication(headers, params, url, metadata);
       else {
         // The method the registration (or the pre-registered secret) implies, as for the token requests.
-        const method = selectClientAuthMethod(client, authMethods);
+        const method = selectClientAuthMethod(client, [...authMethods]);
         if (method === "client_secret_basic" && client.client_secret)
           headers.set(
             "Authorization",
@@ -650,15 +660,22 @@ class McpOAuthProvider implements McpOAuthClient {
         }
       }
     } catch (error) {
-      return `the client authentication could not be made (${redact(error instanceof Error ? error.message : String(error), this.secrets)})`;
+      return {
+        reason: `the client authentication could not be made (${redact(error instanceof Error ? error.message : String(error), this.secrets)})`,
+        isAnswer: false,
+      };
     }
     let res: Response;
     try {
       res = await this.authFetch(url, { method: "POST", headers, body: params });
     } catch (error) {
-      if (error instanceof OAuthStepError) return redact(error.reason, this.secrets);
+      if (error instanceof OAuthStepError)
+        return { reason: redact(error.reason, this.secrets), isAnswer: false };
       const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-      return `${safeUrl(url)} could not be reached${typeof cause === "string" ? ` (${cause})` : ""}`;
+      return {
+        reason: `${safeUrl(url)} could not be reached${typeof cause === "string" ? ` (${cause})` : ""}`,
+        isAnswer: false,
+      };
     }
     if (res.ok) {
       await res.body?.cancel().catch(() => {});
@@ -670,7 +687,10 @@ class McpOAuthProvider implements McpOAuthClient {
     } catch {
       // an unreadable or oversized error answer: the status says enough
     }
-    return `${safeUrl(url)} answered HTTP ${res.status}${this.quoteOAuthError(body)}`;
+    return {
+      reason: `${safeUrl(url)} answered HTTP ${res.status}${this.quoteOAuthError(body)}`,
+      isAnswer: true,
+    };
   }
 
   /** `: "error": description` from an OAuth error answer, clipped and redacted; "" when it is not one. */
