@@ -10,7 +10,7 @@
 import { closeStore, getStore } from "@/lib/store/db";
 import { describeStoreTarget, resolveStoreTarget } from "@/lib/store/config";
 import { getSecretKey } from "@/lib/secrets/key";
-import { checkStoredSecrets } from "@/lib/store/secrets";
+import { checkStoredKey } from "@/lib/store/secrets";
 import { ensureWatch } from "@/lib/watch/node/runtime";
 
 if (resolveStoreTarget().kind !== "postgres") {
@@ -20,7 +20,7 @@ if (resolveStoreTarget().kind !== "postgres") {
   process.exit(2);
 }
 const store = await getStore();
-const keyCheck = await checkStoredSecrets(store.db, getSecretKey());
+const keyCheck = await checkStoredKey(store.db, getSecretKey());
 if (!keyCheck.ok) {
   console.error(`relay-review worker: cannot start: ${keyCheck.message}`);
   process.exit(1);

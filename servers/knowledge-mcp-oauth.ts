@@ -3,10 +3,11 @@
  * as a protected resource (MCP authorization, revision 2025-11-25), both on 127.0.0.1 only.
  *
  *   npm run demo:oauth                       # MCP on :8950/mcp, authorization server on :8951
- *   node --import tsx servers/knowledge-mcp-oauth.ts [--port N] [--auth-port N] [--token-ttl S]
+ *   node --import tsx servers/knowledge-mcp-oauth.ts [--port N] [--auth-port N] [--token-ttl S] [--no-revocation]
  *
  * The authorization server is the MCP SDK's own (`mcpAuthRouter`: RFC 8414 metadata, dynamic
- * registration RFC 7591, authorize with PKCE S256, token, refresh, revoke), with an in-memory
+ * registration RFC 7591, authorize with PKCE S256, token, refresh, RFC 7009 revocation unless
+ * `--no-revocation`, which leaves the endpoint out of the metadata), with an in-memory
  * provider written here: its authorize step shows a consent page where the demo user (who
  * connects) may grant fewer scopes than asked, or `knowledge:write` on top — the wider grant a
  * decision must notice. Tokens are bound to the MCP server's URL (RFC 8707 resource), checked
@@ -38,9 +39,11 @@ import {
   InvalidGrantError,
   InvalidTargetError,
   InvalidTokenError,
+  UnauthorizedClientError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type {
   OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -60,6 +63,8 @@ const MAX_CLIENTS = 1000;
 const MAX_PENDING = 1000;
 
 type Grant = {
+  /** One consent: the tokens issued for it and rotated from them share it, so revoking the refresh token ends them all. */
+  grantId: string;
   clientId: string;
   scopes: string[];
   subject: string;
@@ -103,12 +108,25 @@ export class DemoAuthProvider implements OAuthServerProvider {
   private readonly refresh = new Map<string, Grant>();
   /** Every token this process issued, for tests that look for them where they must not be. */
   private readonly issued: string[] = [];
+  /** Revocation requests answered, for tests (the tokens themselves are not kept). */
+  private revoked = 0;
+  /**
+   * RFC 7009, present unless the demo runs without revocation: the SDK's router advertises and
+   * serves `/revoke` only when the provider has this method.
+   */
+  readonly revokeToken?: (
+    client: OAuthClientInformationFull,
+    request: OAuthTokenRevocationRequest,
+  ) => Promise<void>;
 
   constructor(
     private readonly issuer: string,
     private readonly resource: string,
     private readonly tokenTtlSeconds: number,
-  ) {}
+    hasRevocation = true,
+  ) {
+    if (hasRevocation) this.revokeToken = (client, request) => this.revoke(client, request);
+  }
 
   /** Renders the consent page; the answer comes back to POST /consent. */
   async authorize(
@@ -176,6 +194,7 @@ ${boxes}
         : DEMO_USER;
     const code = randomBytes(24).toString("base64url");
     this.codes.set(code, {
+      grantId: randomUUID(),
       clientId: pending.client.client_id,
       scopes: [...new Set(chosen)].sort(),
       subject,
@@ -266,9 +285,28 @@ ${boxes}
     };
   }
 
-  async revokeToken(_client: OAuthClientInformationFull, request: { token: string }) {
+  /**
+   * RFC 7009 §2.1: a token of another client is refused; revoking a refresh token ends the access
+   * tokens of its grant too; an unknown token is not an error (it answers 200).
+   */
+  private async revoke(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest) {
+    const grant = this.refresh.get(request.token) ?? this.access.get(request.token);
+    if (!grant) {
+      this.revoked++;
+      return;
+    }
+    if (grant.clientId !== client.client_id)
+      throw new UnauthorizedClientError("the token was not issued to this client");
+    if (this.refresh.delete(request.token))
+      for (const [token, a] of this.access)
+        if (a.grantId === grant.grantId) this.access.delete(token);
     this.access.delete(request.token);
-    this.refresh.delete(request.token);
+    this.revoked++;
+  }
+
+  /** How many revocation requests were accepted. */
+  revocations(): number {
+    return this.revoked;
   }
 }
 
@@ -301,7 +339,13 @@ const portOf = (server: Server) => {
 
 /** Start both listeners on 127.0.0.1 (port 0: any free port). */
 export async function startOAuthDemo(
-  options: { port?: number; authPort?: number; tokenTtlSeconds?: number } = {},
+  options: {
+    port?: number;
+    authPort?: number;
+    tokenTtlSeconds?: number;
+    /** Serve RFC 7009 revocation (default true); false leaves `revocation_endpoint` out of the metadata. */
+    revocation?: boolean;
+  } = {},
 ): Promise<OAuthDemo> {
   let authServer: Server | null = null;
   let mcpServer: Server | null = null;
@@ -313,7 +357,12 @@ export async function startOAuthDemo(
   mcpServer = await listen(mcpApp, options.port ?? 0);
   const issuer = `http://${HOST}:${portOf(authServer)}/`;
   const mcpUrl = `http://${HOST}:${portOf(mcpServer)}/mcp`;
-  const provider = new DemoAuthProvider(issuer, mcpUrl, options.tokenTtlSeconds ?? 3600);
+  const provider = new DemoAuthProvider(
+    issuer,
+    mcpUrl,
+    options.tokenTtlSeconds ?? 3600,
+    options.revocation ?? true,
+  );
   authApp.use(
     mcpAuthRouter({
       provider,
@@ -398,6 +447,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     port: flag(argv, "--port", 8950),
     authPort: flag(argv, "--auth-port", 8951),
     tokenTtlSeconds: flag(argv, "--token-ttl", 3600),
+    revocation: !argv.includes("--no-revocation"),
   });
   process.stdout.write(`listening ${demo.mcpUrl}\nauthorization server ${demo.issuer}\n`);
   const stop = () => void demo.close().then(() => process.exit(0));

@@ -1,9 +1,12 @@
 /** OAuth fetchers for the server card; every response parsed with the shared schema (never a token). */
 import { queryOptions } from "@tanstack/react-query";
-import { z } from "zod";
 import { apiFetch } from "@/components/api-client";
 import { oauthKeys } from "@/components/query-keys";
-import { OAuthConnectResponseSchema, OAuthConnectionStateSchema } from "@/lib/workbench/oauth-api";
+import {
+  OAuthConnectResponseSchema,
+  OAuthConnectionStateSchema,
+  OAuthDisconnectResponseSchema,
+} from "@/lib/workbench/oauth-api";
 
 const base = (reviewId: string, serverId: string) =>
   `/api/reviews/${encodeURIComponent(reviewId)}/servers/${encodeURIComponent(serverId)}/oauth`;
@@ -22,5 +25,5 @@ export function startOAuthConnect(reviewId: string, serverId: string) {
 }
 
 export function disconnectOAuth(reviewId: string, serverId: string) {
-  return apiFetch(base(reviewId, serverId), z.undefined(), { method: "DELETE" });
+  return apiFetch(base(reviewId, serverId), OAuthDisconnectResponseSchema, { method: "DELETE" });
 }

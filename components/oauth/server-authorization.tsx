@@ -3,7 +3,8 @@
  * On an HTTP server card: who is connected over OAuth, with which granted scopes, until when, with
  * Reconnect and Disconnect; or Connect when the server answered 401. Connect asks the workbench
  * for the authorization server's URL and sends the browser there; it comes back to
- * /oauth/callback. No token ever reaches the browser.
+ * /oauth/callback. Disconnect says whether the authorization server revoked the tokens (they are
+ * deleted either way). No token ever reaches the browser.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -106,10 +107,24 @@ export function ServerAuthorization(props: {
       )}
       {connect.error && <span role="alert">{connect.error.message}</span>}
       {disconnect.error && <span role="alert">{disconnect.error.message}</span>}
+      {disconnect.data && (
+        <span role="status" data-testid="oauth-disconnect-outcome">
+          <span
+            className={`badge ${disconnect.data.revocation === "not_told" ? "badge-warn" : "badge-ok"}`}
+          >
+            {disconnect.data.revocation === "revoked"
+              ? "revoked"
+              : disconnect.data.revocation === "not_told"
+                ? "not revoked at the authorization server"
+                : "nothing to revoke"}
+          </span>{" "}
+          {disconnect.data.message}
+        </span>
+      )}
       <ConfirmDialog
         open={confirm}
         title="Disconnect this server?"
-        body={`The stored tokens and client registration for “${props.serverName}” are deleted from the workbench. Inspecting it again needs Connect.`}
+        body={`The authorization server is asked to revoke the stored tokens for “${props.serverName}” (if it offers revocation), and they and the client registration are deleted from the workbench whatever it answers. Inspecting it again needs Connect.`}
         confirmLabel="Disconnect"
         danger
         onCancel={() => setConfirm(false)}

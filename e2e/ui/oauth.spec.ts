@@ -1,8 +1,11 @@
 /**
  * [oauth]: Connect in Chromium against the demo authorization server (servers/knowledge-mcp-oauth.ts,
  * both listeners on 127.0.0.1), inspect with the stored token, pin, decide; the card says who is
- * connected, with which granted scopes, until when; Disconnect deletes the stored state. The
- * callback refuses an unknown and a replayed state with a page saying so. Every token the demo
+ * connected, with which granted scopes, until when; Disconnect revokes the tokens at the demo's
+ * RFC 7009 endpoint, deletes the stored state and says so. A decision recorded in the UI goes stale
+ * when a reconnect grants knowledge:write on top (named in the Decision section; export and signed
+ * record refused), and stays current after a narrower grant. The callback refuses an unknown and
+ * a replayed state with a page saying so. Every token the demo
  * issued is looked for where it must not be: every table of the database (after the workbench
  * stopped), every file of its data folder, its log, the review, the surface, an export, the signed
  * record, the share view.
@@ -94,14 +97,147 @@ async function consent(page: Page, scopes: readonly string[]) {
   await page.getByRole("button", { name: "Approve" }).click();
 }
 
-test("[oauth]: Connect through the demo authorization server, inspect with the stored token, pin; the token is nowhere; Disconnect", async ({
-  page,
-}) => {
-  test.setTimeout(240_000);
+const signIn = async (page: Page) => {
   const signedIn = await page
     .context()
     .request.post(`${base}/api/auth/sign-in`, { data: { token: OWNER_TOKEN } });
   expect(signedIn.status()).toBe(204);
+};
+
+/** Reconnect through the card, granting exactly `scopes`, then inspect with the new token. */
+async function reconnectAndInspect(page: Page, reviewId: string, scopes: readonly string[]) {
+  await page.goto(`${base}/reviews/${reviewId}?section=servers`);
+  const card = page.getByTestId("server-oauth-kb");
+  await card.getByRole("button", { name: "Reconnect knowledge-mcp (OAuth)" }).click();
+  await consent(page, scopes);
+  await expect(page).toHaveURL(new RegExp(`^${base}/reviews/${reviewId}`));
+  await page.goto(`${base}/reviews/${reviewId}?section=servers`);
+  await expect(card.getByTestId("oauth-scopes")).toHaveText(scopes.join(" "));
+  const panel = await inspect(page, reviewId);
+  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+    "Settled: 4 tools",
+  );
+  await expect(panel.getByTestId("pin-status")).toContainText("matches the pin");
+}
+
+/** Record an approved decision for kb into the agent in the Decision section; returns its card. */
+async function decideInUi(page: Page, reviewId: string, rationale: string) {
+  await page.goto(`${base}/reviews/${reviewId}?section=decision`);
+  const form = page.getByRole("form", { name: "Decide" });
+  await form.getByLabel("Server").selectOption("kb");
+  await form.getByLabel("Into agent").selectOption("agent");
+  await form.getByLabel("Approved", { exact: true }).check();
+  await form.getByLabel("Reviewer").fill("R. Reviewer");
+  await form.getByLabel("Rationale").fill(rationale);
+  await form.getByRole("button", { name: "Record decision" }).click();
+  await expect(form.getByTestId("decide-message")).toContainText("saved as revision");
+  const card = page.locator("[data-decision-id]").filter({ hasText: rationale });
+  await expect(card.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
+  return card;
+}
+
+test("[oauth]: a wider grant on reconnect makes a decision stale, naming the added scope; a narrower one does not", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  const created = await page.request.post(`${base}/api/reviews`, {
+    headers: bearer,
+    data: {
+      review: {
+        schemaVersion: 2,
+        title: "OAuth grant staleness",
+        servers: [
+          {
+            id: "kb",
+            name: "knowledge-mcp (OAuth)",
+            transport: { kind: "http", url: demo.mcpUrl, headerEnv: {} },
+            declaredTools: [{ name: "knowledge_search" }],
+          },
+        ],
+        agents: [
+          { id: "agent", name: "Agent", tools: [{ serverId: "kb", tool: "knowledge_search" }] },
+        ],
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  // Connect granting knowledge:read only, inspect, pin.
+  let panel = await inspect(page, id);
+  await expect(panel.getByTestId("inspect-error")).toBeVisible();
+  const oauthCard = page.getByTestId("server-oauth-kb");
+  await oauthCard.getByRole("button", { name: "Connect knowledge-mcp (OAuth)" }).click();
+  await consent(page, ["knowledge:read"]);
+  await expect(page).toHaveURL(new RegExp(`^${base}/reviews/${id}`));
+  panel = await inspect(page, id);
+  await expect(panel.getByRole("list", { name: "Inspection progress" })).toContainText(
+    "Settled: 4 tools",
+  );
+  await panel.getByRole("button", { name: "Pin this surface" }).click();
+  await expect(panel.getByTestId("pin-status")).toContainText("matches the pin");
+
+  // An approved decision, recorded in the UI, binds the grant {knowledge:read}.
+  const first = await decideInUi(page, id, "Read-only grant: knowledge:read.");
+  const firstId = await first.getAttribute("data-decision-id");
+
+  // Reconnect granting knowledge:write on top, inspect again: the decision is stale, naming it.
+  await reconnectAndInspect(page, id, ["knowledge:read", "knowledge:write"]);
+  await page.goto(`${base}/reviews/${id}?section=decision`);
+  const status = first.getByTestId("decision-status");
+  await expect(status).toHaveAttribute("data-state", "stale");
+  await expect(status).toContainText("STALE: decide again.");
+  const grant = status.locator('[data-what="granted_scopes"]');
+  await expect(grant).toContainText("OAuth grant");
+  await expect(grant).toContainText(
+    "knowledge-mcp (OAuth): the OAuth grant widened: +knowledge:write",
+  );
+  // Only the grant changed: the surface, pin, tool set and controls are as decided.
+  await expect(status.locator("li")).toHaveCount(1);
+  await expect(first.getByRole("button", { name: "Download signed record (JSON)" })).toBeDisabled();
+  await expect(
+    first.getByRole("button", { name: "Client config through the gate (JSON)" }),
+  ).toBeDisabled();
+  for (const p of ["record", "exports/client-config"]) {
+    const r = await page.request.get(`${base}/api/reviews/${id}/decisions/${firstId}/${p}`, {
+      headers: bearer,
+    });
+    expect(r.status(), p).toBe(409);
+    expect(await r.text(), p).toContain("the OAuth grant widened: +knowledge:write");
+  }
+
+  // Decide again on the wider grant; then a narrower grant (knowledge:read only) keeps it current.
+  const second = await decideInUi(page, id, "Re-reviewed with knowledge:write granted.");
+  const secondId = await second.getAttribute("data-decision-id");
+  await reconnectAndInspect(page, id, ["knowledge:read"]);
+  await page.goto(`${base}/reviews/${id}?section=decision`);
+  await expect(second.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
+  // Staleness is computed against the current grant: back to knowledge:read, the first decision's
+  // grant holds again, so it is current too.
+  await expect(first.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
+  const record = await page.request.get(`${base}/api/reviews/${id}/decisions/${secondId}/record`, {
+    headers: bearer,
+  });
+  expect(record.status(), await record.text()).toBe(200);
+
+  // Disconnect: the demo revokes both tokens, and the card says so.
+  await page.goto(`${base}/reviews/${id}?section=servers`);
+  const revocationsBefore = demo.provider.revocations();
+  await oauthCard.getByRole("button", { name: "Disconnect knowledge-mcp (OAuth)" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Disconnect", exact: true }).click();
+  await expect(oauthCard.getByTestId("oauth-disconnect-outcome")).toHaveText(
+    `revoked Disconnected. The authorization server (${demo.issuer}revoke) revoked the refresh token and the access token, and the workbench deleted them.`,
+  );
+  await expect(oauthCard).toContainText("not connected");
+  expect(demo.provider.revocations() - revocationsBefore).toBe(2);
+});
+
+test("[oauth]: Connect through the demo authorization server, inspect with the stored token, pin; the token is nowhere; Disconnect", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page);
   const review = {
     schemaVersion: 2,
     title: "OAuth e2e",
@@ -219,18 +355,22 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
   expect(tokens.length).toBeGreaterThanOrEqual(4); // two authorizations, access + refresh each
   for (const text of answers) for (const t of tokens) expect(text).not.toContain(t);
 
-  // 6. Disconnect: the card offers Connect again and the stored state is gone.
+  // 6. Disconnect: the demo is told to revoke, the card says so, offers Connect again, and the stored state is gone.
   await card.getByRole("button", { name: "Disconnect knowledge-mcp (OAuth)" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Disconnect", exact: true }).click();
+  await expect(card.getByTestId("oauth-disconnect-outcome")).toContainText(
+    "revoked the refresh token and the access token",
+  );
   await expect(card).toContainText("not connected");
+  answers.push(await page.content()); // the outcome names the endpoint, never a token
+  for (const t of demo.provider.issuedTokens()) expect(answers.at(-1)).not.toContain(t);
   const after = await page.request.get(`${base}/api/reviews/${id}/servers/kb/oauth`, {
     headers: bearer,
   });
   expect(await after.json()).toMatchObject({ state: "not_connected" });
   // Connect once more with a wider grant (knowledge:write on top, which Connect did not ask for):
-  // the card shows it and the next inspection records it as evidence. (That it makes the decision
-  // stale is the decision binding's part of issue 17, not wired yet.) The stopped store then still
-  // holds sealed tokens to look for.
+  // the card shows it and the next inspection records it as evidence (the test above shows it
+  // making a decision stale). The stopped store then still holds sealed tokens to look for.
   await card.getByRole("button", { name: "Connect knowledge-mcp (OAuth)" }).click();
   await consent(page, ["knowledge:read", "knowledge:write"]);
   await expect(page).toHaveURL(new RegExp(`^${base}/reviews/${id}`));
@@ -266,7 +406,8 @@ test("[oauth]: Connect through the demo authorization server, inspect with the s
     );
     expect(sealed.rows[0]?.n).toBe(1);
     const recorded = await db.query<{ a: string }>(
-      "SELECT \"authorization\"::text AS a FROM inspections WHERE status = 'ok' ORDER BY inspected_at",
+      "SELECT \"authorization\"::text AS a FROM inspections WHERE status = 'ok' AND review_id = $1 ORDER BY inspected_at",
+      [id],
     );
     const grants = recorded.rows.map((r) => JSON.parse(r.a) as { scopes: string[] } | null);
     expect(grants.map((g) => g?.scopes)).toEqual([

@@ -13,7 +13,7 @@ import { describeStoreTarget } from "@/lib/store/config";
 import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
 import { getSecretKey } from "@/lib/secrets/key";
-import { checkStoredSecrets } from "@/lib/store/secrets";
+import { checkStoredKey } from "@/lib/store/secrets";
 
 export function signInUrl(
   host: string | undefined,
@@ -49,8 +49,8 @@ export async function startRelayReview(
 ): Promise<void> {
   const auth = getAuthConfig();
   const store = await getStore();
-  // Stored secrets the key cannot open would fail every inspection that needs them: stop here, saying why.
-  const keyCheck = await checkStoredSecrets(store.db, getSecretKey());
+  // Stored secrets or OAuth tokens the key cannot open would fail every inspection that needs them: stop here, saying why.
+  const keyCheck = await checkStoredKey(store.db, getSecretKey());
   if (!keyCheck.ok) {
     console.error(`relay-review: cannot start: ${keyCheck.message}`);
     process.exit(1);

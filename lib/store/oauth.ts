@@ -12,7 +12,7 @@ import "server-only";
  * and fails to refresh invalidates only if the row is still at n: an instance that lost a refresh
  * race to another (rotating refresh tokens) does not wipe the winner's fresh tokens.
  */
-import { and, asc, count, eq, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { sha256Hex } from "@/lib/hash";
 import { openSecret, sealSecret, secretKeyId, type Sealed } from "@/lib/secrets/crypto";
 import { scopeList, type InspectionAuthorization } from "@/lib/store/authorization";
@@ -298,13 +298,147 @@ export async function deleteOAuthState(db: Db, ref: OAuthServerRef): Promise<boo
   return invalidateOAuthState(db, ref, "all");
 }
 
+const isSealed = or(
+  isNotNull(oauthConnections.clientSealed),
+  isNotNull(oauthConnections.tokensSealed),
+);
+
 /** How many rows hold sealed OAuth state under another key than `keyId` (the start-up key check). */
 export async function countOAuthSealedUnderOtherKey(db: Db, keyId: string): Promise<number> {
   const [r] = await db
     .select({ n: count() })
     .from(oauthConnections)
-    .where(ne(oauthConnections.keyId, keyId));
+    .where(and(isSealed, ne(oauthConnections.keyId, keyId)));
   return r?.n ?? 0;
+}
+
+type ConnectionRow = typeof oauthConnections.$inferSelect;
+
+/** Open a row's sealed fields with `key`; null when one that is there does not open. */
+function openRow(key: Buffer, row: ConnectionRow): { client: unknown; tokens: unknown } | null {
+  const ref = { reviewId: row.reviewId, serverId: row.serverId };
+  const client = open(key, aad(ref, row.resourceUrl, "client"), row.keyId, row.clientSealed);
+  const tokens = open(key, aad(ref, row.resourceUrl, "tokens"), row.keyId, row.tokensSealed);
+  return client === null || tokens === null ? null : { client, tokens };
+}
+
+const rowName = (row: ConnectionRow) => `review ${row.reviewId}, server ${row.serverId}`;
+
+export type OAuthKeyCheck = { ok: true; stored: number } | { ok: false; message: string };
+
+/**
+ * At start, beside the secrets: the key must open the sealed OAuth state too (tokens and client
+ * registrations in oauth_connections), or every inspection of those servers would fail later with
+ * "does not open". No sealed row: any key (or none) is fine. Rows under another key id, or one
+ * sampled row that does not open, stop the start with the table named and the way out.
+ */
+export async function checkStoredOAuth(
+  db: Db,
+  key: { ok: true; key: Buffer; keyId: string } | { ok: false; message: string },
+): Promise<OAuthKeyCheck> {
+  const [total] = await db.select({ n: count() }).from(oauthConnections).where(isSealed);
+  const stored = total?.n ?? 0;
+  if (stored === 0) return { ok: true, stored };
+  if (!key.ok)
+    return {
+      ok: false,
+      message: `the database holds ${stored} sealed OAuth connection(s) (table oauth_connections) but this instance has no key to open them: ${key.message}`,
+    };
+  const other = await countOAuthSealedUnderOtherKey(db, key.keyId);
+  if (other > 0)
+    return {
+      ok: false,
+      message: `${other} of the ${stored} sealed OAuth connection(s) (table oauth_connections) were sealed under another key than this instance's (key id ${key.keyId}); give this instance the key they were sealed with (RELAY_REVIEW_SECRET_KEY or RELAY_REVIEW_SECRET_KEY_FILE, the same on every instance); if that key is lost, delete those rows from oauth_connections (they hold only OAuth state: those servers then need Connect again)`,
+    };
+  const [sample] = await db
+    .select()
+    .from(oauthConnections)
+    .where(isSealed)
+    .orderBy(asc(oauthConnections.reviewId), asc(oauthConnections.serverId))
+    .limit(1);
+  if (sample && openRow(key.key, sample) === null)
+    return {
+      ok: false,
+      message: `the sealed OAuth connection of ${rowName(sample)} (table oauth_connections) does not open with this instance's key although its key id matches: the row is damaged; delete it from oauth_connections (that server then needs Connect again)`,
+    };
+  return { ok: true, stored };
+}
+
+export type OAuthRekeyCount = { connections: number; alreadyUnderNewKey: number; flows: number };
+
+/**
+ * The OAuth half of re-keying the secret store (lib/store/secrets.ts rekeySecrets), inside its
+ * transaction `tx`: every sealed connection re-sealed from `from` to `to`; the verifier of every
+ * open flow too, while a finished, expired or unreadable flow's verifier is dropped (no callback
+ * can use it). Throws `refuse(message)` on a connection under neither key or one that does not
+ * open, so the whole transaction rolls back; the counts let the caller refuse a store half
+ * re-keyed across the secrets and the connections.
+ */
+export async function rekeyOAuthRows(
+  tx: Db,
+  from: Buffer,
+  to: Buffer,
+  refuse: (message: string) => Error,
+  now: Date = new Date(),
+): Promise<OAuthRekeyCount> {
+  const fromId = secretKeyId(from);
+  const toId = secretKeyId(to);
+  const rows = (
+    await tx
+      .select()
+      .from(oauthConnections)
+      .orderBy(asc(oauthConnections.reviewId), asc(oauthConnections.serverId))
+      .for("update")
+  ).filter((r) => r.clientSealed !== null || r.tokensSealed !== null);
+  const other = rows.filter((r) => r.keyId !== fromId && r.keyId !== toId).map(rowName);
+  if (other.length)
+    throw refuse(
+      `${other.length} sealed OAuth connection(s) in oauth_connections are sealed under neither key (${other.slice(0, 5).join("; ")}${other.length > 5 ? "; …" : ""}); nothing was changed`,
+    );
+  let connections = 0;
+  for (const row of rows) {
+    if (row.keyId === toId) continue;
+    const opened = openRow(from, row);
+    if (opened === null)
+      throw refuse(
+        `the sealed OAuth connection of ${rowName(row)} (table oauth_connections) does not open with the old key although its key id matches: the row is damaged; nothing was changed (Disconnect that server, then re-key)`,
+      );
+    const ref = { reviewId: row.reviewId, serverId: row.serverId };
+    const reseal = (field: OAuthField, value: unknown, was: string | null) =>
+      was === null ? null : seal(to, aad(ref, row.resourceUrl, field), value).text;
+    await tx
+      .update(oauthConnections)
+      .set({
+        keyId: toId,
+        clientSealed: reseal("client", opened.client, row.clientSealed),
+        tokensSealed: reseal("tokens", opened.tokens, row.tokensSealed),
+        version: sql`${oauthConnections.version} + 1`,
+      })
+      .where(and(refWhere(ref), eq(oauthConnections.version, row.version)));
+    connections++;
+  }
+  let flows = 0;
+  const flowRows = await tx
+    .select()
+    .from(oauthFlows)
+    .where(isNotNull(oauthFlows.verifierSealed))
+    .for("update");
+  for (const f of flowRows) {
+    if (f.keyId === toId) continue;
+    const isOpen = f.consumedAt === null && f.expiresAt > now;
+    const verifier = isOpen ? open(from, flowAad(f.stateHash), f.keyId, f.verifierSealed) : null;
+    const sealed = typeof verifier === "string" ? seal(to, flowAad(f.stateHash), verifier) : null;
+    await tx
+      .update(oauthFlows)
+      .set({ keyId: toId, verifierSealed: sealed?.text ?? null })
+      .where(eq(oauthFlows.stateHash, f.stateHash));
+    if (sealed) flows++;
+  }
+  return {
+    connections,
+    alreadyUnderNewKey: rows.length - connections,
+    flows,
+  };
 }
 
 // ---------------------------------------------------------------- flows

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * `npm run secrets:rekey -- --from-key-file OLD --to-key-file NEW`: re-seal every stored secret
- * under a new master key in one transaction (lib/store/secrets.ts rekeySecrets), against the store
+ * and every sealed OAuth connection and open flow under a new master key in one transaction (lib/store/secrets.ts rekeySecrets), against the store
  * the app would open (DATABASE_URL, else the PGlite data folder; stop the app first with PGlite).
  * Exit 0 done, 1 refused (nothing changed), 2 usage. Keys are files holding base64 of 32 bytes.
  */
@@ -56,7 +56,7 @@ export async function runRekey(argv: string[]): Promise<number> {
       return 1;
     }
     process.stdout.write(
-      `secrets:rekey: ${r.rekeyed} secret(s) re-sealed under key ${secretKeyId(to as Buffer)}${r.alreadyUnderNewKey ? ` (${r.alreadyUnderNewKey} already were)` : ""}. Give every instance the new key now (RELAY_REVIEW_SECRET_KEY_FILE=${values["to-key-file"]}, or replace the data folder's secret-key file with it); a start with the old key stops and says so.\n`,
+      `secrets:rekey: ${r.rekeyed} secret(s) re-sealed under key ${secretKeyId(to as Buffer)}${r.alreadyUnderNewKey ? ` (${r.alreadyUnderNewKey} already were)` : ""}, and with them ${r.oauth.connections} OAuth connection(s)${r.oauth.alreadyUnderNewKey ? ` (${r.oauth.alreadyUnderNewKey} already were)` : ""} and ${r.oauth.flows} open OAuth flow(s). Give every instance the new key now (RELAY_REVIEW_SECRET_KEY_FILE=${values["to-key-file"]}, or replace the data folder's secret-key file with it); a start with the old key stops and says so.\n`,
     );
     return 0;
   } finally {

@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { openSecret, sealSecret, secretKeyId } from "@/lib/secrets/crypto";
 import { ENV_NAME_PATTERN, RESERVED_NAMES_RULE, isReservedName } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
+import { checkStoredOAuth, rekeyOAuthRows, type OAuthRekeyCount } from "@/lib/store/oauth";
 import { secrets } from "@/lib/store/tables";
 
 /** Room for a PEM private key or a service-account JSON; env values beyond this are not credentials. */
@@ -141,14 +142,32 @@ export async function checkStoredSecrets(
   return { ok: true, stored };
 }
 
+/**
+ * The start-up key check over everything sealed with the secret store's key: the secrets, then the
+ * OAuth connections (lib/store/oauth.ts checkStoredOAuth). The first failure stops the start.
+ */
+export async function checkStoredKey(
+  db: Db,
+  key: { ok: true; key: Buffer; keyId: string } | { ok: false; message: string },
+): Promise<KeyCheck> {
+  const stored = await checkStoredSecrets(db, key);
+  if (!stored.ok) return stored;
+  const oauth = await checkStoredOAuth(db, key);
+  if (!oauth.ok) return oauth;
+  return { ok: true, stored: stored.stored + oauth.stored };
+}
+
 export type RekeyResult =
-  { ok: true; rekeyed: number; alreadyUnderNewKey: number } | { ok: false; message: string };
+  | { ok: true; rekeyed: number; alreadyUnderNewKey: number; oauth: OAuthRekeyCount }
+  | { ok: false; message: string };
 
 /**
- * Re-seal every stored secret under a new master key, in one transaction: every row must be
- * sealed under `from` (or already under `to`) and open with it, or nothing changes. A store left
- * half under one key and half under another is refused rather than finished blindly, naming the
- * rows; so is a row that does not open. After it, every instance must be given the new key.
+ * Re-seal everything sealed with the master key under a new one, in one transaction: the stored
+ * secrets, the OAuth connections' tokens and registrations, and open OAuth flows' verifiers
+ * (lib/store/oauth.ts rekeyOAuthRows). Every row must be sealed under `from` (or already under
+ * `to`) and open with it, or nothing changes. A store left half under one key and half under
+ * another is refused rather than finished blindly, naming the rows; so is a row that does not
+ * open. After it, every instance must be given the new key.
  */
 export async function rekeySecrets(db: Db, from: Buffer, to: Buffer): Promise<RekeyResult> {
   const fromId = secretKeyId(from);
@@ -163,10 +182,14 @@ export async function rekeySecrets(db: Db, from: Buffer, to: Buffer): Promise<Re
         throw new RekeyRefusal(
           `${other.length} stored secret(s) are sealed under neither key (${other.slice(0, 10).join(", ")}${other.length > 10 ? ", …" : ""}); nothing was changed`,
         );
+      // Changes made here before a refusal below are rolled back with the transaction.
+      const oauth = await rekeyOAuthRows(tx, from, to, (m) => new RekeyRefusal(m));
       const under = rows.filter((r) => r.keyId === toId);
-      if (under.length && under.length < rows.length)
+      const underAll = under.length + oauth.alreadyUnderNewKey;
+      const all = rows.length + oauth.connections + oauth.alreadyUnderNewKey;
+      if (underAll && underAll < all)
         throw new RekeyRefusal(
-          `the store is half re-keyed: ${under.length} of ${rows.length} secret(s) are already under the new key and the rest under the old one, which this command never leaves behind; nothing was changed. Open both halves by hand or set the odd ones again`,
+          `the store is half re-keyed: ${underAll} of ${all} secret(s) and sealed OAuth connection(s) are already under the new key and the rest under the old one, which this command never leaves behind; nothing was changed. Open both halves by hand or set the odd ones again`,
         );
       let rekeyed = 0;
       for (const row of rows) {
@@ -182,7 +205,7 @@ export async function rekeySecrets(db: Db, from: Buffer, to: Buffer): Promise<Re
           .where(eq(secrets.name, row.name));
         rekeyed++;
       }
-      return { ok: true as const, rekeyed, alreadyUnderNewKey: under.length };
+      return { ok: true as const, rekeyed, alreadyUnderNewKey: under.length, oauth };
     })
     .catch((error: unknown) => {
       if (error instanceof RekeyRefusal) return { ok: false as const, message: error.message };

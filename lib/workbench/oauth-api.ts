@@ -39,6 +39,26 @@ export const OAuthConnectResponseSchema = z
   .strict();
 export type OAuthConnectResponse = z.infer<typeof OAuthConnectResponseSchema>;
 
+const RevocableTokenSchema = z.enum(["refresh_token", "access_token"]);
+
+/**
+ * DELETE …/oauth (Disconnect) answers with what the authorization server was told. The stored
+ * state is deleted whatever it says: `revoked` (every stored token revoked, RFC 7009), `not_told`
+ * (some or all were not: no endpoint, a network error, an error answer; `reason` says which),
+ * `nothing_stored` (no token was held). `message` is the sentence the card shows; never a token.
+ */
+export const OAuthDisconnectResponseSchema = z
+  .object({
+    deleted: z.boolean(),
+    revocation: z.enum(["revoked", "not_told", "nothing_stored"]),
+    endpoint: z.string().nullable(),
+    revoked: z.array(RevocableTokenSchema),
+    notRevoked: z.array(z.object({ token: RevocableTokenSchema, reason: z.string() }).strict()),
+    message: z.string(),
+  })
+  .strict();
+export type OAuthDisconnectResponse = z.infer<typeof OAuthDisconnectResponseSchema>;
+
 /** The workbench's callback (redirect_uri): exempt from the owner check, it only hands over. */
 export const OAUTH_CALLBACK_PATH = "/oauth/callback";
 /** Where the hand-over lands, same-origin, so the owner's SameSite=Strict session cookie is sent. */

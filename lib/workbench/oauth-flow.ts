@@ -7,7 +7,9 @@ import "server-only";
  *   S256, resource indicator, scope) and the browser is sent there;
  * - finish (/oauth/finish, reached through /oauth/callback): the flow is consumed once for the
  *   same session before it expires, the server must still have the URL Connect was started for,
- *   and the code is exchanged; the tokens are sealed into the store.
+ *   and the code is exchanged; the tokens are sealed into the store;
+ * - disconnect: the stored tokens are revoked at the authorization server (RFC 7009) when it has a
+ *   revocation endpoint and answers, and deleted from the store whatever it said.
  * Every URL the provider fetches goes through the same egress guard and pinned fetch as the
  * inspection (lib/mcp/node/resolve-target.ts).
  */
@@ -16,7 +18,13 @@ import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId } from "@/lib/ids";
 import { isSecureRequest } from "@/lib/auth/session";
 import { clientMetadataDocument } from "@/lib/mcp/oauth/client-metadata";
-import type { AuthorizationRedirect, McpOAuthClient } from "@/lib/mcp/oauth/interface";
+import { safeUrl } from "@/lib/mcp/oauth/checks";
+import type {
+  AuthorizationRedirect,
+  McpOAuthClient,
+  RevocableToken,
+  RevocationOutcome,
+} from "@/lib/mcp/oauth/interface";
 import { completeAuthorization, createOAuthProvider } from "@/lib/mcp/oauth/provider";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget, type Env } from "@/lib/mcp/node/resolve-target";
@@ -25,8 +33,18 @@ import type { RelayServer } from "@/lib/review/schema";
 import { getSecretKey } from "@/lib/secrets/key";
 import { openSecrets } from "@/lib/store/secrets";
 import type { Db } from "@/lib/store/db";
-import { consumeOAuthFlow, createOAuthFlow, type OAuthServerRef } from "@/lib/store/oauth";
-import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from "@/lib/workbench/oauth-api";
+import {
+  consumeOAuthFlow,
+  createOAuthFlow,
+  deleteOAuthState,
+  listOAuthConnections,
+  type OAuthServerRef,
+} from "@/lib/store/oauth";
+import {
+  OAUTH_CALLBACK_PATH,
+  OAUTH_CLIENT_METADATA_PATH,
+  type OAuthDisconnectResponse,
+} from "@/lib/workbench/oauth-api";
 import {
   FLOW_REFUSAL_TEXT,
   StoredOAuthState,
@@ -273,4 +291,112 @@ export async function finishConnect(
         error instanceof AppError ? error.userMessage : "the workbench failed to finish Connect",
     };
   }
+}
+
+const TOKEN_NAME: Record<RevocableToken, string> = {
+  refresh_token: "the refresh token",
+  access_token: "the access token",
+};
+const both = (tokens: readonly RevocableToken[]) => tokens.map((t) => TOKEN_NAME[t]).join(" and ");
+
+/** Disconnect's answer and the card's sentence, from what revocation achieved. Pure. */
+export function disconnectResponse(
+  outcome: RevocationOutcome,
+  deleted: boolean,
+): OAuthDisconnectResponse {
+  const { endpoint, revoked, notRevoked } = outcome;
+  const at = endpoint ? ` (${endpoint})` : "";
+  const base = { deleted, endpoint, revoked, notRevoked };
+  if (notRevoked.length === 0 && revoked.length === 0)
+    return {
+      ...base,
+      revocation: "nothing_stored",
+      message: deleted
+        ? "Disconnected. No token was stored, so there was nothing to revoke; the client registration was deleted."
+        : "Nothing was stored for this server: there was nothing to revoke or delete.",
+    };
+  if (notRevoked.length === 0)
+    return {
+      ...base,
+      revocation: "revoked",
+      message: `Disconnected. The authorization server${at} revoked ${both(revoked)}, and the workbench deleted them.`,
+    };
+  const reasons = [...new Set(notRevoked.map((n) => n.reason))];
+  const why =
+    reasons.length === 1
+      ? reasons[0]!
+      : notRevoked.map((n) => `${TOKEN_NAME[n.token]}: ${n.reason}`).join("; ");
+  const what = revoked.length
+    ? `It revoked ${both(revoked)}, and was not told to revoke ${both(notRevoked.map((n) => n.token))}`
+    : "The authorization server was not told to revoke them";
+  return {
+    ...base,
+    revocation: "not_told",
+    message: `Disconnected: the workbench deleted its tokens. ${what}: ${why}. A token it was not told about stays valid there until it expires; revoke the grant at the authorization server if that matters.`,
+  };
+}
+
+/** Ask the authorization server to revoke what is stored for the server; never throws. */
+async function revokeStored(
+  db: Db,
+  ref: OAuthServerRef,
+  server: RelayServer,
+  origin: string,
+  env: Env,
+): Promise<RevocationOutcome> {
+  const [row] = (await listOAuthConnections(db, ref.reviewId)).filter(
+    (c) => c.serverId === ref.serverId,
+  );
+  const notTold = (reason: string): RevocationOutcome => ({
+    endpoint: null,
+    revoked: [],
+    notRevoked: [{ token: "access_token", reason }],
+  });
+  if (!row?.isConnected) return { endpoint: null, revoked: [], notRevoked: [] };
+  const key = getSecretKey();
+  if (!key.ok) return notTold(`the stored tokens cannot be opened: ${key.message}`);
+  const resourceUrl = oauthResourceUrl(server);
+  if (resourceUrl !== row.resourceUrl)
+    return notTold(
+      `the server's URL changed since Connect (the tokens were obtained for ${safeUrl(row.resourceUrl)}), so they are not sent anywhere`,
+    );
+  try {
+    const target = await resolveHttpTarget(db, key.key, server, env);
+    const { provider } = oauthProviderFor(db, key.key, ref, resourceUrl, target, origin, {
+      kind: "inspect",
+    });
+    return await provider.revoke();
+  } catch (error) {
+    return notTold(
+      error instanceof AppError ? error.userMessage : "the workbench failed to prepare the request",
+    );
+  }
+}
+
+/**
+ * Disconnect: revoke the stored tokens at the authorization server (RFC 7009, through the same
+ * egress guard and limits as the rest of the flow), then delete the server's OAuth state (tokens
+ * and registration) whatever the authorization server said, and say what it was told.
+ */
+export async function disconnectServer(
+  db: Db,
+  input: { reviewId: ReviewId; serverId: ServerId; origin: string; env?: Env },
+): Promise<OAuthDisconnectResponse> {
+  const { server } = await loadReviewServer(db, input.reviewId, input.serverId);
+  const ref = { reviewId: input.reviewId, serverId: server.id };
+  let outcome: RevocationOutcome;
+  try {
+    outcome = await revokeStored(db, ref, server, input.origin, input.env ?? process.env);
+  } catch {
+    outcome = {
+      endpoint: null,
+      revoked: [],
+      notRevoked: [
+        { token: "access_token", reason: "the workbench failed to read the stored state" },
+      ],
+    };
+  }
+  // The tokens never outlive a Disconnect, whatever revocation did.
+  const deleted = await deleteOAuthState(db, ref);
+  return disconnectResponse(outcome, deleted);
 }

@@ -25,6 +25,7 @@ const STEP_TARGET: Record<OAuthStep, string> = {
   token_request: "the token endpoint",
   token_refresh: "the token endpoint",
   client_credentials: "the token endpoint",
+  token_revocation: "the revocation endpoint",
 };
 
 export type AuthFetchOptions = {

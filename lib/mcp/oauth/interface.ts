@@ -60,6 +60,8 @@ export const OAUTH_STEPS = [
   "token_refresh",
   /** The client-credentials grant (the spec's extension for machines). */
   "client_credentials",
+  /** Disconnect: RFC 7009 revocation of the stored tokens at the authorization server. */
+  "token_revocation",
 ] as const;
 export type OAuthStep = (typeof OAUTH_STEPS)[number];
 
@@ -283,11 +285,34 @@ export interface McpOAuthClient extends OAuthClientProvider {
   noteChallenge(status: number, wwwAuthenticate: string | null): void;
   /** The flow failure behind an error the transport threw while authorizing, or null when it is not one. */
   describeFailure(error: unknown): OAuthStepError | null;
+  /**
+   * Disconnect's first half: ask the authorization server to revoke the stored refresh token, then
+   * the access token (RFC 7009), at the `revocation_endpoint` of the stored authorization-server
+   * metadata, through `authFetch`, authenticated as the token requests were. Never throws and
+   * deletes nothing: the caller deletes the stored state whatever the outcome.
+   */
+  revoke(): Promise<RevocationOutcome>;
 }
 
 /** `completeAuthorization`'s outcome: the grant, or the failure naming its step. */
 export type CompleteAuthorizationResult =
   { ok: true; authorization: GrantedAuthorization } | { ok: false; error: OAuthStepError };
+
+/** A token the workbench holds and can ask the authorization server to revoke (RFC 7009 `token_type_hint`). */
+export type RevocableToken = "refresh_token" | "access_token";
+
+/**
+ * What `revoke()` achieved. `revoked`: the tokens the revocation endpoint accepted (HTTP 200; RFC
+ * 7009 answers 200 also for a token it no longer knows). `notRevoked`: each stored token it was
+ * not told about, with why (no endpoint, a refusal of the flow's checks, a network error, an error
+ * answer); never a token in a reason. Both empty: nothing was stored to revoke.
+ */
+export type RevocationOutcome = {
+  /** The revocation endpoint asked (without query), or null when none was. */
+  endpoint: string | null;
+  revoked: RevocableToken[];
+  notRevoked: { token: RevocableToken; reason: string }[];
+};
 
 /** lib/mcp/oauth/provider.ts `createOAuthProvider`: one provider per MCP server URL and session. */
 export type CreateOAuthProvider = (options: OAuthProviderOptions) => McpOAuthClient;

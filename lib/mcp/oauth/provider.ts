@@ -11,13 +11,14 @@
  *   `maxAuthorizations` per provider.
  * Every request of the flow goes through `authFetch` (fetch.ts): egress guard, https, limits.
  * Tokens are refreshed before they expire (`tokens()`, which the transport calls before each
- * request), once at a time.
+ * request), once at a time. Disconnect revokes them (`revoke()`, RFC 7009) through the same fetch.
  */
 import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import {
   UnauthorizedError,
   auth,
   extractWWWAuthenticateParams,
+  selectClientAuthMethod,
   type AddClientAuthentication,
   type OAuthDiscoveryState,
 } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -56,11 +57,15 @@ import {
   type OAuthInvalidateScope,
   type OAuthProviderOptions,
   type OAuthStep,
+  type RevocableToken,
+  type RevocationOutcome,
   type StoredTokens,
   type TokenFacts,
 } from "@/lib/mcp/oauth/interface";
 
 const DEFAULT_REFRESH_SKEW_MS = 60_000;
+/** How much of an error answer's `error_description` a message quotes. */
+const MAX_QUOTED_DESCRIPTION = 200;
 
 /** Stored values are read back leniently: a row that does not parse counts as absent. */
 const StoredTokensSchema = z.looseObject({
@@ -83,6 +88,12 @@ const StoredDiscoverySchema = z.looseObject({
   resourceMetadataUrl: z.string().optional(),
   resourceMetadata: z.looseObject({ resource: z.string() }).optional(),
   authorizationServerMetadata: z.looseObject({ issuer: z.string() }).optional(),
+});
+
+/** RFC 7009's metadata (RFC 8414 §2), read leniently: OpenID provider metadata does not declare it. */
+const RevocationMetadataSchema = z.looseObject({
+  revocation_endpoint: z.string().optional(),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()).optional(),
 });
 
 /** Thrown from `state()` while the provider refreshes on its own: no user is there to consent. */
@@ -556,6 +567,158 @@ class McpOAuthProvider implements McpOAuthClient {
       : fail("token_request", "no token was stored after the exchange");
   }
 
+  async revoke(): Promise<RevocationOutcome> {
+    const outcome: RevocationOutcome = { endpoint: null, revoked: [], notRevoked: [] };
+    let stored: StoredTokens | undefined;
+    try {
+      stored = await this.loadTokens();
+    } catch (error) {
+      // The stored state does not open: nothing can be sent, and the caller deletes it anyway.
+      const reason = `the stored tokens could not be read (${redact(error instanceof Error ? error.message : String(error), this.secrets)})`;
+      return { ...outcome, notRevoked: [{ token: "access_token", reason }] };
+    }
+    // The refresh token first: revoking it also ends the access tokens of its grant at most servers (RFC 7009 §2.1).
+    const held: [RevocableToken, string][] = [];
+    if (stored?.refresh_token) held.push(["refresh_token", stored.refresh_token]);
+    if (stored?.access_token) held.push(["access_token", stored.access_token]);
+    if (!stored || held.length === 0) return outcome;
+    const notTold = (reason: string): RevocationOutcome => ({
+      ...outcome,
+      notRevoked: held.map(([token]) => ({ token, reason })),
+    });
+    let discovery: OAuthDiscoveryState | undefined;
+    let client: OAuthClientInformationMixed | undefined;
+    try {
+      discovery = await this.discoveryState();
+      client = await this.clientInformation();
+    } catch (error) {
+      return notTold(
+        `the stored connection could not be read (${redact(error instanceof Error ? error.message : String(error), this.secrets)})`,
+      );
+    }
+    const metadata = discovery?.authorizationServerMetadata;
+    if (!discovery || !metadata)
+      return notTold(
+        "no authorization-server metadata is stored for this connection, so no revocation endpoint is known",
+      );
+    const as = discovery.authorizationServerUrl;
+    if (stored.issuer && !sameIssuer(stored.issuer, as))
+      return notTold(
+        `the tokens were issued by ${safeUrl(stored.issuer)}, and the stored metadata is of ${safeUrl(as)}; they are not sent there`,
+      );
+    const revocation = RevocationMetadataSchema.safeParse(metadata);
+    const endpoint = revocation.success ? revocation.data.revocation_endpoint : undefined;
+    if (!endpoint)
+      return notTold(
+        `the authorization server ${safeUrl(as)} names no revocation_endpoint in its metadata (RFC 7009 is optional)`,
+      );
+    const bad = endpointRefusal("the revocation endpoint", endpoint);
+    if (bad) return notTold(bad);
+    if (!client)
+      return notTold("no client registration is stored to authenticate the revocation request");
+    outcome.endpoint = safeUrl(endpoint);
+    const authMethods = revocation.data?.revocation_endpoint_auth_methods_supported ?? [];
+    // Bounded: two requests at most, and none after the endpoint could not be reached at all
+    // (a refusal, a network error, a time-out would only repeat, and Disconnect would wait twice).
+    let unreachable: string | null = null;
+    for (const [token, value] of held) {
+      const r: { reason: string; isAnswer: boolean } | null =
+        unreachable === null
+          ? await this.revokeOne(endpoint, metadata, client, token, value, authMethods)
+          : { reason: unreachable, isAnswer: false };
+      if (r === null) outcome.revoked.push(token);
+      else {
+        outcome.notRevoked.push({ token, reason: r.reason });
+        if (!r.isAnswer) unreachable = r.reason;
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * One RFC 7009 request: null when the endpoint accepted it, else why not (never the token) and
+   * whether the endpoint answered at all.
+   */
+  private async revokeOne(
+    endpoint: string,
+    metadata: NonNullable<OAuthDiscoveryState["authorizationServerMetadata"]>,
+    client: OAuthClientInformationMixed,
+    hint: RevocableToken,
+    token: string,
+    authMethods: readonly string[],
+  ): Promise<{ reason: string; isAnswer: boolean } | null> {
+    const url = new URL(endpoint);
+    const params = new URLSearchParams({ token, token_type_hint: hint });
+    const headers = new Headers({
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
+    });
+    try {
+      if (this.addClientAuthentication)
+        await this.addClientAuthentication(headers, params, url, metadata);
+      else {
+        // The method the registration (or the pre-registered secret) implies, as for the token requests.
+        const method = selectClientAuthMethod(client, [...authMethods]);
+        if (method === "client_secret_basic" && client.client_secret)
+          headers.set(
+            "Authorization",
+            `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString("base64")}`,
+          );
+        else {
+          params.set("client_id", client.client_id);
+          if (method === "client_secret_post" && client.client_secret)
+            params.set("client_secret", client.client_secret);
+        }
+      }
+    } catch (error) {
+      return {
+        reason: `the client authentication could not be made (${redact(error instanceof Error ? error.message : String(error), this.secrets)})`,
+        isAnswer: false,
+      };
+    }
+    let res: Response;
+    try {
+      res = await this.authFetch(url, { method: "POST", headers, body: params });
+    } catch (error) {
+      if (error instanceof OAuthStepError)
+        return { reason: redact(error.reason, this.secrets), isAnswer: false };
+      const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+      return {
+        reason: `${safeUrl(url)} could not be reached${typeof cause === "string" ? ` (${cause})` : ""}`,
+        isAnswer: false,
+      };
+    }
+    if (res.ok) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    let body = "";
+    try {
+      body = await res.text();
+    } catch {
+      // an unreadable or oversized error answer: the status says enough
+    }
+    return {
+      reason: `${safeUrl(url)} answered HTTP ${res.status}${this.quoteOAuthError(body)}`,
+      isAnswer: true,
+    };
+  }
+
+  /** `: "error": description` from an OAuth error answer, clipped and redacted; "" when it is not one. */
+  private quoteOAuthError(body: string): string {
+    try {
+      const o = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+      if (typeof o.error !== "string") return "";
+      const description =
+        typeof o.error_description === "string" && o.error_description
+          ? `: ${redact(o.error_description, this.secrets, MAX_QUOTED_DESCRIPTION)}`
+          : "";
+      return ` ${JSON.stringify(redact(o.error.slice(0, 100), this.secrets))}${description}`;
+    } catch {
+      return "";
+    }
+  }
+
   // ------------------------------------------------------------ internals
 
   private fail(step: OAuthStep, reason: string): OAuthStepError {
@@ -587,6 +750,7 @@ class McpOAuthProvider implements McpOAuthClient {
     if ((init?.method ?? "GET").toUpperCase() === "POST") {
       if (init?.body instanceof URLSearchParams) {
         const grant = init.body.get("grant_type");
+        if (grant === null && init.body.has("token")) return "token_revocation";
         return grant === "refresh_token"
           ? "token_refresh"
           : grant === "client_credentials"
@@ -605,6 +769,7 @@ class McpOAuthProvider implements McpOAuthClient {
     if (init?.body instanceof URLSearchParams) {
       const body = init.body;
       for (const k of [
+        "token",
         "code",
         "code_verifier",
         "refresh_token",

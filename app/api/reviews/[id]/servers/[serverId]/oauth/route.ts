@@ -1,8 +1,8 @@
 import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
-import { jsonResponse, noContent, parseParam, withRoute } from "@/lib/http/route";
+import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { deleteOAuthState } from "@/lib/store/oauth";
 import { oauthConnectionState } from "@/lib/workbench/oauth";
+import { disconnectServer, publicOrigin } from "@/lib/workbench/oauth-flow";
 import { loadReviewServer } from "@/lib/workbench/surface";
 
 export const runtime = "nodejs";
@@ -25,9 +25,18 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   return jsonResponse(await oauthConnectionState(db, id, server));
 });
 
-/** Disconnect: the server's OAuth state (tokens and registration) is deleted. */
-export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
+/**
+ * Disconnect: the stored tokens are revoked at the authorization server when it can be told
+ * (RFC 7009), then the server's OAuth state (tokens and registration) is deleted in any case; the
+ * answer says what the authorization server was told.
+ */
+export const DELETE = withRoute(async (request: Request, { params }: Ctx) => {
   const { db, id, server } = await target(params);
-  await deleteOAuthState(db, { reviewId: id, serverId: server.id });
-  return noContent();
+  return jsonResponse(
+    await disconnectServer(db, {
+      reviewId: id,
+      serverId: server.id,
+      origin: publicOrigin(request),
+    }),
+  );
 });
