@@ -166,7 +166,7 @@ async function readParsedRevision(
   savedAt: string,
 ): Promise<{ review: Review; upgradedFrom: number | null } | null> {
   let cache = parsedRevisions.get(db);
-  if (!cache) parsedRevisions.set(db, (cache = new Map()));
+  if (!cache) parsedRevisions.set(db, (cache = new Map<string, ParsedRevision>()));
   const key = `${id}\n${revision}\n${savedAt}`;
   const hit = cache.get(key);
   if (hit) {
