@@ -10,6 +10,8 @@ export const reviewKeys = {
   all: ["reviews"] as const,
   list: () => [...reviewKeys.all, "list"] as const,
   detail: (id: string) => [...reviewKeys.all, "detail", id] as const,
+  /** The current revision's head (lib/reviews/api.ts `ReviewHead`), for the sections that do not edit the document. */
+  head: (id: string) => [...reviewKeys.all, "head", id] as const,
   revisions: (id: string) => [...reviewKeys.all, "revisions", id] as const,
   /** One stored revision; it never changes once written. */
   revision: (id: string, revision: number) => [...reviewKeys.revisions(id), revision] as const,

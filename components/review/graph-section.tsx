@@ -9,7 +9,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { analysisKeys } from "@/components/query-keys";
 import {
   graphDetailsFetchers,
@@ -26,6 +26,12 @@ import type { GraphAgent } from "@/lib/graph/view";
 import { toolKey } from "@/lib/model/ids";
 import { applySplit } from "@/lib/controls/separation";
 import type { Review } from "@/lib/review/schema";
+import type { ReviewHead } from "@/lib/reviews/api";
+
+// The graph's drawing code is a chunk of its own: fetch it as soon as this section's code runs in
+// the browser, beside the graph view's data, instead of after the section hydrated (on the
+// 5,000-tool review that fetch started about a second after navigation, after the data was in).
+if (typeof window !== "undefined") preloadSourceSinkGraph();
 
 function Skeleton() {
   return (
@@ -54,15 +60,37 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 }
 
-function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor; review: Review }) {
-  const { analysis, editor, review } = props;
+function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
+  const { analysis, editor } = props;
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  // Set while the document loads for a split, before the save itself marks the editor busy.
+  const [splitting, setSplitting] = useState(false);
 
   const split = async (agent: GraphAgent) => {
+    setSplitting(true);
+    try {
+      await splitAgent(agent);
+    } finally {
+      setSplitting(false);
+    }
+  };
+
+  const splitAgent = async (agent: GraphAgent) => {
     const plan = analysis.controls.separation.agents.find(
       (a) => a.agentId === agent.agentId,
     )?.split;
     if (!plan) return;
+    // The section paints from the review's head; the document is loaded for the split alone.
+    let review: Review;
+    try {
+      review = (await editor.loadDocument()).review;
+    } catch (error) {
+      setMessage({
+        kind: "error",
+        text: `The review could not be loaded, so nothing was saved: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      return;
+    }
     const next = applySplit(review, agent.agentId);
     // The route may analyse inspected (snapshot) tools while the browser only has the review:
     // save only a split that matches the plan the server computed, so what is saved is what was shown.
@@ -172,7 +200,7 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor; rev
                             type="button"
                             className="btn btn-primary"
                             onClick={() => void split(a) /* outcome shown in the message below */}
-                            disabled={editor.isSaving}
+                            disabled={editor.isSaving || splitting}
                           >
                             Split {a.name} into a reference agent and a {deployWord} agent
                           </button>
@@ -219,19 +247,19 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor; rev
 export function GraphSection({
   id,
   editor,
-  review,
+  head,
   revision,
 }: {
   id: string;
   editor: ReviewEditor;
-  review: Review;
+  /** Names for the servers and agents the graph labels. */
+  head: Pick<ReviewHead, "servers" | "agents">;
   revision: number;
 }) {
   // `?graph=all` opens the whole graph (a link to share, and the bench's 500-node draw).
   const searchParams = useSearchParams();
   const [whole, setWhole] = useState(() => searchParams.get("graph") === "all");
   const query = useQuery(graphOptions(id, revision, whole ? "whole" : "focus"));
-  useEffect(preloadSourceSinkGraph, []);
   // Keyed on the revision drawn (the previous one stays on screen while a save lands).
   const drawn = query.data?.revision ?? revision;
   const details = useMemo<GraphDetails>(
@@ -239,10 +267,10 @@ export function GraphSection({
     [id, drawn],
   );
   const names = useMemo<GraphNames>(() => {
-    const servers = new Map(review.servers.map((s) => [s.id as string, s.name]));
-    const agents = new Map(review.agents.map((a) => [a.id as string, a.name]));
+    const servers = new Map(head.servers.map((s) => [s.id, s.name]));
+    const agents = new Map(head.agents.map((a) => [a.id, a.name]));
     return { server: (sid) => servers.get(sid) ?? sid, agent: (aid) => agents.get(aid) ?? aid };
-  }, [review]);
+  }, [head.servers, head.agents]);
 
   if (query.isPending) return <Skeleton />;
   if (query.isError) {
@@ -353,7 +381,7 @@ export function GraphSection({
         )}
       </section>
       <AfterTheGraph>
-        <AgentVerdicts analysis={analysis} editor={editor} review={review} />
+        <AgentVerdicts analysis={analysis} editor={editor} />
         <section className="card stack" aria-labelledby="controls-heading">
           <h2 id="controls-heading" style={{ margin: 0 }}>
             Controls where they sit

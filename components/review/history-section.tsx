@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/components/api-client";
 import { CodeDiff } from "@/components/code/code-editor";
 import { reviewKeys } from "@/components/query-keys";
+import { revisionDiffUrl, revisionListUrl } from "@/components/reviews/queries";
 import { REVISION_ITEM_KINDS } from "@/lib/review/revision-diff";
 import {
   ListRevisionsResponseSchema,
@@ -26,18 +27,15 @@ const pretty = (value: unknown) => (value === null ? "" : JSON.stringify(value, 
 /** Changes listed before "Show all": a change to every tool of a large review is thousands of rows. */
 export const CHANGES_SHOWN = 200;
 
-const diffUrl = (id: string, from: number, to: number, item?: string) =>
-  `/api/reviews/${encodeURIComponent(id)}/revisions/diff?from=${from}&to=${to}${item === undefined ? "" : `&item=${encodeURIComponent(item)}`}`;
-
 // A diff between two revisions never changes once both are written.
 const diffOptions = (id: string, from: number, to: number) => ({
   queryKey: reviewKeys.revisionDiff(id, from, to),
-  queryFn: () => apiFetch(diffUrl(id, from, to), RevisionDiffResponseSchema),
+  queryFn: () => apiFetch(revisionDiffUrl(id, from, to), RevisionDiffResponseSchema),
   staleTime: Infinity,
 });
 const itemOptions = (id: string, from: number, to: number, item: string) => ({
   queryKey: reviewKeys.revisionDiffItem(id, from, to, item),
-  queryFn: () => apiFetch(diffUrl(id, from, to, item), RevisionItemResponseSchema),
+  queryFn: () => apiFetch(revisionDiffUrl(id, from, to, item), RevisionItemResponseSchema),
   staleTime: Infinity,
 });
 
@@ -164,8 +162,7 @@ function RevisionSelect(props: {
 export function HistorySection({ id, currentRevision }: { id: string; currentRevision: number }) {
   const list = useQuery({
     queryKey: reviewKeys.revisionList(id, currentRevision),
-    queryFn: () =>
-      apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
+    queryFn: () => apiFetch(revisionListUrl(id), ListRevisionsResponseSchema),
   });
   const [from, setFrom] = useState(Math.max(1, currentRevision - 1));
   const [to, setTo] = useState(currentRevision);

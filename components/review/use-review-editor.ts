@@ -1,21 +1,39 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { reviewKeys } from "@/components/query-keys";
-import { reviewOptions, updateReview } from "@/components/reviews/queries";
+import { reviewHeadOptions, reviewOptions, updateReview } from "@/components/reviews/queries";
 import type { SaveState } from "@/components/ui/save-status";
-import { ConflictDetailsSchema, type ReviewRecord } from "@/lib/reviews/api";
+import {
+  ConflictDetailsSchema,
+  reviewHead,
+  type ReviewHead,
+  type ReviewRecord,
+} from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";
 
 /**
  * Loads a review and saves edits as new revisions. Every save names the revision it was based on;
  * a 409 keeps the reviewer's unsaved document so it can be reapplied on top of the current one.
+ *
+ * `document: false` (the Graph and History sections): the page shows the review's head and the
+ * whole document is loaded only when a change is saved (`loadDocument`); a saved record lands in
+ * the same detail query either way, and `head` follows whichever of the two is newer.
  */
-export function useReviewEditor(id: string) {
+export function useReviewEditor(id: string, options: { document?: boolean } = {}) {
+  const withDocument = options.document ?? true;
   const queryClient = useQueryClient();
-  const query = useQuery(reviewOptions(id));
+  const query = useQuery({ ...reviewOptions(id), enabled: withDocument });
+  const headQuery = useQuery({ ...reviewHeadOptions(id), enabled: !withDocument });
+  const head = useMemo<ReviewHead | undefined>(() => {
+    const fromRecord = query.data ? reviewHead(query.data) : undefined;
+    const loaded = headQuery.data;
+    if (!fromRecord || !loaded) return fromRecord ?? loaded;
+    return loaded.revision > fromRecord.revision ? loaded : fromRecord;
+  }, [query.data, headQuery.data]);
+  const status = withDocument ? query : headQuery;
   const [state, setState] = useState<SaveState>({ kind: "idle" });
   const [conflict, setConflict] = useState<{ current: ReviewRecord; mine: Review } | null>(null);
 
@@ -46,18 +64,22 @@ export function useReviewEditor(id: string) {
    * (e.g. the one the analysis on screen was computed from): when the page holds a newer one, the
    * change is refused rather than written over what the reviewer has not seen.
    */
-  const save = (
+  const save = async (
     update: (review: Review) => Review,
     options: { basedOn?: number } = {},
   ): Promise<boolean> => {
-    const record = query.data;
-    if (!record || mutation.isPending) return Promise.resolve(false);
+    if (mutation.isPending) return false;
+    const record = await loadDocument().catch((error: unknown) => {
+      setState({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+      return null;
+    });
+    if (!record) return false;
     if (options.basedOn !== undefined && options.basedOn !== record.revision) {
       setState({
         kind: "error",
         message: `this change was made on revision ${options.basedOn}, and revision ${record.revision} is saved now; check it again`,
       });
-      return Promise.resolve(false);
+      return false;
     }
     return mutation
       .mutateAsync({
@@ -66,6 +88,12 @@ export function useReviewEditor(id: string) {
       })
       .then(() => true)
       .catch(() => false);
+  };
+
+  /** The whole current document: the one on the page, else fetched (a section without it saving a change). */
+  const loadDocument = (): Promise<ReviewRecord> => {
+    const loaded = queryClient.getQueryData<ReviewRecord>(reviewKeys.detail(id));
+    return loaded ? Promise.resolve(loaded) : queryClient.fetchQuery(reviewOptions(id));
   };
 
   /** Adopt the current revision and drop the unsaved change. */
@@ -85,8 +113,14 @@ export function useReviewEditor(id: string) {
   };
 
   return {
+    /** The review's document query (idle on a section that does not load it). */
     query,
     record: query.data,
+    head,
+    /** Nothing to show yet: the document, or on a section without it the head, is loading. */
+    isPending: !head && status.isPending,
+    error: head ? null : status.error,
+    loadDocument,
     save,
     state,
     conflict,

@@ -6,7 +6,11 @@ import { gated } from "@/components/ui/hydration-gate";
 import { SaveStatus } from "@/components/ui/save-status";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
-import { REVIEW_SECTIONS, type ReviewSectionId } from "@/components/review/sections";
+import {
+  REVIEW_SECTIONS,
+  sectionNeedsDocument,
+  type ReviewSectionId,
+} from "@/components/review/sections";
 
 /**
  * Each section is its own chunk: the page loads the code of the section it shows (still rendered
@@ -74,18 +78,18 @@ function ConflictBanner({ editor }: { editor: ReviewEditor }) {
 }
 
 export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSectionId }) {
-  const editor = useReviewEditor(id);
-  const { query, record } = editor;
+  const editor = useReviewEditor(id, { document: sectionNeedsDocument(section) });
+  const { head, record } = editor;
 
-  if (query.isPending) {
+  if (editor.isPending) {
     return <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />;
   }
-  if (query.isError || !record) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  if (!head) {
+    const notFound = editor.error instanceof ApiError && editor.error.status === 404;
     return (
       <div className="card empty" role="alert">
         <h3>{notFound ? "This review does not exist" : "Could not load this review"}</h3>
-        <p>{notFound ? "It may have been deleted." : query.error?.message}</p>
+        <p>{notFound ? "It may have been deleted." : editor.error?.message}</p>
         <Link href="/">Back to reviews</Link>
       </div>
     );
@@ -96,12 +100,12 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       <div className="page-head">
         <div>
           <p className="small muted" style={{ margin: 0 }}>
-            <Link href="/">Reviews</Link> / revision {record.revision}
+            <Link href="/">Reviews</Link> / revision {head.revision}
           </p>
-          <h1>{record.review.title}</h1>
-          {record.review.summary && (
+          <h1>{head.title}</h1>
+          {head.summary && (
             <p className="muted" style={{ maxWidth: "70ch" }}>
-              {record.review.summary}
+              {head.summary}
             </p>
           )}
         </div>
@@ -123,8 +127,18 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
         </Link>
       </nav>
       <ConflictBanner editor={editor} />
-      {section === "sources" && <SourcesSection editor={editor} review={record.review} />}
-      {section === "servers" && (
+      {/* A section that needs the document waits for it (a tab opened from Graph or History loads it). */}
+      {sectionNeedsDocument(section) &&
+        !record &&
+        (editor.query.isError ? (
+          <div className="callout danger" role="alert">
+            Could not load this review: {editor.query.error.message}
+          </div>
+        ) : (
+          <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />
+        ))}
+      {section === "sources" && record && <SourcesSection editor={editor} review={record.review} />}
+      {section === "servers" && record && (
         <ServersSection
           editor={editor}
           review={record.review}
@@ -135,7 +149,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
           )}
         />
       )}
-      {section === "agents" && (
+      {section === "agents" && record && (
         <AgentsSectionLoader
           id={id}
           revision={record.revision}
@@ -143,7 +157,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
           review={record.review}
         />
       )}
-      {section === "controls" && (
+      {section === "controls" && record && (
         <ControlsSectionLoader
           id={id}
           revision={record.revision}
@@ -152,10 +166,10 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
         />
       )}
       {section === "graph" && (
-        <GraphSection id={id} editor={editor} review={record.review} revision={record.revision} />
+        <GraphSection id={id} editor={editor} head={head} revision={head.revision} />
       )}
-      {section === "history" && <HistorySection id={id} currentRevision={record.revision} />}
-      {section === "decision" && (
+      {section === "history" && <HistorySection id={id} currentRevision={head.revision} />}
+      {section === "decision" && record && (
         <DecisionSection id={id} review={record.review} revision={record.revision} />
       )}
     </>

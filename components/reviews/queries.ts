@@ -6,6 +6,7 @@ import { reviewKeys } from "@/components/query-keys";
 import {
   ListReviewsResponseSchema,
   ListRevisionsResponseSchema,
+  ReviewHeadSchema,
   ReviewRecordSchema,
   type CreateReviewRequest,
   type UpdateReviewRequest,
@@ -23,11 +24,23 @@ export const reviewOptions = (id: string) =>
     queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema),
   });
 
+export const reviewHeadOptions = (id: string) =>
+  queryOptions({
+    queryKey: reviewKeys.head(id),
+    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}/head`, ReviewHeadSchema),
+  });
+
+/** The revision list route; the review page preloads it on the History section. */
+export const revisionListUrl = (id: string) => `/api/reviews/${encodeURIComponent(id)}/revisions`;
+
+/** What changed between two revisions (or, with `item`, that item's two sides); preloaded like the list. */
+export const revisionDiffUrl = (id: string, from: number, to: number, item?: string) =>
+  `/api/reviews/${encodeURIComponent(id)}/revisions/diff?from=${from}&to=${to}${item === undefined ? "" : `&item=${encodeURIComponent(item)}`}`;
+
 export const revisionsOptions = (id: string) =>
   queryOptions({
     queryKey: reviewKeys.revisions(id),
-    queryFn: () =>
-      apiFetch(`/api/reviews/${encodeURIComponent(id)}/revisions`, ListRevisionsResponseSchema),
+    queryFn: () => apiFetch(revisionListUrl(id), ListRevisionsResponseSchema),
   });
 
 export function createReview(body: CreateReviewRequest) {

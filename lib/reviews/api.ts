@@ -38,6 +38,38 @@ export const ReviewRecordSchema = z.object({
 });
 export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
 
+/**
+ * What the review page's frame and the sections that do not edit the document show of a review:
+ * its revision, title and summary, and the names of its servers and agents (the graph labels them).
+ * The Graph and History sections paint from this and their own routes; the whole document (1.2 MB
+ * on the 5,000-tool review) is loaded only by the sections that edit it, or when a change is saved.
+ */
+export const ReviewHeadSchema = z.object({
+  id: ReviewIdSchema,
+  revision: z.number().int().min(1),
+  title: z.string(),
+  summary: z.string(),
+  servers: z.array(z.object({ id: z.string(), name: z.string() })),
+  agents: z.array(z.object({ id: z.string(), name: z.string() })),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type ReviewHead = z.infer<typeof ReviewHeadSchema>;
+
+export function reviewHead(record: ReviewRecord): ReviewHead {
+  const { review } = record;
+  return {
+    id: record.id,
+    revision: record.revision,
+    title: review.title,
+    summary: review.summary,
+    servers: review.servers.map((s) => ({ id: s.id, name: s.name })),
+    agents: review.agents.map((a) => ({ id: a.id, name: a.name })),
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
 /** A save names the revision it was based on; a save in between answers 409 with the current record. */
 export const UpdateReviewRequestSchema = z
   .object({ baseRevision: z.number().int().min(1), review: ReviewSchema })

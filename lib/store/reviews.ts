@@ -133,6 +133,133 @@ export async function getReview(db: Db, id: string): Promise<ReviewRecord | null
   };
 }
 
+/**
+ * Parsed documents of stored revisions, for the read paths that only look at a review (the review
+ * page, the graph view and the analysis, the revision diff). A revision never changes once written,
+ * so its parse (a JSON read and a full schema validation: about 0.1 s for the 5,000-tool review)
+ * is kept and shared instead of repeated on every request. Keyed by review id, revision and the time
+ * the revision was saved (to the microsecond), so a review deleted and imported again under its id is parsed afresh; one
+ * cache per store. Bounded by entries and by the JSON size of the documents held, least recently used
+ * out first. Shared objects are deep-frozen: a caller that wrote into one would throw instead of
+ * changing what the next request reads.
+ */
+const PARSED_REVISIONS_MAX_ENTRIES = 16;
+const PARSED_REVISIONS_MAX_JSON_CHARS = 16_000_000;
+type ParsedRevision = { review: Review; upgradedFrom: number | null; size: number };
+const parsedRevisions = new WeakMap<Db, Map<string, ParsedRevision>>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** When a revision was saved, to the microsecond (a Date keeps milliseconds): part of its cache key. */
+const savedAtKey = sql<string>`${reviewRevisions.createdAt}::text`;
+
+async function readParsedRevision(
+  db: Db,
+  id: string,
+  revision: number,
+  savedAt: string,
+): Promise<{ review: Review; upgradedFrom: number | null } | null> {
+  let cache = parsedRevisions.get(db);
+  if (!cache) parsedRevisions.set(db, (cache = new Map<string, ParsedRevision>()));
+  const key = `${id}\n${revision}\n${savedAt}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // re-inserted: a Map iterates in insertion order, so the first key is the least recently used
+    cache.set(key, hit);
+    return hit;
+  }
+  const [row] = await db
+    .select({ document: reviewRevisions.document })
+    .from(reviewRevisions)
+    .where(and(eq(reviewRevisions.reviewId, id), eq(reviewRevisions.revision, revision)));
+  if (!row) return null;
+  const size = JSON.stringify(row.document).length;
+  const loaded = loadStored(id, revision, row.document);
+  const parsed = { review: deepFreeze(loaded.review), upgradedFrom: loaded.upgradedFrom, size };
+  if (size > PARSED_REVISIONS_MAX_JSON_CHARS) return parsed;
+  cache.set(key, parsed);
+  let held = 0;
+  for (const v of cache.values()) held += v.size;
+  for (const [k, v] of cache) {
+    if (cache.size <= PARSED_REVISIONS_MAX_ENTRIES && held <= PARSED_REVISIONS_MAX_JSON_CHARS)
+      break;
+    cache.delete(k);
+    held -= v.size;
+  }
+  return parsed;
+}
+
+/**
+ * `getReview` for callers that only read the document: the same record, with a parse shared with
+ * other requests (see `parsedRevisions`), deep-frozen. Copy it (`structuredClone`) to change it.
+ */
+export async function readReview(db: Db, id: string): Promise<ReviewRecord | null> {
+  const [row] = await db
+    .select({
+      id: reviews.id,
+      revision: reviews.currentRevision,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+      savedAt: savedAtKey,
+    })
+    .from(reviews)
+    .innerJoin(
+      reviewRevisions,
+      and(
+        eq(reviewRevisions.reviewId, reviews.id),
+        eq(reviewRevisions.revision, reviews.currentRevision),
+      ),
+    )
+    .where(eq(reviews.id, id));
+  if (!row) return null;
+  const parsed = await readParsedRevision(db, row.id, row.revision, row.savedAt);
+  if (!parsed) return null; // deleted between the two reads
+  return {
+    id: row.id as ReviewId,
+    revision: row.revision,
+    review: parsed.review,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    upgradedFrom: parsed.upgradedFrom,
+  };
+}
+
+/** `getRevision` for callers that only read the document; shared and deep-frozen like `readReview`. */
+export async function readRevision(
+  db: Db,
+  id: string,
+  revision: number,
+): Promise<RevisionRecord | null> {
+  const [row] = await db
+    .select({
+      createdAt: reviews.createdAt,
+      savedAt: reviewRevisions.createdAt,
+      savedAtKey,
+      author: reviewRevisions.author,
+    })
+    .from(reviewRevisions)
+    .innerJoin(reviews, eq(reviews.id, reviewRevisions.reviewId))
+    .where(and(eq(reviewRevisions.reviewId, id), eq(reviewRevisions.revision, revision)));
+  if (!row) return null;
+  const parsed = await readParsedRevision(db, id, revision, row.savedAtKey);
+  if (!parsed) return null;
+  return {
+    id: id as ReviewId,
+    revision,
+    review: parsed.review,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.savedAt.toISOString(),
+    upgradedFrom: parsed.upgradedFrom,
+    author: row.author,
+  };
+}
+
 /** Timestamps come back as Date from node-postgres and PGlite alike; a string is accepted too. */
 type SavedRow = { created_at: Date | string; updated_at: Date | string };
 

@@ -13,7 +13,7 @@ import type { ReviewId } from "@/lib/ids";
 import type { ReviewRecord } from "@/lib/reviews/api";
 import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
+import { readReview } from "@/lib/store/reviews";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
@@ -35,15 +35,8 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
   };
 }
 
-/**
- * The analysis of any revision's document of a stored review (the share view may be frozen at an
- * old one), with each server's current surface where it has one.
- */
-export async function analyzeReviewDocument(
-  db: Db,
-  reviewId: string,
-  review: Review,
-): Promise<Analysis> {
+/** Each server's tool list for the analysis: its current surface where it has one, else its declared tools. */
+async function currentToolLists(db: Db, reviewId: string, review: Review) {
   const current = await currentInspections(db, reviewId);
   const snapshots = new Map<string, SurfaceSnapshot>();
   for (const server of review.servers) {
@@ -74,7 +67,44 @@ export async function analyzeReviewDocument(
       pinnedSurfaceSha256: server.pin.surfaceSha256,
     };
   }
-  return analyzeReview(review, lists);
+  return lists;
+}
+
+/**
+ * The analysis of any revision's document of a stored review (the share view may be frozen at an
+ * old one), with each server's current surface where it has one.
+ */
+export async function analyzeReviewDocument(
+  db: Db,
+  reviewId: string,
+  review: Review,
+): Promise<Analysis> {
+  return analyzeReview(review, await currentToolLists(db, reviewId, review));
+}
+
+/**
+ * The last analyses of shared current documents (`readReview`), for the Graph section's routes:
+ * the section's view and then each tool or path a reviewer opens would otherwise analyse the same
+ * revision again (about 80 ms unloaded on the 5,000-tool review, several times that on a busy
+ * machine). Reused only for the same document object and the same tool lists (the current
+ * surfaces, grants and pin verdicts, compared as JSON), so the result is the one a fresh analysis
+ * gives. Two kept: an analysis of the large review holds tens of megabytes. Read-only to callers.
+ */
+const ANALYSES_KEPT = 2;
+const recentAnalyses: { review: Review; lists: string; analysis: Analysis }[] = [];
+
+function analyzeShared(review: Review, lists: ReturnType<typeof toolListsFromReview>): Analysis {
+  const key = JSON.stringify(lists);
+  const i = recentAnalyses.findIndex((e) => e.review === review && e.lists === key);
+  if (i >= 0) {
+    const [hit] = recentAnalyses.splice(i, 1);
+    recentAnalyses.unshift(hit!);
+    return hit!.analysis;
+  }
+  const analysis = analyzeReview(review, lists);
+  recentAnalyses.unshift({ review, lists: key, analysis });
+  recentAnalyses.length = Math.min(recentAnalyses.length, ANALYSES_KEPT);
+  return analysis;
 }
 
 /** The analysis of a loaded review record, labelled with its id and revision. */
@@ -86,8 +116,14 @@ export async function analyzeRecord(db: Db, record: ReviewRecord): Promise<Revie
   };
 }
 
-/** The analysis of the review's current revision; null for an unknown review. */
+/**
+ * The analysis of the review's current revision; null for an unknown review. The document is the
+ * shared parse (`readReview`), and an analysis of it may be shared too (`analyzeShared`): callers
+ * read the result and never change it.
+ */
 export async function analyzeStoredReview(db: Db, id: ReviewId): Promise<ReviewAnalysis | null> {
-  const record = await getReview(db, id);
-  return record ? analyzeRecord(db, record) : null;
+  const record = await readReview(db, id);
+  if (!record) return null;
+  const lists = await currentToolLists(db, record.id, record.review);
+  return { reviewId: record.id, revision: record.revision, ...analyzeShared(record.review, lists) };
 }

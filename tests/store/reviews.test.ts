@@ -13,8 +13,13 @@ import {
   getRevision,
   listReviews,
   listRevisions,
+  readReview,
+  readRevision,
   saveReview,
 } from "@/lib/store/reviews";
+import { analyzeReview } from "@/lib/analysis/analyze";
+import { toolListsFromReview } from "@/lib/model/input";
+import { diffReviews } from "@/lib/review/revision-diff";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
 import { BACKENDS, pgliteBackend } from "./support/backends";
 
@@ -32,6 +37,51 @@ describe.each(BACKENDS)("review store on $name", (backend) => {
   afterAll(async () => {
     await store?.close();
     await drop?.();
+  });
+
+  test("readReview and readRevision: what getReview and getRevision read, one shared frozen parse per saved revision", async () => {
+    const demo = createDemoReview();
+    const created = await createReview(store.db, demo, "alice");
+    const first = await readReview(store.db, created.id);
+    expect(first).toEqual(await getReview(store.db, created.id));
+    // The second read is the first's parse, frozen so no reader can change what the next one gets.
+    const again = await readReview(store.db, created.id);
+    expect(again?.review).toBe(first?.review);
+    expect(Object.isFrozen(again?.review.servers[0])).toBe(true);
+    expect(() => {
+      (again!.review as { title: string }).title = "changed";
+    }).toThrow(TypeError);
+    // The read paths that use it only read: the analysis and the revision diff of frozen documents.
+    expect(() => analyzeReview(first!.review, toolListsFromReview(first!.review))).not.toThrow();
+
+    const edited = structuredClone(first!.review);
+    edited.title = "second";
+    await saveReview(store.db, created.id, 1, edited, "bob");
+    const current = await readReview(store.db, created.id);
+    expect(current).toEqual(await getReview(store.db, created.id));
+    expect(current?.revision).toBe(2);
+    expect(await readRevision(store.db, created.id, 1)).toEqual(
+      await getRevision(store.db, created.id, 1),
+    );
+    const [r1, r2] = [
+      await readRevision(store.db, created.id, 1),
+      await readRevision(store.db, created.id, 2),
+    ];
+    expect(r2?.review).toBe(current?.review);
+    expect(diffReviews(r1!.review, r2!.review).map((c) => c.key)).toEqual(
+      diffReviews(
+        (await getRevision(store.db, created.id, 1))!.review,
+        (await getRevision(store.db, created.id, 2))!.review,
+      ).map((c) => c.key),
+    );
+    expect(await readRevision(store.db, created.id, 3)).toBeNull();
+
+    // Deleted and created again under the same id: the new revision 1, not the kept parse.
+    expect(await deleteReview(store.db, created.id)).toBe(true);
+    expect(await readReview(store.db, created.id)).toBeNull();
+    await createReview(store.db, { ...demo, title: "imported again" }, "alice", { id: created.id });
+    expect((await readReview(store.db, created.id))?.review.title).toBe("imported again");
+    expect((await readRevision(store.db, created.id, 1))?.review.title).toBe("imported again");
   });
 
   test("create, then save keeps every revision", async () => {

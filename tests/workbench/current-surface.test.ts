@@ -18,7 +18,7 @@ import { createReview, getReview } from "@/lib/store/reviews";
 import { createShareLink } from "@/lib/store/share-links";
 import { putSnapshot, recordInspection, type InspectionRecord } from "@/lib/store/snapshots";
 import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
-import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { analyzeReviewDocument, analyzeStoredReview } from "@/lib/workbench/analysis";
 import { currentInspection, currentInspections } from "@/lib/workbench/current-surface";
 import {
   currentSurfaces,
@@ -121,6 +121,8 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
         pin: view.comparison?.status,
       },
       analysisTools: listedTools(analysis),
+      // The graph routes' analysis of the shared current document, reused while its inputs hold.
+      storedAnalysisTools: listedTools((await analyzeStoredReview(db, reviewId))!),
       decisionList: surfaces.get(SERVER),
       storedDecision: stored.currentSurfaceSha256,
       shareTools: listedTools(share.analysis),
@@ -190,6 +192,7 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
       // The pin was made under other capabilities: shown, not papered over with the older inspection.
       view: { inspectionId: newest.id, surfaceSha256: NEWER.surfaceSha256, pin: "incomparable" },
       analysisTools: newerTools,
+      storedAnalysisTools: newerTools,
       decisionList: NEWER.surfaceSha256,
       storedDecision: NEWER.surfaceSha256,
       shareTools: newerTools,
@@ -211,6 +214,7 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     expect(after).toMatchObject({
       view: { inspectionId: again.id, surfaceSha256: PINNED.surfaceSha256, pin: "match" },
       analysisTools: PINNED.tools.map((t) => t.name).sort(),
+      storedAnalysisTools: PINNED.tools.map((t) => t.name).sort(),
       decisionList: PINNED.surfaceSha256,
       storedDecision: PINNED.surfaceSha256,
       shareTools: PINNED.tools.map((t) => t.name).sort(),

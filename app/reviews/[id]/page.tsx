@@ -2,19 +2,31 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { preload } from "react-dom";
 import { getQueryClient } from "@/app/get-query-client";
 import { graphUrl } from "@/components/review/analysis-queries";
-import { isReviewSection } from "@/components/review/sections";
+import { isReviewSection, sectionNeedsDocument } from "@/components/review/sections";
 import { ReviewWorkbench } from "@/components/review/workbench";
-import { reviewOptions } from "@/components/reviews/queries";
+import {
+  reviewHeadOptions,
+  reviewOptions,
+  revisionDiffUrl,
+  revisionListUrl,
+} from "@/components/reviews/queries";
 import { ReviewIdSchema } from "@/lib/ids";
+import { reviewHead } from "@/lib/reviews/api";
 import { getDb } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
+import { readReview } from "@/lib/store/reviews";
+
+/** Same credentials mode as the client's fetch (apiFetch), so the browser reuses the response. */
+const preloadFetch = (url: string) => preload(url, { as: "fetch", crossOrigin: "anonymous" });
 
 /**
  * The review workbench. The review is loaded here, on the server, into the query the client
- * reads, so the page renders at hydration instead of after a round trip. On the Graph section the
- * graph view (lib/graph/view.ts) is preloaded: the browser fetches it while it loads the scripts, and the client's
- * fetch of the same URL takes that response. An unknown or malformed id loads nothing, and the
- * client shows its own "does not exist" state.
+ * reads, so the page renders at hydration instead of after a round trip: the whole document for
+ * a section that edits it, only its head (`ReviewHead`) for the Graph and History sections, which
+ * draw from their own routes (the document of the 5,000-tool review is 1.2 MB of the page's HTML
+ * for the browser to parse and hydrate). Those routes are preloaded: the browser fetches them
+ * while it loads the scripts, and the client's fetch of the same URL takes that response (the
+ * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). An
+ * unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
  */
 export default async function ReviewPage(props: {
   params: Promise<{ id: string }>;
@@ -25,15 +37,18 @@ export default async function ReviewPage(props: {
   const current = typeof section === "string" && isReviewSection(section) ? section : "sources";
   const queryClient = getQueryClient();
   const reviewId = ReviewIdSchema.safeParse(id);
-  const record = reviewId.success ? await getReview(await getDb(), reviewId.data) : null;
+  // Only serialised into the page, never written to: the shared parse will do.
+  const record = reviewId.success ? await readReview(await getDb(), reviewId.data) : null;
   if (record) {
-    queryClient.setQueryData(reviewOptions(id).queryKey, record);
-    // Same URL and credentials mode as the client's fetch (apiFetch), so the browser reuses it.
-    if (current === "graph")
-      preload(graphUrl(id, graph === "all" ? "whole" : "focus"), {
-        as: "fetch",
-        crossOrigin: "anonymous",
-      });
+    if (sectionNeedsDocument(current)) queryClient.setQueryData(reviewOptions(id).queryKey, record);
+    else queryClient.setQueryData(reviewHeadOptions(id).queryKey, reviewHead(record));
+    if (current === "graph") preloadFetch(graphUrl(id, graph === "all" ? "whole" : "focus"));
+    if (current === "history") {
+      preloadFetch(revisionListUrl(id));
+      // The History section opens on the last two revisions.
+      if (record.revision > 1)
+        preloadFetch(revisionDiffUrl(id, record.revision - 1, record.revision));
+    }
   }
   return (
     <main className="page">

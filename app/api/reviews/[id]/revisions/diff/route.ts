@@ -8,7 +8,7 @@ import {
   type RevisionItemResponse,
 } from "@/lib/reviews/api";
 import { getDb } from "@/lib/store/db";
-import { getRevision, reviewExists } from "@/lib/store/reviews";
+import { readRevision, reviewExists } from "@/lib/store/reviews";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -28,8 +28,8 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   );
   const db = await getDb();
   const [before, after] = await Promise.all([
-    getRevision(db, id, query.from),
-    getRevision(db, id, query.to),
+    readRevision(db, id, query.from),
+    readRevision(db, id, query.to),
   ]);
   if (!before || !after) {
     const missing = !before ? query.from : query.to;
