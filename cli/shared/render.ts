@@ -7,7 +7,7 @@
  */
 import { effectiveAnnotations, ANNOTATION_HINTS } from "@/lib/tools/annotations";
 import type { SuspiciousFlag } from "@/lib/surface/suspicious";
-import { revealCodePoint, revealHidden } from "@/lib/surface/suspicious";
+import { revealCodePoint, revealHidden } from "@/lib/surface/reveal";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 
 /** Quote server text for a terminal: hidden characters revealed, control characters escaped. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { revealSegments } from "@/lib/surface/suspicious";
+import { revealSegments } from "@/lib/surface/reveal";
 
 /**
  * Server-sent text, rendered as React text nodes only: hidden characters, tag runs and ANSI

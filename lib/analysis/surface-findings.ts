@@ -14,7 +14,8 @@
  * resources their text names (prompts/list declares no embedded resources; prompts/get would).
  */
 import type { AgentId, ServerId } from "@/lib/ids";
-import { revealSegments, ToolNameIndex, toolMentions } from "@/lib/surface/suspicious";
+import { revealSegments } from "@/lib/surface/reveal";
+import { ToolNameIndex, toolMentions } from "@/lib/surface/suspicious";
 import { why, type Finding } from "@/lib/model/findings";
 import { findingId, nodeIds, type ItemKind, type ToolKey } from "@/lib/model/ids";
 import type { ListedPrompt, ServerToolList } from "@/lib/model/input";

@@ -7,7 +7,7 @@
  * (a right-to-left override, a zero-width space) are shown as markers, so `deploy⟦U+202E …⟧` never
  * reads as an innocent name. Keys and structured fields keep the name as sent.
  */
-import { revealHidden } from "@/lib/surface/suspicious";
+import { revealHidden } from "@/lib/surface/reveal";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 

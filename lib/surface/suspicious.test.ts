@@ -1,11 +1,6 @@
 import { describe, expect, test } from "vitest";
-import {
-  revealHidden,
-  revealSegments,
-  scanSurface,
-  scanText,
-  toolMentions,
-} from "@/lib/surface/suspicious";
+import { revealHidden, revealSegments } from "@/lib/surface/reveal";
+import { scanSurface, scanText, toolMentions } from "@/lib/surface/suspicious";
 import type { Surface } from "@/lib/surface/types";
 
 const tag = (s: string) =>
