@@ -4,14 +4,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { reviewKeys } from "@/components/query-keys";
-import { reviewHeadOptions, reviewOptions, updateReview } from "@/components/reviews/queries";
-import type { SaveState } from "@/components/ui/save-status";
 import {
-  ConflictDetailsSchema,
-  reviewHead,
-  type ReviewHead,
-  type ReviewRecord,
-} from "@/lib/reviews/api";
+  recordSchemas,
+  reviewHeadOptions,
+  reviewOptions,
+  updateReview,
+} from "@/components/reviews/queries";
+import type { SaveState } from "@/components/ui/save-status";
+import { reviewHead, type ReviewHead } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Review } from "@/lib/review/schema";
 
 /**
@@ -45,8 +46,9 @@ export function useReviewEditor(id: string, options: { document?: boolean } = {}
       setConflict(null);
       setState({ kind: "saved", revision: record.revision });
     },
-    onError: (error, vars) => {
+    onError: async (error, vars) => {
       if (error instanceof ApiError && error.status === 409) {
+        const { ConflictDetailsSchema } = await recordSchemas(); // loaded by the save already
         const details = ConflictDetailsSchema.safeParse(error.body?.error.details);
         if (details.success) {
           setConflict({ current: details.data.current, mine: vars.review });

@@ -7,10 +7,14 @@ import {
   ListReviewsResponseSchema,
   ListRevisionsResponseSchema,
   ReviewHeadSchema,
-  ReviewRecordSchema,
-  type CreateReviewRequest,
-  type UpdateReviewRequest,
 } from "@/lib/reviews/api";
+import type { CreateReviewRequest, UpdateReviewRequest } from "@/lib/reviews/record";
+
+/**
+ * The schemas of a whole review record, with the document's schema behind them: imported when a
+ * document is loaded or saved, so a page that shows only reviews' heads does not load them.
+ */
+export const recordSchemas = () => import("@/lib/reviews/record");
 
 export const reviewListOptions = () =>
   queryOptions({
@@ -21,7 +25,11 @@ export const reviewListOptions = () =>
 export const reviewOptions = (id: string) =>
   queryOptions({
     queryKey: reviewKeys.detail(id),
-    queryFn: () => apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema),
+    queryFn: async () =>
+      apiFetch(
+        `/api/reviews/${encodeURIComponent(id)}`,
+        (await recordSchemas()).ReviewRecordSchema,
+      ),
   });
 
 export const reviewHeadOptions = (id: string) =>
@@ -43,14 +51,15 @@ export const revisionsOptions = (id: string) =>
     queryFn: () => apiFetch(revisionListUrl(id), ListRevisionsResponseSchema),
   });
 
-export function createReview(body: CreateReviewRequest) {
-  return apiFetch("/api/reviews", ReviewRecordSchema, {
+export async function createReview(body: CreateReviewRequest) {
+  return apiFetch("/api/reviews", (await recordSchemas()).ReviewRecordSchema, {
     method: "POST",
     body: JSON.stringify(body),
   });
 }
 
-export function updateReview(id: string, body: UpdateReviewRequest) {
+export async function updateReview(id: string, body: UpdateReviewRequest) {
+  const { ReviewRecordSchema } = await recordSchemas();
   return apiFetch(`/api/reviews/${encodeURIComponent(id)}`, ReviewRecordSchema, {
     method: "PUT",
     body: JSON.stringify(body),

@@ -11,7 +11,7 @@ import {
   test,
   type APIRequestContext,
 } from "@playwright/test";
-import { ConflictDetailsSchema, ReviewRecordSchema } from "../../lib/reviews/api";
+import { ConflictDetailsSchema, ReviewRecordSchema } from "../../lib/reviews/record";
 import { AppErrorBodySchema } from "../../lib/errors";
 import { bearer, OWNER_TOKEN, SESSION_COOKIE } from "../support/auth";
 

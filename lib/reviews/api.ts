@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ReviewIdSchema } from "@/lib/ids";
-import { ReviewSchema } from "@/lib/review/schema";
+import type { ReviewRecord } from "./record";
 
 export const RevisionNumberSchema = z.coerce.number().int().min(1);
 
@@ -19,24 +19,6 @@ export type ReviewSummary = z.infer<typeof ReviewSummarySchema>;
 
 export const ListReviewsResponseSchema = z.object({ reviews: z.array(ReviewSummarySchema) });
 export type ListReviewsResponse = z.infer<typeof ListReviewsResponseSchema>;
-
-/** Create a review from a document, or a fresh copy of the demo review. */
-export const CreateReviewRequestSchema = z.union([
-  z.object({ review: ReviewSchema }).strict(),
-  z.object({ demo: z.literal(true) }).strict(),
-]);
-export type CreateReviewRequest = z.input<typeof CreateReviewRequestSchema>;
-
-export const ReviewRecordSchema = z.object({
-  id: ReviewIdSchema,
-  revision: z.number().int().min(1),
-  review: ReviewSchema,
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  /** Set when the stored document was written by an older schema version and upgraded on read. */
-  upgradedFrom: z.number().int().nullable(),
-});
-export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
 
 /**
  * What the review page's frame and the sections that do not edit the document show of a review:
@@ -70,12 +52,6 @@ export function reviewHead(record: ReviewRecord): ReviewHead {
   };
 }
 
-/** A save names the revision it was based on; a save in between answers 409 with the current record. */
-export const UpdateReviewRequestSchema = z
-  .object({ baseRevision: z.number().int().min(1), review: ReviewSchema })
-  .strict();
-export type UpdateReviewRequest = z.input<typeof UpdateReviewRequestSchema>;
-
 export const RevisionSummarySchema = z.object({
   revision: z.number().int().min(1),
   createdAt: z.iso.datetime(),
@@ -84,12 +60,6 @@ export const RevisionSummarySchema = z.object({
 });
 export type RevisionSummary = z.infer<typeof RevisionSummarySchema>;
 export const ListRevisionsResponseSchema = z.object({ revisions: z.array(RevisionSummarySchema) });
-
-export const ConflictDetailsSchema = z.object({ current: ReviewRecordSchema });
-
-/** One past revision: a ReviewRecord as it was, with who saved it; `updatedAt` is when. */
-export const RevisionRecordSchema = ReviewRecordSchema.extend({ author: z.string() });
-export type RevisionRecord = z.infer<typeof RevisionRecordSchema>;
 
 /** A revision number in a query string: digits only, so " 1e0" does not read as revision 1. */
 const RevisionParamSchema = z

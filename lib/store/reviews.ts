@@ -11,12 +11,8 @@ import { AppError, badRequestFromZod, fieldIssuesFromZod } from "@/lib/errors";
 import { newId, type ReviewId } from "@/lib/ids";
 import { loadReviewDocument } from "@/lib/review/migrate";
 import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
-import type {
-  ReviewRecord,
-  ReviewSummary,
-  RevisionRecord,
-  RevisionSummary,
-} from "@/lib/reviews/api";
+import type { ReviewSummary, RevisionSummary } from "@/lib/reviews/api";
+import type { ReviewRecord, RevisionRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
 

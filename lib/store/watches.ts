@@ -6,7 +6,7 @@ import "server-only";
  * pinned. The owner sets a server's interval or pauses it; the row keeps it across re-pins.
  */
 import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { getReview, listReviews } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";

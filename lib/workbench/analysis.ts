@@ -10,7 +10,7 @@ import { analyzeReview, type Analysis } from "@/lib/analysis/analyze";
 import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
 import { toolListsFromReview, type ListedSurface } from "@/lib/model/input";
 import type { ReviewId } from "@/lib/ids";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { readReview } from "@/lib/store/reviews";

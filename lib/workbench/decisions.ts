@@ -44,7 +44,7 @@ import {
   type Review,
 } from "@/lib/review/schema";
 import { AppError } from "@/lib/errors";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { saveDecisionRecord } from "@/lib/store/decision-records";
 import { getReview, saveReview } from "@/lib/store/reviews";

@@ -22,7 +22,7 @@ import { openSecrets } from "@/lib/store/secrets";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { putSnapshot, recordInspection } from "@/lib/store/snapshots";
 import type { InspectLimits } from "@/lib/surface/limits";

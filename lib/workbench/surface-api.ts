@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
-import { ReviewRecordSchema } from "@/lib/reviews/api";
+import { ReviewRecordSchema } from "@/lib/reviews/record";
 import { SurfacePinSchema } from "@/lib/review/schema";
 import { Sha256Schema, type Sha256 } from "@/lib/ids";
 import { InspectLimitsSchema } from "@/lib/surface/limits";

@@ -11,7 +11,7 @@ import type { ReviewId, ServerId, Sha256 } from "@/lib/ids";
 import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { INSPECT_ERROR_CODES, type InspectError } from "@/lib/mcp/types";
 import type { RelayServer, SurfacePin } from "@/lib/review/schema";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
 import { listInspections, type InspectionRecord } from "@/lib/store/snapshots";

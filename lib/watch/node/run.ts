@@ -14,7 +14,7 @@ import "server-only";
 import { sha256Hex, canonicalJson } from "@/lib/hash";
 import type { InspectError } from "@/lib/mcp/types";
 import type { RelayServer, Decision } from "@/lib/review/schema";
-import type { ReviewRecord } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { appendEvent } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";

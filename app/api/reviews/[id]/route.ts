@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/http/route";
-import { UpdateReviewRequestSchema } from "@/lib/reviews/api";
+import { UpdateReviewRequestSchema } from "@/lib/reviews/record";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { getDb } from "@/lib/store/db";
 import { deleteReview, getReview, saveReview } from "@/lib/store/reviews";
