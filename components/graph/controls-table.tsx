@@ -1,6 +1,6 @@
 "use client";
 /** Every control where it sits: what it stops, what it leaves, its status, whether it cuts the path. */
-import type { GraphSectionData } from "@/lib/graph/view";
+import type { GraphSectionData } from "@/lib/graph/section";
 import {
   controlRows,
   POSITION_LABEL,

@@ -15,8 +15,7 @@ import {
 } from "react";
 import type { PathView } from "@/lib/analysis/analyze";
 import type { NodeId, PathId } from "@/lib/model/ids";
-import { controlEntry } from "@/lib/controls/registry";
-import type { GraphSectionData, PathDetail, ToolDetail } from "@/lib/graph/view";
+import type { GraphSectionData, PathDetail, ToolDetail } from "@/lib/graph/section";
 import { SourceSinkGraph } from "./graph";
 import {
   allGroups,
@@ -28,6 +27,7 @@ import {
 } from "./layout";
 import { measureText } from "./measure";
 import {
+  controlOf,
   isSelfPath,
   orderPaths,
   pathLabel,
@@ -162,7 +162,7 @@ function PathFindings(props: {
               className={`badge ${STATUS_BADGE[c.status]}`}
               title={c.summary}
             >
-              {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]} (
+              {controlOf(analysis, c.controlId).name}: {STATUS_LABEL[c.status]} (
               {c.effect === "cuts" ? "would cut the path" : "narrows an end"})
             </span>
           ))}

@@ -3,7 +3,7 @@
  * (labels.ts), with what tells it apart when two nodes would read the same. Pure: widths come from
  * `measure` (a canvas in the browser, see measure.ts; any function in a test).
  */
-import type { GraphSectionData } from "@/lib/graph/view";
+import type { GraphSectionData } from "@/lib/graph/section";
 import { splitToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import { distinctLabels, type LabelRequest } from "./labels";

@@ -2,11 +2,17 @@
 /** The accessible table view of the same paths the graph draws, one row per listed path. */
 import { useState } from "react";
 import type { PathView } from "@/lib/analysis/analyze";
-import type { GraphSectionData } from "@/lib/graph/view";
+import type { GraphSectionData } from "@/lib/graph/section";
 import type { PathId } from "@/lib/model/ids";
-import { controlEntry } from "@/lib/controls/registry";
 import { SELF_PATH_MARK } from "./layout";
-import { agentName, isSelfPath, STATUS_BADGE, STATUS_LABEL, toolName } from "./view-model";
+import {
+  agentName,
+  controlOf,
+  isSelfPath,
+  STATUS_BADGE,
+  STATUS_LABEL,
+  toolName,
+} from "./view-model";
 
 /** Rows shown before "Show all". */
 export const PATH_ROWS_SHOWN = 200;
@@ -85,7 +91,7 @@ export function PathsTable(props: {
                           className={`badge ${STATUS_BADGE[c.status]}`}
                           title={c.summary}
                         >
-                          {controlEntry(c.controlId).name}: {STATUS_LABEL[c.status]},{" "}
+                          {controlOf(analysis, c.controlId).name}: {STATUS_LABEL[c.status]},{" "}
                           {c.effect === "cuts" ? "would cut" : "narrows"}
                         </span>
                       ))}

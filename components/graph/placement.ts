@@ -1,19 +1,12 @@
 /**
- * Where the graph draws each control, as pure geometry over the analysis and the layout. Each
- * control's definition in the registry says where (`graph`): on the server's returning-tools group
+ * Where the graph draws each control, as pure geometry over the graph view and the layout. Each
+ * control's registry definition says where (the view's `drawnOn`): on the server's returning-tools group
  * (credential, egress), on each agent session's boundary with a cut mark where it removes the path
  * (separation), on the agent → sink calls it covers (approval). Also the control lines each node's
  * tooltip adds. Marks are per visible node and edge: the members of a collapsed group share its
  * node, so they share one mark and one copy of the lines.
  */
-import type { GraphSectionData } from "@/lib/graph/view";
-import {
-  CONTROLS,
-  controlDefinition,
-  controlEntry,
-  evaluationsOf,
-  type ControlRegistry,
-} from "@/lib/controls/registry";
+import type { GraphSectionData } from "@/lib/graph/section";
 import type { ControlStatus } from "@/lib/controls/types";
 import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
 import {
@@ -74,7 +67,6 @@ export function placeControls(
   analysis: Pick<GraphSectionData, "controls">,
   layout: GraphLayout,
   names: GraphNames,
-  registry: ControlRegistry = CONTROLS,
 ): { markers: Marker[]; cuts: Cut[]; byNode: Map<string, string[]> } {
   const markers: Marker[] = [];
   const cuts: Cut[] = [];
@@ -90,16 +82,14 @@ export function placeControls(
     else byNode.set(key, [...lines]);
   };
   const edgeByKey = new Map(layout.edges.map((e) => [e.key, e]));
-  const rows = controlRows(analysis, registry);
+  const rows = controlRows(analysis);
   const serverPills = new Map<string, number>();
   const placedSessions = new Set<string>();
-  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names), registry);
+  const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
 
   for (const row of rows) {
-    const definition = controlDefinition(row.controlId, registry);
-    const placement = definition?.graph;
-    if (!definition || !placement) continue;
-    if (placement.kind === "server_group") {
+    const drawnOn = analysis.controls.catalog.find((c) => c.id === row.controlId)?.drawnOn;
+    if (drawnOn === "server_group") {
       if (row.scope.kind !== "server") continue;
       const key = groupKey("returning", row.scope.serverId);
       const g = layout.groups.find((x) => x.key === key);
@@ -117,7 +107,7 @@ export function placeControls(
         cut: false,
       });
       note(key, row.key, describe(row));
-    } else if (placement.kind === "sink_call") {
+    } else if (drawnOn === "sink_call") {
       const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
       if (!agentId) continue;
       const from = layout.rep.get(`agent:${agentId}` as never);
@@ -143,26 +133,23 @@ export function placeControls(
         });
         note(to, row.key, describe(row));
       }
-    } else {
+    } else if (drawnOn === "agent_sessions") {
       // One mark per agent session, from the control's own per-agent verdicts (once per control,
       // whatever number of rows it has).
       if (placedSessions.has(row.controlId)) continue;
       placedSessions.add(row.controlId);
-      const sessions = evaluationsOf(analysis.controls, definition).flatMap((e) =>
-        placement.sessions(e),
-      );
+      const sessions = analysis.controls.sessionMarks.filter((m) => m.controlId === row.controlId);
       for (const session of sessions) {
         const key = layout.rep.get(`agent:${session.agentId}` as never);
         const n = key ? layout.byKey.get(key) : undefined;
         if (!key || !n) continue;
-        const agentName = names.agent(session.agentId);
         const perAgent: ControlRow = {
           ...row,
           status: session.status,
           cutsPath: session.cutsPath,
-          summary: session.summary(agentName),
+          summary: session.summary,
         };
-        const lines = controlTooltip(perAgent, agentName, registry);
+        const lines = controlTooltip(perAgent, names.agent(session.agentId));
         const label = `${row.controlId} ${STATUS_MARK[session.status]}`;
         markers.push({
           key: `${row.controlId}:${session.agentId}`,
@@ -174,15 +161,12 @@ export function placeControls(
           cut: session.cutsPath,
         });
         note(key, `${row.controlId}:${session.agentId}`, lines);
-        if (session.cutsPath && session.cut)
+        if (session.cutsPath && session.cut !== null)
           cuts.push({
             key: `cut:${session.agentId}`,
             x: n.x + n.w + 6,
             y: n.y + NODE_H / 2,
-            tooltip: [
-              `Cut by ${controlEntry(row.controlId, registry).name.toLowerCase()}`,
-              session.cut(agentName),
-            ],
+            tooltip: [`Cut by ${row.name.toLowerCase()}`, session.cut],
           });
       }
     }

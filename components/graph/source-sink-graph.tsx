@@ -13,7 +13,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { shownName } from "@/lib/model/prose";
-import type { GraphSectionData, ToolDetail } from "@/lib/graph/view";
+import type { GraphSectionData, ToolDetail } from "@/lib/graph/section";
 import type { GraphDetails } from "./graph-view";
 import { fitText } from "./fit-text";
 import { groupCount, nodeLabels } from "./node-labels";

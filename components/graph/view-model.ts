@@ -4,18 +4,12 @@
  * decides anything the analysis did not already decide.
  */
 import type { Analysis, PathView, ToolView } from "@/lib/analysis/analyze";
-import { isFocusSink, type GraphSectionData } from "@/lib/graph/view";
+import type { ControlPosition } from "@/lib/controls/catalog";
+import type { ControlScope, ControlStatus } from "@/lib/controls/types";
+import { isFocusSink, type GraphControlEntry, type GraphSectionData } from "@/lib/graph/section";
 import { splitToolKey, type NodeId, type ToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
-import type { ControlPosition } from "@/lib/controls/catalog";
-import {
-  CONTROLS,
-  controlEntry,
-  controlEvaluations,
-  type ControlRegistry,
-} from "@/lib/controls/registry";
 import type { ToolRole } from "@/lib/review/schema";
-import type { ControlScope, ControlStatus } from "@/lib/controls/types";
 
 /** Display names of servers and agents, from the review document. */
 export type GraphNames = { server: (id: string) => string; agent: (id: string) => string };
@@ -51,6 +45,8 @@ export type ControlRow = {
   /** A registry id. */
   controlId: string;
   name: string;
+  /** Whether the control, configured where it is missing, would cut the path. */
+  canCutPath: boolean;
   scope: ControlScope;
   status: ControlStatus;
   sitsAt: ControlPosition;
@@ -61,19 +57,27 @@ export type ControlRow = {
   attachesTo: NodeId[];
 };
 
-/** Every control evaluation of the analysis, configured or absent, in registry order. */
-export function controlRows(
+/** A control's entry in the catalog the graph view carries. */
+export function controlOf(
   analysis: Pick<GraphSectionData, "controls">,
-  registry: ControlRegistry = CONTROLS,
-): ControlRow[] {
-  const c = analysis.controls;
-  const all = [...controlEvaluations(c, registry), ...c.absent];
-  const rank = new Map(registry.map((d, i) => [d.entry.id, i]));
-  return all
-    .map((e, i) => ({
+  controlId: string,
+): GraphControlEntry {
+  const entry = analysis.controls.catalog.find((c) => c.id === controlId);
+  // The server sends an entry for every control it evaluated; an id without one is a broken response.
+  if (!entry)
+    throw new Error(`the graph view names control ${controlId} and sends no entry for it`);
+  return entry;
+}
+
+/** Every control evaluation of the analysis, configured or absent, in registry order (as sent). */
+export function controlRows(analysis: Pick<GraphSectionData, "controls">): ControlRow[] {
+  return analysis.controls.evaluations.map((e, i) => {
+    const entry = controlOf(analysis, e.controlId);
+    return {
       key: `${e.controlId}:${e.scope.kind === "server" ? e.scope.serverId : e.scope.kind === "agent" ? e.scope.agentId : "review"}:${e.status}:${i}`,
       controlId: e.controlId,
-      name: controlEntry(e.controlId, registry).name,
+      name: entry.name,
+      canCutPath: entry.canCutPath,
       scope: e.scope,
       status: e.status,
       sitsAt: e.sitsAt,
@@ -82,16 +86,12 @@ export function controlRows(
       residue: e.residue,
       summary: e.summary,
       attachesTo: e.attachesTo,
-    }))
-    .sort((a, b) => rank.get(a.controlId)! - rank.get(b.controlId)!);
+    };
+  });
 }
 
 /** Text for a control's hover and focus tooltip: where it sits, what it stops, what it leaves. */
-export function controlTooltip(
-  row: ControlRow,
-  scopeName: string,
-  registry: ControlRegistry = CONTROLS,
-): string[] {
+export function controlTooltip(row: ControlRow, scopeName: string): string[] {
   return [
     `${row.name} — ${STATUS_LABEL[row.status]} (${scopeName})`,
     row.summary,
@@ -100,7 +100,7 @@ export function controlTooltip(
     `Leaves: ${row.residue}`,
     row.cutsPath
       ? "Cuts the source-to-sink path"
-      : controlEntry(row.controlId, registry).canCutPath
+      : row.canCutPath
         ? "Would cut the path; not in place"
         : "Narrows an end of the path; does not cut it",
   ];
@@ -149,7 +149,7 @@ export function noPathReason(analysis: {
 }
 
 // What the graph opens on is decided with the data the server sends it (lib/graph/view.ts).
-export { FOCUS_SINK_ROLES, focusView, isFocusSink, type FocusView } from "@/lib/graph/view";
+export { FOCUS_SINK_ROLES, focusView, isFocusSink, type FocusView } from "@/lib/graph/section";
 
 /** A path whose returning tool is its sink: the tool's own output reaches it again in the session. */
 export const isSelfPath = (p: Pick<PathView, "returningTool" | "sink">): boolean =>

@@ -15,7 +15,7 @@ import {
   type GraphSectionWire,
   type PathDetail,
   type ToolDetail,
-} from "@/lib/graph/view";
+} from "@/lib/graph/section";
 import { ANALYSIS_VERSION } from "@/lib/analysis/version";
 import type { ReviewId } from "@/lib/ids";
 
@@ -76,6 +76,9 @@ const ReviewGraphWireSchema = z.custom<GraphSectionWire & { reviewId: ReviewId; 
       Array.isArray(paths.listed) &&
       isObject(controls) &&
       isObject(controls.residue) &&
+      Array.isArray(controls.catalog) &&
+      Array.isArray(controls.evaluations) &&
+      Array.isArray(controls.sessionMarks) &&
       Array.isArray(v.agents) &&
       Array.isArray(v.controlsOnPath) &&
       Array.isArray(v.toolLists)

@@ -4,7 +4,7 @@
  * per-agent verdicts with the split action, and every control where it sits. Everything shown is
  * what the graph view route returned for the current revision (`lib/graph/view.ts`: the default
  * view, or the whole graph after "Show all"; a tool's reasons and a path's findings when opened);
- * the split applies the lib's `applySplit` to the review and saves it as a new revision, after
+ * the split applies the lib's `applySplit` (loaded on the click) to the review and saves it as a new revision, after
  * which the view refetches.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -22,9 +22,8 @@ import { preloadSourceSinkGraph } from "@/components/graph/graph";
 import { AfterTheGraph, GraphView, type GraphDetails } from "@/components/graph/graph-view";
 import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
-import type { GraphAgent } from "@/lib/graph/view";
+import type { GraphAgent } from "@/lib/graph/section";
 import { toolKey } from "@/lib/model/ids";
-import { applySplit } from "@/lib/controls/separation";
 import type { Review } from "@/lib/review/schema";
 import type { ReviewHead } from "@/lib/reviews/api";
 
@@ -91,6 +90,9 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
       });
       return;
     }
+    // The split's code is the separation control's, with the role inference behind it: loaded
+    // when a reviewer splits, not with the section.
+    const { applySplit } = await import("@/lib/controls/separation");
     const next = applySplit(review, agent.agentId);
     // The route may analyse inspected (snapshot) tools while the browser only has the review:
     // save only a split that matches the plan the server computed, so what is saved is what was shown.

@@ -2,14 +2,9 @@ import { describe, expect, it } from "vitest";
 import { generateReview } from "@/bench/suites/analysis";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
-import {
-  decodeGraphSection,
-  encodeGraphSection,
-  focusView,
-  graphSectionData,
-  pathDetail,
-  toolDetail,
-} from "./view";
+import { controlEvaluations } from "@/lib/controls/registry";
+import { decodeGraphSection, encodeGraphSection, focusView } from "./section";
+import { graphSectionData, pathDetail, toolDetail } from "./view";
 
 // The bench's large review: 50 servers, 5,000 tools, 200 sources, 20 agents (issue 16).
 const review = generateReview();
@@ -17,6 +12,7 @@ const analysis = analyzeReview(review, toolListsFromReview(review));
 const focus = focusView(analysis)!;
 const ofFocus = graphSectionData(analysis, "focus");
 const ofWhole = graphSectionData(analysis, "whole");
+const order = (id: string) => ofFocus.controls.catalog.findIndex((c) => c.id === id);
 
 describe("the Graph section's view of the 5,000-tool review", () => {
   it("holds the default view's nodes and the edges between them, and says how many the whole graph has", () => {
@@ -47,11 +43,47 @@ describe("the Graph section's view of the 5,000-tool review", () => {
     expect(ofFocus.agents.map((a) => [a.agentId, a.pathCount, a.toolCount])).toEqual(
       analysis.agents.map((a) => [a.agentId, a.pathCount, a.tools.length]),
     );
-    expect(ofFocus.controls.absent.length).toBe(analysis.controls.absent.length);
+    expect(ofFocus.controls.evaluations.map((e) => [e.controlId, e.scope, e.status])).toEqual(
+      [...controlEvaluations(analysis.controls), ...analysis.controls.absent]
+        .map((e) => [e.controlId, e.scope, e.status])
+        .sort((a, b) => order(a[0] as string) - order(b[0] as string)),
+    );
     expect(ofFocus.controls.residue).toBe(analysis.controls.residue);
     // The sinks of listed paths say whether they were confirmed (the path list's order).
     const sinks = new Set(analysis.paths.listed.map((p) => p.sink));
     expect(new Set(ofFocus.tools.map((t) => t.key))).toEqual(sinks);
+  });
+
+  it("carries what the graph needs of the registry, so the browser loads no control module", () => {
+    expect(ofFocus.controls.catalog.map((c) => [c.id, c.drawnOn, c.canCutPath])).toEqual([
+      ["credential", "server_group", false],
+      ["egress", "server_group", false],
+      ["separation", "agent_sessions", true],
+      ["approval", "sink_call", false],
+    ]);
+    // Rows carry the common fields only; separation's per-agent plans are sent once, on their own.
+    for (const row of ofFocus.controls.evaluations)
+      expect(Object.keys(row).sort()).toEqual([
+        "attachesTo",
+        "controlId",
+        "cutsPath",
+        "residue",
+        "scope",
+        "sitsAt",
+        "status",
+        "stops",
+        "summary",
+      ]);
+    // Separation's mark at each agent session, worded with the agent's name.
+    const marks = ofFocus.controls.sessionMarks;
+    expect(marks.map((m) => m.agentId)).toEqual(
+      analysis.controls.separation.agents.map((a) => a.agentId),
+    );
+    for (const m of marks) {
+      const agent = analysis.agents.find((a) => a.agentId === m.agentId)!;
+      expect(m.summary).toContain(agent.name);
+      expect(m.cut === null).toBe(!m.cutsPath);
+    }
   });
 
   it("goes over the wire in under 2 MB for the default view, and decodes to the same view", () => {

@@ -16,6 +16,7 @@ import { why } from "@/lib/model/findings";
 import { createDemoReview } from "@/lib/review/demo";
 import { ControlsSchema, DecisionConditionSchema, type Review } from "@/lib/review/schema";
 import { candidateConditions } from "@/lib/workbench/decisions";
+import { graphSectionData } from "@/lib/graph/view";
 import { controlRows } from "@/components/graph/view-model";
 import { defaultCollapsed, layoutGraph } from "@/components/graph/layout";
 import { placeControls } from "@/components/graph/placement";
@@ -157,14 +158,16 @@ describe("a fifth control, added through the registry alone", () => {
 
   it("is placed in the graph's view model, on its server's group", () => {
     const analysis = analyse(withoutDigest(demo));
-    const rows = controlRows(analysis, registry);
+    // The graph view is built with the registry; the browser's view model reads only the view.
+    const view = graphSectionData(analysis, "whole", registry);
+    const rows = controlRows(view);
     expect(rows.filter((r) => r.controlId === "image_pin").map((r) => r.name)).toEqual([
       "Pinned server image",
     ]);
     // Registry order: after the four built-in controls.
     expect(rows.at(-1)?.controlId).toBe("image_pin");
     const layout = layoutGraph(analysis, defaultCollapsed(analysis));
-    const placed = placeControls(analysis, layout, names, registry);
+    const placed = placeControls(view, layout, names);
     const marker = placed.markers.find((m) => m.label.startsWith("image_pin"));
     expect(marker).toMatchObject({ label: "image_pin ✕", status: "fails" });
     expect(marker?.tooltip[0]).toBe("Pinned server image — fails (knowledge-mcp)");

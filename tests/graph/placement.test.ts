@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
+import { graphSectionData } from "@/lib/graph/view";
 import { ReviewSchema } from "@/lib/review/schema";
 import { COLLAPSE_ABOVE, defaultCollapsed, groupKey, layoutGraph } from "@/components/graph/layout";
 import { placeControls } from "@/components/graph/placement";
@@ -50,6 +51,7 @@ const review = ReviewSchema.parse({
   ],
 });
 const analysis = analyzeReview(review, toolListsFromReview(review));
+const view = graphSectionData(analysis, "whole");
 const approvalAbsent = analysis.controls.absent.find((c) => c.controlId === "approval");
 
 describe("placing the approval control on the sink call", () => {
@@ -59,7 +61,7 @@ describe("placing the approval control on the sink call", () => {
 
   it("draws one approval mark on the edge into a collapsed sink group, and adds its lines to the group once", () => {
     const layout = layoutGraph(analysis, defaultCollapsed(analysis));
-    const { markers, byNode } = placeControls(analysis, layout, names);
+    const { markers, byNode } = placeControls(view, layout, names);
     const approvals = markers.filter((m) => m.key.startsWith("approval:"));
     expect(approvals.map((m) => m.key)).toEqual([
       expect.stringMatching(new RegExp(`:${groupKey("sink", "ops")}$`)),
@@ -71,7 +73,7 @@ describe("placing the approval control on the sink call", () => {
 
   it("draws one mark per sink call when the group is expanded", () => {
     const layout = layoutGraph(analysis, new Set());
-    const { markers, byNode } = placeControls(analysis, layout, names);
+    const { markers, byNode } = placeControls(view, layout, names);
     const approvals = markers.filter((m) => m.key.startsWith("approval:"));
     expect(approvals).toHaveLength(SINKS);
     expect(new Set(approvals.map((m) => `${m.x},${m.y}`)).size).toBe(SINKS); // each on its own edge

@@ -81,7 +81,7 @@ export function ShareAnalysis(props: {
           Only tool-set separation cuts the source-to-sink path; the others narrow what sits at
           either end of it.
         </p>
-        <ControlsTable analysis={analysis} names={names} />
+        <ControlsTable analysis={view} names={names} />
       </section>
     </>
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { graphSectionData, encodeGraphSection } from "@/lib/graph/view";
+import { encodeGraphSection } from "@/lib/graph/section";
+import { graphSectionData } from "@/lib/graph/view";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { ReviewIdSchema } from "@/lib/ids";
 import { getDb } from "@/lib/store/db";
