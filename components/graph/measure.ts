@@ -6,6 +6,8 @@ const CHAR = 0.6;
 
 let ctx: CanvasRenderingContext2D | null | undefined;
 let fontFamily = "sans-serif";
+/** The font last set on `ctx`: setting it parses the string, once per label otherwise. */
+let ctxFont = "";
 
 /** The width of `text` in pixels at `size` px and `weight`. */
 export function measureText(text: string, size: number, weight = 400): number {
@@ -15,7 +17,8 @@ export function measureText(text: string, size: number, weight = 400): number {
     fontFamily = getComputedStyle(document.body).fontFamily || fontFamily;
   }
   if (!ctx) return [...text].length * size * CHAR;
-  ctx.font = `${weight} ${size}px ${fontFamily}`;
+  const font = `${weight} ${size}px ${fontFamily}`;
+  if (font !== ctxFont) ctx.font = ctxFont = font;
   return ctx.measureText(text).width;
 }
 

@@ -95,6 +95,33 @@ const nodeServer = (n: LayoutNode): string | null =>
       ? n.node.serverId
       : null;
 
+/** A vertical stretch of the canvas, in its coordinates. */
+type Band = { top: number; bottom: number };
+
+/** How far beyond the scroll box's visible rows the first draw reaches, in px. */
+const BAND_MARGIN = 200;
+
+/**
+ * What the first draw puts in: the rows of the canvas the graph's scroll box shows, and
+ * BAND_MARGIN above and below. On the 5,000-tool review the canvas is about 4,300 px tall in a
+ * 560 px box, and creating, styling and laying out all of its ~8,000 elements before anything was
+ * on screen took most of the section's time to first paint; the rest is drawn in the task after
+ * that paint. Null when the canvas fits the band (or has no scroll box): then it is all drawn at once.
+ */
+function firstBand(svg: SVGSVGElement, height: number): Band | null {
+  const box = svg.closest(".rr-graph-scroll");
+  if (!box || box.clientHeight === 0) return null;
+  const band = {
+    top: box.scrollTop - BAND_MARGIN,
+    bottom: box.scrollTop + box.clientHeight + BAND_MARGIN,
+  };
+  return band.top <= 0 && band.bottom >= height ? null : band;
+}
+
+/** Whether [top, bottom] meets the band (no band: everything does). */
+const meets = (band: Band | null, top: number, bottom: number) =>
+  band === null || (bottom >= band.top && top <= band.bottom);
+
 /** A tool's details: undefined while not fetched, null when the analysis has no such tool. */
 type ToolLookup = (key: string) => ToolDetail | null | undefined;
 
@@ -338,191 +365,244 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         .catch(() => undefined);
     };
 
-    // Server groups.
-    gGroups
-      .selectAll<SVGRectElement, (typeof layout.groups)[number]>("rect.group")
-      .data(layout.groups, (g) => g.key)
-      .join("rect")
-      .attr("class", (g) => `group ${g.role}${g.collapsed ? " collapsed" : ""}`)
-      .attr("x", (g) => g.x)
-      .attr("y", (g) => g.y)
-      .attr("width", (g) => g.w)
-      .attr("height", (g) => g.h)
-      .attr("rx", 6);
+    /** Whether an edge meets the band: it spans from the higher of its two ends to the lower. */
+    const edgeMeets = (band: Band, e: LayoutEdge) => {
+      const a = layout.byKey.get(e.from);
+      const b = layout.byKey.get(e.to);
+      return !!a && !!b && meets(band, Math.min(a.y, b.y), Math.max(a.y + a.h, b.y + b.h));
+    };
+    /**
+     * Joins the layout into the SVG: what meets `band`, or everything when it is null. `reorder`
+     * after a banded draw: what it left out was appended after it, and the SVG's order is the
+     * reading and stacking order, so every element is put back in layout order.
+     */
+    const draw = (band: Band | null, reorder: boolean) => {
+      const inOrder = <S extends { order(): S }>(selection: S) =>
+        reorder ? selection.order() : selection;
+      // Server groups.
+      const groupSel = gGroups
+        .selectAll<SVGRectElement, (typeof layout.groups)[number]>("rect.group")
+        .data(
+          layout.groups.filter((g) => meets(band, g.y, g.y + g.h)),
+          (g) => g.key,
+        )
+        .join("rect")
+        .attr("class", (g) => `group ${g.role}${g.collapsed ? " collapsed" : ""}`)
+        .attr("x", (g) => g.x)
+        .attr("y", (g) => g.y)
+        .attr("width", (g) => g.w)
+        .attr("height", (g) => g.h)
+        .attr("rx", 6);
+      inOrder(groupSel);
 
-    // Session boundaries: where tool-set separation sits.
-    gGroups
-      .selectAll<SVGRectElement, LayoutNode>("rect.session")
-      .data(
-        layout.nodes.filter((n) => n.kind === "agent"),
-        (n) => n.key,
-      )
-      .join("rect")
-      .attr("class", (n) => {
-        const a = analysis.controls.separation.agents.find((x) => `agent:${x.agentId}` === n.key);
-        return `session${a?.holdsBoth ? " fails" : " holds"}`;
-      })
-      .attr("x", (n) => n.x - 5)
-      .attr("y", (n) => n.y - 6)
-      .attr("width", (n) => n.w + 10)
-      .attr("height", (n) => n.h + 12)
-      .attr("rx", 8);
+      // Session boundaries: where tool-set separation sits.
+      const sessionSel = gGroups
+        .selectAll<SVGRectElement, LayoutNode>("rect.session")
+        .data(
+          layout.nodes.filter((n) => n.kind === "agent" && meets(band, n.y, n.y + n.h)),
+          (n) => n.key,
+        )
+        .join("rect")
+        .attr("class", (n) => {
+          const a = analysis.controls.separation.agents.find((x) => `agent:${x.agentId}` === n.key);
+          return `session${a?.holdsBoth ? " fails" : " holds"}`;
+        })
+        .attr("x", (n) => n.x - 5)
+        .attr("y", (n) => n.y - 6)
+        .attr("width", (n) => n.w + 10)
+        .attr("height", (n) => n.h + 12)
+        .attr("rx", 8);
+      // A second kind in the same layer: raised, they follow every group as in a draw at once.
+      if (reorder) sessionSel.raise();
 
-    // Edges: strong on a path, muted otherwise, accent when highlighted.
-    gEdges
-      .selectAll<SVGPathElement, LayoutEdge>("path.edge")
-      .data(layout.edges, (e) => e.key)
-      .join("path")
-      .attr("class", (e) => {
-        const hl = highlight ? (highlight.edges.has(e.key) ? " hl" : " dim") : "";
-        return `edge ${e.onPath ? "on" : "off"}${hl}`;
-      })
-      .attr("d", (e) => curve(e, layout)?.d ?? "")
-      .attr("data-edge", (e) => e.key);
+      // Edges: strong on a path, muted otherwise, accent when highlighted.
+      const edgeSel = gEdges
+        .selectAll<SVGPathElement, LayoutEdge>("path.edge")
+        .data(band ? layout.edges.filter((e) => edgeMeets(band, e)) : layout.edges, (e) => e.key)
+        .join("path")
+        .attr("class", (e) => {
+          const hl = highlight ? (highlight.edges.has(e.key) ? " hl" : " dim") : "";
+          return `edge ${e.onPath ? "on" : "off"}${hl}`;
+        })
+        .attr("d", (e) => curve(e, layout)?.d ?? "")
+        .attr("data-edge", (e) => e.key);
+      inOrder(edgeSel);
 
-    // Nodes.
-    const nodeSel = gNodes
-      .selectAll<SVGGElement, LayoutNode>("g.gnode")
-      .data(layout.nodes, (n) => n.key)
-      .join((enter) => {
-        const g = enter.append("g");
-        g.append("rect").attr("class", "ring");
-        g.append("rect").attr("class", "box");
-        // Only a sink has the stripe and only a group header the ▸/▾ mark (a key never changes
-        // kind), so the other nodes do not carry empty elements for the browser to style and lay out.
-        g.filter((n) => n.kind === "sink")
-          .append("rect")
-          .attr("class", "stripe");
-        g.append("text").attr("class", "label");
-        g.filter((n) => n.group !== null)
-          .append("text")
-          .attr("class", "meta");
-        g.on("click", (_event: MouseEvent, n) => {
-          if (n.kind === "group") latest.current.onToggleGroup(n.key);
-          else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
-          setActive(n.key);
+      // Nodes.
+      const nodeSel = gNodes
+        .selectAll<SVGGElement, LayoutNode>("g.gnode")
+        .data(
+          band ? layout.nodes.filter((n) => meets(band, n.y, n.y + n.h)) : layout.nodes,
+          (n) => n.key,
+        )
+        .join((enter) => {
+          const g = enter.append("g");
+          g.append("rect").attr("class", "ring");
+          g.append("rect").attr("class", "box");
+          // Only a sink has the stripe and only a group header the ▸/▾ mark (a key never changes
+          // kind), so the other nodes do not carry empty elements for the browser to style and lay out.
+          g.filter((n) => n.kind === "sink")
+            .append("rect")
+            .attr("class", "stripe");
+          g.append("text").attr("class", "label");
+          g.filter((n) => n.group !== null)
+            .append("text")
+            .attr("class", "meta");
+          g.on("click", (_event: MouseEvent, n) => {
+            if (n.kind === "group") latest.current.onToggleGroup(n.key);
+            else latest.current.onSelectNode(latest.current.selectedKey === n.key ? null : n.key);
+            setActive(n.key);
+          });
+          g.on("mouseenter", function (event: MouseEvent, n) {
+            open(event, n, this);
+          });
+          g.on("mouseleave", hideTip);
+          g.on("focus", function (event: FocusEvent, n) {
+            open(event, n, this);
+          });
+          g.on("blur", hideTip);
+          return g;
         });
-        g.on("mouseenter", function (event: MouseEvent, n) {
-          open(event, n, this);
-        });
-        g.on("mouseleave", hideTip);
-        g.on("focus", function (event: FocusEvent, n) {
-          open(event, n, this);
-        });
-        g.on("blur", hideTip);
-        return g;
-      });
-    nodeSel
-      .attr("class", (n) => {
-        const node = n.node;
-        const open = node?.kind === "writers" && node.reachesOutsideBoundary ? " open" : "";
-        const suggested =
-          node &&
-          (node.kind === "returning" || node.kind === "sink") &&
-          node.rolesOrigin === "suggested"
-            ? " suggested"
-            : "";
-        const hl = highlight ? (highlight.nodes.has(n.key) ? " hl" : " dim") : "";
-        const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
-        const server = nodeServer(n);
-        const isBlocked = server !== null && blocked.has(server) ? " blocked" : "";
-        return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${isBlocked}${selectedKey === n.key ? " selected" : ""}`;
-      })
-      .attr("transform", (n) => `translate(${n.x},${n.y})`)
-      .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
-      .attr("role", "button")
-      .attr("data-key", (n) => n.key)
-      .attr("data-column", (n) => n.column)
-      .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label, blocked))
-      .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
-      .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
-    nodeSel
-      .select("rect.ring")
-      .attr("x", -3)
-      .attr("y", -3)
-      .attr("width", (n) => n.w + 6)
-      .attr("height", (n) => n.h + 6)
-      .attr("rx", 6);
-    nodeSel
-      .select("rect.box")
-      .attr("width", (n) => n.w)
-      .attr("height", (n) => n.h)
-      .attr("rx", 4);
-    nodeSel
-      .select("rect.stripe")
-      .attr("width", 3)
-      .attr("height", (n) => n.h)
-      .attr("rx", 1.5);
-    nodeSel
-      .select("text.label")
-      .attr("x", (n) => (n.group ? 16 : 8))
-      .attr("y", 15)
-      .text((n) => labels.get(n.key) ?? n.label);
-    nodeSel
-      .select("text.meta")
-      .attr("x", 5)
-      .attr("y", 15)
-      .text((n) => (n.group?.collapsed ? "▸" : "▾"));
-    nodeSel
-      .filter((n) => n.group !== null)
-      .select("text.label")
-      .append("tspan")
-      .attr("class", "count")
-      .text((n) => groupCount(n.group!));
+      nodeSel
+        .attr("class", (n) => {
+          const node = n.node;
+          const open = node?.kind === "writers" && node.reachesOutsideBoundary ? " open" : "";
+          const suggested =
+            node &&
+            (node.kind === "returning" || node.kind === "sink") &&
+            node.rolesOrigin === "suggested"
+              ? " suggested"
+              : "";
+          const hl = highlight ? (highlight.nodes.has(n.key) ? " hl" : " dim") : "";
+          const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
+          const server = nodeServer(n);
+          const isBlocked = server !== null && blocked.has(server) ? " blocked" : "";
+          return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${isBlocked}${selectedKey === n.key ? " selected" : ""}`;
+        })
+        .attr("transform", (n) => `translate(${n.x},${n.y})`)
+        .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
+        .attr("role", "button")
+        .attr("data-key", (n) => n.key)
+        .attr("data-column", (n) => n.column)
+        .attr("aria-label", (n) => ariaLabel(n, names, labels.get(n.key) ?? n.label, blocked))
+        .attr("aria-pressed", (n) => (n.group ? null : String(selectedKey === n.key)))
+        .attr("aria-expanded", (n) => (n.group ? String(!n.group.collapsed) : null));
+      inOrder(nodeSel);
+      nodeSel
+        .select("rect.ring")
+        .attr("x", -3)
+        .attr("y", -3)
+        .attr("width", (n) => n.w + 6)
+        .attr("height", (n) => n.h + 6)
+        .attr("rx", 6);
+      nodeSel
+        .select("rect.box")
+        .attr("width", (n) => n.w)
+        .attr("height", (n) => n.h)
+        .attr("rx", 4);
+      nodeSel
+        .select("rect.stripe")
+        .attr("width", 3)
+        .attr("height", (n) => n.h)
+        .attr("rx", 1.5);
+      nodeSel
+        .select("text.label")
+        .attr("x", (n) => (n.group ? 16 : 8))
+        .attr("y", 15)
+        .text((n) => labels.get(n.key) ?? n.label);
+      nodeSel
+        .select("text.meta")
+        .attr("x", 5)
+        .attr("y", 15)
+        .text((n) => (n.group?.collapsed ? "▸" : "▾"));
+      nodeSel
+        .filter((n) => n.group !== null)
+        .select("text.label")
+        .append("tspan")
+        .attr("class", "count")
+        .text((n) => groupCount(n.group!));
 
-    // Control markers and cut marks.
-    const marks = gMarks
-      .selectAll<SVGGElement, Marker>("g.marker")
-      .data(controls.markers, (m) => m.key)
-      .join((enter) => {
-        const g = enter.append("g");
-        g.append("rect");
-        g.append("text");
-        return g;
-      })
-      .attr("class", (m) => `marker s-${m.status}`)
-      .attr("transform", (m) => `translate(${m.x},${m.y})`)
-      .attr("data-control", (m) => m.key)
-      .on("mouseenter", (event: MouseEvent, m) => showTip(event, m.tooltip))
-      .on("mouseleave", hideTip);
-    marks
-      .select("rect")
-      .attr("width", (m) => pillWidth(m.label))
-      .attr("height", PILL_H)
-      .attr("rx", PILL_H / 2);
-    marks
-      .select("text")
-      .attr("x", 6)
-      .attr("y", 11)
-      .text((m) => m.label);
-    marks.each(function (m) {
-      select(this).selectAll("title").data([m]).join("title").text(m.tooltip.join("\n"));
-    });
+      // Control markers and cut marks.
+      const marks = gMarks
+        .selectAll<SVGGElement, Marker>("g.marker")
+        .data(
+          band ? controls.markers.filter((m) => meets(band, m.y, m.y + PILL_H)) : controls.markers,
+          (m) => m.key,
+        )
+        .join((enter) => {
+          const g = enter.append("g");
+          g.append("rect");
+          g.append("text");
+          g.append("title");
+          return g;
+        })
+        .attr("class", (m) => `marker s-${m.status}`)
+        .attr("transform", (m) => `translate(${m.x},${m.y})`)
+        .attr("data-control", (m) => m.key)
+        .on("mouseenter", (event: MouseEvent, m) => showTip(event, m.tooltip))
+        .on("mouseleave", hideTip);
+      marks
+        .select("rect")
+        .attr("width", (m) => pillWidth(m.label))
+        .attr("height", PILL_H)
+        .attr("rx", PILL_H / 2);
+      marks
+        .select("text")
+        .attr("x", 6)
+        .attr("y", 11)
+        .text((m) => m.label);
+      marks.select("title").text((m) => m.tooltip.join("\n"));
+      inOrder(marks);
 
-    const cutSel = gMarks
-      .selectAll<SVGGElement, Cut>("g.cut")
-      .data(controls.cuts, (c) => c.key)
-      .join((enter) => {
-        const g = enter.append("g").attr("class", "cut");
-        g.append("path").attr("class", "stub");
-        g.append("path").attr("class", "mark");
-        g.append("text");
-        g.append("title");
-        return g;
-      })
-      .attr("transform", (c) => `translate(${c.x},${c.y})`)
-      .attr("data-cut", (c) => c.key)
-      .on("mouseenter", (event: MouseEvent, c) => showTip(event, c.tooltip))
-      .on("mouseleave", hideTip);
-    cutSel.select("path.stub").attr("d", "M0,0H30");
-    cutSel.select("path.mark").attr("d", "M31,-7L25,7M37,-7L31,7");
-    cutSel.select("text").attr("x", 2).attr("y", -5).text("cut");
-    cutSel.select("title").text((c) => c.tooltip.join("\n"));
+      const cutSel = gMarks
+        .selectAll<SVGGElement, Cut>("g.cut")
+        .data(
+          band ? controls.cuts.filter((c) => meets(band, c.y - 7, c.y + 7)) : controls.cuts,
+          (c) => c.key,
+        )
+        .join((enter) => {
+          const g = enter.append("g").attr("class", "cut");
+          g.append("path").attr("class", "stub");
+          g.append("path").attr("class", "mark");
+          g.append("text");
+          g.append("title");
+          return g;
+        })
+        .attr("transform", (c) => `translate(${c.x},${c.y})`)
+        .attr("data-cut", (c) => c.key)
+        .on("mouseenter", (event: MouseEvent, c) => showTip(event, c.tooltip))
+        .on("mouseleave", hideTip);
+      cutSel.select("path.stub").attr("d", "M0,0H30");
+      cutSel.select("path.mark").attr("d", "M31,-7L25,7M37,-7L31,7");
+      cutSel.select("text").attr("x", 2).attr("y", -5).text("cut");
+      cutSel.select("title").text((c) => c.tooltip.join("\n"));
+      if (reorder) cutSel.raise();
+    };
 
+    const band =
+      painted.current || layout.nodes.length === 0 ? null : firstBand(svgEl, layout.height);
+    draw(band, false);
+    let cancelled = false;
+    let rest: ReturnType<typeof setTimeout> | undefined;
     if (!painted.current && layout.nodes.length > 0) {
       painted.current = true;
-      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("graph-painted")));
+      // Set on the frame after the first paint; the rest of a banded draw follows it, so what is
+      // timed is what the reader first sees. A redraw before then draws everything itself.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          performance.mark("graph-painted");
+          if (band && !cancelled)
+            rest = setTimeout(() => {
+              if (cancelled) return;
+              draw(null, true);
+            });
+        }),
+      );
     }
+    return () => {
+      cancelled = true;
+      clearTimeout(rest);
+    };
   }, [analysis, layout, highlight, selectedKey, activeKey, controls, names, labels, queryClient]);
 
   const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {

@@ -2,7 +2,12 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
-import { gitlabLikeReview, largeReview, TWO_HUNDRED_TOOLS } from "../support/large-review";
+import {
+  FIVE_HUNDRED_NODES,
+  gitlabLikeReview,
+  largeReview,
+  TWO_HUNDRED_TOOLS,
+} from "../support/large-review";
 
 const PORTAL_PATH =
   "path:on-call:support-portal:knowledge-mcp/knowledge_search->deploy-tools/trigger_deploy";
@@ -516,4 +521,84 @@ test("[graph]: every reason of a suggested role shows while its checkbox has key
   await box.focus();
   expect(await shownOnScreen()).toBe(true);
   for (const r of reasons) await expect(label).toContainText(r);
+});
+
+test("[graph]: a graph taller than its scroll box paints the rows in view first, then draws the rest into the same SVG, in the same order, as a graph drawn at once", async ({
+  page,
+}) => {
+  const errors = failOnPageErrors(page);
+  const res = await page.request.post("/api/reviews", {
+    data: { review: largeReview(FIVE_HUNDRED_NODES, "Generated: 500 nodes") },
+    headers: bearer,
+  });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+
+  // The nodes in the SVG when the first-paint mark is set, and the SVG's elements in order once
+  // the drawing has settled (two reads a second apart agree).
+  const atPaint = () => (performance as Performance & { nodesAtPaint?: number }).nodesAtPaint;
+  const countAtPaint = () => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name: string, options?: PerformanceMarkOptions) => {
+      if (name === "graph-painted")
+        (performance as Performance & { nodesAtPaint?: number }).nodesAtPaint =
+          document.querySelectorAll('[data-testid="graph-svg"] g.gnode').length;
+      return mark(name, options);
+    };
+  };
+  const drawn = (p: Page) =>
+    p
+      .getByTestId("graph-svg")
+      .evaluate((svg) =>
+        [...svg.querySelectorAll(":scope > g > *")].map(
+          (e) =>
+            `${e.parentElement!.getAttribute("class")} ${e.tagName} ${e.getAttribute("class")} ${
+              e.getAttribute("data-key") ??
+              e.getAttribute("data-edge") ??
+              e.getAttribute("data-control") ??
+              e.getAttribute("data-cut") ??
+              `${e.getAttribute("x")},${e.getAttribute("y")}`
+            }`,
+        ),
+      );
+  const settled = async (p: Page) => {
+    await p.waitForFunction(() => performance.getEntriesByName("graph-painted").length > 0);
+    let last: string[] = [];
+    await expect
+      .poll(async () => {
+        const now = await drawn(p);
+        const same = now.join("\n") === last.join("\n");
+        last = now;
+        return same;
+      })
+      .toBe(true);
+    return last;
+  };
+
+  await page.addInitScript(countAtPaint);
+  await page.goto(`/reviews/${id}?section=graph`);
+  const banded = await settled(page);
+  const nodes = banded.filter((e) => e.startsWith("layer-nodes ")).length;
+  expect(nodes).toBeGreaterThan(100);
+  // The first paint held only the rows in view (and a margin), not the whole canvas.
+  expect(await page.evaluate(atPaint)).toBeLessThan(nodes / 2);
+
+  // The same graph with a scroll box as tall as the canvas is drawn in one pass.
+  const whole = await page.context().newPage();
+  await whole.addInitScript(countAtPaint);
+  await whole.addInitScript(() => {
+    document.addEventListener("DOMContentLoaded", () => {
+      const style = document.createElement("style");
+      style.textContent = ".rr-graph-scroll { max-height: none !important; }";
+      document.head.append(style);
+    });
+  });
+  await whole.goto(`/reviews/${id}?section=graph`);
+  const atOnce = await settled(whole);
+  expect(await whole.evaluate(atPaint)).toBe(
+    atOnce.filter((e) => e.startsWith("layer-nodes ")).length,
+  );
+  expect(banded).toEqual(atOnce);
+  await whole.close();
+  expect(errors).toEqual([]);
 });
