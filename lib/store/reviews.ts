@@ -98,6 +98,12 @@ export async function createReview(
   });
 }
 
+/** Joins a review's row to its current revision (getReview, readReview). */
+const isCurrentRevision = and(
+  eq(reviewRevisions.reviewId, reviews.id),
+  eq(reviewRevisions.revision, reviews.currentRevision),
+);
+
 /** The latest revision, upgraded to the current schema version; null for an unknown id. */
 export async function getReview(db: Db, id: string): Promise<ReviewRecord | null> {
   const [row] = await db
@@ -109,13 +115,7 @@ export async function getReview(db: Db, id: string): Promise<ReviewRecord | null
       document: reviewRevisions.document,
     })
     .from(reviews)
-    .innerJoin(
-      reviewRevisions,
-      and(
-        eq(reviewRevisions.reviewId, reviews.id),
-        eq(reviewRevisions.revision, reviews.currentRevision),
-      ),
-    )
+    .innerJoin(reviewRevisions, isCurrentRevision)
     .where(eq(reviews.id, id));
   if (!row) return null;
   const { review, upgradedFrom } = loadStored(row.id, row.revision, row.document);
@@ -205,13 +205,7 @@ export async function readReview(db: Db, id: string): Promise<ReviewRecord | nul
       savedAt: savedAtKey,
     })
     .from(reviews)
-    .innerJoin(
-      reviewRevisions,
-      and(
-        eq(reviewRevisions.reviewId, reviews.id),
-        eq(reviewRevisions.revision, reviews.currentRevision),
-      ),
-    )
+    .innerJoin(reviewRevisions, isCurrentRevision)
     .where(eq(reviews.id, id));
   if (!row) return null;
   const parsed = await readParsedRevision(db, row.id, row.revision, row.savedAt);
