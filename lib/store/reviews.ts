@@ -6,7 +6,8 @@ import "server-only";
  * crash never leaves half a save. Documents are validated before they are written and loaded
  * through `loadReviewDocument`, so a review saved by an older schema version still opens.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { z } from "zod";
 import { AppError, badRequestFromZod, fieldIssuesFromZod } from "@/lib/errors";
 import { newId, type ReviewId } from "@/lib/ids";
 import { loadReviewDocument } from "@/lib/review/migrate";
@@ -103,6 +104,42 @@ const isCurrentRevision = and(
   eq(reviewRevisions.reviewId, reviews.id),
   eq(reviewRevisions.revision, reviews.currentRevision),
 );
+
+/** What the schedule reads of a stored document: its servers' ids and whether each has a pin. */
+const PinnedServersSchema = z.array(z.looseObject({ id: z.string(), pin: z.unknown() }));
+
+/**
+ * The reviews saved at or after `since` (all when null), each with the ids of its pinned servers,
+ * or null when the stored `servers` do not read as a list of servers. Only the current revision's
+ * `servers` is read, not the whole document: the scheduler asks this on every tick for every review
+ * saved since the last one, and parsing and validating each whole document there held the embedded
+ * store for about 150 ms a tick with fifty reviewers saving (every save waiting behind it). A pin
+ * sits at `servers[].pin` in every schema version, and a stored document was validated when saved.
+ */
+export async function listPinnedServers(
+  db: Db,
+  since: string | null,
+): Promise<{ reviewId: ReviewId; updatedAt: string; pinned: string[] | null }[]> {
+  const rows = await db
+    .select({
+      id: reviews.id,
+      updatedAt: reviews.updatedAt,
+      servers: sql<unknown>`${reviewRevisions.document}->'servers'`,
+    })
+    .from(reviews)
+    .innerJoin(reviewRevisions, isCurrentRevision)
+    .where(since === null ? undefined : gte(reviews.updatedAt, new Date(since)));
+  return rows.map((r) => {
+    const servers = PinnedServersSchema.safeParse(r.servers ?? []);
+    return {
+      reviewId: r.id as ReviewId,
+      updatedAt: r.updatedAt.toISOString(),
+      pinned: servers.success
+        ? servers.data.filter((s) => s.pin !== null && s.pin !== undefined).map((s) => s.id)
+        : null,
+    };
+  });
+}
 
 /** The latest revision, upgraded to the current schema version; null for an unknown id. */
 export async function getReview(db: Db, id: string): Promise<ReviewRecord | null> {

@@ -5,10 +5,10 @@ import "server-only";
  * interval, so a batch pinned together is spread out) and removes those of servers no longer
  * pinned. The owner sets a server's interval or pauses it; the row keeps it across re-pins.
  */
-import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
-import { getReview, listReviews } from "@/lib/store/reviews";
+import { listPinnedServers } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";
 
 /** A watched server's schedule as stored (lib/watch/schedule.ts WatchViewSchema describes it for the API). */
@@ -30,9 +30,15 @@ const toView = (r: typeof watches.$inferSelect): WatchView => ({
   lastClaimedAt: r.lastClaimedAt?.toISOString() ?? null,
 });
 
+/** Reviews synced per round of `syncWatches` (two statements each round, whatever its size). */
+const SYNC_BATCH = 500;
+
 /**
- * Brings the rows in line with the pins of the reviews saved after `since` (all when null);
- * returns the time to pass as `since` next (the newest save seen), so a tick reads only what changed.
+ * Brings the rows in line with the pins of the reviews saved since `since` (all when null);
+ * returns the time to pass as `since` next (the newest save seen), so a tick reads only what
+ * changed. Reads only each review's pinned server ids (`listPinnedServers`) and writes in batches:
+ * the scheduler calls it every tick, on the same embedded store the saves wait for. A review whose
+ * stored servers do not read as a list is left as it is.
  */
 export async function syncWatches(
   db: Db,
@@ -41,12 +47,43 @@ export async function syncWatches(
   /** Where in its first interval a newly watched server is first due, in [0, 1). */
   random: () => number = Math.random,
 ): Promise<string | null> {
+  const changed = await listPinnedServers(db, since);
   let newest = since;
-  for (const summary of await listReviews(db)) {
-    if (since !== null && summary.updatedAt <= since) continue;
-    if (newest === null || summary.updatedAt > newest) newest = summary.updatedAt;
-    const record = await getReview(db, summary.id);
-    if (record) await syncReviewWatches(db, record, defaultIntervalSeconds, random);
+  for (const c of changed) if (newest === null || c.updatedAt > newest) newest = c.updatedAt;
+  const known = changed.flatMap((c) =>
+    c.pinned ? [{ reviewId: c.reviewId, pinned: c.pinned }] : [],
+  );
+  const key = (reviewId: string, serverId: string) => `${reviewId}\n${serverId}`;
+  for (let i = 0; i < known.length; i += SYNC_BATCH) {
+    const batch = known.slice(i, i + SYNC_BATCH);
+    const existing = await db
+      .select({ reviewId: watches.reviewId, serverId: watches.serverId })
+      .from(watches)
+      .where(
+        inArray(
+          watches.reviewId,
+          batch.map((c) => c.reviewId),
+        ),
+      );
+    const have = new Set(existing.map((w) => key(w.reviewId, w.serverId)));
+    const want = new Set(batch.flatMap((c) => c.pinned.map((s) => key(c.reviewId, s))));
+    const now = Date.now();
+    const added = batch.flatMap((c) =>
+      c.pinned
+        .filter((serverId) => !have.has(key(c.reviewId, serverId)))
+        .map((serverId) => ({
+          reviewId: c.reviewId,
+          serverId,
+          intervalSeconds: defaultIntervalSeconds,
+          nextDueAt: new Date(now + defaultIntervalSeconds * 1000 * random()),
+        })),
+    );
+    if (added.length > 0) await db.insert(watches).values(added).onConflictDoNothing();
+    for (const w of existing)
+      if (!want.has(key(w.reviewId, w.serverId)))
+        await db
+          .delete(watches)
+          .where(and(eq(watches.reviewId, w.reviewId), eq(watches.serverId, w.serverId)));
   }
   return newest;
 }
