@@ -36,14 +36,25 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="app-header">
-          <Link href="/" className="brand">
+          {/* Not prefetched: every page is rendered per request, and prefetching these four on
+              each load rendered them all on the server (twice, on a review page) while the page
+              that was asked for was still loading. */}
+          <Link href="/" className="brand" prefetch={false}>
             Relay Review
           </Link>
           <nav aria-label="Main">
-            <Link href="/">Reviews</Link>
-            <Link href="/changes">Changes</Link>
-            <Link href="/webhooks">Webhooks</Link>
-            <Link href="/secrets">Secrets</Link>
+            <Link href="/" prefetch={false}>
+              Reviews
+            </Link>
+            <Link href="/changes" prefetch={false}>
+              Changes
+            </Link>
+            <Link href="/webhooks" prefetch={false}>
+              Webhooks
+            </Link>
+            <Link href="/secrets" prefetch={false}>
+              Secrets
+            </Link>
           </nav>
           <span className="spacer" />
           <SignOut />

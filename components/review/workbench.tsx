@@ -100,7 +100,10 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
       <div className="page-head">
         <div>
           <p className="small muted" style={{ margin: 0 }}>
-            <Link href="/">Reviews</Link> / revision {head.revision}
+            <Link href="/" prefetch={false}>
+              Reviews
+            </Link>{" "}
+            / revision {head.revision}
           </p>
           <h1>{head.title}</h1>
           {head.summary && (
