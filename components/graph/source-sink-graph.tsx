@@ -106,7 +106,7 @@ const BAND_MARGIN = 200;
  * BAND_MARGIN above and below. On the 5,000-tool review the canvas is about 4,300 px tall in a
  * 560 px box, and creating, styling and laying out all of its ~8,000 elements before anything was
  * on screen took most of the section's time to first paint; the rest is drawn in the task after
- * that paint. Null when the canvas fits the band (or has no scroll box): then it is all drawn at once.
+ * that paint. Null when the canvas fits the band (or has no scroll box): it is all drawn at once.
  */
 function firstBand(svg: SVGSVGElement, height: number): Band | null {
   const box = svg.closest(".rr-graph-scroll");
@@ -279,6 +279,8 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   const { analysis, layout, highlight, selectedKey, names } = props;
   const svgRef = useRef<SVGSVGElement>(null);
   const painted = useRef(false);
+  /** The SVG holds a banded first draw and not yet the rest: the next full draw reorders. */
+  const banded = useRef(false);
   const [active, setActive] = useState<string | null>(null);
   const [tip, setTip] = useState<Tip>(null);
   const latest = useRef(props);
@@ -581,13 +583,15 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
 
     const band =
       painted.current || layout.nodes.length === 0 ? null : firstBand(svgEl, layout.height);
-    draw(band, false);
+    // A full draw after a banded one (the rest, or a redraw that came first) puts the SVG in order.
+    draw(band, band === null && banded.current);
+    banded.current = band !== null;
     let cancelled = false;
     let rest: ReturnType<typeof setTimeout> | undefined;
     if (!painted.current && layout.nodes.length > 0) {
       painted.current = true;
-      // Set on the frame after the first paint; the rest of a banded draw follows it, so what is
-      // timed is what the reader first sees. A redraw before then draws everything itself.
+      // Set on the frame after the first paint; the rest of a banded draw follows it, so what
+      // is timed is what the reader first sees. A redraw before then draws and reorders it all.
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
           performance.mark("graph-painted");
@@ -595,6 +599,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
             rest = setTimeout(() => {
               if (cancelled) return;
               draw(null, true);
+              banded.current = false;
             });
         }),
       );
