@@ -9,13 +9,16 @@
  * this transport's fetch; `oauthRouting` sends the flow's own requests (metadata, registration,
  * token) to the provider's `authFetch` instead (its egress checks and limits), tells the provider
  * about each challenge, and adds the target's static headers to MCP requests only, so a header
- * meant for the MCP server never reaches an authorization server.
+ * meant for the MCP server never reaches an authorization server. A JSON-RPC request refused while
+ * another's authorization is in flight, or sent with the token it replaced, is not answered by a
+ * second authorization: it fails with `AuthorizationInFlight`, for the caller (the gate) to wait
+ * for that one and send the request again.
  */
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
-import type { McpOAuthClient } from "@/lib/mcp/oauth/interface";
+import { AuthorizationInFlight, type McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import { streamableFallbackReason, type TransportOpener } from "@/lib/mcp/session";
 import type { EgressGuard } from "@/lib/mcp/types";
 
@@ -77,6 +80,19 @@ export function isMcpRequest(endpoint: URL, url: URL, init: RequestInit | undefi
   return new Headers(init?.headers).get("accept")?.includes("text/event-stream") ?? false;
 }
 
+/** A POST of one JSON-RPC request (not a notification, a response, or a stream's GET). */
+function isJsonRpcRequest(init: RequestInit | undefined): boolean {
+  if (typeof init?.body !== "string") return false;
+  try {
+    const message: unknown = JSON.parse(init.body);
+    return (
+      typeof message === "object" && message !== null && "method" in message && "id" in message
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** The transport's fetch with an OAuth provider: see the header comment. */
 export function oauthRouting(
   endpoint: URL,
@@ -92,8 +108,16 @@ export function oauthRouting(
     for (const [name, value] of Object.entries(headers))
       if (!merged.has(name)) merged.set(name, value);
     const res = await mcpFetch(url, { ...init, headers: merged });
-    if (res.status === 401 || res.status === 403)
-      auth.noteChallenge(res.status, res.headers.get("www-authenticate"));
+    if (res.status !== 401 && res.status !== 403) return res;
+    const challenge = res.headers.get("www-authenticate");
+    const joined = isJsonRpcRequest(init)
+      ? auth.joinAuthorization(res.status, challenge, merged.get("authorization"))
+      : null;
+    if (joined) {
+      await res.body?.cancel().catch(() => {});
+      throw new AuthorizationInFlight(joined);
+    }
+    auth.noteChallenge(res.status, challenge);
     return res;
   };
 }

@@ -140,6 +140,63 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
     for (const s of secrets) expect(gate.stderr()).not.toContain(s);
   });
 
+  test("interactive: three calls refused at once wait for one consent, and all are answered", async () => {
+    fx = await startOAuthFixture({
+      scopesSupported: ["mcp:read"],
+      callScopes: ["mcp:read", "mcp:write"],
+      client: BOT,
+    });
+    const signed = await recordFor(fx);
+    const gate = await connect([
+      "--record",
+      signed.recordPath,
+      "--public-key",
+      signed.publicKeyPath,
+      "--url",
+      fx.mcpUrl,
+    ]);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => gate.client.callTool({ name: "whoami", arguments: {} })),
+    );
+    for (const r of results) expect(r.content).toEqual([{ type: "text", text: "fixture" }]);
+    // The listing's consent, then one step-up for all three: no second URL, no step-up counted twice.
+    const asked = fx.requests.filter((r) => r.path === "/authorize").map((r) => r.query.scope);
+    expect(asked).toEqual(["mcp:read", "mcp:read mcp:write"]);
+    expect(gate.stderr().match(/authorize at: /g)).toHaveLength(2);
+    const granted = gate.events().filter((e) => e.event === "step_up");
+    expect(granted).toHaveLength(3);
+    for (const e of granted) expect(e.outcome).toBe("granted");
+  });
+
+  test("headless: three calls refused at once get one wider token between them", async () => {
+    fx = await startOAuthFixture({ client: BOT, callScopes: ["mcp:write"] });
+    const signed = await recordFor(fx);
+    const gate = await connect(
+      [
+        "--record",
+        signed.recordPath,
+        "--public-key",
+        signed.publicKeyPath,
+        "--client-credentials",
+        "--client-id",
+        BOT.id,
+        "--client-secret-env",
+        "CI_BOT_SECRET",
+        "--url",
+        fx.mcpUrl,
+      ],
+      { CI_BOT_SECRET: BOT.secret },
+    );
+    const results = await Promise.all(
+      [1, 2, 3].map(() => gate.client.callTool({ name: "whoami", arguments: {} })),
+    );
+    for (const r of results) expect(r.content).toEqual([{ type: "text", text: "fixture" }]);
+    expect(fx.issued.map((i) => [i.grant, i.scope])).toEqual([
+      ["client_credentials", null],
+      ["client_credentials", "mcp:write"],
+    ]);
+  });
+
   test("a refused step-up is the agent's JSON-RPC error naming the step; the session goes on", async () => {
     fx = await startOAuthFixture({
       scopesSupported: ["mcp:read"],

@@ -15,8 +15,10 @@ import "server-only";
  * - after a list_changed from the server, that list is re-read: a surface that no longer hashes
  *   to the record stops the gate (every later request gets an error; under `warn` it is logged);
  * - over OAuth, a forwarded request the server answers 403 insufficient_scope is stepped up in the
- *   middle of the session (`forward`): the user's consent (`options.consent`), then one resend; a
- *   failure is a JSON-RPC error naming the OAuth step, bounded by the provider's limits.
+ *   middle of the session (`forward`): the user's consent (`options.consent`), then one resend;
+ *   requests refused while that step-up is in flight wait for it and are resent, so one consent
+ *   (or one headless token request) answers them all; a failure is a JSON-RPC error naming the
+ *   OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
  * sampling is refused and elicitation declined by the session, as for an inspection: the record
@@ -57,7 +59,11 @@ import {
 } from "@/lib/gate/policy";
 import type { DomainItem } from "@/lib/mcp/convert";
 import { openServerSession } from "@/lib/mcp/node/inspect";
-import { OAuthStepError, type McpOAuthClient } from "@/lib/mcp/oauth/interface";
+import {
+  AuthorizationInFlight,
+  OAuthStepError,
+  type McpOAuthClient,
+} from "@/lib/mcp/oauth/interface";
 import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
@@ -438,7 +444,9 @@ export class Gate {
    * call the listing did not need), the SDK's transport has already asked for a wider one: headless
    * (client credentials) it got it and sent the request again itself; interactive, it printed the
    * authorization URL, and this waits for that consent (one at a time for the whole gate), then
-   * sends the request once more. A refusal is the agent's JSON-RPC error, naming the OAuth step.
+   * sends the request once more. A request refused while another's step-up is in flight waits for
+   * that one instead (`AuthorizationInFlight`), then is sent once more. A refusal is the agent's
+   * JSON-RPC error, naming the OAuth step.
    */
   private async forward(
     request: JSONRPCRequest,
@@ -447,22 +455,8 @@ export class Gate {
     try {
       return await this.send(request, extra);
     } catch (error) {
-      const failure = this.authFailure(error);
-      if (!failure) throw relayError(error);
-      const auth = this.oauthClient();
-      if (!auth?.pendingAuthorization() || !this.options.consent)
-        throw this.refuseAuth(request, failure);
-      this.consenting ??= this.options.consent().finally(() => {
-        this.consenting = null;
-      });
-      const got = await this.consenting;
-      if (got && !got.ok) throw this.refuseAuth(request, got.error);
-      this.options.onEvent({
-        event: "step_up",
-        server: this.policy.serverName,
-        method: request.method,
-        outcome: "granted",
-      });
+      if (error instanceof AuthorizationInFlight) await this.awaitStepUp(request, error, extra);
+      else await this.consentToStepUp(request, error);
     }
     try {
       return await this.send(request, extra);
@@ -470,6 +464,73 @@ export class Gate {
       const failure = this.authFailure(error);
       throw failure ? this.refuseAuth(request, failure) : relayError(error);
     }
+  }
+
+  /** The wider grant `error` asked the user for (its URL printed), consented; else the refusal. */
+  private async consentToStepUp(request: JSONRPCRequest, error: unknown): Promise<void> {
+    const failure = this.authFailure(error);
+    if (!failure) throw relayError(error);
+    const auth = this.oauthClient();
+    if (!auth?.pendingAuthorization() || !this.options.consent)
+      throw this.refuseAuth(request, failure);
+    this.consenting ??= this.options.consent().finally(() => {
+      this.consenting = null;
+    });
+    const got = await this.consenting;
+    if (got && !got.ok) throw this.refuseAuth(request, got.error);
+    this.stepUpGranted(request);
+  }
+
+  /**
+   * The outcome of the step-up another request put in flight, waited for no longer than a call
+   * may take (then it is ended for every request waiting on it) and not past the agent's
+   * cancellation of this request.
+   */
+  private async awaitStepUp(
+    request: JSONRPCRequest,
+    inFlight: AuthorizationInFlight,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<void> {
+    const bound = this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = () => {};
+    const outcome = await Promise.race([
+      inFlight.settled,
+      new Promise<"timeout" | "cancelled">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), bound);
+        onAbort = () => resolve("cancelled");
+        extra.signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    extra.signal.removeEventListener("abort", onAbort);
+    if (outcome === "cancelled")
+      throw new GateError(
+        ErrorCode.RequestTimeout,
+        "the agent cancelled the request while it waited for another request's step-up",
+      );
+    if (outcome === "timeout")
+      throw this.refuseAuth(request, {
+        code: "unauthorized",
+        oauthStep: "challenge",
+        message: `the step-up another request started did not complete within ${bound} ms (limit callTimeoutMs)`,
+      });
+    if (outcome)
+      throw this.refuseAuth(request, {
+        code: "unauthorized",
+        oauthStep: outcome.step,
+        message: outcome.message,
+      });
+    this.stepUpGranted(request);
+  }
+
+  private stepUpGranted(request: JSONRPCRequest): void {
+    this.options.onEvent({
+      event: "step_up",
+      server: this.policy.serverName,
+      method: request.method,
+      outcome: "granted",
+    });
   }
 
   private oauthClient(): McpOAuthClient | null {
@@ -491,8 +552,10 @@ export class Gate {
       : null;
   }
 
+  /** The agent's error for a step-up not obtained; requests waiting on that step-up get it too. */
   private refuseAuth(request: JSONRPCRequest, failure: InspectError): GateError {
     const step = failure.oauthStep ?? "challenge";
+    this.oauthClient()?.endAuthorization({ step, message: failure.message });
     this.options.onEvent({
       event: "step_up",
       server: this.policy.serverName,

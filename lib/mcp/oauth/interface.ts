@@ -76,6 +76,23 @@ export class OAuthStepError extends Error {
   }
 }
 
+/** How an authorization in flight ended without a new token: its step and message. */
+export type AuthorizationFailure = { readonly step: OAuthStep; readonly message: string };
+
+/**
+ * A request the MCP endpoint refused while another request's authorization (the first 401, or 403
+ * insufficient_scope, seen) is still in flight, or after it renewed the token this request was
+ * sent with. Not sent again by the transport: `settled` is that authorization's outcome (null when
+ * a new token was saved, else its failure), and the caller sends the request again once it is
+ * null. Callers that do not wait see an ordinary refusal of step `challenge`.
+ */
+export class AuthorizationInFlight extends OAuthStepError {
+  constructor(readonly settled: Promise<AuthorizationFailure | null>) {
+    super("challenge", "another request's authorization was in flight when this one was refused");
+    this.name = "AuthorizationInFlight";
+  }
+}
+
 /** Which part of the state to forget (the SDK's `invalidateCredentials` scopes). */
 export type OAuthInvalidateScope = "all" | "client" | "tokens" | "verifier" | "discovery";
 
@@ -283,6 +300,21 @@ export interface McpOAuthClient extends OAuthClientProvider {
    * `maxAuthorizations` in one session, so the request fails instead of asking again.
    */
   noteChallenge(status: number, wwwAuthenticate: string | null): void;
+  /**
+   * Called before `noteChallenge` for a JSON-RPC request the endpoint refused (401, 403), sent
+   * with `sentAuthorization`: the outcome to wait for when an authorization is already in flight
+   * or has renewed the token since the request was sent. Else null, and a refusal the transport
+   * answers by authorizing (401, 403 insufficient_scope) puts one in flight until a token is
+   * saved, a step fails, or `endAuthorization`. Synchronous: two refusals seen together do not
+   * both authorize, and a step-up is counted once.
+   */
+  joinAuthorization(
+    status: number,
+    wwwAuthenticate: string | null,
+    sentAuthorization: string | null,
+  ): Promise<AuthorizationFailure | null> | null;
+  /** The authorization in flight will not complete (its request was refused): joiners get `failure`. */
+  endAuthorization(failure: AuthorizationFailure): void;
   /** The flow failure behind an error the transport threw while authorizing, or null when it is not one. */
   describeFailure(error: unknown): OAuthStepError | null;
   /**

@@ -296,6 +296,55 @@ describe("a long session (the gate's)", () => {
   });
 });
 
+describe("one authorization in flight", () => {
+  const provider = () =>
+    createOAuthProvider({
+      serverUrl: "https://mcp.example/mcp",
+      storage: new MemoryOAuthStorage(),
+      grant: "client_credentials",
+      client: { preRegistered: { clientId: "gate", clientSecret: "gate-secret-9876" } },
+    });
+
+  test("the first refusal authorizes; the next ones wait for its outcome, then the next authorizes", async () => {
+    const client = provider();
+    const stepUp = 'Bearer error="insufficient_scope", scope="mcp:write"';
+    expect(client.joinAuthorization(403, stepUp, "Bearer old")).toBeNull();
+    const second = client.joinAuthorization(403, stepUp, "Bearer old");
+    const third = client.joinAuthorization(401, null, "Bearer old");
+    expect(second).toBeInstanceOf(Promise);
+    client.endAuthorization({ step: "token_request", message: "OAuth token request failed: no" });
+    for (const waiting of [second, third])
+      await expect(waiting).resolves.toEqual({
+        step: "token_request",
+        message: "OAuth token request failed: no",
+      });
+    expect(client.joinAuthorization(401, null, "Bearer old")).toBeNull();
+  });
+
+  test("a 403 that asks for no wider grant puts nothing in flight", () => {
+    const client = provider();
+    expect(client.joinAuthorization(403, 'Bearer error="invalid_token"', null)).toBeNull();
+    expect(client.joinAuthorization(403, null, null)).toBeNull();
+  });
+
+  test("a request sent with a token since replaced is sent again, not authorized again", async () => {
+    const fx = await fixture({ client: { id: "gate", secret: "gate-secret-9876" } });
+    const client = createOAuthProvider({
+      serverUrl: fx.mcpUrl,
+      storage: new MemoryOAuthStorage(),
+      grant: "client_credentials",
+      client: { preRegistered: { clientId: "gate", clientSecret: "gate-secret-9876" } },
+    });
+    const result = await inspectWithOpeners([streamableHttpOpener(fx.mcpUrl, { auth: client })], {
+      limits: { settleQuietMs: 0 },
+    });
+    expect(result.ok).toBe(true);
+    const saved = fx.issued.at(-1)!.accessToken;
+    await expect(client.joinAuthorization(401, null, "Bearer an-older-token")).resolves.toBeNull();
+    expect(client.joinAuthorization(401, null, `Bearer ${saved}`)).toBeNull();
+  });
+});
+
 describe("machines and pre-registered clients", () => {
   test("client credentials: no user, Basic authentication, the grant recorded", async () => {
     const fx = await fixture({

@@ -49,6 +49,7 @@ import {
   DEFAULT_OAUTH_FETCH_LIMITS,
   OAuthStepError,
   type AuthorizationCallback,
+  type AuthorizationFailure,
   type CompleteAuthorizationResult,
   type GrantedAuthorization,
   type McpOAuthClient,
@@ -99,6 +100,15 @@ const RevocationMetadataSchema = z.looseObject({
 /** Thrown from `state()` while the provider refreshes on its own: no user is there to consent. */
 class NeedsConsent extends Error {}
 
+/** The parameters of a `WWW-Authenticate` challenge (scope, error, resource_metadata). */
+const challengeParams = (wwwAuthenticate: string | null) =>
+  extractWWWAuthenticateParams(
+    new Response(null, { headers: wwwAuthenticate ? { "www-authenticate": wwwAuthenticate } : {} }),
+  );
+/** A 403 with this challenge asks for a wider grant, which the SDK's transport then authorizes. */
+const isStepUp = (params: ReturnType<typeof challengeParams>) =>
+  params.error === "insufficient_scope";
+
 /** Build the provider for one MCP server URL. */
 export function createOAuthProvider(options: OAuthProviderOptions): McpOAuthClient {
   return new McpOAuthProvider(options);
@@ -131,6 +141,18 @@ class McpOAuthProvider implements McpOAuthClient {
   private stepUps = 0;
   private authorizations = 0;
   private announcedClient: string | null = null;
+  /**
+   * The authorization a refused request put in flight (`joinAuthorization`): other requests
+   * refused meanwhile wait for its outcome instead of authorizing again, which would ask the user
+   * for a second consent, count a second step-up, or (the SDK's transport, seeing the same
+   * challenge twice) fail at once as if the renewed grant had been refused.
+   */
+  private flight: {
+    settled: Promise<AuthorizationFailure | null>;
+    settle: (outcome: AuthorizationFailure | null) => void;
+  } | null = null;
+  /** The access token last saved in this session: a request sent with another was sent before it. */
+  private savedAccessToken: string | null = null;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.serverUrl = resourceOf(options.serverUrl).href;
@@ -309,6 +331,8 @@ class McpOAuthProvider implements McpOAuthClient {
     // Keep the scope the grant stands for in the stored tokens, so a later refresh knows it.
     if (merged.scope === undefined && facts.grantedScope) merged.scope = facts.grantedScope;
     await this.options.storage.saveTokens(merged, facts);
+    this.savedAccessToken = merged.access_token || null;
+    this.settleFlight(null);
     this.isChallenged = false;
     this.isSteppingUp = false;
     this.failure = null;
@@ -441,16 +465,32 @@ class McpOAuthProvider implements McpOAuthClient {
     };
   }
 
+  joinAuthorization(
+    status: number,
+    wwwAuthenticate: string | null,
+    sentAuthorization: string | null,
+  ): Promise<AuthorizationFailure | null> | null {
+    if (this.flight) return this.flight.settled;
+    if (this.savedAccessToken && sentAuthorization !== `Bearer ${this.savedAccessToken}`)
+      return Promise.resolve(null);
+    if (status === 401 || (status === 403 && isStepUp(challengeParams(wwwAuthenticate)))) {
+      let settle!: (outcome: AuthorizationFailure | null) => void;
+      const settled = new Promise<AuthorizationFailure | null>((r) => (settle = r));
+      this.flight = { settled, settle };
+    }
+    return null;
+  }
+
+  endAuthorization(failure: AuthorizationFailure): void {
+    this.settleFlight(failure);
+  }
+
   /** The transport saw a 401/403 from the MCP endpoint: its challenge selects the scope. */
   noteChallenge(status: number, wwwAuthenticate: string | null): void {
-    const params = extractWWWAuthenticateParams(
-      new Response(null, {
-        headers: wwwAuthenticate ? { "www-authenticate": wwwAuthenticate } : {},
-      }),
-    );
+    const params = challengeParams(wwwAuthenticate);
     if (params.scope) this.challengeScope = params.scope;
     this.isChallenged = true;
-    this.isSteppingUp = status === 403 && params.error === "insufficient_scope";
+    this.isSteppingUp = status === 403 && isStepUp(params);
     if (this.isSteppingUp && ++this.stepUps > this.limits.maxAuthorizations) {
       // Bounds the headless grants too (client credentials never reach state()): a server that
       // keeps asking for more scope mid-session is stopped before another token request.
@@ -553,10 +593,10 @@ class McpOAuthProvider implements McpOAuthClient {
       if (result !== "AUTHORIZED")
         return fail("token_request", "the code exchange did not authorize");
     } catch (error) {
-      return {
-        ok: false,
-        error: (this.failure = this.describeFailureOf(error)),
-      };
+      const failure = (this.failure = this.describeFailureOf(error));
+      // The consent was answered and gave no token: requests waiting on it are refused too.
+      this.settleFlight(failure);
+      return { ok: false, error: failure };
     } finally {
       this.exchangeVerifier = null;
     }
@@ -724,7 +764,13 @@ class McpOAuthProvider implements McpOAuthClient {
   private fail(step: OAuthStep, reason: string): OAuthStepError {
     const error = new OAuthStepError(step, redact(reason, this.secrets));
     this.failure = error;
+    this.settleFlight(error);
     return error;
+  }
+
+  private settleFlight(outcome: AuthorizationFailure | null): void {
+    this.flight?.settle(outcome);
+    this.flight = null;
   }
 
   private redacted(error: OAuthStepError): OAuthStepError {
