@@ -54,6 +54,34 @@ async function recordFor(fixture: OAuthFixture) {
   return signedRecord(review, "remote", "caller", inspected.snapshot);
 }
 
+type Signed = Awaited<ReturnType<typeof recordFor>>;
+const recordArgs = (signed: Signed) => [
+  "--record",
+  signed.recordPath,
+  "--public-key",
+  signed.publicKeyPath,
+];
+/** The gate's arguments for the fixture, consent asked of a user (the "authorize at:" lines). */
+const interactive = (signed: Signed, fixture: OAuthFixture) => [
+  ...recordArgs(signed),
+  "--url",
+  fixture.mcpUrl,
+];
+/** The gate's arguments and environment for the fixture, as the CI bot (client credentials). */
+const headless = (signed: Signed, fixture: OAuthFixture): [string[], Record<string, string>] => [
+  [
+    ...recordArgs(signed),
+    "--client-credentials",
+    "--client-id",
+    BOT.id,
+    "--client-secret-env",
+    "CI_BOT_SECRET",
+    "--url",
+    fixture.mcpUrl,
+  ],
+  { CI_BOT_SECRET: BOT.secret },
+];
+
 /** Start the gate as the agent's client would; "authorize at:" lines are approved unless `approve` is false. */
 async function connect(gateArgs: string[], env: Record<string, string> = {}, approve = true) {
   const transport = new StdioClientTransport({
@@ -114,14 +142,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
       client: BOT,
     });
     const signed = await recordFor(fx);
-    const gate = await connect([
-      "--record",
-      signed.recordPath,
-      "--public-key",
-      signed.publicKeyPath,
-      "--url",
-      fx.mcpUrl,
-    ]);
+    const gate = await connect(interactive(signed, fx));
     expect((await gate.client.listTools()).tools.map((t) => t.name)).toEqual(["whoami"]);
     const result = await gate.client.callTool({ name: "whoami", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "fixture" }]);
@@ -147,14 +168,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
       client: BOT,
     });
     const signed = await recordFor(fx);
-    const gate = await connect([
-      "--record",
-      signed.recordPath,
-      "--public-key",
-      signed.publicKeyPath,
-      "--url",
-      fx.mcpUrl,
-    ]);
+    const gate = await connect(interactive(signed, fx));
     const results = await Promise.all(
       [1, 2, 3].map(() => gate.client.callTool({ name: "whoami", arguments: {} })),
     );
@@ -171,22 +185,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
   test("headless: three calls refused at once get one wider token between them", async () => {
     fx = await startOAuthFixture({ client: BOT, callScopes: ["mcp:write"] });
     const signed = await recordFor(fx);
-    const gate = await connect(
-      [
-        "--record",
-        signed.recordPath,
-        "--public-key",
-        signed.publicKeyPath,
-        "--client-credentials",
-        "--client-id",
-        BOT.id,
-        "--client-secret-env",
-        "CI_BOT_SECRET",
-        "--url",
-        fx.mcpUrl,
-      ],
-      { CI_BOT_SECRET: BOT.secret },
-    );
+    const gate = await connect(...headless(signed, fx));
     const results = await Promise.all(
       [1, 2, 3].map(() => gate.client.callTool({ name: "whoami", arguments: {} })),
     );
@@ -205,14 +204,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
       client: BOT,
     });
     const signed = await recordFor(fx);
-    const gate = await connect([
-      "--record",
-      signed.recordPath,
-      "--public-key",
-      signed.publicKeyPath,
-      "--url",
-      fx.mcpUrl,
-    ]);
+    const gate = await connect(interactive(signed, fx));
     const error = await callError(gate.client.callTool({ name: "whoami", arguments: {} }));
     expect(error.code).toBe(GATE_ERROR.UNAUTHORIZED);
     expect(error.message).toMatch(/refused the gate's authorization for tools\/call/);
@@ -232,22 +224,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
   test("headless client credentials: the wider token is requested without asking anyone", async () => {
     fx = await startOAuthFixture({ client: BOT, callScopes: ["mcp:write"] });
     const signed = await recordFor(fx);
-    const gate = await connect(
-      [
-        "--record",
-        signed.recordPath,
-        "--public-key",
-        signed.publicKeyPath,
-        "--client-credentials",
-        "--client-id",
-        BOT.id,
-        "--client-secret-env",
-        "CI_BOT_SECRET",
-        "--url",
-        fx.mcpUrl,
-      ],
-      { CI_BOT_SECRET: BOT.secret },
-    );
+    const gate = await connect(...headless(signed, fx));
     const result = await gate.client.callTool({ name: "whoami", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "fixture" }]);
     expect(fx.issued.map((i) => [i.grant, i.scope])).toEqual([
@@ -261,22 +238,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
   test("a server whose demanded scope grows with every call is stopped after the session's bound", async () => {
     fx = await startOAuthFixture({ client: BOT, callScopes: (n) => [`mcp:step${n}`] });
     const signed = await recordFor(fx);
-    const gate = await connect(
-      [
-        "--record",
-        signed.recordPath,
-        "--public-key",
-        signed.publicKeyPath,
-        "--client-credentials",
-        "--client-id",
-        BOT.id,
-        "--client-secret-env",
-        "CI_BOT_SECRET",
-        "--url",
-        fx.mcpUrl,
-      ],
-      { CI_BOT_SECRET: BOT.secret },
-    );
+    const gate = await connect(...headless(signed, fx));
     const error = await callError(gate.client.callTool({ name: "whoami", arguments: {} }));
     expect(error.code).toBe(GATE_ERROR.UNAUTHORIZED);
     expect(error.message).toMatch(/asked to widen the grant 4 times in one session \(limit 3\)/);
