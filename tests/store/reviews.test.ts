@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import type { ReviewId } from "@/lib/ids";
 import { createDemoReview } from "@/lib/review/demo";
 import { REVIEW_SCHEMA_VERSION, type ReviewInput } from "@/lib/review/schema";
-import { openStore, type Store } from "@/lib/store/db";
+import { openStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
 import {
   createReview,
@@ -21,23 +21,12 @@ import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
 import { diffReviews } from "@/lib/review/revision-diff";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
-import { BACKENDS, pgliteBackend } from "./support/backends";
+import { BACKENDS, pgliteBackend, useStore } from "./support/backends";
 
 const minimal = (title: string): ReviewInput => ({ schemaVersion: REVIEW_SCHEMA_VERSION, title });
 
 describe.each(BACKENDS)("review store on $name", (backend) => {
-  let store: Store;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const provisioned = await backend.provision();
-    drop = provisioned.drop;
-    store = await openStore({ target: provisioned.target });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await drop?.();
-  });
+  const store = useStore(backend);
 
   test("readReview and readRevision: what getReview and getRevision read, one shared frozen parse per saved revision", async () => {
     const demo = createDemoReview();

@@ -6,10 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { newSecretKey, secretKeyId } from "@/lib/secrets/crypto";
 import { resolveSecretKey } from "@/lib/secrets/key";
-import { openStore, type Store } from "@/lib/store/db";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { createReview } from "@/lib/store/reviews";
 import {
@@ -21,26 +20,15 @@ import {
 } from "@/lib/store/secrets";
 import { listInspections, recordInspection } from "@/lib/store/snapshots";
 import { secrets } from "@/lib/store/tables";
-import { BACKENDS } from "./support/backends";
+import { BACKENDS, useStore } from "./support/backends";
 
 const VALUE = "ghp_storeTestValue000000000000000000000001";
 const ROTATED = "ghp_storeTestValue000000000000000000000002";
 
 describe.each(BACKENDS)("secret store on $name", (backend) => {
-  let store: Store;
-  let drop: () => Promise<void>;
+  const store = useStore(backend);
   const key = newSecretKey();
   const keyResult = { ok: true as const, key, keyId: secretKeyId(key) };
-
-  beforeAll(async () => {
-    const provisioned = await backend.provision();
-    drop = provisioned.drop;
-    store = await openStore({ target: provisioned.target });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await drop?.();
-  });
 
   const dump = async () => {
     const r = await store.db.execute(sql`SELECT s::text AS row FROM secrets s`);

@@ -4,13 +4,13 @@
  * server, removes the rows of servers no longer pinned, keeps a row's interval across syncs, and
  * leaves the rows of reviews saved before `since` alone.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { REVIEW_SCHEMA_VERSION, type ReviewInput } from "@/lib/review/schema";
-import { openStore, type Store } from "@/lib/store/db";
+import type { Db } from "@/lib/store/db";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";
 import { listWatches, setWatch, syncWatches } from "@/lib/store/watches";
-import { BACKENDS } from "./support/backends";
+import { BACKENDS, useStore } from "./support/backends";
 
 const DAY = 86_400;
 const pin = {
@@ -34,21 +34,11 @@ function reviewWith(count: number, pinned: number[]): ReviewInput {
   };
 }
 
-const rows = async (db: Store["db"], reviewId: string) =>
+const rows = async (db: Db, reviewId: string) =>
   (await listWatches(db, reviewId)).map((w) => w.serverId);
 
 describe.each(BACKENDS)("syncWatches on $name", (backend) => {
-  let store: Store;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const provisioned = await backend.provision();
-    drop = provisioned.drop;
-    store = await openStore({ target: provisioned.target });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await drop?.();
-  });
+  const store = useStore(backend);
 
   test("rows follow the pins of the reviews saved since the last sync, and keep their interval", async () => {
     const db = store.db;

@@ -8,7 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import type { StoreTarget } from "@/lib/store/config";
+import { openStore, type Store } from "@/lib/store/db";
 
 export interface TestBackend {
   name: "pglite" | "postgres";
@@ -67,3 +69,28 @@ export const BACKENDS: TestBackend[] = [
   pgliteBackend,
   ...(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : []),
 ];
+
+/**
+ * A fresh store on `backend` for the enclosing suite: provisioned and opened before its tests (and
+ * before any `beforeAll` registered after this call), closed and dropped after them. Its `db` is
+ * valid inside those hooks and tests.
+ */
+export function useStore(backend: TestBackend): { readonly db: Store["db"] } {
+  let store: Store | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const provisioned = await backend.provision();
+    drop = provisioned.drop;
+    store = await openStore({ target: provisioned.target });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await drop?.();
+  });
+  return {
+    get db() {
+      if (!store) throw new Error("the suite's store is opened in beforeAll; read it in a test");
+      return store.db;
+    },
+  };
+}
