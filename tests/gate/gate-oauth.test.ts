@@ -23,6 +23,12 @@ import { startOAuthFixture, type OAuthFixture } from "@/tests/support/oauth-fixt
 import { BIN, ROOT, signedRecord } from "./fixtures";
 
 const BOT = { id: "ci-bot", secret: "ci-bot-secret-0123456789" };
+/** A server whose listing needs mcp:read and whose tools/call needs mcp:write on top. */
+const STEP_UP = {
+  scopesSupported: ["mcp:read"],
+  callScopes: ["mcp:read", "mcp:write"],
+  client: BOT,
+};
 
 let fx: OAuthFixture | null = null;
 let agent: { close: () => Promise<void> } | null = null;
@@ -136,11 +142,7 @@ const callError = (p: Promise<unknown>) =>
 
 describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_000 }, () => {
   test("interactive: a call that needs more scope gets a second consent, then its answer", async () => {
-    fx = await startOAuthFixture({
-      scopesSupported: ["mcp:read"],
-      callScopes: ["mcp:read", "mcp:write"],
-      client: BOT,
-    });
+    fx = await startOAuthFixture(STEP_UP);
     const signed = await recordFor(fx);
     const gate = await connect(interactive(signed, fx));
     expect((await gate.client.listTools()).tools.map((t) => t.name)).toEqual(["whoami"]);
@@ -162,11 +164,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
   });
 
   test("interactive: three calls refused at once wait for one consent, and all are answered", async () => {
-    fx = await startOAuthFixture({
-      scopesSupported: ["mcp:read"],
-      callScopes: ["mcp:read", "mcp:write"],
-      client: BOT,
-    });
+    fx = await startOAuthFixture(STEP_UP);
     const signed = await recordFor(fx);
     const gate = await connect(interactive(signed, fx));
     const results = await Promise.all(
@@ -197,12 +195,7 @@ describe("gate --url: OAuth step-up in the middle of a session", { timeout: 120_
   });
 
   test("a refused step-up is the agent's JSON-RPC error naming the step; the session goes on", async () => {
-    fx = await startOAuthFixture({
-      scopesSupported: ["mcp:read"],
-      callScopes: ["mcp:read", "mcp:write"],
-      refuseScope: "mcp:write",
-      client: BOT,
-    });
+    fx = await startOAuthFixture({ ...STEP_UP, refuseScope: "mcp:write" });
     const signed = await recordFor(fx);
     const gate = await connect(interactive(signed, fx));
     const error = await callError(gate.client.callTool({ name: "whoami", arguments: {} }));
