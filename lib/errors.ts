@@ -100,3 +100,8 @@ export function badRequestFromZod(error: z.ZodError, what = "request body", pref
     { issues },
   );
 }
+
+/** 404 for a review id that names no stored review (every route and workbench function says it the same way). */
+export function reviewNotFound(id: string): AppError {
+  return new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+}

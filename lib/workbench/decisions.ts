@@ -43,7 +43,7 @@ import {
   type RelayServer,
   type Review,
 } from "@/lib/review/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, reviewNotFound } from "@/lib/errors";
 import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { saveDecisionRecord } from "@/lib/store/decision-records";
@@ -193,7 +193,7 @@ export async function loadStoredDecision(
   decisionId: string,
 ): Promise<StoredDecision> {
   const record = await getReview(db, reviewId);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  if (!record) throw reviewNotFound(reviewId);
   const decision = record.review.decisions.find((d) => d.id === decisionId);
   if (!decision)
     throw new AppError(
@@ -378,7 +378,7 @@ export async function decide(
   now: Date = new Date(),
 ): Promise<DecideResponse> {
   const record = await getReview(db, reviewId);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  if (!record) throw reviewNotFound(reviewId);
   const conflict = (current: ReviewRecord) =>
     new AppError(
       "CONFLICT",
@@ -405,7 +405,7 @@ export async function decide(
   });
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
   const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
-  if (!saved) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(reviewId)}`);
+  if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok) throw conflict(saved.conflict);
   return {
     revision: saved.record.revision,

@@ -5,7 +5,7 @@ import "server-only";
  * each decision's status, all read through the same functions the surface panel, the decisions
  * list and the approval check use, so `relay-review check` and the UI cannot disagree.
  */
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import type { ReviewId } from "@/lib/ids";
 import type { RelayServer } from "@/lib/review/schema";
 import {
@@ -60,7 +60,7 @@ export async function serverBlockNow(
 /** The state of a stored review now; NOT_FOUND for an unknown review. */
 export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResponse> {
   const record = await getReview(db, id);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!record) throw reviewNotFound(id);
   const { review } = record;
   const surfaces = await currentSurfaces(db, id, review);
   const grants = await currentGrants(db, id, review);

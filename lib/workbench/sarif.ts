@@ -5,7 +5,7 @@ import "server-only";
  * each server's current surface (the surface panel's), and each server whose latest inspection
  * failed (the state route's rule).
  */
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { buildSarif, type FailedInspection } from "@/lib/exports/sarif";
 import type { ReviewId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
@@ -21,7 +21,7 @@ import type { Log } from "sarif";
 /** The review's findings as a SARIF log; NOT_FOUND for an unknown review. */
 export async function reviewSarif(db: Db, id: ReviewId): Promise<Log> {
   const record = await getReview(db, id);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!record) throw reviewNotFound(id);
   const analysis = await analyzeRecord(db, record);
   const current = await currentInspections(db, id);
   const latest = await latestInspectionPerServer(db, id);

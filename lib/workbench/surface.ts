@@ -6,7 +6,7 @@ import "server-only";
  * (lib/workbench/current-surface.ts) and the pin, never stored, so it cannot drift from what was inspected; the re-pin
  * records its reason in the pin itself.
  */
-import { AppError } from "@/lib/errors";
+import { AppError, reviewNotFound } from "@/lib/errors";
 import type { ReviewId, ServerId, Sha256 } from "@/lib/ids";
 import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { INSPECT_ERROR_CODES, type InspectError } from "@/lib/mcp/types";
@@ -33,9 +33,6 @@ import type {
 
 /** How many past inspections the view lists. */
 export const INSPECTION_HISTORY_LIMIT = 20;
-
-const reviewNotFound = (id: string) =>
-  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
 
 /** The stored review and one of its servers; 404 naming which one is missing. */
 export async function loadReviewServer(

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { ImportRequestSchema, type ImportResponse } from "@/lib/import/api";
@@ -50,7 +50,7 @@ export const POST = withRoute(async (request: Request) => {
   }
   const id = parseParam(ReviewIdSchema, body.reviewId, "reviewId");
   const current = await getReview(db, id);
-  if (!current) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!current) throw reviewNotFound(id);
   const base = body.baseRevision ?? current.revision;
   if (base !== current.revision) {
     throw new AppError(
@@ -61,7 +61,7 @@ export const POST = withRoute(async (request: Request) => {
   }
   const { review, summary } = applyImport(current.review, parsed.config);
   const saved = await saveReview(db, id, base, review, OWNER_AUTHOR);
-  if (!saved) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!saved) throw reviewNotFound(id);
   if (!saved.ok)
     throw new AppError(
       "CONFLICT",

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { UpdateReviewRequestSchema } from "@/lib/reviews/record";
@@ -11,13 +11,10 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) =>
-  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const record = await getReview(await getDb(), id);
-  if (!record) throw notFound(id);
+  if (!record) throw reviewNotFound(id);
   return jsonResponse(record);
 });
 
@@ -25,7 +22,7 @@ export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const { baseRevision, review } = await readJson(request, UpdateReviewRequestSchema);
   const result = await saveReview(await getDb(), id, baseRevision, review, OWNER_AUTHOR);
-  if (!result) throw notFound(id);
+  if (!result) throw reviewNotFound(id);
   if (!result.ok) {
     throw new AppError(
       "CONFLICT",
@@ -38,6 +35,6 @@ export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
 
 export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
-  if (!(await deleteReview(await getDb(), id))) throw notFound(id);
+  if (!(await deleteReview(await getDb(), id))) throw reviewNotFound(id);
   return noContent();
 });

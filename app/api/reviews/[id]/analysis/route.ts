@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
@@ -13,6 +13,6 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const analysis = await analyzeStoredReview(await getDb(), id);
-  if (!analysis) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!analysis) throw reviewNotFound(id);
   return jsonResponse(analysis);
 });

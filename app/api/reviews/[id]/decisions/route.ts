@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import {
@@ -25,9 +25,6 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) =>
-  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-
 /** Every decision of the review with its status now; `?serverId=&agentId=` adds the condition candidates for that pair. */
 export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
@@ -42,7 +39,7 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   );
   const db = await getDb();
   const record = await getReview(db, id);
-  if (!record) throw notFound(id);
+  if (!record) throw reviewNotFound(id);
   const surfaces = await currentSurfaces(db, id, record.review);
   const grants = await currentGrants(db, id, record.review);
   const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);

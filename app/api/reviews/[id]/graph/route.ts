@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { encodeGraphSection } from "@/lib/graph/section";
 import { graphSectionData } from "@/lib/graph/view";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
@@ -25,7 +25,7 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
     "scope",
   );
   const analysis = await analyzeStoredReview(await getDb(), id);
-  if (!analysis) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!analysis) throw reviewNotFound(id);
   return jsonResponse({
     reviewId: analysis.reviewId,
     revision: analysis.revision,

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { reviewHead } from "@/lib/reviews/api";
@@ -14,6 +14,6 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const record = await readReview(await getDb(), id);
-  if (!record) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!record) throw reviewNotFound(id);
   return jsonResponse(reviewHead(record));
 });

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import type { z } from "zod";
@@ -14,7 +14,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const revisions = await listRevisions(await getDb(), id);
-  if (!revisions) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!revisions) throw reviewNotFound(id);
   const body: z.infer<typeof ListRevisionsResponseSchema> = { revisions };
   return jsonResponse(body);
 });

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import {
@@ -17,14 +17,11 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-const notFound = (id: string) =>
-  new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
-
 /** The review's share links, newest first, without their tokens (only hashes are stored, and those stay here). */
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const db = await getDb();
-  if (!(await reviewExists(db, id))) throw notFound(id);
+  if (!(await reviewExists(db, id))) throw reviewNotFound(id);
   const now = new Date();
   const body: ListShareLinksResponse = {
     links: (await listShareLinks(db, id)).map((l) => shareLinkView(l, now)),
@@ -38,7 +35,7 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const input = await readJson(request, CreateShareLinkRequestSchema);
   const db = await getDb();
   const record = await getReview(db, id);
-  if (!record) throw notFound(id);
+  if (!record) throw reviewNotFound(id);
   const token = newShareToken();
   const link = await createShareLink(db, {
     reviewId: id,

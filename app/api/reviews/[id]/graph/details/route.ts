@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { pathDetail, toolDetail } from "@/lib/graph/view";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { ReviewIdSchema } from "@/lib/ids";
@@ -31,7 +31,7 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
     "query",
   );
   const analysis = await analyzeStoredReview(await getDb(), id);
-  if (!analysis) throw new AppError("NOT_FOUND", `no review with id ${JSON.stringify(id)}`);
+  if (!analysis) throw reviewNotFound(id);
   const envelope = { reviewId: analysis.reviewId, revision: analysis.revision };
   if ("tool" in query) return jsonResponse({ ...envelope, tool: toolDetail(analysis, query.tool) });
   return jsonResponse({ ...envelope, path: pathDetail(analysis, query.path) });
