@@ -91,8 +91,8 @@ export async function syncWatches(
 /**
  * One review's rows in line with its pins: a pinned server without a row gets one, first due at a
  * random point of its first interval; a row whose server is no longer pinned goes. The pin route
- * and the timeline call it too, so a server is on the schedule the moment it is pinned rather
- * than at the scheduler's next tick.
+ * calls it too, so a server is on the schedule the moment it is pinned rather than at the
+ * scheduler's next tick.
  */
 export async function syncReviewWatches(
   db: Db,
@@ -123,6 +123,23 @@ export async function syncReviewWatches(
         ...(pinned.length > 0 ? [notInArray(watches.serverId, pinned)] : []),
       ),
     );
+}
+
+/** A pinned server of a review and its row; `watch` is null until a sync adds the row. */
+export type ScheduledServer = { serverId: string; watch: WatchView | null };
+
+/**
+ * The schedule of a review's current pins, read without writing: each pinned server in the
+ * review's order with its row, or null when no sync has added one yet (the pin route adds it at
+ * once; a pin that came with a save or an import gets it at the scheduler's next tick). A row
+ * left by a pin that is gone is not part of the schedule; that tick removes it. The timeline and
+ * the watches route read this, so a GET never writes the schedule.
+ */
+export async function reviewSchedule(db: Db, record: ReviewRecord): Promise<ScheduledServer[]> {
+  const byServer = new Map((await listWatches(db, record.id)).map((w) => [w.serverId, w]));
+  return record.review.servers
+    .filter((s) => s.pin)
+    .map((s) => ({ serverId: s.id, watch: byServer.get(s.id) ?? null }));
 }
 
 export async function listWatches(db: Db, reviewId?: string): Promise<WatchView[]> {

@@ -2,14 +2,15 @@
  * The scheduler's sync of watch rows to pins (`syncWatches`), on both stores: it reads only the
  * pinned server ids of the reviews saved since its last call, adds a row for each newly pinned
  * server, removes the rows of servers no longer pinned, keeps a row's interval across syncs, and
- * leaves the rows of reviews saved before `since` alone.
+ * leaves the rows of reviews saved before `since` alone; and the schedule a review's timeline
+ * shows (`reviewSchedule`), which follows its current pins without writing a row.
  */
 import { describe, expect, test } from "vitest";
 import { REVIEW_SCHEMA_VERSION, type ReviewInput } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { watches } from "@/lib/store/tables";
-import { listWatches, setWatch, syncWatches } from "@/lib/store/watches";
+import { listWatches, reviewSchedule, setWatch, syncWatches } from "@/lib/store/watches";
 import { BACKENDS, useStore } from "./support/backends";
 
 const DAY = 86_400;
@@ -84,5 +85,21 @@ describe.each(BACKENDS)("syncWatches on $name", (backend) => {
     expect(saved?.ok).toBe(true);
     await syncWatches(db, DAY, since);
     expect(await rows(db, c.id)).toEqual([]);
+  });
+
+  test("the schedule shows the current pins, row or not, and writes nothing", async () => {
+    const db = store.db;
+    const d = await createReview(db, reviewWith(3, [0, 1]), "t");
+    await syncWatches(db, DAY, null);
+    // A save moves the pin from srv-1 to srv-2 and no sync has run since.
+    const saved = await saveReview(db, d.id, d.revision, reviewWith(3, [0, 2]), "t");
+    if (!saved?.ok) throw new Error("the save did not land");
+    const schedule = await reviewSchedule(db, saved.record);
+    expect(schedule.map((s) => [s.serverId, s.watch?.serverId ?? null])).toEqual([
+      ["srv-0", "srv-0"],
+      ["srv-2", null],
+    ]);
+    // srv-1's row is still stored (the next sync removes it) and srv-2 has none yet.
+    expect(await rows(db, d.id)).toEqual(["srv-0", "srv-1"]);
   });
 });

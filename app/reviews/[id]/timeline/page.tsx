@@ -9,8 +9,7 @@ import { ReviewIdSchema } from "@/lib/ids";
 import { getDb } from "@/lib/store/db";
 import { listEvents } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
-import { listWatches, syncReviewWatches } from "@/lib/store/watches";
-import { watchSettingsFromEnv } from "@/lib/watch/schedule";
+import { reviewSchedule } from "@/lib/store/watches";
 import { HydrationGate } from "@/components/ui/hydration-gate";
 
 export const metadata: Metadata = { title: "Timeline — Relay Review" };
@@ -29,10 +28,8 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
   const db = await getDb();
   const record = await getReview(db, reviewId.data);
   if (!record) notFound();
-  // The schedule as of this revision's pins, not as of the scheduler's last tick.
-  await syncReviewWatches(db, record, watchSettingsFromEnv(process.env).defaultIntervalSeconds);
-  const [watches, log] = await Promise.all([
-    listWatches(db, record.id),
+  const [schedule, log] = await Promise.all([
+    reviewSchedule(db, record),
     listEvents(db, OWNER_AUTHOR, { reviewId: record.id, limit: 500 }),
   ]);
   const nameOf = (serverId: string) =>
@@ -55,7 +52,7 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
       </div>
       <section className="card stack" aria-label="Scheduled re-inspection">
         <h2 style={{ margin: 0 }}>Scheduled re-inspection</h2>
-        {watches.length === 0 ? (
+        {schedule.length === 0 ? (
           <p className="muted small">
             No server of this review is pinned yet; pin one on the Servers tab to watch it.
           </p>
@@ -69,22 +66,31 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
               </tr>
             </thead>
             <tbody>
-              {watches.map((w) => (
-                <tr key={w.serverId}>
-                  <td>{nameOf(w.serverId)}</td>
-                  <td className="small">
-                    {w.isEnabled ? `${dateFormat.format(new Date(w.nextDueAt))} UTC` : "paused"}
-                  </td>
-                  <td>
-                    <HydrationGate>
-                      <WatchInterval
-                        reviewId={record.id}
-                        serverId={w.serverId}
-                        intervalSeconds={w.intervalSeconds}
-                        isEnabled={w.isEnabled}
-                      />
-                    </HydrationGate>
-                  </td>
+              {schedule.map(({ serverId, watch: w }) => (
+                <tr key={serverId}>
+                  <td>{nameOf(serverId)}</td>
+                  {w ? (
+                    <>
+                      <td className="small">
+                        {w.isEnabled ? `${dateFormat.format(new Date(w.nextDueAt))} UTC` : "paused"}
+                      </td>
+                      <td>
+                        <HydrationGate>
+                          <WatchInterval
+                            reviewId={record.id}
+                            serverId={w.serverId}
+                            intervalSeconds={w.intervalSeconds}
+                            isEnabled={w.isEnabled}
+                          />
+                        </HydrationGate>
+                      </td>
+                    </>
+                  ) : (
+                    <td className="small" colSpan={2}>
+                      Pinned by a save or an import: the scheduler puts it on the schedule at its
+                      next tick, within seconds; reload to set its interval.
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
