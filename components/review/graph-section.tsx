@@ -17,10 +17,11 @@ import {
   type ReviewGraph,
 } from "@/components/review/analysis-queries";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
+import { NoPathsCallout, ResidueCallout } from "@/components/graph/analysis-callouts";
 import { ControlsTable } from "@/components/graph/controls-table";
 import { preloadSourceSinkGraph } from "@/components/graph/graph";
 import { AfterTheGraph, GraphView, type GraphDetails } from "@/components/graph/graph-view";
-import { noPathReason, toolName, type GraphNames } from "@/components/graph/view-model";
+import { toolName, type GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { GraphAgent } from "@/lib/graph/section";
 import { toolKey } from "@/lib/model/ids";
@@ -344,21 +345,9 @@ export function GraphSection({
               no approval can rest on it until a reviewer re-pins it with a reason.
             </div>
           ))}
-        <div className="callout" data-testid="residue">
-          <strong>What survives the controls: </strong>
-          <span data-testid="residue-text">{residue.text}</span>.
-          {residue.caveats.length > 0 && (
-            <ul className="small" style={{ margin: "0.35rem 0 0", paddingLeft: "1.1rem" }}>
-              {residue.caveats.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <ResidueCallout residue={residue} testId="residue" textTestId="residue-text" />
         {analysis.paths.total === 0 ? (
-          <div className="callout ok" data-testid="no-paths">
-            <strong>No source-to-sink paths.</strong> {noPathReason(analysis)}
-          </div>
+          <NoPathsCallout analysis={analysis} testId="no-paths" />
         ) : (
           <p style={{ margin: 0 }} data-testid="path-summary">
             <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from

@@ -4,9 +4,10 @@
  * lookups as functions, which cannot cross from the server page, so this leaf builds them from plain maps.
  */
 import { useId, useMemo, useState } from "react";
+import { NoPathsCallout, ResidueCallout } from "@/components/graph/analysis-callouts";
 import { ControlsTable } from "@/components/graph/controls-table";
 import { GraphView, type GraphDetails } from "@/components/graph/graph-view";
-import { noPathReason, type GraphNames } from "@/components/graph/view-model";
+import type { GraphNames } from "@/components/graph/view-model";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { graphSectionData, pathDetail, toolDetail } from "@/lib/graph/view";
 
@@ -42,21 +43,9 @@ export function ShareAnalysis(props: {
         <h2 id="share-graph-heading" style={{ margin: 0 }}>
           Source-to-sink graph and paths
         </h2>
-        <div className="callout" data-testid="share-residue">
-          <strong>What survives the controls: </strong>
-          <span>{residue.text}</span>.
-          {residue.caveats.length > 0 && (
-            <ul className="small" style={{ margin: "0.35rem 0 0", paddingLeft: "1.1rem" }}>
-              {residue.caveats.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <ResidueCallout residue={residue} testId="share-residue" />
         {analysis.paths.total === 0 ? (
-          <div className="callout ok">
-            <strong>No source-to-sink paths.</strong> {noPathReason(analysis)}
-          </div>
+          <NoPathsCallout analysis={analysis} />
         ) : (
           <p style={{ margin: 0 }} data-testid="share-path-summary">
             <strong>{analysis.paths.total}</strong> path{analysis.paths.total === 1 ? "" : "s"} from
