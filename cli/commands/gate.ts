@@ -13,6 +13,12 @@
  * from the gate's own environment) plus any `--env`; an HTTP server gets the record's headers
  * (`headerEnv`, values from the environment) plus any `--header`.
  *
+ * `--sandbox` starts a stdio server in the web app's bubblewrap sandbox (cli/shared/sandbox.ts):
+ * no network but its own loopback unless `--egress HOST:PORT` grants a destination through the
+ * egress proxy, none of the data folder or the key, named limits (`--sandbox-limit NAME=N`,
+ * `--egress-limit NAME=N`). The gate's run is not traced, and its per-run bounds are a session's
+ * (GATE_SANDBOX_DEFAULTS), not an inspection's: the server stays up for the agent's whole session.
+ *
  * stdout is the MCP channel in stdio mode: nothing else is written there. Events go to stderr as
  * one JSON object per line (`refused_call`, `surface_changed`, …); human-readable messages are
  * prefixed `relay-review gate:`.
@@ -38,6 +44,14 @@ import {
 } from "@/cli/shared/oauth";
 import { withRecordVariables } from "@/cli/shared/record-target";
 import { safeText } from "@/cli/shared/render";
+import {
+  SANDBOX_BOOL_FLAGS,
+  SANDBOX_LIST_FLAGS,
+  SANDBOX_USAGE,
+  describeSandbox,
+  sandboxCliTarget,
+  sandboxFromArgs,
+} from "@/cli/shared/sandbox";
 import { verifyRecord } from "@/lib/decisions/record";
 import {
   checkRecordAge,
@@ -55,10 +69,22 @@ export const EXIT = {
 } as const;
 
 const USAGE = [
-  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] TARGET",
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
   TARGET_USAGE,
+  SANDBOX_USAGE,
   OAUTH_USAGE,
 ].join("\n");
+
+/**
+ * The sandbox's limits where the gate's differ from an inspection's. A relay server stays up for
+ * the agent's whole session, so the per-run bounds are the most a launcher may set rather than an
+ * inspection's: an hour of CPU time instead of a minute, and 100,000 proxied requests and 4 GiB
+ * instead of 256 and 64 MiB. Connections at once, idle and connect times stay as they are.
+ */
+const GATE_SANDBOX_DEFAULTS = {
+  limits: { cpuSeconds: 3_600 },
+  egressLimits: { requests: 100_000, totalMiB: 4_096 },
+};
 
 const say = (line: string) => process.stderr.write(`relay-review gate: ${safeText(line)}\n`);
 const emit = (event: GateEvent) => process.stderr.write(formatGateEvent(event));
@@ -90,7 +116,8 @@ export async function run(argv: string[]): Promise<number> {
       "--call-timeout-ms",
       ...OAUTH_VALUE_FLAGS,
     ],
-    [...OAUTH_BOOL_FLAGS],
+    [...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
+    SANDBOX_LIST_FLAGS,
   );
   if (parsed.isHelp) {
     process.stderr.write(USAGE + "\n"); // stdout is the MCP channel
@@ -105,6 +132,10 @@ export async function run(argv: string[]): Promise<number> {
   const maxAge = wholeNumber("--max-age-days", f.get("--max-age-days"));
   const callTimeout = wholeNumber("--call-timeout-ms", f.get("--call-timeout-ms"));
   for (const v of [listen, maxAge, callTimeout]) if (typeof v === "string") parsed.errors.push(v);
+  const sandbox = parsed.errors.length
+    ? null
+    : await sandboxFromArgs(parsed, GATE_SANDBOX_DEFAULTS);
+  if (sandbox && !sandbox.ok) parsed.errors.push(sandbox.message);
   if (parsed.errors.length || !parsed.target || typeof recordPath !== "string") {
     say(parsed.errors.join("; "));
     process.stderr.write(USAGE + "\n");
@@ -151,9 +182,24 @@ export async function run(argv: string[]): Promise<number> {
   const withVariables = withRecordVariables(parsed.target, record.server.transport);
   for (const name of withVariables.missing)
     say(`warning: the record names ${name}, which is not set in this environment`);
+  let serverTarget = withVariables.target;
+  const sandboxSettings = sandbox?.ok ? sandbox.sandbox : null;
+  if (sandboxSettings && serverTarget.kind === "stdio") {
+    const sandboxed = await sandboxCliTarget(serverTarget, sandboxSettings, {
+      dataDir: typeof dataDir === "string" ? dataDir : null,
+      trace: false,
+    });
+    if (!sandboxed.ok)
+      return refuse(
+        { reason: "upstream_failed", message: `cannot sandbox the server: ${sandboxed.message}` },
+        EXIT.UPSTREAM_FAILED,
+      );
+    serverTarget = sandboxed.target;
+    say(describeSandbox(sandboxed.target));
+  }
   // OAuth: the token is kept fresh for the whole relaying session (refreshed before it expires,
   // and on a 401), in this process's memory only.
-  const prepared = await prepareCliOAuth(f, withVariables.target, say);
+  const prepared = await prepareCliOAuth(f, serverTarget, say);
   if (!prepared.ok) {
     say(prepared.message);
     process.stderr.write(USAGE + "\n");
@@ -203,6 +249,7 @@ export async function run(argv: string[]): Promise<number> {
     decision: gate.policy.decisionId,
     surface_sha256: gate.policy.surfaceSha256,
     tools: gate.visibleTools,
+    ...(sandboxSettings ? { sandbox: { egress: [...sandboxSettings.egress] } } : {}),
   };
   // The loopback listener stays up while the gate relays: a call the listing did not need may get
   // 403 insufficient_scope, and the step-up's consent comes back to it (only for a state it made).

@@ -6,7 +6,8 @@
  * `registration` is the pin record (see docs/fingerprint.md) and `snapshot` every listed item.
  * Exit 0 on success, 1 when the inspection failed (the message names the tripped limit), 2 on usage.
  * The command runs as typed, on the operator's own machine, unsandboxed; `--sandbox` runs it in the
- * web app's bubblewrap sandbox instead (default limits, no network) and prints what it tried.
+ * web app's bubblewrap sandbox instead (default limits, no network unless `--egress` grants it;
+ * cli/shared/sandbox.ts) and prints what it tried.
  */
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import {
@@ -16,41 +17,15 @@ import {
   prepareCliOAuth,
 } from "@/cli/shared/oauth";
 import { loadInspector, prespawn } from "@/cli/shared/runtime";
+import {
+  SANDBOX_BOOL_FLAGS,
+  SANDBOX_LIST_FLAGS,
+  SANDBOX_USAGE,
+  sandboxCliTarget,
+  sandboxFromArgs,
+} from "@/cli/shared/sandbox";
 import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
-import type { InspectResult, InspectTarget } from "@/lib/mcp/types";
-
-type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
-
-/** The typed command in the web app's sandbox: `node` is this Node, script paths are made absolute against the current directory. */
-async function sandboxCliTarget(target: StdioTarget) {
-  const [
-    { sandboxTarget },
-    { LauncherSandboxSchema },
-    { isRelativeScriptArg },
-    { resolveDataDir },
-    path,
-  ] = await Promise.all([
-    import("@/lib/mcp/node/sandbox"),
-    import("@/lib/mcp/sandbox-plan"),
-    import("@/lib/mcp/launchers"),
-    import("@/lib/data-dir"),
-    import("node:path"),
-  ]);
-  const root = process.cwd();
-  return sandboxTarget(
-    {
-      ...target,
-      command: target.command === "node" ? process.execPath : target.command,
-      args: target.args.map((a) => (isRelativeScriptArg(a) ? path.resolve(root, a) : a)),
-    },
-    {
-      sandbox: LauncherSandboxSchema.parse({}),
-      root,
-      dataDir: resolveDataDir(process.env),
-      env: process.env,
-    },
-  );
-}
+import type { InspectResult } from "@/lib/mcp/types";
 
 function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {
   if (!report.sandboxed) return `relay-review inspect: ran without a sandbox: ${report.reason}\n`;
@@ -78,13 +53,14 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
   return lines.join("\n") + "\n";
 }
 
-const USAGE = `usage: relay-review inspect [--json] [--sandbox] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}\n${OAUTH_USAGE}`;
+const USAGE = `usage: relay-review inspect [--json] [--sandbox …] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}\n${SANDBOX_USAGE}\n${OAUTH_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(
     argv,
     ["--name", "--image", ...OAUTH_VALUE_FLAGS],
-    ["--json", "--warn", "--quiet", "--sandbox", ...OAUTH_BOOL_FLAGS],
+    ["--json", "--warn", "--quiet", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
+    SANDBOX_LIST_FLAGS,
   );
   if (parsed.isHelp) {
     process.stdout.write(USAGE + "\n");
@@ -94,14 +70,16 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
     return 2;
   }
-  if (parsed.flags.has("--sandbox")) {
-    if (parsed.target.kind !== "stdio") {
-      process.stderr.write(
-        `relay-review inspect: --sandbox applies to a stdio command (-- COMMAND …), not a URL\n${USAGE}\n`,
-      );
-      return 2;
-    }
-    const sandboxed = await sandboxCliTarget(parsed.target);
+  const sandbox = await sandboxFromArgs(parsed);
+  if (!sandbox.ok) {
+    process.stderr.write(`relay-review inspect: ${sandbox.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (sandbox.sandbox && parsed.target.kind === "stdio") {
+    const sandboxed = await sandboxCliTarget(parsed.target, sandbox.sandbox, {
+      dataDir: null,
+      trace: true,
+    });
     if (!sandboxed.ok) {
       process.stderr.write(`relay-review inspect: refused: ${sandboxed.message}\n`);
       return 1;

@@ -131,6 +131,8 @@ const TARGET_SPEC = {
 export type ParsedArgs = {
   isHelp: boolean;
   flags: Map<string, string | true>;
+  /** The command's own repeatable options (`listFlags`), each in the order given. */
+  lists: Map<string, string[]>;
   limits: Partial<InspectLimits>;
   target: InspectTarget | null;
   errors: string[];
@@ -138,16 +140,18 @@ export type ParsedArgs = {
 
 /**
  * A command that reaches a server: the target options plus the command's own `valueFlags`
- * (a value each) and `boolFlags`. Everything after `--` is the server's command line.
+ * (a value each), `boolFlags` and `listFlags` (repeatable). Everything after `--` is the server's
+ * command line.
  */
 export function parseArgs(
   argv: readonly string[],
   valueFlags: readonly string[],
   boolFlags: readonly string[],
+  listFlags: readonly string[] = [],
 ): ParsedArgs {
   const line = parseCommandLine(argv, {
     values: [...TARGET_SPEC.values, ...valueFlags],
-    lists: TARGET_SPEC.lists,
+    lists: [...TARGET_SPEC.lists, ...listFlags],
     booleans: boolFlags,
     command: true,
   });
@@ -210,7 +214,8 @@ export function parseArgs(
       };
     }
   } else errors.push("no server given: use --url URL or -- COMMAND [ARGS…]");
-  return { isHelp: line.isHelp, flags, limits, target, errors };
+  const lists = new Map(listFlags.map((name) => [name, line.lists.get(name) ?? []]));
+  return { isHelp: line.isHelp, flags, lists, limits, target, errors };
 }
 
 /** One line for an inspection error, naming the limit when one tripped. */

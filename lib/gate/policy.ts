@@ -121,6 +121,8 @@ export type GateEvent =
       tools: string[];
       transport: string;
       listen?: string;
+      /** A stdio server started in the sandbox (`relay-review gate --sandbox`): its network grants, none for loopback only. */
+      sandbox?: { egress: string[] };
     }
   | { event: "refused_start"; reason: GateRefusalReason; message: string }
   | { event: "refused_call"; tool: string; server: string; decision: string }

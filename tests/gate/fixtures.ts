@@ -7,6 +7,11 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import { buildDecision } from "@/lib/decisions/binding";
 import { buildDecisionRecord, signRecord, type DecisionRecord } from "@/lib/decisions/record";
 import { inspectServer } from "@/lib/mcp/node/inspect";
@@ -115,4 +120,38 @@ export function signedRecord(
   writeFileSync(recordPath, JSON.stringify(record, null, 2));
   writeFileSync(publicKeyPath, publicKey.export({ type: "spki", format: "pem" }).toString());
   return { record, privateKey, dir, recordPath, publicKeyPath, snapshot };
+}
+
+export type Events = { event: string; [k: string]: unknown }[];
+
+/** The gate's JSON event lines in what it wrote to stderr. */
+export const eventsIn = (stderr: string): Events =>
+  stderr
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Events[number]);
+
+/** Start the gate as a child of a real SDK client; stderr is collected. */
+export async function connectThroughGate(
+  gateArgs: string[],
+  serverArgs: string[],
+): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "gate", ...gateArgs, "--", "node", ...serverArgs],
+    cwd: ROOT,
+    env: getDefaultEnvironment(),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  try {
+    await client.connect(transport, { timeout: 90_000 });
+  } catch (error) {
+    throw Object.assign(new Error(`connect failed: ${(error as Error).message}\n${stderr}`), {
+      stderr: () => stderr,
+    });
+  }
+  return { client, stderr: () => stderr, close: () => client.close() };
 }

@@ -8,16 +8,14 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { KNOWLEDGE_DESCRIPTIONS } from "@/servers/knowledge-mcp";
 import {
   BIN,
+  connectThroughGate,
+  eventsIn,
   KNOWLEDGE_ARGS,
   MUTATING_ARGS,
   ROOT,
@@ -28,38 +26,6 @@ import {
   signedRecord,
   type Signed,
 } from "./fixtures";
-
-type Events = { event: string; [k: string]: unknown }[];
-const eventsIn = (stderr: string): Events =>
-  stderr
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Events[number]);
-
-/** Start the gate as a child of a real SDK client; stderr is collected. */
-async function connectThroughGate(
-  gateArgs: string[],
-  serverArgs: string[],
-): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "gate", ...gateArgs, "--", "node", ...serverArgs],
-    cwd: ROOT,
-    env: getDefaultEnvironment(),
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  try {
-    await client.connect(transport, { timeout: 90_000 });
-  } catch (error) {
-    throw Object.assign(new Error(`connect failed: ${(error as Error).message}\n${stderr}`), {
-      stderr: () => stderr,
-    });
-  }
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
 
 /** Run the gate with a fake client that sends initialize and records every byte the gate writes back. */
 async function runGateRaw(

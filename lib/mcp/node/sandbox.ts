@@ -282,7 +282,14 @@ export type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
  */
 export function sandboxTarget(
   target: StdioTarget,
-  options: { sandbox: LauncherSandbox; root: string; dataDir: string; env?: Env },
+  options: {
+    sandbox: LauncherSandbox;
+    root: string;
+    dataDir: string;
+    env?: Env;
+    /** False: no strace around the server even where it is installed (a server that stays up, the gate). */
+    trace?: boolean;
+  },
 ): { ok: true; target: StdioTarget } | { ok: false; message: string } {
   const env = options.env ?? process.env;
   const status = sandboxStatus(env);
@@ -293,7 +300,8 @@ export function sandboxTarget(
       ok: false,
       message: `the launcher's command ${JSON.stringify(target.command)} is not found on the workbench's PATH`,
     };
-  const host = sandboxHost(status.tools, options.root, options.dataDir, env);
+  const found = sandboxHost(status.tools, options.root, options.dataDir, env);
+  const host = options.trace === false ? { ...found, strace: null } : found;
   const realCommand = realpathSync(command);
   const built = buildSandboxPlan(host, {
     command: realCommand,
@@ -324,7 +332,11 @@ export function sandboxTarget(
       sandbox: {
         plan: built.plan,
         mechanism: status.tools.version,
-        ...(status.tools.straceNote ? { traceNote: status.tools.straceNote } : {}),
+        ...(options.trace === false
+          ? { traceNote: "not traced: this run stays up, and a trace would slow every call" }
+          : status.tools.straceNote
+            ? { traceNote: status.tools.straceNote }
+            : {}),
         command: realCommand,
         label: [target.command, ...target.args].join(" "),
         redact: target.env ?? {},
