@@ -93,7 +93,7 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
     }
     // The split's code is the separation control's, with the role inference behind it: loaded
     // when a reviewer splits, not with the section.
-    const { applySplit } = await import("@/lib/controls/separation");
+    const { applySplit } = await import("@/lib/controls/split");
     const next = applySplit(review, agent.agentId);
     // The route may analyse inspected (snapshot) tools while the browser only has the review:
     // save only a split that matches the plan the server computed, so what is saved is what was shown.

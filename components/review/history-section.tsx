@@ -3,7 +3,7 @@
 /**
  * The History section: every revision with who and when, and what changed between any two, item by
  * item (servers, tool assessments, sources, agents, controls, decisions), as the server computed
- * it (`lib/review/revision-diff.ts`). A text diff is opened for one item at a time, so Monaco
+ * it (`lib/reviews/revision-diff.ts`). A text diff is opened for one item at a time, so Monaco
  * loads only when a reviewer asks for it and compares that item, not two whole documents.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -12,7 +12,7 @@ import { apiFetch } from "@/components/api-client";
 import { CodeDiff } from "@/components/code/code-editor";
 import { reviewKeys } from "@/components/query-keys";
 import { revisionDiffUrl, revisionListUrl } from "@/components/reviews/queries";
-import { REVISION_ITEM_KINDS } from "@/lib/review/revision-diff";
+import { REVISION_ITEM_KINDS } from "@/lib/reviews/api";
 import {
   ListRevisionsResponseSchema,
   RevisionDiffResponseSchema,

@@ -12,7 +12,7 @@ import { evaluateCredential } from "@/lib/controls/credential";
 import { attentionSecondsPerDay } from "@/lib/controls/approval";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { admittedDestinations, wouldAllow } from "@/lib/controls/egress/evaluate";
-import { applySplit } from "@/lib/controls/separation";
+import { applySplit } from "@/lib/controls/split";
 import { analyzeReview, type Analysis } from "./analyze";
 import { toolListsFromReview } from "@/lib/model/input";
 

@@ -12,7 +12,12 @@ import { namesInProse } from "@/lib/model/prose";
 import { normalizeToolSet } from "@/lib/model/tool-set";
 import type { ApprovalConfig } from "@/lib/review/schema";
 import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
-import { defineControl, type ControlEvaluationBase } from "./types";
+import {
+  absentRule,
+  type ControlEvaluationBase,
+  type ControlFindingRule,
+  defineControl,
+} from "./types";
 
 export const APPROVAL_ENTRY = {
   id: "approval",
@@ -211,6 +216,53 @@ export function evaluateApproval(
   };
 }
 
+/** Its finding kinds, as the SARIF export describes them. */
+const APPROVAL_FINDING_RULES: readonly ControlFindingRule[] = [
+  absentRule("Approval", "approval on the sensitive path"),
+  {
+    kind: "in_band",
+    name: "ApprovalInBand",
+    severity: "high",
+    short: "The approval prompt is in band of the agent",
+    help: "A prompt inside the agent's own channel can be answered by text in its context. Move it out of band.",
+  },
+  {
+    kind: "unresolved_arguments",
+    name: "ApprovalUnresolvedArguments",
+    severity: "high",
+    short: "The approval does not show resolved arguments",
+    help: "The approver sees the model's description of the call, not its final argument values. Show the resolved arguments.",
+  },
+  {
+    kind: "not_rare",
+    name: "ApprovalNotRare",
+    severity: "medium",
+    short: "The approval fires too often to stay a review",
+    help: "Habituation grows with frequency: a frequent prompt is approved without reading. Narrow what needs approval.",
+  },
+  {
+    kind: "click_not_review",
+    name: "ApprovalClickNotReview",
+    severity: "high",
+    short: "The approval is a click, not a review",
+    help: "Prompts per day × median seconds to approve is the human attention spent a day; below the minimum per prompt, nobody reads the arguments.",
+  },
+  {
+    kind: "tool_not_held",
+    name: "ApprovalToolNotHeld",
+    severity: "low",
+    short: "The approval names a tool the agent does not hold",
+    help: "The approval configuration covers a tool outside the agent's tool set. Correct it.",
+  },
+  {
+    kind: "sink_unapproved",
+    name: "ApprovalSinkUnapproved",
+    severity: "medium",
+    short: "A sensitive sink the agent holds needs no approval",
+    help: "The agent holds this sink and the approval configuration does not cover it.",
+  },
+];
+
 /**
  * The approval control in the registry: one evaluation per approval configuration, "absent" on
  * an agent holding sensitive sinks with none, present in the residue when every agent's sinks are
@@ -228,6 +280,13 @@ export const approvalControl = defineControl({
       tools: c.tools.filter((t) => t.serverId !== serverId),
     }),
     withoutAgent: (c: ApprovalConfig, agentId) => (c.agentId === agentId ? null : c),
+    // The approvals guard the sinks, and the sinks go to the deploy agent.
+    afterSplit: (c: ApprovalConfig, agentId, deployAgentId) =>
+      c.agentId === agentId ? { ...c, agentId: deployAgentId } : c,
+    revisionItem: {
+      key: (c: ApprovalConfig) => `approval:${c.agentId}`,
+      label: (c: ApprovalConfig, names) => `Approval in ${names.agent(c.agentId)}`,
+    },
   },
   evaluate: (ctx) =>
     ctx.model.review.controls.approvals.map((config, i) => {
@@ -286,5 +345,6 @@ export const approvalControl = defineControl({
         .map((a): ApprovalConfig => ({ ...a, tools: normalizeToolSet(a.tools) })),
   },
   conditions: [{ kind: "approval_out_of_band", on: "agent" }],
+  findingRules: APPROVAL_FINDING_RULES,
   graph: { kind: "sink_call" },
 });

@@ -12,7 +12,13 @@ import type { ServerId } from "@/lib/ids";
 import type { CredentialConfig } from "@/lib/review/schema";
 import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
 import { grantedScopeEvidence, scopesBeyondReview } from "./granted-scopes";
-import { defineControl, perRelayServer, type ControlEvaluationBase } from "./types";
+import {
+  absentRule,
+  type ControlEvaluationBase,
+  type ControlFindingRule,
+  defineControl,
+  perRelayServer,
+} from "./types";
 
 export const CREDENTIAL_ENTRY = {
   id: "credential",
@@ -278,6 +284,102 @@ export function evaluateCredential(
   };
 }
 
+/** Its finding kinds, as the SARIF export describes them. */
+const CREDENTIAL_FINDING_RULES: readonly ControlFindingRule[] = [
+  absentRule("ScopedCredential", "scoped credential"),
+  {
+    kind: "scope_admin",
+    name: "CredentialScopeAdmin",
+    severity: "critical",
+    short: "The server's token has an administrative scope",
+    help: "An administrative scope lets a compromised server do far more than read. Issue a read-only, project-scoped token.",
+  },
+  {
+    kind: "scope_write",
+    name: "CredentialScopeWrite",
+    severity: "high",
+    short: "The server's token can write",
+    help: "A write scope is not needed to return text. Issue a read-only token.",
+  },
+  {
+    kind: "scope_wildcard",
+    name: "CredentialScopeWildcard",
+    severity: "high",
+    short: "The server's token has a wildcard scope",
+    help: "A wildcard scope grants whatever the resource server adds to it later. Name the read scopes the server needs.",
+  },
+  {
+    kind: "scope_not_read_only",
+    name: "CredentialScopeNotReadOnly",
+    severity: "high",
+    short: "The server's token has a scope that is not read-only",
+    help: "Only read:… scopes count as read-only. Replace the others.",
+  },
+  {
+    kind: "scope_private_read",
+    name: "CredentialScopePrivateRead",
+    severity: "medium",
+    short: "The server's token reads people's accounts",
+    help: "read:user reads people, not the content the server serves. Drop it.",
+  },
+  {
+    kind: "no_scopes",
+    name: "CredentialNoScopes",
+    severity: "medium",
+    short: "No scopes are recorded for the server's token",
+    help: "Without the scopes, the token's reach cannot be checked. Record them.",
+  },
+  {
+    kind: "sensitive_project",
+    name: "CredentialSensitiveProject",
+    severity: "high",
+    short: "The server's token is granted a sensitive project",
+    help: "A project listed as sensitive is granted to the token. Exclude it.",
+  },
+  {
+    kind: "no_projects",
+    name: "CredentialNoProjects",
+    severity: "medium",
+    short: "The server's token is not scoped to named projects",
+    help: "With no projects named, the token may read every project, the sensitive ones included. Name them.",
+  },
+  {
+    kind: "person_identity",
+    name: "CredentialPersonIdentity",
+    severity: "high",
+    short: "The server's token belongs to a person",
+    help: "A person's token carries everything that person may do, and leaves with them. Issue it to a service identity.",
+  },
+  {
+    kind: "unknown_identity",
+    name: "CredentialUnknownIdentity",
+    severity: "low",
+    short: "The identity holding the server's token is not recorded",
+    help: "Record whether the token belongs to a service identity or a person.",
+  },
+  {
+    kind: "no_expiry",
+    name: "CredentialNoExpiry",
+    severity: "high",
+    short: "The server's token never expires",
+    help: "A leaked token without a TTL stays valid indefinitely. Give it a bounded TTL.",
+  },
+  {
+    kind: "long_ttl",
+    name: "CredentialLongTtl",
+    severity: "medium",
+    short: "The server's token lives longer than the bound",
+    help: "A TTL above the bound is not counted as bounded. Shorten it.",
+  },
+  {
+    kind: "no_rotation",
+    name: "CredentialNoRotation",
+    severity: "medium",
+    short: "The server's token is not rotated",
+    help: "No rotation is recorded. Rotate the token on a schedule.",
+  },
+];
+
 /**
  * The scoped-credential control in the registry: one evaluation per recorded credential, "absent"
  * on a relay server with none, present in the residue when every relay server's credential holds.
@@ -290,6 +392,10 @@ export const credentialControl = defineControl({
     key: "credentials",
     withoutServer: (c: CredentialConfig, serverId) => (c.serverId === serverId ? null : c),
     withoutAgent: (c: CredentialConfig) => c,
+    revisionItem: {
+      key: (c: CredentialConfig) => `credential:${c.serverId}`,
+      label: (c: CredentialConfig, names) => `Credential of ${names.server(c.serverId)}`,
+    },
   },
   evaluate: (ctx) =>
     ctx.model.review.controls.credentials.map((c, i) =>
@@ -336,5 +442,6 @@ export const credentialControl = defineControl({
         })),
   },
   conditions: [{ kind: "credential_read_only", on: "server" }],
+  findingRules: CREDENTIAL_FINDING_RULES,
   graph: { kind: "server_group" },
 });

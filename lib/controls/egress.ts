@@ -18,7 +18,13 @@ import {
   type WouldAllowResult,
 } from "./egress/evaluate";
 import { formatPolicyIssue, parseNetworkPolicies, type PolicyIssue } from "./egress/policy";
-import { defineControl, perRelayServer, type ControlEvaluationBase } from "./types";
+import {
+  absentRule,
+  type ControlEvaluationBase,
+  type ControlFindingRule,
+  defineControl,
+  perRelayServer,
+} from "./types";
 
 export const EGRESS_ENTRY = {
   id: "egress",
@@ -172,6 +178,39 @@ export function egressDefaultDeny(policyYaml: string): boolean | null {
   return classifyEgress(parsed.policies).deniesUnlistedByConstruction;
 }
 
+/** Its finding kinds, as the SARIF export describes them. */
+const EGRESS_FINDING_RULES: readonly ControlFindingRule[] = [
+  absentRule("EgressBoundary", "network egress boundary"),
+  {
+    kind: "cannot_evaluate",
+    name: "EgressCannotEvaluate",
+    severity: "medium",
+    short: "The server's egress policy cannot be evaluated",
+    help: "The recorded NetworkPolicy does not parse or validate, so what it admits is unknown. Fix the policy text.",
+  },
+  {
+    kind: "denylist",
+    name: "EgressDenylist",
+    severity: "high",
+    short: "The server's egress policy is a denylist",
+    help: "A denylist admits every destination nobody thought of, a new fetch feature's included. Make it default-deny with the destinations the server needs.",
+  },
+  {
+    kind: "default_allow",
+    name: "EgressDefaultAllow",
+    severity: "high",
+    short: "The server's egress policy has a default-allow rule",
+    help: "A default-allow rule admits any destination. Make the policy default-deny with the destinations the server needs.",
+  },
+  {
+    kind: "not_restricting",
+    name: "EgressNotRestricting",
+    severity: "high",
+    short: "The server's egress policy does not restrict egress",
+    help: "The policy selects no egress to restrict. Make it default-deny with the destinations the server needs.",
+  },
+];
+
 /**
  * The egress control in the registry: one evaluation per recorded policy, "absent" on a relay
  * server with none, present in the residue when every relay server's policy is an allowlist.
@@ -184,6 +223,10 @@ export const egressControl = defineControl({
     key: "egress",
     withoutServer: (c: EgressConfig, serverId) => (c.serverId === serverId ? null : c),
     withoutAgent: (c: EgressConfig) => c,
+    revisionItem: {
+      key: (c: EgressConfig) => `egress:${c.serverId}`,
+      label: (c: EgressConfig, names) => `Egress policy of ${names.server(c.serverId)}`,
+    },
   },
   evaluate: (ctx) =>
     ctx.model.review.controls.egress.map((c, i) =>
@@ -228,5 +271,6 @@ export const egressControl = defineControl({
         .map((e) => ({ policyYaml: e.policyYaml })),
   },
   conditions: [{ kind: "egress_default_deny", on: "server" }],
+  findingRules: EGRESS_FINDING_RULES,
   graph: { kind: "server_group" },
 });

@@ -80,6 +80,7 @@ export function controlEvaluations(
 
 type ConfigLists = Record<string, readonly unknown[]>;
 
+/** Each configuration of the registry's controls mapped by `drop`; a null result removes it. */
 function withoutRefs<T extends object>(
   controls: T,
   drop: (definition: AnyControlDefinition, config: unknown) => unknown,
@@ -111,4 +112,22 @@ export function controlsWithoutAgent<T extends object>(
   registry: ControlRegistry = CONTROLS,
 ): T {
   return withoutRefs(controls, (d, c) => d.config!.withoutAgent(c, agentId), registry);
+}
+
+/**
+ * The review's controls after `agentId` was split into itself (the reference agent) and
+ * `deployAgentId` (its sinks): each configuration as its control's `afterSplit` moves it, or as it
+ * was (lib/controls/split.ts).
+ */
+export function controlsAfterSplit<T extends object>(
+  controls: T,
+  agentId: AgentId,
+  deployAgentId: AgentId,
+  registry: ControlRegistry = CONTROLS,
+): T {
+  return withoutRefs(
+    controls,
+    (d, c) => d.config!.afterSplit?.(c, agentId, deployAgentId) ?? c,
+    registry,
+  );
 }

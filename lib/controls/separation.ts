@@ -5,9 +5,9 @@
  * untrusted text and a sensitive sink, the split is computed: a reference agent keeps the returning
  * tools, a deploy agent gets the sinks, and a person hands the value over by retyping it, which is
  * the boundary (the seed: "a human retyped the value rather than because anyone asked the model to
- * be careful"). `applySplit` produces the split review so the UI can save it.
+ * be careful"). `applySplit` (split.ts) produces the split review so the UI can save it.
  */
-import { findingId, nodeIds, toolKey, type ToolKey } from "@/lib/model/ids";
+import { findingId, nodeIds, type ToolKey } from "@/lib/model/ids";
 import { why, type Finding } from "@/lib/model/findings";
 import { toolListsFromReview, type ServerToolList } from "@/lib/model/input";
 import { namesInProse } from "@/lib/model/prose";
@@ -20,9 +20,9 @@ import {
 } from "@/lib/model/model";
 import type { AgentId } from "@/lib/ids";
 import { AgentIdSchema } from "@/lib/ids";
-import type { Agent, Review, ToolRef } from "@/lib/review/schema";
+import type { Review } from "@/lib/review/schema";
 import { CONTROLS_SECTION, SEED_DOCUMENT, type ControlCatalogEntry } from "./catalog";
-import { defineControl, type ControlEvaluationBase } from "./types";
+import { type ControlEvaluationBase, type ControlFindingRule, defineControl } from "./types";
 
 export const SEPARATION_ENTRY = {
   id: "separation",
@@ -219,48 +219,16 @@ export function planSplit(
   return { kind: "split", plan: p };
 }
 
-/**
- * The review with one agent split into a reference agent (same id, returning tools and everything
- * that is not a sink) and a deploy agent (the sinks), approvals for the sinks moved to the deploy
- * agent. Returns the review unchanged when the agent does not need a split (see `planSplit` for why).
- */
-export function applySplit(
-  review: Review,
-  agentId: string,
-  toolLists?: readonly ServerToolList[],
-): Review {
-  const result = planSplit(review, agentId, toolLists);
-  if (result.kind !== "split") return review;
-  const p = result.plan;
-  const original = review.agents.find((a) => a.id === p.agentId);
-  if (!original) return review;
-  // Keep the reviewer's order of tools within each half.
-  const toRefs = (keys: readonly ToolKey[]): ToolRef[] => {
-    const wanted = new Set<string>(keys);
-    return original.tools.filter((t) => wanted.has(toolKey(t.serverId, t.tool)));
-  };
-  const reference: Agent = {
-    ...original,
-    name: p.reference.name,
-    description:
-      `${original.description}${original.description ? " " : ""}Split by Relay Review: reads and summarises; holds no sensitive sink. A person hands values to ${p.deploy.name} by retyping them.`.slice(
-        0,
-        4000,
-      ),
-    tools: toRefs(p.reference.tools),
-  };
-  const deploy: Agent = {
-    id: p.deploy.agentId,
-    name: p.deploy.name,
-    description: `Split from ${original.name} by Relay Review: invoked separately by a person with the value they typed; holds no tool returning untrusted text.`,
-    tools: toRefs(p.deploy.tools),
-  };
-  const agents = review.agents.flatMap((a) => (a.id === p.agentId ? [reference, deploy] : [a]));
-  const approvals = review.controls.approvals.map((a) =>
-    a.agentId === p.agentId ? { ...a, agentId: p.deploy.agentId } : a,
-  );
-  return { ...review, agents, controls: { ...review.controls, approvals } };
-}
+/** Its finding kinds, as the SARIF export describes them. */
+const SEPARATION_FINDING_RULES: readonly ControlFindingRule[] = [
+  {
+    kind: "holds_both",
+    name: "SeparationHoldsBoth",
+    severity: "high",
+    short: "An agent holds both returning tools and sensitive sinks",
+    help: "Tool-set separation is not in place: the session that reads untrusted text can also call the sinks. Split the agent into one that reads and summarises and one that acts, with a person retyping the value between them.",
+  },
+];
 
 /**
  * Tool-set separation in the registry: one review-wide evaluation from the agents' composition,
@@ -311,6 +279,7 @@ export const separationControl = defineControl({
   },
   binding: null,
   conditions: [],
+  findingRules: SEPARATION_FINDING_RULES,
   graph: {
     kind: "agent_sessions",
     sessions: (evaluation) =>

@@ -5,7 +5,7 @@
  * everything the analysis, the decision binding, the graph and the UI need to know about it.
  * How to add a control: docs/controls.md.
  */
-import type { Finding } from "@/lib/model/findings";
+import type { Finding, Severity } from "@/lib/model/findings";
 import type { NodeId, ToolKey } from "@/lib/model/ids";
 import type { AnalysisModel, ResolvedAgent } from "@/lib/model/model";
 import type { AgentId, ServerId } from "@/lib/ids";
@@ -89,7 +89,48 @@ export type ControlConfigSlot<C> = {
   withoutServer: (config: C, serverId: ServerId) => C | null;
   /** The same for a removed agent. */
   withoutAgent: (config: C, agentId: AgentId) => C | null;
+  /**
+   * The configuration after its agent was split (separation.ts `applySplit`): the reference agent
+   * keeps the agent's id and its returning tools, the deploy agent gets its sinks. Absent: the
+   * configuration stays with the reference agent.
+   */
+  afterSplit?: (config: C, agentId: AgentId, deployAgentId: AgentId) => C;
+  /** The configuration as an item of the revision diff (lib/reviews/revision-diff.ts). */
+  revisionItem: {
+    /** Its identity across revisions, unique among the review's configurations: `credential:<server>`. */
+    key: (config: C) => string;
+    /** A person's name for it: `Credential of <server name>`. */
+    label: (config: C, names: ConfigNames) => string;
+  };
 };
+
+/** Server and agent names by id, as they stand in the revision a configuration belongs to. */
+export type ConfigNames = { server: (id: string) => string; agent: (id: string) => string };
+
+/**
+ * A finding kind a control raises, described for the SARIF export (lib/exports/sarif-rules.ts),
+ * whose rule id is `<control id>.<kind>`: the stable part of every finding id it raises.
+ */
+export type ControlFindingRule = {
+  kind: string;
+  /** PascalCase, as SARIF's `reportingDescriptor.name` wants it. */
+  name: string;
+  /** The severity most findings of the kind carry; each result carries its own. */
+  severity: Severity;
+  short: string;
+  help: string;
+};
+
+/** The rule of a control's `absent` finding: where it would sit, nothing is recorded. */
+export function absentRule(name: string, what: string): ControlFindingRule {
+  return {
+    kind: "absent",
+    name: `No${name}`,
+    severity: "medium",
+    short: `No ${what} is configured`,
+    help: `The control would sit here and nothing is recorded for it. Enter its configuration in Controls; a statement of intent in a document does not count.`,
+  };
+}
 
 /** A decision condition a control offers ("the credential is read-only"), checked in lib/decisions/staleness.ts. */
 export type ControlCondition = { kind: string; on: "server" | "agent" };
@@ -163,6 +204,8 @@ export type ControlDefinition<
     select: (review: Review, serverId: ServerId, agentId: AgentId) => unknown[];
   } | null;
   conditions: readonly ControlCondition[];
+  /** Every finding kind it raises, for the SARIF export; a test fails on a kind raised and not listed. */
+  findingRules: readonly ControlFindingRule[];
   graph: ControlGraphPlacement;
 };
 

@@ -4,11 +4,12 @@
  * `credential.scope_write`, `surface.flag.hidden_unicode`): the kinds are already the stable part
  * of every finding id (lib/analysis/ids.ts `findingId`), so a rule id never changes with a title's
  * wording. A control's rules cite the control catalog (lib/controls/catalog.ts) and the seed
- * passage it comes from; the surface flags cite `NOT_CONTROLS`, since detection is not a control.
+ * passage it comes from, and each control module lists its own kinds (`findingRules`); the surface
+ * flags cite `NOT_CONTROLS`, since detection is not a control.
  * A kind missing here still exports, under a generic rule (`sarifRuleFor`), and a test fails.
  */
 import type { Severity } from "@/lib/model/findings";
-import type { ControlId } from "@/lib/controls/registry";
+import { CONTROL_IDS, CONTROLS, type ControlId } from "@/lib/controls/registry";
 import { SUSPICIOUS_KINDS, type SuspiciousKind } from "@/lib/surface/suspicious";
 
 export type SarifRuleSpec = {
@@ -104,225 +105,17 @@ const ANALYSIS_RULES: SarifRuleSpec[] = [
   },
 ];
 
-const absent = (control: ControlId, name: string, what: string): SarifRuleSpec => ({
-  id: `${control}.absent`,
-  name: `No${name}`,
-  severity: "medium",
-  short: `No ${what} is configured`,
-  help: `The control would sit here and nothing is recorded for it. Enter its configuration in Controls; a statement of intent in a document does not count.`,
-  control,
-});
-
-const credential = (
-  kind: string,
-  name: string,
-  severity: Severity,
-  short: string,
-  help: string,
-): SarifRuleSpec => ({
-  id: `credential.${kind}`,
-  name: `Credential${name}`,
-  severity,
-  short,
-  help,
-  control: "credential",
-});
-
-const egress = (kind: string, name: string, short: string, help: string): SarifRuleSpec => ({
-  id: `egress.${kind}`,
-  name: `Egress${name}`,
-  severity: kind === "cannot_evaluate" ? "medium" : "high",
-  short,
-  help,
-  control: "egress",
-});
-
-const approval = (
-  kind: string,
-  name: string,
-  severity: Severity,
-  short: string,
-  help: string,
-): SarifRuleSpec => ({
-  id: `approval.${kind}`,
-  name: `Approval${name}`,
-  severity,
-  short,
-  help,
-  control: "approval",
-});
-
-/** The four controls, evaluated from configuration (lib/controls). */
-const CONTROL_RULES: SarifRuleSpec[] = [
-  {
-    id: "separation.holds_both",
-    name: "SeparationHoldsBoth",
-    severity: "high",
-    short: "An agent holds both returning tools and sensitive sinks",
-    help: "Tool-set separation is not in place: the session that reads untrusted text can also call the sinks. Split the agent into one that reads and summarises and one that acts, with a person retyping the value between them.",
-    control: "separation",
-  },
-  absent("credential", "ScopedCredential", "scoped credential"),
-  absent("egress", "EgressBoundary", "network egress boundary"),
-  absent("approval", "Approval", "approval on the sensitive path"),
-  credential(
-    "scope_admin",
-    "ScopeAdmin",
-    "critical",
-    "The server's token has an administrative scope",
-    "An administrative scope lets a compromised server do far more than read. Issue a read-only, project-scoped token.",
-  ),
-  credential(
-    "scope_write",
-    "ScopeWrite",
-    "high",
-    "The server's token can write",
-    "A write scope is not needed to return text. Issue a read-only token.",
-  ),
-  credential(
-    "scope_wildcard",
-    "ScopeWildcard",
-    "high",
-    "The server's token has a wildcard scope",
-    "A wildcard scope grants whatever the resource server adds to it later. Name the read scopes the server needs.",
-  ),
-  credential(
-    "scope_not_read_only",
-    "ScopeNotReadOnly",
-    "high",
-    "The server's token has a scope that is not read-only",
-    "Only read:… scopes count as read-only. Replace the others.",
-  ),
-  credential(
-    "scope_private_read",
-    "ScopePrivateRead",
-    "medium",
-    "The server's token reads people's accounts",
-    "read:user reads people, not the content the server serves. Drop it.",
-  ),
-  credential(
-    "no_scopes",
-    "NoScopes",
-    "medium",
-    "No scopes are recorded for the server's token",
-    "Without the scopes, the token's reach cannot be checked. Record them.",
-  ),
-  credential(
-    "sensitive_project",
-    "SensitiveProject",
-    "high",
-    "The server's token is granted a sensitive project",
-    "A project listed as sensitive is granted to the token. Exclude it.",
-  ),
-  credential(
-    "no_projects",
-    "NoProjects",
-    "medium",
-    "The server's token is not scoped to named projects",
-    "With no projects named, the token may read every project, the sensitive ones included. Name them.",
-  ),
-  credential(
-    "person_identity",
-    "PersonIdentity",
-    "high",
-    "The server's token belongs to a person",
-    "A person's token carries everything that person may do, and leaves with them. Issue it to a service identity.",
-  ),
-  credential(
-    "unknown_identity",
-    "UnknownIdentity",
-    "low",
-    "The identity holding the server's token is not recorded",
-    "Record whether the token belongs to a service identity or a person.",
-  ),
-  credential(
-    "no_expiry",
-    "NoExpiry",
-    "high",
-    "The server's token never expires",
-    "A leaked token without a TTL stays valid indefinitely. Give it a bounded TTL.",
-  ),
-  credential(
-    "long_ttl",
-    "LongTtl",
-    "medium",
-    "The server's token lives longer than the bound",
-    "A TTL above the bound is not counted as bounded. Shorten it.",
-  ),
-  credential(
-    "no_rotation",
-    "NoRotation",
-    "medium",
-    "The server's token is not rotated",
-    "No rotation is recorded. Rotate the token on a schedule.",
-  ),
-  egress(
-    "cannot_evaluate",
-    "CannotEvaluate",
-    "The server's egress policy cannot be evaluated",
-    "The recorded NetworkPolicy does not parse or validate, so what it admits is unknown. Fix the policy text.",
-  ),
-  egress(
-    "denylist",
-    "Denylist",
-    "The server's egress policy is a denylist",
-    "A denylist admits every destination nobody thought of, a new fetch feature's included. Make it default-deny with the destinations the server needs.",
-  ),
-  egress(
-    "default_allow",
-    "DefaultAllow",
-    "The server's egress policy has a default-allow rule",
-    "A default-allow rule admits any destination. Make the policy default-deny with the destinations the server needs.",
-  ),
-  egress(
-    "not_restricting",
-    "NotRestricting",
-    "The server's egress policy does not restrict egress",
-    "The policy selects no egress to restrict. Make it default-deny with the destinations the server needs.",
-  ),
-  approval(
-    "in_band",
-    "InBand",
-    "high",
-    "The approval prompt is in band of the agent",
-    "A prompt inside the agent's own channel can be answered by text in its context. Move it out of band.",
-  ),
-  approval(
-    "unresolved_arguments",
-    "UnresolvedArguments",
-    "high",
-    "The approval does not show resolved arguments",
-    "The approver sees the model's description of the call, not its final argument values. Show the resolved arguments.",
-  ),
-  approval(
-    "not_rare",
-    "NotRare",
-    "medium",
-    "The approval fires too often to stay a review",
-    "Habituation grows with frequency: a frequent prompt is approved without reading. Narrow what needs approval.",
-  ),
-  approval(
-    "click_not_review",
-    "ClickNotReview",
-    "high",
-    "The approval is a click, not a review",
-    "Prompts per day × median seconds to approve is the human attention spent a day; below the minimum per prompt, nobody reads the arguments.",
-  ),
-  approval(
-    "tool_not_held",
-    "ToolNotHeld",
-    "low",
-    "The approval names a tool the agent does not hold",
-    "The approval configuration covers a tool outside the agent's tool set. Correct it.",
-  ),
-  approval(
-    "sink_unapproved",
-    "SinkUnapproved",
-    "medium",
-    "A sensitive sink the agent holds needs no approval",
-    "The agent holds this sink and the approval configuration does not cover it.",
-  ),
-];
+/** The controls' finding kinds, as each control module lists them, in registry order. */
+const CONTROL_RULES: SarifRuleSpec[] = CONTROLS.flatMap((c) =>
+  c.findingRules.map((r) => ({
+    id: `${c.entry.id}.${r.kind}`,
+    name: r.name,
+    severity: r.severity,
+    short: r.short,
+    help: r.help,
+    control: c.entry.id,
+  })),
+);
 
 const FLAG_WORDS: Record<SuspiciousKind, [string, Severity, string, string]> = {
   hidden_unicode: [
@@ -399,12 +192,7 @@ export function sarifRuleFor(kind: string): { spec: SarifRuleSpec; isKnown: bool
       severity: "medium",
       short: "A Relay Review finding",
       help: "A finding of a kind this export has no description for; its message says what it found.",
-      ...(control === "credential" ||
-      control === "egress" ||
-      control === "approval" ||
-      control === "separation"
-        ? { control }
-        : {}),
+      ...(CONTROL_IDS.find((id) => id === control) ? { control: control as ControlId } : {}),
     },
     isKnown: false,
   };

@@ -75,6 +75,20 @@ export const RevisionDiffQuerySchema = z.object({
   item: z.string().min(1).max(4200).optional(),
 });
 
+export type RevisionItemKind =
+  "review" | "server" | "tool" | "source" | "agent" | "control" | "decision";
+
+/** The order a revision diff lists kinds in, and their headings (lib/reviews/revision-diff.ts). */
+export const REVISION_ITEM_KINDS: readonly { kind: RevisionItemKind; label: string }[] = [
+  { kind: "review", label: "Review" },
+  { kind: "server", label: "Servers" },
+  { kind: "tool", label: "Tool assessments" },
+  { kind: "source", label: "Sources" },
+  { kind: "agent", label: "Agents" },
+  { kind: "control", label: "Controls" },
+  { kind: "decision", label: "Decisions" },
+];
+
 const RevisionItemKindSchema = z.enum([
   "review",
   "server",
@@ -83,9 +97,9 @@ const RevisionItemKindSchema = z.enum([
   "agent",
   "control",
   "decision",
-]);
+] satisfies readonly RevisionItemKind[]);
 
-/** One changed item, without its two sides (`lib/review/revision-diff.ts`). */
+/** One changed item, without its two sides (`lib/reviews/revision-diff.ts`). */
 export const RevisionChangeSummarySchema = z.object({
   kind: RevisionItemKindSchema,
   key: z.string(),

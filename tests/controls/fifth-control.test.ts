@@ -99,6 +99,15 @@ const imagePinControl = defineControl({
     ],
   },
   conditions: [],
+  findingRules: [
+    {
+      kind: "unpinned",
+      name: "ImagePinUnpinned",
+      severity: "medium",
+      short: "The server's image is not pinned",
+      help: "Record the image digest the server runs.",
+    },
+  ],
   graph: { kind: "server_group" },
 });
 

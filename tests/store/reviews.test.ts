@@ -19,7 +19,7 @@ import {
 } from "@/lib/store/reviews";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
-import { diffReviews } from "@/lib/review/revision-diff";
+import { diffReviews } from "@/lib/reviews/revision-diff";
 import { reviewRevisions, reviews } from "@/lib/store/tables";
 import { BACKENDS, pgliteBackend, useStore } from "./support/backends";
 

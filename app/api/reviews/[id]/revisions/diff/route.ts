@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, parseRequest, withRoute } from "@/lib/http/route";
-import { diffReviews, summarizeChanges } from "@/lib/review/revision-diff";
+import { diffReviews, summarizeChanges } from "@/lib/reviews/revision-diff";
 import {
   RevisionDiffQuerySchema,
   type RevisionDiffResponse,

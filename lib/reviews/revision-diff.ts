@@ -10,10 +10,9 @@
  * when their canonical JSON (RFC 8785, key order ignored) is equal.
  */
 import canonicalize from "canonicalize";
-import type { Review } from "./schema";
-
-export type RevisionItemKind =
-  "review" | "server" | "tool" | "source" | "agent" | "control" | "decision";
+import { CONTROLS, type ControlRegistry } from "@/lib/controls/registry";
+import type { Review } from "@/lib/review/schema";
+import { REVISION_ITEM_KINDS, type RevisionItemKind } from "./api";
 
 export type RevisionItemChange = {
   kind: RevisionItemKind;
@@ -30,17 +29,6 @@ export type RevisionItemChange = {
   before: unknown;
   after: unknown;
 };
-
-/** The order kinds are listed in, and their headings. */
-export const REVISION_ITEM_KINDS: readonly { kind: RevisionItemKind; label: string }[] = [
-  { kind: "review", label: "Review" },
-  { kind: "server", label: "Servers" },
-  { kind: "tool", label: "Tool assessments" },
-  { kind: "source", label: "Sources" },
-  { kind: "agent", label: "Agents" },
-  { kind: "control", label: "Controls" },
-  { kind: "decision", label: "Decisions" },
-];
 
 type Item = { key: string; label: string; value: Record<string, unknown> };
 
@@ -171,6 +159,7 @@ function items(review: Review): [RevisionItemKind, Map<string, Item>][] {
   const onServer = (serverId: string) => serverName.get(serverId) ?? serverId;
   const agentName = new Map<string, string>(review.agents.map((a) => [a.id, a.name]));
   const ofAgent = (agentId: string) => agentName.get(agentId) ?? agentId;
+  const names = { server: onServer, agent: ofAgent };
   const { servers, sources, tools, agents, controls, decisions, ...meta } = review;
   return [
     [
@@ -217,20 +206,17 @@ function items(review: Review): [RevisionItemKind, Map<string, Item>][] {
     [
       "control",
       new Map([
-        ...keyed(
-          controls.credentials,
-          (c) => `credential:${c.serverId}`,
-          (c) => `Credential of ${onServer(c.serverId)}`,
-        ),
-        ...keyed(
-          controls.egress,
-          (c) => `egress:${c.serverId}`,
-          (c) => `Egress policy of ${onServer(c.serverId)}`,
-        ),
-        ...keyed(
-          controls.approvals,
-          (c) => `approval:${c.agentId}`,
-          (c) => `Approval in ${ofAgent(c.agentId)}`,
+        // Each control's configurations, in registry order, as its module names them.
+        ...(CONTROLS as ControlRegistry).flatMap((d) =>
+          d.config
+            ? [
+                ...keyed(
+                  controls[d.config.key] as readonly object[],
+                  (c) => d.config!.revisionItem.key(c),
+                  (c) => d.config!.revisionItem.label(c, names),
+                ),
+              ]
+            : [],
         ),
         ...keyed(
           controls.statementsOfIntent,

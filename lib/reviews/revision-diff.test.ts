@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { createDemoReview } from "./demo";
+import { createDemoReview } from "@/lib/review/demo";
 import { diffReviews, summarizeChanges } from "./revision-diff";
-import { ReviewSchema, type Review } from "./schema";
+import { ReviewSchema, type Review } from "@/lib/review/schema";
 
 const base = (): Review => ReviewSchema.parse(structuredClone(createDemoReview()));
 
