@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createDemoReview } from "@/lib/review/demo";
-import { ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
+import { ControlsSchema, ReviewSchema, type Review, type ReviewInput } from "@/lib/review/schema";
 import { NOT_CONTROLS } from "@/lib/controls/catalog";
 import { analyzeReview, MAX_PATHS_LISTED_PER_AGENT, type Analysis } from "./analyze";
 import { toolListsFromReview } from "@/lib/model/input";
+import { SEED_CONTROLS } from "@/tests/support/seed-controls";
 
 const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
 const review = (input: Omit<ReviewInput, "schemaVersion" | "title">): Review =>
@@ -330,10 +331,11 @@ describe("prose is not a control", () => {
 describe("[control:egress] [control:credential] [control:approval] controls absent or unreadable", () => {
   it("a relay server with no credential or egress, and an agent with sinks but no approval, have those controls absent", () => {
     const demo = createDemoReview();
-    const a = analyse({
-      ...demo,
-      controls: { credentials: [], egress: [], approvals: [], statementsOfIntent: [] },
-    });
+    const a = analyzeReview(
+      { ...demo, controls: ControlsSchema.parse({}) },
+      toolListsFromReview(demo),
+      SEED_CONTROLS,
+    );
     expect(
       a.controls.absent.map(
         (c) =>

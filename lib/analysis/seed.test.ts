@@ -15,8 +15,11 @@ import { admittedDestinations, wouldAllow } from "@/lib/controls/egress/evaluate
 import { applySplit } from "@/lib/controls/split";
 import { analyzeReview, type Analysis } from "./analyze";
 import { toolListsFromReview } from "@/lib/model/input";
+import { SEED_CONTROLS } from "@/tests/support/seed-controls";
 
-const analyse = (review: Review): Analysis => analyzeReview(review, toolListsFromReview(review));
+// The seed's four controls: its sentences are composed from them (tests/support/seed-controls.ts).
+const analyse = (review: Review): Analysis =>
+  analyzeReview(review, toolListsFromReview(review), SEED_CONTROLS);
 const demo = createDemoReview();
 const analysis = analyse(demo);
 const SEED_RESIDUE =

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { SEED_CONTROLS } from "@/tests/support/seed-controls";
 import { describe, expect, it, test } from "vitest";
 import { CONTROL_POSITIONS, NOT_CONTROLS } from "./catalog";
 import { CONTROL_CATALOG, CONTROL_IDS } from "./registry";
@@ -29,9 +30,11 @@ const corpus = ["lib/analysis", "lib/controls", "lib/roles"]
   .join("\n");
 
 describe("control catalog", () => {
-  it("has exactly the four controls, one per position, and only separation can cut the path", () => {
+  it("holds the seed's four controls, one per position of the path, and only separation can cut it", () => {
     expect(CONTROL_CATALOG.map((c) => c.id)).toEqual([...CONTROL_IDS]);
-    expect(CONTROL_CATALOG.map((c) => c.sitsAt).sort()).toEqual([...CONTROL_POSITIONS].sort());
+    const seed = SEED_CONTROLS.map((c) => c.entry);
+    for (const entry of seed) expect(CONTROL_CATALOG).toContain(entry);
+    expect(seed.map((c) => c.sitsAt).sort()).toEqual([...CONTROL_POSITIONS].sort());
     expect(CONTROL_CATALOG.filter((c) => c.canCutPath).map((c) => c.id)).toEqual(["separation"]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnalysisModel } from "@/lib/model/model";
-import { CONTROLS } from "./registry";
+import { SEED_CONTROLS } from "@/tests/support/seed-controls";
 import { composeResidue } from "./residue";
 import type { ControlContext } from "./types";
 
@@ -13,7 +13,7 @@ type Presence = {
   sinksSharingASession?: string[];
 };
 
-/** The statement the registry's controls compose for the given presence. */
+/** The statement the seed's four controls compose for the given presence. */
 function compose(p: Presence) {
   // Only separation's missing clause reads the model: the sinks of agents holding both.
   const model = {
@@ -27,7 +27,7 @@ function compose(p: Presence) {
   const ctx = { model } as ControlContext;
   const isPresent = (id: string) => p[id as keyof Presence] === true;
   return composeResidue(
-    CONTROLS.map((c) => c.residue(isPresent, ctx)),
+    SEED_CONTROLS.map((c) => c.residue(isPresent, ctx)),
     [],
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generateReview } from "@/bench/suites/analysis";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
-import { controlEvaluations } from "@/lib/controls/registry";
+import { CONTROL_IDS, controlEvaluations } from "@/lib/controls/registry";
 import { decodeGraphSection, encodeGraphSection, focusView } from "./section";
 import { graphSectionData, pathDetail, toolDetail } from "./view";
 
@@ -55,7 +55,13 @@ describe("the Graph section's view of the 5,000-tool review", () => {
   });
 
   it("carries what the graph needs of the registry, so the browser loads no control module", () => {
-    expect(ofFocus.controls.catalog.map((c) => [c.id, c.drawnOn, c.canCutPath])).toEqual([
+    // Every control of the registry, in its order; the seed's four drawn where they sit.
+    expect(ofFocus.controls.catalog.map((c) => c.id)).toEqual([...CONTROL_IDS]);
+    expect(
+      ofFocus.controls.catalog
+        .filter((c) => ["credential", "egress", "separation", "approval"].includes(c.id))
+        .map((c) => [c.id, c.drawnOn, c.canCutPath]),
+    ).toEqual([
       ["credential", "server_group", false],
       ["egress", "server_group", false],
       ["separation", "agent_sessions", true],
