@@ -80,10 +80,10 @@ export function controlEvaluations(
 
 type ConfigLists = Record<string, readonly unknown[]>;
 
-/** Each configuration of the registry's controls mapped by `drop`; a null result removes it. */
-function withoutRefs<T extends object>(
+/** Each configuration of the registry's controls mapped by `map`; a null result removes it. */
+function mapConfigs<T extends object>(
   controls: T,
-  drop: (definition: AnyControlDefinition, config: unknown) => unknown,
+  map: (definition: AnyControlDefinition, config: unknown) => unknown,
   registry: ControlRegistry,
 ): T {
   const out: ConfigLists = { ...(controls as unknown as ConfigLists) };
@@ -91,7 +91,7 @@ function withoutRefs<T extends object>(
     if (!definition.config) continue;
     const list = out[definition.config.key];
     if (!list) continue;
-    out[definition.config.key] = list.map((c) => drop(definition, c)).filter((c) => c !== null);
+    out[definition.config.key] = list.map((c) => map(definition, c)).filter((c) => c !== null);
   }
   return out as unknown as T; // safe: only the registry's lists are replaced, by lists of their own items
 }
@@ -102,7 +102,7 @@ export function controlsWithoutServer<T extends object>(
   serverId: ServerId,
   registry: ControlRegistry = CONTROLS,
 ): T {
-  return withoutRefs(controls, (d, c) => d.config!.withoutServer(c, serverId), registry);
+  return mapConfigs(controls, (d, c) => d.config!.withoutServer(c, serverId), registry);
 }
 
 /** The review's controls without a removed agent. */
@@ -111,7 +111,7 @@ export function controlsWithoutAgent<T extends object>(
   agentId: AgentId,
   registry: ControlRegistry = CONTROLS,
 ): T {
-  return withoutRefs(controls, (d, c) => d.config!.withoutAgent(c, agentId), registry);
+  return mapConfigs(controls, (d, c) => d.config!.withoutAgent(c, agentId), registry);
 }
 
 /**
@@ -125,7 +125,7 @@ export function controlsAfterSplit<T extends object>(
   deployAgentId: AgentId,
   registry: ControlRegistry = CONTROLS,
 ): T {
-  return withoutRefs(
+  return mapConfigs(
     controls,
     (d, c) => d.config!.afterSplit?.(c, agentId, deployAgentId) ?? c,
     registry,

@@ -12,7 +12,8 @@ import { planSplit } from "./separation";
 /**
  * The review with one agent split into a reference agent (same id, returning tools and everything
  * that is not a sink) and a deploy agent (the sinks), each control's configurations moved as the
- * control says (`afterSplit`: approvals, which guard the sinks, go to the deploy agent). Returns the review unchanged when the agent does not need a split (see `planSplit` for why).
+ * control says (`afterSplit`: approvals, which guard the sinks, go to the deploy agent). Returns
+ * the review unchanged when the agent does not need a split (see `planSplit` for why).
  */
 export function applySplit(
   review: Review,

@@ -90,7 +90,7 @@ export type ControlConfigSlot<C> = {
   /** The same for a removed agent. */
   withoutAgent: (config: C, agentId: AgentId) => C | null;
   /**
-   * The configuration after its agent was split (separation.ts `applySplit`): the reference agent
+   * The configuration after its agent was split (split.ts `applySplit`): the reference agent
    * keeps the agent's id and its returning tools, the deploy agent gets its sinks. Absent: the
    * configuration stays with the reference agent.
    */
