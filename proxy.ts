@@ -7,8 +7,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkRequest } from "@/lib/auth/check";
 import { getAuthConfig } from "@/lib/auth/owner-token";
-import { readSessionCookie } from "@/lib/auth/session";
-import { readSessionEpoch } from "@/lib/auth/session-epoch";
+import { readSessionCookie, sessionIdOf } from "@/lib/auth/session";
+import { readSessionStanding } from "@/lib/auth/session-epoch";
 import { newNonce, policyFor } from "@/lib/http/csp";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -17,8 +17,8 @@ function deny(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status, headers: NO_STORE });
 }
 
-/** Never matches an epoch: with no readable epoch, no session cookie is admitted (bearer still is). */
-const NO_EPOCH = "unavailable";
+/** Never matches an epoch: with no readable standing, no session cookie is admitted (bearer still is). */
+const UNREADABLE = { epoch: "unavailable", signedOut: true } as const;
 
 export async function proxy(request: NextRequest): Promise<Response> {
   const csp = policyFor(request.nextUrl.pathname, newNonce(), {
@@ -38,17 +38,19 @@ async function decide(request: NextRequest, csp: string): Promise<Response> {
     console.error("[auth] cannot resolve the owner token:", error);
     return deny(500, "INTERNAL", "the workbench cannot check credentials; see the server log");
   }
-  // The epoch is read only for a request that would be admitted by its cookie (no bearer).
-  const epoch =
-    request.headers.get("authorization") === null &&
-    readSessionCookie(request.headers.get("cookie")) !== null
-      ? ((await readSessionEpoch()) ?? NO_EPOCH)
+  // The standing is read only for a request that would be admitted by its cookie (no bearer).
+  const cookie = readSessionCookie(request.headers.get("cookie"));
+  const sessionId = cookie === null ? null : sessionIdOf(cookie);
+  const standing =
+    request.headers.get("authorization") === null && sessionId !== null
+      ? ((await readSessionStanding(sessionId)) ?? UNREADABLE)
       : undefined;
   const result = checkRequest(
     { method: request.method, url: request.url, headers: request.headers },
     config,
     Date.now(),
-    epoch,
+    standing?.epoch,
+    standing?.signedOut,
   );
   if (result.allow) {
     const headers = new Headers(request.headers);

@@ -1,9 +1,12 @@
 /**
  * knowledge-mcp behind OAuth, offline: a local authorization server and the knowledge-mcp demo
- * as a protected resource (MCP authorization, revision 2025-11-25), both on 127.0.0.1 only.
+ * as a protected resource (MCP authorization, revision 2025-11-25), on loopback only: the MCP
+ * server on 127.0.0.1, the authorization server on 127.0.0.2. The browser goes to the
+ * authorization server, and the workbench sends it to no host of its own (it would carry the
+ * session cookie there: browsers scope cookies by host, not port; lib/auth/cookie-hosts.ts).
  *
- *   npm run demo:oauth                       # MCP on :8950/mcp, authorization server on :8951
- *   node --import tsx servers/knowledge-mcp-oauth.ts [--port N] [--auth-port N] [--token-ttl S] [--no-revocation]
+ *   npm run demo:oauth                       # MCP on 127.0.0.1:8950/mcp, authorization server on 127.0.0.2:8951
+ *   node --import tsx servers/knowledge-mcp-oauth.ts [--port N] [--auth-port N] [--auth-host ADDRESS] [--token-ttl S] [--no-revocation]
  *
  * The authorization server is the MCP SDK's own (`mcpAuthRouter`: RFC 8414 metadata, dynamic
  * registration RFC 7591, authorize with PKCE S256, token, refresh, RFC 7009 revocation unless
@@ -19,6 +22,8 @@
  * stop working and the card's Connect starts again.
  */
 /* eslint-disable @typescript-eslint/require-await -- the SDK's OAuthServerProvider is async; this demo keeps its state in memory */
+// First: the SDK's router reads this flag when it is loaded (the demo's issuer is http on 127.0.0.2).
+import "./shared/allow-http-issuer";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -55,6 +60,8 @@ export const WRITE_SCOPE = "knowledge:write";
 export const DEMO_SCOPES = [READ_SCOPE, WRITE_SCOPE] as const;
 export const DEMO_USER = "alice@example.com";
 const HOST = "127.0.0.1";
+/** Not a host name the workbench answers for, so Connect may send the browser there. */
+export const DEMO_AUTH_HOST = "127.0.0.2";
 /** How long the consent page waits for an answer, and an authorization code lives. */
 const PENDING_TTL_MS = 10 * 60 * 1000;
 const CODE_TTL_MS = 60 * 1000;
@@ -311,11 +318,12 @@ ${boxes}
 }
 
 /** Refuses a request whose Host or Origin is not this listener on loopback (DNS rebinding). */
-const loopbackOnly = (port: () => number) => (req: Request, res: Response, next: () => void) => {
-  const refusal = rebindingRefusal(req.headers, port());
-  if (refusal) res.status(403).type("text/plain").send(refusal);
-  else next();
-};
+const loopbackOnly =
+  (port: () => number, host?: string) => (req: Request, res: Response, next: () => void) => {
+    const refusal = rebindingRefusal(req.headers, port(), host);
+    if (refusal) res.status(403).type("text/plain").send(refusal);
+    else next();
+  };
 
 export type OAuthDemo = {
   mcpUrl: string;
@@ -324,9 +332,9 @@ export type OAuthDemo = {
   close: () => Promise<void>;
 };
 
-function listen(app: express.Express, port: number): Promise<Server> {
+function listen(app: express.Express, port: number, host = HOST): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, HOST, (error?: Error) =>
+    const server = app.listen(port, host, (error?: Error) =>
       error ? reject(error) : resolve(server),
     );
   });
@@ -337,11 +345,13 @@ const portOf = (server: Server) => {
   return typeof a === "object" && a ? a.port : 0;
 };
 
-/** Start both listeners on 127.0.0.1 (port 0: any free port). */
+/** Start the MCP listener on 127.0.0.1 and the authorization server on `authHost` (port 0: any free port). */
 export async function startOAuthDemo(
   options: {
     port?: number;
     authPort?: number;
+    /** The authorization server's loopback address (default 127.0.0.2). */
+    authHost?: string;
     tokenTtlSeconds?: number;
     /** Serve RFC 7009 revocation (default true); false leaves `revocation_endpoint` out of the metadata. */
     revocation?: boolean;
@@ -351,11 +361,12 @@ export async function startOAuthDemo(
   let mcpServer: Server | null = null;
   const authApp = express();
   const mcpApp = express();
-  authApp.use(loopbackOnly(() => (authServer ? portOf(authServer) : 0)));
+  const authHost = options.authHost ?? DEMO_AUTH_HOST;
+  authApp.use(loopbackOnly(() => (authServer ? portOf(authServer) : 0), authHost));
   mcpApp.use(loopbackOnly(() => (mcpServer ? portOf(mcpServer) : 0)));
-  authServer = await listen(authApp, options.authPort ?? 0);
+  authServer = await listen(authApp, options.authPort ?? 0, authHost);
   mcpServer = await listen(mcpApp, options.port ?? 0);
-  const issuer = `http://${HOST}:${portOf(authServer)}/`;
+  const issuer = `http://${authHost}:${portOf(authServer)}/`;
   const mcpUrl = `http://${HOST}:${portOf(mcpServer)}/mcp`;
   const provider = new DemoAuthProvider(
     issuer,
@@ -446,6 +457,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const demo = await startOAuthDemo({
     port: flag(argv, "--port", 8950),
     authPort: flag(argv, "--auth-port", 8951),
+    authHost: argv.includes("--auth-host") ? argv[argv.indexOf("--auth-host") + 1] : undefined,
     tokenTtlSeconds: flag(argv, "--token-ttl", 3600),
     revocation: !argv.includes("--no-revocation"),
   });

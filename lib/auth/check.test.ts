@@ -386,4 +386,22 @@ describe("sign out everywhere", () => {
       ),
     ).toMatchObject({ allow: true, via: "bearer" });
   });
+
+  test("a cookie of a session signed out is refused, whatever its epoch; a bearer never depends on it", () => {
+    const facts = (headers: Record<string, string>) => ({
+      method: "GET",
+      url: `${SELF}/api/reviews`,
+      headers: new Headers(headers),
+    });
+    const value = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "0");
+    const cookie = facts({ host: H, cookie: `${SESSION_COOKIE}=${value}` });
+    expect(checkRequest(cookie, config, NOW, "0", false)).toMatchObject({ allow: true });
+    expect(checkRequest(cookie, config, NOW, "0", true)).toMatchObject({
+      allow: false,
+      status: 401,
+    });
+    expect(
+      checkRequest(facts({ host: H, authorization: `Bearer ${TOKEN}` }), config, NOW, "0", true),
+    ).toMatchObject({ allow: true, via: "bearer" });
+  });
 });

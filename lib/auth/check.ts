@@ -127,6 +127,7 @@ function credential(
   ownerToken: string,
   nowMs: number,
   sessionEpoch: string,
+  signedOut: boolean,
 ): Credential {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
@@ -134,16 +135,21 @@ function credential(
     return m?.[1] && constantTimeEqual(m[1], ownerToken) ? "bearer" : "bad_bearer";
   }
   const cookie = readSessionCookie(headers.get("cookie"));
-  if (cookie && verifySessionValue(cookie, ownerToken, nowMs, sessionEpoch).ok) return "session";
+  if (cookie && !signedOut && verifySessionValue(cookie, ownerToken, nowMs, sessionEpoch).ok)
+    return "session";
   return "none";
 }
 
-/** `sessionEpoch`: the settings table's session epoch now; a cookie of another epoch is signed out. */
+/**
+ * `sessionEpoch`: the settings table's session epoch now; a cookie of another epoch is signed out.
+ * `sessionSignedOut`: the cookie's own session was signed out (a copy of it is refused too).
+ */
 export function checkRequest(
   request: RequestFacts,
   config: AuthConfig,
   nowMs: number = Date.now(),
   sessionEpoch: string = INITIAL_SESSION_EPOCH,
+  sessionSignedOut = false,
 ): CheckResult {
   let url: URL;
   try {
@@ -162,7 +168,13 @@ export function checkRequest(
   }
   if (isExemptPath(url.pathname)) return { allow: true, via: "exempt" };
 
-  const cred = credential(request.headers, config.ownerToken, nowMs, sessionEpoch);
+  const cred = credential(
+    request.headers,
+    config.ownerToken,
+    nowMs,
+    sessionEpoch,
+    sessionSignedOut,
+  );
   if (cred === "bad_bearer" || cred === "none") {
     const reason =
       cred === "bad_bearer" ? "the bearer token is not the owner token" : "sign in first";

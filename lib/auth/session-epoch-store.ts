@@ -1,10 +1,19 @@
 import "server-only";
-/** The session epoch in the settings table: read on every cookie request, replaced by sign-out-everywhere. */
+/**
+ * The session epoch and the signed-out sessions in the settings table: read on every cookie
+ * request; sign-out-everywhere replaces the epoch, sign-out records one session as ended.
+ */
 import { randomBytes } from "node:crypto";
+import { and, lt, like, sql } from "drizzle-orm";
 import { INITIAL_SESSION_EPOCH, SESSION_EPOCH_PATTERN } from "@/lib/auth/session";
-import { SESSION_EPOCH_SETTING } from "@/lib/auth/session-epoch";
+import {
+  SESSION_EPOCH_SETTING,
+  SIGNED_OUT_SESSION_PREFIX,
+  type SessionStanding,
+} from "@/lib/auth/session-epoch";
 import type { Db } from "@/lib/store/db";
 import { getSetting, setSetting } from "@/lib/store/settings";
+import { settings } from "@/lib/store/tables";
 
 export async function currentSessionEpoch(db: Db): Promise<string> {
   const value = await getSetting(db, SESSION_EPOCH_SETTING);
@@ -18,4 +27,36 @@ export async function revokeAllSessions(db: Db): Promise<string> {
   const epoch = randomBytes(12).toString("base64url");
   await setSetting(db, SESSION_EPOCH_SETTING, epoch);
   return epoch;
+}
+
+/**
+ * Sign out one session on the server: its id is kept as signed out until `expiresAtMs`, when its
+ * cookie stops working anyway; records of sessions past that are removed on the way.
+ */
+export async function signOutSession(
+  db: Db,
+  sessionId: string,
+  expiresAtMs: number,
+  nowMs: number = Date.now(),
+): Promise<void> {
+  await setSetting(db, `${SIGNED_OUT_SESSION_PREFIX}${sessionId}`, {
+    expiresAt: new Date(expiresAtMs).toISOString(),
+  });
+  await db
+    .delete(settings)
+    .where(
+      and(
+        like(settings.key, `${SIGNED_OUT_SESSION_PREFIX}%`),
+        lt(sql`${settings.value}->>'expiresAt'`, new Date(nowMs).toISOString()),
+      ),
+    );
+}
+
+/** What the proxy checks a session cookie against: the epoch, and whether this session signed out. */
+export async function sessionStanding(db: Db, sessionId: string): Promise<SessionStanding> {
+  const [epoch, signedOut] = await Promise.all([
+    currentSessionEpoch(db),
+    getSetting(db, `${SIGNED_OUT_SESSION_PREFIX}${sessionId}`),
+  ]);
+  return { epoch, signedOut: signedOut !== null };
 }

@@ -1,29 +1,40 @@
 /**
- * The session epoch as the proxy reads it. The epoch lives in the settings table (key
- * `session-epoch`), but the proxy cannot open the store itself (it is a separate bundle, and two
- * handles on one PGlite folder would corrupt it), so the server start registers a reader on
- * globalThis that the proxy calls on every request with a session cookie: one query, and a sign
- * out everywhere on any instance ends the sessions on every instance at once. Not server-only:
- * the proxy bundle imports it.
+ * The standing of a session as the proxy reads it: the session epoch, and whether this session was
+ * signed out. Both live in the settings table (key `session-epoch`, keys `signed-out-session:<id>`),
+ * but the proxy cannot open the store itself (it is a separate bundle, and two handles on one
+ * PGlite folder would corrupt it), so the server start registers a reader on globalThis that the
+ * proxy calls on every request with a session cookie: a sign out (one session) or sign out
+ * everywhere (every session) on any instance takes effect on every instance at once. Not
+ * server-only: the proxy bundle imports it.
  */
-const KEY = Symbol.for("relay-review.session-epoch");
-type GlobalWithEpoch = typeof globalThis & { [KEY]?: () => Promise<string> };
+const KEY = Symbol.for("relay-review.session-standing");
+
+export type SessionStanding = {
+  /** The session epoch now; a cookie of another epoch was signed out everywhere. */
+  epoch: string;
+  /** Whether this very session was signed out (its cookie may still be copied somewhere). */
+  signedOut: boolean;
+};
+type Reader = (sessionId: string) => Promise<SessionStanding>;
+type GlobalWithReader = typeof globalThis & { [KEY]?: Reader };
 
 export const SESSION_EPOCH_SETTING = "session-epoch";
+/** `signed-out-session:<session id>` → `{ expiresAt }`: one ended session, kept until its cookie would expire. */
+export const SIGNED_OUT_SESSION_PREFIX = "signed-out-session:";
 
-export function registerSessionEpochReader(read: () => Promise<string>): void {
-  (globalThis as GlobalWithEpoch)[KEY] = read;
+export function registerSessionStandingReader(read: Reader): void {
+  (globalThis as GlobalWithReader)[KEY] = read;
 }
 
-/** The epoch now, or null when no reader is registered or it fails (the caller then admits no cookie). */
-export async function readSessionEpoch(): Promise<string | null> {
-  const read = (globalThis as GlobalWithEpoch)[KEY];
+/** The standing of session `sessionId` now, or null when no reader is registered or it fails (the caller then admits no cookie). */
+export async function readSessionStanding(sessionId: string): Promise<SessionStanding | null> {
+  const read = (globalThis as GlobalWithReader)[KEY];
   if (!read) return null;
   try {
-    return await read();
+    return await read(sessionId);
   } catch (error) {
     console.error(
-      "[auth] cannot read the session epoch:",
+      "[auth] cannot read the session's standing:",
       error instanceof Error ? error.message : String(error),
     );
     return null;

@@ -4,6 +4,8 @@
  * so every app instance that shares the token accepts it; the epoch is the revocation: it must
  * equal the session epoch in the settings table (lib/auth/session-epoch.ts), which "sign out
  * everywhere" replaces, ending every session at once. Changing the owner token ends them too.
+ * "Sign out" ends one session on the server: its nonce (the session's id) is recorded as signed
+ * out until the cookie would have expired, so a copy of the cookie stops working with it.
  * Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain), so no other host or
  * path can set or shadow it.
  */
@@ -85,6 +87,14 @@ export function verifySessionValue(
   const expiresAt = Number(expiry) * 1000;
   if (expiresAt <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, expiresAt };
+}
+
+/** The session's id (its random nonce) of a well-formed cookie value, or null. Not a credential: the mac is. */
+export function sessionIdOf(value: string): string | null {
+  const parts = value.split(".");
+  return parts.length === 5 && parts[0] === VERSION && /^[A-Za-z0-9_-]{1,64}$/.test(parts[3] ?? "")
+    ? parts[3]!
+    : null;
 }
 
 export function sessionCookieHeader(

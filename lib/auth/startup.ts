@@ -7,8 +7,8 @@ import "server-only";
  * never sent in a request line or written to an access log); later starts name where it is kept.
  */
 import { getAuthConfig, type OwnerToken } from "@/lib/auth/owner-token";
-import { registerSessionEpochReader } from "@/lib/auth/session-epoch";
-import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
+import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
+import { sessionStanding } from "@/lib/auth/session-epoch-store";
 import { describeStoreTarget } from "@/lib/store/config";
 import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
@@ -59,6 +59,6 @@ export async function startRelayReview(
   console.log(`relay-review: store: ${describeStoreTarget(store.target)}`);
   if (first.firstStart && first.demoReviewId)
     console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
-  registerSessionEpochReader(async () => currentSessionEpoch(await getDb()));
+  registerSessionStandingReader(async (sessionId) => sessionStanding(await getDb(), sessionId));
   for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
 }

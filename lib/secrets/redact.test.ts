@@ -162,6 +162,45 @@ describe("redactArgs", () => {
     expect(JSON.stringify(r)).not.toMatch(/hunter2|abc123secret|s3cret|ghp_a1|glpat-x|eyJhbGci/);
   });
 
+  // Issue 28, finding 15: connection strings and URL paths inside an argument.
+  test.each<[string, string[], string[]]>([
+    [
+      "connection string after a flag",
+      ["--connection-string=postgres://app:pgpass99@db:5432/app"],
+      ["--connection-string=postgres://app:${RR_GH_URL_PASSWORD}@db:5432/app"],
+    ],
+    [
+      "connection string in NAME=value",
+      ["-e", "DATABASE_URL=postgres://app:pgpass99@db/app"],
+      ["-e", "DATABASE_URL=postgres://app:${RR_GH_URL_PASSWORD}@db/app"],
+    ],
+    [
+      "jdbc URL with a password parameter",
+      ["jdbc:postgresql://db/app?user=app&password=pgpass99"],
+      ["jdbc:postgresql://db/app?user=app&password=${RR_GH_PASSWORD}"],
+    ],
+    [
+      "key=value; connection string",
+      ["Server=db;User Id=sa;Password=pgpass99;"],
+      ["Server=db;User Id=sa;Password=${RR_GH_PASSWORD};"],
+    ],
+    [
+      "a key in a URL path (Slack incoming webhook)",
+      ["https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/x7Qp2LmN4pR7sT9vW1yB3dF5"],
+      ["https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/${RR_GH_URL_PATH}"],
+    ],
+    [
+      "a key in a URL path after a flag",
+      ["--endpoint=https://api.example.com/v1/k9Zx8q2LmN4pR7sT9vW1yB3d/feed"],
+      ["--endpoint=https://api.example.com/v1/${RR_GH_URL_PATH}/feed"],
+    ],
+  ])("%s", (_label, input, expected) => {
+    const r = redactArgs(input, namer());
+    expect(r.args).toEqual(expected);
+    expect(JSON.stringify(r)).not.toMatch(/pgpass99|x7Qp2LmN|k9Zx8q2L/);
+    expect(argsHoldSecrets(input).length).toBeGreaterThan(0);
+  });
+
   test.each<[string, string[]]>([
     ["plain server args", ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"]],
     ["references stay", ["--token=${GITHUB_TOKEN}", "--api-key", "${env:KEY}"]],
@@ -171,6 +210,17 @@ describe("redactArgs", () => {
       ["--port=8080", "--host", "127.0.0.1", "-y", "@modelcontextprotocol/server-github"],
     ],
     ["URL without secrets", ["https://example.com/mcp?page=2"]],
+    [
+      "ordinary paths and names",
+      [
+        "https://raw.githubusercontent.com/modelcontextprotocol/servers/main/README.md",
+        "@modelcontextprotocol/server-filesystem",
+        "/home/someone/projects/relay-review-workbench",
+        "--allowed-directories=/srv/data",
+        "--db",
+        "sqlite:///var/lib/app/knowledge.db",
+      ],
+    ],
   ])("%s: unchanged", (_label, input) => {
     const r = redactArgs(input, namer());
     expect(r.args).toEqual(input);

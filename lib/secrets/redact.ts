@@ -140,7 +140,60 @@ function redactShapes(
   });
 }
 
-const URL_START = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
+/** A URL's start; a scheme may be a chain (`jdbc:postgresql://`). */
+const URL_START = /^((?:[A-Za-z][A-Za-z0-9+.-]*:)+\/\/)([^/?#]*)(.*)$/s;
+/** Where a URL starts inside an argument (`--db=postgres://…`, `DATABASE_URL=postgres://…`). */
+const URL_INSIDE = /(?:[A-Za-z][A-Za-z0-9+.-]*:)+\/\//;
+
+/**
+ * A URL path segment that is a key rather than a name: 20 or more URL-safe characters mixing
+ * letters and digits (a Slack or Discord webhook's key, an API key in the path, a capability
+ * id). A word, a package or a file name (with a dot) is not one.
+ */
+function isKeyLikeSegment(segment: string): boolean {
+  return /^[A-Za-z0-9_-]{20,}$/.test(segment) && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
+}
+
+function redactPathSegments(
+  path: string,
+  namer: Namer,
+  found: (name: string, variable: string) => void,
+): string {
+  return path
+    .split("/")
+    .map((segment) => {
+      if (!isKeyLikeSegment(segment)) return segment;
+      const variable = namer("URL_PATH", segment);
+      found("path", variable);
+      return ref(variable);
+    })
+    .join("/");
+}
+
+/** `Server=db;User Id=sa;Password=…;`: two or more `key=value` pairs separated by `;`. */
+const KEY_VALUE_PAIRS = /^[^;=]+=[^;]*(?:;[^;=]+=[^;]*)+;?$/s;
+
+/** A `key=value;…` connection string with each secret-named value replaced by a reference. */
+function redactKeyValuePairs(
+  text: string,
+  namer: Namer,
+  found: (name: string, variable: string) => void,
+): string {
+  if (!KEY_VALUE_PAIRS.test(text)) return text;
+  return text
+    .split(";")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) return pair;
+      const key = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1);
+      if (value.trim() === "" || HAS_REFERENCE.test(value) || !isSecretName(key)) return pair;
+      const variable = namer(key, value);
+      found(key, variable);
+      return `${pair.slice(0, eq + 1)}${ref(variable)}`;
+    })
+    .join(";");
+}
 
 function redactParams(
   part: string,
@@ -232,7 +285,7 @@ export function redactUrl(
   let query = q === -1 ? null : rest.slice(q + 1);
   if (query !== null) query = redactParams(query, namer, found);
   if (fragment !== null && fragment.includes("=")) fragment = redactParams(fragment, namer, found);
-  path = redactShapes(path, namer, found);
+  path = redactPathSegments(redactShapes(path, namer, found), namer, found);
   if (query !== null) query = redactShapes(query, namer, found);
   if (fragment !== null) fragment = redactShapes(fragment, namer, found);
   const out = `${scheme}${authority}${path}${query === null ? "" : `?${query}`}${fragment === null ? "" : `#${fragment}`}`;
@@ -311,12 +364,14 @@ export function redactArgs(
       i++;
       continue;
     }
-    if (a.includes("://")) {
-      const u = redactUrl(a, namer, { userinfo: "reference" });
-      a = u.url;
+    const urlAt = a.search(URL_INSIDE);
+    if (urlAt !== -1) {
+      // A URL, or one after a flag or a name (`--db=postgres://…`): the prefix is kept as is.
+      const u = redactUrl(a.slice(urlAt), namer, { userinfo: "reference" });
+      a = redactShapes(a.slice(0, urlAt), namer, found(i)) + u.url;
       for (const r of u.redactions) found(i)(r.name, r.variable);
     } else {
-      a = redactShapes(a, namer, found(i));
+      a = redactShapes(redactKeyValuePairs(a, namer, found(i)), namer, found(i));
     }
     out[i] = a;
   }

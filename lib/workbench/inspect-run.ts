@@ -145,10 +145,13 @@ export async function runInspection(
   },
 ): Promise<Extract<InspectStreamLine, { type: "result" }>> {
   const { record, server, target, variables, values } = prepared;
+  const { onProgress } = options;
   const raw = await inspectServer(target, {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    // The progress stream goes to the browser as it happens: scrubbed as the stored result is (the
+    // command line being connected to, a stderr tail), so a value is never read back through it.
+    ...(onProgress ? { onProgress: (event) => onProgress(scrubValues(event, values)) } : {}),
   });
   // What the server echoes of a value it was given is kept as `[secret NAME]`, never the value.
   const result = scrubValues(raw, values);

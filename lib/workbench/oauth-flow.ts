@@ -16,6 +16,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId } from "@/lib/ids";
+import { LOOPBACK_HOSTS } from "@/lib/auth/check";
+import { cookieHostRefusal, sessionCookieHosts } from "@/lib/auth/cookie-hosts";
 import { isSecureRequest } from "@/lib/auth/session";
 import { clientMetadataDocument } from "@/lib/mcp/oauth/client-metadata";
 import { safeUrl } from "@/lib/mcp/oauth/checks";
@@ -151,8 +153,9 @@ async function resolveHttpTarget(
 
 /**
  * Connect: the authorization URL to send the owner's browser to. Refused without a session
- * cookie (the state must be bound to one), for a server that is not HTTP, or when the server
- * did not ask for authorization.
+ * cookie (the state must be bound to one), for a server that is not HTTP, when the server did
+ * not ask for authorization, or when the URL is on a host of the workbench (any port): the
+ * browser would hand that server the session cookie (lib/auth/cookie-hosts.ts).
  */
 export async function beginConnect(
   db: Db,
@@ -161,6 +164,8 @@ export async function beginConnect(
     serverId: ServerId;
     origin: string;
     sessionCookieValue: string | null;
+    /** The hosts the workbench answers for (lib/auth/check.ts); default: the loopback names. */
+    allowedHosts?: readonly string[];
     env?: Env;
   },
 ): Promise<{ authorizationUrl: string }> {
@@ -190,6 +195,12 @@ export async function beginConnect(
     const parsed = new URL(url);
     if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
       throw new AppError("UPSTREAM_FAILED", "the authorization server's URL is not http(s)");
+    const refusal = cookieHostRefusal(
+      parsed,
+      sessionCookieHosts(input.allowedHosts ?? LOOPBACK_HOSTS, input.origin),
+      "The authorization server's address",
+    );
+    if (refusal) throw new AppError("CONFLICT", refusal);
     return { authorizationUrl: parsed.href };
   }
   if (result.ok)

@@ -14,13 +14,21 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** Why a request is refused for its Host or Origin, or null when both name this server on loopback. */
-export function rebindingRefusal(headers: IncomingMessage["headers"], port: number): string | null {
+/**
+ * Why a request is refused for its Host or Origin, or null when both name this server on loopback.
+ * `ownHost`: the loopback address the server listens on when it is not one of the usual names
+ * (the OAuth demo's authorization server on 127.0.0.2).
+ */
+export function rebindingRefusal(
+  headers: IncomingMessage["headers"],
+  port: number,
+  ownHost?: string,
+): string | null {
   const isLoopbackAuthority = (authority: string, scheme = "http:") => {
     try {
       const url = new URL(`${scheme}//${authority}`);
       return (
-        LOOPBACK_NAMES.has(url.hostname) &&
+        (LOOPBACK_NAMES.has(url.hostname) || url.hostname === ownHost) &&
         Number(url.port || (scheme === "https:" ? 443 : 80)) === port
       );
     } catch {

@@ -96,7 +96,7 @@ test("a revocation endpoint the egress guard refuses is not contacted, and the o
   expect(outcome.revoked).toEqual([]);
   expect(outcome.notRevoked.map((n) => n.token)).toEqual(["refresh_token", "access_token"]);
   for (const n of outcome.notRevoked)
-    expect(n.reason).toMatch(/^egress refused: 127\.0\.0\.1:\d+\/revoke is outside the allowlist$/);
+    expect(n.reason).toMatch(/^egress refused: 127\.0\.0\.2:\d+\/revoke is outside the allowlist$/);
   expect(d.provider.revocations()).toBe(0);
   // Refused once, the access token is not tried again against the same endpoint.
   expect(asked).toBe(1);

@@ -117,6 +117,53 @@ describe.each(BACKENDS)("webhooks and the audit log on $name", (backend) => {
     expect(JSON.stringify(await listDeliveries(store.db, webhook.id))).not.toContain("sekrit");
   });
 
+  test("a secret is never read back through a webhook URL (issue 28, finding 3)", async () => {
+    const token = `ghp_${"A1b2C3d4".repeat(5)}`;
+    await setSecret(store.db, key, "GITHUB_TOKEN", token);
+    await setSecret(store.db, key, "BROKEN_WEBHOOK_URL", "sekrit-value-that-is-no-url");
+    // At save: a reference inside a URL, or the whole URL from a secret not named as one, is refused.
+    expect(() =>
+      CreateWebhookRequestSchema.parse({
+        url: `${base}/collect/\${GITHUB_TOKEN}`,
+        format: "generic",
+      }),
+    ).toThrow(/\$\{GITHUB_TOKEN\} inside the URL: a secret may only be the whole URL/);
+    expect(() =>
+      CreateWebhookRequestSchema.parse({ url: "${GITHUB_TOKEN}", format: "slack" }),
+    ).toThrow(/GITHUB_TOKEN is not named as a webhook URL \(its name must end in WEBHOOK_URL/);
+    expect(
+      CreateWebhookRequestSchema.parse({ url: "${BROKEN_WEBHOOK_URL}", format: "slack" }).url,
+    ).toBe("${BROKEN_WEBHOOK_URL}");
+
+    // Webhooks saved before the rule are refused at delivery too, without a request and
+    // without the value in the stored or returned error.
+    const before = received.length;
+    const saved = [`${base}/collect/\${GITHUB_TOKEN}`, "${GITHUB_TOKEN}", "${BROKEN_WEBHOOK_URL}"];
+    const errors: string[] = [];
+    for (const url of saved) {
+      const { webhook } = await addWebhook(store.db, {
+        label: "",
+        url,
+        format: "slack",
+        kinds: ["webhook.test"],
+      });
+      const { delivery } = await testWebhook(store.db, webhook.id);
+      expect(delivery.state, url).toBe("failed");
+      const error = delivery.attempts[0]!.error ?? "";
+      expect(error, url).toMatch(/^refused: /);
+      errors.push(error);
+    }
+    expect(errors[0]).toContain("GITHUB_TOKEN");
+    expect(errors[1]).toContain("GITHUB_TOKEN");
+    expect(errors[2]).toContain("BROKEN_WEBHOOK_URL does not hold an http(s) URL");
+    expect(received.length).toBe(before);
+    const dump = JSON.stringify(await store.db.execute(sql`SELECT d.* FROM webhook_deliveries d`));
+    for (const text of [dump, ...errors]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain("sekrit-value");
+    }
+  });
+
   test("a failing receiver is retried with backoff, each attempt logged; outside the allowlist nothing is sent", async () => {
     answers.set("/flaky", [500, 503]);
     const flaky = await addWebhook(

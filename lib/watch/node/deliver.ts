@@ -5,13 +5,14 @@ import "server-only";
  * lib/mcp/node/egress-fetch.ts), with a timeout, no redirects followed, and the response body
  * never read beyond its status. The signing secret is read from the secret store by name at send
  * time. Each attempt is recorded with its status; a failure is retried with exponential backoff
- * until the attempts run out.
+ * until the attempts run out. A URL taken from a secret is checked to be one before it is used, and
+ * no recorded error ever holds a secret's value (it would be read back on the Webhooks page).
  */
 import { checkEgress, egressPolicyFromEnv } from "@/lib/mcp/egress";
 import { pinnedEgressFetch } from "@/lib/mcp/node/egress-fetch";
 import { dnsLookupAll } from "@/lib/mcp/node/resolve-target";
 import { getSecretKey } from "@/lib/secrets/key";
-import { isWholeReference, referencesIn, substituteReferences } from "@/lib/secrets/references";
+import { isWholeReference, referencesIn } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
 import { openSecrets } from "@/lib/store/secrets";
 import {
@@ -30,10 +31,20 @@ import {
   signatureHeader,
   slackPayload,
 } from "@/lib/watch/webhook-payload";
+import { webhookUrlReferenceRefusal } from "@/lib/watch/webhook-api";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
 
 /** The public base URL links in payloads point at, when the owner set one. */
 const baseUrlOf = (env: Env) => env.RELAY_REVIEW_PUBLIC_URL?.trim().replace(/\/+$/, "") || null;
@@ -74,9 +85,13 @@ export async function attemptDelivery(
   if (!webhook || !event) return finish(null, "refused: the webhook or its event no longer exists");
   const policy = egressPolicyFromEnv(env);
   if (!policy.ok) return finish(null, `refused: ${policy.message}`);
+  // Saved before the rule, or written to the store by other means: refused the same way.
+  const urlRefusal = webhookUrlReferenceRefusal(webhook.url);
+  if (urlRefusal) return finish(null, `refused: ${urlRefusal}`);
   const key = getSecretKey();
+  const urlSecret = isWholeReference(webhook.url) ? referencesIn(webhook.url)[0]! : null;
   const secretNames = [
-    ...referencesIn(webhook.url),
+    ...(urlSecret ? [urlSecret] : []),
     ...(webhook.format === "generic" && webhook.secretName ? [webhook.secretName] : []),
   ];
   let secrets = new Map<string, string>();
@@ -89,12 +104,15 @@ export async function attemptDelivery(
     if (missing.length > 0)
       return finish(null, `refused: ${missing.join(", ")} is not set in the secret store`);
   }
-  // The URL as stored names secrets; the one connected to has them filled in, and is never logged.
-  const url = isWholeReference(webhook.url)
-    ? (secrets.get(referencesIn(webhook.url)[0]!) ?? "")
-    : substituteReferences(webhook.url, secrets, encodeURIComponent);
+  /** An error's text with every secret value in it replaced by the secret's name. */
+  const scrub = (text: string) =>
+    [...secrets].reduce((t, [name, v]) => (v ? t.split(v).join(`[secret ${name}]`) : t), text);
+  // The URL as stored names its secret; the one connected to is its value, and is never logged.
+  const url = urlSecret ? (secrets.get(urlSecret) ?? "") : webhook.url;
+  if (urlSecret && !isHttpUrl(url))
+    return finish(null, `refused: the secret ${urlSecret} does not hold an http(s) URL`);
   const check = await checkEgress(url, policy.policy, dnsLookupAll);
-  if (!check.ok) return finish(null, `refused: egress: ${check.message}`);
+  if (!check.ok) return finish(null, `refused: egress: ${scrub(check.message)}`);
 
   const baseUrl = baseUrlOf(env);
   const body = JSON.stringify(
@@ -127,12 +145,10 @@ export async function attemptDelivery(
     return finish(response.status, isOk ? null : `the receiver answered ${response.status}`);
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code === "EEGRESSREFUSED") return finish(null, `refused: ${cause.message ?? ""}`);
+    if (cause?.code === "EEGRESSREFUSED")
+      return finish(null, `refused: ${scrub(cause.message ?? "")}`);
     // An error may quote the URL, which can hold a secret: keep the secret out of the log.
     const text = cause?.message ? `${message(error)}: ${cause.message}` : message(error);
-    return finish(
-      null,
-      [...secrets.values()].reduce((t, v) => t.split(v).join("[secret]"), text),
-    );
+    return finish(null, scrub(text));
   }
 }

@@ -1,3 +1,4 @@
+import { getAuthConfig } from "@/lib/auth/owner-token";
 import { readSessionCookie } from "@/lib/auth/session";
 import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
@@ -13,7 +14,8 @@ type Ctx = { params: Promise<{ id: string; serverId: string }> };
 /**
  * Connect: start an authorization for this server, its state bound to the caller's session
  * cookie, and answer with the authorization server's URL for the browser to go to. The request
- * names nothing but the server: where to go comes from the server's own challenge and metadata.
+ * names nothing but the server: where to go comes from the server's own challenge and metadata,
+ * never a host of the workbench itself (the browser would carry the session cookie there).
  */
 export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const p = await params;
@@ -25,6 +27,7 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
     serverId,
     origin: publicOrigin(request),
     sessionCookieValue: readSessionCookie(request.headers.get("cookie")),
+    allowedHosts: getAuthConfig().allowedHosts,
   });
   return jsonResponse(body);
 });
