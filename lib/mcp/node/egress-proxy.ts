@@ -20,6 +20,7 @@ import {
   newEgressLog,
   parseEgressGrants,
   parseProxyHead,
+  recheckConnectAddress,
   type EgressAttempt,
   type EgressLimits,
   type EgressLog,
@@ -247,6 +248,13 @@ export class EgressProxy {
       this.refuse(client, decision.status, what, decision.reason);
       return;
     }
+    // The address about to be connected to, checked again by the same rule: a decision that
+    // ever handed back an address it did not check is refused here, not connected.
+    const again = recheckConnectAddress(request, decision.address, this.grants);
+    if (again) {
+      this.refuse(client, 403, what, again);
+      return;
+    }
     const allowed = {
       ...what,
       decision: "allowed" as const,
@@ -295,6 +303,13 @@ export class EgressProxy {
     client.once("close", onDown);
     upstream.once("close", onDown);
     upstream.once("connect", () => {
+      // And once more on the peer the kernel actually connected to.
+      const peer = upstream.remoteAddress ?? "";
+      const wrong = recheckConnectAddress(request, peer, this.grants);
+      if (wrong) {
+        end(`refused after connecting: ${wrong}`);
+        return;
+      }
       isOpen = true;
       clearTimeout(connectTimer);
       const idle = this.limits.idleSeconds * 1000;
