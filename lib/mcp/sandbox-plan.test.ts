@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
 import {
+  ENV_LOADER,
+  SANDBOX_ENV_FD,
+  SANDBOX_ENV_FILE,
+  SANDBOX_SECCOMP_FD,
   buildSandboxPlan,
   decodeStraceString,
   LauncherSandboxSchema,
@@ -58,10 +62,22 @@ describe("buildSandboxPlan", () => {
     const { command, args, env, traced } = r.plan;
     expect(command).toBe("/usr/bin/strace");
     expect(traced).toBe(true);
-    for (const flag of ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"])
+    for (const flag of [
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--die-with-parent",
+      "--new-session",
+    ])
       expect(args).toContain(flag);
     expect(args.join(" ")).toContain("--uid 65534 --gid 65534");
-    expect(after(args, "--tmpfs")).toEqual(["/tmp", "/home/sandbox"]);
+    // /dev read-only, with /dev/shm a tmpfs as small as /tmp (issue 28, finding 6).
+    expect(after(args, "--tmpfs")).toEqual(["/dev/shm", "/tmp", "/home/sandbox"]);
+    expect(after(args, "--remount-ro")).toEqual(["/dev", "/"]);
+    expect(after(args, "--size")).toEqual(["67108864", "67108864", "67108864"]);
+    // The seccomp program on its own descriptor, which bwrap reads at setup.
+    expect(after(args, "--seccomp")).toEqual([String(SANDBOX_SECCOMP_FD)]);
+    expect(r.plan.inputs.map((i) => i.fd)).toEqual([SANDBOX_SECCOMP_FD, SANDBOX_ENV_FD]);
     expect(after(args, "--ro-bind")).toEqual([
       "/usr",
       "/tmp/gen/passwd",
@@ -86,11 +102,11 @@ describe("buildSandboxPlan", () => {
       "/repo/servers",
     ]);
     expect(after(args, "--chdir")).toEqual(["/srv/relay-review"]);
-    expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual([
-      "--remount-ro",
-      "/",
-    ]);
+    expect(
+      args.slice(args.lastIndexOf("--remount-ro"), args.lastIndexOf("--remount-ro") + 2),
+    ).toEqual(["--remount-ro", "/"]);
     const inner = args.slice(args.lastIndexOf("/usr/bin/prlimit"));
+    expect(args[args.lastIndexOf("/usr/bin/prlimit") - 1]).toBe(`${ENV_LOADER}\nexec "$0" "$@"`);
     expect(inner).toEqual([
       "/usr/bin/prlimit",
       "--data=1073741824",
@@ -105,13 +121,19 @@ describe("buildSandboxPlan", () => {
       "/srv/relay-review/servers/x.ts",
       "stdio",
     ]);
-    // The environment is exactly this (nothing from the host), and no value sits in the command line.
+    // The host-side environment is exactly this (nothing from the host, no launcher value), and no
+    // value sits in the command line: values go in a file bwrap writes inside from a pipe.
     expect(env).toEqual({
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: "/home/sandbox",
-      API_TOKEN: "tok-123456",
     });
     expect(args.join(" ")).not.toContain("tok-123456");
+    expect(args.join(" ")).toContain(`--file ${SANDBOX_ENV_FD} ${SANDBOX_ENV_FILE}`);
+    const file = new TextDecoder().decode(
+      r.plan.inputs.find((i) => i.fd === SANDBOX_ENV_FD)!.bytes,
+    );
+    expect(file).toBe(`API_TOKEN ${Buffer.from("tok-123456").toString("base64")}\n`);
+    expect(file).not.toContain("tok-123456");
   });
 
   test("a checkout under the host's /tmp is shown as its own files only, with no host directory name inside", () => {
@@ -179,7 +201,7 @@ describe("buildSandboxPlan", () => {
     expect(args).not.toContain("/tmp/relay-review-egress-x");
     expect(args).toContain("--unshare-all");
     expect(args).not.toContain("--share-net");
-    expect(at).toBeLessThan(args.indexOf("--remount-ro"));
+    expect(at).toBeLessThan(args.lastIndexOf("--remount-ro"));
     // Inside: sh starts the forwarder and waits for it, then execs prlimit (the trace's entry) and the server.
     const sh = args.lastIndexOf("/usr/bin/dash");
     expect(args[sh + 1]).toBe("-c");
@@ -187,7 +209,7 @@ describe("buildSandboxPlan", () => {
       `'/usr/bin/socat' -lp relay-review-egress -T 30 TCP-LISTEN:3128,bind=127.0.0.1,reuseaddr,fork,max-children=5 UNIX-CONNECT:${SANDBOX_EGRESS_SOCKET}`,
     );
     expect(args[sh + 2]).toContain('"0100007F:0C38 0A"');
-    expect(args[sh + 2]).toMatch(/exec "\$0" "\$@"$/);
+    expect(args[sh + 2]).toMatch(/^while read -r n b;[^]*exec "\$0" "\$@"$/);
     expect(args[sh + 3]).toBe("/usr/bin/prlimit");
     expect(r.plan.entry).toBe("/usr/bin/prlimit");
     expect(env).toMatchObject({
@@ -198,8 +220,8 @@ describe("buildSandboxPlan", () => {
       https_proxy: "http://127.0.0.1:3128",
       all_proxy: "http://127.0.0.1:3128",
       NO_PROXY: "",
-      API_TOKEN: "tok-123456",
     });
+    expect(env.API_TOKEN).toBeUndefined();
     // Without grants: no forwarder, no socket, no proxy variables.
     const none = buildSandboxPlan(host(), req());
     if (!none.ok) throw new Error(none.message);
@@ -221,6 +243,8 @@ describe("buildSandboxPlan", () => {
       env: { HTTPS_PROXY: "http://attacker.example:8080" },
     });
     expect(own.ok && own.plan.env.HTTPS_PROXY).toBe("http://127.0.0.1:3128");
+    // Nor through the env file loaded inside.
+    expect(own.ok && own.plan.inputs.map((i) => i.fd)).toEqual([SANDBOX_SECCOMP_FD]);
   });
 
   test("refusals: a read path showing the data folder, /tmp or HOME, a missing read path", () => {

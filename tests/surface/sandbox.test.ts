@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
-import { sandboxStatus, sandboxTarget } from "@/lib/mcp/node/sandbox";
+import { SANDBOX_HOST_UID_BASE, sandboxStatus, sandboxTarget } from "@/lib/mcp/node/sandbox";
 import { LauncherSandboxSchema, SANDBOX_ROOT, type SandboxReport } from "@/lib/mcp/sandbox-plan";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
@@ -210,6 +210,14 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
         false,
       );
     }
+    // What bounds the whole sandbox, and the host uid of its own it ran as (issue 28, findings 6, 8).
+    expect(report.totalBound).toEqual({
+      enforced: true,
+      by: expect.stringMatching(/^cgroup v[12]$/) as string,
+      memoryMiB: 2048,
+      processes: 256,
+    });
+    expect(report.hostUid).toBeGreaterThanOrEqual(SANDBOX_HOST_UID_BASE);
     // No secret value reaches the stored report.
     expect(JSON.stringify(report)).not.toContain(env.RELAY_REVIEW_TOKEN);
   });

@@ -8,6 +8,7 @@ import "server-only";
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
 import { EgressProxy } from "@/lib/mcp/node/egress-proxy";
+import { createSandboxCgroup, releaseHostUid, removeSandboxCgroup } from "@/lib/mcp/node/sandbox";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
 import { SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
 import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
@@ -35,6 +36,8 @@ function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
     network: "loopback only" as const,
     limits: run.plan.limits,
     visible: run.plan.visible,
+    totalBound: run.totalBound,
+    hostUid: run.uid ?? null,
     ...(proxy ? { egress: proxy.report() } : {}),
   };
   if (!run.plan.traced)
@@ -97,10 +100,18 @@ export function stdioOpener(
                   traced: target.sandbox.plan.traced,
                   ...(target.sandbox.uid !== undefined ? { uid: target.sandbox.uid } : {}),
                   ...(target.sandbox.gid !== undefined ? { gid: target.sandbox.gid } : {}),
+                  inputs: target.sandbox.plan.inputs,
                 },
               }
             : {}),
-          ...(proxy ? { beforeSpawn: () => proxy.start() } : {}),
+          ...(run && (proxy || run.cgroup)
+            ? {
+                beforeSpawn: async () => {
+                  if (run.cgroup) createSandboxCgroup(run.cgroup, run);
+                  await proxy?.start();
+                },
+              }
+            : {}),
         },
         guard,
       );
@@ -112,7 +123,14 @@ export function stdioOpener(
         exitInfo: () => t.exitInfo(),
         stderrTail: () => t.getStderrTail(),
         // The proxy stops once the server is gone, so its record is complete when close resolves.
-        close: () => t.close(guard.error !== null).finally(() => proxy?.close()),
+        close: () =>
+          t
+            .close(guard.error !== null)
+            .finally(() => proxy?.close())
+            .finally(async () => {
+              if (run?.cgroup) await removeSandboxCgroup(run.cgroup);
+              releaseHostUid(run?.uid);
+            }),
       };
     },
   };
@@ -150,6 +168,7 @@ export async function inspectServer(
       const result = await inspectWithOpeners([stdioOpener(target, undefined, opened)], options);
       // inspectWithOpeners has closed the transport, so the trace is complete.
       await Promise.all(opened.map((o) => o.transport.close().finally(() => o.proxy?.close())));
+      if (target.sandbox.cgroup) await removeSandboxCgroup(target.sandbox.cgroup);
       return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
     }
     return await inspectWithOpeners(
