@@ -19,6 +19,7 @@ const RESULT_WORDS: Record<string, string> = {
 
 const KIND_WORDS: Record<SandboxAttempt["kind"], string> = {
   connect: "connect",
+  send: "send to",
   open: "open",
   exec: "run",
 };

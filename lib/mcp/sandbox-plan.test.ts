@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
 import {
   ENV_LOADER,
+  TRACED_SYSCALLS,
   SANDBOX_ENV_FD,
   SANDBOX_ENV_FILE,
   SANDBOX_SECCOMP_FD,
@@ -319,6 +320,34 @@ describe("parseTrace", () => {
       ["exec", "/bin/sh", "ENOENT", 1, false],
     ]);
     expect(r.notFoundInView).toBe(1);
+  });
+
+  test("every call family it claims: openat2, execveat, sendto/sendmsg/sendmmsg to an address, as strace prints them (issue 28, finding 9)", () => {
+    expect(TRACED_SYSCALLS).toEqual(
+      expect.arrayContaining(["openat2", "execveat", "sendto", "sendmsg", "sendmmsg"]),
+    );
+    const trace = [
+      `execve("/usr/bin/prlimit", [], 0x1) = 0`,
+      `openat2(AT_FDCWD</repo>, "/repo/.data/signing-key.pem", {flags=O_RDONLY, resolve=0}, 24) = -1 ENOENT (No such file or directory)`,
+      `openat2(3</tmp>, "rel-rr", {flags=O_WRONLY|O_CREAT, resolve=RESOLVE_NO_SYMLINKS}, 24) = -1 EROFS (Read-only file system)`,
+      `execveat(AT_FDCWD</tmp>, "/nonexistent-rr", NULL, NULL, 0) = -1 ENOENT (No such file or directory)`,
+      `execveat(5</usr/bin/curl>, "", ["curl"], 0x1 /* 2 vars */, AT_EMPTY_PATH) = -1 EACCES (Permission denied)`,
+      `sendto(3<socket:[144474]>, "x", 1, 0, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.53")}, 16) = -1 ENETUNREACH (Network is unreachable)`,
+      `sendto(4<socket:[1]>, "x", 1, 0, NULL, 0) = 1`,
+      `sendmsg(3<socket:[144820]>, {msg_name={sa_family=AF_INET6, sin6_port=htons(9), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, msg_namelen=28, msg_iov=[{iov_base="tok-123456", iov_len=10}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 10`,
+      `sendmsg(3<socket:[1]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="hi", iov_len=2}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 2`,
+      `sendmmsg(3<socket:[2]>, [{msg_hdr={msg_name={sa_family=AF_INET, sin_port=htons(123), sin_addr=inet_addr("192.0.2.9")}, msg_namelen=16, msg_iov=[{iov_base="a", iov_len=1}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, msg_len=1}], 1, 0) = -1 ENETUNREACH (Network is unreachable)`,
+    ].join("\n");
+    const r = parseTrace(trace, CTX);
+    expect(r.attempts.map((a) => [a.kind, a.target, a.result, a.write ?? false])).toEqual([
+      ["send", "10.0.0.53:53", "ENETUNREACH", false],
+      ["send", "[::1]:9", "ok", false],
+      ["send", "192.0.2.9:123", "ENETUNREACH", false],
+      ["open", "/repo/.data/signing-key.pem", "ENOENT", false],
+      ["open", "/tmp/rel-rr", "EROFS", true],
+      ["exec", "/nonexistent-rr", "ENOENT", false],
+      ["exec", "/usr/bin/curl", "EACCES", false],
+    ]);
   });
 
   test("the forwarder's own connects to the proxy socket are plumbing, not attempts; the server's connect to the proxy port is shown", () => {

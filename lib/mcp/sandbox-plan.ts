@@ -252,8 +252,24 @@ function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
   );
 }
 
-/** The system calls strace records; parseTrace reads each of them. */
-export const TRACED_SYSCALLS = ["connect", "openat", "open", "creat", "execve", "getsockopt"];
+/**
+ * The system calls strace records; parseTrace reads each of them. What the seccomp filter refuses
+ * (sandbox-seccomp.ts: io_uring, namespaces, mount, …) never reaches strace: the filter answers
+ * first, so those are refused whole rather than traced.
+ */
+export const TRACED_SYSCALLS = [
+  "connect",
+  "sendto",
+  "sendmsg",
+  "sendmmsg",
+  "openat",
+  "openat2",
+  "open",
+  "creat",
+  "execve",
+  "execveat",
+  "getsockopt",
+];
 
 /** The one step that lets a launcher grant egress (Debian/Ubuntu). */
 export const SANDBOX_EGRESS_INSTALL_STEP = "apt-get install socat";
@@ -521,7 +537,8 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
 // The trace
 
 export type SandboxAttempt = {
-  kind: "open" | "connect" | "exec";
+  /** `send`: a datagram (or message) sent to an address without a connect (sendto, sendmsg, sendmmsg). */
+  kind: "open" | "connect" | "send" | "exec";
   /** A path, `address:port`, or `unix:path`, as the server named it (attacker-controlled text). */
   target: string;
   /** An errno name (ENOENT, ECONNREFUSED, ENETUNREACH, EROFS, …), or "ok" for a run program or a connection inside the sandbox. */
@@ -731,10 +748,18 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
     if (before.has(pid) && pid !== entryPid) continue;
     const result = errnoOf(body);
     if (result === null) continue;
-    if (call === "execve") {
-      const m = new RegExp(`^execve\\(${QUOTED}`).exec(body);
+    if (call === "execve" || call === "execveat") {
+      const m =
+        call === "execve"
+          ? new RegExp(`^execve\\(${QUOTED}`).exec(body)
+          : new RegExp(`^execveat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}`).exec(body);
       if (!m) continue;
-      const target = decodeStraceString(m[1]!);
+      const target =
+        call === "execve"
+          ? decodeStraceString(m[1]!)
+          : m[2] === ""
+            ? (m[1] ?? "") // AT_EMPTY_PATH: the program is the descriptor's file
+            : resolvePath(m[1], decodeStraceString(m[2]!));
       if (!commandSeen && pid === entryPid && target === ctx.command && result === "ok") {
         commandSeen = true;
         continue;
@@ -742,14 +767,14 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
       add({ kind: "exec", target, result });
       continue;
     }
-    if (call === "openat" || call === "open" || call === "creat") {
+    if (call === "openat" || call === "openat2" || call === "open" || call === "creat") {
       if (result === "ok") continue;
-      const m =
-        call === "openat"
-          ? new RegExp(`^openat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body)
-          : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
+      const at = call === "openat" || call === "openat2";
+      const m = at
+        ? new RegExp(`^${call}\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body)
+        : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
       if (!m) continue;
-      const [dir, raw, rest] = call === "openat" ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
+      const [dir, raw, rest] = at ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
       const target = resolvePath(dir, decodeStraceString(raw));
       const write = call === "creat" || /O_WRONLY|O_RDWR|O_CREAT/.test(rest);
       if (
@@ -777,6 +802,14 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
       add({ kind: "connect", target, result });
       continue;
     }
+    if (call === "sendto" || call === "sendmsg" || call === "sendmmsg") {
+      // Only a send that names its destination: on a connected socket the connect was recorded.
+      const target = sockaddr(body);
+      if (!target || target === "AF_UNSPEC" || target === "AF_NETLINK") continue;
+      if (ctx.plumbing?.includes(target)) continue;
+      add({ kind: "send", target, result });
+      continue;
+    }
     if (call === "getsockopt") {
       const m = /^getsockopt\((\d+)(?:<[^>]*>)?, SOL_SOCKET, SO_ERROR, \[(\w+)\]/.exec(body);
       if (!m) continue;
@@ -791,7 +824,7 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
   }
   // A non-blocking connect nobody asked about again: the server gave up or was stopped first.
   for (const p of pending.values()) add({ ...p, result: "EINPROGRESS" });
-  const order = { connect: 0, open: 1, exec: 2 } as const;
+  const order = { connect: 0, send: 1, open: 2, exec: 3 } as const;
   const attempts = [...found.values()].sort((a, b) => order[a.kind] - order[b.kind]);
   return { attempts, droppedAttempts: dropped, notFoundInView };
 }

@@ -18,14 +18,15 @@ import {
   type StdioTarget,
 } from "@/lib/mcp/node/sandbox";
 import { spawnStdioServer } from "@/lib/mcp/node/spawn";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { LauncherSandboxSchema, parseTrace } from "@/lib/mcp/sandbox-plan";
 import { ROOT } from "./helpers";
 
 /** x86_64 and aarch64 numbers of the calls the probe makes through perl's syscall(). */
 const NR =
   process.arch === "arm64"
-    ? { io_uring_setup: 425, ptrace: 117, bpf: 280, keyctl: 219, clone: 220 }
-    : { io_uring_setup: 425, ptrace: 101, bpf: 321, keyctl: 250, clone: 56 };
+    ? { io_uring_setup: 425, ptrace: 117, bpf: 280, keyctl: 219, clone: 220, execveat: 281 }
+    : { io_uring_setup: 425, ptrace: 101, bpf: 321, keyctl: 250, clone: 56, execveat: 322 };
+const OPENAT2 = 437;
 
 let base: string;
 let dataDir: string;
@@ -38,7 +39,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-type Run = { target: StdioTarget; child: ChildProcess; output: Promise<string> };
+type Run = {
+  target: StdioTarget;
+  child: ChildProcess;
+  output: Promise<string>;
+  /** strace's record, when traced (complete once output has resolved). */
+  trace: () => string;
+};
 
 /** Start `sh -c script` in the sandbox as the stdio opener starts a server. */
 function start(
@@ -74,7 +81,9 @@ function start(
     "data",
     (d: Buffer) => (err += d.toString()),
   );
-  child.stderr?.resume();
+  let trace = "";
+  if (run.plan.traced) child.stderr?.on("data", (d: Buffer) => (trace += d.toString()));
+  else child.stderr?.resume();
   const output = new Promise<string>((resolve) =>
     child.once("close", () => {
       void (run.cgroup ? removeSandboxCgroup(run.cgroup) : Promise.resolve()).then(() => {
@@ -83,7 +92,7 @@ function start(
       });
     }),
   );
-  return { target: s.target, child, output };
+  return { target: s.target, child, output, trace: () => trace };
 }
 
 /** `key=value` lines of the probe's output. */
@@ -225,6 +234,35 @@ describe(
       expect(hostSide).toBeGreaterThan(0);
       expect(leaks).toEqual([]);
       expect(uidUsers).toEqual([]);
+    });
+
+    test("the trace records openat2, execveat and a datagram sent to an address (finding 9)", async () => {
+      const r = start(
+        [
+          `perl -e 'my $how = pack("QQQ", 0, 0, 0); my $p = "/rr-openat2-probe"; syscall(${OPENAT2}, -100, $p, $how, 24)'`,
+          `perl -e 'my $p = "/rr-execveat-probe"; syscall(${NR.execveat}, -100, $p, 0, 0, 0)'`,
+          `perl -MSocket -e 'socket(S, PF_INET, SOCK_DGRAM, 0); send(S, "x", 0, pack_sockaddr_in(9, inet_aton("127.0.0.1")))'`,
+          "echo done=1",
+        ].join("\n"),
+        {},
+        { trace: true },
+      );
+      expect(said(await r.output).done).toBe("1");
+      const run = r.target.sandbox!;
+      const { attempts } = parseTrace(r.trace(), {
+        entry: run.plan.entry,
+        command: run.command,
+        mirrored: run.plan.mirrored,
+        redact: {},
+      });
+      const seen = attempts.map((a) => `${a.kind} ${a.target} ${a.result}`);
+      expect(seen).toEqual(
+        expect.arrayContaining([
+          "open /rr-openat2-probe ENOENT",
+          "exec /rr-execveat-probe ENOENT",
+          "send 127.0.0.1:9 ok",
+        ]),
+      );
     });
   },
 );
