@@ -14,9 +14,14 @@ import type { LauncherSandbox, SandboxLimits } from "@/lib/mcp/sandbox-plan";
 import type { InspectTarget } from "@/lib/mcp/types";
 
 export const SANDBOX_BOOL_FLAGS = ["--sandbox"] as const;
-export const SANDBOX_LIST_FLAGS = ["--egress", "--sandbox-limit", "--egress-limit"] as const;
+export const SANDBOX_LIST_FLAGS = [
+  "--egress",
+  "--sandbox-limit",
+  "--egress-limit",
+  "--sandbox-read",
+] as const;
 export const SANDBOX_USAGE =
-  "sandbox: --sandbox [--egress HOST:PORT|CIDR:PORT]… [--sandbox-limit NAME=N]… [--egress-limit NAME=N]…   (a stdio command; see docs/sandbox.md)";
+  "sandbox: --sandbox [--egress HOST:PORT|CIDR:PORT]… [--sandbox-limit NAME=N]… [--egress-limit NAME=N]… [--sandbox-read PATH]…   (a stdio command; see docs/sandbox.md)";
 
 type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
 
@@ -59,9 +64,13 @@ export async function sandboxFromArgs(
   const egress = parsed.lists.get("--egress") ?? [];
   const limitArgs = parsed.lists.get("--sandbox-limit") ?? [];
   const egressLimitArgs = parsed.lists.get("--egress-limit") ?? [];
+  const read = parsed.lists.get("--sandbox-read") ?? [];
   if (!parsed.flags.has("--sandbox")) {
-    return egress.length || limitArgs.length || egressLimitArgs.length
-      ? { ok: false, message: "--egress, --sandbox-limit and --egress-limit go with --sandbox" }
+    return egress.length || limitArgs.length || egressLimitArgs.length || read.length
+      ? {
+          ok: false,
+          message: "--egress, --sandbox-limit, --egress-limit and --sandbox-read go with --sandbox",
+        }
       : { ok: true, sandbox: null };
   }
   if (parsed.target?.kind !== "stdio")
@@ -79,14 +88,16 @@ export async function sandboxFromArgs(
       egressLimits,
     );
   if (wrong) return { ok: false, message: wrong };
-  const settings = LauncherSandboxSchema.safeParse({ egress, limits, egressLimits });
+  const settings = LauncherSandboxSchema.safeParse({ egress, limits, egressLimits, read });
   if (!settings.success) {
     const issue = settings.error.issues[0]!;
     const [field, entry] = issue.path;
     const flag =
       field === "egress"
         ? `--egress ${JSON.stringify(egress[Number(entry)] ?? "")}`
-        : `${field === "limits" ? "--sandbox-limit" : "--egress-limit"} ${String(entry)}`;
+        : field === "read"
+          ? `--sandbox-read ${JSON.stringify(read[Number(entry)] ?? "")}`
+          : `${field === "limits" ? "--sandbox-limit" : "--egress-limit"} ${String(entry)}`;
     return { ok: false, message: `${flag}: ${issue.message}` };
   }
   return { ok: true, sandbox: settings.data };

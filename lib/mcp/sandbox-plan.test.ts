@@ -40,6 +40,7 @@ const host = (over: Partial<SandboxHost> = {}): SandboxHost => ({
   tmpDir: "/tmp",
   home: "/root",
   stat: (p) => FILES[p] ?? null,
+  realpath: (p) => p,
   ...over,
 });
 
@@ -262,6 +263,39 @@ describe("buildSandboxPlan", () => {
     expect(refusal(buildSandboxPlan(host(), req({ read: ["/nope"] })))).toContain("does not exist");
     const ok = buildSandboxPlan(host(), req({ read: ["/opt/tool"] }));
     expect(ok.ok && after(ok.plan.args, "--ro-bind")).toContain("/opt/tool");
+  });
+
+  test("a read path is compared by where it really leads: a symlink to the data folder is refused (issue 28, finding 10)", () => {
+    const links: Record<string, string> = { "/opt/link": "/repo/.data", "/opt/ok": "/opt/tool" };
+    const linked = host({
+      realpath: (p) => links[p] ?? p,
+      stat: (p) => (p in links ? "dir" : (FILES[p] ?? null)),
+    });
+    expect(refusal(buildSandboxPlan(linked, req({ read: ["/opt/link"] })))).toBe(
+      "the launcher's sandbox.read path /opt/link (really /repo/.data) would show the repository root or the data folder: the sandbox refuses to show it",
+    );
+    // A symlink to an allowed place is bound from where it leads, at the path the launcher named.
+    const ok = buildSandboxPlan(linked, req({ read: ["/opt/ok"] }));
+    if (!ok.ok) throw new Error(ok.message);
+    const at = ok.plan.args.indexOf("/opt/tool");
+    expect(ok.plan.args.slice(at - 1, at + 2)).toEqual(["--ro-bind", "/opt/tool", "/opt/ok"]);
+  });
+
+  test("a script the sandbox would not show is refused before start, naming the path and the setting", () => {
+    const files: Record<string, "dir" | "file"> = {
+      ...FILES,
+      "/opt/elsewhere/server.js": "file",
+      "/opt/elsewhere": "dir",
+    };
+    const h = host({ stat: (p) => files[p] ?? null });
+    expect(refusal(buildSandboxPlan(h, req({}, ["/opt/elsewhere/server.js", "stdio"])))).toBe(
+      `the launcher's script /opt/elsewhere/server.js is outside the checkout, so the sandbox does not show it (the server would fail with "Cannot find module"); add its directory to the launcher's sandbox.read (["/opt/elsewhere"]; --sandbox-read /opt/elsewhere on the command line) or move it into the checkout`,
+    );
+    const shown = buildSandboxPlan(
+      h,
+      req({ read: ["/opt/elsewhere"] }, ["/opt/elsewhere/server.js", "stdio"]),
+    );
+    expect(shown.ok ? shown.plan.args : refusal(shown)).toContain("/opt/elsewhere/server.js");
   });
 
   test("the launcher schema refuses malformed egress and relative read paths", () => {

@@ -131,6 +131,8 @@ export type SandboxHost = {
   home: string | null;
   /** Whether a path exists on the host, and whether it is a directory. */
   stat: (p: string) => "dir" | "file" | null;
+  /** Where a path really leads (symlinks resolved), as bwrap will follow it. */
+  realpath: (p: string) => string;
 };
 
 export type SandboxRequest = {
@@ -234,21 +236,19 @@ function forbidden(host: SandboxHost): string[] {
  */
 function checkBind(host: SandboxHost, p: string): string | null {
   if (p === host.root || within(host.dataDir, p))
-    return `${p} would show the repository root or the data folder`;
+    return "would show the repository root or the data folder";
   if (within(p, host.dataDir) || within(p, `${host.root}/.data`))
-    return `${p} is inside the data folder`;
+    return "is inside the data folder";
   const hit = forbidden(host).find((f) => within(f, p) || (within(p, f) && !within(p, host.root)));
-  return hit ? `${p} would show ${hit}` : null;
+  return hit ? `would show ${hit}` : null;
 }
+
+const SCRIPT = /\.(?:[cm]?[jt]s|py)$/;
 
 /** Script arguments (absolute paths to files under the repository root) whose directory the server needs. */
 function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
   return args.filter(
-    (a) =>
-      a.startsWith("/") &&
-      within(a, host.root) &&
-      /\.(?:[cm]?[jt]s|py)$/.test(a) &&
-      host.stat(a) === "file",
+    (a) => a.startsWith("/") && within(a, host.root) && SCRIPT.test(a) && host.stat(a) === "file",
   );
 }
 
@@ -375,12 +375,13 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   // of the host's (a clone under /tmp, a HOME) shows up even as an empty mount point.
   const inside = (p: string) =>
     within(p, host.root) ? `${SANDBOX_ROOT}${p.slice(host.root.length)}` : p;
-  const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind") => {
+  /** Bind `source` (a real path) read-only where the server expects `p`. */
+  const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind", source = p) => {
     if (seen.has(p)) return;
     seen.add(p);
-    args.push(`--${kind}`, p, inside(p));
+    args.push(`--${kind}`, source, inside(p));
     mirrored.push(inside(p));
-    visible.push(p);
+    visible.push(source);
   };
   for (const entry of host.system) {
     if (entry.kind === "dir") bind(entry.path);
@@ -411,18 +412,37 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     // A script at the repository root gets only itself: its directory is the root.
     extra.push(dir === host.root || checkBind(host, dir) ? script : dir);
   }
+  for (const p of extra) {
+    const problem = checkBind(host, p);
+    if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${p} ${problem}` };
+    if (!isSystem(p)) bind(p);
+  }
+  // A read path is checked, and bound, where it really leads: bwrap follows symlinks, so a string
+  // comparison would let a link show the data folder (issue 28, finding 10).
   for (const p of sandbox.read) {
     if (!host.stat(p))
       return {
         ok: false,
         message: `the launcher's sandbox.read path ${p} does not exist on the workbench`,
       };
-    extra.push(p);
+    const real = host.realpath(p);
+    const problem = checkBind(host, real);
+    if (problem)
+      return {
+        ok: false,
+        message: `the launcher's sandbox.read path ${p}${real !== p ? ` (really ${real})` : ""} ${problem}: the sandbox refuses to show it`,
+      };
+    if (!isSystem(real)) bind(p, "ro-bind", real);
   }
-  for (const p of extra) {
-    const problem = checkBind(host, p);
-    if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${problem}` };
-    if (!isSystem(p)) bind(p);
+  // Every script the command line names must be visible inside, or the server fails deep in its
+  // own stderr ("Cannot find module"): refused now, naming the path and the setting that shows it.
+  for (const a of request.args) {
+    if (!a.startsWith("/") || !SCRIPT.test(a) || host.stat(a) !== "file") continue;
+    if (isSystem(a) || mirrored.some((m) => within(inside(a), m))) continue;
+    return {
+      ok: false,
+      message: `the launcher's script ${a} is outside the checkout, so the sandbox does not show it (the server would fail with "Cannot find module"); add its directory to the launcher's sandbox.read (${JSON.stringify([dirname(a)])}; --sandbox-read ${dirname(a)} on the command line) or move it into the checkout`,
+    };
   }
   const inputs: SandboxPlan["inputs"] = [{ fd: SANDBOX_SECCOMP_FD, bytes: seccompProgram() }];
   args.push("--seccomp", String(SANDBOX_SECCOMP_FD));

@@ -145,7 +145,7 @@ describe("gate --sandbox", { timeout: 180_000 }, () => {
   test.each([
     [
       ["--egress", "127.0.0.1:80"],
-      "--egress, --sandbox-limit and --egress-limit go with --sandbox",
+      "--egress, --sandbox-limit, --egress-limit and --sandbox-read go with --sandbox",
     ],
     [["--sandbox", "--egress", "not a grant"], '--egress "not a grant": '],
     [["--sandbox", "--sandbox-limit", "cpuSeconds=99999"], "--sandbox-limit cpuSeconds: "],

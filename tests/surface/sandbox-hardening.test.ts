@@ -247,7 +247,8 @@ describe(
         {},
         { trace: true },
       );
-      expect(said(await r.output).done).toBe("1");
+      const out = await r.output;
+      expect(said(out).done, out).toBe("1");
       const run = r.target.sandbox!;
       const { attempts } = parseTrace(r.trace(), {
         entry: run.plan.entry,
@@ -256,7 +257,7 @@ describe(
         redact: {},
       });
       const seen = attempts.map((a) => `${a.kind} ${a.target} ${a.result}`);
-      expect(seen).toEqual(
+      expect(seen, seen.join("\n")).toEqual(
         expect.arrayContaining([
           "open /rr-openat2-probe ENOENT",
           "exec /rr-execveat-probe ENOENT",

@@ -6,7 +6,7 @@
  * addresses (listeners the test proves reachable from the host first), and its attempts are
  * recorded with the inspection. Only loopback and this host's own interface addresses are used.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
@@ -385,5 +385,28 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       env,
     });
     expect(shown.ok ? "" : shown.message).toContain("data folder");
+    // A symlink is judged by where it leads, as bwrap follows it (issue 28, finding 10).
+    const link = path.join(base, "innocent-looking");
+    symlinkSync(dataDir, link);
+    const linked = sandboxTarget(stdio, {
+      sandbox: LauncherSandboxSchema.parse({ read: [link] }),
+      root: ROOT,
+      dataDir,
+      env,
+    });
+    expect(linked.ok ? "" : linked.message).toBe(
+      `the launcher's sandbox.read path ${link} (really ${dataDir}) would show the repository root or the data folder: the sandbox refuses to show it`,
+    );
+    // A script outside the checkout is refused before start, naming it and the setting that shows it.
+    const outside = path.join(base, "elsewhere");
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, "server.js"), "");
+    const script = sandboxTarget(
+      { ...stdio, args: [path.join(outside, "server.js")] },
+      { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
+    );
+    expect(script.ok ? "" : script.message).toContain(
+      `the launcher's script ${path.join(outside, "server.js")} is outside the checkout, so the sandbox does not show it`,
+    );
   });
 });

@@ -500,6 +500,7 @@ export function sandboxHost(
     tmpDir: real(tmpdir()),
     home: env.HOME ? real(env.HOME) : null,
     stat: statKind,
+    realpath: real,
   };
 }
 
