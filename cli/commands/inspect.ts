@@ -24,7 +24,7 @@ import {
   sandboxCliTarget,
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
-import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { SandboxReport } from "@/lib/sandbox/plan";
 import type { InspectResult } from "@/lib/mcp/types";
 
 function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {

@@ -1,6 +1,6 @@
 /**
  * `--sandbox` for the commands that start a stdio server the operator typed (`inspect`, `gate`):
- * the bubblewrap sandbox the web app runs every stdio server in (lib/mcp/node/sandbox.ts: its own
+ * the bubblewrap sandbox the web app runs every stdio server in (lib/sandbox/node/sandbox.ts: its own
  * user, no network but its own loopback, never the data folder, the signing key or the host's
  * /tmp), with named egress through the workbench's proxy (`--egress HOST:PORT`, `--egress
  * CIDR:PORT`, the grammar of a launcher's `sandbox.egress`) and named limits (`--sandbox-limit
@@ -9,8 +9,8 @@
  * as fast as before.
  */
 import type { ParsedArgs } from "@/cli/shared/args";
-import type { EgressLimits } from "@/lib/mcp/sandbox-egress";
-import type { LauncherSandbox, SandboxLimits } from "@/lib/mcp/sandbox-plan";
+import type { EgressLimits } from "@/lib/sandbox/egress";
+import type { LauncherSandbox, SandboxLimits } from "@/lib/sandbox/plan";
 import type { InspectTarget } from "@/lib/mcp/types";
 
 export const SANDBOX_BOOL_FLAGS = ["--sandbox"] as const;
@@ -76,7 +76,7 @@ export async function sandboxFromArgs(
   if (parsed.target?.kind !== "stdio")
     return { ok: false, message: "--sandbox applies to a stdio command (-- COMMAND …), not a URL" };
   const [{ LauncherSandboxSchema, SANDBOX_LIMIT_DEFAULTS }, { EGRESS_LIMIT_DEFAULTS }] =
-    await Promise.all([import("@/lib/mcp/sandbox-plan"), import("@/lib/mcp/sandbox-egress")]);
+    await Promise.all([import("@/lib/sandbox/plan"), import("@/lib/sandbox/egress")]);
   const limits: Record<string, unknown> = { ...defaults.limits };
   const egressLimits: Record<string, unknown> = { ...defaults.egressLimits };
   const wrong =
@@ -114,8 +114,8 @@ export async function sandboxCliTarget(
   options: { dataDir: string | null; trace: boolean },
 ) {
   const [{ sandboxTarget }, { isRelativeScriptArg }, { resolveDataDir }, path] = await Promise.all([
-    import("@/lib/mcp/node/sandbox"),
-    import("@/lib/mcp/launchers"),
+    import("@/lib/sandbox/node/sandbox"),
+    import("@/lib/sandbox/launchers"),
     import("@/lib/data-dir"),
     import("node:path"),
   ]);

@@ -1,8 +1,8 @@
 "use client";
 
 import { RevealedText } from "@/components/surface/revealed-text";
-import type { EgressReport } from "@/lib/mcp/sandbox-egress";
-import type { SandboxAttempt, SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { EgressReport } from "@/lib/sandbox/egress";
+import type { SandboxAttempt, SandboxReport } from "@/lib/sandbox/plan";
 
 const RESULT_WORDS: Record<string, string> = {
   ENOENT: "not in the sandbox's view",

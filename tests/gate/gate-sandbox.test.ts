@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { sandboxTarget } from "@/lib/mcp/node/sandbox";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { sandboxTarget } from "@/lib/sandbox/node/sandbox";
+import { LauncherSandboxSchema } from "@/lib/sandbox/plan";
 import { ReviewSchema } from "@/lib/review/schema";
 import { BIN, ROOT, connectThroughGate, eventsIn, signedRecord, type Signed } from "./fixtures";
 

@@ -16,9 +16,9 @@ import {
   SANDBOX_HOST_UID_BASE,
   sandboxTarget,
   type StdioTarget,
-} from "@/lib/mcp/node/sandbox";
-import { spawnStdioServer } from "@/lib/mcp/node/spawn";
-import { LauncherSandboxSchema, parseTrace } from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/node/sandbox";
+import { spawnStdioServer } from "@/lib/sandbox/node/spawn";
+import { LauncherSandboxSchema, parseTrace } from "@/lib/sandbox/plan";
 import { ROOT } from "./helpers";
 
 /** x86_64 and aarch64 numbers of the calls the probe makes through perl's syscall(). */
@@ -64,7 +64,7 @@ function start(
     },
   );
   if (!s.ok) throw new Error(s.message);
-  const run = s.target.sandbox!;
+  const run = s.target.sandbox;
   if (run.cgroup) createSandboxCgroup(run.cgroup, run);
   const child = spawnStdioServer({
     command: s.target.command,

@@ -7,11 +7,15 @@ import "server-only";
  */
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
-import { EgressProxy } from "@/lib/mcp/node/egress-proxy";
-import { createSandboxCgroup, releaseHostUid, removeSandboxCgroup } from "@/lib/mcp/node/sandbox";
+import { EgressProxy } from "@/lib/sandbox/node/egress-proxy";
+import {
+  createSandboxCgroup,
+  releaseHostUid,
+  removeSandboxCgroup,
+} from "@/lib/sandbox/node/sandbox";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
-import { SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
-import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
+import { SANDBOX_EGRESS_SOCKET } from "@/lib/sandbox/egress";
+import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/sandbox/plan";
 import {
   inspectWithOpeners,
   openUpstreamSession,
@@ -156,7 +160,7 @@ export function openersFor(target: InspectTarget, child?: ChildProcess): Transpo
 
 /**
  * Inspect a server's live surface, bounded by `options.limits`. Never throws. `prespawned` is a
- * child already started for this stdio target with `spawnStdioServer` (lib/mcp/node/spawn.ts).
+ * child already started for this stdio target with `spawnStdioServer` (lib/sandbox/node/spawn.ts).
  */
 export async function inspectServer(
   target: InspectTarget,

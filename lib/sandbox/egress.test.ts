@@ -9,7 +9,7 @@ import {
   parseEgressGrant,
   parseEgressGrants,
   parseProxyHead,
-} from "@/lib/mcp/sandbox-egress";
+} from "@/lib/sandbox/egress";
 
 const dns =
   (table: Record<string, string[]>) =>

@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { egressLimits, type EgressLimits } from "@/lib/mcp/sandbox-egress";
+import { egressLimits, type EgressLimits } from "@/lib/sandbox/egress";
 import { EgressProxy } from "./egress-proxy";
 
 let base: string;

@@ -1,12 +1,12 @@
 import "server-only";
 /**
- * The sandbox for stdio servers the web app starts (the plan is lib/mcp/sandbox-plan.ts): finds
+ * The sandbox for stdio servers the web app starts (the plan is lib/sandbox/plan.ts): finds
  * bubblewrap, prlimit and strace, runs a self-test once per process, gathers the host facts the
  * plan needs, and turns a resolved stdio target into one that runs the same command inside the
  * sandbox. Where no sandbox can be had, stdio inspection is refused naming the one step that
  * enables it; RELAY_REVIEW_UNSANDBOXED=1 is the owner's explicit opt-out (a banner says so).
  * A launcher that grants egress also needs socat; its run gets an egress proxy
- * (node/egress-proxy.ts), started and stopped with the server by the stdio opener (node/inspect.ts).
+ * (node/egress-proxy.ts), started and stopped with the server by the stdio opener (lib/mcp/node/inspect.ts).
  */
 import { spawnSync } from "node:child_process";
 import { randomInt, randomUUID } from "node:crypto";
@@ -34,9 +34,9 @@ import {
   type LauncherSandbox,
   type SandboxCgroupPlan,
   type SandboxHost,
+  type SandboxRun,
   type TotalBound,
-} from "@/lib/mcp/sandbox-plan";
-import type { InspectTarget } from "@/lib/mcp/types";
+} from "@/lib/sandbox/plan";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -504,7 +504,18 @@ export function sandboxHost(
   };
 }
 
-export type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
+/**
+ * What of a stdio target the sandbox reads and rewrites (lib/mcp/types.ts's stdio InspectTarget
+ * has this shape; named here so the sandbox does not import the MCP session's types).
+ */
+export type StdioTarget = {
+  kind: "stdio";
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  sandbox?: SandboxRun;
+};
 
 /**
  * The same stdio target, run inside the sandbox: an error value (refusal) when there is none.
@@ -520,7 +531,7 @@ export function sandboxTarget(
     /** False: no strace around the server even where it is installed (a server that stays up, the gate). */
     trace?: boolean;
   },
-): { ok: true; target: StdioTarget } | { ok: false; message: string } {
+): { ok: true; target: StdioTarget & { sandbox: SandboxRun } } | { ok: false; message: string } {
   const env = options.env ?? process.env;
   const status = sandboxStatus(env);
   if (!status.ok) return status;

@@ -11,7 +11,7 @@
  * (so `node --import tsx servers/x.ts` resolves as it does outside); a private tmpfs /tmp and
  * HOME; the root read-only; no data folder, no repository root, no host /tmp or HOME. Its own
  * user, pid, ipc, uts, cgroup and network namespaces (only its own loopback), uid/gid 65534,
- * no further user namespaces (--disable-userns) and a seccomp filter (sandbox-seccomp.ts); /dev
+ * no further user namespaces (--disable-userns) and a seccomp filter (seccomp.ts); /dev
  * read-only with a sized /dev/shm. The values the launcher passes reach the server through a file
  * bwrap writes inside from a pipe, never through the environ or argv of a host-side process.
  */
@@ -25,8 +25,8 @@ import {
   egressLimits,
   type EgressLimits,
   type EgressReport,
-} from "@/lib/mcp/sandbox-egress";
-import { seccompProgram } from "@/lib/mcp/sandbox-seccomp";
+} from "@/lib/sandbox/egress";
+import { seccompProgram } from "@/lib/sandbox/seccomp";
 
 /** Named resource limits, set with prlimit inside the sandbox before the server starts. */
 export const SANDBOX_LIMIT_DEFAULTS = {
@@ -79,7 +79,7 @@ export const LauncherSandboxSchema = z
       .default([]),
     /**
      * Named egress the launcher grants (`host:port`, `CIDR:port`), enforced by the workbench's
-     * proxy (lib/mcp/sandbox-egress.ts); without any, the server has no network at all.
+     * proxy (lib/sandbox/egress.ts); without any, the server has no network at all.
      */
     egress: z.array(EgressGrantSchema).max(32).default([]),
     /** Bounds on what the server drives through the proxy (EGRESS_LIMIT_DEFAULTS). */
@@ -254,7 +254,7 @@ function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
 
 /**
  * The system calls strace records; parseTrace reads each of them. What the seccomp filter refuses
- * (sandbox-seccomp.ts: io_uring, namespaces, mount, …) never reaches strace: the filter answers
+ * (seccomp.ts: io_uring, namespaces, mount, …) never reaches strace: the filter answers
  * first, so those are refused whole rather than traced.
  */
 export const TRACED_SYSCALLS = [

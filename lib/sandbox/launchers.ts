@@ -11,7 +11,7 @@
  * node/resolve-target.ts.
  */
 import { z } from "zod";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { LauncherSandboxSchema } from "@/lib/sandbox/plan";
 import { isSecretName, tokenShapeIn } from "@/lib/secrets/redact";
 import {
   ENV_NAME_PATTERN,
@@ -83,7 +83,7 @@ export const LauncherSchema = z
     env: FixedEnvSchema.default({}),
     /** A hostile test fixture: listed only when RELAY_REVIEW_ALLOW_FIXTURES=1. */
     fixture: z.boolean().default(false),
-    /** Sandbox settings for the web app's runs: limits, extra read-only paths, egress (lib/mcp/sandbox-plan.ts). */
+    /** Sandbox settings for the web app's runs: limits, extra read-only paths, egress (lib/sandbox/plan.ts). */
     sandbox: LauncherSandboxSchema.optional(),
   })
   .strict();

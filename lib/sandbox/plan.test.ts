@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
+import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/sandbox/egress";
 import {
   ENV_LOADER,
   TRACED_SYSCALLS,
@@ -12,7 +12,7 @@ import {
   MAX_ATTEMPTS,
   parseTrace,
   type SandboxHost,
-} from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/plan";
 
 const FILES: Record<string, "dir" | "file"> = {
   "/repo/node_modules": "dir",

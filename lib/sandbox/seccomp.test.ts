@@ -4,7 +4,7 @@
  * The real kernel's verdicts are checked with bubblewrap in tests/surface/sandbox-hardening.test.ts.
  */
 import { describe, expect, test } from "vitest";
-import { CLONE_NEW_FLAGS, REFUSED_SYSCALLS, seccompProgram } from "@/lib/mcp/sandbox-seccomp";
+import { CLONE_NEW_FLAGS, REFUSED_SYSCALLS, seccompProgram } from "@/lib/sandbox/seccomp";
 
 const ARCH = { x86_64: 0xc000003e, aarch64: 0xc00000b7, i386: 0x40000003 } as const;
 const ALLOW = 0x7fff0000;

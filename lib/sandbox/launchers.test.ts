@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { LauncherSchema, matchLauncher, type Launcher } from "@/lib/mcp/launchers";
+import { LauncherSchema, matchLauncher, type Launcher } from "@/lib/sandbox/launchers";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
 

@@ -2,9 +2,9 @@ import "server-only";
 /**
  * The workbench's egress proxy for one sandboxed run: an HTTP proxy (CONNECT, and absolute-URI
  * plain HTTP) listening on a unix socket that is bound into the sandbox, where socat bridges it to
- * the sandbox's loopback (lib/mcp/sandbox-plan.ts forwarderScript). It runs outside the sandbox,
+ * the sandbox's loopback (lib/sandbox/plan.ts forwarderScript). It runs outside the sandbox,
  * so the server can neither read nor forge its record. Each request is decided against the
- * launcher's grants (lib/mcp/sandbox-egress.ts decideEgress), connected to the very address that
+ * launcher's grants (lib/sandbox/egress.ts decideEgress), connected to the very address that
  * was checked, and recorded, allowed or refused. Everything the server drives is bounded by the
  * named EgressLimits: connections at once, requests, bytes, idle time, the time to decide.
  */
@@ -27,8 +27,8 @@ import {
   type EgressReport,
   type LookupAll,
   type ProxyRequest,
-} from "@/lib/mcp/sandbox-egress";
-import type { SandboxEgress } from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/egress";
+import type { SandboxEgress } from "@/lib/sandbox/plan";
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
