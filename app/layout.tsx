@@ -4,7 +4,7 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Providers } from "@/app/providers";
 import { SignOut } from "@/components/auth/sign-out";
-import { sandboxOptedOut } from "@/lib/mcp/node/sandbox";
+import { sandboxOptedOut } from "@/lib/sandbox/node/sandbox";
 import "./globals.css";
 
 export const metadata: Metadata = {

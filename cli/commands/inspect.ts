@@ -24,7 +24,7 @@ import {
   sandboxCliTarget,
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
-import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { SandboxReport } from "@/lib/sandbox/plan";
 import type { InspectResult } from "@/lib/mcp/types";
 
 function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {
@@ -32,6 +32,12 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
   const lines = [
     `relay-review inspect: sandboxed (${report.mechanism}, network ${report.network})`,
   ];
+  if (report.totalBound)
+    lines.push(
+      report.totalBound.enforced
+        ? `  whole sandbox bounded by ${report.totalBound.by}: ${report.totalBound.memoryMiB} MiB, ${report.totalBound.processes} processes`
+        : `  no bound on the whole sandbox's memory and processes (only per-process limits): ${report.totalBound.reason}`,
+    );
   if (!report.traced) lines.push(`  ${report.traceNote ?? "no trace"}`);
   for (const a of report.attempts)
     lines.push(

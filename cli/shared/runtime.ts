@@ -18,7 +18,7 @@ export async function prespawn(
   target: InspectTarget,
 ): Promise<{ child?: ChildProcess; error?: string }> {
   if (target.kind !== "stdio") return {};
-  const { spawnStdioServer } = await import("@/lib/mcp/node/spawn");
+  const { spawnStdioServer } = await import("@/lib/sandbox/node/spawn");
   const child = spawnStdioServer(target);
   const error = await new Promise<string | undefined>((resolve) => {
     child.once("spawn", () => resolve(undefined));

@@ -1,6 +1,6 @@
 /**
  * `--sandbox` for the commands that start a stdio server the operator typed (`inspect`, `gate`):
- * the bubblewrap sandbox the web app runs every stdio server in (lib/mcp/node/sandbox.ts: its own
+ * the bubblewrap sandbox the web app runs every stdio server in (lib/sandbox/node/sandbox.ts: its own
  * user, no network but its own loopback, never the data folder, the signing key or the host's
  * /tmp), with named egress through the workbench's proxy (`--egress HOST:PORT`, `--egress
  * CIDR:PORT`, the grammar of a launcher's `sandbox.egress`) and named limits (`--sandbox-limit
@@ -9,14 +9,19 @@
  * as fast as before.
  */
 import type { ParsedArgs } from "@/cli/shared/args";
-import type { EgressLimits } from "@/lib/mcp/sandbox-egress";
-import type { LauncherSandbox, SandboxLimits } from "@/lib/mcp/sandbox-plan";
+import type { EgressLimits } from "@/lib/sandbox/egress";
+import type { LauncherSandbox, SandboxLimits } from "@/lib/sandbox/plan";
 import type { InspectTarget } from "@/lib/mcp/types";
 
 export const SANDBOX_BOOL_FLAGS = ["--sandbox"] as const;
-export const SANDBOX_LIST_FLAGS = ["--egress", "--sandbox-limit", "--egress-limit"] as const;
+export const SANDBOX_LIST_FLAGS = [
+  "--egress",
+  "--sandbox-limit",
+  "--egress-limit",
+  "--sandbox-read",
+] as const;
 export const SANDBOX_USAGE =
-  "sandbox: --sandbox [--egress HOST:PORT|CIDR:PORT]… [--sandbox-limit NAME=N]… [--egress-limit NAME=N]…   (a stdio command; see docs/sandbox.md)";
+  "sandbox: --sandbox [--egress HOST:PORT|CIDR:PORT]… [--sandbox-limit NAME=N]… [--egress-limit NAME=N]… [--sandbox-read PATH]…   (a stdio command; see docs/sandbox.md)";
 
 type StdioTarget = Extract<InspectTarget, { kind: "stdio" }>;
 
@@ -59,15 +64,19 @@ export async function sandboxFromArgs(
   const egress = parsed.lists.get("--egress") ?? [];
   const limitArgs = parsed.lists.get("--sandbox-limit") ?? [];
   const egressLimitArgs = parsed.lists.get("--egress-limit") ?? [];
+  const read = parsed.lists.get("--sandbox-read") ?? [];
   if (!parsed.flags.has("--sandbox")) {
-    return egress.length || limitArgs.length || egressLimitArgs.length
-      ? { ok: false, message: "--egress, --sandbox-limit and --egress-limit go with --sandbox" }
+    return egress.length || limitArgs.length || egressLimitArgs.length || read.length
+      ? {
+          ok: false,
+          message: "--egress, --sandbox-limit, --egress-limit and --sandbox-read go with --sandbox",
+        }
       : { ok: true, sandbox: null };
   }
   if (parsed.target?.kind !== "stdio")
     return { ok: false, message: "--sandbox applies to a stdio command (-- COMMAND …), not a URL" };
   const [{ LauncherSandboxSchema, SANDBOX_LIMIT_DEFAULTS }, { EGRESS_LIMIT_DEFAULTS }] =
-    await Promise.all([import("@/lib/mcp/sandbox-plan"), import("@/lib/mcp/sandbox-egress")]);
+    await Promise.all([import("@/lib/sandbox/plan"), import("@/lib/sandbox/egress")]);
   const limits: Record<string, unknown> = { ...defaults.limits };
   const egressLimits: Record<string, unknown> = { ...defaults.egressLimits };
   const wrong =
@@ -79,14 +88,16 @@ export async function sandboxFromArgs(
       egressLimits,
     );
   if (wrong) return { ok: false, message: wrong };
-  const settings = LauncherSandboxSchema.safeParse({ egress, limits, egressLimits });
+  const settings = LauncherSandboxSchema.safeParse({ egress, limits, egressLimits, read });
   if (!settings.success) {
     const issue = settings.error.issues[0]!;
     const [field, entry] = issue.path;
     const flag =
       field === "egress"
         ? `--egress ${JSON.stringify(egress[Number(entry)] ?? "")}`
-        : `${field === "limits" ? "--sandbox-limit" : "--egress-limit"} ${String(entry)}`;
+        : field === "read"
+          ? `--sandbox-read ${JSON.stringify(read[Number(entry)] ?? "")}`
+          : `${field === "limits" ? "--sandbox-limit" : "--egress-limit"} ${String(entry)}`;
     return { ok: false, message: `${flag}: ${issue.message}` };
   }
   return { ok: true, sandbox: settings.data };
@@ -103,8 +114,8 @@ export async function sandboxCliTarget(
   options: { dataDir: string | null; trace: boolean },
 ) {
   const [{ sandboxTarget }, { isRelativeScriptArg }, { resolveDataDir }, path] = await Promise.all([
-    import("@/lib/mcp/node/sandbox"),
-    import("@/lib/mcp/launchers"),
+    import("@/lib/sandbox/node/sandbox"),
+    import("@/lib/sandbox/launchers"),
     import("@/lib/data-dir"),
     import("node:path"),
   ]);

@@ -1,8 +1,8 @@
 "use client";
 
 import { RevealedText } from "@/components/surface/revealed-text";
-import type { EgressReport } from "@/lib/mcp/sandbox-egress";
-import type { SandboxAttempt, SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { EgressReport } from "@/lib/sandbox/egress";
+import type { SandboxAttempt, SandboxReport } from "@/lib/sandbox/plan";
 
 const RESULT_WORDS: Record<string, string> = {
   ENOENT: "not in the sandbox's view",
@@ -19,6 +19,7 @@ const RESULT_WORDS: Record<string, string> = {
 
 const KIND_WORDS: Record<SandboxAttempt["kind"], string> = {
   connect: "connect",
+  send: "send to",
   open: "open",
   exec: "run",
 };
@@ -153,7 +154,8 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
       <dl className="kv">
         <dt>Ran in</dt>
         <dd className="small">
-          {report.mechanism}: its own user (nobody), processes and files; network: {report.network}
+          {report.mechanism}: its own user (nobody inside, a host uid of its own), processes and
+          files, no nested namespaces, a seccomp filter; network: {report.network}
           {report.egress
             ? ", and egress only through the workbench's proxy, to what its launcher grants"
             : " (no network)"}
@@ -161,8 +163,19 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
         <dt>Limits</dt>
         <dd className="small mono" data-testid="sandbox-limits">
           memory {l.memoryMiB} MiB · CPU {l.cpuSeconds} s · processes {l.processes} · file size{" "}
-          {l.fileSizeMiB} MiB · open files {l.openFiles} · /tmp and HOME {l.tmpMiB} MiB each
+          {l.fileSizeMiB} MiB · open files {l.openFiles} · /tmp, HOME and /dev/shm {l.tmpMiB} MiB
+          each
         </dd>
+        {report.totalBound && (
+          <>
+            <dt>Whole sandbox</dt>
+            <dd className="small" data-testid="sandbox-total-bound">
+              {report.totalBound.enforced
+                ? `${report.totalBound.memoryMiB} MiB and ${report.totalBound.processes} processes in all (${report.totalBound.by})`
+                : `not bounded as a whole, only per process: ${report.totalBound.reason}`}
+            </dd>
+          </>
+        )}
         <dt>Could read</dt>
         <dd className="small mono">
           <details>

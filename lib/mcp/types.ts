@@ -5,7 +5,7 @@
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { GrantedAuthorization, McpOAuthClient, OAuthStep } from "@/lib/mcp/oauth/interface";
-import type { LauncherSandbox, SandboxReport, SandboxRun } from "@/lib/mcp/sandbox-plan";
+import type { LauncherSandbox, SandboxReport, SandboxRun } from "@/lib/sandbox/plan";
 import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
 import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
 
@@ -66,7 +66,7 @@ export type InspectTarget =
       cwd?: string;
       /** The allowlist entry this target matched (resolve-target.ts): its sandbox settings. */
       launcher?: { id: string; sandbox: LauncherSandbox };
-      /** Set by node/sandbox.ts: the command above is the sandbox wrapping the launcher's. */
+      /** Set by lib/sandbox/node/sandbox.ts: the command above is the sandbox wrapping the launcher's. */
       sandbox?: SandboxRun;
     }
   | {

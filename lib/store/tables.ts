@@ -74,7 +74,7 @@ export const inspections = pgTable(
       .defaultNow(),
     status: text("status").notNull(),
     error: jsonb("error"),
-    /** What the sandbox showed the server and what it tried (lib/mcp/sandbox-plan.ts SandboxReport); null for HTTP and older rows. */
+    /** What the sandbox showed the server and what it tried (lib/sandbox/plan.ts SandboxReport); null for HTTP and older rows. */
     sandbox: jsonb("sandbox"),
     /** Which variables the inspection was given, by name and source (lib/secrets); never a value. */
     variables: jsonb("variables")

@@ -13,8 +13,8 @@ import {
   type Env,
   type ResolvedVariable,
 } from "@/lib/mcp/node/resolve-target";
-import { sandboxOptedOut, sandboxTarget } from "@/lib/mcp/node/sandbox";
-import { LauncherSandboxSchema, type SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { sandboxOptedOut, sandboxTarget } from "@/lib/sandbox/node/sandbox";
+import { LauncherSandboxSchema, type SandboxReport } from "@/lib/sandbox/plan";
 import { getSecretKey } from "@/lib/secrets/key";
 import { scrubValues } from "@/lib/secrets/references";
 import { resolveDataDir } from "@/lib/data-dir";
@@ -48,7 +48,7 @@ export type PreparedInspection =
 
 /**
  * Load the review's server and resolve what to run from it alone; a refusal is a value naming why.
- * A stdio server runs inside the sandbox (lib/mcp/node/sandbox.ts), or not at all, unless the
+ * A stdio server runs inside the sandbox (lib/sandbox/node/sandbox.ts), or not at all, unless the
  * owner opted out with RELAY_REVIEW_UNSANDBOXED=1.
  */
 export async function prepareInspection(

@@ -9,7 +9,7 @@ import {
   matchHttpTarget,
   matchLauncher,
   variableUsers,
-} from "@/lib/mcp/launchers";
+} from "@/lib/sandbox/launchers";
 import {
   loadLauncherFiles,
   ownerLauncherFile,

@@ -7,7 +7,7 @@
  * target is resolved from the stored review's server entry (the launcher allowlist applies).
  */
 import { z } from "zod";
-import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { SandboxReport } from "@/lib/sandbox/plan";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
 import { ReviewRecordSchema } from "@/lib/reviews/record";
 import { SurfacePinSchema } from "@/lib/review/schema";

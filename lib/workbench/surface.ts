@@ -8,7 +8,7 @@ import "server-only";
  */
 import { AppError, reviewNotFound } from "@/lib/errors";
 import type { ReviewId, ServerId, Sha256 } from "@/lib/ids";
-import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import type { SandboxReport } from "@/lib/sandbox/plan";
 import { INSPECT_ERROR_CODES, type InspectError } from "@/lib/mcp/types";
 import type { RelayServer, SurfacePin } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/record";

@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
-import { sandboxTarget } from "@/lib/mcp/node/sandbox";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { sandboxTarget } from "@/lib/sandbox/node/sandbox";
+import { LauncherSandboxSchema } from "@/lib/sandbox/plan";
 import { ReviewSchema } from "@/lib/review/schema";
 import { BIN, ROOT, connectThroughGate, eventsIn, signedRecord, type Signed } from "./fixtures";
 
@@ -145,7 +145,7 @@ describe("gate --sandbox", { timeout: 180_000 }, () => {
   test.each([
     [
       ["--egress", "127.0.0.1:80"],
-      "--egress, --sandbox-limit and --egress-limit go with --sandbox",
+      "--egress, --sandbox-limit, --egress-limit and --sandbox-read go with --sandbox",
     ],
     [["--sandbox", "--egress", "not a grant"], '--egress "not a grant": '],
     [["--sandbox", "--sandbox-limit", "cpuSeconds=99999"], "--sandbox-limit cpuSeconds: "],

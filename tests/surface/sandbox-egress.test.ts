@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ServerId } from "@/lib/ids";
-import { sandboxStatus } from "@/lib/mcp/node/sandbox";
-import type { SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { sandboxStatus } from "@/lib/sandbox/node/sandbox";
+import type { SandboxReport } from "@/lib/sandbox/plan";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
 import { createReview } from "@/lib/store/reviews";
@@ -188,6 +188,45 @@ describe(
       expect(traced.filter((t) => t.includes("socat"))).toEqual([]);
       // The proxy's socket and its directory are gone with the run.
       expect(egressDirs().filter((d) => !dirsBefore.includes(d))).toEqual([]);
+    });
+
+    test("a grant of everything (0.0.0.0/0, [::/0]) never reaches the host's loopback through 0.0.0.0 or ::, and the report says why (issue 28, finding 1)", async () => {
+      const port = other.port;
+      const probe = {
+        proxyConnect: [`0.0.0.0:${port}`, `[::ffff:0.0.0.0]:${port}`, `[::]:${port}`],
+      };
+      const args = [
+        ...PROBE,
+        `--probe=${Buffer.from(JSON.stringify(probe)).toString("base64url")}`,
+      ];
+      const grants = [`0.0.0.0/0:${port}`, `[::/0]:${port}`];
+      writeLaunchers([{ id: "everything", command: "node", args, sandbox: { egress: grants } }]);
+      const id = await reviewOf(args);
+      const before = other.hits();
+      const prepared = await prepareInspection(store.db, id, "probe" as ServerId, env);
+      if (!prepared.ok) throw new Error(prepared.error.message);
+      const line = await runInspection(store.db, prepared, {
+        limits: { connectTimeoutMs: 30_000 },
+      });
+      expect(line.ok ? null : line.error).toBeNull();
+      const inspection = await latestInspection(store.db, id, "probe");
+      const snapshot = (await getSnapshot(store.db, inspection!.snapshotSha256!))!.document as {
+        tools: Array<{ name: string; description: string }>;
+      };
+      const said = snapshot.tools.filter((t) => t.name.startsWith("proxy_connect_"));
+      expect(said.map((t) => t.description.replace(/^proxy CONNECT \S+: /, ""))).toEqual([
+        "403 relay-review egress refused: 0.0.0.0 is the unspecified address, which Linux routes to the host itself; no grant admits it",
+        "403 relay-review egress refused: 0.0.0.0 is the unspecified address, which Linux routes to the host itself; no grant admits it",
+        "403 relay-review egress refused: :: is the unspecified address, which Linux routes to the host itself; no grant admits it",
+      ]);
+      expect(other.hits()).toBe(before);
+      const report = inspection!.sandbox as SandboxReport;
+      if (!report.sandboxed) throw new Error("not sandboxed");
+      expect(report.egress!.attempts.map((a) => `${a.via} ${a.target} ${a.decision}`)).toEqual([
+        `CONNECT 0.0.0.0:${port} refused`,
+        `CONNECT [::ffff:0.0.0.0]:${port} refused`,
+        `CONNECT [::]:${port} refused`,
+      ]);
     });
 
     test("the sandbox-probe without a grant still gets nothing, and its report has no egress", async () => {

@@ -6,7 +6,7 @@
  * addresses (listeners the test proves reachable from the host first), and its attempts are
  * recorded with the inspection. Only loopback and this host's own interface addresses are used.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ServerId } from "@/lib/ids";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
-import { sandboxStatus, sandboxTarget } from "@/lib/mcp/node/sandbox";
-import { LauncherSandboxSchema, SANDBOX_ROOT, type SandboxReport } from "@/lib/mcp/sandbox-plan";
+import { SANDBOX_HOST_UID_BASE, sandboxStatus, sandboxTarget } from "@/lib/sandbox/node/sandbox";
+import { LauncherSandboxSchema, SANDBOX_ROOT, type SandboxReport } from "@/lib/sandbox/plan";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
 import { createReview } from "@/lib/store/reviews";
@@ -210,6 +210,14 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
         false,
       );
     }
+    // What bounds the whole sandbox, and the host uid of its own it ran as (issue 28, findings 6, 8).
+    expect(report.totalBound).toEqual({
+      enforced: true,
+      by: expect.stringMatching(/^cgroup v[12]$/) as string,
+      memoryMiB: 2048,
+      processes: 256,
+    });
+    expect(report.hostUid).toBeGreaterThanOrEqual(SANDBOX_HOST_UID_BASE);
     // No secret value reaches the stored report.
     expect(JSON.stringify(report)).not.toContain(env.RELAY_REVIEW_TOKEN);
   });
@@ -377,5 +385,28 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
       env,
     });
     expect(shown.ok ? "" : shown.message).toContain("data folder");
+    // A symlink is judged by where it leads, as bwrap follows it (issue 28, finding 10).
+    const link = path.join(base, "innocent-looking");
+    symlinkSync(dataDir, link);
+    const linked = sandboxTarget(stdio, {
+      sandbox: LauncherSandboxSchema.parse({ read: [link] }),
+      root: ROOT,
+      dataDir,
+      env,
+    });
+    expect(linked.ok ? "" : linked.message).toBe(
+      `the launcher's sandbox.read path ${link} (really ${dataDir}) would show the repository root or the data folder: the sandbox refuses to show it`,
+    );
+    // A script outside the checkout is refused before start, naming it and the setting that shows it.
+    const outside = path.join(base, "elsewhere");
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, "server.js"), "");
+    const script = sandboxTarget(
+      { ...stdio, args: [path.join(outside, "server.js")] },
+      { sandbox: LauncherSandboxSchema.parse({}), root: ROOT, dataDir, env },
+    );
+    expect(script.ok ? "" : script.message).toContain(
+      `the launcher's script ${path.join(outside, "server.js")} is outside the checkout, so the sandbox does not show it`,
+    );
   });
 });

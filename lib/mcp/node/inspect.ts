@@ -7,10 +7,15 @@ import "server-only";
  */
 import type { ChildProcess } from "node:child_process";
 import { sseOpener, streamableHttpOpener } from "@/lib/mcp/http";
-import { EgressProxy } from "@/lib/mcp/node/egress-proxy";
+import { EgressProxy } from "@/lib/sandbox/node/egress-proxy";
+import {
+  createSandboxCgroup,
+  releaseHostUid,
+  removeSandboxCgroup,
+} from "@/lib/sandbox/node/sandbox";
 import { GuardedStdioTransport } from "@/lib/mcp/node/stdio-transport";
-import { SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
-import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/mcp/sandbox-plan";
+import { SANDBOX_EGRESS_SOCKET } from "@/lib/sandbox/egress";
+import { parseTrace, type SandboxReport, type SandboxRun } from "@/lib/sandbox/plan";
 import {
   inspectWithOpeners,
   openUpstreamSession,
@@ -35,6 +40,8 @@ function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
     network: "loopback only" as const,
     limits: run.plan.limits,
     visible: run.plan.visible,
+    totalBound: run.totalBound,
+    hostUid: run.uid ?? null,
     ...(proxy ? { egress: proxy.report() } : {}),
   };
   if (!run.plan.traced)
@@ -97,10 +104,18 @@ export function stdioOpener(
                   traced: target.sandbox.plan.traced,
                   ...(target.sandbox.uid !== undefined ? { uid: target.sandbox.uid } : {}),
                   ...(target.sandbox.gid !== undefined ? { gid: target.sandbox.gid } : {}),
+                  inputs: target.sandbox.plan.inputs,
                 },
               }
             : {}),
-          ...(proxy ? { beforeSpawn: () => proxy.start() } : {}),
+          ...(run && (proxy || run.cgroup)
+            ? {
+                beforeSpawn: async () => {
+                  if (run.cgroup) createSandboxCgroup(run.cgroup, run);
+                  await proxy?.start();
+                },
+              }
+            : {}),
         },
         guard,
       );
@@ -112,7 +127,14 @@ export function stdioOpener(
         exitInfo: () => t.exitInfo(),
         stderrTail: () => t.getStderrTail(),
         // The proxy stops once the server is gone, so its record is complete when close resolves.
-        close: () => t.close(guard.error !== null).finally(() => proxy?.close()),
+        close: () =>
+          t
+            .close(guard.error !== null)
+            .finally(() => proxy?.close())
+            .finally(async () => {
+              if (run?.cgroup) await removeSandboxCgroup(run.cgroup);
+              releaseHostUid(run?.uid);
+            }),
       };
     },
   };
@@ -138,7 +160,7 @@ export function openersFor(target: InspectTarget, child?: ChildProcess): Transpo
 
 /**
  * Inspect a server's live surface, bounded by `options.limits`. Never throws. `prespawned` is a
- * child already started for this stdio target with `spawnStdioServer` (lib/mcp/node/spawn.ts).
+ * child already started for this stdio target with `spawnStdioServer` (lib/sandbox/node/spawn.ts).
  */
 export async function inspectServer(
   target: InspectTarget,
@@ -150,6 +172,7 @@ export async function inspectServer(
       const result = await inspectWithOpeners([stdioOpener(target, undefined, opened)], options);
       // inspectWithOpeners has closed the transport, so the trace is complete.
       await Promise.all(opened.map((o) => o.transport.close().finally(() => o.proxy?.close())));
+      if (target.sandbox.cgroup) await removeSandboxCgroup(target.sandbox.cgroup);
       return { ...result, sandbox: sandboxReport(target.sandbox, opened) };
     }
     return await inspectWithOpeners(

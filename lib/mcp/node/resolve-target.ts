@@ -24,8 +24,8 @@ import {
   matchHttpTarget,
   matchLauncher,
   type LauncherFile,
-} from "@/lib/mcp/launchers";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/launchers";
+import { LauncherSandboxSchema } from "@/lib/sandbox/plan";
 import { transportVariables } from "@/lib/review/transport-variables";
 import { substituteReferences } from "@/lib/secrets/references";
 import { resolveVariables, type VariableSource } from "@/lib/secrets/resolve";

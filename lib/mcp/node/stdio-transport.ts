@@ -12,8 +12,8 @@ import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
-import { spawnStdioServer, type StdioSpawnParams } from "@/lib/mcp/node/spawn";
-import { MAX_TRACE_BYTES } from "@/lib/mcp/sandbox-plan";
+import { spawnStdioServer, type StdioSpawnParams } from "@/lib/sandbox/node/spawn";
+import { MAX_TRACE_BYTES } from "@/lib/sandbox/plan";
 import type { ExitInfo } from "@/lib/mcp/session";
 
 /** After stdin closes, how long a well-behaved server gets to exit before SIGTERM, then SIGKILL. */

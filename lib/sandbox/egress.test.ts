@@ -9,7 +9,7 @@ import {
   parseEgressGrant,
   parseEgressGrants,
   parseProxyHead,
-} from "@/lib/mcp/sandbox-egress";
+} from "@/lib/sandbox/egress";
 
 const dns =
   (table: Record<string, string[]>) =>
@@ -260,5 +260,83 @@ describe("the egress record", () => {
       bytesReceived: 200,
     });
     expect(report.proxy).toBe("http://127.0.0.1:3128");
+  });
+});
+
+describe("decideEgress: the unspecified address, broadcast and multicast are never a destination (issue 28, finding 1)", () => {
+  // Linux routes a connect to 0.0.0.0 or :: to the host itself: a grant of "everything public"
+  // must not become "the workbench's own loopback services".
+  test.each([
+    ["0.0.0.0", 5432, "0.0.0.0/0:5432"],
+    ["0.0.0.0", 5432, "0.0.0.0/1:5432"],
+    ["0.1.2.3", 5432, "0.0.0.0/0:5432"],
+    ["::ffff:0.0.0.0", 5432, "0.0.0.0/0:5432"],
+    ["::", 5432, "[::/0]:5432"],
+    ["::ffff:0.0.0.0", 5432, "[::/0]:5432"],
+    ["::", 5432, "[::]:5432"],
+    ["0.0.0.0", 5432, "0.0.0.0:5432"],
+    ["255.255.255.255", 5432, "0.0.0.0/0:5432"],
+    ["255.255.255.255", 5432, "255.255.255.255:5432"],
+    ["224.0.0.1", 5432, "0.0.0.0/0:5432"],
+    ["239.1.2.3", 5432, "224.0.0.0/4:5432"],
+    ["ff02::1", 5432, "[::/0]:5432"],
+    ["ff02::1", 5432, "[ff00::/8]:5432"],
+    // IPv4-compatible IPv6 (deprecated, RFC 4291): ::127.0.0.1 may be tunnelled to IPv4 loopback
+    ["::127.0.0.1", 5432, "[::/0]:5432"],
+    // loopback and the host's own ranges still need a grant naming them, not "everything"
+    ["127.0.0.1", 5432, "0.0.0.0/0:5432"],
+    ["127.0.0.1", 5432, "0.0.0.0/1:5432"],
+    ["::1", 5432, "[::/0]:5432"],
+  ])("refused: %s:%i under %s", async (host, port, grant) => {
+    const r = await decideEgress({ host, port }, parseEgressGrants([grant]), noDns);
+    expect(r).toMatchObject({ ok: false, status: 403 });
+  });
+
+  test.each([
+    ["0.0.0.0", "the unspecified address"],
+    ["::", "the unspecified address"],
+    ["255.255.255.255", "broadcast"],
+    ["224.0.0.1", "multicast"],
+  ])("the reason names why %s is never admitted", async (host, why) => {
+    const r = await decideEgress(
+      { host, port: 5432 },
+      parseEgressGrants(["0.0.0.0/0:5432", "[::/0]:5432"]),
+      noDns,
+    );
+    expect(r.ok ? "" : r.reason).toContain(why);
+  });
+
+  test("a granted name that resolves to the unspecified address is refused whatever ranges are granted", async () => {
+    const g = parseEgressGrants(["zero.example.com:5432", "0.0.0.0/0:5432", "[::/0]:5432"]);
+    for (const answer of ["0.0.0.0", "::", "::ffff:0.0.0.0", "224.0.0.1"]) {
+      const r = await decideEgress({ host: "zero.example.com", port: 5432 }, g, () =>
+        Promise.resolve([answer]),
+      );
+      expect(r).toMatchObject({ ok: false, status: 403 });
+    }
+  });
+
+  test("explicit loopback grants still admit loopback, and public addresses stay admitted under 0.0.0.0/0", async () => {
+    expect(
+      await decideEgress(
+        { host: "127.0.0.1", port: 9000 },
+        parseEgressGrants(["127.0.0.1:9000"]),
+        noDns,
+      ),
+    ).toMatchObject({ ok: true, address: "127.0.0.1" });
+    expect(
+      await decideEgress(
+        { host: "93.184.215.14", port: 443 },
+        parseEgressGrants(["0.0.0.0/0:443"]),
+        noDns,
+      ),
+    ).toMatchObject({ ok: true, address: "93.184.215.14" });
+    expect(
+      await decideEgress(
+        { host: "2606:2800:220:1::1", port: 443 },
+        parseEgressGrants(["[::/0]:443"]),
+        noDns,
+      ),
+    ).toMatchObject({ ok: true });
   });
 });

@@ -16,11 +16,16 @@
  *     (loopback, private, link-local, CGNAT, unique-local, …) is admitted only by a grant whose own
  *     network address is in that same class: `10.0.0.0/8:5432` names private space, `0.0.0.0/0:443`
  *     names no class, so it never admits 127.0.0.1 or 169.254.169.254.
- *   - The connection goes to the address that was checked; the name is not resolved again.
+ *   - The unspecified address (0.0.0.0/8, ::), broadcast, multicast and IPv4-compatible IPv6
+ *     (::a.b.c.d) are never a destination, whatever a grant says: Linux routes a connect to
+ *     0.0.0.0 or :: to the host itself, so `0.0.0.0/0:5432` would otherwise reach a database
+ *     listening only on the workbench's loopback. A grant whose network address is one of them
+ *     (`0.0.0.0/0`, `[::/0]`, `0.0.0.0/1`) names no non-public class.
+ *   - The connection goes to the address that was checked; the name is not resolved again, and
+ *     the proxy checks that address again by the same rule just before and after it connects.
  */
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { addressClass } from "@/lib/mcp/egress";
 
 /** Named bounds on everything a server drives through the proxy, per run. */
 export const EGRESS_LIMIT_DEFAULTS = {
@@ -75,8 +80,11 @@ export type EgressGrant =
       text: string;
       range: [Address, number];
       port: number;
-      /** The class of the range's own network address: the one non-public class it may name. */
-      names: string;
+      /**
+       * The class of the range's own network address: the one non-public class it may name; null
+       * when that address is itself never a destination (`0.0.0.0/0` names no class).
+       */
+      names: string | null;
     };
 
 const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -155,7 +163,7 @@ export function parseEgressGrant(text: string): ParseGrantResult {
         text,
         range: [addr, bits],
         port,
-        names: addr.range(),
+        names: NEVER_ADMITTED[classOf(addr)] ? null : classOf(addr),
       },
     };
   }
@@ -190,12 +198,64 @@ export const EgressGrantSchema = z
     if (!r.ok) ctx.addIssue({ code: "custom", message: r.message });
   });
 
+/**
+ * Classes that are never a destination, with the reason a refusal gives. The keys are
+ * ipaddr.js's class names, plus `ipv4Compatible` (classOf).
+ */
+const NEVER_ADMITTED: Record<string, string | undefined> = {
+  unspecified: "the unspecified address, which Linux routes to the host itself",
+  broadcast: "broadcast",
+  multicast: "multicast",
+  ipv4Compatible: "an IPv4-compatible IPv6 address, which a host may tunnel to IPv4",
+};
+
+/** ipaddr.js's class, except that ::a.b.c.d (RFC 4291's deprecated IPv4-compatible form) is its own. */
+function classOf(addr: Address): string {
+  const cls = addr.range();
+  if (cls !== "unicast" || addr.kind() !== "ipv6") return cls;
+  const parts = (addr as ipaddr.IPv6).parts;
+  return parts.slice(0, 6).every((p) => p === 0) ? "ipv4Compatible" : cls;
+}
+
+/** Why an address is never connected to, whatever the grants; null when the grants decide. */
+function neverAdmitted(addr: Address): string | null {
+  const why = NEVER_ADMITTED[classOf(addr)];
+  return why ? `${addr.toString()} is ${why}; no grant admits it` : null;
+}
+
 /** Whether a CIDR grant on this port admits the address (the class rule for non-public ones). */
 function cidrAdmits(grant: EgressGrant, addr: Address, port: number): boolean {
   if (grant.kind !== "cidr" || grant.port !== port) return false;
+  if (neverAdmitted(addr)) return false;
   if (grant.range[0].kind() !== addr.kind() || !addr.match(grant.range)) return false;
-  const cls = addr.range();
+  const cls = classOf(addr);
   return cls === "unicast" || grant.names === cls;
+}
+
+/**
+ * The same rule again for the address the proxy is about to connect to (or has connected to):
+ * a request for a literal needs a grant admitting it; a granted name's address must be public or
+ * admitted by an address grant on the port. Null when it may be connected to, else the reason.
+ */
+export function recheckConnectAddress(
+  request: { host: string; port: number },
+  address: string,
+  grants: readonly EgressGrant[],
+): string | null {
+  const addr = parseIp(address);
+  if (!addr) return `${JSON.stringify(address)} is not an IP address`;
+  const never = neverAdmitted(addr);
+  if (never) return never;
+  if (grants.some((g) => cidrAdmits(g, addr, request.port))) return null;
+  const byName =
+    !parseIp(request.host) &&
+    grants.some(
+      (g) =>
+        g.kind === "host" && g.host === normaliseHostName(request.host) && g.port === request.port,
+    );
+  return byName && classOf(addr) === "unicast"
+    ? null
+    : `no grant admits ${hostPort(addr.toString(), request.port)}`;
 }
 
 export type EgressDecision =
@@ -217,9 +277,11 @@ export async function decideEgress(
   const refuse = (reason: string): EgressDecision => ({ ok: false, reason, status: 403 });
   const literal = parseIp(request.host);
   if (literal) {
+    const never = neverAdmitted(literal);
+    if (never) return refuse(never);
     const grant = grants.find((g) => cidrAdmits(g, literal, port));
     if (grant) return { ok: true, address: literal.toString(), grant: grant.text };
-    const cls = literal.range();
+    const cls = classOf(literal);
     return refuse(
       `no grant names ${hostPort(literal.toString(), port)}${cls === "unicast" ? "" : ` (${cls})`}`,
     );
@@ -257,13 +319,14 @@ export async function decideEgress(
       refused.push(`${text} (invalid)`);
       continue;
     }
-    const range = addr.range() === "unicast" ? null : grants.find((g) => cidrAdmits(g, addr, port));
-    if (addr.range() === "unicast" || range)
+    const cls = classOf(addr);
+    const range = cls === "unicast" ? null : grants.find((g) => cidrAdmits(g, addr, port));
+    if (cls === "unicast" || range)
       first ??= {
         address: addr.toString(),
         grant: range ? `${byName.text} and ${range.text}` : byName.text,
       };
-    else refused.push(`${addr.toString()} (${addressClass(addr.toString())})`);
+    else refused.push(`${addr.toString()} (${NEVER_ADMITTED[cls] ?? cls})`);
   }
   if (refused.length || !first) {
     return refuse(

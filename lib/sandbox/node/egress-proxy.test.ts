@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { egressLimits, type EgressLimits } from "@/lib/mcp/sandbox-egress";
+import { egressLimits, type EgressLimits } from "@/lib/sandbox/egress";
 import { EgressProxy } from "./egress-proxy";
 
 let base: string;
@@ -187,5 +187,36 @@ describe("the egress proxy's named limits", () => {
     ).rejects.toThrow(/EEXIST/);
     await proxy.close();
     expect(() => statSync(path.dirname(socket))).toThrow(/ENOENT/);
+  });
+});
+
+describe("the egress proxy never connects to the host through the unspecified address (issue 28, finding 1)", () => {
+  test("CONNECT 0.0.0.0, ::ffff:0.0.0.0 and :: under 0.0.0.0/0, 0.0.0.0/1 and [::/0] reach nothing, and the report says why", async () => {
+    // The sink listens only on the host's loopback; on Linux, 0.0.0.0:PORT reaches it.
+    const socket = path.join(base, "zero", "egress.sock");
+    const proxy = new EgressProxy({
+      socket,
+      grants: [`0.0.0.0/0:${sinkPort}`, `0.0.0.0/1:${sinkPort}`, `[::/0]:${sinkPort}`],
+      limits: egressLimits(),
+    });
+    await proxy.start();
+    for (const target of [
+      `0.0.0.0:${sinkPort}`,
+      `[::ffff:0.0.0.0]:${sinkPort}`,
+      `[::]:${sinkPort}`,
+    ]) {
+      const c = client(socket, `CONNECT ${target} HTTP/1.1\r\n\r\n`);
+      const said = await c.until((t) => t.includes("\r\n\r\n"));
+      await c.closed;
+      expect(said).toMatch(/^HTTP\/1\.1 403 /);
+      expect(c.text()).not.toContain("hi\n");
+    }
+    await proxy.close();
+    const attempts = proxy.report().attempts;
+    expect(attempts.map((a) => a.decision)).toEqual(["refused", "refused", "refused"]);
+    for (const a of attempts)
+      expect(a.reason).toMatch(
+        /^(0\.0\.0\.0|::) is the unspecified address, which Linux routes to the host itself; no grant admits it$/,
+      );
   });
 });

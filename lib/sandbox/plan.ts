@@ -10,7 +10,10 @@
  * node_modules, package.json and the launcher's script directories read-only at their own paths
  * (so `node --import tsx servers/x.ts` resolves as it does outside); a private tmpfs /tmp and
  * HOME; the root read-only; no data folder, no repository root, no host /tmp or HOME. Its own
- * user, pid, ipc, uts, cgroup and network namespaces (only its own loopback), uid/gid 65534.
+ * user, pid, ipc, uts, cgroup and network namespaces (only its own loopback), uid/gid 65534,
+ * no further user namespaces (--disable-userns) and a seccomp filter (seccomp.ts); /dev
+ * read-only with a sized /dev/shm. The values the launcher passes reach the server through a file
+ * bwrap writes inside from a pipe, never through the environ or argv of a host-side process.
  */
 import { z } from "zod";
 import {
@@ -22,7 +25,8 @@ import {
   egressLimits,
   type EgressLimits,
   type EgressReport,
-} from "@/lib/mcp/sandbox-egress";
+} from "@/lib/sandbox/egress";
+import { seccompProgram } from "@/lib/sandbox/seccomp";
 
 /** Named resource limits, set with prlimit inside the sandbox before the server starts. */
 export const SANDBOX_LIMIT_DEFAULTS = {
@@ -40,8 +44,14 @@ export const SANDBOX_LIMIT_DEFAULTS = {
   fileSizeMiB: 64,
   /** RLIMIT_NOFILE: open file descriptors. */
   openFiles: 1024,
-  /** Size of each private tmpfs (/tmp and HOME) in MiB; tmpfs pages are memory the rlimits do not count. */
+  /** Size of each private tmpfs (/tmp, HOME and /dev/shm) in MiB; tmpfs pages are memory the rlimits do not count. */
   tmpMiB: 64,
+  /**
+   * The whole sandbox's memory in MiB (every process and its tmpfs pages), bounded by a cgroup
+   * where the host lets the workbench make one; the report says plainly when it does not.
+   * `processes` bounds the cgroup's process count too.
+   */
+  totalMemoryMiB: 2048,
 } as const;
 export type SandboxLimits = { -readonly [K in keyof typeof SANDBOX_LIMIT_DEFAULTS]: number };
 export type SandboxLimitName = keyof SandboxLimits;
@@ -54,6 +64,7 @@ export const SandboxLimitsSchema = z
     fileSizeMiB: z.number().int().min(1).max(4_096),
     openFiles: z.number().int().min(64).max(65_536),
     tmpMiB: z.number().int().min(1).max(4_096),
+    totalMemoryMiB: z.number().int().min(64).max(262_144),
   })
   .strict();
 
@@ -68,7 +79,7 @@ export const LauncherSandboxSchema = z
       .default([]),
     /**
      * Named egress the launcher grants (`host:port`, `CIDR:port`), enforced by the workbench's
-     * proxy (lib/mcp/sandbox-egress.ts); without any, the server has no network at all.
+     * proxy (lib/sandbox/egress.ts); without any, the server has no network at all.
      */
     egress: z.array(EgressGrantSchema).max(32).default([]),
     /** Bounds on what the server drives through the proxy (EGRESS_LIMIT_DEFAULTS). */
@@ -81,8 +92,16 @@ export function sandboxLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
   return { ...SANDBOX_LIMIT_DEFAULTS, ...overrides };
 }
 
-/** The uid and gid the server has inside (and, when the workbench runs as root, outside) the sandbox. */
+/** The uid and gid the server has inside the sandbox (outside, a uid of its own: node/sandbox.ts). */
 export const SANDBOX_UID = 65534;
+/** The file inside the sandbox that carries the launcher's values, and the shell that loads them. */
+export const SANDBOX_ENV_FILE = "/run/relay-review/env";
+/**
+ * Descriptors bwrap reads at setup, each a pipe the workbench writes and closes: the seccomp
+ * program and the env file. Fixed numbers above strace's fd 3 (the server's stderr when traced).
+ */
+export const SANDBOX_SECCOMP_FD = 4;
+export const SANDBOX_ENV_FD = 5;
 export const SANDBOX_HOME = "/home/sandbox";
 /** Where the checkout's node_modules, package.json and script directories appear inside. */
 export const SANDBOX_ROOT = "/srv/relay-review";
@@ -112,6 +131,8 @@ export type SandboxHost = {
   home: string | null;
   /** Whether a path exists on the host, and whether it is a directory. */
   stat: (p: string) => "dir" | "file" | null;
+  /** Where a path really leads (symlinks resolved), as bwrap will follow it. */
+  realpath: (p: string) => string;
 };
 
 export type SandboxRequest = {
@@ -123,6 +144,11 @@ export type SandboxRequest = {
   sandbox: LauncherSandbox;
   /** Host path where the workbench's egress proxy will listen; needed when the launcher grants egress. */
   egressSocket?: string;
+  /**
+   * `cgroup.procs` files of the cgroups bounding this sandbox (memory, pids): the spawned
+   * process joins them before it executes anything, so every process of the sandbox is inside.
+   */
+  cgroupProcs?: string[];
 };
 
 /** What the workbench's egress proxy needs to run beside a sandbox that was granted egress. */
@@ -137,8 +163,10 @@ export type SandboxPlan = {
   /** What to spawn on the host: strace (tracing) or bwrap. */
   command: string;
   args: string[];
-  /** The whole environment of the spawned process; the sandbox sees exactly this (no host variables). */
+  /** The whole environment of the spawned process: PATH, HOME and the proxy variables, never a launcher's value. */
   env: Record<string, string>;
+  /** Bytes to write into a pipe on each descriptor bwrap reads (the seccomp program, the env file). */
+  inputs: Array<{ fd: number; bytes: Uint8Array }>;
   /** With a trace, strace writes it on fd 2 and the server's stderr comes out on fd 3. */
   traced: boolean;
   limits: SandboxLimits;
@@ -164,9 +192,23 @@ export type SandboxRun = {
   label: string;
   /** The values the server was given, by name: never echoed back in the report. */
   redact: Record<string, string>;
-  /** Host uid/gid to spawn as (nobody, when the workbench runs as root). */
+  /** Host uid/gid to spawn as: one no other host process uses, when the workbench runs as root. */
   uid?: number;
   gid?: number;
+  /** What bounds the whole sandbox's memory and processes, or plainly why nothing does. */
+  totalBound: TotalBound;
+  /** The cgroups to make before the run starts and remove after it (node/sandbox.ts). */
+  cgroup?: SandboxCgroupPlan;
+};
+
+export type TotalBound =
+  | { enforced: true; by: string; memoryMiB: number; processes: number }
+  | { enforced: false; reason: string };
+
+/** Directories of the cgroups for one run, and the values written into each. */
+export type SandboxCgroupPlan = {
+  dirs: Array<{ dir: string; files: Record<string, string> }>;
+  procs: string[];
 };
 
 export type SandboxPlanResult = { ok: true; plan: SandboxPlan } | { ok: false; message: string };
@@ -194,23 +236,40 @@ function forbidden(host: SandboxHost): string[] {
  */
 function checkBind(host: SandboxHost, p: string): string | null {
   if (p === host.root || within(host.dataDir, p))
-    return `${p} would show the repository root or the data folder`;
+    return "would show the repository root or the data folder";
   if (within(p, host.dataDir) || within(p, `${host.root}/.data`))
-    return `${p} is inside the data folder`;
+    return "is inside the data folder";
   const hit = forbidden(host).find((f) => within(f, p) || (within(p, f) && !within(p, host.root)));
-  return hit ? `${p} would show ${hit}` : null;
+  return hit ? `would show ${hit}` : null;
 }
+
+const SCRIPT = /\.(?:[cm]?[jt]s|py)$/;
 
 /** Script arguments (absolute paths to files under the repository root) whose directory the server needs. */
 function scriptPaths(host: SandboxHost, args: readonly string[]): string[] {
   return args.filter(
-    (a) =>
-      a.startsWith("/") &&
-      within(a, host.root) &&
-      /\.(?:[cm]?[jt]s|py)$/.test(a) &&
-      host.stat(a) === "file",
+    (a) => a.startsWith("/") && within(a, host.root) && SCRIPT.test(a) && host.stat(a) === "file",
   );
 }
+
+/**
+ * The system calls strace records; parseTrace reads each of them. What the seccomp filter refuses
+ * (seccomp.ts: io_uring, namespaces, mount, …) never reaches strace: the filter answers
+ * first, so those are refused whole rather than traced.
+ */
+export const TRACED_SYSCALLS = [
+  "connect",
+  "sendto",
+  "sendmsg",
+  "sendmmsg",
+  "openat",
+  "openat2",
+  "open",
+  "creat",
+  "execve",
+  "execveat",
+  "getsockopt",
+];
 
 /** The one step that lets a launcher grant egress (Debian/Ubuntu). */
 export const SANDBOX_EGRESS_INSTALL_STEP = "apt-get install socat";
@@ -230,6 +289,25 @@ export function proxyEnvironment(): Record<string, string> {
   return env;
 }
 
+/**
+ * The env file: one `NAME BASE64` line per value (names are environment-variable names, so a
+ * space and a newline never occur in them; base64 carries any value, newlines included).
+ */
+export function envFile(env: Record<string, string>): string {
+  return Object.entries(env)
+    .map(([name, value]) => `${name} ${Buffer.from(value, "utf8").toString("base64")}\n`)
+    .join("");
+}
+
+/**
+ * Run inside the sandbox first: export each value of the env file (the `x` keeps trailing
+ * newlines a command substitution would strip). Shell builtins, base64 from coreutils.
+ */
+export const ENV_LOADER = [
+  `while read -r n b; do v=$(printf %s "$b" | base64 -d; printf x) || exit 125;`,
+  ` export "$n=\${v%x}"; done < ${SANDBOX_ENV_FILE}`,
+].join("");
+
 /** Bound on the forwarder's wait: reads of /proc/net/tcp before the server starts anyway (with no network). */
 const FORWARDER_WAIT_READS = 20_000;
 
@@ -238,7 +316,7 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /**
  * Run inside the sandbox before prlimit: start socat (a TCP listener on the sandbox's loopback,
  * bridged to the proxy's socket), wait until it listens (reading /proc/net/tcp with shell
- * builtins only, bounded), then exec prlimit and the server (`$0 "$@"`). The trace starts at
+ * builtins only, bounded); the script that runs it then execs prlimit and the server. The trace starts at
  * prlimit's execve, so the forwarder's own start is not an attempt of the server's. If socat
  * never listens, the server starts anyway and has no network: fail closed.
  */
@@ -251,7 +329,7 @@ export function forwarderScript(socat: string, limits: EgressLimits): string {
     // The exec stays outside the redirected loop, so the server's stdin is the MCP pipe.
     `\nup=; i=0; while [ -z "$up" ] && [ $i -lt ${FORWARDER_WAIT_READS} ]; do`,
     ` while read -r _ l _ st _; do [ "$l $st" = "0100007F:${port} 0A" ] && up=1; done </proc/net/tcp;`,
-    ` i=$((i+1)); done; exec "$0" "$@"`,
+    ` i=$((i+1)); done`,
   ].join("");
 }
 
@@ -277,6 +355,8 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   const args: string[] = [
     "--unshare-all",
     "--unshare-user",
+    // No user namespace inside this one: no root with capabilities, no mount (issue 28, finding 7).
+    "--disable-userns",
     "--uid",
     String(SANDBOX_UID),
     "--gid",
@@ -295,12 +375,13 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   // of the host's (a clone under /tmp, a HOME) shows up even as an empty mount point.
   const inside = (p: string) =>
     within(p, host.root) ? `${SANDBOX_ROOT}${p.slice(host.root.length)}` : p;
-  const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind") => {
+  /** Bind `source` (a real path) read-only where the server expects `p`. */
+  const bind = (p: string, kind: "ro-bind" | "ro-bind-try" = "ro-bind", source = p) => {
     if (seen.has(p)) return;
     seen.add(p);
-    args.push(`--${kind}`, p, inside(p));
+    args.push(`--${kind}`, source, inside(p));
     mirrored.push(inside(p));
-    visible.push(p);
+    visible.push(source);
   };
   for (const entry of host.system) {
     if (entry.kind === "dir") bind(entry.path);
@@ -310,8 +391,11 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   for (const e of host.etc) bind(e, "ro-bind-try");
   for (const f of ["passwd", "group", "hosts"])
     args.push("--ro-bind", `${host.generatedEtc}/${f}`, `/etc/${f}`);
-  args.push("--proc", "/proc", "--dev", "/dev");
   const tmpBytes = String(limits.tmpMiB * 1024 * 1024);
+  // /dev is bwrap's own minimal one, read-only; /dev/shm a tmpfs of the same bounded size as /tmp
+  // (bwrap's /dev is otherwise a writable tmpfs of half the host's memory).
+  args.push("--proc", "/proc", "--dev", "/dev", "--size", tmpBytes, "--tmpfs", "/dev/shm");
+  args.push("--remount-ro", "/dev");
   args.push("--size", tmpBytes, "--tmpfs", "/tmp", "--size", tmpBytes, "--tmpfs", SANDBOX_HOME);
   // The proxy's socket, and nothing else of its directory; connecting needs no write access.
   if (egress) args.push("--ro-bind", egress.socket, SANDBOX_EGRESS_SOCKET);
@@ -328,18 +412,47 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     // A script at the repository root gets only itself: its directory is the root.
     extra.push(dir === host.root || checkBind(host, dir) ? script : dir);
   }
+  for (const p of extra) {
+    const problem = checkBind(host, p);
+    if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${p} ${problem}` };
+    if (!isSystem(p)) bind(p);
+  }
+  // A read path is checked, and bound, where it really leads: bwrap follows symlinks, so a string
+  // comparison would let a link show the data folder (issue 28, finding 10).
   for (const p of sandbox.read) {
     if (!host.stat(p))
       return {
         ok: false,
         message: `the launcher's sandbox.read path ${p} does not exist on the workbench`,
       };
-    extra.push(p);
+    const real = host.realpath(p);
+    const problem = checkBind(host, real);
+    if (problem)
+      return {
+        ok: false,
+        message: `the launcher's sandbox.read path ${p}${real !== p ? ` (really ${real})` : ""} ${problem}: the sandbox refuses to show it`,
+      };
+    if (!isSystem(real)) bind(p, "ro-bind", real);
   }
-  for (const p of extra) {
-    const problem = checkBind(host, p);
-    if (problem) return { ok: false, message: `the sandbox refuses to show ${p}: ${problem}` };
-    if (!isSystem(p)) bind(p);
+  // Every script the command line names must be visible inside, or the server fails deep in its
+  // own stderr ("Cannot find module"): refused now, naming the path and the setting that shows it.
+  for (const a of request.args) {
+    if (!a.startsWith("/") || !SCRIPT.test(a) || host.stat(a) !== "file") continue;
+    if (isSystem(a) || mirrored.some((m) => within(inside(a), m))) continue;
+    return {
+      ok: false,
+      message: `the launcher's script ${a} is outside the checkout, so the sandbox does not show it (the server would fail with "Cannot find module"); add its directory to the launcher's sandbox.read (${JSON.stringify([dirname(a)])}; --sandbox-read ${dirname(a)} on the command line) or move it into the checkout`,
+    };
+  }
+  const inputs: SandboxPlan["inputs"] = [{ fd: SANDBOX_SECCOMP_FD, bytes: seccompProgram() }];
+  args.push("--seccomp", String(SANDBOX_SECCOMP_FD));
+  // A launcher's own proxy variables never replace the ones that lead to the workbench's proxy.
+  const proxyNames = egress ? Object.keys(proxyEnvironment()) : [];
+  const launcherEnv = Object.entries(request.env).filter(([n]) => !proxyNames.includes(n));
+  if (launcherEnv.length) {
+    const file = envFile(Object.fromEntries(launcherEnv));
+    inputs.push({ fd: SANDBOX_ENV_FD, bytes: new TextEncoder().encode(file) });
+    args.push("--file", String(SANDBOX_ENV_FD), SANDBOX_ENV_FILE);
   }
   // Inside, SANDBOX_ROOT holds only what was bound above; `node --import tsx` resolves from here.
   args.push(
@@ -358,27 +471,46 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     `--nofile=${limits.openFiles}`,
     "--",
   ];
+  const before = [
+    ...(launcherEnv.length ? [ENV_LOADER] : []),
+    ...(egress && host.socat ? [forwarderScript(inside(host.socat), egress.limits)] : []),
+  ];
   const inner = [
-    ...(egress && host.socat
-      ? [host.sh, "-c", forwarderScript(inside(host.socat), egress.limits)]
-      : []),
+    ...(before.length ? [host.sh, "-c", `${before.join("\n")}\nexec "$0" "$@"`] : []),
     ...prlimit,
     inside(request.command),
     ...request.args.map((a) => (a.startsWith("/") ? inside(a) : a)),
   ];
+  // The launcher's values are in the env file, never here: this environment is the host-side
+  // strace's and bwrap's, readable in /proc by whoever runs as their uid.
   const env = {
     PATH: SANDBOX_PATH,
     HOME: SANDBOX_HOME,
-    ...request.env,
     ...(egress ? proxyEnvironment() : {}),
   };
+  // Joining the cgroups first: every process of the sandbox starts inside them.
+  const joined = (command: string, rest: string[]) =>
+    request.cgroupProcs?.length
+      ? {
+          command: host.sh,
+          args: [
+            "-c",
+            'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
+            "relay-review-cgroup",
+            ...request.cgroupProcs,
+            "--",
+            command,
+            ...rest,
+          ],
+        }
+      : { command, args: rest };
   if (!host.strace) {
     return {
       ok: true,
       plan: {
-        command: host.bwrap,
-        args: [...args, "--", ...inner],
+        ...joined(host.bwrap, [...args, "--", ...inner]),
         env,
+        inputs,
         traced: false,
         limits,
         mirrored,
@@ -398,7 +530,7 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
     "-s",
     "1024",
     "-e",
-    "trace=connect,openat,open,creat,execve,getsockopt",
+    `trace=${TRACED_SYSCALLS.join(",")}`,
     "--",
     host.sh,
     "-c",
@@ -408,9 +540,9 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
   return {
     ok: true,
     plan: {
-      command: host.strace,
-      args: [...strace, ...args, "--", ...inner],
+      ...joined(host.strace, [...strace, ...args, "--", ...inner]),
       env,
+      inputs,
       traced: true,
       limits,
       mirrored,
@@ -425,7 +557,8 @@ export function buildSandboxPlan(host: SandboxHost, request: SandboxRequest): Sa
 // The trace
 
 export type SandboxAttempt = {
-  kind: "open" | "connect" | "exec";
+  /** `send`: a datagram (or message) sent to an address without a connect (sendto, sendmsg, sendmmsg). */
+  kind: "open" | "connect" | "send" | "exec";
   /** A path, `address:port`, or `unix:path`, as the server named it (attacker-controlled text). */
   target: string;
   /** An errno name (ENOENT, ECONNREFUSED, ENETUNREACH, EROFS, …), or "ok" for a run program or a connection inside the sandbox. */
@@ -444,6 +577,10 @@ export type SandboxReport =
       limits: SandboxLimits;
       /** Host paths visible read-only. */
       visible: string[];
+      /** What bounded the whole sandbox's memory and processes, or why nothing did (older rows: absent). */
+      totalBound?: TotalBound;
+      /** The host uid the sandbox ran as (one of its own); null when the workbench does not run as root. */
+      hostUid?: number | null;
       traced: boolean;
       /** Why there is no trace, when there is none. */
       traceNote?: string;
@@ -631,10 +768,18 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
     if (before.has(pid) && pid !== entryPid) continue;
     const result = errnoOf(body);
     if (result === null) continue;
-    if (call === "execve") {
-      const m = new RegExp(`^execve\\(${QUOTED}`).exec(body);
+    if (call === "execve" || call === "execveat") {
+      const m =
+        call === "execve"
+          ? new RegExp(`^execve\\(${QUOTED}`).exec(body)
+          : new RegExp(`^execveat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}`).exec(body);
       if (!m) continue;
-      const target = decodeStraceString(m[1]!);
+      const target =
+        call === "execve"
+          ? decodeStraceString(m[1]!)
+          : m[2] === ""
+            ? (m[1] ?? "") // AT_EMPTY_PATH: the program is the descriptor's file
+            : resolvePath(m[1], decodeStraceString(m[2]!));
       if (!commandSeen && pid === entryPid && target === ctx.command && result === "ok") {
         commandSeen = true;
         continue;
@@ -642,14 +787,14 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
       add({ kind: "exec", target, result });
       continue;
     }
-    if (call === "openat" || call === "open" || call === "creat") {
+    if (call === "openat" || call === "openat2" || call === "open" || call === "creat") {
       if (result === "ok") continue;
-      const m =
-        call === "openat"
-          ? new RegExp(`^openat\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body)
-          : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
+      const at = call === "openat" || call === "openat2";
+      const m = at
+        ? new RegExp(`^${call}\\((?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, ${QUOTED}(.*)$`).exec(body)
+        : new RegExp(`^\\w+\\(${QUOTED}(.*)$`).exec(body);
       if (!m) continue;
-      const [dir, raw, rest] = call === "openat" ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
+      const [dir, raw, rest] = at ? [m[1], m[2]!, m[3]!] : [undefined, m[1]!, m[2]!];
       const target = resolvePath(dir, decodeStraceString(raw));
       const write = call === "creat" || /O_WRONLY|O_RDWR|O_CREAT/.test(rest);
       if (
@@ -677,6 +822,14 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
       add({ kind: "connect", target, result });
       continue;
     }
+    if (call === "sendto" || call === "sendmsg" || call === "sendmmsg") {
+      // Only a send that names its destination: on a connected socket the connect was recorded.
+      const target = sockaddr(body);
+      if (!target || target === "AF_UNSPEC" || target === "AF_NETLINK") continue;
+      if (ctx.plumbing?.includes(target)) continue;
+      add({ kind: "send", target, result });
+      continue;
+    }
     if (call === "getsockopt") {
       const m = /^getsockopt\((\d+)(?:<[^>]*>)?, SOL_SOCKET, SO_ERROR, \[(\w+)\]/.exec(body);
       if (!m) continue;
@@ -691,7 +844,7 @@ export function parseTrace(text: string, ctx: TraceContext): ParsedTrace {
   }
   // A non-blocking connect nobody asked about again: the server gave up or was stopped first.
   for (const p of pending.values()) add({ ...p, result: "EINPROGRESS" });
-  const order = { connect: 0, open: 1, exec: 2 } as const;
+  const order = { connect: 0, send: 1, open: 2, exec: 3 } as const;
   const attempts = [...found.values()].sort((a, b) => order[a.kind] - order[b.kind]);
   return { attempts, droppedAttempts: dropped, notFoundInView };
 }

@@ -11,7 +11,7 @@
  * node/resolve-target.ts.
  */
 import { z } from "zod";
-import { LauncherSandboxSchema } from "@/lib/mcp/sandbox-plan";
+import { LauncherSandboxSchema } from "@/lib/sandbox/plan";
 import { isSecretName, tokenShapeIn } from "@/lib/secrets/redact";
 import {
   ENV_NAME_PATTERN,
@@ -43,19 +43,47 @@ const FixedEnvSchema = z
     }
   });
 
+/**
+ * Why an argument may not carry a `${NAME}`: a process's command line is readable by every local
+ * user (/proc/PID/cmdline), for the server and for every host-side process around it (strace,
+ * bwrap). Values go to a server as environment variables, which the sandbox hands over privately.
+ */
+export function argumentReferenceProblem(arg: string, index: number): string | null {
+  const names = referencesIn(arg);
+  if (!names.length) return null;
+  return `args[${index}] ${JSON.stringify(arg)} would put the value of ${names.join(", ")} on the server's command line, which every local user can read (/proc/PID/cmdline); list ${names.length > 1 ? "them" : "it"} in envNames and have the server read ${names.length > 1 ? "them" : "it"} from its environment instead`;
+}
+
+/** A launcher's command-line arguments: no `${NAME}` in any (argumentReferenceProblem). */
+const ArgsSchema = z
+  .array(z.string().max(2000))
+  .max(64)
+  .superRefine((args, ctx) => {
+    args.forEach((arg, i) => {
+      const problem = argumentReferenceProblem(arg, i);
+      // The path names the argument already (`args[1]`); the message starts at its text.
+      if (problem)
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: problem.slice(problem.indexOf(" ") + 1),
+        });
+    });
+  });
+
 export const LauncherSchema = z
   .object({
     id: z.string().min(1).max(80),
     label: z.string().max(200).default(""),
     command: z.string().min(1).max(500),
-    args: z.array(z.string().max(2000)).max(64).default([]),
+    args: ArgsSchema.default([]),
     /** Variable names this launcher may be given: from the secret store, else the workbench's env. */
     envNames: z.array(VariableNameSchema).max(64).default([]),
     /** Non-secret values this launcher always passes (e.g. `GITLAB_API_URL`). */
     env: FixedEnvSchema.default({}),
     /** A hostile test fixture: listed only when RELAY_REVIEW_ALLOW_FIXTURES=1. */
     fixture: z.boolean().default(false),
-    /** Sandbox settings for the web app's runs: limits, extra read-only paths, egress (lib/mcp/sandbox-plan.ts). */
+    /** Sandbox settings for the web app's runs: limits, extra read-only paths, egress (lib/sandbox/plan.ts). */
     sandbox: LauncherSandboxSchema.optional(),
   })
   .strict();
@@ -122,6 +150,8 @@ export function matchLauncher(
   launchers: readonly Launcher[],
   request: { command: string; args: readonly string[]; envNames?: readonly string[] },
 ): LauncherMatch {
+  const inArgs = request.args.flatMap((a, i) => argumentReferenceProblem(a, i) ?? []);
+  if (inArgs.length) return { ok: false, message: inArgs[0]! };
   const launcher = launchers.find(
     (l) => l.command === request.command && sameArgs(l.args, request.args),
   );

@@ -1,13 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/mcp/sandbox-egress";
+import { EGRESS_LIMIT_DEFAULTS, SANDBOX_EGRESS_SOCKET } from "@/lib/sandbox/egress";
 import {
+  ENV_LOADER,
+  TRACED_SYSCALLS,
+  SANDBOX_ENV_FD,
+  SANDBOX_ENV_FILE,
+  SANDBOX_SECCOMP_FD,
   buildSandboxPlan,
   decodeStraceString,
   LauncherSandboxSchema,
   MAX_ATTEMPTS,
   parseTrace,
   type SandboxHost,
-} from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/plan";
 
 const FILES: Record<string, "dir" | "file"> = {
   "/repo/node_modules": "dir",
@@ -35,6 +40,7 @@ const host = (over: Partial<SandboxHost> = {}): SandboxHost => ({
   tmpDir: "/tmp",
   home: "/root",
   stat: (p) => FILES[p] ?? null,
+  realpath: (p) => p,
   ...over,
 });
 
@@ -58,10 +64,22 @@ describe("buildSandboxPlan", () => {
     const { command, args, env, traced } = r.plan;
     expect(command).toBe("/usr/bin/strace");
     expect(traced).toBe(true);
-    for (const flag of ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"])
+    for (const flag of [
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--die-with-parent",
+      "--new-session",
+    ])
       expect(args).toContain(flag);
     expect(args.join(" ")).toContain("--uid 65534 --gid 65534");
-    expect(after(args, "--tmpfs")).toEqual(["/tmp", "/home/sandbox"]);
+    // /dev read-only, with /dev/shm a tmpfs as small as /tmp (issue 28, finding 6).
+    expect(after(args, "--tmpfs")).toEqual(["/dev/shm", "/tmp", "/home/sandbox"]);
+    expect(after(args, "--remount-ro")).toEqual(["/dev", "/"]);
+    expect(after(args, "--size")).toEqual(["67108864", "67108864", "67108864"]);
+    // The seccomp program on its own descriptor, which bwrap reads at setup.
+    expect(after(args, "--seccomp")).toEqual([String(SANDBOX_SECCOMP_FD)]);
+    expect(r.plan.inputs.map((i) => i.fd)).toEqual([SANDBOX_SECCOMP_FD, SANDBOX_ENV_FD]);
     expect(after(args, "--ro-bind")).toEqual([
       "/usr",
       "/tmp/gen/passwd",
@@ -86,11 +104,11 @@ describe("buildSandboxPlan", () => {
       "/repo/servers",
     ]);
     expect(after(args, "--chdir")).toEqual(["/srv/relay-review"]);
-    expect(args.slice(args.indexOf("--remount-ro"), args.indexOf("--remount-ro") + 2)).toEqual([
-      "--remount-ro",
-      "/",
-    ]);
+    expect(
+      args.slice(args.lastIndexOf("--remount-ro"), args.lastIndexOf("--remount-ro") + 2),
+    ).toEqual(["--remount-ro", "/"]);
     const inner = args.slice(args.lastIndexOf("/usr/bin/prlimit"));
+    expect(args[args.lastIndexOf("/usr/bin/prlimit") - 1]).toBe(`${ENV_LOADER}\nexec "$0" "$@"`);
     expect(inner).toEqual([
       "/usr/bin/prlimit",
       "--data=1073741824",
@@ -105,13 +123,19 @@ describe("buildSandboxPlan", () => {
       "/srv/relay-review/servers/x.ts",
       "stdio",
     ]);
-    // The environment is exactly this (nothing from the host), and no value sits in the command line.
+    // The host-side environment is exactly this (nothing from the host, no launcher value), and no
+    // value sits in the command line: values go in a file bwrap writes inside from a pipe.
     expect(env).toEqual({
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: "/home/sandbox",
-      API_TOKEN: "tok-123456",
     });
     expect(args.join(" ")).not.toContain("tok-123456");
+    expect(args.join(" ")).toContain(`--file ${SANDBOX_ENV_FD} ${SANDBOX_ENV_FILE}`);
+    const file = new TextDecoder().decode(
+      r.plan.inputs.find((i) => i.fd === SANDBOX_ENV_FD)!.bytes,
+    );
+    expect(file).toBe(`API_TOKEN ${Buffer.from("tok-123456").toString("base64")}\n`);
+    expect(file).not.toContain("tok-123456");
   });
 
   test("a checkout under the host's /tmp is shown as its own files only, with no host directory name inside", () => {
@@ -179,7 +203,7 @@ describe("buildSandboxPlan", () => {
     expect(args).not.toContain("/tmp/relay-review-egress-x");
     expect(args).toContain("--unshare-all");
     expect(args).not.toContain("--share-net");
-    expect(at).toBeLessThan(args.indexOf("--remount-ro"));
+    expect(at).toBeLessThan(args.lastIndexOf("--remount-ro"));
     // Inside: sh starts the forwarder and waits for it, then execs prlimit (the trace's entry) and the server.
     const sh = args.lastIndexOf("/usr/bin/dash");
     expect(args[sh + 1]).toBe("-c");
@@ -187,7 +211,7 @@ describe("buildSandboxPlan", () => {
       `'/usr/bin/socat' -lp relay-review-egress -T 30 TCP-LISTEN:3128,bind=127.0.0.1,reuseaddr,fork,max-children=5 UNIX-CONNECT:${SANDBOX_EGRESS_SOCKET}`,
     );
     expect(args[sh + 2]).toContain('"0100007F:0C38 0A"');
-    expect(args[sh + 2]).toMatch(/exec "\$0" "\$@"$/);
+    expect(args[sh + 2]).toMatch(/^while read -r n b;[^]*exec "\$0" "\$@"$/);
     expect(args[sh + 3]).toBe("/usr/bin/prlimit");
     expect(r.plan.entry).toBe("/usr/bin/prlimit");
     expect(env).toMatchObject({
@@ -198,8 +222,8 @@ describe("buildSandboxPlan", () => {
       https_proxy: "http://127.0.0.1:3128",
       all_proxy: "http://127.0.0.1:3128",
       NO_PROXY: "",
-      API_TOKEN: "tok-123456",
     });
+    expect(env.API_TOKEN).toBeUndefined();
     // Without grants: no forwarder, no socket, no proxy variables.
     const none = buildSandboxPlan(host(), req());
     if (!none.ok) throw new Error(none.message);
@@ -221,6 +245,8 @@ describe("buildSandboxPlan", () => {
       env: { HTTPS_PROXY: "http://attacker.example:8080" },
     });
     expect(own.ok && own.plan.env.HTTPS_PROXY).toBe("http://127.0.0.1:3128");
+    // Nor through the env file loaded inside.
+    expect(own.ok && own.plan.inputs.map((i) => i.fd)).toEqual([SANDBOX_SECCOMP_FD]);
   });
 
   test("refusals: a read path showing the data folder, /tmp or HOME, a missing read path", () => {
@@ -237,6 +263,39 @@ describe("buildSandboxPlan", () => {
     expect(refusal(buildSandboxPlan(host(), req({ read: ["/nope"] })))).toContain("does not exist");
     const ok = buildSandboxPlan(host(), req({ read: ["/opt/tool"] }));
     expect(ok.ok && after(ok.plan.args, "--ro-bind")).toContain("/opt/tool");
+  });
+
+  test("a read path is compared by where it really leads: a symlink to the data folder is refused (issue 28, finding 10)", () => {
+    const links: Record<string, string> = { "/opt/link": "/repo/.data", "/opt/ok": "/opt/tool" };
+    const linked = host({
+      realpath: (p) => links[p] ?? p,
+      stat: (p) => (p in links ? "dir" : (FILES[p] ?? null)),
+    });
+    expect(refusal(buildSandboxPlan(linked, req({ read: ["/opt/link"] })))).toBe(
+      "the launcher's sandbox.read path /opt/link (really /repo/.data) would show the repository root or the data folder: the sandbox refuses to show it",
+    );
+    // A symlink to an allowed place is bound from where it leads, at the path the launcher named.
+    const ok = buildSandboxPlan(linked, req({ read: ["/opt/ok"] }));
+    if (!ok.ok) throw new Error(ok.message);
+    const at = ok.plan.args.indexOf("/opt/tool");
+    expect(ok.plan.args.slice(at - 1, at + 2)).toEqual(["--ro-bind", "/opt/tool", "/opt/ok"]);
+  });
+
+  test("a script the sandbox would not show is refused before start, naming the path and the setting", () => {
+    const files: Record<string, "dir" | "file"> = {
+      ...FILES,
+      "/opt/elsewhere/server.js": "file",
+      "/opt/elsewhere": "dir",
+    };
+    const h = host({ stat: (p) => files[p] ?? null });
+    expect(refusal(buildSandboxPlan(h, req({}, ["/opt/elsewhere/server.js", "stdio"])))).toBe(
+      `the launcher's script /opt/elsewhere/server.js is outside the checkout, so the sandbox does not show it (the server would fail with "Cannot find module"); add its directory to the launcher's sandbox.read (["/opt/elsewhere"]; --sandbox-read /opt/elsewhere on the command line) or move it into the checkout`,
+    );
+    const shown = buildSandboxPlan(
+      h,
+      req({ read: ["/opt/elsewhere"] }, ["/opt/elsewhere/server.js", "stdio"]),
+    );
+    expect(shown.ok ? shown.plan.args : refusal(shown)).toContain("/opt/elsewhere/server.js");
   });
 
   test("the launcher schema refuses malformed egress and relative read paths", () => {
@@ -295,6 +354,34 @@ describe("parseTrace", () => {
       ["exec", "/bin/sh", "ENOENT", 1, false],
     ]);
     expect(r.notFoundInView).toBe(1);
+  });
+
+  test("every call family it claims: openat2, execveat, sendto/sendmsg/sendmmsg to an address, as strace prints them (issue 28, finding 9)", () => {
+    expect(TRACED_SYSCALLS).toEqual(
+      expect.arrayContaining(["openat2", "execveat", "sendto", "sendmsg", "sendmmsg"]),
+    );
+    const trace = [
+      `execve("/usr/bin/prlimit", [], 0x1) = 0`,
+      `openat2(AT_FDCWD</repo>, "/repo/.data/signing-key.pem", {flags=O_RDONLY, resolve=0}, 24) = -1 ENOENT (No such file or directory)`,
+      `openat2(3</tmp>, "rel-rr", {flags=O_WRONLY|O_CREAT, resolve=RESOLVE_NO_SYMLINKS}, 24) = -1 EROFS (Read-only file system)`,
+      `execveat(AT_FDCWD</tmp>, "/nonexistent-rr", NULL, NULL, 0) = -1 ENOENT (No such file or directory)`,
+      `execveat(5</usr/bin/curl>, "", ["curl"], 0x1 /* 2 vars */, AT_EMPTY_PATH) = -1 EACCES (Permission denied)`,
+      `sendto(3<socket:[144474]>, "x", 1, 0, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.53")}, 16) = -1 ENETUNREACH (Network is unreachable)`,
+      `sendto(4<socket:[1]>, "x", 1, 0, NULL, 0) = 1`,
+      `sendmsg(3<socket:[144820]>, {msg_name={sa_family=AF_INET6, sin6_port=htons(9), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, msg_namelen=28, msg_iov=[{iov_base="tok-123456", iov_len=10}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 10`,
+      `sendmsg(3<socket:[1]>, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="hi", iov_len=2}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 2`,
+      `sendmmsg(3<socket:[2]>, [{msg_hdr={msg_name={sa_family=AF_INET, sin_port=htons(123), sin_addr=inet_addr("192.0.2.9")}, msg_namelen=16, msg_iov=[{iov_base="a", iov_len=1}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, msg_len=1}], 1, 0) = -1 ENETUNREACH (Network is unreachable)`,
+    ].join("\n");
+    const r = parseTrace(trace, CTX);
+    expect(r.attempts.map((a) => [a.kind, a.target, a.result, a.write ?? false])).toEqual([
+      ["send", "10.0.0.53:53", "ENETUNREACH", false],
+      ["send", "[::1]:9", "ok", false],
+      ["send", "192.0.2.9:123", "ENETUNREACH", false],
+      ["open", "/repo/.data/signing-key.pem", "ENOENT", false],
+      ["open", "/tmp/rel-rr", "EROFS", true],
+      ["exec", "/nonexistent-rr", "ENOENT", false],
+      ["exec", "/usr/bin/curl", "EACCES", false],
+    ]);
   });
 
   test("the forwarder's own connects to the proxy socket are plumbing, not attempts; the server's connect to the proxy port is shown", () => {

@@ -46,12 +46,27 @@ export type StdioSpawnParams = {
    * process runs as `uid`/`gid`, and with `traced` strace's trace comes on fd 2 and the server's
    * stderr on fd 3.
    */
-  sandboxed?: { uid?: number; gid?: number; traced: boolean };
+  sandboxed?: {
+    uid?: number;
+    gid?: number;
+    traced: boolean;
+    /** Bytes for bwrap to read at setup, each on its own pipe at that descriptor (seccomp, the env file). */
+    inputs?: ReadonlyArray<{ fd: number; bytes: Uint8Array }>;
+  };
 };
 
 export function spawnStdioServer(params: StdioSpawnParams): ChildProcess {
   const sandboxed = params.sandboxed;
-  return spawn(params.command, params.args, {
+  const inputs = sandboxed?.inputs ?? [];
+  // fds 0-2, fd 3 (the server's stderr when traced), then one pipe per input at its own number.
+  const stdio: Array<"pipe" | "ignore"> = sandboxed?.traced
+    ? ["pipe", "pipe", "pipe", "pipe"]
+    : ["pipe", "pipe", "pipe"];
+  for (const { fd } of inputs) {
+    while (stdio.length <= fd) stdio.push("ignore");
+    stdio[fd] = "pipe";
+  }
+  const child = spawn(params.command, params.args, {
     // Next's types make NODE_ENV required on ProcessEnv; a child's environment needs no such entry.
     env: (sandboxed
       ? { ...(params.env ?? {}) }
@@ -59,11 +74,18 @@ export function spawnStdioServer(params: StdioSpawnParams): ChildProcess {
     ...(params.cwd ? { cwd: params.cwd } : {}),
     ...(sandboxed?.uid !== undefined ? { uid: sandboxed.uid } : {}),
     ...(sandboxed?.gid !== undefined ? { gid: sandboxed.gid } : {}),
-    stdio: sandboxed?.traced
-      ? (["pipe", "pipe", "pipe", "pipe"] as const)
-      : (["pipe", "pipe", "pipe"] as const),
+    stdio,
     detached: process.platform !== "win32",
     shell: false,
     windowsHide: true,
   });
+  // Written once and closed: bwrap reads each to its end before it starts the server. A child
+  // that dies first makes the write fail with EPIPE, which the close path reports.
+  for (const { fd, bytes } of inputs) {
+    const pipe = child.stdio[fd] as NodeJS.WritableStream | null | undefined;
+    if (!pipe) continue;
+    pipe.on("error", () => {});
+    pipe.end(Buffer.from(bytes));
+  }
+  return child;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { matchLauncher, type Launcher } from "@/lib/mcp/launchers";
+import { LauncherSchema, matchLauncher, type Launcher } from "@/lib/sandbox/launchers";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
 
@@ -202,7 +202,7 @@ describe("launcher allowlist", () => {
     }
   });
 
-  test("stdio: the launcher's fixed values, then the secret store, then the environment; ${NAME} in args is filled in", async () => {
+  test("stdio: the launcher's fixed values, then the secret store, then the environment, all as environment variables", async () => {
     const e = withOwnerFile(
       {
         version: 1,
@@ -210,7 +210,7 @@ describe("launcher allowlist", () => {
           {
             id: "gl",
             command: "/usr/bin/gl",
-            args: ["--token=${GL_TOKEN}"],
+            args: ["--stdio"],
             envNames: ["GL_TOKEN", "GL_EXTRA"],
             env: { GITLAB_API_URL: "https://gitlab.example/api/v4" },
           },
@@ -224,35 +224,71 @@ describe("launcher allowlist", () => {
         values: new Map(names.includes("GL_TOKEN") ? [["GL_TOKEN", "from-store"]] : []),
       });
     const r = await resolveInspectTarget(
-      stdio("/usr/bin/gl", ["--token=${GL_TOKEN}"], ["GL_EXTRA"]),
+      stdio("/usr/bin/gl", ["--stdio"], ["GL_TOKEN", "GL_EXTRA"]),
       e,
       { secrets },
     );
     expect(r.ok && r.target.kind === "stdio" ? [r.target.args, r.target.env] : refusal(r)).toEqual([
-      ["--token=from-store"],
-      { GITLAB_API_URL: "https://gitlab.example/api/v4", GL_EXTRA: "extra" },
+      ["--stdio"],
+      {
+        GITLAB_API_URL: "https://gitlab.example/api/v4",
+        GL_EXTRA: "extra",
+        GL_TOKEN: "from-store",
+      },
     ]);
     expect(r.ok && r.variables).toEqual([
       { name: "GITLAB_API_URL", source: "launcher" },
-      { name: "GL_EXTRA", source: "environment" },
       { name: "GL_TOKEN", source: "secret" },
+      { name: "GL_EXTRA", source: "environment" },
     ]);
     const unset = await resolveInspectTarget(
-      stdio("/usr/bin/gl", ["--token=${GL_TOKEN}"]),
+      stdio("/usr/bin/gl", ["--stdio"], ["GL_TOKEN"]),
       withOwnerFile({
         version: 1,
         launchers: [
-          {
-            id: "gl",
-            command: "/usr/bin/gl",
-            args: ["--token=${GL_TOKEN}"],
-            envNames: ["GL_TOKEN"],
-          },
+          { id: "gl", command: "/usr/bin/gl", args: ["--stdio"], envNames: ["GL_TOKEN"] },
         ],
       }),
     );
     expect(refusal(unset)).toBe(
       "refused: the variable GL_TOKEN is not set: set it on the workbench's Secrets page (/secrets)",
+    );
+  });
+
+  test("${NAME} in a stdio command line is refused, naming the argument and pointing at env: every local user reads a command line in /proc (issue 28, finding 8)", async () => {
+    const file = withOwnerFile({
+      version: 1,
+      launchers: [
+        {
+          id: "gl",
+          command: "/usr/bin/gl",
+          args: ["--stdio", "--token=${GL_TOKEN}"],
+          envNames: ["GL_TOKEN"],
+        },
+      ],
+    });
+    const r = await resolveInspectTarget(
+      stdio("/usr/bin/gl", ["--stdio", "--token=${GL_TOKEN}"], ["GL_TOKEN"]),
+      file,
+    );
+    expect(refusal(r)).toContain(
+      'launcher "gl" (launchers[0]) args[1]: "--token=${GL_TOKEN}" would put the value of GL_TOKEN on the server\'s command line',
+    );
+    expect(refusal(r)).toContain("envNames");
+    // A review asking for one is refused the same way, whatever the allowlist holds.
+    const asked = matchLauncher(
+      [
+        LauncherSchema.parse({
+          id: "gl",
+          command: "/usr/bin/gl",
+          args: ["--stdio"],
+          envNames: ["GL_TOKEN"],
+        }),
+      ],
+      { command: "/usr/bin/gl", args: ["--stdio", "${GL_TOKEN}"] },
+    );
+    expect(asked.ok ? "" : asked.message).toContain(
+      'args[1] "${GL_TOKEN}" would put the value of GL_TOKEN on the server\'s command line',
     );
   });
 

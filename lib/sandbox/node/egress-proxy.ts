@@ -2,9 +2,9 @@ import "server-only";
 /**
  * The workbench's egress proxy for one sandboxed run: an HTTP proxy (CONNECT, and absolute-URI
  * plain HTTP) listening on a unix socket that is bound into the sandbox, where socat bridges it to
- * the sandbox's loopback (lib/mcp/sandbox-plan.ts forwarderScript). It runs outside the sandbox,
+ * the sandbox's loopback (lib/sandbox/plan.ts forwarderScript). It runs outside the sandbox,
  * so the server can neither read nor forge its record. Each request is decided against the
- * launcher's grants (lib/mcp/sandbox-egress.ts decideEgress), connected to the very address that
+ * launcher's grants (lib/sandbox/egress.ts decideEgress), connected to the very address that
  * was checked, and recorded, allowed or refused. Everything the server drives is bounded by the
  * named EgressLimits: connections at once, requests, bytes, idle time, the time to decide.
  */
@@ -20,14 +20,15 @@ import {
   newEgressLog,
   parseEgressGrants,
   parseProxyHead,
+  recheckConnectAddress,
   type EgressAttempt,
   type EgressLimits,
   type EgressLog,
   type EgressReport,
   type LookupAll,
   type ProxyRequest,
-} from "@/lib/mcp/sandbox-egress";
-import type { SandboxEgress } from "@/lib/mcp/sandbox-plan";
+} from "@/lib/sandbox/egress";
+import type { SandboxEgress } from "@/lib/sandbox/plan";
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -247,6 +248,13 @@ export class EgressProxy {
       this.refuse(client, decision.status, what, decision.reason);
       return;
     }
+    // The address about to be connected to, checked again by the same rule: a decision that
+    // ever handed back an address it did not check is refused here, not connected.
+    const again = recheckConnectAddress(request, decision.address, this.grants);
+    if (again) {
+      this.refuse(client, 403, what, again);
+      return;
+    }
     const allowed = {
       ...what,
       decision: "allowed" as const,
@@ -295,6 +303,13 @@ export class EgressProxy {
     client.once("close", onDown);
     upstream.once("close", onDown);
     upstream.once("connect", () => {
+      // And once more on the peer the kernel actually connected to.
+      const peer = upstream.remoteAddress ?? "";
+      const wrong = recheckConnectAddress(request, peer, this.grants);
+      if (wrong) {
+        end(`refused after connecting: ${wrong}`);
+        return;
+      }
       isOpen = true;
       clearTimeout(connectTimer);
       const idle = this.limits.idleSeconds * 1000;
