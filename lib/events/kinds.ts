@@ -4,6 +4,7 @@
  * the Changes page filters by them. A secret is logged by name only, never a value.
  */
 import { z } from "zod";
+import { ActorKindSchema } from "@/lib/events/actor";
 
 export const EVENT_KINDS = {
   "surface.changed": { group: "drift", label: "Surface changed" },
@@ -41,6 +42,8 @@ export const EventViewSchema = z.object({
   kind: EventKindSchema,
   reviewId: z.string().nullable(),
   serverId: z.string().nullable(),
+  /** What sort of principal caused it (lib/events/actor.ts); `actor` says which one. */
+  actorKind: ActorKindSchema,
   actor: z.string(),
   summary: z.string(),
   detail: z.record(z.string(), z.unknown()),
