@@ -20,6 +20,8 @@ import {
   type ChainVerdict,
   type SignedAuditHead,
 } from "@/lib/audit/chain";
+import { AUDIT_EXPORT_FORMAT, AUDIT_EXPORT_VERSION, type AuditExport } from "@/lib/audit/export";
+import { signingKeyId } from "@/lib/decisions/record";
 import type { Db } from "@/lib/store/db";
 import { auditHeads } from "@/lib/store/tables";
 
@@ -251,4 +253,26 @@ export async function verifyStoredChain(db: Db, publicKey: KeyObject): Promise<C
     publicKey,
     locate: (hash) => locateHash(db, hash),
   });
+}
+
+/**
+ * The whole log for `relay-review audit verify --file`: a head is signed for the export first, so
+ * the file proves its own length; every row and every head follow.
+ */
+export async function exportAuditLog(
+  db: Db,
+  privateKey: KeyObject,
+  now: Date = new Date(),
+): Promise<AuditExport> {
+  await signChainHead(db, privateKey, "export", now);
+  const rows: ChainRow[] = [];
+  for await (const row of readChain(db)) rows.push(row);
+  return {
+    format: AUDIT_EXPORT_FORMAT,
+    version: AUDIT_EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    keyId: signingKeyId(privateKey),
+    rows,
+    heads: await listAuditHeads(db),
+  };
 }
