@@ -20,6 +20,8 @@ export const EVENT_KINDS = {
   "secret.set": { group: "audit", label: "Secret set" },
   "secret.deleted": { group: "audit", label: "Secret deleted" },
   "webhook.test": { group: "audit", label: "Webhook test" },
+  // Its own group: a pipeline's bearer calls would otherwise bury the owner actions.
+  "auth.owner_token": { group: "access", label: "Owner token used" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;
@@ -62,7 +64,7 @@ export type ListEventsResponse = z.infer<typeof ListEventsResponseSchema>;
 export const EventFilterSchema = z.object({
   reviewId: z.string().max(80).optional(),
   kind: EventKindSchema.optional(),
-  group: z.enum(["drift", "schedule", "audit"]).optional(),
+  group: z.enum(["drift", "schedule", "audit", "access"]).optional(),
   isUnreadOnly: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });

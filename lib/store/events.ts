@@ -7,7 +7,7 @@ import "server-only";
  * and is a link of the hash chain (lib/store/audit.ts). Nothing here updates or deletes an event;
  * the database refuses it anyway (triggers in migrations 0004 and 0005).
  */
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import {
   EVENT_KINDS,
@@ -24,6 +24,7 @@ import {
   type ActorKind,
 } from "@/lib/events/actor";
 import { chainHead, lockChain, nextEventSeq, sealNewRow, storedJson } from "@/lib/store/audit";
+import { describeOwnerTokenUse, type OwnerTokenUse } from "@/lib/events/owner-token-use";
 import type { Db } from "@/lib/store/db";
 import { eventReads, events, webhookDeliveries, webhooks } from "@/lib/store/tables";
 
@@ -122,6 +123,16 @@ export async function auditOwnerAction(
   }
 }
 
+/** Logs one use of the owner token as a principal (lib/auth/owner-token-use.ts): break-glass evidence. */
+export async function logOwnerTokenUse(db: Db, use: OwnerTokenUse): Promise<void> {
+  await appendEvent(db, {
+    kind: "auth.owner_token",
+    actor: OWNER_TOKEN_ACTOR,
+    summary: describeOwnerTokenUse(use),
+    detail: { via: use.via, method: use.method, path: use.path.slice(0, MAX_SUMMARY_CHARS) },
+  });
+}
+
 /** A stored event as the UI and the webhook deliveries read it; `isRead` only where a read was joined. */
 export function eventFromRow(
   row: Omit<typeof events.$inferSelect, "prevHash" | "hash">,
@@ -159,8 +170,9 @@ export async function listEvents(
   if (filter.reviewId) where.push(eq(events.reviewId, filter.reviewId));
   if (filter.kind) where.push(eq(events.kind, filter.kind));
   else if (filter.group) where.push(inArray(events.kind, kindsOfGroup(filter.group)));
-  // Unfiltered, the routine "inspected, matches its pin" entries would bury what needs reading.
-  else where.push(ne(events.kind, "watch.inspected"));
+  // Unfiltered, the routine "inspected, matches its pin" entries and the owner token's uses (each
+  // a pipeline's call) would bury what needs reading; their group or kind lists them.
+  else where.push(notInArray(events.kind, ["watch.inspected", "auth.owner_token"]));
   const joined = and(eq(eventReads.owner, owner), eq(eventReads.eventSeq, events.seq));
   const base = and(...where);
   const rows = await db
