@@ -22,6 +22,7 @@ export const EVENT_KINDS = {
   "webhook.test": { group: "audit", label: "Webhook test" },
   // Its own group: a pipeline's bearer calls would otherwise bury the owner actions.
   "auth.owner_token": { group: "access", label: "Owner token used" },
+  "share_link.viewed": { group: "access", label: "Share link viewed" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;

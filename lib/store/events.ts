@@ -20,6 +20,7 @@ import {
   ACTOR_KINDS,
   actorOf,
   OWNER_TOKEN_ACTOR,
+  shareLinkActor,
   type Actor,
   type ActorKind,
 } from "@/lib/events/actor";
@@ -133,6 +134,23 @@ export async function logOwnerTokenUse(db: Db, use: OwnerTokenUse): Promise<void
   });
 }
 
+/**
+ * Logs a read of a review through a share link, by the link (its id, never its token). Best
+ * effort, like an owner action's entry: a failed write is reported on stderr and the view served.
+ */
+export async function logShareLinkView(
+  db: Db,
+  view: { linkId: string; reviewId: string; revision: number },
+): Promise<void> {
+  await auditOwnerAction(db, {
+    kind: "share_link.viewed",
+    actor: shareLinkActor(view.linkId),
+    reviewId: view.reviewId,
+    summary: `Share link ${view.linkId} viewed (revision ${view.revision})`,
+    detail: { linkId: view.linkId, revision: view.revision },
+  });
+}
+
 /** A stored event as the UI and the webhook deliveries read it; `isRead` only where a read was joined. */
 export function eventFromRow(
   row: Omit<typeof events.$inferSelect, "prevHash" | "hash">,
@@ -172,7 +190,7 @@ export async function listEvents(
   else if (filter.group) where.push(inArray(events.kind, kindsOfGroup(filter.group)));
   // Unfiltered, the routine "inspected, matches its pin" entries and the owner token's uses (each
   // a pipeline's call) would bury what needs reading; their group or kind lists them.
-  else where.push(notInArray(events.kind, ["watch.inspected", "auth.owner_token"]));
+  else where.push(notInArray(events.kind, ["watch.inspected", ...kindsOfGroup("access")]));
   const joined = and(eq(eventReads.owner, owner), eq(eventReads.eventSeq, events.seq));
   const base = and(...where);
   const rows = await db

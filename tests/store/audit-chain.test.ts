@@ -17,6 +17,10 @@ import { shareLinkActor } from "@/lib/events/actor";
 import { readChain, sealLegacyEvents, signChainHead, verifyStoredChain } from "@/lib/store/audit";
 import { MIGRATIONS_FOLDER, openStore, type Db, type Store } from "@/lib/store/db";
 import { appendEvent, auditOwnerAction, listEvents } from "@/lib/store/events";
+import { createReview } from "@/lib/store/reviews";
+import { createShareLink } from "@/lib/store/share-links";
+import { createDemoReview } from "@/lib/review/demo";
+import { hashShareToken, loadShareView, newShareToken } from "@/lib/workbench/share";
 import { BACKENDS } from "./support/backends";
 
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -331,29 +335,51 @@ describe.each(BACKENDS)("audit chain on $name", (backend) => {
     }
   });
 
-  test.runIf(backend.name === "postgres")(
-    "concurrent writers in two store instances never fork the chain",
-    async () => {
-      const { store, target } = await fresh();
-      const second = await openStore({ target });
-      try {
-        const WRITERS = 40;
-        const results = await Promise.all(
-          Array.from({ length: WRITERS }, (_, i) =>
-            appendEvent(i % 2 === 0 ? store.db : second.db, {
-              id: `c${i}`,
-              kind: "watch.inspected",
-              actor: "schedule",
-              summary: `run ${i}`,
-            }),
-          ),
-        );
-        expect(results.every((r) => r.isNew)).toBe(true);
-        const verdict = await verifyStoredChain(store.db, publicKey);
-        expect(verdict).toMatchObject({ isIntact: true, rows: WRITERS });
-      } finally {
-        await second.close();
-      }
-    },
-  );
+  test("a read through a share link is logged by the link (its id, never its token) and chained", async () => {
+    const { store } = await fresh();
+    const { id } = await createReview(store.db, createDemoReview(), "test");
+    const token = newShareToken();
+    const link = await createShareLink(store.db, {
+      reviewId: id,
+      tokenHash: hashShareToken(token),
+    });
+    expect(await loadShareView(store.db, token)).not.toBeNull();
+    const { events: viewed } = await listEvents(store.db, "owner", { group: "access" });
+    expect(viewed).toHaveLength(1);
+    expect(viewed[0]).toMatchObject({
+      kind: "share_link.viewed",
+      actorKind: "share_link",
+      actor: link.id,
+      reviewId: id,
+    });
+    expect(JSON.stringify(viewed)).not.toContain(token);
+    // An unknown token is no read and logs nothing.
+    expect(await loadShareView(store.db, newShareToken())).toBeNull();
+    expect((await listEvents(store.db, "owner", { group: "access" })).events).toHaveLength(1);
+    expect(await verifyStoredChain(store.db, publicKey)).toMatchObject({ isIntact: true, rows: 1 });
+  });
+
+  test("concurrent writers never fork the chain (on PostgreSQL, from two store instances)", async () => {
+    const { store, target } = await fresh();
+    // PGlite admits one instance per folder (its lock), so there the writers share one.
+    const second = backend.name === "postgres" ? await openStore({ target }) : null;
+    try {
+      const WRITERS = 40;
+      const results = await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) =>
+          appendEvent(i % 2 === 0 || !second ? store.db : second.db, {
+            id: `c${i}`,
+            kind: "watch.inspected",
+            actor: "schedule",
+            summary: `run ${i}`,
+          }),
+        ),
+      );
+      expect(results.every((r) => r.isNew)).toBe(true);
+      const verdict = await verifyStoredChain(store.db, publicKey);
+      expect(verdict).toMatchObject({ isIntact: true, rows: WRITERS });
+    } finally {
+      await second?.close();
+    }
+  });
 });
