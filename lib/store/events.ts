@@ -43,8 +43,6 @@ export interface AppendEventInput {
   actor: string | Actor;
   summary: string;
   detail?: Record<string, unknown>;
-  /** The time it carries; now unless a test says otherwise. */
-  at?: Date;
 }
 
 export type AppendResult = { isNew: boolean; seq: number | null; deliveries: number };
@@ -77,7 +75,7 @@ export async function appendEvent(db: Db, input: AppendEventInput): Promise<Appe
       summary: input.summary.slice(0, MAX_SUMMARY_CHARS),
       detail: storedJson(input.detail ?? {}),
     };
-    const sealed = sealNewRow(content, await chainHead(tx), input.at ?? new Date());
+    const sealed = sealNewRow(content, await chainHead(tx), new Date());
     const [row] = await tx
       .insert(events)
       .values({ ...content, ...sealed })
