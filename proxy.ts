@@ -7,6 +7,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkRequest } from "@/lib/auth/check";
 import { getAuthConfig } from "@/lib/auth/owner-token";
+import { reportOwnerTokenUse } from "@/lib/auth/owner-token-use";
 import { readSessionCookie, sessionIdOf } from "@/lib/auth/session";
 import { readSessionStanding } from "@/lib/auth/session-epoch";
 import { newNonce, policyFor } from "@/lib/http/csp";
@@ -53,6 +54,20 @@ async function decide(request: NextRequest, csp: string): Promise<Response> {
     standing?.signedOut,
   );
   if (result.allow) {
+    // Break-glass: a bearer use of the owner token is logged before it is let through, or refused.
+    if (
+      result.via === "bearer" &&
+      !(await reportOwnerTokenUse({
+        via: "bearer",
+        method: request.method,
+        path: request.nextUrl.pathname,
+      }))
+    )
+      return deny(
+        503,
+        "UNAVAILABLE",
+        "the use of the owner token could not be logged; see the server log",
+      );
     const headers = new Headers(request.headers);
     headers.set("Content-Security-Policy", csp);
     return NextResponse.next({ request: { headers } });

@@ -39,6 +39,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       "gate --record RECORD.json [--listen PORT] (--url URL | -- COMMAND [ARGS…])   MCP proxy enforcing a decision",
     load: () => import("./commands/gate"),
   },
+  audit: {
+    summary:
+      "audit verify (--workbench URL | --file EXPORT.json) [--public-key FILE]   walk the audit log's hash chain and signed heads: 0 intact, 1 broken (names the first break)",
+    load: () => import("./commands/audit"),
+  },
   import: {
     summary:
       "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config",

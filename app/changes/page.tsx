@@ -47,10 +47,11 @@ export default async function ChangesPage(props: { searchParams: Promise<Search>
         <label className="stack" style={{ gap: 4 }}>
           <span className="small">Group</span>
           <select name="group" defaultValue={filter.group ?? ""}>
-            <option value="">all but scheduled runs</option>
+            <option value="">all but scheduled runs and owner-token uses</option>
             <option value="drift">drift</option>
             <option value="audit">owner actions</option>
             <option value="schedule">scheduled runs</option>
+            <option value="access">owner-token uses (break-glass)</option>
           </select>
         </label>
         <label className="stack" style={{ gap: 4 }}>

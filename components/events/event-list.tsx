@@ -5,6 +5,7 @@
  * says why; a failed inspection names its limit or error.
  */
 import Link from "next/link";
+import { describeActor } from "@/lib/events/actor";
 import { EVENT_KINDS, type EventView } from "@/lib/events/kinds";
 import { MarkRead } from "@/components/events/mark-read";
 
@@ -93,7 +94,7 @@ export function EventList({ events, showReview }: { events: EventView[]; showRev
               <time className="small muted" dateTime={e.createdAt}>
                 {dateFormat.format(new Date(e.createdAt))} UTC
               </time>
-              <span className="small muted">by {e.actor}</span>
+              <span className="small muted">by {describeActor(e.actorKind, e.actor)}</span>
               {showReview && e.reviewId && (
                 <Link className="small" href={`/reviews/${e.reviewId}/timeline`}>
                   {e.reviewId}

@@ -2,11 +2,13 @@ import "server-only";
 /**
  * What a server start does before it answers anything (called from instrumentation.ts):
  * resolve (or generate) the owner token, open and migrate the store, seed the demo review on the
- * very first start, register the session-epoch reader the proxy uses, and say where to sign in.
+ * very first start, register the session-epoch reader and the owner-token use logger the proxy
+ * uses, and say where to sign in.
  * The token itself is printed once, on the start that generated it (in the URL fragment, so it is
  * never sent in a request line or written to an access log); later starts name where it is kept.
  */
 import { getAuthConfig, type OwnerToken } from "@/lib/auth/owner-token";
+import { registerOwnerTokenUseLogger } from "@/lib/auth/owner-token-use";
 import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
 import { sessionStanding } from "@/lib/auth/session-epoch-store";
 import { describeStoreTarget } from "@/lib/store/config";
@@ -14,6 +16,7 @@ import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
 import { getSecretKey } from "@/lib/secrets/key";
 import { checkStoredKey } from "@/lib/store/secrets";
+import { logOwnerTokenUse } from "@/lib/store/events";
 
 export function signInUrl(
   host: string | undefined,
@@ -60,5 +63,6 @@ export async function startRelayReview(
   if (first.firstStart && first.demoReviewId)
     console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
   registerSessionStandingReader(async (sessionId) => sessionStanding(await getDb(), sessionId));
+  registerOwnerTokenUseLogger(async (use) => logOwnerTokenUse(await getDb(), use));
   for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
 }

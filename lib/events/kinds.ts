@@ -4,6 +4,7 @@
  * the Changes page filters by them. A secret is logged by name only, never a value.
  */
 import { z } from "zod";
+import { ActorKindSchema } from "@/lib/events/actor";
 
 export const EVENT_KINDS = {
   "surface.changed": { group: "drift", label: "Surface changed" },
@@ -19,6 +20,9 @@ export const EVENT_KINDS = {
   "secret.set": { group: "audit", label: "Secret set" },
   "secret.deleted": { group: "audit", label: "Secret deleted" },
   "webhook.test": { group: "audit", label: "Webhook test" },
+  // Its own group: a pipeline's bearer calls would otherwise bury the owner actions.
+  "auth.owner_token": { group: "access", label: "Owner token used" },
+  "share_link.viewed": { group: "access", label: "Share link viewed" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;
@@ -41,6 +45,8 @@ export const EventViewSchema = z.object({
   kind: EventKindSchema,
   reviewId: z.string().nullable(),
   serverId: z.string().nullable(),
+  /** What sort of principal caused it (lib/events/actor.ts); `actor` says which one. */
+  actorKind: ActorKindSchema,
   actor: z.string(),
   summary: z.string(),
   detail: z.record(z.string(), z.unknown()),
@@ -59,7 +65,7 @@ export type ListEventsResponse = z.infer<typeof ListEventsResponseSchema>;
 export const EventFilterSchema = z.object({
   reviewId: z.string().max(80).optional(),
   kind: EventKindSchema.optional(),
-  group: z.enum(["drift", "schedule", "audit"]).optional(),
+  group: z.enum(["drift", "schedule", "audit", "access"]).optional(),
   isUnreadOnly: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });

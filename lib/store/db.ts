@@ -1,7 +1,8 @@
 import "server-only";
 /**
  * Opening the store: PGlite in the data folder, or PostgreSQL when DATABASE_URL is set, with the
- * migrations in drizzle/ applied before anything else runs. `getDb()` is the one instance per
+ * migrations in drizzle/ applied before anything else runs, and event rows written before the
+ * audit chain existed sealed into it (lib/store/audit.ts). `getDb()` is the one instance per
  * process (a globalThis singleton, because Next loads route handlers, instrumentation and the
  * proxy as separate bundles in one process); tests call `openStore()` directly.
  */
@@ -17,6 +18,7 @@ import pg from "pg";
 import * as tables from "@/lib/store/tables";
 import { resolveStoreTarget, type StoreTarget } from "@/lib/store/config";
 import { acquireDirLock } from "@/lib/store/dir-lock";
+import { sealLegacyEvents } from "@/lib/store/audit";
 
 /** Both drivers' databases, as the store functions see them. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -52,6 +54,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       const db = drizzlePglite({ client, schema: tables });
       // The lock makes this the only PGlite on the folder, so there is no concurrent migrator.
       await migratePglite(db, { migrationsFolder });
+      await sealLegacyEvents(db);
       const opened = client;
       return {
         db: db as unknown as Db, // same pg-core query builder; only the HKT of raw results differs
@@ -91,6 +94,8 @@ async function migratePostgres(url: string, migrationsFolder: string): Promise<v
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
       await migratePg(drizzlePg({ client }), { migrationsFolder });
+      // Still under the migration lock: one instance seals the rows written before the chain.
+      await sealLegacyEvents(drizzlePg({ client, schema: tables }));
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
     }

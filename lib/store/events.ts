@@ -3,10 +3,11 @@ import "server-only";
  * The event and audit log (table `events`): append, list, and the owner's read marks. Appending
  * is idempotent on the event id, so a retried job that appends the same ids adds nothing, and it
  * queues a delivery for every enabled webhook subscribed to the kind in the same transaction, so
- * an event is never logged without its deliveries. Nothing here updates or deletes an event; the
- * database refuses it anyway (trigger in migration 0004).
+ * an event is never logged without its deliveries. Every event names its actor (lib/events/actor.ts)
+ * and is a link of the hash chain (lib/store/audit.ts). Nothing here updates or deletes an event;
+ * the database refuses it anyway (triggers in migrations 0004 and 0005).
  */
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import {
   EVENT_KINDS,
@@ -15,6 +16,16 @@ import {
   type EventKind,
   type EventView,
 } from "@/lib/events/kinds";
+import {
+  ACTOR_KINDS,
+  actorOf,
+  OWNER_TOKEN_ACTOR,
+  shareLinkActor,
+  type Actor,
+  type ActorKind,
+} from "@/lib/events/actor";
+import { chainHead, lockChain, nextEventSeq, sealNewRow, storedJson } from "@/lib/store/audit";
+import { describeOwnerTokenUse, type OwnerTokenUse } from "@/lib/events/owner-token-use";
 import type { Db } from "@/lib/store/db";
 import { eventReads, events, webhookDeliveries, webhooks } from "@/lib/store/tables";
 
@@ -28,30 +39,48 @@ export interface AppendEventInput {
   kind: EventKind;
   reviewId?: string | null;
   serverId?: string | null;
-  actor: string;
+  /** Who caused it: an Actor, or "owner" (the owner token), "schedule", "<kind>:<id>" (lib/events/actor.ts). */
+  actor: string | Actor;
   summary: string;
   detail?: Record<string, unknown>;
 }
 
 export type AppendResult = { isNew: boolean; seq: number | null; deliveries: number };
 
-/** Appends one event (nothing when its id is already logged) and queues its webhook deliveries. */
+/**
+ * Appends one event (nothing when its id is already logged) as the next link of the audit chain
+ * (lib/store/audit.ts), and queues its webhook deliveries in the same transaction.
+ */
 export async function appendEvent(db: Db, input: AppendEventInput): Promise<AppendResult> {
+  const actor = actorOf(input.actor);
+  const id = input.id ?? newId("evt");
   return db.transaction(async (tx) => {
+    await lockChain(tx);
+    // Under the lock no other writer can add this id between the look and the insert.
+    const [existing] = await tx
+      .select({ seq: events.seq })
+      .from(events)
+      .where(eq(events.id, id))
+      .limit(1);
+    if (existing) return { isNew: false, seq: null, deliveries: 0 };
+    const seq = await nextEventSeq(tx);
+    const content = {
+      seq,
+      id,
+      kind: input.kind,
+      reviewId: input.reviewId ?? null,
+      serverId: input.serverId ?? null,
+      actorKind: actor.kind,
+      actor: actor.id,
+      summary: input.summary.slice(0, MAX_SUMMARY_CHARS),
+      detail: storedJson(input.detail ?? {}),
+    };
+    const sealed = sealNewRow(content, await chainHead(tx), new Date());
     const [row] = await tx
       .insert(events)
-      .values({
-        id: input.id ?? newId("evt"),
-        kind: input.kind,
-        reviewId: input.reviewId ?? null,
-        serverId: input.serverId ?? null,
-        actor: input.actor,
-        summary: input.summary.slice(0, MAX_SUMMARY_CHARS),
-        detail: input.detail ?? {},
-      })
-      .onConflictDoNothing({ target: events.id })
+      .values({ ...content, ...sealed })
       .returning({ seq: events.seq });
-    if (!row) return { isNew: false, seq: null, deliveries: 0 };
+    if (!row) throw new Error("the event insert returned no row");
     const subscribed = (
       await tx
         .select({ id: webhooks.id, kinds: webhooks.kinds })
@@ -78,14 +107,14 @@ export async function appendEvent(db: Db, input: AppendEventInput): Promise<Appe
 /**
  * Appends an owner action to the audit log. The action itself has already happened: a log write
  * that fails is reported on stderr rather than turning a saved decision into a 500 (the caller
- * would retry and decide twice).
+ * would retry and decide twice). The actor is the owner token unless the caller names another.
  */
 export async function auditOwnerAction(
   db: Db,
-  input: Omit<AppendEventInput, "actor" | "id"> & { actor?: string },
+  input: Omit<AppendEventInput, "actor" | "id"> & { actor?: string | Actor },
 ): Promise<void> {
   try {
-    await appendEvent(db, { actor: "owner", ...input });
+    await appendEvent(db, { actor: OWNER_TOKEN_ACTOR, ...input });
   } catch (error) {
     console.error(
       `[events] could not log ${input.kind}: ${error instanceof Error ? error.message : String(error)}`,
@@ -93,14 +122,44 @@ export async function auditOwnerAction(
   }
 }
 
+/** Logs one use of the owner token as a principal (lib/auth/owner-token-use.ts): break-glass evidence. */
+export async function logOwnerTokenUse(db: Db, use: OwnerTokenUse): Promise<void> {
+  await appendEvent(db, {
+    kind: "auth.owner_token",
+    actor: OWNER_TOKEN_ACTOR,
+    summary: describeOwnerTokenUse(use),
+    detail: { via: use.via, method: use.method, path: use.path.slice(0, MAX_SUMMARY_CHARS) },
+  });
+}
+
+/**
+ * Logs a read of a review through a share link, by the link (its id, never its token). Best
+ * effort, like an owner action's entry: a failed write is reported on stderr and the view served.
+ */
+export async function logShareLinkView(
+  db: Db,
+  view: { linkId: string; reviewId: string; revision: number },
+): Promise<void> {
+  await auditOwnerAction(db, {
+    kind: "share_link.viewed",
+    actor: shareLinkActor(view.linkId),
+    reviewId: view.reviewId,
+    summary: `Share link ${view.linkId} viewed (revision ${view.revision})`,
+    detail: { linkId: view.linkId, revision: view.revision },
+  });
+}
+
 /** A stored event as the UI and the webhook deliveries read it; `isRead` only where a read was joined. */
-export function eventFromRow(row: typeof events.$inferSelect): Omit<EventView, "isRead"> {
+export function eventFromRow(
+  row: Omit<typeof events.$inferSelect, "prevHash" | "hash">,
+): Omit<EventView, "isRead"> {
   return {
     seq: row.seq,
     id: row.id,
     kind: (row.kind in EVENT_KINDS ? row.kind : "inspection.failed") as EventKind,
     reviewId: row.reviewId,
     serverId: row.serverId,
+    actorKind: row.actorKind in ACTOR_KINDS ? (row.actorKind as ActorKind) : "unknown",
     actor: row.actor,
     summary: row.summary,
     detail:
@@ -111,7 +170,9 @@ export function eventFromRow(row: typeof events.$inferSelect): Omit<EventView, "
   };
 }
 
-function toView(row: typeof events.$inferSelect & { readSeq: number | null }): EventView {
+function toView(
+  row: Omit<typeof events.$inferSelect, "prevHash" | "hash"> & { readSeq: number | null },
+): EventView {
   return { ...eventFromRow(row), isRead: row.readSeq !== null };
 }
 
@@ -125,8 +186,9 @@ export async function listEvents(
   if (filter.reviewId) where.push(eq(events.reviewId, filter.reviewId));
   if (filter.kind) where.push(eq(events.kind, filter.kind));
   else if (filter.group) where.push(inArray(events.kind, kindsOfGroup(filter.group)));
-  // Unfiltered, the routine "inspected, matches its pin" entries would bury what needs reading.
-  else where.push(ne(events.kind, "watch.inspected"));
+  // Unfiltered, the routine "inspected, matches its pin" entries and the owner token's uses (each
+  // a pipeline's call) would bury what needs reading; their group or kind lists them.
+  else where.push(notInArray(events.kind, ["watch.inspected", ...kindsOfGroup("access")]));
   const joined = and(eq(eventReads.owner, owner), eq(eventReads.eventSeq, events.seq));
   const base = and(...where);
   const rows = await db
@@ -136,6 +198,7 @@ export async function listEvents(
       kind: events.kind,
       reviewId: events.reviewId,
       serverId: events.serverId,
+      actorKind: events.actorKind,
       actor: events.actor,
       summary: events.summary,
       detail: events.detail,

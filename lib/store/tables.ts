@@ -213,10 +213,15 @@ export const oauthFlows = pgTable(
 /**
  * The event and audit log: what the schedule found (a surface change with its per-item diff, a
  * block, a decision gone stale, a failed inspection) and what the owner did (decisions, pins,
- * share links, secrets by name). Append-only: a trigger (migration 0004) refuses UPDATE, DELETE
- * and TRUNCATE, so nothing rewrites it. `id` is the idempotency key: a retried job appends the
- * same ids and the second insert does nothing. No foreign key to reviews: the log outlives a
- * deleted review.
+ * share links, secrets by name). Append-only: a trigger (migrations 0004, 0005) refuses DELETE
+ * and TRUNCATE, and UPDATE except sealing a row written before the chain existed. `id` is the
+ * idempotency key: a retried job appends the same ids and the second insert does nothing. No
+ * foreign key to reviews: the log outlives a deleted review.
+ *
+ * Hash-chained (lib/audit/chain.ts, docs/audit.md): `hash` is SHA-256 over the canonical JSON of
+ * the row with `prev_hash`, the hash of the row before it. `prev_hash` is unique, so two writers
+ * can never both extend the same head (a fork fails to insert); appends also lock the table. A
+ * CHECK added NOT VALID in 0005 makes `hash` required on every row written after the migration.
  */
 export const events = pgTable(
   "events",
@@ -226,16 +231,42 @@ export const events = pgTable(
     kind: text("kind").notNull(),
     reviewId: text("review_id"),
     serverId: text("server_id"),
-    /** "owner", or "schedule" for what the scheduled re-inspection found. */
+    /** Who caused it, by kind (lib/events/actor.ts): owner_token, person, schedule, share_link, gate. */
+    actorKind: text("actor_kind").notNull(),
+    /** Who within the kind: "owner", "schedule", a share link id, a person's issuer and subject. */
     actor: text("actor").notNull(),
     summary: text("summary").notNull(),
     detail: jsonb("detail")
       .notNull()
       .default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
+    /** The hash of the row before this one in the chain; 64 zeros for the first row. */
+    prevHash: text("prev_hash").unique(),
+    /** SHA-256 (hex) of this row's canonical form, prev_hash included. */
+    hash: text("hash"),
   },
   (t) => [index("events_review_idx").on(t.reviewId, t.seq), index("events_kind_idx").on(t.kind)],
 );
+
+/**
+ * Signed chain heads: the workbench key's Ed25519 signature over "the chain had `length` rows and
+ * ended at row `seq` with `hash`", written at intervals and on every export. A row removed after
+ * it was covered by a head, even the last one, is detected; append-only like the log.
+ */
+export const auditHeads = pgTable("audit_heads", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  length: bigint("length", { mode: "number" }).notNull(),
+  /** ISO time as signed (the text is what the signature covers). */
+  signedAt: text("signed_at").notNull(),
+  /** "interval" or "export". */
+  reason: text("reason").notNull(),
+  keyId: text("key_id").notNull(),
+  /** base64 Ed25519 signature over the head's canonical JSON (lib/audit/chain.ts headSigningInput). */
+  signature: text("signature").notNull(),
+  createdAt: createdAt(),
+});
 
 /** Which events an owner has read; a row per (owner, event). Separate from the log, which never changes. */
 export const eventReads = pgTable(

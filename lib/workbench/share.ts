@@ -16,6 +16,7 @@ import {
   type ShareLink,
 } from "@/lib/store/share-links";
 import { sharedTransport } from "@/lib/review/transport-variables";
+import { logShareLinkView } from "@/lib/store/events";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import {
   currentGrants,
@@ -85,6 +86,12 @@ export async function loadShareView(
       ? latest
       : await getRevision(db, link.reviewId, link.frozenRevision);
   if (!shown) return null;
+  // Who read what through a link is part of the audit log (actor: the link).
+  await logShareLinkView(db, {
+    linkId: link.id,
+    reviewId: link.reviewId,
+    revision: shown.revision,
+  });
   const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
   const grants = await currentGrants(db, link.reviewId, latest.review);
   const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);

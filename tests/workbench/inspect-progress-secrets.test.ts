@@ -1,8 +1,8 @@
 /**
  * Issue 28, finding 3: the inspect progress stream (the NDJSON lines the web app sends while an
  * inspection runs) carries no secret value. A real stdio server is given a secret from the
- * secret store in its arguments (`--token=${PROBE_TOKEN}`) and fails, writing its command line to
- * stderr: the "connecting" line, the error's stderr tail and the final result hold
+ * secret store in its environment (a `${NAME}` in its arguments is refused before start, finding 8)
+ * and fails, writing the value to stderr: the error's stderr tail and the final result hold
  * `[secret PROBE_TOKEN]`, as the stored inspection does, never the value.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,8 +24,8 @@ process.env.RELAY_REVIEW_SECRET_KEY = newSecretKey().toString("base64");
 
 const VALUE = "s3cr3t-probe-value-0123456789";
 const SCRIPT =
-  'process.stderr.write("refusing to start with " + process.argv.slice(1).join(" ") + "\\n"); process.exit(3)';
-const ARGS = ["-e", SCRIPT, "--", "--token=${PROBE_TOKEN}"];
+  'process.stderr.write("refusing to start with --token=" + process.env.PROBE_TOKEN + "\\n"); process.exit(3)';
+const ARGS = ["-e", SCRIPT];
 
 describe("the inspect progress stream carries no secret value", () => {
   let base: string;
@@ -61,7 +61,7 @@ describe("the inspect progress stream carries no secret value", () => {
           {
             id: "leaky",
             name: "leaky",
-            transport: { kind: "stdio", command: "node", args: ARGS, envNames: [] },
+            transport: { kind: "stdio", command: "node", args: ARGS, envNames: ["PROBE_TOKEN"] },
           },
         ],
       },
@@ -81,7 +81,7 @@ describe("the inspect progress stream carries no secret value", () => {
     });
     expect(result.ok).toBe(false);
     const stream = JSON.stringify([...progress, result]);
-    // The server did write its command line, and the stream says so, by name.
+    // The server did write the value, and the stream says so, by name.
     expect(stream).toContain("refusing to start with");
     expect(stream).toContain("--token=[secret PROBE_TOKEN]");
     expect(progress.some((e) => e.type === "connecting")).toBe(true);

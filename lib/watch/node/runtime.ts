@@ -12,7 +12,8 @@ import "server-only";
  *   it with backoff, and after the last attempt moves it to a dead-letter queue with the error,
  *   which is logged as `watch.dead`.
  *
- * Both modes also send due webhook deliveries (lib/watch/node/deliver.ts) on every tick.
+ * Both modes also send due webhook deliveries (lib/watch/node/deliver.ts) on every tick, and sign
+ * the audit chain's head at intervals (lib/watch/node/audit-heads.ts).
  */
 import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
@@ -29,6 +30,7 @@ import {
 } from "@/lib/watch/schedule";
 import { SCHEDULE_ACTOR, runKeyOf, runWatchJob, type WatchJob } from "@/lib/watch/node/run";
 import { attemptDelivery } from "@/lib/watch/node/deliver";
+import { auditHeadIntervalMs, startAuditHeadSigning } from "@/lib/watch/node/audit-heads";
 
 export const INSPECT_QUEUE = "relay-review-inspect";
 export const DEAD_LETTER_QUEUE = "relay-review-inspect-dead";
@@ -107,12 +109,14 @@ export async function startWatch(
     options.log ??
     ((line: string) => console.log(`relay-review-watch[${role} ${process.pid}]: ${line}`));
   const db = store.db;
+  const headIntervalMs = auditHeadIntervalMs(env);
   let since: string | null = null;
   const sync = async () => {
     since = await syncWatches(db, settings.defaultIntervalSeconds, since);
   };
 
   if (store.target.kind === "pglite") {
+    const heads = startAuditHeadSigning(db, headIntervalMs, log);
     const tick = every(
       settings.tickMs,
       async () => {
@@ -152,7 +156,14 @@ export async function startWatch(
       log,
     );
     log(`schedule runs in this process (embedded store), tick ${settings.tickMs} ms`);
-    return { mode: "embedded", kick: () => tick.kick(), stop: () => tick.stop() };
+    return {
+      mode: "embedded",
+      kick: () => tick.kick(),
+      async stop() {
+        await tick.stop();
+        await heads.stop();
+      },
+    };
   }
 
   const url = store.target.url;
@@ -267,6 +278,7 @@ export async function startWatch(
   );
   const dispatcher = every(settings.tickMs, dispatch, log);
   deliveries = every(settings.tickMs, () => sendDueDeliveries(db, settings, env), log);
+  const heads = startAuditHeadSigning(db, headIntervalMs, log);
   log(`schedule on pg-boss (queue ${INSPECT_QUEUE}), tick ${settings.tickMs} ms`);
   return {
     mode: "queue",
@@ -274,6 +286,7 @@ export async function startWatch(
     async stop() {
       await dispatcher.stop();
       await deliveries?.stop();
+      await heads.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await pool.end();
     },

@@ -11,6 +11,7 @@ import {
 import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
+import { logOwnerTokenUse } from "@/lib/store/events";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -22,7 +23,14 @@ export const POST = withRoute(async (request: Request) => {
   if (!constantTimeEqual(token, ownerToken)) {
     throw new AppError("UNAUTHORIZED", "that is not this workbench's owner token");
   }
-  const epoch = await currentSessionEpoch(await getDb());
+  const db = await getDb();
+  // Break-glass: the session this opens is the owner token's; logged before the cookie is issued.
+  await logOwnerTokenUse(db, {
+    via: "sign-in",
+    method: request.method,
+    path: new URL(request.url).pathname,
+  });
+  const epoch = await currentSessionEpoch(db);
   return new Response(null, {
     status: 204,
     headers: {
