@@ -360,6 +360,10 @@ export function parseClientConfig(
             line: at(path).line,
           });
         }
+        if (redacted.redactions.length > 0)
+          serverNotes.push(
+            `its command line carried ${redacted.redactions.map((r) => r.variable).join(", ")}: the sandbox refuses a secret in a command line (every local user can read /proc/PID/cmdline), so this server is inspected once it reads the value from its environment (envNames)`,
+          );
         transport = {
           kind: "stdio",
           command: cmd,

@@ -45,6 +45,11 @@ describe("import: connection strings and URL paths", () => {
     expect(by("feed")).toMatchObject({
       args: ["mcp-remote", "https://api.example.com/v1/${RR_FEED_URL_PATH}/mcp"],
     });
+    // The sandbox refuses a `${NAME}` in a command line (finding 8): the import says so per server.
+    const notes = (key: string) => parsed.config.servers.find((s) => s.key === key)!.notes;
+    expect(notes("db").join("\n")).toMatch(
+      /command line carried RR_DB_URL_PASSWORD, RR_DB_PASSWORD: the sandbox refuses/,
+    );
     const places = parsed.config.replacements.map((r) => [r.server, r.path, r.variable]);
     expect(places).toEqual(
       expect.arrayContaining([
