@@ -449,22 +449,7 @@ export async function decide(
   const surfaces = await currentSurfaces(db, reviewId, record.review);
   const grants = await currentGrants(db, reviewId, record.review);
   const findings = await findingsNow(db, reviewId, record.review);
-  // Unknown server or agent: buildDecision names it; there are no findings to cover.
-  const known =
-    record.review.servers.some((s) => s.id === input.serverId) &&
-    record.review.agents.some((a) => a.id === input.agentId);
-  const acceptedRisks = known
-    ? resolveAcceptances({
-        verdict: input.verdict,
-        conditions: input.conditions,
-        acceptances: input.acceptances,
-        findings: findings.of(input.serverId, input.agentId),
-        now,
-      })
-    : [];
-  const decision = buildDecision(record.review, {
-    acceptedRisks,
-    supersedes: decisionInForceFor(record.review.decisions, input.serverId, input.agentId),
+  const decisionInput = {
     serverId: input.serverId,
     agentId: input.agentId,
     verdict: input.verdict,
@@ -475,6 +460,21 @@ export async function decide(
     revision: record.revision,
     surfaceSha256: surfaces.get(input.serverId) ?? null,
     grantedScopes: grants.get(input.serverId) ?? null,
+  };
+  // A malformed decision (unknown server or agent, conditions on the wrong verdict) is named as
+  // such (400) before what it accepts is weighed (422).
+  buildDecision(record.review, decisionInput);
+  const acceptedRisks = resolveAcceptances({
+    verdict: input.verdict,
+    conditions: input.conditions,
+    acceptances: input.acceptances,
+    findings: findings.of(input.serverId, input.agentId),
+    now,
+  });
+  const decision = buildDecision(record.review, {
+    ...decisionInput,
+    acceptedRisks,
+    supersedes: decisionInForceFor(record.review.decisions, input.serverId, input.agentId),
   });
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
   const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
