@@ -12,6 +12,7 @@ export const APP_ERROR_CODES = [
   "NOT_FOUND",
   "CONFLICT",
   "LIMIT_EXCEEDED",
+  "UNPROCESSABLE",
   "UPSTREAM_FAILED",
   "INTERNAL",
 ] as const;
@@ -24,6 +25,8 @@ export const HTTP_STATUS_BY_CODE: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   LIMIT_EXCEEDED: 422,
+  /** Well-formed, and refused on its meaning: an approval that leaves critical or high findings unaccepted. */
+  UNPROCESSABLE: 422,
   UPSTREAM_FAILED: 502,
   INTERNAL: 500,
 };

@@ -360,6 +360,24 @@ export async function run(argv: string[]): Promise<number> {
   out(
     `  decided by ${r.decision.reviewer} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`,
   );
+  // What the approval accepts, never left for the reader to infer from a green "valid".
+  const accepted = r.decision.acceptedRisks;
+  if (accepted && accepted.length > 0) {
+    const until = accepted.map((a) => a.until).sort()[0]!;
+    out(
+      `  ACCEPTS RISK: ${accepted.length} open finding${accepted.length === 1 ? "" : "s"}, until ${until} at the earliest:`,
+    );
+    for (const a of accepted)
+      out(
+        `    ${a.severity} ${a.findingId} ${a.kind}: ${a.text}; owner ${a.owner}, until ${a.until}; why: ${a.why}`,
+      );
+  } else if (r.decision.verdict !== "rejected")
+    out(
+      accepted
+        ? "  accepts no open finding"
+        : "  accepted risk not recorded (a version 1 record, made before approvals said what they accept)",
+    );
+  if (r.decision.supersedes) out(`  supersedes decision ${r.decision.supersedes}`);
   const codes: number[] = [];
   if (args.url !== null || args.command !== null) codes.push(await checkLive(args, r));
   if (args.workbench !== null)

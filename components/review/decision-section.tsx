@@ -30,6 +30,7 @@ import {
 import type {
   ConditionCheckView,
   CreateShareLinkResponse,
+  DecisionFindingView,
   DecisionView,
   ShareLinkView,
 } from "@/lib/decisions/api";
@@ -72,7 +73,8 @@ async function download(url: string, fallbackName: string): Promise<void> {
 function DecisionCard({ id, view, review }: { id: string; view: DecisionView; review: Review }) {
   const [error, setError] = useState<string | null>(null);
   const d = view.decision;
-  const isStale = view.status.state === "stale";
+  // A superseded decision gets no record either: only the decision in force is vouched for.
+  const isStale = view.status.state === "stale" || Boolean(view.supersededBy);
   const run = (url: string, name: string) => {
     setError(null);
     download(url, name).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
@@ -145,6 +147,178 @@ const CONDITION_GROUPS: { offer: ConditionCheckView["offer"]; heading: string | 
   },
 ];
 
+/** What the reviewer types to accept one finding; `until` is a date (YYYY-MM-DD), empty for the default. */
+type Acceptance = { owner: string; why: string; until: string };
+
+const FINDING_SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"] as const;
+const requiresAcceptance = (f: DecisionFindingView) =>
+  f.severity === "critical" || f.severity === "high";
+
+/** A field path of the decide request as the form names it. */
+function fieldLabel(path: string): string {
+  if (path === "rationale") return "Rationale";
+  if (path === "reviewer") return "Reviewer";
+  const m = /^acceptances\.(\d+)\.(owner|why|until|findingId)$/.exec(path);
+  if (m) {
+    const field = { owner: "risk owner", why: "why", until: "until", findingId: "finding" }[
+      m[2] as "owner" | "why" | "until" | "findingId"
+    ];
+    return `Acceptance ${Number(m[1]) + 1} (${field})`;
+  }
+  return path;
+}
+
+/**
+ * The decide API's refusal as the form shows it, once: the findings an approval leaves uncovered,
+ * or each bad field by its label, or the message alone.
+ */
+function decideErrorMessage(error: Error): { text: string; issues?: string[] } {
+  const body = error instanceof ApiError ? error.body : null;
+  const details = body?.error.details;
+  if (details?.reason === "unaccepted_findings" && Array.isArray(details.uncovered)) {
+    const uncovered = details.uncovered as { severity: string; text: string }[];
+    return {
+      text: `Not recorded: ${uncovered.length} critical or high finding${uncovered.length === 1 ? " is" : "s are"} neither removed by a condition nor accepted. Accept each below (owner, why, until), choose a condition that removes it, or reject.`,
+      issues: uncovered.map((u) => `${u.severity}: ${u.text}`),
+    };
+  }
+  const issues = body?.error.issues ?? [];
+  if (issues.length > 0)
+    return {
+      text: "Not recorded:",
+      issues: issues.map((i) => `${fieldLabel(i.path)}: ${i.message}`),
+    };
+  return { text: error.message };
+}
+
+/**
+ * The open findings of the chosen agent and tool set, most severe first, before Record. Critical
+ * and high ones each need a condition that removes them or an acceptance: a tick that opens who
+ * owns the risk, why, and until when. Nothing is ticked by default.
+ */
+function OpenFindings({
+  findings,
+  isPending,
+  isApproval,
+  accepts,
+  onAccept,
+}: {
+  findings: readonly DecisionFindingView[];
+  isPending: boolean;
+  isApproval: boolean;
+  accepts: Record<string, Acceptance>;
+  onAccept: (findingId: string, value: Acceptance | null) => void;
+}) {
+  return (
+    <fieldset
+      className="stack"
+      data-testid="decide-findings"
+      style={{
+        border: "1px solid var(--border)",
+        borderRadius: "var(--radius)",
+        padding: "0.5rem 0.75rem",
+        gap: "0.4rem",
+      }}
+    >
+      <legend className="small" style={{ fontWeight: 600 }}>
+        Open findings for this agent and tool set ({findings.length})
+      </legend>
+      {isPending && <div className="skeleton" style={{ height: "3rem" }} />}
+      {!isPending && findings.length === 0 && (
+        <p className="small muted" style={{ margin: 0 }}>
+          No open finding: an approval accepts nothing.
+        </p>
+      )}
+      {findings.some(requiresAcceptance) && (
+        <p className="small" style={{ margin: 0 }}>
+          An approval never stands silently on a critical or high finding: remove each with a
+          condition, or accept it with who owns the risk, why, and until when (90 days if left
+          empty, at most 365). Nothing is accepted unless you tick it.
+        </p>
+      )}
+      {FINDING_SEVERITY_ORDER.map((severity) => {
+        const group = findings.filter((f) => f.severity === severity);
+        if (group.length === 0) return null;
+        return (
+          <div
+            key={severity}
+            className="stack"
+            style={{ gap: "0.35rem" }}
+            data-testid={`findings-${severity}`}
+          >
+            <div className="small" style={{ fontWeight: 600 }}>
+              {severity} ({group.length})
+            </div>
+            {group.map((f) => {
+              const accepted = accepts[f.id];
+              return (
+                <div
+                  key={f.id}
+                  className="stack"
+                  style={{ gap: "0.25rem" }}
+                  data-testid={`finding-${f.id}`}
+                  data-finding-id={f.id}
+                >
+                  {requiresAcceptance(f) && isApproval ? (
+                    <label className="check">
+                      <input
+                        type="checkbox"
+                        checked={accepted !== undefined}
+                        onChange={(e) =>
+                          onAccept(
+                            f.id,
+                            e.target.checked ? { owner: "", why: "", until: "" } : null,
+                          )
+                        }
+                        aria-label={`Accept: ${f.text}`}
+                      />
+                      <span className="small">
+                        {f.text} <span className="muted mono">{f.id}</span>
+                      </span>
+                    </label>
+                  ) : (
+                    <span className="small">
+                      {f.text} <span className="muted mono">{f.id}</span>
+                    </span>
+                  )}
+                  {accepted && (
+                    <div className="grid-3" style={{ paddingLeft: "1.5rem" }}>
+                      <label className="field">
+                        <span className="label-text">Risk owner</span>
+                        <input
+                          value={accepted.owner}
+                          onChange={(e) => onAccept(f.id, { ...accepted, owner: e.target.value })}
+                          maxLength={120}
+                        />
+                      </label>
+                      <label className="field">
+                        <span className="label-text">Why it is accepted</span>
+                        <input
+                          value={accepted.why}
+                          onChange={(e) => onAccept(f.id, { ...accepted, why: e.target.value })}
+                          maxLength={4000}
+                        />
+                      </label>
+                      <label className="field">
+                        <span className="label-text">Accepted until</span>
+                        <input
+                          type="date"
+                          value={accepted.until}
+                          onChange={(e) => onAccept(f.id, { ...accepted, until: e.target.value })}
+                        />
+                      </label>
+                    </div>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
 function DecideForm({ id, review, revision }: { id: string; review: Review; revision: number }) {
   const queryClient = useQueryClient();
   const servers = review.servers;
@@ -162,9 +336,13 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
     issues?: string[];
   } | null>(null);
 
+  const [accepts, setAccepts] = useState<Record<string, Acceptance>>({});
+
   const pair = serverId && agentId ? { serverId, agentId } : null;
   const candidates = useQuery({ ...decisionsOptions(id, revision, pair), enabled: pair !== null });
   const options: ConditionCheckView[] = candidates.data?.candidates ?? [];
+  const findings: DecisionFindingView[] = candidates.data?.findings ?? [];
+  const isApproval = verdict !== "rejected";
 
   const mutation = useMutation({
     mutationFn: () =>
@@ -179,6 +357,17 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
                 .filter((o) => o.offer !== "on_path" && chosen.has(conditionKey(o.condition)))
                 .map((o) => o.condition)
             : [],
+        // Only what the reviewer ticked, for findings open now; nothing is accepted by default.
+        acceptances: isApproval
+          ? findings
+              .filter((f) => accepts[f.id])
+              .map((f) => ({
+                findingId: f.id,
+                owner: accepts[f.id]!.owner,
+                why: accepts[f.id]!.why,
+                ...(accepts[f.id]!.until ? { until: accepts[f.id]!.until } : {}),
+              }))
+          : [],
         reviewer,
         rationale,
       }),
@@ -186,14 +375,9 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
       setMessage({ kind: "ok", text: `Decided; saved as revision ${res.revision}.` });
       setRationale("");
       setChosen(new Set());
+      setAccepts({});
     },
-    onError: (error) => {
-      const issues =
-        error instanceof ApiError
-          ? (error.body?.error.issues ?? []).map((i) => `${i.path}: ${i.message}`)
-          : [];
-      setMessage({ kind: "error", text: error.message, issues });
-    },
+    onError: (error) => setMessage({ kind: "error", ...decideErrorMessage(error) }),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) }),
@@ -346,6 +530,20 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
           })}
         </fieldset>
       )}
+      <OpenFindings
+        findings={findings}
+        isPending={candidates.isPending && pair !== null}
+        isApproval={isApproval}
+        accepts={accepts}
+        onAccept={(findingId, value) =>
+          setAccepts((prev) => {
+            const next = { ...prev };
+            if (value) next[findingId] = value;
+            else delete next[findingId];
+            return next;
+          })
+        }
+      />
       <div className="grid-2">
         <label className="field">
           <span className="label-text">Reviewer</span>

@@ -26,6 +26,26 @@ const STALE_WHAT: Record<string, string> = {
   granted_scopes: "OAuth grant",
   agent_removed: "agent removed",
   server_removed: "server removed",
+  finding_unaccepted: "finding not accepted",
+  acceptance_expired: "acceptance ended",
+};
+
+const dayFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+/** The accepted risks of an approval ([] for one that accepts none, and for a rejection). */
+const acceptedOf = (d: Decision) => (d.verdict === "rejected" ? [] : (d.acceptedRisks ?? []));
+/** The earliest end date among an approval's acceptances, as a day. */
+const earliestUntil = (d: Decision) => {
+  const first = acceptedOf(d)
+    .map((r) => r.until)
+    .sort()[0];
+  return first ? dayFormat.format(new Date(first)) : null;
+};
+/** "1 critical, 8 high" */
+const severityCounts = (d: Decision) => {
+  const counts = new Map<string, number>();
+  for (const r of acceptedOf(d)) counts.set(r.severity, (counts.get(r.severity) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
 };
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
@@ -65,8 +85,37 @@ export function HoldsBadge({ holds }: { holds: boolean | null }) {
   return <span className="badge badge-warn">cannot be checked</span>;
 }
 
-/** Current, or STALE with every change to what the decision is bound to. Shared with the share view. */
+/**
+ * Superseded, current, current while accepting risk (never plain green: it says what it accepts
+ * and until when), or STALE with every change. Shared with the share view.
+ */
 export function DecisionStatusBlock({ view }: { view: DecisionView }) {
+  if (view.supersededBy) {
+    return (
+      <div className="callout small" data-testid="decision-status" data-state="superseded">
+        <strong>Superseded</strong> by decision <span className="mono">{view.supersededBy}</span>{" "}
+        for the same server and agent: no longer in force, and it no longer counts toward the
+        review&apos;s state.
+      </div>
+    );
+  }
+  const accepted = acceptedOf(view.decision);
+  if (view.status.state === "current" && accepted.length > 0) {
+    return (
+      <div
+        className="callout warn small"
+        data-testid="decision-status"
+        data-state="current-accepting-risk"
+      >
+        <strong>
+          Current, accepting risk: {accepted.length} open finding{accepted.length === 1 ? "" : "s"}{" "}
+          ({severityCounts(view.decision)}) until {earliestUntil(view.decision)} at the earliest.
+        </strong>{" "}
+        The surface, image digest, tool set and controls are as they were when this was decided; the
+        accepted findings are listed above.
+      </div>
+    );
+  }
   if (view.status.state === "current") {
     return (
       <div className="callout ok small" data-testid="decision-status" data-state="current">
@@ -102,8 +151,13 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
   return (
     <div className="stack" style={{ gap: "0.5rem" }}>
       <div className="row">
-        <span className={VERDICT_BADGE[d.verdict]} data-testid="decision-verdict">
+        <span
+          className={acceptedOf(d).length > 0 ? "badge badge-warn" : VERDICT_BADGE[d.verdict]}
+          data-testid="decision-verdict"
+        >
           {VERDICT_LABEL[d.verdict]}
+          {acceptedOf(d).length > 0 &&
+            `, accepting ${acceptedOf(d).length} finding${acceptedOf(d).length === 1 ? "" : "s"}`}
         </span>
         <strong>
           {serverName} into {agentName}
@@ -133,7 +187,42 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
         <dd className="mono">{short(d.bound.toolSetSha256)}</dd>
         <dt>Controls SHA-256</dt>
         <dd className="mono">{short(d.bound.controlsSha256)}</dd>
+        {d.supersedes && (
+          <>
+            <dt>Supersedes</dt>
+            <dd className="mono">{d.supersedes}</dd>
+          </>
+        )}
       </dl>
+      {acceptedOf(d).length > 0 && (
+        <div className="callout warn stack small" style={{ gap: "0.3rem" }}>
+          <strong>
+            Accepts {acceptedOf(d).length} open finding{acceptedOf(d).length === 1 ? "" : "s"} (
+            {severityCounts(d)}), until {earliestUntil(d)} at the earliest
+          </strong>
+          <ul style={{ margin: 0, paddingLeft: "1.1rem" }} data-testid="decision-accepted-risks">
+            {acceptedOf(d).map((r) => (
+              <li key={r.findingId} data-finding-id={r.findingId} data-severity={r.severity}>
+                <span
+                  className={r.severity === "critical" ? "badge badge-danger" : "badge badge-warn"}
+                >
+                  {r.severity}
+                </span>{" "}
+                {r.text}{" "}
+                <span className="muted">
+                  accepted by {r.owner} until {dayFormat.format(new Date(r.until))}: {r.why}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {d.verdict !== "rejected" && d.acceptedRisks === undefined && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Made before approvals said what they accept: any open critical or high finding makes it
+          stale.
+        </p>
+      )}
       {d.conditions.length > 0 && (
         <div className="stack" style={{ gap: "0.3rem" }}>
           <strong className="small">Conditions, checked against the review now</strong>

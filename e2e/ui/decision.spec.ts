@@ -4,7 +4,8 @@
  * against the published JSON Schema; its signature checked by the CLI as a child process, and a
  * one-byte tamper refused), the Markdown report, then three changes that each make the decision
  * stale, saying what changed: the agent's tool set, the image digest, and the live surface. The
- * CLI asks the running app too (`verify-record --workbench`, `--share`): current, then stale.
+ * CLI asks the running app too (`verify-record --workbench`, `--share`): current, then stale. A
+ * new decision for the same server and agent supersedes the old one.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -288,7 +289,17 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
     "data-state",
     "current",
   );
-  await expect(card.nth(1).getByTestId("decision-status")).toHaveAttribute("data-state", "stale");
+  // The new decision for the same server and agent supersedes the old one: no longer in force.
+  await expect(card.nth(1).getByTestId("decision-status")).toHaveAttribute(
+    "data-state",
+    "superseded",
+  );
+  api = await apiDecisions(page, id);
+  expect(api.decisions.map((d) => d.supersededBy ?? null)).toEqual([
+    api.decisions[1]!.decision.id,
+    null,
+  ]);
+  expect(api.decisions[1]!.decision.supersedes).toBe(api.decisions[0]!.decision.id);
 });
 
 test("[decision]: the decide route refuses a stale base revision (409) and a malformed decision (400 naming the field)", async ({

@@ -213,9 +213,19 @@ test("[oauth]: a wider grant on reconnect makes a decision stale, naming the add
   await reconnectAndInspect(page, id, ["knowledge:read"]);
   await page.goto(`${base}/reviews/${id}?section=decision`);
   await expect(second.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
-  // Staleness is computed against the current grant: back to knowledge:read, the first decision's
-  // grant holds again, so it is current too.
-  await expect(first.getByTestId("decision-status")).toHaveAttribute("data-state", "current");
+  // The second decision for the same server and agent superseded the first: shown so, not in force.
+  // Its own status is still computed against the current grant: back to knowledge:read, the
+  // first decision's grant holds again, so it reads current.
+  await expect(first.getByTestId("decision-status")).toHaveAttribute("data-state", "superseded");
+  const listed = (await (
+    await page.request.get(`${base}/api/reviews/${id}/decisions`, { headers: bearer })
+  ).json()) as {
+    decisions: { supersededBy?: string | null; status: { state: string } }[];
+  };
+  expect(listed.decisions.map((d) => [d.status.state, d.supersededBy ?? null])).toEqual([
+    ["current", secondId],
+    ["current", null],
+  ]);
   const record = await page.request.get(`${base}/api/reviews/${id}/decisions/${secondId}/record`, {
     headers: bearer,
   });

@@ -8,12 +8,36 @@ import { AgentIdSchema, ServerIdSchema } from "@/lib/ids";
 import {
   DecisionConditionSchema,
   DecisionSchema,
+  FINDING_SEVERITIES,
   RelayServerSchema,
   ReviewObjectSchema,
   ToolRefSchema,
 } from "@/lib/review/schema";
 
 // ---- decisions -------------------------------------------------------------------------------
+
+/** An open finding of a decision's agent and server (lib/decisions/findings.ts DecisionFinding). */
+export const DecisionFindingSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  severity: z.enum(FINDING_SEVERITIES),
+  text: z.string(),
+  ends: z.object({ from: z.string(), to: z.string() }).nullable(),
+  subject: z.object({ agentId: z.string().optional(), serverId: z.string().optional() }),
+});
+export type DecisionFindingView = z.infer<typeof DecisionFindingSchema>;
+
+/** One acceptance in a decide request: the finding by id, who owns the risk, why, and until when. */
+export const AcceptRiskRequestSchema = z
+  .object({
+    findingId: z.string().max(64),
+    owner: z.string().trim().min(1, "who owns this risk?").max(120),
+    why: z.string().trim().min(1, "say why the risk is accepted").max(4000),
+    /** `YYYY-MM-DD` (the end of that day UTC) or an ISO date-time; omitted: 90 days from now. */
+    until: z.string().max(40).optional(),
+  })
+  .strict();
+export type AcceptRiskRequest = z.input<typeof AcceptRiskRequestSchema>;
 
 /** POST /api/reviews/[id]/decisions: decide on `serverId` into `agentId`, on top of `baseRevision`. */
 export const DecideRequestSchema = z
@@ -23,6 +47,8 @@ export const DecideRequestSchema = z
     agentId: AgentIdSchema,
     verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
     conditions: z.array(DecisionConditionSchema).max(100).default([]),
+    /** For an approval: each open critical or high finding no condition removes, accepted. */
+    acceptances: z.array(AcceptRiskRequestSchema).max(1000).default([]),
     reviewer: z.string().trim().min(1, "who decides? enter the reviewer's name").max(120),
     rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
   })
@@ -40,12 +66,22 @@ export const StaleChangeSchema = z.looseObject({
     "granted_scopes",
     "agent_removed",
     "server_removed",
+    "finding_unaccepted",
+    "acceptance_expired",
   ]),
   message: z.string(),
   before: z.unknown(),
   after: z.unknown(),
   added: z.array(ToolRefSchema).optional(),
   removed: z.array(ToolRefSchema).optional(),
+  /** For an unaccepted finding or an ended acceptance: the finding. */
+  finding: DecisionFindingSchema.pick({
+    id: true,
+    kind: true,
+    severity: true,
+    text: true,
+    ends: true,
+  }).optional(),
   /** For a wider OAuth grant: the scopes added since the decision. */
   addedScopes: z.array(z.string()).optional(),
   /** For a surface change: the items that differ, when both snapshots are stored. */
@@ -90,6 +126,8 @@ export const DecisionViewSchema = z.object({
   conditionChecks: z.array(ConditionCheckSchema),
   /** "made against the live surface …" or "made against declared tools, not a live surface". */
   basis: z.object({ kind: z.enum(["live_surface", "declared_tools"]), label: z.string() }),
+  /** The newer decision for the same server and agent that replaced this one; null while it is in force. */
+  supersededBy: z.string().nullable().optional(),
 });
 export type DecisionView = z.infer<typeof DecisionViewSchema>;
 
@@ -104,6 +142,8 @@ export const ListDecisionsResponseSchema = z.object({
   decisions: z.array(DecisionViewSchema),
   surfaces: z.array(z.object({ serverId: ServerIdSchema, surfaceSha256: z.string().nullable() })),
   candidates: z.array(ConditionCheckSchema).optional(),
+  /** With both query parameters: the open findings of that pair, most severe first (what an approval must cover). */
+  findings: z.array(DecisionFindingSchema).optional(),
 });
 export type ListDecisionsResponse = z.infer<typeof ListDecisionsResponseSchema>;
 

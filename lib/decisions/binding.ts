@@ -12,6 +12,7 @@ import { newId, type AgentId, type ServerId, type Sha256 } from "@/lib/ids";
 import {
   type DecisionConditionSchema,
   DecisionSchema,
+  type AcceptedRisk,
   type Decision,
   type RelayServer,
   type Review,
@@ -97,6 +98,10 @@ export type BuildDecisionInput = {
   surfaceSha256: string | null;
   /** The scopes that inspection's OAuth grant held; null or omitted when it had none (nothing bound). */
   grantedScopes?: readonly string[] | null;
+  /** For an approval: the open findings it accepts (lib/decisions/acceptance.ts `resolveAcceptances`). */
+  acceptedRisks?: readonly AcceptedRisk[];
+  /** The decision in force for the same server and agent, which this one replaces; null: none. */
+  supersedes?: string | null;
 };
 
 /**
@@ -184,6 +189,8 @@ export function buildDecision(review: Review, input: BuildDecisionInput): Decisi
       revision: input.revision,
       ...(input.grantedScopes ? { grantedScopes: grantedScopesBinding(input.grantedScopes) } : {}),
     },
+    ...(input.verdict !== "rejected" ? { acceptedRisks: [...(input.acceptedRisks ?? [])] } : {}),
+    supersedes: input.supersedes ?? null,
     pin: server.pin
       ? {
           surfaceSha256: server.pin.surfaceSha256,

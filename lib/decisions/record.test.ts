@@ -1,3 +1,4 @@
+import { sign } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
@@ -9,6 +10,7 @@ import {
   buildDecisionRecord,
   parseDecisionRecord,
   signRecord,
+  signingInput,
   signingKeyId,
   verifyRecord,
   type DecisionRecord,
@@ -42,7 +44,7 @@ describe("decision record", () => {
   test("has the seed's registration shape, transport names only, and the checks at issue time", () => {
     const r = unsignedOnCallRecord();
     expect(r).toMatchObject({
-      recordVersion: 1,
+      recordVersion: 2,
       kind: "relay-review.decision",
       review: { id: "rev-demo", revision: 5 },
       basis: { kind: "live_surface" },
@@ -171,7 +173,7 @@ describe("decision record", () => {
 
   test.each([
     ["an unknown field", (r: Record<string, unknown>) => void (r.extra = 1), "malformed"],
-    ["a wrong version", (r: Record<string, unknown>) => void (r.recordVersion = 2), "malformed"],
+    ["a wrong version", (r: Record<string, unknown>) => void (r.recordVersion = 3), "malformed"],
     ["no signature", (r: Record<string, unknown>) => void delete r.signature, "unsigned"],
     [
       "a tool set out of order",
@@ -370,7 +372,7 @@ describe("duplicate keys", () => {
   test("a duplicate at the top level or deep inside is refused too; the untouched text verifies", () => {
     const text = JSON.stringify(signedOnce());
     expect(verifyRecord(text, keys.publicKey).ok).toBe(true);
-    const top = text.replace('{"recordVersion":1', '{"recordVersion":1,"recordVersion":1');
+    const top = text.replace('{"recordVersion":2', '{"recordVersion":2,"recordVersion":2');
     expect(verifyRecord(top, keys.publicKey)).toMatchObject({
       ok: false,
       message: expect.stringContaining("at recordVersion") as unknown,
@@ -380,5 +382,69 @@ describe("duplicate keys", () => {
       ok: false,
       message: expect.stringContaining("at decision.toolSet[0].tool") as unknown,
     });
+  });
+});
+
+describe("record version 2: accepted risk and supersession", () => {
+  const accepted = {
+    findingId: "fnd-0904a035e353ad8e669034b6",
+    kind: "path.to_sensitive_sink",
+    severity: "critical" as const,
+    text: "Text written into Tracker: support portal project (SUP) can reach trigger_deploy",
+    ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy on deploy-tools" },
+    owner: "Head of Platform",
+    why: "Deploys are rare and watched",
+    until: "2026-04-05T10:00:00.000Z",
+  };
+
+  test("an approval's record carries what it accepts and what it supersedes, under the signature", () => {
+    const record = signRecord(
+      unsignedOnCallRecord({ acceptedRisks: [accepted], supersedes: "dec-earlier" }),
+      keys.privateKey,
+    );
+    expect(record.recordVersion).toBe(2);
+    expect(record.decision.acceptedRisks).toEqual([accepted]);
+    expect(record.decision.supersedes).toBe("dec-earlier");
+    expect(verifyRecord(JSON.stringify(record), keys.publicKey).ok).toBe(true);
+    const moved = clone(record);
+    moved.decision.acceptedRisks![0]!.until = "2030-01-01T00:00:00.000Z";
+    expect(verifyRecord(moved, keys.publicKey)).toMatchObject({ ok: false, reason: "tampered" });
+    // An approval that accepts nothing says so.
+    expect(unsignedOnCallRecord().decision.acceptedRisks).toEqual([]);
+  });
+
+  test("a version 1 record (before acceptance was recorded) still verifies; one claiming v1 with v2 fields is malformed", () => {
+    const { acceptedRisks: _a, supersedes: _s, ...v1decision } = unsignedOnCallRecord().decision;
+    const v1 = signRecord(
+      { ...unsignedOnCallRecord(), recordVersion: 1, decision: v1decision },
+      keys.privateKey,
+    );
+    expect(verifyRecord(JSON.stringify(v1), keys.publicKey)).toMatchObject({ ok: true });
+    // Signed as it stands (signRecord would refuse it): a v2 record without what v2 must say.
+    const unsignedMixed = { ...unsignedOnCallRecord(), recordVersion: 2, decision: v1decision };
+    const mixed = {
+      ...unsignedMixed,
+      signature: {
+        alg: "Ed25519",
+        keyId: signingKeyId(keys.publicKey),
+        value: sign(null, signingInput(unsignedMixed), keys.privateKey).toString("base64"),
+      },
+    };
+    expect(verifyRecord(mixed, keys.publicKey)).toMatchObject({
+      ok: false,
+      reason: "malformed",
+    });
+    expect(() =>
+      signRecord(
+        { ...unsignedOnCallRecord({ acceptedRisks: [accepted] }), recordVersion: 1 },
+        keys.privateKey,
+      ),
+    ).toThrow(/appears only in version 2 records/);
+  });
+
+  test("a superseded decision gets no record", () => {
+    expect(() => unsignedOnCallRecord({}, { supersededBy: "dec-newer" })).toThrow(
+      /superseded by decision dec-newer/,
+    );
   });
 });

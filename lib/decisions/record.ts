@@ -18,18 +18,31 @@ import {
   ServerIdSchema,
   Sha256Schema,
 } from "@/lib/ids";
-import { ImageDigestSchema, type Decision, type Review, type Transport } from "@/lib/review/schema";
+import {
+  FINDING_SEVERITIES,
+  ImageDigestSchema,
+  type Decision,
+  type Review,
+  type Transport,
+} from "@/lib/review/schema";
 import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/binding";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
 import { transportVariableNames } from "@/lib/review/transport-variables";
 import { parseStrictJson } from "@/lib/strict-json";
+import type { DecisionFinding } from "@/lib/decisions/findings";
 import {
   checkConditions,
   decisionStatus,
   type EgressDefaultDenyEvaluator,
 } from "@/lib/decisions/staleness";
 
-export const DECISION_RECORD_VERSION = 1;
+/**
+ * The version this build writes. Version 2 added what an approval accepts (`decision.acceptedRisks`)
+ * and what it supersedes (`decision.supersedes`); a version 1 record has neither, and still verifies.
+ */
+export const DECISION_RECORD_VERSION = 2;
+/** Every version this build reads. */
+export const READABLE_RECORD_VERSIONS: readonly number[] = [1, 2];
 export const DECISION_RECORD_KIND = "relay-review.decision";
 export const SIGNATURE_ALG = "Ed25519";
 
@@ -73,6 +86,35 @@ const RecordDecisionSchema = z.strictObject({
     .optional()
     .describe(
       "The server's surface pin when the decision was made, with when, by whom and why it was pinned; null when it had none. Absent in records of decisions made before records named their pin.",
+    ),
+  acceptedRisks: z
+    .array(
+      z.strictObject({
+        findingId: z
+          .string()
+          .regex(/^fnd-[0-9a-f]{24}$/)
+          .describe("Stable id: fnd- and 24 hex of SHA-256 of the finding's kind and subject."),
+        kind: text(120),
+        severity: z.enum(FINDING_SEVERITIES),
+        text: text(2000).describe("The finding as the reviewer was shown it."),
+        ends: z
+          .strictObject({ from: z.string().max(500), to: z.string().max(500) })
+          .nullable()
+          .describe("A path's ends: where the untrusted text is written, the sink it reaches."),
+        owner: text(120).describe("Who owns the accepted risk."),
+        why: text(4000),
+        until: datetime().describe("The acceptance ends here; after it the decision is stale."),
+      }),
+    )
+    .max(1000)
+    .optional()
+    .describe(
+      "Version 2, approvals only: the open findings the approval accepts, with owner, reason and end date. Empty: it accepts none.",
+    ),
+  supersedes: DecisionIdSchema.nullable()
+    .optional()
+    .describe(
+      "Version 2: the earlier decision for the same server and agent this one replaced; null when none.",
     ),
   bound: z
     .strictObject({
@@ -168,7 +210,7 @@ const SignatureSchema = z.strictObject({
 });
 
 const unsignedShape = {
-  recordVersion: z.literal(DECISION_RECORD_VERSION),
+  recordVersion: z.union([z.literal(1), z.literal(2)]),
   kind: z.literal(DECISION_RECORD_KIND),
   issuedAt: datetime(),
   review: z.strictObject({
@@ -207,6 +249,19 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
     issue(["decision", "toolSet"], "must be sorted by serverId then tool, without duplicates");
   if (toolSetSha256(d.toolSet) !== d.bound.toolSetSha256)
     issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
+  if (r.recordVersion === 1) {
+    if (d.acceptedRisks !== undefined)
+      issue(["decision", "acceptedRisks"], "appears only in version 2 records");
+    if (d.supersedes !== undefined)
+      issue(["decision", "supersedes"], "appears only in version 2 records");
+  } else {
+    if (d.supersedes === undefined)
+      issue(["decision", "supersedes"], "a version 2 record names what it supersedes (or null)");
+    if (d.verdict === "rejected" && d.acceptedRisks !== undefined)
+      issue(["decision", "acceptedRisks"], "a rejection accepts no risk");
+    if (d.verdict !== "rejected" && d.acceptedRisks === undefined)
+      issue(["decision", "acceptedRisks"], "a version 2 approval says what it accepts (or [])");
+  }
   if (r.conditionChecks.length !== d.conditions.length)
     issue(["conditionChecks"], "must have one entry per decision condition");
   if (
@@ -298,6 +353,10 @@ export type BuildDecisionRecordInput = {
   /** The latest inspection's listed names; gives the record its registration block. */
   surface?: RecordSurface | null;
   evaluateEgressDefaultDeny?: EgressDefaultDenyEvaluator;
+  /** The open findings of the decision's agent and server now; omitted: not checked. */
+  openFindings?: readonly DecisionFinding[];
+  /** The newer decision for the same pair that replaced this one, if any: a superseded decision gets no record. */
+  supersededBy?: string | null;
 };
 
 /**
@@ -310,10 +369,20 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
   if (!review.decisions.some((d) => d.id === decision.id)) {
     throw new AppError("BAD_REQUEST", `decision ${decision.id} is not in this review`);
   }
+  if (input.supersededBy) {
+    throw new AppError(
+      "CONFLICT",
+      `decision ${decision.id} was superseded by decision ${input.supersededBy} for the same server and agent; only the decision in force gets a signed record`,
+      { details: { reason: "superseded", supersededBy: input.supersededBy } },
+    );
+  }
+  const issuedAt = typeof input.issuedAt === "string" ? new Date(input.issuedAt) : input.issuedAt;
   const status = decisionStatus(decision, {
     review,
     currentSurfaceSha256: input.currentSurfaceSha256,
     currentRevision: input.revision,
+    ...(input.openFindings ? { openFindings: input.openFindings } : {}),
+    ...(Number.isNaN(issuedAt.getTime()) ? {} : { now: issuedAt }),
     ...(input.currentGrantedScopes !== undefined
       ? { currentGrantedScopes: input.currentGrantedScopes }
       : {}),
@@ -361,7 +430,6 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
   const checks = checkConditions(decision, review, {
     evaluateEgressDefaultDeny: input.evaluateEgressDefaultDeny,
   });
-  const issuedAt = typeof input.issuedAt === "string" ? new Date(input.issuedAt) : input.issuedAt;
   const parsed = UnsignedDecisionRecordSchema.safeParse({
     recordVersion: DECISION_RECORD_VERSION,
     kind: DECISION_RECORD_KIND,
@@ -378,6 +446,8 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
       rationale: decision.rationale,
       decidedAt: decision.decidedAt,
       ...(decision.pin !== undefined ? { pin: decision.pin } : {}),
+      ...(decision.verdict !== "rejected" ? { acceptedRisks: decision.acceptedRisks ?? [] } : {}),
+      supersedes: decision.supersedes ?? null,
       bound: decision.bound,
     },
     basis: { kind: basis.kind, statement: basis.label },
@@ -488,10 +558,13 @@ export function verifyRecord(input: unknown, publicKey: KeyObject | string): Ver
       "malformed",
       `not a decision record (kind must be ${JSON.stringify(DECISION_RECORD_KIND)})`,
     );
-  if (value.recordVersion !== DECISION_RECORD_VERSION) {
+  if (
+    typeof value.recordVersion !== "number" ||
+    !READABLE_RECORD_VERSIONS.includes(value.recordVersion)
+  ) {
     return fail(
       "malformed",
-      `unsupported recordVersion ${JSON.stringify(value.recordVersion)} (this build reads version ${DECISION_RECORD_VERSION})`,
+      `unsupported recordVersion ${JSON.stringify(value.recordVersion)} (this build reads versions ${READABLE_RECORD_VERSIONS.join(" and ")})`,
     );
   }
   if (value.signature === undefined || value.signature === null)
@@ -531,7 +604,7 @@ export function verifyRecord(input: unknown, publicKey: KeyObject | string): Ver
   if (!parsed.success)
     return fail(
       "malformed",
-      "the record is signed but is not a valid v1 decision record",
+      `the record is signed but is not a valid version ${String(value.recordVersion)} decision record`,
       fieldIssuesFromZod(parsed.error.issues),
     );
   return { ok: true, record: parsed.data, keyId: ourKeyId };

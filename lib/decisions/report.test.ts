@@ -108,3 +108,45 @@ describe("renderDecisionMarkdown", () => {
     expect(md).toContain("`**urgent** | col`");
   });
 });
+
+describe("accepted risk in the report", () => {
+  test("an approval that accepts risk says what, whose, why and until when; one that accepts none says none", () => {
+    const { review, decision } = reviewWithDecision({
+      acceptedRisks: [
+        {
+          findingId: "fnd-0904a035e353ad8e669034b6",
+          kind: "path.to_sensitive_sink",
+          severity: "critical",
+          text: "Text written into the support portal can reach trigger_deploy",
+          ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy" },
+          owner: "Head of Platform",
+          why: "Deploys are rare and watched",
+          until: "2026-04-05T10:00:00.000Z",
+        },
+      ],
+      supersedes: "dec-earlier",
+    });
+    const md = renderDecisionMarkdown({
+      review,
+      decision,
+      status: decisionStatus(decision, { review, currentSurfaceSha256: SURFACE_SHA }),
+    });
+    expect(md).toContain(
+      "- **Accepted risk:** **1 finding accepted** (1 critical), until `2026-04-05T10:00:00.000Z` at the earliest",
+    );
+    expect(md).toContain("- **Supersedes:** decision `dec-earlier`");
+    expect(md).toContain("### Accepted risk");
+    expect(md).toContain("`fnd-0904a035e353ad8e669034b6`");
+    expect(md).toContain("owner: Head of Platform; until `2026-04-05T10:00:00.000Z`");
+    expect(md).toContain("why: Deploys are rare and watched");
+
+    const plain = reviewWithDecision();
+    expect(
+      renderDecisionMarkdown({
+        ...plain,
+        status: { state: "current" },
+        supersededBy: "dec-newer",
+      }),
+    ).toMatch(/Accepted risk:\*\* none[\s\S]*\*\*Superseded\*\* by decision `dec-newer`/);
+  });
+});

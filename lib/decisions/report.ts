@@ -5,7 +5,7 @@
  * analysis supplies. Everything server- or reviewer-authored is escaped (see markdown.ts), so a
  * tool description or a rationale cannot inject Markdown or HTML. Pure.
  */
-import type { Decision, InputSource, Review } from "@/lib/review/schema";
+import type { AcceptedRisk, Decision, InputSource, Review } from "@/lib/review/schema";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import { decisionBasis } from "@/lib/decisions/binding";
 import { mdCode, mdQuote, mdText } from "@/lib/decisions/markdown";
@@ -40,6 +40,8 @@ export type RenderDecisionMarkdownInput = {
   /** Defaults to `checkConditions(decision, review)` with no egress evaluator (egress conditions then read "cannot be checked"). */
   conditionChecks?: readonly ConditionCheck[];
   analysisSummary?: ReportAnalysisSummary;
+  /** The newer decision for the same server and agent that replaced this one; null or omitted while in force. */
+  supersededBy?: string | null;
 };
 
 const VERDICT_LABEL: Record<Decision["verdict"], string> = {
@@ -74,6 +76,15 @@ function describeCondition(c: ConditionCheck["condition"], review: Review): stri
   }
 }
 
+/** "2 critical, 1 high" */
+function acceptedCounts(accepted: readonly AcceptedRisk[]): string {
+  const counts = new Map<string, number>();
+  for (const r of accepted) counts.set(r.severity, (counts.get(r.severity) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(", ");
+}
+const earliest = (accepted: readonly AcceptedRisk[]) =>
+  accepted.map((r) => r.until).sort()[0] ?? "";
+
 const fmtOrNone = (value: string | null, none: string) => (value === null ? none : mdCode(value));
 
 /** The report, as Markdown text ending with a newline. */
@@ -107,6 +118,16 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(
     `- **Basis:** ${basis.kind === "live_surface" ? `made against the live surface ${mdCode(basis.surfaceSha256)}` : `**${basis.label}**`}`,
   );
+  const accepted = decision.verdict === "rejected" ? [] : (decision.acceptedRisks ?? []);
+  if (decision.verdict !== "rejected")
+    push(
+      `- **Accepted risk:** ${accepted.length === 0 ? (decision.acceptedRisks ? "none" : "not recorded (decided before approvals said what they accept)") : `**${accepted.length} finding${accepted.length === 1 ? "" : "s"} accepted** (${acceptedCounts(accepted)}), until ${mdCode(earliest(accepted))} at the earliest (see Accepted risk)`}`,
+    );
+  if (decision.supersedes) push(`- **Supersedes:** decision ${mdCode(decision.supersedes)}`);
+  if (input.supersededBy)
+    push(
+      `- **Superseded** by decision ${mdCode(input.supersededBy)}: no longer in force, and it no longer counts toward the review's state`,
+    );
   push(`- **Review:** ${mdText(review.title)}`, "");
 
   push("## Decision", "");
@@ -132,6 +153,21 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
     });
   }
   push("- **Rationale:**", "", mdQuote(decision.rationale), "");
+  if (accepted.length > 0) {
+    push("### Accepted risk", "");
+    push(
+      "Open findings this approval accepts, each owned by a named person, with a reason and an end date; after it the decision is stale.",
+      "",
+    );
+    for (const r of accepted) {
+      push(
+        `- **${r.severity}** ${mdText(r.text)} (${mdCode(r.findingId)}, ${mdCode(r.kind)})${r.ends ? `: from ${mdText(r.ends.from)} to ${mdText(r.ends.to)}` : ""}`,
+        `  - owner: ${mdText(r.owner)}; until ${mdCode(r.until)}`,
+        `  - why: ${mdText(r.why)}`,
+      );
+    }
+    push("");
+  }
   push("### Bound fingerprints", "");
   push(`- Surface SHA-256: ${fmtOrNone(decision.bound.surfaceSha256, `none (${basis.label})`)}`);
   push(`- Image digest: ${fmtOrNone(decision.bound.imageDigest, "none recorded")}`);

@@ -3,8 +3,11 @@
  *
  * - `blocked`: a server's current surface differs from its pin under "block" (or cannot be
  *   compared with it). Nothing may rest on it until a reviewer re-pins with a reason.
- * - `stale`: a decision no longer matches what it was bound to (surface, pin, image digest, tool
- *   set, controls; lib/decisions/staleness.ts), so it has to be made again.
+ * - `stale`: a decision in force (the newest for its server and agent, lib/decisions/lifecycle.ts)
+ *   no longer matches what it was bound to (surface, pin, image digest, tool set, controls), a
+ *   critical or high finding is open that it neither removes nor accepts, or an acceptance it rests
+ *   on has ended (lib/decisions/staleness.ts), so it has to be made again. A superseded decision
+ *   does not count.
  * - `failing`: a server's latest inspection failed (a limit, a crash, an unreachable URL), so its
  *   surface now is unknown: the last good one may no longer be what the server says.
  * - `current`: none of these.
@@ -67,6 +70,25 @@ export const DecisionStateSchema = z.object({
   verdict: z.enum(["approved", "approved_with_conditions", "rejected"]),
   state: z.enum(["current", "stale"]),
   changes: z.array(StaleChangeSchema),
+  /**
+   * Whether the decision is in force: the newest for its server and agent (lib/decisions/lifecycle.ts).
+   * Only decisions in force count toward the review's state. Absent from older workbenches: in force.
+   */
+  inForce: z.boolean().default(true),
+  /** The decision that replaced this one, when it is not in force. */
+  supersededBy: z.string().nullable().default(null),
+  /** What an approval accepts: each finding with its owner and end date. */
+  acceptedRisks: z
+    .array(
+      z.object({
+        findingId: z.string(),
+        severity: z.string(),
+        text: z.string(),
+        owner: z.string(),
+        until: z.string(),
+      }),
+    )
+    .default([]),
 });
 export type DecisionState = z.infer<typeof DecisionStateSchema>;
 
@@ -109,7 +131,7 @@ export function stateReasons(
         message: `server ${quote(s.name, s.serverId)} is blocked: ${s.blocked.reason}`,
       });
   for (const d of decisions)
-    if (d.state === "stale")
+    if (d.state === "stale" && d.inForce)
       out.push({
         state: "stale",
         subject: { kind: "decision", decisionId: d.decisionId },

@@ -15,6 +15,7 @@ import {
 } from "@/lib/decisions/binding";
 import { grantWidening } from "@/lib/controls/granted-scopes";
 import { describeItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
+import { uncoveredFindings, type DecisionFinding } from "@/lib/decisions/findings";
 
 export type StaleChange =
   | {
@@ -43,7 +44,27 @@ export type StaleChange =
       message: string;
     }
   | { what: "agent_removed"; before: string; after: null; message: string }
-  | { what: "server_removed"; before: string; after: null; message: string };
+  | { what: "server_removed"; before: string; after: null; message: string }
+  | {
+      /** A critical or high finding is open that the approval neither removes by a condition nor accepts. */
+      what: "finding_unaccepted";
+      before: null;
+      after: string;
+      finding: StaleFinding;
+      message: string;
+    }
+  | {
+      /** An acceptance the approval rests on has passed its end date. */
+      what: "acceptance_expired";
+      /** The acceptance's end date. */
+      before: string;
+      after: null;
+      finding: StaleFinding;
+      message: string;
+    };
+
+/** A finding as a stale reason names it. */
+export type StaleFinding = Pick<DecisionFinding, "id" | "kind" | "severity" | "text" | "ends">;
 
 export type DecisionStatus = { state: "current" } | { state: "stale"; changes: StaleChange[] };
 
@@ -67,6 +88,13 @@ export type DecisionStatusContext = {
    * read inspections).
    */
   currentGrantedScopes?: readonly string[] | null;
+  /**
+   * The open findings of the decision's agent and server now (lib/decisions/findings.ts
+   * `decisionFindings`). Omitted: findings are not checked (a caller without the analysis).
+   */
+  openFindings?: readonly DecisionFinding[];
+  /** The time acceptances are checked against; omitted: the clock. */
+  now?: Date;
 };
 
 /** The key of `DecisionStatusContext.surfaceChanges` for a change from `before` to `after`. */
@@ -205,7 +233,48 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
         message: `${server.name}: ${widened.message}`,
       });
   }
+  if (decision.verdict !== "rejected") changes.push(...riskChanges(decision, context));
   return changes.length === 0 ? { state: "current" } : { state: "stale", changes };
+}
+
+const staleFinding = (f: StaleFinding): StaleFinding => ({
+  id: f.id,
+  kind: f.kind,
+  severity: f.severity,
+  text: f.text,
+  ends: f.ends,
+});
+
+/**
+ * An approval's accepted risk: each acceptance past its end date, and each critical or high
+ * finding open now that nothing covers (a finding that appeared since, or, on an approval made
+ * before approvals said what they accept, one that was never accepted).
+ */
+function riskChanges(decision: Decision, context: DecisionStatusContext): StaleChange[] {
+  const out: StaleChange[] = [];
+  const accepted = decision.acceptedRisks ?? [];
+  const now = context.now ?? new Date();
+  for (const a of accepted) {
+    if (Date.parse(a.until) > now.getTime()) continue;
+    out.push({
+      what: "acceptance_expired",
+      before: a.until,
+      after: null,
+      finding: staleFinding({ ...a, id: a.findingId }),
+      message: `the acceptance of "${a.text}" (${a.severity}, ${a.findingId}) by ${a.owner} ended on ${a.until.slice(0, 10)}`,
+    });
+  }
+  if (context.openFindings) {
+    for (const f of uncoveredFindings(context.openFindings, decision.conditions, accepted))
+      out.push({
+        what: "finding_unaccepted",
+        before: null,
+        after: f.id,
+        finding: staleFinding(f),
+        message: `a ${f.severity} finding is open that this approval neither removes nor accepts: ${f.text} (${f.id})`,
+      });
+  }
+  return out;
 }
 
 /** Evaluates a NetworkPolicy (YAML text): true when it denies by default, false when it admits a new destination, null when it cannot tell. */

@@ -64,6 +64,9 @@ const FIELDS: readonly {
   { field: "bound.toolSetSha256", get: (d) => d.bound.toolSetSha256, isShown: true },
   { field: "bound.controlsSha256", get: (d) => d.bound.controlsSha256, isShown: true },
   { field: "bound.revision", get: (d) => d.bound.revision, isShown: true },
+  // A version 1 record and a decision made before acceptance was recorded both read as none.
+  { field: "acceptedRisks", get: (d) => d.acceptedRisks ?? [], isShown: false },
+  { field: "supersedes", get: (d) => d.supersedes ?? null, isShown: true },
 ];
 
 /** The signed fields in which the workbench's decision differs from the record's (empty: the same decision). */

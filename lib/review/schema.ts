@@ -321,6 +321,26 @@ export const DecisionConditionSchema = z.discriminatedUnion("kind", [
 ]);
 export type DecisionCondition = z.infer<typeof DecisionConditionSchema>;
 
+/** Severities, as lib/model/findings.ts SEVERITIES (a test keeps them equal; not imported: the schema stays free of the analysis). */
+export const FINDING_SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+
+/**
+ * A finding an approval accepts (lib/decisions/findings.ts): what it was when accepted (kind,
+ * severity, the text shown, the path's ends), by its stable id, and who owns the risk, why, and
+ * until when. Past `until` the decision is stale.
+ */
+export const AcceptedRiskSchema = z.object({
+  findingId: z.string().regex(/^fnd-[0-9a-f]{24}$/, "not a decision finding id"),
+  kind: z.string().min(1).max(120),
+  severity: z.enum(FINDING_SEVERITIES),
+  text: z.string().min(1).max(2000),
+  ends: z.object({ from: z.string().max(500), to: z.string().max(500) }).nullable(),
+  owner: name(),
+  why: z.string().trim().min(1, "say why the risk is accepted").max(4000),
+  until: z.iso.datetime(),
+});
+export type AcceptedRisk = z.infer<typeof AcceptedRiskSchema>;
+
 /**
  * Never a bare approve/reject of a server: a decision names the agent and tool set, and binds the
  * fingerprints it was made against so that a change to either half of the pair makes it stale.
@@ -360,6 +380,13 @@ export const DecisionSchema = z.object({
      */
     grantedScopes: z.array(z.string().max(200)).max(64).optional(),
   }),
+  /**
+   * The open findings an approval accepts, each with its owner, reason and end date; absent on
+   * decisions made before approvals said what they accept (and on rejections).
+   */
+  acceptedRisks: z.array(AcceptedRiskSchema).max(1000).optional(),
+  /** The decision for the same server and agent this one replaced (null: none); absent on older decisions. */
+  supersedes: DecisionIdSchema.nullable().optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

@@ -24,6 +24,10 @@ import {
   type RecordSurface,
 } from "@/lib/decisions/record";
 import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisions/report";
+import { resolveAcceptances } from "@/lib/decisions/acceptance";
+import { decisionFindings, type DecisionFinding } from "@/lib/decisions/findings";
+import { decisionInForceFor, supersededBy } from "@/lib/decisions/lifecycle";
+import { scanSurface, type SuspiciousFlag } from "@/lib/surface/suspicious";
 import {
   buildExport,
   type ExportFile,
@@ -210,15 +214,63 @@ export async function loadStoredDecision(
   };
 }
 
+/**
+ * What a review's decisions are checked against besides fingerprints: the open findings of each
+ * (server, agent) pair now, from the analysis of the current document and the suspicious-text
+ * flags of each server's current surface (as the surface panel and SARIF export scan them).
+ */
+export type FindingsNow = {
+  analysis: Analysis;
+  surfaceFlags: { serverId: string; flags: SuspiciousFlag[] }[];
+  /** The open findings of a pair, per lib/decisions/findings.ts. */
+  of: (serverId: string, agentId: string) => DecisionFinding[];
+};
+
+export async function findingsNow(db: Db, reviewId: string, review: Review): Promise<FindingsNow> {
+  const analysis = await analyzeReviewDocument(db, reviewId, review);
+  const current = await currentInspections(db, reviewId);
+  const surfaceFlags: FindingsNow["surfaceFlags"] = [];
+  for (const server of review.servers) {
+    const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
+    if (snapshot)
+      surfaceFlags.push({ serverId: server.id, flags: scanSurface(surfaceOf(snapshot)) });
+  }
+  const cache = new Map<string, DecisionFinding[]>();
+  return {
+    analysis,
+    surfaceFlags,
+    of: (serverId, agentId) => {
+      const key = JSON.stringify([serverId, agentId]);
+      let found = cache.get(key);
+      if (!found) {
+        found = decisionFindings({ analysis, review, serverId, agentId, surfaceFlags });
+        cache.set(key, found);
+      }
+      return found;
+    },
+  };
+}
+
+/** What a decision view is checked against besides the surfaces; each part omitted is not checked. */
+export type DecisionViewContext = {
+  surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>;
+  /** Each server's current grant (`currentGrants`); without it the grant is not checked. */
+  grants?: ReadonlyMap<ServerId, string[] | null>;
+  /** The open findings now (`findingsNow`); without it findings are not checked (acceptance dates still are). */
+  findings?: Pick<FindingsNow, "of">;
+  /** Which decision replaced which (lib/decisions/lifecycle.ts `supersededBy` of the latest revision). */
+  supersededBy?: ReadonlyMap<string, string>;
+  now?: Date;
+};
+
 /** A decision with its status, condition checks and basis, against `review` and the surfaces now. */
 export function decisionView(
   decision: Decision,
   review: Review,
   surfaces: ReadonlyMap<ServerId, string | null>,
-  surfaceChanges?: ReadonlyMap<string, readonly SurfaceItemChange[]>,
-  /** Each server's current grant (`currentGrants`); without it the grant is not checked. */
-  grants?: ReadonlyMap<ServerId, string[] | null>,
+  context: DecisionViewContext = {},
 ): DecisionView {
+  const { surfaceChanges, grants, findings } = context;
   const currentSurfaceSha256 = surfaces.get(decision.serverId) ?? null;
   const basis = decisionBasis(decision);
   return {
@@ -228,11 +280,16 @@ export function decisionView(
       currentSurfaceSha256,
       ...(surfaceChanges ? { surfaceChanges } : {}),
       ...(grants ? { currentGrantedScopes: grants.get(decision.serverId) ?? null } : {}),
+      ...(findings ? { openFindings: findings.of(decision.serverId, decision.agentId) } : {}),
+      ...(context.now ? { now: context.now } : {}),
     }),
     conditionChecks: checkConditions(decision, review, {
       evaluateEgressDefaultDeny: egressDefaultDeny,
     }),
     basis: { kind: basis.kind, label: basis.label },
+    ...(context.supersededBy
+      ? { supersededBy: context.supersededBy.get(decision.id) ?? null }
+      : {}),
   };
 }
 
@@ -391,7 +448,8 @@ export async function decide(
   await assertDecidable(db, reviewId, record.review, input.serverId, input.verdict);
   const surfaces = await currentSurfaces(db, reviewId, record.review);
   const grants = await currentGrants(db, reviewId, record.review);
-  const decision = buildDecision(record.review, {
+  const findings = await findingsNow(db, reviewId, record.review);
+  const decisionInput = {
     serverId: input.serverId,
     agentId: input.agentId,
     verdict: input.verdict,
@@ -402,6 +460,21 @@ export async function decide(
     revision: record.revision,
     surfaceSha256: surfaces.get(input.serverId) ?? null,
     grantedScopes: grants.get(input.serverId) ?? null,
+  };
+  // A malformed decision (unknown server or agent, conditions on the wrong verdict) is named as
+  // such (400) before what it accepts is weighed (422).
+  buildDecision(record.review, decisionInput);
+  const acceptedRisks = resolveAcceptances({
+    verdict: input.verdict,
+    conditions: input.conditions,
+    acceptances: input.acceptances,
+    findings: findings.of(input.serverId, input.agentId),
+    now,
+  });
+  const decision = buildDecision(record.review, {
+    ...decisionInput,
+    acceptedRisks,
+    supersedes: decisionInForceFor(record.review.decisions, input.serverId, input.agentId),
   });
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
   const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
@@ -409,7 +482,12 @@ export async function decide(
   if (!saved.ok) throw conflict(saved.conflict);
   return {
     revision: saved.record.revision,
-    decision: decisionView(decision, saved.record.review, surfaces, undefined, grants),
+    decision: decisionView(decision, saved.record.review, surfaces, {
+      grants,
+      findings,
+      supersededBy: supersededBy(saved.record.review.decisions),
+      now,
+    }),
   };
 }
 
@@ -424,14 +502,17 @@ export async function decisionReport(
     reviewId,
     decisionId,
   );
-  const analysis = await analyzeReviewDocument(db, reviewId, record.review);
+  const findings = await findingsNow(db, reviewId, record.review);
+  const analysis = findings.analysis;
   return renderDecisionMarkdown({
     review: record.review,
     decision,
+    supersededBy: supersededBy(record.review.decisions).get(decision.id) ?? null,
     status: decisionStatus(decision, {
       review: record.review,
       currentSurfaceSha256,
       currentGrantedScopes,
+      openFindings: findings.of(decision.serverId, decision.agentId),
     }),
     conditionChecks: checkConditions(decision, record.review, {
       evaluateEgressDefaultDeny: egressDefaultDeny,
@@ -453,11 +534,13 @@ export async function decisionExport(
     reviewId,
     decisionId,
   );
+  const findings = await findingsNow(db, reviewId, record.review);
   const status = decisionStatus(decision, {
     review: record.review,
     currentSurfaceSha256,
     currentGrantedScopes,
     currentRevision: record.revision,
+    openFindings: findings.of(decision.serverId, decision.agentId),
   });
   if (status.state === "stale") {
     throw new AppError(
@@ -504,6 +587,11 @@ export async function issueDecisionRecord(
       ? await recordSurface(db, reviewId, server, decision.bound.surfaceSha256)
       : null,
     evaluateEgressDefaultDeny: egressDefaultDeny,
+    openFindings: (await findingsNow(db, reviewId, record.review)).of(
+      decision.serverId,
+      decision.agentId,
+    ),
+    supersededBy: supersededBy(record.review.decisions).get(decision.id) ?? null,
   });
   const signed = signRecord(unsigned, key.privateKey, key.keyId);
   await saveDecisionRecord(db, { reviewId, decisionId, record: signed });

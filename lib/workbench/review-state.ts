@@ -16,6 +16,7 @@ import {
   type ServerState,
 } from "@/lib/decisions/review-state";
 import type { Db } from "@/lib/store/db";
+import { supersededBy } from "@/lib/decisions/lifecycle";
 import { getReview } from "@/lib/store/reviews";
 import { latestInspectionPerServer } from "@/lib/store/snapshots";
 import { surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
@@ -24,6 +25,7 @@ import {
   currentGrants,
   currentSurfaces,
   decisionView,
+  findingsNow,
   surfaceChangesOf,
 } from "@/lib/workbench/decisions";
 import { blockedReason, pinCheckNow, storedInspectError } from "@/lib/workbench/surface";
@@ -96,8 +98,16 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
   const changes = await surfaceChangesOf(db, id, review.decisions, surfaces);
   const name = (list: readonly { id: string; name: string }[], key: string) =>
     list.find((x) => x.id === key)?.name ?? key;
+  const findings = await findingsNow(db, id, review);
+  const retired = supersededBy(review.decisions);
+  const now = new Date();
   const decisions: DecisionState[] = review.decisions.map((d) => {
-    const status = decisionView(d, review, surfaces, changes, grants).status;
+    const status = decisionView(d, review, surfaces, {
+      surfaceChanges: changes,
+      grants,
+      findings,
+      now,
+    }).status;
     return {
       decisionId: d.id,
       serverId: d.serverId,
@@ -107,6 +117,15 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
       verdict: d.verdict,
       state: status.state,
       changes: status.state === "stale" ? status.changes : [],
+      inForce: !retired.has(d.id),
+      supersededBy: retired.get(d.id) ?? null,
+      acceptedRisks: (d.acceptedRisks ?? []).map((r) => ({
+        findingId: r.findingId,
+        severity: r.severity,
+        text: r.text,
+        owner: r.owner,
+        until: r.until,
+      })),
     };
   });
   const reasons = stateReasons(servers, decisions);

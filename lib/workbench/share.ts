@@ -8,6 +8,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
+import { supersededBy } from "@/lib/decisions/lifecycle";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import {
@@ -22,6 +23,7 @@ import {
   currentGrants,
   currentSurfaces,
   decisionView,
+  findingsNow,
   surfaceChangesOf,
 } from "@/lib/workbench/decisions";
 
@@ -96,6 +98,8 @@ export async function loadShareView(
   const grants = await currentGrants(db, link.reviewId, latest.review);
   const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
   const analysis = await analyzeReviewDocument(db, link.reviewId, shown.review);
+  const findings = await findingsNow(db, link.reviewId, latest.review);
+  const retired = supersededBy(latest.review.decisions);
   return {
     revision: shown.revision,
     frozen: link.frozenRevision !== null,
@@ -107,7 +111,13 @@ export async function loadShareView(
     },
     analysis,
     decisions: shown.review.decisions.map((d) =>
-      decisionView(d, latest.review, surfaces, changes, grants),
+      decisionView(d, latest.review, surfaces, {
+        surfaceChanges: changes,
+        grants,
+        findings,
+        // The lifecycle of the latest revision: a decision a frozen link shows may have been superseded since.
+        supersededBy: retired,
+      }),
     ),
   };
 }

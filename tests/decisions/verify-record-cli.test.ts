@@ -56,6 +56,44 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     expect(r.stdout).toContain("approved_with_conditions, knowledge-mcp into on-call agent");
   });
 
+  test("an approval that accepts risk says so: each finding, its owner, why and until when", async () => {
+    const accepting = signRecord(
+      unsignedOnCallRecord({
+        acceptedRisks: [
+          {
+            findingId: "fnd-0904a035e353ad8e669034b6",
+            kind: "path.to_sensitive_sink",
+            severity: "critical",
+            text: "Text written into the support portal can reach trigger_deploy",
+            ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy" },
+            owner: "Head of Platform",
+            why: "Deploys need a second person",
+            until: "2026-04-05T10:00:00.000Z",
+          },
+        ],
+      }),
+      keys.privateKey,
+    );
+    const r = await cli([
+      await file("accepting.json", accepting),
+      "--public-key",
+      path.join(dir, "pub.pem"),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "ACCEPTS RISK: 1 open finding, until 2026-04-05T10:00:00.000Z at the earliest:",
+    );
+    expect(r.stdout).toContain(
+      "critical fnd-0904a035e353ad8e669034b6 path.to_sensitive_sink: Text written into the support portal can reach trigger_deploy; owner Head of Platform, until 2026-04-05T10:00:00.000Z; why: Deploys need a second person",
+    );
+    const plain = await cli([
+      await file("plain.json", signed),
+      "--public-key",
+      path.join(dir, "pub.pem"),
+    ]);
+    expect(plain.stdout).toContain("accepts no open finding");
+  });
+
   test("--data reads the public key from the data folder", async () => {
     const r = await cli([await file("ok-data.json", signed), "--data", dir]);
     expect(r.code).toBe(0);

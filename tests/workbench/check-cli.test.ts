@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { allowedHostsFor, checkRequest } from "@/lib/auth/check";
 import { resolveOwnerToken } from "@/lib/auth/owner-token";
 import type { DecideRequest } from "@/lib/decisions/api";
@@ -42,7 +42,13 @@ function handler(mod: Record<string, unknown>, method: string): Handler {
   return h as Handler;
 }
 
-let routes: { state: Handler; sarif: Handler; decide: Handler; pin: Handler };
+let routes: {
+  state: Handler;
+  sarif: Handler;
+  decide: Handler;
+  decisions: Handler;
+  pin: Handler;
+};
 let http: Server;
 let base: string;
 let ownerToken: string;
@@ -89,6 +95,7 @@ beforeAll(async () => {
     state: handler(await import("@/app/api/reviews/[id]/state/route"), "GET"),
     sarif: handler(await import("@/app/api/reviews/[id]/export/sarif/route"), "GET"),
     decide: handler(await import("@/app/api/reviews/[id]/decisions/route"), "POST"),
+    decisions: handler(await import("@/app/api/reviews/[id]/decisions/route"), "GET"),
     pin: handler(await import("@/app/api/reviews/[id]/servers/[serverId]/pin/route"), "POST"),
   };
   store = {
@@ -268,6 +275,110 @@ describe("relay-review check", () => {
     expect(r.stdout).toContain(`FAILING: review ${id}`);
     expect(r.stdout).toContain("failing: server knowledge-mcp");
   }, 180_000);
+
+  test("a handled drift clears: after a re-pin with a reason and a new approval for the same agent and server, check is current (0) again", async () => {
+    const db = await store.getDb();
+    const { id } = await store.createReview(db, createDemoReview(), "test");
+    await inspected(id, surface("Read a wiki page."));
+    const pin = (reason: string) =>
+      post(
+        routes.pin,
+        `/api/reviews/${id}/servers/knowledge-mcp/pin`,
+        { id, serverId: "knowledge-mcp" },
+        { reason },
+      );
+    const approve = (baseRevision: number) =>
+      post(routes.decide, `/api/reviews/${id}/decisions`, { id }, {
+        baseRevision,
+        serverId: "knowledge-mcp",
+        agentId: "docs-agent",
+        verdict: "approved",
+        reviewer: "R. Reviewer",
+        rationale: "Read-only search into an agent that holds no sink.",
+      } satisfies DecideRequest);
+    await pin("first review");
+    const first = (await (await approve(2)).json()) as { decision: { decision: { id: string } } };
+    expect((await check(id)).code).toBe(0);
+
+    await inspected(id, surface("Read a wiki page, now with its history."));
+    expect((await check(id)).code).toBe(3);
+    await pin("read the change: history is harmless");
+    expect((await check(id)).code).toBe(5);
+    const second = (await (await approve(4)).json()) as {
+      decision: { decision: { id: string; supersedes: string | null } };
+    };
+    expect(second.decision.decision.supersedes).toBe(first.decision.decision.id);
+
+    const handled = await check(id);
+    expect(handled.code, handled.stdout + handled.stderr).toBe(0);
+    const state = ReviewStateResponseSchema.parse(JSON.parse((await check(id, "--json")).stdout));
+    expect(state.decisions.map((d) => [d.decisionId, d.state, d.inForce, d.supersededBy])).toEqual([
+      [first.decision.decision.id, "stale", false, second.decision.decision.id],
+      [second.decision.decision.id, "current", true, null],
+    ]);
+  }, 300_000);
+
+  test("an approval over critical paths is refused (422) until each is accepted; when an acceptance's date passes, check is stale (5) and names it", async () => {
+    const db = await store.getDb();
+    const { id } = await store.createReview(db, createDemoReview(), "test");
+    await inspected(id, surface("Read a wiki page."));
+    const plain = {
+      baseRevision: 1,
+      serverId: "knowledge-mcp",
+      agentId: "on-call",
+      verdict: "approved",
+      reviewer: "R. Reviewer",
+      rationale: "The on-call agent needs the knowledge base.",
+    } satisfies DecideRequest;
+    const refused = await routes.decide(
+      new Request(`${base}/api/reviews/${id}/decisions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(plain),
+      }),
+      params({ id }),
+    );
+    expect(refused.status).toBe(422);
+    const body = (await refused.json()) as {
+      error: { message: string; details: { uncovered: { id: string; severity: string }[] } };
+    };
+    expect(body.error.message).toMatch(/leaves \d+ critical or high findings open/);
+    expect(body.error.message).toContain("trigger_deploy");
+
+    const listed = (await (
+      await routes.decisions(
+        new Request(`${base}/api/reviews/${id}/decisions?serverId=knowledge-mcp&agentId=on-call`),
+        params({ id }),
+      )
+    ).json()) as { findings: { id: string; severity: string }[] };
+    const required = listed.findings.filter((f) => ["critical", "high"].includes(f.severity));
+    expect(required.map((f) => f.id)).toEqual(body.error.details.uncovered.map((u) => u.id));
+
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
+    await post(routes.decide, `/api/reviews/${id}/decisions`, { id }, {
+      ...plain,
+      acceptances: required.map((f, i) => ({
+        findingId: f.id,
+        owner: "Head of Platform",
+        why: "Deploys need a second person; reviewed weekly",
+        ...(i === 0 ? { until: tomorrow } : {}),
+      })),
+    } satisfies DecideRequest);
+    const accepted = await check(id);
+    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+
+    // Two days on (the workbench's clock, not a wait): the first acceptance has ended.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 2 * 24 * 60 * 60 * 1000);
+      const ended = await check(id);
+      expect(ended.code, ended.stdout + ended.stderr).toBe(5);
+      expect(ended.stdout).toContain("acceptance_expired");
+      expect(ended.stdout).toContain(`by Head of Platform ended on ${tomorrow.slice(0, 10)}`);
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 300_000);
 
   test("cannot ask: no such review, a refused token, nothing listening (6); no token or bad arguments (2)", async () => {
     const missing = await check("no-such-review");

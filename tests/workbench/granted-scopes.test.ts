@@ -128,7 +128,7 @@ describe.each(BACKENDS)("granted scopes as credential evidence on $name", (backe
     const surfaces = await currentSurfaces(store.db, reviewId, after.review);
     const grants = await currentGrants(store.db, reviewId, after.review);
     expect(grants.get(SERVER)).toEqual([...REVIEWED, "write:issue"].sort());
-    const status = decisionView(decision, after.review, surfaces, undefined, grants).status;
+    const status = decisionView(decision, after.review, surfaces, { grants }).status;
     expect(status.state).toBe("stale");
     const changes = status.state === "stale" ? status.changes : [];
     // Same surface: the grant alone makes it stale.
@@ -157,7 +157,7 @@ describe.each(BACKENDS)("granted scopes as credential evidence on $name", (backe
     // A narrower grant than the bound one can only do less: the decision is current again.
     await inspect(["read:issue"], 4);
     const narrower = await currentGrants(store.db, reviewId, after.review);
-    expect(decisionView(decision, after.review, surfaces, undefined, narrower).status.state).toBe(
+    expect(decisionView(decision, after.review, surfaces, { grants: narrower }).status.state).toBe(
       "current",
     );
   });

@@ -6,6 +6,7 @@ import { formatImportIssue, parseClientConfig } from "@/lib/import/config";
 import { applyImport, reviewFromImport } from "@/lib/import/merge";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { getDb } from "@/lib/store/db";
+import { logStaleDecisions } from "@/lib/workbench/stale-events";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 
 export const runtime = "nodejs";
@@ -68,6 +69,7 @@ export const POST = withRoute(async (request: Request) => {
       `the review was saved as revision ${saved.conflict.revision} meanwhile; import again`,
       { details: { current: saved.conflict } },
     );
+  await logStaleDecisions(db, saved.record, OWNER_AUTHOR);
   const res: ImportResponse = {
     reviewId: id,
     revision: saved.record.revision,

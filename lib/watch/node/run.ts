@@ -8,22 +8,21 @@ import "server-only";
  * `watch.inspected` from the slot (so a job retried after its process was killed logs its run
  * once), a surface change and a block from the pin and the new fingerprint (so a change is
  * announced once, not once per interval while it stays unresolved, and a re-pin starts afresh),
- * a stale decision from the decision and what changed. Appending an id twice adds nothing, so a
+ * a stale decision from the decision and what changed (lib/workbench/stale-events.ts, shared with
+ * owner edits). Appending an id twice adds nothing, so a
  * retry, two processes racing, or a click and the schedule finding the same change leave one entry.
  */
-import { sha256Hex, canonicalJson } from "@/lib/hash";
 import type { InspectError } from "@/lib/mcp/types";
-import type { RelayServer, Decision } from "@/lib/review/schema";
+import type { RelayServer } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { appendEvent } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
 import { getSnapshot } from "@/lib/store/snapshots";
-import { decisionStatus } from "@/lib/decisions/staleness";
 import { describeItemChanges, surfaceItemChanges, type SurfaceDiff } from "@/lib/surface/diff";
 import type { PinComparison } from "@/lib/surface/registration";
 import { parseSurfaceSnapshot } from "@/lib/surface/types";
-import { currentGrants, currentSurfaces, surfaceChangesOf } from "@/lib/workbench/decisions";
+import { recordStaleDecisionEvents } from "@/lib/workbench/stale-events";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { blockedReason, checkPin } from "@/lib/workbench/surface";
 
@@ -72,13 +71,6 @@ export function eventDiff(diff: SurfaceDiff) {
       ? { before: clip(diff.instructions.before), after: clip(diff.instructions.after) }
       : null,
   };
-}
-
-/** The newest decision per agent for this server: the ones a team acts on. */
-function liveDecisions(decisions: readonly Decision[], serverId: string): Decision[] {
-  const byAgent = new Map<string, Decision>();
-  for (const d of decisions) if (d.serverId === serverId) byAgent.set(d.agentId, d);
-  return [...byAgent.values()];
 }
 
 /**
@@ -143,38 +135,8 @@ export async function recordDriftEvents(
       });
     }
   }
-  // Decisions read the review's current surfaces (lib/workbench/current-surface.ts), as their routes do.
-  const decisions = liveDecisions(record.review.decisions, server.id);
-  if (decisions.length > 0) {
-    const surfaces = await currentSurfaces(db, record.id, record.review);
-    const grants = await currentGrants(db, record.id, record.review);
-    const changes = await surfaceChangesOf(db, record.id, decisions, surfaces);
-    for (const decision of decisions) {
-      const status = decisionStatus(decision, {
-        review: record.review,
-        currentSurfaceSha256: surfaces.get(decision.serverId) ?? null,
-        currentGrantedScopes: grants.get(decision.serverId) ?? null,
-        surfaceChanges: changes,
-      });
-      if (status.state !== "stale") continue;
-      const agent =
-        record.review.agents.find((a) => a.id === decision.agentId)?.name ?? decision.agentId;
-      const why = status.changes.map(({ message: _m, ...rest }) => rest);
-      await appendEvent(db, {
-        ...base,
-        id: `decision.stale:${record.id}:${decision.id}:${sha256Hex(canonicalJson(why))}`,
-        kind: "decision.stale",
-        summary: `The ${decision.verdict} decision for ${server.name} in ${agent} is stale: ${status.changes.map((c) => c.message).join("; ")}`,
-        detail: {
-          decisionId: decision.id,
-          verdict: decision.verdict,
-          agentId: decision.agentId,
-          serverName: server.name,
-          changes: status.changes,
-        },
-      });
-    }
-  }
+  // The decisions in force for this server (lib/decisions/lifecycle.ts), as the state route counts them.
+  await recordStaleDecisionEvents(db, record, actor, { serverId: server.id });
   return { comparison };
 }
 

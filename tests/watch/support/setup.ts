@@ -9,7 +9,7 @@ import { createDemoReview } from "@/lib/review/demo";
 import type { RelayServer } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { createReview, getReview } from "@/lib/store/reviews";
-import { decide } from "@/lib/workbench/decisions";
+import { decide, findingsNow } from "@/lib/workbench/decisions";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { pinLatest } from "@/lib/workbench/surface";
 import type { Farm } from "./farm";
@@ -45,6 +45,8 @@ export async function pinnedReview(
     await pinLatest(db, reviewId, s.id, { reason: "first review", author: "owner" });
   }
   const latest = (await getReview(db, reviewId))!;
+  // Two read_page tools in one agent are shadowing (high): the approval accepts it, as a reviewer would have to.
+  const open = (await findingsNow(db, reviewId, latest.review)).of(added[0]!.id, "docs-agent");
   await decide(
     db,
     reviewId,
@@ -55,6 +57,9 @@ export async function pinnedReview(
       verdict: "approved",
       reviewer: "Dana",
       rationale: "read-only reference server",
+      acceptances: open
+        .filter((f) => f.severity === "critical" || f.severity === "high")
+        .map((f) => ({ findingId: f.id, owner: "Dana", why: "the two read_page tools are ours" })),
     }),
   );
   return { reviewId, serverIds: added.map((s) => s.id) };

@@ -1,10 +1,11 @@
-import { AppError, reviewNotFound } from "@/lib/errors";
+import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { UpdateReviewRequestSchema } from "@/lib/reviews/record";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { getDb } from "@/lib/store/db";
-import { deleteReview, getReview, saveReview } from "@/lib/store/reviews";
+import { deleteReview, getReview } from "@/lib/store/reviews";
+import { saveOwnerEdit } from "@/lib/workbench/stale-events";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,19 +19,11 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   return jsonResponse(record);
 });
 
+/** Save an edit; a decision it makes stale is logged (lib/workbench/stale-events.ts `saveOwnerEdit`). */
 export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
   const { baseRevision, review } = await readJson(request, UpdateReviewRequestSchema);
-  const result = await saveReview(await getDb(), id, baseRevision, review, OWNER_AUTHOR);
-  if (!result) throw reviewNotFound(id);
-  if (!result.ok) {
-    throw new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${result.conflict.revision} since revision ${baseRevision}; reload it and apply your change again`,
-      { details: { current: result.conflict } },
-    );
-  }
-  return jsonResponse(result.record);
+  return jsonResponse(await saveOwnerEdit(await getDb(), id, baseRevision, review, OWNER_AUTHOR));
 });
 
 export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {

@@ -108,7 +108,9 @@ export function ShareView({ view }: { view: ShareViewData }) {
         <p className="small muted" style={{ margin: 0 }}>
           Each decision&apos;s status is as of now: it is stale when the live surface, image digest,
           tool set or controls it was bound to have changed since
-          {view.frozen ? ", including after the revision this link shows" : ""}.
+          {view.frozen ? ", including after the revision this link shows" : ""}, when an acceptance
+          it rests on has ended, or when a critical or high finding it does not accept appears. An
+          approval that accepts risk says what and until when.
         </p>
         {view.decisions.length === 0 ? (
           <p className="muted" style={{ margin: 0 }}>

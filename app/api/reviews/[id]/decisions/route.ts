@@ -10,13 +10,14 @@ import {
 import { getDb } from "@/lib/store/db";
 import { auditOwnerAction } from "@/lib/store/events";
 import { getReview } from "@/lib/store/reviews";
-import { analyzeReviewDocument } from "@/lib/workbench/analysis";
+import { supersededBy } from "@/lib/decisions/lifecycle";
 import {
   candidateConditions,
   currentGrants,
   currentSurfaces,
   decide,
   decisionView,
+  findingsNow,
   surfaceChangesOf,
 } from "@/lib/workbench/decisions";
 
@@ -43,10 +44,17 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   const surfaces = await currentSurfaces(db, id, record.review);
   const grants = await currentGrants(db, id, record.review);
   const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);
+  const findings = await findingsNow(db, id, record.review);
+  const retired = supersededBy(record.review.decisions);
   const body: ListDecisionsResponse = {
     revision: record.revision,
     decisions: record.review.decisions.map((d) =>
-      decisionView(d, record.review, surfaces, changes, grants),
+      decisionView(d, record.review, surfaces, {
+        surfaceChanges: changes,
+        grants,
+        findings,
+        supersededBy: retired,
+      }),
     ),
     surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
     ...(query.serverId && query.agentId
@@ -55,8 +63,9 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
             record.review,
             query.serverId,
             query.agentId,
-            await analyzeReviewDocument(db, id, record.review),
+            findings.analysis,
           ),
+          findings: findings.of(query.serverId, query.agentId),
         }
       : {}),
   };

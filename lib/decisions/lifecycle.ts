@@ -1,0 +1,44 @@
+/**
+ * A decision's lifecycle: a newer decision for the same server and agent supersedes the older one,
+ * and only the decision in force for each pair counts toward a review's state. One rule, used by
+ * the state route (and so `relay-review check`), the drift watch, the decisions list and the share
+ * view, so none of them can count a decision another has retired. Decisions are kept in the order
+ * they were made (the review document appends them), so the last one for a pair is the one in force.
+ * Pure.
+ */
+import type { Decision } from "@/lib/review/schema";
+
+const pairKey = (d: Pick<Decision, "serverId" | "agentId">) =>
+  JSON.stringify([d.serverId, d.agentId]);
+
+/** Each superseded decision's id → the id of the decision that replaced it (the next one for its pair). */
+export function supersededBy(decisions: readonly Decision[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const last = new Map<string, string>();
+  for (const d of decisions) {
+    const key = pairKey(d);
+    const previous = last.get(key);
+    if (previous !== undefined) out.set(previous, d.id);
+    last.set(key, d.id);
+  }
+  return out;
+}
+
+/** The decisions in force: the newest for each (server, agent) pair, in the order they were made. */
+export function decisionsInForce(decisions: readonly Decision[]): Decision[] {
+  const retired = supersededBy(decisions);
+  return decisions.filter((d) => !retired.has(d.id));
+}
+
+/** The id of the decision in force for (server, agent), which a new decision for that pair supersedes; null when none. */
+export function decisionInForceFor(
+  decisions: readonly Decision[],
+  serverId: string,
+  agentId: string,
+): string | null {
+  for (let i = decisions.length - 1; i >= 0; i--) {
+    const d = decisions[i]!;
+    if (d.serverId === serverId && d.agentId === agentId) return d.id;
+  }
+  return null;
+}
