@@ -54,7 +54,8 @@ describe("decision record", () => {
         surface_sha256: r.decision.bound.surfaceSha256,
         surface: {
           tools: [...SEED_SURFACE.tools].sort(),
-          resources: ["atlas://spaces/{key}"],
+          resources: [],
+          resourceTemplates: ["atlas://spaces/{key}"],
           prompts: [],
         },
         on_surface_change: "block",

@@ -128,7 +128,19 @@ const RegistrationSchema = z.strictObject({
   surface_sha256: Sha256Schema,
   surface: z.strictObject({
     tools: z.array(text(256)).max(10_000),
-    resources: z.array(text(2000)).max(10_000).describe("Resource URIs and resource templates."),
+    resources: z
+      .array(text(2000))
+      .max(10_000)
+      .describe(
+        "Resource URIs, each admitting exactly itself. In records without resourceTemplates (written before it existed), URIs and templates together; a reader then takes as templates only the entries item_sha256.resourceTemplates names, and every other entry as an exact URI.",
+      ),
+    resourceTemplates: z
+      .array(text(2000))
+      .max(10_000)
+      .optional()
+      .describe(
+        "Resource templates (RFC 6570), matched strictly (docs/gate.md). Absent in records written before templates were kept apart from URIs.",
+      ),
     prompts: z.array(text(256)).max(10_000),
   }),
   on_surface_change: z.enum(["block", "warn"]),
@@ -259,12 +271,37 @@ export type RecordSurface = {
   /** Must be the surface the decision is bound to. */
   surfaceSha256: string;
   tools: string[];
-  /** Resource URIs and resource-template URI templates. */
+  /**
+   * Resource URIs. With `resourceTemplates` omitted, URIs and templates together (the registration
+   * record's list), told apart by `itemSha256.resourceTemplates`.
+   */
   resources: string[];
+  /** Resource templates, when the caller has them apart from the URIs. */
+  resourceTemplates?: string[];
   prompts: string[];
   declaredCapabilities: string[];
   itemSha256?: Registration["item_sha256"];
 };
+
+/**
+ * The surface's resource URIs and templates, in separate sorted lists: a URI with braces in it is
+ * still one URI, and only a template the server listed as one admits other URIs (issue 28).
+ */
+function resourcesApart(surface: RecordSurface): {
+  resources: string[];
+  resourceTemplates: string[];
+} {
+  const templates =
+    surface.resourceTemplates ?? surface.itemSha256?.resourceTemplates.map((t) => t.key) ?? [];
+  const uris =
+    surface.resourceTemplates !== undefined || !surface.itemSha256
+      ? surface.resources
+      : surface.itemSha256.resources.map((r) => r.key);
+  return {
+    resources: [...new Set(uris)].sort(),
+    resourceTemplates: [...new Set(templates)].sort(),
+  };
+}
 
 function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
   const names = (xs: readonly string[]) => [...new Set(xs)].sort();
@@ -349,7 +386,7 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
           surface_sha256: decision.bound.surfaceSha256,
           surface: {
             tools: [...surface.tools].sort(),
-            resources: [...surface.resources].sort(),
+            ...resourcesApart(surface),
             prompts: [...surface.prompts].sort(),
           },
           on_surface_change: server.pin?.onSurfaceChange ?? "block",

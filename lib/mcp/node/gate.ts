@@ -38,7 +38,6 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
   ErrorCode,
   McpError,
@@ -57,6 +56,7 @@ import {
   type GatePolicy,
   type GateRefusal,
 } from "@/lib/gate/policy";
+import { compileUriTemplate, type StrictUriTemplate } from "@/lib/gate/uri-template";
 import type { DomainItem } from "@/lib/mcp/convert";
 import { openServerSession } from "@/lib/mcp/node/inspect";
 import {
@@ -165,7 +165,7 @@ export class Gate {
   private session: UpstreamSession | null = null;
   /** The upstream surface as last read (at startup, then after each list_changed). */
   private surface: Surface | null = null;
-  private readonly templates: UriTemplate[];
+  private readonly templates: StrictUriTemplate[];
   /** Set once the surface changed under block: every later request gets this error. */
   private stopped: GateError | null = null;
   private pendingCheck: Promise<void> | null = null;
@@ -186,7 +186,7 @@ export class Gate {
     private readonly options: GateOptions,
     readonly policy: GatePolicy,
   ) {
-    this.templates = policy.resourceTemplates.map((t) => new UriTemplate(t));
+    this.templates = policy.resourceTemplates.map(compileUriTemplate);
     this.upstreamClosed = new Promise((r) => (this.resolveUpstreamClosed = r));
     this.auth = this.authContext(new Set());
   }
@@ -290,7 +290,7 @@ export class Gate {
     return {
       policy: this.policy,
       visibleTools,
-      matchesTemplate: (uri) => this.templates.some((t) => t.match(uri) !== null),
+      matchesTemplate: (uri) => this.templates.some((t) => t.matches(uri)),
     };
   }
 
