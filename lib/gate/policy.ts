@@ -159,6 +159,8 @@ export type GateEvent =
       on_surface_change: "block" | "warn";
     }
   | { event: "upstream_closed"; server: string; message: string }
+  /** The gate ended the agent's session (its line passed MAX_STDIO_LINE_BYTES). */
+  | { event: "downstream_closed"; server: string; message: string }
   | {
       /** A relayed request met 403 insufficient_scope and the gate asked for a wider grant. */
       event: "step_up";
