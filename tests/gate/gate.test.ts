@@ -114,6 +114,18 @@ describe("gate over stdio", { timeout: 180_000 }, () => {
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["atlas://spaces/{key}"]);
   });
 
+  test("the client sees the gate's identity, not the server's unpinned serverInfo", () => {
+    // No pin covers serverInfo (it is not in the fingerprint): relaying it would let the server
+    // tell the agent anything about itself. The gate names itself and the reviewed server.
+    const info = session.client.getServerVersion();
+    expect(info).toEqual({
+      name: "relay-review-gate",
+      version: "0.1.0",
+      title: "knowledge-mcp through the relay-review gate (decision dec-docs)",
+    });
+    expect(signed.snapshot.serverInfo.name).not.toBe("relay-review-gate");
+  });
+
   test("an approved call returns the server's real text", async () => {
     const result = await session.client.callTool({
       name: "knowledge_search",

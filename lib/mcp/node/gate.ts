@@ -66,7 +66,7 @@ import {
   type McpOAuthClient,
 } from "@/lib/mcp/oauth/interface";
 import { MAX_STDIO_LINE_BYTES, lineTooLong } from "@/lib/mcp/node/stdio-transport";
-import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
+import { CLIENT_INFO, SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
@@ -419,10 +419,17 @@ export class Gate {
 
   /** A downstream MCP server wired to this gate; connect it to any server transport. */
   createServer(): Server {
-    const info = this.session?.snapshot.serverInfo;
+    // The gate's own identity, never the server's serverInfo: no pin covers it (it is not in the
+    // fingerprint), so relaying it would let the server tell the agent anything about itself. The
+    // reviewed server's name and the decision come from the signed record.
+    const p = this.policy;
     const instructions = this.session?.snapshot.instructions ?? null;
     const server = new Server(
-      { name: info?.name ?? "relay-review-gate", version: info?.version ?? "0.1.0" },
+      {
+        name: "relay-review-gate",
+        version: CLIENT_INFO.version,
+        title: `${p.serverName} through the relay-review gate (decision ${p.decisionId})`,
+      },
       { capabilities: this.capabilities(), ...(instructions !== null ? { instructions } : {}) },
     );
     // Every request except initialize/ping/logging comes here unparsed: the table's check is the only check.
