@@ -176,7 +176,12 @@ const SignatureSchema = z.strictObject({
   value: z
     .string()
     .regex(/^[A-Za-z0-9+/]{86}==$/)
-    .describe("Base64 of the 64-byte Ed25519 signature."),
+    // The 86th character carries 4 bits the 64 bytes do not use: without this, 16 spellings of
+    // one signature would verify, and a record could be changed without breaking it.
+    .refine((v) => Buffer.from(v, "base64").toString("base64") === v, {
+      message: "must be canonical base64 (the unused bits of the last character zero)",
+    })
+    .describe("Canonical base64 of the 64-byte Ed25519 signature (unused bits zero)."),
 });
 
 const unsignedShape = {
