@@ -282,6 +282,97 @@ describe("surface change while relaying", { timeout: 180_000 }, () => {
   });
 });
 
+/** Start `gate --listen 0` with `extra` flags and `env`; resolves with its stdout lines once it listens. */
+async function listening(extra: string[], env: Record<string, string | undefined>) {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "gate",
+      "--record",
+      signed.recordPath,
+      "--public-key",
+      signed.publicKeyPath,
+      "--listen",
+      "0",
+      ...extra,
+      "--",
+      "node",
+      ...KNOWLEDGE_ARGS,
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const out = await new Promise<string>((resolve) => {
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => {
+      text += d.toString();
+      if (/listening \S+\n/.test(text)) setTimeout(() => resolve(text), 200);
+    });
+    child.once("exit", () => resolve(text + stderr));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  };
+  return { out, stderr: () => stderr, code: () => child.exitCode, stop };
+}
+
+const initialize = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+  });
+
+describe("gate --listen needs a token by default", { timeout: 180_000 }, () => {
+  test("without RELAY_REVIEW_GATE_TOKEN it makes one, prints it on stdout, and refuses requests without it", async () => {
+    const gate = await listening([], { RELAY_REVIEW_GATE_TOKEN: undefined });
+    try {
+      const url = /listening (\S+)/.exec(gate.out)?.[1];
+      const token = /bearer-token (\S+)/.exec(gate.out)?.[1];
+      expect(url, gate.out).toBeDefined();
+      expect(token, gate.out).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await initialize(url!)).status).toBe(401);
+      expect((await initialize(url!, { authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await initialize(url!, { authorization: `Bearer ${token}` })).status).toBe(200);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  test("--listen-no-token is the explicit opt-out; it contradicts a token in the environment", async () => {
+    const open = await listening(["--listen-no-token"], { RELAY_REVIEW_GATE_TOKEN: undefined });
+    try {
+      const url = /listening (\S+)/.exec(open.out)?.[1];
+      expect(open.out).not.toContain("bearer-token");
+      expect((await initialize(url!)).status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+    const both = await listening(["--listen-no-token"], { RELAY_REVIEW_GATE_TOKEN: "t0ken" });
+    await both.stop();
+    expect(both.code()).toBe(2);
+    expect(both.stderr()).toContain("--listen-no-token");
+  });
+});
+
 describe("gate over Streamable HTTP (--listen)", { timeout: 180_000 }, () => {
   test("a real SDK client over HTTP sees only the approved tools and is refused outside them", async () => {
     const child = spawn(

@@ -717,11 +717,12 @@ export class Gate {
   /**
    * Serve Streamable HTTP on 127.0.0.1:`port` at /mcp, one session per client. Host headers other
    * than the loopback names are refused (DNS rebinding); with `token`, every request needs
-   * `Authorization: Bearer <token>`.
+   * `Authorization: Bearer <token>`. No default: any local process reaches 127.0.0.1, so a caller
+   * passes null (no token) only as an explicit choice (`--listen-no-token`).
    */
   async listen(
     port: number,
-    token: string | null = null,
+    token: string | null,
   ): Promise<{ url: string; close: () => Promise<void> }> {
     const sessions = new Map<
       string,
