@@ -1,6 +1,6 @@
 /**
  * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT]
- *    [--max-age-days N] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
+ *    [--max-age-days N (default 90)] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
  *
  * An MCP proxy an agent's client starts instead of the server. It verifies the record's
  * signature (the key is read, never created: `--public-key`, else `--data`, RELAY_REVIEW_DATA or
@@ -57,6 +57,7 @@ import {
 } from "@/cli/shared/sandbox";
 import { verifyRecord } from "@/lib/decisions/record";
 import {
+  DEFAULT_MAX_RECORD_AGE_DAYS,
   checkRecordAge,
   formatGateEvent,
   type GateEvent,
@@ -186,7 +187,11 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const record = verified.record;
-  const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
+  const tooOld = checkRecordAge(
+    record,
+    new Date(),
+    typeof maxAge === "number" ? maxAge : DEFAULT_MAX_RECORD_AGE_DAYS,
+  );
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
 
   const withVariables = withRecordVariables(parsed.target, record.server.transport);

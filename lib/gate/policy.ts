@@ -111,6 +111,13 @@ export function gatePolicyFromRecord(
   };
 }
 
+/**
+ * The age past which `gate` and `verify-record` refuse a record unless `--max-age-days` says
+ * otherwise: a quarter, so a decision nobody looked at again for three months stops vouching
+ * (the workbench issues a fresh record of a current decision at any time).
+ */
+export const DEFAULT_MAX_RECORD_AGE_DAYS = 90;
+
 /** `--max-age-days`: a record issued longer ago is refused as stale. Null: fresh enough. */
 export function checkRecordAge(
   record: Pick<DecisionRecord, "issuedAt">,

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { KNOWLEDGE_DESCRIPTIONS } from "@/servers/knowledge-mcp";
+import { signRecord } from "@/lib/decisions/record";
 import {
   BIN,
   connectThroughGate,
@@ -239,6 +240,30 @@ describe("gate refusals at start", { timeout: 180_000 }, () => {
     expect(u.stderr).toContain("refused to start: unsigned record");
     expect(t.stderr).toContain("refused to start: tampered record");
     expect(w.stderr).toContain("refused to start: record signed by another key");
+  });
+});
+
+describe("the record's age", { timeout: 180_000 }, () => {
+  test("a record issued more than 90 days ago is refused by default, before the server starts", async () => {
+    const { signature: _signature, ...unsigned } = signed.record;
+    const old = path.join(signed.dir, "old.json");
+    const issuedAt = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    writeFileSync(old, JSON.stringify(signRecord({ ...unsigned, issuedAt }, signed.privateKey)));
+    const server = ["--", "node", "-e", "process.stderr.write('SERVER STARTED'); process.exit(9)"];
+    const r = await runGateRaw(["--record", old, "--public-key", signed.publicKeyPath, ...server]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("100 days ago, beyond --max-age-days 90");
+    expect(r.stderr).not.toContain("SERVER STARTED");
+    const longer = await runGateRaw([
+      "--record",
+      old,
+      "--public-key",
+      signed.publicKeyPath,
+      "--max-age-days",
+      "365",
+      ...server,
+    ]);
+    expect(longer.code).toBe(4); // past the age check: the server was started (and failed)
   });
 });
 
