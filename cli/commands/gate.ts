@@ -1,12 +1,13 @@
 /**
- * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT]
- *    [--max-age-days N (default 90)] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
+ * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX]
+ *    [--listen PORT] [--max-age-days N (default 90)] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
  *
  * An MCP proxy an agent's client starts instead of the server. It verifies the record's
  * signature (the key is read, never created: `--public-key`, else `--data`, RELAY_REVIEW_DATA or
- * ./.data), starts the real server, checks its surface against the record's fingerprint, and only
- * then serves the client: stdio on this process's stdin/stdout, or Streamable HTTP on
- * 127.0.0.1:PORT/mcp with `--listen PORT` (0 picks a port; `listening URL` goes to stdout). Over
+ * ./.data; with `--key-sha256 HEX`, as the client-config export writes it, only that key),
+ * starts the real server, checks its surface against the record's fingerprint, and only then
+ * serves the client: stdio on this process's stdin/stdout, or Streamable HTTP on 127.0.0.1:PORT/mcp
+ * with `--listen PORT` (0 picks a port; `listening URL` goes to stdout). Over
  * HTTP every request needs `Authorization: Bearer <token>`: RELAY_REVIEW_GATE_TOKEN, else a token
  * made at start and printed on stdout (`bearer-token TOKEN`); `--listen-no-token` is the explicit
  * opt-out (loopback only, as the gate always is; any local process can then use it).
@@ -55,7 +56,7 @@ import {
   sandboxCliTarget,
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
-import { verifyRecord } from "@/lib/decisions/record";
+import { signingKeySha256, verifyRecord } from "@/lib/decisions/record";
 import {
   DEFAULT_MAX_RECORD_AGE_DAYS,
   checkRecordAge,
@@ -73,7 +74,7 @@ export const EXIT = {
 } as const;
 
 const USAGE = [
-  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
   TARGET_USAGE,
   SANDBOX_USAGE,
   OAUTH_USAGE,
@@ -118,6 +119,7 @@ export async function run(argv: string[]): Promise<number> {
       "--listen",
       "--max-age-days",
       "--call-timeout-ms",
+      "--key-sha256",
       ...OAUTH_VALUE_FLAGS,
     ],
     ["--listen-no-token", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
@@ -136,6 +138,14 @@ export async function run(argv: string[]): Promise<number> {
   const maxAge = wholeNumber("--max-age-days", f.get("--max-age-days"));
   const callTimeout = wholeNumber("--call-timeout-ms", f.get("--call-timeout-ms"));
   for (const v of [listen, maxAge, callTimeout]) if (typeof v === "string") parsed.errors.push(v);
+  const pinnedKey = f.get("--key-sha256");
+  if (
+    pinnedKey !== undefined &&
+    (typeof pinnedKey !== "string" || !/^[0-9a-f]{64}$/i.test(pinnedKey))
+  )
+    parsed.errors.push(
+      "--key-sha256 must be 64 hex characters (the SHA-256 of the raw public key)",
+    );
   const envToken = process.env.RELAY_REVIEW_GATE_TOKEN?.trim() || null;
   const isOpen = f.has("--listen-no-token");
   if (isOpen && listen === null) parsed.errors.push("--listen-no-token applies to --listen only");
@@ -169,6 +179,19 @@ export async function run(argv: string[]): Promise<number> {
   if (!key.ok) {
     say(key.message);
     return EXIT.USAGE;
+  }
+  // The client config pins the key: a key file swapped beside the record (with a record of its
+  // own) is not the workbench's, whatever it verifies.
+  if (typeof pinnedKey === "string") {
+    const actual = signingKeySha256(key.key);
+    if (actual !== pinnedKey.toLowerCase())
+      return refuse(
+        {
+          reason: "wrong_key",
+          message: `the public key ${key.from} (sha256 ${actual}) is not the pinned key ${pinnedKey.toLowerCase()} (--key-sha256)`,
+        },
+        EXIT.RECORD_REFUSED,
+      );
   }
   const verified = verifyRecord(text, key.key);
   if (!verified.ok) {

@@ -465,6 +465,14 @@ export function signingKeyId(key: KeyObject | string): string {
   return sha256Hex(rawPublicKey(asPublicKey(key))).slice(0, 16);
 }
 
+/**
+ * SHA-256 (64 hex) of the raw 32-byte public key: the trust anchor a client config pins
+ * (`gate --key-sha256`), whole, unlike the 16-hex keyId that only labels a signature.
+ */
+export function signingKeySha256(key: KeyObject | string): string {
+  return sha256Hex(rawPublicKey(asPublicKey(key)));
+}
+
 /** The bytes a signature covers: RFC 8785 canonical JSON of the record without `signature`. */
 export function signingInput(record: object): Buffer {
   const { signature: _signature, ...rest } = record as { signature?: unknown };
