@@ -22,6 +22,7 @@
  * Run by scripts/conformance-client.mjs (through tsx) with the same OAuth flags it gives
  * `inspect`; `say` receives the lines a terminal would show (the caller approves "authorize at:").
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -156,11 +157,17 @@ export async function runAgent(argv: string[], say: (line: string) => void): Pro
       return 1;
     }
     const gate = started.gate;
-    const listening = await gate.listen(0);
+    // A bearer token, as `gate --listen` requires by default.
+    const token = randomBytes(32).toString("base64url");
+    const listening = await gate.listen(0, token);
     try {
       // 4. The agent.
       const client = new Client({ name: "conformance-agent", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(listening.url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       const listed = await client.listTools(undefined, { timeout: AGENT_REQUEST_TIMEOUT_MS });
       let answered = 0;
       for (const tool of listed.tools) {

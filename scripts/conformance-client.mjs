@@ -21,8 +21,37 @@ const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
 const THROUGH_GATE = new Set(["sse-retry", "auth/scope-step-up"]);
 
+/**
+ * The authorization server a static credential is for. The CLI hands a client secret, key or
+ * refresh token only to the issuer the operator names (--issuer), never to the one a server's
+ * metadata names. The suite's context gives the credentials but not its authorization server, so
+ * this harness, playing the operator who knows it, reads it once from the scenario's own resource
+ * metadata (path-based, then at the root); an operator writes it down instead.
+ */
+async function operatorsIssuer(serverUrl) {
+  const u = new URL(serverUrl);
+  for (const path of [
+    `/.well-known/oauth-protected-resource${u.pathname}`,
+    "/.well-known/oauth-protected-resource",
+  ]) {
+    const res = await fetch(new URL(path, u.origin)).catch(() => null);
+    if (!res?.ok) continue;
+    const prm = await res.json().catch(() => null);
+    if (typeof prm?.authorization_servers?.[0] === "string") return prm.authorization_servers[0];
+  }
+  throw new Error(`no authorization server named in ${serverUrl}'s resource metadata`);
+}
+
 const env = { ...process.env };
 const args = ["--authorize-timeout-ms", "20000"];
+if (
+  [
+    "auth/client-credentials-basic",
+    "auth/client-credentials-jwt",
+    "auth/pre-registration",
+  ].includes(scenario)
+)
+  args.push("--issuer", await operatorsIssuer(url));
 if (scenario === "auth/client-credentials-basic") {
   env.RR_CONFORMANCE_CLIENT_SECRET = context.client_secret;
   args.push("--client-credentials", "--client-id", context.client_id);

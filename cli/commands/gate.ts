@@ -1,13 +1,16 @@
 /**
- * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT]
- *    [--max-age-days N] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
+ * `relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX]
+ *    [--listen PORT] [--max-age-days N (default 90)] [--call-timeout-ms N] [limits…] (--url URL | -- COMMAND [ARGS…])`
  *
  * An MCP proxy an agent's client starts instead of the server. It verifies the record's
  * signature (the key is read, never created: `--public-key`, else `--data`, RELAY_REVIEW_DATA or
- * ./.data), starts the real server, checks its surface against the record's fingerprint, and only
- * then serves the client: stdio on this process's stdin/stdout, or Streamable HTTP on
- * 127.0.0.1:PORT/mcp with `--listen PORT` (0 picks a port; `listening URL` goes to stdout; with
- * RELAY_REVIEW_GATE_TOKEN set, requests need `Authorization: Bearer <token>`).
+ * ./.data; with `--key-sha256 HEX`, as the client-config export writes it, only that key),
+ * starts the real server, checks its surface against the record's fingerprint, and only then
+ * serves the client: stdio on this process's stdin/stdout, or Streamable HTTP on 127.0.0.1:PORT/mcp
+ * with `--listen PORT` (0 picks a port; `listening URL` goes to stdout). Over
+ * HTTP every request needs `Authorization: Bearer <token>`: RELAY_REVIEW_GATE_TOKEN, else a token
+ * made at start and printed on stdout (`bearer-token TOKEN`); `--listen-no-token` is the explicit
+ * opt-out (loopback only, as the gate always is; any local process can then use it).
  *
  * The server gets the environment variables the record names (`server.transport.envNames`, read
  * from the gate's own environment) plus any `--env`; an HTTP server gets the record's headers
@@ -33,6 +36,7 @@
  * malformed, rejected, no live surface, too old); 2 usage or no key; 3 the live surface does not
  * match the record (nothing was relayed); 4 the server could not be started or checked.
  */
+import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
 import { loadVerificationKey } from "@/cli/shared/keys";
@@ -52,8 +56,9 @@ import {
   sandboxCliTarget,
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
-import { verifyRecord } from "@/lib/decisions/record";
+import { signingKeySha256, verifyRecord } from "@/lib/decisions/record";
 import {
+  DEFAULT_MAX_RECORD_AGE_DAYS,
   checkRecordAge,
   formatGateEvent,
   type GateEvent,
@@ -69,7 +74,7 @@ export const EXIT = {
 } as const;
 
 const USAGE = [
-  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--listen PORT] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
   TARGET_USAGE,
   SANDBOX_USAGE,
   OAUTH_USAGE,
@@ -114,9 +119,10 @@ export async function run(argv: string[]): Promise<number> {
       "--listen",
       "--max-age-days",
       "--call-timeout-ms",
+      "--key-sha256",
       ...OAUTH_VALUE_FLAGS,
     ],
-    [...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
+    ["--listen-no-token", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
     SANDBOX_LIST_FLAGS,
   );
   if (parsed.isHelp) {
@@ -132,6 +138,21 @@ export async function run(argv: string[]): Promise<number> {
   const maxAge = wholeNumber("--max-age-days", f.get("--max-age-days"));
   const callTimeout = wholeNumber("--call-timeout-ms", f.get("--call-timeout-ms"));
   for (const v of [listen, maxAge, callTimeout]) if (typeof v === "string") parsed.errors.push(v);
+  const pinnedKey = f.get("--key-sha256");
+  if (
+    pinnedKey !== undefined &&
+    (typeof pinnedKey !== "string" || !/^[0-9a-f]{64}$/i.test(pinnedKey))
+  )
+    parsed.errors.push(
+      "--key-sha256 must be 64 hex characters (the SHA-256 of the raw public key)",
+    );
+  const envToken = process.env.RELAY_REVIEW_GATE_TOKEN?.trim() || null;
+  const isOpen = f.has("--listen-no-token");
+  if (isOpen && listen === null) parsed.errors.push("--listen-no-token applies to --listen only");
+  if (isOpen && envToken !== null)
+    parsed.errors.push(
+      "--listen-no-token and RELAY_REVIEW_GATE_TOKEN contradict each other: unset the variable or drop the flag",
+    );
   const sandbox = parsed.errors.length
     ? null
     : await sandboxFromArgs(parsed, GATE_SANDBOX_DEFAULTS);
@@ -159,6 +180,19 @@ export async function run(argv: string[]): Promise<number> {
     say(key.message);
     return EXIT.USAGE;
   }
+  // The client config pins the key: a key file swapped beside the record (with a record of its
+  // own) is not the workbench's, whatever it verifies.
+  if (typeof pinnedKey === "string") {
+    const actual = signingKeySha256(key.key);
+    if (actual !== pinnedKey.toLowerCase())
+      return refuse(
+        {
+          reason: "wrong_key",
+          message: `the public key ${key.from} (sha256 ${actual}) is not the pinned key ${pinnedKey.toLowerCase()} (--key-sha256)`,
+        },
+        EXIT.RECORD_REFUSED,
+      );
+  }
   const verified = verifyRecord(text, key.key);
   if (!verified.ok) {
     const lead = {
@@ -176,7 +210,11 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const record = verified.record;
-  const tooOld = checkRecordAge(record, new Date(), typeof maxAge === "number" ? maxAge : null);
+  const tooOld = checkRecordAge(
+    record,
+    new Date(),
+    typeof maxAge === "number" ? maxAge : DEFAULT_MAX_RECORD_AGE_DAYS,
+  );
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
 
   const withVariables = withRecordVariables(parsed.target, record.server.transport);
@@ -262,9 +300,15 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGINT", stop);
 
   if (typeof listen === "number") {
-    const server = await gate.listen(listen, process.env.RELAY_REVIEW_GATE_TOKEN?.trim() || null);
+    // Any local process can reach 127.0.0.1, so a token is the default: RELAY_REVIEW_GATE_TOKEN,
+    // else one made here and printed on stdout for the operator to give the agent's client.
+    const token = isOpen ? null : (envToken ?? randomBytes(32).toString("base64url"));
+    const server = await gate.listen(listen, token);
     emit({ ...base, transport: "streamable-http", listen: server.url });
     process.stdout.write(`listening ${server.url}\n`);
+    if (token !== null && envToken === null) process.stdout.write(`bearer-token ${token}\n`);
+    if (token === null)
+      say("--listen-no-token: any process on this machine can use this gate without a token");
     await gate.upstreamClosed;
     await server.close();
     await closeAll();

@@ -1,6 +1,10 @@
 /**
  * `relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]
- *    [--workbench URL | --share LINK [--workbench-max-bytes N]]`
+ *    [--workbench URL | --share LINK [--workbench-max-bytes N]] [--max-age-days N]`
+ *
+ * A record issued more than `--max-age-days` ago (default 90, DEFAULT_MAX_RECORD_AGE_DAYS) is
+ * refused (exit 1) however valid its signature: a decision nobody re-issued in a quarter stops
+ * vouching.
  *
  * Checks a decision record's Ed25519 signature with the workbench's public key, and, when given a
  * server to reach, that its live surface still matches the record's `surface_sha256`. The key is
@@ -39,6 +43,7 @@ import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
+import { DEFAULT_MAX_RECORD_AGE_DAYS, checkRecordAge } from "@/lib/gate/policy";
 import {
   ShareViewStatusSchema,
   checkRecordAgainstWorkbench,
@@ -69,12 +74,13 @@ const EXIT_PRECEDENCE: readonly number[] = [
 ];
 
 const USAGE = [
-  "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]]",
+  "usage: relay-review verify-record RECORD.json [--public-key FILE | --data DIR] [--url URL | -- COMMAND [ARGS…]] [--max-age-days N]",
   "                                  [--workbench URL | --share LINK [--workbench-max-bytes N]]",
   "  --workbench URL  ask the workbench whether the decision is current now (owner token: RELAY_REVIEW_TOKEN,",
   "                   else the owner-token file in --data DIR / RELAY_REVIEW_DATA / ./.data)",
   "  --share LINK     the same through a read-only share link (http://HOST/share/TOKEN)",
   `  --workbench-max-bytes N  largest answer accepted (default ${MAX_WORKBENCH_RESPONSE_BYTES})`,
+  `  --max-age-days N  refuse a record issued more than N days ago (default ${DEFAULT_MAX_RECORD_AGE_DAYS})`,
   "exit: 0 valid and current, 1 signature invalid, 2 usage, 3 live surface differs, 4 live check could not run,",
   "      5 stale according to the workbench, 6 workbench check could not run or decision not found there",
 ].join("\n");
@@ -88,6 +94,7 @@ type Args = {
   /** Where to ask about the decision now: the owner API under a workbench base URL, or a share link's API. */
   workbench: { via: "owner"; base: string } | { via: "share"; endpoint: WorkbenchEndpoint } | null;
   workbenchMaxBytes: number;
+  maxAgeDays: number;
 };
 
 /** The record's options, on the CLI's one parser (cli/shared/args.ts). */
@@ -121,6 +128,10 @@ function parseRecordArgs(
     opts["--share"] === undefined
   )
     return { ok: false, message: "--workbench-max-bytes needs --workbench or --share" };
+  const maxAgeText = opts["--max-age-days"];
+  const maxAgeDays = maxAgeText === undefined ? DEFAULT_MAX_RECORD_AGE_DAYS : Number(maxAgeText);
+  if (!Number.isSafeInteger(maxAgeDays) || maxAgeDays < 0)
+    return { ok: false, message: "--max-age-days must be a whole number of days" };
   let workbench: Args["workbench"] = null;
   if (opts["--workbench"] !== undefined) {
     const parsed = parseWorkbenchBase(opts["--workbench"]);
@@ -141,6 +152,7 @@ function parseRecordArgs(
       command,
       workbench,
       workbenchMaxBytes,
+      maxAgeDays,
     },
   };
 }
@@ -308,7 +320,15 @@ function combinedExit(codes: readonly number[]): number {
 
 export async function run(argv: string[]): Promise<number> {
   const line = parseCommandLine(argv, {
-    values: ["--public-key", "--data", "--url", "--workbench", "--share", "--workbench-max-bytes"],
+    values: [
+      "--public-key",
+      "--data",
+      "--url",
+      "--workbench",
+      "--share",
+      "--workbench-max-bytes",
+      "--max-age-days",
+    ],
     positionals: true,
     command: true,
   });
@@ -353,6 +373,11 @@ export async function run(argv: string[]): Promise<number> {
     return result.reason === "bad_key" ? EXIT.USAGE : EXIT.INVALID;
   }
   const r = result.record;
+  const tooOld = checkRecordAge(r, new Date(), args.maxAgeDays);
+  if (tooOld) {
+    err(`stale: ${tooOld.message}`);
+    return EXIT.INVALID;
+  }
   out(`valid: signed by key ${result.keyId} (${key.from})`);
   out(`  decision ${r.decision.id}: ${r.decision.verdict}, ${r.server.name} into ${r.agent.name}`);
   out(`  tool set: ${r.decision.toolSet.map((t) => `${t.serverId}/${t.tool}`).join(", ")}`);

@@ -4,11 +4,13 @@
  * verifier or secret outlives the process). Three modes:
  * - interactive (default): a loopback redirect on 127.0.0.1; the authorization URL is printed to
  *   stderr and nothing opens a browser; the command waits for the redirect, then connects again;
- * - `--client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME)`: the
+ * - `--issuer URL --client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME)`: the
  *   client-credentials grant, for machines;
  * - `--refresh-token-env NAME --client-id ID`: a refresh token given by variable name, for CI.
  * Secrets are named by environment variable, never typed on the command line (where `ps` and
- * shell history would keep them).
+ * shell history would keep them), and a static credential (a client secret or key, a refresh
+ * token) needs `--issuer URL`: it is presented only to that authorization server, never to the
+ * one the untrusted server's metadata names (the provider refuses any other before sending).
  */
 import { safeText } from "@/cli/shared/render";
 import type { OAuthEvent } from "@/lib/mcp/oauth/interface";
@@ -27,13 +29,21 @@ export const OAUTH_VALUE_FLAGS = [
   "--authorize-timeout-ms",
 ] as const;
 export const OAUTH_BOOL_FLAGS = ["--client-credentials", "--no-oauth"] as const;
+/** Flags that hand over a credential the operator holds: each needs --issuer. */
+const STATIC_CREDENTIAL_FLAGS = [
+  "--client-credentials",
+  "--client-secret-env",
+  "--client-key-env",
+  "--refresh-token-env",
+] as const;
 
 export const OAUTH_USAGE = [
   "oauth:   (with --url) interactive by default: the authorization URL is printed, the redirect comes back to",
   "         127.0.0.1 [--redirect-port N] [--authorize-timeout-ms N]; [--client-id ID [--client-secret-env NAME]]",
   "         [--client-metadata-url HTTPS-URL] [--scope 'a b'] [--issuer URL] [--no-oauth]",
-  "   CI:   --client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME [--client-key-alg ES256])",
-  "     or  --refresh-token-env NAME --client-id ID [--client-secret-env NAME]",
+  "   CI:   --issuer URL --client-credentials --client-id ID (--client-secret-env NAME | --client-key-env NAME [--client-key-alg ES256])",
+  "     or  --issuer URL --refresh-token-env NAME --client-id ID [--client-secret-env NAME]",
+  "         a secret, key or refresh token goes only to the authorization server --issuer names (required with them)",
 ].join("\n");
 
 /** Consents one command may ask for (a server that keeps asking for more scope is stopped). */
@@ -113,6 +123,16 @@ export async function prepareCliOAuth(
     errors.push("give --client-credentials or --refresh-token-env, not both");
   if ((secret.value || key.value) && !clientId)
     errors.push("a client secret or key needs --client-id");
+  // A static credential is the organisation's, not the server's: the server under review names its
+  // own authorization server, and would receive it. Only one the operator named may (issue 28).
+  const issuer = str(flags, "--issuer");
+  const staticFlags = STATIC_CREDENTIAL_FLAGS.filter((f) => flags.has(f));
+  if (staticFlags.length && issuer === undefined)
+    errors.push(
+      `${staticFlags.join(", ")} present${staticFlags.length === 1 ? "s" : ""} a credential of yours to an authorization server: name the one it is for with --issuer URL (without it, the server under review would choose who receives it)`,
+    );
+  if (issuer !== undefined && !URL.canParse(issuer))
+    errors.push(`--issuer ${JSON.stringify(issuer.slice(0, 80))} is not a URL`);
   const timeout = Number(str(flags, "--authorize-timeout-ms") ?? DEFAULT_AUTHORIZE_TIMEOUT_MS);
   const port = Number(str(flags, "--redirect-port") ?? 0);
   if (!Number.isInteger(timeout) || timeout <= 0)
@@ -144,7 +164,6 @@ export async function prepareCliOAuth(
   ]);
   const egress = cliOAuthEgress(target.url, env);
   if (!egress.ok) return { ok: false, message: egress.message };
-  const issuer = str(flags, "--issuer");
   const storage = new MemoryOAuthStorage({
     ...(refresh.value ? { refreshToken: refresh.value } : {}),
     ...(issuer ? { issuer } : {}),

@@ -56,7 +56,8 @@ describe("decision record", () => {
         surface_sha256: r.decision.bound.surfaceSha256,
         surface: {
           tools: [...SEED_SURFACE.tools].sort(),
-          resources: ["atlas://spaces/{key}"],
+          resources: [],
+          resourceTemplates: ["atlas://spaces/{key}"],
           prompts: [],
         },
         on_surface_change: "block",
@@ -265,6 +266,30 @@ describe("signature", () => {
     const result = verifyRecord(r, keys.publicKey);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toBe("tampered");
+  });
+
+  test("a signature whose base64 is not canonical is refused, though it decodes to the same bytes", () => {
+    const record = signed();
+    const value = record.signature.value; // 86 characters and "==": the 86th carries 4 unused bits
+    const last = value[85]!;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const variants = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map(
+      (bits) => value.slice(0, 85) + alphabet[alphabet.indexOf(last) ^ bits] + "==",
+    );
+    // Some variants decode to the very same 64 bytes: the signature alone would not notice.
+    const same = variants.filter((v) =>
+      Buffer.from(v, "base64").equals(Buffer.from(value, "base64")),
+    );
+    expect(same.length).toBeGreaterThan(0);
+    for (const v of same) {
+      const altered = { ...record, signature: { ...record.signature, value: v } };
+      expect(verifyRecord(JSON.stringify(altered), keys.publicKey)).toMatchObject({
+        ok: false,
+        reason: "malformed",
+      });
+      expect(parseDecisionRecord(altered).ok).toBe(false);
+    }
+    expect(verifyRecord(record, keys.publicKey).ok).toBe(true);
   });
 
   test("the keyId alone changed on a valid signature is tampered", () => {

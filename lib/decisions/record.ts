@@ -170,7 +170,19 @@ const RegistrationSchema = z.strictObject({
   surface_sha256: Sha256Schema,
   surface: z.strictObject({
     tools: z.array(text(256)).max(10_000),
-    resources: z.array(text(2000)).max(10_000).describe("Resource URIs and resource templates."),
+    resources: z
+      .array(text(2000))
+      .max(10_000)
+      .describe(
+        "Resource URIs, each admitting exactly itself. In records without resourceTemplates (written before it existed), URIs and templates together; a reader then takes as templates only the entries item_sha256.resourceTemplates names, and every other entry as an exact URI.",
+      ),
+    resourceTemplates: z
+      .array(text(2000))
+      .max(10_000)
+      .optional()
+      .describe(
+        "Resource templates (RFC 6570), matched strictly (docs/gate.md). Absent in records written before templates were kept apart from URIs.",
+      ),
     prompts: z.array(text(256)).max(10_000),
   }),
   on_surface_change: z.enum(["block", "warn"]),
@@ -206,7 +218,12 @@ const SignatureSchema = z.strictObject({
   value: z
     .string()
     .regex(/^[A-Za-z0-9+/]{86}==$/)
-    .describe("Base64 of the 64-byte Ed25519 signature."),
+    // The 86th character carries 4 bits the 64 bytes do not use: without this, 16 spellings of
+    // one signature would verify, and a record could be changed without breaking it.
+    .refine((v) => Buffer.from(v, "base64").toString("base64") === v, {
+      message: "must be canonical base64 (the unused bits of the last character zero)",
+    })
+    .describe("Canonical base64 of the 64-byte Ed25519 signature (unused bits zero)."),
 });
 
 const unsignedShape = {
@@ -314,12 +331,37 @@ export type RecordSurface = {
   /** Must be the surface the decision is bound to. */
   surfaceSha256: string;
   tools: string[];
-  /** Resource URIs and resource-template URI templates. */
+  /**
+   * Resource URIs. With `resourceTemplates` omitted, URIs and templates together (the registration
+   * record's list), told apart by `itemSha256.resourceTemplates`.
+   */
   resources: string[];
+  /** Resource templates, when the caller has them apart from the URIs. */
+  resourceTemplates?: string[];
   prompts: string[];
   declaredCapabilities: string[];
   itemSha256?: Registration["item_sha256"];
 };
+
+/**
+ * The surface's resource URIs and templates, in separate sorted lists: a URI with braces in it is
+ * still one URI, and only a template the server listed as one admits other URIs (issue 28).
+ */
+function resourcesApart(surface: RecordSurface): {
+  resources: string[];
+  resourceTemplates: string[];
+} {
+  const templates =
+    surface.resourceTemplates ?? surface.itemSha256?.resourceTemplates.map((t) => t.key) ?? [];
+  const uris =
+    surface.resourceTemplates !== undefined || !surface.itemSha256
+      ? surface.resources
+      : surface.itemSha256.resources.map((r) => r.key);
+  return {
+    resources: [...new Set(uris)].sort(),
+    resourceTemplates: [...new Set(templates)].sort(),
+  };
+}
 
 function recordTransport(t: Transport): UnsignedDecisionRecord["server"]["transport"] {
   const names = (xs: readonly string[]) => [...new Set(xs)].sort();
@@ -418,7 +460,7 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
           surface_sha256: decision.bound.surfaceSha256,
           surface: {
             tools: [...surface.tools].sort(),
-            resources: [...surface.resources].sort(),
+            ...resourcesApart(surface),
             prompts: [...surface.prompts].sort(),
           },
           on_surface_change: server.pin?.onSurfaceChange ?? "block",
@@ -491,6 +533,14 @@ function asPublicKey(key: KeyObject | string): KeyObject {
 /** First 16 hex of SHA-256 of the raw public key (a private key is reduced to its public half). */
 export function signingKeyId(key: KeyObject | string): string {
   return sha256Hex(rawPublicKey(asPublicKey(key))).slice(0, 16);
+}
+
+/**
+ * SHA-256 (64 hex) of the raw 32-byte public key: the trust anchor a client config pins
+ * (`gate --key-sha256`), whole, unlike the 16-hex keyId that only labels a signature.
+ */
+export function signingKeySha256(key: KeyObject | string): string {
+  return sha256Hex(rawPublicKey(asPublicKey(key)));
 }
 
 /** The bytes a signature covers: RFC 8785 canonical JSON of the record without `signature`. */

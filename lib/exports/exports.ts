@@ -9,7 +9,7 @@
  *   as an allowlist.
  * - `client-config`: an `mcpServers` config (Claude Desktop, Cursor, generic) that starts the
  *   server through `npx --no-install relay-review gate --record …` (never a registry fetch), so the approved tool set is enforced in the
- *   path. Variables the server needs appear as `${NAME}` placeholders, never values. Validated: it
+ *   path, with `--key-sha256` pinning the workbench's public key (the files sit where the agent may write). Variables the server needs appear as `${NAME}` placeholders, never values. Validated: it
  *   re-imports with lib/import to the same server.
  * - `credential-request`: the credential scope request (YAML): service identity, scopes,
  *   projects, TTL and rotation, with the review's findings about it. Validated: it re-parses.
@@ -36,6 +36,8 @@ export type ExportOptions = {
   recordPath?: string;
   /** The workbench's public key file for the gate (default `relay-review/signing-key.pub.pem`). */
   publicKeyPath?: string;
+  /** SHA-256 of the workbench's raw public key (signingKeySha256): pinned in the gate's arguments. */
+  publicKeySha256?: string;
 };
 
 const refuse = (reason: string): ExportResult => ({ ok: false, reason });
@@ -120,6 +122,7 @@ function clientConfig(
   const gate = {
     recordPath: options.recordPath ?? `relay-review/${safeName(decision.id)}.record.json`,
     publicKeyPath: options.publicKeyPath ?? "relay-review/signing-key.pub.pem",
+    ...(options.publicKeySha256 ? { publicKeySha256: options.publicKeySha256 } : {}),
   };
   const entry = withoutRegistryFetch(mcpServerEntry(server.transport, gate));
   if (!entry)

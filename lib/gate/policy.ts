@@ -10,7 +10,10 @@
  * - The approved tools are the record's `decision.toolSet` entries for the record's own server
  *   (the tool set names the agent's whole session, other servers' tools included).
  * - Resources, resource templates and prompts pass only when the record's registration block
- *   names them (`surface.resources` holds URIs and URI templates alike).
+ *   names them: a resource URI admits exactly itself, a template the URIs it strictly matches
+ *   (lib/gate/uri-template.ts). A URI with braces in it is a URI, not a template: only
+ *   `surface.resourceTemplates` names templates, or, in a record written before that field,
+ *   the entries its signed `item_sha256.resourceTemplates` names (none when it has no hashes).
  * - "Stale", as far as the gate can tell without the workbench: the live surface does not match
  *   the record's fingerprint, the inspection could not declare the record's client capabilities,
  *   or the record is older than `--max-age-days`. Whether a newer decision superseded this one is
@@ -29,7 +32,7 @@ export type GatePolicy = {
   tools: ReadonlySet<string>;
   /** Resource URIs named by the record (exact match). */
   resources: ReadonlySet<string>;
-  /** Resource templates and prompts named by the record. */
+  /** Resource templates (matched strictly, lib/gate/uri-template.ts) and prompts named by the record. */
   resourceTemplates: readonly string[];
   prompts: ReadonlySet<string>;
 };
@@ -48,7 +51,19 @@ export type GateRefusalReason =
   | "incomparable"
   | "upstream_failed";
 
-const looksLikeTemplate = (s: string) => /\{[^}]*\}/.test(s);
+/** The record's resource URIs and templates, apart (see the header for older records). */
+function resourcesOf(reg: NonNullable<DecisionRecord["registration"]>): {
+  resources: string[];
+  templates: string[];
+} {
+  const { resources, resourceTemplates } = reg.surface;
+  if (resourceTemplates !== undefined) return { resources, templates: resourceTemplates };
+  const named = new Set((reg.item_sha256?.resourceTemplates ?? []).map((t) => t.key));
+  return {
+    resources: resources.filter((r) => !named.has(r)),
+    templates: resources.filter((r) => named.has(r)),
+  };
+}
 
 /** The gate's policy from a verified record, or why this record cannot run a gate. */
 export function gatePolicyFromRecord(
@@ -74,6 +89,7 @@ export function gatePolicyFromRecord(
       },
     };
   }
+  const { resources, templates } = resourcesOf(reg);
   const tools = new Set(
     d.toolSet.filter((t) => t.serverId === record.server.id).map((t) => t.tool),
   );
@@ -88,12 +104,19 @@ export function gatePolicyFromRecord(
       declaredCapabilities: [...reg.declared_capabilities],
       onSurfaceChange: reg.on_surface_change,
       tools,
-      resources: new Set(reg.surface.resources.filter((r) => !looksLikeTemplate(r))),
-      resourceTemplates: reg.surface.resources.filter(looksLikeTemplate),
+      resources: new Set(resources),
+      resourceTemplates: templates,
       prompts: new Set(reg.surface.prompts),
     },
   };
 }
+
+/**
+ * The age past which `gate` and `verify-record` refuse a record unless `--max-age-days` says
+ * otherwise: a quarter, so a decision nobody looked at again for three months stops vouching
+ * (the workbench issues a fresh record of a current decision at any time).
+ */
+export const DEFAULT_MAX_RECORD_AGE_DAYS = 90;
 
 /** `--max-age-days`: a record issued longer ago is refused as stale. Null: fresh enough. */
 export function checkRecordAge(
@@ -143,6 +166,8 @@ export type GateEvent =
       on_surface_change: "block" | "warn";
     }
   | { event: "upstream_closed"; server: string; message: string }
+  /** The gate ended the agent's session (its line passed MAX_STDIO_LINE_BYTES). */
+  | { event: "downstream_closed"; server: string; message: string }
   | {
       /** A relayed request met 403 insufficient_scope and the gate asked for a wider grant. */
       event: "step_up";

@@ -9,9 +9,11 @@ import type { RelayServer, Transport } from "@/lib/review/schema";
 /** The server's entry in an `mcpServers` config, as the client starts it. */
 export function mcpServerEntry(
   transport: Transport,
-  gate: { recordPath: string; publicKeyPath: string } | null,
+  gate: { recordPath: string; publicKeyPath: string; publicKeySha256?: string } | null,
 ): Record<string, unknown> | null {
   if (transport.kind === "manual") return null;
+  // The key's SHA-256 pins the trust anchor: the key file sits in a folder the agent may write.
+  const pin = gate?.publicKeySha256 ? ["--key-sha256", gate.publicKeySha256] : [];
   const placeholders = (names: readonly string[]) =>
     Object.fromEntries(names.map((n) => [n, `\${${n}}`]));
   if (transport.kind === "stdio") {
@@ -27,6 +29,7 @@ export function mcpServerEntry(
         gate.recordPath,
         "--public-key",
         gate.publicKeyPath,
+        ...pin,
         "--",
         transport.command,
         ...transport.args,
@@ -53,6 +56,7 @@ export function mcpServerEntry(
       gate.recordPath,
       "--public-key",
       gate.publicKeyPath,
+      ...pin,
       "--url",
       transport.url,
     ],

@@ -174,6 +174,8 @@ export type UpstreamSession = {
   authorization?: GrantedAuthorization;
   exitInfo: () => ExitInfo | null;
   stderrTail: () => string | undefined;
+  /** The bound that closed the connection while relaying (e.g. an endless line), if one did. */
+  failure: () => InspectError | null;
   /**
    * Re-list `lists` over the open connection (after `onListChanged`) and return the whole surface
    * with its fingerprint. A failed request rejects with the session's message and does not close
@@ -613,6 +615,7 @@ async function runSession(
     ...(authorization ? { authorization } : {}),
     exitInfo: () => opened.exitInfo?.() ?? null,
     stderrTail: () => opened.stderrTail?.() || undefined,
+    failure: () => guard.error,
     relist: async (lists) => {
       for (const list of advertised) if (lists.includes(list)) await listAll(list);
       const now = surfaceOf();

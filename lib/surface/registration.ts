@@ -28,8 +28,10 @@ export const RegistrationRecordSchema = z
     surface: z
       .object({
         tools: z.array(z.string()),
-        /** Resource URIs and resource-template URI templates. */
+        /** Resource URIs and resource-template URI templates (only URIs when resourceTemplates is given). */
         resources: z.array(z.string()),
+        /** A decision record's registration block names templates apart (lib/decisions/record.ts). */
+        resourceTemplates: z.array(z.string()).optional(),
         prompts: z.array(z.string()),
       })
       .strict(),

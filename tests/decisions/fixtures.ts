@@ -10,7 +10,8 @@ export const SURFACE_SHA = "b21d7c".padEnd(64, "0");
 export const SEED_SURFACE: RecordSurface = {
   surfaceSha256: SURFACE_SHA,
   tools: ["knowledge_search", "read_page", "list_spaces", "get_comment"],
-  resources: ["atlas://spaces/{key}"],
+  resources: [],
+  resourceTemplates: ["atlas://spaces/{key}"],
   prompts: [],
   declaredCapabilities: [],
 };

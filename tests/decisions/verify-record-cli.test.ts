@@ -37,7 +37,11 @@ const file = async (name: string, value: unknown) => {
 let signed: DecisionRecord;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "rr-verify-"));
-  signed = signRecord(unsignedOnCallRecord(), keys.privateKey);
+  // Issued now: older than --max-age-days (default 90) is refused, tested below.
+  signed = signRecord(
+    unsignedOnCallRecord({}, { issuedAt: new Date().toISOString() }),
+    keys.privateKey,
+  );
   await file("pub.pem", pem(keys.publicKey));
   await file("other.pem", pem(other.publicKey));
   await file("signing-key.pub.pem", pem(keys.publicKey));
@@ -47,6 +51,46 @@ afterAll(async () => {
 });
 
 // Each case starts a CLI process through tsx; on a loaded machine that takes well over the default 30 s.
+describe.concurrent("verify-record: the record's age", { timeout: 90_000 }, () => {
+  const issuedDaysAgo = (days: number) =>
+    signRecord(
+      unsignedOnCallRecord(
+        {},
+        { issuedAt: new Date(Date.now() - days * 86_400_000).toISOString() },
+      ),
+      keys.privateKey,
+    );
+
+  test("a record issued more than 90 days ago is refused by default, naming the bound and the flag", async () => {
+    const r = await cli([
+      await file("old.json", issuedDaysAgo(100)),
+      "--public-key",
+      path.join(dir, "pub.pem"),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("100 days ago, beyond --max-age-days 90");
+    expect(r.stdout).not.toContain("valid:");
+  });
+
+  test("--max-age-days sets another bound", async () => {
+    const old = await file("old-365.json", issuedDaysAgo(100));
+    const key = path.join(dir, "pub.pem");
+    expect((await cli([old, "--public-key", key, "--max-age-days", "365"])).code).toBe(0);
+    const tight = await cli([
+      await file("ten.json", issuedDaysAgo(10)),
+      "--public-key",
+      key,
+      "--max-age-days",
+      "7",
+    ]);
+    expect(tight.code).toBe(1);
+    expect(tight.stderr).toContain("beyond --max-age-days 7");
+    const bad = await cli([old, "--public-key", key, "--max-age-days", "soon"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-age-days must be a whole number");
+  });
+});
+
 describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
   test("a valid record exits 0 and says what it vouches for", async () => {
     const r = await cli([await file("ok.json", signed), "--public-key", path.join(dir, "pub.pem")]);
@@ -57,21 +101,26 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
   });
 
   test("an approval that accepts risk says so: each finding, its owner, why and until when", async () => {
+    // Issued today: a record past the default maximum age (90 days) is refused before it is read.
+    const until = new Date(Date.now() + 60 * 86_400_000).toISOString();
     const accepting = signRecord(
-      unsignedOnCallRecord({
-        acceptedRisks: [
-          {
-            findingId: "fnd-0904a035e353ad8e669034b6",
-            kind: "path.to_sensitive_sink",
-            severity: "critical",
-            text: "Text written into the support portal can reach trigger_deploy",
-            ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy" },
-            owner: "Head of Platform",
-            why: "Deploys need a second person",
-            until: "2026-04-05T10:00:00.000Z",
-          },
-        ],
-      }),
+      unsignedOnCallRecord(
+        {
+          acceptedRisks: [
+            {
+              findingId: "fnd-0904a035e353ad8e669034b6",
+              kind: "path.to_sensitive_sink",
+              severity: "critical",
+              text: "Text written into the support portal can reach trigger_deploy",
+              ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy" },
+              owner: "Head of Platform",
+              why: "Deploys need a second person",
+              until,
+            },
+          ],
+        },
+        { issuedAt: new Date().toISOString() },
+      ),
       keys.privateKey,
     );
     const r = await cli([
@@ -80,11 +129,9 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
       path.join(dir, "pub.pem"),
     ]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`ACCEPTS RISK: 1 open finding, until ${until} at the earliest:`);
     expect(r.stdout).toContain(
-      "ACCEPTS RISK: 1 open finding, until 2026-04-05T10:00:00.000Z at the earliest:",
-    );
-    expect(r.stdout).toContain(
-      "critical fnd-0904a035e353ad8e669034b6 path.to_sensitive_sink: Text written into the support portal can reach trigger_deploy; owner Head of Platform, until 2026-04-05T10:00:00.000Z; why: Deploys need a second person",
+      `critical fnd-0904a035e353ad8e669034b6 path.to_sensitive_sink: Text written into the support portal can reach trigger_deploy; owner Head of Platform, until ${until}; why: Deploys need a second person`,
     );
     const plain = await cli([
       await file("plain.json", signed),
@@ -189,7 +236,10 @@ describe("verify-record: the live surface (server-everything over stdio)", () =>
       itemSha256: reg.item_sha256,
     };
     return signRecord(
-      unsignedOnCallRecord({ surfaceSha256 }, { currentSurfaceSha256: surfaceSha256, surface }),
+      unsignedOnCallRecord(
+        { surfaceSha256 },
+        { currentSurfaceSha256: surfaceSha256, surface, issuedAt: new Date().toISOString() },
+      ),
       keys.privateKey,
     );
   };
@@ -251,7 +301,10 @@ describe("verify-record: the live surface (server-everything over stdio)", () =>
         [
           await file(
             "declared.json",
-            signRecord(unsignedOnCallRecord({ surfaceSha256: null }), keys.privateKey),
+            signRecord(
+              unsignedOnCallRecord({ surfaceSha256: null }, { issuedAt: new Date().toISOString() }),
+              keys.privateKey,
+            ),
           ),
           "--public-key",
           path.join(dir, "pub.pem"),

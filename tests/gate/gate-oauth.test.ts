@@ -77,6 +77,8 @@ const interactive = (signed: Signed, fixture: OAuthFixture) => [
 const headless = (signed: Signed, fixture: OAuthFixture): [string[], Record<string, string>] => [
   [
     ...recordArgs(signed),
+    "--issuer",
+    fixture.base,
     "--client-credentials",
     "--client-id",
     BOT.id,

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { KNOWLEDGE_DESCRIPTIONS } from "@/servers/knowledge-mcp";
+import { signRecord } from "@/lib/decisions/record";
 import {
   BIN,
   connectThroughGate,
@@ -112,6 +113,18 @@ describe("gate over stdio", { timeout: 180_000 }, () => {
     // and the resource template is in the record, so it lists
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["atlas://spaces/{key}"]);
+  });
+
+  test("the client sees the gate's identity, not the server's unpinned serverInfo", () => {
+    // No pin covers serverInfo (it is not in the fingerprint): relaying it would let the server
+    // tell the agent anything about itself. The gate names itself and the reviewed server.
+    const info = session.client.getServerVersion();
+    expect(info).toEqual({
+      name: "relay-review-gate",
+      version: "0.1.0",
+      title: "knowledge-mcp through the relay-review gate (decision dec-docs)",
+    });
+    expect(signed.snapshot.serverInfo.name).not.toBe("relay-review-gate");
   });
 
   test("an approved call returns the server's real text", async () => {
@@ -230,6 +243,30 @@ describe("gate refusals at start", { timeout: 180_000 }, () => {
   });
 });
 
+describe("the record's age", { timeout: 180_000 }, () => {
+  test("a record issued more than 90 days ago is refused by default, before the server starts", async () => {
+    const { signature: _signature, ...unsigned } = signed.record;
+    const old = path.join(signed.dir, "old.json");
+    const issuedAt = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    writeFileSync(old, JSON.stringify(signRecord({ ...unsigned, issuedAt }, signed.privateKey)));
+    const server = ["--", "node", "-e", "process.stderr.write('SERVER STARTED'); process.exit(9)"];
+    const r = await runGateRaw(["--record", old, "--public-key", signed.publicKeyPath, ...server]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("100 days ago, beyond --max-age-days 90");
+    expect(r.stderr).not.toContain("SERVER STARTED");
+    const longer = await runGateRaw([
+      "--record",
+      old,
+      "--public-key",
+      signed.publicKeyPath,
+      "--max-age-days",
+      "365",
+      ...server,
+    ]);
+    expect(longer.code).toBe(4); // past the age check: the server was started (and failed)
+  });
+});
+
 describe("surface change while relaying", { timeout: 180_000 }, () => {
   test("a list_changed with a different surface stops the gate: every later call is refused", async () => {
     const review = mutatingReview();
@@ -267,6 +304,97 @@ describe("surface change while relaying", { timeout: 180_000 }, () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+/** Start `gate --listen 0` with `extra` flags and `env`; resolves with its stdout lines once it listens. */
+async function listening(extra: string[], env: Record<string, string | undefined>) {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "gate",
+      "--record",
+      signed.recordPath,
+      "--public-key",
+      signed.publicKeyPath,
+      "--listen",
+      "0",
+      ...extra,
+      "--",
+      "node",
+      ...KNOWLEDGE_ARGS,
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const out = await new Promise<string>((resolve) => {
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => {
+      text += d.toString();
+      if (/listening \S+\n/.test(text)) setTimeout(() => resolve(text), 200);
+    });
+    child.once("exit", () => resolve(text + stderr));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  };
+  return { out, stderr: () => stderr, code: () => child.exitCode, stop };
+}
+
+const initialize = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+  });
+
+describe("gate --listen needs a token by default", { timeout: 180_000 }, () => {
+  test("without RELAY_REVIEW_GATE_TOKEN it makes one, prints it on stdout, and refuses requests without it", async () => {
+    const gate = await listening([], { RELAY_REVIEW_GATE_TOKEN: undefined });
+    try {
+      const url = /listening (\S+)/.exec(gate.out)?.[1];
+      const token = /bearer-token (\S+)/.exec(gate.out)?.[1];
+      expect(url, gate.out).toBeDefined();
+      expect(token, gate.out).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await initialize(url!)).status).toBe(401);
+      expect((await initialize(url!, { authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await initialize(url!, { authorization: `Bearer ${token}` })).status).toBe(200);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  test("--listen-no-token is the explicit opt-out; it contradicts a token in the environment", async () => {
+    const open = await listening(["--listen-no-token"], { RELAY_REVIEW_GATE_TOKEN: undefined });
+    try {
+      const url = /listening (\S+)/.exec(open.out)?.[1];
+      expect(open.out).not.toContain("bearer-token");
+      expect((await initialize(url!)).status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+    const both = await listening(["--listen-no-token"], { RELAY_REVIEW_GATE_TOKEN: "t0ken" });
+    await both.stop();
+    expect(both.code()).toBe(2);
+    expect(both.stderr()).toContain("--listen-no-token");
   });
 });
 

@@ -61,7 +61,8 @@ describe("the same limit, the same message", { timeout: 120_000 }, () => {
     const keys = newKeyPair();
     const recordPath = path.join(dir, "record.json");
     const publicKeyPath = path.join(dir, "public.pem");
-    writeFileSync(recordPath, JSON.stringify(signRecord(unsignedOnCallRecord(), keys.privateKey)));
+    const fresh = unsignedOnCallRecord({}, { issuedAt: new Date().toISOString() }); // within --max-age-days' default
+    writeFileSync(recordPath, JSON.stringify(signRecord(fresh, keys.privateKey)));
     writeFileSync(publicKeyPath, keys.publicKey.export({ type: "spki", format: "pem" }).toString());
     const server = ["--timeout-ms", "1000", "--", "node", "--import", "tsx", HOSTILE, "hang-list"];
     const [inspect, gate] = await Promise.all([

@@ -81,6 +81,8 @@ describe("relay-review inspect --url with OAuth", { timeout: 120_000 }, () => {
       [
         "inspect",
         "--json",
+        "--issuer",
+        fx.base,
         "--client-credentials",
         "--client-id",
         "ci-bot",

@@ -32,13 +32,13 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
   ErrorCode,
   McpError,
@@ -57,6 +57,7 @@ import {
   type GatePolicy,
   type GateRefusal,
 } from "@/lib/gate/policy";
+import { compileUriTemplate, type StrictUriTemplate } from "@/lib/gate/uri-template";
 import type { DomainItem } from "@/lib/mcp/convert";
 import { openServerSession } from "@/lib/mcp/node/inspect";
 import {
@@ -64,7 +65,8 @@ import {
   OAuthStepError,
   type McpOAuthClient,
 } from "@/lib/mcp/oauth/interface";
-import { SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
+import { MAX_STDIO_LINE_BYTES, lineTooLong } from "@/lib/mcp/node/stdio-transport";
+import { CLIENT_INFO, SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
 import type { InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
@@ -165,7 +167,7 @@ export class Gate {
   private session: UpstreamSession | null = null;
   /** The upstream surface as last read (at startup, then after each list_changed). */
   private surface: Surface | null = null;
-  private readonly templates: UriTemplate[];
+  private readonly templates: StrictUriTemplate[];
   /** Set once the surface changed under block: every later request gets this error. */
   private stopped: GateError | null = null;
   private pendingCheck: Promise<void> | null = null;
@@ -186,7 +188,7 @@ export class Gate {
     private readonly options: GateOptions,
     readonly policy: GatePolicy,
   ) {
-    this.templates = policy.resourceTemplates.map((t) => new UriTemplate(t));
+    this.templates = policy.resourceTemplates.map(compileUriTemplate);
     this.upstreamClosed = new Promise((r) => (this.resolveUpstreamClosed = r));
     this.auth = this.authContext(new Set());
   }
@@ -273,24 +275,31 @@ export class Gate {
   }
 
   private onUpstreamClosed(): void {
-    this.resolveUpstreamClosed();
-    if (this.closing || !this.isRelaying) return;
+    if (this.closing || !this.isRelaying) return this.resolveUpstreamClosed();
     const info = this.session?.exitInfo();
+    const failure = this.session?.failure();
     this.options.onEvent({
       event: "upstream_closed",
       server: this.policy.serverName,
-      message: info
-        ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})`
-        : "the server closed the connection",
+      message: failure
+        ? failure.message
+        : info
+          ? `the server exited (code ${info.exitCode ?? "none"}, signal ${info.signal ?? "none"})`
+          : "the server closed the connection",
     });
-    void this.close(); // the downstream sessions end with it; close() never rejects
+    // The downstream sessions end with it (close() never rejects), once the requests in flight
+    // have had their error: the session rejects them right after this callback.
+    setImmediate(() => {
+      this.resolveUpstreamClosed();
+      void this.close();
+    });
   }
 
   private authContext(visibleTools: ReadonlySet<string>): AuthorizeContext {
     return {
       policy: this.policy,
       visibleTools,
-      matchesTemplate: (uri) => this.templates.some((t) => t.match(uri) !== null),
+      matchesTemplate: (uri) => this.templates.some((t) => t.matches(uri)),
     };
   }
 
@@ -410,10 +419,17 @@ export class Gate {
 
   /** A downstream MCP server wired to this gate; connect it to any server transport. */
   createServer(): Server {
-    const info = this.session?.snapshot.serverInfo;
+    // The gate's own identity, never the server's serverInfo: no pin covers it (it is not in the
+    // fingerprint), so relaying it would let the server tell the agent anything about itself. The
+    // reviewed server's name and the decision come from the signed record.
+    const p = this.policy;
     const instructions = this.session?.snapshot.instructions ?? null;
     const server = new Server(
-      { name: info?.name ?? "relay-review-gate", version: info?.version ?? "0.1.0" },
+      {
+        name: "relay-review-gate",
+        version: CLIENT_INFO.version,
+        title: `${p.serverName} through the relay-review gate (decision ${p.decisionId})`,
+      },
       { capabilities: this.capabilities(), ...(instructions !== null ? { instructions } : {}) },
     );
     // Every request except initialize/ping/logging comes here unparsed: the table's check is the only check.
@@ -462,14 +478,24 @@ export class Gate {
       return await this.send(request, extra);
     } catch (error) {
       const failure = this.authFailure(error);
-      throw failure ? this.refuseAuth(request, failure) : relayError(error);
+      throw failure ? this.refuseAuth(request, failure) : this.upstreamError(error);
     }
+  }
+
+  /** An upstream error for the agent: the bound that closed the connection, when one did. */
+  private upstreamError(error: unknown): GateError {
+    const failure = this.session?.failure();
+    return failure
+      ? new GateError(ErrorCode.InternalError, `relay-review gate: ${failure.message}`, {
+          reason: failure.code,
+        })
+      : relayError(error);
   }
 
   /** The wider grant `error` asked the user for (its URL printed), consented; else the refusal. */
   private async consentToStepUp(request: JSONRPCRequest, error: unknown): Promise<void> {
     const failure = this.authFailure(error);
-    if (!failure) throw relayError(error);
+    if (!failure) throw this.upstreamError(error);
     const auth = this.oauthClient();
     if (!auth?.pendingAuthorization() || !this.options.consent)
       throw this.refuseAuth(request, failure);
@@ -628,17 +654,62 @@ export class Gate {
     return d;
   }
 
-  /** Serve one client over this process's stdin/stdout; resolves when either side goes away. */
+  /**
+   * Serve one client over this process's stdin/stdout; resolves when either side goes away. The
+   * agent's lines have the server's bound, MAX_STDIO_LINE_BYTES: stdin is split into lines here
+   * (each byte copied once) and only whole lines reach the SDK's transport, whose own buffer
+   * copies the whole of a partial line on every chunk and closes silently at 10 MiB. A line past
+   * the bound ends the session with a `downstream_closed` event naming it.
+   */
   async serveStdio(): Promise<void> {
     const server = this.createServer();
-    const transport = new StdioServerTransport();
+    const lines = new PassThrough();
+    const transport = new StdioServerTransport(lines, process.stdout, {
+      maxBufferSize: 2 * MAX_STDIO_LINE_BYTES, // whole lines only; this is a backstop
+    });
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const onData = (chunk: Buffer) => {
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+        const piece = chunk.subarray(from, nl + 1);
+        lines.write(pendingBytes ? Buffer.concat([...pending, piece]) : piece);
+        pending = [];
+        pendingBytes = 0;
+        from = nl + 1;
+      }
+      if (from === chunk.length) return;
+      pending.push(chunk.subarray(from));
+      pendingBytes += chunk.length - from;
+      if (pendingBytes <= MAX_STDIO_LINE_BYTES) return;
+      stopReading();
+      this.options.onEvent({
+        event: "downstream_closed",
+        server: this.policy.serverName,
+        message: lineTooLong("the agent's client", pendingBytes),
+      });
+      pending = [];
+      void transport.close();
+    };
+    const onEnd = () => lines.end();
+    // Else stdin stays open, and the process with it.
+    const stopReading = () => {
+      process.stdin.off("data", onData);
+      process.stdin.off("end", onEnd);
+      process.stdin.pause();
+    };
     let onClosed: () => void = () => {};
     const ended = new Promise<void>((resolve) => {
-      onClosed = resolve;
+      onClosed = () => {
+        stopReading();
+        resolve();
+      };
       process.stdin.once("end", resolve);
       process.stdin.once("close", resolve);
     });
     this.track(server, () => server.close(), onClosed);
+    process.stdin.on("data", onData);
+    process.stdin.on("end", onEnd);
     await server.connect(transport);
     await Promise.race([ended, this.upstreamClosed]);
   }
@@ -646,11 +717,12 @@ export class Gate {
   /**
    * Serve Streamable HTTP on 127.0.0.1:`port` at /mcp, one session per client. Host headers other
    * than the loopback names are refused (DNS rebinding); with `token`, every request needs
-   * `Authorization: Bearer <token>`.
+   * `Authorization: Bearer <token>`. No default: any local process reaches 127.0.0.1, so a caller
+   * passes null (no token) only as an explicit choice (`--listen-no-token`).
    */
   async listen(
     port: number,
-    token: string | null = null,
+    token: string | null,
   ): Promise<{ url: string; close: () => Promise<void> }> {
     const sessions = new Map<
       string,

@@ -20,6 +20,13 @@ import type { ExitInfo } from "@/lib/mcp/session";
 export const STDIO_CLOSE_GRACE_MS = 250;
 export const STDIO_TERM_GRACE_MS = 1_000;
 const STDERR_TAIL_BYTES = 4_096;
+/**
+ * The longest line (one JSON-RPC message) read from a stdio peer: the server here, the agent's
+ * client in the gate. While the surface is read `totalBytes` bounds everything; once a gate relays,
+ * byte counting stops, and without this an endless line would grow memory until the host gives out.
+ * 32 MiB: a large tool result (a base64 image, a long document) fits; more fails closed.
+ */
+export const MAX_STDIO_LINE_BYTES = 32 * 1024 * 1024;
 
 export type StdioParams = {
   command: string;
@@ -33,6 +40,11 @@ export type StdioParams = {
   /** Awaited before the child is spawned (a sandbox's egress proxy must listen first); a rejection fails start. */
   beforeSpawn?: () => Promise<void>;
 };
+
+/** The error for a peer's line past MAX_STDIO_LINE_BYTES (`who`: "the server", "the agent's client"). */
+export function lineTooLong(who: string, bytes: number): string {
+  return `${who} sent more than ${MAX_STDIO_LINE_BYTES} bytes without a newline (${bytes} bytes of one message; bound MAX_STDIO_LINE_BYTES); the connection was closed`;
+}
 
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
@@ -135,6 +147,13 @@ export class GuardedStdioTransport implements Transport {
     if (from < chunk.length) {
       this.pending.push(chunk.subarray(from));
       this.pendingBytes += chunk.length - from;
+      if (this.pendingBytes > MAX_STDIO_LINE_BYTES) {
+        this.pending = [];
+        this.guard.trip({
+          code: "protocol_error",
+          message: lineTooLong("the server", this.pendingBytes),
+        });
+      }
     }
   }
 

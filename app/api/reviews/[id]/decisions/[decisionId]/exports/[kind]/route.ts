@@ -3,6 +3,8 @@ import { AppError } from "@/lib/errors";
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { parseParam, withRoute } from "@/lib/http/route";
 import { EXPORT_KINDS } from "@/lib/exports/exports";
+import { loadOrCreateSigningKey } from "@/lib/decisions/node/keys";
+import { signingKeySha256 } from "@/lib/decisions/record";
 import { getDb } from "@/lib/store/db";
 import { decisionExport } from "@/lib/workbench/decisions";
 
@@ -37,9 +39,12 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
     query.get("publicKeyPath") ?? undefined,
     "publicKeyPath",
   );
+  // The client config pins the workbench's key (the key file beside the record could be swapped).
+  const key = kind === "client-config" ? await loadOrCreateSigningKey() : null;
   const file = await decisionExport(await getDb(), id, decisionId, kind, {
     ...(recordPath ? { recordPath } : {}),
     ...(publicKeyPath ? { publicKeyPath } : {}),
+    ...(key ? { publicKeySha256: signingKeySha256(key.publicKey) } : {}),
   });
   return new Response(file.text, {
     status: 200,
