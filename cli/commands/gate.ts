@@ -33,8 +33,10 @@
  * authorization in one session is the agent's JSON-RPC error (-32003) naming the OAuth step.
  *
  * Exit codes: 0 the client went away; 1 the record was refused (unsigned, tampered, wrong key,
- * malformed, rejected, no live surface, too old); 2 usage or no key; 3 the live surface does not
- * match the record (nothing was relayed); 4 the server could not be started or checked.
+ * malformed, rejected, no live surface, too old, an accepted risk whose `until` has passed);
+ * 2 usage or no key; 3 the live surface does not match the record (nothing was relayed); 4 the
+ * server could not be started or checked. An acceptance that ends while the gate runs makes every
+ * later request a JSON-RPC error (-32004) and one `acceptance_ended` event.
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -59,6 +61,7 @@ import {
 import { signingKeySha256, verifyRecord } from "@/lib/decisions/record";
 import {
   DEFAULT_MAX_RECORD_AGE_DAYS,
+  checkAcceptedRisks,
   checkRecordAge,
   formatGateEvent,
   type GateEvent,
@@ -216,6 +219,10 @@ export async function run(argv: string[]): Promise<number> {
     typeof maxAge === "number" ? maxAge : DEFAULT_MAX_RECORD_AGE_DAYS,
   );
   if (tooOld) return refuse(tooOld, EXIT.RECORD_REFUSED);
+  // An acceptance that has ended is refused here, before any server starts; one that ends while
+  // the gate runs stops it at the next request (lib/mcp/node/gate.ts `handle`).
+  const ended = checkAcceptedRisks(record, new Date());
+  if (ended) return refuse(ended, EXIT.RECORD_REFUSED);
 
   const withVariables = withRecordVariables(parsed.target, record.server.transport);
   for (const name of withVariables.missing)

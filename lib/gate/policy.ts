@@ -16,7 +16,8 @@
  *   the entries its signed `item_sha256.resourceTemplates` names (none when it has no hashes).
  * - "Stale", as far as the gate can tell without the workbench: the live surface does not match
  *   the record's fingerprint, the inspection could not declare the record's client capabilities,
- *   or the record is older than `--max-age-days`. Whether a newer decision superseded this one is
+ *   the record is older than `--max-age-days`, or an acceptance the record carries
+ *   (`decision.acceptedRisks[].until`) has ended. Whether a newer decision superseded this one is
  *   known only to the workbench that issued it; the gate cannot see that offline.
  */
 import type { DecisionRecord } from "@/lib/decisions/record";
@@ -134,6 +135,39 @@ export function checkRecordAge(
   };
 }
 
+/**
+ * The acceptances in the record that have ended by `now`, named (finding id, kind, severity, end),
+ * earliest first: the approval vouched for each finding only until then, so from that moment the
+ * record vouches for nothing (the workbench calls the decision stale with the same reason). Null:
+ * none has ended (a version 1 record, or a rejection, accepts nothing).
+ */
+export function endedAcceptances(
+  record: Pick<DecisionRecord, "decision">,
+  now: Date,
+): string | null {
+  const ended = (record.decision.acceptedRisks ?? [])
+    .filter((a) => new Date(a.until).getTime() <= now.getTime())
+    .sort((a, b) => new Date(a.until).getTime() - new Date(b.until).getTime());
+  if (ended.length === 0) return null;
+  return `decision ${record.decision.id} accepted risk only until a date that has passed: ${ended
+    .map((a) => `${a.findingId} (${a.kind}, ${a.severity}) ended ${a.until}`)
+    .join("; ")}`;
+}
+
+/** At start (`gate`, `verify-record`): a record with an ended acceptance is refused as stale. */
+export function checkAcceptedRisks(
+  record: Pick<DecisionRecord, "decision">,
+  now: Date,
+): GateRefusal | null {
+  const ended = endedAcceptances(record, now);
+  return ended === null
+    ? null
+    : {
+        reason: "stale",
+        message: `${ended}; decide again in the workbench and export a fresh record`,
+      };
+}
+
 /** Events the gate writes to stderr, one JSON object per line. */
 export type GateEvent =
   | {
@@ -149,6 +183,8 @@ export type GateEvent =
     }
   | { event: "refused_start"; reason: GateRefusalReason; message: string }
   | { event: "refused_call"; tool: string; server: string; decision: string }
+  /** An acceptance in the record ended while the gate ran: nothing is forwarded any more. */
+  | { event: "acceptance_ended"; server: string; decision: string; message: string }
   | {
       event: "refused_request";
       method: string;
@@ -190,6 +226,8 @@ export const GATE_ERROR = {
   NOT_APPROVED: -32602,
   /** The server's surface changed after start under `block`: nothing is forwarded any more. */
   SURFACE_CHANGED: -32001,
+  /** An acceptance in the record ended while the gate ran: nothing is forwarded any more. */
+  ACCEPTANCE_ENDED: -32004,
   /** A method the authorization table has no rule for (lib/gate/authorize.ts). */
   NOT_RELAYED: -32601,
   /**

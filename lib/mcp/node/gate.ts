@@ -52,6 +52,8 @@ import type { DecisionRecord } from "@/lib/decisions/record";
 import { authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
 import {
   GATE_ERROR,
+  checkAcceptedRisks,
+  endedAcceptances,
   gatePolicyFromRecord,
   type GateEvent,
   type GatePolicy,
@@ -122,6 +124,8 @@ export type GateOptions = {
    * is exchanged (then the request is sent again, once) or failed. Null: no consent was pending.
    */
   consent?: () => Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
+  /** The clock the record's acceptances are checked against (tests set it); default the system's. */
+  now?: () => Date;
 };
 
 export type GateStartFailure = {
@@ -141,6 +145,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export async function startGate(options: GateOptions): Promise<GateStartResult> {
   const policyResult = gatePolicyFromRecord(options.record);
   if (!policyResult.ok) return { ok: false, refusal: policyResult.refusal };
+  const ended = checkAcceptedRisks(options.record, (options.now ?? (() => new Date()))());
+  if (ended) return { ok: false, refusal: ended };
   const gate = new Gate(options, policyResult.policy);
   try {
     const started = await gate.start();
@@ -391,6 +397,31 @@ export class Gate {
     }
   }
 
+  /**
+   * An acceptance in the record that ends while the gate runs stops it, as a surface change under
+   * block does. Checked on every request rather than by a timer: the gate's only effect is what it
+   * forwards, so the request is the moment that matters; a comparison per request costs nothing;
+   * and the wall clock read then is right to the millisecond even after the machine slept, where a
+   * timer (and Node's, capped near 24.8 days) would fire late. Lists are refused too: the record
+   * no longer vouches for the surface they show.
+   */
+  private checkAcceptances(): void {
+    if (this.stopped) return;
+    const ended = endedAcceptances(this.options.record, (this.options.now ?? (() => new Date()))());
+    if (ended === null) return;
+    const p = this.policy;
+    const message = `${ended}; the gate stopped forwarding: decide again in the workbench and export a fresh record`;
+    this.stopped = new GateError(GATE_ERROR.ACCEPTANCE_ENDED, message, {
+      reason: "acceptance_ended",
+    });
+    this.options.onEvent({
+      event: "acceptance_ended",
+      server: p.serverName,
+      decision: p.decisionId,
+      message,
+    });
+  }
+
   // ---------------------------------------------------------------- serving
 
   private primaryClientWithRoots(): Server | null {
@@ -442,6 +473,7 @@ export class Gate {
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   ): Promise<Record<string, unknown>> {
     if (this.pendingCheck) await this.pendingCheck;
+    this.checkAcceptances();
     if (this.stopped) throw this.stopped;
     const verdict = authorizeRequest(request.method, request.params, this.auth);
     switch (verdict.kind) {
