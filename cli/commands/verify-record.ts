@@ -4,7 +4,8 @@
  *
  * A record issued more than `--max-age-days` ago (default 90, DEFAULT_MAX_RECORD_AGE_DAYS) is
  * refused (exit 1) however valid its signature: a decision nobody re-issued in a quarter stops
- * vouching.
+ * vouching. So is a record with an accepted risk whose `until` has passed (exit 1, naming each
+ * ended finding): the approval vouched for that finding only until then.
  *
  * Checks a decision record's Ed25519 signature with the workbench's public key, and, when given a
  * server to reach, that its live surface still matches the record's `surface_sha256`. The key is
@@ -19,10 +20,11 @@
  * workbench's text is attacker-controlled too and is printed escaped; the token is never printed.
  *
  * Exit codes: 0 valid (and the live surface matches and the workbench says current, when checked);
- * 1 the signature check failed (unsigned, tampered, wrong key, malformed); 2 usage, unreadable
- * file, no key or no owner token; 3 the live surface does not match the record; 4 the live check
- * could not run; 5 the workbench says the decision is stale; 6 the workbench check could not run,
- * or the workbench has no such review or decision, or its decision by that id is not the record's.
+ * 1 the signature check failed (unsigned, tampered, wrong key, malformed), or the record is too
+ * old or an acceptance in it has ended; 2 usage, unreadable file, no key or no owner token; 3 the
+ * live surface does not match the record; 4 the live check could not run; 5 the workbench says
+ * the decision is stale; 6 the workbench check could not run, or the workbench has no such review
+ * or decision, or its decision by that id is not the record's.
  * When both checks run, both report and the exit code is the first that applies of 3, 5, 4, 6: a
  * definite finding before a check that could not run.
  */
@@ -43,7 +45,7 @@ import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
 import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
-import { DEFAULT_MAX_RECORD_AGE_DAYS, checkRecordAge } from "@/lib/gate/policy";
+import { DEFAULT_MAX_RECORD_AGE_DAYS, checkAcceptedRisks, checkRecordAge } from "@/lib/gate/policy";
 import {
   ShareViewStatusSchema,
   checkRecordAgainstWorkbench,
@@ -81,8 +83,9 @@ const USAGE = [
   "  --share LINK     the same through a read-only share link (http://HOST/share/TOKEN)",
   `  --workbench-max-bytes N  largest answer accepted (default ${MAX_WORKBENCH_RESPONSE_BYTES})`,
   `  --max-age-days N  refuse a record issued more than N days ago (default ${DEFAULT_MAX_RECORD_AGE_DAYS})`,
-  "exit: 0 valid and current, 1 signature invalid, 2 usage, 3 live surface differs, 4 live check could not run,",
-  "      5 stale according to the workbench, 6 workbench check could not run or decision not found there",
+  "exit: 0 valid and current, 1 signature invalid, record too old or an acceptance ended, 2 usage,",
+  "      3 live surface differs, 4 live check could not run, 5 stale according to the workbench,",
+  "      6 workbench check could not run or decision not found there",
 ].join("\n");
 
 type Args = {
@@ -376,6 +379,11 @@ export async function run(argv: string[]): Promise<number> {
   const tooOld = checkRecordAge(r, new Date(), args.maxAgeDays);
   if (tooOld) {
     err(`stale: ${tooOld.message}`);
+    return EXIT.INVALID;
+  }
+  const ended = checkAcceptedRisks(r, new Date());
+  if (ended) {
+    err(`stale: ${ended.message}`);
     return EXIT.INVALID;
   }
   out(`valid: signed by key ${result.keyId} (${key.from})`);

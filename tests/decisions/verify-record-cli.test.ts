@@ -141,6 +141,56 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
     expect(plain.stdout).toContain("accepts no open finding");
   });
 
+  test("an acceptance whose until has passed: exit 1, like a too-old record, naming the finding, its kind and the date", async () => {
+    const ended = new Date(Date.now() - 86_400_000).toISOString();
+    const current = new Date(Date.now() + 60 * 86_400_000).toISOString();
+    const risk = (findingId: string, until: string) => ({
+      findingId,
+      kind: "path.to_sensitive_sink",
+      severity: "critical" as const,
+      text: "Text written into the support portal can reach trigger_deploy",
+      ends: { from: "Tracker: support portal project (SUP)", to: "trigger_deploy" },
+      owner: "Head of Platform",
+      why: "Deploys need a second person",
+      until,
+    });
+    // The workbench will not export a decision whose acceptance has ended; the record is made
+    // while both are current, then its date moved into the past and signed again.
+    const made = unsignedOnCallRecord(
+      {
+        acceptedRisks: [
+          risk("fnd-111111111111111111111111", current),
+          risk("fnd-0904a035e353ad8e669034b6", current),
+        ],
+      },
+      { issuedAt: new Date().toISOString() },
+    );
+    const record = signRecord(
+      {
+        ...made,
+        decision: {
+          ...made.decision,
+          acceptedRisks: [
+            risk("fnd-111111111111111111111111", current),
+            risk("fnd-0904a035e353ad8e669034b6", ended),
+          ],
+        },
+      },
+      keys.privateKey,
+    );
+    const r = await cli([
+      await file("ended.json", record),
+      "--public-key",
+      path.join(dir, "pub.pem"),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain("valid:");
+    expect(r.stderr).toContain(
+      `stale: decision dec-on-call accepted risk only until a date that has passed: fnd-0904a035e353ad8e669034b6 (path.to_sensitive_sink, critical) ended ${ended}; decide again`,
+    );
+    expect(r.stderr).not.toContain("fnd-111111111111111111111111");
+  });
+
   test("--data reads the public key from the data folder", async () => {
     const r = await cli([await file("ok-data.json", signed), "--data", dir]);
     expect(r.code).toBe(0);
