@@ -61,9 +61,10 @@ export function loadLauncherFiles(
     path.join(root, "config/launchers.json"),
     path.join(dataDir, "launchers.json"),
   ]) {
-    if (!existsSync(file)) continue;
+    // The launcher files are read at run time from the data folder: nothing for the build to trace.
+    if (!existsSync(/*turbopackIgnore: true*/ file)) continue;
     try {
-      const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
+      const raw: unknown = JSON.parse(readFileSync(/*turbopackIgnore: true*/ file, "utf8"));
       const parsed = LauncherFileSchema.safeParse(raw);
       if (!parsed.success)
         return {

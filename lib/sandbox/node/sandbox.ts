@@ -136,7 +136,10 @@ function allocateHostIds(): { uid: number; gid: number } | null {
   if (!isRoot()) return null;
   const accounts = new Set<number>();
   for (const file of ["/etc/passwd", "/etc/group"])
-    for (const line of (existsSync(file) ? readFileSync(file, "utf8") : "").split("\n"))
+    for (const line of (existsSync(/*turbopackIgnore: true*/ file)
+      ? readFileSync(/*turbopackIgnore: true*/ file, "utf8")
+      : ""
+    ).split("\n"))
       accounts.add(Number(line.split(":")[2]));
   const running = processUids();
   for (let tries = 0; tries < 64; tries++) {
@@ -222,7 +225,7 @@ function probeCgroups(): CgroupSupport {
     ?.slice(3);
   if (v2 !== undefined) {
     for (const mount of ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]) {
-      const base = path.join(mount, v2);
+      const base = path.join(/*turbopackIgnore: true*/ mount, v2);
       let controllers = "";
       try {
         controllers = readFileSync(path.join(base, "cgroup.subtree_control"), "utf8");
@@ -336,7 +339,7 @@ function run(command: string, args: string[], ids: { uid: number; gid: number } 
 
 function probe(env: Env): SandboxStatus {
   const bwrap = env.RELAY_REVIEW_BWRAP ?? which("bwrap", env);
-  if (!bwrap || !existsSync(bwrap)) {
+  if (!bwrap || !existsSync(/*turbopackIgnore: true*/ bwrap)) {
     return {
       ok: false,
       message: `stdio servers run only inside a sandbox, and bubblewrap (bwrap) is not installed on the workbench; run \`${SANDBOX_INSTALL_STEP}\``,
@@ -396,7 +399,7 @@ function probe(env: Env): SandboxStatus {
   const strace = env.RELAY_REVIEW_STRACE ?? which("strace", env);
   let straceNote: string | undefined;
   let usable: string | null = null;
-  if (!strace || !existsSync(strace))
+  if (!strace || !existsSync(/*turbopackIgnore: true*/ strace))
     straceNote =
       "strace is not installed, so what the server tried is not recorded (apt-get install strace)";
   else {
@@ -417,7 +420,7 @@ function probe(env: Env): SandboxStatus {
       prlimit,
       sh,
       strace: usable,
-      socat: socat && existsSync(socat) ? socat : null,
+      socat: socat && existsSync(/*turbopackIgnore: true*/ socat) ? socat : null,
       ...(straceNote ? { straceNote } : {}),
       version,
     },
@@ -493,7 +496,7 @@ export function sandboxHost(
     socat: tools.socat,
     sh: tools.sh,
     system,
-    etc: ETC_ENTRIES.filter((p) => existsSync(p)),
+    etc: ETC_ENTRIES.filter((p) => existsSync(/*turbopackIgnore: true*/ p)),
     generatedEtc: generatedEtcDir(),
     root: real(root),
     dataDir: real(dataDir),
