@@ -1,0 +1,319 @@
+/**
+ * The rule signals: each looks for one thing a payload does, and says what it found in words a
+ * reviewer can check against the excerpt. Each returns a strength in [0, 1]; detect.ts combines
+ * them with the model's score. Rules that could fire on text written for people (a quoted attack
+ * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
+ */
+import { countHidden, decodeTags } from "./text";
+
+export type Reason = { signal: SignalName; detail: string };
+export type SignalName =
+  | "hidden-characters"
+  | "addressed-to-ai"
+  | "tool-call"
+  | "egress-link"
+  | "role-marker"
+  | "encoded"
+  | "model";
+
+export type Hit = Reason & { strength: number; at: number };
+
+/**
+ * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
+ * "> " quoted line)? A quote that opens a data value (after `:`, `,`, `[`, `{`, `=`) is a JSON or
+ * form field, where payloads live, not a quotation.
+ */
+export function quoted(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  if (/^\s*>/.test(text.slice(lineStart, at))) return true;
+  const from = Math.max(lineStart, at - 300);
+  const open: number[] = [];
+  const pairs: Record<string, string> = {
+    '"': '"',
+    "`": "`",
+    "“": "”",
+    "«": "»",
+    "„": "“",
+    "'": "'",
+  };
+  let stack: string[] = [];
+  for (let i = from; i < at; i++) {
+    const ch = text[i]!;
+    const top = stack[stack.length - 1];
+    if (
+      top !== undefined &&
+      pairs[top] === ch &&
+      (ch !== "'" || !/\p{L}/u.test(text[i + 1] ?? ""))
+    ) {
+      stack.pop();
+      open.pop();
+    } else if (ch in pairs && (ch !== "'" || !/\p{L}/u.test(text[i - 1] ?? ""))) {
+      stack.push(ch);
+      open.push(i);
+    }
+    if (stack.length > 8) stack = stack.slice(-8);
+  }
+  const start = open[open.length - 1];
+  if (start === undefined) return false;
+  const before = text.slice(Math.max(0, start - 3), start).trimEnd();
+  return !/[:,[{=(]$/.test(before);
+}
+
+export function hiddenSignal(raw: string): Hit[] {
+  const c = countHidden(raw);
+  const hits: Hit[] = [];
+  if (c.tags > 0) {
+    const spelled = decodeTags(raw);
+    hits.push({
+      signal: "hidden-characters",
+      detail: `${c.tags} Unicode tag characters (invisible)${spelled ? ` spelling ${JSON.stringify(spelled.slice(0, 80))}` : ""}`,
+      strength: 0.9,
+      at: raw.search(/[\u{E0000}-\u{E007F}]/u),
+    });
+  }
+  if (c.bidi > 0)
+    hits.push({
+      signal: "hidden-characters",
+      detail: `${c.bidi} bidirectional control characters (what is shown differs from what is read)`,
+      strength: 0.7,
+      at: raw.search(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u),
+    });
+  if (c.ansi > 0)
+    hits.push({
+      signal: "hidden-characters",
+      detail: `${c.ansi} ANSI escape sequences (rewrite what a terminal shows)`,
+      strength: 0.7,
+      at: raw.indexOf("\u001B"),
+    });
+  // Zero-width characters are common in mail (preheader padding) and emoji (ZWJ): a reason, not a flag alone.
+  if (c.zeroWidth > 0)
+    hits.push({
+      signal: "hidden-characters",
+      detail: `${c.zeroWidth} zero-width characters`,
+      strength: c.zeroWidth >= 3 && /\p{L}[\u200B\u200C\u2060\uFEFF]\p{L}/u.test(raw) ? 0.3 : 0.1,
+      // eslint-disable-next-line no-misleading-character-class -- each invisible character is matched on its own, on purpose
+      at: raw.search(/[\u200B\u200C\u200D\u2060-\u2064\uFEFF\u00AD\u180E]/u),
+    });
+  if (c.controls > 0)
+    hits.push({
+      signal: "hidden-characters",
+      detail: `${c.controls} control characters`,
+      strength: 0.2,
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+      at: raw.search(/[\u0000-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F-\u009F]/u),
+    });
+  return hits;
+}
+
+const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language model|model|gpt|chatgpt|claude|gemini|copilot|ki|ki-assistent|ia|assistente|asistente|modèle|modelo|sprachmodell|modello)`;
+
+const ADDRESSED: [RegExp, string][] = [
+  [
+    new RegExp(
+      String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
+      "iu",
+    ),
+    'speaks to the reader as an AI ("if you are an AI…")',
+  ],
+  [
+    new RegExp(
+      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:${AI})(?:s)?\s*[,:]`,
+      "iu",
+    ),
+    'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
+  ],
+  [
+    new RegExp(
+      String.raw`\b(?:to|for)\s+(?:the|any|all)\s+(?:${AI})s?\s+(?:reading|processing|summari[sz]ing|handling|parsing)\b`,
+      "iu",
+    ),
+    "text for the AI that reads or summarises it",
+  ],
+  [
+    /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)/iu,
+    "tells the reader to drop its instructions",
+  ],
+  [
+    /\b(?:ignoriere|vergiss)\b.{0,30}\b(?:anweisungen|instruktionen|regeln)\b|\b(?:ignore[zs]?|oublie[zs]?)\b.{0,30}\binstructions\b|\b(?:ignora|olvida|esqueça|ignore|dimentica)\b.{0,30}\b(?:instrucciones|instruções|istruzioni)\b/iu,
+    "tells the reader to drop its instructions (in another language)",
+  ],
+  [
+    /\b(?:in|to|at the end of|at the start of)\s+your\s+(?:response|reply|answer|output|summary|next message)\b|\byour\s+(?:response|reply|answer|output)\s+(?:must|should)\b/iu,
+    "instructs how the reader should write its reply",
+  ],
+  [
+    /\b(?:do not|don't|never)\s+(?:tell|mention|inform|reveal\s+this\s+to|alert)\s+(?:the\s+)?user\b/iu,
+    "asks to keep something from the user",
+  ],
+  [
+    /\byou\s+are\s+now\s+(?:in\s+)?(?:a|an|the|dan|developer mode|jailbroken)\b|\bnew\s+(?:system\s+)?instructions?\s*:/iu,
+    "claims to change who the reader is or what it was told",
+  ],
+];
+
+export function addressedSignal(text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const [re, detail] of ADDRESSED) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const inQuote = quoted(text, m.index + m[0].length / 2);
+    hits.push({
+      signal: "addressed-to-ai",
+      detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
+      strength: inQuote ? 0.15 : 0.75,
+      at: m.index,
+    });
+  }
+  return hits;
+}
+
+const ROLE: [RegExp, string, number][] = [
+  [
+    /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|system_prompt|instructions?|important|admin)>/iu,
+    "a chat-template token or role tag",
+    0.8,
+  ],
+  [
+    /^\s*(?:#{1,4}\s*)?(?:system|assistant|developer)\s*(?:prompt|message|instruction|override)?\s*:\s*(?=\S)(?=.{0,80}\b(?:you|ignore|must|always|never|from now)\b)/imu,
+    "a line posing as a system or assistant message",
+    0.6,
+  ],
+  [
+    /^\s*(?:\[|\(|\{)\s*(?:system|admin|assistant)\s*(?:message|note|override)?\s*(?:\]|\)|\})/imu,
+    "a bracketed role marker",
+    0.5,
+  ],
+  [
+    /\b(?:begin|end)\s+(?:system|admin)\s+(?:prompt|message|instructions?)\b|\bSYSTEM\s+(?:OVERRIDE|PROMPT|NOTICE)\b/u,
+    "a fake system block",
+    0.6,
+  ],
+  [/^\s*(?:human|user)\s*:.{0,400}\n\s*assistant\s*:/imu, "a made-up conversation turn", 0.6],
+];
+
+export function roleSignal(text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const [re, detail, strength] of ROLE) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const inQuote = quoted(text, m.index + m[0].length / 2);
+    hits.push({
+      signal: "role-marker",
+      detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 60))}`,
+      strength: inQuote ? strength / 4 : strength,
+      at: m.index,
+    });
+  }
+  return hits;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * A tool the agent holds, named with arguments or a call verb. A tool name that is an ordinary
+ * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
+ * is not a tool call.
+ */
+export function toolSignal(text: string, tools: readonly string[]): Hit[] {
+  const hits: Hit[] = [];
+  for (const tool of tools.slice(0, 500)) {
+    if (tool.length < 3) continue;
+    const plain = /^[a-z]+$/.test(tool);
+    const name = escapeRe(tool);
+    const re = plain
+      ? new RegExp(
+          String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
+          "iu",
+        )
+      : new RegExp(
+          String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
+          "iu",
+        );
+    const m = re.exec(text);
+    if (!m) continue;
+    const inQuote = quoted(text, m.index) && !/\(|\{/.test(m[0]);
+    hits.push({
+      signal: "tool-call",
+      detail: `names the agent's tool ${JSON.stringify(tool)} with a call: ${JSON.stringify(m[0].slice(0, 80))}`,
+      strength: inQuote ? 0.3 : 0.7,
+      at: m.index,
+    });
+    if (hits.length >= 5) break;
+  }
+  return hits;
+}
+
+const LINK =
+  /!?\[[^\]\n]{0,200}\]\(\s*<?(https?:\/\/[^\s)>]{1,2000})|<(?:img|a|iframe|script|link|source|video|audio)\b[^>]{0,400}?\b(?:src|href)\s*=\s*["']?(https?:\/\/[^\s"'>]{1,2000})/giu;
+
+/**
+ * Markdown or HTML links and images to a host the egress control does not admit. An image is
+ * fetched by the client without a click, so its query string is a channel out; a link is one click.
+ */
+export function egressSignal(text: string, admit?: (host: string) => boolean): Hit[] {
+  if (!admit) return [];
+  const hits: Hit[] = [];
+  LINK.lastIndex = 0;
+  let n = 0;
+  for (const m of text.matchAll(LINK)) {
+    if (++n > 200) break;
+    const url = m[1] ?? m[2] ?? "";
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      continue;
+    }
+    if (admit(host)) continue;
+    const image =
+      m[0].startsWith("!") || /^<(?:img|iframe|script|link|source|video|audio)/i.test(m[0]);
+    const carries = /[?#].{8,}|\{|\$|%7B/i.test(url.slice(url.indexOf(host) + host.length));
+    hits.push({
+      signal: "egress-link",
+      detail: `${image ? "an image or embed" : "a link"} to ${host}, which the egress control does not admit${carries ? ", with data in the URL" : ""}`,
+      strength: image ? (carries ? 0.85 : 0.6) : carries ? 0.5 : 0.3,
+      at: m.index,
+    });
+    if (hits.length >= 5) break;
+  }
+  return hits;
+}
+
+/** Encoded runs worth decoding: base64 (24+ characters), hex (32+ digits). At most 8 of each. */
+export function encodedRuns(
+  text: string,
+): { kind: "base64" | "hex"; decoded: string; at: number }[] {
+  const out: { kind: "base64" | "hex"; decoded: string; at: number }[] = [];
+  let n = 0;
+  for (const m of text.matchAll(
+    /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g,
+  )) {
+    if (n++ >= 8) break;
+    const run = m[0];
+    if (/^[0-9a-fA-F]+$/.test(run)) continue; // hex below
+    if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue; // an identifier, not base64
+    const decoded = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString(
+      "utf8",
+    );
+    if (printable(decoded)) out.push({ kind: "base64", decoded, at: m.index });
+  }
+  n = 0;
+  for (const m of text.matchAll(
+    /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){16,4096}(?![0-9a-fA-F])/g,
+  )) {
+    if (n++ >= 8) break;
+    const digits = m[0].replace(/[\s:]/g, "");
+    const decoded = Buffer.from(digits.length % 2 ? digits.slice(0, -1) : digits, "hex").toString(
+      "utf8",
+    );
+    if (printable(decoded)) out.push({ kind: "hex", decoded, at: m.index });
+  }
+  return out;
+}
+
+/** Mostly letters and spaces: decoded text, not a hash or an image. */
+function printable(s: string): boolean {
+  if (s.length < 12 || s.includes("\uFFFD")) return false;
+  const letters = (s.match(/[\p{L}\s]/gu) ?? []).length;
+  return letters / s.length > 0.8 && /\s/.test(s);
+}

@@ -1,0 +1,131 @@
+/**
+ * Text handling shared by every detection signal and the trained model: the budget on what is
+ * scanned, the characters a reader cannot see, and the split into short windows the model scores.
+ * Everything here is pure and bounded: a server's text is attacker-controlled, so every loop is
+ * capped by the character budget, never by what the text contains.
+ */
+
+/** Characters scanned per text by default: a 10 kB ticket is read whole, a 1 MB dump is not. */
+export const DEFAULT_BUDGET = 64 * 1024;
+
+/** Zero-width and invisible formatting characters (a payload's way to hide words from a reviewer). */
+// eslint-disable-next-line no-misleading-character-class -- each invisible character is matched on its own, on purpose
+const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060-\u2064\uFEFF\u00AD\u180E]/gu;
+/** Bidirectional controls: reorder what a reader sees against what a model reads ("Trojan Source"). */
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/gu;
+/** Unicode tag characters (U+E0000–E007F): invisible, and each maps to an ASCII character. */
+const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+/** ANSI escape sequences (CSI and OSC) and the bare ESC: they rewrite a terminal a reviewer reads. */
+const ANSI =
+  // eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC: that is what this finds
+  /\u001B(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001B]{0,512}(?:\u0007|\u001B\\)?|[@-Z\\-_])?/gu;
+/** Other C0/C1 controls a text has no reason to carry (tab, LF and CR are text). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F-\u009F]/gu;
+
+export type HiddenCounts = {
+  zeroWidth: number;
+  bidi: number;
+  tags: number;
+  ansi: number;
+  controls: number;
+};
+
+function count(re: RegExp, text: string): number {
+  re.lastIndex = 0;
+  let n = 0;
+  for (const _ of text.matchAll(re)) n++;
+  return n;
+}
+
+export function countHidden(text: string): HiddenCounts {
+  return {
+    zeroWidth: count(ZERO_WIDTH, text),
+    bidi: count(BIDI, text),
+    tags: count(TAGS, text),
+    ansi: count(ANSI, text),
+    controls: count(CONTROLS, text),
+  };
+}
+
+/** The ASCII text that tag characters spell (U+E0020–E007E ↦ U+0020–007E). */
+export function decodeTags(text: string): string {
+  let out = "";
+  for (const m of text.matchAll(TAGS)) {
+    const cp = m[0].codePointAt(0)! - 0xe0000;
+    if (cp >= 0x20 && cp <= 0x7e) out += String.fromCharCode(cp);
+  }
+  return out;
+}
+
+/** What the model and the phrase signals read: no invisible characters, no escapes, NFKC. */
+export function visibleText(text: string): string {
+  return text
+    .replace(ANSI, " ")
+    .replace(TAGS, "")
+    .replace(ZERO_WIDTH, "")
+    .replace(BIDI, "")
+    .replace(CONTROLS, " ")
+    .normalize("NFKC");
+}
+
+/**
+ * Shows every character a reader would not see as a visible marker, for an excerpt a reviewer
+ * reads: `⟨U+202E⟩`, `⟨ESC⟩`. Tag characters are shown with the ASCII they spell.
+ */
+export function revealHidden(text: string): string {
+  return text
+    .replace(ANSI, (m) => `⟨ESC${JSON.stringify(m.slice(1)).slice(1, -1)}⟩`)
+    .replace(TAGS, (m) => {
+      const cp = m.codePointAt(0)! - 0xe0000;
+      return cp >= 0x20 && cp <= 0x7e ? `⟨tag:${String.fromCharCode(cp)}⟩` : "⟨tag⟩";
+    })
+    .replace(
+      // eslint-disable-next-line no-misleading-character-class -- each invisible character is matched on its own, on purpose
+      new RegExp(`${ZERO_WIDTH.source}|${BIDI.source}|${CONTROLS.source}`, "gu"),
+      (m) => `⟨U+${m.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
+    );
+}
+
+/** A bounded excerpt around a position, hidden characters revealed. */
+export function excerpt(text: string, at = 0, max = 240): string {
+  const start = Math.max(0, Math.min(at - 40, text.length - max));
+  const slice = text.slice(start, start + max);
+  return (start > 0 ? "…" : "") + revealHidden(slice) + (start + max < text.length ? "…" : "");
+}
+
+/** Caps on the windows a text is split into (the model's work per text is bounded by these). */
+export const MAX_SEGMENT_CHARS = 400;
+export const MAX_SEGMENTS = 2000;
+
+/**
+ * Splits text into short units a payload would occupy: sentences, lines, table cells and JSON
+ * string values. A payload is a sentence or three inside a much longer ticket, so the model scores
+ * each unit (and each pair of neighbours) and the text takes its highest score, rather than
+ * averaging a paragraph aimed at a model into the ticket around it.
+ */
+export function segments(text: string): string[] {
+  const units = text
+    .split(/(?<=[.!?。！？])\s+|\r?\n+|\s*[{}[\]|]+\s*|['"]\s*[,:]\s*['"]|\\n|\s{3,}/u)
+    .map((s) => s.replace(/^[\s'"`*>#\-–—•]+|[\s'"`*]+$/gu, ""))
+    .filter((s) => /\p{L}{2}/u.test(s));
+  const out: string[] = [];
+  for (const unit of units) {
+    // A unit with no sentence break (a minified blob) is cut into fixed pieces.
+    for (let i = 0; i < unit.length && out.length < MAX_SEGMENTS; i += MAX_SEGMENT_CHARS)
+      out.push(unit.slice(i, i + MAX_SEGMENT_CHARS));
+    if (out.length >= MAX_SEGMENTS) break;
+  }
+  return out;
+}
+
+/** Windows the model scores: every segment, and every pair of short neighbours. */
+export function windows(segs: string[]): string[] {
+  const out = [...segs];
+  for (let i = 0; i + 1 < segs.length; i++) {
+    const a = segs[i]!;
+    const b = segs[i + 1]!;
+    if (a.length + b.length <= MAX_SEGMENT_CHARS) out.push(`${a} ${b}`);
+  }
+  return out;
+}
