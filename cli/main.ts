@@ -44,6 +44,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       "audit verify (--workbench URL | --file EXPORT.json) [--public-key FILE]   walk the audit log's hash chain and signed heads: 0 intact, 1 broken (names the first break)",
     load: () => import("./commands/audit"),
   },
+  detect: {
+    summary:
+      "detect [--json] FILE|- | --jsonl FILE | eval   scan returned text for payloads aimed at a model (a count, not a control)",
+    load: () => import("./commands/detect"),
+  },
   import: {
     summary:
       "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config",

@@ -41,7 +41,7 @@ const { values } = parseArgs({
     "write-heldout": { type: "boolean", default: false },
     l2: { type: "string", default: "3e-3" },
     epochs: { type: "string", default: "6" },
-    "positive-weight": { type: "string", default: "1" },
+    "positive-weight": { type: "string", default: "1.5" },
   },
 });
 const dir = path.resolve(values.data);

@@ -44,6 +44,8 @@ export type Detailed = Verdict & {
 };
 
 const TAIL = 8 * 1024;
+/** A neighbour pair is scored when either sentence alone scores at least this. */
+const PAIR_FLOOR = 0.1;
 /** A text is flagged when its combined score reaches this. */
 export const FLAG_AT = 0.5;
 
@@ -71,7 +73,20 @@ type Scan = { hits: Hit[]; modelTop: { p: number; at: number } };
 function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; at: number } {
   let best = 0;
   let bestWindow = "";
-  for (const w of windows(segments(visible))) {
+  const segs = segments(visible);
+  const single = segs.map((w) => scoreWindow(model, w));
+  single.forEach((p, i) => {
+    if (p > best) {
+      best = p;
+      bestWindow = segs[i]!;
+    }
+  });
+  // A pair of neighbours is scored only when one of them already leans towards a payload: a
+  // payload split over two sentences shows in at least one, and clean text skips the second pass.
+  const pairs = windows(segs, (i) => Math.max(single[i]!, single[i + 1]!) >= PAIR_FLOOR).slice(
+    segs.length,
+  );
+  for (const w of pairs) {
     const p = scoreWindow(model, w);
     if (p > best) {
       best = p;
@@ -80,7 +95,8 @@ function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; 
   }
   if (best === 0) return { hit: null, p: 0, at: 0 };
   const at = Math.max(0, visible.indexOf(bestWindow.slice(0, 40)));
-  const inQuote = at > 0 && quoted(visible, at);
+  // Quoted when the middle of the window sits inside a quotation (a bug report quoting a payload).
+  const inQuote = quoted(visible, at + Math.floor(bestWindow.length / 2));
   const t = model.threshold;
   // Map the model's probability so its threshold lands on FLAG_AT; a quoted sentence counts for less.
   // Below its threshold the model only supports other signals (at most 0.3), it never tips a text alone.

@@ -60,51 +60,101 @@ const IMPERATIVE = new Set(
   ).split(/\s+/),
 );
 
-const CUES: [string, RegExp][] = [
+type Gate = ((tokens: Set<string>, text: string) => boolean) | null;
+/** Run the cue's regex only when one of these words is in the window (most windows skip most cues). */
+const w = (words: string): Gate => {
+  const set = new Set(words.split(" "));
+  return (tokens) => {
+    for (const t of set) if (tokens.has(t)) return true;
+    return false;
+  };
+};
+/** …or when one of these substrings is in the text. */
+const c =
+  (...parts: string[]): Gate =>
+  (_, text) =>
+    parts.some((p) => text.includes(p));
+
+const CUES: [string, RegExp, Gate][] = [
   [
     "ai",
     /\b(?:ai|a\.i\.|assistant|agent|chatbot|bot|llm|language model|model|gpt|chatgpt|claude|gemini|copilot|ki|ia|assistente|asistente|assistenten|modèle|modelo|modell)\b/u,
+    w(
+      "ai a assistant agent chatbot bot llm language model gpt chatgpt claude gemini copilot ki ia assistente asistente assistenten modèle modelo modell",
+    ),
   ],
   [
     "you",
     /\b(?:you|your|yours|du|dich|dir|dein|deine|sie|ihr|vous|votre|tu|ton|ta|tes|usted|su|você|seu|sua)\b/u,
+    w(
+      "you your yours du dich dir dein deine sie ihr vous votre tu ton ta tes usted su você seu sua",
+    ),
   ],
-  ["my", /\b(?:my|mine|me|mein|meine|mon|ma|mes|mi|mis|meu|minha|mio|mia)\b/u],
-  ["please", /\b(?:please|kindly|bitte|s'il vous plaît|svp|por favor|per favore)\b/u],
+  [
+    "my",
+    /\b(?:my|mine|me|mein|meine|mon|ma|mes|mi|mis|meu|minha|mio|mia)\b/u,
+    w("my mine me mein meine mon ma mes mi mis meu minha mio mia"),
+  ],
+  [
+    "please",
+    /\b(?:please|kindly|bitte|s'il vous plaît|svp|por favor|per favore)\b/u,
+    w("please kindly bitte s'il svp por per"),
+  ],
   [
     "response",
     /\b(?:your (?:response|reply|answer|output|summary)|in (?:your|the) (?:response|reply|answer))\b/u,
+    w("your in"),
   ],
   [
     "override",
     /\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instruction|instructions|prompt|rules|guidelines|above|previous|prior)\b/u,
+    w("ignore disregard forget override bypass"),
   ],
   [
     "instead",
     /\b(?:instead|immediately|right now|without (?:asking|telling|confirm\w*)|do not (?:tell|mention|inform)|don't (?:tell|mention))\b/u,
+    w("instead immediately right without do don't"),
   ],
   [
     "cred",
     /\b(?:password|passcode|api[ _-]?key|token|secret|credential|credentials|ssh|private key|2fa|otp|pin|cvv|card number|account number|routing number|ssn|social security)\b/u,
+    w(
+      "password passcode api token secret credential credentials ssh private 2fa otp pin cvv card account routing ssn social",
+    ),
   ],
   [
     "exfil",
     /\b(?:send|forward|email|e-mail|upload|post|transfer|share|leak|exfiltrate|copy)\b.{0,60}\b(?:to|at|with)\b/u,
+    w("send forward email e upload post transfer share leak exfiltrate copy"),
   ],
-  ["addr", /[\w.+-]+@[\w-]+\.[\w.-]+/u],
-  ["url", /\bhttps?:\/\/|\bwww\./u],
-  ["money", /(?:[$€£]\s?\d|\d\s?(?:usd|eur|dollars|euros|btc|bitcoin))/u],
-  ["access", /\b(?:grant|give|add)\b.{0,40}\b(?:access|permission|admin|owner|guest|role)\b/u],
-  ["destroy", /\b(?:delete|erase|wipe|remove|drop|destroy|disable|turn off|shut down|unlock)\b/u],
-  ["question", /\?\s*$/u],
+  ["addr", /[\w.+-]+@[\w-]+\.[\w.-]+/u, c("@")],
+  ["url", /\bhttps?:\/\/|\bwww\./u, c("http", "www.")],
+  [
+    "money",
+    /(?:[$€£]\s?\d|\d\s?(?:usd|eur|dollars|euros|btc|bitcoin))/u,
+    c("$", "€", "£", "usd", "eur", "dollar", "btc", "bitcoin"),
+  ],
+  [
+    "access",
+    /\b(?:grant|give|add)\b.{0,40}\b(?:access|permission|admin|owner|guest|role)\b/u,
+    w("grant give add"),
+  ],
+  [
+    "destroy",
+    /\b(?:delete|erase|wipe|remove|drop|destroy|disable|turn off|shut down|unlock)\b/u,
+    w("delete erase wipe remove drop destroy disable turn shut unlock"),
+  ],
+  ["question", /\?\s*$/u, c("?")],
   // A sender speaking of itself ("reply to this email", "contact us"): service mail, not a payload.
   [
     "sender",
     /\b(?:this (?:email|message|mail|link|page|receipt|notification)|contact us|our (?:team|app|website|site|blog|store|terms|privacy)|us at)\b/u,
+    w("this contact our us"),
   ],
   [
     "code",
     /[;{}=]\s*$|^\s*(?:import|from|def|class|return|if|for|while|const|let|var|function)\b/u,
+    null,
   ],
 ];
 
@@ -145,7 +195,9 @@ export function featurize(window: string): number[] {
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   if (tokens.slice(1, 4).some((t) => IMPERATIVE.has(t))) out.push(hash("cue:imperative-early"));
   const present: string[] = [];
-  for (const [name, re] of CUES) if (re.test(text)) present.push(name);
+  const tokenSet = new Set(tokens);
+  for (const [name, re, gate] of CUES)
+    if ((gate === null || gate(tokenSet, text)) && re.test(text)) present.push(name);
   for (const name of present) out.push(hash(`cue:${name}`));
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
   for (let i = 0; i < present.length; i++)

@@ -111,50 +111,52 @@ const ADDRESSED: [RegExp, string][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
-      "iu",
+      "u",
     ),
     'speaks to the reader as an AI ("if you are an AI…")',
   ],
   [
     new RegExp(
       String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:${AI})(?:s)?\s*[,:]`,
-      "iu",
+      "u",
     ),
     'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
   ],
   [
     new RegExp(
       String.raw`\b(?:to|for)\s+(?:the|any|all)\s+(?:${AI})s?\s+(?:reading|processing|summari[sz]ing|handling|parsing)\b`,
-      "iu",
+      "u",
     ),
     "text for the AI that reads or summarises it",
   ],
   [
-    /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)/iu,
+    /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)/u,
     "tells the reader to drop its instructions",
   ],
   [
-    /\b(?:ignoriere|vergiss)\b.{0,30}\b(?:anweisungen|instruktionen|regeln)\b|\b(?:ignore[zs]?|oublie[zs]?)\b.{0,30}\binstructions\b|\b(?:ignora|olvida|esqueça|ignore|dimentica)\b.{0,30}\b(?:instrucciones|instruções|istruzioni)\b/iu,
+    /\b(?:ignoriere|vergiss)\b.{0,30}\b(?:anweisungen|instruktionen|regeln)\b|\b(?:ignore[zs]?|oublie[zs]?)\b.{0,30}\binstructions\b|\b(?:ignora|olvida|esqueça|ignore|dimentica)\b.{0,30}\b(?:instrucciones|instruções|istruzioni)\b/u,
     "tells the reader to drop its instructions (in another language)",
   ],
   [
-    /\b(?:in|to|at the end of|at the start of)\s+your\s+(?:response|reply|answer|output|summary|next message)\b|\byour\s+(?:response|reply|answer|output)\s+(?:must|should)\b/iu,
+    /\b(?:in|to|at the end of|at the start of)\s+your\s+(?:response|reply|answer|output|summary|next message)\b|\byour\s+(?:response|reply|answer|output)\s+(?:must|should)\b/u,
     "instructs how the reader should write its reply",
   ],
   [
-    /\b(?:do not|don't|never)\s+(?:tell|mention|inform|reveal\s+this\s+to|alert)\s+(?:the\s+)?user\b/iu,
+    /\b(?:do not|don't|never)\s+(?:tell|mention|inform|reveal\s+this\s+to|alert)\s+(?:the\s+)?user\b/u,
     "asks to keep something from the user",
   ],
   [
-    /\byou\s+are\s+now\s+(?:in\s+)?(?:a|an|the|dan|developer mode|jailbroken)\b|\bnew\s+(?:system\s+)?instructions?\s*:/iu,
+    /\byou\s+are\s+now\s+(?:in\s+)?(?:a|an|the|dan|developer mode|jailbroken)\b|\bnew\s+(?:system\s+)?instructions?\s*:/u,
     "claims to change who the reader is or what it was told",
   ],
 ];
 
 export function addressedSignal(text: string): Hit[] {
   const hits: Hit[] = [];
+  // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
+  const lower = text.toLowerCase();
   for (const [re, detail] of ADDRESSED) {
-    const m = re.exec(text);
+    const m = re.exec(lower);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
     hits.push({

@@ -108,7 +108,8 @@ export function segments(text: string): string[] {
   const units = text
     .split(/(?<=[.!?。！？])\s+|\r?\n+|\s*[{}[\]|]+\s*|['"]\s*[,:]\s*['"]|\\n|\s{3,}/u)
     .map((s) => s.replace(/^[\s'"`*>#\-–—•]+|[\s'"`*]+$/gu, ""))
-    .filter((s) => /\p{L}{2}/u.test(s));
+    // A unit of one word (a JSON key, an id, a status) asks for nothing and is not scored.
+    .filter((s) => /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u.test(s));
   const out: string[] = [];
   for (const unit of units) {
     // A unit with no sentence break (a minified blob) is cut into fixed pieces.
@@ -119,10 +120,11 @@ export function segments(text: string): string[] {
   return out;
 }
 
-/** Windows the model scores: every segment, and every pair of short neighbours. */
-export function windows(segs: string[]): string[] {
+/** Windows the model scores: every segment, and every pair of short neighbours (optionally only pairs `pair(i)` allows). */
+export function windows(segs: string[], pair: (i: number) => boolean = () => true): string[] {
   const out = [...segs];
   for (let i = 0; i + 1 < segs.length; i++) {
+    if (!pair(i)) continue;
     const a = segs[i]!;
     const b = segs[i + 1]!;
     if (a.length + b.length <= MAX_SEGMENT_CHARS) out.push(`${a} ${b}`);

@@ -1,0 +1,82 @@
+/**
+ * Detection (issue 31): the held-out figures `relay-review detect eval` prints, each beside its goal,
+ * and the work the gate would add per result: the detector's median time on a 10 kB tool result
+ * (goal ≤ 2 ms) and on a 1 MB one (bounded by the character budget: goal ≤ 25 ms).
+ */
+import { detectDetailed, shippedModel } from "../../lib/detection/detect";
+import { findRoot, formatResult, heldOutSlices, measure } from "../../lib/detection/eval";
+import type { BenchResult } from "../types";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** A tool result like a ticket search: JSON records with prose bodies, `bytes` long. */
+function ticketResult(bytes: number): string {
+  const bodies = [
+    "Customer reports that the export to CSV fails with a timeout after about 30 seconds on large projects.",
+    "Please reset the SSO configuration for the staging tenant; the certificate expired last night.",
+    "The invoice for March shows the wrong VAT rate. Could you send a corrected copy to billing?",
+    "Steps: open Settings, choose Integrations, click Reconnect. The page reloads but nothing changes.",
+  ];
+  const records: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const r = JSON.stringify({
+      id: `T-${10_000 + i}`,
+      status: i % 3 ? "open" : "pending",
+      body: bodies[i % bodies.length],
+    });
+    records.push(r);
+    size += r.length + 1;
+  }
+  return `[${records.join(",")}]`.slice(0, bytes);
+}
+
+function timeIt(text: string, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    detectDetailed(text, { tools: ["search_tickets", "send_email", "update_ticket"] });
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+export function run(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const model = shippedModel();
+  console.log(`  model threshold ${model.threshold}, seed ${String(model.provenance.seed)}`);
+  for (const slice of heldOutSlices(findRoot())) {
+    const r = measure(slice);
+    console.log(`  ${formatResult(r)}`);
+    if (r.goal === null) continue;
+    results.push({
+      name: `detect: ${r.name} (${r.kind === "attack" ? "recall" : "false positives"})`,
+      figure: `${r.rate.share.toFixed(3)} (${r.rate.k}/${r.rate.n}, 95 % CI ${r.rate.low.toFixed(3)}–${r.rate.high.toFixed(3)})`,
+      goal: r.kind === "attack" ? `≥ ${r.goal}` : `≤ ${r.goal}`,
+      pass: r.pass === true,
+    });
+  }
+  const small = ticketResult(10 * 1024);
+  const large = ticketResult(1024 * 1024);
+  timeIt(small, 20); // warm up
+  const tSmall = timeIt(small, 200);
+  const tLarge = timeIt(large, 20);
+  results.push(
+    {
+      name: "detect: added per 10 kB tool result (median of 200)",
+      figure: `${tSmall.toFixed(2)} ms`,
+      goal: "≤ 2 ms",
+      pass: tSmall <= 2,
+    },
+    {
+      name: "detect: added per 1 MB tool result (median of 20; 64 KiB read)",
+      figure: `${tLarge.toFixed(2)} ms`,
+      goal: "≤ 25 ms (bounded by the budget)",
+      pass: tLarge <= 25,
+    },
+  );
+  return Promise.resolve(results);
+}
