@@ -3,14 +3,10 @@
  * and the work the gate would add per result: the detector's median time on a 10 kB tool result
  * (goal ≤ 2 ms) and on a 1 MB one (bounded by the character budget: goal ≤ 25 ms).
  */
+import os from "node:os";
 import { detectDetailed, shippedModel } from "../../lib/detection/detect";
 import { findRoot, formatResult, heldOutSlices, measure } from "../../lib/detection/eval";
-import type { BenchResult } from "../types";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+import { median, type BenchResult } from "../types";
 
 /** A tool result like a ticket search: JSON records with prose bodies, `bytes` long. */
 function ticketResult(bytes: number): string {
@@ -34,14 +30,22 @@ function ticketResult(bytes: number): string {
   return `[${records.join(",")}]`.slice(0, bytes);
 }
 
-function timeIt(text: string, runs: number): number {
-  const times: number[] = [];
+/**
+ * Median wall time and median CPU time (this process's user + system) per call. On a shared
+ * machine the wall time includes waiting for a core; the CPU time is the work the call adds.
+ */
+function timeIt(text: string, runs: number): { wall: number; cpu: number } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     detectDetailed(text, { tools: ["search_tickets", "send_email", "update_ticket"] });
-    times.push(performance.now() - t0);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  return median(times);
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 export function run(): Promise<BenchResult[]> {
@@ -64,18 +68,19 @@ export function run(): Promise<BenchResult[]> {
   timeIt(small, 20); // warm up
   const tSmall = timeIt(small, 200);
   const tLarge = timeIt(large, 20);
+  const load = os.loadavg()[0]!.toFixed(1);
   results.push(
     {
-      name: "detect: added per 10 kB tool result (median of 200)",
-      figure: `${tSmall.toFixed(2)} ms`,
+      name: "detect: added per 10 kB tool result (median of 200, wall)",
+      figure: `${tSmall.wall.toFixed(2)} ms wall, ${tSmall.cpu.toFixed(2)} ms CPU (load average ${load} on ${os.cpus().length} cores)`,
       goal: "≤ 2 ms",
-      pass: tSmall <= 2,
+      pass: tSmall.wall <= 2,
     },
     {
-      name: "detect: added per 1 MB tool result (median of 20; 64 KiB read)",
-      figure: `${tLarge.toFixed(2)} ms`,
+      name: "detect: added per 1 MB tool result (median of 20; 64 KiB read, wall)",
+      figure: `${tLarge.wall.toFixed(2)} ms wall, ${tLarge.cpu.toFixed(2)} ms CPU`,
       goal: "≤ 25 ms (bounded by the budget)",
-      pass: tLarge <= 25,
+      pass: tLarge.wall <= 25,
     },
   );
   return Promise.resolve(results);

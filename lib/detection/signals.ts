@@ -117,7 +117,7 @@ const ADDRESSED: [RegExp, string][] = [
   ],
   [
     new RegExp(
-      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:${AI})(?:s)?\s*[,:]`,
+      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:ai\s+)?(?:${AI})(?:s)?\s*[,:]`,
       "u",
     ),
     'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
