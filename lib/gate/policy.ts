@@ -20,6 +20,7 @@
  *   (`decision.acceptedRisks[].until`) has ended. Whether a newer decision superseded this one is
  *   known only to the workbench that issued it; the gate cannot see that offline.
  */
+import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
 import type { DecisionRecord } from "@/lib/decisions/record";
 
 export type GatePolicy = {
@@ -170,6 +171,8 @@ export function checkAcceptedRisks(
 
 /** Events the gate writes to stderr, one JSON object per line. */
 export type GateEvent =
+  /** A relayed result lib/detection flagged (issue 31): a count, never a refusal. */
+  | ContentFlaggedEvent
   | {
       event: "gate_started";
       server: string;

@@ -25,6 +25,7 @@ import "server-only";
  * speaks to neither. Progress and cancellation are relayed. Server stderr is kept as a tail for
  * error messages, not relayed.
  */
+import { scanRelayed, type ContentScanMode } from "@/lib/detection/gate-scan";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import {
   createServer as createHttpServer,
@@ -126,6 +127,8 @@ export type GateOptions = {
   consent?: () => Promise<{ ok: true } | { ok: false; error: InspectError } | null>;
   /** The clock the record's acceptances are checked against (tests set it); default the system's. */
   now?: () => Date;
+  /** What a result flagged by lib/detection does: `flag` (default) passes it and logs, `hold` withholds it. */
+  contentScan?: ContentScanMode;
 };
 
 export type GateStartFailure = {
@@ -479,8 +482,21 @@ export class Gate {
     switch (verdict.kind) {
       case "serve":
         return { [verdict.field]: this.visible[verdict.list] };
-      case "forward":
-        return this.forward(request, extra);
+      case "forward": {
+        // Detection (issue 31): counts what arrives, never refuses; `hold` swaps the text for a notice.
+        const scanned = scanRelayed(
+          request.method,
+          request.params,
+          await this.forward(request, extra),
+          {
+            server: this.policy.serverName,
+            tools: this.visibleTools,
+            mode: this.options.contentScan,
+          },
+        );
+        if (scanned.event) this.options.onEvent(scanned.event);
+        return scanned.result;
+      }
       case "refuse":
         this.options.onEvent(verdict.event);
         throw new GateError(verdict.code, verdict.message, verdict.data);
