@@ -89,9 +89,7 @@ export async function run(argv: string[]): Promise<number> {
         bad++;
         continue;
       }
-      process.stdout.write(
-        `${JSON.stringify(detect(text, { tools: tools }))}\n`,
-      );
+      process.stdout.write(`${JSON.stringify(detect(text, { tools: tools }))}\n`);
     }
     return bad ? 2 : 0;
   }
