@@ -4,6 +4,7 @@
  * the others paint from the review's head (lib/reviews/api.ts `ReviewHead`) and their own routes.
  */
 export const REVIEW_SECTIONS = [
+  { id: "summary", label: "Summary", document: false },
   { id: "servers", label: "Servers & surface", document: true },
   { id: "sources", label: "Sources & writers", document: true },
   { id: "agents", label: "Agents & tool sets", document: true },
@@ -17,6 +18,9 @@ export type ReviewSectionId = (typeof REVIEW_SECTIONS)[number]["id"];
 export function sectionNeedsDocument(id: ReviewSectionId): boolean {
   return REVIEW_SECTIONS.find((s) => s.id === id)?.document ?? true;
 }
+
+/** Where a review opens: its state at a glance (issue 29, item 5). */
+export const DEFAULT_SECTION: ReviewSectionId = "summary";
 
 export function isReviewSection(value: string | undefined): value is ReviewSectionId {
   return REVIEW_SECTIONS.some((s) => s.id === value);

@@ -46,6 +46,10 @@ const GraphSection = dynamic(
   () => import("@/components/review/graph-section").then((m) => gated(m.GraphSection)),
   { loading: sectionLoading },
 );
+const SummarySection = dynamic(
+  () => import("@/components/review/summary-section").then((m) => gated(m.SummarySection)),
+  { loading: sectionLoading },
+);
 const HistorySection = dynamic(
   () => import("@/components/review/history-section").then((m) => gated(m.HistorySection)),
   { loading: sectionLoading },
@@ -140,6 +144,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
         ) : (
           <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />
         ))}
+      {section === "summary" && <SummarySection id={id} revision={head.revision} />}
       {section === "sources" && record && <SourcesSection editor={editor} review={record.review} />}
       {section === "servers" && record && (
         <ServersSection

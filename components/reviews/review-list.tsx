@@ -1,17 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ImportPanel } from "@/components/import/import-panel";
 import { reviewKeys } from "@/components/query-keys";
+import { ReviewTable } from "@/components/reviews/review-table";
 import { createReview, deleteReview, reviewListOptions } from "@/components/reviews/queries";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import type { ReviewSummary } from "@/lib/reviews/api";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
 export function ReviewList() {
   const queryClient = useQueryClient();
@@ -109,39 +107,7 @@ export function ReviewList() {
             </p>
           </div>
         ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Revision</th>
-                <th scope="col">Updated</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.reviews.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <Link href={`/reviews/${r.id}`}>{r.title}</Link>
-                  </td>
-                  <td className="num">{r.revision}</td>
-                  <td className="muted">{dateFormat.format(new Date(r.updatedAt))}</td>
-                  <td style={{ textAlign: "right" }}>
-                    <button
-                      type="button"
-                      className="btn btn-danger"
-                      aria-label={`Delete ${r.title}`}
-                      onClick={() => setPendingDelete(r)}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ReviewTable reviews={list.data.reviews} onDelete={setPendingDelete} />
         )}
       </section>
       <ConfirmDialog

@@ -42,3 +42,22 @@ export function decisionInForceFor(
   }
   return null;
 }
+
+/**
+ * Where a decision is in its life, for the summary and the reviews list:
+ * - `pending`: a proposal still waiting for its approvals (four eyes, issue 29 item 3): it does not
+ *   count as a decision yet. Read from the decision's own `status` when it carries one ("proposed"
+ *   or "pending"); a decision without one was recorded in force, as every decision was before.
+ * - `superseded`: a newer decision for the same pair replaced it.
+ * - `in_force`: neither; its state (current or stale) is `decisionStatus`'s (lib/decisions/staleness.ts).
+ */
+export type DecisionLifecycleStatus = "in_force" | "superseded" | "pending";
+
+export function lifecycleStatus(
+  decision: Decision,
+  retired: ReadonlyMap<string, string>,
+): DecisionLifecycleStatus {
+  const status = (decision as { status?: unknown }).status;
+  if (status === "proposed" || status === "pending") return "pending";
+  return retired.has(decision.id) ? "superseded" : "in_force";
+}

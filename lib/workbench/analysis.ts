@@ -14,10 +14,10 @@ import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Review } from "@/lib/review/schema";
 import type { Db } from "@/lib/store/db";
 import { readReview } from "@/lib/store/reviews";
+import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
-import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
-import { blockedReason, checkPin } from "@/lib/workbench/surface";
+import { blockedReason } from "@/lib/workbench/surface";
 
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
 
@@ -36,26 +36,24 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
 }
 
 /** Each server's tool list for the analysis: its current surface where it has one, else its declared tools. */
-async function currentToolLists(db: Db, reviewId: string, review: Review) {
-  const current = await currentInspections(db, reviewId);
-  const snapshots = new Map<string, SurfaceSnapshot>();
-  for (const server of review.servers) {
-    // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
-    const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
-    if (snapshot) snapshots.set(server.id, snapshot);
-  }
+async function currentToolLists(ctx: ReviewContext, review: Review) {
+  // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
   const lists = toolListsFromReview(
     review,
-    new Map([...snapshots].map(([id, s]) => [id, snapshotTools(s)])),
+    new Map(
+      review.servers.flatMap((server) => {
+        const snapshot = ctx.snapshots.get(server.id);
+        return snapshot ? [[server.id, snapshotTools(snapshot)] as const] : [];
+      }),
+    ),
   );
   for (const list of lists) {
     // The current inspection's OAuth grant is evidence for the credential control; absent when
     // the server was not reached through OAuth (so an analysis without grants is unchanged).
-    const authorization = current.get(list.serverId)?.authorization;
+    const authorization = ctx.current.get(list.serverId)?.authorization;
     if (authorization) list.grantedScopes = grantedScopesBinding(authorization.scopes) ?? [];
     const server = review.servers.find((s) => s.id === list.serverId);
-    const snapshot = snapshots.get(list.serverId);
-    const check = server?.pin && snapshot ? await checkPin(db, reviewId, server, snapshot) : null;
+    const check = server?.pin ? await ctx.pinCheckOf(server) : null;
     if (!server?.pin || !check?.comparison.blocked) continue;
     const c = check.comparison;
     const items = c.status === "mismatch" && c.diff ? surfaceItemChanges(c.diff) : [];
@@ -71,6 +69,20 @@ async function currentToolLists(db: Db, reviewId: string, review: Review) {
 }
 
 /**
+ * The analysis of a document (the context's, or another revision's: the share view may be frozen
+ * at an old one) against the context's current surfaces. `shared`: the document is the shared
+ * parse, so its analysis may come from (and go to) the cache below.
+ */
+export async function analyzeInContext(
+  ctx: ReviewContext,
+  review: Review,
+  shared = false,
+): Promise<Analysis> {
+  const lists = await currentToolLists(ctx, review);
+  return shared ? analyzeShared(review, lists) : analyzeReview(review, lists);
+}
+
+/**
  * The analysis of any revision's document of a stored review (the share view may be frozen at an
  * old one), with each server's current surface where it has one.
  */
@@ -79,7 +91,7 @@ export async function analyzeReviewDocument(
   reviewId: string,
   review: Review,
 ): Promise<Analysis> {
-  return analyzeReview(review, await currentToolLists(db, reviewId, review));
+  return (await openReview(db, reviewId)).analysisOf(review);
 }
 
 /**
@@ -109,11 +121,12 @@ function analyzeShared(review: Review, lists: ReturnType<typeof toolListsFromRev
 
 /** The analysis of a loaded review record, labelled with its id and revision. */
 export async function analyzeRecord(db: Db, record: ReviewRecord): Promise<ReviewAnalysis> {
-  return {
-    reviewId: record.id,
-    revision: record.revision,
-    ...(await analyzeReviewDocument(db, record.id, record.review)),
-  };
+  return labelled(await openReview(db, record.id, { record }));
+}
+
+/** The context's analysis, labelled with its review's id and revision. */
+export async function labelled(ctx: ReviewContext): Promise<ReviewAnalysis> {
+  return { reviewId: ctx.record.id, revision: ctx.record.revision, ...(await ctx.analysis()) };
 }
 
 /**
@@ -124,6 +137,5 @@ export async function analyzeRecord(db: Db, record: ReviewRecord): Promise<Revie
 export async function analyzeStoredReview(db: Db, id: ReviewId): Promise<ReviewAnalysis | null> {
   const record = await readReview(db, id);
   if (!record) return null;
-  const lists = await currentToolLists(db, record.id, record.review);
-  return { reviewId: record.id, revision: record.revision, ...analyzeShared(record.review, lists) };
+  return labelled(await openReview(db, id, { record, readOnly: true }));
 }

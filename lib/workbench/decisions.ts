@@ -11,9 +11,7 @@ import type { Analysis } from "@/lib/analysis/analyze";
 import type { ServerId } from "@/lib/ids";
 import { splitToolKey } from "@/lib/model/ids";
 import { egressDefaultDeny } from "@/lib/controls/egress";
-import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
 import { controlEntry, controlEvaluations } from "@/lib/controls/registry";
-import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
 import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
@@ -25,9 +23,7 @@ import {
 } from "@/lib/decisions/record";
 import { renderDecisionMarkdown, type ReportAnalysisSummary } from "@/lib/decisions/report";
 import { resolveAcceptances } from "@/lib/decisions/acceptance";
-import { decisionFindings, type DecisionFinding } from "@/lib/decisions/findings";
 import { decisionInForceFor, supersededBy } from "@/lib/decisions/lifecycle";
-import { scanSurface, type SuspiciousFlag } from "@/lib/surface/suspicious";
 import {
   buildExport,
   type ExportFile,
@@ -56,28 +52,30 @@ import { listInspections } from "@/lib/store/snapshots";
 import { diffSurfaces, surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
-import {
-  currentInspection,
-  currentInspections,
-  currentSurface,
-  inspectionSnapshot,
-} from "@/lib/workbench/current-surface";
-import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import { pinCheckNow } from "@/lib/workbench/surface";
+import { inspectionSnapshot } from "@/lib/workbench/current-surface";
+import { openReview, type FindingsNow, type ReviewContext } from "@/lib/workbench/review-context";
 
 /** Egress default-deny for a decision condition: from the policy text, never from a summary. */
 export { egressDefaultDeny };
+
+/**
+ * A context for `review` (a document of the stored review, or one about to be saved): the stored
+ * review's current surfaces with this document. For the (db, reviewId, review) helpers below that
+ * predate `openReview`; a route opens its context once instead.
+ */
+async function contextFor(db: Db, reviewId: string, review: Review): Promise<ReviewContext> {
+  const stored = await getReview(db, reviewId);
+  if (!stored) throw reviewNotFound(reviewId);
+  return openReview(db, reviewId, { record: { ...stored, review } });
+}
 
 /** Each server's current surface fingerprint (lib/workbench/current-surface.ts); null when never inspected. */
 export async function currentSurfaces(
   db: Db,
   reviewId: string,
   review: Review,
-): Promise<Map<ServerId, string | null>> {
-  const current = await currentInspections(db, reviewId);
-  return new Map(
-    review.servers.map((server) => [server.id, current.get(server.id)?.surfaceSha256 ?? null]),
-  );
+): Promise<ReadonlyMap<ServerId, string | null>> {
+  return (await contextFor(db, reviewId, review)).surfaces;
 }
 
 /**
@@ -89,43 +87,45 @@ export async function currentGrants(
   db: Db,
   reviewId: string,
   review: Review,
-): Promise<Map<ServerId, string[] | null>> {
-  const current = await currentInspections(db, reviewId);
-  return new Map(
-    review.servers.map((server) => [
-      server.id,
-      grantedScopesBinding(current.get(server.id)?.authorization?.scopes),
-    ]),
-  );
+): Promise<ReadonlyMap<ServerId, string[] | null>> {
+  return (await contextFor(db, reviewId, review)).grants;
 }
+
+/** The open findings of `review` now (see `FindingsNow`). */
+export async function findingsNow(db: Db, reviewId: string, review: Review): Promise<FindingsNow> {
+  return (await contextFor(db, reviewId, review)).findings();
+}
+
+export type { FindingsNow };
 
 /**
  * The items that changed between each stale decision's bound surface and its server's surface
  * now, from the stored snapshots (keyed by `surfaceChangeKey`), so a stale message names them.
  * A pair whose snapshots are not both stored is left out: its message names the fingerprints.
+ * The current snapshot is the context's; only a decision's older bound surface is read here.
  */
-export async function surfaceChangesOf(
-  db: Db,
-  reviewId: string,
-  decisions: readonly Decision[],
-  surfaces: ReadonlyMap<ServerId, string | null>,
+export async function surfaceChangesIn(
+  ctx: ReviewContext,
+  decisions: readonly Decision[] = ctx.review.decisions,
 ): Promise<Map<string, SurfaceItemChange[]>> {
   const out = new Map<string, SurfaceItemChange[]>();
   const snapshots = new Map<string, SurfaceSnapshot | null>();
   const snapshotOf = async (serverId: string, surfaceSha256: string) => {
+    const current = ctx.snapshots.get(serverId);
+    if (current?.surfaceSha256 === surfaceSha256) return current;
     const key = `${serverId}>${surfaceSha256}`;
     if (!snapshots.has(key)) {
-      const inspection = (await listInspections(db, reviewId, serverId)).find(
+      const inspection = (await listInspections(ctx.db, ctx.reviewId, serverId)).find(
         (i) => i.status === "ok" && i.surfaceSha256 === surfaceSha256 && i.snapshotSha256,
       );
-      const parsed = await inspectionSnapshot(db, inspection ?? null);
+      const parsed = await inspectionSnapshot(ctx.db, inspection ?? null);
       snapshots.set(key, parsed && parsed.surfaceSha256 === surfaceSha256 ? parsed : null);
     }
     return snapshots.get(key) ?? null;
   };
   for (const d of decisions) {
     const before = d.bound.surfaceSha256;
-    const after = surfaces.get(d.serverId) ?? null;
+    const after = ctx.surfaces.get(d.serverId) ?? null;
     if (
       before === null ||
       after === null ||
@@ -143,27 +143,45 @@ export async function surfaceChangesOf(
   return out;
 }
 
+export type DecisionChecks = Required<Omit<DecisionViewContext, "now" | "findings">> & {
+  findings: FindingsNow;
+};
+
+/**
+ * Everything a decision's status is checked against now, from the context, assembled in one place
+ * (the decisions list, the state route, the share view and the stale events all read this).
+ */
+export async function decisionChecks(
+  ctx: ReviewContext,
+  decisions: readonly Decision[] = ctx.review.decisions,
+): Promise<DecisionChecks> {
+  return {
+    surfaceChanges: await surfaceChangesIn(ctx, decisions),
+    grants: ctx.grants,
+    findings: await ctx.findings(),
+    supersededBy: supersededBy(ctx.review.decisions),
+  };
+}
+
 /**
  * Refuses an approval of a server whose pin is blocked now (its latest inspection differs from the
  * pin under "block"): the CONFLICT names the changed items. A rejection always passes.
  */
-export async function assertDecidable(
-  db: Db,
-  reviewId: string,
-  review: Review,
+export function assertDecidable(
+  ctx: ReviewContext,
   serverId: string,
   verdict: Decision["verdict"],
-): Promise<void> {
+): void {
   if (verdict === "rejected") return;
-  const server = review.servers.find((s) => s.id === serverId);
+  const server = ctx.review.servers.find((s) => s.id === serverId);
   if (!server) return; // buildDecision names the unknown server
-  const check = await pinCheckNow(db, reviewId, server);
+  const check = ctx.pinChecks.get(server.id) ?? null;
   const error = check ? blockedDecisionError(server, check.comparison) : null;
   if (error) throw error;
   if (!check && server.pin?.onSurfaceChange === "block") {
     // The current inspection's snapshot cannot be read back (missing, or a format this version does
     // not read), so its items cannot be compared: fail closed on its fingerprint alone.
-    const current = await currentInspection(db, reviewId, server.id);
+    const current = ctx.current.get(server.id);
     if (current?.surfaceSha256 && current.surfaceSha256 !== server.pin.surfaceSha256) {
       throw new AppError(
         "CONFLICT",
@@ -190,65 +208,30 @@ export type StoredDecision = {
   currentGrantedScopes: string[] | null;
 };
 
-/** One decision of a stored review, as its record, report and export routes load it; NOT_FOUND otherwise. */
-export async function loadStoredDecision(
-  db: Db,
-  reviewId: string,
-  decisionId: string,
-): Promise<StoredDecision> {
-  const record = await getReview(db, reviewId);
-  if (!record) throw reviewNotFound(reviewId);
-  const decision = record.review.decisions.find((d) => d.id === decisionId);
+/** One decision of the context's review, as its record, report and export read it; NOT_FOUND otherwise. */
+export function storedDecision(ctx: ReviewContext, decisionId: string): StoredDecision {
+  const decision = ctx.review.decisions.find((d) => d.id === decisionId);
   if (!decision)
     throw new AppError(
       "NOT_FOUND",
       `no decision with id ${JSON.stringify(decisionId)} in this review`,
     );
-  const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const current = server ? await currentInspection(db, reviewId, server.id) : null;
+  const known = ctx.review.servers.some((s) => s.id === decision.serverId);
   return {
-    record,
+    record: ctx.record,
     decision,
-    currentSurfaceSha256: current?.surfaceSha256 ?? null,
-    currentGrantedScopes: grantedScopesBinding(current?.authorization?.scopes),
+    currentSurfaceSha256: known ? (ctx.surfaces.get(decision.serverId) ?? null) : null,
+    currentGrantedScopes: known ? (ctx.grants.get(decision.serverId) ?? null) : null,
   };
 }
 
-/**
- * What a review's decisions are checked against besides fingerprints: the open findings of each
- * (server, agent) pair now, from the analysis of the current document and the suspicious-text
- * flags of each server's current surface (as the surface panel and SARIF export scan them).
- */
-export type FindingsNow = {
-  analysis: Analysis;
-  surfaceFlags: { serverId: string; flags: SuspiciousFlag[] }[];
-  /** The open findings of a pair, per lib/decisions/findings.ts. */
-  of: (serverId: string, agentId: string) => DecisionFinding[];
-};
-
-export async function findingsNow(db: Db, reviewId: string, review: Review): Promise<FindingsNow> {
-  const analysis = await analyzeReviewDocument(db, reviewId, review);
-  const current = await currentInspections(db, reviewId);
-  const surfaceFlags: FindingsNow["surfaceFlags"] = [];
-  for (const server of review.servers) {
-    const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
-    if (snapshot)
-      surfaceFlags.push({ serverId: server.id, flags: scanSurface(surfaceOf(snapshot)) });
-  }
-  const cache = new Map<string, DecisionFinding[]>();
-  return {
-    analysis,
-    surfaceFlags,
-    of: (serverId, agentId) => {
-      const key = JSON.stringify([serverId, agentId]);
-      let found = cache.get(key);
-      if (!found) {
-        found = decisionFindings({ analysis, review, serverId, agentId, surfaceFlags });
-        cache.set(key, found);
-      }
-      return found;
-    },
-  };
+/** `storedDecision` of a stored review, opened for this call; NOT_FOUND otherwise. */
+export async function loadStoredDecision(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+): Promise<StoredDecision> {
+  return storedDecision(await openReview(db, reviewId), decisionId);
 }
 
 /** What a decision view is checked against besides the surfaces; each part omitted is not checked. */
@@ -354,15 +337,15 @@ export function candidateConditions(
  * to its fingerprint. Null when the decision was made against declared tools, against another
  * surface, or the snapshot is not a readable current one.
  */
-export async function recordSurface(
-  db: Db,
-  reviewId: string,
+export function recordSurfaceIn(
+  ctx: ReviewContext,
   server: RelayServer,
   surfaceSha256: string | null,
-): Promise<RecordSurface | null> {
+): RecordSurface | null {
   if (surfaceSha256 === null) return null;
-  const current = await currentSurface(db, reviewId, server.id);
-  const snapshot = current?.inspection.surfaceSha256 === surfaceSha256 ? current.snapshot : null;
+  const inspection = ctx.current.get(server.id);
+  const snapshot =
+    inspection?.surfaceSha256 === surfaceSha256 ? (ctx.snapshots.get(server.id) ?? null) : null;
   if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
   const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
   return {
@@ -371,6 +354,16 @@ export async function recordSurface(
     declaredCapabilities: r.declared_capabilities,
     ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
   };
+}
+
+/** `recordSurfaceIn` of a stored review, opened for this call. */
+export async function recordSurface(
+  db: Db,
+  reviewId: string,
+  server: RelayServer,
+  surfaceSha256: string | null,
+): Promise<RecordSurface | null> {
+  return recordSurfaceIn(await openReview(db, reviewId), server, surfaceSha256);
 }
 
 const STATUS_WORD = {
@@ -445,10 +438,9 @@ export async function decide(
       },
     );
   if (record.revision !== input.baseRevision) throw conflict(record);
-  await assertDecidable(db, reviewId, record.review, input.serverId, input.verdict);
-  const surfaces = await currentSurfaces(db, reviewId, record.review);
-  const grants = await currentGrants(db, reviewId, record.review);
-  const findings = await findingsNow(db, reviewId, record.review);
+  const ctx = await openReview(db, reviewId, { record });
+  assertDecidable(ctx, input.serverId, input.verdict);
+  const findings = await ctx.findings();
   const decisionInput = {
     serverId: input.serverId,
     agentId: input.agentId,
@@ -458,8 +450,8 @@ export async function decide(
     rationale: input.rationale,
     now,
     revision: record.revision,
-    surfaceSha256: surfaces.get(input.serverId) ?? null,
-    grantedScopes: grants.get(input.serverId) ?? null,
+    surfaceSha256: ctx.surfaces.get(input.serverId) ?? null,
+    grantedScopes: ctx.grants.get(input.serverId) ?? null,
   };
   // A malformed decision (unknown server or agent, conditions on the wrong verdict) is named as
   // such (400) before what it accepts is weighed (422).
@@ -477,13 +469,13 @@ export async function decide(
     supersedes: decisionInForceFor(record.review.decisions, input.serverId, input.agentId),
   });
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
-  const saved = await saveReview(db, reviewId, input.baseRevision, next, OWNER_AUTHOR);
+  const saved = await saveReview(db, reviewId, input.baseRevision, next, ctx.asker);
   if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok) throw conflict(saved.conflict);
   return {
     revision: saved.record.revision,
-    decision: decisionView(decision, saved.record.review, surfaces, {
-      grants,
+    decision: decisionView(decision, saved.record.review, ctx.surfaces, {
+      grants: ctx.grants,
       findings,
       supersededBy: supersededBy(saved.record.review.decisions),
       now,
@@ -492,18 +484,12 @@ export async function decide(
 }
 
 /** The decision as a Markdown report: its status now and the analysis of the current review. */
-export async function decisionReport(
-  db: Db,
-  reviewId: string,
-  decisionId: string,
-): Promise<string> {
-  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
-    db,
-    reviewId,
+export async function reportIn(ctx: ReviewContext, decisionId: string): Promise<string> {
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = storedDecision(
+    ctx,
     decisionId,
   );
-  const findings = await findingsNow(db, reviewId, record.review);
-  const analysis = findings.analysis;
+  const findings = await ctx.findings();
   return renderDecisionMarkdown({
     review: record.review,
     decision,
@@ -517,24 +503,31 @@ export async function decisionReport(
     conditionChecks: checkConditions(decision, record.review, {
       evaluateEgressDefaultDeny: egressDefaultDeny,
     }),
-    analysisSummary: reportAnalysisSummary(analysis, record.review, decision),
+    analysisSummary: reportAnalysisSummary(findings.analysis, record.review, decision),
   });
 }
 
-/** An enforceable export of a decision; CONFLICT when the decision is stale or the review lacks what the export needs. */
-export async function decisionExport(
+/** `reportIn` of a stored review, opened for this call. */
+export async function decisionReport(
   db: Db,
   reviewId: string,
+  decisionId: string,
+): Promise<string> {
+  return reportIn(await openReview(db, reviewId), decisionId);
+}
+
+/** An enforceable export of a decision; CONFLICT when the decision is stale or the review lacks what the export needs. */
+export async function exportIn(
+  ctx: ReviewContext,
   decisionId: string,
   kind: ExportKind,
   options: ExportOptions = {},
 ): Promise<ExportFile> {
-  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
-    db,
-    reviewId,
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = storedDecision(
+    ctx,
     decisionId,
   );
-  const findings = await findingsNow(db, reviewId, record.review);
+  const findings = await ctx.findings();
   const status = decisionStatus(decision, {
     review: record.review,
     currentSurfaceSha256,
@@ -557,43 +550,57 @@ export async function decisionExport(
   return result.file;
 }
 
+/** `exportIn` of a stored review, opened for this call. */
+export async function decisionExport(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+  kind: ExportKind,
+  options: ExportOptions = {},
+): Promise<ExportFile> {
+  return exportIn(await openReview(db, reviewId), decisionId, kind, options);
+}
+
 /**
  * The decision's signed record, as issued now (and kept in the store as issued): CONFLICT naming
  * what changed when the decision is stale, since a signed record would vouch for a pair that no
  * longer exists. The route hands it out with the workbench's key; scripts/conformance-agent.ts
  * with a temporary data folder's.
  */
+export async function issueRecordIn(
+  ctx: ReviewContext,
+  decisionId: string,
+  key: { privateKey: KeyObject; keyId: string },
+): Promise<DecisionRecord> {
+  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = storedDecision(
+    ctx,
+    decisionId,
+  );
+  const server = record.review.servers.find((s) => s.id === decision.serverId);
+  const unsigned = buildDecisionRecord({
+    review: record.review,
+    reviewId: ctx.reviewId,
+    revision: record.revision,
+    decision,
+    issuedAt: new Date(),
+    currentSurfaceSha256,
+    currentGrantedScopes,
+    surface: server ? recordSurfaceIn(ctx, server, decision.bound.surfaceSha256) : null,
+    evaluateEgressDefaultDeny: egressDefaultDeny,
+    openFindings: (await ctx.findings()).of(decision.serverId, decision.agentId),
+    supersededBy: supersededBy(record.review.decisions).get(decision.id) ?? null,
+  });
+  const signed = signRecord(unsigned, key.privateKey, key.keyId);
+  await saveDecisionRecord(ctx.db, { reviewId: ctx.reviewId, decisionId, record: signed });
+  return signed;
+}
+
+/** `issueRecordIn` of a stored review, opened for this call. */
 export async function issueDecisionRecord(
   db: Db,
   reviewId: string,
   decisionId: string,
   key: { privateKey: KeyObject; keyId: string },
 ): Promise<DecisionRecord> {
-  const { record, decision, currentSurfaceSha256, currentGrantedScopes } = await loadStoredDecision(
-    db,
-    reviewId,
-    decisionId,
-  );
-  const server = record.review.servers.find((s) => s.id === decision.serverId);
-  const unsigned = buildDecisionRecord({
-    review: record.review,
-    reviewId,
-    revision: record.revision,
-    decision,
-    issuedAt: new Date(),
-    currentSurfaceSha256,
-    currentGrantedScopes,
-    surface: server
-      ? await recordSurface(db, reviewId, server, decision.bound.surfaceSha256)
-      : null,
-    evaluateEgressDefaultDeny: egressDefaultDeny,
-    openFindings: (await findingsNow(db, reviewId, record.review)).of(
-      decision.serverId,
-      decision.agentId,
-    ),
-    supersededBy: supersededBy(record.review.decisions).get(decision.id) ?? null,
-  });
-  const signed = signRecord(unsigned, key.privateKey, key.keyId);
-  await saveDecisionRecord(db, { reviewId, decisionId, record: signed });
-  return signed;
+  return issueRecordIn(await openReview(db, reviewId), decisionId, key);
 }

@@ -5,7 +5,6 @@ import "server-only";
  * each decision's status, all read through the same functions the surface panel, the decisions
  * list and the approval check use, so `relay-review check` and the UI cannot disagree.
  */
-import { reviewNotFound } from "@/lib/errors";
 import type { ReviewId } from "@/lib/ids";
 import type { RelayServer } from "@/lib/review/schema";
 import {
@@ -16,32 +15,22 @@ import {
   type ServerState,
 } from "@/lib/decisions/review-state";
 import type { Db } from "@/lib/store/db";
-import { supersededBy } from "@/lib/decisions/lifecycle";
-import { getReview } from "@/lib/store/reviews";
-import { latestInspectionPerServer } from "@/lib/store/snapshots";
 import { surfaceItemChanges, type SurfaceItemChange } from "@/lib/surface/diff";
-import { currentInspection } from "@/lib/workbench/current-surface";
-import {
-  currentGrants,
-  currentSurfaces,
-  decisionView,
-  findingsNow,
-  surfaceChangesOf,
-} from "@/lib/workbench/decisions";
-import { blockedReason, pinCheckNow, storedInspectError } from "@/lib/workbench/surface";
+import { decisionChecks, decisionView } from "@/lib/workbench/decisions";
+import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
+import { blockedReason, storedInspectError } from "@/lib/workbench/surface";
 
 /**
  * Why the server is blocked now, or null: its current surface differs from its pin under "block"
  * (the items that changed when the pinned snapshot is stored), or, when the current snapshot cannot
  * be read back, its current fingerprint alone differs from the pin's: fail closed, as approving does.
  */
-export async function serverBlockNow(
-  db: Db,
-  reviewId: string,
+export function serverBlockNow(
+  ctx: ReviewContext,
   server: RelayServer,
-): Promise<{ reason: string; items: SurfaceItemChange[] } | null> {
+): { reason: string; items: SurfaceItemChange[] } | null {
   if (!server.pin) return null;
-  const check = await pinCheckNow(db, reviewId, server);
+  const check = ctx.pinChecks.get(server.id);
   if (check) {
     const c = check.comparison;
     if (!c.blocked) return null;
@@ -51,7 +40,7 @@ export async function serverBlockNow(
     };
   }
   if (server.pin.onSurfaceChange !== "block") return null;
-  const current = await currentInspection(db, reviewId, server.id);
+  const current = ctx.current.get(server.id);
   if (!current?.surfaceSha256 || current.surfaceSha256 === server.pin.surfaceSha256) return null;
   return {
     reason: `its current inspection (${current.surfaceSha256.slice(0, 12)}…) differs from its pin (${server.pin.surfaceSha256.slice(0, 12)}…) and its snapshot cannot be read to say what changed`,
@@ -59,25 +48,18 @@ export async function serverBlockNow(
   };
 }
 
-/** The state of a stored review now; NOT_FOUND for an unknown review. */
-export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResponse> {
-  const record = await getReview(db, id);
-  if (!record) throw reviewNotFound(id);
-  const { review } = record;
-  const surfaces = await currentSurfaces(db, id, review);
-  const grants = await currentGrants(db, id, review);
-  const latest = await latestInspectionPerServer(db, id);
-  const servers: ServerState[] = [];
-  for (const server of review.servers) {
-    const last = latest.get(server.id) ?? null;
+/** Each server's state now: pin, current surface, latest inspection, whether it is blocked. */
+export function serverStates(ctx: ReviewContext): ServerState[] {
+  return ctx.review.servers.map((server) => {
+    const last = ctx.latest.get(server.id) ?? null;
     const error = last ? storedInspectError(last.error) : null;
-    servers.push({
+    return {
       serverId: server.id,
       name: server.name,
       pin: server.pin
         ? { surfaceSha256: server.pin.surfaceSha256, onSurfaceChange: server.pin.onSurfaceChange }
         : null,
-      currentSurfaceSha256: surfaces.get(server.id) ?? null,
+      currentSurfaceSha256: ctx.surfaces.get(server.id) ?? null,
       latestInspection: last
         ? {
             inspectedAt: last.inspectedAt,
@@ -92,22 +74,22 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
                 : null,
           }
         : null,
-      blocked: await serverBlockNow(db, id, server),
-    });
-  }
-  const changes = await surfaceChangesOf(db, id, review.decisions, surfaces);
+      blocked: serverBlockNow(ctx, server),
+    };
+  });
+}
+
+/** Each decision's state now, with whether it is in force and what it accepts. */
+export async function decisionStates(
+  ctx: ReviewContext,
+  now: Date = new Date(),
+): Promise<DecisionState[]> {
+  const { review } = ctx;
+  const checks = await decisionChecks(ctx);
   const name = (list: readonly { id: string; name: string }[], key: string) =>
     list.find((x) => x.id === key)?.name ?? key;
-  const findings = await findingsNow(db, id, review);
-  const retired = supersededBy(review.decisions);
-  const now = new Date();
-  const decisions: DecisionState[] = review.decisions.map((d) => {
-    const status = decisionView(d, review, surfaces, {
-      surfaceChanges: changes,
-      grants,
-      findings,
-      now,
-    }).status;
+  return review.decisions.map((d) => {
+    const status = decisionView(d, review, ctx.surfaces, { ...checks, now }).status;
     return {
       decisionId: d.id,
       serverId: d.serverId,
@@ -117,8 +99,8 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
       verdict: d.verdict,
       state: status.state,
       changes: status.state === "stale" ? status.changes : [],
-      inForce: !retired.has(d.id),
-      supersededBy: retired.get(d.id) ?? null,
+      inForce: !checks.supersededBy.has(d.id),
+      supersededBy: checks.supersededBy.get(d.id) ?? null,
       acceptedRisks: (d.acceptedRisks ?? []).map((r) => ({
         findingId: r.findingId,
         severity: r.severity,
@@ -128,13 +110,24 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
       })),
     };
   });
+}
+
+/** The state of the context's review now. */
+export async function stateIn(ctx: ReviewContext): Promise<ReviewStateResponse> {
+  const servers = serverStates(ctx);
+  const decisions = await decisionStates(ctx);
   const reasons = stateReasons(servers, decisions);
   return {
-    reviewId: id,
-    revision: record.revision,
+    reviewId: ctx.reviewId,
+    revision: ctx.record.revision,
     state: overallState(reasons),
     reasons,
     servers,
     decisions,
   };
+}
+
+/** The state of a stored review now; NOT_FOUND for an unknown review. */
+export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResponse> {
+  return stateIn(await openReview(db, id));
 }

@@ -5,33 +5,20 @@ import "server-only";
  * each server's current surface (the surface panel's), and each server whose latest inspection
  * failed (the state route's rule).
  */
-import { reviewNotFound } from "@/lib/errors";
 import { buildSarif, type FailedInspection } from "@/lib/exports/sarif";
 import type { ReviewId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
-import { getReview } from "@/lib/store/reviews";
-import { latestInspectionPerServer } from "@/lib/store/snapshots";
-import { scanSurface, type SuspiciousFlag } from "@/lib/surface/suspicious";
-import { surfaceOf } from "@/lib/surface/types";
-import { analyzeRecord } from "@/lib/workbench/analysis";
-import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
+import { labelled } from "@/lib/workbench/analysis";
+import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
 import { storedInspectError } from "@/lib/workbench/surface";
 import type { Log } from "sarif";
 
-/** The review's findings as a SARIF log; NOT_FOUND for an unknown review. */
-export async function reviewSarif(db: Db, id: ReviewId): Promise<Log> {
-  const record = await getReview(db, id);
-  if (!record) throw reviewNotFound(id);
-  const analysis = await analyzeRecord(db, record);
-  const current = await currentInspections(db, id);
-  const latest = await latestInspectionPerServer(db, id);
-  const surfaceFlags: { serverId: string; flags: SuspiciousFlag[] }[] = [];
+/** The context's findings as a SARIF log. */
+export async function sarifIn(ctx: ReviewContext): Promise<Log> {
+  const analysis = await labelled(ctx);
   const failedInspections: FailedInspection[] = [];
-  for (const server of record.review.servers) {
-    const snapshot = await inspectionSnapshot(db, current.get(server.id) ?? null);
-    if (snapshot)
-      surfaceFlags.push({ serverId: server.id, flags: scanSurface(surfaceOf(snapshot)) });
-    const last = latest.get(server.id);
+  for (const server of ctx.review.servers) {
+    const last = ctx.latest.get(server.id);
     if (last?.status === "failed") {
       const e = storedInspectError(last.error);
       failedInspections.push({
@@ -44,11 +31,16 @@ export async function reviewSarif(db: Db, id: ReviewId): Promise<Log> {
     }
   }
   return buildSarif({
-    reviewId: record.id,
-    revision: record.revision,
-    review: record.review,
+    reviewId: ctx.record.id,
+    revision: ctx.record.revision,
+    review: ctx.review,
     analysis,
-    surfaceFlags,
+    surfaceFlags: ctx.surfaceFlags(),
     failedInspections,
   });
+}
+
+/** The review's findings as a SARIF log; NOT_FOUND for an unknown review. */
+export async function reviewSarif(db: Db, id: ReviewId): Promise<Log> {
+  return sarifIn(await openReview(db, id));
 }

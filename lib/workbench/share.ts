@@ -8,7 +8,6 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Analysis } from "@/lib/analysis/analyze";
 import type { ShareLinkView, ShareViewResponse } from "@/lib/decisions/api";
-import { supersededBy } from "@/lib/decisions/lifecycle";
 import type { Db } from "@/lib/store/db";
 import { getReview, getRevision } from "@/lib/store/reviews";
 import {
@@ -18,14 +17,8 @@ import {
 } from "@/lib/store/share-links";
 import { sharedTransport } from "@/lib/review/transport-variables";
 import { logShareLinkView } from "@/lib/store/events";
-import { analyzeReviewDocument } from "@/lib/workbench/analysis";
-import {
-  currentGrants,
-  currentSurfaces,
-  decisionView,
-  findingsNow,
-  surfaceChangesOf,
-} from "@/lib/workbench/decisions";
+import { decisionChecks, decisionView } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
 export type ShareView = Omit<ShareViewResponse, "analysis"> & { analysis: Analysis };
@@ -94,12 +87,10 @@ export async function loadShareView(
     reviewId: link.reviewId,
     revision: shown.revision,
   });
-  const surfaces = await currentSurfaces(db, link.reviewId, latest.review);
-  const grants = await currentGrants(db, link.reviewId, latest.review);
-  const changes = await surfaceChangesOf(db, link.reviewId, shown.review.decisions, surfaces);
-  const analysis = await analyzeReviewDocument(db, link.reviewId, shown.review);
-  const findings = await findingsNow(db, link.reviewId, latest.review);
-  const retired = supersededBy(latest.review.decisions);
+  const ctx = await openReview(db, link.reviewId, { record: latest });
+  // Status is against the latest revision's lifecycle: a decision a frozen link shows may have been superseded since.
+  const checks = await decisionChecks(ctx, shown.review.decisions);
+  const analysis = await ctx.analysisOf(shown.review);
   return {
     revision: shown.revision,
     frozen: link.frozenRevision !== null,
@@ -111,13 +102,7 @@ export async function loadShareView(
     },
     analysis,
     decisions: shown.review.decisions.map((d) =>
-      decisionView(d, latest.review, surfaces, {
-        surfaceChanges: changes,
-        grants,
-        findings,
-        // The lifecycle of the latest revision: a decision a frozen link shows may have been superseded since.
-        supersededBy: retired,
-      }),
+      decisionView(d, latest.review, ctx.surfaces, checks),
     ),
   };
 }

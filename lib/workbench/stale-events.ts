@@ -16,12 +16,8 @@ import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { appendEvent } from "@/lib/store/events";
 import { saveReview } from "@/lib/store/reviews";
-import {
-  currentGrants,
-  currentSurfaces,
-  findingsNow,
-  surfaceChangesOf,
-} from "@/lib/workbench/decisions";
+import { decisionChecks } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 /** The id of the event for a decision stale for these changes. */
 export function staleEventId(
@@ -49,10 +45,9 @@ export async function recordStaleDecisionEvents(
   );
   if (decisions.length === 0) return 0;
   // Decisions read the review's current surfaces (lib/workbench/current-surface.ts), as their routes do.
-  const surfaces = await currentSurfaces(db, record.id, review);
-  const grants = await currentGrants(db, record.id, review);
-  const changes = await surfaceChangesOf(db, record.id, decisions, surfaces);
-  const findings = await findingsNow(db, record.id, review);
+  const ctx = await openReview(db, record.id, { record });
+  const { surfaceChanges: changes, grants, findings } = await decisionChecks(ctx, decisions);
+  const surfaces = ctx.surfaces;
   let logged = 0;
   for (const decision of decisions) {
     const status = decisionStatus(decision, {

@@ -2,7 +2,12 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { preload } from "react-dom";
 import { getQueryClient } from "@/app/get-query-client";
 import { graphUrl } from "@/components/review/analysis-queries";
-import { isReviewSection, sectionNeedsDocument } from "@/components/review/sections";
+import {
+  DEFAULT_SECTION,
+  isReviewSection,
+  sectionNeedsDocument,
+} from "@/components/review/sections";
+import { summaryUrl } from "@/components/reviews/summary-queries";
 import { ReviewWorkbench } from "@/components/review/workbench";
 import {
   reviewHeadOptions,
@@ -34,7 +39,8 @@ export default async function ReviewPage(props: {
 }) {
   const { id } = await props.params;
   const { section, graph } = await props.searchParams;
-  const current = typeof section === "string" && isReviewSection(section) ? section : "sources";
+  const current =
+    typeof section === "string" && isReviewSection(section) ? section : DEFAULT_SECTION;
   const queryClient = getQueryClient();
   const reviewId = ReviewIdSchema.safeParse(id);
   // Only serialised into the page, never written to: the shared parse will do.
@@ -42,6 +48,7 @@ export default async function ReviewPage(props: {
   if (record) {
     if (sectionNeedsDocument(current)) queryClient.setQueryData(reviewOptions(id).queryKey, record);
     else queryClient.setQueryData(reviewHeadOptions(id).queryKey, reviewHead(record));
+    if (current === "summary") preloadFetch(summaryUrl(id));
     if (current === "graph") preloadFetch(graphUrl(id, graph === "all" ? "whole" : "focus"));
     if (current === "history") {
       preloadFetch(revisionListUrl(id));

@@ -1,4 +1,3 @@
-import { reviewNotFound } from "@/lib/errors";
 import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import {
@@ -9,17 +8,13 @@ import {
 } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
 import { auditOwnerAction } from "@/lib/store/events";
-import { getReview } from "@/lib/store/reviews";
-import { supersededBy } from "@/lib/decisions/lifecycle";
 import {
   candidateConditions,
-  currentGrants,
-  currentSurfaces,
   decide,
+  decisionChecks,
   decisionView,
-  findingsNow,
-  surfaceChangesOf,
 } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -38,34 +33,24 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
     },
     "query",
   );
-  const db = await getDb();
-  const record = await getReview(db, id);
-  if (!record) throw reviewNotFound(id);
-  const surfaces = await currentSurfaces(db, id, record.review);
-  const grants = await currentGrants(db, id, record.review);
-  const changes = await surfaceChangesOf(db, id, record.review.decisions, surfaces);
-  const findings = await findingsNow(db, id, record.review);
-  const retired = supersededBy(record.review.decisions);
+  const ctx = await openReview(await getDb(), id);
+  const checks = await decisionChecks(ctx);
+  const { record } = ctx;
   const body: ListDecisionsResponse = {
     revision: record.revision,
     decisions: record.review.decisions.map((d) =>
-      decisionView(d, record.review, surfaces, {
-        surfaceChanges: changes,
-        grants,
-        findings,
-        supersededBy: retired,
-      }),
+      decisionView(d, record.review, ctx.surfaces, checks),
     ),
-    surfaces: [...surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
+    surfaces: [...ctx.surfaces].map(([serverId, surfaceSha256]) => ({ serverId, surfaceSha256 })),
     ...(query.serverId && query.agentId
       ? {
           candidates: candidateConditions(
             record.review,
             query.serverId,
             query.agentId,
-            findings.analysis,
+            checks.findings.analysis,
           ),
-          findings: findings.of(query.serverId, query.agentId),
+          findings: checks.findings.of(query.serverId, query.agentId),
         }
       : {}),
   };

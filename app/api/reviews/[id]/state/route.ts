@@ -2,7 +2,8 @@ import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import type { ReviewStateResponse } from "@/lib/decisions/review-state";
 import { getDb } from "@/lib/store/db";
-import { reviewState } from "@/lib/workbench/review-state";
+import { openReview } from "@/lib/workbench/review-context";
+import { stateIn } from "@/lib/workbench/review-state";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -16,6 +17,6 @@ type Ctx = { params: Promise<{ id: string }> };
  */
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
-  const body: ReviewStateResponse = await reviewState(await getDb(), id);
+  const body: ReviewStateResponse = await stateIn(await openReview(await getDb(), id));
   return jsonResponse(body);
 });

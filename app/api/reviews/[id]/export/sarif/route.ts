@@ -1,7 +1,8 @@
 import { ReviewIdSchema } from "@/lib/ids";
 import { parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { reviewSarif } from "@/lib/workbench/sarif";
+import { openReview } from "@/lib/workbench/review-context";
+import { sarifIn } from "@/lib/workbench/sarif";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ type Ctx = { params: Promise<{ id: string }> };
  */
 export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
-  const log = await reviewSarif(await getDb(), id);
+  const log = await sarifIn(await openReview(await getDb(), id));
   return new Response(JSON.stringify(log, null, 2) + "\n", {
     status: 200,
     headers: {

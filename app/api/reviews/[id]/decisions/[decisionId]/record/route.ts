@@ -2,7 +2,8 @@ import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { loadOrCreateSigningKey } from "@/lib/decisions/node/keys";
 import { getDb } from "@/lib/store/db";
-import { issueDecisionRecord } from "@/lib/workbench/decisions";
+import { issueRecordIn } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
   const key = await loadOrCreateSigningKey();
-  const signed = await issueDecisionRecord(await getDb(), id, decisionId, key);
+  const signed = await issueRecordIn(await openReview(await getDb(), id), decisionId, key);
   return jsonResponse(signed, 200, {
     "Content-Disposition": `attachment; filename="decision-${decisionId}.json"`,
     "X-Signing-Key-Id": key.keyId,

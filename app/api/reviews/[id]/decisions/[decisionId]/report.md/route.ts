@@ -1,7 +1,8 @@
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { decisionReport } from "@/lib/workbench/decisions";
+import { reportIn } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,8 +14,7 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
   const p = await params;
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const decisionId = parseParam(DecisionIdSchema, p.decisionId, "decisionId");
-  const db = await getDb();
-  const markdown = await decisionReport(db, id, decisionId);
+  const markdown = await reportIn(await openReview(await getDb(), id), decisionId);
   return new Response(markdown, {
     status: 200,
     headers: {

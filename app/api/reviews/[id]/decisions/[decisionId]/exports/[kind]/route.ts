@@ -6,7 +6,8 @@ import { EXPORT_KINDS } from "@/lib/exports/exports";
 import { loadOrCreateSigningKey } from "@/lib/decisions/node/keys";
 import { signingKeySha256 } from "@/lib/decisions/record";
 import { getDb } from "@/lib/store/db";
-import { decisionExport } from "@/lib/workbench/decisions";
+import { exportIn } from "@/lib/workbench/decisions";
+import { openReview } from "@/lib/workbench/review-context";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -41,7 +42,7 @@ export const GET = withRoute(async (request: Request, { params }: Ctx) => {
   );
   // The client config pins the workbench's key (the key file beside the record could be swapped).
   const key = kind === "client-config" ? await loadOrCreateSigningKey() : null;
-  const file = await decisionExport(await getDb(), id, decisionId, kind, {
+  const file = await exportIn(await openReview(await getDb(), id), decisionId, kind, {
     ...(recordPath ? { recordPath } : {}),
     ...(publicKeyPath ? { publicKeyPath } : {}),
     ...(key ? { publicKeySha256: signingKeySha256(key.publicKey) } : {}),
