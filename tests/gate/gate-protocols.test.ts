@@ -141,6 +141,10 @@ describe("the gate in both eras", { timeout: 180_000 }, () => {
       expect(tools.tools.map((t) => t.name).sort()).toEqual(["knowledge_search", "read_page"]);
       const r = await client.callTool({ name: "knowledge_search", arguments: { query: "PAY" } });
       expect(r.isError).not.toBe(true);
+      // knowledge-mcp declares no prompts: the gate does not answer a prompts list for it
+      const e = await errorOf(client.listPrompts());
+      expect(e?.code).toBe(-32601);
+      expect(e?.message).toContain("prompts/list is not relayed");
     } finally {
       await client.close();
     }

@@ -56,7 +56,7 @@ import {
 import { toWebRequest } from "@modelcontextprotocol/node";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
-import { authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
+import { GATE_RULES, authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
 import {
   GATE_ERROR,
   checkAcceptedRisks,
@@ -542,6 +542,43 @@ export class Gate {
     return server;
   }
 
+  /**
+   * The JSON-RPC error for a modern request the gate will not relay (no rule in the table, or a
+   * method of a capability the server does not declare), with its event; null: serve it.
+   * Methods the v2 server answers itself (server/discover, subscriptions/listen) are served.
+   */
+  private notRelayed(body: unknown): { id: unknown; error: Record<string, unknown> } | null {
+    if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+    const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
+    if (typeof method !== "string" || id === undefined) return null;
+    if (method === "server/discover" || method === "subscriptions/listen") return null;
+    const verdict = this.authorize(method, params);
+    if (verdict.kind !== "refuse" || verdict.code !== GATE_ERROR.NOT_RELAYED) return null;
+    this.options.onEvent(verdict.event);
+    return { id, error: { code: verdict.code, message: verdict.message, data: verdict.data } };
+  }
+
+  /**
+   * The table's verdict, except that a method of a capability the server does not declare has no
+   * rule: the gate answers lists from the checked surface, and a list of a capability the server
+   * never declared would tell the agent it has one.
+   */
+  private authorize(method: string, params: unknown) {
+    const needs = method.startsWith("tools/")
+      ? "tools"
+      : method.startsWith("resources/")
+        ? "resources"
+        : method.startsWith("prompts/")
+          ? "prompts"
+          : method.startsWith("completion/")
+            ? "completions"
+            : method.startsWith("tasks/")
+              ? "tasks"
+              : null;
+    const declared = needs === null || (this.capabilities() as Record<string, unknown>)[needs];
+    return authorizeRequest(method, params, this.auth, declared ? GATE_RULES : {});
+  }
+
   private async handle(
     request: JSONRPCRequest,
     extra: RelayExtra,
@@ -549,7 +586,7 @@ export class Gate {
     if (this.pendingCheck) await this.pendingCheck;
     this.checkAcceptances();
     if (this.stopped) throw this.stopped;
-    const verdict = authorizeRequest(request.method, request.params, this.auth);
+    const verdict = this.authorize(request.method, request.params);
     switch (verdict.kind) {
       case "serve":
         return { [verdict.field]: this.visible[verdict.list] };
@@ -963,6 +1000,15 @@ export class Gate {
         .end(
           JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: refusal } }),
         );
+      return;
+    }
+    // A method the gate does not relay is refused here, with the 404 the 2026-07-28 HTTP binding
+    // gives an unknown method: from inside a handler the SDK could only answer 200.
+    const notRelayed = this.notRelayed(body);
+    if (notRelayed) {
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", ...notRelayed }));
       return;
     }
     const response = await modern.fetch(web, { parsedBody: body });
