@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { runServer } from "./shared/run";
 
@@ -17,10 +17,10 @@ export function createDeployServer(): McpServer {
     "trigger_deploy",
     {
       description: TRIGGER_DEPLOY_DESCRIPTION,
-      inputSchema: {
+      inputSchema: z.object({
         release: z.string().min(1).describe("Release id, e.g. 2026.11.3"),
         environment: z.enum(["production", "staging"]).default("production"),
-      },
+      }),
       annotations: { destructiveHint: true },
     },
     ({ release, environment }) => ({
@@ -41,4 +41,4 @@ export function createDeployServer(): McpServer {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
-  await runServer("deploy-mcp", () => createDeployServer());
+  runServer("deploy-mcp", () => createDeployServer());

@@ -7,4 +7,4 @@
 import { createKnowledgeServer } from "./knowledge-mcp";
 import { runServer } from "./shared/run";
 
-await runServer("knowledge-mcp", () => createKnowledgeServer("4.2"));
+runServer("knowledge-mcp", () => createKnowledgeServer("4.2"));

@@ -7,7 +7,7 @@
  *   node --import tsx servers/knowledge-mcp.ts stdio | http --port N
  */
 import { pathToFileURL } from "node:url";
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { runServer } from "./shared/run";
 import { COMMENTS, PAGES, SPACES, TICKETS } from "./knowledge-data";
@@ -46,10 +46,10 @@ export function createKnowledgeServer(
       description: isV42
         ? KNOWLEDGE_DESCRIPTIONS.knowledge_search_v4_2
         : KNOWLEDGE_DESCRIPTIONS.knowledge_search,
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string().min(1).describe("Words to look for"),
         limit: z.number().int().min(1).max(50).optional(),
-      },
+      }),
       annotations: readOnly,
     },
     ({ query, limit }) => {
@@ -87,7 +87,7 @@ export function createKnowledgeServer(
     "read_page",
     {
       description: KNOWLEDGE_DESCRIPTIONS.read_page,
-      inputSchema: { page_id: z.string().describe("Page id, e.g. ENG-1") },
+      inputSchema: z.object({ page_id: z.string().describe("Page id, e.g. ENG-1") }),
       annotations: readOnly,
     },
     ({ page_id }) => {
@@ -99,14 +99,18 @@ export function createKnowledgeServer(
   );
   server.registerTool(
     "list_spaces",
-    { description: KNOWLEDGE_DESCRIPTIONS.list_spaces, inputSchema: {}, annotations: readOnly },
+    {
+      description: KNOWLEDGE_DESCRIPTIONS.list_spaces,
+      inputSchema: z.object({}),
+      annotations: readOnly,
+    },
     () => text({ spaces: SPACES }),
   );
   server.registerTool(
     "get_comment",
     {
       description: KNOWLEDGE_DESCRIPTIONS.get_comment,
-      inputSchema: { comment_id: z.string().describe("Comment id, e.g. c-3") },
+      inputSchema: z.object({ comment_id: z.string().describe("Comment id, e.g. c-3") }),
       annotations: readOnly,
     },
     ({ comment_id }) => {
@@ -138,4 +142,4 @@ export function createKnowledgeServer(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
-  await runServer("knowledge-mcp", () => createKnowledgeServer());
+  runServer("knowledge-mcp", () => createKnowledgeServer());

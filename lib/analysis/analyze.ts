@@ -12,6 +12,7 @@
  * Roles: a confirmed assessment is authoritative, otherwise the suggestion is used, and every place
  * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
  */
+import { headerFindings } from "@/lib/analysis/header-findings";
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
 import type { ClaimConflict, RoleReason } from "@/lib/roles/suggest";
@@ -685,7 +686,11 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
       pathIds: [],
     });
   }
-  findings.push(...mentionFindings(model, agent), ...shadowingFindings(model, agent));
+  findings.push(
+    ...mentionFindings(model, agent),
+    ...shadowingFindings(model, agent),
+    ...headerFindings(model, agent),
+  );
   const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
   if (notListed.length > 0) {
     findings.push({

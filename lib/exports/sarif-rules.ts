@@ -96,6 +96,14 @@ const ANALYSIS_RULES: SarifRuleSpec[] = [
     notAControl: "detection_flags",
   },
   {
+    id: "surface.header_mirrors_sensitive_argument",
+    name: "HeaderMirrorsSensitiveArgument",
+    severity: "medium",
+    short: "A tool copies a sensitive-looking argument into an HTTP header",
+    help: "The tool's input schema marks an argument x-mcp-header (protocol 2026-07-28), so the client sends its value as an Mcp-Param-* request header. Proxies, load balancers and access logs record headers; a secret or personal value there leaves the protection the request body gets.",
+    notAControl: "detection_flags",
+  },
+  {
     id: "surface.shadowing",
     name: "Shadowing",
     severity: "medium",

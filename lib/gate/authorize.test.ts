@@ -20,6 +20,7 @@ const CTX: AuthorizeContext = {
   policy: POLICY,
   visibleTools: new Set(["knowledge_search", "read_page"]),
   matchesTemplate: (uri) => /^atlas:\/\/spaces\/[^/]+$/.test(uri),
+  startedTasks: new Set(["task-started-here"]),
 };
 
 describe("authorizeRequest", () => {
@@ -99,29 +100,25 @@ describe("authorizeRequest", () => {
     expect(v.kind === "refuse" && v.data.approvedTools).toEqual(["knowledge_search", "read_page"]);
   });
 
-  test.each([
-    "tasks/list",
-    "tasks/get",
-    "sampling/createMessage",
-    "constructor",
-    "toString",
-    "no/such/method",
-  ])("%s has no rule: refused by name, with an event", (method) => {
-    const v = authorizeRequest(method, {}, CTX);
-    expect(v).toMatchObject({
-      kind: "refuse",
-      code: GATE_ERROR.NOT_RELAYED,
-      data: { reason: "no_rule", method },
-      event: {
-        event: "refused_request",
-        method,
-        reason: "no_rule",
-        server: "knowledge-mcp",
-        decision: "dec-1",
-      },
-    });
-    if (v.kind === "refuse") expect(v.message).toContain(`${method} is not relayed`);
-  });
+  test.each(["tasks/list", "sampling/createMessage", "constructor", "toString", "no/such/method"])(
+    "%s has no rule: refused by name, with an event",
+    (method) => {
+      const v = authorizeRequest(method, {}, CTX);
+      expect(v).toMatchObject({
+        kind: "refuse",
+        code: GATE_ERROR.NOT_RELAYED,
+        data: { reason: "no_rule", method },
+        event: {
+          event: "refused_request",
+          method,
+          reason: "no_rule",
+          server: "knowledge-mcp",
+          decision: "dec-1",
+        },
+      });
+      if (v.kind === "refuse") expect(v.message).toContain(`${method} is not relayed`);
+    },
+  );
 
   test("dropping a row from the table refuses that method by name instead of forwarding it", () => {
     const { "tools/call": _dropped, ...rest } = GATE_RULES;
@@ -136,5 +133,30 @@ describe("authorizeRequest", () => {
   test("params that are not an object are checked as empty", () => {
     expect(authorizeRequest("tools/call", "knowledge_search", CTX).kind).toBe("refuse");
     expect(authorizeRequest("tools/call", null, CTX).kind).toBe("refuse");
+  });
+
+  test.each(["tasks/get", "tasks/result", "tasks/cancel"])(
+    "%s is forwarded for a task this gate started, refused for any other handle",
+    (method) => {
+      expect(authorizeRequest(method, { taskId: "task-started-here" }, CTX)).toEqual({
+        kind: "forward",
+      });
+      for (const params of [{ taskId: "task-of-someone-else" }, {}, { taskId: 7 }]) {
+        const v = authorizeRequest(method, params, CTX);
+        expect(v.kind).toBe("refuse");
+        if (v.kind !== "refuse") continue;
+        expect(v.code).toBe(GATE_ERROR.NOT_APPROVED);
+        expect(v.data.reason).toBe("foreign_task");
+        expect(v.message).toMatch(/was not started through this gate/);
+        expect(v.event).toMatchObject({ event: "refused_request", method });
+      }
+    },
+  );
+
+  test("tasks/list is not relayed: it would name handles the gate did not start", () => {
+    expect(authorizeRequest("tasks/list", {}, CTX)).toMatchObject({
+      kind: "refuse",
+      code: GATE_ERROR.NOT_RELAYED,
+    });
   });
 });

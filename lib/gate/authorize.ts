@@ -14,6 +14,12 @@ export type AuthorizeContext = {
   visibleTools: ReadonlySet<string>;
   /** Whether a URI matches one of the record's resource templates (the caller matches RFC 6570). */
   matchesTemplate: (uri: string) => boolean;
+  /**
+   * Task handles the server returned to a tools/call this gate forwarded (an approved tool's):
+   * the only tasks the agent may follow or cancel. A handle from anywhere else (another session
+   * on the server, a guessed id) is refused, so a task outlives its call only for its starter.
+   */
+  startedTasks: ReadonlySet<string>;
 };
 
 type Params = Record<string, unknown>;
@@ -32,6 +38,11 @@ const byUri: Check = (params, ctx) => ({
   target: String(params.uri),
 });
 
+const byStartedTask: Check = (params, ctx) => ({
+  isAllowed: typeof params.taskId === "string" && ctx.startedTasks.has(params.taskId),
+  target: String(params.taskId),
+});
+
 /** The whole table (docs/gate.md, "What the client sees and may do"). */
 export const GATE_RULES: Readonly<Record<string, GateRule>> = Object.freeze({
   "tools/list": { serve: "tools", field: "tools" },
@@ -45,6 +56,9 @@ export const GATE_RULES: Readonly<Record<string, GateRule>> = Object.freeze({
       target: String(params.name),
     }),
   },
+  "tasks/get": { what: "task", forward: byStartedTask },
+  "tasks/result": { what: "task", forward: byStartedTask },
+  "tasks/cancel": { what: "task", forward: byStartedTask },
   "resources/read": { what: "resource", forward: byUri },
   "resources/subscribe": { what: "resource", forward: byUri },
   "resources/unsubscribe": { what: "resource", forward: byUri },
@@ -114,12 +128,15 @@ export function authorizeRequest(
   );
   if (checked.isAllowed) return { kind: "forward" };
   const isCall = method === "tools/call";
+  const isTask = rule.what === "task";
   return {
     kind: "refuse",
     code: GATE_ERROR.NOT_APPROVED,
-    message: `relay-review gate: ${rule.what} ${JSON.stringify(checked.target)} is not approved for ${p.agentName} by decision ${p.decisionId} (${p.serverName})`,
+    message: isTask
+      ? `relay-review gate: task ${JSON.stringify(checked.target)} was not started through this gate by a tool decision ${p.decisionId} approves (${p.serverName}); only such a task can be followed or cancelled`
+      : `relay-review gate: ${rule.what} ${JSON.stringify(checked.target)} is not approved for ${p.agentName} by decision ${p.decisionId} (${p.serverName})`,
     data: {
-      reason: "not_approved",
+      reason: isTask ? "foreign_task" : "not_approved",
       decision: p.decisionId,
       ...(isCall ? { approvedTools: [...ctx.visibleTools] } : {}),
     },

@@ -1,16 +1,20 @@
 /**
  * Runs a demo MCP server over stdio (`… stdio`) or Streamable HTTP on 127.0.0.1
- * (`… http --port N`, port 0 picks one; prints `listening http://127.0.0.1:PORT/mcp` on stdout).
- * HTTP runs stateless: a fresh server and transport per POST, as the SDK's stateless example does.
+ * (`… http --port N`, port 0 picks one; prints `listening http://127.0.0.1:PORT/mcp` on stdout),
+ * on the SDK's v2 line (@modelcontextprotocol/server 2.4.0), so each speaks both protocol eras
+ * from one factory: a 2026-07-28 client (`server/discover`, the per-request `_meta` envelope)
+ * and a 2025 one (`initialize`). Over stdio `serveStdio` pins the connection to the era its
+ * opening message chose; over HTTP `createMcpHandler` serves each request with a fresh instance
+ * (modern per request, 2025 traffic through its stateless legacy leg, GET/DELETE 405).
  * Over HTTP it answers only requests whose Host is a loopback name on its own port, and whose
  * Origin, when sent, is such a URL too: a page on evil.example that rebinds its name to 127.0.0.1
  * sends `Host: evil.example`, and a page calling from another origin sends its Origin (403, as the
  * SDK's hostHeaderValidation middleware answers).
  */
 import { createServer, type IncomingMessage } from "node:http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, type McpServerFactory } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -57,16 +61,17 @@ export function rebindingRefusal(
   return null;
 }
 
-export async function runServer(
+export function runServer(
   name: string,
-  create: () => McpServer,
+  create: McpServerFactory,
   argv = process.argv.slice(2),
-): Promise<void> {
+): void {
   const mode = argv[0] ?? "stdio";
   if (mode === "stdio") {
-    const server = create();
-    await server.connect(new StdioServerTransport());
-    process.stdin.on("end", () => void server.close().finally(() => process.exit(0)));
+    const handle = serveStdio(create, {
+      onerror: (error) => process.stderr.write(`${name}: ${String(error)}\n`),
+    });
+    process.stdin.on("end", () => void handle.close().finally(() => process.exit(0)));
     return;
   }
   if (mode !== "http") {
@@ -75,6 +80,10 @@ export async function runServer(
   }
   const i = argv.indexOf("--port");
   const port = i >= 0 ? Number(argv[i + 1] ?? 0) : 0;
+  const mcp = createMcpHandler(create, {
+    onerror: (error) => process.stderr.write(`${name}: ${String(error)}\n`),
+  });
+  const serve = toNodeHandler(mcp);
   const http = createServer((req, res) => {
     const address = http.address();
     const refusal = rebindingRefusal(
@@ -89,26 +98,10 @@ export async function runServer(
         );
       return;
     }
-    if (req.method !== "POST") {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    const server = create();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+    serve(req, res).catch((error: unknown) => {
+      process.stderr.write(`${name}: ${String(error)}\n`);
+      if (!res.headersSent) res.writeHead(500).end();
     });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    server
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
-      .catch((error: unknown) => {
-        process.stderr.write(`${name}: ${String(error)}\n`);
-        if (!res.headersSent) res.writeHead(500).end();
-      });
   });
   http.listen(port, "127.0.0.1", () => {
     const addr = http.address();
@@ -116,7 +109,10 @@ export async function runServer(
       `listening http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : port}/mcp\n`,
     );
   });
-  const stop = () => http.close(() => process.exit(0));
+  const stop = () => {
+    void mcp.close();
+    http.close(() => process.exit(0));
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

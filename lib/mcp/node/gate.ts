@@ -48,9 +48,16 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Server as ModernServer,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+} from "@modelcontextprotocol/server";
+import { toWebRequest } from "@modelcontextprotocol/node";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
-import { authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
+import { GATE_RULES, authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
 import {
   GATE_ERROR,
   checkAcceptedRisks,
@@ -110,6 +117,34 @@ function relayError(error: unknown): GateError {
 }
 
 const PassthroughSchema = z.looseObject({});
+
+/**
+ * What a relayed request needs from the downstream side, whichever era it arrived in: the v1
+ * server's handler extra (2025 era) and the v2 server's context (2026-07-28) both give it.
+ */
+type RelayExtra = Pick<
+  RequestHandlerExtra<ServerRequest, ServerNotification>,
+  "signal" | "_meta" | "sendNotification"
+>;
+
+/**
+ * The 2026-07-28 per-request envelope (`_meta` keys under io.modelcontextprotocol/: the agent's
+ * protocol version, capabilities, client info, log level). It describes the agent's client to
+ * the gate, not to the server: the upstream session declares its own (the record's) identity
+ * and capabilities, so these keys are dropped before a request is forwarded.
+ */
+function withoutEnvelope(params: JSONRPCRequest["params"]): JSONRPCRequest["params"] {
+  const meta = params?._meta;
+  if (!meta || typeof meta !== "object") return params;
+  const kept = Object.fromEntries(
+    Object.entries(meta).filter(([k]) => !k.startsWith("io.modelcontextprotocol/")),
+  );
+  const { _meta: _dropped, ...rest } = params;
+  return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
+}
+
+/** How many task handles the gate remembers (oldest forgotten first): a bound, not a quota. */
+export const MAX_STARTED_TASKS = 10_000;
 
 export type GateOptions = {
   /** A record whose signature was already verified (see verifyRecord). */
@@ -189,6 +224,12 @@ export class Gate {
   private resolveUpstreamClosed!: () => void;
   private visible: Visible = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private auth: AuthorizeContext;
+  /**
+   * Task handles (io.modelcontextprotocol/tasks; 2025-11-25 tasks) the server returned to a
+   * tools/call this gate forwarded: only these can be followed or cancelled through the gate.
+   */
+  private readonly startedTasks = new Set<string>();
+  private readonly modernHandlers = new Set<McpHttpHandler>();
   /** The step-up consent being waited for; concurrent refused requests wait for the same one. */
   private consenting: Promise<{ ok: true } | { ok: false; error: InspectError } | null> | null =
     null;
@@ -309,6 +350,7 @@ export class Gate {
       policy: this.policy,
       visibleTools,
       matchesTemplate: (uri) => this.templates.some((t) => t.matches(uri)),
+      startedTasks: this.startedTasks,
     };
   }
 
@@ -448,6 +490,9 @@ export class Gate {
     if (c.prompts) caps.prompts = { listChanged: true };
     if (c.logging) caps.logging = {};
     if (c.completions) caps.completions = {};
+    // Tasks: only the ones a relayed tools/call starts (followed and cancelled by handle);
+    // tasks/list is not relayed, since it would name handles the gate did not start.
+    if (c.tasks) caps.tasks = { cancel: {}, requests: { tools: { call: {} } } };
     return caps;
   }
 
@@ -471,29 +516,92 @@ export class Gate {
     return server;
   }
 
+  /**
+   * A downstream server for an agent's client speaking the 2026-07-28 era (server/discover,
+   * stateless requests with their `_meta` envelope), on the SDK's v2 line. Same identity,
+   * capabilities and authorization table as the 2025-era server above: every request goes to
+   * `handle`, so the era changes the wire, never what is relayed.
+   */
+  createModernServer(): ModernServer {
+    const p = this.policy;
+    const instructions = this.session?.snapshot.instructions ?? null;
+    const server = new ModernServer(
+      {
+        name: "relay-review-gate",
+        version: CLIENT_INFO.version,
+        title: `${p.serverName} through the relay-review gate (decision ${p.decisionId})`,
+      },
+      {
+        capabilities: this.capabilities() as never,
+        ...(instructions !== null ? { instructions } : {}),
+      },
+    );
+    server.fallbackRequestHandler = async (request, ctx) =>
+      await this.handle(request, {
+        signal: ctx.mcpReq.signal,
+        _meta: ctx.mcpReq._meta,
+        sendNotification: (n) => ctx.mcpReq.notify(n),
+      });
+    return server;
+  }
+
+  /**
+   * The JSON-RPC error for a modern request the gate will not relay (no rule in the table, or a
+   * method of a capability the server does not declare), with its event; null: serve it.
+   * Methods the v2 server answers itself (server/discover, subscriptions/listen) are served.
+   */
+  private notRelayed(body: unknown): { id: unknown; error: Record<string, unknown> } | null {
+    if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+    const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
+    if (typeof method !== "string" || id === undefined) return null;
+    if (method === "server/discover" || method === "subscriptions/listen") return null;
+    const verdict = this.authorize(method, params);
+    if (verdict.kind !== "refuse" || verdict.code !== GATE_ERROR.NOT_RELAYED) return null;
+    this.options.onEvent(verdict.event);
+    return { id, error: { code: verdict.code, message: verdict.message, data: verdict.data } };
+  }
+
+  /**
+   * The table's verdict, except that a method of a capability the server does not declare has no
+   * rule: the gate answers lists from the checked surface, and a list of a capability the server
+   * never declared would tell the agent it has one.
+   */
+  private authorize(method: string, params: unknown) {
+    const needs = method.startsWith("tools/")
+      ? "tools"
+      : method.startsWith("resources/")
+        ? "resources"
+        : method.startsWith("prompts/")
+          ? "prompts"
+          : method.startsWith("completion/")
+            ? "completions"
+            : method.startsWith("tasks/")
+              ? "tasks"
+              : null;
+    const declared = needs === null || (this.capabilities() as Record<string, unknown>)[needs];
+    return authorizeRequest(method, params, this.auth, declared ? GATE_RULES : {});
+  }
+
   private async handle(
     request: JSONRPCRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    extra: RelayExtra,
   ): Promise<Record<string, unknown>> {
     if (this.pendingCheck) await this.pendingCheck;
     this.checkAcceptances();
     if (this.stopped) throw this.stopped;
-    const verdict = authorizeRequest(request.method, request.params, this.auth);
+    const verdict = this.authorize(request.method, request.params);
     switch (verdict.kind) {
       case "serve":
         return { [verdict.field]: this.visible[verdict.list] };
       case "forward": {
         // Detection (issue 31): counts what arrives, never refuses; `hold` swaps the text for a notice.
-        const scanned = scanRelayed(
-          request.method,
-          request.params,
-          await this.forward(request, extra),
-          {
-            server: this.policy.serverName,
-            tools: this.visibleTools,
-            mode: this.options.contentScan,
-          },
-        );
+        const result = await this.forward(request, extra);
+        if (request.method === "tools/call") this.rememberTask(result);
+        const scanned = scanRelayed(request.method, request.params, result, {
+          server: this.policy.serverName,
+          tools: this.visibleTools,
+          mode: this.options.contentScan,
+        });
         if (scanned.event) this.options.onEvent(scanned.event);
         return scanned.result;
       }
@@ -501,6 +609,19 @@ export class Gate {
         this.options.onEvent(verdict.event);
         throw new GateError(verdict.code, verdict.message, verdict.data);
     }
+  }
+
+  /** A task handle in a forwarded tools/call's result (CreateTaskResult), remembered as started here. */
+  private rememberTask(result: Record<string, unknown>): void {
+    const task = result.task;
+    if (!task || typeof task !== "object") return;
+    const id = (task as { taskId?: unknown }).taskId;
+    if (typeof id !== "string" || id.length === 0 || id.length > 1024) return;
+    if (this.startedTasks.size >= MAX_STARTED_TASKS) {
+      const oldest = this.startedTasks.values().next().value;
+      if (oldest !== undefined) this.startedTasks.delete(oldest);
+    }
+    this.startedTasks.add(id);
   }
 
   /**
@@ -514,7 +635,7 @@ export class Gate {
    */
   private async forward(
     request: JSONRPCRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    extra: RelayExtra,
   ): Promise<Record<string, unknown>> {
     try {
       return await this.send(request, extra);
@@ -563,7 +684,7 @@ export class Gate {
   private async awaitStepUp(
     request: JSONRPCRequest,
     inFlight: AuthorizationInFlight,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    extra: RelayExtra,
   ): Promise<void> {
     const bound = this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -645,13 +766,10 @@ export class Gate {
     );
   }
 
-  private async send(
-    request: JSONRPCRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<Record<string, unknown>> {
+  private async send(request: JSONRPCRequest, extra: RelayExtra): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     return await this.session!.client.request(
-      { method: request.method, params: request.params },
+      { method: request.method, params: withoutEnvelope(request.params) },
       PassthroughSchema,
       {
         signal: extra.signal,
@@ -804,6 +922,12 @@ export class Gate {
       }
       if (req.method !== "POST")
         return void reply(res, 400, "a new session starts with an initialize POST");
+      void this.routeByEra(req, res, modern, allowedHosts, startLegacy).catch(() => {
+        if (!res.headersSent) reply(res, 500, "the gate failed to handle this request");
+      });
+    });
+    // A 2025-era client: one sessionful v1 transport per client (roots, notifications, list_changed).
+    const startLegacy = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,
@@ -819,11 +943,18 @@ export class Gate {
       };
       server
         .connect(transport)
-        .then(() => transport.handleRequest(req, res))
+        .then(() => transport.handleRequest(req, res, body))
         .catch(() => {
           if (!res.headersSent) reply(res, 500, "the gate failed to start a session");
         });
+    };
+    // A 2026-07-28 client: stateless, one v2 server instance per request (createMcpHandler), the
+    // 2025 leg refused there because it is routed above.
+    const modern = createMcpHandler(() => this.createModernServer(), {
+      legacy: "reject",
+      onerror: () => {},
     });
+    this.modernHandlers.add(modern);
     await new Promise<void>((resolve, reject) => {
       http.once("error", reject);
       http.listen(port, "127.0.0.1", () => resolve());
@@ -833,10 +964,76 @@ export class Gate {
     return {
       url: `http://127.0.0.1:${actual}/mcp`,
       close: async () => {
+        this.modernHandlers.delete(modern);
+        await modern.close().catch(() => {});
         await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
         await new Promise<void>((r) => http.close(() => r()));
       },
     };
+  }
+
+  /**
+   * A POST without a session id: a 2026-07-28 request goes to the stateless v2 handler, anything
+   * else (a 2025 initialize) to `legacy`. The body is read once, under the SDK's bound, and
+   * handed to whichever leg serves it. Host and Origin are checked here for the modern leg (the
+   * v1 transport checks its own): a rebound name or another origin is refused (403).
+   */
+  private async routeByEra(
+    req: IncomingMessage,
+    res: ServerResponse,
+    modern: McpHttpHandler,
+    allowedHosts: string[],
+    legacy: (req: IncomingMessage, res: ServerResponse, body: unknown) => void,
+  ): Promise<void> {
+    const abort = new AbortController();
+    res.once("close", () => abort.abort());
+    let web: Request;
+    let body: unknown;
+    try {
+      web = await toWebRequest(req, undefined, { signal: abort.signal });
+      body = JSON.parse(await web.clone().text());
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: "parse error" },
+        }),
+      );
+      return;
+    }
+    if (await isLegacyRequest(web, body)) return legacy(req, res, body);
+    const refusal = foreignHostOrOrigin(req, allowedHosts);
+    if (refusal) {
+      res
+        .writeHead(403, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: refusal } }),
+        );
+      return;
+    }
+    // A method the gate does not relay is refused here, with the 404 the 2026-07-28 HTTP binding
+    // gives an unknown method: from inside a handler the SDK could only answer 200.
+    const notRelayed = this.notRelayed(body);
+    if (notRelayed) {
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", ...notRelayed }));
+      return;
+    }
+    const response = await modern.fetch(web, { parsedBody: body });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    const reader = response.body.getReader();
+    abort.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), {
+      once: true,
+    });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
   }
 
   /** Close the downstream sessions and the upstream (a stdio server's whole process group). Idempotent; never rejects. */
@@ -844,11 +1041,32 @@ export class Gate {
     this.closing ??= (async () => {
       await Promise.all([...this.downstreams].map((d) => d.close().catch(() => {})));
       this.downstreams.clear();
+      await Promise.all([...this.modernHandlers].map((h) => h.close().catch(() => {})));
       await this.session?.close().catch(() => {});
       this.resolveUpstreamClosed();
     })();
     return this.closing;
   }
+}
+
+/**
+ * Why a request's Host or Origin is not this loopback listener (DNS rebinding, a page of another
+ * origin), or null. `allowedHosts`: the listener's `127.0.0.1:PORT` and `localhost:PORT`.
+ */
+function foreignHostOrOrigin(req: IncomingMessage, allowedHosts: string[]): string | null {
+  const host = req.headers.host;
+  if (!host || !allowedHosts.includes(host.toLowerCase()))
+    return `Invalid Host header: ${JSON.stringify(host ?? null)}`;
+  const origin = req.headers.origin;
+  if (origin === undefined) return null;
+  try {
+    const url = new URL(origin);
+    if ((url.protocol === "http:" || url.protocol === "https:") && allowedHosts.includes(url.host))
+      return null;
+  } catch {
+    // not a URL: refused below
+  }
+  return `Invalid Origin header: ${JSON.stringify(origin)}`;
 }
 
 const LIST_LABEL: Record<SurfaceList, string> = {
