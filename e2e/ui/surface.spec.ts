@@ -4,7 +4,7 @@
  * and HTML render as text and never execute; a hanging server ends in an error naming the limit.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "../support/auth";
+import { sessionHeaders, signIn } from "../support/auth";
 import { createDemoReview, editReview, hostileServer } from "../support/surface";
 
 test.beforeEach(async ({ context }) => {
@@ -220,6 +220,8 @@ test("[surface]: a hanging server with a small timeout ends in an error naming t
       .getByRole("list", { name: "tools" })
       .getByRole("listitem"),
   ).toHaveCount(4);
-  expect((await page.request.get("/api/reviews")).status()).toBe(200);
+  expect(
+    (await page.request.get("/api/reviews", { headers: sessionHeaders(page.context()) })).status(),
+  ).toBe(200);
   expect(errors).toEqual([]);
 });
