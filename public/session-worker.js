@@ -53,10 +53,15 @@ async function withProof(request) {
   );
 }
 
+/** Public files the proxy serves to anyone (lib/auth/check.ts): left to the browser, untouched. */
+const PUBLIC_PREFIXES = ["/_next/static/", "/monaco/", "/schemas/", "/icon.", "/favicon.ico"];
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && request.method !== "GET") return;
-  if (new URL(request.url).pathname === SESSION_PROOF_KEY) return;
+  if (url.pathname === SESSION_PROOF_KEY) return;
+  if (PUBLIC_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return;
   event.respondWith(withProof(request));
 });

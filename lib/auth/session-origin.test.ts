@@ -20,6 +20,15 @@ describe("the session worker and the app agree", () => {
     expect(worker).toContain(`const SESSION_PROOF_KEY = "${SESSION_PROOF_KEY}";`);
   });
 
+  test("the worker leaves alone only paths the proxy serves to anyone", () => {
+    const list = /const PUBLIC_PREFIXES = (\[[^\]]*\]);/.exec(worker)?.[1];
+    const prefixes = JSON.parse(list ?? "null") as string[];
+    expect(prefixes.length).toBeGreaterThan(0);
+    for (const prefix of prefixes)
+      expect(isExemptPath(prefix) || isExemptPath(`${prefix}x.js`), prefix).toBe(true);
+    expect(isExemptPath("/api/reviews")).toBe(false);
+  });
+
   test("the worker's script is served without a session (it holds no secret)", () => {
     expect(isExemptPath(SESSION_WORKER_PATH)).toBe(true);
     expect(worker).not.toMatch(/[A-Za-z0-9_-]{40,}/);
