@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { AppErrorBodySchema, type AppErrorBody } from "@/lib/errors";
+import { sessionProofHeaders } from "@/lib/auth/session-origin";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -24,6 +25,8 @@ export async function apiFetch<T extends z.ZodType>(
   const res = await fetch(path, {
     ...init,
     headers: {
+      // The session's origin proof, when no session worker controls this page to add it.
+      ...(await sessionProofHeaders()),
       Accept: "application/json",
       ...(init?.body ? { "Content-Type": "application/json" } : {}),
       ...init?.headers,

@@ -3,6 +3,7 @@
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { clearSessionProof, sessionProofHeaders } from "@/lib/auth/session-origin";
 
 /**
  * Sign out of this browser, or of every browser at once (POST /api/auth/sign-out-everywhere: a
@@ -21,8 +22,14 @@ export function SignOut() {
     setConfirming(false);
     setError(null);
     try {
-      const res = await fetch(path, { method: "POST", credentials: "same-origin" });
+      const res = await fetch(path, {
+        method: "POST",
+        headers: await sessionProofHeaders(),
+        credentials: "same-origin",
+      });
       if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+      // The session is over on the server; its proof is of no further use here.
+      await clearSessionProof().catch(() => undefined);
       window.location.assign("/sign-in");
     } catch (e) {
       setError(`could not sign out: ${e instanceof Error ? e.message : String(e)}`);

@@ -9,6 +9,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/api-client";
+import { DownloadLink, downloadWithSession } from "@/components/ui/download-link";
 import {
   createShareLink,
   decide,
@@ -35,7 +36,6 @@ import type {
   ShareLinkView,
 } from "@/lib/decisions/api";
 import type { Decision, Review } from "@/lib/review/schema";
-import { AppErrorBodySchema } from "@/lib/errors";
 
 /** Served from public/ (lib/decisions/json-schema.ts DECISION_RECORD_SCHEMA_URL_PATH; not imported: it pulls node:crypto). */
 export const DECISION_RECORD_SCHEMA_URL = "/schemas/decision-record.v1.json";
@@ -51,25 +51,6 @@ const exportUrl = (id: string, decisionId: string, kind: string) =>
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
-/** Fetch a download with the session, so an error (a stale record is 409) shows as a message instead of a saved error page. */
-async function download(url: string, fallbackName: string): Promise<void> {
-  const res = await fetch(url, { credentials: "same-origin" });
-  if (!res.ok) {
-    const body = AppErrorBodySchema.safeParse(await res.json().catch(() => null));
-    throw new Error(body.success ? body.data.error.message : `${res.status} ${res.statusText}`);
-  }
-  const name =
-    /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
-  const href = URL.createObjectURL(await res.blob());
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
-
 function DecisionCard({ id, view, review }: { id: string; view: DecisionView; review: Review }) {
   const [error, setError] = useState<string | null>(null);
   const d = view.decision;
@@ -77,7 +58,9 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
   const isStale = view.status.state === "stale" || Boolean(view.supersededBy);
   const run = (url: string, name: string) => {
     setError(null);
-    download(url, name).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    downloadWithSession(url, name).catch((e: unknown) =>
+      setError(e instanceof Error ? e.message : String(e)),
+    );
   };
   return (
     <article
@@ -802,17 +785,20 @@ export function DecisionSection({
         <p className="muted small" style={{ margin: 0 }}>
           Approved into a named agent with a named tool set, or rejected — and revisited when either
           half of the pair changes. Records are signed with the workbench&apos;s Ed25519 key:{" "}
-          <a href={SIGNING_KEY_URL} download>
+          <DownloadLink href={SIGNING_KEY_URL} fallbackName="relay-review-signing-key.pem">
             public key
-          </a>{" "}
+          </DownloadLink>{" "}
           ·{" "}
           <a href={DECISION_RECORD_SCHEMA_URL} target="_blank" rel="noreferrer">
             record JSON Schema (v1)
           </a>{" "}
           ·{" "}
-          <a href={`/api/reviews/${encodeURIComponent(id)}/export/sarif`} download>
+          <DownloadLink
+            href={`/api/reviews/${encodeURIComponent(id)}/export/sarif`}
+            fallbackName="findings.sarif"
+          >
             findings as SARIF 2.1.0
-          </a>
+          </DownloadLink>
         </p>
       </div>
       <DecideForm id={id} review={review} revision={revision} />

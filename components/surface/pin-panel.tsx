@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { reviewKeys, surfaceKeys } from "@/components/query-keys";
 import { DiffView, NameDiffView } from "@/components/surface/diff-view";
+import { DownloadLink } from "@/components/ui/download-link";
 import { pinSurface, registrationUrl } from "@/components/surface/queries";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 
@@ -51,9 +52,13 @@ export function PinPanel({
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h4 style={{ margin: 0 }}>Pin</h4>
         {current && (
-          <a className="btn" href={registrationUrl(view.reviewId, view.serverId)} download>
+          <DownloadLink
+            className="btn"
+            href={registrationUrl(view.reviewId, view.serverId)}
+            fallbackName={`${view.serverId}.registration.json`}
+          >
             Export registration record
-          </a>
+          </DownloadLink>
         )}
       </div>
       {view.blocked.isBlocked && (

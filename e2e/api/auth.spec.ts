@@ -13,7 +13,7 @@ import {
 } from "@playwright/test";
 import { ConflictDetailsSchema, ReviewRecordSchema } from "../../lib/reviews/record";
 import { AppErrorBodySchema } from "../../lib/errors";
-import { bearer, OWNER_TOKEN, SESSION_COOKIE } from "../support/auth";
+import { bearer, OWNER_TOKEN, proofHeadersOf, SESSION_COOKIE } from "../support/auth";
 
 // Playwright runs from the repo root (where playwright.config.ts is).
 const APP_DIR = path.resolve(process.cwd(), "app");
@@ -270,33 +270,46 @@ test.describe("signing in", () => {
   }) => {
     const res = await client.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } });
     expect(res.status()).toBe(204);
+    const proof = proofHeadersOf(res);
     const setCookie = res.headers()["set-cookie"] ?? "";
     expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
     expect(setCookie).toMatch(/Path=\//);
     expect(setCookie).not.toContain(OWNER_TOKEN);
+    expect(setCookie, "the origin proof never travels as a cookie").not.toContain(
+      Object.values(proof)[0],
+    );
 
-    expect((await client.get("/api/reviews")).status()).toBe(200);
-    expect((await client.get("/", { maxRedirects: 0 })).status()).toBe(200);
-    // A cookie alone is not enough for a write: the request must show it comes from our own page.
-    expect((await client.post("/api/reviews", { data: { demo: true } })).status()).toBe(403);
+    // The cookie alone opens nothing (it reaches every port of this host): the proof must come too.
+    expect((await client.get("/api/reviews")).status()).toBe(401);
+    expect((await client.get("/", { maxRedirects: 0 })).status()).toBe(307);
+    expect((await client.get("/api/reviews", { headers: proof })).status()).toBe(200);
+    expect((await client.get("/", { maxRedirects: 0, headers: proof })).status()).toBe(200);
+    // Cookie and proof are not enough for a write: the request must show it comes from our own page.
+    expect(
+      (await client.post("/api/reviews", { data: { demo: true }, headers: proof })).status(),
+    ).toBe(403);
     const created = await client.post("/api/reviews", {
       data: { demo: true },
-      headers: sameOriginHeaders(baseURL!),
+      headers: { ...sameOriginHeaders(baseURL!), ...proof },
     });
     expect(created.status()).toBe(201);
     const { id } = ReviewRecordSchema.parse(await created.json());
     expect(
       (
-        await client.delete(`/api/reviews/${id}`, { headers: sameOriginHeaders(baseURL!) })
+        await client.delete(`/api/reviews/${id}`, {
+          headers: { ...sameOriginHeaders(baseURL!), ...proof },
+        })
       ).status(),
     ).toBe(204);
 
-    const out = await client.post("/api/auth/sign-out", { headers: sameOriginHeaders(baseURL!) });
+    const out = await client.post("/api/auth/sign-out", {
+      headers: { ...sameOriginHeaders(baseURL!), ...proof },
+    });
     expect(out.status()).toBe(204);
     expect(out.headers()["set-cookie"]).toMatch(/Max-Age=0/);
-    expect((await client.get("/api/reviews")).status()).toBe(401);
+    expect((await client.get("/api/reviews", { headers: proof })).status()).toBe(401);
   });
 
   test("a 12-hour cookie; sign out everywhere ends every browser's session, and a new sign-in works", async ({
@@ -305,23 +318,26 @@ test.describe("signing in", () => {
     const one = await playwrightRequest.newContext({ baseURL });
     const two = await playwrightRequest.newContext({ baseURL });
     try {
+      const proofs = new Map<typeof one, Record<string, string>>();
       for (const c of [one, two]) {
         const res = await c.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } });
         expect(res.status()).toBe(204);
         expect(res.headers()["set-cookie"]).toMatch(/Max-Age=43200/);
-        expect((await c.get("/api/reviews")).status()).toBe(200);
+        proofs.set(c, proofHeadersOf(res));
+        expect((await c.get("/api/reviews", { headers: proofs.get(c) })).status()).toBe(200);
       }
       const everywhere = await one.post("/api/auth/sign-out-everywhere", {
-        headers: sameOriginHeaders(baseURL!),
+        headers: { ...sameOriginHeaders(baseURL!), ...proofs.get(one) },
       });
       expect(everywhere.status()).toBe(204);
       // The other browser did nothing, and is signed out too.
-      expect((await two.get("/api/reviews")).status()).toBe(401);
-      expect((await one.get("/api/reviews")).status()).toBe(401);
-      expect((await two.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } })).status()).toBe(
-        204,
+      expect((await two.get("/api/reviews", { headers: proofs.get(two) })).status()).toBe(401);
+      expect((await one.get("/api/reviews", { headers: proofs.get(one) })).status()).toBe(401);
+      const again = await two.post("/api/auth/sign-in", { data: { token: OWNER_TOKEN } });
+      expect(again.status()).toBe(204);
+      expect((await two.get("/api/reviews", { headers: proofHeadersOf(again) })).status()).toBe(
+        200,
       );
-      expect((await two.get("/api/reviews")).status()).toBe(200);
       // The bearer token is not a session: automation keeps working.
       expect((await one.get("/api/reviews", { headers: bearer })).status()).toBe(200);
     } finally {

@@ -129,7 +129,10 @@ test("[decision]: an approval over the on-call agent's critical paths names who 
   const recordFile = path.join(dir, "record.json");
   await writeFile(recordFile, JSON.stringify(record));
   const keyFile = path.join(dir, "public.pem");
-  await writeFile(keyFile, await (await page.request.get("/api/signing-key")).text());
+  await writeFile(
+    keyFile,
+    await (await page.request.get("/api/signing-key", { headers: bearer })).text(),
+  );
   const { stdout } = await run(
     process.execPath,
     ["bin/relay-review.mjs", "verify-record", recordFile, "--public-key", keyFile],

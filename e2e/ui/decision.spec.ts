@@ -161,7 +161,7 @@ test("[decision]: decide, export and verify the signed record, then a tool-set, 
   const validate = ajv.compile(await schemaRes.json());
   expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
 
-  const keyRes = await page.request.get("/api/signing-key");
+  const keyRes = await page.request.get("/api/signing-key", { headers: bearer });
   expect(keyRes.status()).toBe(200);
   expect(keyRes.headers()["x-signing-key-id"]).toBe(record.signature.keyId);
   const keyFile = path.join(dir, "public.pem");

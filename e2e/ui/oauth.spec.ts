@@ -97,11 +97,10 @@ async function consent(page: Page, scopes: readonly string[]) {
   await page.getByRole("button", { name: "Approve" }).click();
 }
 
+/** The owner's sign-in link, in the browser: the session's proof must reach this origin's storage. */
 const signIn = async (page: Page) => {
-  const signedIn = await page
-    .context()
-    .request.post(`${base}/api/auth/sign-in`, { data: { token: OWNER_TOKEN } });
-  expect(signedIn.status()).toBe(204);
+  await page.goto(`${base}/sign-in?next=%2F#token=${encodeURIComponent(OWNER_TOKEN)}`);
+  await page.waitForURL((u) => u.pathname === "/");
 };
 
 /** Reconnect through the card, granting exactly `scopes`, then inspect with the new token. */

@@ -76,11 +76,10 @@ test.afterAll(() => {
   if (server && server.exitCode === null) server.kill("SIGTERM");
 });
 
+/** The owner's sign-in link, in the browser: the session's proof must reach this origin's storage. */
 async function signInAt(page: Page) {
-  const res = await page
-    .context()
-    .request.post(`${base}/api/auth/sign-in`, { data: { token: OWNER_TOKEN } });
-  expect(res.status()).toBe(204);
+  await page.goto(`${base}/sign-in?next=%2F#token=${encodeURIComponent(OWNER_TOKEN)}`);
+  await page.waitForURL((u) => u.pathname === "/");
 }
 
 async function inspect(page: Page, reviewId: string) {

@@ -12,7 +12,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { startCookieThief } from "../../tests/fixtures/servers/cookie-thief";
-import { bearer, SESSION_COOKIE, signIn } from "../support/auth";
+import { bearer, SESSION_COOKIE, sessionHeaders, signIn } from "../support/auth";
 
 test("Connect to an authorization server on the workbench's host: the browser stays, the session cookie never reaches the server", async ({
   browser,
@@ -70,10 +70,16 @@ test("a session cookie copied before Sign out is refused after it, even with thi
   playwright,
 }) => {
   const context = await browser.newContext({ baseURL });
+  // The copy here includes the session's origin proof (the cookie alone opens nothing at all:
+  // e2e/ui/session-origin.spec.ts), so what is tested is the session's end on the server.
   const replay = async (copied: string) => {
     const thief = await playwright.request.newContext({
       baseURL,
-      extraHTTPHeaders: { Cookie: `${SESSION_COOKIE}=${copied}`, Origin: baseURL! },
+      extraHTTPHeaders: {
+        Cookie: `${SESSION_COOKIE}=${copied}`,
+        Origin: baseURL!,
+        ...sessionHeaders(context),
+      },
     });
     try {
       const read = (await thief.get("/api/reviews")).status();

@@ -5,10 +5,11 @@
  */
 import { expect, test, type BrowserContext } from "@playwright/test";
 import { CreateShareLinkResponseSchema } from "../../lib/decisions/api";
-import { OWNER_TOKEN, signIn } from "../support/auth";
+import { OWNER_TOKEN, sessionHeaders, signIn } from "../support/auth";
 
 const signedIn = async (context: BrowserContext) =>
-  (await context.request.get("/api/reviews")).status() === 200;
+  (await context.request.get("/api/reviews", { headers: sessionHeaders(context) })).status() ===
+  200;
 
 test("sign out everywhere asks first, then signs out this browser and every other one", async ({
   browser,

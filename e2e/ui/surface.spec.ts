@@ -3,8 +3,9 @@
  * drift under "block" with the exact field diff, re-pin with a reason; a hostile server's script
  * and HTML render as text and never execute; a hanging server ends in an error naming the limit.
  */
+import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "../support/auth";
+import { sessionHeaders, signIn } from "../support/auth";
 import { createDemoReview, editReview, hostileServer } from "../support/surface";
 
 test.beforeEach(async ({ context }) => {
@@ -109,6 +110,10 @@ test("[surface]: inspect the demo knowledge-mcp, pin it, see a v4.2 change BLOCK
   await panel.getByRole("link", { name: "Export registration record" }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe("knowledge-mcp.registration.json");
+  // A plain download link carries the session too (the session worker sees the download's request).
+  const saved = await readFile(await file.path(), "utf8");
+  expect(saved).toContain("knowledge-mcp");
+  expect(saved).not.toContain("UNAUTHORIZED");
   expect(errors).toEqual([]);
 });
 
@@ -220,6 +225,8 @@ test("[surface]: a hanging server with a small timeout ends in an error naming t
       .getByRole("list", { name: "tools" })
       .getByRole("listitem"),
   ).toHaveCount(4);
-  expect((await page.request.get("/api/reviews")).status()).toBe(200);
+  expect(
+    (await page.request.get("/api/reviews", { headers: sessionHeaders(page.context()) })).status(),
+  ).toBe(200);
   expect(errors).toEqual([]);
 });

@@ -299,7 +299,8 @@ test("[roles-bulk]: the roles table sorts and filters by suggested role and stat
   // Another editor saves a revision; until this page's analysis is of that revision, rows are locked.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/api/reviews/${id}/analysis`, async (route) => {
+  // The context's route: the page's fetch reaches the network through the session worker.
+  await page.context().route(`**/api/reviews/${id}/analysis`, async (route) => {
     await held;
     await route.continue();
   });

@@ -1,7 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { allowedHostsFor, checkRequest, isAllowedHost, type AuthConfig } from "@/lib/auth/check";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { createSessionValue, SESSION_COOKIE, SESSION_TTL_SECONDS } from "@/lib/auth/session";
+import {
+  createSessionValue,
+  SESSION_COOKIE,
+  SESSION_PROOF_HEADER,
+  SESSION_TTL_SECONDS,
+  sessionProofOf,
+} from "@/lib/auth/session";
 
 const TOKEN = "owner-token-for-unit-tests-0123456789abcdef";
 const NOW = Date.parse("2026-06-01T12:00:00Z");
@@ -12,6 +18,9 @@ const config: AuthConfig = {
 const session = createSessionValue(TOKEN, NOW);
 const foreignSession = createSessionValue("someone-elses-token-0123456789abcdef0123", NOW);
 const expiredSession = createSessionValue(TOKEN, NOW - 13 * 3600 * 1000);
+/** The origin proof the sign-in page keeps; a browser sends it only to the workbench's origin. */
+const PROOF = sessionProofOf(session, TOKEN);
+const proofOf = (value: string) => ({ [SESSION_PROOF_HEADER]: sessionProofOf(value, TOKEN) });
 
 const H = "127.0.0.1:3100";
 const SELF = `http://${H}`;
@@ -108,7 +117,12 @@ const ROWS: Row[] = [
     "wrong bearer beats a good cookie",
     "GET",
     "/api/reviews",
-    { host: H, authorization: "Bearer nope", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      authorization: "Bearer nope",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "401",
   ],
   [
@@ -125,18 +139,66 @@ const ROWS: Row[] = [
     { host: H, authorization: `bearer ${TOKEN}` },
     "allow:bearer",
   ],
+  // Issue 28, finding 2: the cookie reaches every port of this host; only the proof is ours.
+  [
+    "session cookie without its origin proof, API",
+    "GET",
+    "/api/reviews",
+    { host: H, cookie: `${SESSION_COOKIE}=${session}` },
+    "401",
+  ],
+  [
+    "session cookie without its origin proof, page",
+    "GET",
+    "/reviews/x",
+    { host: H, cookie: `${SESSION_COOKIE}=${session}`, "sec-fetch-site": "same-origin" },
+    "redirect",
+  ],
+  [
+    "session cookie without its origin proof, write with this origin",
+    "POST",
+    "/api/reviews",
+    {
+      host: H,
+      origin: SELF,
+      "sec-fetch-site": "same-origin",
+      cookie: `${SESSION_COOKIE}=${session}`,
+    },
+    "401",
+  ],
+  [
+    "session cookie with another session's proof",
+    "GET",
+    "/api/reviews",
+    { host: H, cookie: `${SESSION_COOKIE}=${session}`, ...proofOf(createSessionValue(TOKEN, NOW)) },
+    "401",
+  ],
+  [
+    "origin proof without a cookie",
+    "GET",
+    "/api/reviews",
+    { host: H, [SESSION_PROOF_HEADER]: PROOF },
+    "401",
+  ],
+  [
+    "session worker script (holds no secret)",
+    "GET",
+    "/session-worker.js",
+    { host: H },
+    "allow:exempt",
+  ],
   [
     "session cookie",
     "GET",
     "/api/reviews",
-    { host: H, cookie: `a=b; ${SESSION_COOKIE}=${session}` },
+    { host: H, cookie: `a=b; ${SESSION_COOKIE}=${session}`, [SESSION_PROOF_HEADER]: PROOF },
     "allow:session",
   ],
   [
     "session cookie, page",
     "GET",
     "/",
-    { host: H, cookie: `${SESSION_COOKIE}=${session}` },
+    { host: H, cookie: `${SESSION_COOKIE}=${session}`, [SESSION_PROOF_HEADER]: PROOF },
     "allow:session",
   ],
   [
@@ -150,14 +212,18 @@ const ROWS: Row[] = [
     "expired cookie",
     "GET",
     "/api/reviews",
-    { host: H, cookie: `${SESSION_COOKIE}=${expiredSession}` },
+    { host: H, cookie: `${SESSION_COOKIE}=${expiredSession}`, ...proofOf(expiredSession) },
     "401",
   ],
   [
     "tampered cookie",
     "GET",
     "/api/reviews",
-    { host: H, cookie: `${SESSION_COOKIE}=${session.replace(/\.(\d+)\./, ".9999999999.")}` },
+    {
+      host: H,
+      cookie: `${SESSION_COOKIE}=${session.replace(/\.(\d+)\./, ".9999999999.")}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "401",
   ],
 
@@ -166,7 +232,12 @@ const ROWS: Row[] = [
     "cookie write, same origin",
     "PUT",
     "/api/reviews/x",
-    { host: H, origin: SELF, cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      origin: SELF,
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "allow:session",
   ],
   [
@@ -177,6 +248,7 @@ const ROWS: Row[] = [
       host: "localhost:3100",
       origin: "http://localhost:3100",
       cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
     },
     "allow:session",
   ],
@@ -184,35 +256,55 @@ const ROWS: Row[] = [
     "cookie write, foreign origin",
     "POST",
     "/api/reviews",
-    { host: H, origin: "http://evil.example", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      origin: "http://evil.example",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "403",
   ],
   [
     "cookie write, other local port",
     "POST",
     "/api/reviews",
-    { host: H, origin: "http://127.0.0.1:3000", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      origin: "http://127.0.0.1:3000",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "403",
   ],
   [
     "cookie write, null origin",
     "DELETE",
     "/api/reviews/x",
-    { host: H, origin: "null", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      origin: "null",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "403",
   ],
   [
     "cookie write, no origin, no fetch metadata",
     "POST",
     "/api/reviews",
-    { host: H, cookie: `${SESSION_COOKIE}=${session}` },
+    { host: H, cookie: `${SESSION_COOKIE}=${session}`, [SESSION_PROOF_HEADER]: PROOF },
     "403",
   ],
   [
     "cookie write, no origin, same-origin fetch",
     "POST",
     "/api/reviews",
-    { host: H, "sec-fetch-site": "same-origin", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      "sec-fetch-site": "same-origin",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "allow:session",
   ],
   [
@@ -224,6 +316,7 @@ const ROWS: Row[] = [
       origin: SELF,
       "sec-fetch-site": "same-site",
       cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
     },
     "403",
   ],
@@ -245,7 +338,12 @@ const ROWS: Row[] = [
     "cookie GET, foreign origin (reads are SameSite's job)",
     "GET",
     "/api/reviews",
-    { host: H, origin: "http://evil.example", cookie: `${SESSION_COOKIE}=${session}` },
+    {
+      host: H,
+      origin: "http://evil.example",
+      cookie: `${SESSION_COOKIE}=${session}`,
+      [SESSION_PROOF_HEADER]: PROOF,
+    },
     "allow:session",
   ],
 
@@ -271,7 +369,7 @@ const ROWS: Row[] = [
     "__Host- session cookie",
     "GET",
     "/api/reviews",
-    { host: H, cookie: `__Host-${SESSION_COOKIE}=${session}` },
+    { host: H, cookie: `__Host-${SESSION_COOKIE}=${session}`, [SESSION_PROOF_HEADER]: PROOF },
     "allow:session",
   ],
   ["static chunk", "GET", "/_next/static/chunks/app.js", { host: H }, "allow:exempt"],
@@ -361,17 +459,32 @@ describe("sign out everywhere", () => {
     const old = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "0");
     const fresh = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "e2");
     expect(
-      checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${old}` }), config, NOW, "0"),
+      checkRequest(
+        facts({ host: H, cookie: `${SESSION_COOKIE}=${old}`, ...proofOf(old) }),
+        config,
+        NOW,
+        "0",
+      ),
     ).toMatchObject({ allow: true });
     expect(
-      checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${old}` }), config, NOW, "e2"),
+      checkRequest(
+        facts({ host: H, cookie: `${SESSION_COOKIE}=${old}`, ...proofOf(old) }),
+        config,
+        NOW,
+        "e2",
+      ),
     ).toMatchObject({ allow: false, status: 401 });
     expect(
-      checkRequest(facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}` }), config, NOW, "e2"),
+      checkRequest(
+        facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}`, ...proofOf(fresh) }),
+        config,
+        NOW,
+        "e2",
+      ),
     ).toMatchObject({ allow: true, via: "session" });
     expect(
       checkRequest(
-        facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}` }),
+        facts({ host: H, cookie: `${SESSION_COOKIE}=${fresh}`, ...proofOf(fresh) }),
         config,
         NOW,
         "unavailable",
@@ -394,7 +507,7 @@ describe("sign out everywhere", () => {
       headers: new Headers(headers),
     });
     const value = createSessionValue(TOKEN, NOW, SESSION_TTL_SECONDS, "0");
-    const cookie = facts({ host: H, cookie: `${SESSION_COOKIE}=${value}` });
+    const cookie = facts({ host: H, cookie: `${SESSION_COOKIE}=${value}`, ...proofOf(value) });
     expect(checkRequest(cookie, config, NOW, "0", false)).toMatchObject({ allow: true });
     expect(checkRequest(cookie, config, NOW, "0", true)).toMatchObject({
       allow: false,

@@ -8,7 +8,9 @@
  * 2. Cross-site writes: a state-changing method with a foreign Origin, or a Sec-Fetch-Site of
  *    cross-site/same-site, → 403, on every path (login CSRF included).
  * 3. Exempt paths pass (sign-in, static assets, share links which carry their own token).
- * 4. Credentials: `Authorization: Bearer <owner token>` or the signed session cookie; none → 401
+ * 4. Credentials: `Authorization: Bearer <owner token>`, or the signed session cookie together with
+ *    its origin proof header (lib/auth/session.ts: the cookie reaches every port of the host, the
+ *    proof only the workbench's origin; a cookie without it counts as none); none → 401
  *    JSON for /api/* and non-GET requests, a redirect to /sign-in for pages. A wrong bearer is a
  *    401 even if a cookie is also present.
  * 5. A cookie-authenticated write with neither Origin nor Sec-Fetch-Site: same-origin → 403
@@ -17,7 +19,9 @@
 import {
   constantTimeEqual,
   INITIAL_SESSION_EPOCH,
+  isSessionProof,
   readSessionCookie,
+  SESSION_PROOF_HEADER,
   verifySessionValue,
 } from "@/lib/auth/session";
 
@@ -52,6 +56,8 @@ export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"] as const;
  */
 const EXEMPT_EXACT: ReadonlySet<string> = new Set([
   "/sign-in",
+  // The service worker that attaches the session's origin proof; it holds no secret itself.
+  "/session-worker.js",
   // The OAuth redirect_uri (the Strict session cookie is not sent on the authorization server's
   // redirect; it only hands over to the authenticated /oauth/finish) and the public Client ID
   // Metadata Document an authorization server fetches.
@@ -135,7 +141,12 @@ function credential(
     return m?.[1] && constantTimeEqual(m[1], ownerToken) ? "bearer" : "bad_bearer";
   }
   const cookie = readSessionCookie(headers.get("cookie"));
-  if (cookie && !signedOut && verifySessionValue(cookie, ownerToken, nowMs, sessionEpoch).ok)
+  if (
+    cookie &&
+    !signedOut &&
+    verifySessionValue(cookie, ownerToken, nowMs, sessionEpoch).ok &&
+    isSessionProof(cookie, headers.get(SESSION_PROOF_HEADER), ownerToken)
+  )
     return "session";
   return "none";
 }

@@ -8,6 +8,13 @@
  * out until the cookie would have expired, so a copy of the cookie stops working with it.
  * Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain), so no other host or
  * path can set or shadow it.
+ *
+ * The cookie alone is not a credential. Browsers send it to every port of its host (RFC 6265
+ * §8.5), so a server on another port there can collect it. Each session therefore also has an
+ * origin proof (`sessionProofOf`), handed to the sign-in page once and kept in storage only the
+ * workbench's own origin (scheme, host and port) can read; the browser attaches it as the
+ * `x-relay-session-proof` header (lib/auth/session-origin.ts, public/session-worker.js), and
+ * the proxy admits a cookie only together with its proof. See docs/security.md.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
@@ -87,6 +94,27 @@ export function verifySessionValue(
   const expiresAt = Number(expiry) * 1000;
   if (expiresAt <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, expiresAt };
+}
+
+/** The request header that carries a session's origin proof. */
+export const SESSION_PROOF_HEADER = "x-relay-session-proof";
+const PROOF_CONTEXT = "relay-review/session-origin-proof/v1";
+
+/**
+ * The origin proof of session cookie `value`: a MAC of the cookie's signed payload under the
+ * session key, so it needs no server-side state and changes with every session. Only meaningful
+ * for a cookie that verifies; never set as a cookie (it would travel to every port like one).
+ */
+export function sessionProofOf(value: string, ownerToken: string): string {
+  const payload = value.split(".").slice(0, 4).join(".");
+  return createHmac("sha256", sessionKey(ownerToken))
+    .update(`${PROOF_CONTEXT}\n${payload}`)
+    .digest("base64url");
+}
+
+/** Whether `proof` is the origin proof of session cookie `value`. */
+export function isSessionProof(value: string, proof: string | null, ownerToken: string): boolean {
+  return proof !== null && constantTimeEqual(proof, sessionProofOf(value, ownerToken));
 }
 
 /** The session's id (its random nonce) of a well-formed cookie value, or null. Not a credential: the mac is. */

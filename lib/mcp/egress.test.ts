@@ -71,3 +71,50 @@ describe("egress allowlist (default: loopback only)", () => {
     expect((await checkEgress("file:///etc/passwd", policy(), noDns)).ok).toBe(false);
   });
 });
+
+describe("entries with a port (issue 28, finding 16)", () => {
+  // [entry, URL, admitted]
+  test.each([
+    ["127.0.0.1:8931", "http://127.0.0.1:8931/mcp", true],
+    ["127.0.0.1:8931", "http://127.0.0.1:8932/mcp", false],
+    ["127.0.0.1:8931", "http://127.0.0.1/mcp", false],
+    ["127.0.0.1:80", "http://127.0.0.1/mcp", true],
+    ["127.0.0.1:443", "https://127.0.0.1/mcp", true],
+    ["127.0.0.0/8:8931", "http://127.4.5.6:8931/", true],
+    ["127.0.0.0/8:8931", "http://127.4.5.6:5432/", false],
+    ["[::1]:8931", "http://[::1]:8931/", true],
+    ["[::1]:8931", "http://[::1]:8932/", false],
+    ["[::1/128]:8931", "http://[::1]:8931/", true],
+    ["[::ffff:127.0.0.1]:8931", "http://127.0.0.1:8931/", true],
+    ["::1", "http://[::1]:5432/", true],
+    ["[::1]", "http://[::1]:5432/", true],
+    ["fd00::/8", "http://[fd12::1]:9000/", true],
+    ["[fd00::/8]:443", "https://[fd12::1]/", true],
+    ["[fd00::/8]:443", "http://[fd12::1]:80/", false],
+    ["localhost:8931", "http://localhost:8931/", true],
+    ["localhost:8931", "http://localhost:3000/", false],
+    ["*.corp.example:443", "https://mcp.corp.example/mcp", true],
+    ["*.corp.example:443", "http://mcp.corp.example:8080/mcp", false],
+    ["mcp.corp.example", "http://mcp.corp.example:8080/mcp", true],
+  ])("%s admits %s: %s", async (entry, url, admitted) => {
+    expect((await checkEgress(url, policy(entry), noDns)).ok).toBe(admitted);
+  });
+
+  test("a name with a port is checked on its addresses with that port", async () => {
+    const p = policy("127.0.0.1:8931");
+    const lookup = dns({ "relay.test": ["127.0.0.1"] });
+    expect((await checkEgress("http://relay.test:8931/", p, lookup)).ok).toBe(true);
+    const refused = await checkEgress("http://relay.test:5432/", p, lookup);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.message).toContain("127.0.0.1 (loopback) port 5432");
+  });
+
+  test.each(["127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:http", "[::1]:", "[::1]:x", "host:1:2"])(
+    "%s is refused with the reason",
+    (entry) => {
+      const r = parseEgressAllow(entry);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.message).toContain(JSON.stringify(entry));
+    },
+  );
+});

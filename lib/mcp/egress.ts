@@ -8,9 +8,10 @@
  */
 import ipaddr from "ipaddr.js";
 
+/** `port`: the one port the entry admits (`host:port`, `[v6]:port`, `cidr:port`), or null for any. */
 export type EgressRule =
-  | { kind: "cidr"; text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number] }
-  | { kind: "host"; text: string };
+  | { kind: "cidr"; text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number]; port: number | null }
+  | { kind: "host"; text: string; host: string; port: number | null };
 export type EgressPolicy = { rules: EgressRule[]; source: "default" | "env" };
 
 export const DEFAULT_EGRESS_ALLOW = "127.0.0.0/8,::1/128,localhost";
@@ -25,9 +26,13 @@ export function parseEgressAllow(
   for (const raw of text.split(",")) {
     const item = raw.trim();
     if (!item) continue;
-    if (item.includes("/")) {
+    const split = splitPort(item);
+    if (typeof split === "string")
+      return { ok: false, message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} ${split}` };
+    const { address, port } = split;
+    if (address.includes("/")) {
       try {
-        const [addr, bits] = ipaddr.parseCIDR(item);
+        const [addr, bits] = ipaddr.parseCIDR(address);
         rules.push({
           kind: "cidr",
           text: item,
@@ -35,6 +40,7 @@ export function parseEgressAllow(
             normalise(addr),
             addr.kind() === "ipv6" && normalise(addr).kind() === "ipv4" ? bits - 96 : bits,
           ],
+          port,
         });
       } catch {
         return {
@@ -42,13 +48,18 @@ export function parseEgressAllow(
           message: `RELAY_REVIEW_EGRESS_ALLOW: ${JSON.stringify(item)} is not a CIDR range`,
         };
       }
-    } else if (ipaddr.isValid(item)) {
-      const addr = normalise(ipaddr.parse(item));
-      rules.push({ kind: "cidr", text: item, range: [addr, addr.kind() === "ipv4" ? 32 : 128] });
+    } else if (ipaddr.isValid(address)) {
+      const addr = normalise(ipaddr.parse(address));
+      rules.push({
+        kind: "cidr",
+        text: item,
+        range: [addr, addr.kind() === "ipv4" ? 32 : 128],
+        port,
+      });
     } else if (
-      /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(item)
+      /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(address)
     ) {
-      rules.push({ kind: "host", text: item.toLowerCase() });
+      rules.push({ kind: "host", text: item.toLowerCase(), host: address.toLowerCase(), port });
     } else {
       return {
         ok: false,
@@ -57,6 +68,32 @@ export function parseEgressAllow(
     }
   }
   return { ok: true, policy: { rules, source } };
+}
+
+/**
+ * An entry's address and port: `[v6]:port` and `[v6/len]:port` (an IPv6 address needs brackets
+ * to carry a port), `v4:port`, `cidr:port`, `host:port`; a bare IPv6 (`::1`, `fd00::/8`) has none.
+ * A string when the port is not a number from 1 to 65535.
+ */
+function splitPort(item: string): { address: string; port: number | null } | string {
+  const BAD_PORT = "has a port that is not a number from 1 to 65535";
+  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(item);
+  if (bracketed) {
+    if (bracketed[2] === undefined) return { address: bracketed[1]!, port: null };
+    const port = parsePort(bracketed[2]);
+    return port === null ? BAD_PORT : { address: bracketed[1]!, port };
+  }
+  const colon = item.lastIndexOf(":");
+  // No colon, or more than one without brackets (a bare IPv6 address or range): no port.
+  if (colon < 0 || item.indexOf(":") !== colon) return { address: item, port: null };
+  const port = parsePort(item.slice(colon + 1));
+  return port === null ? BAD_PORT : { address: item.slice(0, colon), port };
+}
+
+function parsePort(text: string): number | null {
+  if (!/^\d{1,5}$/.test(text)) return null;
+  const n = Number(text);
+  return n >= 1 && n <= 65535 ? n : null;
 }
 
 /** The policy from `RELAY_REVIEW_EGRESS_ALLOW`, or the loopback-only default. */
@@ -84,7 +121,10 @@ export function addressClass(address: string): string {
   }
 }
 
-export function isAddressAllowed(address: string, policy: EgressPolicy): boolean {
+const portMatches = (rule: EgressRule, port: number) => rule.port === null || rule.port === port;
+
+/** Whether `address` on `port` lies in a listed range (an entry with a port admits that port only). */
+export function isAddressAllowed(address: string, policy: EgressPolicy, port: number): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     addr = normalise(ipaddr.parse(address));
@@ -92,17 +132,28 @@ export function isAddressAllowed(address: string, policy: EgressPolicy): boolean
     return false;
   }
   return policy.rules.some(
-    (r) => r.kind === "cidr" && r.range[0].kind() === addr.kind() && addr.match(r.range),
+    (r) =>
+      r.kind === "cidr" &&
+      portMatches(r, port) &&
+      r.range[0].kind() === addr.kind() &&
+      addr.match(r.range),
   );
 }
 
-export function isHostAllowed(hostname: string, policy: EgressPolicy): boolean {
+export function isHostAllowed(hostname: string, policy: EgressPolicy, port: number): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, "");
   return policy.rules.some(
     (r) =>
       r.kind === "host" &&
-      (r.text === h || (r.text.startsWith("*.") && h.endsWith(r.text.slice(1)))),
+      portMatches(r, port) &&
+      (r.host === h || (r.host.startsWith("*.") && h.endsWith(r.host.slice(1)))),
   );
+}
+
+/** The port a URL connects to: its own, or its scheme's default. */
+export function urlPort(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === "https:" ? 443 : 80;
 }
 
 export type LookupAll = (hostname: string) => Promise<string[]>;
@@ -131,7 +182,8 @@ export async function checkEgress(
     };
   }
   const host = u.hostname.replace(/^\[|\]$/g, "");
-  if (isHostAllowed(host, policy)) return { ok: true, addresses: [], byName: true };
+  const port = urlPort(u);
+  if (isHostAllowed(host, policy, port)) return { ok: true, addresses: [], byName: true };
   let addresses: string[];
   if (ipaddr.isValid(host)) addresses = [host];
   else {
@@ -147,9 +199,9 @@ export async function checkEgress(
   }
   if (addresses.length === 0)
     return { ok: false, message: `${host} resolved to no address`, addresses };
-  const refused = addresses.filter((a) => !isAddressAllowed(a, policy));
+  const refused = addresses.filter((a) => !isAddressAllowed(a, policy, port));
   if (refused.length) {
-    const what = refused.map((a) => `${a} (${addressClass(a)})`).join(", ");
+    const what = refused.map((a) => `${a} (${addressClass(a)}) port ${port}`).join(", ");
     return {
       ok: false,
       addresses,

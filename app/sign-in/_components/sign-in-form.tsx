@@ -1,13 +1,42 @@
 "use client";
 /**
  * Reads the token from the URL fragment (`/sign-in#token=…`: a fragment never reaches a request
- * line or a log), removes it from the address bar, and exchanges it for a session cookie.
+ * line or a log), removes it from the address bar, and exchanges it for a session cookie and the
+ * session's origin proof, which it keeps where only this origin can read it and which the
+ * session worker then attaches to every request (lib/auth/session-origin.ts).
+ *
+ * A browser that still holds a live session lands here when a page was loaded past the worker
+ * (a hard reload bypasses it): the form checks the session once and sends the browser back.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { safeNextPath } from "@/lib/auth/next-path";
 import type { SignInRequest } from "@/lib/auth/api";
+import {
+  readSessionProof,
+  SESSION_PROOF_HEADER_NAME,
+  sessionOriginUnsupported,
+  storeSessionProof,
+} from "@/lib/auth/session-origin";
 
 type Status = { kind: "idle" } | { kind: "working" } | { kind: "error"; message: string };
+
+const RESUMED_AT = "relay-review:session-resumed-at";
+
+/** Whether this browser's session is live from this origin; asked at most once per 10 seconds, so a refusal cannot loop. */
+async function liveSession(): Promise<boolean> {
+  const last = Number(window.sessionStorage.getItem(RESUMED_AT) ?? "0");
+  if (Date.now() - last < 10_000) return false;
+  const proof = await readSessionProof().catch(() => null);
+  if (!proof) return false;
+  const res = await fetch("/api/auth/session-check", {
+    headers: { [SESSION_PROOF_HEADER_NAME]: proof },
+    credentials: "same-origin",
+  });
+  if (res.status !== 204 || !(await navigator.serviceWorker.getRegistration())?.active)
+    return false;
+  window.sessionStorage.setItem(RESUMED_AT, String(Date.now()));
+  return true;
+}
 
 async function signIn(token: string): Promise<string | null> {
   const body: SignInRequest = { token };
@@ -17,7 +46,16 @@ async function signIn(token: string): Promise<string | null> {
     body: JSON.stringify(body),
     credentials: "same-origin",
   });
-  if (res.ok) return null;
+  if (res.ok) {
+    const proof = res.headers.get(SESSION_PROOF_HEADER_NAME);
+    if (!proof) return "Sign-in failed: the workbench sent no session proof.";
+    try {
+      await storeSessionProof(proof);
+    } catch (error) {
+      return `Sign-in failed: the browser could not keep the session (${error instanceof Error ? error.message : String(error)}).`;
+    }
+    return null;
+  }
   return res.status === 401
     ? "That is not this workbench's owner token."
     : `Sign-in failed (${res.status}).`;
@@ -29,6 +67,11 @@ export function SignInForm() {
   const started = useRef(false);
 
   const submit = async (value: string) => {
+    const unsupported = sessionOriginUnsupported();
+    if (unsupported) {
+      setStatus({ kind: "error", message: unsupported });
+      return;
+    }
     setStatus({ kind: "working" });
     const error = await signIn(value.trim());
     if (error) {
@@ -42,7 +85,19 @@ export function SignInForm() {
     if (started.current) return;
     started.current = true;
     const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get("token");
-    if (!fromFragment) return;
+    if (!fromFragment) {
+      if (sessionOriginUnsupported()) return;
+      void liveSession().then(
+        (live) => {
+          if (live)
+            window.location.replace(
+              safeNextPath(new URLSearchParams(window.location.search).get("next")),
+            );
+        },
+        () => undefined, // no live session: the form stays
+      );
+      return;
+    }
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
     void submit(fromFragment); // errors are shown through status
   }, []);

@@ -34,6 +34,7 @@ describe("checkedLookup", () => {
   test("a name that rebinds to the metadata address after passing once is refused at connect", async () => {
     const lookup = checkedLookup(
       policy("10.0.0.0/8"),
+      443,
       rebinding(["10.1.2.3"], ["169.254.169.254"]),
     );
     expect((await lookupOnce(lookup, "tracker.internal", true)).error).toBeNull();
@@ -48,7 +49,7 @@ describe("checkedLookup", () => {
     { answer: [], refused: "no address" },
   ])("every address must pass: $answer", async ({ answer, refused }) => {
     const { error } = await lookupOnce(
-      checkedLookup(policy("10.0.0.0/8"), rebinding(answer)),
+      checkedLookup(policy("10.0.0.0/8"), 443, rebinding(answer)),
       "mixed.example",
       true,
     );
@@ -56,7 +57,7 @@ describe("checkedLookup", () => {
   });
 
   test("allowed addresses are handed to the socket, one or all as it asked", async () => {
-    const lookup = checkedLookup(policy("10.0.0.0/8"), rebinding(["10.0.0.7", "10.0.0.8"]));
+    const lookup = checkedLookup(policy("10.0.0.0/8"), 443, rebinding(["10.0.0.7", "10.0.0.8"]));
     expect((await lookupOnce(lookup, "ok.internal", true)).result).toEqual([
       { address: "10.0.0.7", family: 4 },
       { address: "10.0.0.8", family: 4 },
@@ -69,7 +70,7 @@ describe("checkedLookup", () => {
 
   test("a name on the allowlist passes whatever it resolves to", async () => {
     const { error } = await lookupOnce(
-      checkedLookup(policy("mcp.corp.example"), rebinding(["192.168.1.1"])),
+      checkedLookup(policy("mcp.corp.example"), 443, rebinding(["192.168.1.1"])),
       "mcp.corp.example",
       true,
     );
@@ -81,7 +82,14 @@ describe("pinnedEgressFetch, over a real socket", () => {
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.end("reached"));
+    server = createServer((req, res) => {
+      // /hop sends the client on to another port of the same host (the workbench's own, say).
+      if (req.url?.startsWith("/hop?to=")) {
+        res.writeHead(302, { location: `http://127.0.0.1:${req.url.slice(8)}/` });
+        return res.end();
+      }
+      res.end("reached");
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -93,6 +101,25 @@ describe("pinnedEgressFetch, over a real socket", () => {
       rebinding(["127.0.0.1"]),
     )(new URL(`http://relay.test:${port}/`));
     expect(await res.text()).toBe("reached");
+  });
+
+  test("an entry with a port admits that port only, also for a redirect at connect time", async () => {
+    const other = createServer((_req, res) => res.end("the other port"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherPort = (other.address() as AddressInfo).port;
+    try {
+      const fetchOnce = pinnedEgressFetch(policy(`127.0.0.1:${port}`));
+      expect(await (await fetchOnce(new URL(`http://127.0.0.1:${port}/`))).text()).toBe("reached");
+      const error = await fetchOnce(new URL(`http://127.0.0.1:${port}/hop?to=${otherPort}`)).then(
+        () => null,
+        (e: unknown) => e as Error & { cause?: Error },
+      );
+      expect(error?.cause?.message).toContain(
+        `egress refused when connecting: 127.0.0.1 (loopback) port ${otherPort} is outside`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   test("never connects when the name resolves outside the policy at connect time", async () => {

@@ -6,6 +6,8 @@ import {
   createSessionValue,
   isSecureRequest,
   sessionCookieHeader,
+  SESSION_PROOF_HEADER,
+  sessionProofOf,
   SESSION_TTL_SECONDS,
 } from "@/lib/auth/session";
 import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
@@ -31,13 +33,14 @@ export const POST = withRoute(async (request: Request) => {
     path: new URL(request.url).pathname,
   });
   const epoch = await currentSessionEpoch(db);
+  const session = createSessionValue(ownerToken, Date.now(), SESSION_TTL_SECONDS, epoch);
+  // The cookie goes to every port of this host; the proof only to the page that signed in, which
+  // keeps it where only this origin can read it (lib/auth/session-origin.ts).
   return new Response(null, {
     status: 204,
     headers: {
-      "Set-Cookie": sessionCookieHeader(
-        createSessionValue(ownerToken, Date.now(), SESSION_TTL_SECONDS, epoch),
-        { secure: isSecureRequest(request) },
-      ),
+      "Set-Cookie": sessionCookieHeader(session, { secure: isSecureRequest(request) }),
+      [SESSION_PROOF_HEADER]: sessionProofOf(session, ownerToken),
       "Cache-Control": "no-store",
     },
   });
