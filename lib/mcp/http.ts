@@ -122,13 +122,65 @@ export function oauthRouting(
   };
 }
 
+/** The `_meta` key a 2026-07-28 request carries its protocol version in (SEP-2575). */
+const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * A header value as SEP-2243 carries it: as is when it is visible ASCII without leading or
+ * trailing space, otherwise `=?base64?…?=` of its UTF-8 bytes.
+ */
+export function mcpHeaderValue(value: string): string {
+  const isPlain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+  if (isPlain) return value;
+  const bytes = new TextEncoder().encode(value);
+  return `=?base64?${btoa(String.fromCharCode(...bytes))}?=`;
+}
+
+/**
+ * The headers a 2026-07-28 POST carries besides its body (SEP-2575, SEP-2243): the protocol
+ * version (also on the `server/discover` probe, sent before any version was agreed), `Mcp-Method`,
+ * and `Mcp-Name` for the requests that name a tool, prompt or resource. The session's transport
+ * is the v1 SDK's, which adds none of them; a message without the 2026 `_meta` envelope (the 2025
+ * era) is sent exactly as before.
+ */
+type RpcShape = { method?: unknown; params?: Record<string, unknown> };
+export function withEraHeaders(inner: FetchLike): FetchLike {
+  return (url, init) => {
+    if (typeof init?.body !== "string" || (init.method ?? "GET").toUpperCase() !== "POST")
+      return inner(url, init);
+    let message: RpcShape | null = null;
+    try {
+      const parsed: unknown = JSON.parse(init.body);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        message = parsed as RpcShape;
+    } catch {
+      return inner(url, init);
+    }
+    const meta = message?.params?._meta as Record<string, unknown> | undefined;
+    const version = meta?.[META_PROTOCOL_VERSION];
+    if (!message || typeof message.method !== "string" || typeof version !== "string")
+      return inner(url, init);
+    const headers = new Headers(init.headers);
+    if (!headers.has("mcp-protocol-version")) headers.set("mcp-protocol-version", version);
+    headers.set("mcp-method", message.method);
+    const named =
+      message.method === "tools/call" || message.method === "prompts/get"
+        ? message.params?.name
+        : message.method === "resources/read"
+          ? message.params?.uri
+          : undefined;
+    if (typeof named === "string") headers.set("mcp-name", mcpHeaderValue(named));
+    return inner(url, { ...init, headers });
+  };
+}
+
 /** The transport's fetch and request init for a target, with or without OAuth. */
 function transportFetch(
   url: string,
   guard: InspectionGuard,
   options: HttpTargetOptions,
 ): { fetch: FetchLike; requestInit: RequestInit } {
-  const counting = countingFetch(guard, options.egress ?? null, options.fetch);
+  const counting = withEraHeaders(countingFetch(guard, options.egress ?? null, options.fetch));
   if (!options.auth) return { fetch: counting, requestInit: { headers: options.headers ?? {} } };
   return {
     fetch: oauthRouting(new URL(url), counting, options.auth, options.headers ?? {}),

@@ -109,6 +109,13 @@ const challengeParams = (wwwAuthenticate: string | null) =>
 const isStepUp = (params: ReturnType<typeof challengeParams>) =>
   params.error === "insufficient_scope";
 
+/** SEP-837's `application_type` for a registration: `native` for a loopback (or no) redirect URI. */
+export function applicationType(redirectUrl: string | undefined): "native" | "web" {
+  if (!redirectUrl) return "native";
+  const host = new URL(redirectUrl).hostname;
+  return ["127.0.0.1", "[::1]", "localhost"].includes(host) ? "native" : "web";
+}
+
 /** Build the provider for one MCP server URL. */
 export function createOAuthProvider(options: OAuthProviderOptions): McpOAuthClient {
   return new McpOAuthProvider(options);
@@ -202,7 +209,8 @@ class McpOAuthProvider implements McpOAuthClient {
     return this.options.client?.metadataDocumentUrl;
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  /** The registration body (RFC 7591); `application_type` is OpenID's, which SEP-837 adopts. */
+  get clientMetadata(): OAuthClientMetadata & { application_type: "native" | "web" } {
     const isCode = this.options.grant === "authorization_code";
     const pre = this.options.client?.preRegistered;
     return {
@@ -210,6 +218,8 @@ class McpOAuthProvider implements McpOAuthClient {
       redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
       grant_types: isCode ? ["authorization_code", "refresh_token"] : ["client_credentials"],
       response_types: isCode ? ["code"] : [],
+      // SEP-837: a loopback redirect is a native application's; any other a web one.
+      application_type: applicationType(this.redirectUrl),
       // A public client by default (PKCE protects the code): nothing secret to keep.
       token_endpoint_auth_method: pre?.privateKeyJwt
         ? "private_key_jwt"
