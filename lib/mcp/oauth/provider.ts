@@ -116,6 +116,18 @@ export function applicationType(redirectUrl: string | undefined): "native" | "we
   return ["127.0.0.1", "[::1]", "localhost"].includes(host) ? "native" : "web";
 }
 
+/**
+ * A URL whose `href` is `text` exactly. The SDK sends the resource indicator a provider returns
+ * as its `href`, and a parsed `https://example.com` becomes `https://example.com/`: another
+ * identifier than the one the resource metadata published, which the authorization server may
+ * refuse (RFC 8707 and RFC 9728 §3.3 compare it as written).
+ */
+function verbatimUrl(text: string): URL {
+  const url = new URL(text);
+  if (url.href !== text) Object.defineProperty(url, "href", { value: text, enumerable: true });
+  return url;
+}
+
 /** Build the provider for one MCP server URL. */
 export function createOAuthProvider(options: OAuthProviderOptions): McpOAuthClient {
   return new McpOAuthProvider(options);
@@ -395,7 +407,7 @@ class McpOAuthProvider implements McpOAuthClient {
     if (resource === undefined) return Promise.resolve(resourceOf(this.serverUrl));
     const bad = resourceRefusal(this.serverUrl, resource);
     if (bad) return Promise.reject(this.fail("resource_metadata", bad));
-    return Promise.resolve(new URL(resource));
+    return Promise.resolve(verbatimUrl(resource));
   }
 
   prepareTokenRequest(): Promise<URLSearchParams | undefined> {
@@ -580,11 +592,26 @@ class McpOAuthProvider implements McpOAuthClient {
         "authorization_response",
         "no authorization server was discovered for this server; connect again",
       );
+    const metadata = discovery.authorizationServerMetadata as
+      { authorization_response_iss_parameter_supported?: unknown } | undefined;
+    if (callback.iss == null && metadata?.authorization_response_iss_parameter_supported === true)
+      // RFC 9207 §2.4: a server that says it names itself in every response and did not, here,
+      // may not be the one the request went to.
+      return fail(
+        "authorization_response",
+        "the authorization server advertises the iss parameter (RFC 9207), and this response carries none",
+      );
     if (callback.iss != null) {
-      // RFC 9207: a response from another authorization server than the one asked (a mix-up) is refused.
-      const issuer =
-        discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
-      if (!sameIssuer(callback.iss, issuer))
+      // RFC 9207: a response from another authorization server than the one asked (a mix-up) is
+      // refused. Against the metadata's issuer the comparison is exact (§2.4: simple string
+      // comparison, no normalisation: a trailing slash or a case change is another issuer).
+      const metadataIssuer = discovery.authorizationServerMetadata?.issuer;
+      const issuer = metadataIssuer ?? discovery.authorizationServerUrl;
+      const isSame =
+        metadataIssuer !== undefined
+          ? callback.iss === metadataIssuer
+          : sameIssuer(callback.iss, issuer);
+      if (!isSame)
         return fail(
           "authorization_response",
           `the response names issuer ${safeUrl(callback.iss)}, not ${safeUrl(issuer)} which the request went to`,
