@@ -117,7 +117,7 @@ export function oauthRouting(
       await res.body?.cancel().catch(() => {});
       throw new AuthorizationInFlight(joined);
     }
-    auth.noteChallenge(res.status, challenge);
+    auth.noteChallenge(res.status, challenge, merged.has("authorization"));
     return res;
   };
 }

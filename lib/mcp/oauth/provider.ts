@@ -149,6 +149,8 @@ class McpOAuthProvider implements McpOAuthClient {
   private isChallenged = false;
   /** A 403 insufficient_scope is being answered: a refresh cannot widen a grant, so none is tried. */
   private isSteppingUp = false;
+  /** A token was refused (401): the next flow discovers the authorization server again. */
+  private isRediscovering = false;
   private pending: { authorizationUrl: string; state: string } | null = null;
   private currentState: string | null = null;
   private exchangeVerifier: string | null = null;
@@ -440,6 +442,7 @@ class McpOAuthProvider implements McpOAuthClient {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.isRediscovering) return undefined;
     if (this.discovered) return this.discovered;
     const parsed = StoredDiscoverySchema.safeParse(await this.options.storage.loadDiscoveryState());
     if (!parsed.success) return undefined;
@@ -460,6 +463,7 @@ class McpOAuthProvider implements McpOAuthClient {
     const bad = this.discoveryRefusal(state);
     if (bad) throw this.fail(bad.step, bad.reason);
     this.discovered = state;
+    this.isRediscovering = false;
     this.step = "client_registration";
     await this.options.storage.saveDiscoveryState(state);
   }
@@ -508,8 +512,10 @@ class McpOAuthProvider implements McpOAuthClient {
   }
 
   /** The transport saw a 401/403 from the MCP endpoint: its challenge selects the scope. */
-  noteChallenge(status: number, wwwAuthenticate: string | null): void {
+  noteChallenge(status: number, wwwAuthenticate: string | null, sentBearer = false): void {
     const params = challengeParams(wwwAuthenticate);
+    // A token refused outright: where it should come from is read again, not taken from the cache.
+    if (status === 401 && sentBearer) this.isRediscovering = true;
     if (params.scope) this.challengeScope = params.scope;
     this.isChallenged = true;
     this.isSteppingUp = status === 403 && isStepUp(params);
