@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { parseArgs } from "@/cli/shared/args";
 import { OAUTH_BOOL_FLAGS, OAUTH_VALUE_FLAGS, prepareCliOAuth } from "@/cli/shared/oauth";
 import { withRecordVariables } from "@/cli/shared/record-target";
@@ -42,7 +43,7 @@ import { ReviewSchema } from "@/lib/review/schema";
 import { openStore } from "@/lib/store/db";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { currentSurface } from "@/lib/workbench/current-surface";
-import { decide, issueDecisionRecord } from "@/lib/workbench/decisions";
+import { decide, findingsNow, issueDecisionRecord } from "@/lib/workbench/decisions";
 import { runInspection } from "@/lib/workbench/inspect-run";
 import { pinLatest } from "@/lib/workbench/surface";
 
@@ -78,6 +79,12 @@ export async function runAgent(
   argv: string[],
   say: (line: string) => void,
   toolCalls: readonly ScenarioToolCall[] = [],
+  /**
+   * Exit 0 when every call was answered, by a result or an error (scenarios whose server answers
+   * some calls with what a client must refuse, such as a 2026 result without `resultType`);
+   * otherwise only when every call got a result.
+   */
+  anyAnswer = false,
 ): Promise<number> {
   const parsed = parseArgs(argv, [...OAUTH_VALUE_FLAGS], [...OAUTH_BOOL_FLAGS]);
   if (parsed.errors.length || parsed.target?.kind !== "http") {
@@ -155,6 +162,9 @@ export async function runAgent(
       surfaceSha256: snapshot.surfaceSha256,
       baseRevision: saved.record.revision,
     });
+    // The scenario servers' tools read as risky (text returned to the model, writes): the
+    // reviewer of this throwaway review accepts each open finding for the run, as the app asks.
+    const open = (await findingsNow(db, reviewId, pinned.record.review)).of(SERVER, AGENT);
     const decided = await decide(
       db,
       reviewId,
@@ -163,6 +173,11 @@ export async function runAgent(
         serverId: SERVER,
         agentId: AGENT,
         verdict: "approved",
+        acceptances: open.map((f) => ({
+          findingId: f.id,
+          owner: "conformance",
+          why: "A conformance scenario's test server, for this run only.",
+        })),
         reviewer: "conformance",
         rationale: "The conformance scenario's server, every tool it lists, for this run only.",
       }),
@@ -206,6 +221,7 @@ export async function runAgent(
           answered++;
           say(`tools/call ${tool.name}: answered${result.isError ? " (isError)" : ""}`);
         } catch (error) {
+          if (anyAnswer && error instanceof McpError) answered++;
           say(`tools/call ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }

@@ -114,6 +114,8 @@ if (THROUGH_GATE.has(scenario)) {
         approveFrom(line);
       },
       Array.isArray(context.toolCalls) ? context.toolCalls : [],
+      // The original two need every call to succeed; in the 2026 ones a refusal is an answer.
+      !["sse-retry", "auth/scope-step-up"].includes(scenario),
     );
   } catch (error) {
     process.stderr.write(`conformance-agent: ${error instanceof Error ? error.stack : error}\n`);

@@ -26,6 +26,7 @@ import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
+import { paramHeaderProblem } from "@/lib/mcp/param-headers";
 import type { GrantedAuthorization, McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import {
   ERA_OF,
@@ -81,6 +82,8 @@ export type OpenedTransport = {
   close?: () => Promise<void>;
   /** The OAuth provider the transport authorizes with (HTTP targets with `auth`). */
   auth?: McpOAuthClient;
+  /** The tools as last listed: a 2026 tools/call mirrors the arguments they mark into headers. */
+  knowTools?: (tools: readonly ToolItem[]) => void;
 };
 export type TransportOpener = {
   kind: TransportKind;
@@ -563,6 +566,11 @@ async function runSession(
       guard,
       limits,
       onPage: (page, received) => emit({ type: "listing", list, page, items: received }),
+      // SEP-2243: a 2026 client excludes a tool whose header annotations are invalid. A 2025
+      // surface is listed as before (its fingerprint does not change).
+      ...(list === "tools" && protocolEra === "2026"
+        ? { itemProblem: (item) => paramHeaderProblem((item as ToolItem).inputSchema) }
+        : {}),
       request: (method, params, page) =>
         guard
           .race(
@@ -580,6 +588,7 @@ async function runSession(
       rejects: listed.rejects,
       pages: listed.pages,
     });
+    if (list === "tools") opened.knowTools?.(listed.items as ToolItem[]);
   };
 
   try {
