@@ -145,7 +145,7 @@ export function withEraHeaders(inner: FetchLike, tools?: ToolSchemas): FetchLike
     try {
       const parsed: unknown = JSON.parse(init.body);
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-        message = parsed as RpcShape;
+        message = parsed;
     } catch {
       return inner(url, init);
     }

@@ -20,7 +20,7 @@ function annotated(schema: Schema | undefined): [string, Record<string, unknown>
     (entry): entry is [string, Record<string, unknown>] =>
       !!entry[1] &&
       typeof entry[1] === "object" &&
-      Object.hasOwn(entry[1] as object, "x-mcp-header"),
+      Object.hasOwn(entry[1], "x-mcp-header"),
   );
 }
 
