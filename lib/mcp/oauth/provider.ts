@@ -149,6 +149,8 @@ class McpOAuthProvider implements McpOAuthClient {
   private isChallenged = false;
   /** A 403 insufficient_scope is being answered: a refresh cannot widen a grant, so none is tried. */
   private isSteppingUp = false;
+  /** The scope asked for before a step-up challenge, joined to the one the challenge names. */
+  private stepUpBase: string | null = null;
   /** A token was refused (401): the next flow discovers the authorization server again. */
   private isRediscovering = false;
   private pending: { authorizationUrl: string; state: string } | null = null;
@@ -381,6 +383,17 @@ class McpOAuthProvider implements McpOAuthClient {
     const state = this.currentState;
     if (!state)
       throw this.fail("authorization_request", "no state was made for this authorization request");
+    const stepUpBase = this.stepUpBase;
+    this.stepUpBase = null;
+    if (stepUpBase) {
+      // SEP-2350: a step-up asks for what was asked before and what the challenge names, so the
+      // wider grant does not drop the scopes the session already uses.
+      const union = new Set([
+        ...scopeSet(stepUpBase),
+        ...scopeSet(authorizationUrl.searchParams.get("scope")),
+      ]);
+      authorizationUrl.searchParams.set("scope", [...union].join(" "));
+    }
     this.requestedScope = authorizationUrl.searchParams.get("scope");
     this.pending = { authorizationUrl: authorizationUrl.href, state };
     this.emit({ type: "authorization_required", authorizationUrl: authorizationUrl.href });
@@ -519,6 +532,7 @@ class McpOAuthProvider implements McpOAuthClient {
     if (params.scope) this.challengeScope = params.scope;
     this.isChallenged = true;
     this.isSteppingUp = status === 403 && isStepUp(params);
+    if (this.isSteppingUp) this.stepUpBase = this.requestedScope;
     if (this.isSteppingUp && ++this.stepUps > this.limits.maxAuthorizations) {
       // Bounds the headless grants too (client credentials never reach state()): a server that
       // keeps asking for more scope mid-session is stopped before another token request.
