@@ -104,7 +104,7 @@ run() {
     log="$DIR/last-$name-$(echo "$s" | tr / -).log"
     # A warning fails a scenario as the suite scores it; the exit code says so.
     if "$NODE22" "$suite" client --command "node $ROOT/scripts/conformance-client.mjs" \
-      --scenario "$s" --timeout 60000 "${extra[@]}" >"$log" 2>&1 &&
+      --scenario "$s" --timeout 120000 "${extra[@]}" >"$log" 2>&1 &&
       ! grep -qE "^Passed: .*, [1-9][0-9]* warning" "$log"; then
       passed=$((passed + 1))
       echo "conformance: PASS $name $s"
