@@ -1,6 +1,7 @@
 /**
- * The conformance scenarios that need a tools/call (scripts/conformance.sh: sse-retry and
- * auth/scope-step-up), played through the gate, the one component that calls a tool upstream.
+ * The conformance scenarios that need a tools/call (scripts/conformance.sh: sse-retry,
+ * auth/scope-step-up, and of the 2026-07-28 set tools_call, sep-2322-client-request-state and the
+ * http-*-headers scenarios), played through the gate, the one component that calls a tool upstream.
  * What an operator and an agent do, in order, in ONE Node process:
  *   1. inspect the URL (the workbench's runInspection, into a temporary data folder's PGlite),
  *      with the CLI's OAuth session (cli/shared/oauth.ts: "authorize at:" line, loopback redirect);
@@ -28,6 +29,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { parseArgs } from "@/cli/shared/args";
 import { OAUTH_BOOL_FLAGS, OAUTH_VALUE_FLAGS, prepareCliOAuth } from "@/cli/shared/oauth";
 import { withRecordVariables } from "@/cli/shared/record-target";
@@ -41,7 +43,7 @@ import { ReviewSchema } from "@/lib/review/schema";
 import { openStore } from "@/lib/store/db";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { currentSurface } from "@/lib/workbench/current-surface";
-import { decide, issueDecisionRecord } from "@/lib/workbench/decisions";
+import { decide, findingsNow, issueDecisionRecord } from "@/lib/workbench/decisions";
 import { runInspection } from "@/lib/workbench/inspect-run";
 import { pinLatest } from "@/lib/workbench/surface";
 
@@ -51,7 +53,39 @@ const AGENT = "agent";
 /** Bound on each of the agent's requests (a step-up consent happens inside one). */
 const AGENT_REQUEST_TIMEOUT_MS = 45_000;
 
-export async function runAgent(argv: string[], say: (line: string) => void): Promise<number> {
+/** A tool call the scenario names (MCP_CONFORMANCE_CONTEXT's `toolCalls`), as an agent would make it. */
+export type ScenarioToolCall = { name: string; arguments?: Record<string, unknown> };
+
+/**
+ * The arguments the agent passes: the scenario's own for a tool it names, else one value of the
+ * declared type for each required property (an agent fills what the schema asks for).
+ */
+function argumentsFor(
+  tool: { name: string; inputSchema?: { properties?: unknown; required?: unknown } },
+  toolCalls: readonly ScenarioToolCall[],
+): Record<string, unknown> {
+  const named = toolCalls.find((c) => c.name === tool.name);
+  if (named) return named.arguments ?? {};
+  const properties = (tool.inputSchema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const required = Array.isArray(tool.inputSchema?.required) ? tool.inputSchema.required : [];
+  const sample: Record<string, unknown> = { number: 1, integer: 1, boolean: true, string: "x" };
+  const args: Record<string, unknown> = {};
+  for (const name of required)
+    if (typeof name === "string") args[name] = sample[String(properties[name]?.type)] ?? "x";
+  return args;
+}
+
+export async function runAgent(
+  argv: string[],
+  say: (line: string) => void,
+  toolCalls: readonly ScenarioToolCall[] = [],
+  /**
+   * Exit 0 when every call was answered, by a result or an error (scenarios whose server answers
+   * some calls with what a client must refuse, such as a 2026 result without `resultType`);
+   * otherwise only when every call got a result.
+   */
+  anyAnswer = false,
+): Promise<number> {
   const parsed = parseArgs(argv, [...OAUTH_VALUE_FLAGS], [...OAUTH_BOOL_FLAGS]);
   if (parsed.errors.length || parsed.target?.kind !== "http") {
     say(`usage: conformance-agent [oauth flags] --url URL (${parsed.errors.join("; ")})`);
@@ -128,6 +162,9 @@ export async function runAgent(argv: string[], say: (line: string) => void): Pro
       surfaceSha256: snapshot.surfaceSha256,
       baseRevision: saved.record.revision,
     });
+    // The scenario servers' tools read as risky (text returned to the model, writes): the
+    // reviewer of this throwaway review accepts each open finding for the run, as the app asks.
+    const open = (await findingsNow(db, reviewId, pinned.record.review)).of(SERVER, AGENT);
     const decided = await decide(
       db,
       reviewId,
@@ -136,6 +173,11 @@ export async function runAgent(argv: string[], say: (line: string) => void): Pro
         serverId: SERVER,
         agentId: AGENT,
         verdict: "approved",
+        acceptances: open.map((f) => ({
+          findingId: f.id,
+          owner: "conformance",
+          why: "A conformance scenario's test server, for this run only.",
+        })),
         reviewer: "conformance",
         rationale: "The conformance scenario's server, every tool it lists, for this run only.",
       }),
@@ -172,12 +214,14 @@ export async function runAgent(argv: string[], say: (line: string) => void): Pro
       let answered = 0;
       for (const tool of listed.tools) {
         try {
-          const result = await client.callTool({ name: tool.name, arguments: {} }, undefined, {
+          const args = argumentsFor(tool, toolCalls);
+          const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
             timeout: AGENT_REQUEST_TIMEOUT_MS,
           });
           answered++;
           say(`tools/call ${tool.name}: answered${result.isError ? " (isError)" : ""}`);
         } catch (error) {
+          if (anyAnswer && error instanceof McpError) answered++;
           say(`tools/call ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }

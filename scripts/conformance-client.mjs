@@ -19,7 +19,15 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 // expects it); it is only used when an authorization server advertises support.
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
-const THROUGH_GATE = new Set(["sse-retry", "auth/scope-step-up"]);
+const THROUGH_GATE = new Set([
+  "sse-retry",
+  "auth/scope-step-up",
+  "tools_call",
+  "sep-2322-client-request-state",
+  "http-standard-headers",
+  "http-custom-headers",
+  "http-invalid-tool-headers",
+]);
 
 /**
  * The authorization server a static credential is for. The CLI hands a client secret, key or
@@ -99,10 +107,16 @@ if (THROUGH_GATE.has(scenario)) {
   const { runAgent } = await import("./conformance-agent.ts");
   let code = 1;
   try {
-    code = await runAgent(args, (line) => {
-      process.stderr.write(`conformance-agent: ${line}\n`);
-      approveFrom(line);
-    });
+    code = await runAgent(
+      args,
+      (line) => {
+        process.stderr.write(`conformance-agent: ${line}\n`);
+        approveFrom(line);
+      },
+      Array.isArray(context.toolCalls) ? context.toolCalls : [],
+      // The original two need every call to succeed; in the 2026 ones a refusal is an answer.
+      !["sse-retry", "auth/scope-step-up"].includes(scenario),
+    );
   } catch (error) {
     process.stderr.write(`conformance-agent: ${error instanceof Error ? error.stack : error}\n`);
   }

@@ -25,7 +25,7 @@ import {
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
 import type { SandboxReport } from "@/lib/sandbox/plan";
-import type { InspectResult } from "@/lib/mcp/types";
+import { ERA_PREFERENCES, type EraPreference, type InspectResult } from "@/lib/mcp/types";
 
 function renderSandboxReport(report: SandboxReport, safeText: (s: string) => string): string {
   if (!report.sandboxed) return `relay-review inspect: ran without a sandbox: ${report.reason}\n`;
@@ -59,12 +59,12 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
   return lines.join("\n") + "\n";
 }
 
-const USAGE = `usage: relay-review inspect [--json] [--sandbox …] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n${TARGET_USAGE}\n${SANDBOX_USAGE}\n${OAUTH_USAGE}`;
+const USAGE = `usage: relay-review inspect [--json] [--era auto|2026|2025] [--sandbox …] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n  --era: auto (default over HTTP) asks server/discover first and falls back to the 2025 initialize; 2026 or 2025 speaks that era only (default over stdio: 2025)\n${TARGET_USAGE}\n${SANDBOX_USAGE}\n${OAUTH_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(
     argv,
-    ["--name", "--image", ...OAUTH_VALUE_FLAGS],
+    ["--name", "--image", "--era", ...OAUTH_VALUE_FLAGS],
     ["--json", "--warn", "--quiet", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
     SANDBOX_LIST_FLAGS,
   );
@@ -74,6 +74,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (parsed.errors.length || !parsed.target) {
     process.stderr.write(`relay-review inspect: ${parsed.errors.join("; ")}\n${USAGE}\n`);
+    return 2;
+  }
+  const era = parsed.flags.get("--era");
+  if (era !== undefined && !(ERA_PREFERENCES as readonly unknown[]).includes(era)) {
+    process.stderr.write(`relay-review inspect: --era must be auto, 2026 or 2025\n${USAGE}\n`);
     return 2;
   }
   const sandbox = await sandboxFromArgs(parsed);
@@ -128,6 +133,7 @@ export async function run(argv: string[]): Promise<number> {
   const inspectOnce = () =>
     inspectServer(target, {
       limits: parsed.limits,
+      ...(era !== undefined ? { era: era as EraPreference } : {}),
       ...(started.child ? { prespawned: started.child } : {}),
       onProgress:
         parsed.flags.has("--quiet") || isJson

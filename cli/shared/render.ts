@@ -45,7 +45,7 @@ export function renderSnapshot(s: SurfaceSnapshot, flags: readonly SuspiciousFla
   const hashOf = (list: "tools" | "resources" | "resourceTemplates" | "prompts", key: string) =>
     s.itemHashes[list].find((h) => h.key === key)?.sha256 ?? "";
   out.push(
-    `server: ${q(s.serverInfo.name)} ${q(s.serverInfo.version)} (protocol ${q(s.protocolVersion)}, ${s.transport})`,
+    `server: ${q(s.serverInfo.name)} ${q(s.serverInfo.version)} (protocol ${q(s.protocolVersion)}, ${s.era ?? "2025"} era, ${s.transport})`,
   );
   out.push(`declared client capabilities: ${s.declaredCapabilities.join(", ")}`);
   out.push(`server capabilities: ${Object.keys(s.capabilities).sort().join(", ") || "(none)"}`);

@@ -110,7 +110,7 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
             </>
           )}{" "}
           <span className="small muted">
-            over {s.transport}, protocol {s.protocolVersion}
+            over {s.transport}, protocol {s.protocolVersion} ({s.era ?? "2025"} era)
           </span>
         </dd>
         <dt>Inspected</dt>

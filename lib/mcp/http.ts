@@ -18,6 +18,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { InspectionGuard } from "@/lib/mcp/guard";
+import { mcpHeaderValue, paramHeaders } from "@/lib/mcp/param-headers";
 import { AuthorizationInFlight, type McpOAuthClient } from "@/lib/mcp/oauth/interface";
 import { streamableFallbackReason, type TransportOpener } from "@/lib/mcp/session";
 import type { EgressGuard } from "@/lib/mcp/types";
@@ -117,8 +118,57 @@ export function oauthRouting(
       await res.body?.cancel().catch(() => {});
       throw new AuthorizationInFlight(joined);
     }
-    auth.noteChallenge(res.status, challenge);
+    auth.noteChallenge(res.status, challenge, merged.has("authorization"));
     return res;
+  };
+}
+
+/** The `_meta` key a 2026-07-28 request carries its protocol version in (SEP-2575). */
+const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * The headers a 2026-07-28 POST carries besides its body (SEP-2575, SEP-2243): the protocol
+ * version (also on the `server/discover` probe, sent before any version was agreed), `Mcp-Method`,
+ * and `Mcp-Name` for the requests that name a tool, prompt or resource. The session's transport
+ * is the v1 SDK's, which adds none of them; on a tools/call also the `Mcp-Param-*` headers of the
+ * arguments the tool's schema marks with `x-mcp-header` (param-headers.ts); a message without the 2026 `_meta` envelope (the 2025
+ * era) is sent exactly as before.
+ */
+type RpcShape = { method?: unknown; params?: Record<string, unknown> };
+/** A tool's input schema by name, as the session last listed it (for `Mcp-Param-*`). */
+export type ToolSchemas = ReadonlyMap<string, { properties?: unknown }>;
+export function withEraHeaders(inner: FetchLike, tools?: ToolSchemas): FetchLike {
+  return (url, init) => {
+    if (typeof init?.body !== "string" || (init.method ?? "GET").toUpperCase() !== "POST")
+      return inner(url, init);
+    let message: RpcShape | null = null;
+    try {
+      const parsed: unknown = JSON.parse(init.body);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        message = parsed;
+    } catch {
+      return inner(url, init);
+    }
+    const meta = message?.params?._meta as Record<string, unknown> | undefined;
+    const version = meta?.[META_PROTOCOL_VERSION];
+    if (!message || typeof message.method !== "string" || typeof version !== "string")
+      return inner(url, init);
+    const headers = new Headers(init.headers);
+    if (!headers.has("mcp-protocol-version")) headers.set("mcp-protocol-version", version);
+    headers.set("mcp-method", message.method);
+    const named =
+      message.method === "tools/call" || message.method === "prompts/get"
+        ? message.params?.name
+        : message.method === "resources/read"
+          ? message.params?.uri
+          : undefined;
+    if (typeof named === "string") headers.set("mcp-name", mcpHeaderValue(named));
+    if (message.method === "tools/call" && typeof named === "string")
+      for (const [name, value] of Object.entries(
+        paramHeaders(tools?.get(named), message.params?.arguments),
+      ))
+        headers.set(name, value);
+    return inner(url, { ...init, headers });
   };
 }
 
@@ -127,8 +177,12 @@ function transportFetch(
   url: string,
   guard: InspectionGuard,
   options: HttpTargetOptions,
+  tools?: ToolSchemas,
 ): { fetch: FetchLike; requestInit: RequestInit } {
-  const counting = countingFetch(guard, options.egress ?? null, options.fetch);
+  const counting = withEraHeaders(
+    countingFetch(guard, options.egress ?? null, options.fetch),
+    tools,
+  );
   if (!options.auth) return { fetch: counting, requestInit: { headers: options.headers ?? {} } };
   return {
     fetch: oauthRouting(new URL(url), counting, options.auth, options.headers ?? {}),
@@ -189,17 +243,24 @@ export function streamableHttpOpener(
   return {
     kind: "streamable-http",
     label: url,
-    open: (guard) => ({
-      kind: "streamable-http",
-      countsBytes: true,
-      ...(options.auth ? { auth: options.auth } : {}),
-      transport: new StreamableHTTPClientTransport(new URL(url), {
-        ...boundedReconnects(transportFetch(url, guard, options)),
-        ...(options.auth ? { authProvider: options.auth } : {}),
-        reconnectionOptions: STREAM_RECONNECTION,
-      }),
-      fallbackReason: streamableFallbackReason,
-    }),
+    open: (guard) => {
+      const tools = new Map<string, { properties?: unknown }>();
+      return {
+        kind: "streamable-http",
+        countsBytes: true,
+        ...(options.auth ? { auth: options.auth } : {}),
+        knowTools: (listed) => {
+          tools.clear();
+          for (const tool of listed) tools.set(tool.name, tool.inputSchema);
+        },
+        transport: new StreamableHTTPClientTransport(new URL(url), {
+          ...boundedReconnects(transportFetch(url, guard, options, tools)),
+          ...(options.auth ? { authProvider: options.auth } : {}),
+          reconnectionOptions: STREAM_RECONNECTION,
+        }),
+        fallbackReason: streamableFallbackReason,
+      };
+    },
   };
 }
 

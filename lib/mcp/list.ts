@@ -31,6 +31,11 @@ export type ListPagesOptions = {
     params: { cursor: string } | undefined,
     page: number,
   ) => Promise<Record<string, unknown>>;
+  /**
+   * Why an item that passed the protocol schema is still invalid under the era's rules (a 2026
+   * tool's `x-mcp-header` annotations), or null; an invalid item is kept as a reject.
+   */
+  itemProblem?: (item: DomainItem) => string | null;
   /** Called as each page is requested, with the items received before it. */
   onPage?: (page: number, received: number) => void;
 };
@@ -100,6 +105,11 @@ export async function listEveryPage(
       const c = convertItem(list, rawItem, pageNumber, index);
       if (!c.ok) {
         rejects.push(c.reject);
+        return;
+      }
+      const problem = options.itemProblem?.(c.item) ?? null;
+      if (problem !== null) {
+        rejects.push({ list, page: pageNumber, index, raw: rawItem, reason: problem });
         return;
       }
       for (const [field, text] of boundedTexts(list, c.item)) {

@@ -7,19 +7,18 @@
  * Runtime-neutral (no Node APIs): stdio and HTTP transports are built elsewhere and passed in as
  * openers; tests pass an InMemoryTransport. Never throws: every failure is an `InspectError`.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from "@modelcontextprotocol/client";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ClientRequestSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type JSONRPCMessage,
   type ListRootsResult,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -27,8 +26,16 @@ import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
+import { paramHeaderProblem } from "@/lib/mcp/param-headers";
 import type { GrantedAuthorization, McpOAuthClient } from "@/lib/mcp/oauth/interface";
-import type { InspectError, InspectOptions, InspectProgress, InspectResult } from "@/lib/mcp/types";
+import {
+  ERA_OF,
+  type EraPreference,
+  type InspectError,
+  type InspectOptions,
+  type InspectProgress,
+  type InspectResult,
+} from "@/lib/mcp/types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import {
@@ -75,6 +82,8 @@ export type OpenedTransport = {
   close?: () => Promise<void>;
   /** The OAuth provider the transport authorizes with (HTTP targets with `auth`). */
   auth?: McpOAuthClient;
+  /** The tools as last listed: a 2026 tools/call mirrors the arguments they mark into headers. */
+  knowTools?: (tools: readonly ToolItem[]) => void;
 };
 export type TransportOpener = {
   kind: TransportKind;
@@ -126,7 +135,15 @@ class ObservedTransport implements Transport {
     };
     await this.inner.start();
   }
-  send: Transport["send"] = (message, options) => this.inner.send(message, options);
+  send: Transport["send"] = async (message, options) => {
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      throw "method" in message && message.method === "server/discover"
+        ? probeHttpError(error)
+        : error;
+    }
+  };
   close(): Promise<void> {
     return this.inner.close();
   }
@@ -134,6 +151,49 @@ class ObservedTransport implements Transport {
     this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   };
+}
+
+/**
+ * The era negotiation each preference asks the SDK for: `auto` sends `server/discover` first and
+ * falls back to the 2025 `initialize` when the server does not answer it as a 2026-07-28 server;
+ * the other two pin one era (no fallback): `2026` the 2026-07-28 revision, `2025` the `initialize`
+ * handshake of 2024-10-07 … 2025-11-25, byte for byte as before.
+ */
+const VERSION_NEGOTIATION = {
+  auto: "auto",
+  "2026": { pin: "2026-07-28" },
+  "2025": "legacy",
+} as const satisfies Record<EraPreference, "auto" | "legacy" | { pin: string }>;
+/** How long a `server/discover` probe waits before a stdio server counts as a 2025 one. */
+const ERA_PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * The era a session asks for when neither the registration nor the caller says: the new one first
+ * over HTTP; 2025 over stdio, where a server that never answers a request before `initialize`
+ * would hold every inspection for the probe's wait, and some exit on it (the SDK's advice for
+ * spawn-per-run tools). A registration or `--era auto` asks for the probe over stdio too.
+ */
+export function defaultEra(kind: TransportKind): EraPreference {
+  return kind === "stdio" || kind === "in-memory" ? "2025" : "auto";
+}
+
+/**
+ * The v2 client reads a refused `server/discover` as era evidence only from its own HTTP error
+ * type (a 2025 server answers it 400 or 404: fall back to `initialize`; 401/403 and 5xx are not
+ * evidence). The session's HTTP transports are the v1 SDK's, so their error is restated in it.
+ */
+function probeHttpError(error: unknown): unknown {
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 100)
+    return error;
+  const text = error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, "");
+  return new SdkHttpError(
+    error.code === 401
+      ? SdkErrorCode.ClientHttpAuthentication
+      : SdkErrorCode.ClientHttpNotImplemented,
+    error.message,
+    { status: error.code, statusText: "", text },
+    { cause: error },
+  );
 }
 
 /** Coalesces a burst of list_changed notifications into one re-list. */
@@ -337,20 +397,31 @@ async function runSession(
   options: UpstreamSessionOptions,
 ): Promise<SessionOutcome> {
   const observed = new ObservedTransport(opened.transport, guard, !opened.countsBytes);
+  const eraPreference = options.era ?? defaultEra(opened.kind);
   const client = new Client(CLIENT_INFO, {
     capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
+    versionNegotiation: {
+      mode: VERSION_NEGOTIATION[eraPreference],
+      // A silent stdio server is a 2025 one (the SDK then falls back); over HTTP silence fails.
+      probe: { timeoutMs: Math.min(limits.connectTimeoutMs, ERA_PROBE_TIMEOUT_MS), maxRetries: 0 },
+    },
   });
   guard.whenTripped(() => void closeOpened(opened)); // kill the server at once; the error is recorded
 
   // Nothing the server asks for is acted on: the reviewed surface is what a client declaring
   // these capabilities sees, and the decision record speaks to neither sampling nor elicitation.
-  client.setRequestHandler(ListRootsRequestSchema, () =>
+  // (A 2026-07-28 server asks through `input_required` results instead; the session's own
+  // requests are lists, which have nothing to ask, and the SDK drops server→client requests there.)
+  client.setRequestHandler("roots/list", async () =>
     options.listRoots ? options.listRoots() : { roots: [] },
   );
-  client.setRequestHandler(CreateMessageRequestSchema, () => {
-    throw new McpError(ErrorCode.InvalidRequest, "relay-review does not answer sampling requests");
+  client.setRequestHandler("sampling/createMessage", () => {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      "relay-review does not answer sampling requests",
+    );
   });
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" as const }));
+  client.setRequestHandler("elicitation/create", () => ({ action: "decline" as const }));
 
   let isSettled = false;
   const dirty = new Set<SurfaceList>();
@@ -370,11 +441,11 @@ async function runSession(
     wake();
     wakePromise = new Promise<void>((r) => (wake = r));
   };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => markDirty(["tools"]));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+  client.setNotificationHandler("notifications/tools/list_changed", () => markDirty(["tools"]));
+  client.setNotificationHandler("notifications/resources/list_changed", () =>
     markDirty(["resources", "resourceTemplates"]),
   );
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => markDirty(["prompts"]));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => markDirty(["prompts"]));
   client.fallbackNotificationHandler = (n) => {
     if (isSettled) options.onNotification?.(n);
     return Promise.resolve();
@@ -411,16 +482,20 @@ async function runSession(
     const authFailure = opened.auth?.describeFailure(error);
     if (authFailure)
       return { code: "unauthorized", oauthStep: authFailure.step, message: authFailure.message };
-    if (error instanceof McpError) {
-      if (error.code === (ErrorCode.RequestTimeout as number)) {
+    if (error instanceof SdkError && !(error instanceof SdkHttpError)) {
+      if (error.code === SdkErrorCode.RequestTimeout) {
         return {
           code: "limit_exceeded",
           limit: timeoutLimit,
           message: `${what} got no answer within ${limits[timeoutLimit]} ms (limit ${timeoutLimit}; raise it to wait longer)`,
         };
       }
-      if (error.code === (ErrorCode.ConnectionClosed as number))
+      if (error.code === SdkErrorCode.ConnectionClosed)
         return describeClosed(`before answering ${what}`);
+      if (error.code === SdkErrorCode.EraNegotiationFailed)
+        return { code: "connect_failed", message: `${what} failed: ${error.message}` };
+    }
+    if (error instanceof ProtocolError) {
       return {
         code: "protocol_error",
         message: `the server answered ${what} with error ${error.code}: ${error.message}`,
@@ -454,12 +529,15 @@ async function runSession(
   const serverInfo = client.getServerVersion();
   const capabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>;
   const instructions = client.getInstructions() ?? null;
-  const protocolVersion = observed.protocolVersion ?? "unknown";
+  const protocolVersion =
+    client.getNegotiatedProtocolVersion() ?? observed.protocolVersion ?? "unknown";
+  const protocolEra = ERA_OF[client.getProtocolEra() ?? "legacy"];
   emit({
     type: "initialized",
     serverName: serverInfo?.name ?? "",
     serverVersion: serverInfo?.version ?? "",
     protocolVersion,
+    era: protocolEra,
   });
   if (instructions !== null && instructions.length > limits.descriptionLength) {
     guard.tripLimit(
@@ -488,6 +566,11 @@ async function runSession(
       guard,
       limits,
       onPage: (page, received) => emit({ type: "listing", list, page, items: received }),
+      // SEP-2243: a 2026 client excludes a tool whose header annotations are invalid. A 2025
+      // surface is listed as before (its fingerprint does not change).
+      ...(list === "tools" && protocolEra === "2026"
+        ? { itemProblem: (item) => paramHeaderProblem((item as ToolItem).inputSchema) }
+        : {}),
       request: (method, params, page) =>
         guard
           .race(
@@ -505,6 +588,7 @@ async function runSession(
       rejects: listed.rejects,
       pages: listed.pages,
     });
+    if (list === "tools") opened.knowTools?.(listed.items as ToolItem[]);
   };
 
   try {
@@ -584,6 +668,7 @@ async function runSession(
       ...(typeof serverInfo?.title === "string" ? { title: serverInfo.title } : {}),
     },
     protocolVersion,
+    era: protocolEra,
     capabilities,
     clientCapabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
     declaredCapabilities: declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES),

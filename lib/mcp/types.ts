@@ -89,10 +89,33 @@ export type InspectTarget =
 /** Re-checks a URL just before each request; returns a refusal message or null. */
 export type EgressGuard = (url: URL) => Promise<string | null>;
 
+/**
+ * The protocol's two eras: `2025` opens with `initialize` (revisions 2024-10-07 … 2025-11-25);
+ * `2026` is stateless, opens with `server/discover` and carries its version in every request's
+ * `_meta` (2026-07-28). Every inspection records the one it used, and a pin compares only
+ * inspections of the same era.
+ */
+export const PROTOCOL_ERAS = ["2025", "2026"] as const;
+export type ProtocolEraName = (typeof PROTOCOL_ERAS)[number];
+/** What a reviewer asks for: the new era first with a 2025 fallback, or one era only. */
+export const ERA_PREFERENCES = ["auto", "2026", "2025"] as const;
+export type EraPreference = (typeof ERA_PREFERENCES)[number];
+/** The SDK's names for the eras (`getProtocolEra()`) → ours. */
+export const ERA_OF = { legacy: "2025", modern: "2026" } as const satisfies Record<
+  string,
+  ProtocolEraName
+>;
+
 export type InspectProgress =
   | { type: "connecting"; transport: TransportKind; target: string }
   | { type: "fallback"; from: TransportKind; to: TransportKind; reason: string }
-  | { type: "initialized"; serverName: string; serverVersion: string; protocolVersion: string }
+  | {
+      type: "initialized";
+      serverName: string;
+      serverVersion: string;
+      protocolVersion: string;
+      era: ProtocolEraName;
+    }
   | { type: "listing"; list: SurfaceList; page: number; items: number }
   | { type: "list_changed"; list: SurfaceList }
   | { type: "settled"; counts: Record<SurfaceList, number>; rejects: number; relists: number }
@@ -100,6 +123,8 @@ export type InspectProgress =
 
 export type InspectOptions = {
   limits?: Partial<InspectLimits>;
+  /** Which era to speak; default `auto` over HTTP, `2025` over stdio (session.ts `defaultEra`). */
+  era?: EraPreference;
   onProgress?: (event: InspectProgress) => void;
   signal?: AbortSignal;
 };

@@ -125,6 +125,11 @@ export const SurfaceSnapshotSchema = z
     transport: z.enum(TRANSPORT_KINDS),
     serverInfo: ServerInfoSchema,
     protocolVersion: z.string(),
+    /**
+     * The protocol era the inspection spoke (lib/mcp/types.ts PROTOCOL_ERAS); absent in
+     * snapshots taken before the 2026 era was spoken, which are all `2025`.
+     */
+    era: z.enum(["2025", "2026"]).optional(),
     /** The server's capabilities object, as sent. */
     capabilities: JsonObjectSchema,
     instructions: z.string().nullable(),

@@ -298,8 +298,11 @@ export interface McpOAuthClient extends OAuthClientProvider {
    * The transport saw a 401 or 403 from the MCP endpoint, with this `WWW-Authenticate`. Throws an
    * `OAuthStepError` (step `challenge`) on the step-up (403 insufficient_scope) past
    * `maxAuthorizations` in one session, so the request fails instead of asking again.
+   * `sentBearer`: the refused request carried a token. A 401 then means the token is no longer
+   * good where it was sent, and the resource metadata is read again (SEP-2352: the server may have
+   * moved to another authorization server, which is then registered with anew).
    */
-  noteChallenge(status: number, wwwAuthenticate: string | null): void;
+  noteChallenge(status: number, wwwAuthenticate: string | null, sentBearer?: boolean): void;
   /**
    * Called before `noteChallenge` for a JSON-RPC request the endpoint refused (401, 403), sent
    * with `sentAuthorization`: the outcome to wait for when an authorization is already in flight

@@ -109,6 +109,25 @@ const challengeParams = (wwwAuthenticate: string | null) =>
 const isStepUp = (params: ReturnType<typeof challengeParams>) =>
   params.error === "insufficient_scope";
 
+/** SEP-837's `application_type` for a registration: `native` for a loopback (or no) redirect URI. */
+export function applicationType(redirectUrl: string | undefined): "native" | "web" {
+  if (!redirectUrl) return "native";
+  const host = new URL(redirectUrl).hostname;
+  return ["127.0.0.1", "[::1]", "localhost"].includes(host) ? "native" : "web";
+}
+
+/**
+ * A URL whose `href` is `text` exactly. The SDK sends the resource indicator a provider returns
+ * as its `href`, and a parsed `https://example.com` becomes `https://example.com/`: another
+ * identifier than the one the resource metadata published, which the authorization server may
+ * refuse (RFC 8707 and RFC 9728 §3.3 compare it as written).
+ */
+function verbatimUrl(text: string): URL {
+  const url = new URL(text);
+  if (url.href !== text) Object.defineProperty(url, "href", { value: text, enumerable: true });
+  return url;
+}
+
 /** Build the provider for one MCP server URL. */
 export function createOAuthProvider(options: OAuthProviderOptions): McpOAuthClient {
   return new McpOAuthProvider(options);
@@ -130,6 +149,10 @@ class McpOAuthProvider implements McpOAuthClient {
   private isChallenged = false;
   /** A 403 insufficient_scope is being answered: a refresh cannot widen a grant, so none is tried. */
   private isSteppingUp = false;
+  /** The scope asked for before a step-up challenge, joined to the one the challenge names. */
+  private stepUpBase: string | null = null;
+  /** A token was refused (401): the next flow discovers the authorization server again. */
+  private isRediscovering = false;
   private pending: { authorizationUrl: string; state: string } | null = null;
   private currentState: string | null = null;
   private exchangeVerifier: string | null = null;
@@ -202,7 +225,8 @@ class McpOAuthProvider implements McpOAuthClient {
     return this.options.client?.metadataDocumentUrl;
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  /** The registration body (RFC 7591); `application_type` is OpenID's, which SEP-837 adopts. */
+  get clientMetadata(): OAuthClientMetadata & { application_type: "native" | "web" } {
     const isCode = this.options.grant === "authorization_code";
     const pre = this.options.client?.preRegistered;
     return {
@@ -210,6 +234,8 @@ class McpOAuthProvider implements McpOAuthClient {
       redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
       grant_types: isCode ? ["authorization_code", "refresh_token"] : ["client_credentials"],
       response_types: isCode ? ["code"] : [],
+      // SEP-837: a loopback redirect is a native application's; any other a web one.
+      application_type: applicationType(this.redirectUrl),
       // A public client by default (PKCE protects the code): nothing secret to keep.
       token_endpoint_auth_method: pre?.privateKeyJwt
         ? "private_key_jwt"
@@ -357,6 +383,17 @@ class McpOAuthProvider implements McpOAuthClient {
     const state = this.currentState;
     if (!state)
       throw this.fail("authorization_request", "no state was made for this authorization request");
+    const stepUpBase = this.stepUpBase;
+    this.stepUpBase = null;
+    if (stepUpBase) {
+      // SEP-2350: a step-up asks for what was asked before and what the challenge names, so the
+      // wider grant does not drop the scopes the session already uses.
+      const union = new Set([
+        ...scopeSet(stepUpBase),
+        ...scopeSet(authorizationUrl.searchParams.get("scope")),
+      ]);
+      authorizationUrl.searchParams.set("scope", [...union].join(" "));
+    }
     this.requestedScope = authorizationUrl.searchParams.get("scope");
     this.pending = { authorizationUrl: authorizationUrl.href, state };
     this.emit({ type: "authorization_required", authorizationUrl: authorizationUrl.href });
@@ -385,7 +422,7 @@ class McpOAuthProvider implements McpOAuthClient {
     if (resource === undefined) return Promise.resolve(resourceOf(this.serverUrl));
     const bad = resourceRefusal(this.serverUrl, resource);
     if (bad) return Promise.reject(this.fail("resource_metadata", bad));
-    return Promise.resolve(new URL(resource));
+    return Promise.resolve(verbatimUrl(resource));
   }
 
   prepareTokenRequest(): Promise<URLSearchParams | undefined> {
@@ -418,6 +455,7 @@ class McpOAuthProvider implements McpOAuthClient {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.isRediscovering) return undefined;
     if (this.discovered) return this.discovered;
     const parsed = StoredDiscoverySchema.safeParse(await this.options.storage.loadDiscoveryState());
     if (!parsed.success) return undefined;
@@ -438,6 +476,7 @@ class McpOAuthProvider implements McpOAuthClient {
     const bad = this.discoveryRefusal(state);
     if (bad) throw this.fail(bad.step, bad.reason);
     this.discovered = state;
+    this.isRediscovering = false;
     this.step = "client_registration";
     await this.options.storage.saveDiscoveryState(state);
   }
@@ -486,11 +525,14 @@ class McpOAuthProvider implements McpOAuthClient {
   }
 
   /** The transport saw a 401/403 from the MCP endpoint: its challenge selects the scope. */
-  noteChallenge(status: number, wwwAuthenticate: string | null): void {
+  noteChallenge(status: number, wwwAuthenticate: string | null, sentBearer = false): void {
     const params = challengeParams(wwwAuthenticate);
+    // A token refused outright: where it should come from is read again, not taken from the cache.
+    if (status === 401 && sentBearer) this.isRediscovering = true;
     if (params.scope) this.challengeScope = params.scope;
     this.isChallenged = true;
     this.isSteppingUp = status === 403 && isStepUp(params);
+    if (this.isSteppingUp) this.stepUpBase = this.requestedScope;
     if (this.isSteppingUp && ++this.stepUps > this.limits.maxAuthorizations) {
       // Bounds the headless grants too (client credentials never reach state()): a server that
       // keeps asking for more scope mid-session is stopped before another token request.
@@ -570,11 +612,26 @@ class McpOAuthProvider implements McpOAuthClient {
         "authorization_response",
         "no authorization server was discovered for this server; connect again",
       );
+    const metadata = discovery.authorizationServerMetadata as
+      { authorization_response_iss_parameter_supported?: unknown } | undefined;
+    if (callback.iss == null && metadata?.authorization_response_iss_parameter_supported === true)
+      // RFC 9207 §2.4: a server that says it names itself in every response and did not, here,
+      // may not be the one the request went to.
+      return fail(
+        "authorization_response",
+        "the authorization server advertises the iss parameter (RFC 9207), and this response carries none",
+      );
     if (callback.iss != null) {
-      // RFC 9207: a response from another authorization server than the one asked (a mix-up) is refused.
-      const issuer =
-        discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
-      if (!sameIssuer(callback.iss, issuer))
+      // RFC 9207: a response from another authorization server than the one asked (a mix-up) is
+      // refused. Against the metadata's issuer the comparison is exact (§2.4: simple string
+      // comparison, no normalisation: a trailing slash or a case change is another issuer).
+      const metadataIssuer = discovery.authorizationServerMetadata?.issuer;
+      const issuer = metadataIssuer ?? discovery.authorizationServerUrl;
+      const isSame =
+        metadataIssuer !== undefined
+          ? callback.iss === metadataIssuer
+          : sameIssuer(callback.iss, issuer);
+      if (!isSame)
         return fail(
           "authorization_response",
           `the response names issuer ${safeUrl(callback.iss)}, not ${safeUrl(issuer)} which the request went to`,
