@@ -112,7 +112,7 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
             </p>
           )}
         </div>
-        <SaveStatus state={editor.state} />
+        <SaveStatus state={editor.shownState} />
       </div>
       <nav className="tabs" aria-label="Review sections">
         {REVIEW_SECTIONS.map((s) => (
