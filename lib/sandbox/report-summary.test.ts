@@ -20,7 +20,7 @@ test.each([
   [open("/srv/relay-review/.data/launchers.json"), false],
   [
     {
-      kind: "connect",
+      kind: "connect" as const,
       target: "127.0.0.1:5432",
       result: "ECONNREFUSED",
       count: 1,
