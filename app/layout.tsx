@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Providers } from "@/app/providers";
+import { OwnerNav } from "@/components/auth/owner-nav";
 import { SignOut } from "@/components/auth/sign-out";
 import { sandboxOptedOut } from "@/lib/sandbox/node/sandbox";
 import "./globals.css";
@@ -36,26 +37,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="app-header">
-          {/* Not prefetched: every page is rendered per request, and prefetching these four on
-              each load rendered them all on the server (twice, on a review page) while the page
-              that was asked for was still loading. */}
           <Link href="/" className="brand" prefetch={false}>
             Relay Review
           </Link>
-          <nav aria-label="Main">
-            <Link href="/" prefetch={false}>
-              Reviews
-            </Link>
-            <Link href="/changes" prefetch={false}>
-              Changes
-            </Link>
-            <Link href="/webhooks" prefetch={false}>
-              Webhooks
-            </Link>
-            <Link href="/secrets" prefetch={false}>
-              Secrets
-            </Link>
-          </nav>
+          <OwnerNav />
           <span className="spacer" />
           <SignOut />
         </header>

@@ -6,6 +6,8 @@ import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { EVENT_KINDS, EVENT_KIND_NAMES, EventFilterSchema } from "@/lib/events/kinds";
 import { getDb } from "@/lib/store/db";
 import { listEvents } from "@/lib/store/events";
+import { getReview } from "@/lib/store/reviews";
+import { idNamesOf } from "@/lib/events/names";
 
 export const metadata: Metadata = { title: "Changes — Relay Review" };
 
@@ -26,7 +28,14 @@ export default async function ChangesPage(props: { searchParams: Promise<Search>
     isUnreadOnly: one(q.unread) === "1" ? true : undefined,
   });
   const filter = parsed.success ? parsed.data : {};
-  const { events, unread } = await listEvents(await getDb(), OWNER_AUTHOR, filter);
+  const db = await getDb();
+  const { events, unread } = await listEvents(db, OWNER_AUTHOR, filter);
+  // Names, not ids: the reviews these events belong to, each loaded once.
+  const reviewIds = [...new Set(events.flatMap((e) => (e.reviewId ? [e.reviewId] : [])))];
+  const reviews = (await Promise.all(reviewIds.map((id) => getReview(db, id)))).flatMap((r) =>
+    r ? [r] : [],
+  );
+  const names = idNamesOf(reviews);
   return (
     <main className="page">
       <div className="page-head">
@@ -73,9 +82,11 @@ export default async function ChangesPage(props: { searchParams: Promise<Search>
           <input type="checkbox" name="unread" value="1" defaultChecked={filter.isUnreadOnly} />
           <span className="small">Unread only</span>
         </label>
-        <button type="submit">Filter</button>
+        <button type="submit" className="btn">
+          Filter
+        </button>
       </form>
-      <EventList events={events} showReview />
+      <EventList events={events} names={names} showReview />
     </main>
   );
 }

@@ -37,7 +37,7 @@ export function SignOut() {
   };
 
   return (
-    <div className="row">
+    <div className="row sign-out">
       {error ? (
         <span role="alert" className="small">
           {error}

@@ -7,6 +7,7 @@
 import Link from "next/link";
 import { describeActor } from "@/lib/events/actor";
 import { EVENT_KINDS, type EventView } from "@/lib/events/kinds";
+import { withNames, type IdNames } from "@/lib/events/names";
 import { MarkRead } from "@/components/events/mark-read";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
@@ -70,7 +71,16 @@ function Diff({ diff }: { diff: DiffDetail }) {
   );
 }
 
-export function EventList({ events, showReview }: { events: EventView[]; showReview: boolean }) {
+/** `names` turns the ids events are logged with into the names of reviews, servers and agents. */
+export function EventList({
+  events,
+  showReview,
+  names = new Map(),
+}: {
+  events: EventView[];
+  showReview: boolean;
+  names?: IdNames;
+}) {
   if (events.length === 0) return <p className="muted">Nothing logged matches.</p>;
   return (
     <ol className="stack" style={{ listStyle: "none", padding: 0 }} aria-label="Events">
@@ -97,14 +107,14 @@ export function EventList({ events, showReview }: { events: EventView[]; showRev
               <span className="small muted">by {describeActor(e.actorKind, e.actor)}</span>
               {showReview && e.reviewId && (
                 <Link className="small" href={`/reviews/${e.reviewId}/timeline`}>
-                  {e.reviewId}
-                  {e.serverId ? ` / ${e.serverId}` : ""}
+                  {names.get(e.reviewId) ?? e.reviewId}
+                  {e.serverId ? ` / ${names.get(e.serverId) ?? e.serverId}` : ""}
                 </Link>
               )}
               <span style={{ flex: 1 }} />
               {!e.isRead && <MarkRead seqs={[e.seq]} label="Mark read" />}
             </div>
-            <p style={{ margin: 0 }}>{e.summary}</p>
+            <p style={{ margin: 0 }}>{withNames(e.summary, names)}</p>
             {diff && <Diff diff={diff} />}
           </li>
         );

@@ -28,6 +28,7 @@ export function MarkRead({ seqs, label }: { seqs: number[] | "all"; label: strin
     <>
       <button
         type="button"
+        className="btn"
 
         disabled={isBusy}
         // markRead reports its own failure in the component; nothing awaits a click.

@@ -62,7 +62,9 @@ export function WatchInterval(props: {
         <input type="checkbox" checked={isEnabled} onChange={(e) => setEnabled(e.target.checked)} />
         <span className="small">on</span>
       </label>
-      <button type="submit">Save</button>
+      <button type="submit" className="btn btn-primary">
+        Save
+      </button>
       {message && (
         <span className="small" role="status">
           {message}

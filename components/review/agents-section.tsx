@@ -13,6 +13,7 @@ import { shownName } from "@/lib/model/prose";
 import { newId, type AgentId, type ServerId } from "@/lib/ids";
 import { setToolsHeld } from "@/lib/review/edit";
 import { AgentSchema, type Agent, type Review, type ToolRef } from "@/lib/review/schema";
+import { SENSITIVE_SINK_ROLES } from "@/lib/model/model";
 
 export type KnownTool = ToolRef & { description: string; serverName: string };
 
@@ -52,10 +53,14 @@ function ServerTools(props: {
   agentName: string;
   serverTools: KnownTool[];
   held: ReadonlySet<string>;
+  /** Tools whose roles (confirmed, else suggested) include no sink: they only read. */
+  readOnly: ReadonlySet<string>;
   disabled: boolean;
   onSet: (refs: readonly ToolRef[], on: boolean) => void;
 }) {
   const { serverTools, held, agentName } = props;
+  const readOnlyTools = serverTools.filter((t) => props.readOnly.has(refKey(t)));
+  const readOnlyHeld = readOnlyTools.filter((t) => held.has(refKey(t))).length;
   const [showAll, setShowAll] = useState(false);
   const [filter, setFilter] = useState("");
   const serverName = serverTools[0]?.serverName ?? "";
@@ -89,7 +94,7 @@ function ServerTools(props: {
         aria-label={`Hold tools ${where}`}
         style={{ marginBottom: "0.5rem" }}
       >
-        {large && (
+        {serverTools.length > 1 && (
           <input
             type="search"
             value={filter}
@@ -140,6 +145,18 @@ function ServerTools(props: {
             >
               Hold none
             </button>
+            {readOnlyTools.length > 0 && (
+              <button
+                type="button"
+                className="btn"
+                disabled={props.disabled || readOnlyHeld === readOnlyTools.length}
+                onClick={() => props.onSet(readOnlyTools, true)}
+                aria-label={`Hold the ${readOnlyTools.length} read-only tools ${where}`}
+                title="Tools whose roles (confirmed, else suggested) include no write, deploy or network sink"
+              >
+                Hold the {readOnlyTools.length} read-only
+              </button>
+            )}
           </>
         )}
       </div>
@@ -179,11 +196,14 @@ function AgentCard(props: {
   agent: Agent;
   tools: KnownTool[];
   review: Review;
+  readOnly: ReadonlySet<string>;
   disabled: boolean;
   onSetTools: (refs: readonly ToolRef[], on: boolean) => void;
+  onRename: (name: string) => Promise<boolean>;
   onRemove: () => void;
 }) {
   const { agent, tools } = props;
+  const [renaming, setRenaming] = useState<string | null>(null);
   const byServer = new Map<ServerId, KnownTool[]>();
   for (const t of tools) {
     const list = byServer.get(t.serverId);
@@ -204,9 +224,51 @@ function AgentCard(props: {
     >
       <div className="row" style={{ justifyContent: "space-between" }}>
         <div>
-          <h3 id={`agent-${agent.id}`} style={{ marginBottom: 0 }}>
-            {agent.name}
-          </h3>
+          {renaming === null ? (
+            <h3 id={`agent-${agent.id}`} style={{ marginBottom: 0 }}>
+              {agent.name}
+            </h3>
+          ) : (
+            <form
+              className="row"
+              aria-label={`Rename ${agent.name}`}
+              onSubmit={(e) => {
+                e.preventDefault();
+                const next = renaming.trim();
+                if (!next || next === agent.name) return setRenaming(null);
+                void props.onRename(next).then((ok) => ok && setRenaming(null));
+              }}
+            >
+              <label className="field">
+                <span className="label-text" id={`agent-${agent.id}`}>
+                  Name of {agent.name}
+                </span>
+                <input
+                  value={renaming}
+                  onChange={(e) => setRenaming(e.target.value)}
+                  maxLength={200}
+                  autoFocus
+                  onKeyDown={(e) => e.key === "Escape" && setRenaming(null)}
+                />
+              </label>
+              <button
+                type="submit"
+                className="btn btn-primary"
+                style={{ alignSelf: "flex-end" }}
+                disabled={props.disabled || !renaming.trim()}
+              >
+                Save name
+              </button>
+              <button
+                type="button"
+                className="btn btn-ghost"
+                style={{ alignSelf: "flex-end" }}
+                onClick={() => setRenaming(null)}
+              >
+                Cancel
+              </button>
+            </form>
+          )}
           {agent.description && (
             <p className="small muted" style={{ margin: 0 }}>
               {agent.description}
@@ -215,6 +277,17 @@ function AgentCard(props: {
         </div>
         <div className="row">
           <span className="badge badge-neutral">{agent.tools.length} tools in the session</span>
+          {renaming === null && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setRenaming(agent.name)}
+              aria-label={`Rename agent ${agent.name}`}
+              disabled={props.disabled}
+            >
+              Rename
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-danger"
@@ -236,6 +309,7 @@ function AgentCard(props: {
           agentName={agent.name}
           serverTools={serverTools}
           held={held}
+          readOnly={props.readOnly}
           disabled={props.disabled}
           onSet={props.onSetTools}
         />
@@ -256,11 +330,13 @@ export function AgentsSection({
   editor,
   review,
   tools,
+  readOnly = new Set(),
   children,
 }: {
   editor: ReviewEditor;
   review: Review;
   tools: KnownTool[];
+  readOnly?: ReadonlySet<string>;
   children?: React.ReactNode;
 }) {
   const [name, setName] = useState("");
@@ -274,6 +350,12 @@ export function AgentsSection({
       agents: r.agents.map((a) =>
         a.id === id ? { ...a, tools: setToolsHeld(a.tools, refs, on) } : a,
       ),
+    }));
+
+  const renameAgent = (id: AgentId, name: string) =>
+    editor.save((r) => ({
+      ...r,
+      agents: r.agents.map((a) => (a.id === id ? { ...a, name } : a)),
     }));
 
   const addAgent = async (event: React.FormEvent) => {
@@ -340,7 +422,9 @@ export function AgentsSection({
             agent={agent}
             tools={tools}
             review={review}
+            readOnly={readOnly}
             disabled={editor.isSaving}
+            onRename={(next) => renameAgent(agent.id, next)}
             onSetTools={(refs, on) => void setTools(agent.id, refs, on)}
             onRemove={() => setPendingRemove(agent)}
           />
@@ -371,6 +455,11 @@ export function AgentsSectionLoader(props: {
   review: Review;
 }) {
   const analysis = useQuery(analysisOptions(props.id, props.revision));
+  const readOnly = new Set(
+    (analysis.data?.tools ?? [])
+      .filter((t) => t.item === "tool" && !t.roles.some((r) => SENSITIVE_SINK_ROLES.includes(r)))
+      .map((t) => toolKey(t.serverId, t.name)),
+  );
   const live = new Map<string, { name: string; description: string }[]>();
   for (const list of analysis.data?.toolLists ?? []) {
     if (list.origin !== "snapshot") continue;
@@ -386,6 +475,7 @@ export function AgentsSectionLoader(props: {
       editor={props.editor}
       review={props.review}
       tools={knownToolsOf(props.review, live)}
+      readOnly={readOnly}
     >
       {analysis.data?.toolLists
         .filter((l) => l.blocked)

@@ -481,6 +481,39 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
                     {group.heading}
                   </div>
                 )}
+                {group.offer === "keep_out" && inGroup.length > 1 && (
+                  <div className="row">
+                    <button
+                      type="button"
+                      className="btn"
+                      data-testid="keep-every-sink-out"
+                      disabled={inGroup.every((o) => chosen.has(conditionKey(o.condition)))}
+                      onClick={() =>
+                        setChosen((prev) => {
+                          const next = new Set(prev);
+                          for (const o of inGroup) next.add(conditionKey(o.condition));
+                          return next;
+                        })
+                      }
+                    >
+                      Keep every sink out ({inGroup.length})
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-ghost"
+                      disabled={!inGroup.some((o) => chosen.has(conditionKey(o.condition)))}
+                      onClick={() =>
+                        setChosen((prev) => {
+                          const next = new Set(prev);
+                          for (const o of inGroup) next.delete(conditionKey(o.condition));
+                          return next;
+                        })
+                      }
+                    >
+                      Clear these
+                    </button>
+                  </div>
+                )}
                 {inGroup.map((o) => {
                   const key = conditionKey(o.condition);
                   // A held tool on the agent's paths is shown, not chosen: its absence cannot hold for this tool set.

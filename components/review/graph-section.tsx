@@ -65,17 +65,44 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   // Set while the document loads for a split, before the save itself marks the editor busy.
   const [splitting, setSplitting] = useState(false);
+  // The split being previewed (the names the two agents will take), and the one that can be undone.
+  const [preview, setPreview] = useState<{
+    agentId: string;
+    reference: string;
+    deploy: string;
+  } | null>(null);
+  const [undo, setUndo] = useState<{
+    before: Pick<Review, "agents" | "controls">;
+    name: string;
+  } | null>(null);
 
-  const split = async (agent: GraphAgent) => {
+  const split = async (agent: GraphAgent, names: { reference: string; deploy: string }) => {
     setSplitting(true);
     try {
-      await splitAgent(agent);
+      await splitAgent(agent, names);
     } finally {
       setSplitting(false);
     }
   };
 
-  const splitAgent = async (agent: GraphAgent) => {
+  /** Puts the agents and controls back as they were before the split, as a new revision. */
+  const undoSplit = async () => {
+    if (!undo) return;
+    const { before, name } = undo;
+    const ok = await editor.save((r) => ({
+      ...r,
+      agents: before.agents,
+      controls: before.controls,
+    }));
+    setUndo(null);
+    setMessage(
+      ok
+        ? { kind: "ok", text: `Undid the split of ${name}; saved as a new revision.` }
+        : { kind: "error", text: "The undo was not saved; see the save status above." },
+    );
+  };
+
+  const splitAgent = async (agent: GraphAgent, names: { reference: string; deploy: string }) => {
     const plan = analysis.controls.separation.agents.find(
       (a) => a.agentId === agent.agentId,
     )?.split;
@@ -110,12 +137,28 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
       });
       return;
     }
-    const ok = await editor.save(() => next);
+    // The reviewer's names for the two halves (the plan's when left empty).
+    const referenceName = names.reference.trim() || plan.reference.name;
+    const deployName = names.deploy.trim() || plan.deploy.name;
+    const named: Review = {
+      ...next,
+      agents: next.agents.map((a) =>
+        a.id === plan.reference.agentId
+          ? { ...a, name: referenceName }
+          : a.id === plan.deploy.agentId
+            ? { ...a, name: deployName }
+            : a,
+      ),
+    };
+    const ok = await editor.save(() => named);
+    setPreview(null);
+    if (ok)
+      setUndo({ before: { agents: review.agents, controls: review.controls }, name: agent.name });
     setMessage(
       ok
         ? {
             kind: "ok",
-            text: `Split ${agent.name} into ${plan.reference.name} and ${plan.deploy.name}; saved as a new revision.`,
+            text: `Split ${agent.name} into ${referenceName} and ${deployName}; saved as a new revision.`,
           }
         : { kind: "error", text: "The split was not saved; see the save status above." },
     );
@@ -199,14 +242,71 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
                     <td style={{ minWidth: "16rem" }}>
                       {plan ? (
                         <div className="stack" style={{ gap: "0.35rem" }}>
-                          <button
-                            type="button"
-                            className="btn btn-primary"
-                            onClick={() => void split(a) /* outcome shown in the message below */}
-                            disabled={editor.isSaving || splitting}
-                          >
-                            Split {a.name} into a reference agent and a {deployWord} agent
-                          </button>
+                          {preview?.agentId === a.agentId ? (
+                            <form
+                              className="stack"
+                              style={{ gap: "0.35rem" }}
+                              aria-label={`Split ${a.name}`}
+                              onSubmit={(e) => {
+                                e.preventDefault();
+                                void split(a, preview); // outcome shown in the message below
+                              }}
+                            >
+                              <label className="field">
+                                <span className="label-text">Reference agent&apos;s name</span>
+                                <input
+                                  value={preview.reference}
+                                  maxLength={200}
+                                  onChange={(e) =>
+                                    setPreview({ ...preview, reference: e.target.value })
+                                  }
+                                />
+                              </label>
+                              <label className="field">
+                                <span className="label-text">
+                                  {deployWord === "deploy" ? "Deploy" : "Actions"} agent&apos;s name
+                                </span>
+                                <input
+                                  value={preview.deploy}
+                                  maxLength={200}
+                                  onChange={(e) =>
+                                    setPreview({ ...preview, deploy: e.target.value })
+                                  }
+                                />
+                              </label>
+                              <div className="row">
+                                <button
+                                  type="submit"
+                                  className="btn btn-primary"
+                                  disabled={editor.isSaving || splitting}
+                                >
+                                  Apply the split
+                                </button>
+                                <button
+                                  type="button"
+                                  className="btn btn-ghost"
+                                  onClick={() => setPreview(null)}
+                                >
+                                  Cancel
+                                </button>
+                              </div>
+                            </form>
+                          ) : (
+                            <button
+                              type="button"
+                              className="btn btn-primary"
+                              onClick={() =>
+                                setPreview({
+                                  agentId: a.agentId,
+                                  reference: plan.reference.name,
+                                  deploy: plan.deploy.name,
+                                })
+                              }
+                              disabled={editor.isSaving || splitting}
+                            >
+                              Split {a.name} into a reference agent and a {deployWord} agent…
+                            </button>
+                          )}
                           <span className="small muted">
                             {plan.reference.name} keeps{" "}
                             {plan.reference.tools.map(toolName).join(", ") || "nothing"};{" "}
@@ -241,6 +341,19 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
           data-testid="split-message"
         >
           {message.text}
+          {undo && message.kind === "ok" && (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void undoSplit() /* outcome shown in this message */}
+                disabled={editor.isSaving}
+              >
+                Undo the split
+              </button>
+            </>
+          )}
         </div>
       )}
     </section>

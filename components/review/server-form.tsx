@@ -1,7 +1,10 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { apiFetch } from "@/components/api-client";
 import { fieldIssuesFromZod } from "@/lib/errors";
+import { ListLaunchersResponseSchema, type LauncherChoice } from "@/lib/sandbox/launcher-choices";
 import { newId } from "@/lib/ids";
 import { RelayServerSchema, type RelayServer } from "@/lib/review/schema";
 
@@ -87,6 +90,22 @@ function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
   });
 }
 
+/** The launcher allowlist the register form picks from (names, command lines and egress only). */
+const launchersQuery = {
+  queryKey: ["launchers"] as const,
+  queryFn: () => apiFetch("/api/launchers", ListLaunchersResponseSchema),
+  staleTime: 60_000,
+};
+
+/** Which allowlisted launcher a draft's command line is, if any. */
+const launcherOf = (launchers: readonly LauncherChoice[], d: Draft) =>
+  launchers.find(
+    (l) =>
+      l.command === d.command.trim() &&
+      l.args.length === lines(d.args).length &&
+      l.args.every((a, i) => a === lines(d.args)[i]),
+  );
+
 /** Register or edit a relay server. Secrets are never entered here: only the names of variables holding them. */
 export function ServerForm(props: {
   server: RelayServer | null;
@@ -96,7 +115,22 @@ export function ServerForm(props: {
 }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(props.server));
   const [errors, setErrors] = useState<string[]>([]);
-  const id = props.server?.id ?? newId("srv");
+  const [id] = useState(() => props.server?.id ?? newId("srv"));
+  const launchers = useQuery(launchersQuery);
+  const choices = launchers.data?.launchers ?? [];
+  const picked = launcherOf(choices, draft);
+  const pick = (launcherId: string) => {
+    const l = choices.find((c) => c.id === launcherId);
+    if (!l) return;
+    setDraft((d) => ({
+      ...d,
+      kind: "stdio",
+      name: d.name.trim() ? d.name : l.id,
+      command: l.command,
+      args: l.args.join("\n"),
+      envNames: l.envNames.join(", "),
+    }));
+  };
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -132,6 +166,38 @@ export function ServerForm(props: {
           </select>
         </label>
       </div>
+      {draft.kind === "stdio" && (
+        <div className="stack" style={{ gap: "0.25rem" }}>
+          <label className="field">
+            <span className="label-text">Launcher from the allowlist</span>
+            <select
+              value={picked?.id ?? ""}
+              onChange={(e) => pick(e.target.value)}
+              disabled={choices.length === 0}
+            >
+              <option value="">
+                {launchers.isPending
+                  ? "loading the allowlist…"
+                  : choices.length === 0
+                    ? "no launcher is allowlisted"
+                    : "pick a launcher, or type the command below"}
+              </option>
+              {choices.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="small muted" data-testid="launcher-picked">
+            {picked
+              ? `${picked.id}: ${picked.envNames.length > 0 ? `receives ${picked.envNames.join(", ")} from the secret store; ` : ""}network: ${picked.egress.length > 0 ? picked.egress.join(", ") : "none (offline)"}`
+              : launchers.data?.problem
+                ? `The allowlist could not be read: ${launchers.data.problem}`
+                : "A command that matches no launcher is refused when inspected."}
+          </span>
+        </div>
+      )}
       {draft.kind === "stdio" && (
         <div className="grid-3">
           <label className="field">

@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
+import { useRovingGrid } from "@/components/ui/roving-grid";
 import type { ToolView } from "@/lib/analysis/analyze";
 import { itemKey, type ToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
@@ -19,6 +20,12 @@ export const ROLE_LABEL: Record<ToolRole, string> = {
   deploys_or_destroys: "deploys or destroys",
   network_or_shares: "reaches the network or shares",
 };
+
+/**
+ * A tick is saved this long after the last one: a burst of ticks across rows is one revision, and
+ * until it lands the row says "unsaved" and the header says so (leaving the page warns).
+ */
+export const AUTOSAVE_DELAY_MS = 800;
 
 /** Rows shown before "Show all", and sources listed per row before "Show all sources". */
 export const TOOL_ROWS_SHOWN = 100;
@@ -102,8 +109,10 @@ function ToolRoleRow({
               ? "no role"
               : shown.roles.map((r) => ROLE_LABEL[r]).join(", ")}
           </span>
-        ) : shown.confirmed ? (
-          <span className="badge badge-warn">changed, not saved</span>
+        ) : edited ? (
+          <span className="badge badge-warn" data-testid="roles-unsaved">
+            unsaved, saving…
+          </span>
         ) : (
           <span
             className="badge badge-warn"
@@ -289,8 +298,11 @@ export function ToolRolesTable(props: {
   const [selected, setSelected] = useState<ReadonlySet<ToolKey>>(new Set());
   const [drafts, setDrafts] = useState<ReadonlyMap<ToolKey, Draft>>(new Map());
   const [bulkRole, setBulkRole] = useState<ToolRole>("reads_private_data");
+  const [bulkSource, setBulkSource] = useState<string>("");
+  const bulkSourceId = (review.sources.find((s) => s.id === bulkSource) ?? review.sources[0])?.id;
   const stale = analysisRevision !== revision;
   const locked = stale || editor.isSaving;
+  const grid = useRovingGrid<HTMLTableSectionElement>();
 
   const serverNames = useMemo(
     () => new Map(review.servers.map((s) => [s.id as string, s.name])),
@@ -341,7 +353,6 @@ export function ToolRolesTable(props: {
     return out;
   }, [tools, shown, filters, needle, sort, serverNames]);
 
-  if (tools.length === 0) return null;
   const unconfirmed = tools.filter((t) => !shown.get(t.key)!.confirmed).length;
   const rows = showAll ? matching : matching.slice(0, TOOL_ROWS_SHOWN);
   const chosen = matching.filter((t) => selected.has(t.key));
@@ -390,18 +401,47 @@ export function ToolRolesTable(props: {
     }
   };
 
+  /** A row's roles and sources as the reviewer confirms them (an edit of a row confirms it). */
+  const confirmed = (
+    tool: ToolView,
+    roles: readonly ToolRole[],
+    sourceIds: readonly SourceId[],
+  ): ToolAssessment => ({
+    serverId: tool.serverId,
+    tool: tool.name,
+    // A resource or template is assessed as a tool is, marked as what it is.
+    ...(tool.item !== "tool" ? { item: tool.item } : {}),
+    roles: TOOL_ROLES.filter((r) => roles.includes(r)),
+    sourceIds: review.sources.filter((s) => sourceIds.includes(s.id)).map((s) => s.id),
+    rolesConfirmed: true,
+  });
   const confirmRow = (tool: ToolView, roles: readonly ToolRole[], sourceIds: readonly SourceId[]) =>
-    void write([
-      {
-        serverId: tool.serverId,
-        tool: tool.name,
-        // A resource or template is assessed as a tool is, marked as what it is.
-        ...(tool.item !== "tool" ? { item: tool.item } : {}),
-        roles: TOOL_ROLES.filter((r) => roles.includes(r)),
-        sourceIds: review.sources.filter((s) => sourceIds.includes(s.id)).map((s) => s.id),
-        rolesConfirmed: true,
-      },
-    ]);
+    void write([confirmed(tool, roles, sourceIds)]);
+
+  // Every tick saves: the rows edited since the last save are written together, one revision per
+  // burst, AUTOSAVE_DELAY_MS after the last tick (and at once when the table leaves the page).
+  const flushRef = useRef<() => void>(() => {});
+  flushRef.current = () => {
+    if (drafts.size === 0 || locked) return;
+    const byKey = new Map(tools.map((t) => [t.key, t]));
+    const changes: ToolAssessment[] = [];
+    for (const [key, d] of drafts) {
+      const tool = byKey.get(key);
+      if (tool) changes.push(confirmed(tool, d.roles, d.sourceIds));
+    }
+    void write(changes); // the outcome shows in the save status and the rows' badges
+  };
+  useEffect(() => {
+    if (drafts.size === 0 || locked) return;
+    const timer = setTimeout(() => flushRef.current(), AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [drafts, locked]);
+  useEffect(() => () => flushRef.current(), []);
+  const { setUnsavedCount } = editor;
+  useEffect(() => {
+    setUnsavedCount("tool-roles", drafts.size);
+  }, [drafts.size, setUnsavedCount]);
+  useEffect(() => () => setUnsavedCount("tool-roles", 0), [setUnsavedCount]);
 
   // A bulk action acts on what each selected row shows, its unsaved edit included.
   const bulkInput = chosen.map((t) => {
@@ -414,9 +454,28 @@ export function ToolRolesTable(props: {
       confirmed: s.confirmed && !d,
     };
   });
-  const bulk = (edit: RoleEdit) => void write(bulkRoleAssessments(bulkInput, edit));
+  const bulk = (edit: RoleEdit) => {
+    const isSourceEdit = edit.kind === "map_source" || edit.kind === "unmap_source";
+    // An edited row is one the reviewer decided: a source mapped on top of it keeps it confirmed.
+    const input = isSourceEdit
+      ? bulkInput.map((t, i) => ({
+          ...t,
+          confirmed: t.confirmed || drafts.has(chosen[i]!.key),
+        }))
+      : bulkInput;
+    const changes = bulkRoleAssessments(input, edit);
+    // Rows edited but not selected are saved in the same revision rather than after it.
+    const chosenKeys = new Set(chosen.map((t) => t.key));
+    const byKey = new Map(tools.map((t) => [t.key, t]));
+    for (const [key, d] of drafts) {
+      const tool = byKey.get(key);
+      if (tool && !chosenKeys.has(key)) changes.push(confirmed(tool, d.roles, d.sourceIds));
+    }
+    void write(changes); // the outcome shows in the save status
+  };
   const toConfirm = bulkInput.filter((t) => !t.confirmed).length;
 
+  if (tools.length === 0) return null;
   return (
     <section className="card stack" aria-labelledby="tool-roles-heading" style={{ padding: 0 }}>
       <div className="stack" style={{ padding: "1rem 1.25rem 0" }}>
@@ -570,6 +629,38 @@ export function ToolRolesTable(props: {
           >
             Strike from {chosen.length} selected
           </button>
+          {bulkSourceId && (
+            <>
+              <SelectField
+                label="Source"
+                value={bulkSourceId}
+                onChange={(v) => setBulkSource(v)}
+                inline
+              >
+                {review.sources.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+              </SelectField>
+              <button
+                type="button"
+                className="btn"
+                disabled={locked || chosen.length === 0}
+                onClick={() => bulk({ kind: "map_source", sourceId: bulkSourceId })}
+              >
+                Map {chosen.length} selected to this source
+              </button>
+              <button
+                type="button"
+                className="btn"
+                disabled={locked || chosen.length === 0}
+                onClick={() => bulk({ kind: "unmap_source", sourceId: bulkSourceId })}
+              >
+                Unmap from {chosen.length} selected
+              </button>
+            </>
+          )}
           {stale && (
             <span className="small muted" data-testid="tool-roles-updating">
               Updating the suggestions for revision {revision}…
@@ -579,7 +670,16 @@ export function ToolRolesTable(props: {
       </div>
       {/* Fixed column widths: a role's further reasons open on focus or hover, and with widths that
           followed content the Confirm button moved between a click's press and release. */}
-      <table className="data" aria-label="Tool roles and sources" style={{ tableLayout: "fixed" }}>
+      <p className="small muted" id="tool-roles-keys" style={{ margin: "0 1.25rem" }}>
+        Every tick is saved. In the table, Tab enters and leaves; the arrow keys move between the
+        checkboxes and Space ticks.
+      </p>
+      <table
+        className="data"
+        aria-label="Tool roles and sources"
+        aria-describedby="tool-roles-keys"
+        style={{ tableLayout: "fixed" }}
+      >
         <colgroup>
           <col style={{ width: "2.5rem" }} />
           <col style={{ width: "28%" }} />
@@ -600,7 +700,7 @@ export function ToolRolesTable(props: {
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={grid.ref} onFocus={grid.onFocus} onKeyDown={grid.onKeyDown}>
           {rows.map((t) => (
             <ToolRoleRow
               key={t.key}

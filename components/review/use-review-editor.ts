@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { reviewKeys } from "@/components/query-keys";
 import {
@@ -37,6 +37,27 @@ export function useReviewEditor(id: string, options: { document?: boolean } = {}
   const status = withDocument ? query : headQuery;
   const [state, setState] = useState<SaveState>({ kind: "idle" });
   const [conflict, setConflict] = useState<{ current: ReviewRecord; mine: Review } | null>(null);
+  // Edits a section holds but has not saved yet (e.g. a burst of role ticks waiting to be saved as
+  // one revision), by section: the header says so instead of "All changes saved", and leaving warns.
+  const [unsaved, setUnsaved] = useState<ReadonlyMap<string, number>>(new Map());
+  const setUnsavedCount = useCallback(
+    (owner: string, count: number) =>
+      setUnsaved((prev) => {
+        if ((prev.get(owner) ?? 0) === count) return prev;
+        const next = new Map(prev);
+        if (count > 0) next.set(owner, count);
+        else next.delete(owner);
+        return next;
+      }),
+    [],
+  );
+  const unsavedCount = [...unsaved.values()].reduce((a, b) => a + b, 0);
+  useEffect(() => {
+    if (unsavedCount === 0) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [unsavedCount]);
 
   const mutation = useMutation({
     mutationFn: (vars: { baseRevision: number; review: Review }) => updateReview(id, vars),
@@ -129,6 +150,13 @@ export function useReviewEditor(id: string, options: { document?: boolean } = {}
     discardMine,
     saveMineOnTop,
     isSaving: mutation.isPending,
+    /** What the header shows: unsaved edits outrank "All changes saved" and "Saved". */
+    shownState:
+      unsavedCount > 0 && (state.kind === "idle" || state.kind === "saved")
+        ? ({ kind: "unsaved", count: unsavedCount } satisfies SaveState)
+        : state,
+    /** A section reports how many edits it holds unsaved (0 when they are saved or dropped). */
+    setUnsavedCount,
   };
 }
 export type ReviewEditor = ReturnType<typeof useReviewEditor>;

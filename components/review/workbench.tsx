@@ -4,13 +4,10 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { gated } from "@/components/ui/hydration-gate";
 import { SaveStatus } from "@/components/ui/save-status";
+import { ReviewTabs } from "@/components/review/review-tabs";
 import { useReviewEditor, type ReviewEditor } from "@/components/review/use-review-editor";
 import { ApiError } from "@/components/api-client";
-import {
-  REVIEW_SECTIONS,
-  sectionNeedsDocument,
-  type ReviewSectionId,
-} from "@/components/review/sections";
+import { sectionNeedsDocument, type ReviewSectionId } from "@/components/review/sections";
 
 /**
  * Each section is its own chunk: the page loads the code of the section it shows (still rendered
@@ -116,23 +113,9 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
             </p>
           )}
         </div>
-        <SaveStatus state={editor.state} />
+        <SaveStatus state={editor.shownState} />
       </div>
-      <nav className="tabs" aria-label="Review sections">
-        {REVIEW_SECTIONS.map((s) => (
-          <Link
-            key={s.id}
-            href={`/reviews/${id}?section=${s.id}`}
-            prefetch={false}
-            aria-current={s.id === section ? "page" : undefined}
-          >
-            {s.label}
-          </Link>
-        ))}
-        <Link href={`/reviews/${id}/timeline`} prefetch={false}>
-          Timeline
-        </Link>
-      </nav>
+      <ReviewTabs id={id} current={section} />
       <ConflictBanner editor={editor} />
       {/* A section that needs the document waits for it (a tab opened from Graph or History loads it). */}
       {sectionNeedsDocument(section) &&

@@ -1,5 +1,6 @@
 "use client";
 
+import { exitAdvice, firstErrorLine } from "@/lib/mcp/exit-hint";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
 import type { SurfaceList } from "@/lib/surface/types";
@@ -113,9 +114,20 @@ export function InspectErrorCallout({ error, when }: { error: InspectError; when
         </div>
       )}
       {(error.exitCode !== undefined && error.exitCode !== null) || error.signal ? (
-        <div className="small mono">
-          exit {String(error.exitCode ?? "—")} {error.signal ? `signal ${error.signal}` : ""}
-        </div>
+        <>
+          <div className="small mono">
+            exit {String(error.exitCode ?? "—")} {error.signal ? `signal ${error.signal}` : ""}
+          </div>
+          {firstErrorLine(error.stderrTail) && (
+            <div data-testid="inspect-exit-line">
+              It said:{" "}
+              <RevealedText text={firstErrorLine(error.stderrTail) ?? ""} className="mono" />
+            </div>
+          )}
+          <div className="small" data-testid="inspect-exit-advice">
+            {exitAdvice(firstErrorLine(error.stderrTail))}
+          </div>
+        </>
       ) : null}
       {error.stderrTail?.trim() && (
         <details>

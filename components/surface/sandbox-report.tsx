@@ -3,6 +3,7 @@
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { EgressReport } from "@/lib/sandbox/egress";
 import type { SandboxAttempt, SandboxReport } from "@/lib/sandbox/plan";
+import { summarizeSandbox } from "@/lib/sandbox/report-summary";
 
 const RESULT_WORDS: Record<string, string> = {
   ENOENT: "not in the sandbox's view",
@@ -143,6 +144,7 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
     );
   }
   const l = report.limits;
+  const summary = summarizeSandbox(report);
   return (
     <section
       className="stack"
@@ -151,6 +153,9 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
       style={{ gap: "0.5rem" }}
     >
       <h5 style={{ margin: 0 }}>Sandbox</h5>
+      <p className="small" style={{ margin: 0 }} data-testid="sandbox-lead">
+        {summary.lead}
+      </p>
       <dl className="kv">
         <dt>Ran in</dt>
         <dd className="small">
@@ -196,9 +201,10 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
         <p className="small muted" style={{ margin: 0 }}>
           {report.traceNote}
         </p>
-      ) : report.attempts.length === 0 ? (
+      ) : summary.listed.length === 0 ? (
         <p className="small muted" style={{ margin: 0 }} data-testid="sandbox-no-attempts">
-          The server tried nothing the sandbox refused.
+          The server tried nothing the sandbox refused
+          {summary.benign.length > 0 ? " beyond the benign misses below" : ""}.
         </p>
       ) : (
         <table className="data compact" aria-label="What the server tried">
@@ -211,7 +217,7 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
             </tr>
           </thead>
           <tbody>
-            {report.attempts.map((a) => (
+            {summary.listed.map((a) => (
               <tr
                 key={`${a.kind}\u0000${a.target}\u0000${a.result}\u0000${a.write ? "w" : ""}`}
                 data-testid={`sandbox-attempt-${a.kind}`}
@@ -234,6 +240,21 @@ export function SandboxReportView({ report }: { report: SandboxReport }) {
             ))}
           </tbody>
         </table>
+      )}
+      {report.traced && summary.benign.length > 0 && (
+        <details data-testid="sandbox-benign">
+          <summary className="small">
+            {summary.benign.length} benign misses ({summary.benignCount} lookups): files a Node
+            server probes for that are not in its view (loader, tsx cache, cgroup)
+          </summary>
+          <ul className="small mono" style={{ margin: 0 }}>
+            {summary.benign.map((a) => (
+              <li key={`${a.target}\u0000${a.result}`}>
+                <RevealedText text={a.target} className="mono" /> {a.result} ×{a.count}
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {report.traced && (
         <p className="small muted" style={{ margin: 0 }}>

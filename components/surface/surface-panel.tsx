@@ -373,7 +373,6 @@ export function SurfacePanel({
       {view && (
         <>
           {view.snapshotProblem && <div className="callout warn">{view.snapshotProblem}</div>}
-          {view.latest?.sandbox && !isRunning && <SandboxReportView report={view.latest.sandbox} />}
           {(view.current || view.pin) && (
             <PinPanel
               key={`${revision}:${view.current?.snapshot.surfaceSha256 ?? ""}`}
@@ -399,6 +398,8 @@ export function SurfacePanel({
               </p>
             )
           )}
+          {/* Evidence of the run, below the surface and the Pin box it would otherwise push down. */}
+          {view.latest?.sandbox && !isRunning && <SandboxReportView report={view.latest.sandbox} />}
         </>
       )}
     </section>

@@ -2,6 +2,7 @@
 
 export type SaveState =
   | { kind: "idle" }
+  | { kind: "unsaved"; count: number }
   | { kind: "saving" }
   | { kind: "saved"; revision: number }
   | { kind: "conflict"; currentRevision: number }
@@ -9,6 +10,7 @@ export type SaveState =
 
 const LABEL: Record<SaveState["kind"], string> = {
   idle: "All changes saved",
+  unsaved: "Unsaved changes",
   saving: "Saving…",
   saved: "Saved",
   conflict: "Not saved: conflict",
@@ -20,9 +22,11 @@ export function SaveStatus({ state }: { state: SaveState }) {
   const detail =
     state.kind === "saved"
       ? ` as revision ${state.revision}`
-      : state.kind === "error"
-        ? `: ${state.message}`
-        : "";
+      : state.kind === "unsaved"
+        ? `: ${state.count} row${state.count === 1 ? "" : "s"}, saving in a moment`
+        : state.kind === "error"
+          ? `: ${state.message}`
+          : "";
   return (
     <span
       className={`save-status ${state.kind}`}

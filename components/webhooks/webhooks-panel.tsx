@@ -135,7 +135,7 @@ export function WebhooksPanel() {
           ))}
         </fieldset>
         <div className="row">
-          <button type="submit" disabled={create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
             Add webhook
           </button>
           {create.error && (
@@ -164,10 +164,15 @@ export function WebhooksPanel() {
             <span className="badge badge-neutral">{w.format}</span>
             <code className="mono small">{w.url}</code>
             <span style={{ flex: 1 }} />
-            <button type="button" onClick={() => test.mutate(w.id)} disabled={test.isPending}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => test.mutate(w.id)}
+              disabled={test.isPending}
+            >
               Test
             </button>
-            <button type="button" onClick={() => remove.mutate(w.id)}>
+            <button type="button" className="btn btn-danger" onClick={() => remove.mutate(w.id)}>
               Remove
             </button>
           </div>

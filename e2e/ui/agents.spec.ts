@@ -59,12 +59,14 @@ test("[agents]: a suggested role is marked unconfirmed until the reviewer confir
   // Absent hints are the spec's defaults, not "safe".
   await expect(shareRow).toContainText("destructiveHint=true (default)");
 
-  // Map search_tickets to the portal and confirm it returns text from there.
+  // Map search_tickets to the portal: each tick saves, and the burst of two is one revision. Until
+  // it lands the row and the header say it is unsaved.
   const searchRow = page.getByTestId("tool-roles-tickets/search_tickets");
   await searchRow.getByLabel("returns text from sources").check();
   await searchRow.getByLabel("Support portal").check();
-  await searchRow.getByRole("button", { name: "Confirm roles of search_tickets" }).click();
+  await expect(searchRow.getByTestId("roles-unsaved")).toBeVisible();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
+  await expect(searchRow.getByTestId("roles-unsaved")).toHaveCount(0);
   await expect(page.getByTestId("tool-roles-tickets/search_tickets")).toContainText("confirmed");
 
   // Put share_file into the same agent: text from the portal can now reach it.

@@ -163,6 +163,10 @@ test("[graph]: the demo's support-portal path to trigger_deploy, selected by key
   await page
     .getByRole("button", { name: "Split on-call agent into a reference agent and a deploy agent" })
     .click();
+  // The split is previewed with the two names, editable, before anything is saved.
+  await expect(page.getByLabel("Reference agent's name")).toHaveValue(/on-call/);
+  await expect(page.getByTestId("save-status")).toContainText("All changes saved");
+  await page.getByRole("button", { name: "Apply the split" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 2");
   await expect(page.getByTestId("graph-section")).toHaveAttribute("data-revision", "2");
   await expect(page.getByTestId("no-paths")).toContainText("No source-to-sink paths");

@@ -189,15 +189,15 @@ test("[roles-bulk]: on a 201-tool server one bulk confirm, one set and one strik
     .roles.filter((r) => r !== "deploys_or_destroys");
   await expectRowRoles(page, "delete_branch_3", struck);
 
-  // One row edited by hand and confirmed: it keeps the reviewer's choice after the save and the
-  // analysis refresh (it used to snap back to the suggestion with Confirm enabled again).
+  // One row edited by hand: the tick saves by itself and confirms the row, and the row keeps the
+  // reviewer's choice after the save and the analysis refresh (it used to snap back to the
+  // suggestion with Confirm enabled again).
   await expect(page.getByTestId("tool-roles-updating")).toHaveCount(0);
   const row = page.getByTestId("tool-roles-gitlab/delete_branch_3");
   const chosen: Role[] = struck.includes("writes")
     ? struck.filter((r) => r !== "writes")
     : [...struck, "writes"];
   await row.getByRole("checkbox", { name: /^writes/ }).setChecked(chosen.includes("writes"));
-  await row.getByRole("button", { name: "Confirm roles of delete_branch_3" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as revision 5");
   await expectRowRoles(page, "delete_branch_3", chosen);
   await expect(page.getByTestId("tool-roles-updating")).toHaveCount(0);

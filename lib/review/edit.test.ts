@@ -126,6 +126,41 @@ test("bulkRoleAssessments confirms what each tool shows, keeps its sources, and 
   ]);
 });
 
+test("bulkRoleAssessments maps and unmaps a source on the tools that change, keeping roles and whether they were confirmed", () => {
+  const portal = "portal" as SourceId;
+  const wiki = "wiki" as SourceId;
+  const tools = [
+    {
+      ref: ref("gh", "get_issue"),
+      shownRoles: ["returns_untrusted_text" as const],
+      sourceIds: [wiki],
+      confirmed: false,
+    },
+    {
+      ref: ref("gh", "list_commits"),
+      shownRoles: ["returns_untrusted_text" as const],
+      sourceIds: [portal],
+      confirmed: true,
+    },
+  ];
+  expect(bulkRoleAssessments(tools, { kind: "map_source", sourceId: portal })).toEqual([
+    {
+      serverId: "gh",
+      tool: "get_issue",
+      roles: ["returns_untrusted_text"],
+      sourceIds: [wiki, portal],
+      rolesConfirmed: false,
+    },
+  ]);
+  expect(
+    bulkRoleAssessments(tools, { kind: "unmap_source", sourceId: portal }).map((a) => [
+      a.tool,
+      a.sourceIds,
+      a.rolesConfirmed,
+    ]),
+  ).toEqual([["list_commits", [], true]]);
+});
+
 test("setToolsHeld adds without duplicates after the tools kept, and drops only the named ones", () => {
   const held = [ref("gh", "search"), ref("gh", "get_issue")];
   expect(

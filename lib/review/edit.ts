@@ -38,9 +38,17 @@ export function upsertToolAssessments(
   return [...out, ...pending.values()];
 }
 
-/** One action on the roles of many tools; each acts on the roles the reviewer sees for a tool. */
+/**
+ * One action on the roles or sources of many tools; each acts on what the reviewer sees for a tool.
+ * Mapping a source (`map_source`/`unmap_source`) changes which sources' text a tool returns and
+ * leaves its roles as they are: a suggestion stays a suggestion until the reviewer confirms it.
+ */
 export type RoleEdit =
-  { kind: "confirm" } | { kind: "set"; role: ToolRole } | { kind: "strike"; role: ToolRole };
+  | { kind: "confirm" }
+  | { kind: "set"; role: ToolRole }
+  | { kind: "strike"; role: ToolRole }
+  | { kind: "map_source"; sourceId: SourceId }
+  | { kind: "unmap_source"; sourceId: SourceId };
 
 /** The roles a tool is confirmed with after `edit` on the roles shown for it, in `TOOL_ROLES` order. */
 export function editedRoles(shown: readonly ToolRole[], edit: RoleEdit): ToolRole[] {
@@ -65,6 +73,24 @@ export function bulkRoleAssessments(
   edit: RoleEdit,
 ): ToolAssessment[] {
   const out: ToolAssessment[] = [];
+  if (edit.kind === "map_source" || edit.kind === "unmap_source") {
+    const on = edit.kind === "map_source";
+    for (const t of tools) {
+      if (t.sourceIds.includes(edit.sourceId) === on) continue;
+      const item = t.ref.item && t.ref.item !== "tool" ? { item: t.ref.item } : {};
+      out.push({
+        serverId: t.ref.serverId,
+        tool: t.ref.tool,
+        ...item,
+        roles: TOOL_ROLES.filter((r) => t.shownRoles.includes(r)),
+        sourceIds: on
+          ? [...t.sourceIds, edit.sourceId]
+          : t.sourceIds.filter((s) => s !== edit.sourceId),
+        rolesConfirmed: t.confirmed,
+      });
+    }
+    return out;
+  }
   for (const t of tools) {
     const roles = editedRoles(t.shownRoles, edit);
     const same =

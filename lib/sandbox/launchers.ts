@@ -19,6 +19,7 @@ import {
   isReservedName,
   referencesIn,
 } from "@/lib/secrets/references";
+import { nearestLauncher } from "@/lib/sandbox/nearest";
 
 const VariableNameSchema = z
   .string()
@@ -156,9 +157,13 @@ export function matchLauncher(
     (l) => l.command === request.command && sameArgs(l.args, request.args),
   );
   if (!launcher) {
+    const near = nearestLauncher(launchers, request);
+    const hint = near
+      ? `; the nearest allowlisted launcher is ${JSON.stringify(near.launcher.id)}${near.launcher.label ? ` (${near.launcher.label})` : ""}: ${JSON.stringify([near.launcher.command, ...near.launcher.args].join(" "))}, pick it in the register form's launcher list`
+      : "";
     return {
       ok: false,
-      message: `the command ${JSON.stringify([request.command, ...request.args].join(" "))} is not in the workbench's launcher allowlist; the workbench owner adds it to $RELAY_REVIEW_DATA/launchers.json`,
+      message: `the command ${JSON.stringify([request.command, ...request.args].join(" "))} is not in the workbench's launcher allowlist${hint}; otherwise the workbench owner adds it to $RELAY_REVIEW_DATA/launchers.json`,
     };
   }
   const allowed = new Set([...launcher.envNames, ...Object.keys(launcher.env)]);

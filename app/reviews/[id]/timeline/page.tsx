@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EventList } from "@/components/events/event-list";
+import { ReviewTabs } from "@/components/review/review-tabs";
 import { MarkRead } from "@/components/events/mark-read";
 import { WatchInterval } from "@/components/events/watch-interval";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { ReviewIdSchema } from "@/lib/ids";
 import { getDb } from "@/lib/store/db";
 import { listEvents } from "@/lib/store/events";
+import { idNamesOf } from "@/lib/events/names";
 import { getReview } from "@/lib/store/reviews";
 import { reviewSchedule } from "@/lib/store/watches";
 import { HydrationGate } from "@/components/ui/hydration-gate";
@@ -50,6 +52,7 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
         </div>
         <MarkRead seqs="all" label="Mark all read" />
       </div>
+      <ReviewTabs id={record.id} current="timeline" />
       <section className="card stack" aria-label="Scheduled re-inspection">
         <h2 style={{ margin: 0 }}>Scheduled re-inspection</h2>
         {schedule.length === 0 ? (
@@ -97,7 +100,7 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
           </table>
         )}
       </section>
-      <EventList events={log.events} showReview={false} />
+      <EventList events={log.events} names={idNamesOf([record])} showReview={false} />
     </main>
   );
 }
