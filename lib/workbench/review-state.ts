@@ -1,3 +1,4 @@
+import { isPending } from "@/lib/decisions/four-eyes";
 import "server-only";
 /**
  * Server-side glue for GET /api/reviews/[id]/state (lib/decisions/review-state.ts says what each state
@@ -117,7 +118,11 @@ export async function reviewState(db: Db, id: ReviewId): Promise<ReviewStateResp
       verdict: d.verdict,
       state: status.state,
       changes: status.state === "stale" ? status.changes : [],
-      inForce: !retired.has(d.id),
+      // A pending proposal (four eyes) is never in force.
+      inForce: !retired.has(d.id) && !isPending(d),
+      pending: isPending(d)
+        ? { approvals: d.approvals?.length ?? 0, required: d.requiredApprovals ?? 0 }
+        : null,
       supersededBy: retired.get(d.id) ?? null,
       acceptedRisks: (d.acceptedRisks ?? []).map((r) => ({
         findingId: r.findingId,
