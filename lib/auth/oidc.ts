@@ -106,6 +106,19 @@ export async function oidcClient(db: Db, s: OidcSettings): Promise<client.Config
   return cached.config;
 }
 
+/**
+ * The workbench's origin as the browser sees it: the Host header (the proxy admitted it against
+ * the allowed hosts) and https when the request came over it. `request.url` is not it under
+ * `next start` (Next rebuilds it from its own listening address).
+ */
+export function publicOrigin(request: Request): string {
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  const https =
+    new URL(request.url).protocol === "https:" ||
+    request.headers.get("x-forwarded-proto") === "https";
+  return `${https ? "https" : "http"}://${host}`;
+}
+
 export interface LoginStart {
   url: URL;
   codeVerifier: string;
@@ -138,13 +151,19 @@ export async function finishLogin(
   config: client.Configuration,
   currentUrl: URL,
   checks: { codeVerifier: string; state: string; nonce: string },
+  redirectUri: string,
 ): Promise<Record<string, unknown>> {
-  const tokens = await client.authorizationCodeGrant(config, currentUrl, {
-    pkceCodeVerifier: checks.codeVerifier,
-    expectedState: checks.state,
-    expectedNonce: checks.nonce,
-    idTokenExpected: true,
-  });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    currentUrl,
+    {
+      pkceCodeVerifier: checks.codeVerifier,
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    },
+    { redirect_uri: redirectUri },
+  );
   const claims = tokens.claims();
   if (!claims) throw new Error("the provider returned no ID token");
   let info: Record<string, unknown> = {};

@@ -1,5 +1,11 @@
 import { displayNameOf, groupsOf, newPersonSessionId, roleFromGroups } from "@/lib/auth/people";
-import { finishLogin, oidcClient, oidcSettings } from "@/lib/auth/oidc";
+import {
+  finishLogin,
+  OIDC_CALLBACK_PATH,
+  oidcClient,
+  oidcSettings,
+  publicOrigin,
+} from "@/lib/auth/oidc";
 import { clearLoginCookie, LOGIN_COOKIE, takePendingLogin } from "@/lib/auth/oidc-login";
 import { getAuthConfig } from "@/lib/auth/owner-token";
 import { personKey } from "@/lib/auth/principal";
@@ -45,7 +51,15 @@ export async function GET(request: Request): Promise<Response> {
     return failed("This sign-in was not started in this browser, or it took over ten minutes.");
   let claims: Record<string, unknown>;
   try {
-    claims = await finishLogin(await oidcClient(db, settings), new URL(request.url), pending);
+    // The URL the provider redirected to, on the origin the browser used (not Next's own address).
+    const here = new URL(request.url);
+    const origin = publicOrigin(request);
+    claims = await finishLogin(
+      await oidcClient(db, settings),
+      new URL(`${origin}${here.pathname}${here.search}`),
+      pending,
+      `${origin}${OIDC_CALLBACK_PATH}`,
+    );
   } catch (error) {
     console.error(
       "[auth] OpenID Connect sign-in failed:",

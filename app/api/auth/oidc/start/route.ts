@@ -1,5 +1,11 @@
 import { safeNextPath } from "@/lib/auth/next-path";
-import { OIDC_CALLBACK_PATH, oidcClient, oidcSettings, startLogin } from "@/lib/auth/oidc";
+import {
+  OIDC_CALLBACK_PATH,
+  oidcClient,
+  oidcSettings,
+  publicOrigin,
+  startLogin,
+} from "@/lib/auth/oidc";
 import { savePendingLogin } from "@/lib/auth/oidc-login";
 import { isSecureRequest } from "@/lib/auth/session";
 import { htmlPageResponse } from "@/lib/http/html-page";
@@ -24,7 +30,11 @@ export async function GET(request: Request): Promise<Response> {
   const db = await getDb();
   try {
     const config = await oidcClient(db, settings);
-    const start = await startLogin(config, `${url.origin}${OIDC_CALLBACK_PATH}`, settings);
+    const start = await startLogin(
+      config,
+      `${publicOrigin(request)}${OIDC_CALLBACK_PATH}`,
+      settings,
+    );
     const cookie = await savePendingLogin(
       db,
       {
