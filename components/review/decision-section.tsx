@@ -588,17 +588,20 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
           })
         }
       />
-      <div className="grid-2" hidden={signedInPerson}>
-        <label className="field">
-          <span className="label-text">Reviewer</span>
-          <input
-            value={reviewer}
-            onChange={(e) => setReviewer(e.target.value)}
-            name="reviewer"
-            autoComplete="name"
-          />
-        </label>
-      </div>
+      {/* A signed-in person is named by the identity provider: no name to type. */}
+      {!signedInPerson && (
+        <div className="grid-2">
+          <label className="field">
+            <span className="label-text">Reviewer</span>
+            <input
+              value={reviewer}
+              onChange={(e) => setReviewer(e.target.value)}
+              name="reviewer"
+              autoComplete="name"
+            />
+          </label>
+        </div>
+      )}
       <label className="field">
         <span className="label-text">Rationale</span>
         <textarea
