@@ -9,8 +9,16 @@ import { checkRequest } from "@/lib/auth/check";
 import { getAuthConfig } from "@/lib/auth/owner-token";
 import { reportOwnerTokenUse } from "@/lib/auth/owner-token-use";
 import { readSessionCookie, sessionIdOf } from "@/lib/auth/session";
-import { readSessionStanding } from "@/lib/auth/session-epoch";
+import { readSessionStanding, type SessionStanding } from "@/lib/auth/session-epoch";
 import { newNonce, policyFor } from "@/lib/http/csp";
+import {
+  encodePrincipal,
+  OWNER_PRINCIPAL,
+  PRINCIPAL_HEADER,
+  principalRole,
+  type Principal,
+} from "@/lib/auth/principal";
+import { hasRole, requiredRole } from "@/lib/auth/roles";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -19,7 +27,7 @@ function deny(status: number, code: string, message: string): Response {
 }
 
 /** Never matches an epoch: with no readable standing, no session cookie is admitted (bearer still is). */
-const UNREADABLE = { epoch: "unavailable", signedOut: true } as const;
+const UNREADABLE: SessionStanding = { epoch: "unavailable", signedOut: true };
 
 export async function proxy(request: NextRequest): Promise<Response> {
   const csp = policyFor(request.nextUrl.pathname, newNonce(), {
@@ -70,6 +78,24 @@ async function decide(request: NextRequest, csp: string): Promise<Response> {
       );
     const headers = new Headers(request.headers);
     headers.set("Content-Security-Policy", csp);
+    // Who is asking, decided here once: the header a client sent is always replaced or removed.
+    headers.delete(PRINCIPAL_HEADER);
+    if (result.via !== "exempt") {
+      const principal: Principal = standing?.person
+        ? { kind: "person", ...standing.person }
+        : OWNER_PRINCIPAL;
+      const needed = requiredRole(request.method, request.nextUrl.pathname);
+      const held = principalRole(principal);
+      if (!hasRole(held, needed))
+        return deny(
+          403,
+          "FORBIDDEN",
+          held === null
+            ? "you are signed in but hold no role yet; an admin assigns one on the People page"
+            : `this needs the ${needed} role; you are ${held}`,
+        );
+      headers.set(PRINCIPAL_HEADER, encodePrincipal(principal));
+    }
     return NextResponse.next({ request: { headers } });
   }
   if (result.redirectTo) {

@@ -44,7 +44,7 @@ import {
 import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
-import { verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
+import { isPendingRecord, verifyRecord, type DecisionRecord } from "@/lib/decisions/record";
 import { DEFAULT_MAX_RECORD_AGE_DAYS, checkAcceptedRisks, checkRecordAge } from "@/lib/gate/policy";
 import {
   ShareViewStatusSchema,
@@ -390,9 +390,16 @@ export async function run(argv: string[]): Promise<number> {
   out(`  decision ${r.decision.id}: ${r.decision.verdict}, ${r.server.name} into ${r.agent.name}`);
   out(`  tool set: ${r.decision.toolSet.map((t) => `${t.serverId}/${t.tool}`).join(", ")}`);
   out(`  ${r.basis.statement}; image ${r.server.imageDigest ?? "(no digest recorded)"}`);
+  const author = r.decision.author;
   out(
-    `  decided by ${r.decision.reviewer} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`,
+    `  decided by ${author ? `${author.name} (${author.issuer} ${author.subject})` : (r.decision.reviewer ?? "?")} at ${r.decision.decidedAt}; issued ${r.issuedAt} from review ${r.review.id} revision ${r.review.revision}`,
   );
+  for (const a of r.decision.approvals ?? [])
+    out(`  approved by ${a.name} (${a.issuer} ${a.subject}) at ${a.at}`);
+  if (isPendingRecord(r))
+    out(
+      `  PENDING: a proposal with ${r.decision.approvals?.length ?? 0} of ${r.decision.requiredApprovals} required approvals; not in force`,
+    );
   // What the approval accepts, never left for the reader to infer from a green "valid".
   const accepted = r.decision.acceptedRisks;
   if (accepted && accepted.length > 0) {
@@ -411,6 +418,11 @@ export async function run(argv: string[]): Promise<number> {
         : "  accepted risk not recorded (a version 1 record, made before approvals said what they accept)",
     );
   if (r.decision.supersedes) out(`  supersedes decision ${r.decision.supersedes}`);
+  // A proposal is signed evidence of what was proposed, not a decision in force: a gate must not pass it.
+  if (isPendingRecord(r)) {
+    err("pending: this proposal has not been approved by enough people other than its author");
+    return EXIT.INVALID;
+  }
   const codes: number[] = [];
   if (args.url !== null || args.command !== null) codes.push(await checkLive(args, r));
   if (args.workbench !== null)

@@ -24,6 +24,7 @@ import { decisionKeys, reviewKeys } from "@/components/query-keys";
 import {
   conditionKey,
   DecisionDetails,
+  pendingOf,
   describeCondition,
   HoldsBadge,
   VERDICT_LABEL,
@@ -56,6 +57,29 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
   const d = view.decision;
   // A superseded decision gets no record either: only the decision in force is vouched for.
   const isStale = view.status.state === "stale" || Boolean(view.supersededBy);
+  const queryClient = useQueryClient();
+  // Four eyes: the server checks the role and that the approver is not the author.
+  const approve = useMutation({
+    mutationFn: async () => {
+      const res = await fetch(
+        `/api/reviews/${encodeURIComponent(id)}/decisions/${encodeURIComponent(d.id)}/approvals`,
+        {
+          method: "POST",
+          credentials: "same-origin",
+        },
+      );
+      if (!res.ok) {
+        const body = AppErrorBodySchema.safeParse(await res.json().catch(() => null));
+        throw new Error(body.success ? body.data.error.message : `approval failed (${res.status})`);
+      }
+    },
+    onError: (e) => setError(e instanceof Error ? e.message : String(e)),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) }),
+        queryClient.invalidateQueries({ queryKey: decisionKeys.review(id) }),
+      ]),
+  });
   const run = (url: string, name: string) => {
     setError(null);
     downloadWithSession(url, name).catch((e: unknown) =>
@@ -71,6 +95,17 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
     >
       <DecisionDetails view={view} review={review} />
       <div className="row">
+        {pendingOf(d) && !view.supersededBy && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="approve-proposal"
+            disabled={approve.isPending}
+            onClick={() => approve.mutate()}
+          >
+            Approve this proposal
+          </button>
+        )}
         <button
           type="button"
           className="btn"
@@ -312,6 +347,14 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
   const [verdict, setVerdict] = useState<Verdict>("approved_with_conditions");
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [reviewer, setReviewer] = useState("");
+  const me = useQuery({
+    queryKey: ["auth", "me"],
+    queryFn: async () => {
+      const res = await fetch("/api/auth/me", { credentials: "same-origin" });
+      return res.ok ? ((await res.json()) as { principal: { kind: string } }) : null;
+    },
+  });
+  const signedInPerson = me.data?.principal.kind === "person";
   const [rationale, setRationale] = useState("");
   const [message, setMessage] = useState<{
     kind: "ok" | "error";
@@ -351,7 +394,8 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
                 ...(accepts[f.id]!.until ? { until: accepts[f.id]!.until } : {}),
               }))
           : [],
-        reviewer,
+        // A signed-in person is named by the identity provider; only the owner token types a name.
+        ...(signedInPerson ? {} : { reviewer }),
         rationale,
       }),
     onSuccess: (res) => {
@@ -560,17 +604,20 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
           })
         }
       />
-      <div className="grid-2">
-        <label className="field">
-          <span className="label-text">Reviewer</span>
-          <input
-            value={reviewer}
-            onChange={(e) => setReviewer(e.target.value)}
-            name="reviewer"
-            autoComplete="name"
-          />
-        </label>
-      </div>
+      {/* A signed-in person is named by the identity provider: no name to type. */}
+      {!signedInPerson && (
+        <div className="grid-2">
+          <label className="field">
+            <span className="label-text">Reviewer</span>
+            <input
+              value={reviewer}
+              onChange={(e) => setReviewer(e.target.value)}
+              name="reviewer"
+              autoComplete="name"
+            />
+          </label>
+        </div>
+      )}
       <label className="field">
         <span className="label-text">Rationale</span>
         <textarea

@@ -90,6 +90,18 @@ export function HoldsBadge({ holds }: { holds: boolean | null }) {
  * and until when), or STALE with every change. Shared with the share view.
  */
 export function DecisionStatusBlock({ view }: { view: DecisionView }) {
+  const pending = pendingOf(view.decision);
+  if (pending && !view.supersededBy && view.status.state === "current") {
+    return (
+      <div className="callout warn small" data-testid="decision-status" data-state="pending">
+        <strong>
+          Pending proposal: {pending.approvals} of {pending.required} approval
+          {pending.required === 1 ? "" : "s"}.
+        </strong>{" "}
+        Not in force until an approver other than its author approves it (four eyes).
+      </div>
+    );
+  }
   if (view.supersededBy) {
     return (
       <div className="callout small" data-testid="decision-status" data-state="superseded">
@@ -143,6 +155,13 @@ export function DecisionStatusBlock({ view }: { view: DecisionView }) {
   );
 }
 
+/** Four eyes: how far a proposal has got, or null when it is not pending (lib/decisions/four-eyes.ts). */
+export function pendingOf(d: Decision): { approvals: number; required: number } | null {
+  const approvals = d.approvals?.length ?? 0;
+  const required = d.requiredApprovals ?? 0;
+  return approvals < required ? { approvals, required } : null;
+}
+
 /** What a decision names and is bound to. Shared with the share view. */
 export function DecisionDetails({ view, review }: { view: DecisionView; review: Names }) {
   const { decision: d } = view;
@@ -162,11 +181,27 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
         <strong>
           {serverName} into {agentName}
         </strong>
-        <span className="small muted">
-          by {d.reviewer}, {dateFormat.format(new Date(d.decidedAt))} UTC, on revision{" "}
-          {d.bound.revision}
+        <span className="small muted" data-testid="decision-author">
+          {d.author ? "proposed by" : "by"} {d.author?.name ?? d.reviewer}
+          {d.author ? "" : " (owner token)"}, {dateFormat.format(new Date(d.decidedAt))} UTC, on
+          revision {d.bound.revision}
         </span>
       </div>
+      {pendingOf(d) && (
+        <div className="callout warn small" data-testid="decision-pending">
+          <strong>PENDING</strong>: a proposal with {pendingOf(d)!.approvals} of{" "}
+          {pendingOf(d)!.required} required approvals by someone other than its author; not in
+          force.
+        </div>
+      )}
+      {(d.approvals ?? []).length > 0 && (
+        <p className="small" style={{ margin: 0 }} data-testid="decision-approvals">
+          Approved by{" "}
+          {(d.approvals ?? [])
+            .map((a) => `${a.name}, ${dateFormat.format(new Date(a.at))} UTC`)
+            .join("; ")}
+        </p>
+      )}
       <p style={{ margin: 0, whiteSpace: "pre-wrap" }} className="small">
         {d.rationale}
       </p>

@@ -118,7 +118,8 @@ test("[decision]: an approval over the on-call agent's critical paths names who 
     recordVersion: number;
     decision: { acceptedRisks: { severity: string; owner: string; until: string }[] };
   };
-  expect(record.recordVersion).toBe(2);
+  // Version 3 (issue 29): the record names its author (here the owner token) instead of a typed reviewer.
+  expect(record.recordVersion).toBe(3);
   expect(record.decision.acceptedRisks).toHaveLength(count);
   expect(record.decision.acceptedRisks[0]).toMatchObject({
     severity: "critical",

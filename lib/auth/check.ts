@@ -64,6 +64,9 @@ const EXEMPT_EXACT: ReadonlySet<string> = new Set([
   "/oauth/callback",
   "/oauth/client-metadata.json",
   "/api/auth/sign-in",
+  // OpenID Connect sign-in (lib/auth/oidc.ts): how a person's credentials are obtained.
+  "/api/auth/oidc/start",
+  "/api/auth/oidc/callback",
   "/favicon.ico",
   "/_next/image",
 ]);

@@ -7,6 +7,8 @@
  * everywhere (every session) on any instance takes effect on every instance at once. Not
  * server-only: the proxy bundle imports it.
  */
+import type { Role } from "@/lib/auth/roles";
+
 const KEY = Symbol.for("relay-review.session-standing");
 
 export type SessionStanding = {
@@ -14,6 +16,11 @@ export type SessionStanding = {
   epoch: string;
   /** Whether this very session was signed out (its cookie may still be copied somewhere). */
   signedOut: boolean;
+  /**
+   * For a person's session (lib/auth/people.ts): who they are and their role now. Absent for the
+   * owner token's sessions. A person's session whose record is gone is `signedOut`, never the owner.
+   */
+  person?: { issuer: string; subject: string; name: string; role: Role | null };
 };
 type Reader = (sessionId: string) => Promise<SessionStanding>;
 type GlobalWithReader = typeof globalThis & { [KEY]?: Reader };

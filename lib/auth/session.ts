@@ -52,10 +52,13 @@ export function createSessionValue(
   nowMs: number = Date.now(),
   ttlSeconds = SESSION_TTL_SECONDS,
   epoch: string = INITIAL_SESSION_EPOCH,
+  /** The session's id; a person's session passes one of `newPersonSessionId` (lib/auth/people.ts). */
+  nonce: string = randomBytes(12).toString("base64url"),
 ): string {
   if (!SESSION_EPOCH_PATTERN.test(epoch)) throw new TypeError("invalid session epoch");
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(nonce)) throw new TypeError("invalid session id");
   const expiry = Math.floor(nowMs / 1000) + ttlSeconds;
-  const payload = `${VERSION}.${epoch}.${expiry}.${randomBytes(12).toString("base64url")}`;
+  const payload = `${VERSION}.${epoch}.${expiry}.${nonce}`;
   return `${payload}.${mac(ownerToken, payload)}`;
 }
 

@@ -11,6 +11,7 @@ import { getAuthConfig, type OwnerToken } from "@/lib/auth/owner-token";
 import { registerOwnerTokenUseLogger } from "@/lib/auth/owner-token-use";
 import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
 import { sessionStanding } from "@/lib/auth/session-epoch-store";
+import { withPerson } from "@/lib/store/people";
 import { describeStoreTarget } from "@/lib/store/config";
 import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";
@@ -62,7 +63,10 @@ export async function startRelayReview(
   console.log(`relay-review: store: ${describeStoreTarget(store.target)}`);
   if (first.firstStart && first.demoReviewId)
     console.log(`relay-review: first start: created the demo review ${first.demoReviewId}`);
-  registerSessionStandingReader(async (sessionId) => sessionStanding(await getDb(), sessionId));
+  registerSessionStandingReader(async (sessionId) => {
+    const db = await getDb();
+    return withPerson(db, sessionId, await sessionStanding(db, sessionId));
+  });
   registerOwnerTokenUseLogger(async (use) => logOwnerTokenUse(await getDb(), use));
   for (const line of signInLines(env.HOST, env.PORT, auth.owner)) console.log(line);
 }

@@ -49,7 +49,16 @@ export const DecideRequestSchema = z
     conditions: z.array(DecisionConditionSchema).max(100).default([]),
     /** For an approval: each open critical or high finding no condition removes, accepted. */
     acceptances: z.array(AcceptRiskRequestSchema).max(1000).default([]),
-    reviewer: z.string().trim().min(1, "who decides? enter the reviewer's name").max(120),
+    /**
+     * Only with the owner token (no identity provider): who decides, as typed. A signed-in person
+     * is named by the identity provider, and this field is ignored.
+     */
+    reviewer: z
+      .string()
+      .trim()
+      .min(1, "who decides? enter the reviewer's name")
+      .max(120)
+      .optional(),
     rationale: z.string().trim().min(1, "a decision needs a rationale").max(20_000),
   })
   .strict();

@@ -44,7 +44,8 @@ describe("decision record", () => {
   test("has the seed's registration shape, transport names only, and the checks at issue time", () => {
     const r = unsignedOnCallRecord();
     expect(r).toMatchObject({
-      recordVersion: 2,
+      // Version 3 (issue 29 item 3): the record names people instead of a typed reviewer.
+      recordVersion: 3,
       kind: "relay-review.decision",
       review: { id: "rev-demo", revision: 5 },
       basis: { kind: "live_surface" },
@@ -174,7 +175,7 @@ describe("decision record", () => {
 
   test.each([
     ["an unknown field", (r: Record<string, unknown>) => void (r.extra = 1), "malformed"],
-    ["a wrong version", (r: Record<string, unknown>) => void (r.recordVersion = 3), "malformed"],
+    ["a wrong version", (r: Record<string, unknown>) => void (r.recordVersion = 4), "malformed"],
     ["no signature", (r: Record<string, unknown>) => void delete r.signature, "unsigned"],
     [
       "a tool set out of order",
@@ -397,7 +398,7 @@ describe("duplicate keys", () => {
   test("a duplicate at the top level or deep inside is refused too; the untouched text verifies", () => {
     const text = JSON.stringify(signedOnce());
     expect(verifyRecord(text, keys.publicKey).ok).toBe(true);
-    const top = text.replace('{"recordVersion":2', '{"recordVersion":2,"recordVersion":2');
+    const top = text.replace('{"recordVersion":3', '{"recordVersion":3,"recordVersion":3');
     expect(verifyRecord(top, keys.publicKey)).toMatchObject({
       ok: false,
       message: expect.stringContaining("at recordVersion") as unknown,
@@ -427,7 +428,7 @@ describe("record version 2: accepted risk and supersession", () => {
       unsignedOnCallRecord({ acceptedRisks: [accepted], supersedes: "dec-earlier" }),
       keys.privateKey,
     );
-    expect(record.recordVersion).toBe(2);
+    expect(record.recordVersion).toBe(3);
     expect(record.decision.acceptedRisks).toEqual([accepted]);
     expect(record.decision.supersedes).toBe("dec-earlier");
     expect(verifyRecord(JSON.stringify(record), keys.publicKey).ok).toBe(true);
@@ -439,7 +440,15 @@ describe("record version 2: accepted risk and supersession", () => {
   });
 
   test("a version 1 record (before acceptance was recorded) still verifies; one claiming v1 with v2 fields is malformed", () => {
-    const { acceptedRisks: _a, supersedes: _s, ...v1decision } = unsignedOnCallRecord().decision;
+    const {
+      acceptedRisks: _a,
+      supersedes: _s,
+      author: _au,
+      requiredApprovals: _r,
+      approvals: _ap,
+      ...rest
+    } = unsignedOnCallRecord().decision;
+    const v1decision = { ...rest, reviewer: "Ada" };
     const v1 = signRecord(
       { ...unsignedOnCallRecord(), recordVersion: 1, decision: v1decision },
       keys.privateKey,

@@ -40,9 +40,16 @@ import {
  * The version this build writes. Version 2 added what an approval accepts (`decision.acceptedRisks`)
  * and what it supersedes (`decision.supersedes`); a version 1 record has neither, and still verifies.
  */
-export const DECISION_RECORD_VERSION = 2;
-/** Every version this build reads. */
-export const READABLE_RECORD_VERSIONS: readonly number[] = [1, 2];
+export const DECISION_RECORD_VERSION = 3;
+/**
+ * Every version this build reads. Version 3 names people instead of a typed reviewer: the
+ * `author` (issuer, subject, name, time), every approver in `approvals` and the approvals the
+ * decision needed (`requiredApprovals`, four eyes); a record with fewer approvals than needed is a
+ * pending proposal, never in force. Versions 1 and 2 keep verifying with their `reviewer`.
+ */
+export const READABLE_RECORD_VERSIONS: readonly number[] = [1, 2, 3];
+/** The issuer that names the owner token (break-glass) as a v3 record's author: not a person. */
+export const OWNER_TOKEN_ISSUER = "urn:relay-review:owner-token";
 export const DECISION_RECORD_KIND = "relay-review.decision";
 export const SIGNATURE_ALG = "Ed25519";
 
@@ -61,6 +68,13 @@ const RecordConditionSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("surface_pinned_block"), serverId: ServerIdSchema }),
 ]);
 
+const RecordPersonSchema = z.strictObject({
+  issuer: text(500),
+  subject: text(255),
+  name: text(120),
+  at: datetime(),
+});
+
 const RecordDecisionSchema = z.strictObject({
   id: DecisionIdSchema,
   serverId: ServerIdSchema,
@@ -71,7 +85,26 @@ const RecordDecisionSchema = z.strictObject({
     .max(10_000)
     .describe("The agent's whole tool set, sorted by serverId then tool, no duplicates."),
   conditions: z.array(RecordConditionSchema).max(100),
-  reviewer: text(120),
+  reviewer: text(120)
+    .optional()
+    .describe("Versions 1 and 2: who decided, as typed. Version 3 names the author instead."),
+  author: RecordPersonSchema.optional().describe(
+    `Version 3: who made the decision, from the identity provider (issuer, subject, name, time); the owner token (break-glass) has issuer ${"urn:relay-review:owner-token"}.`,
+  ),
+  requiredApprovals: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .optional()
+    .describe("Version 3: approvals needed from people other than the author (four eyes)."),
+  approvals: z
+    .array(RecordPersonSchema)
+    .max(5)
+    .optional()
+    .describe(
+      "Version 3: every approver, each a person other than the author. Fewer than requiredApprovals: a pending proposal, not in force.",
+    ),
   rationale: text(20_000),
   decidedAt: datetime(),
   pin: z
@@ -227,7 +260,7 @@ const SignatureSchema = z.strictObject({
 });
 
 const unsignedShape = {
-  recordVersion: z.union([z.literal(1), z.literal(2)]),
+  recordVersion: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   kind: z.literal(DECISION_RECORD_KIND),
   issuedAt: datetime(),
   review: z.strictObject({
@@ -266,6 +299,34 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
     issue(["decision", "toolSet"], "must be sorted by serverId then tool, without duplicates");
   if (toolSetSha256(d.toolSet) !== d.bound.toolSetSha256)
     issue(["decision", "bound", "toolSetSha256"], "does not match decision.toolSet");
+  if (r.recordVersion === 3) {
+    if (d.reviewer !== undefined)
+      issue(["decision", "reviewer"], "a version 3 record names its author, not a typed reviewer");
+    if (d.author === undefined)
+      issue(["decision", "author"], "a version 3 record names its author");
+    if (d.requiredApprovals === undefined || d.approvals === undefined)
+      issue(
+        ["decision", "approvals"],
+        "a version 3 record lists its approvals and how many it needs",
+      );
+    const key = (p: { issuer: string; subject: string }) => JSON.stringify([p.issuer, p.subject]);
+    const seen = new Set(d.author ? [key(d.author)] : []);
+    for (const [i, a] of (d.approvals ?? []).entries()) {
+      if (seen.has(key(a)))
+        issue(
+          ["decision", "approvals", i],
+          "an approver is a person other than the author and the other approvers",
+        );
+      if (a.issuer === OWNER_TOKEN_ISSUER)
+        issue(["decision", "approvals", i], "the owner token is not a person and cannot approve");
+      seen.add(key(a));
+    }
+  } else {
+    if (d.reviewer === undefined)
+      issue(["decision", "reviewer"], "versions 1 and 2 name the reviewer");
+    for (const f of ["author", "requiredApprovals", "approvals"] as const)
+      if (d[f] !== undefined) issue(["decision", f], "appears only in version 3 records");
+  }
   if (r.recordVersion === 1) {
     if (d.acceptedRisks !== undefined)
       issue(["decision", "acceptedRisks"], "appears only in version 2 records");
@@ -273,7 +334,10 @@ function checkConsistency(r: UnsignedShape, ctx: z.RefinementCtx): void {
       issue(["decision", "supersedes"], "appears only in version 2 records");
   } else {
     if (d.supersedes === undefined)
-      issue(["decision", "supersedes"], "a version 2 record names what it supersedes (or null)");
+      issue(
+        ["decision", "supersedes"],
+        "a version 2 or 3 record names what it supersedes (or null)",
+      );
     if (d.verdict === "rejected" && d.acceptedRisks !== undefined)
       issue(["decision", "acceptedRisks"], "a rejection accepts no risk");
     if (d.verdict !== "rejected" && d.acceptedRisks === undefined)
@@ -484,7 +548,26 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
       verdict: decision.verdict,
       toolSet: normalizeToolSet(decision.toolSet),
       conditions: decision.conditions,
-      reviewer: decision.reviewer,
+      author: decision.author
+        ? {
+            issuer: decision.author.issuer,
+            subject: decision.author.subject,
+            name: decision.author.name,
+            at: decision.author.at,
+          }
+        : {
+            issuer: OWNER_TOKEN_ISSUER,
+            subject: "owner",
+            name: "owner token",
+            at: decision.decidedAt,
+          },
+      requiredApprovals: decision.requiredApprovals ?? 0,
+      approvals: (decision.approvals ?? []).map((a) => ({
+        issuer: a.issuer,
+        subject: a.subject,
+        name: a.name,
+        at: a.at,
+      })),
       rationale: decision.rationale,
       decidedAt: decision.decidedAt,
       ...(decision.pin !== undefined ? { pin: decision.pin } : {}),
@@ -509,6 +592,13 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
     });
   }
   return parsed.data;
+}
+
+/** Whether a record is a proposal still waiting for approvers (never in force). */
+export function isPendingRecord(r: {
+  decision: { requiredApprovals?: number; approvals?: readonly unknown[] };
+}): boolean {
+  return (r.decision.approvals?.length ?? 0) < (r.decision.requiredApprovals ?? 0);
 }
 
 /** The raw 32-byte Ed25519 public key. */

@@ -5,6 +5,7 @@
  * analysis supplies. Everything server- or reviewer-authored is escaped (see markdown.ts), so a
  * tool description or a rationale cannot inject Markdown or HTML. Pure.
  */
+import { isPending } from "@/lib/decisions/four-eyes";
 import type { AcceptedRisk, Decision, InputSource, Review } from "@/lib/review/schema";
 import { sourceWriterBound, type WriterBoundResult } from "@/lib/sources/writer-bound";
 import { decisionBasis } from "@/lib/decisions/binding";
@@ -112,6 +113,10 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(
     `- **Agent:** ${mdCode(agentName)}, holding ${decision.toolSet.length} tool${decision.toolSet.length === 1 ? "" : "s"}`,
   );
+  if (isPending(decision))
+    push(
+      `- **PENDING proposal:** ${decision.approvals?.length ?? 0} of ${decision.requiredApprovals} required approval${decision.requiredApprovals === 1 ? "" : "s"} by someone other than its author; **not in force**`,
+    );
   push(
     `- **Status:** ${status.state === "current" ? "current: nothing the decision is bound to has changed" : `**stale**: ${status.changes.length} change${status.changes.length === 1 ? "" : "s"} since the decision (see Staleness)`}`,
   );
@@ -134,7 +139,15 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(
     `- **Verdict:** ${VERDICT_LABEL[decision.verdict]}, ${mdCode(serverName)} into ${mdCode(agentName)}`,
   );
-  push(`- **Reviewer:** ${mdText(decision.reviewer)}`);
+  if (decision.author)
+    push(
+      `- **Author:** ${mdText(decision.author.name)} (${mdCode(decision.author.issuer)} subject ${mdCode(decision.author.subject)}) at ${mdCode(decision.author.at)}`,
+    );
+  else push(`- **Reviewer:** ${mdText(decision.reviewer)} (with the owner token)`);
+  for (const a of decision.approvals ?? [])
+    push(
+      `- **Approved by:** ${mdText(a.name)} (${mdCode(a.issuer)} subject ${mdCode(a.subject)}) at ${mdCode(a.at)}`,
+    );
   push(
     `- **Decided at:** ${mdCode(decision.decidedAt)}, review revision ${decision.bound.revision}`,
   );

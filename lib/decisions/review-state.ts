@@ -75,6 +75,11 @@ export const DecisionStateSchema = z.object({
    * Only decisions in force count toward the review's state. Absent from older workbenches: in force.
    */
   inForce: z.boolean().default(true),
+  /** A proposal waiting for approvers other than its author (four eyes); null when not pending. */
+  pending: z
+    .object({ approvals: z.number().int(), required: z.number().int() })
+    .nullable()
+    .default(null),
   /** The decision that replaced this one, when it is not in force. */
   supersededBy: z.string().nullable().default(null),
   /** What an approval accepts: each finding with its owner and end date. */

@@ -14,7 +14,7 @@ import {
   type StaleChangeView,
 } from "@/lib/decisions/api";
 import { normalizeToolSet } from "@/lib/decisions/binding";
-import type { DecisionRecord } from "@/lib/decisions/record";
+import { OWNER_TOKEN_ISSUER, type DecisionRecord } from "@/lib/decisions/record";
 import { canonicalJson } from "@/lib/hash";
 import type { Decision } from "@/lib/review/schema";
 
@@ -56,7 +56,23 @@ const FIELDS: readonly {
   { field: "verdict", get: (d) => d.verdict, isShown: true },
   { field: "toolSet", get: (d) => normalizeToolSet(d.toolSet), isShown: false },
   { field: "conditions", get: (d) => d.conditions, isShown: false },
-  { field: "reviewer", get: (d) => d.reviewer, isShown: false },
+  // Version 3 records name the author instead of a typed reviewer; a v1/v2 record keeps its reviewer.
+  // Compared only when the record has one (versions 1 and 2); version 3 names the author instead.
+  { field: "reviewer", get: (d) => d.reviewer ?? null, isShown: false },
+  {
+    field: "author",
+    // The owner token (break-glass) is no person: a v3 record names it, the workbench leaves it out.
+    get: (d) =>
+      d.author && d.author.issuer !== OWNER_TOKEN_ISSUER
+        ? [d.author.issuer, d.author.subject]
+        : null,
+    isShown: false,
+  },
+  {
+    field: "approvals",
+    get: (d) => (d.approvals ?? []).map((a) => [a.issuer, a.subject, a.at]),
+    isShown: false,
+  },
   { field: "rationale", get: (d) => d.rationale, isShown: false },
   { field: "decidedAt", get: (d) => d.decidedAt, isShown: true },
   { field: "bound.surfaceSha256", get: (d) => d.bound.surfaceSha256, isShown: true },
@@ -76,6 +92,7 @@ export function decisionDifferences(
 ): DecisionDifference[] {
   const out: DecisionDifference[] = [];
   for (const { field, get, isShown } of FIELDS) {
+    if (field === "reviewer" && record.reviewer === undefined) continue;
     const a = get(record);
     const b = get(workbench);
     if (canonicalJson(a) === canonicalJson(b)) continue;

@@ -14,6 +14,8 @@ export const EVENT_KINDS = {
   "watch.inspected": { group: "schedule", label: "Scheduled inspection" },
   "watch.dead": { group: "schedule", label: "Scheduled inspection gave up" },
   "decision.made": { group: "audit", label: "Decision made" },
+  "decision.approved": { group: "audit", label: "Proposal approved" },
+  "person.role_assigned": { group: "audit", label: "Role assigned" },
   "pin.set": { group: "audit", label: "Pin set" },
   "share_link.created": { group: "audit", label: "Share link created" },
   "share_link.revoked": { group: "audit", label: "Share link revoked" },
@@ -22,6 +24,7 @@ export const EVENT_KINDS = {
   "webhook.test": { group: "audit", label: "Webhook test" },
   // Its own group: a pipeline's bearer calls would otherwise bury the owner actions.
   "auth.owner_token": { group: "access", label: "Owner token used" },
+  "auth.signed_in": { group: "access", label: "Person signed in" },
   "share_link.viewed": { group: "access", label: "Share link viewed" },
 } as const;
 

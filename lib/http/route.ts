@@ -9,6 +9,8 @@
 import { redactUrlSecrets, scrubErrorForLog, scrubLogText } from "@/lib/http/redact";
 import type { z } from "zod";
 import { AppError, badRequestFromZod } from "@/lib/errors";
+import { principalOf } from "@/lib/auth/principal";
+import { runAs } from "@/lib/auth/request-principal";
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -55,7 +57,8 @@ export function withRoute<Ctx>(
   const log = options.log ?? defaultLogger;
   return async (request, context) => {
     try {
-      return await handler(request, context);
+      // Who is asking was decided once, by the proxy; the handler and the audit log see it here.
+      return await runAs(principalOf(request), () => handler(request, context));
     } catch (error) {
       if (error instanceof AppError) {
         if (error.status >= 500)

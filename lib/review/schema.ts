@@ -341,6 +341,15 @@ export const AcceptedRiskSchema = z.object({
 });
 export type AcceptedRisk = z.infer<typeof AcceptedRiskSchema>;
 
+/** A person as a decision names them: their IdP issuer and subject, their name, and when they acted. */
+export const DecisionPersonSchema = z.object({
+  issuer: z.string().min(1).max(500),
+  subject: z.string().min(1).max(255),
+  name: name(),
+  at: z.iso.datetime(),
+});
+export type DecisionPerson = z.infer<typeof DecisionPersonSchema>;
+
 /**
  * Never a bare approve/reject of a server: a decision names the agent and tool set, and binds the
  * fingerprints it was made against so that a change to either half of the pair makes it stale.
@@ -387,6 +396,15 @@ export const DecisionSchema = z.object({
   acceptedRisks: z.array(AcceptedRiskSchema).max(1000).optional(),
   /** The decision for the same server and agent this one replaced (null: none); absent on older decisions. */
   supersedes: DecisionIdSchema.nullable().optional(),
+  /**
+   * The person who made it, from the identity provider (absent: made with the owner token, or
+   * before people signed in; `reviewer` then names who typed it).
+   */
+  author: DecisionPersonSchema.optional(),
+  /** Four eyes (lib/decisions/four-eyes.ts): approvals needed from people other than the author. */
+  requiredApprovals: z.number().int().min(0).max(5).optional(),
+  /** The approvers so far, each a person other than the author, in the order they approved. */
+  approvals: z.array(DecisionPersonSchema).max(5).optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

@@ -24,6 +24,8 @@ import {
   type Actor,
   type ActorKind,
 } from "@/lib/events/actor";
+import { principalActor } from "@/lib/auth/principal";
+import { currentPrincipal } from "@/lib/auth/request-principal";
 import { chainHead, lockChain, nextEventSeq, sealNewRow, storedJson } from "@/lib/store/audit";
 import { describeOwnerTokenUse, type OwnerTokenUse } from "@/lib/events/owner-token-use";
 import type { Db } from "@/lib/store/db";
@@ -107,14 +109,15 @@ export async function appendEvent(db: Db, input: AppendEventInput): Promise<Appe
 /**
  * Appends an owner action to the audit log. The action itself has already happened: a log write
  * that fails is reported on stderr rather than turning a saved decision into a 500 (the caller
- * would retry and decide twice). The actor is the owner token unless the caller names another.
+ * would retry and decide twice). The actor is the request's principal (the owner token outside a
+ * request, lib/auth/request-principal.ts) unless the caller names another.
  */
 export async function auditOwnerAction(
   db: Db,
   input: Omit<AppendEventInput, "actor" | "id"> & { actor?: string | Actor },
 ): Promise<void> {
   try {
-    await appendEvent(db, { actor: OWNER_TOKEN_ACTOR, ...input });
+    await appendEvent(db, { actor: principalActor(currentPrincipal()), ...input });
   } catch (error) {
     console.error(
       `[events] could not log ${input.kind}: ${error instanceof Error ? error.message : String(error)}`,

@@ -12,6 +12,10 @@ import type { ServerId } from "@/lib/ids";
 import { splitToolKey } from "@/lib/model/ids";
 import { egressDefaultDeny } from "@/lib/controls/egress";
 import { controlEntry, controlEvaluations } from "@/lib/controls/registry";
+import { principalAuthor, principalRole, type Principal } from "@/lib/auth/principal";
+import { hasRole } from "@/lib/auth/roles";
+import { currentPrincipal } from "@/lib/auth/request-principal";
+import { approvalsNeeded, fourEyesSettings, isPending } from "@/lib/decisions/four-eyes";
 import { blockedDecisionError, buildDecision, decisionBasis } from "@/lib/decisions/binding";
 import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/candidates";
 import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
@@ -426,6 +430,7 @@ export async function decide(
   reviewId: string,
   input: z.output<typeof DecideRequestSchema>,
   now: Date = new Date(),
+  principal: Principal = currentPrincipal(),
 ): Promise<DecideResponse> {
   const record = await getReview(db, reviewId);
   if (!record) throw reviewNotFound(reviewId);
@@ -446,7 +451,9 @@ export async function decide(
     agentId: input.agentId,
     verdict: input.verdict,
     conditions: input.conditions,
-    reviewer: input.reviewer,
+    // A person is named by the identity provider, never by what was typed; the owner token keeps
+    // the typed name (or says it was the owner token).
+    reviewer: principal.kind === "person" ? principal.name : (input.reviewer ?? "owner token"),
     rationale: input.rationale,
     now,
     revision: record.revision,
@@ -463,19 +470,141 @@ export async function decide(
     findings: findings.of(input.serverId, input.agentId),
     now,
   });
-  const decision = buildDecision(record.review, {
+  const built = buildDecision(record.review, {
     ...decisionInput,
     acceptedRisks,
     supersedes: decisionInForceFor(record.review.decisions, input.serverId, input.agentId),
   });
+  // Four eyes: an approval accepting critical or high risk waits for other approvers; so does any
+  // approval by someone who may only propose (a reviewer).
+  const fourEyes = approvalsNeeded(built, fourEyesSettings());
+  const onlyProposes =
+    built.verdict !== "rejected" && !hasRole(principalRole(principal), "approver") ? 1 : 0;
+  const decision = {
+    ...built,
+    ...(principal.kind === "person"
+      ? {
+          author: {
+            issuer: principal.issuer,
+            subject: principal.subject,
+            name: principal.name,
+            at: built.decidedAt,
+          },
+        }
+      : {}),
+    requiredApprovals: Math.max(fourEyes, onlyProposes),
+    approvals: [],
+  };
   const next = { ...record.review, decisions: [...record.review.decisions, decision] };
-  const saved = await saveReview(db, reviewId, input.baseRevision, next, ctx.asker);
+  const saved = await saveReview(
+    db,
+    reviewId,
+    input.baseRevision,
+    next,
+    principalAuthor(principal),
+  );
   if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok) throw conflict(saved.conflict);
   return {
     revision: saved.record.revision,
     decision: decisionView(decision, saved.record.review, ctx.surfaces, {
       grants: ctx.grants,
+      findings,
+      supersededBy: supersededBy(saved.record.review.decisions),
+      now,
+    }),
+  };
+}
+
+/**
+ * Approve a pending proposal (four eyes): the approver is a person, holds the approver role (the
+ * proxy checked), is not the author and has not approved it already; the proposal is still the
+ * newest for its pair and not stale. With enough approvals it comes into force and supersedes the
+ * decision in force for its pair then.
+ */
+export async function approveDecision(
+  db: Db,
+  reviewId: string,
+  decisionId: string,
+  now: Date = new Date(),
+  principal: Principal = currentPrincipal(),
+): Promise<DecideResponse> {
+  if (principal.kind !== "person")
+    throw new AppError(
+      "FORBIDDEN",
+      "a proposal is approved by a named person signed in with the identity provider, not the owner token",
+    );
+  if (!hasRole(principal.role, "approver"))
+    throw new AppError("FORBIDDEN", "approving a proposal needs the approver role");
+  const record = await getReview(db, reviewId);
+  if (!record) throw reviewNotFound(reviewId);
+  const index = record.review.decisions.findIndex((d) => d.id === decisionId);
+  const decision = record.review.decisions[index];
+  if (!decision) throw new AppError("NOT_FOUND", `no decision ${decisionId} in this review`);
+  if (!isPending(decision))
+    throw new AppError("CONFLICT", "this decision is not a pending proposal");
+  const same = (p: { issuer: string; subject: string }) =>
+    p.issuer === principal.issuer && p.subject === principal.subject;
+  if (decision.author && same(decision.author))
+    throw new AppError(
+      "FORBIDDEN",
+      "you proposed this decision; an approver other than its author must approve it",
+    );
+  if ((decision.approvals ?? []).some(same))
+    throw new AppError("CONFLICT", "you have approved this proposal already");
+  if (supersededBy(record.review.decisions).has(decision.id))
+    throw new AppError(
+      "CONFLICT",
+      "a newer decision for this server and agent replaced this proposal",
+    );
+  const surfaces = await currentSurfaces(db, reviewId, record.review);
+  const grants = await currentGrants(db, reviewId, record.review);
+  const findings = await findingsNow(db, reviewId, record.review);
+  const before = decisionView(decision, record.review, surfaces, { grants, findings, now });
+  if (before.status.state === "stale")
+    throw new AppError(
+      "CONFLICT",
+      "what this proposal is bound to has changed since it was made; propose again",
+      { details: { changes: before.status.changes } },
+    );
+  const approvals = [
+    ...(decision.approvals ?? []),
+    {
+      issuer: principal.issuer,
+      subject: principal.subject,
+      name: principal.name,
+      at: now.toISOString(),
+    },
+  ];
+  const others = record.review.decisions.filter((d) => d.id !== decision.id);
+  const approved = {
+    ...decision,
+    approvals,
+    // Coming into force now: it replaces whatever is in force for its pair at this moment.
+    ...(approvals.length >= (decision.requiredApprovals ?? 0)
+      ? {
+          supersedes: decisionInForceFor(others, decision.serverId, decision.agentId) as
+            Decision["id"] | null,
+        }
+      : {}),
+  };
+  const decisions = record.review.decisions.map((d, i) => (i === index ? approved : d));
+  const saved = await saveReview(
+    db,
+    reviewId,
+    record.revision,
+    { ...record.review, decisions },
+    principalAuthor(principal),
+  );
+  if (!saved) throw reviewNotFound(reviewId);
+  if (!saved.ok)
+    throw new AppError("CONFLICT", "this review was saved in between; try again", {
+      details: { current: saved.conflict },
+    });
+  return {
+    revision: saved.record.revision,
+    decision: decisionView(approved, saved.record.review, surfaces, {
+      grants,
       findings,
       supersededBy: supersededBy(saved.record.review.decisions),
       now,

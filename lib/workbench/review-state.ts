@@ -1,4 +1,5 @@
 import "server-only";
+import { isPending } from "@/lib/decisions/four-eyes";
 /**
  * Server-side glue for GET /api/reviews/[id]/state (lib/decisions/review-state.ts says what each state
  * means): each server's pin, current surface, latest inspection and whether it is blocked now, and
@@ -99,7 +100,11 @@ export async function decisionStates(
       verdict: d.verdict,
       state: status.state,
       changes: status.state === "stale" ? status.changes : [],
-      inForce: !checks.supersededBy.has(d.id),
+      // A pending proposal (four eyes) is never in force.
+      inForce: !checks.supersededBy.has(d.id) && !isPending(d),
+      pending: isPending(d)
+        ? { approvals: d.approvals?.length ?? 0, required: d.requiredApprovals ?? 0 }
+        : null,
       supersededBy: checks.supersededBy.get(d.id) ?? null,
       acceptedRisks: (d.acceptedRisks ?? []).map((r) => ({
         findingId: r.findingId,

@@ -252,7 +252,7 @@ describe.concurrent("verify-record: the signature", { timeout: 90_000 }, () => {
 
   test("control characters from the record are escaped on the terminal", async () => {
     const { signature: _s, ...unsigned } = structuredClone(signed);
-    unsigned.decision.reviewer = "Eve\u001b[2J";
+    unsigned.decision.author!.name = "Eve\u001b[2J";
     const record = signRecord(unsigned, keys.privateKey);
     const r = await cli([
       await file("ansi.json", record),

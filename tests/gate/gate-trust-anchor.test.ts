@@ -30,6 +30,7 @@ describe("the client config pins the workbench's key", { timeout: 180_000 }, () 
     const review = createDemoReview();
     review.decisions.push({
       ...signed.record.decision,
+      reviewer: signed.record.decision.reviewer ?? "owner token",
       pin: null,
     });
     const sha = signingKeySha256(signed.privateKey);

@@ -8,6 +8,8 @@ import {
 } from "@/lib/auth/session";
 import { currentSessionEpoch, signOutSession } from "@/lib/auth/session-epoch-store";
 import { withRoute } from "@/lib/http/route";
+import { isPersonSessionId } from "@/lib/auth/people";
+import { closePersonSession } from "@/lib/store/people";
 import { getDb } from "@/lib/store/db";
 
 export const runtime = "nodejs";
@@ -30,6 +32,7 @@ export const POST = withRoute(async (request: Request) => {
       await currentSessionEpoch(db),
     );
     if (check.ok) await signOutSession(db, sessionId, check.expiresAt);
+    if (check.ok && isPersonSessionId(sessionId)) await closePersonSession(db, sessionId);
   }
   return new Response(null, {
     status: 204,

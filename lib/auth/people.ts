@@ -1,0 +1,89 @@
+/**
+ * People who sign in with OpenID Connect: their session ids, how an IdP's groups become a role,
+ * and the records kept in the settings table. Pure and not server-only (the proxy reads the
+ * session-id shape); the store half is lib/store/people.ts.
+ *
+ * A person's session is the same signed cookie as the owner token's (lib/auth/session.ts), with
+ * a session id of a shape the owner's never has (`p_` and 22 characters; the owner's are 16), so
+ * the proxy knows from the signed cookie alone that it must find the person behind it — and a
+ * person's session whose record is missing is signed out, never taken for the owner.
+ */
+import { randomBytes } from "node:crypto";
+import { highestRole, isRole, type Role } from "@/lib/auth/roles";
+
+const PERSON_SESSION_ID = /^p_[A-Za-z0-9_-]{22}$/;
+
+export function newPersonSessionId(): string {
+  return `p_${randomBytes(16).toString("base64url")}`;
+}
+
+export function isPersonSessionId(id: string): boolean {
+  return PERSON_SESSION_ID.test(id);
+}
+
+/** `group=role` pairs separated by commas (RELAY_REVIEW_OIDC_ROLE_MAP); unknown roles are refused. */
+export function parseRoleMap(text: string | undefined): Map<string, Role> {
+  const out = new Map<string, Role>();
+  for (const part of (text ?? "").split(",")) {
+    const t = part.trim();
+    if (t === "") continue;
+    const eq = t.lastIndexOf("=");
+    const group = t.slice(0, eq).trim();
+    const role = t.slice(eq + 1).trim();
+    if (eq <= 0 || group === "" || !isRole(role))
+      throw new Error(
+        `RELAY_REVIEW_OIDC_ROLE_MAP: "${t}" is not group=viewer|reviewer|approver|admin`,
+      );
+    out.set(group, role);
+  }
+  return out;
+}
+
+/** The groups of an ID token or userinfo claim: a string array, or one string. */
+export function groupsOf(claims: Record<string, unknown>, claim: string): string[] {
+  const v = claims[claim];
+  if (typeof v === "string") return [v.slice(0, 256)];
+  if (Array.isArray(v))
+    return v
+      .filter((g): g is string => typeof g === "string")
+      .slice(0, 500)
+      .map((g) => g.slice(0, 256));
+  return [];
+}
+
+/** The role the IdP's groups give: the highest mapped one, else the default (null: none). */
+export function roleFromGroups(
+  groups: readonly string[],
+  map: ReadonlyMap<string, Role>,
+  fallback: Role | null,
+): Role | null {
+  return highestRole(groups.flatMap((g) => (map.has(g) ? [map.get(g)!] : []))) ?? fallback;
+}
+
+/** What is stored about a person (settings key `person:<issuer>#<subject>`). */
+export interface PersonRecord {
+  issuer: string;
+  subject: string;
+  name: string;
+  email: string | null;
+  groups: string[];
+  /** From the IdP's groups at the last sign-in. */
+  idpRole: Role | null;
+  /** Set by an admin on the People page; when set it wins over the IdP's groups. */
+  assignedRole: Role | null;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+export function effectiveRole(p: Pick<PersonRecord, "idpRole" | "assignedRole">): Role | null {
+  return p.assignedRole ?? p.idpRole;
+}
+
+/** The name a person is shown by: `name`, else `preferred_username`, else email, else the subject. */
+export function displayNameOf(claims: Record<string, unknown>): string {
+  for (const k of ["name", "preferred_username", "email", "sub"]) {
+    const v = claims[k];
+    if (typeof v === "string" && v.trim() !== "") return v.trim().slice(0, 120);
+  }
+  return "unnamed person";
+}
