@@ -196,7 +196,14 @@ describe("the input schema", () => {
   });
 
   it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
-    const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
+    // Issue 32: code that runs with the server's credentials reads whatever they reach, too.
+    const all = [
+      "returns_untrusted_text",
+      "reads_private_data",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ];
     expect(
       roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) }),
     ).toEqual(all);
@@ -342,7 +349,9 @@ describe("the description is weak evidence", () => {
   ])("%s stays a read", (name, description) => {
     expect(sinks({ name, description, annotations: RO })).toEqual([]);
     expect(sinks({ name, description })).toEqual([]);
-    expect(roles({ name, description })).not.toContain("reads_private_data");
+    // Issue 32: a read of the account the token reaches returns private data, with a reason.
+    const s = suggestRoles({ name, description });
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons[0]).toMatch(/returns/);
   });
 
   it("reads a name with no known verb by the description's opening verb", () => {
@@ -436,7 +445,8 @@ describe("annotations are claims", () => {
       }),
     ).toEqual(["writes", "deploys_or_destroys"]);
     const worst = suggestRoles({ name: "do_thing" });
-    expect(worst.roles.map((r) => r.role)).toEqual(["returns_untrusted_text", "writes"]);
+    // Issue 32: nothing says it returns text, so returned text is no longer assumed.
+    expect(worst.roles.map((r) => r.role)).toEqual(["writes"]);
     expect(worst.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(
       /spec assumes the worst/,
     );
@@ -463,18 +473,22 @@ describe("private data", () => {
       undefined,
       { sources },
     );
-    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toContain(
       "mapped to Tracker: PAY, a confidential source",
-    ]);
+    );
     expect(s.roles.find((r) => r.role === "returns_untrusted_text")?.reasons).toContain(
       "returns text from 2 mapped source(s): Tracker: PAY, Wiki",
     );
-    expect(roles({ name: "search", annotations: RO })).not.toContain("reads_private_data");
-    expect(
-      suggestRoles({ name: "search", annotations: RO }, assessed(["wiki"]), undefined, {
+    // An internal source is no reason; the name alone gives only its own.
+    const wikiOnly = suggestRoles(
+      { name: "search", annotations: RO },
+      assessed(["wiki"]),
+      undefined,
+      {
         sources,
-      }).roles.map((r) => r.role),
-    ).not.toContain("reads_private_data");
+      },
+    ).roles.find((r) => r.role === "reads_private_data");
+    expect(wikiOnly?.reasons.join(" ")).not.toMatch(/Wiki/);
     expect(
       suggestRoles({ name: "read", annotations: RO }, assessed(["vault"]), undefined, {
         sources,
@@ -482,14 +496,54 @@ describe("private data", () => {
     ).toContain("reads_private_data");
   });
 
-  it("a read whose name's object is secrets is suggested from the name; 'user' or 'email' alone is not private", () => {
+  it("a read whose name's object is secrets, config or personal data is suggested from the name, with what it returns as the reason", () => {
+    // Issue 32: environment variables are admin-chosen settings, not text from outside writers.
     expect(
       roles({ name: "get-env", description: "Returns all environment variables", annotations: RO }),
-    ).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    ).toEqual(["reads_private_data"]);
     expect(roles({ name: "get_secret", annotations: RO })).toContain("reads_private_data");
-    expect(
-      roles({ name: "get_user", description: "Gets the user profile by email", annotations: RO }),
-    ).not.toContain("reads_private_data");
+    const reason = (name: string) =>
+      suggestRoles({ name, annotations: RO }).roles.find((r) => r.role === "reads_private_data")
+        ?.reasons[0];
+    expect(reason("pg_credentials")).toMatch(/credentials or secrets/);
+    expect(reason("get_app_config_vars")).toMatch(/configuration/);
+    expect(reason("get_user")).toMatch(/personal/);
+    expect(reason("read_email")).toMatch(/mail/);
+    expect(reason("get_file_contents")).toMatch(/repository or file contents/);
+  });
+
+  it("the public web, a vendor's fixed lists and documentation are not private", () => {
+    for (const name of ["brave_web_search", "list-supported-time-zones", "search_documentation"])
+      expect(roles({ name, annotations: RO }), name).not.toContain("reads_private_data");
+    const fetch = suggestRoles({
+      name: "fetch",
+      annotations: RO,
+      inputSchema: { type: "object", properties: { url: { type: "string" } } },
+    });
+    expect(fetch.roles.map((r) => r.role)).not.toContain("reads_private_data");
+    expect(fetch.notes.join(" ")).toMatch(/public/);
+  });
+
+  it("a write that mints a credential returns it; an output schema with a password field is private", () => {
+    expect(roles({ name: "create-api-key" })).toContain("reads_private_data");
+    expect(roles({ name: "rotate_webhook_signing_secret" })).toContain("reads_private_data");
+    expect(roles({ name: "create_issue" })).not.toContain("reads_private_data");
+    const out = suggestRoles({
+      name: "do_lookup",
+      annotations: RO,
+      outputSchema: { type: "object", properties: { password: { type: "string" } } },
+    });
+    expect(out.roles.find((r) => r.role === "reads_private_data")?.reasons).toContain(
+      'its output schema returns "password"',
+    );
+    const bare = suggestRoles({
+      name: "gizmo",
+      annotations: RO,
+      outputSchema: { type: "object", properties: { apiKey: { type: "string" } } },
+    });
+    expect(bare.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
+      'its output schema returns "apiKey"',
+    ]);
   });
 });
 
@@ -582,9 +636,12 @@ describe("the role cache of one analysis", () => {
 
   it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {
     const cache = newRoleCache();
+    // Nouns the lexicon knows are reasons of their own (issue 32); two unknown ones read alike.
     const a = resolveRoles({ name: "search_pages", description: "Search pages" }, null, cache);
-    const b = resolveRoles({ name: "search_issues", description: "Search issues" }, null, cache);
-    expect(b).toBe(a);
+    const b = resolveRoles({ name: "search_gizmos", description: "Search gizmos" }, null, cache);
+    const c = resolveRoles({ name: "search_widgets", description: "Search widgets" }, null, cache);
+    expect(c).toBe(b);
+    expect(a).not.toBe(b);
     expect(Object.isFrozen(a.roles)).toBe(true);
     expect(() => (a.roles as string[]).push("writes")).toThrow(TypeError);
     // Without a cache every call is its own object, equal in content.
