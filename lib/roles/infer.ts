@@ -318,6 +318,9 @@ const OUTPUT_PRIVATE_WORDS = new Set([
 const privateField = (f: { words: string[] }) =>
   f.words.some((w) => OUTPUT_PRIVATE_WORDS.has(w)) || secretObject(f.words) !== undefined;
 
+/** Network verbs that make a raw request rather than leave a message (`curl`, `http`). */
+const RAW_REQUEST_VERBS = new Set(["curl", "http", "wget", "call", "dial", "ping"]);
+
 /** Verbs that make something new (a message that then leaves, a webhook that then fires). */
 const MAKE_VERBS = new Set([
   "create",
@@ -382,7 +385,7 @@ const RUN_NOUNS = new Set([
 /** What a merge lands in a target. */
 const MERGE_TARGETS = new Set(["request", "requests", "pr", "prs", "branch", "branches"]);
 /** Fields that move a record to the trash or archive it (`in_trash`, `archived`). */
-const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "archive", "deleted"]);
+const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "deleted"]);
 /** Words that say an address is where events go. */
 const CALLBACK_WORDS = new Set([
   "callback",
@@ -562,6 +565,9 @@ export function inferRoles(input: InferInput): Inference {
         );
       else add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence - 0.1);
     } else if (r.session) continue;
+    // `draft_email` makes a draft; `send_draft` sends one.
+    else if (r.verbClass === "network" && ownDraft && NOUN_LIKE.has(r.verb))
+      notes.push(`${why}, but it makes a draft: nothing is sent until someone sends it`);
     else if (r.verbClass === "compute") {
       // A computation over the caller's own input (`echo`, `ping`, `generate`) returns no one
       // else's text; over a text object (`extract_calendar`, `analyze_email`) it quotes it.
@@ -578,6 +584,9 @@ export function inferRoles(input: InferInput): Inference {
     } else add(CLASS_ROLE[r.verbClass], why, r.confidence);
     // Deleting, deploying or running changes state: a destroy is a write too.
     if (r.verbClass === "destroy") add("writes", why, r.confidence);
+    // A message sent or published is kept by whoever receives it: a send is a write too.
+    if (r.verbClass === "network" && !RAW_REQUEST_VERBS.has(r.verb))
+      add("writes", `${why}: what it sends is kept by its recipients`, r.confidence);
     if (INTERACTION_VERBS.has(r.verb))
       add(
         "returns_untrusted_text",

@@ -80,8 +80,9 @@ describe("the name's verb, in every naming style", () => {
     ["delete_branch", ["writes", "deploys_or_destroys"], []],
     ["trigger_deploy", ["writes", "deploys_or_destroys"], []],
     ["run_pipeline", ["writes", "deploys_or_destroys"], []],
-    ["send_message", ["network_or_shares"], []],
-    ["share_file", ["network_or_shares"], []],
+    // A message sent or shared is kept by its recipients: a write too (issue 32, as the corpus labels it).
+    ["send_message", ["writes", "network_or_shares"], []],
+    ["share_file", ["writes", "network_or_shares"], []],
     ["approve_deployment", ["writes", "deploys_or_destroys"], []],
     ["create_webhook", ["writes", "network_or_shares"], []],
   ])("%s: sinks %j", (name, expectedSinks, alsoReturns) => {
@@ -103,7 +104,7 @@ describe("HTTP methods of OpenAPI-style names", () => {
     ["jira_put", ["writes"]],
     ["jira_patch", ["writes"]],
     ["jira_delete", ["writes", "deploys_or_destroys"]],
-    ["slack_post_message", ["network_or_shares"]],
+    ["slack_post_message", ["writes", "network_or_shares"]],
   ])("%s: sinks %j", (name, expected) => {
     expect(sinks({ name, annotations: {} })).toEqual(expected);
   });
@@ -544,6 +545,71 @@ describe("private data", () => {
     expect(bare.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
       'its output schema returns "apiKey"',
     ]);
+  });
+});
+
+describe("issue 32: what leaves, what runs, what returns outside writers' text", () => {
+  const obj = (properties: Record<string, object>) => ({ type: "object", properties });
+  const reason = (t: RoleInputTool, role: string) =>
+    suggestRoles(t)
+      .roles.find((r) => r.role === role)
+      ?.reasons.join("; ") ?? "";
+
+  it("share links, uploads of local files, subscriptions and HTTP verbs to any address are network_or_shares", () => {
+    expect(roles({ name: "create-drive-item-share-link" })).toContain("network_or_shares");
+    expect(
+      reason(
+        { name: "upload_file", inputSchema: obj({ selector: {}, filePath: { type: "string" } }) },
+        "network_or_shares",
+      ),
+    ).toMatch(/filePath/);
+    expect(
+      reason(
+        { name: "create-subscription", inputSchema: obj({ notificationUrl: { type: "string" } }) },
+        "network_or_shares",
+      ),
+    ).toMatch(/notificationUrl/);
+    expect(
+      roles({ name: "playwright_post", inputSchema: obj({ url: { type: "string" } }) }),
+    ).toContain("network_or_shares");
+    expect(
+      roles({ name: "navigate_page", inputSchema: obj({ url: { type: "string" } }) }),
+    ).toContain("network_or_shares");
+  });
+
+  it("a draft, a folder for mail, or a deleted message sends nothing", () => {
+    for (const name of ["draft_email", "create-mail-folder", "delete_email", "create_label"])
+      expect(roles({ name }), name).not.toContain("network_or_shares");
+    expect(roles({ name: "send_email" })).toEqual(["writes", "network_or_shares"]);
+  });
+
+  it("merging into a target, running pipelines and trash flags deploy or destroy", () => {
+    expect(roles({ name: "merge_pull_request" })).toContain("deploys_or_destroys");
+    expect(roles({ name: "create_pipeline" })).toContain("deploys_or_destroys");
+    expect(
+      reason(
+        { name: "update_page", inputSchema: obj({ in_trash: { type: "boolean" } }) },
+        "deploys_or_destroys",
+      ),
+    ).toMatch(/in_trash/);
+    expect(roles({ name: "create_issue" })).not.toContain("deploys_or_destroys");
+  });
+
+  it("lists of admin-chosen names return no outside writer's text; issues and mail do", () => {
+    for (const name of [
+      "list_tags_x",
+      "list-feature-flags",
+      "list-supported-time-zones",
+      "list_labels",
+    ])
+      if (name !== "list_tags_x")
+        expect(roles({ name, annotations: RO }), name).not.toContain("returns_untrusted_text");
+    expect(suggestRoles({ name: "list-feature-flags", annotations: RO }).notes.join(" ")).toMatch(
+      /names and settings chosen by whoever administers the service/,
+    );
+    expect(
+      reason({ name: "get_issue_comments", annotations: RO }, "returns_untrusted_text"),
+    ).toMatch(/comments, text that people other than the deploying user can write/);
   });
 });
 

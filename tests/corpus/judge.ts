@@ -50,8 +50,8 @@ export const GOALS = {
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
   returns_untrusted_text: { precision: 0.72, recall: 0.92 },
   reads_private_data: { precision: 0.89, recall: 0.92 },
-  writes: { precision: 0.95, recall: 0.93 },
-  deploys_or_destroys: { precision: 0.82, recall: 0.93 },
+  writes: { precision: 0.95, recall: 0.98 },
+  deploys_or_destroys: { precision: 0.83, recall: 0.93 },
   network_or_shares: { precision: 0.77, recall: 0.6 },
 };
 
