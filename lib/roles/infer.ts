@@ -29,6 +29,7 @@ import {
   WEB_OBJECTS,
   DEPLOY_NOUNS,
   HTTP_METHODS,
+  MODIFY_VERBS,
   OUTBOUND_NOUNS,
   QUERY_NOUNS,
   RECIPIENT_FIELDS,
@@ -320,6 +321,32 @@ const privateField = (f: { words: string[] }) =>
 
 /** Network verbs that make a raw request rather than leave a message (`curl`, `http`). */
 const RAW_REQUEST_VERBS = new Set(["curl", "http", "wget", "call", "dial", "ping"]);
+
+/** Objects that say who can read something (`create_permission`, `update_org_member`). */
+const ACCESS_OBJECTS = new Set([
+  "permission",
+  "permissions",
+  "member",
+  "members",
+  "membership",
+  "memberships",
+  "collaborator",
+  "collaborators",
+  "access",
+  "acl",
+  "acls",
+  "sharing",
+]);
+/** Write verbs that only narrow access. */
+const NARROWING_VERBS = new Set([
+  "deny",
+  "unassign",
+  "lock",
+  "disable",
+  "reject",
+  "dismiss",
+  "block",
+]);
 
 /** Verbs that make something new (a message that then leaves, a webhook that then fires). */
 const MAKE_VERBS = new Set([
@@ -677,6 +704,19 @@ export function inferRoles(input: InferInput): Inference {
       `it makes a ${linkKind} link: whoever holds the link can reach what it points at`,
       NAME_OBJECT,
     );
+  // Granting or changing access widens who reads (the corpus README: "changing an access setting").
+  const access = name.objects.find((w) => ACCESS_OBJECTS.has(w));
+  if (
+    access &&
+    classes.has("write") &&
+    !classes.has("destroy") &&
+    ![...verbsNow].some((v) => NARROWING_VERBS.has(v))
+  )
+    add(
+      "network_or_shares",
+      `it grants or changes ${access}: who can read may widen`,
+      NAME_OBJECT - 0.05,
+    );
   if (verbsNow.has("fork"))
     add(
       "network_or_shares",
@@ -817,7 +857,10 @@ export function inferRoles(input: InferInput): Inference {
       f.words.length <= 2 &&
       !f.words.some((w) => w === "list" || w === "menu" || w === "id"),
   );
-  if (visibility && classes.has("write"))
+  // Making something confidential from the start narrows; changing it on an existing one can widen.
+  const narrowsOnly =
+    visibility?.words.includes("confidential") && ![...verbsNow].some((v) => MODIFY_VERBS.has(v));
+  if (visibility && classes.has("write") && !narrowsOnly)
     add(
       "network_or_shares",
       `input "${visibility.key}" sets who can see it: what it writes can be published`,
@@ -1063,6 +1106,8 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...CALLBACK_WORDS,
   ...RUN_NOUNS,
   ...MERGE_TARGETS,
+  ...ACCESS_OBJECTS,
+  ...NARROWING_VERBS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";

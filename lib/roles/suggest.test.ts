@@ -577,6 +577,13 @@ describe("issue 32: what leaves, what runs, what returns outside writers' text",
     ).toContain("network_or_shares");
   });
 
+  it("granting or changing access widens who reads; denying it does not", () => {
+    expect(roles({ name: "create-my-calendar-permission" })).toContain("network_or_shares");
+    expect(roles({ name: "update_org_member_groups" })).toContain("network_or_shares");
+    expect(roles({ name: "device_approval_deny" })).not.toContain("network_or_shares");
+    expect(roles({ name: "delete-drive-item-permission" })).not.toContain("network_or_shares");
+  });
+
   it("a draft, a folder for mail, or a deleted message sends nothing", () => {
     for (const name of ["draft_email", "create-mail-folder", "delete_email", "create_label"])
       expect(roles({ name }), name).not.toContain("network_or_shares");

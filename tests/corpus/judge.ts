@@ -52,7 +52,7 @@ export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
   reads_private_data: { precision: 0.89, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.98 },
   deploys_or_destroys: { precision: 0.83, recall: 0.93 },
-  network_or_shares: { precision: 0.77, recall: 0.6 },
+  network_or_shares: { precision: 0.8, recall: 0.65 },
 };
 
 export function corpusMetrics(): RoleMetrics {
