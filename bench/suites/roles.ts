@@ -1,12 +1,13 @@
 /**
  * Role suggestions against the labelled corpus (tests/corpus): the confusion table per server and
  * measure, then the totals beside the goals of issue 14. Sink precision and recall are for "the
- * tool is a sink" (any of writes, deploys_or_destroys, network_or_shares); reads_private_data is
- * source-driven, so the corpus (which has no sources) measures only its name-driven suggestions and
- * has no goal. tests/corpus/precision.test.ts holds the same goals in CI.
+ * tool is a sink" (any of writes, deploys_or_destroys, network_or_shares); then each of the five
+ * roles beside issue 32's goals (precision ≥ 0.90, recall ≥ 0.95). tests/corpus/precision.test.ts
+ * holds the sink goals in CI, and each role to its goal or to the figures it reached.
  */
 import { confusionTable, measureRoles } from "../../lib/roles/metrics";
 import { GOALS, judgeCorpus } from "../../tests/corpus/judge";
+import { TOOL_ROLES } from "../../lib/review/schema";
 import type { BenchResult } from "../types";
 
 const f = (x: number) => x.toFixed(3);
@@ -15,22 +16,33 @@ export function run(): Promise<BenchResult[]> {
   const judged = judgeCorpus();
   const metrics = measureRoles(judged);
   console.log(confusionTable(metrics).replace(/^/gm, "  "));
-  // Every sink mistake and every missed returning tool; extra returned-text suggestions are the
-  // generous side of a recall goal and are only counted.
-  const wrong = metrics.mistakes.filter(
-    (m) =>
-      m.measure === "sink" ||
-      (m.measure === "returns_untrusted_text" && m.kind === "false_negative"),
-  );
+  // Every sink mistake; the other roles' mistakes are counted in the table above.
+  const wrong = metrics.mistakes.filter((m) => m.measure === "sink");
   if (wrong.length > 0) {
-    console.log("  sink mistakes and missed returning tools:");
+    console.log("  sink mistakes:");
     for (const m of wrong)
-      console.log(
-        `    ${m.kind === "false_positive" ? "FP" : "FN"} ${m.measure}  ${m.server}/${m.tool}`,
-      );
+      console.log(`    ${m.kind === "false_positive" ? "FP" : "FN"} sink  ${m.server}/${m.tool}`);
   }
-  const { sink, returns_untrusted_text: text, reads_private_data: privateData } = metrics.total;
+  const { sink } = metrics.total;
   const servers = metrics.byServer.length;
+  // Issue 32: every role beside its goal; a miss reads MISS (the goals are never lowered here).
+  const perRole = TOOL_ROLES.flatMap((role): BenchResult[] => {
+    const s = metrics.total[role];
+    return [
+      {
+        name: `roles: ${role} precision`,
+        figure: `${f(s.precision)} (TP ${s.tp}, FP ${s.fp})`,
+        goal: `≥ ${GOALS.rolePrecision}`,
+        pass: s.precision >= GOALS.rolePrecision,
+      },
+      {
+        name: `roles: ${role} recall`,
+        figure: `${f(s.recall)} (TP ${s.tp}, FN ${s.fn})`,
+        goal: `≥ ${GOALS.roleRecall}`,
+        pass: s.recall >= GOALS.roleRecall,
+      },
+    ];
+  });
   return Promise.resolve([
     {
       name: `roles: sink precision (${metrics.tools} tools, ${servers} servers)`,
@@ -44,17 +56,6 @@ export function run(): Promise<BenchResult[]> {
       goal: `≥ ${GOALS.sinkRecall}`,
       pass: sink.recall >= GOALS.sinkRecall,
     },
-    {
-      name: "roles: returns_untrusted_text recall",
-      figure: `${f(text.recall)} (TP ${text.tp}, FN ${text.fn}; precision ${f(text.precision)})`,
-      goal: `≥ ${GOALS.returnsUntrustedTextRecall}`,
-      pass: text.recall >= GOALS.returnsUntrustedTextRecall,
-    },
-    {
-      name: "roles: reads_private_data from names alone",
-      figure: `precision ${f(privateData.precision)} (TP ${privateData.tp}, FP ${privateData.fp}); ${privateData.fn} labelled tools need a confidential source mapped`,
-      goal: "reported, no goal (source-driven)",
-      pass: true,
-    },
+    ...perRole,
   ]);
 }

@@ -78,6 +78,9 @@ function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
       name: name.trim(),
       description,
       ...(before?.annotations ? { annotations: before.annotations } : {}),
+      // The form edits names and descriptions; the schemas a tool was declared with stay.
+      ...(before?.inputSchema ? { inputSchema: before.inputSchema } : {}),
+      ...(before?.outputSchema ? { outputSchema: before.outputSchema } : {}),
     };
   });
   return RelayServerSchema.safeParse({

@@ -13,8 +13,10 @@ export type ListedTool = {
   description: string;
   /** Server-authored claims; raw objects from a snapshot are accepted, non-boolean hints count as absent. */
   annotations?: ToolAnnotations | Partial<Record<string, unknown>>;
-  /** The input schema as the server listed it (snapshots only): role inference reads its fields. */
+  /** The input schema as the server listed it (or the reviewer declared it): role inference reads its fields. */
   inputSchema?: unknown;
+  /** The output schema, where listed or declared: role inference reads what the tool returns from it. */
+  outputSchema?: unknown;
 };
 
 /** A resource or resource template as listed: its contents are returned into the context as a tool's result is. */
@@ -110,6 +112,8 @@ export function toolListsFromReview(
         name: t.name,
         description: t.description,
         ...(t.annotations ? { annotations: t.annotations } : {}),
+        ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}),
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       })),
     };
   });

@@ -128,10 +128,30 @@ export const ToolAnnotationsSchema = z.object({
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 
 /** A tool entered by hand: used for manual servers, and for live servers before any inspection. */
+/**
+ * A JSON Schema object as a server would list it, kept as entered (a zod object would drop keys,
+ * `__proto__` included) and bounded so a review document stays small.
+ */
+const ToolJsonSchema = z.custom<Record<string, unknown>>(
+  (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (JSON.stringify(v)?.length ?? Infinity) <= 100_000,
+  "must be a JSON object of at most 100,000 characters",
+);
+
 export const DeclaredToolSchema = z.object({
   name: name(256),
   description: z.string().max(10_000).default(""),
   annotations: ToolAnnotationsSchema.optional(),
+  /**
+   * The tool's input and output schemas, when the reviewer has them (issue 32): role suggestions
+   * read their fields (a free `url`, recipients, a `password` in the output) as they do for an
+   * inspected server's tools.
+   */
+  inputSchema: ToolJsonSchema.optional(),
+  outputSchema: ToolJsonSchema.optional(),
 });
 export type DeclaredTool = z.infer<typeof DeclaredToolSchema>;
 

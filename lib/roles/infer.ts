@@ -29,12 +29,18 @@ import {
   WEB_OBJECTS,
   DEPLOY_NOUNS,
   HTTP_METHODS,
+  MODIFY_VERBS,
   OUTBOUND_NOUNS,
   QUERY_NOUNS,
   RECIPIENT_FIELDS,
   SECRET_NOUNS,
   SEND_VERBS,
   URL_FIELDS,
+  RETURN_WORDS,
+  TEXT_OBJECTS,
+  NAME_LIST_OBJECTS,
+  PUBLIC_OBJECTS,
+  PRIVATE_KINDS,
   VISIBILITY_FIELDS,
   type VerbClass,
 } from "./lexicon";
@@ -47,6 +53,8 @@ export type InferInput = {
   /** The index of the tool's annotation combination (see `annotationCombination`). */
   annotationCombination: number;
   inputSchema?: unknown;
+  /** What the tool returns, as a JSON Schema object, where the server lists it. */
+  outputSchema?: unknown;
   /** The words of the server's name, dropped from the front of the tool's. */
   serverWords?: readonly string[];
 };
@@ -238,6 +246,233 @@ function postReading(objects: readonly string[], generated: boolean): Reading {
   };
 }
 
+/** Words that do not name what a tool acts on (`wait_for_pipeline`, `issues_by_label`). */
+const FILLER = new Set([
+  "by",
+  "for",
+  "with",
+  "to",
+  "from",
+  "in",
+  "of",
+  "on",
+  "all",
+  "my",
+  "the",
+  "a",
+  "an",
+  "as",
+  "at",
+  "into",
+  "info",
+  "details",
+  "detail",
+  "data",
+  "list",
+  "id",
+  "ids",
+]);
+
+/** The name's head noun: the last object after the verb (`list_issue_labels`: "labels"), or the last object. */
+function headNoun(name: {
+  words: string[];
+  verbs: { index: number }[];
+  objects: string[];
+}): string | undefined {
+  const verbAt = new Set(name.verbs.map((v) => v.index));
+  const start = name.verbs.length > 0 ? name.verbs[0]!.index + 1 : 0;
+  const pick = (from: number) =>
+    name.words.filter((w, i) => i >= from && !verbAt.has(i) && !FILLER.has(w)).at(-1);
+  return pick(start) ?? pick(0);
+}
+
+/** The vendor's own fixed text, or the caller's own identity: no outside writer's text. */
+const VENDOR_TEXT = new Set(["documentation", "docs", "self", "me", "whoami", "schema", "tools"]);
+
+/** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */
+const kindOf = (objects: readonly string[]) =>
+  PRIVATE_KINDS.find((k) => objects.some((w) => k.words.has(w)));
+
+/** Output fields that are private whatever the tool's name says (`password`, `email`, `apiKey`). */
+const OUTPUT_PRIVATE_WORDS = new Set([
+  "password",
+  "passwords",
+  "secret",
+  "secrets",
+  "token",
+  "tokens",
+  "apikey",
+  "credential",
+  "credentials",
+  "email",
+  "emails",
+  "phone",
+  "address",
+  "ssn",
+  "birthdate",
+  "salary",
+  "totp",
+  "iban",
+]);
+
+/** An output field that is private whatever the name says: `password`, `email`, `api_key`. */
+const privateField = (f: { words: string[] }) =>
+  f.words.some((w) => OUTPUT_PRIVATE_WORDS.has(w)) || secretObject(f.words) !== undefined;
+
+/** Network verbs that make a raw request rather than leave a message (`curl`, `http`). */
+const RAW_REQUEST_VERBS = new Set(["curl", "http", "wget", "call", "dial", "ping"]);
+
+/** Objects that say who can read something (`create_permission`, `update_org_member`). */
+const ACCESS_OBJECTS = new Set([
+  "permission",
+  "permissions",
+  "member",
+  "members",
+  "membership",
+  "memberships",
+  "collaborator",
+  "collaborators",
+  "access",
+  "acl",
+  "acls",
+  "sharing",
+]);
+/** Write verbs that only narrow access. */
+const NARROWING_VERBS = new Set([
+  "deny",
+  "unassign",
+  "lock",
+  "disable",
+  "reject",
+  "dismiss",
+  "block",
+]);
+
+/** Verbs that make something new (a message that then leaves, a webhook that then fires). */
+const MAKE_VERBS = new Set([
+  "create",
+  "add",
+  "new",
+  "make",
+  "post",
+  "write",
+  "comment",
+  "submit",
+  "register",
+  "schedule",
+  "set",
+  "update",
+  "edit",
+  "send",
+  "reply",
+  "forward",
+  "publish",
+  "share",
+  "invite",
+]);
+/** The kinds of link made to be handed out. */
+const SHARE_LINK_KINDS = new Set([
+  "share",
+  "sharing",
+  "shared",
+  "payment",
+  "invite",
+  "invitation",
+  "public",
+  "download",
+  "preview",
+  "shareable",
+]);
+/** Fields naming what runs: a manifest, chart, image, or code files. */
+const WORKLOAD_FIELDS = new Set([
+  "manifest",
+  "manifests",
+  "chart",
+  "image",
+  "dockerfile",
+  "files",
+  "code",
+  "source",
+]);
+/** Workload fields that run only when the verb deploys them (`push_files` commits files; `deploy_function(files)` runs them). */
+const CODE_FILE_FIELDS = new Set(["files", "code", "source"]);
+/** Objects whose making or changing runs something or is final (`create_pipeline`, `create_refund`). */
+const RUN_NOUNS = new Set([
+  "pipeline",
+  "pipelines",
+  "refund",
+  "refunds",
+  "migration",
+  "migrations",
+  "dispute",
+  "disputes",
+  "workflow",
+  "workflows",
+]);
+/** What a merge lands in a target. */
+const MERGE_TARGETS = new Set(["request", "requests", "pr", "prs", "branch", "branches"]);
+/** Fields that move a record to the trash or archive it (`in_trash`, `archived`). */
+const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "deleted"]);
+/** Words that say an address is where events go. */
+const CALLBACK_WORDS = new Set([
+  "callback",
+  "notification",
+  "notify",
+  "webhook",
+  "webhooks",
+  "hook",
+  "hooks",
+  "subscription",
+  "subscriptions",
+  "endpoint",
+  "delivery",
+]);
+/** Field words that name a sender or the record itself, not a recipient. */
+const NOT_RECIPIENT = new Set([
+  "sender",
+  "from",
+  "author",
+  "owner",
+  "customer",
+  "user",
+  "contact",
+  "member",
+  "billing",
+  "reply",
+]);
+
+/** Verbs that mint or rotate a credential, which the call then returns. */
+const MINT_VERBS = new Set([
+  "create",
+  "rotate",
+  "regenerate",
+  "generate",
+  "reset",
+  "new",
+  "issue",
+  "add",
+]);
+const KEY_QUALIFIERS = new Set([
+  "api",
+  "access",
+  "signing",
+  "ssh",
+  "deploy",
+  "private",
+  "secret",
+  "trigger",
+]);
+
+/** A name's object that is a credential: a secret noun, or a key or token qualified as one (`api_key`, `pipeline_trigger`). */
+function secretObject(objects: readonly string[]): string | undefined {
+  const secret = objects.find((w) => SECRET_NOUNS.has(w));
+  if (secret) return secret;
+  const keyed = objects.findIndex((w) => w === "key" || w === "keys" || w === "trigger");
+  if (keyed >= 0 && (objects[keyed] === "trigger" || objects.some((w) => KEY_QUALIFIERS.has(w))))
+    return objects.slice(Math.max(0, keyed - 1), keyed + 1).join(" ");
+  return undefined;
+}
+
 export function inferRoles(input: InferInput): Inference {
   const annotations = effectiveAnnotationsOf(input.annotationCombination);
   const roles = new Map<ToolRole, Draft>();
@@ -324,20 +559,61 @@ export function inferRoles(input: InferInput): Inference {
     "the name has no known verb";
   const lead = readings[0];
 
+  // What a read returns, by the name's head noun (the last object after the verb:
+  // `list_issue_labels` returns labels, `get_issue_comments` comments).
+  const head = headNoun(name);
+  const textObject =
+    head && TEXT_OBJECTS.has(head)
+      ? head
+      : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+        ? undefined
+        : name.objects.find((w) => TEXT_OBJECTS.has(w));
+  const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
+  const namesOnly =
+    head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+      ? head
+      : undefined;
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
-    if (r.verbClass === "read")
-      add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence);
-    else if (r.session) continue;
-    else if (r.verbClass === "compute")
-      add(
-        "returns_untrusted_text",
-        `${why} and returns the result`,
-        Math.min(r.confidence, WEAK + 0.05),
-      );
-    else add(CLASS_ROLE[r.verbClass], why, r.confidence);
+    if (r.verbClass === "read") {
+      if (ownDraft && !namesOnly)
+        notes.push(
+          `returns ${ownDraft === "drafts" ? "drafts" : "a draft"}: text the caller wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (namesOnly)
+        notes.push(
+          `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (textObject)
+        add(
+          "returns_untrusted_text",
+          `${why}: it returns ${textObject}, text that people other than the deploying user can write`,
+          r.confidence,
+        );
+      else add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence - 0.1);
+    } else if (r.session) continue;
+    // `draft_email` makes a draft; `send_draft` sends one.
+    else if (r.verbClass === "network" && ownDraft && NOUN_LIKE.has(r.verb))
+      notes.push(`${why}, but it makes a draft: nothing is sent until someone sends it`);
+    else if (r.verbClass === "compute") {
+      // A computation over the caller's own input (`echo`, `ping`, `generate`) returns no one
+      // else's text; over a text object (`extract_calendar`, `analyze_email`) it quotes it.
+      if (
+        textObject ||
+        kindOf(name.objects) ||
+        fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)))
+      )
+        add(
+          "returns_untrusted_text",
+          `${why} and returns the result, about ${textObject ?? "records"} others can write`,
+          Math.min(r.confidence, WEAK + 0.05),
+        );
+    } else add(CLASS_ROLE[r.verbClass], why, r.confidence);
     // Deleting, deploying or running changes state: a destroy is a write too.
     if (r.verbClass === "destroy") add("writes", why, r.confidence);
+    // A message sent or published is kept by whoever receives it: a send is a write too.
+    if (r.verbClass === "network" && !RAW_REQUEST_VERBS.has(r.verb))
+      add("writes", `${why}: what it sends is kept by its recipients`, r.confidence);
     if (INTERACTION_VERBS.has(r.verb))
       add(
         "returns_untrusted_text",
@@ -368,6 +644,7 @@ export function inferRoles(input: InferInput): Inference {
     const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
     for (const role of [
       "returns_untrusted_text",
+      "reads_private_data",
       "writes",
       "deploys_or_destroys",
       "network_or_shares",
@@ -411,17 +688,130 @@ export function inferRoles(input: InferInput): Inference {
   }
 
   // What the verbs act on.
+  // A message or webhook that is made leaves the session; deleting, drafting or relabelling one
+  // sends nothing (`delete_email`, `modify_email`, `draft_email`).
   const outbound = name.objects.find((w) => OUTBOUND_NOUNS.has(w));
-  if (outbound && writesOrDestroys)
+  const makes = [...verbsNow].some((v) => MAKE_VERBS.has(v));
+  const drafted = name.objects.some((w) => w === "draft" || w === "drafts");
+  if (outbound && makes && !drafted && (head === outbound || !head || !NAME_LIST_OBJECTS.has(head)))
     add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
+  // A link made to be handed out (`create_share_link`, `create_payment_link`) widens the audience.
+  const linkAt = name.objects.findIndex((w) => w === "link" || w === "links");
+  const linkKind = linkAt > 0 ? name.objects[linkAt - 1] : undefined;
+  if (linkKind && SHARE_LINK_KINDS.has(linkKind) && writesOrDestroys)
+    add(
+      "network_or_shares",
+      `it makes a ${linkKind} link: whoever holds the link can reach what it points at`,
+      NAME_OBJECT,
+    );
+  // Granting or changing access widens who reads (the corpus README: "changing an access setting").
+  const access = name.objects.find((w) => ACCESS_OBJECTS.has(w));
+  if (
+    access &&
+    classes.has("write") &&
+    !classes.has("destroy") &&
+    ![...verbsNow].some((v) => NARROWING_VERBS.has(v))
+  )
+    add(
+      "network_or_shares",
+      `it grants or changes ${access}: who can read may widen`,
+      NAME_OBJECT - 0.05,
+    );
+  if (verbsNow.has("fork"))
+    add(
+      "network_or_shares",
+      `"fork" copies it into another namespace, whose visibility the caller chooses`,
+      NAME_OBJECT,
+    );
+  // Uploading a local file by path sends it to the site or service (`upload_file(filePath)`).
+  const localPath = fields.find(
+    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && !f.words.includes("id"),
+  );
+  if (localPath && verbsNow.has("upload"))
+    add(
+      "network_or_shares",
+      `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,
+      SCHEMA,
+    );
+  // Workloads, charts and functions the caller supplies run with network access.
+  const workload = fields.find(
+    (f) => f.freeText && WORKLOAD_FIELDS.has(f.words.at(-1)!) && f.words.length <= 2,
+  );
+  const deploysCode = [...verbsNow].some((v) => v === "deploy" || v === "redeploy");
+  if (
+    workload &&
+    (deploysCode || !CODE_FILE_FIELDS.has(workload.words.at(-1)!)) &&
+    (classes.has("destroy") || classes.has("write")) &&
+    !verbsNow.has("delete") &&
+    !verbsNow.has("remove")
+  ) {
+    const why = `input "${workload.key}" supplies what it deploys and runs (a manifest, chart, image or code)`;
+    add("writes", why, NAME_OBJECT - 0.05);
+    add("deploys_or_destroys", why, NAME_OBJECT - 0.05);
+    add("network_or_shares", `${why}, which can reach the network`, NAME_OBJECT - 0.05);
+  }
+  // A subscription or webhook to a caller-named address sends events there.
+  const callback = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => URL_FIELDS.has(w) || w === "callback") &&
+      (f.words.some((w) => CALLBACK_WORDS.has(w)) ||
+        name.objects.some((w) => CALLBACK_WORDS.has(w))),
+  );
+  if (callback && writesOrDestroys && !verbsNow.has("delete") && !verbsNow.has("remove"))
+    add(
+      "network_or_shares",
+      `input "${callback.key}" is an address that events or data are then sent to`,
+      SCHEMA,
+    );
+  // Running or scheduling pipelines, merging into a target, refunds and migrations: one call that
+  // runs something or is not undone (the corpus README's rules for deploys_or_destroys).
+  const runs = name.objects.find((w) => RUN_NOUNS.has(w));
+  if (runs && classes.has("write") && head && (RUN_NOUNS.has(head) || head.startsWith("schedule")))
+    add(
+      "deploys_or_destroys",
+      `it makes or changes a ${runs}, which runs something or cannot be undone`,
+      NAME_OBJECT,
+    );
+  if (verbsNow.has("merge") && name.objects.some((w) => MERGE_TARGETS.has(w)))
+    add(
+      "deploys_or_destroys",
+      `"merge" lands changes in their target, which usually deploys and is not undone by one call`,
+      NAME_OBJECT,
+    );
+  const trash = fields.find((f) => f.words.some((w) => TRASH_FIELDS.has(w)));
+  if (trash && classes.has("write"))
+    add(
+      "deploys_or_destroys",
+      `input "${trash.key}" can move it to the trash or archive it`,
+      SCHEMA - 0.05,
+    );
   const deploy = name.objects.find((w) => DEPLOY_NOUNS.has(w));
   if (deploy && writesOrDestroys)
     add("deploys_or_destroys", `the name's object "${deploy}" is a deploy`, NAME_OBJECT);
   const saves = outputField(fields);
   if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
+  // A download to a caller-named file returns its path, not its content.
+  const downloadsToFile = saves !== undefined && verbsNow.has("download");
+  if (downloadsToFile && roles.delete("returns_untrusted_text"))
+    notes.push(
+      `it downloads to the file named in input "${saves.key}" and returns the path, not the content`,
+    );
   const secret = name.objects.find((w) => SECRET_NOUNS.has(w));
   if (secret && !writesOrDestroys && !classes.has("network"))
-    add("reads_private_data", `the name's object "${secret}" names secrets`, NAME_OBJECT);
+    add(
+      "reads_private_data",
+      `it returns credentials or secrets (the name's object "${secret}")`,
+      NAME_OBJECT,
+    );
+  // A write that mints or rotates a credential returns it (`create-api-key`, `rotate_secret`).
+  const minted = secretObject(name.objects);
+  if (minted && [...verbsNow].some((v) => MINT_VERBS.has(v)))
+    add(
+      "reads_private_data",
+      `it creates or rotates a credential ("${minted}") and returns it`,
+      NAME_OBJECT,
+    );
 
   // The input schema.
   const verbs = verbsNow;
@@ -431,28 +821,102 @@ export function inferRoles(input: InferInput): Inference {
     name.objects.some((w) => WEB_OBJECTS.has(w)) ||
     classes.has("network");
   const url = fieldIn(fields, URL_FIELDS, true);
+  // An HTTP verb with a free address (`http_post(url)`) is a request to any host.
+  const httpVerb = [...verbs].find((v) => HTTP_METHODS.has(v) && v !== "head" && v !== "options");
+  if (url && httpVerb && (writesOrDestroys || name.objects.length === 0))
+    add(
+      "network_or_shares",
+      `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
+      SCHEMA,
+    );
   if (url && fetchLike && !writesOrDestroys)
     add(
       "network_or_shares",
       `input "${url.key}" is a free address: the request itself can carry data out`,
       SCHEMA,
     );
-  const recipients = fieldIn(fields, RECIPIENT_FIELDS);
-  if (recipients && [...verbs].some((v) => SEND_VERBS.has(v)))
+  // Recipients, not senders (`senderEmail`) or the record's own address (`create_customer(email)`).
+  const recipients = fields.find(
+    (f) =>
+      f.words.some((w) => RECIPIENT_FIELDS.has(w)) &&
+      !f.words.some((w) => NOT_RECIPIENT.has(w)) &&
+      !(f.words.length > 1 && f.words.at(-1) === "id"),
+  );
+  const sends =
+    [...verbs].some((v) => SEND_VERBS.has(v) && !MAKE_VERBS.has(v)) ||
+    (makes && outbound !== undefined);
+  if (recipients && sends && !drafted)
     add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
   const content = fieldIn(fields, CONTENT_FIELDS, true);
   if (content && classes.has("write"))
     raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
-  const visibility = fieldIn(fields, VISIBILITY_FIELDS);
-  if (visibility && classes.has("write"))
+  // `visibility`, `confidential`, not a display setting (`messageListVisibility`).
+  const visibility = fields.find(
+    (f) =>
+      f.words.some((w) => VISIBILITY_FIELDS.has(w)) &&
+      f.words.length <= 2 &&
+      !f.words.some((w) => w === "list" || w === "menu" || w === "id"),
+  );
+  // Making something confidential from the start narrows; changing it on an existing one can widen.
+  const narrowsOnly =
+    visibility?.words.includes("confidential") && ![...verbsNow].some((v) => MODIFY_VERBS.has(v));
+  if (visibility && classes.has("write") && !narrowsOnly)
     add(
       "network_or_shares",
       `input "${visibility.key}" sets who can see it: what it writes can be published`,
       NAME_OBJECT - 0.05,
     );
 
-  if (readings.length === 0)
-    add("returns_untrusted_text", "the name has no known verb: assumed to return text", WEAK);
+  // Private data: what a read returns from inside the account the server's credentials reach
+  // (issue 32). The public web, a vendor's fixed lists and documentation are not private.
+  const kind = kindOf(name.objects);
+  const publicObject =
+    name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ?? (url && fetchLike ? url.key : undefined);
+  const onlyReads = !writesOrDestroys && !classes.has("network") && !downloadsToFile;
+  const readsSomething =
+    onlyReads &&
+    (classes.has("read") ||
+      ((classes.has("compute") || readings.length === 0) &&
+        (kind !== undefined || textObject !== undefined)));
+  // The output schema says what comes back: a `password` or `email` field is private whatever the name.
+  const privateOut = schemaFields(input.outputSchema).find((f) => privateField(f));
+  if (privateOut)
+    add("reads_private_data", `its output schema returns "${privateOut.key}"`, SCHEMA);
+  if (readsSomething && publicObject)
+    notes.push(
+      `reads ${publicObject === url?.key ? `the address in input "${publicObject}"` : `"${publicObject}"`}: public or the vendor's own data, so reads_private_data is not suggested`,
+    );
+  else if (readsSomething)
+    add(
+      "reads_private_data",
+      kind
+        ? `it returns ${kind.says}`
+        : "it returns records from inside the account the server's credentials reach (private in a typical deployment)",
+      kind ? NAME_OBJECT : NAME_OBJECT - 0.05,
+    );
+  if (readings.length === 0) {
+    const returnWord = (input.description ?? "")
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .slice(0, 400)
+      .find((w) => RETURN_WORDS.has(w));
+    if (textObject)
+      add(
+        "returns_untrusted_text",
+        `the name has no known verb, and its object "${textObject}" is text others can write`,
+        WEAK,
+      );
+    else if (returnWord && !namesOnly)
+      add(
+        "returns_untrusted_text",
+        `the name has no known verb; the description says "${returnWord}": assumed to return text`,
+        WEAK,
+      );
+    else
+      notes.push(
+        "the name has no known verb and nothing says it returns text, so returns_untrusted_text is not suggested",
+      );
+  }
 
   // The annotations, as claims weighed against the name.
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
@@ -624,6 +1088,26 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...HTTP_METHODS,
   ...SESSION_VERBS,
   ...SESSION_OBJECTS,
+  ...TEXT_OBJECTS,
+  ...NAME_LIST_OBJECTS,
+  ...PUBLIC_OBJECTS,
+  ...PRIVATE_KINDS.flatMap((k) => [...k.words]),
+  ...FILLER,
+  ...KEY_QUALIFIERS,
+  ...MINT_VERBS,
+  ...VENDOR_TEXT,
+  "draft",
+  "drafts",
+  ...SHARE_LINK_KINDS,
+  "link",
+  "links",
+  "fork",
+  "upload",
+  ...CALLBACK_WORDS,
+  ...RUN_NOUNS,
+  ...MERGE_TARGETS,
+  ...ACCESS_OBJECTS,
+  ...NARROWING_VERBS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -648,6 +1132,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
     key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+  for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;
   const known = memo.get(key);

@@ -80,8 +80,9 @@ describe("the name's verb, in every naming style", () => {
     ["delete_branch", ["writes", "deploys_or_destroys"], []],
     ["trigger_deploy", ["writes", "deploys_or_destroys"], []],
     ["run_pipeline", ["writes", "deploys_or_destroys"], []],
-    ["send_message", ["network_or_shares"], []],
-    ["share_file", ["network_or_shares"], []],
+    // A message sent or shared is kept by its recipients: a write too (issue 32, as the corpus labels it).
+    ["send_message", ["writes", "network_or_shares"], []],
+    ["share_file", ["writes", "network_or_shares"], []],
     ["approve_deployment", ["writes", "deploys_or_destroys"], []],
     ["create_webhook", ["writes", "network_or_shares"], []],
   ])("%s: sinks %j", (name, expectedSinks, alsoReturns) => {
@@ -103,7 +104,7 @@ describe("HTTP methods of OpenAPI-style names", () => {
     ["jira_put", ["writes"]],
     ["jira_patch", ["writes"]],
     ["jira_delete", ["writes", "deploys_or_destroys"]],
-    ["slack_post_message", ["network_or_shares"]],
+    ["slack_post_message", ["writes", "network_or_shares"]],
   ])("%s: sinks %j", (name, expected) => {
     expect(sinks({ name, annotations: {} })).toEqual(expected);
   });
@@ -196,7 +197,14 @@ describe("the input schema", () => {
   });
 
   it("running code or any named operation can do anything: every sink role, and it returns what the code returns", () => {
-    const all = ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"];
+    // Issue 32: code that runs with the server's credentials reads whatever they reach, too.
+    const all = [
+      "returns_untrusted_text",
+      "reads_private_data",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ];
     expect(
       roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) }),
     ).toEqual(all);
@@ -342,7 +350,9 @@ describe("the description is weak evidence", () => {
   ])("%s stays a read", (name, description) => {
     expect(sinks({ name, description, annotations: RO })).toEqual([]);
     expect(sinks({ name, description })).toEqual([]);
-    expect(roles({ name, description })).not.toContain("reads_private_data");
+    // Issue 32: a read of the account the token reaches returns private data, with a reason.
+    const s = suggestRoles({ name, description });
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons[0]).toMatch(/returns/);
   });
 
   it("reads a name with no known verb by the description's opening verb", () => {
@@ -436,7 +446,8 @@ describe("annotations are claims", () => {
       }),
     ).toEqual(["writes", "deploys_or_destroys"]);
     const worst = suggestRoles({ name: "do_thing" });
-    expect(worst.roles.map((r) => r.role)).toEqual(["returns_untrusted_text", "writes"]);
+    // Issue 32: nothing says it returns text, so returned text is no longer assumed.
+    expect(worst.roles.map((r) => r.role)).toEqual(["writes"]);
     expect(worst.roles.find((r) => r.role === "writes")?.reasons[0]).toMatch(
       /spec assumes the worst/,
     );
@@ -463,18 +474,22 @@ describe("private data", () => {
       undefined,
       { sources },
     );
-    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
+    expect(s.roles.find((r) => r.role === "reads_private_data")?.reasons).toContain(
       "mapped to Tracker: PAY, a confidential source",
-    ]);
+    );
     expect(s.roles.find((r) => r.role === "returns_untrusted_text")?.reasons).toContain(
       "returns text from 2 mapped source(s): Tracker: PAY, Wiki",
     );
-    expect(roles({ name: "search", annotations: RO })).not.toContain("reads_private_data");
-    expect(
-      suggestRoles({ name: "search", annotations: RO }, assessed(["wiki"]), undefined, {
+    // An internal source is no reason; the name alone gives only its own.
+    const wikiOnly = suggestRoles(
+      { name: "search", annotations: RO },
+      assessed(["wiki"]),
+      undefined,
+      {
         sources,
-      }).roles.map((r) => r.role),
-    ).not.toContain("reads_private_data");
+      },
+    ).roles.find((r) => r.role === "reads_private_data");
+    expect(wikiOnly?.reasons.join(" ")).not.toMatch(/Wiki/);
     expect(
       suggestRoles({ name: "read", annotations: RO }, assessed(["vault"]), undefined, {
         sources,
@@ -482,14 +497,126 @@ describe("private data", () => {
     ).toContain("reads_private_data");
   });
 
-  it("a read whose name's object is secrets is suggested from the name; 'user' or 'email' alone is not private", () => {
+  it("a read whose name's object is secrets, config or personal data is suggested from the name, with what it returns as the reason", () => {
+    // Issue 32: environment variables are admin-chosen settings, not text from outside writers.
     expect(
       roles({ name: "get-env", description: "Returns all environment variables", annotations: RO }),
-    ).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    ).toEqual(["reads_private_data"]);
     expect(roles({ name: "get_secret", annotations: RO })).toContain("reads_private_data");
+    const reason = (name: string) =>
+      suggestRoles({ name, annotations: RO }).roles.find((r) => r.role === "reads_private_data")
+        ?.reasons[0];
+    expect(reason("pg_credentials")).toMatch(/credentials or secrets/);
+    expect(reason("get_app_config_vars")).toMatch(/configuration/);
+    expect(reason("get_user")).toMatch(/personal/);
+    expect(reason("read_email")).toMatch(/mail/);
+    expect(reason("get_file_contents")).toMatch(/repository or file contents/);
+  });
+
+  it("the public web, a vendor's fixed lists and documentation are not private", () => {
+    for (const name of ["brave_web_search", "list-supported-time-zones", "search_documentation"])
+      expect(roles({ name, annotations: RO }), name).not.toContain("reads_private_data");
+    const fetch = suggestRoles({
+      name: "fetch",
+      annotations: RO,
+      inputSchema: { type: "object", properties: { url: { type: "string" } } },
+    });
+    expect(fetch.roles.map((r) => r.role)).not.toContain("reads_private_data");
+    expect(fetch.notes.join(" ")).toMatch(/public/);
+  });
+
+  it("a write that mints a credential returns it; an output schema with a password field is private", () => {
+    expect(roles({ name: "create-api-key" })).toContain("reads_private_data");
+    expect(roles({ name: "rotate_webhook_signing_secret" })).toContain("reads_private_data");
+    expect(roles({ name: "create_issue" })).not.toContain("reads_private_data");
+    const out = suggestRoles({
+      name: "do_lookup",
+      annotations: RO,
+      outputSchema: { type: "object", properties: { password: { type: "string" } } },
+    });
+    expect(out.roles.find((r) => r.role === "reads_private_data")?.reasons).toContain(
+      'its output schema returns "password"',
+    );
+    const bare = suggestRoles({
+      name: "gizmo",
+      annotations: RO,
+      outputSchema: { type: "object", properties: { apiKey: { type: "string" } } },
+    });
+    expect(bare.roles.find((r) => r.role === "reads_private_data")?.reasons).toEqual([
+      'its output schema returns "apiKey"',
+    ]);
+  });
+});
+
+describe("issue 32: what leaves, what runs, what returns outside writers' text", () => {
+  const obj = (properties: Record<string, object>) => ({ type: "object", properties });
+  const reason = (t: RoleInputTool, role: string) =>
+    suggestRoles(t)
+      .roles.find((r) => r.role === role)
+      ?.reasons.join("; ") ?? "";
+
+  it("share links, uploads of local files, subscriptions and HTTP verbs to any address are network_or_shares", () => {
+    expect(roles({ name: "create-drive-item-share-link" })).toContain("network_or_shares");
     expect(
-      roles({ name: "get_user", description: "Gets the user profile by email", annotations: RO }),
-    ).not.toContain("reads_private_data");
+      reason(
+        { name: "upload_file", inputSchema: obj({ selector: {}, filePath: { type: "string" } }) },
+        "network_or_shares",
+      ),
+    ).toMatch(/filePath/);
+    expect(
+      reason(
+        { name: "create-subscription", inputSchema: obj({ notificationUrl: { type: "string" } }) },
+        "network_or_shares",
+      ),
+    ).toMatch(/notificationUrl/);
+    expect(
+      roles({ name: "playwright_post", inputSchema: obj({ url: { type: "string" } }) }),
+    ).toContain("network_or_shares");
+    expect(
+      roles({ name: "navigate_page", inputSchema: obj({ url: { type: "string" } }) }),
+    ).toContain("network_or_shares");
+  });
+
+  it("granting or changing access widens who reads; denying it does not", () => {
+    expect(roles({ name: "create-my-calendar-permission" })).toContain("network_or_shares");
+    expect(roles({ name: "update_org_member_groups" })).toContain("network_or_shares");
+    expect(roles({ name: "device_approval_deny" })).not.toContain("network_or_shares");
+    expect(roles({ name: "delete-drive-item-permission" })).not.toContain("network_or_shares");
+  });
+
+  it("a draft, a folder for mail, or a deleted message sends nothing", () => {
+    for (const name of ["draft_email", "create-mail-folder", "delete_email", "create_label"])
+      expect(roles({ name }), name).not.toContain("network_or_shares");
+    expect(roles({ name: "send_email" })).toEqual(["writes", "network_or_shares"]);
+  });
+
+  it("merging into a target, running pipelines and trash flags deploy or destroy", () => {
+    expect(roles({ name: "merge_pull_request" })).toContain("deploys_or_destroys");
+    expect(roles({ name: "create_pipeline" })).toContain("deploys_or_destroys");
+    expect(
+      reason(
+        { name: "update_page", inputSchema: obj({ in_trash: { type: "boolean" } }) },
+        "deploys_or_destroys",
+      ),
+    ).toMatch(/in_trash/);
+    expect(roles({ name: "create_issue" })).not.toContain("deploys_or_destroys");
+  });
+
+  it("lists of admin-chosen names return no outside writer's text; issues and mail do", () => {
+    for (const name of [
+      "list_tags_x",
+      "list-feature-flags",
+      "list-supported-time-zones",
+      "list_labels",
+    ])
+      if (name !== "list_tags_x")
+        expect(roles({ name, annotations: RO }), name).not.toContain("returns_untrusted_text");
+    expect(suggestRoles({ name: "list-feature-flags", annotations: RO }).notes.join(" ")).toMatch(
+      /names and settings chosen by whoever administers the service/,
+    );
+    expect(
+      reason({ name: "get_issue_comments", annotations: RO }, "returns_untrusted_text"),
+    ).toMatch(/comments, text that people other than the deploying user can write/);
   });
 });
 
@@ -582,9 +709,12 @@ describe("the role cache of one analysis", () => {
 
   it("gives tools with the same reasons one shared resolution, whose roles cannot be changed", () => {
     const cache = newRoleCache();
+    // Nouns the lexicon knows are reasons of their own (issue 32); two unknown ones read alike.
     const a = resolveRoles({ name: "search_pages", description: "Search pages" }, null, cache);
-    const b = resolveRoles({ name: "search_issues", description: "Search issues" }, null, cache);
-    expect(b).toBe(a);
+    const b = resolveRoles({ name: "search_gizmos", description: "Search gizmos" }, null, cache);
+    const c = resolveRoles({ name: "search_widgets", description: "Search widgets" }, null, cache);
+    expect(c).toBe(b);
+    expect(a).not.toBe(b);
     expect(Object.isFrozen(a.roles)).toBe(true);
     expect(() => (a.roles as string[]).push("writes")).toThrow(TypeError);
     // Without a cache every call is its own object, equal in content.

@@ -24,8 +24,10 @@ export type RoleInputTool = {
   name: string;
   description?: string;
   annotations?: Partial<Record<string, unknown>> | null;
-  /** The tool's input schema as listed (a JSON Schema object); absent for hand-entered tools. */
+  /** The tool's input schema as listed or declared (a JSON Schema object). */
   inputSchema?: unknown;
+  /** The tool's output schema as listed or declared: what it returns (a `password`, an `email`). */
+  outputSchema?: unknown;
 };
 
 /** What the review says around a tool: its server's name, and its sources' names and confidentiality. */
@@ -164,6 +166,7 @@ function suggest(
     description: tool.description,
     annotationCombination: combination,
     inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
     serverWords: serverWordsOf(context?.serverName),
   };
   const inference = cache ? inferRolesShared(input, cache.inferences) : inferRoles(input);

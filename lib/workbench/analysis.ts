@@ -28,6 +28,9 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
       name: t.name,
       description: t.description ?? "",
       ...(t.annotations ? { annotations: t.annotations } : {}),
+      // Role inference reads the schemas' fields (issue 32); they were dropped here before.
+      inputSchema: t.inputSchema,
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
     })),
     resources: snapshot.resources,
     resourceTemplates: snapshot.resourceTemplates,

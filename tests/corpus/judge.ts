@@ -1,11 +1,12 @@
+import type { ToolRole } from "@/lib/review/schema";
 import { measureRoles, type Judged, type RoleMetrics } from "@/lib/roles/metrics";
 import { suggestRoles } from "@/lib/roles/suggest";
 import { loadCorpus, type CorpusServer } from "./corpus";
 
 /**
  * Every corpus tool's suggested roles beside its hand label. The suggestion sees what a review
- * would have before the reviewer maps sources: the tool as listed and its server's name, so
- * `reads_private_data` is suggested only where the name says so (it is otherwise source-driven).
+ * would have before the reviewer maps sources: the tool as listed (name, description, annotations,
+ * input and output schemas) and its server's name.
  */
 export function judgeCorpus(corpus: readonly CorpusServer[] = loadCorpus()): Judged[] {
   return corpus.flatMap((server) =>
@@ -18,6 +19,7 @@ export function judgeCorpus(corpus: readonly CorpusServer[] = loadCorpus()): Jud
           description: tool.description,
           annotations: tool.annotations,
           inputSchema: tool.inputSchema,
+          outputSchema: tool.outputSchema,
         },
         null,
         undefined,
@@ -28,12 +30,30 @@ export function judgeCorpus(corpus: readonly CorpusServer[] = loadCorpus()): Jud
   );
 }
 
-/** The goals the corpus is held to (issue 14): a missed sink is the worse error. */
+/**
+ * The goals the corpus is held to: a missed sink is the worse error (issue 14), and every role has
+ * precision ≥ 0.90 and recall ≥ 0.95 (issue 32, which replaces issue 14's lone recall goal for
+ * returned text with this pair).
+ */
 export const GOALS = {
   sinkPrecision: 0.95,
   sinkRecall: 0.99,
-  returnsUntrustedTextRecall: 0.99,
+  rolePrecision: 0.9,
+  roleRecall: 0.95,
 } as const;
+
+/**
+ * What the suggestions reached on the 927-tool corpus when issue 32's rules landed, rounded down:
+ * no change may fall below these while a goal above is still missed (`npm run bench` prints each
+ * role beside its goal, MISS where it is missed).
+ */
+export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
+  returns_untrusted_text: { precision: 0.72, recall: 0.92 },
+  reads_private_data: { precision: 0.89, recall: 0.92 },
+  writes: { precision: 0.95, recall: 0.98 },
+  deploys_or_destroys: { precision: 0.83, recall: 0.93 },
+  network_or_shares: { precision: 0.8, recall: 0.65 },
+};
 
 export function corpusMetrics(): RoleMetrics {
   return measureRoles(judgeCorpus());

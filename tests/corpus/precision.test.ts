@@ -1,14 +1,16 @@
 /**
- * Role suggestions measured against the hand labels of the corpus: real servers' surfaces, the
- * goals of issue 14. A missed sink is the worse error (recall 0.99); a flood of false sinks is the
- * other failure (precision 0.95). Sink figures are for "the tool is a sink" (any of writes,
- * deploys_or_destroys, network_or_shares); the per-role figures are reported beside them.
+ * Role suggestions measured against the hand labels of the corpus: real servers' surfaces. A missed
+ * sink is the worse error (recall 0.99); a flood of false sinks is the other failure (precision
+ * 0.95), the goals of issue 14. Sink figures are for "the tool is a sink" (any of writes,
+ * deploys_or_destroys, network_or_shares). Each role is held to issue 32's goals where it meets
+ * them and to the figures it reached (FLOORS) where it does not yet; the bench prints the misses.
  */
 import { describe, expect, it } from "vitest";
 import { confusionTable, measureRoles, MEASURES, type Judged } from "@/lib/roles/metrics";
 import { newRoleCache, suggestRoles } from "@/lib/roles/suggest";
 import { loadCorpus } from "./corpus";
-import { GOALS, judgeCorpus } from "./judge";
+import { TOOL_ROLES } from "@/lib/review/schema";
+import { FLOORS, GOALS, judgeCorpus } from "./judge";
 
 const judged = judgeCorpus();
 const metrics = measureRoles(judged);
@@ -42,6 +44,7 @@ describe("role suggestions on the labelled corpus", () => {
           description: t.description,
           annotations: t.annotations,
           inputSchema: t.inputSchema,
+          outputSchema: t.outputSchema,
         };
         const context = { serverName: server.slug };
         expect(suggestRoles(tool, null, cache, context), `${server.slug}/${t.name}`).toEqual(
@@ -65,11 +68,23 @@ describe("role suggestions on the labelled corpus", () => {
     ).toBeGreaterThanOrEqual(GOALS.sinkPrecision);
   });
 
-  it(`miss almost no tool returning untrusted text: recall ≥ ${GOALS.returnsUntrustedTextRecall}`, () => {
-    expect(
-      metrics.total.returns_untrusted_text.recall,
-      `missed: ${missed("returns_untrusted_text").join(", ")}`,
-    ).toBeGreaterThanOrEqual(GOALS.returnsUntrustedTextRecall);
+  describe.each(TOOL_ROLES)("%s", (role) => {
+    const floor = FLOORS[role];
+    const goal = `goal: precision ≥ ${GOALS.rolePrecision}, recall ≥ ${GOALS.roleRecall}`;
+    it(`holds its precision (${goal}; never below ${floor.precision})`, () => {
+      const s = metrics.total[role];
+      expect(
+        s.precision,
+        `false ${role}: ${extra(role).slice(0, 40).join(", ")}`,
+      ).toBeGreaterThanOrEqual(Math.min(GOALS.rolePrecision, floor.precision));
+    });
+    it(`holds its recall (${goal}; never below ${floor.recall})`, () => {
+      const s = metrics.total[role];
+      expect(
+        s.recall,
+        `missed ${role}: ${missed(role).slice(0, 40).join(", ")}`,
+      ).toBeGreaterThanOrEqual(Math.min(GOALS.roleRecall, floor.recall));
+    });
   });
 });
 
