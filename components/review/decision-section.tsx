@@ -8,7 +8,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError } from "@/components/api-client";
+import { sessionProofHeaders } from "@/lib/auth/session-origin";
+import { z } from "zod";
+import { ApiError, apiFetch } from "@/components/api-client";
 import { DownloadLink, downloadWithSession } from "@/components/ui/download-link";
 import {
   createShareLink,
@@ -60,19 +62,12 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
   const queryClient = useQueryClient();
   // Four eyes: the server checks the role and that the approver is not the author.
   const approve = useMutation({
-    mutationFn: async () => {
-      const res = await fetch(
+    mutationFn: () =>
+      apiFetch(
         `/api/reviews/${encodeURIComponent(id)}/decisions/${encodeURIComponent(d.id)}/approvals`,
-        {
-          method: "POST",
-          credentials: "same-origin",
-        },
-      );
-      if (!res.ok) {
-        const body = AppErrorBodySchema.safeParse(await res.json().catch(() => null));
-        throw new Error(body.success ? body.data.error.message : `approval failed (${res.status})`);
-      }
-    },
+        z.unknown(),
+        { method: "POST" },
+      ),
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
     onSettled: () =>
       Promise.all([
@@ -350,7 +345,10 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
   const me = useQuery({
     queryKey: ["auth", "me"],
     queryFn: async () => {
-      const res = await fetch("/api/auth/me", { credentials: "same-origin" });
+      const res = await fetch("/api/auth/me", {
+        headers: await sessionProofHeaders(),
+        credentials: "same-origin",
+      });
       return res.ok ? ((await res.json()) as { principal: { kind: string } }) : null;
     },
   });

@@ -2,6 +2,7 @@
  * Fetchers for the live-surface routes. The surface view is a React Query; the inspection is a
  * streamed POST read line by line (NDJSON), so progress shows while it runs.
  */
+import { sessionProofHeaders } from "@/lib/auth/session-origin";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { ApiError, apiFetch } from "@/components/api-client";
 import { surfaceKeys } from "@/components/query-keys";
@@ -60,7 +61,11 @@ export async function streamInspection(
 ): Promise<InspectResultLine> {
   const res = await fetch(`${base(id, serverId)}/inspect`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" },
+    headers: {
+      ...(await sessionProofHeaders()),
+      "Content-Type": "application/json",
+      Accept: "application/x-ndjson",
+    },
     body: JSON.stringify(body),
     credentials: "same-origin",
     signal: options.signal,

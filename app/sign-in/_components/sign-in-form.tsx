@@ -38,6 +38,16 @@ async function liveSession(): Promise<boolean> {
   return true;
 }
 
+/** Keeps the proof an OpenID Connect sign-in handed over in the fragment (`#proof=…`). */
+async function keepHandedProof(proof: string): Promise<string | null> {
+  try {
+    await storeSessionProof(proof);
+    return null;
+  } catch (error) {
+    return `Sign-in failed: the browser could not keep the session (${error instanceof Error ? error.message : String(error)}).`;
+  }
+}
+
 async function signIn(token: string): Promise<string | null> {
   const body: SignInRequest = { token };
   const res = await fetch("/api/auth/sign-in", {
@@ -84,7 +94,25 @@ export function SignInForm() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get("token");
+    const fragment = new URLSearchParams(window.location.hash.slice(1));
+    const handedProof = fragment.get("proof");
+    if (handedProof) {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+      const unsupported = sessionOriginUnsupported();
+      if (unsupported) {
+        setStatus({ kind: "error", message: unsupported });
+        return;
+      }
+      void keepHandedProof(handedProof).then((error) => {
+        if (error) setStatus({ kind: "error", message: error });
+        else
+          window.location.replace(
+            safeNextPath(new URLSearchParams(window.location.search).get("next")),
+          );
+      });
+      return;
+    }
+    const fromFragment = fragment.get("token");
     if (!fromFragment) {
       if (sessionOriginUnsupported()) return;
       void liveSession().then(

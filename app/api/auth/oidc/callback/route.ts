@@ -12,6 +12,7 @@ import { personKey } from "@/lib/auth/principal";
 import {
   createSessionValue,
   isSecureRequest,
+  sessionProofOf,
   readCookie,
   sessionCookieHeader,
   SESSION_TTL_SECONDS,
@@ -39,7 +40,10 @@ function failed(message: string): Response {
 /**
  * The redirect URI. Checks the provider's answer against the login this browser started (state,
  * nonce, PKCE verifier, issuer), records the person, opens their session, and hands over to the
- * page they wanted with a same-origin refresh (so the Strict session cookie is sent there).
+ * sign-in page with a same-origin refresh (so the Strict session cookie is sent there). The
+ * session's origin proof travels in that page's URL fragment, which no request line carries: the
+ * page keeps it where only this origin can read it (as after an owner-token sign-in, docs/security.md)
+ * and goes on to the page the person wanted.
  */
 export async function GET(request: Request): Promise<Response> {
   const settings = oidcSettings();
@@ -104,7 +108,12 @@ export async function GET(request: Request): Promise<Response> {
     status: 200,
     title: "Signed in",
     paragraphs: [`Signed in as ${person.name}.`],
-    link: { href: pending.next, label: "Continue" },
+    link: {
+      href: `/sign-in?${new URLSearchParams({ next: pending.next })}#${new URLSearchParams({
+        proof: sessionProofOf(value, getAuthConfig().ownerToken),
+      })}`,
+      label: "Continue",
+    },
     isRedirect: true,
   });
   response.headers.append(
