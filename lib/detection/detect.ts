@@ -12,7 +12,6 @@ import {
   egressSignal,
   encodedRuns,
   hiddenSignal,
-  quoted,
   roleSignal,
   toolSignal,
   type Hit,
@@ -70,10 +69,72 @@ export function budgeted(
 
 type Scan = { hits: Hit[]; modelTop: { p: number; at: number } };
 
+/**
+ * A mail header naming a sender or recipient ("From: PayPal service@paypal.com", "EMAIL_TO: Dana
+ * <dana@x.org>"): an address with at most four words of name asks for nothing, and the model read
+ * "from … @" as a request to send. A header carrying a sentence is still scored.
+ */
+const MAIL_HEADER =
+  /^(?:e-?mail[_ ]?)?(?:from|to|cc|bcc|reply-to|sender)\s*:\s*(?:[\p{L}\p{N}'’.-]+\s+){0,4}<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?[,;]?$/iu;
+
+const QUOTES: Record<string, string> = {
+  '"': '"',
+  "`": "`",
+  "“": "”",
+  "«": "»",
+  "„": "“",
+  "'": "'",
+};
+const LETTER = /\p{L}/u;
+
+/**
+ * The share of a window's letters inside quotations of three words or more (a quoted sentence; an
+ * id, a date or a name in quotes is part of the sentence around it). The window starts inside one
+ * when a quote opens just before it, unless that quote opens a data value (after `:` `,` `[` `{`
+ * `=`, a JSON field, where InjecAgent's payloads live). An apostrophe inside a word is not a quote.
+ */
+export function quotedShare(text: string, start: number, end: number): number {
+  let j = start - 1;
+  // Only a quote on the same line opens before the window (a fence or a closing quote at the end
+  // of the previous line does not).
+  while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
+  let open: string | null = null;
+  if (
+    j >= 0 &&
+    text[j]! in QUOTES &&
+    !/[:,[{=(]$/.test(text.slice(Math.max(0, j - 3), j).trimEnd())
+  )
+    open = text[j]!;
+  let inside = 0;
+  let letters = 0;
+  // Letters and word breaks of the quotation now open.
+  let run = 0;
+  let words = 1;
+  const close = () => {
+    if (words >= 3) inside += run;
+    run = 0;
+    words = 1;
+  };
+  for (let i = start; i < Math.min(end, text.length); i++) {
+    const ch = text[i]!;
+    if (open !== null && QUOTES[open] === ch && (ch !== "'" || !LETTER.test(text[i + 1] ?? ""))) {
+      open = null;
+      close();
+    } else if (open === null && ch in QUOTES && (ch !== "'" || !LETTER.test(text[i - 1] ?? ""))) {
+      open = ch;
+    } else if (LETTER.test(ch)) {
+      letters++;
+      if (open !== null) run++;
+    } else if (open !== null && ch === " ") words++;
+  }
+  if (open !== null) close();
+  return letters === 0 ? 0 : inside / letters;
+}
+
 function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; at: number } {
   let best = 0;
   let bestWindow = "";
-  const segs = segments(visible);
+  const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
   const single = segs.map((w) => scoreWindow(model, w));
   single.forEach((p, i) => {
     if (p > best) {
@@ -95,8 +156,18 @@ function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; 
   }
   if (best === 0) return { hit: null, p: 0, at: 0 };
   const at = Math.max(0, visible.indexOf(bestWindow.slice(0, 40)));
-  // Quoted when the middle of the window sits inside a quotation (a bug report quoting a payload).
-  const inQuote = quoted(visible, at + Math.floor(bestWindow.length / 2));
+  // Quoted when the window sits on a `> ` line, or two fifths of its letters are inside a quotation (a
+  // bug report quoting a payload). Measured from the window's own start: a quote test started 300
+  // characters back inside a JSON blob lost track of which quote opened, and an id or a date a
+  // payload quotes itself ("…with id 'abc123' in my home…") is a small share of it.
+  // A pair of neighbours is judged by its more quoted sentence (the quoted one may be the payload).
+  let inQuote = /^\s*>/.test(visible.slice(visible.lastIndexOf("\n", at) + 1, at));
+  for (let s = at, n = 0; !inQuote && s < at + bestWindow.length && n < 4; n++) {
+    const stop = visible.slice(s, at + bestWindow.length).search(/(?<=[.!?])\s/u);
+    const e = stop < 0 ? at + bestWindow.length : s + stop;
+    inQuote = quotedShare(visible, s, e) >= 0.4;
+    s = e + 1;
+  }
   const t = model.threshold;
   // Map the model's probability so its threshold lands on FLAG_AT; a quoted sentence counts for less.
   // Below its threshold the model only supports other signals (at most 0.3), it never tips a text alone.
