@@ -136,6 +136,8 @@ afterAll(async () => {
 /** A browser's cookie jar, enough for this flow (both servers are on 127.0.0.1, as cookies see it). */
 class Browser {
   jar = new Map<string, string>();
+  /** The session's origin proof, which the hand-over page gives the sign-in page in its fragment. */
+  proof = "";
   async get(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.jar.size) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "));
@@ -176,7 +178,11 @@ class Browser {
       body: new URLSearchParams({ login: user, password: user }).toString(),
     });
     expect(done.status, await done.clone().text()).toBe(200);
-    expect(await done.text()).toContain("Signed in as");
+    const page = await done.text();
+    expect(page).toContain("Signed in as");
+    const proof = /#proof=([^"&]+)/.exec(page)?.[1];
+    expect(proof, page).toBeTruthy();
+    this.proof = decodeURIComponent(proof!);
   }
   api(p: string, method = "GET", body?: unknown): Promise<Response> {
     return this.get(`${base}${p}`, {
@@ -184,6 +190,7 @@ class Browser {
       headers: {
         origin: base,
         "sec-fetch-site": "same-origin",
+        "x-relay-session-proof": this.proof,
         ...(body ? { "content-type": "application/json" } : {}),
       },
       ...(body ? { body: JSON.stringify(body) } : {}),

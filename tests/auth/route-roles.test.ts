@@ -14,7 +14,7 @@ import { NextRequest } from "next/server";
 import { newPersonSessionId } from "@/lib/auth/people";
 import { personKey, PRINCIPAL_HEADER } from "@/lib/auth/principal";
 import { hasRole, requiredRole, ROLES, ROUTE_ROLES, type Role } from "@/lib/auth/roles";
-import { createSessionValue } from "@/lib/auth/session";
+import { createSessionValue, SESSION_PROOF_HEADER, sessionProofOf } from "@/lib/auth/session";
 import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
 import { sessionStanding } from "@/lib/auth/session-epoch-store";
 import { isExemptPath } from "@/lib/auth/check";
@@ -95,7 +95,12 @@ test("the walk finds the routes (a sanity floor), and every write has a rule of 
 describe.each(BACKENDS)("every route × role through the proxy on $name", (backend) => {
   let store: Store;
   let drop: () => Promise<void>;
-  const cookies = new Map<Role, string>();
+  const cookies = new Map<Role, Record<string, string>>();
+  // A session is its cookie together with its origin proof (docs/security.md).
+  const sessionHeaders = (value: string) => ({
+    cookie: `relay_review_session=${value}`,
+    [SESSION_PROOF_HEADER]: sessionProofOf(value, TOKEN),
+  });
   beforeAll(async () => {
     const provisioned = await backend.provision();
     drop = provisioned.drop;
@@ -115,7 +120,7 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
       });
       const sid = newPersonSessionId();
       await openPersonSession(store.db, sid, personKey(person), now + 3600_000, now);
-      cookies.set(role, `relay_review_session=${createSessionValue(TOKEN, now, 3600, "0", sid)}`);
+      cookies.set(role, sessionHeaders(createSessionValue(TOKEN, now, 3600, "0", sid)));
     }
   }, 120_000);
   afterAll(async () => {
@@ -144,7 +149,7 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
       if (isExemptPath(r.path)) continue;
       for (const m of r.methods) {
         const res = await send(m, r.path, {
-          cookie: cookies.get(role)!,
+          ...cookies.get(role)!,
           // A client's own claim to be someone is discarded, never believed.
           [PRINCIPAL_HEADER]: Buffer.from('{"kind":"owner_token"}').toString("base64url"),
         });
@@ -158,7 +163,7 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
     expect(wrong).toEqual([]);
     // What the handler is told: this person, not the owner the client claimed to be.
     const res = await send("GET", "/api/reviews", {
-      cookie: cookies.get(role)!,
+      ...cookies.get(role)!,
       [PRINCIPAL_HEADER]: Buffer.from('{"kind":"owner_token"}').toString("base64url"),
     });
     const told = res.headers.get(`x-middleware-request-${PRINCIPAL_HEADER}`);
@@ -196,7 +201,7 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
     });
     const sid = newPersonSessionId();
     await openPersonSession(store.db, sid, personKey(nobody), now + 3600_000, now);
-    const noRole = `relay_review_session=${createSessionValue(TOKEN, now, 3600, "0", sid)}`;
+    const noRole = sessionHeaders(createSessionValue(TOKEN, now, 3600, "0", sid));
     const { registerOwnerTokenUseLogger } = await import("@/lib/auth/owner-token-use");
     registerOwnerTokenUseLogger(async () => {});
     for (const r of ALL) {
@@ -204,7 +209,7 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
       for (const m of r.methods) {
         const bearer = await send(m, r.path, { authorization: `Bearer ${TOKEN}` });
         expect(bearer.headers.get("x-middleware-next"), `${m} ${r.path}`).toBe("1");
-        const none = await send(m, r.path, { cookie: noRole });
+        const none = await send(m, r.path, noRole);
         expect(none.status, `${m} ${r.path}`).toBe(403);
       }
     }
@@ -212,8 +217,11 @@ describe.each(BACKENDS)("every route × role through the proxy on $name", (backe
 
   test("a person's session whose record is gone is signed out, never taken for the owner", async () => {
     const sid = newPersonSessionId();
-    const cookie = `relay_review_session=${createSessionValue(TOKEN, Date.now(), 3600, "0", sid)}`;
-    const res = await send("GET", "/api/reviews", { cookie });
+    const res = await send(
+      "GET",
+      "/api/reviews",
+      sessionHeaders(createSessionValue(TOKEN, Date.now(), 3600, "0", sid)),
+    );
     expect(res.status).toBe(401);
   });
 });
