@@ -11,7 +11,7 @@ import { getAuthConfig, type OwnerToken } from "@/lib/auth/owner-token";
 import { registerOwnerTokenUseLogger } from "@/lib/auth/owner-token-use";
 import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
 import { sessionStanding } from "@/lib/auth/session-epoch-store";
-import { withPerson } from "@/lib/store/people";
+import { withPerson } from "@/lib/auth/people-store";
 import { describeStoreTarget } from "@/lib/store/config";
 import { getDb, getStore } from "@/lib/store/db";
 import { ensureFirstStart } from "@/lib/store/first-start";

@@ -24,8 +24,6 @@ import {
   type Actor,
   type ActorKind,
 } from "@/lib/events/actor";
-import { principalActor } from "@/lib/auth/principal";
-import { currentPrincipal } from "@/lib/auth/request-principal";
 import { chainHead, lockChain, nextEventSeq, sealNewRow, storedJson } from "@/lib/store/audit";
 import { describeOwnerTokenUse, type OwnerTokenUse } from "@/lib/events/owner-token-use";
 import type { Db } from "@/lib/store/db";
@@ -106,25 +104,6 @@ export async function appendEvent(db: Db, input: AppendEventInput): Promise<Appe
   });
 }
 
-/**
- * Appends an owner action to the audit log. The action itself has already happened: a log write
- * that fails is reported on stderr rather than turning a saved decision into a 500 (the caller
- * would retry and decide twice). The actor is the request's principal (the owner token outside a
- * request, lib/auth/request-principal.ts) unless the caller names another.
- */
-export async function auditOwnerAction(
-  db: Db,
-  input: Omit<AppendEventInput, "actor" | "id"> & { actor?: string | Actor },
-): Promise<void> {
-  try {
-    await appendEvent(db, { actor: principalActor(currentPrincipal()), ...input });
-  } catch (error) {
-    console.error(
-      `[events] could not log ${input.kind}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
 /** Logs one use of the owner token as a principal (lib/auth/owner-token-use.ts): break-glass evidence. */
 export async function logOwnerTokenUse(db: Db, use: OwnerTokenUse): Promise<void> {
   await appendEvent(db, {
@@ -143,13 +122,19 @@ export async function logShareLinkView(
   db: Db,
   view: { linkId: string; reviewId: string; revision: number },
 ): Promise<void> {
-  await auditOwnerAction(db, {
-    kind: "share_link.viewed",
-    actor: shareLinkActor(view.linkId),
-    reviewId: view.reviewId,
-    summary: `Share link ${view.linkId} viewed (revision ${view.revision})`,
-    detail: { linkId: view.linkId, revision: view.revision },
-  });
+  try {
+    await appendEvent(db, {
+      kind: "share_link.viewed",
+      actor: shareLinkActor(view.linkId),
+      reviewId: view.reviewId,
+      summary: `Share link ${view.linkId} viewed (revision ${view.revision})`,
+      detail: { linkId: view.linkId, revision: view.revision },
+    });
+  } catch (error) {
+    console.error(
+      `[events] could not log share_link.viewed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** A stored event as the UI and the webhook deliveries read it; `isRead` only where a read was joined. */

@@ -99,7 +99,7 @@ beforeAll(async () => {
   Object.assign(process.env, idp.env);
   const { registerSessionStandingReader } = await import("@/lib/auth/session-epoch");
   const { sessionStanding } = await import("@/lib/auth/session-epoch-store");
-  const { withPerson } = await import("@/lib/store/people");
+  const { withPerson } = await import("@/lib/auth/people-store");
   const { getDb } = await import("@/lib/store/db");
   registerSessionStandingReader(async (id) => {
     const db = await getDb();

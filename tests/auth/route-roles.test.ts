@@ -19,7 +19,7 @@ import { registerSessionStandingReader } from "@/lib/auth/session-epoch";
 import { sessionStanding } from "@/lib/auth/session-epoch-store";
 import { isExemptPath } from "@/lib/auth/check";
 import { openStore, type Store } from "@/lib/store/db";
-import { openPersonSession, upsertPersonAtSignIn, withPerson } from "@/lib/store/people";
+import { openPersonSession, upsertPersonAtSignIn, withPerson } from "@/lib/auth/people-store";
 import { BACKENDS } from "@/tests/store/support/backends";
 
 const TOKEN = "an-owner-token-for-the-route-role-test-0123456789";

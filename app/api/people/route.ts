@@ -3,7 +3,7 @@ import { effectiveRole } from "@/lib/auth/people";
 import { personKey } from "@/lib/auth/principal";
 import { jsonResponse, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { listPeople } from "@/lib/store/people";
+import { listPeople } from "@/lib/auth/people-store";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

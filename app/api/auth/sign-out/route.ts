@@ -9,7 +9,7 @@ import {
 import { currentSessionEpoch, signOutSession } from "@/lib/auth/session-epoch-store";
 import { withRoute } from "@/lib/http/route";
 import { isPersonSessionId } from "@/lib/auth/people";
-import { closePersonSession } from "@/lib/store/people";
+import { closePersonSession } from "@/lib/auth/people-store";
 import { getDb } from "@/lib/store/db";
 
 export const runtime = "nodejs";

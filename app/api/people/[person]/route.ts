@@ -4,8 +4,8 @@ import { effectiveRole } from "@/lib/auth/people";
 import { AppError } from "@/lib/errors";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
-import { assignRole } from "@/lib/store/people";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
+import { assignRole } from "@/lib/auth/people-store";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import { jsonResponse, noContent, parseParam, readJson, withRoute } from "@/lib/
 import { SetSecretRequestSchema, type SetSecretResponse } from "@/lib/secrets/api";
 import { getSecretKey } from "@/lib/secrets/key";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { deleteSecret, secretNameProblem, setSecret } from "@/lib/store/secrets";
 
 export const runtime = "nodejs";

@@ -21,7 +21,7 @@ import { currentSessionEpoch } from "@/lib/auth/session-epoch-store";
 import { htmlPageResponse } from "@/lib/http/html-page";
 import { getDb } from "@/lib/store/db";
 import { appendEvent } from "@/lib/store/events";
-import { openPersonSession, upsertPersonAtSignIn } from "@/lib/store/people";
+import { openPersonSession, upsertPersonAtSignIn } from "@/lib/auth/people-store";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

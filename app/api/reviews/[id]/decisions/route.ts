@@ -7,7 +7,7 @@ import {
   type ListDecisionsResponse,
 } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import {
   candidateConditions,
   decide,

@@ -7,7 +7,7 @@ import {
   type ListShareLinksResponse,
 } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { getReview, reviewExists } from "@/lib/store/reviews";
 import { createShareLink, listShareLinks } from "@/lib/store/share-links";
 import { hashShareToken, newShareToken, shareLinkView } from "@/lib/workbench/share";

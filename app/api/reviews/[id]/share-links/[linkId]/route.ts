@@ -4,7 +4,7 @@ import { ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import type { ShareLinkView } from "@/lib/decisions/api";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { listShareLinks, revokeShareLink } from "@/lib/store/share-links";
 import { shareLinkView } from "@/lib/workbench/share";
 

@@ -1,7 +1,7 @@
 import { DecisionIdSchema, ReviewIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { approveDecision } from "@/lib/workbench/decisions";
 import { isPending } from "@/lib/decisions/four-eyes";
 

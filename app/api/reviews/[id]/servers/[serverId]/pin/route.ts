@@ -2,7 +2,7 @@ import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
 import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { syncReviewWatches } from "@/lib/store/watches";
 import { watchSettingsFromEnv } from "@/lib/watch/schedule";
 import { pinLatest } from "@/lib/workbench/surface";
