@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/support/chromium";
+import { E2E_EGRESS_ALLOW } from "./e2e/support/egress";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -38,6 +39,8 @@ export default defineConfig({
       RELAY_REVIEW_TOKEN: process.env.E2E_TOKEN ?? "e2e-owner-token-0123456789abcdef0123456789",
       // The hostile fixtures' launchers (config/launchers.json, `fixture: true`) are allowlisted only with this.
       RELAY_REVIEW_ALLOW_FIXTURES: "1",
+      // The specs' loopback servers, each on a port named here (loopback needs its port named).
+      RELAY_REVIEW_EGRESS_ALLOW: E2E_EGRESS_ALLOW,
     },
   },
 });

@@ -461,7 +461,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     tokenTtlSeconds: flag(argv, "--token-ttl", 3600),
     revocation: !argv.includes("--no-revocation"),
   });
-  process.stdout.write(`listening ${demo.mcpUrl}\nauthorization server ${demo.issuer}\n`);
+  const hostPort = (u: string) => new URL(u).host;
+  process.stdout.write(
+    `listening ${demo.mcpUrl}\nauthorization server ${demo.issuer}\n` +
+      // The workbench reaches a loopback address only on a port its egress allowlist names.
+      `start the workbench with RELAY_REVIEW_EGRESS_ALLOW=${hostPort(demo.mcpUrl)},${hostPort(demo.issuer)}\n`,
+  );
   const stop = () => void demo.close().then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

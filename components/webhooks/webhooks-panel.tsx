@@ -89,9 +89,10 @@ export function WebhooksPanel() {
       >
         <h2 style={{ margin: 0 }}>Add a webhook</h2>
         <p className="small muted" style={{ margin: 0 }}>
-          Deliveries go through the workbench&apos;s egress allowlist (RELAY_REVIEW_EGRESS_ALLOW;
-          loopback only by default) and are retried with backoff. A Slack incoming-webhook URL is
-          itself a credential: set it on the Secrets page and write <code>{"${NAME}"}</code> here.
+          Deliveries go through the workbench&apos;s egress allowlist (RELAY_REVIEW_EGRESS_ALLOW,
+          empty by default; a loopback receiver needs an entry naming its port, e.g. 127.0.0.1:9000)
+          and are retried with backoff. A Slack incoming-webhook URL is itself a credential: set it
+          on the Secrets page and write <code>{"${NAME}"}</code> here.
         </p>
         <div className="row">
           <label className="stack" style={{ gap: 4 }}>

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { SIGNATURE_HEADER, verifySignature } from "../../lib/watch/webhook-payload";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, ndjson } from "../support/surface";
+import { E2E_EGRESS } from "../support/egress";
 
 test.beforeEach(async ({ context }) => {
   await signIn(context);
@@ -52,8 +52,9 @@ test("[webhooks]: added in the UI, its test delivery reaches a loopback receiver
       res.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const { host, port } = E2E_EGRESS.webhook;
+  await new Promise<void>((resolve) => receiver.listen(port, host, resolve));
+  const url = `http://${host}:${port}/hook`;
   try {
     await page.goto("/webhooks");
     const add = page.getByRole("form", { name: "Add a webhook" });

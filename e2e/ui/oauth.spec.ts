@@ -21,6 +21,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { expect, test, type Page } from "@playwright/test";
 import { startOAuthDemo, type OAuthDemo } from "../../servers/knowledge-mcp-oauth";
 import { OWNER_TOKEN } from "../support/auth";
+import { egressAllowFor } from "../../tests/support/egress";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DATA = path.resolve(ROOT, `${process.env.E2E_DATA_DIR ?? ".data-e2e"}-oauth-own`);
@@ -57,6 +58,8 @@ test.beforeAll(async () => {
       RELAY_REVIEW_DATA: DATA,
       RELAY_REVIEW_TOKEN: OWNER_TOKEN,
       DATABASE_URL: "",
+      // The demo's two listeners, granted as an operator would (loopback needs its port named).
+      RELAY_REVIEW_EGRESS_ALLOW: egressAllowFor(demo.mcpUrl, demo.issuer),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

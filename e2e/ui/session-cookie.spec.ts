@@ -13,12 +13,13 @@
 import { expect, test } from "@playwright/test";
 import { startCookieThief } from "../../tests/fixtures/servers/cookie-thief";
 import { bearer, SESSION_COOKIE, sessionHeaders, signIn } from "../support/auth";
+import { E2E_EGRESS } from "../support/egress";
 
 test("Connect to an authorization server on the workbench's host: the browser stays, the session cookie never reaches the server", async ({
   browser,
   baseURL,
 }) => {
-  const thief = await startCookieThief("127.0.0.1");
+  const thief = await startCookieThief(E2E_EGRESS.thief.host, { port: E2E_EGRESS.thief.port });
   const context = await browser.newContext({ baseURL });
   try {
     await signIn(context);

@@ -14,6 +14,7 @@ import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { startCookieThief } from "../../tests/fixtures/servers/cookie-thief";
 import { bearer, SESSION_COOKIE, signIn } from "../support/auth";
+import { E2E_EGRESS } from "../support/egress";
 
 type Replayed = { status: number; location: string | undefined; body: string };
 
@@ -67,8 +68,9 @@ test("a cookie an authorization server's redirect captured on another port of th
   baseURL,
 }) => {
   const capture = await startCookieThief("127.0.0.1");
-  const hostile = await startCookieThief("127.0.0.2", {
+  const hostile = await startCookieThief(E2E_EGRESS.hostile.host, {
     authorizeRedirectTo: `${capture.base}/authorize?stolen=1`,
+    port: E2E_EGRESS.hostile.port,
   });
   const context = await browser.newContext({ baseURL });
   try {

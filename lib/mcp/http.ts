@@ -25,6 +25,54 @@ import type { EgressGuard } from "@/lib/mcp/types";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
+/**
+ * The largest single message read from an upstream HTTP server: a JSON body, or one event of an
+ * event stream. While the surface is read `totalBytes` bounds everything; once a gate relays, byte
+ * counting stops, and without this one endless answer would grow memory until the host gives out.
+ * 32 MiB, as MAX_STDIO_LINE_BYTES on stdio: a large tool result fits; more fails closed.
+ */
+export const MAX_HTTP_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/** The error for an upstream HTTP message past MAX_HTTP_MESSAGE_BYTES. */
+export function messageTooLong(bytes: number): string {
+  return `the server sent more than ${MAX_HTTP_MESSAGE_BYTES} bytes in one HTTP message (${bytes} bytes so far; bound MAX_HTTP_MESSAGE_BYTES); the connection was closed`;
+}
+
+/**
+ * A counter of the bytes of the message being read, fed each chunk: the whole body, or for an
+ * event stream the bytes since the last event's end (an empty line). A CR is not counted as a
+ * line end, so `\r\r` never ends an event here: a stricter count, never a looser one.
+ */
+export function messageCounter(contentType: string | null): (chunk: Uint8Array) => number {
+  let bytes = 0;
+  if (!(contentType ?? "").toLowerCase().includes("text/event-stream"))
+    return (chunk) => (bytes += chunk.byteLength);
+  let afterLineEnd = false;
+  const onlyCr = (chunk: Uint8Array, from: number, to: number) => {
+    for (let i = from; i < to; i++) if (chunk[i] !== 0x0d) return false;
+    return true;
+  };
+  // Line by line with indexOf (native), not byte by byte: a relayed stream may carry many MiB.
+  return (chunk) => {
+    let at = 0;
+    while (at < chunk.length) {
+      const lf = chunk.indexOf(0x0a, at);
+      const end = lf < 0 ? chunk.length : lf;
+      // Content, unless empty or the CR of a CRLF (a line of CRs alone is counted: stricter).
+      const length = end - at;
+      if (length > 2 || (length > 0 && !onlyCr(chunk, at, end))) {
+        afterLineEnd = false;
+        bytes += end - at;
+      }
+      if (lf < 0) break;
+      bytes = afterLineEnd ? 0 : bytes + 1;
+      afterLineEnd = true;
+      at = lf + 1;
+    }
+    return bytes;
+  };
+}
+
 export function countingFetch(
   guard: InspectionGuard,
   egress: EgressGuard | null,
@@ -46,10 +94,19 @@ export function countingFetch(
       ...(egress ? { redirect: "error" as const } : {}),
     });
     if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
+    const message = messageCounter(res.headers.get("content-type"));
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (!guard.addBytes(chunk.byteLength)) {
           controller.error(new Error("response exceeded the totalBytes limit"));
+          return;
+        }
+        const bytes = message(chunk);
+        if (bytes > MAX_HTTP_MESSAGE_BYTES) {
+          // Fails closed: the session ends (the gate closes its upstream), not only this request.
+          const text = messageTooLong(bytes);
+          guard.trip({ code: "protocol_error", message: text });
+          controller.error(new Error(text));
           return;
         }
         controller.enqueue(chunk);

@@ -10,6 +10,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const env = (extra: Record<string, string> = {}) => ({
   RELAY_REVIEW_ROOT: ROOT,
   RELAY_REVIEW_DATA: mkdtempSync(path.join(tmpdir(), "rr-data-")),
+  // The HTTP targets below are on 127.0.0.1:9: loopback is admitted only by an entry naming its port.
+  RELAY_REVIEW_EGRESS_ALLOW: "127.0.0.1:9",
   ...extra,
 });
 const stdio = (command: string, args: string[], envNames: string[] = []) => ({
@@ -151,6 +153,11 @@ describe("launcher allowlist", () => {
     expect(refusal(metadata)).toMatch(/^refused: egress refused/);
     // No variable asked for: no entry needed.
     expect((await resolveInspectTarget(http("http://127.0.0.1:9/mcp"), env())).ok).toBe(true);
+    const unnamed = await resolveInspectTarget(
+      http("http://127.0.0.1:9/mcp"),
+      env({ RELAY_REVIEW_EGRESS_ALLOW: "" }),
+    );
+    expect(unnamed.ok || unnamed.error.message).toContain("RELAY_REVIEW_EGRESS_ALLOW=127.0.0.1:9");
     const unlisted = await resolveInspectTarget(
       http("http://127.0.0.1:9/mcp", { Authorization: "MCP_TOKEN" }),
       env({ MCP_TOKEN: "Bearer t" }),

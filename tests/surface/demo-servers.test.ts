@@ -69,7 +69,15 @@ describe("demo servers", { timeout: 90_000 }, () => {
           headerEnv: {},
         },
       };
-      const resolved = await resolveInspectTarget(server, {});
+      const port = new URL(http.url).port;
+      // Loopback is admitted only by an entry naming its port; the refusal names the entry to add.
+      const unnamed = await resolveInspectTarget(server, {});
+      expect(unnamed.ok || unnamed.error.message).toMatch(
+        new RegExp(`RELAY_REVIEW_EGRESS_ALLOW=.*127\\.0\\.0\\.1:${port}`),
+      );
+      const resolved = await resolveInspectTarget(server, {
+        RELAY_REVIEW_EGRESS_ALLOW: `127.0.0.1:${port},[::1]:${port}`,
+      });
       expect(resolved.ok).toBe(true);
       if (!resolved.ok) return;
       expect(resolved.target.kind === "http" && typeof resolved.target.fetch).toBe("function");

@@ -16,6 +16,7 @@ import { startWatch, type WatchRuntime } from "@/lib/watch/node/runtime";
 import { DEFAULT_WATCH_SETTINGS } from "@/lib/watch/schedule";
 import { startFarm, type Farm } from "./support/farm";
 import { pinnedReview, serverName } from "./support/setup";
+import { egressAllowFor } from "@/tests/support/egress";
 
 const INTERVAL_SECONDS = 4;
 const SERVERS = 4;
@@ -30,12 +31,15 @@ describe("scheduled re-inspection on the embedded store", () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "relay-review-watch-"));
     store = await openStore({ target: { kind: "pglite", dataDir: path.join(dir, "pglite") } });
     farm = await startFarm();
+    // The farm's port, granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(farm.url("any"));
   });
   afterAll(async () => {
     await runtime?.stop();
     await store?.close();
     await farm?.close();
     await fs.rm(dir, { recursive: true, force: true });
+    delete process.env.RELAY_REVIEW_EGRESS_ALLOW;
   });
 
   test("each pinned server once per interval; a change is announced once, blocks, and stales the decision", async () => {

@@ -46,12 +46,15 @@ describe.each(BACKENDS)("an owner edit that makes a decision stale, on $name", (
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    // The receiver's port, granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await store?.close();
     await new Promise((r) => receiver?.close(r));
     await drop?.();
     delete process.env.RELAY_REVIEW_SECRET_KEY;
+    delete process.env.RELAY_REVIEW_EGRESS_ALLOW;
   });
 
   test("adding trigger_deploy to the approved agent logs decision.stale by the owner, and the webhook delivers it", async () => {

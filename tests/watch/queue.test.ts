@@ -26,6 +26,7 @@ import { SIGNATURE_HEADER, verifySignature } from "@/lib/watch/webhook-payload";
 import { postgresBackend, TEST_DATABASE_URL } from "@/tests/store/support/backends";
 import { startFarm, type Farm } from "./support/farm";
 import { pinnedReview, serverName } from "./support/setup";
+import { egressAllowFor } from "@/tests/support/egress";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVERS = 20;
@@ -92,6 +93,11 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
         });
       });
       await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+      // The farm's and the receiver's ports, granted the way an operator would (loopback needs its port named).
+      process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(
+        farm.url("any"),
+        `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      );
     });
     afterAll(async () => {
       for (const p of procs)
@@ -103,6 +109,7 @@ describe.each(TEST_DATABASE_URL ? [postgresBackend(TEST_DATABASE_URL)] : [])(
       await drop?.();
       await fs.rm(dataDir, { recursive: true, force: true });
       delete process.env.RELAY_REVIEW_SECRET_KEY;
+      delete process.env.RELAY_REVIEW_EGRESS_ALLOW;
     });
 
     function start(name: string, script: string): Proc {

@@ -53,12 +53,15 @@ describe.each(BACKENDS)("webhooks and the audit log on $name", (backend) => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    // The receiver's port, granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await store?.close();
     await new Promise((r) => receiver?.close(r));
     await drop?.();
     delete process.env.RELAY_REVIEW_SECRET_KEY;
+    delete process.env.RELAY_REVIEW_EGRESS_ALLOW;
   });
 
   test("Test sends one signed delivery; the generated secret lives in the secret store only", async () => {

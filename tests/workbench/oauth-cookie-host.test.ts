@@ -14,6 +14,7 @@ import { createReview } from "@/lib/store/reviews";
 import { beginConnect } from "@/lib/workbench/oauth-flow";
 import { pgliteBackend } from "@/tests/store/support/backends";
 import { startCookieThief, type CookieThief } from "@/tests/fixtures/servers/cookie-thief";
+import { egressAllowFor } from "@/tests/support/egress";
 
 process.env.RELAY_REVIEW_SECRET_KEY = newSecretKey().toString("base64");
 
@@ -59,6 +60,8 @@ describe("Connect never sends the browser to a host of the workbench", () => {
   test("an authorization server on 127.0.0.1 (the workbench's host, another port) is refused, naming the host", async () => {
     const thief = await startCookieThief("127.0.0.1");
     thieves.push(thief);
+    // Granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(thief.mcpUrl);
     const reviewId = await reviewFor(thief.mcpUrl);
     const started = beginConnect(store.db, {
       reviewId,
@@ -73,6 +76,8 @@ describe("Connect never sends the browser to a host of the workbench", () => {
   test("the same server under another loopback name (127.0.0.2) may be visited", async () => {
     const thief = await startCookieThief("127.0.0.2");
     thieves.push(thief);
+    // Granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(thief.mcpUrl);
     const reviewId = await reviewFor(thief.mcpUrl);
     const { authorizationUrl } = await beginConnect(store.db, {
       reviewId,

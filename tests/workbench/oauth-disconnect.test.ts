@@ -21,6 +21,7 @@ import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { loadReviewServer } from "@/lib/workbench/surface";
 import { startOAuthDemo, type OAuthDemo } from "@/servers/knowledge-mcp-oauth";
 import { BACKENDS } from "@/tests/store/support/backends";
+import { egressAllowFor } from "@/tests/support/egress";
 
 process.env.RELAY_REVIEW_SECRET_KEY ??= newSecretKey().toString("base64");
 
@@ -96,6 +97,10 @@ describe.each(BACKENDS)("Disconnect on $name", (backend) => {
     demos.without = await startOAuthDemo({ port: 0, authPort: 0, revocation: false });
     demos.gone = await startOAuthDemo({ port: 0, authPort: 0 });
     demos.refusing = await startOAuthDemo({ port: 0, authPort: 0 });
+    // The demos' listeners, granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(
+      ...Object.values(demos).flatMap((d) => (d ? [d.mcpUrl, d.issuer] : [])),
+    );
     const provisioned = await backend.provision();
     drop = provisioned.drop;
     store = await openStore({ target: provisioned.target });

@@ -19,6 +19,7 @@ import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { loadReviewServer } from "@/lib/workbench/surface";
 import { startOAuthDemo, type OAuthDemo } from "@/servers/knowledge-mcp-oauth";
 import { BACKENDS } from "@/tests/store/support/backends";
+import { egressAllowFor } from "@/tests/support/egress";
 
 // The secret store's key is resolved once per process (lib/secrets/key.ts): give it one first.
 process.env.RELAY_REVIEW_SECRET_KEY = newSecretKey().toString("base64");
@@ -57,6 +58,8 @@ describe.each(BACKENDS)("Connect on $name", (backend) => {
 
   beforeAll(async () => {
     demo = await startOAuthDemo({ port: 0, authPort: 0 });
+    // The demo's two listeners, granted the way an operator would (loopback needs its port named).
+    process.env.RELAY_REVIEW_EGRESS_ALLOW = egressAllowFor(demo.mcpUrl, demo.issuer);
     const provisioned = await backend.provision();
     drop = provisioned.drop;
     store = await openStore({ target: provisioned.target });

@@ -97,10 +97,25 @@ describe("pinnedEgressFetch, over a real socket", () => {
 
   test("reaches a server whose address the policy allows", async () => {
     const res = await pinnedEgressFetch(
-      policy("127.0.0.0/8"),
+      policy(`127.0.0.1:${port}`),
       rebinding(["127.0.0.1"]),
     )(new URL(`http://relay.test:${port}/`));
     expect(await res.text()).toBe("reached");
+  });
+
+  test("a loopback range without a port admits no loopback port at connect time (issue 28, finding 16)", async () => {
+    for (const entry of ["127.0.0.0/8", "0.0.0.0/0", "relay.test"]) {
+      const fetchOnce = pinnedEgressFetch(policy(entry), rebinding(["127.0.0.1"]));
+      for (const url of [`http://relay.test:${port}/`, `http://127.0.0.1:${port}/`]) {
+        const error = await fetchOnce(new URL(url)).then(
+          () => null,
+          (e: unknown) => e as Error & { cause?: Error },
+        );
+        expect(error?.cause?.message, `${entry} ${url}`).toContain(
+          `127.0.0.1 (loopback) port ${port}`,
+        );
+      }
+    }
   });
 
   test("an entry with a port admits that port only, also for a redirect at connect time", async () => {

@@ -11,7 +11,12 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { isIP, type LookupFunction } from "node:net";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
-import { addressClass, isAddressAllowed, isHostAllowed, type EgressPolicy } from "@/lib/mcp/egress";
+import {
+  addressClass,
+  isAddressAllowed,
+  isResolvedAllowed,
+  type EgressPolicy,
+} from "@/lib/mcp/egress";
 
 export type ResolveAll = (
   hostname: string,
@@ -28,9 +33,9 @@ export function checkedLookup(
   return (hostname, options, callback) => {
     resolveAll(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
-      const refused = isHostAllowed(hostname, policy, port)
-        ? []
-        : addresses.filter((a) => !isAddressAllowed(a.address, policy, port));
+      const refused = addresses.filter(
+        (a) => !isResolvedAllowed(hostname, a.address, policy, port),
+      );
       if (refused.length > 0 || addresses.length === 0) {
         const what =
           addresses.length === 0
