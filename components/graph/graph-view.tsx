@@ -38,6 +38,7 @@ import {
   type GraphNames,
 } from "./view-model";
 import { PathsTable } from "./paths-table";
+import { TrifectaLegs } from "./trifecta-legs";
 import "./graph.css";
 
 /** Paths listed beside the graph before "Show all". */
@@ -432,6 +433,7 @@ export function GraphView(props: {
           details={details}
         />
       </div>
+      <TrifectaLegs agents={analysis.agents} agentName={names.agent} />
 
       <AfterTheGraph>
         <div className="rr-paths">

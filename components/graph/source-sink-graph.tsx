@@ -14,6 +14,7 @@ import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { shownName } from "@/lib/model/prose";
 import type { GraphSectionData, ToolDetail } from "@/lib/graph/section";
+import { trifectaLegViews, type TrifectaLegView } from "@/lib/graph/trifecta";
 import type { GraphDetails } from "./graph-view";
 import { fitText } from "./fit-text";
 import { groupCount, nodeLabels } from "./node-labels";
@@ -121,6 +122,42 @@ function firstBand(svg: SVGSVGElement, height: number): Band | null {
 /** Whether [top, bottom] meets the band (no band: everything does). */
 const meets = (band: Band | null, top: number, bottom: number) =>
   band === null || (bottom >= band.top && top <= band.bottom);
+
+/** Height of a trifecta leg mark; it straddles the bottom border of the agent's session. */
+const LEG_H = 12;
+const LEG_CHAR_W = 5.6;
+const legWidth = (label: string) => Math.round(label.length * LEG_CHAR_W + 10);
+
+/** One drawn leg of the lethal trifecta, under its agent's node. */
+type LegMark = TrifectaLegView & {
+  mark: string;
+  agentKey: string;
+  x: number;
+  y: number;
+  w: number;
+};
+
+/**
+ * The trifecta's legs of every drawn agent that holds at least one, side by side on the bottom
+ * border of its session (the separation marker sits on the top one). Held legs are filled, the
+ * others dashed, so an agent where all three are filled holds the lethal trifecta.
+ */
+function legMarks(analysis: Analysis, layout: GraphLayout): LegMark[] {
+  const out: LegMark[] = [];
+  for (const a of analysis.agents) {
+    const n = layout.byKey.get(`agent:${a.agentId}`);
+    if (!n || n.kind !== "agent") continue;
+    const views = trifectaLegViews(a.trifecta);
+    if (!views.some((v) => v.present)) continue;
+    let x = n.x;
+    for (const v of views) {
+      const w = legWidth(v.short);
+      out.push({ ...v, mark: `${n.key}:${v.key}`, agentKey: n.key, x, y: n.y + n.h + 1, w });
+      x += w + 3;
+    }
+  }
+  return out;
+}
 
 /** A tool's details: undefined while not fetched, null when the analysis has no such tool. */
 type ToolLookup = (key: string) => ToolDetail | null | undefined;
@@ -294,6 +331,7 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
   const controls = useMemo(() => placeControls(analysis, layout, names), [analysis, layout, names]);
   const labels = useMemo(() => visibleLabels(analysis, layout, names), [analysis, layout, names]);
   const blocked = useMemo(() => blockedServers(analysis), [analysis]);
+  const legs = useMemo(() => legMarks(analysis, layout), [analysis, layout]);
   const controlsRef = useRef(controls);
   useEffect(() => {
     controlsRef.current = controls;
@@ -574,6 +612,36 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         .attr("data-cut", (c) => c.key)
         .on("mouseenter", (event: MouseEvent, c) => showTip(event, c.tooltip))
         .on("mouseleave", hideTip);
+      // The trifecta's legs under each agent; their words are in the list under the graph
+      // (TrifectaLegs), so the marks are hidden from assistive technology, not duplicated.
+      const legSel = gMarks
+        .selectAll<SVGGElement, LegMark>("g.leg")
+        .data(band ? legs.filter((l) => meets(band, l.y, l.y + LEG_H)) : legs, (l) => l.mark)
+        .join((enter) => {
+          const g = enter.append("g").attr("aria-hidden", "true");
+          g.append("rect");
+          g.append("text");
+          g.append("title");
+          return g;
+        })
+        .attr("class", (l) => `leg ${l.present ? "present" : "absent"}`)
+        .attr("transform", (l) => `translate(${l.x},${l.y})`)
+        .attr("data-leg", (l) => l.mark)
+        .on("mouseenter", (event: MouseEvent, l) => showTip(event, [l.text]))
+        .on("mouseleave", hideTip);
+      legSel
+        .select("rect")
+        .attr("width", (l) => l.w)
+        .attr("height", LEG_H)
+        .attr("rx", 3);
+      legSel
+        .select("text")
+        .attr("x", 5)
+        .attr("y", 9)
+        .text((l) => l.short);
+      legSel.select("title").text((l) => l.text);
+      if (reorder) legSel.raise();
+
       cutSel.select("path.stub").attr("d", "M0,0H30");
       cutSel.select("path.mark").attr("d", "M31,-7L25,7M37,-7L31,7");
       cutSel.select("text").attr("x", 2).attr("y", -5).text("cut");
@@ -608,7 +676,18 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
       cancelled = true;
       clearTimeout(rest);
     };
-  }, [analysis, layout, highlight, selectedKey, activeKey, controls, names, labels, queryClient]);
+  }, [
+    analysis,
+    layout,
+    highlight,
+    selectedKey,
+    activeKey,
+    controls,
+    names,
+    labels,
+    legs,
+    queryClient,
+  ]);
 
   const onKeyDown = (event: React.KeyboardEvent<SVGSVGElement>) => {
     const target = (event.target as Element).closest?.("g.gnode");

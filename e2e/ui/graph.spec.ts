@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { createDemoReview as demoReviewInput } from "@/lib/review/demo";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 import {
@@ -604,5 +605,70 @@ test("[graph]: a graph taller than its scroll box paints the rows in view first,
   );
   expect(banded).toEqual(atOnce);
   await whole.close();
+  expect(errors).toEqual([]);
+});
+
+test("[graph]: an agent holding the lethal trifecta has its three legs drawn under it, the private-data leg included, with the tools of each listed in words", async ({
+  page,
+}) => {
+  const errors = failOnPageErrors(page);
+  // The demo, with list_spaces reading private data (the private repository of GitHub's public
+  // issue → private repo → public PR chain) and trigger_deploy also sending data out.
+  const review = demoReviewInput();
+  for (const t of review.tools) {
+    if (t.tool === "list_spaces") t.roles = ["reads_private_data"];
+    if (t.tool === "trigger_deploy") t.roles = ["deploys_or_destroys", "network_or_shares"];
+  }
+  const res = await page.request.post("/api/reviews", { data: { review }, headers: bearer });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/reviews/${id}?section=graph`);
+  const graph = page.getByTestId("graph-svg");
+  await expect(graph.locator(`g.gnode[data-key="agent:on-call"]`)).toBeVisible();
+
+  // Drawn: three labelled legs under the on-call agent, every one held (filled).
+  for (const [leg, label] of [
+    ["untrustedInput", "untrusted"],
+    ["privateData", "private data"],
+    ["outboundCommunication", "outbound"],
+  ] as const) {
+    const mark = graph.locator(`g.leg[data-leg="agent:on-call:${leg}"]`);
+    await expect(mark).toBeVisible();
+    await expect(mark).toHaveClass(/\bpresent\b/);
+    await expect(mark).toContainText(label);
+  }
+  // Under the agent's box (the focus ring around it may overlap), not on it.
+  const agentBox = await graph.locator(`g.gnode[data-key="agent:on-call"] rect.box`).boundingBox();
+  const legBox = await graph.locator(`g.leg[data-leg="agent:on-call:privateData"]`).boundingBox();
+  expect(legBox!.y).toBeGreaterThanOrEqual(agentBox!.y + agentBox!.height);
+
+  // In words: the tools behind each leg, the private-data reader (drawn in no column) among them.
+  const list = page.getByTestId("graph-trifecta");
+  const onCall = list.locator(`li[data-agent="on-call"]`);
+  await expect(onCall).toContainText("on-call agent holds the lethal trifecta");
+  await expect(onCall.locator(`li[data-leg="privateData"]`)).toHaveText(
+    "Private data: 1 tool reading private data (list_spaces)",
+  );
+  await expect(onCall.locator(`li[data-leg="outboundCommunication"]`)).toHaveText(
+    "Outbound: 1 tool sending data out or sharing (trigger_deploy)",
+  );
+  await expect(onCall.locator(`li[data-leg="untrustedInput"]`)).toContainText(
+    "Untrusted input: 3 tools returning text from outside writers",
+  );
+  // The documentation agent holds one leg only: listed as such, its other legs not held.
+  const docs = list.locator(`li[data-agent="docs-agent"]`);
+  await expect(docs).toContainText("documentation agent holds some legs");
+  await expect(docs.locator(`li[data-leg="privateData"]`)).toHaveText("Private data: not held");
+
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  const { violations } = await new AxeBuilder({ page })
+    .include('[data-testid="graph-section"]')
+    .analyze();
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+  expect(await labelNameMismatches(page)).toEqual([]);
   expect(errors).toEqual([]);
 });

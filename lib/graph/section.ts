@@ -37,6 +37,7 @@ import type { AgentId } from "@/lib/ids";
 import type { Finding } from "@/lib/model/findings";
 import type { EdgeId, NodeId } from "@/lib/model/ids";
 import type { ToolRole } from "@/lib/review/schema";
+import type { GraphTrifectaLeg } from "./trifecta";
 
 /** `focus`: the nodes on paths to sensitive sinks (the default view); `whole`: every node. */
 export type GraphScope = "focus" | "whole";
@@ -119,11 +120,12 @@ export type GraphAgent = Pick<
   | "reliesOnSuggestions"
 > & {
   toolCount: number;
+  /** The legs with the tools that make each (the first TRIFECTA_LEG_TOOLS_MAX), for the graph's leg marks. */
   trifecta: {
     met: boolean;
-    untrustedInput: { present: boolean };
-    privateData: { present: boolean };
-    outboundCommunication: { present: boolean };
+    untrustedInput: GraphTrifectaLeg;
+    privateData: GraphTrifectaLeg;
+    outboundCommunication: GraphTrifectaLeg;
   };
   ruleOfTwo: {
     untrustedInput: { present: boolean };

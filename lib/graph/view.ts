@@ -25,6 +25,7 @@ import {
   type PathDetail,
   type ToolDetail,
 } from "./section";
+import { graphLeg } from "./trifecta";
 
 /** The group key a node is drawn in (as components/graph/layout.ts groups them), or null. */
 function groupOf(n: GraphNode): string | null {
@@ -154,9 +155,9 @@ export function graphSectionData(
       pathCount: a.pathCount,
       trifecta: {
         met: a.trifecta.met,
-        untrustedInput: leg(a.trifecta.untrustedInput),
-        privateData: leg(a.trifecta.privateData),
-        outboundCommunication: leg(a.trifecta.outboundCommunication),
+        untrustedInput: graphLeg(a.trifecta.untrustedInput),
+        privateData: graphLeg(a.trifecta.privateData),
+        outboundCommunication: graphLeg(a.trifecta.outboundCommunication),
       },
       ruleOfTwo: {
         untrustedInput: leg(a.ruleOfTwo.untrustedInput),
