@@ -23,6 +23,9 @@ export const EVENT_KINDS = {
   // Its own group: a pipeline's bearer calls would otherwise bury the owner actions.
   "auth.owner_token": { group: "access", label: "Owner token used" },
   "share_link.viewed": { group: "access", label: "Share link viewed" },
+  // Issue 31: what the gate's detector flagged in relayed text, and the tokens it reports with.
+  "content.flagged": { group: "detection", label: "Content flagged" },
+  "reporting_token.created": { group: "audit", label: "Reporting token created" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;
@@ -65,7 +68,7 @@ export type ListEventsResponse = z.infer<typeof ListEventsResponseSchema>;
 export const EventFilterSchema = z.object({
   reviewId: z.string().max(80).optional(),
   kind: EventKindSchema.optional(),
-  group: z.enum(["drift", "schedule", "audit", "access"]).optional(),
+  group: z.enum(["drift", "schedule", "audit", "access", "detection"]).optional(),
   isUnreadOnly: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });
