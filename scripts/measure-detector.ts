@@ -1,11 +1,12 @@
 /**
- * Writes lib/detection/measured.json: the held-out figures (lib/detection/eval.ts) that every count
+ * Writes lib/detection/measured.ts: the held-out figures (lib/detection/eval.ts) that every count
  * prints beside it (lib/detection/figures.ts). Run after retraining: `npx tsx scripts/measure-detector.ts`.
  * Deterministic but for measuredAt (the date, no time).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import * as prettier from "prettier";
 import { findRoot, heldOutSlices, measure } from "../lib/detection/eval";
 
 const root = findRoot();
@@ -33,7 +34,15 @@ const out = {
     n: result.rate.n,
   })),
 };
-writeFileSync(path.join(root, "lib/detection/measured.json"), `${JSON.stringify(out, null, 2)}\n`);
-console.log(
-  `recall ${out.recall.k}/${out.recall.n}, false positives ${out.falsePositive.k}/${out.falsePositive.n}`,
-);
+// Formatted as the repository formats TypeScript, so `prettier --check .` passes after a rerun.
+const file = path.join(root, "lib/detection/measured.ts");
+const source =
+  "// Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.\n" +
+  `export const MEASURED: unknown = ${JSON.stringify(out, null, 2)};\n`;
+void (async () => {
+  const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+  writeFileSync(file, await prettier.format(source, options));
+  console.log(
+    `recall ${out.recall.k}/${out.recall.n}, false positives ${out.falsePositive.k}/${out.falsePositive.n}`,
+  );
+})();

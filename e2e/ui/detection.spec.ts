@@ -63,6 +63,24 @@ test("[detection]: the Summary shows flagged of scanned with its interval and th
   await expect(section).toContainText("Detection is not a control");
 
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => v.id),
+  ).toEqual([]);
+
+  // The share view shows the same counts to a read-only link holder.
+  const link = await page.request.post(`/api/reviews/${id}/share-links`, {
+    headers: bearer,
+    data: { label: "board", frozen: false },
+  });
+  expect(link.status(), await link.text()).toBe(201);
+  const { token: shareToken } = (await link.json()) as { token: string };
+  await page.goto(`/share/${shareToken}`);
+  await expect(page.getByTestId("summary-detection-source")).toContainText(
+    "1 flagged of 40 scanned (2.5 %, 95 % CI 0.44 %–12.9 %)",
+  );
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(
     violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),

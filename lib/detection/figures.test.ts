@@ -8,7 +8,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { DETECTOR_FIGURES } from "./figures";
 
-test("measured.json was measured on the model.json beside it, and pools the goal slices", () => {
+test("measured.ts was measured on the model.json beside it, and pools the goal slices", () => {
   const model = readFileSync(path.join(import.meta.dirname, "model.json"));
   expect(DETECTOR_FIGURES.modelSha256).toBe(createHash("sha256").update(model).digest("hex"));
   const attack = DETECTOR_FIGURES.slices.filter((s) => s.kind === "attack");

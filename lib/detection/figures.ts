@@ -1,6 +1,6 @@
 /**
  * The detector's measured recall and false-positive rate, printed beside every count (issue 31
- * item 4). Loaded from one file, lib/detection/measured.json, which `npx tsx
+ * item 4). Loaded from one file, lib/detection/measured.ts, which `npx tsx
  * scripts/measure-detector.ts` writes from the held-out evaluation (lib/detection/eval.ts) of the
  * model beside it: retrain, rerun, and every count shows the new figures. Pure.
  *
@@ -10,7 +10,7 @@
  * on, each as k of n so the true-share interval carries their uncertainty.
  */
 import { z } from "zod";
-import measured from "./measured.json";
+import { MEASURED } from "./measured";
 
 const KOfN = z
   .object({ k: z.number().int().min(0), n: z.number().int().min(1) })
@@ -34,4 +34,4 @@ const DetectorFiguresSchema = z.object({
 export type DetectorFigures = z.infer<typeof DetectorFiguresSchema>;
 
 /** Parsed once at load: a malformed file fails every import loudly rather than printing wrong figures. */
-export const DETECTOR_FIGURES: DetectorFigures = DetectorFiguresSchema.parse(measured);
+export const DETECTOR_FIGURES: DetectorFigures = DetectorFiguresSchema.parse(MEASURED);
