@@ -61,6 +61,7 @@ export default async function ChangesPage(props: { searchParams: Promise<Search>
             <option value="audit">owner actions</option>
             <option value="schedule">scheduled runs</option>
             <option value="access">owner-token uses (break-glass)</option>
+            <option value="detection">content the gate&apos;s detector flagged</option>
           </select>
         </label>
         <label className="stack" style={{ gap: 4 }}>

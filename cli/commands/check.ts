@@ -16,6 +16,7 @@
  */
 import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
+import { describeDetectionCount } from "@/lib/detection/view";
 import {
   getReviewJson,
   jsonTextSafe,
@@ -38,6 +39,7 @@ export const EXIT = {
   FAILING: 4,
   STALE: 5,
   WORKBENCH_UNAVAILABLE: 6,
+  DETECTION: 7,
 } as const;
 
 const EXIT_OF: Record<ReviewStateWord, number> = {
@@ -48,7 +50,7 @@ const EXIT_OF: Record<ReviewStateWord, number> = {
 };
 
 export const USAGE = [
-  "usage: relay-review check --workbench URL --review ID [--data DIR] [--json] [--workbench-max-bytes N]",
+  "usage: relay-review check --workbench URL --review ID [--data DIR] [--json] [--fail-on-detection] [--workbench-max-bytes N]",
   "  Asks the workbench for the review's state now and exits by it. The owner token comes from",
   "  RELAY_REVIEW_TOKEN, else the owner-token file in --data DIR / RELAY_REVIEW_DATA / ./.data.",
   "  --json   print the workbench's state answer as JSON on stdout (the reasons go to stderr)",
@@ -57,19 +59,34 @@ export const USAGE = [
   "      4 failing  a server's latest inspection failed, so its surface now is unknown",
   "      5 stale    a decision no longer matches the surface, pin, image, tool set or controls it was bound to",
   "      2 usage or no owner token; 6 the workbench could not be asked (unreachable, token refused, no such review)",
+  "      7 with --fail-on-detection only: the review is current but the detector flagged relayed text",
+  "  Detection counts are printed beside the state; a detection alone never fails the check unless",
+  "  --fail-on-detection is given (the detector is not a control: it has a measured miss and FP rate).",
   "  When several apply, the first of blocked, stale, failing decides; every reason is printed.",
 ].join("\n");
 
-export const CHECK_SPEC: CommandSpec = { values: WORKBENCH_OPTIONS, booleans: ["--json"] };
+export const CHECK_SPEC: CommandSpec = {
+  values: WORKBENCH_OPTIONS,
+  booleans: ["--json", "--fail-on-detection"],
+};
 
 /** The command's options (cli/shared/args.ts does the splitting), checked. */
 export function parseCheckArgs(
   argv: readonly string[],
-): { ok: true; args: WorkbenchArgs & { json: boolean } } | { ok: false; message: string } {
+):
+  | { ok: true; args: WorkbenchArgs & { json: boolean; failOnDetection: boolean } }
+  | { ok: false; message: string } {
   const line = parseCommandLine(argv, CHECK_SPEC);
   const parsed = workbenchArgs(line);
   if (!parsed.ok) return parsed;
-  return { ok: true, args: { ...parsed.args, json: line.booleans.has("--json") } };
+  return {
+    ok: true,
+    args: {
+      ...parsed.args,
+      json: line.booleans.has("--json"),
+      failOnDetection: line.booleans.has("--fail-on-detection"),
+    },
+  };
 }
 
 /** The lines a person reads: the state and where, then every reason. */
@@ -136,10 +153,23 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.WORKBENCH_UNAVAILABLE;
   }
   const state = overallState(stateReasons(body.data.servers, body.data.decisions));
-  const lines = describeState(body.data, answer.shown);
+  const lines = [...describeState(body.data, answer.shown), ...detectionLines(body.data)];
   if (args.json) {
     process.stdout.write(jsonTextSafe(JSON.stringify(body.data, null, 2)) + "\n");
     for (const line of lines) err(line);
   } else for (const line of lines) process.stdout.write(safeText(line) + "\n");
+  const flagged = body.data.detection?.total?.flagged.k ?? 0;
+  if (state === "current" && args.failOnDetection && flagged > 0) return EXIT.DETECTION;
   return EXIT_OF[state];
+}
+
+/** Detection counts beside the state (issue 31 item 4): per source and per agent, with the detector's figures. */
+function detectionLines(body: ReviewStateResponse): string[] {
+  const d = body.detection;
+  if (!d?.total) return [];
+  return [
+    "detection (not a control; never changes the state above):",
+    ...d.perSource.map((c) => `  source ${c.name}: ${describeDetectionCount(c, d.detector)}`),
+    ...d.perAgent.map((c) => `  agent ${c.name}: ${describeDetectionCount(c, d.detector)}`),
+  ];
 }

@@ -59,6 +59,7 @@ import {
   sandboxFromArgs,
 } from "@/cli/shared/sandbox";
 import { signingKeySha256, verifyRecord } from "@/lib/decisions/record";
+import { DetectionReporter } from "@/lib/gate/reporter";
 import {
   DEFAULT_MAX_RECORD_AGE_DAYS,
   checkAcceptedRisks,
@@ -77,7 +78,7 @@ export const EXIT = {
 } as const;
 
 const USAGE = [
-  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--sandbox …] TARGET",
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--content-scan flag|hold] [--report-to WORKBENCH_URL (token in RELAY_REVIEW_REPORT_TOKEN)] [--sandbox …] TARGET",
   TARGET_USAGE,
   SANDBOX_USAGE,
   OAUTH_USAGE,
@@ -123,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
       "--max-age-days",
       "--call-timeout-ms",
       "--key-sha256",
+      "--report-to",
+      "--content-scan",
       ...OAUTH_VALUE_FLAGS,
     ],
     ["--listen-no-token", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
@@ -150,6 +153,14 @@ export async function run(argv: string[]): Promise<number> {
       "--key-sha256 must be 64 hex characters (the SHA-256 of the raw public key)",
     );
   const envToken = process.env.RELAY_REVIEW_GATE_TOKEN?.trim() || null;
+  // Detection reports (issue 31): the token comes from the environment, never argv (ps shows argv).
+  const reportTo = f.get("--report-to");
+  const reportToken = process.env.RELAY_REVIEW_REPORT_TOKEN ?? null;
+  if (reportTo !== undefined && (typeof reportTo !== "string" || !reportToken))
+    parsed.errors.push("--report-to URL needs RELAY_REVIEW_REPORT_TOKEN (a reporting token)");
+  const contentScan = f.get("--content-scan");
+  if (contentScan !== undefined && contentScan !== "flag" && contentScan !== "hold")
+    parsed.errors.push("--content-scan is flag or hold");
   const isOpen = f.has("--listen-no-token");
   if (isOpen && listen === null) parsed.errors.push("--listen-no-token applies to --listen only");
   if (isOpen && envToken !== null)
@@ -253,12 +264,23 @@ export async function run(argv: string[]): Promise<number> {
   const target = prepared.target;
 
   const { startGate } = await import("@/lib/mcp/node/gate");
+  const reporter =
+    typeof reportTo === "string" && reportToken
+      ? new DetectionReporter({
+          url: reportTo,
+          token: reportToken,
+          agent: record.agent.name,
+          onError: say,
+        })
+      : null;
   const startOnce = () =>
     startGate({
       record,
       target,
       limits: parsed.limits,
       ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
+      ...(contentScan === "hold" || contentScan === "flag" ? { contentScan } : {}),
+      ...(reporter ? { onScanned: (s, e) => reporter.scanned(s, e) } : {}),
       onEvent: emit,
       ...(prepared.oauth ? { consent: prepared.oauth.consent } : {}),
     });
@@ -300,6 +322,7 @@ export async function run(argv: string[]): Promise<number> {
   // 403 insufficient_scope, and the step-up's consent comes back to it (only for a state it made).
   const closeAll = async () => {
     await gate.close();
+    await reporter?.close();
     await prepared.oauth?.close();
   };
   const stop = () => void closeAll().finally(() => process.exit(EXIT.OK));

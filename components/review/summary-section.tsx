@@ -10,6 +10,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { reviewSummaryOptions } from "@/components/reviews/summary-queries";
+import { DetectionCounts } from "@/components/review/detection-counts";
 import type {
   AgentSummary,
   DecisionSummary,
@@ -314,6 +315,7 @@ export function SummarySection({ id, revision }: { id: string; revision: number 
         </h2>
         <Decisions decisions={s.decisions} id={id} />
       </section>
+      <DetectionCounts detection={s.detection} />
     </div>
   );
 }

@@ -78,6 +78,8 @@ const EXEMPT_PREFIXES = [
   "/icon.",
   "/share/",
   "/api/share/",
+  // The gate's reports (issue 31): authenticated by a reporting token that this route alone accepts.
+  "/api/report/",
 ] as const;
 
 export function isExemptPath(pathname: string): boolean {

@@ -4,6 +4,7 @@
  * (which parse responses with them). Zod only: nothing here pulls node:crypto into the browser.
  */
 import { z } from "zod";
+import { DetectionViewSchema } from "@/lib/detection/view";
 import { AgentIdSchema, ServerIdSchema } from "@/lib/ids";
 import {
   DecisionConditionSchema,
@@ -237,5 +238,7 @@ export const ShareViewResponseSchema = z.object({
   review: SharedReviewSchema,
   analysis: z.record(z.string(), z.unknown()),
   decisions: z.array(DecisionViewSchema),
+  /** Detection counts now (issue 31 item 4); not a control, not part of any decision. */
+  detection: DetectionViewSchema,
 });
 export type ShareViewResponse = z.infer<typeof ShareViewResponseSchema>;

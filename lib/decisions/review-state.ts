@@ -17,6 +17,7 @@
  * Zod only, shared by the route (which types its answer with it) and the CLI (which parses it).
  */
 import { z } from "zod";
+import { DetectionViewSchema } from "@/lib/detection/view";
 import { StaleChangeSchema } from "@/lib/decisions/api";
 import { AgentIdSchema, DecisionIdSchema, ServerIdSchema } from "@/lib/ids";
 
@@ -117,6 +118,8 @@ export const ReviewStateResponseSchema = z.object({
   reasons: z.array(StateReasonSchema),
   servers: z.array(ServerStateSchema),
   decisions: z.array(DecisionStateSchema),
+  /** Detection counts (issue 31): printed by `relay-review check`, never part of the state. */
+  detection: DetectionViewSchema.optional(),
 });
 export type ReviewStateResponse = z.infer<typeof ReviewStateResponseSchema>;
 

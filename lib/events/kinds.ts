@@ -26,6 +26,9 @@ export const EVENT_KINDS = {
   "auth.owner_token": { group: "access", label: "Owner token used" },
   "auth.signed_in": { group: "access", label: "Person signed in" },
   "share_link.viewed": { group: "access", label: "Share link viewed" },
+  // Issue 31: what the gate's detector flagged in relayed text, and the tokens it reports with.
+  "content.flagged": { group: "detection", label: "Content flagged" },
+  "reporting_token.created": { group: "audit", label: "Reporting token created" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;
@@ -68,7 +71,7 @@ export type ListEventsResponse = z.infer<typeof ListEventsResponseSchema>;
 export const EventFilterSchema = z.object({
   reviewId: z.string().max(80).optional(),
   kind: EventKindSchema.optional(),
-  group: z.enum(["drift", "schedule", "audit", "access"]).optional(),
+  group: z.enum(["drift", "schedule", "audit", "access", "detection"]).optional(),
   isUnreadOnly: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });

@@ -23,6 +23,7 @@
  * - Deterministic: no timestamps but the failed inspections' own, no random ids; the same review
  *   exports byte for byte the same log.
  */
+import { describeDetectionCount, type DetectionView } from "@/lib/detection/view";
 import type {
   Invocation,
   Location,
@@ -90,6 +91,8 @@ export type SarifInput = {
   /** The suspicious-text flags of each server's current surface (lib/surface/suspicious.ts scanSurface). */
   surfaceFlags: readonly { serverId: string; flags: readonly SuspiciousFlag[] }[];
   failedInspections: readonly FailedInspection[];
+  /** Detection counts (issue 31): a run property, never a result, since a count is not a finding. */
+  detection?: DetectionView;
 };
 
 /** Server-authored (or any) text for a SARIF plain-text message: hidden characters revealed, `[`, `]` and `\` escaped (SARIF §3.11.6). */
@@ -512,7 +515,38 @@ export function buildSarif(input: SarifInput): Log {
       flagResults: Math.min(groups.length, MAX_FLAG_RESULTS),
       flagPlaces: groups.length,
       blockedServers: input.analysis.toolLists.filter((l) => l.blocked).map((l) => l.serverId),
+      ...(input.detection ? { detection: sarifDetection(input.detection) } : {}),
     },
   };
   return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run] };
+}
+
+/**
+ * The run's detection property: per source and per agent "k flagged of n scanned" with its 95 %
+ * interval, the implied true share, and the detector's measured recall and FP rate. Names are
+ * server- or reviewer-authored: shown with hidden characters revealed.
+ */
+function sarifDetection(d: DetectionView) {
+  const count = (c: DetectionView["perSource"][number]) => ({
+    name: shown(c.name),
+    flagged: c.flagged.k,
+    scanned: c.flagged.n,
+    interval95: [c.flagged.low, c.flagged.high],
+    trueShare: c.trueShare.informative
+      ? { estimate: c.trueShare.estimate, interval95: [c.trueShare.low, c.trueShare.high] }
+      : null,
+    text: describeDetectionCount(c, d.detector),
+  });
+  return {
+    isControl: false,
+    detector: {
+      recall: d.detector.recall.share,
+      recallInterval95: [d.detector.recall.low, d.detector.recall.high],
+      falsePositiveRate: d.detector.falsePositive.share,
+      falsePositiveInterval95: [d.detector.falsePositive.low, d.detector.falsePositive.high],
+      modelSha256: d.detector.modelSha256,
+    },
+    perSource: d.perSource.map(count),
+    perAgent: d.perAgent.map(count),
+  };
 }

@@ -9,6 +9,7 @@
  * view cannot disagree. Zod only here; lib/workbench/summary.ts fills it.
  */
 import { z } from "zod";
+import { DetectionViewSchema } from "@/lib/detection/view";
 import { REVIEW_STATES } from "@/lib/decisions/review-state";
 import { FINDING_SEVERITIES } from "@/lib/review/schema";
 
@@ -117,6 +118,8 @@ export const ReviewSummaryViewSchema = z.object({
   agents: z.array(AgentSummarySchema),
   servers: z.array(ServerSummarySchema),
   decisions: z.array(DecisionSummarySchema),
+  /** Detection counts (issue 31): shown beside the review, never part of its state or its controls. */
+  detection: DetectionViewSchema,
 });
 export type ReviewSummaryView = z.infer<typeof ReviewSummaryViewSchema>;
 

@@ -344,3 +344,44 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_pending_idx").on(t.state, t.nextAttemptAt),
   ],
 );
+
+/**
+ * Reporting tokens (issue 31): a credential `relay-review gate` holds to report what it scanned
+ * to one review, and nothing else. Only its hash is stored; the proxy exempts /api/report/* and
+ * that route is the only place a reporting token is accepted, so it cannot read or change anything.
+ */
+export const reportingTokens = pgTable(
+  "reporting_tokens",
+  {
+    id: text("id").primaryKey(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    label: text("label").notNull().default(""),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("reporting_tokens_review_idx").on(t.reviewId)],
+);
+
+/**
+ * Scan counts per review, source (the server), agent and origin ("gate": results the gate relayed;
+ * "sample": texts a reviewer sampled in the workbench): "k flagged of n scanned" (issue 31 item 4).
+ * Added to in place; a count is never a decision and feeds no control.
+ */
+export const detectionCounts = pgTable(
+  "detection_counts",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    source: text("source").notNull(),
+    agent: text("agent").notNull(),
+    origin: text("origin").notNull(),
+    scanned: bigint("scanned", { mode: "number" }).notNull().default(0),
+    flagged: bigint("flagged", { mode: "number" }).notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.source, t.agent, t.origin] })],
+);

@@ -6,6 +6,7 @@ import { isPending } from "@/lib/decisions/four-eyes";
  * each decision's status, all read through the same functions the surface panel, the decisions
  * list and the approval check use, so `relay-review check` and the UI cannot disagree.
  */
+import { detectionView } from "@/lib/workbench/detection-report";
 import type { ReviewId } from "@/lib/ids";
 import type { RelayServer } from "@/lib/review/schema";
 import {
@@ -129,6 +130,7 @@ export async function stateIn(ctx: ReviewContext): Promise<ReviewStateResponse> 
     reasons,
     servers,
     decisions,
+    detection: await detectionView(ctx.db, ctx.reviewId),
   };
 }
 

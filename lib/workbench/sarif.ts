@@ -9,6 +9,7 @@ import { buildSarif, type FailedInspection } from "@/lib/exports/sarif";
 import type { ReviewId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
 import { labelled } from "@/lib/workbench/analysis";
+import { detectionView } from "@/lib/workbench/detection-report";
 import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
 import { storedInspectError } from "@/lib/workbench/surface";
 import type { Log } from "sarif";
@@ -37,6 +38,7 @@ export async function sarifIn(ctx: ReviewContext): Promise<Log> {
     analysis,
     surfaceFlags: ctx.surfaceFlags(),
     failedInspections,
+    detection: await detectionView(ctx.db, ctx.reviewId),
   });
 }
 

@@ -18,6 +18,7 @@ import {
 import { sharedTransport } from "@/lib/review/transport-variables";
 import { logShareLinkView } from "@/lib/store/events";
 import { decisionChecks, decisionView } from "@/lib/workbench/decisions";
+import { detectionView } from "@/lib/workbench/detection-report";
 import { openReview } from "@/lib/workbench/review-context";
 
 /** The share API's body (ShareViewResponse), with the analysis typed for the server-rendered view. */
@@ -104,5 +105,7 @@ export async function loadShareView(
     decisions: shown.review.decisions.map((d) =>
       decisionView(d, latest.review, ctx.surfaces, checks),
     ),
+    // Counts now, even on a frozen link: they are what arrived, not part of the frozen review.
+    detection: await detectionView(db, link.reviewId),
   };
 }

@@ -23,6 +23,7 @@ import {
 } from "@/lib/reviews/summary";
 import type { Db } from "@/lib/store/db";
 import { listReviews } from "@/lib/store/reviews";
+import { detectionView } from "@/lib/workbench/detection-report";
 import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
 import { decisionStates, serverStates } from "@/lib/workbench/review-state";
 
@@ -164,6 +165,7 @@ export async function summaryIn(
     agents,
     servers,
     decisions,
+    detection: await detectionView(ctx.db, ctx.reviewId),
   };
 }
 

@@ -219,6 +219,19 @@ describe("relay-review check", () => {
     expect(current.stdout).toMatch(new RegExp(`^current: review ${id} revision 3 at ${base}`));
     expect(current.stdout).toContain("1 pinned, none blocked");
 
+    // Detection (issue 31 item 4): a flag is printed with its interval and the detector's recall,
+    // and never fails the check on its own unless --fail-on-detection asks it to (exit 7).
+    const { addDetectionCounts } = await import("@/lib/store/detection-counts");
+    await addDetectionCounts(db, id, "gate", [
+      { source: "knowledge-mcp", agent: "docs-agent", scanned: 40, flagged: 1 },
+    ]);
+    const counted = await check(id);
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(counted.stdout).toMatch(
+      /source knowledge-mcp: 1 flagged of 40 scanned \(2\.5 %, 95 % CI 0\.44 %–12\.9 %\); detector recall 0\.\d\d/,
+    );
+    expect((await check(id, "--fail-on-detection")).code).toBe(7);
+
     // The server changes read_page's description: blocked under its pin, and the decision is stale.
     await inspected(
       id,

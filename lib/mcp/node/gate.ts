@@ -25,7 +25,11 @@ import "server-only";
  * speaks to neither. Progress and cancellation are relayed. Server stderr is kept as a tail for
  * error messages, not relayed.
  */
-import { scanRelayed, type ContentScanMode } from "@/lib/detection/gate-scan";
+import {
+  scanRelayed,
+  type ContentFlaggedEvent,
+  type ContentScanMode,
+} from "@/lib/detection/gate-scan";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import {
   createServer as createHttpServer,
@@ -164,7 +168,16 @@ export type GateOptions = {
   now?: () => Date;
   /** What a result flagged by lib/detection does: `flag` (default) passes it and logs, `hold` withholds it. */
   contentScan?: ContentScanMode;
+  /** Told of every scanned result, flagged or not (the workbench reporter counts them: issue 31). */
+  onScanned?: (server: string, flagged: ContentFlaggedEvent | null) => void;
 };
+
+/** The methods whose results scanRelayed reads (lib/detection/gate-scan.ts). */
+const SCANNED_METHODS: ReadonlySet<string> = new Set([
+  "tools/call",
+  "resources/read",
+  "prompts/get",
+]);
 
 export type GateStartFailure = {
   refusal: GateRefusal;
@@ -603,6 +616,8 @@ export class Gate {
           mode: this.options.contentScan,
         });
         if (scanned.event) this.options.onEvent(scanned.event);
+        if (SCANNED_METHODS.has(request.method))
+          this.options.onScanned?.(this.policy.serverName, scanned.event);
         return scanned.result;
       }
       case "refuse":

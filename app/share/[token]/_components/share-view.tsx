@@ -6,6 +6,7 @@
  */
 import type { ShareView as ShareViewData } from "@/lib/workbench/share";
 import { DecisionDetails } from "@/components/review/decision-view";
+import { DetectionCounts } from "@/components/review/detection-counts";
 import { ShareAnalysis } from "./share-analysis";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -129,6 +130,7 @@ export function ShareView({ view }: { view: ShareViewData }) {
         )}
       </section>
 
+      <DetectionCounts detection={view.detection} />
       <WriterBounds view={view} />
       <ShareAnalysis analysis={view.analysis} servers={servers} agents={agents} />
     </div>

@@ -1,0 +1,136 @@
+/**
+ * The gate's reports to the workbench (issue 31 items 1 and 2): every scanned result is counted per
+ * server, and every `content.flagged` event is sent, to POST {workbench}/api/report/{token} under a
+ * reporting token (which can add counts and flag events to one review and do nothing else). Sent
+ * in batches every few seconds and at close; a failed send keeps its counts for the next one, and
+ * what waits is bounded (flags beyond MAX_PENDING_FLAGS are dropped and counted as dropped).
+ * Reporting never slows or stops a call: the gate's relay does not wait on it.
+ */
+import { randomBytes } from "node:crypto";
+import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
+
+export const MAX_PENDING_FLAGS = 200;
+export const DEFAULT_FLUSH_MS = 5_000;
+
+export type ReporterOptions = {
+  /** The workbench's base URL, e.g. http://127.0.0.1:3000 */
+  url: string;
+  token: string;
+  /** The agent the gate serves: the record's agent name. */
+  agent: string;
+  flushMs?: number;
+  /** Told when a send fails (the CLI writes it on stderr); never the token. */
+  onError?: (message: string) => void;
+};
+
+type Flag = {
+  id: string;
+  agent: string;
+  server: string;
+  method: string;
+  tool: string;
+  score: number;
+  reasons: string[];
+  excerpt: string;
+  mode: string;
+};
+
+export class DetectionReporter {
+  private counts = new Map<string, { scanned: number; flagged: number }>();
+  private flags: Flag[] = [];
+  private dropped = 0;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private sending: Promise<void> = Promise.resolve();
+  private readonly endpoint: string;
+
+  constructor(private readonly options: ReporterOptions) {
+    const base = new URL(options.url);
+    if (base.protocol !== "http:" && base.protocol !== "https:")
+      throw new Error("--report-to must be an http(s) URL");
+    this.endpoint = new URL(
+      `api/report/${encodeURIComponent(options.token)}`,
+      base.href.endsWith("/") ? base.href : `${base.href}/`,
+    ).href;
+    this.timer = setInterval(() => void this.flush(), options.flushMs ?? DEFAULT_FLUSH_MS);
+    this.timer.unref?.();
+  }
+
+  /** One scanned result, flagged or not. */
+  scanned(server: string, event: ContentFlaggedEvent | null): void {
+    const c = this.counts.get(server) ?? { scanned: 0, flagged: 0 };
+    c.scanned++;
+    if (event) c.flagged++;
+    this.counts.set(server, c);
+    if (!event) return;
+    if (this.flags.length >= MAX_PENDING_FLAGS) {
+      this.dropped++;
+      return;
+    }
+    this.flags.push({
+      id: randomBytes(12).toString("base64url"),
+      agent: this.options.agent.slice(0, 200),
+      server: event.server.slice(0, 200),
+      method: event.method,
+      tool: event.tool.slice(0, 200),
+      score: event.score,
+      reasons: event.reasons.slice(0, 20).map((r) => reasonText(r).slice(0, 300)),
+      excerpt: event.excerpt.slice(0, 400),
+      mode: event.mode,
+    });
+  }
+
+  /** Sends what is pending (one send at a time); resolves when it is sent or has failed. */
+  flush(): Promise<void> {
+    this.sending = this.sending.then(() => this.sendPending());
+    return this.sending;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private async sendPending(): Promise<void> {
+    if (this.counts.size === 0 && this.flags.length === 0) return;
+    const counts = this.counts;
+    const flags = this.flags.splice(0, 200);
+    this.counts = new Map();
+    const body = {
+      counts: [...counts.entries()].map(([source, c]) => ({
+        source: source.slice(0, 200),
+        agent: this.options.agent.slice(0, 200),
+        ...c,
+      })),
+      flags,
+    };
+    try {
+      const response = await fetch(this.endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+        redirect: "error",
+      });
+      if (!response.ok) throw new Error(`the workbench answered ${response.status}`);
+      if (this.dropped) {
+        this.options.onError?.(`${this.dropped} flagged results were not reported (queue full)`);
+        this.dropped = 0;
+      }
+    } catch (error) {
+      // Keep the counts (added to what arrived meanwhile) and the flags (bounded) for the next send.
+      for (const [s, c] of counts) {
+        const now = this.counts.get(s) ?? { scanned: 0, flagged: 0 };
+        this.counts.set(s, { scanned: now.scanned + c.scanned, flagged: now.flagged + c.flagged });
+      }
+      this.flags = [...flags, ...this.flags].slice(0, MAX_PENDING_FLAGS);
+      this.options.onError?.(
+        `cannot report to the workbench: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
+
+function reasonText(r: { signal: string; detail: string }): string {
+  return `${r.signal}: ${r.detail}`;
+}
