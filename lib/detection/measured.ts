@@ -1,12 +1,12 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 8406,
+    k: 8313,
     n: 11522,
   },
   falsePositive: {
-    k: 13,
-    n: 760,
+    k: 50,
+    n: 1127,
   },
   modelSha256: "e14c00642ad3a5c405ce492a2add468a6f3e7e42ddd55ce20f33db7f9f7c8a8e",
   measuredAt: "2026-12-06",
@@ -14,13 +14,13 @@ export const MEASURED: unknown = {
     {
       name: "InjecAgent base, held-out attacker instructions",
       kind: "attack",
-      k: 222,
+      k: 254,
       n: 272,
     },
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 8184,
+      k: 8059,
       n: 11250,
     },
     {
@@ -38,13 +38,13 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA clean emails (test split)",
       kind: "clean",
-      k: 2,
+      k: 0,
       n: 50,
     },
     {
       name: "BIPIA clean tables (test split)",
       kind: "clean",
-      k: 0,
+      k: 1,
       n: 100,
     },
     {
@@ -56,8 +56,8 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 8,
-      n: 560,
+      k: 46,
+      n: 927,
     },
   ],
 };

@@ -85,7 +85,7 @@ export async function recordStaleDecisionEvents(
 /**
  * After an owner's edit is saved: log what it made stale. The edit has already happened, so a log
  * write that fails is reported on stderr rather than turning a saved edit into a 500 (the caller
- * would retry and save twice), as lib/store/events.ts `auditOwnerAction` does.
+ * would retry and save twice), as `auditOwnerAction` (lib/workbench/audit-action.ts) does.
  */
 export async function logStaleDecisions(
   db: Db,

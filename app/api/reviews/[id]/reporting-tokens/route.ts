@@ -4,7 +4,7 @@ import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route"
 import { z } from "zod";
 import { getDb } from "@/lib/store/db";
 import { createReportingToken } from "@/lib/store/detection-counts";
-import { auditOwnerAction } from "@/lib/store/events";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { reviewExists } from "@/lib/store/reviews";
 import { hashReportingToken, newReportingToken } from "@/lib/workbench/detection-report";
 
