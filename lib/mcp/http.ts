@@ -201,8 +201,7 @@ export function withEraHeaders(inner: FetchLike, tools?: ToolSchemas): FetchLike
     let message: RpcShape | null = null;
     try {
       const parsed: unknown = JSON.parse(init.body);
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-        message = parsed;
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) message = parsed;
     } catch {
       return inner(url, init);
     }

@@ -18,9 +18,7 @@ function annotated(schema: Schema | undefined): [string, Record<string, unknown>
   if (!properties || typeof properties !== "object" || Array.isArray(properties)) return [];
   return Object.entries(properties as Record<string, unknown>).filter(
     (entry): entry is [string, Record<string, unknown>] =>
-      !!entry[1] &&
-      typeof entry[1] === "object" &&
-      Object.hasOwn(entry[1], "x-mcp-header"),
+      !!entry[1] && typeof entry[1] === "object" && Object.hasOwn(entry[1], "x-mcp-header"),
   );
 }
 
