@@ -87,6 +87,11 @@ const PAGES = walk(APP_DIR, "page.tsx").map((f) => ({
 const OAUTH_PUBLIC_STATUS = new Map([
   ["/oauth/callback", 400],
   ["/oauth/client-metadata.json", 404],
+  // OpenID Connect sign-in is how a person gets credentials; this workbench has no provider set.
+  ["/api/auth/oidc/start", 404],
+  ["/api/auth/oidc/callback", 400],
+  // A gate's reporting token is the credential of this route; an unknown one is not found.
+  ["/api/report/e2e-dummy", 404],
 ]);
 
 function sameOriginHeaders(baseURL: string) {
