@@ -6,7 +6,8 @@
  * - viewer: reads reviews, analyses, decisions and events;
  * - reviewer: edits reviews, inspects servers, pins, shares, proposes decisions;
  * - approver: also approves another person's proposal (four eyes, lib/decisions/four-eyes.ts);
- * - admin: also secrets, webhooks, the audit export, people and signing everyone out.
+ * - admin: also secrets, webhooks, gates' reporting tokens, the audit export, people and signing
+ *   everyone out.
  * The owner token is admin (bootstrap and break-glass; every use is logged).
  *
  * A path that no rule names needs `viewer` to read and `admin` to write: a route added without a
@@ -76,6 +77,8 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   { pattern: "/api/reviews/:id/share-links", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id/share-links/:linkId", methods: { DELETE: "reviewer" } },
   // Secret names (never values) are read by reviewers who reference them in a server's transport.
+  // A reporting token is a credential a gate holds (issue 31): made by whoever makes credentials.
+  { pattern: "/api/reviews/:id/reporting-tokens", methods: { POST: "admin" } },
   { pattern: "/api/secrets", methods: { GET: "reviewer" } },
   { pattern: "/api/secrets/:name", methods: { PUT: "admin", DELETE: "admin" } },
   { pattern: "/api/webhooks", methods: { GET: "admin", POST: "admin" } },
