@@ -10,7 +10,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildDecision } from "@/lib/decisions/binding";
-import { buildDecisionRecord, signRecord } from "@/lib/decisions/record";
+import { buildDecisionRecord, recordSurfaceOf, signRecord } from "@/lib/decisions/record";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { createDemoReview } from "@/lib/review/demo";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
@@ -54,12 +54,7 @@ const unsigned = buildDecisionRecord({
   decision,
   issuedAt: new Date().toISOString(),
   currentSurfaceSha256: snapshot.surfaceSha256,
-  surface: {
-    surfaceSha256: reg.surface_sha256,
-    ...reg.surface,
-    declaredCapabilities: reg.declared_capabilities,
-    ...(reg.item_sha256 ? { itemSha256: reg.item_sha256 } : {}),
-  },
+  surface: recordSurfaceOf(reg),
 });
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 writeFileSync(

@@ -29,6 +29,7 @@ import { decisionBasis, normalizeToolSet, toolSetSha256 } from "@/lib/decisions/
 import { canonicalJson, sha256Hex } from "@/lib/hash";
 import { transportVariableNames } from "@/lib/review/transport-variables";
 import { parseStrictJson } from "@/lib/strict-json";
+import type { RegistrationRecord } from "@/lib/surface/registration";
 import type { DecisionFinding } from "@/lib/decisions/findings";
 import {
   checkConditions,
@@ -406,6 +407,16 @@ export type RecordSurface = {
   declaredCapabilities: string[];
   itemSha256?: Registration["item_sha256"];
 };
+
+/** The `RecordSurface` of a registration record built from the decision's snapshot. */
+export function recordSurfaceOf(r: RegistrationRecord): RecordSurface {
+  return {
+    surfaceSha256: r.surface_sha256,
+    ...r.surface,
+    declaredCapabilities: r.declared_capabilities,
+    ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
+  };
+}
 
 /**
  * The surface's resource URIs and templates, in separate sorted lists: a URI with braces in it is

@@ -21,6 +21,7 @@ import { toolConditionOffers, type ToolConditionOffer } from "@/lib/decisions/ca
 import type { DecideRequestSchema, DecideResponse, DecisionView } from "@/lib/decisions/api";
 import {
   buildDecisionRecord,
+  recordSurfaceOf,
   signRecord,
   type DecisionRecord,
   type RecordSurface,
@@ -352,12 +353,7 @@ export function recordSurfaceIn(
     inspection?.surfaceSha256 === surfaceSha256 ? (ctx.snapshots.get(server.id) ?? null) : null;
   if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
   const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
-  return {
-    surfaceSha256: r.surface_sha256,
-    ...r.surface,
-    declaredCapabilities: r.declared_capabilities,
-    ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
-  };
+  return recordSurfaceOf(r);
 }
 
 /** `recordSurfaceIn` of a stored review, opened for this call. */

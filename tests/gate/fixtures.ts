@@ -13,7 +13,12 @@ import {
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { buildDecision } from "@/lib/decisions/binding";
-import { buildDecisionRecord, signRecord, type DecisionRecord } from "@/lib/decisions/record";
+import {
+  buildDecisionRecord,
+  recordSurfaceOf,
+  signRecord,
+  type DecisionRecord,
+} from "@/lib/decisions/record";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { createDemoReview } from "@/lib/review/demo";
 import { ReviewSchema, type Review } from "@/lib/review/schema";
@@ -105,12 +110,7 @@ export function signedRecord(
     decision,
     issuedAt: new Date().toISOString(),
     currentSurfaceSha256: snapshot.surfaceSha256,
-    surface: {
-      surfaceSha256: reg.surface_sha256,
-      ...reg.surface,
-      declaredCapabilities: reg.declared_capabilities,
-      ...(reg.item_sha256 ? { itemSha256: reg.item_sha256 } : {}),
-    },
+    surface: recordSurfaceOf(reg),
   });
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const record = signRecord(unsigned, privateKey);
