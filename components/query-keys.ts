@@ -73,3 +73,8 @@ export const oauthKeys = {
 export const webhookKeys = {
   all: ["webhooks"] as const,
 };
+
+/** Everyone who has signed in with OpenID Connect (the People page). */
+export const peopleKeys = {
+  all: ["people"] as const,
+};

@@ -34,4 +34,7 @@ step "MCP conformance (client, revision 2025-11-25)"; bash scripts/conformance.s
 step "build";      npm run build
 step "typecheck";  npm run typecheck
 step "e2e";        rm -rf .data-e2e; npx playwright test
+# Sign-in through a real OpenID provider (oidc-provider on loopback) and four eyes: its own config,
+# because the workbench it starts is configured for the provider.
+step "e2e with OpenID Connect"; rm -rf .data-e2e-oidc; npx playwright test -c playwright.oidc.config.ts
 echo; echo "test-all: every check passed"

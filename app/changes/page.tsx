@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AuditChainStatus } from "@/components/events/audit-chain-status";
 import { EventList } from "@/components/events/event-list";
 import { MarkRead } from "@/components/events/mark-read";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
@@ -87,6 +88,7 @@ export default async function ChangesPage(props: { searchParams: Promise<Search>
           Filter
         </button>
       </form>
+      <AuditChainStatus />
       <EventList events={events} names={names} showReview />
     </main>
   );

@@ -12,7 +12,7 @@ export const isAnonymousPath = (pathname: string) =>
  * `data-anonymous-page` marker that not-found.tsx sets, on a 404), where a reader has no session
  * and the links would only lead to the sign-in page.
  */
-export function OwnerNav() {
+export function OwnerNav({ canManagePeople }: { canManagePeople: boolean }) {
   const pathname = usePathname();
   if (isAnonymousPath(pathname)) return null;
   return (
@@ -32,6 +32,11 @@ export function OwnerNav() {
       <Link href="/secrets" prefetch={false}>
         Secrets
       </Link>
+      {canManagePeople && (
+        <Link href="/people" prefetch={false}>
+          People
+        </Link>
+      )}
     </nav>
   );
 }

@@ -8,7 +8,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { sessionProofHeaders } from "@/lib/auth/session-origin";
+import { useMe } from "@/components/auth/me-query";
 import { z } from "zod";
 import { ApiError, apiFetch } from "@/components/api-client";
 import { DownloadLink, downloadWithSession } from "@/components/ui/download-link";
@@ -342,16 +342,7 @@ function DecideForm({ id, review, revision }: { id: string; review: Review; revi
   const [verdict, setVerdict] = useState<Verdict>("approved_with_conditions");
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [reviewer, setReviewer] = useState("");
-  const me = useQuery({
-    queryKey: ["auth", "me"],
-    queryFn: async () => {
-      const res = await fetch("/api/auth/me", {
-        headers: await sessionProofHeaders(),
-        credentials: "same-origin",
-      });
-      return res.ok ? ((await res.json()) as { principal: { kind: string } }) : null;
-    },
-  });
+  const me = useMe();
   const signedInPerson = me.data?.principal.kind === "person";
   const [rationale, setRationale] = useState("");
   const [message, setMessage] = useState<{

@@ -6,12 +6,17 @@
  */
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
+import { SignedAuditHeadSchema } from "@/lib/audit/api";
 import { verifyChain, type ChainRow, type ChainVerdict } from "@/lib/audit/chain";
+
+export {
+  AuditVerifyResponseSchema,
+  SignedAuditHeadSchema,
+  type AuditVerifyResponse,
+} from "@/lib/audit/api";
 
 export const AUDIT_EXPORT_FORMAT = "relay-review.audit-log";
 export const AUDIT_EXPORT_VERSION = 1;
-
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex digits");
 
 export const ChainRowSchema = z
   .object({
@@ -30,18 +35,6 @@ export const ChainRowSchema = z
   })
   .strict();
 
-export const SignedAuditHeadSchema = z
-  .object({
-    seq: z.number().int(),
-    hash: hex64,
-    length: z.number().int().min(1),
-    signedAt: z.string(),
-    keyId: z.string(),
-    reason: z.string(),
-    signature: z.string(),
-  })
-  .strict();
-
 export const AuditExportSchema = z
   .object({
     format: z.literal(AUDIT_EXPORT_FORMAT),
@@ -54,28 +47,6 @@ export const AuditExportSchema = z
   })
   .strict();
 export type AuditExport = z.infer<typeof AuditExportSchema>;
-
-const ChainBreakSchema = z.object({
-  kind: z.enum(["unsealed", "link", "content", "head_signature", "head_mismatch", "tail_removed"]),
-  seq: z.number().int().nullable(),
-  id: z.string().nullable(),
-  message: z.string(),
-  expected: z.string().optional(),
-  found: z.string().optional(),
-});
-
-/** GET /api/audit/verify's answer. */
-export const AuditVerifyResponseSchema = z.object({
-  isIntact: z.boolean(),
-  rows: z.number().int(),
-  head: z.object({ seq: z.number().int(), hash: z.string() }).nullable(),
-  signedHeads: z.number().int(),
-  lastSignedHead: SignedAuditHeadSchema.nullable(),
-  rowsAfterLastSignedHead: z.number().int(),
-  firstBreak: ChainBreakSchema.nullable(),
-  keyId: z.string(),
-});
-export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponseSchema>;
 
 /** Checks an export's chain and heads with `publicKey`; rows are walked in seq order, as stored. */
 export function verifyAuditExport(
