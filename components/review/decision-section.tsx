@@ -69,7 +69,8 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
         { method: "POST" },
       ),
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
-    onSettled: () =>
+    // Only an approval changes anything: a refused one leaves the card, and its message, as they are.
+    onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) }),
         queryClient.invalidateQueries({ queryKey: decisionKeys.review(id) }),

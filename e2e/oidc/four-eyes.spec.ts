@@ -121,3 +121,38 @@ test("[four eyes]: reviewer A proposes, cannot approve; approver B approves; the
   expect(stdout).toContain(`ACCEPTS RISK: ${count} open findings`);
   expect(foreign).toEqual([]);
 });
+
+test("[people]: an admin assigns a role on the People page; a viewer cannot open it; the change is logged and the audit chain verifies", async ({
+  browser,
+}) => {
+  const foreign: string[] = [];
+  const carol = await signedIn(browser, "carol", foreign);
+  await expect(carol.getByTestId("signed-in-as")).toHaveText("Carol Viewer · viewer");
+  await expect(carol.getByRole("navigation", { name: "Main" })).not.toContainText("People");
+  const refused = await carol.goto("/people");
+  expect(refused?.status()).toBe(403);
+
+  const dana = await signedIn(browser, "dana", foreign);
+  await expect(dana.getByTestId("signed-in-as")).toHaveText("Dana Admin · admin");
+  await dana
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "People" })
+    .click();
+  await expect(dana).toHaveURL(/\/people$/);
+  const row = dana.getByRole("row").filter({ hasText: "Carol Viewer" });
+  await expect(row.getByTestId("person-role")).toHaveText("viewer");
+  await row.getByLabel("Assigned role of Carol Viewer").selectOption("reviewer");
+  await expect(row.getByRole("status")).toHaveText("saved: holds reviewer");
+  await expect(row.getByTestId("person-role")).toHaveText("reviewer");
+
+  // The role is read at each request, so Carol holds it at once, without signing in again.
+  await carol.goto("/");
+  await expect(carol.getByTestId("signed-in-as")).toHaveText("Carol Viewer · reviewer");
+
+  await dana.goto("/changes?group=audit");
+  await expect(dana.getByText("Carol Viewer assigned reviewer")).toBeVisible();
+  const chain = dana.getByTestId("audit-chain");
+  await chain.getByRole("button", { name: "Verify the chain" }).click();
+  await expect(chain.getByRole("status")).toContainText("Intact:");
+  expect(foreign).toEqual([]);
+});
