@@ -216,22 +216,38 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
  * is not a tool call.
  */
+/** Compiled tool-name patterns, kept across calls (bounded: a gate holds a few hundred tools). */
+const TOOL_PATTERNS = new Map<string, RegExp>();
+const MAX_TOOL_PATTERNS = 2000;
+
+function toolPattern(tool: string): RegExp {
+  let re = TOOL_PATTERNS.get(tool);
+  if (re) return re;
+  const plain = /^[a-z]+$/.test(tool);
+  const name = escapeRe(tool);
+  re = plain
+    ? new RegExp(
+        String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
+        "iu",
+      )
+    : new RegExp(
+        String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
+        "iu",
+      );
+  if (TOOL_PATTERNS.size >= MAX_TOOL_PATTERNS) TOOL_PATTERNS.clear();
+  TOOL_PATTERNS.set(tool, re);
+  return re;
+}
+
 export function toolSignal(text: string, tools: readonly string[]): Hit[] {
   const hits: Hit[] = [];
+  if (tools.length === 0) return hits;
+  // Every pattern needs the tool's name in the text: one substring search rules most tools out
+  // before any regex runs (a 10 kB result and three tools cost three `includes`).
+  const lower = text.toLowerCase();
   for (const tool of tools.slice(0, 500)) {
-    if (tool.length < 3) continue;
-    const plain = /^[a-z]+$/.test(tool);
-    const name = escapeRe(tool);
-    const re = plain
-      ? new RegExp(
-          String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
-          "iu",
-        )
-      : new RegExp(
-          String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
-          "iu",
-        );
-    const m = re.exec(text);
+    if (tool.length < 3 || !lower.includes(tool.toLowerCase())) continue;
+    const m = toolPattern(tool).exec(text);
     if (!m) continue;
     const inQuote = quoted(text, m.index) && !/\(|\{/.test(m[0]);
     hits.push({
