@@ -1,26 +1,26 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 8313,
+    k: 8354,
     n: 11522,
   },
   falsePositive: {
-    k: 50,
+    k: 67,
     n: 1127,
   },
-  modelSha256: "e14c00642ad3a5c405ce492a2add468a6f3e7e42ddd55ce20f33db7f9f7c8a8e",
+  modelSha256: "2e13f71c199916d0272da2fc4d68486682a022d84e2135319b3e9202422ec92f",
   measuredAt: "2026-12-06",
   slices: [
     {
       name: "InjecAgent base, held-out attacker instructions",
       kind: "attack",
-      k: 254,
+      k: 233,
       n: 272,
     },
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 8059,
+      k: 8121,
       n: 11250,
     },
     {
@@ -32,13 +32,13 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7359,
+      k: 7362,
       n: 7500,
     },
     {
       name: "BIPIA clean emails (test split)",
       kind: "clean",
-      k: 0,
+      k: 1,
       n: 50,
     },
     {
@@ -56,7 +56,7 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 46,
+      k: 62,
       n: 927,
     },
   ],
