@@ -1,26 +1,26 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 8354,
+    k: 10508,
     n: 11522,
   },
   falsePositive: {
-    k: 67,
+    k: 38,
     n: 1127,
   },
-  modelSha256: "2e13f71c199916d0272da2fc4d68486682a022d84e2135319b3e9202422ec92f",
+  modelSha256: "95b7f16a0651bd6bd91f2913c438bb1b7196cb5046636db9d7e08a71d0675d5c",
   measuredAt: "2026-12-06",
   slices: [
     {
       name: "InjecAgent base, held-out attacker instructions",
       kind: "attack",
-      k: 233,
+      k: 235,
       n: 272,
     },
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 8121,
+      k: 10273,
       n: 11250,
     },
     {
@@ -32,13 +32,13 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7362,
+      k: 7359,
       n: 7500,
     },
     {
       name: "BIPIA clean emails (test split)",
       kind: "clean",
-      k: 1,
+      k: 0,
       n: 50,
     },
     {
@@ -56,7 +56,7 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 62,
+      k: 34,
       n: 927,
     },
   ],
