@@ -400,14 +400,19 @@ export function offTopicRequestSignal(text: string): Hit[] {
     lines.push({ s: line, at });
     at += line.length + 1;
   }
-  const doc = new Map<string, number>();
+  // The document's words are counted only once a line looks like a request (most texts have none).
+  let doc: Map<string, number> | null = null;
   let total = 0;
-  for (const m of lower.matchAll(CONTENT_WORD)) {
-    if (STOP.has(m[0])) continue;
-    const k = stem(m[0]);
-    doc.set(k, (doc.get(k) ?? 0) + 1);
-    total++;
-  }
+  const countDocument = () => {
+    const counts = new Map<string, number>();
+    for (const m of lower.matchAll(CONTENT_WORD)) {
+      if (STOP.has(m[0])) continue;
+      const k = stem(m[0]);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      total++;
+    }
+    return counts;
+  };
   for (let i = 0; i < lines.length; i++) {
     const { s, at: lineAt } = lines[i]!;
     // A step among steps (a runbook, a checklist) is an instruction to people, whatever it asks.
@@ -426,6 +431,7 @@ export function offTopicRequestSignal(text: string): Hit[] {
     if (!task && !question) continue;
     // "Can you…" is a request to the reader even with "you"; any other "we/our/you" is people talking.
     if (PEOPLE.test(line.replace(REQUEST_OPEN, ""))) continue;
+    doc ??= countDocument();
     const own = new Map<string, number>();
     for (const m of line.matchAll(CONTENT_WORD)) {
       if (STOP.has(m[0])) continue;
