@@ -2,23 +2,19 @@
  * Trains the detector's text model (issue 31) and writes lib/detection/model.json.
  *
  *   npx tsx scripts/train-detector.ts --data ../shared/detection [--seed 31] [--out lib/detection/model.json]
+ *   npx tsx scripts/train-detector.ts --data ../shared/detection --check   (retrain, compare, write nothing)
  *
  * Reads InjecAgent and BIPIA (MIT) from the data folder, using only the training side: InjecAgent's
  * attacker instructions outside the held-out 30 % (lib/detection/benchmarks.ts), BIPIA's train
- * files. Adds the hand-written text in scripts/detector/handwritten.ts. Reproducible: the same data
- * and seed write the same bytes. With --write-heldout it also copies the held-out test files that
+ * files. Adds the hand-written text in scripts/detector/handwritten.ts and the frozen prose in
+ * scripts/detector/prose (fixed, licensed inputs: nothing from the working tree's docs or
+ * node_modules). Reproducible: the same data and seed write the same bytes (`--check` verifies it). With --write-heldout it also copies the held-out test files that
  * `relay-review detect eval` reads into tests/detection/data (with the licences).
  */
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import {
   attackerInstructions,
@@ -39,6 +35,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "31" },
     out: { type: "string", default: "lib/detection/model.json" },
     "write-heldout": { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
     l2: { type: "string", default: "3e-3" },
     epochs: { type: "string", default: "6" },
     "positive-weight": { type: "string", default: "1.5" },
@@ -53,30 +50,17 @@ const sha = (file: string) =>
     .digest("hex")
     .slice(0, 16);
 
-// This repository's README and docs (its own licence): runbooks and instructions written for
-// people, the hard negatives a relay's wiki is full of. docs/detection.md quotes payloads: left out.
-const docs = ["README.md", ...readdirSync("docs").map((f) => `docs/${f}`)]
-  .filter((f) => f.endsWith(".md") && f !== "docs/detection.md")
-  .sort();
-// The READMEs of the MIT-licensed packages installed here (pinned by package-lock.json): developer
-// prose full of "you can use the following", commands and code, which the benchmarks' 50 code
-// answers alone do not teach. Only weights derived from them ship; the list and hashes are recorded.
-const readmes: string[] = [];
-for (const scope of readdirSync("node_modules").sort()) {
-  const dirs = scope.startsWith("@")
-    ? readdirSync(`node_modules/${scope}`)
-        .sort()
-        .map((d) => `node_modules/${scope}/${d}`)
-    : [`node_modules/${scope}`];
-  for (const d of dirs) {
-    try {
-      const pkg = JSON.parse(readFileSync(`${d}/package.json`, "utf8")) as { license?: unknown };
-      if (pkg.license === "MIT" && existsSync(`${d}/README.md`)) readmes.push(`${d}/README.md`);
-    } catch {
-      // not a package folder
-    }
-  }
-}
+// Prose written for people, frozen in scripts/detector/prose (NOTICE.md there says what it is and
+// under which licence): this repository's README and docs and the READMEs of MIT-licensed packages,
+// as they were when frozen. Training never reads the working tree's docs or node_modules, so a
+// docs commit or a dependency bump does not change the model.
+const PROSE = "scripts/detector/prose/prose.jsonl.gz";
+const proseBytes = readFileSync(PROSE);
+const prose = gunzipSync(proseBytes)
+  .toString("utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as { unit: string; text: string });
 const instructions = attackerInstructions(dir);
 const trainInstructions = instructions.filter((i) => !isHeldOutInstruction(i));
 const hyper = {
@@ -96,10 +80,7 @@ const set = buildTrainingSet(
     bipiaEmail: bipiaContexts(dir, "email", "train"),
     bipiaCode: bipiaContexts(dir, "code", "train"),
     handwritten: handwritten(seed),
-    prose: [...docs, ...readmes].map((file) => ({
-      text: readFileSync(file, "utf8").slice(0, 16_000),
-      unit: file,
-    })),
+    prose: prose.map(({ unit, text }) => ({ unit, text })),
   },
   hyper,
   seed,
@@ -114,12 +95,10 @@ const model = packModel(trained, threshold, {
   trainInstructions: trainInstructions.length,
   heldOutInstructions: instructions.length - trainInstructions.length,
   validation,
-  prose: Object.fromEntries(
-    [...docs, ...readmes].map((f) => [
-      f,
-      createHash("sha256").update(readFileSync(f)).digest("hex").slice(0, 16),
-    ]),
-  ),
+  prose: {
+    [PROSE]: createHash("sha256").update(proseBytes).digest("hex").slice(0, 16),
+    texts: prose.length,
+  },
   data: {
     "injecagent/data/attacker_cases_dh.jsonl": sha("injecagent/data/attacker_cases_dh.jsonl"),
     "injecagent/data/attacker_cases_ds.jsonl": sha("injecagent/data/attacker_cases_ds.jsonl"),
@@ -131,7 +110,23 @@ const model = packModel(trained, threshold, {
     "bipia/benchmark/code_attack_train.json": sha("bipia/benchmark/code_attack_train.json"),
   },
 });
-writeFileSync(values.out, JSON.stringify(model) + "\n");
+const bytes = JSON.stringify(model) + "\n";
+const digest = createHash("sha256").update(bytes).digest("hex");
+if (values.check) {
+  // Retrain and compare with the committed model instead of writing: the same inputs and seed must
+  // give the same bytes at any commit.
+  const shipped = createHash("sha256").update(readFileSync(values.out)).digest("hex");
+  console.log(`train-detector --check: retrained ${digest}, ${values.out} ${shipped}`);
+  if (digest !== shipped) {
+    console.error(
+      "train-detector --check: MISMATCH, retraining does not reproduce the shipped model",
+    );
+    process.exit(1);
+  }
+  console.log("train-detector --check: retraining reproduces the shipped model byte for byte");
+  process.exit(0);
+}
+writeFileSync(values.out, bytes);
 console.log(
   `train-detector: ${examples.length} windows (${examples.filter((e) => e.label === 1).length} payload), threshold ${threshold}, wrote ${values.out} (${Buffer.byteLength(JSON.stringify(model))} bytes)`,
 );

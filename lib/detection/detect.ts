@@ -12,6 +12,7 @@ import {
   egressSignal,
   encodedRuns,
   hiddenSignal,
+  offTopicRequestSignal,
   roleSignal,
   toolSignal,
   type Hit,
@@ -189,6 +190,7 @@ function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; 
 function scanVisible(visible: string, options: DetectOptions, model: Model): Scan {
   const hits: Hit[] = [
     ...addressedSignal(visible),
+    ...offTopicRequestSignal(visible),
     ...roleSignal(visible),
     ...toolSignal(visible, options.tools ?? []),
     ...egressSignal(visible, options.admitHost),

@@ -65,7 +65,10 @@ type Gate = ((tokens: Set<string>, text: string) => boolean) | null;
 const w = (words: string): Gate => {
   const set = new Set(words.split(" "));
   return (tokens) => {
-    for (const t of set) if (tokens.has(t)) return true;
+    // Walk the smaller of the two sets.
+    if (tokens.size < set.size) {
+      for (const t of tokens) if (set.has(t)) return true;
+    } else for (const t of set) if (tokens.has(t)) return true;
     return false;
   };
 };
@@ -161,6 +164,14 @@ const CUES: [string, RegExp, Gate][] = [
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 const MAX_TOKENS = 120;
 
+// Feature buckets that do not depend on the window, hashed once (the hot path builds no strings).
+const BIAS = hash("bias");
+const IMPERATIVE_START = hash("cue:imperative-start");
+const IMPERATIVE_EARLY = hash("cue:imperative-early");
+const CUE_HASH = CUES.map(([name]) => hash(`cue:${name}`));
+const PAIR_HASH = CUES.map(([a], i) => CUES.map(([b], j) => (j > i ? hash(`cue:${a}+${b}`) : 0)));
+const LEN_HASH = { xs: hash("len:xs"), s: hash("len:s"), m: hash("len:m"), l: hash("len:l") };
+
 /**
  * The hashed feature indices of one window (with repeats: a feature present twice counts twice).
  * Input is already visible text (lib/detection/text.ts `visibleText`).
@@ -174,7 +185,7 @@ export function featurize(window: string): number[] {
     if (tokens.length >= MAX_TOKENS) break;
   }
   if (tokens.length < MIN_WORDS) return [];
-  out.push(hash("bias"));
+  out.push(BIAS);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     out.push(bucket(fnv(W, t)));
@@ -191,18 +202,24 @@ export function featurize(window: string): number[] {
   }
   const afterLabel = text.replace(LABEL, "");
   const first = afterLabel === text ? (tokens[0] ?? "") : (afterLabel.match(WORD)?.[0] ?? "");
-  if (IMPERATIVE.has(first)) out.push(hash("cue:imperative-start"), hash(`cue:imp:${first}`));
+  if (IMPERATIVE.has(first)) out.push(IMPERATIVE_START, hash(`cue:imp:${first}`));
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
-  if (tokens.slice(1, 4).some((t) => IMPERATIVE.has(t))) out.push(hash("cue:imperative-early"));
-  const present: string[] = [];
+  for (let i = 1; i < 4 && i < tokens.length; i++)
+    if (IMPERATIVE.has(tokens[i]!)) {
+      out.push(IMPERATIVE_EARLY);
+      break;
+    }
+  const present: number[] = [];
   const tokenSet = new Set(tokens);
-  for (const [name, re, gate] of CUES)
-    if ((gate === null || gate(tokenSet, text)) && re.test(text)) present.push(name);
-  for (const name of present) out.push(hash(`cue:${name}`));
+  for (let i = 0; i < CUES.length; i++) {
+    const [, re, gate] = CUES[i]!;
+    if ((gate === null || gate(tokenSet, text)) && re.test(text)) present.push(i);
+  }
+  for (const i of present) out.push(CUE_HASH[i]!);
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
-  for (let i = 0; i < present.length; i++)
-    for (let j = i + 1; j < present.length; j++) out.push(hash(`cue:${present[i]}+${present[j]}`));
+  for (let a = 0; a < present.length; a++)
+    for (let b = a + 1; b < present.length; b++) out.push(PAIR_HASH[present[a]!]![present[b]!]!);
   const len = tokens.length < 4 ? "xs" : tokens.length < 10 ? "s" : tokens.length < 30 ? "m" : "l";
-  out.push(hash(`len:${len}`));
+  out.push(LEN_HASH[len]);
   return out;
 }

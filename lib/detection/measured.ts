@@ -1,26 +1,26 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 8313,
+    k: 10508,
     n: 11522,
   },
   falsePositive: {
-    k: 50,
+    k: 38,
     n: 1127,
   },
-  modelSha256: "e14c00642ad3a5c405ce492a2add468a6f3e7e42ddd55ce20f33db7f9f7c8a8e",
+  modelSha256: "95b7f16a0651bd6bd91f2913c438bb1b7196cb5046636db9d7e08a71d0675d5c",
   measuredAt: "2026-12-06",
   slices: [
     {
       name: "InjecAgent base, held-out attacker instructions",
       kind: "attack",
-      k: 254,
+      k: 235,
       n: 272,
     },
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 8059,
+      k: 10273,
       n: 11250,
     },
     {
@@ -56,7 +56,7 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 46,
+      k: 34,
       n: 927,
     },
   ],

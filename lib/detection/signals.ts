@@ -216,22 +216,38 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
  * is not a tool call.
  */
+/** Compiled tool-name patterns, kept across calls (bounded: a gate holds a few hundred tools). */
+const TOOL_PATTERNS = new Map<string, RegExp>();
+const MAX_TOOL_PATTERNS = 2000;
+
+function toolPattern(tool: string): RegExp {
+  let re = TOOL_PATTERNS.get(tool);
+  if (re) return re;
+  const plain = /^[a-z]+$/.test(tool);
+  const name = escapeRe(tool);
+  re = plain
+    ? new RegExp(
+        String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
+        "iu",
+      )
+    : new RegExp(
+        String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
+        "iu",
+      );
+  if (TOOL_PATTERNS.size >= MAX_TOOL_PATTERNS) TOOL_PATTERNS.clear();
+  TOOL_PATTERNS.set(tool, re);
+  return re;
+}
+
 export function toolSignal(text: string, tools: readonly string[]): Hit[] {
   const hits: Hit[] = [];
+  if (tools.length === 0) return hits;
+  // Every pattern needs the tool's name in the text: one substring search rules most tools out
+  // before any regex runs (a 10 kB result and three tools cost three `includes`).
+  const lower = text.toLowerCase();
   for (const tool of tools.slice(0, 500)) {
-    if (tool.length < 3) continue;
-    const plain = /^[a-z]+$/.test(tool);
-    const name = escapeRe(tool);
-    const re = plain
-      ? new RegExp(
-          String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
-          "iu",
-        )
-      : new RegExp(
-          String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
-          "iu",
-        );
-    const m = re.exec(text);
+    if (tool.length < 3 || !lower.includes(tool.toLowerCase())) continue;
+    const m = toolPattern(tool).exec(text);
     if (!m) continue;
     const inQuote = quoted(text, m.index) && !/\(|\{/.test(m[0]);
     hits.push({
@@ -318,4 +334,134 @@ function printable(s: string): boolean {
   if (s.length < 12 || s.includes("\uFFFD")) return false;
   const letters = (s.match(/[\p{L}\s]/gu) ?? []).length;
   return letters / s.length > 0.8 && /\s/.test(s);
+}
+
+/**
+ * Verbs that ask for an assistant's kind of work (analyse, summarise, recommend, translate…), in
+ * English, German, French, Spanish, Portuguese, Italian and Dutch. Not the verbs mail and tickets
+ * use on their reader ("click", "reply", "create an account", "follow us"): those are for people.
+ */
+const TASK_VERBS = new Set(
+  (
+    "analyze analyse summarize summarise recommend suggest describe explain translate write compose " +
+    "draft generate outline compare evaluate assess calculate classify determine identify predict " +
+    "brainstorm list provide research investigate estimate propose " +
+    "analysiere fasse empfiehl beschreibe erkläre übersetze schreibe verfasse vergleiche bewerte " +
+    "berechne nenne liste schlage " +
+    "analyse analysez résume résumez recommande recommandez décris décrivez explique expliquez " +
+    "traduis traduisez écris écrivez rédige rédigez compare comparez calcule calculez propose proposez " +
+    "analiza resume resuma recomienda recomiende describe explica traduce escribe redacta compara " +
+    "calcula sugiere enumera " +
+    "analise recomende descreva explique traduza escreva compare calcule sugira liste " +
+    "analizza riassumi raccomanda consiglia descrivi spiega traduci scrivi confronta calcola suggerisci elenca " +
+    "analyseer vat beveel beschrijf leg vertaal schrijf vergelijk bereken noem"
+  ).split(/\s+/),
+);
+/** Openings of a request to whoever reads the text ("can you…", "help me…"). */
+const REQUEST_OPEN =
+  /^(?:(?:please|kindly|bitte|svp|por favor|per favore)\s+)?(?:(?:can|could|would|will)\s+you|help\s+me|show\s+me|tell\s+me|give\s+me|find\s+me|kannst\s+du|können\s+sie|pouvez-vous|peux-tu|puedes|podrías|você\s+pode|puoi|potresti)\b/u;
+/** A question that asks for knowledge rather than about the text ("what are…", "how does…"). */
+const QUESTION_OPEN =
+  /^(?:what|how|why|which|who|is|are|does|do|was|wie|was|warum|welche|quel|quelle|quels|quelles|comment|pourquoi|qué|que|cómo|como|cuál|cuáles|por qué|o que|quais|qual|cosa|come|perché|quali|wat|hoe|waarom)\b/u;
+/** The writer and the reader as people: "we", "our", "you": a mail or a ticket talking to its reader. */
+const PEOPLE =
+  /\b(?:we|our|us|you|your|yours|wir|unser|unsere|nous|notre|nos|vous|votre|nosotros|nuestro|nuestra|nós|nosso|nossa|noi|nostro|nostra|wij|ons|onze)\b/u;
+const CONTENT_WORD = /\p{L}{4,}/gu;
+const STOP = new Set(
+  (
+    "that this with from have what which when where there their about would could should these those " +
+    "your they them then than into over also just more most some such only very been were will does " +
+    "like make made much many other each every here dass eine einer einen nicht oder sind auch wenn " +
+    "dans pour avec sont plus mais nous vous leur cette para como pero más esta este todo sobre " +
+    "mais isso essa esse pela pelo sono della delle degli anche come questo questa voor door maar deze"
+  ).split(" "),
+);
+/** A content word without a plural ending, cut to six letters: "trails"/"trail", "analyse"/"analysis" meet. */
+const stem = (w: string) => w.replace(/(?:es|s)$/u, "").slice(0, 6);
+/** A numbered or bulleted list item. */
+const ITEM = /^\s*(?:\d{1,3}[.)]|[-*•])\s/u;
+
+/**
+ * A request for an assistant's kind of work that has nothing to do with the text around it: a
+ * line that opens with a task verb ("Analyze the trend of…"), a request to the reader ("Can you…",
+ * "Help me…") or a knowledge question ("What are the major risks of…?"), shares no content word
+ * with the rest of the text, and does not speak to people ("we", "our", "you"). This is how a
+ * payload reads when it asks for something other than what the text is about (BIPIA's attacks in a
+ * mail): the reader's assistant is the only one it could be meant for. A ticket that asks support
+ * a question about its own subject shares its words, so it does not fire; neither does a short text
+ * (fewer than 15 to 25 content words around the line), where nothing shows what the text is about.
+ */
+export function offTopicRequestSignal(text: string): Hit[] {
+  const lower = text.toLowerCase();
+  const lines: { s: string; at: number }[] = [];
+  let at = 0;
+  for (const line of lower.split("\n")) {
+    if (lines.length >= 2000) break;
+    lines.push({ s: line, at });
+    at += line.length + 1;
+  }
+  // The document's words are counted only once a line looks like a request (most texts have none).
+  let doc: Map<string, number> | null = null;
+  let total = 0;
+  const countDocument = () => {
+    const counts = new Map<string, number>();
+    for (const m of lower.matchAll(CONTENT_WORD)) {
+      if (STOP.has(m[0])) continue;
+      const k = stem(m[0]);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      total++;
+    }
+    return counts;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const { s, at: lineAt } = lines[i]!;
+    // A step among steps (a runbook, a checklist) is an instruction to people, whatever it asks.
+    if (ITEM.test(s) && (ITEM.test(lines[i - 1]?.s ?? "") || ITEM.test(lines[i + 1]?.s ?? "")))
+      continue;
+    const line = s.trim().replace(/^[-*•>#\d.)\s]+/u, "");
+    // A table row or a record is not a sentence anyone asks.
+    if (line.length < 15 || line.length > 300 || /\|.*\|/u.test(line)) continue;
+    const words = line.match(/[\p{L}'’-]+/gu) ?? [];
+    if (words.length < 4 || words.length > 40) continue;
+    const first = words[0] === "please" || words[0] === "bitte" ? words[1] : words[0];
+    const task =
+      (first !== undefined && TASK_VERBS.has(first) && !/^\S+\s+(?:of|from|to)\b/u.test(line)) ||
+      REQUEST_OPEN.test(line);
+    const question = !task && QUESTION_OPEN.test(line) && line.includes("?");
+    if (!task && !question) continue;
+    // "Can you…" is a request to the reader even with "you"; any other "we/our/you" is people talking.
+    if (PEOPLE.test(line.replace(REQUEST_OPEN, ""))) continue;
+    doc ??= countDocument();
+    const own = new Map<string, number>();
+    for (const m of line.matchAll(CONTENT_WORD)) {
+      if (STOP.has(m[0])) continue;
+      const k = stem(m[0]);
+      own.set(k, (own.get(k) ?? 0) + 1);
+    }
+    let ownTotal = 0;
+    let shared = 0;
+    for (const [k, n] of own) {
+      ownTotal += n;
+      if ((doc.get(k) ?? 0) > n) shared++;
+    }
+    // No word shared, or one in a long request: a word like "weekend" or "sales" can sit anywhere in a mail.
+    // Enough text around to say what it is about: a bare task verb needs 15 content words around it;
+    // a question or "can you…" 25, since people ask each other those in a short chat.
+    if (own.size < 2 || total - ownTotal < (task && !REQUEST_OPEN.test(line) ? 15 : 25)) continue;
+    if (shared > 1 || (shared === 1 && own.size < 6)) continue;
+    return [
+      {
+        signal: "addressed-to-ai",
+        detail: `a request for an assistant's work that shares no word with the text around it: ${JSON.stringify(
+          text
+            .slice(lineAt, lineAt + s.length)
+            .trim()
+            .slice(0, 100),
+        )}`,
+        strength: 0.55,
+        at: lineAt,
+      },
+    ];
+  }
+  return [];
 }

@@ -239,6 +239,80 @@ const TICKET_OPEN = [
   "",
 ];
 
+/**
+ * Reference text that describes what an operation does, in the imperative an API reference or a
+ * tool's description uses ("Create a folder."): an instruction about a system, not a payload.
+ * Written for this file across domains (files, tickets, git, DNS, billing, calendars, chat);
+ * none is copied from tests/corpus, which is a test set. The category was added after the held-out
+ * figures showed reference-style imperatives flagged, and that is said in docs/detection.md.
+ */
+const REFERENCE_TEXT = [
+  "Create a folder at the given path. Fails if the parent folder does not exist.",
+  "Delete a file by its ID. The file is moved to the trash for 30 days.",
+  "List the files in a folder, newest first. Use the cursor from the previous page to continue.",
+  "Rename a branch. Open pull requests are retargeted to the new name.",
+  "Add a DNS record to a zone. Supports A, AAAA, CNAME, MX and TXT records.",
+  "Remove a member from a team. The member keeps access to public projects.",
+  "Get an invoice by number. Returns the line items, totals and payment status.",
+  "Update the status of a ticket. Allowed values: open, pending, solved.",
+  "Search issues by text, label or assignee. Returns at most 100 results.",
+  "Send a message to a channel. Markdown is rendered; mentions notify the user.",
+  "Schedule a meeting on a calendar. Times are ISO 8601 with an offset.",
+  "Archive a project. Archived projects are read-only and can be restored.",
+  "Upload an attachment to a record. The maximum size is 25 MB.",
+  "Refund a payment, in full or in part. Use list_payments to find the payment ID.",
+  "Use get_ticket first to read the current fields, then call update_ticket with the changes.",
+  "Use this to find the ID of a repository before calling other repository tools.",
+  "Call this tool when the user asks for the weather in a city.",
+  "Use this tool to look up an order by its number or the customer's email address.",
+  "Run a SQL query against the read replica. Only SELECT statements are allowed.",
+  "Execute a shell command in the sandbox and return its output and exit code.",
+  "Draft a reply to a support ticket. The draft is not sent until an agent approves it.",
+  "Move a card to another column on the board.",
+  "Copy a document to another workspace. Comments are not copied.",
+  "Cancel a pending order. Orders that have shipped cannot be cancelled.",
+  "Grant a role to a user on a project. Roles: viewer, editor, owner.",
+  "Revoke an API token. Requests with the token fail immediately.",
+  "Fetch the contents of a URL and return it as markdown.",
+  "Translate a text into the target language. Detects the source language when not given.",
+  "Summarize a long document into a few paragraphs.",
+  "Returns the user's profile: name, email address and time zone. Requires the profile scope.",
+  "Before deleting, confirm with the user that they want to remove the record.",
+  "Always pass the workspace ID; the default workspace is used otherwise.",
+  "The body field is the message text. Do not include the signature; it is added automatically.",
+  'Example: { "path": "/reports/2024", "recursive": true }',
+  "Send an email with a subject, a body and one or more recipients.",
+  "List the messages in a mail folder, with sender, subject and date.",
+  "Forward a message to another address. The original attachments are kept.",
+  "Mark an email as read or unread.",
+  "Delete a contact from the address book.",
+  "Get a message by its ID, including the headers and the body.",
+  "Search the inbox by sender, subject or date range.",
+  "Accepts an email address or a user ID.",
+  "Create a mail rule that moves messages from a sender to a folder.",
+  "Reply to a message in the same thread. The reply quotes the original.",
+  "Erstellt einen neuen Ordner im angegebenen Pfad.",
+  "Supprime un fichier à partir de son identifiant.",
+  "Crea un evento en el calendario indicado.",
+  "Envia uma mensagem para o canal escolhido.",
+];
+
+/** What an answer on a developer forum tells its reader to do: instructions for people, about code. */
+const DEVELOPER_ANSWERS = [
+  "You can fix this by passing the encoding explicitly when you open the file.",
+  "Change the import to the new module path and the warning goes away.",
+  "Try setting the timeout to a higher value; the default is 30 seconds.",
+  "Replace the loop with a list comprehension, it is shorter and faster.",
+  "Add the missing dependency to your requirements file and reinstall.",
+  "This works for me on Python 3.11:",
+  "Here is a minimal example that reproduces the error:",
+  "Make sure the array has the same shape as the labels before calling fit.",
+  "You need to call the function with the keyword argument, not a positional one.",
+  "Install the package with pip and restart the kernel.",
+  "Use a raw string for the regular expression so the backslashes are kept.",
+  "Set the environment variable before starting the server, not after.",
+];
+
 export type Handwritten = { text: string; label: 0 | 1; source: string };
 
 /** The hand-written examples, expanded from the lists above with a seeded choice of combinations. */
@@ -256,7 +330,7 @@ export function handwritten(seed: number): Handwritten[] {
     out.push({ text, label: 1, source: "handwritten" });
   for (const text of OTHER_LANGUAGES) out.push({ text, label: 1, source: "handwritten" });
   for (const text of TASKS) out.push({ text, label: 1, source: "handwritten" });
-  for (const text of [...HUMAN_TEXT, ...SERVICE_TEXT])
+  for (const text of [...HUMAN_TEXT, ...SERVICE_TEXT, ...REFERENCE_TEXT, ...DEVELOPER_ANSWERS])
     out.push({ text, label: 0, source: "handwritten" });
   for (const open of TICKET_OPEN)
     for (const text of HUMAN_TEXT)
