@@ -287,7 +287,17 @@ function headNoun(name: {
 }
 
 /** The vendor's own fixed text, or the caller's own identity: no outside writer's text. */
-const VENDOR_TEXT = new Set(["documentation", "docs", "self", "me", "whoami", "schema", "tools"]);
+const VENDOR_TEXT = new Set([
+  "documentation",
+  "docs",
+  "self",
+  "me",
+  "whoami",
+  "schema",
+  "tools",
+  "knowledge",
+  "prompts",
+]);
 
 /** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */
 const kindOf = (objects: readonly string[]) =>
@@ -318,6 +328,59 @@ const OUTPUT_PRIVATE_WORDS = new Set([
 /** An output field that is private whatever the name says: `password`, `email`, `api_key`. */
 const privateField = (f: { words: string[] }) =>
   f.words.some((w) => OUTPUT_PRIVATE_WORDS.has(w)) || secretObject(f.words) !== undefined;
+
+/** What a page interaction acts on (`browser_click`, `playwright_iframe_fill`, `browser_file_upload`). */
+const PAGE_OBJECTS = new Set([
+  "page",
+  "element",
+  "elements",
+  "dialog",
+  "form",
+  "option",
+  "options",
+  "key",
+  "keyboard",
+  "mouse",
+  "file",
+  "files",
+  "iframe",
+  "frame",
+  "tab",
+  "window",
+  "browser",
+  "input",
+  "field",
+  "button",
+  "checkbox",
+  "text",
+  "and",
+  "switch",
+]);
+/** The server's own session handles: what a read of them returns is its own state. */
+const OWN_STATE_OBJECTS = new Set(["session", "sessions", "connection", "connections", "searches"]);
+/** Input words that say where a chat post goes (`channel_id`, `threadId`, `forumChannelId`). */
+const CHAT_FIELD_WORDS = new Set(["channel", "thread", "forum", "chat"]);
+/** What a chat post is; making a channel or a category is no message. */
+const CHAT_MADE = new Set(["post", "posts", "message", "messages", "reply", "thread", "forum"]);
+/** Input fields that name people who are then invited (`attendees`). */
+const INVITEE_FIELDS = new Set([
+  "attendee",
+  "attendees",
+  "invitee",
+  "invitees",
+  "participants",
+  "guests",
+]);
+/** Answers to an invitation, which go to its organiser (`accept-calendar-event`, `decline_meeting`). */
+const RESPONSE_VERBS = new Set(["accept", "decline", "tentatively", "cancel"]);
+const INVITATION_OBJECTS = new Set([
+  "event",
+  "events",
+  "meeting",
+  "meetings",
+  "invitation",
+  "invite",
+]);
 
 /** Network verbs that make a raw request rather than leave a message (`curl`, `http`). */
 const RAW_REQUEST_VERBS = new Set(["curl", "http", "wget", "call", "dial", "ping"]);
@@ -573,9 +636,19 @@ export function inferRoles(input: InferInput): Inference {
     head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
       ? head
       : undefined;
+  // `click`, `drop`, `upload` act on a live page only when nothing else is named
+  // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
+  const onPage = sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w));
+  // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
+  // handles and counters, neither outside text nor the account's records.
+  const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
-    if (r.verbClass === "read") {
+    if (r.verbClass === "read" && ownState) {
+      notes.push(
+        `returns the server's own ${head} (handles and status it keeps for the session), so neither returns_untrusted_text nor reads_private_data is suggested`,
+      );
+    } else if (r.verbClass === "read") {
       if (ownDraft && !namesOnly)
         notes.push(
           `returns ${ownDraft === "drafts" ? "drafts" : "a draft"}: text the caller wrote, so returns_untrusted_text is not suggested`,
@@ -614,7 +687,7 @@ export function inferRoles(input: InferInput): Inference {
     // A message sent or published is kept by whoever receives it: a send is a write too.
     if (r.verbClass === "network" && !RAW_REQUEST_VERBS.has(r.verb))
       add("writes", `${why}: what it sends is kept by its recipients`, r.confidence);
-    if (INTERACTION_VERBS.has(r.verb))
+    if (INTERACTION_VERBS.has(r.verb) && onPage)
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
@@ -847,6 +920,37 @@ export function inferRoles(input: InferInput): Inference {
     (makes && outbound !== undefined);
   if (recipients && sends && !drafted)
     add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
+  // A post or reply into a chat channel or thread is a message to its members (`reply_to_thread`,
+  // `create_forum_post(forumChannelId, content)`); a tracker comment is not (no channel).
+  const chatField = fields.find((f) => f.words.some((w) => CHAT_FIELD_WORDS.has(w)));
+  const chatContent = fieldIn(fields, CONTENT_FIELDS, true);
+  if (
+    chatField &&
+    chatContent &&
+    makes &&
+    !drafted &&
+    (verbsNow.has("reply") || verbsNow.has("post") || (head !== undefined && CHAT_MADE.has(head)))
+  )
+    add(
+      "network_or_shares",
+      `it posts "${chatContent.key}" into the chat channel or thread in input "${chatField.key}": a message to its members`,
+      SCHEMA,
+    );
+  // Invitations go to the people they name; answering one goes to its organiser.
+  const invitees = fields.find((f) => f.words.some((w) => INVITEE_FIELDS.has(w)));
+  if (invitees && makes)
+    add(
+      "network_or_shares",
+      `input "${invitees.key}" names people, who are sent the invitation`,
+      SCHEMA,
+    );
+  const answer = [...verbsNow].find((v) => RESPONSE_VERBS.has(v));
+  if (answer && name.objects.some((w) => INVITATION_OBJECTS.has(w)))
+    add(
+      "network_or_shares",
+      `"${answer}" answers an invitation: the response is sent to its organiser and attendees`,
+      NAME_OBJECT,
+    );
   const content = fieldIn(fields, CONTENT_FIELDS, true);
   if (content && classes.has("write"))
     raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
@@ -872,7 +976,7 @@ export function inferRoles(input: InferInput): Inference {
   const kind = kindOf(name.objects);
   const publicObject =
     name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ?? (url && fetchLike ? url.key : undefined);
-  const onlyReads = !writesOrDestroys && !classes.has("network") && !downloadsToFile;
+  const onlyReads = !writesOrDestroys && !classes.has("network") && !downloadsToFile && !ownState;
   const readsSomething =
     onlyReads &&
     (classes.has("read") ||
@@ -1108,6 +1212,11 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...MERGE_TARGETS,
   ...ACCESS_OBJECTS,
   ...NARROWING_VERBS,
+  ...PAGE_OBJECTS,
+  ...OWN_STATE_OBJECTS,
+  ...CHAT_MADE,
+  ...RESPONSE_VERBS,
+  ...INVITATION_OBJECTS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";

@@ -1208,6 +1208,30 @@ export const NAME_LIST_OBJECTS = new Set([
   "limits",
   "plan",
   "plans",
+  // Counters and the service's own infrastructure: numbers, states and names an admin chose.
+  "count",
+  "counts",
+  "size",
+  "region",
+  "regions",
+  "cluster",
+  "clusters",
+  "alert",
+  "alerts",
+  "association",
+  "associations",
+  "index",
+  "indexes",
+  "indices",
+  "monitor",
+  "monitors",
+  "workflow",
+  "workflows",
+  "prompt",
+  "prompts",
+  "process",
+  "processes",
+  "login",
 ]);
 
 /**
@@ -1256,6 +1280,9 @@ export const PUBLIC_OBJECTS = new Set([
   "preset",
   "presets",
   "supported",
+  "region",
+  "regions",
+  "knowledge",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */
