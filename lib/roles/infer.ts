@@ -356,6 +356,12 @@ const PAGE_OBJECTS = new Set([
   "and",
   "switch",
 ]);
+/** A field description that hands out access ("Array of group IDs with access to this collection"). */
+const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
+/** A content field described as there to be shared ("Text content to share"). */
+const SHARED_CONTENT = /\bto share\b/i;
+/** Reads that answer whether something holds (`verify_domain`, `test_notification`). */
+const VERDICT_VERBS = new Set(["verify", "test"]);
 /** The server's own session handles: what a read of them returns is its own state. */
 const OWN_STATE_OBJECTS = new Set(["session", "sessions", "connection", "connections", "searches"]);
 /** Input words that say where a chat post goes (`channel_id`, `threadId`, `forumChannelId`). */
@@ -644,7 +650,11 @@ export function inferRoles(input: InferInput): Inference {
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
-    if (r.verbClass === "read" && ownState) {
+    if (r.verbClass === "read" && VERDICT_VERBS.has(r.verb) && !textObject) {
+      notes.push(
+        `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
+      );
+    } else if (r.verbClass === "read" && ownState) {
       notes.push(
         `returns the server's own ${head} (handles and status it keeps for the session), so neither returns_untrusted_text nor reads_private_data is suggested`,
       );
@@ -902,6 +912,16 @@ export function inferRoles(input: InferInput): Inference {
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
       SCHEMA,
     );
+  // A switch that makes a path an address (`read_file(path, isUrl)`): the read can fetch any URL.
+  const urlSwitch = fields.find(
+    (f) => !f.freeText && f.words.some((w) => w === "url" || w === "uri"),
+  );
+  if (urlSwitch && localPath && classes.has("read") && !writesOrDestroys)
+    add(
+      "network_or_shares",
+      `input "${urlSwitch.key}" turns input "${localPath.key}" into an address: the read can fetch any URL, which can carry data out`,
+      SCHEMA - 0.05,
+    );
   if (url && fetchLike && !writesOrDestroys)
     add(
       "network_or_shares",
@@ -936,6 +956,20 @@ export function inferRoles(input: InferInput): Inference {
       `it posts "${chatContent.key}" into the chat channel or thread in input "${chatField.key}": a message to its members`,
       SCHEMA,
     );
+  // An input that hands out access (`groups: [{ id, readOnly }]` "with access to this collection"),
+  // or content the schema says is there to share, widens who reads.
+  if (classes.has("write") && !classes.has("destroy")) {
+    const grant = fields.find((f) => GRANTS_ACCESS.test(f.description));
+    const shared = fields.find((f) => f.freeText && SHARED_CONTENT.test(f.description));
+    if (grant)
+      add(
+        "network_or_shares",
+        `input "${grant.key}" gives people or groups access: who can read may widen`,
+        SCHEMA - 0.05,
+      );
+    else if (shared)
+      add("network_or_shares", `input "${shared.key}" is content to share`, SCHEMA - 0.05);
+  }
   // Invitations go to the people they name; answering one goes to its organiser.
   const invitees = fields.find((f) => f.words.some((w) => INVITEE_FIELDS.has(w)));
   if (invitees && makes)
@@ -976,7 +1010,10 @@ export function inferRoles(input: InferInput): Inference {
   const kind = kindOf(name.objects);
   const publicObject =
     name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ?? (url && fetchLike ? url.key : undefined);
-  const onlyReads = !writesOrDestroys && !classes.has("network") && !downloadsToFile && !ownState;
+  const verdictOnly =
+    !textObject && readings.length > 0 && readings.every((r) => VERDICT_VERBS.has(r.verb));
+  const onlyReads =
+    !writesOrDestroys && !classes.has("network") && !downloadsToFile && !ownState && !verdictOnly;
   const readsSomething =
     onlyReads &&
     (classes.has("read") ||
@@ -1214,6 +1251,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...NARROWING_VERBS,
   ...PAGE_OBJECTS,
   ...OWN_STATE_OBJECTS,
+  ...VERDICT_VERBS,
   ...CHAT_MADE,
   ...RESPONSE_VERBS,
   ...INVITATION_OBJECTS,
@@ -1240,7 +1278,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;

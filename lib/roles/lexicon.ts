@@ -197,6 +197,7 @@ const WRITE = [
   "clone",
   "submit",
   "accept",
+  "decline",
   "reject",
   "dismiss",
   "block",
