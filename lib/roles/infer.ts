@@ -360,8 +360,11 @@ const PAGE_OBJECTS = new Set([
 const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
 const SHARED_CONTENT = /\bto share\b/i;
-/** Reads that answer whether something holds (`verify_domain`, `test_notification`). */
-const VERDICT_VERBS = new Set(["verify", "test"]);
+/** Verbs that start a program; with a command or script the caller writes, they run it. */
+const START_VERBS = new Set(["start", "launch", "spawn"]);
+const PROGRAM_WORDS = new Set(["command", "commands", "cmd", "script", "shell", "program", "code"]);
+/** Reads that answer whether something holds or how many (`verify_domain`, `test_notification`, `count`). */
+const VERDICT_VERBS = new Set(["verify", "test", "count"]);
 /** The server's own session handles: what a read of them returns is its own state. */
 const OWN_STATE_OBJECTS = new Set(["session", "sessions", "connection", "connections", "searches"]);
 /** Input words that say where a chat post goes (`channel_id`, `threadId`, `forumChannelId`). */
@@ -723,7 +726,11 @@ export function inferRoles(input: InferInput): Inference {
     name.words.length <= 2 &&
     name.verbs[0]!.index === name.words.length - 1 &&
     HTTP_METHODS.has(name.verbs[0]!.verb);
-  if ([...verbsNow].some((v) => EXEC_VERBS.has(v)) && codeObject) {
+  // `start_process(command)`, `launch(script)`: starting a program the caller writes runs it.
+  const startsCode =
+    [...verbsNow].some((v) => START_VERBS.has(v)) &&
+    fields.some((f) => f.freeText && f.words.some((w) => PROGRAM_WORDS.has(w)));
+  if (([...verbsNow].some((v) => EXEC_VERBS.has(v)) || startsCode) && codeObject) {
     const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
     for (const role of [
       "returns_untrusted_text",
@@ -1252,6 +1259,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...PAGE_OBJECTS,
   ...OWN_STATE_OBJECTS,
   ...VERDICT_VERBS,
+  ...START_VERBS,
   ...CHAT_MADE,
   ...RESPONSE_VERBS,
   ...INVITATION_OBJECTS,
