@@ -297,6 +297,10 @@ const VENDOR_TEXT = new Set([
   "tools",
   "knowledge",
   "prompts",
+  "geocode",
+  "directions",
+  "elevation",
+  "distance",
 ]);
 
 /** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */

@@ -1284,6 +1284,15 @@ export const PUBLIC_OBJECTS = new Set([
   "region",
   "regions",
   "knowledge",
+  // Public geographic data: places, routes and heights anyone can look up.
+  "place",
+  "places",
+  "geocode",
+  "directions",
+  "elevation",
+  "distance",
+  "route",
+  "routes",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */

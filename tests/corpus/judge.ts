@@ -51,7 +51,7 @@ export const GOALS = {
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
   returns_untrusted_text: { precision: 0.72, recall: 0.91 },
-  reads_private_data: { precision: 0.88, recall: 0.92 },
+  reads_private_data: { precision: 0.89, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.98 },
   deploys_or_destroys: { precision: 0.82, recall: 0.92 },
   network_or_shares: { precision: 0.81, recall: 0.76 },
