@@ -287,7 +287,21 @@ function headNoun(name: {
 }
 
 /** The vendor's own fixed text, or the caller's own identity: no outside writer's text. */
-const VENDOR_TEXT = new Set(["documentation", "docs", "self", "me", "whoami", "schema", "tools"]);
+const VENDOR_TEXT = new Set([
+  "documentation",
+  "docs",
+  "self",
+  "me",
+  "whoami",
+  "schema",
+  "tools",
+  "knowledge",
+  "prompts",
+  "geocode",
+  "directions",
+  "elevation",
+  "distance",
+]);
 
 /** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */
 const kindOf = (objects: readonly string[]) =>
@@ -318,6 +332,68 @@ const OUTPUT_PRIVATE_WORDS = new Set([
 /** An output field that is private whatever the name says: `password`, `email`, `api_key`. */
 const privateField = (f: { words: string[] }) =>
   f.words.some((w) => OUTPUT_PRIVATE_WORDS.has(w)) || secretObject(f.words) !== undefined;
+
+/** What a page interaction acts on (`browser_click`, `playwright_iframe_fill`, `browser_file_upload`). */
+const PAGE_OBJECTS = new Set([
+  "page",
+  "element",
+  "elements",
+  "dialog",
+  "form",
+  "option",
+  "options",
+  "key",
+  "keyboard",
+  "mouse",
+  "file",
+  "files",
+  "iframe",
+  "frame",
+  "tab",
+  "window",
+  "browser",
+  "input",
+  "field",
+  "button",
+  "checkbox",
+  "text",
+  "and",
+  "switch",
+]);
+/** A field description that hands out access ("Array of group IDs with access to this collection"). */
+const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
+/** A content field described as there to be shared ("Text content to share"). */
+const SHARED_CONTENT = /\bto share\b/i;
+/** Verbs that start a program; with a command or script the caller writes, they run it. */
+const START_VERBS = new Set(["start", "launch", "spawn"]);
+const PROGRAM_WORDS = new Set(["command", "commands", "cmd", "script", "shell", "program", "code"]);
+/** Reads that answer whether something holds or how many (`verify_domain`, `test_notification`, `count`). */
+const VERDICT_VERBS = new Set(["verify", "test", "count"]);
+/** The server's own session handles: what a read of them returns is its own state. */
+const OWN_STATE_OBJECTS = new Set(["session", "sessions", "connection", "connections", "searches"]);
+/** Input words that say where a chat post goes (`channel_id`, `threadId`, `forumChannelId`). */
+const CHAT_FIELD_WORDS = new Set(["channel", "thread", "forum", "chat"]);
+/** What a chat post is; making a channel or a category is no message. */
+const CHAT_MADE = new Set(["post", "posts", "message", "messages", "reply", "thread", "forum"]);
+/** Input fields that name people who are then invited (`attendees`). */
+const INVITEE_FIELDS = new Set([
+  "attendee",
+  "attendees",
+  "invitee",
+  "invitees",
+  "participants",
+  "guests",
+]);
+/** Answers to an invitation, which go to its organiser (`accept-calendar-event`, `decline_meeting`). */
+const RESPONSE_VERBS = new Set(["accept", "decline", "tentatively", "cancel"]);
+const INVITATION_OBJECTS = new Set([
+  "event",
+  "events",
+  "meeting",
+  "meetings",
+  "invitation",
+  "invite",
+]);
 
 /** Network verbs that make a raw request rather than leave a message (`curl`, `http`). */
 const RAW_REQUEST_VERBS = new Set(["curl", "http", "wget", "call", "dial", "ping"]);
@@ -573,9 +649,23 @@ export function inferRoles(input: InferInput): Inference {
     head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
       ? head
       : undefined;
+  // `click`, `drop`, `upload` act on a live page only when nothing else is named
+  // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
+  const onPage = sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w));
+  // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
+  // handles and counters, neither outside text nor the account's records.
+  const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
-    if (r.verbClass === "read") {
+    if (r.verbClass === "read" && VERDICT_VERBS.has(r.verb) && !textObject) {
+      notes.push(
+        `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
+      );
+    } else if (r.verbClass === "read" && ownState) {
+      notes.push(
+        `returns the server's own ${head} (handles and status it keeps for the session), so neither returns_untrusted_text nor reads_private_data is suggested`,
+      );
+    } else if (r.verbClass === "read") {
       if (ownDraft && !namesOnly)
         notes.push(
           `returns ${ownDraft === "drafts" ? "drafts" : "a draft"}: text the caller wrote, so returns_untrusted_text is not suggested`,
@@ -614,7 +704,7 @@ export function inferRoles(input: InferInput): Inference {
     // A message sent or published is kept by whoever receives it: a send is a write too.
     if (r.verbClass === "network" && !RAW_REQUEST_VERBS.has(r.verb))
       add("writes", `${why}: what it sends is kept by its recipients`, r.confidence);
-    if (INTERACTION_VERBS.has(r.verb))
+    if (INTERACTION_VERBS.has(r.verb) && onPage)
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
@@ -640,7 +730,11 @@ export function inferRoles(input: InferInput): Inference {
     name.words.length <= 2 &&
     name.verbs[0]!.index === name.words.length - 1 &&
     HTTP_METHODS.has(name.verbs[0]!.verb);
-  if ([...verbsNow].some((v) => EXEC_VERBS.has(v)) && codeObject) {
+  // `start_process(command)`, `launch(script)`: starting a program the caller writes runs it.
+  const startsCode =
+    [...verbsNow].some((v) => START_VERBS.has(v)) &&
+    fields.some((f) => f.freeText && f.words.some((w) => PROGRAM_WORDS.has(w)));
+  if (([...verbsNow].some((v) => EXEC_VERBS.has(v)) || startsCode) && codeObject) {
     const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
     for (const role of [
       "returns_untrusted_text",
@@ -829,6 +923,16 @@ export function inferRoles(input: InferInput): Inference {
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
       SCHEMA,
     );
+  // A switch that makes a path an address (`read_file(path, isUrl)`): the read can fetch any URL.
+  const urlSwitch = fields.find(
+    (f) => !f.freeText && f.words.some((w) => w === "url" || w === "uri"),
+  );
+  if (urlSwitch && localPath && classes.has("read") && !writesOrDestroys)
+    add(
+      "network_or_shares",
+      `input "${urlSwitch.key}" turns input "${localPath.key}" into an address: the read can fetch any URL, which can carry data out`,
+      SCHEMA - 0.05,
+    );
   if (url && fetchLike && !writesOrDestroys)
     add(
       "network_or_shares",
@@ -847,6 +951,51 @@ export function inferRoles(input: InferInput): Inference {
     (makes && outbound !== undefined);
   if (recipients && sends && !drafted)
     add("network_or_shares", `input "${recipients.key}" names recipients`, SCHEMA);
+  // A post or reply into a chat channel or thread is a message to its members (`reply_to_thread`,
+  // `create_forum_post(forumChannelId, content)`); a tracker comment is not (no channel).
+  const chatField = fields.find((f) => f.words.some((w) => CHAT_FIELD_WORDS.has(w)));
+  const chatContent = fieldIn(fields, CONTENT_FIELDS, true);
+  if (
+    chatField &&
+    chatContent &&
+    makes &&
+    !drafted &&
+    (verbsNow.has("reply") || verbsNow.has("post") || (head !== undefined && CHAT_MADE.has(head)))
+  )
+    add(
+      "network_or_shares",
+      `it posts "${chatContent.key}" into the chat channel or thread in input "${chatField.key}": a message to its members`,
+      SCHEMA,
+    );
+  // An input that hands out access (`groups: [{ id, readOnly }]` "with access to this collection"),
+  // or content the schema says is there to share, widens who reads.
+  if (classes.has("write") && !classes.has("destroy")) {
+    const grant = fields.find((f) => GRANTS_ACCESS.test(f.description));
+    const shared = fields.find((f) => f.freeText && SHARED_CONTENT.test(f.description));
+    if (grant)
+      add(
+        "network_or_shares",
+        `input "${grant.key}" gives people or groups access: who can read may widen`,
+        SCHEMA - 0.05,
+      );
+    else if (shared)
+      add("network_or_shares", `input "${shared.key}" is content to share`, SCHEMA - 0.05);
+  }
+  // Invitations go to the people they name; answering one goes to its organiser.
+  const invitees = fields.find((f) => f.words.some((w) => INVITEE_FIELDS.has(w)));
+  if (invitees && makes)
+    add(
+      "network_or_shares",
+      `input "${invitees.key}" names people, who are sent the invitation`,
+      SCHEMA,
+    );
+  const answer = [...verbsNow].find((v) => RESPONSE_VERBS.has(v));
+  if (answer && name.objects.some((w) => INVITATION_OBJECTS.has(w)))
+    add(
+      "network_or_shares",
+      `"${answer}" answers an invitation: the response is sent to its organiser and attendees`,
+      NAME_OBJECT,
+    );
   const content = fieldIn(fields, CONTENT_FIELDS, true);
   if (content && classes.has("write"))
     raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
@@ -872,7 +1021,10 @@ export function inferRoles(input: InferInput): Inference {
   const kind = kindOf(name.objects);
   const publicObject =
     name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ?? (url && fetchLike ? url.key : undefined);
-  const onlyReads = !writesOrDestroys && !classes.has("network") && !downloadsToFile;
+  const verdictOnly =
+    !textObject && readings.length > 0 && readings.every((r) => VERDICT_VERBS.has(r.verb));
+  const onlyReads =
+    !writesOrDestroys && !classes.has("network") && !downloadsToFile && !ownState && !verdictOnly;
   const readsSomething =
     onlyReads &&
     (classes.has("read") ||
@@ -1108,6 +1260,13 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...MERGE_TARGETS,
   ...ACCESS_OBJECTS,
   ...NARROWING_VERBS,
+  ...PAGE_OBJECTS,
+  ...OWN_STATE_OBJECTS,
+  ...VERDICT_VERBS,
+  ...START_VERBS,
+  ...CHAT_MADE,
+  ...RESPONSE_VERBS,
+  ...INVITATION_OBJECTS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -1131,7 +1290,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;

@@ -197,6 +197,7 @@ const WRITE = [
   "clone",
   "submit",
   "accept",
+  "decline",
   "reject",
   "dismiss",
   "block",
@@ -1208,6 +1209,30 @@ export const NAME_LIST_OBJECTS = new Set([
   "limits",
   "plan",
   "plans",
+  // Counters and the service's own infrastructure: numbers, states and names an admin chose.
+  "count",
+  "counts",
+  "size",
+  "region",
+  "regions",
+  "cluster",
+  "clusters",
+  "alert",
+  "alerts",
+  "association",
+  "associations",
+  "index",
+  "indexes",
+  "indices",
+  "monitor",
+  "monitors",
+  "workflow",
+  "workflows",
+  "prompt",
+  "prompts",
+  "process",
+  "processes",
+  "login",
 ]);
 
 /**
@@ -1256,6 +1281,18 @@ export const PUBLIC_OBJECTS = new Set([
   "preset",
   "presets",
   "supported",
+  "region",
+  "regions",
+  "knowledge",
+  // Public geographic data: places, routes and heights anyone can look up.
+  "place",
+  "places",
+  "geocode",
+  "directions",
+  "elevation",
+  "distance",
+  "route",
+  "routes",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */

@@ -618,6 +618,93 @@ describe("issue 32: what leaves, what runs, what returns outside writers' text",
       reason({ name: "get_issue_comments", annotations: RO }, "returns_untrusted_text"),
     ).toMatch(/comments, text that people other than the deploying user can write/);
   });
+
+  it("posts into a chat channel or thread reach its members; a tracker comment and a new channel do not", () => {
+    const post = reason(
+      {
+        name: "create_forum_post",
+        inputSchema: obj({ forumChannelId: { type: "string" }, content: { type: "string" } }),
+      },
+      "network_or_shares",
+    );
+    expect(post).toMatch(/forumChannelId/);
+    expect(
+      roles({
+        name: "reply_to_thread",
+        inputSchema: obj({ channel_id: { type: "string" }, text: { type: "string" } }),
+      }),
+    ).toContain("network_or_shares");
+    expect(
+      roles({
+        name: "create_text_channel",
+        inputSchema: obj({ guildId: { type: "string" }, channelName: { type: "string" } }),
+      }),
+    ).not.toContain("network_or_shares");
+    expect(
+      roles({ name: "create_note", inputSchema: obj({ issue_iid: {}, body: { type: "string" } }) }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("invitations, answers to them and access handed out in an input are network_or_shares", () => {
+    expect(
+      reason(
+        {
+          name: "create-calendar-event",
+          inputSchema: obj({
+            body: obj({ subject: { type: "string" }, attendees: { type: "array" } }),
+          }),
+        },
+        "network_or_shares",
+      ),
+    ).toMatch(/attendees/);
+    expect(roles({ name: "decline-calendar-event" })).toContain("network_or_shares");
+    expect(roles({ name: "create-calendar" })).not.toContain("network_or_shares");
+    const grant = obj({
+      name: { type: "string" },
+      groups: { type: "array", description: "Array of group IDs with access to this collection" },
+    });
+    expect(reason({ name: "update_collection", inputSchema: grant }, "network_or_shares")).toMatch(
+      /gives people or groups access/,
+    );
+    // "Organizations you have access to" describes the caller, not a grant.
+    const slug = obj({
+      organizationSlug: { type: "string", description: "Organizations you have access to" },
+      status: { type: "string" },
+    });
+    expect(roles({ name: "update_issue", inputSchema: slug })).not.toContain("network_or_shares");
+  });
+
+  it("a URL switch beside a path makes a read a fetch; starting a caller's command runs code", () => {
+    const read = {
+      name: "read_file",
+      annotations: RO,
+      inputSchema: obj({ path: { type: "string" }, isUrl: { type: "boolean" } }),
+    };
+    expect(reason(read, "network_or_shares")).toMatch(/isUrl/);
+    expect(
+      roles({ name: "read_file", annotations: RO, inputSchema: obj({ path: { type: "string" } }) }),
+    ).not.toContain("network_or_shares");
+    expect(
+      roles({ name: "start_process", inputSchema: obj({ command: { type: "string" } }) }),
+    ).toEqual([
+      "returns_untrusted_text",
+      "reads_private_data",
+      "writes",
+      "deploys_or_destroys",
+      "network_or_shares",
+    ]);
+  });
+
+  it("page interactions return page text only on a page; the server's own state and verdicts are neither text nor records", () => {
+    expect(roles({ name: "browser_drop" })).toContain("returns_untrusted_text");
+    expect(roles({ name: "drop-collection" })).not.toContain("returns_untrusted_text");
+    expect(roles({ name: "upload_attachment" })).not.toContain("returns_untrusted_text");
+    for (const name of ["list_sessions", "list-connections", "verify_domain", "count"])
+      expect(roles({ name, annotations: RO }), name).toEqual([]);
+    expect(suggestRoles({ name: "list_sessions", annotations: RO }).notes.join(" ")).toMatch(
+      /the server's own sessions/,
+    );
+  });
 });
 
 describe("confidence", () => {
