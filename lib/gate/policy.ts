@@ -22,6 +22,7 @@
  */
 import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
 import type { DecisionRecord } from "@/lib/decisions/record";
+import type { InputRequiredEvent } from "@/lib/gate/input-required";
 
 export type GatePolicy = {
   decisionId: string;
@@ -173,6 +174,8 @@ export function checkAcceptedRisks(
 export type GateEvent =
   /** A relayed result lib/detection flagged (issue 31): a count, never a refusal. */
   | ContentFlaggedEvent
+  /** An input_required result (2026-07-28) relayed to the agent or refused (lib/gate/input-required.ts). */
+  | InputRequiredEvent
   | {
       event: "gate_started";
       server: string;
