@@ -166,6 +166,25 @@ export function judgeInputRequired(
   };
 }
 
+/**
+ * An embedded request as the 2025-era server→client request it stands for: URL-mode elicitation
+ * there carries an `elicitationId` (the 2026-07-28 shape dropped it; the server correlates through
+ * `requestState`), so one is made up for the agent's client, which requires it.
+ */
+export function asLegacyRequest(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  newId: () => string,
+): { method: string; params?: Record<string, unknown> } {
+  if (
+    method === "elicitation/create" &&
+    params?.mode === "url" &&
+    params.elicitationId === undefined
+  )
+    return { method, params: { ...params, elicitationId: newId() } };
+  return { method, ...(params ? { params } : {}) };
+}
+
 /** The agent's error text for a refused input_required result. */
 export function inputRefusedMessage(server: string, method: string, why: string): string {
   return `${server} asked for input to finish ${method}, and the gate did not relay it: ${why}`;

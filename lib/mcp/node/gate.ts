@@ -59,6 +59,8 @@ import {
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
 import { toWebRequest } from "@modelcontextprotocol/node";
+import { CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/client";
+import { DECLARED_CLIENT_CAPABILITIES } from "@/lib/mcp/capabilities";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import { GATE_RULES, authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
@@ -75,6 +77,7 @@ import { compileUriTemplate, type StrictUriTemplate } from "@/lib/gate/uri-templ
 import type { DomainItem } from "@/lib/mcp/convert";
 import {
   INPUT_REFUSED,
+  asLegacyRequest,
   MAX_INPUT_ROUNDS,
   inputPolicyFromRecord,
   inputRefusedMessage,
@@ -165,6 +168,27 @@ function withoutEnvelope(params: JSONRPCRequest["params"]): JSONRPCRequest["para
 
 /** The wait before retrying an input_required result that carries only requestState (the v2 client's pacing). */
 const INPUT_STATE_PACING_MS = 250;
+
+/**
+ * A 2026-07-28 agent's retry of an input_required request: the v2 server lifts `inputResponses`
+ * and `requestState` out of the params its handler sees; they go back in before the retry is
+ * forwarded, byte for byte, since they are the server's to read.
+ */
+function withInputAnswers(
+  request: JSONRPCRequest,
+  mcpReq: { inputResponses?: Record<string, unknown>; requestState: () => unknown },
+): JSONRPCRequest {
+  const state = mcpReq.requestState();
+  if (mcpReq.inputResponses === undefined && typeof state !== "string") return request;
+  return {
+    ...request,
+    params: {
+      ...request.params,
+      ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
+      ...(typeof state === "string" ? { requestState: state } : {}),
+    },
+  };
+}
 
 /** How many task handles the gate remembers (oldest forgotten first): a bound, not a quota. */
 export const MAX_STARTED_TASKS = 10_000;
@@ -555,8 +579,7 @@ export class Gate {
     server.fallbackRequestHandler = (request, extra) =>
       this.handle(request, {
         ...extra,
-        askAgent: (r) =>
-          extra.sendRequest(r as ServerRequest, PassthroughSchema, { signal: extra.signal }),
+        askAgent: (r) => extra.sendRequest(r, PassthroughSchema, { signal: extra.signal }),
       });
     return server;
   }
@@ -582,7 +605,7 @@ export class Gate {
       },
     );
     server.fallbackRequestHandler = async (request, ctx) =>
-      await this.handle(request, {
+      await this.handle(withInputAnswers(request, ctx.mcpReq), {
         signal: ctx.mcpReq.signal,
         _meta: ctx.mcpReq._meta,
         sendNotification: (n) => ctx.mcpReq.notify(n),
@@ -697,7 +720,7 @@ export class Gate {
       for (const [key, entry] of Object.entries((asked || {}) as Record<string, unknown>)) {
         const { method, params } = entry as { method: string; params?: Record<string, unknown> };
         try {
-          answers[key] = await extra.askAgent({ method, ...(params ? { params } : {}) });
+          answers[key] = await extra.askAgent(asLegacyRequest(method, params, randomUUID));
         } catch (error) {
           throw this.inputRefused(
             request,
@@ -715,6 +738,28 @@ export class Gate {
       result = await this.forward({ ...request, params }, extra);
     }
     return result;
+  }
+
+  /**
+   * A 2026-07-28 server asks for URL-mode elicitation only of a client that declares it, per
+   * request. The session declares the record's capabilities (form-mode elicitation: the surface
+   * was listed so); a forwarded request also declares URL mode when the record admits hosts for
+   * it, so the server may ask, and the gate judges where it sends the user. Lists are unchanged.
+   */
+  private withUrlElicitation(params: JSONRPCRequest["params"]): JSONRPCRequest["params"] {
+    const reg = this.options.record.registration;
+    if (!reg?.elicitation_url_domains?.length || this.session?.snapshot.era !== "2026")
+      return params;
+    return {
+      ...params,
+      _meta: {
+        ...params?._meta,
+        [CLIENT_CAPABILITIES_META_KEY]: {
+          ...DECLARED_CLIENT_CAPABILITIES,
+          elicitation: { form: {}, url: {} },
+        },
+      },
+    };
   }
 
   private inputRefused(request: JSONRPCRequest, why: string): GateError {
@@ -883,7 +928,7 @@ export class Gate {
   private async send(request: JSONRPCRequest, extra: RelayExtra): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     return await this.session!.client.request(
-      { method: request.method, params: withoutEnvelope(request.params) },
+      { method: request.method, params: this.withUrlElicitation(withoutEnvelope(request.params)) },
       PassthroughSchema,
       {
         signal: extra.signal,
