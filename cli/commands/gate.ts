@@ -323,6 +323,9 @@ export async function run(argv: string[]): Promise<number> {
     decision: gate.policy.decisionId,
     surface_sha256: gate.policy.surfaceSha256,
     tools: gate.visibleTools,
+    // The era spoken upstream, and where URL-mode elicitation may send the user (issue 30 item 4).
+    era: gate.snapshot?.era ?? "2025",
+    elicitation_url_domains: record.registration?.elicitation_url_domains ?? [],
     ...(sandboxSettings ? { sandbox: { egress: [...sandboxSettings.egress] } } : {}),
   };
   // The loopback listener stays up while the gate relays: a call the listing did not need may get

@@ -182,6 +182,10 @@ export type GateEvent =
       decision: string;
       surface_sha256: string;
       tools: string[];
+      /** The protocol era the gate speaks upstream (the record's, unless --era). */
+      era?: "2025" | "2026";
+      /** Hosts URL-mode elicitation may send the agent's user to (the record's; none when empty). */
+      elicitation_url_domains?: string[];
       transport: string;
       listen?: string;
       /** A stdio server started in the sandbox (`relay-review gate --sandbox`): its network grants, none for loopback only. */
