@@ -21,8 +21,11 @@ import "server-only";
  *   OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
- * sampling is refused and elicitation declined by the session, as for an inspection: the record
- * speaks to neither. Progress and cancellation are relayed. Server stderr is kept as a tail for
+ * a 2025-era server's sampling is refused and its elicitation declined by the session, as for an
+ * inspection. A 2026-07-28 server's `input_required` results (multi-round requests) are judged
+ * against the record (lib/gate/input-required.ts, `answerInput`): form elicitation and roots as the
+ * record's inspection declared them, URL-mode elicitation only to the record's hosts, never
+ * sampling. The upstream era is the one the record's inspection spoke (`registration.era`). Progress and cancellation are relayed. Server stderr is kept as a tail for
  * error messages, not relayed.
  */
 import {
@@ -716,9 +719,12 @@ export class Gate {
           `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`,
         );
       const answers: Record<string, unknown> = {};
-      const asked = isInputRequired(result) && result.inputRequests;
-      for (const [key, entry] of Object.entries((asked || {}) as Record<string, unknown>)) {
-        const { method, params } = entry as { method: string; params?: Record<string, unknown> };
+      // Judged above: an object of request objects, each with a method.
+      const asked = (result.inputRequests ?? {}) as Record<
+        string,
+        { method: string; params?: Record<string, unknown> }
+      >;
+      for (const [key, { method, params }] of Object.entries(asked)) {
         try {
           answers[key] = await extra.askAgent(asLegacyRequest(method, params, randomUUID));
         } catch (error) {
