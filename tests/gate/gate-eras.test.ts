@@ -24,6 +24,7 @@ import { startDemoHttp } from "../eras/v1-server";
 import { startV2Server, type V2Server } from "../eras/v2-server";
 import { signedRecord } from "./fixtures";
 import { startInputServer } from "./fixtures/input-server";
+import { runCli } from "../support/cli";
 
 const TOKEN = "gate-eras-token";
 const auth = { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } };
@@ -165,6 +166,20 @@ describe("the gate, every agent era to every server era", { timeout: 120_000 }, 
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.refusal.reason).toBe("upstream_failed");
   });
+});
+
+test("gate --era accepts auto, 2026 or 2025 only", { timeout: 60_000 }, async () => {
+  const r = await runCli([
+    "gate",
+    "--record",
+    "record.json",
+    "--era",
+    "2027",
+    "--url",
+    "http://127.0.0.1:9/mcp",
+  ]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("--era is auto, 2026 or 2025");
 });
 
 describe("input_required through the gate", { timeout: 120_000 }, () => {
