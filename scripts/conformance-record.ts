@@ -54,7 +54,7 @@ const unsigned = buildDecisionRecord({
   decision,
   issuedAt: new Date().toISOString(),
   currentSurfaceSha256: snapshot.surfaceSha256,
-  surface: recordSurfaceOf(reg),
+  surface: recordSurfaceOf(reg, snapshot.era ? { era: snapshot.era } : {}),
 });
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 writeFileSync(

@@ -41,6 +41,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { TARGET_USAGE, parseArgs } from "@/cli/shared/args";
+import { ERA_PREFERENCES, type EraPreference } from "@/lib/mcp/types";
 import { loadVerificationKey } from "@/cli/shared/keys";
 import {
   OAUTH_BOOL_FLAGS,
@@ -78,7 +79,7 @@ export const EXIT = {
 } as const;
 
 const USAGE = [
-  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--content-scan flag|hold] [--report-to WORKBENCH_URL (token in RELAY_REVIEW_REPORT_TOKEN)] [--sandbox …] TARGET",
+  "usage: relay-review gate --record RECORD.json [--public-key FILE | --data DIR] [--key-sha256 HEX] [--listen PORT [--listen-no-token]] [--max-age-days N] [--call-timeout-ms N] [--content-scan flag|hold] [--era auto|2026|2025 (default: the record's era)] [--report-to WORKBENCH_URL (token in RELAY_REVIEW_REPORT_TOKEN)] [--sandbox …] TARGET",
   TARGET_USAGE,
   SANDBOX_USAGE,
   OAUTH_USAGE,
@@ -126,6 +127,7 @@ export async function run(argv: string[]): Promise<number> {
       "--key-sha256",
       "--report-to",
       "--content-scan",
+      "--era",
       ...OAUTH_VALUE_FLAGS,
     ],
     ["--listen-no-token", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
@@ -161,6 +163,10 @@ export async function run(argv: string[]): Promise<number> {
   const contentScan = f.get("--content-scan");
   if (contentScan !== undefined && contentScan !== "flag" && contentScan !== "hold")
     parsed.errors.push("--content-scan is flag or hold");
+  // The upstream era: default the one the record's inspection spoke (issue 30 item 4).
+  const era = f.get("--era");
+  if (era !== undefined && !(ERA_PREFERENCES as readonly unknown[]).includes(era))
+    parsed.errors.push("--era is auto, 2026 or 2025");
   const isOpen = f.has("--listen-no-token");
   if (isOpen && listen === null) parsed.errors.push("--listen-no-token applies to --listen only");
   if (isOpen && envToken !== null)
@@ -280,6 +286,7 @@ export async function run(argv: string[]): Promise<number> {
       limits: parsed.limits,
       ...(typeof callTimeout === "number" ? { callTimeoutMs: callTimeout } : {}),
       ...(contentScan === "hold" || contentScan === "flag" ? { contentScan } : {}),
+      ...(era !== undefined ? { era: era as EraPreference } : {}),
       ...(reporter ? { onScanned: (s, e) => reporter.scanned(s, e) } : {}),
       onEvent: emit,
       ...(prepared.oauth ? { consent: prepared.oauth.consent } : {}),
@@ -316,6 +323,9 @@ export async function run(argv: string[]): Promise<number> {
     decision: gate.policy.decisionId,
     surface_sha256: gate.policy.surfaceSha256,
     tools: gate.visibleTools,
+    // The era spoken upstream, and where URL-mode elicitation may send the user (issue 30 item 4).
+    era: gate.snapshot?.era ?? "2025",
+    elicitation_url_domains: record.registration?.elicitation_url_domains ?? [],
     ...(sandboxSettings ? { sandbox: { egress: [...sandboxSettings.egress] } } : {}),
   };
   // The loopback listener stays up while the gate relays: a call the listing did not need may get

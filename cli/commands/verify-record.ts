@@ -191,7 +191,8 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
   for (const w of warnings) err(`warning: ${w}`);
   // Loaded only now, so that a signature check never depends on the inspection code.
   const { inspectServer } = await loadInspector();
-  const result = await inspectServer(target);
+  // In the era the record's inspection spoke: a pin compares like with like (issue 30).
+  const result = await inspectServer(target, reg.era ? { era: reg.era } : {});
   if (!result.ok) {
     err(`live check failed: ${result.error.code}: ${result.error.message}`);
     return EXIT.LIVE_UNAVAILABLE;
@@ -418,6 +419,10 @@ export async function run(argv: string[]): Promise<number> {
         : "  accepted risk not recorded (a version 1 record, made before approvals said what they accept)",
     );
   if (r.decision.supersedes) out(`  supersedes decision ${r.decision.supersedes}`);
+  // Where a gate may send the agent's user (URL-mode elicitation, issue 30): shown when admitted.
+  const urlHosts = r.registration?.elicitation_url_domains ?? [];
+  if (r.registration?.era) out(`  inspected in the ${r.registration.era} protocol era`);
+  if (urlHosts.length) out(`  URL-mode elicitation admitted to: ${urlHosts.join(", ")}`);
   // A proposal is signed evidence of what was proposed, not a decision in force: a gate must not pass it.
   if (isPendingRecord(r)) {
     err("pending: this proposal has not been approved by enough people other than its author");

@@ -235,6 +235,24 @@ const RegistrationSchema = z.strictObject({
     })
     .optional()
     .describe("Per-item hashes, so a mismatch can name the changed item."),
+  era: z
+    .enum(["2025", "2026"])
+    .optional()
+    .describe(
+      "The protocol era the fingerprinted inspection spoke (2026: the 2026-07-28 revision); a gate speaks it upstream. Absent in records written before the 2026 era was spoken.",
+    ),
+  elicitation_url_domains: z
+    .array(
+      z
+        .string()
+        .max(253)
+        .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/),
+    )
+    .max(100)
+    .optional()
+    .describe(
+      "Hosts a URL-mode elicitation may send the user to (an input_required request through the gate); absent or empty: none.",
+    ),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
@@ -406,15 +424,24 @@ export type RecordSurface = {
   prompts: string[];
   declaredCapabilities: string[];
   itemSha256?: Registration["item_sha256"];
+  /** The era the inspection spoke (the snapshot's `era`). */
+  era?: "2025" | "2026";
+  /** Hosts the reviewer admits for URL-mode elicitation through the gate. */
+  elicitationUrlDomains?: string[];
 };
 
 /** The `RecordSurface` of a registration record built from the decision's snapshot. */
-export function recordSurfaceOf(r: RegistrationRecord): RecordSurface {
+export function recordSurfaceOf(
+  r: RegistrationRecord,
+  more: Pick<RecordSurface, "era" | "elicitationUrlDomains"> = {},
+): RecordSurface {
   return {
     surfaceSha256: r.surface_sha256,
     ...r.surface,
     declaredCapabilities: r.declared_capabilities,
     ...(r.item_sha256 ? { itemSha256: r.item_sha256 } : {}),
+    ...(more.era ? { era: more.era } : {}),
+    ...(more.elicitationUrlDomains ? { elicitationUrlDomains: more.elicitationUrlDomains } : {}),
   };
 }
 
@@ -542,6 +569,10 @@ export function buildDecisionRecord(input: BuildDecisionRecordInput): UnsignedDe
           declared_capabilities: [...surface.declaredCapabilities].sort(),
           fingerprint_version: RECORD_FINGERPRINT_VERSION,
           ...(surface.itemSha256 ? { item_sha256: surface.itemSha256 } : {}),
+          ...(surface.era ? { era: surface.era } : {}),
+          ...(surface.elicitationUrlDomains
+            ? { elicitation_url_domains: [...new Set(surface.elicitationUrlDomains)].sort() }
+            : {}),
         }
       : null;
   const checks = checkConditions(decision, review, {

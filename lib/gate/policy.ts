@@ -22,6 +22,7 @@
  */
 import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
 import type { DecisionRecord } from "@/lib/decisions/record";
+import type { InputRequiredEvent } from "@/lib/gate/input-required";
 
 export type GatePolicy = {
   decisionId: string;
@@ -173,12 +174,18 @@ export function checkAcceptedRisks(
 export type GateEvent =
   /** A relayed result lib/detection flagged (issue 31): a count, never a refusal. */
   | ContentFlaggedEvent
+  /** An input_required result (2026-07-28) relayed to the agent or refused (lib/gate/input-required.ts). */
+  | InputRequiredEvent
   | {
       event: "gate_started";
       server: string;
       decision: string;
       surface_sha256: string;
       tools: string[];
+      /** The protocol era the gate speaks upstream (the record's, unless --era). */
+      era?: "2025" | "2026";
+      /** Hosts URL-mode elicitation may send the agent's user to (the record's; none when empty). */
+      elicitation_url_domains?: string[];
       transport: string;
       listen?: string;
       /** A stdio server started in the sandbox (`relay-review gate --sandbox`): its network grants, none for loopback only. */

@@ -353,7 +353,7 @@ export function recordSurfaceIn(
     inspection?.surfaceSha256 === surfaceSha256 ? (ctx.snapshots.get(server.id) ?? null) : null;
   if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
   const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
-  return recordSurfaceOf(r);
+  return recordSurfaceOf(r, snapshot.era ? { era: snapshot.era } : {});
 }
 
 /** `recordSurfaceIn` of a stored review, opened for this call. */

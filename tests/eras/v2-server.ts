@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, type McpHttpHandler } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 
 export type V2Server = { url: string; close: () => Promise<void> };
@@ -42,6 +42,11 @@ export async function startV2Server(options: V2ServerOptions = {}): Promise<V2Se
       ...(options.modernOnly ? { legacy: "reject" as const } : {}),
     },
   );
+  return await serveHandler(handler);
+}
+
+/** Serve a v2 handler (createMcpHandler) over HTTP on 127.0.0.1 with an ephemeral port. */
+export async function serveHandler(handler: McpHttpHandler): Promise<V2Server> {
   const http: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -87,6 +87,7 @@ export function signedRecord(
   serverId: string,
   agentId: string,
   snapshot: SurfaceSnapshot,
+  more: { elicitationUrlDomains?: string[] } = {},
 ): Signed {
   const server = review.servers.find((s) => s.id === serverId)!;
   const decision = buildDecision(review, {
@@ -110,7 +111,7 @@ export function signedRecord(
     decision,
     issuedAt: new Date().toISOString(),
     currentSurfaceSha256: snapshot.surfaceSha256,
-    surface: recordSurfaceOf(reg),
+    surface: recordSurfaceOf(reg, { ...(snapshot.era ? { era: snapshot.era } : {}), ...more }),
   });
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const record = signRecord(unsigned, privateKey);

@@ -21,8 +21,11 @@ import "server-only";
  *   OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
- * sampling is refused and elicitation declined by the session, as for an inspection: the record
- * speaks to neither. Progress and cancellation are relayed. Server stderr is kept as a tail for
+ * a 2025-era server's sampling is refused and its elicitation declined by the session, as for an
+ * inspection. A 2026-07-28 server's `input_required` results (multi-round requests) are judged
+ * against the record (lib/gate/input-required.ts, `answerInput`): form elicitation and roots as the
+ * record's inspection declared them, URL-mode elicitation only to the record's hosts, never
+ * sampling. The upstream era is the one the record's inspection spoke (`registration.era`). Progress and cancellation are relayed. Server stderr is kept as a tail for
  * error messages, not relayed.
  */
 import {
@@ -59,6 +62,8 @@ import {
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
 import { toWebRequest } from "@modelcontextprotocol/node";
+import { CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/client";
+import { DECLARED_CLIENT_CAPABILITIES } from "@/lib/mcp/capabilities";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import { GATE_RULES, authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
@@ -73,6 +78,16 @@ import {
 } from "@/lib/gate/policy";
 import { compileUriTemplate, type StrictUriTemplate } from "@/lib/gate/uri-template";
 import type { DomainItem } from "@/lib/mcp/convert";
+import {
+  INPUT_REFUSED,
+  asLegacyRequest,
+  MAX_INPUT_ROUNDS,
+  inputPolicyFromRecord,
+  inputRefusedMessage,
+  isInputRequired,
+  judgeInputRequired,
+  type InputPolicy,
+} from "@/lib/gate/input-required";
 import { openServerSession } from "@/lib/mcp/node/inspect";
 import {
   AuthorizationInFlight,
@@ -81,7 +96,7 @@ import {
 } from "@/lib/mcp/oauth/interface";
 import { MAX_STDIO_LINE_BYTES, lineTooLong } from "@/lib/mcp/node/stdio-transport";
 import { CLIENT_INFO, SETTLE_DEBOUNCE_MS, type UpstreamSession } from "@/lib/mcp/session";
-import type { InspectError, InspectTarget } from "@/lib/mcp/types";
+import type { EraPreference, InspectError, InspectTarget } from "@/lib/mcp/types";
 import { itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
 import { comparePin, type PinComparison } from "@/lib/surface/registration";
@@ -129,7 +144,14 @@ const PassthroughSchema = z.looseObject({});
 type RelayExtra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,
   "signal" | "_meta" | "sendNotification"
->;
+> & {
+  /**
+   * A 2025-era agent's client: sends it a server→client request (elicitation, roots), which is
+   * how an `input_required` result reaches it. Absent for a 2026-07-28 agent, which gets the
+   * result itself and retries with its answers.
+   */
+  askAgent?: (request: { method: string; params?: Record<string, unknown> }) => Promise<unknown>;
+};
 
 /**
  * The 2026-07-28 per-request envelope (`_meta` keys under io.modelcontextprotocol/: the agent's
@@ -145,6 +167,30 @@ function withoutEnvelope(params: JSONRPCRequest["params"]): JSONRPCRequest["para
   );
   const { _meta: _dropped, ...rest } = params;
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
+}
+
+/** The wait before retrying an input_required result that carries only requestState (the v2 client's pacing). */
+const INPUT_STATE_PACING_MS = 250;
+
+/**
+ * A 2026-07-28 agent's retry of an input_required request: the v2 server lifts `inputResponses`
+ * and `requestState` out of the params its handler sees; they go back in before the retry is
+ * forwarded, byte for byte, since they are the server's to read.
+ */
+function withInputAnswers(
+  request: JSONRPCRequest,
+  mcpReq: { inputResponses?: Record<string, unknown>; requestState: () => unknown },
+): JSONRPCRequest {
+  const state = mcpReq.requestState();
+  if (mcpReq.inputResponses === undefined && typeof state !== "string") return request;
+  return {
+    ...request,
+    params: {
+      ...request.params,
+      ...(mcpReq.inputResponses !== undefined ? { inputResponses: mcpReq.inputResponses } : {}),
+      ...(typeof state === "string" ? { requestState: state } : {}),
+    },
+  };
 }
 
 /** How many task handles the gate remembers (oldest forgotten first): a bound, not a quota. */
@@ -168,6 +214,11 @@ export type GateOptions = {
   now?: () => Date;
   /** What a result flagged by lib/detection does: `flag` (default) passes it and logs, `hold` withholds it. */
   contentScan?: ContentScanMode;
+  /**
+   * The era the gate speaks upstream; default: the era the record's inspection spoke
+   * (`registration.era`), else the inspection's default for the transport (session.ts `defaultEra`).
+   */
+  era?: EraPreference;
   /** Told of every scanned result, flagged or not (the workbench reporter counts them: issue 31). */
   onScanned?: (server: string, flagged: ContentFlaggedEvent | null) => void;
 };
@@ -243,6 +294,7 @@ export class Gate {
    */
   private readonly startedTasks = new Set<string>();
   private readonly modernHandlers = new Set<McpHttpHandler>();
+  private inputPolicy: InputPolicy | null = null;
   /** The step-up consent being waited for; concurrent refused requests wait for the same one. */
   private consenting: Promise<{ ok: true } | { ok: false; error: InspectError } | null> | null =
     null;
@@ -269,8 +321,10 @@ export class Gate {
 
   /** @internal used by startGate */
   async start(): Promise<GateStartResult> {
+    const era = this.options.era ?? this.options.record.registration?.era;
     const opened = await openServerSession(this.options.target, {
       ...(this.options.limits ? { limits: this.options.limits } : {}),
+      ...(era ? { era } : {}),
       keepOpen: true,
       listRoots: async () => {
         const primary = this.primaryClientWithRoots();
@@ -525,7 +579,11 @@ export class Gate {
       { capabilities: this.capabilities(), ...(instructions !== null ? { instructions } : {}) },
     );
     // Every request except initialize/ping/logging comes here unparsed: the table's check is the only check.
-    server.fallbackRequestHandler = (request, extra) => this.handle(request, extra);
+    server.fallbackRequestHandler = (request, extra) =>
+      this.handle(request, {
+        ...extra,
+        askAgent: (r) => extra.sendRequest(r, PassthroughSchema, { signal: extra.signal }),
+      });
     return server;
   }
 
@@ -550,7 +608,7 @@ export class Gate {
       },
     );
     server.fallbackRequestHandler = async (request, ctx) =>
-      await this.handle(request, {
+      await this.handle(withInputAnswers(request, ctx.mcpReq), {
         signal: ctx.mcpReq.signal,
         _meta: ctx.mcpReq._meta,
         sendNotification: (n) => ctx.mcpReq.notify(n),
@@ -608,7 +666,7 @@ export class Gate {
         return { [verdict.field]: this.visible[verdict.list] };
       case "forward": {
         // Detection (issue 31): counts what arrives, never refuses; `hold` swaps the text for a notice.
-        const result = await this.forward(request, extra);
+        const result = await this.answerInput(request, await this.forward(request, extra), extra);
         if (request.method === "tools/call") this.rememberTask(result);
         const scanned = scanRelayed(request.method, request.params, result, {
           server: this.policy.serverName,
@@ -624,6 +682,98 @@ export class Gate {
         this.options.onEvent(verdict.event);
         throw new GateError(verdict.code, verdict.message, verdict.data);
     }
+  }
+
+  /**
+   * A forwarded request's result, when the server asked for input (`input_required`): judged
+   * against the record (lib/gate/input-required.ts). Allowed, a 2026-07-28 agent gets the result
+   * as it came and retries with its answers, which the gate forwards like any request; a 2025-era
+   * agent is asked each embedded request as the server→client request it stands for, and the gate
+   * retries upstream with the answers (at most MAX_INPUT_ROUNDS rounds). Refused: a JSON-RPC
+   * error naming each refused request and why.
+   */
+  private async answerInput(
+    request: JSONRPCRequest,
+    first: Record<string, unknown>,
+    extra: RelayExtra,
+  ): Promise<Record<string, unknown>> {
+    let result = first;
+    for (let round = 1; isInputRequired(result); round++) {
+      const judged = judgeInputRequired(
+        result,
+        (this.inputPolicy ??= inputPolicyFromRecord(this.options.record)),
+      );
+      this.options.onEvent({
+        event: "input_required",
+        server: this.policy.serverName,
+        decision: this.policy.decisionId,
+        method: request.method,
+        outcome: judged.ok ? "relayed" : "refused",
+        requests: judged.requests,
+      });
+      if (!judged.ok) throw this.inputRefused(request, judged.message);
+      if (!extra.askAgent) return result;
+      if (round > MAX_INPUT_ROUNDS)
+        throw this.inputRefused(
+          request,
+          `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`,
+        );
+      const answers: Record<string, unknown> = {};
+      // Judged above: an object of request objects, each with a method.
+      const asked = (result.inputRequests ?? {}) as Record<
+        string,
+        { method: string; params?: Record<string, unknown> }
+      >;
+      for (const [key, { method, params }] of Object.entries(asked)) {
+        try {
+          answers[key] = await extra.askAgent(asLegacyRequest(method, params, randomUUID));
+        } catch (error) {
+          throw this.inputRefused(
+            request,
+            `the agent's client did not answer ${method} (${errorText(error)})`,
+          );
+        }
+      }
+      if (Object.keys(answers).length === 0)
+        await new Promise((r) => setTimeout(r, INPUT_STATE_PACING_MS));
+      const params = {
+        ...(request.params ?? {}),
+        ...(Object.keys(answers).length ? { inputResponses: answers } : {}),
+        ...(judged.requestState !== undefined ? { requestState: judged.requestState } : {}),
+      };
+      result = await this.forward({ ...request, params }, extra);
+    }
+    return result;
+  }
+
+  /**
+   * A 2026-07-28 server asks for URL-mode elicitation only of a client that declares it, per
+   * request. The session declares the record's capabilities (form-mode elicitation: the surface
+   * was listed so); a forwarded request also declares URL mode when the record admits hosts for
+   * it, so the server may ask, and the gate judges where it sends the user. Lists are unchanged.
+   */
+  private withUrlElicitation(params: JSONRPCRequest["params"]): JSONRPCRequest["params"] {
+    const reg = this.options.record.registration;
+    if (!reg?.elicitation_url_domains?.length || this.session?.snapshot.era !== "2026")
+      return params;
+    return {
+      ...params,
+      _meta: {
+        ...params?._meta,
+        [CLIENT_CAPABILITIES_META_KEY]: {
+          ...DECLARED_CLIENT_CAPABILITIES,
+          elicitation: { form: {}, url: {} },
+        },
+      },
+    };
+  }
+
+  private inputRefused(request: JSONRPCRequest, why: string): GateError {
+    return new GateError(
+      INPUT_REFUSED,
+      inputRefusedMessage(this.policy.serverName, request.method, why),
+      { reason: "input_refused" },
+    );
   }
 
   /** A task handle in a forwarded tools/call's result (CreateTaskResult), remembered as started here. */
@@ -784,10 +934,13 @@ export class Gate {
   private async send(request: JSONRPCRequest, extra: RelayExtra): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
     return await this.session!.client.request(
-      { method: request.method, params: withoutEnvelope(request.params) },
+      { method: request.method, params: this.withUrlElicitation(withoutEnvelope(request.params)) },
       PassthroughSchema,
       {
         signal: extra.signal,
+        // An input_required result comes back as it is, for the record to judge (answerInput):
+        // the client's own driver would answer it with the session's handlers instead.
+        allowInputRequired: true,
         timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         ...(progressToken !== undefined
