@@ -15,6 +15,7 @@ import {
   SdkErrorCode,
   SdkHttpError,
 } from "@modelcontextprotocol/client";
+import { isLocalWire, type WireTransportKind } from "@/lib/transport-kind";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -47,7 +48,6 @@ import {
   type SurfaceList,
   type SurfaceSnapshot,
   type ToolItem,
-  type TransportKind,
 } from "@/lib/surface/types";
 
 export const CLIENT_INFO = { name: "relay-review", version: "0.1.0" } as const;
@@ -69,7 +69,7 @@ export type ExitInfo = {
 
 export type OpenedTransport = {
   transport: Transport;
-  kind: TransportKind;
+  kind: WireTransportKind;
   /** How a stdio server ended (null while it runs), for error messages. */
   exitInfo?: () => ExitInfo | null;
   /** The last lines a stdio server wrote to stderr. */
@@ -86,7 +86,7 @@ export type OpenedTransport = {
   knowTools?: (tools: readonly ToolItem[]) => void;
 };
 export type TransportOpener = {
-  kind: TransportKind;
+  kind: WireTransportKind;
   label: string;
   open: (guard: InspectionGuard) => OpenedTransport;
 };
@@ -173,8 +173,8 @@ const ERA_PROBE_TIMEOUT_MS = 5_000;
  * would hold every inspection for the probe's wait, and some exit on it (the SDK's advice for
  * spawn-per-run tools). A registration or `--era auto` asks for the probe over stdio too.
  */
-export function defaultEra(kind: TransportKind): EraPreference {
-  return kind === "stdio" || kind === "in-memory" ? "2025" : "auto";
+export function defaultEra(kind: WireTransportKind): EraPreference {
+  return isLocalWire(kind) ? "2025" : "auto";
 }
 
 /**
@@ -225,7 +225,7 @@ export type UpstreamSessionOptions = InspectOptions & {
 
 export type UpstreamSession = {
   client: Client;
-  transport: TransportKind;
+  transport: WireTransportKind;
   /** The settled surface, with the real protocol version and settle figures. */
   snapshot: SurfaceSnapshot;
   /** The lists the server advertised in its capabilities. */

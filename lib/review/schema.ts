@@ -10,6 +10,7 @@
  * values are resolved on the workbench's server side at connect time.
  */
 import { z } from "zod";
+import { RemoteTransportKindSchema } from "@/lib/transport-kind";
 import {
   AgentIdSchema,
   DecisionIdSchema,
@@ -85,7 +86,7 @@ export const StdioTransportSchema = z.object({
 });
 export const HttpTransportSchema = z.object({
   /** Streamable HTTP, falling back to legacy SSE when the server speaks only that. */
-  kind: z.enum(["http", "sse"]),
+  kind: RemoteTransportKindSchema,
   url: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
     .max(2000)

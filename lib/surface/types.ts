@@ -5,6 +5,7 @@
  * server-authored JSON inside it (schemas, annotations, capabilities, rejects) stays open.
  */
 import { z } from "zod";
+import { WireTransportKindSchema } from "@/lib/transport-kind";
 import { Sha256Schema } from "@/lib/ids";
 import { InspectLimitsSchema } from "@/lib/surface/limits";
 
@@ -115,14 +116,11 @@ export const ServerInfoSchema = z
   .strict();
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 
-export const TRANSPORT_KINDS = ["stdio", "streamable-http", "sse", "in-memory"] as const;
-export type TransportKind = (typeof TRANSPORT_KINDS)[number];
-
 export const SurfaceSnapshotSchema = z
   .object({
     snapshotVersion: z.literal(SURFACE_SNAPSHOT_VERSION),
     fingerprintVersion: z.literal(1),
-    transport: z.enum(TRANSPORT_KINDS),
+    transport: WireTransportKindSchema,
     serverInfo: ServerInfoSchema,
     protocolVersion: z.string(),
     /**
