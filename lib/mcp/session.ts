@@ -203,6 +203,17 @@ const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
 
 type ListState = ListedItems & { relists: number };
 
+/** The snapshot's `cacheHints`: only the lists whose results declared one, and no key at all when none did. */
+function cacheHintsOf(state: Record<SurfaceList, ListState>): Pick<SurfaceSnapshot, "cacheHints"> {
+  const hints = Object.fromEntries(
+    SURFACE_LISTS.flatMap((l) => {
+      const hint = state[l].cacheHint;
+      return hint ? [[l, hint]] : [];
+    }),
+  );
+  return Object.keys(hints).length ? { cacheHints: hints } : {};
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -587,6 +598,7 @@ async function runSession(
       items: listed.items,
       rejects: listed.rejects,
       pages: listed.pages,
+      cacheHint: listed.cacheHint,
     });
     if (list === "tools") opened.knowTools?.(listed.items as ToolItem[]);
   };
@@ -690,6 +702,7 @@ async function runSession(
     inspectedAt: new Date().toISOString(),
     durationMs: Date.now() - started,
     limits,
+    ...cacheHintsOf(state),
   };
   const authorization = (await opened.auth?.grantedAuthorization()) ?? undefined;
   const session: UpstreamSession = {

@@ -116,6 +116,16 @@ export const ServerInfoSchema = z
   .strict();
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 
+/**
+ * The cache hints a 2026-07-28 list result declared (`cacheScope`, `ttlMs`). Kept beside the
+ * surface, never in it: the fingerprint excludes them (docs/fingerprint.md), and they are read to
+ * find a list that varies by credential yet is declared `public` (lib/surface/credential.ts).
+ */
+export const ListCacheHintSchema = z
+  .object({ cacheScope: z.string().max(32).optional(), ttlMs: z.number().optional() })
+  .strict();
+export type ListCacheHint = z.infer<typeof ListCacheHintSchema>;
+
 export const SurfaceSnapshotSchema = z
   .object({
     snapshotVersion: z.literal(SURFACE_SNAPSHOT_VERSION),
@@ -151,6 +161,8 @@ export const SurfaceSnapshotSchema = z
     inspectedAt: z.iso.datetime(),
     durationMs: z.number().min(0),
     limits: InspectLimitsSchema,
+    /** Per list, the cache hints its results declared; absent when none did (every 2025 snapshot). */
+    cacheHints: z.partialRecord(SurfaceListSchema, ListCacheHintSchema).optional(),
   })
   .strict();
 export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;

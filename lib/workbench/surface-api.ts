@@ -108,7 +108,12 @@ export type SurfaceView = {
   /** Set when the latest successful inspection's snapshot is missing or in a format this version cannot read. */
   snapshotProblem: string | null;
   flags: SuspiciousFlag[];
+  /** The pin the current surface is compared with: the one of its era and credential. */
   pin: z.infer<typeof SurfacePinSchema> | null;
+  /** The server's other pins (other eras and credentials), each with the context it names. */
+  otherPins?: { pin: z.infer<typeof SurfacePinSchema>; context: string }[];
+  /** The credential the current surface was listed under, as text (names, never a value). */
+  credential?: string;
   comparison: PinComparison | null;
   pinnedSnapshot: PinnedSnapshotRef | null;
   /** Field-level diff from the pinned snapshot to the current one, when both are stored and they differ. */
