@@ -10,7 +10,7 @@
  * values are resolved on the workbench's server side at connect time.
  */
 import { z } from "zod";
-import { CredentialSchema } from "@/lib/surface/credential";
+import { CredentialSchema } from "@/lib/credential";
 import { RemoteTransportKindSchema } from "@/lib/transport-kind";
 import {
   AgentIdSchema,

@@ -14,7 +14,7 @@ import {
   type InspectionAuthorization,
 } from "@/lib/store/authorization";
 import type { Db } from "@/lib/store/db";
-import { credentialOf, type Credential } from "@/lib/surface/credential";
+import { credentialOf, type Credential } from "@/lib/credential";
 import { inspections, surfaceSnapshots } from "@/lib/store/tables";
 
 export interface SurfaceSnapshotRecord {

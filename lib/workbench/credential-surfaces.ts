@@ -9,13 +9,8 @@ import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
 import { listInspections } from "@/lib/store/snapshots";
-import {
-  credentialKey,
-  credentialText,
-  sharedCacheFindings,
-  type Credential,
-  type CredentialSurface,
-} from "@/lib/surface/credential";
+import { credentialKey, credentialText, type Credential } from "@/lib/credential";
+import { sharedCacheFindings, type CredentialSurface } from "@/lib/surface/credential";
 import { diffSurfaces, type SurfaceDiff } from "@/lib/surface/diff";
 import { itemKey } from "@/lib/surface/fingerprint";
 import { comparePin } from "@/lib/surface/registration";

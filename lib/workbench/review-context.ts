@@ -35,7 +35,7 @@ import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
 import { analyzeInContext } from "@/lib/workbench/analysis";
 import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
 import { checkPin, pinsOf, type PinCheck } from "@/lib/workbench/surface";
-import { credentialKey, type Credential } from "@/lib/surface/credential";
+import { credentialKey, type Credential } from "@/lib/credential";
 
 /** The open findings of a review now: the analysis, the surface flags, and a pair's findings. */
 export type FindingsNow = {

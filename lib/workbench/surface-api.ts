@@ -6,6 +6,7 @@
  * A request never names what to run: the inspect body carries limit overrides only, and the
  * target is resolved from the stored review's server entry (the launcher allowlist applies).
  */
+import type { CredentialSurfacesView } from "@/lib/workbench/credential-surfaces";
 import { z } from "zod";
 import type { SandboxReport } from "@/lib/sandbox/plan";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
@@ -150,3 +151,14 @@ export type PinRequest = z.input<typeof PinRequestSchema>;
 
 export const PinResponseSchema = z.object({ record: ReviewRecordSchema, pin: SurfacePinSchema });
 export type PinResponse = z.infer<typeof PinResponseSchema>;
+
+/** GET …/credentials (lib/workbench/credential-surfaces.ts): the surface per era and credential. */
+export const CredentialSurfacesViewSchema = z.custom<CredentialSurfacesView>(
+  (v) =>
+    isObject(v) &&
+    typeof v.serverId === "string" &&
+    Array.isArray(v.surfaces) &&
+    Array.isArray(v.findings) &&
+    (v.diff === null || isObject(v.diff)),
+  "not a credential surfaces view",
+);

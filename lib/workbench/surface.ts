@@ -21,7 +21,7 @@ import {
   type PinComparison,
   type RegistrationRecord,
 } from "@/lib/surface/registration";
-import { credentialKey, credentialText, type Credential } from "@/lib/surface/credential";
+import { credentialKey, credentialText, type Credential } from "@/lib/credential";
 import { scanSurface } from "@/lib/surface/suspicious";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
 import { currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
