@@ -44,6 +44,8 @@ export const surfaceKeys = {
   server: (id: string, serverId: string) => [...surfaceKeys.all, id, serverId] as const,
   revision: (id: string, serverId: string, revision: number) =>
     [...surfaceKeys.server(id, serverId), revision] as const,
+  credentials: (id: string, serverId: string, revision: number, pair: string | null) =>
+    [...surfaceKeys.server(id, serverId), revision, "credentials", pair] as const,
 };
 
 /** Include the review revision, so a save anywhere in the workbench refetches the statuses. */

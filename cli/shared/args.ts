@@ -11,6 +11,7 @@
  * workbench's egress allowlist guards the web app).
  */
 import { parseArgs as splitArgs } from "node:util";
+import { HTTP_MODES, isHttpMode } from "@/lib/transport-kind";
 import type { InspectTarget } from "@/lib/mcp/types";
 import type { InspectLimits } from "@/lib/surface/limits";
 
@@ -189,8 +190,7 @@ export function parseArgs(
   if (url !== undefined && command) errors.push("give either --url or -- COMMAND, not both");
   else if (url !== undefined) {
     const mode = line.values.get("--transport") ?? "auto";
-    if (mode !== "auto" && mode !== "streamable-http" && mode !== "sse")
-      errors.push(`--transport must be auto, streamable-http or sse`);
+    if (!isHttpMode(mode)) errors.push(`--transport must be ${HTTP_MODES.join(", ")}`);
     else {
       try {
         const u = new URL(url);

@@ -7,6 +7,7 @@
  * joins it.
  */
 import type { DecisionRecord } from "@/lib/decisions/record";
+import { httpModeOf } from "@/lib/transport-kind";
 import type { InspectTarget } from "@/lib/mcp/types";
 
 export function withRecordVariables(
@@ -33,7 +34,7 @@ export function withRecordVariables(
     target: {
       ...target,
       headers: { ...recorded, ...(target.headers ?? {}) },
-      mode: target.mode ?? (transport.kind === "sse" ? "sse" : "auto"),
+      mode: target.mode ?? httpModeOf(transport.kind),
     },
     missing,
   };

@@ -7,10 +7,11 @@ import { fieldIssuesFromZod } from "@/lib/errors";
 import { ListLaunchersResponseSchema, type LauncherChoice } from "@/lib/sandbox/launcher-choices";
 import { newId } from "@/lib/ids";
 import { RelayServerSchema, type RelayServer } from "@/lib/review/schema";
+import { isRemote, isRemoteTransport, type ServerTransportKind } from "@/lib/transport-kind";
 
 type Draft = {
   name: string;
-  kind: "stdio" | "http" | "sse" | "manual";
+  kind: ServerTransportKind;
   command: string;
   args: string;
   envNames: string;
@@ -34,13 +35,12 @@ function toDraft(s: RelayServer | null): Draft {
     command: t?.kind === "stdio" ? t.command : "node",
     args: t?.kind === "stdio" ? t.args.join("\n") : "",
     envNames: t?.kind === "stdio" ? t.envNames.join(", ") : "",
-    url: t?.kind === "http" || t?.kind === "sse" ? t.url : "http://127.0.0.1:",
-    headerEnv:
-      t?.kind === "http" || t?.kind === "sse"
-        ? Object.entries(t.headerEnv)
-            .map(([h, e]) => `${h}=${e}`)
-            .join("\n")
-        : "",
+    url: isRemoteTransport(t) ? t.url : "http://127.0.0.1:",
+    headerEnv: isRemoteTransport(t)
+      ? Object.entries(t.headerEnv)
+          .map(([h, e]) => `${h}=${e}`)
+          .join("\n")
+      : "",
     imageDigest: s?.imageDigest ?? "",
     declaredTools: (s?.declaredTools ?? [])
       .map((t) => (t.description ? `${t.name} — ${t.description}` : t.name))
@@ -244,7 +244,7 @@ export function ServerForm(props: {
           credentials is refused.
         </p>
       )}
-      {(draft.kind === "http" || draft.kind === "sse") && (
+      {isRemote(draft.kind) && (
         <div className="grid-2">
           <label className="field">
             <span className="label-text">URL</span>

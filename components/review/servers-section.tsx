@@ -11,6 +11,7 @@ import { controlsWithoutServer } from "@/lib/controls/registry";
 import type { ServerId } from "@/lib/ids";
 import { upsertById } from "@/lib/review/edit";
 import type { RelayServer, Review } from "@/lib/review/schema";
+import { isRemoteTransport } from "@/lib/transport-kind";
 
 function transportLabel(s: RelayServer): string {
   const t = s.transport;
@@ -165,21 +166,19 @@ export function ServersSection(props: {
                   </dd>
                 </>
               )}
-              {props.reviewId &&
-                props.revision !== undefined &&
-                (s.transport.kind === "http" || s.transport.kind === "sse") && (
-                  <>
-                    <dt>Authorization</dt>
-                    <dd className="small">
-                      <ServerAuthorization
-                        reviewId={props.reviewId}
-                        serverId={s.id}
-                        serverName={s.name}
-                        revision={props.revision}
-                      />
-                    </dd>
-                  </>
-                )}
+              {props.reviewId && props.revision !== undefined && isRemoteTransport(s.transport) && (
+                <>
+                  <dt>Authorization</dt>
+                  <dd className="small">
+                    <ServerAuthorization
+                      reviewId={props.reviewId}
+                      serverId={s.id}
+                      serverName={s.name}
+                      revision={props.revision}
+                    />
+                  </dd>
+                </>
+              )}
               <dt>Pin</dt>
               <dd className="small">
                 {s.pin ? (

@@ -11,6 +11,7 @@ import {
   InspectStreamLineSchema,
   PinResponseSchema,
   SurfaceViewSchema,
+  CredentialSurfacesViewSchema,
   type InspectRequest,
   type InspectStreamLine,
   type PinRequest,
@@ -23,6 +24,24 @@ export const surfaceOptions = (id: string, serverId: string, revision: number) =
   queryOptions({
     queryKey: surfaceKeys.revision(id, serverId, revision),
     queryFn: () => apiFetch(`${base(id, serverId)}/surface`, SurfaceViewSchema),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+/** Each era × credential's surface; `pair`: the two surface keys to diff (default: the two newest). */
+export const credentialSurfacesOptions = (
+  id: string,
+  serverId: string,
+  revision: number,
+  pair: { a: string; b: string } | null,
+) =>
+  queryOptions({
+    queryKey: surfaceKeys.credentials(id, serverId, revision, pair ? JSON.stringify(pair) : null),
+    queryFn: () =>
+      apiFetch(
+        `${base(id, serverId)}/credentials${pair ? `?${new URLSearchParams(pair).toString()}` : ""}`,
+        CredentialSurfacesViewSchema,
+      ),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

@@ -14,6 +14,7 @@ import {
 } from "@/components/surface/items";
 import { FlagList } from "@/components/surface/flags";
 import { LimitsForm, limitOverrides, type LimitDraft } from "@/components/surface/limits-form";
+import { CredentialSurfaces } from "@/components/surface/credential-surfaces";
 import { PinPanel } from "@/components/surface/pin-panel";
 import { InspectErrorCallout, ProgressList } from "@/components/surface/progress";
 import {
@@ -379,6 +380,13 @@ export function SurfacePanel({
               view={view}
               revision={revision}
               isBusy={isRunning}
+            />
+          )}
+          {view.current && (
+            <CredentialSurfaces
+              reviewId={view.reviewId}
+              serverId={view.serverId}
+              revision={revision}
             />
           )}
           {view.current ? (

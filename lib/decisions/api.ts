@@ -4,6 +4,7 @@
  * (which parse responses with them). Zod only: nothing here pulls node:crypto into the browser.
  */
 import { z } from "zod";
+import { ServerTransportKindSchema } from "@/lib/transport-kind";
 import { DetectionViewSchema } from "@/lib/detection/view";
 import { AgentIdSchema, ServerIdSchema } from "@/lib/ids";
 import {
@@ -219,7 +220,7 @@ export type ListShareLinksResponse = z.infer<typeof ListShareLinksResponseSchema
 const SharedNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
 /** A transport as a share link shows it (lib/review/transport-variables.ts `sharedTransport`): no args, path or query. */
 export const SharedTransportSchema = z.strictObject({
-  kind: z.enum(["stdio", "http", "sse", "manual"]),
+  kind: ServerTransportKindSchema,
   command: z.string().max(120).nullable(),
   origin: z.string().max(2000).nullable(),
   envNames: z.array(SharedNameSchema).max(256),

@@ -9,6 +9,7 @@
  * Format documented in docs/decision-record.md; JSON Schema in public/schemas/decision-record.v1.json.
  */
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { ServerTransportKindSchema } from "@/lib/transport-kind";
 import { z } from "zod";
 import { AppError, fieldIssuesFromZod, type FieldIssue } from "@/lib/errors";
 import {
@@ -174,7 +175,7 @@ const RecordDecisionSchema = z.strictObject({
 
 const RecordTransportSchema = z
   .strictObject({
-    kind: z.enum(["stdio", "http", "sse", "manual"]),
+    kind: ServerTransportKindSchema,
     envNames: z
       .array(EnvNameSchema)
       .max(128)

@@ -19,6 +19,11 @@
  *   `cwd` are noted, since the workbench neither reads the file nor runs there.
  */
 import { parseJsonc, joinPath, type Position } from "@/lib/import/jsonc";
+import {
+  CONFIG_TRANSPORT_TYPES,
+  isConfigTransportType,
+  type RemoteTransportKind,
+} from "@/lib/transport-kind";
 import { makeNamer, redactArgs, redactUrl } from "@/lib/secrets/redact";
 
 export const CLIENT_SHAPES = ["claude-desktop", "vscode", "cursor", "mcp-servers"] as const;
@@ -35,7 +40,7 @@ export type ImportIssue = Position & { path: string; message: string };
 
 export type ImportedTransport =
   | { kind: "stdio"; command: string; args: string[]; envNames: string[] }
-  | { kind: "http" | "sse"; url: string; headerEnv: Record<string, string> };
+  | { kind: RemoteTransportKind; url: string; headerEnv: Record<string, string> };
 
 export type ImportedServer = {
   /** The entry's name in the config. */
@@ -218,11 +223,7 @@ export function parseClientConfig(
     const serverNotes: string[] = [];
     const type = entry.type ?? entry.transport;
     const typeField = entry.type !== undefined ? "type" : "transport";
-    if (
-      type !== undefined &&
-      (typeof type !== "string" ||
-        !["stdio", "http", "sse", "streamable-http", "streamableHttp"].includes(type))
-    ) {
+    if (type !== undefined && !isConfigTransportType(type)) {
       issue([...base, typeField], `${typeField} must be "stdio", "http" or "sse"`);
       continue;
     }
@@ -257,13 +258,7 @@ export function parseClientConfig(
     let id = slugId(key);
     for (let n = 2; usedIds.has(id); n++) id = `${slugId(key).slice(0, 70)}-${n}`;
 
-    if (
-      command !== null &&
-      type !== "http" &&
-      type !== "sse" &&
-      type !== "streamable-http" &&
-      type !== "streamableHttp"
-    ) {
+    if (command !== null && (type === undefined || CONFIG_TRANSPORT_TYPES[type] === "stdio")) {
       const rawArgs = entry.args ?? [];
       let args: string[] = [];
       if (!Array.isArray(rawArgs)) issue([...base, "args"], "args must be a list of strings");
@@ -455,7 +450,8 @@ export function parseClientConfig(
           line: at(urlPath).line,
         });
       transport = {
-        kind: type === "sse" ? "sse" : "http",
+        // A URL with no type, or a stdio type the URL contradicts, is Streamable HTTP (falling back to SSE).
+        kind: type !== undefined && CONFIG_TRANSPORT_TYPES[type] === "sse" ? "sse" : "http",
         url: new URL(redactedUrl.url).toString(),
         headerEnv,
       };

@@ -9,6 +9,7 @@
  * the inspected tools to the agent (the Agents section). Nothing is guessed.
  */
 import { z } from "zod";
+import { isRemoteTransport } from "@/lib/transport-kind";
 import type { ImportedConfig, ImportedServer, SecretReplacement } from "@/lib/import/config";
 import { CLIENT_SHAPES, slugId } from "@/lib/import/config";
 import {
@@ -61,7 +62,7 @@ export function sameServer(a: Transport, b: Transport): boolean {
       a.args.length === b.args.length &&
       a.args.every((x, i) => x === b.args[i])
     );
-  if ((a.kind === "http" || a.kind === "sse") && (b.kind === "http" || b.kind === "sse"))
+  if (isRemoteTransport(a) && isRemoteTransport(b))
     return new URL(a.url).toString() === new URL(b.url).toString();
   return false;
 }

@@ -18,9 +18,34 @@ import {
 import { GuardTripped, type InspectionGuard } from "@/lib/mcp/guard";
 import { SORT_KEY, itemKey } from "@/lib/surface/fingerprint";
 import type { InspectLimits } from "@/lib/surface/limits";
-import type { SurfaceList, SurfaceReject } from "@/lib/surface/types";
+import type { ListCacheHint, SurfaceList, SurfaceReject } from "@/lib/surface/types";
 
-export type ListedItems = { items: DomainItem[]; rejects: SurfaceReject[]; pages: number };
+export type ListedItems = {
+  items: DomainItem[];
+  rejects: SurfaceReject[];
+  pages: number;
+  /** The 2026-07-28 cache hints the pages declared (absent when none did); never part of the fingerprint. */
+  cacheHint?: ListCacheHint;
+};
+
+/** Longest `cacheScope` kept: the spec's values are short words; a longer one is kept cut, as text. */
+const MAX_CACHE_SCOPE_LENGTH = 32;
+
+/**
+ * Folds one page's `cacheScope`/`ttlMs` into the list's hint: "public" on any page makes the list
+ * public (a shared cache may keep that page), otherwise the first scope sent; the shortest ttlMs.
+ */
+function foldCacheHint(hint: ListCacheHint | undefined, result: Record<string, unknown>) {
+  const scope = result.cacheScope;
+  const ttl = result.ttlMs;
+  if (typeof scope !== "string" && typeof ttl !== "number") return hint;
+  const out: ListCacheHint = { ...hint };
+  if (typeof scope === "string" && (out.cacheScope === undefined || scope === "public"))
+    out.cacheScope = scope.slice(0, MAX_CACHE_SCOPE_LENGTH);
+  if (typeof ttl === "number" && Number.isFinite(ttl))
+    out.ttlMs = out.ttlMs === undefined ? ttl : Math.min(out.ttlMs, ttl);
+  return out;
+}
 
 export type ListPagesOptions = {
   guard: InspectionGuard;
@@ -67,9 +92,11 @@ export async function listEveryPage(
   const seenCursors = new Set<string>();
   let page = 1;
   let received = 0;
+  let cacheHint: ListCacheHint | undefined;
   let pending = requestPage(page, undefined, received);
   for (;;) {
     const result = await pending;
+    cacheHint = foldCacheHint(cacheHint, result);
     const raw = result[LIST_FIELD[list]];
     if (!Array.isArray(raw))
       fail({
@@ -135,7 +162,8 @@ export async function listEveryPage(
       firstAt.set(key, { page: pageNumber, index });
       items.push(c.item);
     });
-    if (cursor === undefined) return { items, rejects, pages: page };
+    if (cursor === undefined)
+      return { items, rejects, pages: page, ...(cacheHint ? { cacheHint } : {}) };
     page++;
   }
 }

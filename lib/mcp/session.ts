@@ -15,6 +15,7 @@ import {
   SdkErrorCode,
   SdkHttpError,
 } from "@modelcontextprotocol/client";
+import { isLocalWire, type WireTransportKind } from "@/lib/transport-kind";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -47,7 +48,6 @@ import {
   type SurfaceList,
   type SurfaceSnapshot,
   type ToolItem,
-  type TransportKind,
 } from "@/lib/surface/types";
 
 export const CLIENT_INFO = { name: "relay-review", version: "0.1.0" } as const;
@@ -69,7 +69,7 @@ export type ExitInfo = {
 
 export type OpenedTransport = {
   transport: Transport;
-  kind: TransportKind;
+  kind: WireTransportKind;
   /** How a stdio server ended (null while it runs), for error messages. */
   exitInfo?: () => ExitInfo | null;
   /** The last lines a stdio server wrote to stderr. */
@@ -86,7 +86,7 @@ export type OpenedTransport = {
   knowTools?: (tools: readonly ToolItem[]) => void;
 };
 export type TransportOpener = {
-  kind: TransportKind;
+  kind: WireTransportKind;
   label: string;
   open: (guard: InspectionGuard) => OpenedTransport;
 };
@@ -173,8 +173,8 @@ const ERA_PROBE_TIMEOUT_MS = 5_000;
  * would hold every inspection for the probe's wait, and some exit on it (the SDK's advice for
  * spawn-per-run tools). A registration or `--era auto` asks for the probe over stdio too.
  */
-export function defaultEra(kind: TransportKind): EraPreference {
-  return kind === "stdio" || kind === "in-memory" ? "2025" : "auto";
+export function defaultEra(kind: WireTransportKind): EraPreference {
+  return isLocalWire(kind) ? "2025" : "auto";
 }
 
 /**
@@ -203,6 +203,17 @@ const PageSchema = z.looseObject({ nextCursor: z.unknown().optional() });
 
 type ListState = ListedItems & { relists: number };
 
+/** The snapshot's `cacheHints`: only the lists whose results declared one, and no key at all when none did. */
+function cacheHintsOf(state: Record<SurfaceList, ListState>): Pick<SurfaceSnapshot, "cacheHints"> {
+  const hints = Object.fromEntries(
+    SURFACE_LISTS.flatMap((l) => {
+      const hint = state[l].cacheHint;
+      return hint ? [[l, hint]] : [];
+    }),
+  );
+  return Object.keys(hints).length ? { cacheHints: hints } : {};
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -225,7 +236,7 @@ export type UpstreamSessionOptions = InspectOptions & {
 
 export type UpstreamSession = {
   client: Client;
-  transport: TransportKind;
+  transport: WireTransportKind;
   /** The settled surface, with the real protocol version and settle figures. */
   snapshot: SurfaceSnapshot;
   /** The lists the server advertised in its capabilities. */
@@ -587,6 +598,7 @@ async function runSession(
       items: listed.items,
       rejects: listed.rejects,
       pages: listed.pages,
+      cacheHint: listed.cacheHint,
     });
     if (list === "tools") opened.knowTools?.(listed.items as ToolItem[]);
   };
@@ -690,6 +702,7 @@ async function runSession(
     inspectedAt: new Date().toISOString(),
     durationMs: Date.now() - started,
     limits,
+    ...cacheHintsOf(state),
   };
   const authorization = (await opened.auth?.grantedAuthorization()) ?? undefined;
   const session: UpstreamSession = {

@@ -7,7 +7,8 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { GrantedAuthorization, McpOAuthClient, OAuthStep } from "@/lib/mcp/oauth/interface";
 import type { LauncherSandbox, SandboxReport, SandboxRun } from "@/lib/sandbox/plan";
 import type { InspectLimitName, InspectLimits } from "@/lib/surface/limits";
-import type { SurfaceList, SurfaceSnapshot, TransportKind } from "@/lib/surface/types";
+import type { SurfaceList, SurfaceSnapshot } from "@/lib/surface/types";
+import type { HttpMode, WireTransportKind } from "@/lib/transport-kind";
 
 export const INSPECT_ERROR_CODES = [
   /** A named limit tripped; `limit` says which. */
@@ -74,7 +75,7 @@ export type InspectTarget =
       url: string;
       headers?: Record<string, string>;
       /** `auto`: Streamable HTTP, falling back to legacy SSE on a 4xx to the initialize POST. */
-      mode?: "auto" | "streamable-http" | "sse";
+      mode?: HttpMode;
       /** Checked before every request (catches DNS changes); redirects are refused when set. */
       egress?: EgressGuard | null;
       /** The fetch every request goes through (the workbench's pins each connection to a checked address); default: global fetch. */
@@ -107,8 +108,8 @@ export const ERA_OF = { legacy: "2025", modern: "2026" } as const satisfies Reco
 >;
 
 export type InspectProgress =
-  | { type: "connecting"; transport: TransportKind; target: string }
-  | { type: "fallback"; from: TransportKind; to: TransportKind; reason: string }
+  | { type: "connecting"; transport: WireTransportKind; target: string }
+  | { type: "fallback"; from: WireTransportKind; to: WireTransportKind; reason: string }
   | {
       type: "initialized";
       serverName: string;

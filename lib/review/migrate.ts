@@ -9,6 +9,7 @@
  *   since a decision names one agent and a server may be decided into several.
  */
 import { z } from "zod";
+import { isRemote } from "@/lib/transport-kind";
 import { REVIEW_SCHEMA_VERSION, ReviewSchema, type Review } from "@/lib/review/schema";
 import { makeNamer, redactArgs, redactUrl, variablePart } from "@/lib/secrets/redact";
 
@@ -60,7 +61,7 @@ function scrubTransports(doc: Json): Json {
       const r = redactArgs(t.args, namer);
       return r.redactions.length ? { ...server, transport: { ...t, args: r.args } } : s;
     }
-    if ((t.kind === "http" || t.kind === "sse") && typeof t.url === "string") {
+    if (typeof t.kind === "string" && isRemote(t.kind) && typeof t.url === "string") {
       const r = redactUrl(t.url, namer, { userinfo: "remove" });
       return r.url !== t.url ? { ...server, transport: { ...t, url: r.url } } : s;
     }

@@ -10,6 +10,8 @@
  * values are resolved on the workbench's server side at connect time.
  */
 import { z } from "zod";
+import { CredentialSchema } from "@/lib/credential";
+import { RemoteTransportKindSchema } from "@/lib/transport-kind";
 import {
   AgentIdSchema,
   DecisionIdSchema,
@@ -85,7 +87,7 @@ export const StdioTransportSchema = z.object({
 });
 export const HttpTransportSchema = z.object({
   /** Streamable HTTP, falling back to legacy SSE when the server speaks only that. */
-  kind: z.enum(["http", "sse"]),
+  kind: RemoteTransportKindSchema,
   url: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
     .max(2000)
@@ -163,8 +165,22 @@ export const SurfacePinSchema = z.object({
   pinnedBy: name(120),
   reason: note.default(""),
   onSurfaceChange: z.enum(["block", "warn"]).default("block"),
+  /**
+   * The protocol era of the pinned inspection (issue 30); absent on pins made before the 2026 era
+   * was spoken, which are all 2025. A pin is compared only with an inspection of its era.
+   */
+  era: z.enum(["2025", "2026"]).optional(),
+  /**
+   * The credential the pinned surface was listed under (lib/surface/credential.ts; names, never a
+   * value). A pin is compared only with an inspection under the same credential; absent on pins
+   * made before credentials were recorded, which compare with any.
+   */
+  credential: CredentialSchema.optional(),
 });
 export type SurfacePin = z.infer<typeof SurfacePinSchema>;
+
+/** Most pins one server keeps beside its main one (other eras and credentials). */
+export const MAX_OTHER_PINS = 32;
 
 export const RelayServerSchema = z.object({
   id: ServerIdSchema,
@@ -173,6 +189,12 @@ export const RelayServerSchema = z.object({
   imageDigest: ImageDigestSchema.nullable().default(null),
   declaredTools: z.array(DeclaredToolSchema).max(10_000).default([]),
   pin: SurfacePinSchema.nullable().default(null),
+  /**
+   * Pins of the same server under other eras or credentials (issue 30, item 3): each is compared
+   * only with an inspection of its own era and credential, so a reader's and an admin's surface
+   * are pinned side by side. `pin` stays the one the gate and decisions enforce. Absent: none.
+   */
+  otherPins: z.array(SurfacePinSchema).max(MAX_OTHER_PINS).optional(),
   notes: note.default(""),
 });
 export type RelayServer = z.infer<typeof RelayServerSchema>;

@@ -14,6 +14,7 @@ import {
   type InspectionAuthorization,
 } from "@/lib/store/authorization";
 import type { Db } from "@/lib/store/db";
+import { credentialOf, type Credential } from "@/lib/credential";
 import { inspections, surfaceSnapshots } from "@/lib/store/tables";
 
 export interface SurfaceSnapshotRecord {
@@ -59,6 +60,12 @@ export interface InspectionRecord {
   sandbox: unknown;
   variables: InspectionVariable[];
   authorization: InspectionAuthorization | null;
+  /**
+   * The credential the surface was listed under (issue 30, item 3): derived from `authorization`
+   * and the variable names, which the row already holds, so older rows have one too and no value
+   * is ever stored for it.
+   */
+  credential: Credential;
 }
 
 /** Stores `document` under its content hash and returns the hash. Idempotent. */
@@ -85,6 +92,13 @@ export async function getSnapshot(db: Db, sha256: string): Promise<SurfaceSnapsh
 }
 
 function toInspection(row: typeof inspections.$inferSelect): InspectionRecord {
+  const record = toInspectionFields(row);
+  return { ...record, credential: credentialOf(record) };
+}
+
+function toInspectionFields(
+  row: typeof inspections.$inferSelect,
+): Omit<InspectionRecord, "credential"> {
   return {
     id: row.id,
     reviewId: row.reviewId,

@@ -5,6 +5,7 @@
  * server-authored JSON inside it (schemas, annotations, capabilities, rejects) stays open.
  */
 import { z } from "zod";
+import { WireTransportKindSchema } from "@/lib/transport-kind";
 import { Sha256Schema } from "@/lib/ids";
 import { InspectLimitsSchema } from "@/lib/surface/limits";
 
@@ -115,14 +116,21 @@ export const ServerInfoSchema = z
   .strict();
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 
-export const TRANSPORT_KINDS = ["stdio", "streamable-http", "sse", "in-memory"] as const;
-export type TransportKind = (typeof TRANSPORT_KINDS)[number];
+/**
+ * The cache hints a 2026-07-28 list result declared (`cacheScope`, `ttlMs`). Kept beside the
+ * surface, never in it: the fingerprint excludes them (docs/fingerprint.md), and they are read to
+ * find a list that varies by credential yet is declared `public` (lib/surface/credential.ts).
+ */
+export const ListCacheHintSchema = z
+  .object({ cacheScope: z.string().max(32).optional(), ttlMs: z.number().optional() })
+  .strict();
+export type ListCacheHint = z.infer<typeof ListCacheHintSchema>;
 
 export const SurfaceSnapshotSchema = z
   .object({
     snapshotVersion: z.literal(SURFACE_SNAPSHOT_VERSION),
     fingerprintVersion: z.literal(1),
-    transport: z.enum(TRANSPORT_KINDS),
+    transport: WireTransportKindSchema,
     serverInfo: ServerInfoSchema,
     protocolVersion: z.string(),
     /**
@@ -153,6 +161,8 @@ export const SurfaceSnapshotSchema = z
     inspectedAt: z.iso.datetime(),
     durationMs: z.number().min(0),
     limits: InspectLimitsSchema,
+    /** Per list, the cache hints its results declared; absent when none did (every 2025 snapshot). */
+    cacheHints: z.partialRecord(SurfaceListSchema, ListCacheHintSchema).optional(),
   })
   .strict();
 export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;

@@ -30,7 +30,7 @@ import { scanSurface } from "@/lib/surface/suspicious";
 import { SURFACE_LISTS, surfaceOf } from "@/lib/surface/types";
 import { oauthResourceUrl } from "@/lib/workbench/oauth";
 import { oauthProviderFor } from "@/lib/workbench/oauth-flow";
-import { checkPin, loadReviewServer, pinState } from "@/lib/workbench/surface";
+import { checkPin, loadReviewServer, pinState, pinsOf } from "@/lib/workbench/surface";
 import type { InspectStreamLine } from "@/lib/workbench/surface-api";
 
 export type PreparedInspection =
@@ -201,7 +201,8 @@ export async function runInspection(
     status: "ok",
     authorization,
   });
-  const check = await checkPin(db, record.id, server, snapshot);
+  // The credential this surface was listed under picks the pin it is compared with (issue 30).
+  const check = await checkPin(db, record.id, server, snapshot, inspection.credential);
   return {
     type: "result",
     ok: true,
@@ -217,6 +218,6 @@ export async function runInspection(
       rejects: snapshot.rejects.length,
       flags: scanSurface(surfaceOf(snapshot)).length,
     },
-    pin: pinState(server.pin, check?.comparison ?? null),
+    pin: pinState(check ? (check.pin ?? pinsOf(server)[0]!) : null, check?.comparison ?? null),
   };
 }

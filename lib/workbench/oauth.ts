@@ -1,4 +1,5 @@
 import "server-only";
+import { isRemoteTransport } from "@/lib/transport-kind";
 /**
  * The server card's OAuth glue: the storage the OAuth client provider (lib/mcp) reads and writes
  * for one review server, over lib/store/oauth.ts; what the card shows; and the texts of the
@@ -37,7 +38,7 @@ import { storedInspectError } from "@/lib/workbench/surface";
 /** The URL OAuth state is bound to: the review's URL for an HTTP server, or null for others. */
 export function oauthResourceUrl(server: RelayServer): string | null {
   const t = server.transport;
-  return t.kind === "http" || t.kind === "sse" ? t.url : null;
+  return isRemoteTransport(t) ? t.url : null;
 }
 
 /** The secret store's key, or a 409 saying how to give the workbench one. */

@@ -34,7 +34,8 @@ import { scanSurface, type SuspiciousFlag } from "@/lib/surface/suspicious";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
 import { analyzeInContext } from "@/lib/workbench/analysis";
 import { currentInspections, inspectionSnapshot } from "@/lib/workbench/current-surface";
-import { checkPin, type PinCheck } from "@/lib/workbench/surface";
+import { checkPin, pinsOf, type PinCheck } from "@/lib/workbench/surface";
+import { credentialKey, type Credential } from "@/lib/credential";
 
 /** The open findings of a review now: the analysis, the surface flags, and a pair's findings. */
 export type FindingsNow = {
@@ -88,15 +89,22 @@ export type OpenReviewOptions = {
   readOnly?: boolean;
 };
 
-const pinKey = (server: RelayServer) =>
-  server.pin
+const pinKey = (server: RelayServer, credential: Credential | undefined) => {
+  const pins = pinsOf(server);
+  return pins.length
     ? JSON.stringify([
         server.id,
-        server.pin.surfaceSha256,
-        server.pin.onSurfaceChange,
-        [...server.pin.declaredCapabilities].sort(),
+        credential ? credentialKey(credential) : null,
+        ...pins.map((pin) => [
+          pin.surfaceSha256,
+          pin.onSurfaceChange,
+          [...pin.declaredCapabilities].sort(),
+          pin.era ?? null,
+          pin.credential ? credentialKey(pin.credential) : null,
+        ]),
       ])
     : null;
+};
 
 /** The review's state for this request; NOT_FOUND for an unknown review. */
 export async function openReview(
@@ -129,12 +137,13 @@ export async function openReview(
   );
   const pinCache = new Map<string, Promise<PinCheck | null>>();
   const pinCheckOf = (server: RelayServer): Promise<PinCheck | null> => {
-    const key = pinKey(server);
+    const credential = current.get(server.id)?.credential;
+    const key = pinKey(server, credential);
     const snapshot = snapshots.get(server.id);
     if (key === null || !snapshot) return Promise.resolve(null);
     let check = pinCache.get(key);
     if (!check) {
-      check = checkPin(db, reviewId, server, snapshot);
+      check = checkPin(db, reviewId, server, snapshot, credential);
       pinCache.set(key, check);
     }
     return check;

@@ -1,4 +1,5 @@
 import "server-only";
+import { isRemoteTransport } from "@/lib/transport-kind";
 /**
  * The secrets API's server side: the names the owner has set or may set (with the launchers and
  * HTTP targets that may receive each), and for one review server the names it needs and whether
@@ -92,7 +93,7 @@ export async function serverVariables(
         if (!allowed.has(n) && !isReservedName(n))
           allowlist ??= `launcher ${JSON.stringify(match.launcher.id)} may not receive ${n}; the workbench owner lists it in envNames in ${ownerLauncherFile(env)}`;
     }
-  } else if (t.kind === "http" || t.kind === "sse") {
+  } else if (isRemoteTransport(t)) {
     const match = matchHttpTarget(
       loaded.files.flatMap((f) => f.httpTargets),
       { url: t.url, headerEnv: t.headerEnv },

@@ -6,6 +6,7 @@
  * A request never names what to run: the inspect body carries limit overrides only, and the
  * target is resolved from the stored review's server entry (the launcher allowlist applies).
  */
+import type { CredentialSurfacesView } from "@/lib/workbench/credential-surfaces";
 import { z } from "zod";
 import type { SandboxReport } from "@/lib/sandbox/plan";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
@@ -108,7 +109,12 @@ export type SurfaceView = {
   /** Set when the latest successful inspection's snapshot is missing or in a format this version cannot read. */
   snapshotProblem: string | null;
   flags: SuspiciousFlag[];
+  /** The pin the current surface is compared with: the one of its era and credential. */
   pin: z.infer<typeof SurfacePinSchema> | null;
+  /** The server's other pins (other eras and credentials), each with the context it names. */
+  otherPins?: { pin: z.infer<typeof SurfacePinSchema>; context: string }[];
+  /** The credential the current surface was listed under, as text (names, never a value). */
+  credential?: string;
   comparison: PinComparison | null;
   pinnedSnapshot: PinnedSnapshotRef | null;
   /** Field-level diff from the pinned snapshot to the current one, when both are stored and they differ. */
@@ -145,3 +151,14 @@ export type PinRequest = z.input<typeof PinRequestSchema>;
 
 export const PinResponseSchema = z.object({ record: ReviewRecordSchema, pin: SurfacePinSchema });
 export type PinResponse = z.infer<typeof PinResponseSchema>;
+
+/** GET …/credentials (lib/workbench/credential-surfaces.ts): the surface per era and credential. */
+export const CredentialSurfacesViewSchema = z.custom<CredentialSurfacesView>(
+  (v) =>
+    isObject(v) &&
+    typeof v.serverId === "string" &&
+    Array.isArray(v.surfaces) &&
+    Array.isArray(v.findings) &&
+    (v.diff === null || isObject(v.diff)),
+  "not a credential surfaces view",
+);

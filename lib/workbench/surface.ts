@@ -10,7 +10,7 @@ import { AppError, reviewNotFound } from "@/lib/errors";
 import type { ReviewId, ServerId, Sha256 } from "@/lib/ids";
 import type { SandboxReport } from "@/lib/sandbox/plan";
 import { INSPECT_ERROR_CODES, type InspectError } from "@/lib/mcp/types";
-import type { RelayServer, SurfacePin } from "@/lib/review/schema";
+import { MAX_OTHER_PINS, type RelayServer, type SurfacePin } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { getReview, saveReview } from "@/lib/store/reviews";
@@ -21,6 +21,7 @@ import {
   type PinComparison,
   type RegistrationRecord,
 } from "@/lib/surface/registration";
+import { credentialKey, credentialText, type Credential } from "@/lib/credential";
 import { scanSurface } from "@/lib/surface/suspicious";
 import { surfaceOf, type SurfaceSnapshot } from "@/lib/surface/types";
 import { currentSurface, inspectionSnapshot } from "@/lib/workbench/current-surface";
@@ -99,6 +100,45 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
+/** Where a surface was listed: its era, and the credential when known (an older caller may not say). */
+export type SurfaceContext = { era: "2025" | "2026"; credential?: Credential };
+
+export function snapshotEra(snapshot: Pick<SurfaceSnapshot, "era">): "2025" | "2026" {
+  return snapshot.era ?? "2025";
+}
+
+/** Every pin of a server: its main pin first, then those under other eras and credentials. */
+export function pinsOf(server: Pick<RelayServer, "pin" | "otherPins">): SurfacePin[] {
+  return [...(server.pin ? [server.pin] : []), ...(server.otherPins ?? [])];
+}
+
+/**
+ * Whether a pin was made in this context (issue 30: a pin is compared only with an inspection of
+ * the same era, declared capabilities and credential; comparePin checks the capabilities and says
+ * so). A pin made before eras or credentials were recorded names neither and fits any, so upgrading
+ * does not block every pinned server.
+ */
+export function pinFitsContext(pin: SurfacePin, context: SurfaceContext): boolean {
+  if (pin.era !== undefined && pin.era !== context.era) return false;
+  if (pin.credential === undefined || context.credential === undefined) return true;
+  return credentialKey(pin.credential) === credentialKey(context.credential);
+}
+
+/** The context a pin names, as the workbench says it. */
+export function pinContextLabel(pin: SurfacePin): string {
+  const era = pin.era === undefined ? "any era" : pin.era === "2026" ? "2026-07-28" : "2025";
+  const credential = pin.credential ? credentialText(pin.credential) : "any credential";
+  return `${era}, ${credential}`;
+}
+
+/** The pin compared with a surface listed in `context`: the first that fits, or null. */
+export function pinForContext(
+  server: Pick<RelayServer, "pin" | "otherPins">,
+  context: SurfaceContext,
+): SurfacePin | null {
+  return pinsOf(server).find((p) => pinFitsContext(p, context)) ?? null;
+}
+
 /** The stored snapshot a pin was made from: an ok inspection of this server with the pin's sha and capabilities. */
 export async function findPinnedSnapshot(
   db: Db,
@@ -110,7 +150,9 @@ export async function findPinnedSnapshot(
     (i) =>
       i.status === "ok" &&
       i.surfaceSha256 === pin.surfaceSha256 &&
-      sameSet(i.declaredCapabilities, pin.declaredCapabilities),
+      sameSet(i.declaredCapabilities, pin.declaredCapabilities) &&
+      (pin.credential === undefined ||
+        credentialKey(i.credential) === credentialKey(pin.credential)),
   );
   for (const c of candidates) {
     const snapshot = await inspectionSnapshot(db, c);
@@ -131,23 +173,55 @@ export async function findPinnedSnapshot(
   };
 }
 
-export type PinCheck = { comparison: PinComparison; pinnedSnapshot: PinnedSnapshotRef };
+export type PinCheck = {
+  /** The pin the surface was compared with (the one of its era and credential); null when none fits. */
+  pin: SurfacePin | null;
+  comparison: PinComparison;
+  pinnedSnapshot: PinnedSnapshotRef;
+};
 
-/** Compare a snapshot with the server's pin, with the field-level diff when the pinned snapshot is stored. */
+/**
+ * Compare a snapshot with the server's pin of the same era and credential (`credential`: the one
+ * it was listed under), with the field-level diff when the pinned snapshot is stored. A pinned
+ * server with no pin for this context is "incomparable": another credential's pin says nothing
+ * about what this one lists, so it blocks when any pin blocks, until this surface is pinned too.
+ */
 export async function checkPin(
   db: Db,
   reviewId: string,
   server: RelayServer,
   snapshot: SurfaceSnapshot,
+  credential?: Credential,
 ): Promise<PinCheck | null> {
-  if (!server.pin) return null;
-  const pinned = await findPinnedSnapshot(db, reviewId, server.id, server.pin);
+  const pins = pinsOf(server);
+  if (!pins.length) return null;
+  const context: SurfaceContext = {
+    era: snapshotEra(snapshot),
+    ...(credential ? { credential } : {}),
+  };
+  const pin = pinForContext(server, context);
+  if (!pin) {
+    const listedUnder = `${context.era === "2026" ? "2026-07-28" : "2025"} era, ${credential ? credentialText(credential) : "an unrecorded credential"}`;
+    const reason = `no pin of this server was made under the ${listedUnder}; its pins are for ${pins.map(pinContextLabel).join("; ")}. Another era's or credential's pin says nothing about this surface: review it and pin it`;
+    return {
+      pin: null,
+      comparison: {
+        status: "incomparable",
+        blocked: pins.some((p) => p.onSurfaceChange === "block"),
+        reason,
+        pinned: [...pins[0]!.declaredCapabilities].sort(),
+        inspected: [...snapshot.declaredCapabilities].sort(),
+      },
+      pinnedSnapshot: { found: false, reason },
+    };
+  }
+  const pinned = await findPinnedSnapshot(db, reviewId, server.id, pin);
   const comparison = comparePin(
-    server.pin,
+    pin,
     snapshot,
     pinned.snapshot ? surfaceOf(pinned.snapshot) : undefined,
   );
-  return { comparison, pinnedSnapshot: pinned.ref };
+  return { pin, comparison, pinnedSnapshot: pinned.ref };
 }
 
 /**
@@ -159,9 +233,11 @@ export async function pinCheckNow(
   reviewId: string,
   server: RelayServer,
 ): Promise<PinCheck | null> {
-  if (!server.pin) return null;
-  const snapshot = (await currentSurface(db, reviewId, server.id))?.snapshot ?? null;
-  return snapshot ? checkPin(db, reviewId, server, snapshot) : null;
+  if (!pinsOf(server).length) return null;
+  const current = await currentSurface(db, reviewId, server.id);
+  return current?.snapshot
+    ? checkPin(db, reviewId, server, current.snapshot, current.inspection.credential)
+    : null;
 }
 
 export function pinState(pin: SurfacePin | null, comparison: PinComparison | null): PinState {
@@ -213,8 +289,12 @@ export async function surfaceView(
     latestOk && !snapshot
       ? "the latest successful inspection's snapshot is missing or in a format this version cannot read; inspect again"
       : null;
-  const check = snapshot ? await checkPin(db, record.id, server, snapshot) : null;
+  const check =
+    snapshot && latestOk
+      ? await checkPin(db, record.id, server, snapshot, latestOk.credential)
+      : null;
   const comparison = check?.comparison ?? null;
+  const shownPin = check ? check.pin : server.pin;
   return {
     reviewId: record.id,
     revision: record.revision,
@@ -226,12 +306,16 @@ export async function surfaceView(
     current: latestOk && snapshot ? { inspection: summarizeInspection(latestOk), snapshot } : null,
     snapshotProblem,
     flags: snapshot ? scanSurface(surfaceOf(snapshot)) : [],
-    pin: server.pin,
+    pin: shownPin,
+    otherPins: pinsOf(server)
+      .filter((p) => p !== shownPin)
+      .map((p) => ({ pin: p, context: pinContextLabel(p) })),
+    ...(latestOk ? { credential: credentialText(latestOk.credential) } : {}),
     comparison,
     pinnedSnapshot:
       check?.pinnedSnapshot ??
-      (server.pin
-        ? await findPinnedSnapshot(db, record.id, server.id, server.pin).then((p) => p.ref)
+      (shownPin
+        ? await findPinnedSnapshot(db, record.id, server.id, shownPin).then((p) => p.ref)
         : null),
     diff: comparison?.status === "mismatch" ? comparison.diff : null,
     blocked: { isBlocked: comparison?.blocked ?? false, reason: blockedReason(comparison) },
@@ -288,8 +372,15 @@ export async function pinLatest(
       },
     );
   }
-  if (server.pin) {
-    const comparison = comparePin(server.pin, snapshot);
+  // The pin this one replaces: the one of the same era and credential (issue 30); a surface under
+  // a new era or credential gets a pin of its own beside the others.
+  const context: SurfaceContext = {
+    era: snapshotEra(snapshot),
+    credential: current.inspection.credential,
+  };
+  const replaced = pinForContext(server, context);
+  if (replaced) {
+    const comparison = comparePin(replaced, snapshot);
     if (comparison.status !== "match" && input.reason.trim() === "") {
       throw new AppError(
         "BAD_REQUEST",
@@ -301,7 +392,7 @@ export async function pinLatest(
     }
     // Turning "block" into "warn" lets the next change through unreviewed: as weighty as a re-pin over one.
     if (
-      server.pin.onSurfaceChange === "block" &&
+      replaced.onSurfaceChange === "block" &&
       input.onSurfaceChange === "warn" &&
       input.reason.trim() === ""
     ) {
@@ -320,11 +411,13 @@ export async function pinLatest(
     pinnedAt: (input.now ?? new Date()).toISOString(),
     pinnedBy: input.author,
     reason: input.reason.trim(),
-    onSurfaceChange: input.onSurfaceChange ?? server.pin?.onSurfaceChange ?? "block",
+    onSurfaceChange: input.onSurfaceChange ?? replaced?.onSurfaceChange ?? "block",
+    era: context.era,
+    credential: current.inspection.credential,
   };
   const review = structuredClone(record.review);
   const target = review.servers.find((s) => s.id === serverId)!;
-  target.pin = pin;
+  placePin(target, replaced, pin);
   const saved = await saveReview(db, reviewId, record.revision, review, input.author);
   if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok) {
@@ -338,6 +431,27 @@ export async function pinLatest(
   }
   return { record: saved.record, pin };
 }
+
+/** Puts `pin` in place of `replaced` (the main pin when it is that one, or when there is none), else beside the others. */
+function placePin(server: RelayServer, replaced: SurfacePin | null, pin: SurfacePin): void {
+  const others = server.otherPins ?? [];
+  if (!server.pin || (replaced && pinSame(server.pin, replaced))) {
+    server.pin = pin;
+    return;
+  }
+  const at = replaced ? others.findIndex((p) => pinSame(p, replaced)) : -1;
+  if (at >= 0) others[at] = pin;
+  else if (others.length >= MAX_OTHER_PINS)
+    throw new AppError(
+      "CONFLICT",
+      `this server already has ${MAX_OTHER_PINS} pins beside its main one; remove one before pinning another era or credential`,
+    );
+  else others.push(pin);
+  server.otherPins = others;
+}
+
+const pinSame = (a: SurfacePin, b: SurfacePin) =>
+  a.pinnedAt === b.pinnedAt && a.surfaceSha256 === b.surfaceSha256;
 
 /** The registration record to export: the pinned snapshot's when pinned (what the gate enforces), else the current surface's. */
 export async function exportRegistration(

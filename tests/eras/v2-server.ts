@@ -16,10 +16,17 @@ export type V2ServerOptions = {
   modernOnly?: boolean;
   /** Extra tools listed for a request that carries this bearer token. */
   adminToken?: string;
+  /** The `cacheScope` its 2026 tools/list declares (the SDK's default is `private`, ttlMs 0). */
+  toolsCacheScope?: "public" | "private";
 };
 
 function build(authorization: string | undefined, options: V2ServerOptions): McpServer {
-  const server = new McpServer({ name: "v2-fixture", version: "1.0.0" });
+  const server = new McpServer(
+    { name: "v2-fixture", version: "1.0.0" },
+    options.toolsCacheScope
+      ? { cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: options.toolsCacheScope } } }
+      : {},
+  );
   server.registerTool(
     "forecast",
     { description: "Forecast for a city", inputSchema: z.object({ city: z.string() }) },

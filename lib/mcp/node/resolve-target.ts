@@ -1,4 +1,5 @@
 import "server-only";
+import { httpModeOf } from "@/lib/transport-kind";
 /**
  * From a review's `RelayServer` to a runnable `InspectTarget`, after the workbench's checks: the
  * launcher allowlist for stdio, the egress allowlist and the HTTP target allowlist for HTTP, and
@@ -189,7 +190,7 @@ export async function resolveInspectTarget(
       kind: "http",
       url: substituteReferences(t.url, resolved.values, encodeURIComponent),
       headers,
-      mode: t.kind === "sse" ? "sse" : "auto",
+      mode: httpModeOf(t.kind),
       egress: egressGuard(policy.policy, lookupAll),
       fetch: pinnedEgressFetch(policy.policy),
     },

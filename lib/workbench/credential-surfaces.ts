@@ -1,0 +1,148 @@
+import "server-only";
+/**
+ * A server's surface per credential (issue 30, item 3): the latest successful inspection under each
+ * era and credential it was listed under, each with the pin of its own context, the difference
+ * between two of them (the per-item diff the pin check uses), and the shared-cache findings: a list
+ * that differs between credentials yet is declared `cacheScope: "public"`.
+ */
+import { AppError } from "@/lib/errors";
+import type { ReviewId, ServerId } from "@/lib/ids";
+import type { Db } from "@/lib/store/db";
+import { listInspections } from "@/lib/store/snapshots";
+import { credentialKey, credentialText, type Credential } from "@/lib/credential";
+import { sharedCacheFindings, type CredentialSurface } from "@/lib/surface/credential";
+import { diffSurfaces, type SurfaceDiff } from "@/lib/surface/diff";
+import { itemKey } from "@/lib/surface/fingerprint";
+import { comparePin } from "@/lib/surface/registration";
+import {
+  SURFACE_LISTS,
+  surfaceOf,
+  type ListCacheHint,
+  type SurfaceList,
+  type SurfaceSnapshot,
+} from "@/lib/surface/types";
+import { inspectionSnapshot } from "@/lib/workbench/current-surface";
+import {
+  loadReviewServer,
+  pinContextLabel,
+  pinForContext,
+  snapshotEra,
+} from "@/lib/workbench/surface";
+
+/** How many past inspections are read to find each credential's latest. */
+export const CREDENTIAL_INSPECTIONS_SCANNED = 500;
+/** How many distinct era × credential surfaces are shown. */
+export const MAX_CREDENTIAL_SURFACES = 32;
+
+export type CredentialSurfaceSummary = {
+  /** Stable: the era and the credential's key (lib/surface/credential.ts credentialKey). */
+  key: string;
+  era: "2025" | "2026";
+  credential: Credential;
+  /** The credential as text: the OAuth subject, issuer and scopes, or the secrets' names. */
+  label: string;
+  inspectionId: string;
+  inspectedAt: string;
+  surfaceSha256: string;
+  counts: Record<SurfaceList, number>;
+  cacheHints: Partial<Record<SurfaceList, ListCacheHint>>;
+  /** This surface against the pin of its own era and credential; null when it has none. */
+  pin: { context: string; status: "match" | "mismatch" | "incomparable" } | null;
+};
+
+export type CredentialSurfacesView = {
+  serverId: string;
+  surfaces: CredentialSurfaceSummary[];
+  /** `cacheScope: "public"` on a list that varies by credential, one sentence each. */
+  findings: { list: SurfaceList; credentials: [string, string]; message: string }[];
+  /** From surface `a` to surface `b` (keys above): what `b` lists that `a` does not, and so on. */
+  diff: { a: string; b: string; diff: SurfaceDiff } | null;
+};
+
+export const surfaceContextKey = (era: "2025" | "2026", credential: Credential) =>
+  JSON.stringify([era, credentialKey(credential)]);
+
+/**
+ * Each era × credential's latest successful surface of one server, newest first; with `compare`,
+ * the diff between two of them (by key), else between the two newest when there are two.
+ */
+export async function credentialSurfaces(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  compare?: { a: string; b: string },
+): Promise<CredentialSurfacesView> {
+  const { server } = await loadReviewServer(db, reviewId, serverId);
+  const inspections = (await listInspections(db, reviewId, serverId))
+    .filter((i) => i.status === "ok")
+    .slice(0, CREDENTIAL_INSPECTIONS_SCANNED);
+  const found = new Map<string, { summary: CredentialSurfaceSummary; snapshot: SurfaceSnapshot }>();
+  for (const inspection of inspections) {
+    if (found.size >= MAX_CREDENTIAL_SURFACES) break;
+    const snapshot = await inspectionSnapshot(db, inspection);
+    if (!snapshot) continue;
+    const era = snapshotEra(snapshot);
+    const key = surfaceContextKey(era, inspection.credential);
+    if (found.has(key)) continue;
+    const pin = pinForContext(server, { era, credential: inspection.credential });
+    found.set(key, {
+      snapshot,
+      summary: {
+        key,
+        era,
+        credential: inspection.credential,
+        label: credentialText(inspection.credential),
+        inspectionId: inspection.id,
+        inspectedAt: inspection.inspectedAt,
+        surfaceSha256: snapshot.surfaceSha256,
+        counts: Object.fromEntries(SURFACE_LISTS.map((l) => [l, snapshot[l].length])) as Record<
+          SurfaceList,
+          number
+        >,
+        cacheHints: snapshot.cacheHints ?? {},
+        pin: pin
+          ? { context: pinContextLabel(pin), status: comparePin(pin, snapshot).status }
+          : null,
+      },
+    });
+  }
+  const entries = [...found.values()];
+  const findings = (["2025", "2026"] as const).flatMap((era) => {
+    const ofEra: CredentialSurface[] = entries
+      .filter((e) => e.summary.era === era)
+      .map((e) => ({
+        credential: e.summary.credential,
+        keys: Object.fromEntries(
+          SURFACE_LISTS.map((l) => [l, e.snapshot[l].map((item) => itemKey(l, item as never))]),
+        ),
+        cacheHints: e.summary.cacheHints,
+      }));
+    return sharedCacheFindings(ofEra, SURFACE_LISTS).map((f) => ({
+      list: f.list,
+      credentials: [credentialText(f.credentials[0]), credentialText(f.credentials[1])] as [
+        string,
+        string,
+      ],
+      message: f.message,
+    }));
+  });
+  let diff: CredentialSurfacesView["diff"] = null;
+  const pair =
+    compare ??
+    (entries.length >= 2 ? { a: entries[1]!.summary.key, b: entries[0]!.summary.key } : null);
+  if (pair) {
+    const a = found.get(pair.a);
+    const b = found.get(pair.b);
+    if (!a || !b)
+      throw new AppError(
+        "NOT_FOUND",
+        `this server has no surface under ${a ? "the second" : "the first"} credential asked for; inspect it under that credential first`,
+      );
+    diff = {
+      a: pair.a,
+      b: pair.b,
+      diff: diffSurfaces(surfaceOf(a.snapshot), surfaceOf(b.snapshot)),
+    };
+  }
+  return { serverId, surfaces: entries.map((e) => e.summary), findings, diff };
+}
