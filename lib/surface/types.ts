@@ -6,6 +6,12 @@
  */
 import { z } from "zod";
 import { Sha256Schema } from "@/lib/ids";
+import {
+  ResourceAppsMetaSchema,
+  ToolAppsMetaSchema,
+  UiResourceItemSchema,
+  type UiResourceItem,
+} from "@/lib/surface/apps";
 import { InspectLimitsSchema } from "@/lib/surface/limits";
 
 export const SURFACE_SNAPSHOT_VERSION = 1;
@@ -28,6 +34,8 @@ export const ToolItemSchema = z
     outputSchema: JsonObjectSchema.optional(),
     /** As the server claimed them; see lib/tools/annotations.ts for effective values. */
     annotations: JsonObjectSchema.optional(),
+    /** Only the MCP Apps keys of the tool's `_meta` (lib/surface/apps.ts); absent without them. */
+    _meta: ToolAppsMetaSchema.optional(),
   })
   .strict();
 export type ToolItem = z.infer<typeof ToolItemSchema>;
@@ -39,6 +47,8 @@ export const ResourceItemSchema = z
     title: z.string().optional(),
     description: z.string().optional(),
     mimeType: z.string().optional(),
+    /** Only the MCP Apps keys of the resource's `_meta` (lib/surface/apps.ts); absent without them. */
+    _meta: ResourceAppsMetaSchema.optional(),
   })
   .strict();
 export type ResourceItem = z.infer<typeof ResourceItemSchema>;
@@ -95,6 +105,8 @@ export type Surface = {
   resourceTemplates: ResourceTemplateItem[];
   prompts: PromptItem[];
   rejects: Pick<SurfaceReject, "list" | "raw">[];
+  /** MCP Apps `ui://` resources as read (lib/surface/apps.ts); absent or empty for a server without any. */
+  uiResources?: UiResourceItem[];
 };
 
 export const ItemHashSchema = z.object({ key: z.string(), sha256: Sha256Schema }).strict();
@@ -106,6 +118,8 @@ export const ItemHashesSchema = z
     resourceTemplates: z.array(ItemHashSchema),
     prompts: z.array(ItemHashSchema),
     rejects: z.array(Sha256Schema),
+    /** Present only when the surface has MCP Apps `ui://` resources. */
+    uiResources: z.array(ItemHashSchema).optional(),
   })
   .strict();
 export type ItemHashes = z.infer<typeof ItemHashesSchema>;
@@ -141,6 +155,8 @@ export const SurfaceSnapshotSchema = z
     resourceTemplates: z.array(ResourceTemplateItemSchema),
     prompts: z.array(PromptItemSchema),
     rejects: z.array(SurfaceRejectSchema),
+    /** MCP Apps `ui://` resources read during the inspection; absent when there were none. */
+    uiResources: z.array(UiResourceItemSchema).optional(),
     surfaceSha256: Sha256Schema,
     itemHashes: ItemHashesSchema,
     settle: z
@@ -159,9 +175,12 @@ export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;
 
 /** The surface part of a snapshot (what the fingerprint and the diff read). */
 export function surfaceOf(
-  s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects">,
+  s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects"> & {
+    uiResources?: UiResourceItem[];
+  },
 ): Surface {
   return {
+    ...(s.uiResources?.length ? { uiResources: s.uiResources } : {}),
     instructions: s.instructions,
     tools: s.tools,
     resources: s.resources,
