@@ -10,6 +10,7 @@ import {
   uiResourceUris,
   type UiResourceItem,
 } from "./apps";
+import { describeItemChanges, diffSurfaces, surfaceItemChanges } from "./diff";
 import { fingerprintDocument, fingerprintSurface } from "./fingerprint";
 import type { Surface, ToolItem } from "./types";
 
@@ -110,6 +111,17 @@ describe("MCP Apps metadata in the surface", () => {
     expect(f.canonical.endsWith(`"uiResources":[${canonicalize(a[0])}]}`)).toBe(true);
     expect(f.itemHashes.uiResources).toEqual([{ key: UI, sha256: sha256Hex(canonicalize(a[0])!) }]);
     expect(fp(surface([t], await read(["https://other.example"])))).not.toBe(f.surfaceSha256);
+
+    // A pin diff names the UI resource and the field that changed.
+    const diff = diffSurfaces(s, surface([t], await read(["https://other.example"])));
+    expect(diff.isEqual).toBe(false);
+    expect(diff.uiResources?.changed.map((c) => [c.key, c.fields.map((f) => f.field)])).toEqual([
+      [UI, ["_meta"]],
+    ]);
+    expect(describeItemChanges(surfaceItemChanges(diff))).toBe(
+      `UI resource "${UI}" changed (_meta)`,
+    );
+    expect(diffSurfaces(s, s).isEqual).toBe(true);
 
     const failing = (reason: string) =>
       readUiResources([UI], () => Promise.reject(new Error(reason)));
