@@ -230,6 +230,11 @@ function nodeLinesOf(
       const reasons = tool ? roleReasons(tool) : [];
       return [
         `${shownName(node.label)} (${shownName(names.server(node.serverId))})`,
+        ...(node.isAppOnly
+          ? [
+              "App-only (MCP Apps): the server's UI calls it without the model; held like any tool in the set",
+            ]
+          : []),
         tool === undefined
           ? `Roles: loading their reasons… (${node.rolesOrigin})`
           : `Roles: ${tool && tool.roles.length > 0 ? tool.roles.map((r) => r.replaceAll("_", " ")).join(", ") : "none"} (${node.rolesOrigin})`,
@@ -264,7 +269,16 @@ function ariaLabel(
 ): string {
   const server = nodeServer(n);
   const mark = server !== null && blocked.has(server) ? ", server BLOCKED" : "";
-  return ariaLabelOf(n, names, visible) + mark;
+  const appOnly = isAppOnlyNode(n) ? ", app-only: the server's UI calls it without the model" : "";
+  return ariaLabelOf(n, names, visible) + appOnly + mark;
+}
+
+/** Drawn after an app-only tool's name (MCP Apps: only the server's UI calls it). */
+const APP_ONLY_MARK = "[app-only]";
+
+function isAppOnlyNode(n: LayoutNode): boolean {
+  const node = n.node;
+  return (node?.kind === "returning" || node?.kind === "sink") && node.isAppOnly === true;
 }
 
 function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string {
@@ -517,7 +531,8 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
           const collapsed = n.group ? (n.group.collapsed ? " collapsed" : " header") : "";
           const server = nodeServer(n);
           const isBlocked = server !== null && blocked.has(server) ? " blocked" : "";
-          return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${isBlocked}${selectedKey === n.key ? " selected" : ""}`;
+          const appOnly = isAppOnlyNode(n) ? " app-only" : "";
+          return `gnode k-${n.kind}${n.onPath ? " on" : " off"}${open}${suggested}${hl}${collapsed}${isBlocked}${appOnly}${selectedKey === n.key ? " selected" : ""}`;
         })
         .attr("transform", (n) => `translate(${n.x},${n.y})`)
         .attr("tabindex", (n) => (n.key === activeKey ? 0 : -1))
@@ -549,7 +564,9 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         .select("text.label")
         .attr("x", (n) => (n.group ? 16 : 8))
         .attr("y", 15)
-        .text((n) => labels.get(n.key) ?? n.label);
+        .text(
+          (n) => (labels.get(n.key) ?? n.label) + (isAppOnlyNode(n) ? ` ${APP_ONLY_MARK}` : ""),
+        );
       nodeSel
         .select("text.meta")
         .attr("x", 5)

@@ -80,6 +80,37 @@ export function DiffView({ diff }: { diff: SurfaceDiff }) {
           />
         </div>
       )}
+      {diff.uiResources && (
+        <ul className="change-list" aria-label="MCP Apps UI resources changed">
+          {diff.uiResources.added.map((a) => (
+            <li key={`+${a.key}`}>
+              <span className="badge badge-warn">added</span> UI resource{" "}
+              <RevealedText text={a.key} className="mono" />
+            </li>
+          ))}
+          {diff.uiResources.removed.map((r) => (
+            <li key={`-${r.key}`}>
+              <span className="badge badge-warn">removed</span> UI resource{" "}
+              <RevealedText text={r.key} className="mono" />
+            </li>
+          ))}
+          {diff.uiResources.changed.map((c) => (
+            <li key={`~${c.key}`} className="stack">
+              <div>
+                <span className="badge badge-warn">changed</span> UI resource{" "}
+                <RevealedText text={c.key} className="mono" />
+              </div>
+              <CodeDiff
+                original={fieldsText(c.fields.map((f) => ({ field: f.field, value: f.before })))}
+                modified={fieldsText(c.fields.map((f) => ({ field: f.field, value: f.after })))}
+                language="json"
+                height={Math.min(320, 60 + c.fields.length * 60)}
+                ariaLabel={`What changed in UI resource ${c.key}`}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
       {(diff.rejects.added.length > 0 || diff.rejects.removed.length > 0) && (
         <p className="small">
           Rejected items: {diff.rejects.added.length} new, {diff.rejects.removed.length} gone.

@@ -12,6 +12,7 @@ import {
   ResourceDetail,
   ToolDetail,
 } from "@/components/surface/items";
+import { AppsPanel } from "@/components/surface/apps-panel";
 import { FlagList } from "@/components/surface/flags";
 import { LimitsForm, limitOverrides, type LimitDraft } from "@/components/surface/limits-form";
 import { CredentialSurfaces } from "@/components/surface/credential-surfaces";
@@ -135,6 +136,7 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
       {s.instructions !== null && (
         <FlagList flags={flagsFor("instructions", "")} label="the instructions" />
       )}
+      <AppsPanel snapshot={s} />
       <div className="subtabs" role="tablist" aria-label="Surface lists">
         {TABS.map((t) => (
           <button

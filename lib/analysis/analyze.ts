@@ -12,6 +12,7 @@
  * Roles: a confirmed assessment is authoritative, otherwise the suggestion is used, and every place
  * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
  */
+import { appOnlyToolFindings, connectDomainFindings } from "@/lib/analysis/apps-findings";
 import { headerFindings } from "@/lib/analysis/header-findings";
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
@@ -97,6 +98,8 @@ export type GraphNode =
       group: ServerId;
       rolesOrigin: "confirmed" | "suggested";
       item?: "resource" | "resource_template";
+      /** MCP Apps: only the server's UI calls it, never the model (drawn marked). */
+      isAppOnly?: true;
     }
   | { id: NodeId; kind: "agent"; label: string; agentId: AgentId }
   | {
@@ -108,6 +111,8 @@ export type GraphNode =
       group: ServerId;
       sinkRoles: ToolRole[];
       rolesOrigin: "confirmed" | "suggested";
+      /** MCP Apps: only the server's UI calls it, never the model (drawn marked). */
+      isAppOnly?: true;
     };
 
 export type GraphEdge = {
@@ -458,6 +463,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
         group: s.serverId,
         sinkRoles: s.sinkRoles,
         rolesOrigin: s.roles.origin,
+        ...(s.isAppOnly ? { isAppOnly: true as const } : {}),
       });
     }
     holds.push(addEdge(b, aid, s.sinkNodeId, "holds", holdsBoth));
@@ -690,6 +696,7 @@ function analyzeAgent(b: AnalysisBuild, agent: ResolvedAgent, agentIndex: number
     ...mentionFindings(model, agent),
     ...shadowingFindings(model, agent),
     ...headerFindings(model, agent),
+    ...appOnlyToolFindings(model, agent),
   );
   const notListed = held.filter((t) => t.presence === "not_listed").map((t) => t.key);
   if (notListed.length > 0) {
@@ -816,6 +823,7 @@ function addReturningTool(b: AnalysisBuild, t: ResolvedTool): void {
     rolesOrigin: t.roles.origin,
   };
   if (t.item !== "tool") node.item = t.item;
+  if (t.isAppOnly) node.isAppOnly = true;
   b.nodes.push(node);
   // The model builds headNodes in this order: known sources whose writers reach outside the
   // boundary, then the unmapped head; `intoHeads` follows it.
@@ -1007,6 +1015,7 @@ export function analyzeReview(
   );
   unmappedSourceFindings(b);
   conflictFindings(b);
+  b.findings.push(...connectDomainFindings(model, toolLists));
   for (const l of toolLists) {
     if (!l.blocked) continue;
     b.findings.push({

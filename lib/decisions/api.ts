@@ -99,7 +99,14 @@ export const StaleChangeSchema = z.looseObject({
   items: z
     .array(
       z.object({
-        list: z.enum(["tools", "resources", "resourceTemplates", "prompts", "instructions"]),
+        list: z.enum([
+          "tools",
+          "resources",
+          "resourceTemplates",
+          "prompts",
+          "instructions",
+          "uiResources",
+        ]),
         key: z.string(),
         change: z.enum(["added", "removed", "changed"]),
         fields: z.array(z.string()),

@@ -233,6 +233,13 @@ const RegistrationSchema = z.strictObject({
       resourceTemplates: z.array(ItemHashEntrySchema).max(10_000),
       prompts: z.array(ItemHashEntrySchema).max(10_000),
       instructions: Sha256Schema.nullable(),
+      uiResources: z
+        .array(ItemHashEntrySchema)
+        .max(10_000)
+        .optional()
+        .describe(
+          "MCP Apps ui:// resources as read (docs/fingerprint.md §1.1); only when the surface has one.",
+        ),
     })
     .optional()
     .describe("Per-item hashes, so a mismatch can name the changed item."),

@@ -32,7 +32,14 @@ export const STATE_PRECEDENCE: readonly Exclude<ReviewStateWord, "current">[] = 
 ];
 
 const ItemChangeSchema = z.object({
-  list: z.enum(["tools", "resources", "resourceTemplates", "prompts", "instructions"]),
+  list: z.enum([
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "instructions",
+    "uiResources",
+  ]),
   key: z.string(),
   change: z.enum(["added", "removed", "changed"]),
   fields: z.array(z.string()),

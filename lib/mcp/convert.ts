@@ -12,6 +12,7 @@ import {
   ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { resourceAppsMeta, toolAppsMeta } from "@/lib/surface/apps";
 import { hasLoneSurrogate } from "@/lib/surface/fingerprint";
 import type {
   PromptItem,
@@ -94,7 +95,20 @@ const obj = (raw: Record<string, unknown>, field: string): Record<string, unknow
     : undefined;
 };
 
-function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
+/**
+ * The MCP Apps part of an item's `_meta` (tools and resources only); `ok: false` with the reason
+ * when it is present but breaks the extension's shape or a bound (the item is then a reject).
+ */
+function appsMetaOf(
+  list: SurfaceList,
+  raw: Record<string, unknown>,
+): { ok: true; meta: object | undefined } | { ok: false; reason: string } {
+  if (list === "tools") return toolAppsMeta(pick(raw, "_meta"));
+  if (list === "resources") return resourceAppsMeta(pick(raw, "_meta"));
+  return { ok: true, meta: undefined };
+}
+
+function build(list: SurfaceList, raw: Record<string, unknown>, appsMeta?: object): DomainItem {
   const optional = <T extends object>(base: T, fields: Record<string, unknown>): T => {
     for (const [k, v] of Object.entries(fields))
       if (v !== undefined) (base as Record<string, unknown>)[k] = v;
@@ -109,6 +123,7 @@ function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
           description: str(raw, "description"),
           outputSchema: obj(raw, "outputSchema"),
           annotations: obj(raw, "annotations"),
+          _meta: appsMeta,
         },
       );
     case "resources":
@@ -118,6 +133,7 @@ function build(list: SurfaceList, raw: Record<string, unknown>): DomainItem {
           title: str(raw, "title"),
           description: str(raw, "description"),
           mimeType: str(raw, "mimeType"),
+          _meta: appsMeta,
         },
       );
     case "resourceTemplates":
@@ -181,7 +197,9 @@ export function convertItem(
   }
   const parsed = SDK_SCHEMA[list].safeParse(raw);
   if (!parsed.success) return reject(`fails the protocol schema: ${describeZod(parsed.error)}`);
-  return { ok: true, item: build(list, raw as Record<string, unknown>) };
+  const apps = appsMetaOf(list, raw as Record<string, unknown>);
+  if (!apps.ok) return reject(apps.reason);
+  return { ok: true, item: build(list, raw as Record<string, unknown>, apps.meta) };
 }
 
 /** The strings whose length `descriptionLength` bounds. */

@@ -26,6 +26,7 @@ import {
 import { z } from "zod";
 import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
+import { readUiResources } from "@/lib/mcp/apps";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
 import { paramHeaderProblem } from "@/lib/mcp/param-headers";
 import type { GrantedAuthorization, McpOAuthClient } from "@/lib/mcp/oauth/interface";
@@ -37,6 +38,7 @@ import {
   type InspectProgress,
   type InspectResult,
 } from "@/lib/mcp/types";
+import { uiResourceUris, type UiResourceItem } from "@/lib/surface/apps";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import {
@@ -603,6 +605,29 @@ async function runSession(
     if (list === "tools") opened.knowTools?.(listed.items as ToolItem[]);
   };
 
+  // MCP Apps: the ui:// resources the tools name or the server lists, read once the lists have
+  // settled (their CSP and permissions are on the read content). A failed read is recorded as
+  // unreadable; a tripped guard (bytes, deadline) still ends the session.
+  let uiResources: UiResourceItem[] = [];
+  const readUi = async (): Promise<void> => {
+    const uris = uiResourceUris(
+      state.tools.items as ToolItem[],
+      state.resources.items as ResourceItem[],
+    );
+    uiResources = await readUiResources(uris, async (uri) => {
+      try {
+        return await guard.race(
+          client.request({ method: "resources/read", params: { uri } }, PageSchema, {
+            timeout: limits.requestTimeoutMs,
+          }),
+        );
+      } catch (error) {
+        if (guard.error) throw new GuardTripped(guard.error);
+        throw new Error(mapError(error, "resources/read", "requestTimeoutMs").message);
+      }
+    });
+  };
+
   try {
     for (const list of advertised) {
       dirty.delete(list);
@@ -633,6 +658,7 @@ async function runSession(
       await guard.sleep(limits.settleQuietMs, wakePromise);
       if (dirty.size === 0) break;
     }
+    await readUi();
   } catch (error) {
     return failed(guard.error ?? mapError(error, "listing", "requestTimeoutMs"));
   }
@@ -647,6 +673,7 @@ async function runSession(
   }
 
   const surfaceOf = (): Surface => ({
+    ...(uiResources.length ? { uiResources } : {}),
     instructions,
     tools: state.tools.items as ToolItem[],
     resources: state.resources.items as ResourceItem[],
@@ -716,6 +743,7 @@ async function runSession(
     failure: () => guard.error,
     relist: async (lists) => {
       for (const list of advertised) if (lists.includes(list)) await listAll(list);
+      if (lists.includes("tools") || lists.includes("resources")) await readUi();
       const now = surfaceOf();
       return { surface: now, surfaceSha256: fingerprintSurface(now).surfaceSha256 };
     },

@@ -6,6 +6,7 @@
  */
 import type { ServerId } from "@/lib/ids";
 import type { Review, ToolAnnotations } from "@/lib/review/schema";
+import type { ResourceAppsMeta, ToolAppsMeta, UiResourceItem } from "@/lib/surface/apps";
 
 /** One tool as the analysis sees it: what the server (or the reviewer) said about it. */
 export type ListedTool = {
@@ -17,6 +18,8 @@ export type ListedTool = {
   inputSchema?: unknown;
   /** The output schema, where listed or declared: role inference reads what the tool returns from it. */
   outputSchema?: unknown;
+  /** MCP Apps metadata as listed (snapshots only): the UI it renders with, and its visibility. */
+  _meta?: ToolAppsMeta;
 };
 
 /** A resource or resource template as listed: its contents are returned into the context as a tool's result is. */
@@ -25,6 +28,8 @@ export type ListedResource = {
   name?: string;
   description?: string;
   mimeType?: string;
+  /** MCP Apps declarations of a `ui://` resource as listed (snapshots only). */
+  _meta?: ResourceAppsMeta;
 };
 export type ListedResourceTemplate = {
   uriTemplate: string;
@@ -45,6 +50,8 @@ export type ListedSurface = {
   resources?: readonly ListedResource[];
   resourceTemplates?: readonly ListedResourceTemplate[];
   prompts?: readonly ListedPrompt[];
+  /** MCP Apps `ui://` resources as read by the inspection. */
+  uiResources?: readonly UiResourceItem[];
 };
 
 /** The tool list used for one server, and where it came from, with its resources, templates and prompts (snapshots only). */
@@ -55,6 +62,8 @@ export type ServerToolList = {
   resources?: ListedResource[];
   resourceTemplates?: ListedResourceTemplate[];
   prompts?: ListedPrompt[];
+  /** MCP Apps `ui://` resources as read by the server's current inspection (snapshots only). */
+  uiResources?: UiResourceItem[];
   /**
    * Set when the server's pin is blocked: its latest inspection differs from the pin under
    * "block" (the tools above are still what it serves now). `reason` names what changed.
@@ -103,6 +112,7 @@ export function toolListsFromReview(
           ...p,
           ...(p.arguments ? { arguments: p.arguments.map((a) => ({ ...a })) } : {}),
         }));
+      if (snap.uiResources?.length) list.uiResources = snap.uiResources.map((r) => ({ ...r }));
       return list;
     }
     return {

@@ -35,6 +35,7 @@ import {
 import type { RoleEvidence } from "./findings";
 import { itemKey, nodeIds, type HeadRef, type ItemKind, type NodeId, type ToolKey } from "./ids";
 import type { ListedTool, ServerToolList } from "./input";
+import { isAppOnlyTool } from "@/lib/surface/apps";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
 export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = [
@@ -82,6 +83,11 @@ export type ResolvedTool = {
   evidence: RoleEvidence[];
   sinkRoles: ToolRole[];
   readsPrivateData: boolean;
+  /**
+   * MCP Apps: the tool's visibility lacks "model", so the server's UI calls it without the model.
+   * Still a tool the agent holds when its tool set names it: analysed like any other.
+   */
+  isAppOnly: boolean;
 };
 
 export type ResolvedSource = { source: InputSource; bound: WriterBoundResult; head: HeadNodes };
@@ -334,6 +340,7 @@ function resolveTool(
     evidence: evidenceOf(key, roles),
     sinkRoles: item === "tool" ? roleSet(roles.mask & SENSITIVE_SINK_MASK) : roleSet(0),
     readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
+    isAppOnly: item === "tool" && isAppOnlyTool(input._meta),
   };
   slot.resolved = resolved;
   return resolved;

@@ -4,11 +4,13 @@
  * canonical JSON, so key order inside a schema is not a change and anything the fingerprint
  * sees is. Pure.
  */
+import { UI_RESOURCE_FINGERPRINT_FIELDS } from "@/lib/surface/apps";
 import {
   FINGERPRINT_FIELDS,
   canonicalJson,
   itemKey,
   projectItem,
+  projectUiResource,
   sanitizeForCanonical,
 } from "@/lib/surface/fingerprint";
 import { SURFACE_LISTS, type Surface, type SurfaceList } from "@/lib/surface/types";
@@ -22,6 +24,12 @@ export type SurfaceDiff = {
   changed: (ItemRef & { fields: FieldChange[] })[];
   instructions: { before: string | null; after: string | null } | null;
   rejects: { added: unknown[]; removed: unknown[] };
+  /** MCP Apps `ui://` resources as read (by URI); present only when either side has one. */
+  uiResources?: {
+    added: { key: string; item: Record<string, unknown> }[];
+    removed: { key: string; item: Record<string, unknown> }[];
+    changed: { key: string; fields: FieldChange[] }[];
+  };
 };
 
 function indexBy(
@@ -76,7 +84,33 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceDiff {
   const rb = new Map(after.rejects.map((r) => [canonReject(r), r.raw]));
   for (const [k, raw] of rb) if (!ra.has(k)) out.rejects.added.push(raw);
   for (const [k, raw] of ra) if (!rb.has(k)) out.rejects.removed.push(raw);
+  if (before.uiResources?.length || after.uiResources?.length) {
+    const ui: NonNullable<SurfaceDiff["uiResources"]> = { added: [], removed: [], changed: [] };
+    const index = (items: Surface["uiResources"]) =>
+      new Map((items ?? []).map((r) => [r.uri, projectUiResource(r)]));
+    const a = index(before.uiResources);
+    const b = index(after.uiResources);
+    for (const [key, item] of b) if (!a.has(key)) ui.added.push({ key, item });
+    for (const [key, item] of a) if (!b.has(key)) ui.removed.push({ key, item });
+    for (const [key, x] of a) {
+      const y = b.get(key);
+      if (!y) continue;
+      const fields: FieldChange[] = [];
+      for (const field of UI_RESOURCE_FINGERPRINT_FIELDS) {
+        const bx = x[field];
+        const by = y[field];
+        const same =
+          bx === undefined || by === undefined
+            ? bx === by
+            : canonicalJson(bx) === canonicalJson(by);
+        if (!same) fields.push({ field, before: bx, after: by });
+      }
+      if (fields.length) ui.changed.push({ key, fields });
+    }
+    if (ui.added.length || ui.removed.length || ui.changed.length) out.uiResources = ui;
+  }
   out.isEqual =
+    !out.uiResources &&
     !out.added.length &&
     !out.removed.length &&
     !out.changed.length &&
@@ -86,7 +120,8 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceDiff {
   return out;
 }
 
-const LIST_LABEL: Record<SurfaceList, string> = {
+const LIST_LABEL: Record<SurfaceList | "uiResources", string> = {
+  uiResources: "UI resource",
   tools: "tool",
   resources: "resource",
   resourceTemplates: "resource template",
@@ -116,6 +151,19 @@ export function formatSurfaceDiff(diff: SurfaceDiff): string {
     lines.push(`    before: ${show(diff.instructions.before)}`);
     lines.push(`    after:  ${show(diff.instructions.after)}`);
   }
+  for (const a of diff.uiResources?.added ?? [])
+    lines.push(`+ UI resource ${JSON.stringify(a.key)}`);
+  for (const r of diff.uiResources?.removed ?? [])
+    lines.push(`- UI resource ${JSON.stringify(r.key)}`);
+  for (const c of diff.uiResources?.changed ?? []) {
+    lines.push(
+      `~ UI resource ${JSON.stringify(c.key)}: ${c.fields.map((f) => f.field).join(", ")} changed`,
+    );
+    for (const f of c.fields) {
+      lines.push(`    ${f.field} before: ${show(f.before)}`);
+      lines.push(`    ${f.field} after:  ${show(f.after)}`);
+    }
+  }
   for (const r of diff.rejects.added) lines.push(`+ rejected item ${show(r)}`);
   for (const r of diff.rejects.removed) lines.push(`- rejected item ${show(r)}`);
   return lines.join("\n");
@@ -123,7 +171,7 @@ export function formatSurfaceDiff(diff: SurfaceDiff): string {
 
 /** One item of a surface that changed, as a decision's stale message and a blocked refusal name it. */
 export type SurfaceItemChange = {
-  list: SurfaceList | "instructions";
+  list: SurfaceList | "instructions" | "uiResources";
   key: string;
   change: "added" | "removed" | "changed";
   fields: string[];
@@ -152,6 +200,28 @@ export function surfaceItemChanges(diff: SurfaceDiff): SurfaceItemChange[] {
     })),
     ...(diff.instructions
       ? [{ list: "instructions" as const, key: "", change: "changed" as const, fields: [] }]
+      : []),
+    ...(diff.uiResources
+      ? [
+          ...diff.uiResources.added.map((a): SurfaceItemChange => ({
+            list: "uiResources",
+            key: a.key,
+            change: "added",
+            fields: [],
+          })),
+          ...diff.uiResources.removed.map((r): SurfaceItemChange => ({
+            list: "uiResources",
+            key: r.key,
+            change: "removed",
+            fields: [],
+          })),
+          ...diff.uiResources.changed.map((c): SurfaceItemChange => ({
+            list: "uiResources",
+            key: c.key,
+            change: "changed",
+            fields: c.fields.map((f) => f.field),
+          })),
+        ]
       : []),
   ];
 }

@@ -10,6 +10,12 @@
  */
 import { sha256Hex } from "@/lib/hash";
 import type { Sha256 } from "@/lib/ids";
+import {
+  UI_RESOURCE_FINGERPRINT_FIELDS,
+  pickResourceAppsKeys,
+  pickToolAppsKeys,
+  type UiResourceItem,
+} from "@/lib/surface/apps";
 import type {
   ItemHashes,
   PromptItem,
@@ -23,10 +29,14 @@ import type {
 export const FINGERPRINT_VERSION = 1;
 export const FINGERPRINT_TAG = "relay-review/surface/v1";
 
-/** Fields hashed per list, in the order the spec lists them; absent fields are omitted. */
+/**
+ * Fields hashed per list, in the order the spec lists them; absent fields are omitted. `_meta` is
+ * stored holding only its MCP Apps keys (lib/surface/apps.ts), and absent without them, so a tool
+ * or resource with no Apps metadata hashes exactly as before.
+ */
 export const FINGERPRINT_FIELDS = {
-  tools: ["name", "title", "description", "inputSchema", "outputSchema", "annotations"],
-  resources: ["uri", "name", "title", "description", "mimeType"],
+  tools: ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"],
+  resources: ["uri", "name", "title", "description", "mimeType", "_meta"],
   resourceTemplates: ["uriTemplate", "name", "title", "description", "mimeType"],
   prompts: ["name", "title", "description", "arguments"],
 } as const satisfies Record<SurfaceList, readonly string[]>;
@@ -188,7 +198,11 @@ export function projectItem(list: SurfaceList, item: AnyItem): Record<string, un
   for (const field of FINGERPRINT_FIELDS[list]) {
     const v = src[field];
     if (v === undefined) continue;
-    if (list === "prompts" && field === "arguments" && Array.isArray(v)) {
+    if (field === "_meta") {
+      // Only the MCP Apps keys are surface (docs/fingerprint.md § MCP Apps); none, no member.
+      const apps = list === "tools" ? pickToolAppsKeys(v) : pickResourceAppsKeys(v);
+      if (apps !== undefined) out[field] = apps;
+    } else if (list === "prompts" && field === "arguments" && Array.isArray(v)) {
       out[field] = (v as PromptItem["arguments"] & object).map((a) => {
         const arg: Record<string, unknown> = { name: a.name };
         if (a.description !== undefined) arg.description = a.description;
@@ -204,6 +218,16 @@ export function projectItem(list: SurfaceList, item: AnyItem): Record<string, un
 
 export function itemKey(list: SurfaceList, item: AnyItem): string {
   return (item as Record<string, string>)[SORT_KEY[list]] ?? "";
+}
+
+/** The hashed projection of one read `ui://` resource (its unread reason is not hashed). */
+export function projectUiResource(item: UiResourceItem): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of UI_RESOURCE_FINGERPRINT_FIELDS) {
+    const v = field === "_meta" ? pickResourceAppsKeys(item._meta) : item[field];
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
 }
 
 type Canon = { key: string; canon: string };
@@ -239,10 +263,17 @@ export function fingerprintSurface(surface: Surface): Fingerprint {
     .map((r) => canonicalJson(sanitizeForCanonical({ list: r.list, raw: r.raw ?? null })))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   itemHashes.rejects = rejects.map(sha256Hex);
+  // MCP Apps: the `uiResources` member exists only when the surface has a ui:// resource, so
+  // the document (and the hash) of a server without Apps metadata is unchanged.
+  const uiCanons = (surface.uiResources ?? [])
+    .map((r) => ({ key: r.uri, canon: canonicalJson(projectUiResource(r), keyTexts) }))
+    .sort(byKeyThenCanon);
+  if (uiCanons.length)
+    itemHashes.uiResources = uiCanons.map((c) => ({ key: c.key, sha256: sha256Hex(c.canon) }));
 
   const arr = (canons: readonly string[]) => `[${canons.join(",")}]`;
   // Top-level keys in RFC 8785 order (UTF-16 code units): fingerprint, instructions, prompts,
-  // rejects, resourceTemplates, resources, tools.
+  // rejects, resourceTemplates, resources, tools, then uiResources when present.
   const canonical =
     `{"fingerprint":${canonicalJson(FINGERPRINT_TAG)}` +
     `,"instructions":${canonicalJson(surface.instructions)}` +
@@ -250,7 +281,9 @@ export function fingerprintSurface(surface: Surface): Fingerprint {
     `,"rejects":${arr(rejects)}` +
     `,"resourceTemplates":${arr(lists.resourceTemplates.map((c) => c.canon))}` +
     `,"resources":${arr(lists.resources.map((c) => c.canon))}` +
-    `,"tools":${arr(lists.tools.map((c) => c.canon))}}`;
+    `,"tools":${arr(lists.tools.map((c) => c.canon))}` +
+    (uiCanons.length ? `,"uiResources":${arr(uiCanons.map((c) => c.canon))}` : "") +
+    "}";
   return { surfaceSha256: sha256Hex(canonical), itemHashes, canonical };
 }
 
@@ -265,7 +298,16 @@ export function fingerprintDocument(surface: Surface): unknown {
       }))
       .sort(byKeyThenCanon)
       .map((c) => c.item);
+  const uiResources = (surface.uiResources ?? [])
+    .map((r) => ({
+      key: r.uri,
+      canon: canonicalJson(projectUiResource(r)),
+      item: projectUiResource(r),
+    }))
+    .sort(byKeyThenCanon)
+    .map((c) => c.item);
   return {
+    ...(uiResources.length ? { uiResources } : {}),
     fingerprint: FINGERPRINT_TAG,
     instructions: surface.instructions,
     tools: sorted("tools", surface.tools),

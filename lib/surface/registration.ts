@@ -46,6 +46,8 @@ export const RegistrationRecordSchema = z
         resourceTemplates: z.array(ItemHashEntrySchema),
         prompts: z.array(ItemHashEntrySchema),
         instructions: Sha256Schema.nullable(),
+        /** MCP Apps `ui://` resources as read; present only when the surface has one. */
+        uiResources: z.array(ItemHashEntrySchema).optional(),
       })
       .strict()
       .optional(),
@@ -77,6 +79,7 @@ export function buildRegistrationRecord(
       resourceTemplates: h.resourceTemplates,
       prompts: h.prompts,
       instructions: h.instructions,
+      ...(h.uiResources?.length ? { uiResources: h.uiResources } : {}),
     },
   };
 }

@@ -7,6 +7,12 @@
 import { z } from "zod";
 import { WireTransportKindSchema } from "@/lib/transport-kind";
 import { Sha256Schema } from "@/lib/ids";
+import {
+  ResourceAppsMetaSchema,
+  ToolAppsMetaSchema,
+  UiResourceItemSchema,
+  type UiResourceItem,
+} from "@/lib/surface/apps";
 import { InspectLimitsSchema } from "@/lib/surface/limits";
 
 export const SURFACE_SNAPSHOT_VERSION = 1;
@@ -29,6 +35,8 @@ export const ToolItemSchema = z
     outputSchema: JsonObjectSchema.optional(),
     /** As the server claimed them; see lib/tools/annotations.ts for effective values. */
     annotations: JsonObjectSchema.optional(),
+    /** Only the MCP Apps keys of the tool's `_meta` (lib/surface/apps.ts); absent without them. */
+    _meta: ToolAppsMetaSchema.optional(),
   })
   .strict();
 export type ToolItem = z.infer<typeof ToolItemSchema>;
@@ -40,6 +48,8 @@ export const ResourceItemSchema = z
     title: z.string().optional(),
     description: z.string().optional(),
     mimeType: z.string().optional(),
+    /** Only the MCP Apps keys of the resource's `_meta` (lib/surface/apps.ts); absent without them. */
+    _meta: ResourceAppsMetaSchema.optional(),
   })
   .strict();
 export type ResourceItem = z.infer<typeof ResourceItemSchema>;
@@ -96,6 +106,8 @@ export type Surface = {
   resourceTemplates: ResourceTemplateItem[];
   prompts: PromptItem[];
   rejects: Pick<SurfaceReject, "list" | "raw">[];
+  /** MCP Apps `ui://` resources as read (lib/surface/apps.ts); absent or empty for a server without any. */
+  uiResources?: UiResourceItem[];
 };
 
 export const ItemHashSchema = z.object({ key: z.string(), sha256: Sha256Schema }).strict();
@@ -107,6 +119,8 @@ export const ItemHashesSchema = z
     resourceTemplates: z.array(ItemHashSchema),
     prompts: z.array(ItemHashSchema),
     rejects: z.array(Sha256Schema),
+    /** Present only when the surface has MCP Apps `ui://` resources. */
+    uiResources: z.array(ItemHashSchema).optional(),
   })
   .strict();
 export type ItemHashes = z.infer<typeof ItemHashesSchema>;
@@ -149,6 +163,8 @@ export const SurfaceSnapshotSchema = z
     resourceTemplates: z.array(ResourceTemplateItemSchema),
     prompts: z.array(PromptItemSchema),
     rejects: z.array(SurfaceRejectSchema),
+    /** MCP Apps `ui://` resources read during the inspection; absent when there were none. */
+    uiResources: z.array(UiResourceItemSchema).optional(),
     surfaceSha256: Sha256Schema,
     itemHashes: ItemHashesSchema,
     settle: z
@@ -169,9 +185,12 @@ export type SurfaceSnapshot = z.infer<typeof SurfaceSnapshotSchema>;
 
 /** The surface part of a snapshot (what the fingerprint and the diff read). */
 export function surfaceOf(
-  s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects">,
+  s: Pick<SurfaceSnapshot, "instructions" | SurfaceList | "rejects"> & {
+    uiResources?: UiResourceItem[];
+  },
 ): Surface {
   return {
+    ...(s.uiResources?.length ? { uiResources: s.uiResources } : {}),
     instructions: s.instructions,
     tools: s.tools,
     resources: s.resources,

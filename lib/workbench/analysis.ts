@@ -31,10 +31,13 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
       // Role inference reads the schemas' fields (issue 32); they were dropped here before.
       inputSchema: t.inputSchema,
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      // MCP Apps: the UI a tool renders with and whether only the app calls it.
+      ...(t._meta ? { _meta: t._meta } : {}),
     })),
     resources: snapshot.resources,
     resourceTemplates: snapshot.resourceTemplates,
     prompts: snapshot.prompts,
+    ...(snapshot.uiResources?.length ? { uiResources: snapshot.uiResources } : {}),
   };
 }
 

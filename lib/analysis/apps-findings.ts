@@ -1,0 +1,183 @@
+/**
+ * MCP Apps in the analysis: what a server's `ui://` resources and app-only tools mean for the
+ * review's controls and tool sets.
+ *
+ * - `connectDomains` in a UI resource's CSP are the destinations the rendered UI may send data to
+ *   (fetch, XHR, WebSocket) once a host renders it. Each is checked against the server's recorded
+ *   egress policy; one the policy does not admit is a finding naming the domain and the resource.
+ *   A NetworkPolicy matches addresses, so a hostname is admitted only by a rule that admits every
+ *   destination on its port; a wildcard origin never is. The UI runs in the user's host, outside
+ *   the server's pod: the finding says the review's egress boundary does not cover this path.
+ * - An app-only tool (`visibility` without `"model"`) is called by the server's UI without the
+ *   model. An agent that holds a tool rendering a UI of a server can, through that UI, call the
+ *   server's app-only tools: those belong in the decision's tool set (the gate refuses any tool
+ *   outside it), so each one missing is a finding.
+ *
+ * The declarations are server-authored claims: they say what the UI asks for, not what a host
+ * grants; they never count as a control.
+ */
+import type { ServerId } from "@/lib/ids";
+import type { Finding } from "@/lib/model/findings";
+import { why } from "@/lib/model/findings";
+import { findingId, nodeIds, toolKey } from "@/lib/model/ids";
+import type { ServerToolList } from "@/lib/model/input";
+import { serverName, type AnalysisModel, type ResolvedAgent } from "@/lib/model/model";
+import { shownName } from "@/lib/model/prose";
+import { wouldAllow, type WouldAllowResult } from "@/lib/controls/egress/evaluate";
+import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
+import { isAppOnlyTool, toolResourceUri, uiDeclarations } from "@/lib/surface/apps";
+
+/** Most connectDomains checked per server (each list is bounded by the surface schema). */
+export const MAX_CONNECT_DOMAINS_CHECKED = 1000;
+
+const DEFAULT_PORT: Record<string, number> = { "https:": 443, "wss:": 443, "http:": 80, "ws:": 80 };
+
+export type CspOrigin =
+  { ok: true; host: string; port: number; isWildcard: boolean } | { ok: false; reason: string };
+
+/**
+ * One CSP source expression as a host and port: `https://api.example.com`, `wss://rt.example.com:8443`,
+ * `https://*.example.com`, or a bare `api.example.com` (port 443). Anything else (`*`, a scheme
+ * alone, a keyword) cannot name a destination a policy could admit.
+ */
+export function parseCspOrigin(entry: string): CspOrigin {
+  const text = entry.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  const wildcard = /^([a-z][a-z0-9+.-]*:\/\/)\*\./i.exec(withScheme);
+  let url: URL;
+  try {
+    url = new URL(wildcard ? withScheme.replace("*.", "wildcard.") : withScheme);
+  } catch {
+    return { ok: false, reason: `${JSON.stringify(entry)} is not an origin` };
+  }
+  const port = url.port ? Number(url.port) : DEFAULT_PORT[url.protocol];
+  if (port === undefined)
+    return { ok: false, reason: `${JSON.stringify(entry)} has no port for ${url.protocol}` };
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return {
+    ok: true,
+    host: wildcard ? host.replace(/^wildcard\./, "*.") : host,
+    port,
+    isWildcard: Boolean(wildcard),
+  };
+}
+
+function notAdmittedReason(v: WouldAllowResult): string {
+  if (v.outcome === "depends_on_dns")
+    return `${v.reason}; no rule admits every destination on this port, so the policy does not admit the name`;
+  return v.reason;
+}
+
+/** One finding per connectDomain, per `ui://` resource, that the server's egress policy does not admit. */
+export function connectDomainFindings(
+  model: AnalysisModel,
+  toolLists: readonly ServerToolList[],
+): Finding[] {
+  const out: Finding[] = [];
+  const egress = model.review.controls.egress;
+  for (const list of toolLists) {
+    if (!list.uiResources?.length) continue;
+    const declarations = uiDeclarations(list.uiResources, list.resources ?? [], list.tools);
+    const server = shownName(serverName(model, list.serverId));
+    const policyIndex = egress.findIndex((e) => e.serverId === list.serverId);
+    const parsed = policyIndex >= 0 ? parseNetworkPolicies(egress[policyIndex]!.policyYaml) : null;
+    const policyPath = `controls.egress.${policyIndex}.policyYaml`;
+    let checked = 0;
+    for (const d of declarations) {
+      for (const domain of d.csp.connectDomains ?? []) {
+        if (++checked > MAX_CONNECT_DOMAINS_CHECKED) break;
+        const base: Pick<Finding, "kind" | "controlId" | "subject" | "nodeIds" | "pathIds"> = {
+          kind: "apps.connect_domain_not_admitted",
+          controlId: "egress",
+          subject: { serverId: list.serverId },
+          nodeIds: [],
+          pathIds: [],
+        };
+        const id = findingId("apps.connect_domain_not_admitted", list.serverId, d.uri, domain);
+        const title = `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}, which its egress policy does not admit`;
+        const declared = {
+          path: `uiResources[${JSON.stringify(d.uri)}]._meta.ui.csp.connectDomains`,
+          value: domain,
+        };
+        if (!parsed || !parsed.ok) {
+          out.push({
+            ...base,
+            id,
+            severity: "medium",
+            title: parsed
+              ? `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}; the egress policy cannot be evaluated to check it`
+              : `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}; no egress policy is recorded to check it`,
+            why: why(
+              "connectDomains are where the rendered UI may send data; with no policy that evaluates, nothing in the review bounds them",
+              { config: [declared] },
+            ),
+          });
+          continue;
+        }
+        const origin = parseCspOrigin(domain);
+        const verdict: WouldAllowResult | null =
+          origin.ok && !origin.isWildcard
+            ? wouldAllow(parsed.policies, { host: origin.host, port: origin.port })
+            : null;
+        if (verdict?.outcome === "allowed") continue;
+        const reason = !origin.ok
+          ? origin.reason
+          : origin.isWildcard
+            ? `${shownName(domain)} is a wildcard: it names every subdomain, which no policy rule can admit by name`
+            : notAdmittedReason(verdict!);
+        out.push({
+          ...base,
+          id,
+          severity: "high",
+          title,
+          why: why(
+            `connectDomains are where the rendered UI may send data (fetch, XHR, WebSocket), from the user's host rather than the server's pod; ${reason}`,
+            { config: [declared, { path: policyPath, value: `${domain} → not admitted` }] },
+          ),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * One finding per agent and server: the agent holds a tool that renders a UI of the server, and
+ * the server's app-only tools that UI can call without the model are not all in its tool set.
+ */
+export function appOnlyToolFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
+  const out: Finding[] = [];
+  const heldNames = new Set(agent.held.filter((t) => t.item === "tool").map((t) => t.key));
+  const rendering = new Map<ServerId, string[]>(); // server → held tools that render a UI
+  for (const t of agent.held) {
+    if (t.item !== "tool") continue;
+    const listed = model.toolLists
+      .find((l) => l.serverId === t.serverId)
+      ?.tools.find((x) => x.name === t.name);
+    if (toolResourceUri(listed?._meta) === undefined) continue;
+    rendering.set(t.serverId, [...(rendering.get(t.serverId) ?? []), t.name]);
+  }
+  for (const [serverId, uiTools] of rendering) {
+    const list = model.toolLists.find((l) => l.serverId === serverId);
+    const missing = (list?.tools ?? []).filter(
+      (x) => isAppOnlyTool(x._meta) && !heldNames.has(toolKey(serverId, x.name)),
+    );
+    if (missing.length === 0) continue;
+    const server = shownName(serverName(model, serverId));
+    out.push({
+      id: findingId("apps.app_only_tool_outside_tool_set", agent.id, serverId),
+      kind: "apps.app_only_tool_outside_tool_set",
+      severity: "medium",
+      title: `${agent.name} renders ${server}'s UI (${uiTools.map(shownName).join(", ")}), whose app-only tool${missing.length === 1 ? "" : "s"} ${missing.map((m) => shownName(m.name)).join(", ")} ${missing.length === 1 ? "is" : "are"} not in its tool set`,
+      controlId: null,
+      subject: { agentId: agent.id, serverId },
+      why: why(
+        "an app-only tool is called by the server's UI without the model; it is a tool the agent holds once the UI renders, so the decision must name it to review it (the gate refuses a tool outside the tool set, and the UI's call fails)",
+        { tools: missing.map((m) => toolKey(serverId, m.name)) },
+      ),
+      nodeIds: [nodeIds.agent(agent.id)],
+      pathIds: [],
+    });
+  }
+  return out;
+}
