@@ -59,6 +59,9 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
   const d = view.decision;
   // A superseded decision gets no record either: only the decision in force is vouched for.
   const isStale = view.status.state === "stale" || Boolean(view.supersededBy);
+  // What the signed record's registration carries: the server's hosts as they are now.
+  const elicitationHosts =
+    review.servers.find((s) => s.id === d.serverId)?.elicitationUrlHosts ?? [];
   const queryClient = useQueryClient();
   // Four eyes: the server checks the role and that the approver is not the author.
   const approve = useMutation({
@@ -90,6 +93,11 @@ function DecisionCard({ id, view, review }: { id: string; view: DecisionView; re
       aria-label={`Decision ${d.id}`}
     >
       <DecisionDetails view={view} review={review} />
+      {elicitationHosts.length > 0 && (
+        <p className="small" style={{ margin: 0 }} data-testid="decision-elicitation-hosts">
+          URL elicitation allowed to: <span className="mono">{elicitationHosts.join(", ")}</span>
+        </p>
+      )}
       <div className="row">
         {pendingOf(d) && !view.supersededBy && (
           <button

@@ -6,6 +6,10 @@ import { apiFetch } from "@/components/api-client";
 import { fieldIssuesFromZod } from "@/lib/errors";
 import { ListLaunchersResponseSchema, type LauncherChoice } from "@/lib/sandbox/launcher-choices";
 import { newId } from "@/lib/ids";
+import {
+  elicitationUrlHostsText,
+  parseElicitationUrlHostsText,
+} from "@/lib/review/elicitation-url-hosts";
 import { RelayServerSchema, type RelayServer } from "@/lib/review/schema";
 import { isRemote, isRemoteTransport, type ServerTransportKind } from "@/lib/transport-kind";
 
@@ -19,6 +23,7 @@ type Draft = {
   headerEnv: string;
   imageDigest: string;
   declaredTools: string;
+  elicitationUrlHosts: string;
 };
 
 const lines = (text: string) =>
@@ -45,10 +50,11 @@ function toDraft(s: RelayServer | null): Draft {
     declaredTools: (s?.declaredTools ?? [])
       .map((t) => (t.description ? `${t.name} — ${t.description}` : t.name))
       .join("\n"),
+    elicitationUrlHosts: elicitationUrlHostsText(s?.elicitationUrlHosts ?? []),
   };
 }
 
-function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
+function fromDraft(id: string, d: Draft, previous: RelayServer | null, hosts: string[]) {
   const transport =
     d.kind === "stdio"
       ? {
@@ -90,6 +96,7 @@ function fromDraft(id: string, d: Draft, previous: RelayServer | null) {
     transport,
     imageDigest: d.imageDigest.trim() || null,
     declaredTools,
+    elicitationUrlHosts: hosts,
   });
 }
 
@@ -134,12 +141,17 @@ export function ServerForm(props: {
       envNames: l.envNames.join(", "),
     }));
   };
+  const hostsRead = parseElicitationUrlHostsText(draft.elicitationUrlHosts);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = fromDraft(id, draft, props.server);
+    if (hostsRead.error !== null) {
+      setErrors([`URL elicitation hosts: ${hostsRead.error}`]);
+      return;
+    }
+    const parsed = fromDraft(id, draft, props.server, hostsRead.hosts);
     if (!parsed.success) {
       setErrors(fieldIssuesFromZod(parsed.error.issues).map((i) => `${i.path}: ${i.message}`));
       return;
@@ -288,6 +300,30 @@ export function ServerForm(props: {
           onChange={(e) => set("declaredTools", e.target.value)}
           rows={4}
         />
+      </label>
+      <label className="field">
+        <span className="label-text">
+          Hosts a URL-mode elicitation may send the user to through the gate, comma or line
+          separated (exact names: a subdomain is another host; empty: none)
+        </span>
+        <textarea
+          className="mono"
+          value={draft.elicitationUrlHosts}
+          onChange={(e) => set("elicitationUrlHosts", e.target.value)}
+          rows={2}
+          placeholder="login.example.com"
+          aria-invalid={hostsRead.error !== null}
+          aria-describedby={hostsRead.error !== null ? `${id}-elicitation-hosts-error` : undefined}
+        />
+        {hostsRead.error !== null && (
+          <span
+            className="field-error"
+            id={`${id}-elicitation-hosts-error`}
+            data-testid="elicitation-hosts-error"
+          >
+            {hostsRead.error}
+          </span>
+        )}
       </label>
       {errors.length > 0 && (
         <ul className="field-error" role="alert">

@@ -62,6 +62,11 @@ export function controlsBindingInput(
   };
   for (const { binding } of registry)
     if (binding) input[binding.key] = sortedByCanonical(binding.select(review, serverId, agentId));
+  // The hosts the gate relays URL-mode elicitation to widen what the signed record admits, so a
+  // change to them makes the decision stale. Present only when some are listed: a decision made
+  // before the field existed keeps its fingerprint.
+  const hosts = review.servers.find((s) => s.id === serverId)?.elicitationUrlHosts ?? [];
+  if (hosts.length > 0) input.elicitationUrlHosts = [...hosts].sort(compareText);
   return input;
 }
 

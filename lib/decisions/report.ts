@@ -110,6 +110,10 @@ export function renderDecisionMarkdown(input: RenderDecisionMarkdownInput): stri
   push(
     `- **Server:** ${mdCode(serverName)}; image ${fmtOrNone(decision.bound.imageDigest, "not pinned by digest")}`,
   );
+  if (server && server.elicitationUrlHosts.length > 0)
+    push(
+      `- **URL elicitation allowed to:** ${server.elicitationUrlHosts.map(mdCode).join(", ")} (the signed record's \`elicitation_url_domains\`)`,
+    );
   push(
     `- **Agent:** ${mdCode(agentName)}, holding ${decision.toolSet.length} tool${decision.toolSet.length === 1 ? "" : "s"}`,
   );

@@ -182,6 +182,55 @@ export type SurfacePin = z.infer<typeof SurfacePinSchema>;
 /** Most pins one server keeps beside its main one (other eras and credentials). */
 export const MAX_OTHER_PINS = 32;
 
+/** At most this many URL-elicitation hosts per server: a reviewer names parties, not a crawl. */
+export const MAX_ELICITATION_URL_HOSTS = 50;
+
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Why `host` is not an exact lower-case DNS host name the gate can match against a URL's
+ * `hostname`, or null. No wildcards (a subdomain is another party), no trailing dot (a URL's
+ * hostname keeps it, so it would never match), no IP literals: an address names no party the
+ * reviewer can vouch for, and a name is what the consent screen shows the user.
+ */
+export function elicitationUrlHostIssue(host: string): string | null {
+  const quoted = JSON.stringify(host);
+  if (host === "") return "must not be empty";
+  if (host.length > 253) return `${quoted} is longer than 253 characters`;
+  if (host !== host.toLowerCase()) return `${quoted} must be lower-case`;
+  if (host.includes("*")) return `${quoted}: wildcards are not allowed; list each host exactly`;
+  if (host.includes("/") || host.includes(":"))
+    return `${quoted} must be a host name only, without scheme, port or path`;
+  if (host.endsWith(".")) return `${quoted} must not end with a dot`;
+  const labels = host.split(".");
+  if (!labels.every((l) => DNS_LABEL.test(l)))
+    return `${quoted} is not a DNS host name (labels of a-z, 0-9 and inner hyphens, at most 63 characters each)`;
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!))
+    return `${quoted} is an IP address; name the host instead`;
+  return null;
+}
+
+export const ElicitationUrlHostSchema = z.string().superRefine((host, ctx) => {
+  const issue = elicitationUrlHostIssue(host);
+  if (issue) ctx.addIssue({ code: "custom", message: issue });
+});
+
+export const ElicitationUrlHostsSchema = z
+  .array(ElicitationUrlHostSchema)
+  .max(MAX_ELICITATION_URL_HOSTS, `at most ${MAX_ELICITATION_URL_HOSTS} hosts`)
+  .superRefine((hosts, ctx) => {
+    const seen = new Set<string>();
+    hosts.forEach((h, i) => {
+      if (seen.has(h))
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `${JSON.stringify(h)} is listed twice`,
+        });
+      seen.add(h);
+    });
+  });
+
 export const RelayServerSchema = z.object({
   id: ServerIdSchema,
   name: name(),
@@ -196,6 +245,12 @@ export const RelayServerSchema = z.object({
    */
   otherPins: z.array(SurfacePinSchema).max(MAX_OTHER_PINS).optional(),
   notes: note.default(""),
+  /**
+   * Hosts a URL-mode elicitation may send the user to through the gate; the signed record's
+   * `registration.elicitation_url_domains`. Empty (the default, and every document written before
+   * the field): the gate relays no URL-mode elicitation.
+   */
+  elicitationUrlHosts: ElicitationUrlHostsSchema.default([]),
 });
 export type RelayServer = z.infer<typeof RelayServerSchema>;
 

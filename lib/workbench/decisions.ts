@@ -353,7 +353,13 @@ export function recordSurfaceIn(
     inspection?.surfaceSha256 === surfaceSha256 ? (ctx.snapshots.get(server.id) ?? null) : null;
   if (!snapshot || snapshot.surfaceSha256 !== surfaceSha256) return null;
   const r = buildRegistrationRecord(snapshot, { server: server.name, image: server.imageDigest });
-  return recordSurfaceOf(r, snapshot.era ? { era: snapshot.era } : {});
+  return recordSurfaceOf(r, {
+    ...(snapshot.era ? { era: snapshot.era } : {}),
+    // The reviewer's hosts, so the gate relays URL-mode elicitation to them alone (docs/gate.md).
+    ...(server.elicitationUrlHosts.length > 0
+      ? { elicitationUrlDomains: [...server.elicitationUrlHosts] }
+      : {}),
+  });
 }
 
 /** `recordSurfaceIn` of a stored review, opened for this call. */

@@ -114,6 +114,7 @@ function hostileReview(
     ],
     pin: null,
     notes: "",
+    elicitationUrlHosts: [],
   });
   const onCall = review.agents.find((a) => a.id === "on-call")!;
   for (const tool of ["search_pages", "delete_branch", `knowledge_search${ZWSP}`, "ghost_tool"])

@@ -30,6 +30,7 @@ export async function pinnedReview(
     declaredTools: [],
     pin: null,
     notes: "",
+    elicitationUrlHosts: [],
   }));
   review.servers.push(...added);
   review.agents
