@@ -73,6 +73,8 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   },
   { pattern: "/api/reviews/:id/servers/:serverId/oauth/connect", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/pin", methods: { POST: "reviewer" } },
+  // Runs a read-only tool, sandboxed as an inspection, and scans what it returns (issue 31 item 3).
+  { pattern: "/api/reviews/:id/servers/:serverId/sample", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/watch", methods: { PUT: "reviewer" } },
   { pattern: "/api/reviews/:id/share-links", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id/share-links/:linkId", methods: { DELETE: "reviewer" } },
