@@ -61,6 +61,11 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   { pattern: "/api/people/:person", methods: { PUT: "admin" } },
   { pattern: "/api/reviews", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id", methods: { GET: "viewer", PUT: "reviewer", DELETE: "admin" } },
+  // Releases a result the gate held on a detector flag (issue 31): a reviewer's call, like a pin.
+  {
+    pattern: "/api/reviews/:id/content-flags/:eventId/release",
+    methods: { POST: "reviewer" },
+  },
   { pattern: "/api/reviews/:id/decisions", methods: { GET: "viewer", POST: "reviewer" } },
   {
     pattern: "/api/reviews/:id/decisions/:decisionId/approvals",

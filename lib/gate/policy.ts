@@ -20,7 +20,7 @@
  *   (`decision.acceptedRisks[].until`) has ended. Whether a newer decision superseded this one is
  *   known only to the workbench that issued it; the gate cannot see that offline.
  */
-import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
+import type { ContentFlaggedEvent, ContentReleasedEvent } from "@/lib/detection/gate-scan";
 import type { DecisionRecord } from "@/lib/decisions/record";
 
 export type GatePolicy = {
@@ -173,6 +173,8 @@ export function checkAcceptedRisks(
 export type GateEvent =
   /** A relayed result lib/detection flagged (issue 31): a count, never a refusal. */
   | ContentFlaggedEvent
+  /** A held result a reviewer released, answered to the agent's repeated request. */
+  | ContentReleasedEvent
   | {
       event: "gate_started";
       server: string;

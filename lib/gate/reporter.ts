@@ -6,7 +6,6 @@
  * what waits is bounded (flags beyond MAX_PENDING_FLAGS are dropped and counted as dropped).
  * Reporting never slows or stops a call: the gate's relay does not wait on it.
  */
-import { randomBytes } from "node:crypto";
 import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
 
 export const MAX_PENDING_FLAGS = 200;
@@ -21,12 +20,20 @@ export type ReporterOptions = {
   flushMs?: number;
   /** Told when a send fails (the CLI writes it on stderr); never the token. */
   onError?: (message: string) => void;
+  /** The ids of results the gate holds (hold mode): each report asks whether a reviewer released them. */
+  held?: () => string[];
+  /** Told of held ids a reviewer released in the workbench (the gate then releases them). */
+  onReleased?: (ids: string[]) => void;
 };
+
+/** Held ids asked about per report (the gate holds at most 64: lib/gate/held.ts). */
+export const MAX_HELD_ASKED = 64;
 
 type Flag = {
   id: string;
   agent: string;
   server: string;
+  serverId?: string;
   method: string;
   tool: string;
   score: number;
@@ -67,9 +74,11 @@ export class DetectionReporter {
       return;
     }
     this.flags.push({
-      id: randomBytes(12).toString("base64url"),
+      // The event's own id: the workbench logs a retry once, and a held result is released by it.
+      id: event.id,
       agent: this.options.agent.slice(0, 200),
       server: event.server.slice(0, 200),
+      ...(event.serverId !== undefined ? { serverId: event.serverId.slice(0, 200) } : {}),
       method: event.method,
       tool: event.tool.slice(0, 200),
       score: event.score,
@@ -92,11 +101,13 @@ export class DetectionReporter {
   }
 
   private async sendPending(): Promise<void> {
-    if (this.counts.size === 0 && this.flags.length === 0) return;
+    const held = (this.options.held?.() ?? []).slice(0, MAX_HELD_ASKED);
+    if (this.counts.size === 0 && this.flags.length === 0 && held.length === 0) return;
     const counts = this.counts;
     const flags = this.flags.splice(0, 200);
     this.counts = new Map();
     const body = {
+      ...(held.length ? { held } : {}),
       counts: [...counts.entries()].map(([source, c]) => ({
         source: source.slice(0, 200),
         agent: this.options.agent.slice(0, 200),
@@ -113,6 +124,11 @@ export class DetectionReporter {
         redirect: "error",
       });
       if (!response.ok) throw new Error(`the workbench answered ${response.status}`);
+      const answer = (await response.json().catch(() => ({}))) as { released?: unknown };
+      const released = Array.isArray(answer.released)
+        ? answer.released.filter((id): id is string => typeof id === "string" && held.includes(id))
+        : [];
+      if (released.length) this.options.onReleased?.(released);
       if (this.dropped) {
         this.options.onError?.(`${this.dropped} flagged results were not reported (queue full)`);
         this.dropped = 0;
