@@ -2,10 +2,12 @@
  * The gate's reports to the workbench (issue 31 items 1 and 2): every scanned result is counted per
  * server, and every `content.flagged` event is sent, to POST {workbench}/api/report/{token} under a
  * reporting token (which can add counts and flag events to one review and do nothing else). Sent
- * in batches every few seconds and at close; a failed send keeps its counts for the next one, and
+ * in batches every few seconds and at close; a failed batch is sent again as it was, under its
+ * idempotency key (so a batch the workbench did count is not counted twice), and
  * what waits is bounded (flags beyond MAX_PENDING_FLAGS are dropped and counted as dropped).
  * Reporting never slows or stops a call: the gate's relay does not wait on it.
  */
+import { randomBytes } from "node:crypto";
 import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
 
 export const MAX_PENDING_FLAGS = 200;
@@ -29,6 +31,10 @@ export type ReporterOptions = {
 /** Held ids asked about per report (the gate holds at most 64: lib/gate/held.ts). */
 export const MAX_HELD_ASKED = 64;
 
+type Count = { source: string; agent: string; scanned: number; flagged: number };
+/** One report as sent: a failed one is sent again as it was, under the same idempotency key. */
+type Batch = { batch: string; counts: Count[]; flags: Flag[] };
+
 type Flag = {
   id: string;
   agent: string;
@@ -45,6 +51,8 @@ type Flag = {
 export class DetectionReporter {
   private counts = new Map<string, { scanned: number; flagged: number }>();
   private flags: Flag[] = [];
+  /** The batch whose send failed: sent again, unchanged, before anything new (at most one). */
+  private unsent: Batch | null = null;
   private dropped = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private sending: Promise<void> = Promise.resolve();
@@ -101,25 +109,35 @@ export class DetectionReporter {
   }
 
   private async sendPending(): Promise<void> {
+    // A batch the workbench may have counted (a timeout after it committed) is retried under its
+    // own key, so it is counted once; what arrived meanwhile waits for the next batch.
+    if (this.unsent) {
+      if (!(await this.send(this.unsent))) return;
+      this.unsent = null;
+    }
     const held = (this.options.held?.() ?? []).slice(0, MAX_HELD_ASKED);
     if (this.counts.size === 0 && this.flags.length === 0 && held.length === 0) return;
-    const counts = this.counts;
-    const flags = this.flags.splice(0, 200);
-    this.counts = new Map();
-    const body = {
-      ...(held.length ? { held } : {}),
-      counts: [...counts.entries()].map(([source, c]) => ({
+    const batch: Batch = {
+      batch: randomBytes(16).toString("base64url"),
+      counts: [...this.counts.entries()].map(([source, c]) => ({
         source: source.slice(0, 200),
         agent: this.options.agent.slice(0, 200),
         ...c,
       })),
-      flags,
+      flags: this.flags.splice(0, 200),
     };
+    this.counts = new Map();
+    if (!(await this.send(batch, held)) && (batch.counts.length || batch.flags.length))
+      this.unsent = batch;
+  }
+
+  /** Sends one batch (and asks about held ids); false when it failed. */
+  private async send(batch: Batch, held: string[] = []): Promise<boolean> {
     try {
       const response = await fetch(this.endpoint, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...batch, ...(held.length ? { held } : {}) }),
         signal: AbortSignal.timeout(10_000),
         redirect: "error",
       });
@@ -133,16 +151,12 @@ export class DetectionReporter {
         this.options.onError?.(`${this.dropped} flagged results were not reported (queue full)`);
         this.dropped = 0;
       }
+      return true;
     } catch (error) {
-      // Keep the counts (added to what arrived meanwhile) and the flags (bounded) for the next send.
-      for (const [s, c] of counts) {
-        const now = this.counts.get(s) ?? { scanned: 0, flagged: 0 };
-        this.counts.set(s, { scanned: now.scanned + c.scanned, flagged: now.flagged + c.flagged });
-      }
-      this.flags = [...flags, ...this.flags].slice(0, MAX_PENDING_FLAGS);
       this.options.onError?.(
         `cannot report to the workbench: ${error instanceof Error ? error.message : String(error)}`,
       );
+      return false;
     }
   }
 }

@@ -46,6 +46,8 @@ const Count = z.number().int().min(0).max(1_000_000_000);
 
 export const DetectionReportSchema = z
   .object({
+    /** The batch's idempotency key: a retried batch (same key) adds its counts once. */
+    batch: FlagId.optional(),
     counts: z
       .array(
         z
@@ -121,7 +123,7 @@ export async function acceptDetectionReport(
   token: ReportingToken,
   report: DetectionReport,
 ): Promise<{ counted: number; logged: number; released: string[] }> {
-  await addDetectionCounts(db, token.reviewId, "gate", report.counts);
+  await addDetectionCounts(db, token.reviewId, "gate", report.counts, report.batch);
   const review = report.flags.length
     ? ((await readReview(db, token.reviewId))?.review ?? null)
     : null;
