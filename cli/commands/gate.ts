@@ -270,6 +270,8 @@ export async function run(argv: string[]): Promise<number> {
   const target = prepared.target;
 
   const { startGate } = await import("@/lib/mcp/node/gate");
+  // Set once the gate has started: the reporter asks the workbench about its held results.
+  let running: { heldIds(): string[]; release(id: string): boolean } | null = null;
   const reporter =
     typeof reportTo === "string" && reportToken
       ? new DetectionReporter({
@@ -277,6 +279,8 @@ export async function run(argv: string[]): Promise<number> {
           token: reportToken,
           agent: record.agent.name,
           onError: say,
+          held: () => running?.heldIds() ?? [],
+          onReleased: (ids) => ids.forEach((id) => running?.release(id)),
         })
       : null;
   const startOnce = () =>
@@ -317,6 +321,7 @@ export async function run(argv: string[]): Promise<number> {
     return refuse(started.refusal, code, detail || undefined);
   }
   const gate = started.gate;
+  running = gate;
   const base = {
     event: "gate_started" as const,
     server: gate.policy.serverName,

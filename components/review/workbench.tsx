@@ -136,7 +136,12 @@ export function ReviewWorkbench({ id, section }: { id: string; section: ReviewSe
           reviewId={id}
           revision={record.revision}
           renderSurface={(server) => (
-            <SurfacePanel reviewId={id} server={server} revision={record.revision} />
+            <SurfacePanel
+              reviewId={id}
+              server={server}
+              revision={record.revision}
+              review={record.review}
+            />
           )}
         />
       )}

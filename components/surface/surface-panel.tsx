@@ -24,9 +24,10 @@ import {
   type InspectResultLine,
 } from "@/components/surface/queries";
 import { Absent, RevealedText } from "@/components/surface/revealed-text";
+import { SamplePanel } from "@/components/surface/sample-panel";
 import { SandboxReportView } from "@/components/surface/sandbox-report";
 import type { InspectError, InspectProgress } from "@/lib/mcp/types";
-import type { RelayServer } from "@/lib/review/schema";
+import type { RelayServer, Review } from "@/lib/review/schema";
 import type { SuspiciousFlag } from "@/lib/surface/suspicious";
 import type { SurfaceList } from "@/lib/surface/types";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
@@ -223,10 +224,13 @@ export function SurfacePanel({
   reviewId,
   server,
   revision,
+  review,
 }: {
   reviewId: string;
   server: RelayServer;
   revision: number;
+  /** The review document, for the tools it lets a reviewer sample (absent: no sampling panel). */
+  review?: Review;
 }) {
   const queryClient = useQueryClient();
   const query = useQuery(surfaceOptions(reviewId, server.id, revision));
@@ -400,6 +404,7 @@ export function SurfacePanel({
                 </p>
               )}
               <SurfaceBody view={view} />
+              {review && <SamplePanel reviewId={reviewId} serverId={server.id} review={review} />}
             </>
           ) : (
             !isRunning && (

@@ -61,6 +61,11 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   { pattern: "/api/people/:person", methods: { PUT: "admin" } },
   { pattern: "/api/reviews", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id", methods: { GET: "viewer", PUT: "reviewer", DELETE: "admin" } },
+  // Releases a result the gate held on a detector flag (issue 31): a reviewer's call, like a pin.
+  {
+    pattern: "/api/reviews/:id/content-flags/:eventId/release",
+    methods: { POST: "reviewer" },
+  },
   { pattern: "/api/reviews/:id/decisions", methods: { GET: "viewer", POST: "reviewer" } },
   {
     pattern: "/api/reviews/:id/decisions/:decisionId/approvals",
@@ -73,6 +78,8 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   },
   { pattern: "/api/reviews/:id/servers/:serverId/oauth/connect", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/pin", methods: { POST: "reviewer" } },
+  // Runs a read-only tool, sandboxed as an inspection, and scans what it returns (issue 31 item 3).
+  { pattern: "/api/reviews/:id/servers/:serverId/sample", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/watch", methods: { PUT: "reviewer" } },
   { pattern: "/api/reviews/:id/share-links", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id/share-links/:linkId", methods: { DELETE: "reviewer" } },

@@ -5,6 +5,7 @@
  * result passes unchanged, in `hold` mode the agent gets a notice naming why instead of the text.
  * Detection is not a control: nothing here refuses a call, changes a path or a decision.
  */
+import { randomBytes } from "node:crypto";
 import { detectDetailed, type Verdict } from "./detect";
 import { DEFAULT_BUDGET } from "./text";
 
@@ -12,7 +13,11 @@ export type ContentScanMode = "flag" | "hold";
 
 export type ContentFlaggedEvent = {
   event: "content.flagged";
+  /** The flag's id: the workbench logs a retried report once by it, and a held result is released by it. */
+  id: string;
   server: string;
+  /** The record's server id: the workbench names the sources the review maps the tool to by it. */
+  serverId?: string;
   method: string;
   /** The tool called, the resource URI read or the prompt got. */
   tool: string;
@@ -21,6 +26,14 @@ export type ContentFlaggedEvent = {
   /** At most 240 characters around the strongest signal, hidden characters shown. */
   excerpt: string;
   mode: ContentScanMode;
+};
+
+export type ContentReleasedEvent = {
+  event: "content.released";
+  /** The held result's id, as the hold notice and its `content.flagged` event named it. */
+  id: string;
+  server: string;
+  method: string;
 };
 
 /** The texts a relayed result carries to the agent, up to the budget (structured content as JSON). */
@@ -56,14 +69,76 @@ export function relayedTexts(
     add(result.description);
     for (const m of items(result.messages))
       if (m.content && typeof m.content === "object") block(m.content as Record<string, unknown>);
+  } else if (method === "elicitation/create") {
+    // The message and the form's own words (titles, descriptions, choices) are put before a person.
+    add(result.message);
+    const schema = result.requestedSchema as Record<string, unknown> | undefined;
+    const props = schema && typeof schema === "object" ? schema.properties : undefined;
+    if (props && typeof props === "object")
+      for (const f of Object.values(props as Record<string, unknown>).slice(0, 100)) {
+        if (!f || typeof f !== "object") continue;
+        const field = f as Record<string, unknown>;
+        add(field.title);
+        add(field.description);
+        if (Array.isArray(field.enumNames)) field.enumNames.slice(0, 100).forEach(add);
+      }
   }
   return parts.join("\n");
 }
+
+export const newFlagId = () => randomBytes(12).toString("base64url");
 
 function targetOf(method: string, params: unknown): string {
   const p = (params ?? {}) as Record<string, unknown>;
   const name = method === "resources/read" ? p.uri : p.name;
   return typeof name === "string" ? name.slice(0, 200) : method;
+}
+
+export type ScanContext = {
+  server: string;
+  serverId?: string;
+  tools: readonly string[];
+  mode?: ContentScanMode;
+};
+
+function flaggedEvent(
+  method: string,
+  tool: string,
+  verdict: ReturnType<typeof detectDetailed>,
+  context: ScanContext,
+  mode: ContentScanMode,
+): ContentFlaggedEvent {
+  return {
+    event: "content.flagged",
+    id: newFlagId(),
+    server: context.server,
+    ...(context.serverId !== undefined ? { serverId: context.serverId } : {}),
+    method,
+    tool,
+    score: verdict.score,
+    reasons: verdict.reasons
+      .slice(0, 8)
+      .map((r) => ({ signal: r.signal, detail: r.detail.slice(0, 300) })),
+    excerpt: verdict.excerpt,
+    mode,
+  };
+}
+
+/**
+ * The text of an elicitation a server asks for. The session declines every elicitation, so nothing
+ * of it reaches the agent or a person; it is scanned and counted all the same, because a server
+ * that aims a paragraph at the client there is worth knowing about. Mode is always `flag`.
+ */
+export function scanElicitation(
+  params: Record<string, unknown>,
+  context: ScanContext,
+): ContentFlaggedEvent | null | undefined {
+  const text = relayedTexts("elicitation/create", params);
+  if (!text) return undefined;
+  const verdict = detectDetailed(text, { tools: context.tools });
+  return verdict.flagged
+    ? flaggedEvent("elicitation/create", "elicitation", verdict, context, "flag")
+    : null;
 }
 
 /**
@@ -74,7 +149,7 @@ export function scanRelayed(
   method: string,
   params: unknown,
   result: Record<string, unknown>,
-  context: { server: string; tools: readonly string[]; mode?: ContentScanMode },
+  context: ScanContext,
 ): { result: Record<string, unknown>; event: ContentFlaggedEvent | null } {
   if (method !== "tools/call" && method !== "resources/read" && method !== "prompts/get")
     return { result, event: null };
@@ -83,20 +158,9 @@ export function scanRelayed(
   const verdict = detectDetailed(text, { tools: context.tools });
   if (!verdict.flagged) return { result, event: null };
   const mode = context.mode ?? "flag";
-  const event: ContentFlaggedEvent = {
-    event: "content.flagged",
-    server: context.server,
-    method,
-    tool: targetOf(method, params),
-    score: verdict.score,
-    reasons: verdict.reasons
-      .slice(0, 8)
-      .map((r) => ({ signal: r.signal, detail: r.detail.slice(0, 300) })),
-    excerpt: verdict.excerpt,
-    mode,
-  };
+  const event = flaggedEvent(method, targetOf(method, params), verdict, context, mode);
   if (mode === "flag") return { result, event };
-  const notice = `relay-review gate held this ${method === "tools/call" ? "tool result" : method === "resources/read" ? "resource" : "prompt"}: it was flagged as possibly carrying instructions aimed at a model (score ${verdict.score}; ${verdict.reasons.map((r) => r.signal).join(", ")}). A reviewer can release it.`;
+  const notice = `relay-review gate held this ${method === "tools/call" ? "tool result" : method === "resources/read" ? "resource" : "prompt"}: it was flagged as possibly carrying instructions aimed at a model (score ${verdict.score}; ${verdict.reasons.map((r) => r.signal).join(", ")}). A reviewer can release it (held result ${event.id}); ask again once it is released.`;
   const held =
     method === "tools/call"
       ? { content: [{ type: "text", text: notice }], isError: true }

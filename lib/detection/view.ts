@@ -55,9 +55,9 @@ export function detectionViewOf(
     flagged: wilson(k, n),
     trueShare: trueShare(k, n, figures),
   });
-  const group = (key: (r: CountInput) => string) => {
+  const group = (key: (r: CountInput) => string, of = rows) => {
     const m = new Map<string, { k: number; n: number }>();
-    for (const r of rows) {
+    for (const r of of) {
       const g = m.get(key(r)) ?? { k: 0, n: 0 };
       g.k += r.flagged;
       g.n += r.scanned;
@@ -82,7 +82,11 @@ export function detectionViewOf(
       measuredAt: figures.measuredAt,
     },
     perSource: group((r) => r.source),
-    perAgent: group((r) => r.agent),
+    // A reviewer's sample from the workbench is no agent's traffic (agent ""): per source only.
+    perAgent: group(
+      (r) => r.agent,
+      rows.filter((r) => r.agent !== ""),
+    ),
     total: rows.length ? count("", k, n) : null,
   };
 }

@@ -28,7 +28,10 @@ export const EVENT_KINDS = {
   "share_link.viewed": { group: "access", label: "Share link viewed" },
   // Issue 31: what the gate's detector flagged in relayed text, and the tokens it reports with.
   "content.flagged": { group: "detection", label: "Content flagged" },
+  "content.released": { group: "detection", label: "Held content released" },
   "reporting_token.created": { group: "audit", label: "Reporting token created" },
+  // A reviewer ran a server's read-only tool from the workbench to scan what it returns (item 3).
+  "source.sampled": { group: "audit", label: "Source sampled" },
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;

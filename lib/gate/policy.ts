@@ -20,7 +20,7 @@
  *   (`decision.acceptedRisks[].until`) has ended. Whether a newer decision superseded this one is
  *   known only to the workbench that issued it; the gate cannot see that offline.
  */
-import type { ContentFlaggedEvent } from "@/lib/detection/gate-scan";
+import type { ContentFlaggedEvent, ContentReleasedEvent } from "@/lib/detection/gate-scan";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import type { InputRequiredEvent } from "@/lib/gate/input-required";
 
@@ -176,6 +176,8 @@ export type GateEvent =
   | ContentFlaggedEvent
   /** An input_required result (2026-07-28) relayed to the agent or refused (lib/gate/input-required.ts). */
   | InputRequiredEvent
+  /** A held result a reviewer released, answered to the agent's repeated request. */
+  | ContentReleasedEvent
   | {
       event: "gate_started";
       server: string;

@@ -2,7 +2,8 @@
  * The gate's reports to the workbench (issue 31 items 1 and 2): every scanned result is counted per
  * server, and every `content.flagged` event is sent, to POST {workbench}/api/report/{token} under a
  * reporting token (which can add counts and flag events to one review and do nothing else). Sent
- * in batches every few seconds and at close; a failed send keeps its counts for the next one, and
+ * in batches every few seconds and at close; a failed batch is sent again as it was, under its
+ * idempotency key (so a batch the workbench did count is not counted twice), and
  * what waits is bounded (flags beyond MAX_PENDING_FLAGS are dropped and counted as dropped).
  * Reporting never slows or stops a call: the gate's relay does not wait on it.
  */
@@ -21,12 +22,24 @@ export type ReporterOptions = {
   flushMs?: number;
   /** Told when a send fails (the CLI writes it on stderr); never the token. */
   onError?: (message: string) => void;
+  /** The ids of results the gate holds (hold mode): each report asks whether a reviewer released them. */
+  held?: () => string[];
+  /** Told of held ids a reviewer released in the workbench (the gate then releases them). */
+  onReleased?: (ids: string[]) => void;
 };
+
+/** Held ids asked about per report (the gate holds at most 64: lib/gate/held.ts). */
+export const MAX_HELD_ASKED = 64;
+
+type Count = { source: string; agent: string; scanned: number; flagged: number };
+/** One report as sent: a failed one is sent again as it was, under the same idempotency key. */
+type Batch = { batch: string; counts: Count[]; flags: Flag[] };
 
 type Flag = {
   id: string;
   agent: string;
   server: string;
+  serverId?: string;
   method: string;
   tool: string;
   score: number;
@@ -38,6 +51,8 @@ type Flag = {
 export class DetectionReporter {
   private counts = new Map<string, { scanned: number; flagged: number }>();
   private flags: Flag[] = [];
+  /** The batch whose send failed: sent again, unchanged, before anything new (at most one). */
+  private unsent: Batch | null = null;
   private dropped = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private sending: Promise<void> = Promise.resolve();
@@ -67,9 +82,11 @@ export class DetectionReporter {
       return;
     }
     this.flags.push({
-      id: randomBytes(12).toString("base64url"),
+      // The event's own id: the workbench logs a retry once, and a held result is released by it.
+      id: event.id,
       agent: this.options.agent.slice(0, 200),
       server: event.server.slice(0, 200),
+      ...(event.serverId !== undefined ? { serverId: event.serverId.slice(0, 200) } : {}),
       method: event.method,
       tool: event.tool.slice(0, 200),
       score: event.score,
@@ -92,41 +109,54 @@ export class DetectionReporter {
   }
 
   private async sendPending(): Promise<void> {
-    if (this.counts.size === 0 && this.flags.length === 0) return;
-    const counts = this.counts;
-    const flags = this.flags.splice(0, 200);
-    this.counts = new Map();
-    const body = {
-      counts: [...counts.entries()].map(([source, c]) => ({
+    // A batch the workbench may have counted (a timeout after it committed) is retried under its
+    // own key, so it is counted once; what arrived meanwhile waits for the next batch.
+    if (this.unsent) {
+      if (!(await this.send(this.unsent))) return;
+      this.unsent = null;
+    }
+    const held = (this.options.held?.() ?? []).slice(0, MAX_HELD_ASKED);
+    if (this.counts.size === 0 && this.flags.length === 0 && held.length === 0) return;
+    const batch: Batch = {
+      batch: randomBytes(16).toString("base64url"),
+      counts: [...this.counts.entries()].map(([source, c]) => ({
         source: source.slice(0, 200),
         agent: this.options.agent.slice(0, 200),
         ...c,
       })),
-      flags,
+      flags: this.flags.splice(0, 200),
     };
+    this.counts = new Map();
+    if (!(await this.send(batch, held)) && (batch.counts.length || batch.flags.length))
+      this.unsent = batch;
+  }
+
+  /** Sends one batch (and asks about held ids); false when it failed. */
+  private async send(batch: Batch, held: string[] = []): Promise<boolean> {
     try {
       const response = await fetch(this.endpoint, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...batch, ...(held.length ? { held } : {}) }),
         signal: AbortSignal.timeout(10_000),
         redirect: "error",
       });
       if (!response.ok) throw new Error(`the workbench answered ${response.status}`);
+      const answer = (await response.json().catch(() => ({}))) as { released?: unknown };
+      const released = Array.isArray(answer.released)
+        ? answer.released.filter((id): id is string => typeof id === "string" && held.includes(id))
+        : [];
+      if (released.length) this.options.onReleased?.(released);
       if (this.dropped) {
         this.options.onError?.(`${this.dropped} flagged results were not reported (queue full)`);
         this.dropped = 0;
       }
+      return true;
     } catch (error) {
-      // Keep the counts (added to what arrived meanwhile) and the flags (bounded) for the next send.
-      for (const [s, c] of counts) {
-        const now = this.counts.get(s) ?? { scanned: 0, flagged: 0 };
-        this.counts.set(s, { scanned: now.scanned + c.scanned, flagged: now.flagged + c.flagged });
-      }
-      this.flags = [...flags, ...this.flags].slice(0, MAX_PENDING_FLAGS);
       this.options.onError?.(
         `cannot report to the workbench: ${error instanceof Error ? error.message : String(error)}`,
       );
+      return false;
     }
   }
 }

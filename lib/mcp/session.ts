@@ -230,6 +230,8 @@ export type UpstreamSessionOptions = InspectOptions & {
   listRoots?: () => Promise<ListRootsResult>;
   /** After settling (keepOpen): the server announced a change to these lists. */
   onListChanged?: (lists: SurfaceList[]) => void;
+  /** Told of every elicitation the server asks for (declined all the same): the gate scans its text. */
+  onElicitation?: (params: Record<string, unknown>) => void;
   /** After settling (keepOpen): every other notification the server sends. */
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
   /** After settling (keepOpen): the connection closed, by either side. */
@@ -434,7 +436,15 @@ async function runSession(
       "relay-review does not answer sampling requests",
     );
   });
-  client.setRequestHandler("elicitation/create", () => ({ action: "decline" as const }));
+  client.setRequestHandler("elicitation/create", (request) => {
+    // Declined all the same; the gate scans the text first (issue 31: it was put before a user).
+    try {
+      options.onElicitation?.(request.params);
+    } catch {
+      // a failing listener must not answer the server for us
+    }
+    return { action: "decline" as const };
+  });
 
   let isSettled = false;
   const dirty = new Set<SurfaceList>();

@@ -7,7 +7,7 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
-import { detectionCounts, reportingTokens } from "@/lib/store/tables";
+import { detectionBatches, detectionCounts, reportingTokens } from "@/lib/store/tables";
 
 export type CountOrigin = "gate" | "sample";
 
@@ -31,8 +31,36 @@ export interface ReportingToken {
   revokedAt: string | null;
 }
 
-/** Adds each delta to its row (created at zero). Deltas must be checked by the caller (0 ≤ flagged ≤ scanned). */
+/**
+ * Adds each delta to its row (created at zero). Deltas must be checked by the caller (0 ≤ flagged ≤
+ * scanned). With a `batchId` (the reporter's idempotency key) the batch is added at most once: the
+ * key and the counts are written in one transaction, and a key seen before adds nothing. Returns
+ * whether the counts were added.
+ */
 export async function addDetectionCounts(
+  db: Db,
+  reviewId: string,
+  origin: CountOrigin,
+  deltas: readonly CountDelta[],
+  batchId?: string,
+): Promise<boolean> {
+  if (batchId === undefined) {
+    await addDeltas(db, reviewId, origin, deltas);
+    return true;
+  }
+  return db.transaction(async (tx) => {
+    const fresh = await tx
+      .insert(detectionBatches)
+      .values({ reviewId, batchId })
+      .onConflictDoNothing()
+      .returning({ batchId: detectionBatches.batchId });
+    if (fresh.length === 0) return false;
+    await addDeltas(tx, reviewId, origin, deltas);
+    return true;
+  });
+}
+
+async function addDeltas(
   db: Db,
   reviewId: string,
   origin: CountOrigin,

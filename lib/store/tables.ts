@@ -385,3 +385,20 @@ export const detectionCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.reviewId, t.source, t.agent, t.origin] })],
 );
+
+/**
+ * The count batches already added, by the reporter's idempotency key (issue 31): a gate that
+ * retries a batch whose answer it never saw (a timeout after the workbench committed) is not
+ * counted twice. Kept per review; a key is random per batch, so rows are small and few per minute.
+ */
+export const detectionBatches = pgTable(
+  "detection_batches",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    batchId: text("batch_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.batchId] })],
+);

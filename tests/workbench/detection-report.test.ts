@@ -9,14 +9,11 @@
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allowedHostsFor, checkRequest } from "@/lib/auth/check";
 import { resolveOwnerToken } from "@/lib/auth/owner-token";
 import { DetectionReporter } from "@/lib/gate/reporter";
 import { startGate } from "@/lib/mcp/node/gate";
@@ -29,6 +26,7 @@ import {
   mutatingReview,
   signedRecord,
 } from "@/tests/gate/fixtures";
+import { handlerOf, startRouteServer, type Route } from "@/tests/support/route-server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "rr-detect-report-"));
 process.env.RELAY_REVIEW_DATA = dataDir;
@@ -40,80 +38,38 @@ const PLANTED =
 const CLEAN =
   '{"id":"T-4412","subject":"Login","body":"I cannot log in since the update, could you reset my password?"}';
 
-type Handler = (
-  request: Request,
-  context: { params: Promise<Record<string, string>> },
-) => Promise<Response>;
-const handler = (mod: Record<string, unknown>, method: string) => mod[method] as Handler;
-
-let http: Server;
+let http: Awaited<ReturnType<typeof startRouteServer>>;
 let base: string;
 let ownerToken: string;
 let store: typeof StoreDb;
-const routes: [RegExp, string, Handler][] = [];
-
-async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-  const auth = checkRequest(
-    { method: req.method ?? "GET", url: url.toString(), headers },
-    {
-      ownerToken,
-      allowedHosts: allowedHostsFor(String((http.address() as AddressInfo).port), undefined),
-    },
-  );
-  if (!auth.allow) {
-    res.writeHead(auth.status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "UNAUTHORIZED", message: auth.reason } }));
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const body = chunks.length ? Buffer.concat(chunks) : undefined;
-  const request = new Request(url, { method: req.method, headers, body });
-  let answer = Response.json({ error: { code: "NOT_FOUND" } }, { status: 404 });
-  for (const [re, method, h] of routes) {
-    const m = re.exec(url.pathname);
-    if (m && method === req.method) {
-      answer = await h(request, { params: Promise.resolve({ ...m.groups }) });
-      break;
-    }
-  }
-  res.writeHead(answer.status, Object.fromEntries(answer.headers));
-  res.end(Buffer.from(await answer.arrayBuffer()));
-}
 
 beforeAll(async () => {
   ownerToken = resolveOwnerToken({}, dataDir).token;
-  routes.push(
+  const routes: Route[] = [
     [
       /^\/api\/report\/(?<token>[^/]+)$/,
       "POST",
-      handler(await import("@/app/api/report/[token]/route"), "POST"),
+      handlerOf(await import("@/app/api/report/[token]/route"), "POST"),
     ],
     [
       /^\/api\/reviews\/(?<id>[^/]+)\/reporting-tokens$/,
       "POST",
-      handler(await import("@/app/api/reviews/[id]/reporting-tokens/route"), "POST"),
+      handlerOf(await import("@/app/api/reviews/[id]/reporting-tokens/route"), "POST"),
     ],
     [
       /^\/api\/reviews\/(?<id>[^/]+)\/summary$/,
       "GET",
-      handler(await import("@/app/api/reviews/[id]/summary/route"), "GET"),
+      handlerOf(await import("@/app/api/reviews/[id]/summary/route"), "GET"),
     ],
-    [/^\/api\/reviews$/, "POST", handler(await import("@/app/api/reviews/route"), "POST")],
-  );
+    [/^\/api\/reviews$/, "POST", handlerOf(await import("@/app/api/reviews/route"), "POST")],
+  ];
   store = await import("@/lib/store/db");
-  http = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http = await startRouteServer(ownerToken, routes);
+  base = http.base;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((r) => http?.close(r));
+  await http?.close();
   await store?.closeStore();
   await rm(dataDir, { recursive: true, force: true });
 });

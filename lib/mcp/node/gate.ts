@@ -29,10 +29,12 @@ import "server-only";
  * error messages, not relayed.
  */
 import {
+  scanElicitation,
   scanRelayed,
   type ContentFlaggedEvent,
   type ContentScanMode,
 } from "@/lib/detection/gate-scan";
+import { HeldResults } from "@/lib/gate/held";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import {
   createServer as createHttpServer,
@@ -295,6 +297,8 @@ export class Gate {
   private readonly startedTasks = new Set<string>();
   private readonly modernHandlers = new Set<McpHttpHandler>();
   private inputPolicy: InputPolicy | null = null;
+  /** Results held in `hold` mode until a reviewer releases them (issue 31; lib/gate/held.ts). */
+  private readonly held = new HeldResults();
   /** The step-up consent being waited for; concurrent refused requests wait for the same one. */
   private consenting: Promise<{ ok: true } | { ok: false; error: InspectError } | null> | null =
     null;
@@ -332,6 +336,7 @@ export class Gate {
       },
       onListChanged: (lists) => this.onListChanged(lists),
       onNotification: (n) => void this.relayNotification(n), // relayNotification never rejects
+      onElicitation: (params) => this.scanElicitation(params),
       onClose: () => this.onUpstreamClosed(),
     });
     if (!opened.ok) {
@@ -665,15 +670,29 @@ export class Gate {
       case "serve":
         return { [verdict.field]: this.visible[verdict.list] };
       case "forward": {
+        // A held result a reviewer released answers the same request once, as it was held.
+        const released = this.held.take(request.method, request.params);
+        if (released) {
+          this.options.onEvent({
+            event: "content.released",
+            id: released.id,
+            server: this.policy.serverName,
+            method: request.method,
+          });
+          return released.result;
+        }
         // Detection (issue 31): counts what arrives, never refuses; `hold` swaps the text for a notice.
         const result = await this.answerInput(request, await this.forward(request, extra), extra);
         if (request.method === "tools/call") this.rememberTask(result);
         const scanned = scanRelayed(request.method, request.params, result, {
           server: this.policy.serverName,
+          serverId: this.policy.serverId,
           tools: this.visibleTools,
           mode: this.options.contentScan,
         });
         if (scanned.event) this.options.onEvent(scanned.event);
+        if (scanned.event && scanned.result !== result)
+          this.held.keep(scanned.event.id, request.method, request.params, result);
         if (SCANNED_METHODS.has(request.method))
           this.options.onScanned?.(this.policy.serverName, scanned.event);
         return scanned.result;
@@ -774,6 +793,31 @@ export class Gate {
       inputRefusedMessage(this.policy.serverName, request.method, why),
       { reason: "input_refused" },
     );
+  }
+
+  /**
+   * Releases a held result (issue 31): the agent's next identical request gets it. False when the
+   * gate no longer holds that id (never held here, evicted by newer ones, or already handed out).
+   */
+  release(id: string): boolean {
+    return this.held.release(id);
+  }
+
+  /** The ids of held results not yet released (the reporter asks the workbench about them). */
+  heldIds(): string[] {
+    return this.held.pending();
+  }
+
+  /** An elicitation the server asked for (declined by the session): scanned and counted, never passed. */
+  private scanElicitation(params: Record<string, unknown>): void {
+    const event = scanElicitation(params, {
+      server: this.policy.serverName,
+      serverId: this.policy.serverId,
+      tools: this.visibleTools,
+    });
+    if (event === undefined) return;
+    if (event) this.options.onEvent(event);
+    this.options.onScanned?.(this.policy.serverName, event);
   }
 
   /** A task handle in a forwarded tools/call's result (CreateTaskResult), remembered as started here. */

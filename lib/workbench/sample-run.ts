@@ -1,0 +1,173 @@
+import "server-only";
+/**
+ * Sampling a source from the workbench (issue 31 item 3): a reviewer runs one of a server's
+ * read-only tools that return untrusted text, with arguments they choose, and the detector scans
+ * what comes back now. The server is started exactly as an inspection starts it (the same
+ * prepareInspection: launcher allowlist, egress allowlist, secrets, the sandbox) and the call goes
+ * over the same bounded upstream session (lib/mcp/session.ts), opened, used for one call, closed.
+ *
+ * Only a tool the review says is read-only may run: its assessment must be confirmed by a reviewer,
+ * say it returns untrusted text and name no role that writes, deploys, destroys or sends; and the
+ * server must not itself annotate it as writing (readOnlyHint false) or destructive. Running a tool
+ * acts on a real system, so the app's suggested roles are not enough.
+ *
+ * The result is counted into the source's detection counts (origin "sample", no agent) and a flag
+ * is logged as `content.flagged`, like the gate's. Detection is not a control: a sample changes no
+ * path, control or decision.
+ */
+import { z } from "zod";
+import { detectDetailed, type Reason } from "@/lib/detection/detect";
+import { relayedTexts } from "@/lib/detection/gate-scan";
+import { revealHidden } from "@/lib/detection/text";
+import { openServerSession } from "@/lib/mcp/node/inspect";
+import type { InspectError } from "@/lib/mcp/types";
+import { scrubValues } from "@/lib/secrets/references";
+import type { Db } from "@/lib/store/db";
+import { addDetectionCounts } from "@/lib/store/detection-counts";
+import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
+import { auditOwnerAction } from "@/lib/workbench/audit-action";
+import type { PreparedInspection } from "@/lib/workbench/inspect-run";
+import {
+  SAMPLE_PREVIEW_CHARS,
+  samplableTool,
+  type SampleRequest,
+  type SampleResult,
+} from "@/lib/workbench/sample-api";
+
+/** The refusal for a tool the live server itself says writes or destroys. */
+function liveRefusal(
+  tools: readonly { name: string; annotations?: Record<string, unknown> | undefined }[],
+  tool: string,
+): string | null {
+  const live = tools.find((t) => t.name === tool);
+  if (!live) return `the server does not list tool ${JSON.stringify(tool)} now`;
+  const a = live.annotations ?? {};
+  if (a.readOnlyHint === false || a.destructiveHint === true)
+    return `tool ${JSON.stringify(tool)} is not read-only: the server annotates it ${a.readOnlyHint === false ? "readOnlyHint: false" : "destructiveHint: true"}; only read-only tools can be sampled`;
+  return null;
+}
+
+/** Tool names passed to the detector's tool-call signal. */
+const MAX_TOOL_NAMES = 500;
+
+export type SampleOutcome =
+  { ok: true; result: SampleResult } | { ok: false; refused: boolean; error: InspectError };
+
+const PassthroughSchema = z.looseObject({});
+
+/**
+ * Start the server as an inspection does, call the tool once, scan the text, count it and log a
+ * flag. Never throws for a server's behaviour; a refusal (`refused: true`) ran nothing.
+ */
+export async function runSample(
+  db: Db,
+  prepared: Extract<PreparedInspection, { ok: true }>,
+  request: SampleRequest,
+  options: { limits?: Partial<InspectLimits>; signal?: AbortSignal } = {},
+): Promise<SampleOutcome> {
+  const { record, server, target, values } = prepared;
+  const review = record.review;
+  const allowed = samplableTool(review, server.id, request.tool);
+  if (!allowed.ok)
+    return { ok: false, refused: true, error: { code: "refused", message: allowed.message } };
+  const limits = resolveInspectLimits(options.limits);
+  const opened = await openServerSession(target, {
+    limits,
+    keepOpen: true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!opened.ok) return { ok: false, refused: false, error: scrubValues(opened.error, values) };
+  const { session } = opened;
+  let raw: Record<string, unknown>;
+  try {
+    const refusal = liveRefusal(session.snapshot.tools, request.tool);
+    if (refusal) return { ok: false, refused: true, error: { code: "refused", message: refusal } };
+    raw = await session.client.request(
+      { method: "tools/call", params: { name: request.tool, arguments: request.arguments } },
+      PassthroughSchema,
+      { timeout: limits.requestTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  } catch (error) {
+    const failure = session.failure() ?? {
+      code: "protocol_error" as const,
+      message: `the call failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+    return { ok: false, refused: false, error: scrubValues(failure, values) };
+  } finally {
+    await session.close();
+  }
+  // What the server echoes of a secret it was given is shown as `[secret NAME]`, never the value.
+  const result = scrubValues(raw, values);
+  const text = relayedTexts("tools/call", result);
+  const toolNames = [
+    ...new Set([
+      ...session.snapshot.tools.map((t) => t.name),
+      ...review.agents.flatMap((a) => a.tools.map((t) => t.tool)),
+    ]),
+  ].slice(0, MAX_TOOL_NAMES);
+  const verdict = detectDetailed(text, { tools: toolNames });
+  const sourceNames = allowed.assessment.sourceIds.map(
+    (id) => review.sources.find((s) => s.id === id)?.name ?? id,
+  );
+  const reasons: Reason[] = verdict.reasons
+    .slice(0, 8)
+    .map((r) => ({ signal: r.signal, detail: r.detail.slice(0, 300) }));
+  const sample: SampleResult = {
+    tool: request.tool,
+    server: server.name,
+    sources: sourceNames,
+    isError: result.isError === true,
+    flagged: verdict.flagged,
+    score: verdict.score,
+    reasons,
+    excerpt: verdict.excerpt,
+    preview:
+      revealHidden(text.slice(0, SAMPLE_PREVIEW_CHARS)) +
+      (text.length > SAMPLE_PREVIEW_CHARS ? "…" : ""),
+    chars: text.length,
+    truncated: verdict.truncated,
+  };
+  // A result with no text (an image, an empty list) was not scanned: it is not counted.
+  if (text)
+    await addDetectionCounts(db, record.id, "sample", [
+      { source: server.name, agent: "", scanned: 1, flagged: verdict.flagged ? 1 : 0 },
+    ]);
+  // Running a tool acts on a real system: every run is in the audit log, with what it returned.
+  await auditOwnerAction(db, {
+    kind: "source.sampled",
+    reviewId: record.id,
+    serverId: server.id,
+    summary: `Sampled ${request.tool} on ${server.name}: ${text ? (verdict.flagged ? `flagged (score ${verdict.score.toFixed(2)})` : "not flagged") : "no text returned"}`,
+    detail: {
+      server: server.name,
+      tool: request.tool,
+      // The argument names only: a value the reviewer typed may be a customer's id or worse.
+      argumentNames: Object.keys(request.arguments).slice(0, 50),
+      sources: sourceNames,
+      flagged: verdict.flagged,
+      score: verdict.score,
+      chars: text.length,
+    },
+  });
+  if (verdict.flagged)
+    await auditOwnerAction(db, {
+      kind: "content.flagged",
+      reviewId: record.id,
+      serverId: server.id,
+      summary: `Detector flagged a sample of ${request.tool} from ${server.name} (score ${verdict.score.toFixed(2)}): ${reasons
+        .slice(0, 3)
+        .map((r) => `${r.signal}: ${r.detail}`)
+        .join("; ")}`,
+      detail: {
+        origin: "sample",
+        server: server.name,
+        method: "tools/call",
+        tool: request.tool,
+        sources: sourceNames,
+        score: verdict.score,
+        reasons: reasons.map((r) => `${r.signal}: ${r.detail}`),
+        excerpt: verdict.excerpt,
+      },
+    });
+  return { ok: true, result: sample };
+}

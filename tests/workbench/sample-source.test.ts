@@ -1,0 +1,199 @@
+/**
+ * Sampling a source from the workbench (issue 31 item 3), through the real route handler: a real
+ * stdio server (tests/fixtures/servers/tickets-server.ts), allowlisted in the launcher file and
+ * started in the sandbox exactly as an inspection starts it, returns a planted ticket and a clean
+ * one. The planted one is flagged with its reasons and an excerpt whose hidden character is shown;
+ * both count into the source's "k flagged of n scanned"; a tool the review says writes, and one
+ * the server itself annotates destructive, are refused with a clear error and never run.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REVIEW_SCHEMA_VERSION, type ReviewInput } from "@/lib/review/schema";
+import { sandboxStatus } from "@/lib/sandbox/node/sandbox";
+import type * as StoreDb from "@/lib/store/db";
+import { SampleResultSchema } from "@/lib/workbench/sample-api";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const ARGS = ["--import", "tsx", "tests/fixtures/servers/tickets-server.ts"];
+
+const base = mkdtempSync(path.join(tmpdir(), "rr-sample-"));
+const dataDir = path.join(base, "data");
+mkdirSync(dataDir);
+writeFileSync(
+  path.join(dataDir, "launchers.json"),
+  JSON.stringify({
+    version: 1,
+    launchers: [{ id: "tickets", command: "node", args: ARGS, fixture: false }],
+  }),
+);
+process.env.RELAY_REVIEW_DATA = dataDir;
+process.env.RELAY_REVIEW_ROOT = ROOT;
+delete process.env.DATABASE_URL;
+delete process.env.RELAY_REVIEW_UNSANDBOXED;
+
+const review: ReviewInput = {
+  schemaVersion: REVIEW_SCHEMA_VERSION,
+  title: "support portal",
+  servers: [
+    {
+      id: "tickets",
+      name: "tickets",
+      transport: { kind: "stdio", command: "node", args: ARGS, envNames: [] },
+    },
+  ],
+  sources: [
+    {
+      id: "portal",
+      name: "Support portal",
+      kind: "support_portal",
+      writers: { externalAccounts: 31_400 },
+    },
+  ],
+  tools: [
+    {
+      serverId: "tickets",
+      tool: "get_ticket",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "tickets",
+      tool: "close_ticket",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text", "writes"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "tickets",
+      tool: "purge_ticket",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+  ],
+  agents: [
+    {
+      id: "support",
+      name: "support-agent",
+      tools: [{ serverId: "tickets", tool: "get_ticket" }],
+    },
+  ],
+};
+
+type Handler = (
+  request: Request,
+  context: { params: Promise<{ id: string; serverId: string }> },
+) => Promise<Response>;
+
+let post: Handler;
+let store: typeof StoreDb;
+let reviewId: string;
+
+beforeAll(async () => {
+  post = (await import("@/app/api/reviews/[id]/servers/[serverId]/sample/route")).POST;
+  store = await import("@/lib/store/db");
+  const { createReview } = await import("@/lib/store/reviews");
+  reviewId = (await createReview(await store.getDb(), review, "t")).id;
+}, 120_000);
+
+afterAll(async () => {
+  await store?.closeStore();
+  rmSync(base, { recursive: true, force: true });
+});
+
+const sample = (tool: string, args: Record<string, unknown>, serverId = "tickets") =>
+  post(
+    new Request(`http://127.0.0.1/api/reviews/${reviewId}/servers/${serverId}/sample`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tool, arguments: args }),
+    }),
+    { params: Promise.resolve({ id: reviewId, serverId }) },
+  );
+
+describe("sampling a source from the workbench", { timeout: 180_000 }, () => {
+  test("this machine has a working sandbox (the sample runs in it or not at all)", () => {
+    expect(sandboxStatus().ok).toBe(true);
+  });
+
+  test("a planted ticket is flagged, a clean one is not; both count into the source", async () => {
+    const planted = await sample("get_ticket", { id: "T-4411" });
+    expect(planted.status).toBe(200);
+    const p = SampleResultSchema.parse(await planted.json());
+    expect(p).toMatchObject({
+      tool: "get_ticket",
+      server: "tickets",
+      sources: ["Support portal"],
+      flagged: true,
+      isError: false,
+    });
+    expect(p.reasons.map((r) => r.signal)).toContain("addressed-to-ai");
+    expect(p.excerpt).toContain("AI assistant");
+    // The right-to-left override is shown, not applied.
+    expect(p.preview).toContain("⟨U+202E⟩");
+    expect(p.preview).not.toContain("\u202E");
+
+    const clean = SampleResultSchema.parse(
+      await (await sample("get_ticket", { id: "T-4412" })).json(),
+    );
+    expect(clean).toMatchObject({ flagged: false, sources: ["Support portal"] });
+    expect(clean.preview).toContain("cannot log in");
+
+    // Started as an inspection is: inside the sandbox, with its home, not this user's.
+    const where = SampleResultSchema.parse(
+      await (await sample("get_ticket", { id: "whoami" })).json(),
+    );
+    expect(where.preview).toBe("home /home/sandbox");
+
+    const { detectionView } = await import("@/lib/workbench/detection-report");
+    const db = await store.getDb();
+    const view = await detectionView(db, reviewId);
+    expect(view.perSource.map((c) => [c.name, c.flagged.k, c.flagged.n])).toEqual([
+      ["tickets", 1, 3],
+    ]);
+    // A sample is no agent's traffic: it is counted per source only.
+    expect(view.perAgent).toEqual([]);
+
+    const { listEvents } = await import("@/lib/store/events");
+    const flags = (await listEvents(db, "owner", { kind: "content.flagged" })).events;
+    expect(flags).toHaveLength(1);
+    expect(flags[0]!.detail).toMatchObject({
+      origin: "sample",
+      tool: "get_ticket",
+      sources: ["Support portal"],
+    });
+    const runs = (await listEvents(db, "owner", { kind: "source.sampled" })).events;
+    expect(runs).toHaveLength(3);
+    // The log names the arguments, never their values.
+    expect(JSON.stringify(runs)).not.toContain("T-4411");
+  });
+
+  test("a tool that is not read-only is refused with a clear error and never runs", async () => {
+    const db = await store.getDb();
+    const { listEvents } = await import("@/lib/store/events");
+    const before = (await listEvents(db, "owner", { kind: "source.sampled" })).events.length;
+
+    const writes = await sample("close_ticket", { id: "T-4411" });
+    expect(writes.status).toBe(422);
+    expect(JSON.stringify(await writes.json())).toMatch(
+      /close_ticket\\" is not read-only: the review gives it writes/,
+    );
+
+    const destructive = await sample("purge_ticket", { id: "T-4411" });
+    expect(destructive.status).toBe(422);
+    expect(JSON.stringify(await destructive.json())).toMatch(
+      /purge_ticket\\" is not read-only: the server annotates it destructiveHint: true/,
+    );
+
+    const unassessed = await sample("list_everything", {});
+    expect(unassessed.status).toBe(422);
+    expect(JSON.stringify(await unassessed.json())).toMatch(/no assessment of tool/);
+
+    expect((await listEvents(db, "owner", { kind: "source.sampled" })).events).toHaveLength(before);
+    const { detectionView } = await import("@/lib/workbench/detection-report");
+    expect((await detectionView(db, reviewId)).total?.flagged.n).toBe(3);
+  });
+});
