@@ -731,6 +731,12 @@ export class Gate {
         requests: judged.requests,
       });
       if (!judged.ok) throw this.inputRefused(request, judged.message);
+      // What the server asks the agent's user passes to the agent: scanned like any relayed text.
+      for (const asked of Object.values((result.inputRequests ?? {}) as Record<string, unknown>)) {
+        const { method, params } = (asked ?? {}) as { method?: unknown; params?: unknown };
+        if (method === "elicitation/create" && params && typeof params === "object")
+          this.scanElicitation(params as Record<string, unknown>);
+      }
       if (!extra.askAgent) return result;
       if (round > MAX_INPUT_ROUNDS)
         throw this.inputRefused(
@@ -808,7 +814,11 @@ export class Gate {
     return this.held.pending();
   }
 
-  /** An elicitation the server asked for (declined by the session): scanned and counted, never passed. */
+  /**
+   * An elicitation the server asked for, scanned and counted: a 2025-era one the session declines,
+   * or one inside a 2026-07-28 `input_required` result the record lets through (flagged, never
+   * held: the agent's user answers it, and a notice in its place would answer nothing).
+   */
   private scanElicitation(params: Record<string, unknown>): void {
     const event = scanElicitation(params, {
       server: this.policy.serverName,
