@@ -1,6 +1,8 @@
 /**
  * Saving a review as fifty reviewers do, through the production app's JSON API (PUT
- * /api/reviews/:id with the revision it was based on), on the embedded store and on PostgreSQL:
+ * /api/reviews/:id with the revision it was based on), each reviewer signed in once and saving
+ * through its session (cookie, origin proof, same-origin headers), on the embedded store and on
+ * PostgreSQL:
  * 1. steady load: fifty clients, each saving its own review once a second (phases spread over the
  *    second) for LOAD_SECONDS; figure: p99 latency, goal < 100 ms;
  * 2. saturation: the same fifty saving back to back for SATURATION_SECONDS; figure: saves per
@@ -14,6 +16,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { SESSION_PROOF_HEADER } from "@/lib/auth/session";
 import { createDemoReview } from "@/lib/review/demo";
 import type { Review } from "@/lib/review/schema";
 import { appServerUnavailable, startAppServer, type AppServer } from "../support/app-server";
@@ -30,6 +33,39 @@ const P99_GOAL_MS = 100;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 type Api = { base: string; headers: Record<string, string> };
+
+/**
+ * One reviewer's API client: a session opened by signing in (one owner-token use, logged once),
+ * then every request with the session cookie and its origin proof, and every write with the
+ * Origin and Sec-Fetch-Site a browser sends from the workbench's own page (lib/auth/check.ts).
+ * The owner bearer token on every save would be break-glass use, logged as an audit event per
+ * request, which is not what fifty reviewers' saves cost.
+ */
+async function sessionApi(server: AppServer): Promise<Api> {
+  const res = await fetch(`${server.base}/api/auth/sign-in`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Origin: server.base,
+      "Sec-Fetch-Site": "same-origin",
+    },
+    body: JSON.stringify({ token: server.token }),
+  });
+  if (res.status !== 204) throw new Error(`sign-in answered ${res.status}`);
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  const proof = res.headers.get(SESSION_PROOF_HEADER);
+  if (!cookie || !proof) throw new Error("the sign-in response carries no session cookie or proof");
+  return {
+    base: server.base,
+    headers: {
+      Cookie: cookie,
+      [SESSION_PROOF_HEADER]: proof,
+      Origin: server.base,
+      "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/json",
+    },
+  };
+}
 type Saved = { id: string; revision: number; review: Review };
 
 async function createReviewVia(api: Api, review: Review): Promise<Saved> {
@@ -82,7 +118,7 @@ function edited(review: Review, n: number): Review {
 }
 
 async function steadyLoad(
-  api: Api,
+  apis: Api[],
   own: Saved[],
 ): Promise<{ p50: number; p99: number; count: number; errors: number }> {
   const latencies: number[] = [];
@@ -97,7 +133,7 @@ async function steadyLoad(
       for (let n = 1; ; n++) {
         if (next >= end) return;
         await sleep(Math.max(0, next - performance.now()));
-        const out = await putReview(api, saved.id, revision, edited(saved.review, n));
+        const out = await putReview(apis[i]!, saved.id, revision, edited(saved.review, n));
         if (out.status === 200) revision = (out.body as Saved).revision;
         else errors++;
         if (next - started >= WARMUP_SECONDS * 1000) latencies.push(out.ms);
@@ -113,17 +149,20 @@ async function steadyLoad(
   };
 }
 
-async function saturation(api: Api, own: Saved[]): Promise<{ perSecond: number; errors: number }> {
-  const current = await Promise.all(own.map((s) => getReviewVia(api, s.id)));
+async function saturation(
+  apis: Api[],
+  own: Saved[],
+): Promise<{ perSecond: number; errors: number }> {
+  const current = await Promise.all(own.map((s, i) => getReviewVia(apis[i]!, s.id)));
   let count = 0;
   let errors = 0;
   const started = performance.now();
   const end = started + SATURATION_SECONDS * 1000;
   await Promise.all(
-    current.map(async (saved) => {
+    current.map(async (saved, i) => {
       let revision = saved.revision;
       for (let n = 1; performance.now() < end; n++) {
-        const out = await putReview(api, saved.id, revision, edited(saved.review, 10_000 + n));
+        const out = await putReview(apis[i]!, saved.id, revision, edited(saved.review, 10_000 + n));
         if (out.status === 200) {
           revision = (out.body as Saved).revision;
           count++;
@@ -144,7 +183,8 @@ function withCounter(review: Review, client: number, value: number): Review {
   };
 }
 
-async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
+async function oneReview(apis: Api[]): Promise<{ ok: boolean; figure: string }> {
+  const api = apis[0]!;
   const base = createDemoReview();
   const shared: Review = {
     ...base,
@@ -164,7 +204,8 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
   let gaveUp = 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
-      let current = await getReviewVia(api, created.id);
+      const mine = apis[client]!;
+      let current = await getReviewVia(mine, created.id);
       for (let value = 1; value <= UPDATES_PER_CLIENT; value++) {
         for (let attempt = 0; ; attempt++) {
           if (attempt >= MAX_ATTEMPTS_PER_UPDATE) {
@@ -172,7 +213,7 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
             return;
           }
           const out = await putReview(
-            api,
+            mine,
             created.id,
             current.revision,
             withCounter(current.review, client, value),
@@ -187,7 +228,7 @@ async function oneReview(api: Api): Promise<{ ok: boolean; figure: string }> {
               .current;
           } else {
             otherStatuses.set(out.status, (otherStatuses.get(out.status) ?? 0) + 1);
-            current = await getReviewVia(api, created.id);
+            current = await getReviewVia(mine, created.id);
           }
         }
       }
@@ -225,18 +266,16 @@ async function measure(label: string, env: Record<string, string>): Promise<Benc
   let server: AppServer | undefined;
   try {
     server = await startAppServer(env);
-    const api: Api = {
-      base: server.base,
-      headers: { Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" },
-    };
+    // Each reviewer signs in once and saves through its session, as the workbench's pages do.
+    const apis = await Promise.all(Array.from({ length: CLIENTS }, () => sessionApi(server!)));
     const own = await Promise.all(
-      Array.from({ length: CLIENTS }, (_, i) =>
+      apis.map((api, i) =>
         createReviewVia(api, { ...createDemoReview(), title: `bench reviewer ${i}` }),
       ),
     );
-    const load = await steadyLoad(api, own);
-    const sat = await saturation(api, own);
-    const one = await oneReview(api);
+    const load = await steadyLoad(apis, own);
+    const sat = await saturation(apis, own);
+    const one = await oneReview(apis);
     return [
       {
         name: names.load,

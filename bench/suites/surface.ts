@@ -3,6 +3,9 @@
  *  - our CLI `inspect --json` over stdio vs a bare MCP SDK client script doing the same listing
  *    with the same declared capabilities and settle rule (tests/fixtures/servers/bare-sdk-client.mjs),
  *    on server-everything and on a 10,000-tool server (goal: ≤ 1.15× the bare client's median);
+ *  - the same over the 2026-07-28 era: `inspect --era 2026` vs a bare v2 client pinned to that
+ *    era (tests/fixtures/servers/bare-v2-client.mjs), on the same 10,000 tools served on the v2
+ *    line (tests/fixtures/servers/many-tools-v2.ts); same goal;
  *  - the fingerprint of 10,000 tools (goal: < 100 ms, median).
  * Runs are interleaved (ours, bare, ours, …) so load drift hits both sides alike.
  */
@@ -24,11 +27,25 @@ async function wall(args: string[]): Promise<number> {
   return performance.now() - t0;
 }
 
-async function compare(label: string, server: string[]): Promise<BenchResult[]> {
+/** The 2025 era through the v1 SDK client, or the 2026-07-28 era through the v2 client, both sides. */
+type Era = "2025" | "2026";
+const BARE_CLIENT: Record<Era, string> = {
+  "2025": "tests/fixtures/servers/bare-sdk-client.mjs",
+  "2026": "tests/fixtures/servers/bare-v2-client.mjs",
+};
+
+async function compare(label: string, server: string[], era: Era = "2025"): Promise<BenchResult[]> {
   const ours: number[] = [];
   const bare: number[] = [];
-  const oursArgs = [path.join(ROOT, "bin/relay-review.mjs"), "inspect", "--json", "--", ...server];
-  const bareArgs = [path.join(ROOT, "tests/fixtures/servers/bare-sdk-client.mjs"), "--", ...server];
+  const oursArgs = [
+    path.join(ROOT, "bin/relay-review.mjs"),
+    "inspect",
+    "--json",
+    ...(era === "2026" ? ["--era", "2026"] : []),
+    "--",
+    ...server,
+  ];
+  const bareArgs = [path.join(ROOT, BARE_CLIENT[era]), "--", ...server];
   await wall(oursArgs); // warm tsx's transform cache and the OS file cache, for both sides
   await wall(bareArgs);
   for (let i = 0; i < RUNS; i++) {
@@ -44,7 +61,7 @@ async function compare(label: string, server: string[]): Promise<BenchResult[]> 
   return [
     {
       name: `inspect over stdio, ${label}`,
-      figure: `median ${o.toFixed(0)} ms vs bare SDK client ${b.toFixed(0)} ms = ${ratio.toFixed(2)}×`,
+      figure: `median ${o.toFixed(0)} ms vs bare ${era === "2026" ? "v2" : "SDK"} client ${b.toFixed(0)} ms = ${ratio.toFixed(2)}×`,
       goal: "≤ 1.15× the bare client's median",
       pass: ratio <= 1.15,
     },
@@ -105,9 +122,19 @@ export async function run(): Promise<BenchResult[]> {
     "many-tools",
     "10000",
   ];
+  // The same tools on the v2 line, which speaks both eras: inspected over 2026-07-28 against a
+  // bare v2 client pinned to it (issue 30).
+  const manyV2 = [
+    "node",
+    "--import",
+    "tsx",
+    path.join(ROOT, "tests/fixtures/servers/many-tools-v2.ts"),
+    "10000",
+  ];
   return [
     fingerprintBench(),
     ...(await compare("server-everything", everything)),
     ...(await compare("10,000-tool server", many)),
+    ...(await compare("10,000-tool v2 server, 2026-07-28 era", manyV2, "2026")),
   ];
 }

@@ -41,16 +41,49 @@ export function mirroredArguments(inputSchema: unknown): MirroredArgument[] {
   return out;
 }
 
+/**
+ * The sensitive mirrored arguments of every listed tool that has any, by server id then name (the
+ * first listing of a name, as the model's): each schema is read once per analysis, not once per
+ * agent holding the tool, and most reviews have none, so the per-agent loop finds an empty map.
+ */
+const SENSITIVE_MIRRORS = new WeakMap<
+  AnalysisModel["toolLists"],
+  Map<string, Map<string, MirroredArgument[]>>
+>();
+function sensitiveMirrorsOf(
+  toolLists: AnalysisModel["toolLists"],
+): Map<string, Map<string, MirroredArgument[]>> {
+  let byServer = SENSITIVE_MIRRORS.get(toolLists);
+  if (byServer) return byServer;
+  byServer = new Map();
+  const seenServers = new Set<string>();
+  for (const list of toolLists) {
+    if (seenServers.has(list.serverId)) continue; // the first list of a server, as `find` took
+    seenServers.add(list.serverId);
+    const seenNames = new Set<string>();
+    for (const tool of list.tools) {
+      if (seenNames.has(tool.name)) continue;
+      seenNames.add(tool.name);
+      const sensitive = mirroredArguments(tool.inputSchema).filter((m) => m.sensitive);
+      if (sensitive.length === 0) continue;
+      let byName = byServer.get(list.serverId);
+      if (!byName) byServer.set(list.serverId, (byName = new Map<string, MirroredArgument[]>()));
+      byName.set(tool.name, sensitive);
+    }
+  }
+  SENSITIVE_MIRRORS.set(toolLists, byServer);
+  return byServer;
+}
+
 /** One finding per held tool that mirrors a sensitive-looking argument into a header. */
 export function headerFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
   const out: Finding[] = [];
+  const mirrors = sensitiveMirrorsOf(model.toolLists);
+  if (mirrors.size === 0) return out;
   for (const t of agent.held) {
     if (t.item !== "tool") continue;
-    const listed = model.toolLists
-      .find((l) => l.serverId === t.serverId)
-      ?.tools.find((x) => x.name === t.name);
-    const sensitive = mirroredArguments(listed?.inputSchema).filter((m) => m.sensitive);
-    if (sensitive.length === 0) continue;
+    const sensitive = mirrors.get(t.serverId)?.get(t.name);
+    if (!sensitive) continue;
     const named = sensitive.map(
       (m) => `${shownName(m.argument)} (header Mcp-Param-${shownName(m.header)})`,
     );

@@ -106,19 +106,35 @@ export function mentionFindings(model: AnalysisModel, agent: ResolvedAgent): Fin
   return out;
 }
 
-type Named = { key: string; name: string; serverId: ServerId; toolKey: ToolKey | null };
+/** An item compared for shadowing: a resolved tool, resource or template, or a prompt. */
+type Named = { key: string; name: string; serverId: ServerId };
 
-/** Groups of two or more items whose folded names are equal and that are not the same item. */
-function shadowGroups(items: readonly Named[]): Named[][] {
-  const groups = new Map<string, Named[]>();
-  for (const it of items) {
+/**
+ * Groups of two or more items whose folded names are equal and that are not the same item, in
+ * the order of each group's first item. Most names are unique: a group's array is made only when
+ * a second item folds to the same name.
+ */
+function shadowGroups<T extends Named>(items: readonly T[]): T[][] {
+  const firstAt = new Map<string, number>();
+  const groups = new Map<number, T[]>();
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
     const k = foldName(it.name);
-    const g = groups.get(k);
-    if (g) {
-      if (!g.some((x) => x.serverId === it.serverId && x.name === it.name)) g.push(it);
-    } else groups.set(k, [it]);
+    const at = firstAt.get(k);
+    if (at === undefined) {
+      firstAt.set(k, i);
+      continue;
+    }
+    let g = groups.get(at);
+    if (!g) groups.set(at, (g = [items[at]!]));
+    if (!g.some((x) => x.serverId === it.serverId && x.name === it.name)) g.push(it);
   }
-  return [...groups.values()].filter((g) => g.length > 1);
+  const out: T[][] = [];
+  for (const at of [...groups.keys()].sort((a, b) => a - b)) {
+    const g = groups.get(at)!;
+    if (g.length > 1) out.push(g);
+  }
+  return out;
 }
 
 /** The prompts an agent can use: those of every server it holds a tool of. */
@@ -128,12 +144,7 @@ function agentPrompts(model: AnalysisModel, agent: ResolvedAgent): Named[] {
   for (const list of model.toolLists) {
     if (!servers.has(list.serverId) || !list.prompts) continue;
     for (const p of list.prompts)
-      out.push({
-        key: `${list.serverId}#prompt/${p.name}`,
-        name: p.name,
-        serverId: list.serverId,
-        toolKey: null,
-      });
+      out.push({ key: `${list.serverId}#prompt/${p.name}`, name: p.name, serverId: list.serverId });
   }
   return out;
 }
@@ -141,19 +152,10 @@ function agentPrompts(model: AnalysisModel, agent: ResolvedAgent): Named[] {
 /** One finding per group of same-named tools, resources or prompts in an agent. */
 export function shadowingFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
   const out: Finding[] = [];
-  const kinds: [ItemKind | "prompt", Named[]][] = [
-    [
-      "tool",
-      agent.held
-        .filter((t) => t.item === "tool")
-        .map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key })),
-    ],
-    [
-      "resource",
-      agent.held
-        .filter((t) => t.item !== "tool")
-        .map((t) => ({ key: t.key, name: t.name, serverId: t.serverId, toolKey: t.key })),
-    ],
+  // Held items are compared as they are (their keys are tool keys); prompts have no tool key.
+  const kinds: [ItemKind | "prompt", readonly Named[]][] = [
+    ["tool", agent.held.filter((t) => t.item === "tool")],
+    ["resource", agent.held.filter((t) => t.item !== "tool")],
     ["prompt", agentPrompts(model, agent)],
   ];
   for (const [kind, items] of kinds) {
@@ -171,7 +173,7 @@ export function shadowingFindings(model: AnalysisModel, agent: ResolvedAgent): F
         subject: { agentId: agent.id },
         why: why(
           `${exact ? "the same name" : "names equal once case is folded, Unicode is normalised (NFKC) and hidden characters are removed"}${servers.size > 1 ? " on different servers" : " on one server"}: a client may call the wrong one, and a description on one can redirect calls meant for the other`,
-          { tools: group.flatMap((g) => (g.toolKey ? [g.toolKey] : [])) },
+          { tools: kind === "prompt" ? [] : group.map((g) => g.key as ToolKey) },
         ),
         nodeIds: [nodeIds.agent(agent.id)],
         pathIds: [],

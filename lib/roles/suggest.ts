@@ -113,16 +113,38 @@ type SharedSuggestion = { suggestion: RoleSuggestion; resolutions: (ResolvedRole
  * content: roles, reasons, confidences, verb, conflicts and notes.
  */
 export type RoleCache = {
+  /** Suggestions with nothing added to their inference, by content (see `suggest`). */
   suggestions: Map<string, SharedSuggestion>;
   /** Inferences by what they depend on, and the suggestion of each when nothing else adds to it. */
   inferences: InferenceMemo;
   plain: Map<Inference, SharedSuggestion>;
+  /**
+   * The suggestion of an inference with mapped sources or unconfirmed roles, by those (see
+   * `additionsKey`), valid for the sources map `mappedSources` only: a lookup by a short key
+   * instead of building the suggestion and its content key (reasons and all) for every such tool.
+   */
+  mapped: Map<Inference, Map<string, SharedSuggestion>>;
+  mappedSources: RoleContext["sources"];
 };
 export const newRoleCache = (): RoleCache => ({
   suggestions: new Map(),
   inferences: new Map(),
   plain: new Map(),
+  mapped: new Map(),
+  mappedSources: undefined,
 });
+
+/**
+ * What a suggestion adds to its inference, as a key: the mapped sources in order (their names and
+ * confidentiality come from the context's sources map) and the roles entered but not confirmed.
+ */
+function additionsKey(
+  sourceIds: readonly string[],
+  assessment: Pick<ToolAssessment, "roles" | "rolesConfirmed"> | null | undefined,
+): string {
+  const entered = assessment && !assessment.rolesConfirmed ? assessment.roles.join(",") : "";
+  return `${sourceIds.join("\u0001")}\u0002${entered}`;
+}
 
 /** The words of each server name seen, computed once. */
 const SERVER_WORDS = new Map<string, string[]>();
@@ -176,6 +198,19 @@ function suggest(
     (!assessment || assessment.rolesConfirmed || assessment.roles.length === 0);
   const knownPlain = plain ? cache?.plain.get(inference) : undefined;
   if (knownPlain) return knownPlain;
+  let mapped: Map<string, SharedSuggestion> | undefined;
+  let mappedKey = "";
+  if (cache && !plain) {
+    if (cache.mappedSources !== context?.sources) {
+      cache.mapped.clear();
+      cache.mappedSources = context?.sources;
+    }
+    mapped = cache.mapped.get(inference);
+    if (!mapped) cache.mapped.set(inference, (mapped = new Map<string, SharedSuggestion>()));
+    mappedKey = additionsKey(sourceIds, assessment);
+    const knownMapped = mapped.get(mappedKey);
+    if (knownMapped) return knownMapped;
+  }
   // The inference may be shared: what the sources and the reviewer add goes into copies.
   const drafts = new Map<ToolRole, Draft>();
   for (const [role, draft] of inference.roles)
@@ -208,21 +243,27 @@ function suggest(
     (drafts.has("writes") || drafts.has("deploys_or_destroys") || drafts.has("network_or_shares"))
   )
     confidence = 1;
-  let key = `${combination}|${inference.verb ?? ""}`;
+  // Plain suggestions are shared by content across inferences (tools that read differently can
+  // still come out alike); one with mapped sources or entered roles is shared through `mapped`
+  // only: its reasons name its sources, so a content key would be long and almost never match.
+  const byContent = plain && cache !== undefined;
+  let key = byContent ? `${combination}|${inference.verb ?? ""}` : "";
   for (const role of TOOL_ROLES) {
     const draft = drafts.get(role);
     if (!draft) continue;
     const c = round(draft.confidence);
     confidence = Math.min(confidence, c);
     roles.push({ role, reasons: draft.reasons, confidence: c });
-    key += `|${role}:${c}:${draft.reasons.join("\u0001")}`;
+    if (byContent) key += `|${role}:${c}:${draft.reasons.join("\u0001")}`;
   }
   confidence = round(confidence);
-  key += `|${confidence}|${inference.conflicts.map((c) => c.message).join("\u0001")}|${inference.notes.join("\u0001")}`;
-  const known = cache?.suggestions.get(key);
-  if (known) {
-    if (plain) cache?.plain.set(inference, known);
-    return known;
+  if (byContent) {
+    key += `|${confidence}|${inference.conflicts.map((c) => c.message).join("\u0001")}|${inference.notes.join("\u0001")}`;
+    const known = cache.suggestions.get(key);
+    if (known) {
+      cache.plain.set(inference, known);
+      return known;
+    }
   }
   const made: SharedSuggestion = {
     suggestion: {
@@ -235,8 +276,11 @@ function suggest(
     },
     resolutions: [],
   };
-  cache?.suggestions.set(key, made);
-  if (plain) cache?.plain.set(inference, made);
+  if (byContent) {
+    cache.suggestions.set(key, made);
+    cache.plain.set(inference, made);
+  }
+  mapped?.set(mappedKey, made);
   return made;
 }
 
