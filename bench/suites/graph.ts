@@ -14,7 +14,12 @@ import { loadavg } from "node:os";
 import { chromium, type Browser } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { FIVE_HUNDRED_NODES, largeReview } from "../../e2e/support/large-review";
-import { appServerUnavailable, startAppServer, type AppServer } from "../support/app-server";
+import {
+  appServerUnavailable,
+  signInThroughPage,
+  startAppServer,
+  type AppServer,
+} from "../support/app-server";
 import { median, type BenchResult } from "../types";
 
 const NAME = "graph: ~500 nodes, navigation start to first paint (Chromium)";
@@ -47,8 +52,7 @@ export async function run(): Promise<BenchResult[]> {
       baseURL: base,
       viewport: { width: 1280, height: 800 },
     });
-    const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
-    if (signIn.status() !== 204) throw new Error(`sign-in answered ${signIn.status()}`);
+    await signInThroughPage(context, token);
     const created = await context.request.post("/api/reviews", {
       data: { review: largeReview(FIVE_HUNDRED_NODES, "Bench: 500-node graph") },
       headers: { Authorization: `Bearer ${token}` },

@@ -24,7 +24,12 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
-import { appServerUnavailable, startAppServer, type AppServer } from "../support/app-server";
+import {
+  appServerUnavailable,
+  signInThroughPage,
+  startAppServer,
+  type AppServer,
+} from "../support/app-server";
 import { median, type BenchResult } from "../types";
 import { generateReview } from "./analysis";
 
@@ -150,8 +155,7 @@ export async function run(): Promise<BenchResult[]> {
       viewport: { width: 1280, height: 800 },
     });
     const headers = { Authorization: `Bearer ${token}` };
-    const signIn = await context.request.post("/api/auth/sign-in", { data: { token } });
-    if (signIn.status() !== 204) throw new Error(`sign-in answered ${signIn.status()}`);
+    await signInThroughPage(context, token);
     const review = generateReview();
     const created = await context.request.post("/api/reviews", {
       data: { review: { ...review, title: "Bench: 5,000 tools" } },

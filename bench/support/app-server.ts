@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/surface/helpers";
+import type { BrowserContext } from "@playwright/test";
 
 /** Bound on waiting for the server to answer after spawning it. */
 const SERVER_START_TIMEOUT_MS = 60_000;
@@ -87,4 +88,25 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     );
   }
   return { base, token, stop, stderrTail: () => stderr.trim().split("\n").slice(-3).join(" | ") };
+}
+
+/**
+ * Signs a browser context in as the owner does, through the sign-in page (`/sign-in#token=…`):
+ * a session cookie alone opens no page since the session's origin proof (docs/security.md), so a
+ * sign-in made with `context.request` left every page on the sign-in form and no mark was ever set.
+ */
+export async function signInThroughPage(context: BrowserContext, token: string): Promise<void> {
+  const page = await context.newPage();
+  try {
+    const answered = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === "/api/auth/sign-in" && r.request().method() === "POST",
+    );
+    await page.goto(`/sign-in?next=%2F#token=${encodeURIComponent(token)}`);
+    const res = await answered;
+    if (res.status() !== 204) throw new Error(`sign-in answered ${res.status()}`);
+    // Past the sign-in page: the proof is stored and the session worker is active.
+    await page.waitForURL((u) => u.pathname === "/");
+  } finally {
+    await page.close();
+  }
 }
