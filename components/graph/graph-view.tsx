@@ -25,6 +25,8 @@ import {
   SELF_PATH_MARK,
   type GroupKey,
 } from "./layout";
+import { shownName } from "@/lib/model/prose";
+import { SINK_GROUP_LABEL, type SinkGroupRole } from "@/lib/graph/sink-groups";
 import { measureText } from "./measure";
 import {
   controlOf,
@@ -207,6 +209,21 @@ export function AfterTheGraph({ children }: { children: ReactNode }) {
 /** An agent's name at the graph's agent font (bold 12 px), to size the agent column to it. */
 const measureAgent = (label: string) => measureText(label, 12, 600);
 
+/**
+ * The room a sink's label or a sink group's header needs at the graph's fonts (node-labels.ts):
+ * the label's inset and the node's padding, and for a group its ▸ mark and count.
+ */
+const sinkMeasure =
+  (names: GraphNames) =>
+  (label: string, group?: { serverId: string; role: SinkGroupRole; count: number }) =>
+    group
+      ? measureText(
+          `${shownName(names.server(group.serverId))} · ${SINK_GROUP_LABEL[group.role]}`,
+          11.5,
+          600,
+        ) + 66
+      : measureText(label, 12, 600) + 16;
+
 const noSubscription = () => () => {};
 /**
  * False in a server render and while hydrating one (the share view renders the graph on the
@@ -261,9 +278,10 @@ export function GraphView(props: {
     () =>
       layoutGraph(analysis, collapsed, {
         measureAgent: inBrowser ? measureAgent : undefined,
+        measureSink: inBrowser ? sinkMeasure(names) : undefined,
         groupTotals: analysis.groupTotals,
       }),
-    [analysis, collapsed, inBrowser],
+    [analysis, collapsed, inBrowser, names],
   );
   const ordered = useMemo(() => orderPaths(analysis), [analysis]);
   const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);

@@ -14,10 +14,11 @@ import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { shownName } from "@/lib/model/prose";
 import type { GraphSectionData, ToolDetail } from "@/lib/graph/section";
+import { SINK_GROUP_LABEL } from "@/lib/graph/sink-groups";
 import { trifectaLegViews, type TrifectaLegView } from "@/lib/graph/trifecta";
 import type { GraphDetails } from "./graph-view";
 import { fitText } from "./fit-text";
-import { groupCount, nodeLabels } from "./node-labels";
+import { groupCount, groupName, nodeLabels } from "./node-labels";
 import {
   neighbour,
   SELF_PATH_MARK,
@@ -199,7 +200,7 @@ function nodeLinesOf(
       ];
     }
     return [
-      `${names.server(n.group.serverId)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`,
+      `${groupName(n.group, names)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`,
       toggle,
     ];
   }
@@ -271,7 +272,8 @@ function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string 
   if (n.group) {
     const g = n.group;
     const drawn = g.count === g.total ? "" : `, ${g.count} drawn of ${g.total}`;
-    return `${visible}${groupCount(g)}: ${GROUP_MEMBERS[g.role]} of ${shownName(names.server(g.serverId))}${drawn}, ${g.collapsed ? "collapsed" : "expanded"}`;
+    const what = g.sinkRole ? ` that ${SINK_GROUP_LABEL[g.sinkRole]}` : "";
+    return `${visible}${groupCount(g)}: ${GROUP_MEMBERS[g.role]}${what} of ${shownName(names.server(g.serverId))}${drawn}, ${g.collapsed ? "collapsed" : "expanded"}`;
   }
   const node = n.node;
   if (!node) return n.label;
