@@ -552,6 +552,23 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         .attr("x", (n) => (n.group ? 16 : 8))
         .attr("y", 15)
         .text((n) => labels.get(n.key) ?? n.label);
+      // A cut label's full text as the node's title, so hovering it names it whole (the tooltip
+      // and the accessible name have it too). Only cut labels get one: a title per node of a
+      // 5,000-tool graph is thousands of elements nobody reads.
+      nodeSel.each(function (n) {
+        const shown = labels.get(n.key) ?? n.label;
+        const full = n.group ? `${groupName(n.group, names)}${groupCount(n.group)}` : n.label;
+        let title = this.querySelector<SVGTitleElement>(":scope > title");
+        if (shown === n.label || (n.group && shown === groupName(n.group, names))) {
+          title?.remove();
+          return;
+        }
+        if (!title) {
+          title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+          this.prepend(title);
+        }
+        title.textContent = full;
+      });
       nodeSel
         .select("text.meta")
         .attr("x", 5)

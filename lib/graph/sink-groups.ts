@@ -28,5 +28,4 @@ export function sinkGroupRole(sinkRoles: readonly ToolRole[]): SinkGroupRole {
  * The id of a server's sink group for one role. `#` is not allowed in a server id (lib/ids.ts), so
  * the id cannot be read two ways.
  */
-export const sinkGroupId = (serverId: string, role: SinkGroupRole): string =>
-  `${serverId}#${role}`;
+export const sinkGroupId = (serverId: string, role: SinkGroupRole): string => `${serverId}#${role}`;

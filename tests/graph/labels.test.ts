@@ -104,7 +104,6 @@ describe("labels that never repeat in a column", () => {
     expect(out.get("g1")).toBe("gitlab");
     expect(out.get("g2")).toBe("gitlab");
   });
-
 });
 
 /** A deterministic pseudo-random sequence, so every run checks the same cases. */
