@@ -117,12 +117,12 @@ test("[graph-grouped]: 26 tools: sinks grouped by role with one approval pill ea
   // One approval pill per sink group, none on top of another.
   const pills = graph.locator(`g.marker[data-control^="approval:"]`);
   await expect(pills).toHaveCount(3);
-  const boxes = (await pills.evaluateAll((els) =>
-    els.map((e) => {
+  const boxes = await pills.evaluateAll((els) =>
+    els.map((e): [number, number, number, number] => {
       const r = e.getBoundingClientRect();
       return [r.top, r.bottom, r.left, r.right];
     }),
-  )) as [number, number, number, number][];
+  );
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, b] = [boxes[i]!, boxes[j]!];
