@@ -25,7 +25,8 @@ function GroupRows(props: {
   pathRow: (p: PathView) => ReactNode;
 }) {
   const { group: g, open } = props;
-  const summary = `${g.paths.length} paths from ${g.first.head.label} to ${toolName(g.first.sink)}`;
+  // The accessible name starts with the words the button shows ("Show 4", "Hide").
+  const ends = `paths from ${g.first.head.label} to ${toolName(g.first.sink)}`;
   return (
     <Fragment>
       <tr data-path-group={g.key} className="rr-path-group-row">
@@ -44,7 +45,9 @@ function GroupRows(props: {
             type="button"
             className="btn btn-ghost small"
             aria-expanded={open}
-            aria-label={`${open ? "Hide" : "Show"} the ${summary}`}
+            aria-label={
+              open ? `Hide the ${g.paths.length} ${ends}` : `Show ${g.paths.length} ${ends}`
+            }
             onClick={() => props.onToggle(!open)}
           >
             {open ? "Hide" : `Show ${g.paths.length}`}
