@@ -55,7 +55,6 @@ function toolListSummary(analysis: ReviewGraph): string {
   return parts.length > 0 ? `tools: ${parts.join(", ")}` : "no servers";
 }
 
-
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 }
