@@ -6,8 +6,11 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import {
+  useCallback,
   useDeferredValue,
+  useEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
   type KeyboardEvent,
@@ -25,6 +28,8 @@ import {
   SELF_PATH_MARK,
   type GroupKey,
 } from "./layout";
+import { shownName } from "@/lib/model/prose";
+import { SINK_GROUP_LABEL, type SinkGroupRole } from "@/lib/graph/sink-groups";
 import { measureText } from "./measure";
 import {
   controlOf,
@@ -37,6 +42,7 @@ import {
   toolName,
   type GraphNames,
 } from "./view-model";
+import { groupPaths, PATH_GROUPS_ABOVE, type PathGroup } from "@/lib/graph/path-groups";
 import { PathsTable } from "./paths-table";
 import { TrifectaLegs } from "./trifecta-legs";
 import "./graph.css";
@@ -207,6 +213,21 @@ export function AfterTheGraph({ children }: { children: ReactNode }) {
 /** An agent's name at the graph's agent font (bold 12 px), to size the agent column to it. */
 const measureAgent = (label: string) => measureText(label, 12, 600);
 
+/**
+ * The room a sink's label or a sink group's header needs at the graph's fonts (node-labels.ts):
+ * the label's inset and the node's padding, and for a group its ▸ mark and count.
+ */
+const sinkMeasure =
+  (names: GraphNames) =>
+  (label: string, group?: { serverId: string; role: SinkGroupRole; count: number }) =>
+    group
+      ? measureText(
+          `${shownName(names.server(group.serverId))} · ${SINK_GROUP_LABEL[group.role]}`,
+          11.5,
+          600,
+        ) + 66
+      : measureText(label, 12, 600) + 16;
+
 const noSubscription = () => () => {};
 /**
  * False in a server render and while hydrating one (the share view renders the graph on the
@@ -261,11 +282,47 @@ export function GraphView(props: {
     () =>
       layoutGraph(analysis, collapsed, {
         measureAgent: inBrowser ? measureAgent : undefined,
+        measureSink: inBrowser ? sinkMeasure(names) : undefined,
         groupTotals: analysis.groupTotals,
       }),
-    [analysis, collapsed, inBrowser],
+    [analysis, collapsed, inBrowser, names],
   );
   const ordered = useMemo(() => orderPaths(analysis), [analysis]);
+
+  // What of the graph its box hides, below and to the right: a visible cue says so while there
+  // is any (a clipped sinks column read as the whole graph). Measured after each layout and scroll.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // Whether anything is hidden, not by how much: a state that changed with every scrolled pixel
+  // would render the whole section on each scroll event.
+  const [overflow, setOverflow] = useState({ below: false, right: false, sinksBelow: 0 });
+  const measureOverflow = useCallback(() => {
+    const box = scrollRef.current;
+    if (!box) return;
+    const below = box.scrollHeight - box.clientHeight - box.scrollTop > 2;
+    const right = box.scrollWidth - box.clientWidth - box.scrollLeft > 2;
+    // Rows of the canvas under the box's bottom edge (the column header sits above the canvas).
+    const header = box.scrollHeight - layout.height;
+    const bottom = box.scrollTop + box.clientHeight - header;
+    let sinksBelow = 0;
+    if (below)
+      for (const key of layout.columns[4] ?? []) {
+        const n = layout.byKey.get(key);
+        if (n && n.y + n.h > bottom) sinksBelow += n.group?.collapsed ? n.group.count : 1;
+      }
+    setOverflow((prev) =>
+      prev.below === below && prev.right === right && prev.sinksBelow === sinksBelow
+        ? prev
+        : { below, right, sinksBelow },
+    );
+  }, [layout]);
+  useEffect(() => {
+    measureOverflow();
+    const box = scrollRef.current;
+    if (!box || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measureOverflow);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [measureOverflow]);
   const selfTools = useMemo(() => selfPaths(analysis).byAgent, [analysis]);
   const path = selectedPath
     ? (analysis.paths.listed.find((p) => p.id === selectedPath) ?? null)
@@ -331,6 +388,21 @@ export function GraphView(props: {
   const groups = useMemo(() => allGroups(analysis), [analysis]);
 
   const shown = showAllPaths ? crossPaths : crossPaths.slice(0, PATH_BUTTONS_SHOWN);
+  // Many paths are listed by head source × sink, each group opened on demand (lib/graph/path-groups.ts).
+  const grouped = crossPaths.length > PATH_GROUPS_ABOVE;
+  const pathGroups = useMemo(() => (grouped ? groupPaths(crossPaths) : []), [grouped, crossPaths]);
+  const shownGroups = showAllPaths ? pathGroups : pathGroups.slice(0, PATH_BUTTONS_SHOWN);
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
+  // The group of the selected path is open, so the selection is always in view in the list.
+  const isOpen = (g: PathGroup<PathView>) =>
+    openGroups.has(g.key) || (selectedPath !== null && g.paths.some((p) => p.id === selectedPath));
+  const toggleGroupOpen = (key: string, open: boolean) =>
+    setOpenGroups((prev) => {
+      const next = new Set(prev);
+      if (open) next.add(key);
+      else next.delete(key);
+      return next;
+    });
   const showWhole = (next: boolean) => {
     onWholeChange(next);
     setResetOnArrival(true);
@@ -343,7 +415,9 @@ export function GraphView(props: {
   const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
     const buttons = [
-      ...event.currentTarget.querySelectorAll<HTMLButtonElement>("button.rr-path-btn"),
+      ...event.currentTarget.querySelectorAll<HTMLButtonElement>(
+        "button.rr-path-btn, button.rr-path-group",
+      ),
     ];
     const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
     const next = buttons[i + (event.key === "ArrowDown" ? 1 : -1)];
@@ -353,6 +427,24 @@ export function GraphView(props: {
     }
   };
   const selectedNodeLabel = selectedNode ? layout.byKey.get(selectedNode)?.label : null;
+  const pathButton = (p: PathView) => (
+    <button
+      type="button"
+      className="rr-path-btn"
+      aria-pressed={selectedPath === p.id}
+      data-path-id={p.id}
+      onClick={() => selectPath(selectedPath === p.id ? null : p.id)}
+    >
+      <span className="hops">
+        {p.head.label} → <code>{toolName(p.returningTool)}</code> → {names.agent(p.agentId)} →{" "}
+        <code>{toolName(p.sink)}</code>
+      </span>
+      <br />
+      <span className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}>
+        writers: {p.head.boundLabel}
+      </span>
+    </button>
+  );
 
   return (
     <div className="stack">
@@ -411,27 +503,48 @@ export function GraphView(props: {
         edges), Enter to select a node or open a server group, Escape to clear. Hover or focus a
         node or a control for what it stops and what it leaves.
       </p>
-      <div className="rr-graph-scroll" data-testid="graph-scroll">
-        <div className="rr-graph-cols" style={{ width: layout.width }} aria-hidden="true">
-          {COLUMNS.map((c, i) => (
-            <span key={c.id} style={{ left: layout.columnXs[i] }}>
-              {c.label}
-            </span>
-          ))}
+      <div className="rr-graph-frame">
+        <div
+          className="rr-graph-scroll"
+          data-testid="graph-scroll"
+          ref={scrollRef}
+          onScroll={measureOverflow}
+        >
+          <div className="rr-graph-cols" style={{ width: layout.width }} aria-hidden="true">
+            {COLUMNS.map((c, i) => (
+              <span key={c.id} style={{ left: layout.columnXs[i] }}>
+                {c.label}
+              </span>
+            ))}
+          </div>
+          <SourceSinkGraph
+            analysis={analysis}
+            layout={layout}
+            highlight={highlight}
+            selectedKey={selectedNode}
+            onSelectNode={(key) => {
+              setSelectedNode(key);
+              selectPath(null);
+            }}
+            onToggleGroup={toggleGroup}
+            names={names}
+            details={details}
+          />
         </div>
-        <SourceSinkGraph
-          analysis={analysis}
-          layout={layout}
-          highlight={highlight}
-          selectedKey={selectedNode}
-          onSelectNode={(key) => {
-            setSelectedNode(key);
-            selectPath(null);
-          }}
-          onToggleGroup={toggleGroup}
-          names={names}
-          details={details}
-        />
+        {overflow.below && (
+          <div className="rr-scroll-cue below" data-testid="graph-scroll-cue">
+            ↓{" "}
+            {overflow.sinksBelow > 0
+              ? `${overflow.sinksBelow} more sink${overflow.sinksBelow === 1 ? "" : "s"} below`
+              : "More below"}
+            : scroll the graph
+          </div>
+        )}
+        {overflow.right && !overflow.below && (
+          <div className="rr-scroll-cue right" data-testid="graph-scroll-cue">
+            More to the right: scroll the graph →
+          </div>
+        )}
       </div>
       <TrifectaLegs agents={analysis.agents} agentName={names.agent} />
 
@@ -466,28 +579,41 @@ export function GraphView(props: {
                 aria-labelledby="path-list-heading"
                 onKeyDown={onListKey}
               >
-                {shown.map((p) => (
-                  <li key={p.id}>
-                    <button
-                      type="button"
-                      className="rr-path-btn"
-                      aria-pressed={selectedPath === p.id}
-                      data-path-id={p.id}
-                      onClick={() => selectPath(selectedPath === p.id ? null : p.id)}
-                    >
-                      <span className="hops">
-                        {p.head.label} → <code>{toolName(p.returningTool)}</code> →{" "}
-                        {names.agent(p.agentId)} → <code>{toolName(p.sink)}</code>
-                      </span>
-                      <br />
-                      <span
-                        className={`bound${p.head.bound && p.head.bound.kind !== "counted" ? " open" : ""}`}
-                      >
-                        writers: {p.head.boundLabel}
-                      </span>
-                    </button>
-                  </li>
-                ))}
+                {grouped
+                  ? shownGroups.map((g) =>
+                      g.paths.length === 1 ? (
+                        <li key={g.key}>{pathButton(g.first)}</li>
+                      ) : (
+                        <li key={g.key} className="rr-path-group-item">
+                          <button
+                            type="button"
+                            className="rr-path-group"
+                            aria-expanded={isOpen(g)}
+                            data-path-group={g.key}
+                            onClick={() => toggleGroupOpen(g.key, !isOpen(g))}
+                          >
+                            <span className="hops">
+                              {isOpen(g) ? "▾" : "▸"} {g.first.head.label} → … →{" "}
+                              <code>{toolName(g.first.sink)}</code>
+                            </span>
+                            <br />
+                            <span className="small">
+                              {g.paths.length} paths through {g.returningTools.length} returning
+                              tool{g.returningTools.length === 1 ? "" : "s"} in{" "}
+                              {g.agents.map((a) => names.agent(a)).join(", ")}
+                            </span>
+                          </button>
+                          {isOpen(g) && (
+                            <ul className="rr-path-list rr-path-sublist">
+                              {g.paths.map((p) => (
+                                <li key={p.id}>{pathButton(p)}</li>
+                              ))}
+                            </ul>
+                          )}
+                        </li>
+                      ),
+                    )
+                  : shown.map((p) => <li key={p.id}>{pathButton(p)}</li>)}
                 {selfRows.map((r) => (
                   <li key={`self:${r.agentId}`}>
                     <button
@@ -517,11 +643,11 @@ export function GraphView(props: {
                 ))}
               </ul>
             )}
-            {crossPaths.length > PATH_BUTTONS_SHOWN && (
+            {(grouped ? pathGroups.length : crossPaths.length) > PATH_BUTTONS_SHOWN && (
               <button type="button" className="btn" onClick={() => setShowAllPaths((v) => !v)}>
                 {showAllPaths
                   ? `Show the first ${PATH_BUTTONS_SHOWN}`
-                  : `Show all ${crossPaths.length}`}
+                  : `Show all ${grouped ? `${pathGroups.length} groups` : crossPaths.length}`}
               </button>
             )}
           </div>

@@ -10,6 +10,12 @@
 import type { Analysis, GraphEdge, GraphNode } from "@/lib/analysis/analyze";
 import { splitToolKey, type EdgeId, type NodeId } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
+import {
+  SINK_GROUP_ROLES,
+  sinkGroupId,
+  sinkGroupRole,
+  type SinkGroupRole,
+} from "@/lib/graph/sink-groups";
 import { selfPaths } from "./view-model";
 
 export const COLUMNS = [
@@ -25,6 +31,8 @@ export type ColumnIndex = 0 | 1 | 2 | 3 | 4;
 export const COLUMN_GAPS = [52, 52, 52, 84] as const;
 /** The agent column grows to fit its longest name up to this width, so an agent's name is not cut while there is room. */
 export const AGENT_COLUMN_MAX = 280;
+/** The sinks column grows to fit its longest label (a sink, or a group's name and count) up to this width. */
+export const SINK_COLUMN_MAX = 260;
 /** Room beside an agent's name inside its node (the label's inset and the session boundary). */
 const AGENT_LABEL_PAD = 16;
 /** Drawn before the sink label of a tool on a self-path. */
@@ -66,6 +74,8 @@ export type LayoutNode = {
     count: number;
     total: number;
     collapsed: boolean;
+    /** A sink group's role: the sinks of a server are grouped by what they do (lib/graph/sink-groups.ts). */
+    sinkRole?: SinkGroupRole;
   } | null;
   onPath: boolean;
   /** A sink whose tool is also a returning tool on a path in a session holding it: its own output reaches it (drawn with SELF_PATH_MARK). */
@@ -81,6 +91,7 @@ export type GroupBox = {
   w: number;
   h: number;
   collapsed: boolean;
+  sinkRole?: SinkGroupRole;
 };
 
 /** The key of the visible edge between two visible nodes. */
@@ -119,6 +130,14 @@ export type LayoutOptions = {
   only?: ReadonlySet<NodeId>;
   /** The width of an agent's label as drawn; the agent column grows to the widest, up to AGENT_COLUMN_MAX. */
   measureAgent?: (label: string) => number;
+  /**
+   * The room a sink's label needs (its text and the node's insets), or a sink group's header given
+   * its server id, role and member count; the sinks column grows to the widest, up to SINK_COLUMN_MAX.
+   */
+  measureSink?: (
+    label: string,
+    group?: { serverId: string; role: SinkGroupRole; count: number },
+  ) => number;
   /** Members of each group in the whole graph, when `full` holds only part of it (the server's default view). */
   groupTotals?: Readonly<Record<string, number>>;
 };
@@ -140,9 +159,10 @@ const COLUMN_OF: Record<GraphNode["kind"], ColumnIndex> = {
   sink: 4,
 };
 
-/** The group a node belongs to, if any: its server's tools, sinks or unmapped heads. */
-function groupOf(n: GraphNode): GroupKey | null {
-  if (n.kind === "returning" || n.kind === "sink") return groupKey(n.kind, n.group);
+/** The group a node belongs to, if any: its server's tools, its server's sinks of one role, or its server's unmapped heads. */
+export function groupOf(n: GraphNode): GroupKey | null {
+  if (n.kind === "sink") return groupKey("sink", sinkGroupId(n.group, sinkGroupRole(n.sinkRoles)));
+  if (n.kind === "returning") return groupKey(n.kind, n.group);
   if (n.kind === "source" && n.head.kind === "unmapped")
     return groupKey("unmapped", splitToolKey(n.head.tool).serverId);
   return null;
@@ -198,7 +218,7 @@ export function layoutGraph(
   collapsed: ReadonlySet<string>,
   options: LayoutOptions = {},
 ): GraphLayout {
-  const { serverOrder, only, measureAgent, groupTotals } = options;
+  const { serverOrder, only, measureAgent, measureSink, groupTotals } = options;
   const analysis = only
     ? {
         ...full,
@@ -311,11 +331,39 @@ export function layoutGraph(
     }
     return [...byServer].sort(([a], [b]) => serverRank(a) - serverRank(b) || (a < b ? -1 : 1));
   };
+  /** Sinks grouped by server, then by role, most severe first. */
+  const sinkGroups = (): [string, SinkGroupRole, GraphNode[]][] =>
+    grouped("sink").flatMap(([serverId, members]) => {
+      const byRole = new Map<SinkGroupRole, GraphNode[]>();
+      for (const m of members)
+        if (m.kind === "sink") appendTo(byRole, sinkGroupRole(m.sinkRoles), m);
+      return SINK_GROUP_ROLES.flatMap((role) => {
+        const list = byRole.get(role);
+        return list ? [[serverId, role, list] as [string, SinkGroupRole, GraphNode[]]] : [];
+      });
+    });
+  const sinkGrouping = sinkGroups();
+  if (measureSink) {
+    let widest = 0;
+    for (const [serverId, role, members] of sinkGrouping) {
+      widest = Math.max(widest, measureSink("", { serverId, role, count: members.length }));
+      // A collapsed group draws none of its members.
+      if (collapsed.has(groupKey("sink", sinkGroupId(serverId, role)))) continue;
+      for (const m of members) widest = Math.max(widest, measureSink(shownName(m.label)));
+    }
+    widths[4] = Math.min(SINK_COLUMN_MAX, Math.max(widths[4]!, Math.ceil(widest)));
+  }
   const groupHeight = (count: number, isCollapsed: boolean) =>
     (isCollapsed ? ROW : ROW * (count + 1)) + 8;
 
-  const placeGroup = (role: GroupRole, serverId: string, members: GraphNode[], top: number) => {
-    const key = groupKey(role, serverId);
+  const placeGroup = (
+    role: GroupRole,
+    serverId: string,
+    members: GraphNode[],
+    top: number,
+    sinkRole?: SinkGroupRole,
+  ) => {
+    const key = groupKey(role, sinkRole ? sinkGroupId(serverId, sinkRole) : serverId);
     const isCollapsed = collapsed.has(key);
     const column: ColumnIndex = role === "returning" ? 2 : 4;
     const x = xs[column]!;
@@ -330,6 +378,7 @@ export function layoutGraph(
       w: w + 8,
       h: height - 6,
       collapsed: isCollapsed,
+      ...(sinkRole ? { sinkRole } : {}),
     });
     nodes.push({
       key,
@@ -348,6 +397,7 @@ export function layoutGraph(
         count: members.length,
         total: totals.get(key) ?? members.length,
         collapsed: isCollapsed,
+        ...(sinkRole ? { sinkRole } : {}),
       },
       onPath: members.some((m) => onPathNodes.has(m.id)),
       selfPath: false,
@@ -492,16 +542,18 @@ export function layoutGraph(
   );
 
   // Sink groups at the barycentre of the agents holding their members.
-  const sinkGroups = grouped("sink");
   stackByDesire(
-    sinkGroups.map(([serverId, members]) => ({
+    sinkGrouping.map(([serverId, role, members]) => ({
       keys: members.map((m) => m.id),
-      height: groupHeight(members.length, collapsed.has(groupKey("sink", serverId))),
+      height: groupHeight(
+        members.length,
+        collapsed.has(groupKey("sink", sinkGroupId(serverId, role))),
+      ),
       desired: mean(
         members.flatMap((m) => (intoSink.get(m.id) ?? []).map(centreOf)),
         PAD_TOP,
       ),
-      place: (top: number) => placeGroup("sink", serverId, members, top),
+      place: (top: number) => placeGroup("sink", serverId, members, top, role),
     })),
     PAD_TOP,
   );

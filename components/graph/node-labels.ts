@@ -4,6 +4,7 @@
  * `measure` (a canvas in the browser, see measure.ts; any function in a test).
  */
 import type { GraphSectionData } from "@/lib/graph/section";
+import { SINK_GROUP_LABEL } from "@/lib/graph/sink-groups";
 import { splitToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import { distinctLabels, type LabelRequest } from "./labels";
@@ -24,6 +25,12 @@ export const fontKey = (size: number, weight: number) => `${weight} ${size}`;
 export function groupCount(g: NonNullable<LayoutNode["group"]>): string {
   const plural = g.total === 1 || g.role === "unmapped" ? "" : "s";
   return `  ${g.count === g.total ? g.count : `${g.count} of ${g.total}`} ${GROUP_COUNT_NOUN[g.role]}${plural}`;
+}
+
+/** A group's name: its server's, and for a sink group what its sinks do ("GitHub · writes"). */
+export function groupName(g: NonNullable<LayoutNode["group"]>, names: GraphNames): string {
+  const server = shownName(names.server(g.serverId));
+  return g.sinkRole ? `${server} · ${SINK_GROUP_LABEL[g.sinkRole]}` : server;
 }
 
 /** A node's label with what tells it apart from a node of the same label: its server, its source, its tool. */
@@ -65,7 +72,7 @@ export function nodeLabels(
 ): Map<string, string> {
   const requests: LabelRequest[] = layout.nodes.map((n) => {
     if (n.group) {
-      const name = shownName(names.server(n.group.serverId));
+      const name = groupName(n.group, names);
       return {
         key: n.key,
         column: n.column,

@@ -8,7 +8,14 @@
  */
 import type { GraphSectionData } from "@/lib/graph/section";
 import type { ControlStatus } from "@/lib/controls/types";
-import { groupKey, NODE_H, visibleEdgeKey, type GraphLayout, type LayoutEdge } from "./layout";
+import {
+  groupKey,
+  groupOf,
+  NODE_H,
+  visibleEdgeKey,
+  type GraphLayout,
+  type LayoutEdge,
+} from "./layout";
 import {
   controlRows,
   controlTooltip,
@@ -85,6 +92,17 @@ export function placeControls(
   const rows = controlRows(analysis);
   const serverPills = new Map<string, number>();
   const placedSessions = new Set<string>();
+  const placedSinkPills = new Set<string>();
+  const sinkPillsAt = new Map<string, number>();
+  /** The sink group box a visible sink node is drawn in (a collapsed group's node is its own group). */
+  const groupBoxes = new Map(layout.groups.map((g) => [g.key as string, g]));
+  const sinkGroupOfNode = new Map<string, (typeof layout.groups)[number]>();
+  for (const n of layout.nodes) {
+    if (n.kind !== "sink" || n.node?.kind !== "sink") continue;
+    const g = groupBoxes.get(groupOf(n.node) ?? "");
+    if (g) sinkGroupOfNode.set(n.key, g);
+  }
+  const groupOfSink = (key: string) => groupBoxes.get(key) ?? sinkGroupOfNode.get(key) ?? null;
   const describe = (row: ControlRow) => controlTooltip(row, scopeName(row.scope, names));
 
   for (const row of rows) {
@@ -111,27 +129,35 @@ export function placeControls(
       const agentId = row.scope.kind === "agent" ? row.scope.agentId : null;
       if (!agentId) continue;
       const from = layout.rep.get(`agent:${agentId}` as never);
-      // One marker per visible agent → sink edge: the sinks of a collapsed group share one edge.
-      const marked = new Set<string>();
+      if (!from) continue;
+      // One pill per sink group the control covers calls into, beside the group on the agent's
+      // side: a pill on every agent → sink edge stacked twelve on each other where a 26-tool
+      // server's sink edges meet. The group's sinks carry the control's lines in their tooltips.
+      const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
       for (const sink of row.attachesTo) {
         const to = layout.rep.get(sink);
-        const edge = from && to ? edgeByKey.get(visibleEdgeKey(from, to)) : undefined;
-        if (!edge || !to || marked.has(edge.key)) continue;
-        const c = curve(edge, layout);
-        if (!c) continue;
-        marked.add(edge.key);
-        const label = `${row.controlId} ${STATUS_MARK[row.status]}`;
-        const [x, y] = c.at(0.5);
+        const edge = to ? edgeByKey.get(visibleEdgeKey(from, to)) : undefined;
+        if (!edge || !to) continue;
+        note(to, row.key, describe(row));
+        const group = groupOfSink(to);
+        const anchor = group ?? layout.byKey.get(to);
+        if (!anchor) continue;
+        const anchorKey = group ? group.key : to;
+        const markerKey = `${row.key}:${anchorKey}`;
+        if (placedSinkPills.has(markerKey)) continue;
+        placedSinkPills.add(markerKey);
+        // Pills of several agents on one group stack down its left side.
+        const nth = sinkPillsAt.get(anchorKey) ?? 0;
+        sinkPillsAt.set(anchorKey, nth + 1);
         markers.push({
-          key: `${row.key}:${to}`,
-          x: x - pillWidth(label) / 2,
-          y: y - PILL_H / 2,
+          key: markerKey,
+          x: anchor.x - pillWidth(label) - 6,
+          y: anchor.y + 4 + nth * (PILL_H + 3),
           label,
           status: row.status,
           tooltip: describe(row),
           cut: false,
         });
-        note(to, row.key, describe(row));
       }
     } else if (drawnOn === "agent_sessions") {
       // One mark per agent session, from the control's own per-agent verdicts (once per control,

@@ -14,10 +14,11 @@ import { select } from "d3-selection";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { shownName } from "@/lib/model/prose";
 import type { GraphSectionData, ToolDetail } from "@/lib/graph/section";
+import { SINK_GROUP_LABEL } from "@/lib/graph/sink-groups";
 import { trifectaLegViews, type TrifectaLegView } from "@/lib/graph/trifecta";
 import type { GraphDetails } from "./graph-view";
 import { fitText } from "./fit-text";
-import { groupCount, nodeLabels } from "./node-labels";
+import { groupCount, groupName, nodeLabels } from "./node-labels";
 import {
   neighbour,
   SELF_PATH_MARK,
@@ -199,7 +200,7 @@ function nodeLinesOf(
       ];
     }
     return [
-      `${names.server(n.group.serverId)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`,
+      `${groupName(n.group, names)}: ${n.group.count} ${GROUP_MEMBERS[n.group.role]}`,
       toggle,
     ];
   }
@@ -285,7 +286,8 @@ function ariaLabelOf(n: LayoutNode, names: GraphNames, visible: string): string 
   if (n.group) {
     const g = n.group;
     const drawn = g.count === g.total ? "" : `, ${g.count} drawn of ${g.total}`;
-    return `${visible}${groupCount(g)}: ${GROUP_MEMBERS[g.role]} of ${shownName(names.server(g.serverId))}${drawn}, ${g.collapsed ? "collapsed" : "expanded"}`;
+    const what = g.sinkRole ? ` that ${SINK_GROUP_LABEL[g.sinkRole]}` : "";
+    return `${visible}${groupCount(g)}: ${GROUP_MEMBERS[g.role]}${what} of ${shownName(names.server(g.serverId))}${drawn}, ${g.collapsed ? "collapsed" : "expanded"}`;
   }
   const node = n.node;
   if (!node) return n.label;
@@ -567,6 +569,23 @@ export default function SourceSinkGraph(props: SourceSinkGraphProps) {
         .text(
           (n) => (labels.get(n.key) ?? n.label) + (isAppOnlyNode(n) ? ` ${APP_ONLY_MARK}` : ""),
         );
+      // A cut label's full text as the node's title, so hovering it names it whole (the tooltip
+      // and the accessible name have it too). Only cut labels get one: a title per node of a
+      // 5,000-tool graph is thousands of elements nobody reads.
+      nodeSel.each(function (n) {
+        const shown = labels.get(n.key) ?? n.label;
+        const full = n.group ? `${groupName(n.group, names)}${groupCount(n.group)}` : n.label;
+        let title = this.querySelector<SVGTitleElement>(":scope > title");
+        if (shown === n.label || (n.group && shown === groupName(n.group, names))) {
+          title?.remove();
+          return;
+        }
+        if (!title) {
+          title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+          this.prepend(title);
+        }
+        title.textContent = full;
+      });
       nodeSel
         .select("text.meta")
         .attr("x", 5)

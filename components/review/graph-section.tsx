@@ -21,7 +21,8 @@ import { NoPathsCallout, ResidueCallout } from "@/components/graph/analysis-call
 import { ControlsTable } from "@/components/graph/controls-table";
 import { preloadSourceSinkGraph } from "@/components/graph/graph";
 import { AfterTheGraph, GraphView, type GraphDetails } from "@/components/graph/graph-view";
-import { toolName, type GraphNames } from "@/components/graph/view-model";
+import { AgentSessionsTable } from "@/components/graph/agent-sessions-table";
+import type { GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { GraphAgent } from "@/lib/graph/section";
 import { toolKey } from "@/lib/model/ids";
@@ -53,8 +54,6 @@ function toolListSummary(analysis: ReviewGraph): string {
   ].filter(Boolean);
   return parts.length > 0 ? `tools: ${parts.join(", ")}` : "no servers";
 }
-
-const legText = (name: string, leg: { present: boolean }) => `${name} ${leg.present ? "✓" : "✕"}`;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
@@ -174,165 +173,78 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
           No agent is registered. Add one in Agents &amp; tool sets.
         </p>
       ) : (
-        <div style={{ overflowX: "auto" }}>
-          <table className="data rr-verdicts" data-testid="agent-verdicts">
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Paths</th>
-                <th scope="col">Holds both</th>
-                <th scope="col">Lethal trifecta</th>
-                <th scope="col">Rule of Two</th>
-                <th scope="col">Separation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {analysis.agents.map((a) => {
-                const plan =
-                  analysis.controls.separation.agents.find((s) => s.agentId === a.agentId)?.split ??
-                  null;
-                const deployWord = plan?.deploy.name.endsWith("(deploy)") ? "deploy" : "actions";
-                return (
-                  <tr key={a.agentId} data-agent-id={a.agentId}>
-                    <td>
-                      <strong>{a.name}</strong>
-                      <div className="small muted">{a.toolCount} tools in the session</div>
-                    </td>
-                    <td className="num">{a.pathCount}</td>
-                    <td>
-                      {a.holdsBoth ? (
-                        <span className="badge badge-danger">yes</span>
-                      ) : (
-                        <span className="badge badge-ok">no</span>
-                      )}
-                      <div className="legs muted">
-                        returning: {a.returningTools.map(toolName).join(", ") || "none"}; sinks:{" "}
-                        {a.sinkTools.map(toolName).join(", ") || "none"}
-                      </div>
-                    </td>
-                    <td>
-                      {a.trifecta.met ? (
-                        <span className="badge badge-danger">met</span>
-                      ) : (
-                        <span className="badge badge-ok">not met</span>
-                      )}
-                      <div className="legs muted">
-                        {[
-                          legText("untrusted input", a.trifecta.untrustedInput),
-                          legText("private data", a.trifecta.privateData),
-                          legText("outbound", a.trifecta.outboundCommunication),
-                        ].join(" · ")}
-                      </div>
-                    </td>
-                    <td>
-                      <span
-                        className={`badge ${a.ruleOfTwo.violated ? "badge-danger" : "badge-ok"}`}
-                      >
-                        {a.ruleOfTwo.count} of 4{a.ruleOfTwo.violated ? ", broken" : ""}
+        <AgentSessionsTable
+          agents={analysis.agents}
+          separation={analysis.controls.separation}
+          renderSplit={(a, plan) => {
+            const deployWord = plan.deploy.name.endsWith("(deploy)") ? "deploy" : "actions";
+            return (
+              <>
+                {preview?.agentId === a.agentId ? (
+                  <form
+                    className="stack"
+                    style={{ gap: "0.35rem" }}
+                    aria-label={`Split ${a.name}`}
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void split(a, preview); // outcome shown in the message below
+                    }}
+                  >
+                    <label className="field">
+                      <span className="label-text">Reference agent&apos;s name</span>
+                      <input
+                        value={preview.reference}
+                        maxLength={200}
+                        onChange={(e) => setPreview({ ...preview, reference: e.target.value })}
+                      />
+                    </label>
+                    <label className="field">
+                      <span className="label-text">
+                        {deployWord === "deploy" ? "Deploy" : "Actions"} agent&apos;s name
                       </span>
-                      <div className="legs muted">
-                        {[
-                          legText("untrusted input", a.ruleOfTwo.untrustedInput),
-                          legText("sensitive data or systems", a.ruleOfTwo.sensitiveDataOrSystems),
-                          legText("state change", a.ruleOfTwo.stateChange),
-                          legText("outbound", a.ruleOfTwo.outboundCommunication),
-                        ].join(" · ")}
-                      </div>
-                    </td>
-                    <td style={{ minWidth: "16rem" }}>
-                      {plan ? (
-                        <div className="stack" style={{ gap: "0.35rem" }}>
-                          {preview?.agentId === a.agentId ? (
-                            <form
-                              className="stack"
-                              style={{ gap: "0.35rem" }}
-                              aria-label={`Split ${a.name}`}
-                              onSubmit={(e) => {
-                                e.preventDefault();
-                                void split(a, preview); // outcome shown in the message below
-                              }}
-                            >
-                              <label className="field">
-                                <span className="label-text">Reference agent&apos;s name</span>
-                                <input
-                                  value={preview.reference}
-                                  maxLength={200}
-                                  onChange={(e) =>
-                                    setPreview({ ...preview, reference: e.target.value })
-                                  }
-                                />
-                              </label>
-                              <label className="field">
-                                <span className="label-text">
-                                  {deployWord === "deploy" ? "Deploy" : "Actions"} agent&apos;s name
-                                </span>
-                                <input
-                                  value={preview.deploy}
-                                  maxLength={200}
-                                  onChange={(e) =>
-                                    setPreview({ ...preview, deploy: e.target.value })
-                                  }
-                                />
-                              </label>
-                              <div className="row">
-                                <button
-                                  type="submit"
-                                  className="btn btn-primary"
-                                  disabled={editor.isSaving || splitting}
-                                >
-                                  Apply the split
-                                </button>
-                                <button
-                                  type="button"
-                                  className="btn btn-ghost"
-                                  onClick={() => setPreview(null)}
-                                >
-                                  Cancel
-                                </button>
-                              </div>
-                            </form>
-                          ) : (
-                            <button
-                              type="button"
-                              className="btn btn-primary"
-                              onClick={() =>
-                                setPreview({
-                                  agentId: a.agentId,
-                                  reference: plan.reference.name,
-                                  deploy: plan.deploy.name,
-                                })
-                              }
-                              disabled={editor.isSaving || splitting}
-                            >
-                              Split {a.name} into a reference agent and a {deployWord} agent…
-                            </button>
-                          )}
-                          <span className="small muted">
-                            {plan.reference.name} keeps{" "}
-                            {plan.reference.tools.map(toolName).join(", ") || "nothing"};{" "}
-                            {plan.deploy.name} gets{" "}
-                            {plan.deploy.tools.map(toolName).join(", ") || "nothing"}.{" "}
-                            {plan.handoff.carries}.
-                            {plan.removed.length > 0 &&
-                              ` Removed from both: ${plan.removed.map((r) => toolName(r.tool)).join(", ")} (${plan.removed[0]?.reason}).`}
-                          </span>
-                        </div>
-                      ) : a.returningTools.length > 0 ? (
-                        <span className="small">
-                          Cuts the path here: no sensitive sink in this session.
-                        </span>
-                      ) : (
-                        <span className="small muted">
-                          No tool returning untrusted text in this session.
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                      <input
+                        value={preview.deploy}
+                        maxLength={200}
+                        onChange={(e) => setPreview({ ...preview, deploy: e.target.value })}
+                      />
+                    </label>
+                    <div className="row">
+                      <button
+                        type="submit"
+                        className="btn btn-primary"
+                        disabled={editor.isSaving || splitting}
+                      >
+                        Apply the split
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-ghost"
+                        onClick={() => setPreview(null)}
+                      >
+                        Cancel
+                      </button>
+                    </div>
+                  </form>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn-primary"
+                    onClick={() =>
+                      setPreview({
+                        agentId: a.agentId,
+                        reference: plan.reference.name,
+                        deploy: plan.deploy.name,
+                      })
+                    }
+                    disabled={editor.isSaving || splitting}
+                  >
+                    Split {a.name} into a reference agent and a {deployWord} agent…
+                  </button>
+                )}
+              </>
+            );
+          }}
+        />
       )}
       {message && (
         <div

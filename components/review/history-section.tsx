@@ -206,7 +206,7 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
                 <th scope="col">Revision</th>
                 <th scope="col">Saved</th>
                 <th scope="col">By</th>
-                <th scope="col">Title</th>
+                <th scope="col">What changed</th>
               </tr>
             </thead>
             <tbody>
@@ -215,7 +215,9 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
                   <td className="num">{r.revision}</td>
                   <td className="muted">{dateFormat.format(new Date(r.createdAt))}</td>
                   <td>{r.author}</td>
-                  <td>{r.title}</td>
+                  <td data-testid={`revision-${r.revision}-change`}>
+                    {r.change ?? <span className="muted">{r.title}</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

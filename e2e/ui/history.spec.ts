@@ -19,9 +19,34 @@ test("[history]: every save is listed with who and when, and any two revisions a
   });
   expect(saved.status()).toBe(200);
 
+  const renamed = (await saved.json()) as { revision: number };
+  const agentRenamed = await page.request.put(`/api/reviews/${created.id}`, {
+    headers: bearer,
+    data: {
+      baseRevision: renamed.revision,
+      review: {
+        ...created.review,
+        title: "renamed for history",
+        agents: (created.review.agents as { id: string; name: string }[]).map((a) =>
+          a.id === "on-call" ? { ...a, name: "on-call (renamed)" } : a,
+        ),
+      },
+    },
+  });
+  expect(agentRenamed.status()).toBe(200);
+
   await page.goto(`/reviews/${created.id}?section=history`);
   await expect(page.getByTestId("revision-1")).toBeVisible();
-  await expect(page.getByTestId("revision-2")).toContainText("renamed for history");
+  // Each revision says in one line what it changed, with names.
+  await expect(page.getByTestId("revision-1-change")).toHaveText("created the review");
+  await expect(page.getByTestId("revision-2-change")).toHaveText(
+    "retitled the review renamed for history",
+  );
+  await expect(page.getByTestId("revision-3-change")).toHaveText(
+    "renamed agent on-call agent to on-call (renamed)",
+  );
+  await page.getByLabel("Compare revision").selectOption("1");
+  await page.getByLabel("with revision").selectOption("2");
   // What changed, item by item; Monaco is not loaded until an item is opened.
   const changes = page.getByTestId("revision-changes");
   await expect(page.getByTestId("revision-summary")).toContainText("review: 1 changed");

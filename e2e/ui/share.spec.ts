@@ -113,6 +113,13 @@ test("[share]: a link opens a read-only view in a fresh context that cannot edit
     );
     await expect(view.getByTestId("paths-table")).toContainText("trigger_deploy");
     await expect(view.getByTestId("controls-table")).toContainText("Tool-set separation");
+    // The agent sessions table, as the review's Graph section shows it, read-only.
+    const sessions = view.getByTestId("agent-verdicts");
+    await expect(sessions.locator('tr[data-agent-id="on-call"]')).toContainText("on-call agent");
+    await expect(sessions.locator('tr[data-agent-id="on-call"]')).toContainText(/\d of 4/);
+    await expect(sessions.locator('tr[data-agent-id="on-call"]')).toContainText(
+      "A split would cut its paths",
+    );
     await expect(view.getByTestId("share-residue")).toContainText("What survives the controls");
 
     // No edit controls: nothing to type into, no form, no edit/inspect/link/decide button.

@@ -25,11 +25,13 @@ import {
   type PathDetail,
   type ToolDetail,
 } from "./section";
+import { sinkGroupId, sinkGroupRole } from "./sink-groups";
 import { graphLeg } from "./trifecta";
 
 /** The group key a node is drawn in (as components/graph/layout.ts groups them), or null. */
 function groupOf(n: GraphNode): string | null {
-  if (n.kind === "returning" || n.kind === "sink") return `group:${n.kind}:${n.group}`;
+  if (n.kind === "sink") return `group:sink:${sinkGroupId(n.group, sinkGroupRole(n.sinkRoles))}`;
+  if (n.kind === "returning") return `group:${n.kind}:${n.group}`;
   if (n.kind === "source" && n.head.kind === "unmapped") {
     const slash = n.head.tool.indexOf("/");
     return `group:unmapped:${n.head.tool.slice(0, slash)}`;

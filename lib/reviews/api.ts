@@ -57,6 +57,8 @@ export const RevisionSummarySchema = z.object({
   createdAt: z.iso.datetime(),
   author: z.string(),
   title: z.string(),
+  /** What this revision changed, in one line (lib/reviews/revision-line.ts); on the newest revisions only. */
+  change: z.string().optional(),
 });
 export type RevisionSummary = z.infer<typeof RevisionSummarySchema>;
 export const ListRevisionsResponseSchema = z.object({ revisions: z.array(RevisionSummarySchema) });

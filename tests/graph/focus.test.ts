@@ -125,7 +125,16 @@ describe("the default view: what lies on paths to sensitive sinks", () => {
     const layout = layoutGraph(analysis, new Set(), { only: focus.nodes });
     expect(layout.byKey.has("sink:gl/update_label")).toBe(false);
     expect(layout.byKey.has("agent:b")).toBe(false);
-    expect(layout.byKey.get(groupKey("sink", "gl"))?.group).toMatchObject({ count: 2, total: 3 });
+    // Sinks are grouped by server and role: the writes group draws create_issue of its two.
+    expect(layout.byKey.get(groupKey("sink", "gl#writes"))?.group).toMatchObject({
+      count: 1,
+      total: 2,
+      sinkRole: "writes",
+    });
+    expect(layout.byKey.get(groupKey("sink", "gl#deploys_or_destroys"))?.group).toMatchObject({
+      count: 1,
+      total: 1,
+    });
     expect(layout.byKey.get(groupKey("returning", "kb"))?.group).toMatchObject({
       count: 1,
       total: 2,

@@ -3,7 +3,7 @@ import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
 import { ReviewSchema } from "@/lib/review/schema";
 import { fitText } from "@/components/graph/fit-text";
-import { distinctLabels, middleEllipsis, type LabelRequest } from "@/components/graph/labels";
+import { distinctLabels, type LabelRequest } from "@/components/graph/labels";
 import { defaultCollapsed, layoutGraph, type GraphLayout } from "@/components/graph/layout";
 import { nodeLabels } from "@/components/graph/node-labels";
 import { focusView } from "@/components/graph/view-model";
@@ -49,7 +49,7 @@ describe("labels that never repeat in a column", () => {
     );
   });
 
-  it("cuts the middle of labels that read alike once fitted, keeping the word where they differ", () => {
+  it("cuts labels that read alike once fitted at their end too, numbered in column order, each within its box", () => {
     const texts = [
       "returned by create_issue",
       "returned by create_issue_note",
@@ -57,7 +57,7 @@ describe("labels that never repeat in a column", () => {
       "returned by create_issue_discussion_note",
     ];
     const px = measure("returned by create_iss…");
-    // Without the middle cut, all four read the same.
+    // Cut alike, all four read the same.
     expect(new Set(texts.map((t) => fitText(t, px, (s) => measure(s)))).size).toBe(1);
     const out = distinctLabels(
       texts.map((t, i) => req(String(i), t, px)),
@@ -65,12 +65,11 @@ describe("labels that never repeat in a column", () => {
     );
     const labels = texts.map((_, i) => out.get(String(i))!);
     expect(new Set(labels).size).toBe(4);
-    for (const l of labels) expect(measure(l)).toBeLessThanOrEqual(px);
-    // Each keeps the word where it departs from the others: "issue" (where it ends), "note", "link", "discussion…".
-    expect(labels[0]).toMatch(/^returned by .*…issue$/);
-    expect(labels[1]).toMatch(/^returned by .*…note$/);
-    expect(labels[2]).toMatch(/^returned by .*…link$/);
-    expect(labels[3]).toMatch(/^return.*…discussion_note$/);
+    labels.forEach((l, i) => {
+      expect(measure(l)).toBeLessThanOrEqual(px);
+      // The start a reader scans by is kept; the cut is at the end, before the number.
+      expect(l).toMatch(new RegExp(`^returned by c.*… ·${i + 1}$`));
+    });
   });
 
   it("switches to the qualified text when two nodes have the same text, and numbers what nothing else tells apart", () => {
@@ -91,7 +90,7 @@ describe("labels that never repeat in a column", () => {
     expect(out.get("t1")).toBe("gitlab/create_issue");
     expect(out.get("t2")).toBe("gitlab mirror/create_issue");
     expect(out.get("t3")).toBe("create_issue");
-    expect([out.get("s1"), out.get("s2")].sort()).toEqual(["portal", "portal ·2"]);
+    expect([out.get("s1"), out.get("s2")]).toEqual(["portal ·1", "portal ·2"]);
   });
 
   it("counts what a group draws after its name (its count) as part of what the reader sees", () => {
@@ -104,19 +103,6 @@ describe("labels that never repeat in a column", () => {
     );
     expect(out.get("g1")).toBe("gitlab");
     expect(out.get("g2")).toBe("gitlab");
-  });
-
-  it("middle ellipsis: the longest head that fits before the tail, or the tail alone cut at its end", () => {
-    expect(
-      middleEllipsis("returned by create_issue_note", 19, measure("returned b…issue_note"), (t) =>
-        measure(t),
-      ),
-    ).toBe("returned b…issue_note");
-    const tiny = middleEllipsis("returned by create_issue_discussion_note", 19, 40, (t) =>
-      measure(t),
-    );
-    expect(tiny).toMatch(/^…iss.*…$/);
-    expect(measure(tiny)).toBeLessThanOrEqual(40);
   });
 });
 

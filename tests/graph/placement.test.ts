@@ -59,24 +59,71 @@ describe("placing the approval control on the sink call", () => {
     expect(approvalAbsent?.attachesTo).toHaveLength(SINKS);
   });
 
-  it("draws one approval mark on the edge into a collapsed sink group, and adds its lines to the group once", () => {
+  it("draws one approval mark beside a collapsed sink group, and adds its lines to the group once", () => {
     const layout = layoutGraph(analysis, defaultCollapsed(analysis));
     const { markers, byNode } = placeControls(view, layout, names);
     const approvals = markers.filter((m) => m.key.startsWith("approval:"));
-    expect(approvals.map((m) => m.key)).toEqual([
-      expect.stringMatching(new RegExp(`:${groupKey("sink", "ops")}$`)),
-    ]);
-    const lines = byNode.get(groupKey("sink", "ops")) ?? [];
+    const group = groupKey("sink", "ops#deploys_or_destroys");
+    expect(approvals.map((m) => m.key)).toEqual([expect.stringMatching(new RegExp(`:${group}$`))]);
+    const lines = byNode.get(group) ?? [];
     expect(lines.filter((l) => l.startsWith("Approval")).length).toBe(1);
     expect(lines).toEqual(approvals[0]?.tooltip);
   });
 
-  it("draws one mark per sink call when the group is expanded", () => {
+  it("draws one mark per sink group when the group is expanded, not one per sink call, and every sink's tooltip still names it", () => {
     const layout = layoutGraph(analysis, new Set());
     const { markers, byNode } = placeControls(view, layout, names);
     const approvals = markers.filter((m) => m.key.startsWith("approval:"));
-    expect(approvals).toHaveLength(SINKS);
-    expect(new Set(approvals.map((m) => `${m.x},${m.y}`)).size).toBe(SINKS); // each on its own edge
-    expect(byNode.get("sink:ops/deploy_0")?.filter((l) => l.startsWith("Approval")).length).toBe(1);
+    expect(approvals).toHaveLength(1);
+    const box = layout.groups.find((g) => g.key === groupKey("sink", "ops#deploys_or_destroys"))!;
+    // Beside the group, on the agent's side, its top inside the group's box.
+    expect(approvals[0]!.x).toBeLessThan(box.x);
+    expect(approvals[0]!.y).toBeGreaterThanOrEqual(box.y);
+    expect(approvals[0]!.y).toBeLessThan(box.y + box.h);
+    for (let i = 0; i < SINKS; i++)
+      expect(
+        byNode.get(`sink:ops/deploy_${i}`)?.filter((l) => l.startsWith("Approval")).length,
+      ).toBe(1);
+  });
+
+  it("groups sinks by role: a server's writes, shares and deploys are three groups with one approval mark each", () => {
+    const r = ReviewSchema.parse({
+      ...review,
+      tools: [
+        ...review.tools,
+        {
+          serverId: "ops",
+          tool: "post_message",
+          roles: ["network_or_shares"],
+          rolesConfirmed: true,
+        },
+        { serverId: "ops", tool: "write_note", roles: ["writes"], rolesConfirmed: true },
+      ],
+      agents: [
+        {
+          ...review.agents[0]!,
+          tools: [
+            ...review.agents[0]!.tools,
+            { serverId: "ops", tool: "post_message" },
+            { serverId: "ops", tool: "write_note" },
+          ],
+        },
+      ],
+    });
+    const a = analyzeReview(r, toolListsFromReview(r));
+    const layout = layoutGraph(a, new Set());
+    expect(layout.groups.filter((g) => g.role === "sink").map((g) => g.sinkRole)).toEqual([
+      "deploys_or_destroys",
+      "network_or_shares",
+      "writes",
+    ]);
+    const approvals = placeControls(graphSectionData(a, "whole"), layout, names).markers.filter(
+      (m) => m.key.startsWith("approval:"),
+    );
+    expect(approvals).toHaveLength(3);
+    // No two pills overlap.
+    const spans = approvals.map((m) => [m.y, m.y + 15] as const).sort((x, y) => x[0] - y[0]);
+    for (let i = 1; i < spans.length; i++)
+      expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1]);
   });
 });

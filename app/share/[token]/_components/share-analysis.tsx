@@ -5,6 +5,7 @@
  */
 import { useId, useMemo, useState } from "react";
 import { NoPathsCallout, ResidueCallout } from "@/components/graph/analysis-callouts";
+import { AgentSessionsTable } from "@/components/graph/agent-sessions-table";
 import { ControlsTable } from "@/components/graph/controls-table";
 import { GraphView, type GraphDetails } from "@/components/graph/graph-view";
 import type { GraphNames } from "@/components/graph/view-model";
@@ -62,6 +63,14 @@ export function ShareAnalysis(props: {
           />
         )}
       </section>
+      {view.agents.length > 0 && (
+        <section className="card stack" aria-labelledby="share-sessions-heading">
+          <h2 id="share-sessions-heading" style={{ margin: 0 }}>
+            Agent sessions
+          </h2>
+          <AgentSessionsTable agents={view.agents} separation={view.controls.separation} />
+        </section>
+      )}
       <section className="card stack" aria-labelledby="share-controls-heading">
         <h2 id="share-controls-heading" style={{ margin: 0 }}>
           Controls: what each stops, what each leaves
