@@ -753,10 +753,15 @@ export class Gate {
         try {
           answers[key] = await extra.askAgent(asLegacyRequest(method, params, randomUUID));
         } catch (error) {
-          throw this.inputRefused(
-            request,
-            `the agent's client did not answer ${method} (${errorText(error)})`,
-          );
+          // An agent that cannot ask its user (no elicitation capability, no person at hand)
+          // declines, as a client without a person does: the server hears "no" and the call goes
+          // on with its state echoed. Anything else unanswered is refused.
+          if (method !== "elicitation/create")
+            throw this.inputRefused(
+              request,
+              `the agent's client did not answer ${method} (${errorText(error)})`,
+            );
+          answers[key] = { action: "decline" };
         }
       }
       if (Object.keys(answers).length === 0)
