@@ -60,13 +60,17 @@ export function credentialOf(input: {
 /**
  * A stable key for a credential: equal exactly when two labels name the same credential. JSON of
  * a fixed field order, so a separator inside an issuer or a name cannot make two labels collide.
+ * An OAuth credential is its issuer and subject; its scopes are the grant's breadth, not another
+ * party. A decision already binds the grant (a wider one makes it stale, lib/controls/granted-scopes),
+ * and a surface that lists more under wider scopes is compared with the same pin and blocks as a
+ * change, which asks more of the reviewer than an unpinned "incomparable" would.
  */
 export function credentialKey(c: Credential): string {
   switch (c.kind) {
     case "none":
       return "none";
     case "oauth":
-      return `oauth:${JSON.stringify([c.issuer, c.subject, sortedUnique(c.scopes)])}`;
+      return `oauth:${JSON.stringify([c.issuer, c.subject])}`;
     case "secret":
       return `secret:${JSON.stringify(sortedUnique(c.names))}`;
   }

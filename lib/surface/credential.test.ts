@@ -29,6 +29,13 @@ describe("credential labels", () => {
     expect(credentialKey({ kind: "oauth", issuer: "x", subject: "y z", scopes: [] })).not.toBe(
       credentialKey({ kind: "oauth", issuer: "x y", subject: "z", scopes: [] }),
     );
+    // A wider grant is the same party: the decision's grant binding, not a new pin, catches it.
+    expect(credentialKey({ kind: "oauth", issuer: "x", subject: "y", scopes: ["read"] })).toBe(
+      credentialKey({ kind: "oauth", issuer: "x", subject: "y", scopes: ["read", "write"] }),
+    );
+    expect(credentialKey({ kind: "oauth", issuer: "x", subject: "y", scopes: [] })).not.toBe(
+      credentialKey({ kind: "oauth", issuer: "x", subject: "z", scopes: [] }),
+    );
   });
 });
 
