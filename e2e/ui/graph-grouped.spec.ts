@@ -159,6 +159,8 @@ test("[graph-grouped]: 26 tools: sinks grouped by role with one approval pill ea
 
   // Paths: 14 returning tools × 12 sinks, listed by source × sink, each group opening to its paths.
   const groupButtons = page.locator("button.rr-path-group");
+  // count() does not wait: wait for the list to be drawn first.
+  await expect(groupButtons.first()).toBeVisible();
   expect(await groupButtons.count()).toBeGreaterThan(0);
   expect(await groupButtons.count()).toBeLessThanOrEqual(2 * SINKS.length);
   await expect(page.locator("button.rr-path-btn[data-path-id]")).toHaveCount(0);
@@ -168,7 +170,7 @@ test("[graph-grouped]: 26 tools: sinks grouped by role with one approval pill ea
   await first.click();
   await expect(first).toHaveAttribute("aria-expanded", "true");
   const inGroup = page.locator(".rr-path-sublist button.rr-path-btn[data-path-id]");
-  expect(await inGroup.count()).toBeGreaterThan(1);
+  await expect(inGroup.nth(1)).toBeVisible();
   await inGroup.first().click();
   await expect(inGroup.first()).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByTestId("path-details")).toBeVisible();
@@ -176,7 +178,8 @@ test("[graph-grouped]: 26 tools: sinks grouped by role with one approval pill ea
   // The table view groups them too.
   await page.getByText("Table view of the paths").click();
   const tableGroups = page.locator(`[data-testid="paths-table"] tr[data-path-group]`);
-  expect(await tableGroups.count()).toBeGreaterThan(0);
+  // The table is drawn after the click: wait for its first group row rather than count at once.
+  await expect(tableGroups.first()).toBeVisible();
   const tableToggle = tableGroups.first().getByRole("button");
   await expect(tableToggle).toHaveAttribute("aria-expanded", /true|false/);
 
