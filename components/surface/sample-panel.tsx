@@ -5,8 +5,17 @@ import { useState } from "react";
 import { apiFetch } from "@/components/api-client";
 import { reviewKeys } from "@/components/query-keys";
 import { RevealedText } from "@/components/surface/revealed-text";
-import type { Review } from "@/lib/review/schema";
-import { samplableTool, SampleResultSchema, type SampleResult } from "@/lib/workbench/sample-api";
+import type { AssessedItemKind, Review } from "@/lib/review/schema";
+import {
+  itemLabel,
+  samplableTool,
+  SampleResultSchema,
+  type SampleResult,
+} from "@/lib/workbench/sample-api";
+
+type SampleItem = { item: AssessedItemKind; name: string };
+/** One option per assessed item: a tool and a resource may share a name. */
+const keyOf = (t: SampleItem) => `${t.item}\u0000${t.name}`;
 
 type Run =
   | { phase: "idle" }
@@ -16,9 +25,10 @@ type Run =
 
 /**
  * Sample a source (issue 31 item 3): run one of this server's read-only tools with arguments the
- * reviewer writes, sandboxed as an inspection is, and show the detector's verdict on what came
- * back. Only tools the review assesses as returning untrusted text and nothing that acts are
- * offered (the route checks again, and refuses the rest by name).
+ * reviewer writes, or read one of its resources (a template with variables the reviewer writes),
+ * sandboxed as an inspection is, and show the detector's verdict on what came back. Only items the
+ * review assesses as returning untrusted text and nothing that acts are offered (the route checks
+ * again, and refuses the rest by name).
  */
 export function SamplePanel({
   reviewId,
@@ -30,17 +40,21 @@ export function SamplePanel({
   review: Review;
 }) {
   const queryClient = useQueryClient();
-  const tools = review.tools
-    .filter((t) => t.serverId === serverId && samplableTool(review, serverId, t.tool).ok)
-    .map((t) => t.tool);
-  const [tool, setTool] = useState(tools[0] ?? "");
+  const items: SampleItem[] = review.tools
+    .filter((t) => t.serverId === serverId)
+    .map((t) => ({ item: t.item ?? "tool", name: t.tool }))
+    .filter((t) => samplableTool(review, serverId, t.name, t.item).ok);
+  const [choice, setChoice] = useState(items[0] ? keyOf(items[0]) : "");
+  const chosen = items.find((t) => keyOf(t) === choice);
   const [args, setArgs] = useState("{}");
   const [run, setRun] = useState<Run>({ phase: "idle" });
 
   const sample = async () => {
-    let parsed: unknown;
+    if (!chosen) return;
+    let parsed: unknown = {};
     try {
-      parsed = JSON.parse(args);
+      // A fixed resource is read by its URI alone: the arguments box is not shown for it.
+      if (chosen.item !== "resource") parsed = JSON.parse(args);
     } catch (error) {
       setRun({
         phase: "failed",
@@ -57,7 +71,10 @@ export function SamplePanel({
       const result = await apiFetch(
         `/api/reviews/${encodeURIComponent(reviewId)}/servers/${encodeURIComponent(serverId)}/sample`,
         SampleResultSchema,
-        { method: "POST", body: JSON.stringify({ tool, arguments: parsed }) },
+        {
+          method: "POST",
+          body: JSON.stringify({ item: chosen.item, tool: chosen.name, arguments: parsed }),
+        },
       );
       setRun({ phase: "done", result });
     } catch (error) {
@@ -72,14 +89,15 @@ export function SamplePanel({
     <section className="stack" aria-label="Sample a source" data-testid={`sample-${serverId}`}>
       <h4 style={{ margin: 0 }}>Sample a source</h4>
       <p className="small muted" style={{ margin: 0 }}>
-        Runs one read-only tool now, in the sandbox an inspection uses, and scans what it returns
-        for text aimed at a model. The result counts into this server&apos;s detection counts on the
-        Summary. Detection is not a control: it changes no path and no decision.
+        Runs one read-only tool or reads one resource now, in the sandbox an inspection uses, and
+        scans what it returns for text aimed at a model. The result counts into this server&apos;s
+        detection counts on the Summary. Detection is not a control: it changes no path and no
+        decision.
       </p>
-      {tools.length === 0 ? (
+      {items.length === 0 ? (
         <p className="small muted" style={{ margin: 0 }}>
-          No tool of this server can be sampled: a tool needs confirmed roles that say it returns
-          untrusted text and nothing that writes, deploys, destroys or sends.
+          Nothing of this server can be sampled: a tool or resource needs confirmed roles that say
+          it returns untrusted text and nothing that writes, deploys, destroys or sends.
         </p>
       ) : (
         <form
@@ -90,27 +108,33 @@ export function SamplePanel({
           }}
         >
           <label className="stack" style={{ gap: "0.25rem" }}>
-            <span className="small">Tool</span>
-            <select value={tool} onChange={(e) => setTool(e.target.value)}>
-              {tools.map((t) => (
-                <option key={t} value={t}>
-                  {t}
+            <span className="small">Tool or resource</span>
+            <select value={choice} onChange={(e) => setChoice(e.target.value)}>
+              {items.map((t) => (
+                <option key={keyOf(t)} value={keyOf(t)}>
+                  {t.item === "tool" ? t.name : itemLabel(t.item, t.name)}
                 </option>
               ))}
             </select>
           </label>
-          <label className="stack" style={{ gap: "0.25rem" }}>
-            <span className="small">Arguments (JSON object)</span>
-            <textarea
-              value={args}
-              onChange={(e) => setArgs(e.target.value)}
-              rows={3}
-              spellCheck={false}
-              className="mono"
-            />
-          </label>
+          {chosen?.item !== "resource" && (
+            <label className="stack" style={{ gap: "0.25rem" }}>
+              <span className="small">
+                {chosen?.item === "resource_template"
+                  ? "Variables (JSON object of strings)"
+                  : "Arguments (JSON object)"}
+              </span>
+              <textarea
+                value={args}
+                onChange={(e) => setArgs(e.target.value)}
+                rows={3}
+                spellCheck={false}
+                className="mono"
+              />
+            </label>
+          )}
           <div className="row">
-            <button type="submit" className="btn" disabled={run.phase === "running" || !tool}>
+            <button type="submit" className="btn" disabled={run.phase === "running" || !chosen}>
               {run.phase === "running" ? "Running…" : "Run and scan"}
             </button>
           </div>
@@ -138,7 +162,8 @@ function SampleVerdict({ result }: { result: SampleResult }) {
           {result.flagged ? "Flagged" : "Not flagged"} (score {result.score.toFixed(2)})
         </strong>{" "}
         <span className="small muted">
-          {result.tool} returned {result.chars.toLocaleString("en-US")} characters
+          <RevealedText text={result.uri ?? result.tool} /> returned{" "}
+          {result.chars.toLocaleString("en-US")} characters
           {result.isError ? " as an error" : ""}
           {result.truncated ? "; the detector read part of them (its budget)" : ""}
           {result.sources.length ? `; mapped to ${result.sources.join(", ")}` : ""}

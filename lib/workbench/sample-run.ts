@@ -1,8 +1,9 @@
 import "server-only";
 /**
  * Sampling a source from the workbench (issue 31 item 3): a reviewer runs one of a server's
- * read-only tools that return untrusted text, with arguments they choose, and the detector scans
- * what comes back now. The server is started exactly as an inspection starts it (the same
+ * read-only tools that return untrusted text, with arguments they choose, or reads one of its
+ * resources (a listed URI, or a listed template expanded with variables they choose), and the
+ * detector scans what comes back now. The server is started exactly as an inspection starts it (the same
  * prepareInspection: launcher allowlist, egress allowlist, secrets, the sandbox) and the call goes
  * over the same bounded upstream session (lib/mcp/session.ts), opened, used for one call, closed.
  *
@@ -11,13 +12,19 @@ import "server-only";
  * server must not itself annotate it as writing (readOnlyHint false) or destructive. Running a tool
  * acts on a real system, so the app's suggested roles are not enough.
  *
+ * A template's expansion must be a URI the template admits strictly (lib/gate/uri-template.ts, the
+ * gate's own rule), so a variable cannot make the server read another path, a query or a parent
+ * folder.
+ *
  * The result is counted into the source's detection counts (origin "sample", no agent) and a flag
  * is logged as `content.flagged`, like the gate's. Detection is not a control: a sample changes no
  * path, control or decision.
  */
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { z } from "zod";
 import { detectDetailed, type Reason } from "@/lib/detection/detect";
 import { relayedTexts } from "@/lib/detection/gate-scan";
+import { compileUriTemplate } from "@/lib/gate/uri-template";
 import { revealHidden } from "@/lib/detection/text";
 import { openServerSession } from "@/lib/mcp/node/inspect";
 import type { InspectError } from "@/lib/mcp/types";
@@ -27,19 +34,67 @@ import { addDetectionCounts } from "@/lib/store/detection-counts";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import type { PreparedInspection } from "@/lib/workbench/inspect-run";
+import type { SurfaceSnapshot } from "@/lib/surface/types";
 import {
+  itemLabel,
   SAMPLE_PREVIEW_CHARS,
   samplableTool,
+  sampleArgumentsRefusal,
   type SampleRequest,
   type SampleResult,
 } from "@/lib/workbench/sample-api";
 
-/** The refusal for a tool the live server itself says writes or destroys. */
-function liveRefusal(
-  tools: readonly { name: string; annotations?: Record<string, unknown> | undefined }[],
-  tool: string,
-): string | null {
-  const live = tools.find((t) => t.name === tool);
+/**
+ * The URI a resource sample reads: the resource's own, or the template expanded with the reviewer's
+ * variables, which must be one the template admits strictly. Null for a tool; a refusal names why.
+ */
+export function sampleUri(
+  request: SampleRequest,
+): { ok: true; uri: string | null } | { ok: false; message: string } {
+  const refused = sampleArgumentsRefusal(request);
+  if (refused) return { ok: false, message: refused };
+  if (request.item === "tool") return { ok: true, uri: null };
+  if (request.item === "resource") return { ok: true, uri: request.tool };
+  const label = itemLabel("resource_template", request.tool);
+  let template: UriTemplate;
+  try {
+    template = new UriTemplate(request.tool);
+  } catch (error) {
+    return { ok: false, message: `${label} cannot be expanded: ${(error as Error).message}` };
+  }
+  const missing = template.variableNames.filter((n) => !(n in request.arguments));
+  if (missing.length)
+    return {
+      ok: false,
+      message: `${label} needs a value for ${missing.map((n) => JSON.stringify(n)).join(", ")}`,
+    };
+  const unknown = Object.keys(request.arguments).filter((n) => !template.variableNames.includes(n));
+  if (unknown.length)
+    return {
+      ok: false,
+      message: `${label} has no variable ${unknown.map((n) => JSON.stringify(n)).join(", ")}`,
+    };
+  const uri = template.expand(request.arguments as Record<string, string>);
+  if (!compileUriTemplate(request.tool).matches(uri))
+    return {
+      ok: false,
+      message: `${label} expanded to ${JSON.stringify(uri.slice(0, 300))}, which it does not admit strictly (a variable may not reach another path segment, a query or a parent folder; see docs/gate.md)`,
+    };
+  return { ok: true, uri };
+}
+
+/** The refusal for an item the live server does not list now, or a tool it says writes or destroys. */
+function liveRefusal(snapshot: SurfaceSnapshot, request: SampleRequest): string | null {
+  const { item, tool } = request;
+  if (item === "resource")
+    return snapshot.resources.some((r) => r.uri === tool)
+      ? null
+      : `the server does not list ${itemLabel(item, tool)} now`;
+  if (item === "resource_template")
+    return snapshot.resourceTemplates.some((t) => t.uriTemplate === tool)
+      ? null
+      : `the server does not list ${itemLabel(item, tool)} now`;
+  const live = snapshot.tools.find((t) => t.name === tool);
   if (!live) return `the server does not list tool ${JSON.stringify(tool)} now`;
   const a = live.annotations ?? {};
   if (a.readOnlyHint === false || a.destructiveHint === true)
@@ -67,9 +122,14 @@ export async function runSample(
 ): Promise<SampleOutcome> {
   const { record, server, target, values } = prepared;
   const review = record.review;
-  const allowed = samplableTool(review, server.id, request.tool);
+  const allowed = samplableTool(review, server.id, request.tool, request.item);
   if (!allowed.ok)
     return { ok: false, refused: true, error: { code: "refused", message: allowed.message } };
+  const planned = sampleUri(request);
+  if (!planned.ok)
+    return { ok: false, refused: true, error: { code: "refused", message: planned.message } };
+  const uri = planned.uri;
+  const method = uri === null ? "tools/call" : "resources/read";
   const limits = resolveInspectLimits(options.limits);
   const opened = await openServerSession(target, {
     limits,
@@ -80,10 +140,12 @@ export async function runSample(
   const { session } = opened;
   let raw: Record<string, unknown>;
   try {
-    const refusal = liveRefusal(session.snapshot.tools, request.tool);
+    const refusal = liveRefusal(session.snapshot, request);
     if (refusal) return { ok: false, refused: true, error: { code: "refused", message: refusal } };
     raw = await session.client.request(
-      { method: "tools/call", params: { name: request.tool, arguments: request.arguments } },
+      uri === null
+        ? { method: "tools/call", params: { name: request.tool, arguments: request.arguments } }
+        : { method: "resources/read", params: { uri } },
       PassthroughSchema,
       { timeout: limits.requestTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
     );
@@ -98,7 +160,7 @@ export async function runSample(
   }
   // What the server echoes of a secret it was given is shown as `[secret NAME]`, never the value.
   const result = scrubValues(raw, values);
-  const text = relayedTexts("tools/call", result);
+  const text = relayedTexts(method, result);
   const toolNames = [
     ...new Set([
       ...session.snapshot.tools.map((t) => t.name),
@@ -113,7 +175,9 @@ export async function runSample(
     .slice(0, 8)
     .map((r) => ({ signal: r.signal, detail: r.detail.slice(0, 300) }));
   const sample: SampleResult = {
+    item: request.item,
     tool: request.tool,
+    ...(uri !== null ? { uri } : {}),
     server: server.name,
     sources: sourceNames,
     isError: result.isError === true,
@@ -137,10 +201,13 @@ export async function runSample(
     kind: "source.sampled",
     reviewId: record.id,
     serverId: server.id,
-    summary: `Sampled ${request.tool} on ${server.name}: ${text ? (verdict.flagged ? `flagged (score ${verdict.score.toFixed(2)})` : "not flagged") : "no text returned"}`,
+    summary: `Sampled ${request.item === "tool" ? request.tool : itemLabel(request.item, request.tool)} on ${server.name}: ${text ? (verdict.flagged ? `flagged (score ${verdict.score.toFixed(2)})` : "not flagged") : "no text returned"}`,
     detail: {
       server: server.name,
+      item: request.item,
       tool: request.tool,
+      // A fixed resource's URI is the review's own; a template's expansion holds the values.
+      ...(request.item === "resource" ? { uri: request.tool } : {}),
       // The argument names only: a value the reviewer typed may be a customer's id or worse.
       argumentNames: Object.keys(request.arguments).slice(0, 50),
       sources: sourceNames,
@@ -154,14 +221,14 @@ export async function runSample(
       kind: "content.flagged",
       reviewId: record.id,
       serverId: server.id,
-      summary: `Detector flagged a sample of ${request.tool} from ${server.name} (score ${verdict.score.toFixed(2)}): ${reasons
+      summary: `Detector flagged a sample of ${request.item === "tool" ? request.tool : itemLabel(request.item, request.tool)} from ${server.name} (score ${verdict.score.toFixed(2)}): ${reasons
         .slice(0, 3)
         .map((r) => `${r.signal}: ${r.detail}`)
         .join("; ")}`,
       detail: {
         origin: "sample",
         server: server.name,
-        method: "tools/call",
+        method,
         tool: request.tool,
         sources: sourceNames,
         score: verdict.score,

@@ -4,7 +4,10 @@
  * started in the sandbox exactly as an inspection starts it, returns a planted ticket and a clean
  * one. The planted one is flagged with its reasons and an excerpt whose hidden character is shown;
  * both count into the source's "k flagged of n scanned"; a tool the review says writes, and one
- * the server itself annotates destructive, are refused with a clear error and never run.
+ * the server itself annotates destructive, are refused with a clear error and never run. The same
+ * goes for its resources: a listed URI and a template expanded with the reviewer's variables are
+ * read and scanned, a variable that would reach another path is refused before anything starts.
+ * On PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +17,7 @@ import { REVIEW_SCHEMA_VERSION, type ReviewInput } from "@/lib/review/schema";
 import { sandboxStatus } from "@/lib/sandbox/node/sandbox";
 import type * as StoreDb from "@/lib/store/db";
 import { SampleResultSchema } from "@/lib/workbench/sample-api";
+import { BACKENDS, useProcessStore } from "@/tests/store/support/backends";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ARGS = ["--import", "tsx", "tests/fixtures/servers/tickets-server.ts"];
@@ -73,6 +77,38 @@ const review: ReviewInput = {
       roles: ["returns_untrusted_text"],
       rolesConfirmed: true,
     },
+    {
+      serverId: "tickets",
+      tool: "tickets://queue/latest",
+      item: "resource",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "tickets",
+      tool: "tickets://ticket/{id}",
+      item: "resource_template",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "tickets",
+      tool: "tickets://archive/2019",
+      item: "resource",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text"],
+      rolesConfirmed: true,
+    },
+    {
+      serverId: "tickets",
+      tool: "tickets://audit/trail",
+      item: "resource",
+      sourceIds: ["portal"],
+      roles: ["returns_untrusted_text", "writes"],
+      rolesConfirmed: true,
+    },
   ],
   agents: [
     {
@@ -90,88 +126,101 @@ type Handler = (
 
 let post: Handler;
 let store: typeof StoreDb;
-let reviewId: string;
 
 beforeAll(async () => {
   post = (await import("@/app/api/reviews/[id]/servers/[serverId]/sample/route")).POST;
   store = await import("@/lib/store/db");
-  const { createReview } = await import("@/lib/store/reviews");
-  reviewId = (await createReview(await store.getDb(), review, "t")).id;
 }, 120_000);
 
-afterAll(async () => {
-  await store?.closeStore();
+afterAll(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const sample = (tool: string, args: Record<string, unknown>, serverId = "tickets") =>
-  post(
-    new Request(`http://127.0.0.1/api/reviews/${reviewId}/servers/${serverId}/sample`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tool, arguments: args }),
-    }),
-    { params: Promise.resolve({ id: reviewId, serverId }) },
-  );
+describe.each(BACKENDS)("sampling a source from the workbench on $name", (backend) => {
+  useProcessStore(backend);
+  let reviewId: string;
+  beforeAll(async () => {
+    const { createReview } = await import("@/lib/store/reviews");
+    reviewId = (await createReview(await store.getDb(), review, "t")).id;
+  }, 120_000);
 
-describe("sampling a source from the workbench", { timeout: 180_000 }, () => {
+  const sample = (
+    tool: string,
+    args: Record<string, unknown>,
+    item: "tool" | "resource" | "resource_template" = "tool",
+  ) =>
+    post(
+      new Request(`http://127.0.0.1/api/reviews/${reviewId}/servers/tickets/sample`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ item, tool, arguments: args }),
+      }),
+      { params: Promise.resolve({ id: reviewId, serverId: "tickets" }) },
+    );
+
+  const T = { timeout: 180_000 };
+
   test("this machine has a working sandbox (the sample runs in it or not at all)", () => {
     expect(sandboxStatus().ok).toBe(true);
   });
 
-  test("a planted ticket is flagged, a clean one is not; both count into the source", async () => {
-    const planted = await sample("get_ticket", { id: "T-4411" });
-    expect(planted.status).toBe(200);
-    const p = SampleResultSchema.parse(await planted.json());
-    expect(p).toMatchObject({
-      tool: "get_ticket",
-      server: "tickets",
-      sources: ["Support portal"],
-      flagged: true,
-      isError: false,
-    });
-    expect(p.reasons.map((r) => r.signal)).toContain("addressed-to-ai");
-    expect(p.excerpt).toContain("AI assistant");
-    // The right-to-left override is shown, not applied.
-    expect(p.preview).toContain("⟨U+202E⟩");
-    expect(p.preview).not.toContain("\u202E");
+  test(
+    "a planted ticket is flagged, a clean one is not; both count into the source",
+    T,
+    async () => {
+      const planted = await sample("get_ticket", { id: "T-4411" });
+      expect(planted.status).toBe(200);
+      const p = SampleResultSchema.parse(await planted.json());
+      expect(p).toMatchObject({
+        tool: "get_ticket",
+        server: "tickets",
+        sources: ["Support portal"],
+        flagged: true,
+        isError: false,
+      });
+      expect(p.reasons.map((r) => r.signal)).toContain("addressed-to-ai");
+      expect(p.excerpt).toContain("AI assistant");
+      // The right-to-left override is shown, not applied.
+      expect(p.preview).toContain("⟨U+202E⟩");
+      expect(p.preview).not.toContain("\u202E");
 
-    const clean = SampleResultSchema.parse(
-      await (await sample("get_ticket", { id: "T-4412" })).json(),
-    );
-    expect(clean).toMatchObject({ flagged: false, sources: ["Support portal"] });
-    expect(clean.preview).toContain("cannot log in");
+      const clean = SampleResultSchema.parse(
+        await (await sample("get_ticket", { id: "T-4412" })).json(),
+      );
+      expect(clean).toMatchObject({ flagged: false, sources: ["Support portal"] });
+      expect(clean.preview).toContain("cannot log in");
 
-    // Started as an inspection is: inside the sandbox, with its home, not this user's.
-    const where = SampleResultSchema.parse(
-      await (await sample("get_ticket", { id: "whoami" })).json(),
-    );
-    expect(where.preview).toBe("home /home/sandbox");
+      // Started as an inspection is: inside the sandbox, with its home, not this user's.
+      const where = SampleResultSchema.parse(
+        await (await sample("get_ticket", { id: "whoami" })).json(),
+      );
+      expect(where.preview).toBe("home /home/sandbox");
 
-    const { detectionView } = await import("@/lib/workbench/detection-report");
-    const db = await store.getDb();
-    const view = await detectionView(db, reviewId);
-    expect(view.perSource.map((c) => [c.name, c.flagged.k, c.flagged.n])).toEqual([
-      ["tickets", 1, 3],
-    ]);
-    // A sample is no agent's traffic: it is counted per source only.
-    expect(view.perAgent).toEqual([]);
+      const { detectionView } = await import("@/lib/workbench/detection-report");
+      const db = await store.getDb();
+      const view = await detectionView(db, reviewId);
+      expect(view.perSource.map((c) => [c.name, c.flagged.k, c.flagged.n])).toEqual([
+        ["tickets", 1, 3],
+      ]);
+      // A sample is no agent's traffic: it is counted per source only.
+      expect(view.perAgent).toEqual([]);
 
-    const { listEvents } = await import("@/lib/store/events");
-    const flags = (await listEvents(db, "owner", { kind: "content.flagged" })).events;
-    expect(flags).toHaveLength(1);
-    expect(flags[0]!.detail).toMatchObject({
-      origin: "sample",
-      tool: "get_ticket",
-      sources: ["Support portal"],
-    });
-    const runs = (await listEvents(db, "owner", { kind: "source.sampled" })).events;
-    expect(runs).toHaveLength(3);
-    // The log names the arguments, never their values.
-    expect(JSON.stringify(runs)).not.toContain("T-4411");
-  });
+      const { listEvents } = await import("@/lib/store/events");
+      const flags = (await listEvents(db, "owner", { kind: "content.flagged" })).events;
+      expect(flags).toHaveLength(1);
+      expect(flags[0]!.detail).toMatchObject({
+        origin: "sample",
+        tool: "get_ticket",
+        sources: ["Support portal"],
+      });
+      const runs = (await listEvents(db, "owner", { kind: "source.sampled" })).events;
+      expect(runs).toHaveLength(3);
+      // The log names the arguments, never their values.
+      expect(JSON.stringify(runs)).not.toContain("T-4411");
+    },
+  );
 
-  test("a tool that is not read-only is refused with a clear error and never runs", async () => {
+  test("a tool that is not read-only is refused with a clear error and never runs", T, async () => {
     const db = await store.getDb();
     const { listEvents } = await import("@/lib/store/events");
     const before = (await listEvents(db, "owner", { kind: "source.sampled" })).events.length;
@@ -196,4 +245,108 @@ describe("sampling a source from the workbench", { timeout: 180_000 }, () => {
     const { detectionView } = await import("@/lib/workbench/detection-report");
     expect((await detectionView(db, reviewId)).total?.flagged.n).toBe(3);
   });
+
+  test(
+    "a resource and a template with the reviewer's variable are read, scanned and counted",
+    T,
+    async () => {
+      const db = await store.getDb();
+      const { detectionView } = await import("@/lib/workbench/detection-report");
+      const { listEvents } = await import("@/lib/store/events");
+      const counted = async () => (await detectionView(db, reviewId)).total?.flagged;
+      const before = await counted();
+
+      const latest = await sample("tickets://queue/latest", {}, "resource");
+      expect(latest.status).toBe(200);
+      const l = SampleResultSchema.parse(await latest.json());
+      expect(l).toMatchObject({
+        item: "resource",
+        tool: "tickets://queue/latest",
+        uri: "tickets://queue/latest",
+        sources: ["Support portal"],
+        flagged: true,
+      });
+      expect(l.reasons.map((r) => r.signal)).toContain("addressed-to-ai");
+      expect(l.preview).toContain("⟨U+202E⟩");
+      expect(l.preview).not.toContain("\u202E");
+
+      const clean = await sample("tickets://ticket/{id}", { id: "T-4412" }, "resource_template");
+      expect(clean.status).toBe(200);
+      const c = SampleResultSchema.parse(await clean.json());
+      expect(c).toMatchObject({
+        item: "resource_template",
+        uri: "tickets://ticket/T-4412",
+        flagged: false,
+        sources: ["Support portal"],
+      });
+      expect(c.preview).toContain("cannot log in");
+
+      // Both count into the source: one more flagged, two more scanned.
+      expect(await counted()).toMatchObject({ k: before!.k + 1, n: before!.n + 2 });
+
+      const flags = (await listEvents(db, "owner", { kind: "content.flagged" })).events;
+      expect(flags.find((f) => f.detail.method === "resources/read")?.detail).toMatchObject({
+        origin: "sample",
+        tool: "tickets://queue/latest",
+        sources: ["Support portal"],
+      });
+      const runs = (await listEvents(db, "owner", { kind: "source.sampled" })).events;
+      const reads = runs.filter((r) => r.detail.item !== "tool");
+      expect(reads.map((r) => r.detail.item).sort()).toEqual(["resource", "resource_template"]);
+      expect(reads.find((r) => r.detail.item === "resource")?.detail.uri).toBe(
+        "tickets://queue/latest",
+      );
+      // The log names the template's variables, never their values, and never the text read.
+      expect(reads.find((r) => r.detail.item === "resource_template")?.detail).toMatchObject({
+        tool: "tickets://ticket/{id}",
+        argumentNames: ["id"],
+      });
+      expect(JSON.stringify(reads)).not.toContain("T-4412");
+      expect(JSON.stringify(runs)).not.toContain("cannot log in");
+    },
+  );
+
+  test(
+    "a resource the review says writes, a variable that reaches another path, and a resource the server does not list are refused",
+    T,
+    async () => {
+      const db = await store.getDb();
+      const { listEvents } = await import("@/lib/store/events");
+      const before = (await listEvents(db, "owner", { kind: "source.sampled" })).events.length;
+      const refused = async (res: Response, pattern: RegExp) => {
+        expect(res.status).toBe(422);
+        expect(JSON.stringify(await res.json())).toMatch(pattern);
+      };
+
+      await refused(
+        await sample("tickets://audit/trail", {}, "resource"),
+        /refused to sample this resource: resource \\"tickets:\/\/audit\/trail\\" is not read-only: the review gives it writes/,
+      );
+      // The SDK's expansion encodes "/", but a raw "../" from a reserved expansion or an encoded
+      // slash is what the strict rule exists for: both are refused, and so is a missing variable.
+      await refused(
+        await sample("tickets://ticket/{id}", { id: "../audit/trail" }, "resource_template"),
+        /does not admit strictly|not admit/,
+      );
+      await refused(
+        await sample("tickets://ticket/{id}", {}, "resource_template"),
+        /needs a value for \\"id\\"/,
+      );
+      await refused(
+        await sample("tickets://ticket/{id}", { id: 4412 }, "resource_template"),
+        /variable \\"id\\" of resource template .* must be a string/,
+      );
+      await refused(
+        await sample("tickets://queue/latest", { id: "x" }, "resource"),
+        /takes no arguments/,
+      );
+      await refused(
+        await sample("tickets://ticket/{id}", { id: "T-4412" }, "resource"),
+        /no assessment of resource/,
+      );
+      expect((await listEvents(db, "owner", { kind: "source.sampled" })).events).toHaveLength(
+        before,
+      );
+    },
+  );
 });

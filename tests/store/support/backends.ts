@@ -94,3 +94,29 @@ export function useStore(backend: TestBackend): { readonly db: Store["db"] } {
     },
   };
 }
+
+/**
+ * Points the process-wide store (`getDb()`, which route handlers use) at `backend` for the
+ * enclosing suite: PGlite in the data folder the file set (RELAY_REVIEW_DATA), PostgreSQL in a
+ * fresh database through DATABASE_URL, dropped afterwards. The store is closed before and after, so
+ * the next suite opens its own.
+ */
+export function useProcessStore(backend: TestBackend): void {
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const { closeStore } = await import("@/lib/store/db");
+    await closeStore();
+    if (backend.name === "postgres") {
+      const provisioned = await backend.provision();
+      drop = provisioned.drop;
+      if (provisioned.target.kind !== "postgres") throw new Error("postgres backend gave no url");
+      process.env.DATABASE_URL = provisioned.target.url;
+    } else delete process.env.DATABASE_URL;
+  });
+  afterAll(async () => {
+    const { closeStore } = await import("@/lib/store/db");
+    await closeStore();
+    delete process.env.DATABASE_URL;
+    await drop?.();
+  });
+}
