@@ -49,6 +49,16 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       "detect [--json] FILE|- | --jsonl FILE | eval   scan returned text for payloads aimed at a model (a count, not a control)",
     load: () => import("./commands/detect"),
   },
+  flags: {
+    summary:
+      "flags --workbench URL --review ID [--held] [--json]   list the detector's flags on a review, and which results a gate holds",
+    load: () => import("./commands/flags"),
+  },
+  release: {
+    summary:
+      "release FLAG_ID --workbench URL --review ID   let a result a gate held on a detector flag through to the agent",
+    load: () => import("./commands/release"),
+  },
   import: {
     summary:
       "import FILE [--url WORKBENCH]   register servers and an agent from an MCP client config",

@@ -108,15 +108,20 @@ async function readCapped(res: Response, limit: number): Promise<string | null> 
 
 export type Fetched = { ok: true; status: number; text: string } | { ok: false; message: string };
 
-/** One GET, bounded in time (WORKBENCH_TIMEOUT_MS, body included) and size; redirects are not followed (the token must not travel). */
+/**
+ * One GET (or a bodiless POST: `relay-review release`), bounded in time (WORKBENCH_TIMEOUT_MS, body
+ * included) and size; redirects are not followed (the token must not travel).
+ */
 export async function getWorkbench(
   endpoint: WorkbenchEndpoint,
   headers: Record<string, string>,
   maxBytes: number,
   accept = "application/json",
+  method: "GET" | "POST" = "GET",
 ): Promise<Fetched> {
   try {
     const res = await fetch(endpoint.apiUrl, {
+      method,
       headers: { accept, ...headers },
       redirect: "manual",
       signal: AbortSignal.timeout(WORKBENCH_TIMEOUT_MS),
@@ -210,18 +215,17 @@ export function workbenchArgs(
 }
 
 /**
- * One owner-only GET of a review's API path, as `check` and `sarif` make it: the owner token, a
- * warning when it would cross the network in clear, the bounded fetch, the HTTP status and the
- * JSON parse. A failure says what went wrong; `isUsage` marks the one that is the operator's to fix
- * (no token), every other is the workbench's.
+ * One owner-API request about a review, answered whatever its status: the owner token, a warning
+ * when it would cross the network in clear, the bounded fetch. A failure here is one that got no
+ * answer; `isUsage` marks the one that is the operator's to fix (no token).
  */
-export async function getReviewJson(
+export async function askReview(
   args: WorkbenchArgs,
   rest: string,
   warn: (line: string) => void,
-  accept?: string,
+  options: { accept?: string; method?: "GET" | "POST" } = {},
 ): Promise<
-  | { ok: true; json: unknown; text: string; shown: string }
+  | { ok: true; status: number; text: string; shown: string; tokenFrom: string }
   | { ok: false; isUsage: boolean; message: string }
 > {
   const token = await loadOwnerToken(args.dataDir);
@@ -235,9 +239,35 @@ export async function getReviewJson(
     endpoint,
     { authorization: `Bearer ${token.owner.token}` },
     args.maxBytes,
-    accept,
+    options.accept,
+    options.method,
   );
   if (!fetched.ok) return { ok: false, isUsage: false, message: fetched.message };
+  return {
+    ok: true,
+    status: fetched.status,
+    text: fetched.text,
+    shown: endpoint.shown,
+    tokenFrom: token.owner.from,
+  };
+}
+
+/**
+ * One owner-only GET of a review's API path, as `check` and `sarif` make it: `askReview`, then the
+ * HTTP status and the JSON parse. A failure says what went wrong; `isUsage` marks the one that is
+ * the operator's to fix (no token), every other is the workbench's.
+ */
+export async function getReviewJson(
+  args: WorkbenchArgs,
+  rest: string,
+  warn: (line: string) => void,
+  accept?: string,
+): Promise<
+  | { ok: true; json: unknown; text: string; shown: string }
+  | { ok: false; isUsage: boolean; message: string }
+> {
+  const fetched = await askReview(args, rest, warn, accept ? { accept } : {});
+  if (!fetched.ok) return fetched;
   if (fetched.status < 200 || fetched.status > 299)
     return {
       ok: false,
@@ -247,13 +277,13 @@ export async function getReviewJson(
         fetched.status,
         serverErrorMessage(fetched.text),
         args.reviewId,
-        token.owner.from,
+        fetched.tokenFrom,
       ),
     };
   try {
     const json = JSON.parse(fetched.text) as unknown;
-    return { ok: true, json, text: fetched.text, shown: endpoint.shown };
+    return { ok: true, json, text: fetched.text, shown: fetched.shown };
   } catch {
-    return { ok: false, isUsage: false, message: `the answer from ${endpoint.shown} is not JSON` };
+    return { ok: false, isUsage: false, message: `the answer from ${fetched.shown} is not JSON` };
   }
 }

@@ -61,6 +61,8 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   { pattern: "/api/people/:person", methods: { PUT: "admin" } },
   { pattern: "/api/reviews", methods: { GET: "viewer", POST: "reviewer" } },
   { pattern: "/api/reviews/:id", methods: { GET: "viewer", PUT: "reviewer", DELETE: "admin" } },
+  // The detector's flags and which are held: read like the event log they come from (issue 31).
+  { pattern: "/api/reviews/:id/content-flags", methods: { GET: "viewer" } },
   // Releases a result the gate held on a detector flag (issue 31): a reviewer's call, like a pin.
   {
     pattern: "/api/reviews/:id/content-flags/:eventId/release",
