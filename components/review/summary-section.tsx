@@ -11,6 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { reviewSummaryOptions } from "@/components/reviews/summary-queries";
 import { DetectionCounts } from "@/components/review/detection-counts";
+import { HeldResults } from "@/components/review/held-results";
 import type {
   AgentSummary,
   DecisionSummary,
@@ -316,6 +317,7 @@ export function SummarySection({ id, revision }: { id: string; revision: number 
         <Decisions decisions={s.decisions} id={id} />
       </section>
       <DetectionCounts detection={s.detection} />
+      <HeldResults reviewId={id} />
     </div>
   );
 }
