@@ -91,6 +91,7 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   // The right-to-left override is shown as a marker, never applied to the page.
   await expect(verdict.locator("pre")).toContainText("U+202E");
   expect(await verdict.textContent()).not.toContain("\u202E");
+  await sampler.screenshot({ path: "test-results/sample-panel.png" });
   await noSeriousViolations(page);
 
   await expect(await ticketsCount(page, id)).toContainText("1 flagged of 1 scanned");
@@ -154,6 +155,7 @@ test("[sample]: a result a gate held is released from the Summary after a confir
   await row.getByRole("button", { name: "Release…" }).click();
   const dialog = page.getByRole("dialog", { name: "Release this held result?" });
   await expect(dialog).toContainText("Release tools/call get_ticket from tickets to on-call");
+  await page.screenshot({ path: "test-results/held-release.png", fullPage: true });
   await dialog.getByRole("button", { name: "Release it" }).click();
   await expect(held).toHaveCount(0);
 
