@@ -175,11 +175,12 @@ function segmentQuoted(visible: string, start: number, length: number): boolean 
 function modelHit(
   model: Model,
   visible: string,
-  t: number,
+  forModel: boolean,
 ): { hit: Hit | null; p: number; at: number } {
+  const t = forModel ? model.forModelThreshold : model.threshold;
   const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
   const starts = segmentStarts(visible, segs);
-  const single = segs.map((w) => scoreWindow(model, w));
+  const single = segs.map((w) => scoreWindow(model, w, forModel));
   let best = 0;
   // The best window's segments: [i] alone or the pair [i, i + 1].
   let bestSegs: number[] = [];
@@ -195,7 +196,7 @@ function modelHit(
     if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
     const pair = pairWindow(segs[i]!, segs[i + 1]!);
     if (pair === null) continue;
-    const p = scoreWindow(model, pair);
+    const p = scoreWindow(model, pair, forModel);
     if (p > best) {
       best = p;
       bestSegs = [i, i + 1];
@@ -235,7 +236,7 @@ function scanVisible(visible: string, options: DetectOptions, model: Model): Sca
     ...toolSignal(visible, options.tools ?? []),
     ...egressSignal(visible, options.admitHost),
   ];
-  const m = modelHit(model, visible, options.forModel ? model.forModelThreshold : model.threshold);
+  const m = modelHit(model, visible, options.forModel ?? false);
   if (m.hit) hits.push(m.hit);
   return { hits, modelTop: { p: m.p, at: m.at } };
 }

@@ -5,10 +5,10 @@ export const MEASURED: unknown = {
     n: 11522,
   },
   falsePositive: {
-    k: 16,
+    k: 9,
     n: 1268,
   },
-  modelSha256: "93294bf070a8fc9f908b3f5d1076be2b3c600e30fbfed85d1b41767adbdaf140",
+  modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
   slices: [
     {
@@ -32,7 +32,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7218,
+      k: 7080,
       n: 7500,
     },
     {
@@ -56,13 +56,13 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 12,
+      k: 5,
       n: 1068,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
-      k: 14,
+      k: 13,
       n: 1068,
     },
   ],

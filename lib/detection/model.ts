@@ -59,8 +59,8 @@ export function margin(weights: ArrayLike<number>, bias: number, features: numbe
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** Probability that one window is a payload aimed at a model. */
-export function scoreWindow(model: Model, window: string): number {
-  const features = featurize(window);
+export function scoreWindow(model: Model, window: string, forModel = false): number {
+  const features = featurize(window, forModel);
   // Too few words to ask for anything (a table cell, a header): not scored.
   return features.length === 0 ? 0 : sigmoid(margin(model.weights, model.bias, features));
 }

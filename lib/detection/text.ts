@@ -110,7 +110,7 @@ const SPLICED = [...IMPERATIVE]
   .map((w) => w[0]!.toUpperCase() + w.slice(1))
   .join("|");
 const SEGMENT_BREAK = new RegExp(
-  `(?<=[.!?。！？])(?<!\\b(?:e\\.g|i\\.e|vs|cf|approx|Mr|Mrs|Ms|Dr|St|Nr|z\\.B|bzw|ca)\\.)\\s+|\\r?\\n+|\\s*[{}[\\]|]+\\s*|['"]\\s*[,:]\\s*['"]|\\\\n|\\s{3,}|(?<=\\p{Ll}{2}),\\s+(?=(?:${SPLICED})\\s)`,
+  `(?<=[.!?。！？])(?<!\\b(?:e\\.g|i\\.e|vs|cf|approx|Mr|Mrs|Ms|Dr|St|Nr|z\\.B|bzw|ca)\\.)\\s+|\\r?\\n+|\\s*[{}[\\]|]+\\s*|['"]\\s*[,:]\\s*['"]|\\\\n|\\s{3,}|,(?<=\\p{Ll}{2},)\\s+(?=(?:${SPLICED})\\s)`,
   "u",
 );
 

@@ -93,10 +93,12 @@ function examplesOf(us: Unit[]): Example[] {
   return out;
 }
 
-const unitScore = (model: Model, unit: Unit) =>
+const unitScore = (model: Model, unit: Unit, forModel = false) =>
   Math.max(
     0,
-    ...unit.texts.flatMap((t) => trainingWindows(t, unit.label).map((w) => scoreWindow(model, w))),
+    ...unit.texts.flatMap((t) =>
+      trainingWindows(t, unit.label).map((w) => scoreWindow(model, w, forModel)),
+    ),
   );
 
 export function buildTrainingSet(
@@ -124,10 +126,12 @@ export function buildTrainingSet(
   // (InjecAgent's tools.json) flagged at or under 1 %.
   const toolScores = val
     .filter((u) => u.source === "toolemu-tools")
-    .map((u) => unitScore(probe, u))
+    .map((u) => unitScore(probe, u, true))
     .sort((a, b) => a - b);
   const tq = toolScores[Math.min(toolScores.length - 1, Math.floor(toolScores.length * 0.99))] ?? 0;
   const forModelThreshold = Number(Math.max(threshold, tq + 1e-3).toFixed(3));
+  // What the same payloads score when scanned as text written for the model (the recall given up there).
+  const forModelScores = val.filter((u) => u.label === 1).map((u) => unitScore(probe, u, true));
   const validation = {
     clean: negScores.length,
     payloads: posScores.length,
@@ -138,7 +142,8 @@ export function buildTrainingSet(
     toolDescriptions: toolScores.length,
     forModelRecall: Number(
       (
-        posScores.filter((s) => s >= forModelThreshold).length / Math.max(1, posScores.length)
+        forModelScores.filter((s) => s >= forModelThreshold).length /
+        Math.max(1, forModelScores.length)
       ).toFixed(3),
     ),
   };
