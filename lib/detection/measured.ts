@@ -5,7 +5,7 @@ export const MEASURED: unknown = {
     n: 11522,
   },
   falsePositive: {
-    k: 9,
+    k: 8,
     n: 1268,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
@@ -32,7 +32,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7080,
+      k: 7071,
       n: 7500,
     },
     {
@@ -50,7 +50,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA clean code answers (test split)",
       kind: "clean",
-      k: 3,
+      k: 2,
       n: 50,
     },
     {

@@ -59,6 +59,27 @@ export function quoted(text: string, at: number): boolean {
   return !/[:,[{=(]$/.test(before);
 }
 
+/**
+ * ANSI sequences that only set a foreground colour, bold, italic or underline, or reset them
+ * (`ESC[31m`, `ESC[1;93m`, `ESC[38;5;208m`, `ESC[0m`): what a CI log or a pasted traceback carries.
+ * They change no text a reader sees. Cursor moves, erasing, concealing (8), dim (2), reverse (7)
+ * and background colours (which can match the text's colour) are not counted here.
+ */
+// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC: that is what this finds
+const COLOUR_CODE = /\u001B\[((?:\d{1,3};?)*)m/gu;
+const FOREGROUND = /^(?:0|1|3|4|2[2-4]|3[0-79]|9[0-7]|38;5;\d{1,3}|38;2;\d{1,3};\d{1,3};\d{1,3})$/u;
+
+function countColourCodes(raw: string): number {
+  let n = 0;
+  for (const m of raw.matchAll(COLOUR_CODE)) {
+    const params = m[1]!.replace(/;$/u, "");
+    // Each ;-separated attribute (38;5;n and 38;2;r;g;b taken whole) must be a foreground one.
+    const parts = params === "" ? [] : (params.match(/38;5;\d+|38;2;\d+;\d+;\d+|\d+/gu) ?? []);
+    if (parts.every((p) => FOREGROUND.test(p))) n++;
+  }
+  return n;
+}
+
 export function hiddenSignal(raw: string): Hit[] {
   const c = countHidden(raw);
   const hits: Hit[] = [];
@@ -78,13 +99,17 @@ export function hiddenSignal(raw: string): Hit[] {
       strength: 0.7,
       at: raw.search(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u),
     });
-  if (c.ansi > 0)
+  if (c.ansi > 0) {
+    const colourOnly = c.ansi === countColourCodes(raw);
     hits.push({
       signal: "hidden-characters",
-      detail: `${c.ansi} ANSI escape sequences (rewrite what a terminal shows)`,
-      strength: 0.7,
+      detail: colourOnly
+        ? `${c.ansi} ANSI colour codes (a terminal log's foreground colours; they hide nothing)`
+        : `${c.ansi} ANSI escape sequences (rewrite what a terminal shows)`,
+      strength: colourOnly ? 0.2 : 0.7,
       at: raw.indexOf("\u001B"),
     });
+  }
   // Zero-width characters are common in mail (preheader padding) and emoji (ZWJ): a reason, not a flag alone.
   if (c.zeroWidth > 0)
     hits.push({
