@@ -38,7 +38,7 @@ const { values } = parseArgs({
     check: { type: "boolean", default: false },
     l2: { type: "string", default: "3e-3" },
     epochs: { type: "string", default: "6" },
-    "positive-weight": { type: "string", default: "1.5" },
+    "positive-weight": { type: "string", default: "1.25" },
   },
 });
 const dir = path.resolve(values.data);
@@ -85,31 +85,36 @@ const set = buildTrainingSet(
   hyper,
   seed,
 );
-const { examples, threshold, validation } = set;
+const { examples, threshold, forModelThreshold, validation } = set;
 const trained = trainWeights(examples, { ...hyper, seed });
-const model = packModel(trained, threshold, {
-  seed,
-  hyper,
-  examples: examples.length,
-  positives: examples.filter((e) => e.label === 1).length,
-  trainInstructions: trainInstructions.length,
-  heldOutInstructions: instructions.length - trainInstructions.length,
-  validation,
-  prose: {
-    [PROSE]: createHash("sha256").update(proseBytes).digest("hex").slice(0, 16),
-    texts: prose.length,
+const model = packModel(
+  trained,
+  threshold,
+  {
+    seed,
+    hyper,
+    examples: examples.length,
+    positives: examples.filter((e) => e.label === 1).length,
+    trainInstructions: trainInstructions.length,
+    heldOutInstructions: instructions.length - trainInstructions.length,
+    validation,
+    prose: {
+      [PROSE]: createHash("sha256").update(proseBytes).digest("hex").slice(0, 16),
+      texts: prose.length,
+    },
+    data: {
+      "injecagent/data/attacker_cases_dh.jsonl": sha("injecagent/data/attacker_cases_dh.jsonl"),
+      "injecagent/data/attacker_cases_ds.jsonl": sha("injecagent/data/attacker_cases_ds.jsonl"),
+      "injecagent/data/user_cases.jsonl": sha("injecagent/data/user_cases.jsonl"),
+      "injecagent/data/tools.json": sha("injecagent/data/tools.json"),
+      "bipia/benchmark/email/train.jsonl": sha("bipia/benchmark/email/train.jsonl"),
+      "bipia/benchmark/code/train.jsonl": sha("bipia/benchmark/code/train.jsonl"),
+      "bipia/benchmark/text_attack_train.json": sha("bipia/benchmark/text_attack_train.json"),
+      "bipia/benchmark/code_attack_train.json": sha("bipia/benchmark/code_attack_train.json"),
+    },
   },
-  data: {
-    "injecagent/data/attacker_cases_dh.jsonl": sha("injecagent/data/attacker_cases_dh.jsonl"),
-    "injecagent/data/attacker_cases_ds.jsonl": sha("injecagent/data/attacker_cases_ds.jsonl"),
-    "injecagent/data/user_cases.jsonl": sha("injecagent/data/user_cases.jsonl"),
-    "injecagent/data/tools.json": sha("injecagent/data/tools.json"),
-    "bipia/benchmark/email/train.jsonl": sha("bipia/benchmark/email/train.jsonl"),
-    "bipia/benchmark/code/train.jsonl": sha("bipia/benchmark/code/train.jsonl"),
-    "bipia/benchmark/text_attack_train.json": sha("bipia/benchmark/text_attack_train.json"),
-    "bipia/benchmark/code_attack_train.json": sha("bipia/benchmark/code_attack_train.json"),
-  },
-});
+  forModelThreshold,
+);
 const bytes = JSON.stringify(model) + "\n";
 const digest = createHash("sha256").update(bytes).digest("hex");
 if (values.check) {
@@ -128,7 +133,7 @@ if (values.check) {
 }
 writeFileSync(values.out, bytes);
 console.log(
-  `train-detector: ${examples.length} windows (${examples.filter((e) => e.label === 1).length} payload), threshold ${threshold}, wrote ${values.out} (${Buffer.byteLength(JSON.stringify(model))} bytes)`,
+  `train-detector: ${examples.length} windows (${examples.filter((e) => e.label === 1).length} payload), threshold ${threshold} (${forModelThreshold} for text written for the model), wrote ${values.out} (${Buffer.byteLength(JSON.stringify(model))} bytes)`,
 );
 console.log(`  validation: ${JSON.stringify(validation)}`);
 

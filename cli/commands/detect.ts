@@ -1,7 +1,9 @@
 /**
  * `relay-review detect`: scan text for payloads aimed at a model (issue 31 item 5).
  *
- *   detect [--json] [--tools a,b] FILE|-     one text: a verdict (exit 0 clean, 1 flagged)
+ *   detect [--json] [--tools a,b] [--for-model] FILE|-
+ *                                            one text: a verdict (exit 0 clean, 1 flagged); --for-model:
+ *                                            the text is written for the model (a tool's description)
  *   detect --jsonl FILE|-                    one JSON object per line ({"text", "tools"?}): one verdict per line, in order
  *   detect eval                              recall and false positives on the held-out data, each beside its goal
  *
@@ -15,7 +17,8 @@ import { detect, detectDetailed, shippedModel } from "@/lib/detection/detect";
 import { findRoot, formatResult, heldOutSlices, measure } from "@/lib/detection/eval";
 
 const USAGE = [
-  "usage: relay-review detect [--json] [--tools NAME,NAME…] FILE|-",
+  "usage: relay-review detect [--json] [--tools NAME,NAME…] [--for-model] FILE|-",
+  "       (--for-model: the text is written for the model on purpose, e.g. a tool's description)",
   '       relay-review detect --jsonl FILE|-     (one {"text": …, "tools": [...]} per line; one verdict per line)',
   "       relay-review detect eval               (recall and false positives on the held-out data)",
 ].join("\n");
@@ -30,7 +33,7 @@ function runEval(): number {
   const root = findRoot();
   const model = shippedModel();
   process.stdout.write(
-    `detector model: threshold ${model.threshold}, trained with seed ${String(model.provenance.seed)} on ${String(model.provenance.examples)} windows; held-out data in tests/detection/data\n`,
+    `detector model: threshold ${model.threshold} (${model.forModelThreshold} for text written for the model), trained with seed ${String(model.provenance.seed)} on ${String(model.provenance.examples)} windows; held-out data in tests/detection/data\n`,
   );
   let missed = false;
   for (const slice of heldOutSlices(root)) {
@@ -44,7 +47,7 @@ function runEval(): number {
 export async function run(argv: string[]): Promise<number> {
   const line = parseCommandLine(argv, {
     values: ["--jsonl", "--tools"],
-    booleans: ["--json"],
+    booleans: ["--json", "--for-model"],
     positionals: true,
   });
   if (line.isHelp) {
@@ -104,7 +107,10 @@ export async function run(argv: string[]): Promise<number> {
     ?.split(",")
     .map((t) => t.trim())
     .filter(Boolean);
-  const verdict = detectDetailed(readInput(line.positionals[0]!), { tools });
+  const verdict = detectDetailed(readInput(line.positionals[0]!), {
+    tools,
+    forModel: line.booleans.has("--for-model"),
+  });
   if (line.booleans.has("--json")) {
     const { flagged, score, reasons } = verdict;
     process.stdout.write(`${JSON.stringify({ flagged, score, reasons })}\n`);

@@ -18,7 +18,7 @@ import {
   type Hit,
   type Reason,
 } from "./signals";
-import { DEFAULT_BUDGET, decodeTags, excerpt, segments, visibleText, windows } from "./text";
+import { DEFAULT_BUDGET, decodeTags, excerpt, pairWindow, segments, visibleText } from "./text";
 
 export type { Reason, SignalName } from "./signals";
 
@@ -31,6 +31,14 @@ export type DetectOptions = {
   admitHost?: (host: string) => boolean;
   /** Characters read at most (default 64 Ki). */
   budget?: number;
+  /**
+   * The text is written for the model on purpose by whoever serves it: a tool's description, not a
+   * result. Speaking to the model is then no finding (the salutations and "your response…" phrases
+   * and the off-topic request are not looked for, and the model flags at its `forModelThreshold`,
+   * chosen on held-back tool descriptions); hidden characters, role tags, overrides, keeping
+   * something from the user, encoded text, tool calls and links are judged as in any text.
+   */
+  forModel?: boolean;
   /** Another model (tests train small ones); the shipped one by default. */
   model?: Model;
 };
@@ -89,6 +97,19 @@ const QUOTES: Record<string, string> = {
 const LETTER = /\p{L}/u;
 
 /**
+ * Whether the quote at `j` opens a data value rather than a quotation: after `:` `[` `{` `=` `(`
+ * (a JSON or config field), or after `,` on a line that has opened a JSON array or object. A comma
+ * in prose ("Use for \"show my inbox\", \"what did I get?\"") separates quoted examples, which
+ * are quotations.
+ */
+function opensDataValue(text: string, j: number): boolean {
+  const before = text.slice(Math.max(0, j - 3), j).trimEnd();
+  if (/[:[{=(]$/.test(before)) return true;
+  if (!before.endsWith(",")) return false;
+  return /[[{]/.test(text.slice(text.lastIndexOf("\n", j) + 1, j));
+}
+
+/**
  * The share of a window's letters inside quotations of three words or more (a quoted sentence; an
  * id, a date or a name in quotes is part of the sentence around it). The window starts inside one
  * when a quote opens just before it, unless that quote opens a data value (after `:` `,` `[` `{`
@@ -100,12 +121,7 @@ export function quotedShare(text: string, start: number, end: number): number {
   // of the previous line does not).
   while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
   let open: string | null = null;
-  if (
-    j >= 0 &&
-    text[j]! in QUOTES &&
-    !/[:,[{=(]$/.test(text.slice(Math.max(0, j - 3), j).trimEnd())
-  )
-    open = text[j]!;
+  if (j >= 0 && text[j]! in QUOTES && !opensDataValue(text, j)) open = text[j]!;
   let inside = 0;
   let letters = 0;
   // Letters and word breaks of the quotation now open.
@@ -132,44 +148,69 @@ export function quotedShare(text: string, start: number, end: number): number {
   return letters === 0 ? 0 : inside / letters;
 }
 
-function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; at: number } {
-  let best = 0;
-  let bestWindow = "";
+/** Where each segment sits in the text (segments are trimmed substrings, found in order). */
+function segmentStarts(visible: string, segs: string[]): number[] {
+  const starts: number[] = [];
+  let from = 0;
+  for (const seg of segs) {
+    const at = visible.indexOf(seg.slice(0, 40), from);
+    starts.push(at < 0 ? from : at);
+    if (at >= 0) from = at + 1;
+  }
+  return starts;
+}
+
+/** Whether a segment at `start` is quoted: on a `> ` line, or one of its sentences two fifths inside quotations. */
+function segmentQuoted(visible: string, start: number, length: number): boolean {
+  if (/^\s*>/.test(visible.slice(visible.lastIndexOf("\n", start) + 1, start))) return true;
+  for (let s = start, n = 0; s < start + length && n < 4; n++) {
+    const stop = visible.slice(s, start + length).search(/(?<=[.!?])\s/u);
+    const e = stop < 0 ? start + length : s + stop;
+    if (quotedShare(visible, s, e) >= 0.4) return true;
+    s = e + 1;
+  }
+  return false;
+}
+
+function modelHit(
+  model: Model,
+  visible: string,
+  forModel: boolean,
+): { hit: Hit | null; p: number; at: number } {
+  const t = forModel ? model.forModelThreshold : model.threshold;
   const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
-  const single = segs.map((w) => scoreWindow(model, w));
+  const starts = segmentStarts(visible, segs);
+  const single = segs.map((w) => scoreWindow(model, w, forModel));
+  let best = 0;
+  // The best window's segments: [i] alone or the pair [i, i + 1].
+  let bestSegs: number[] = [];
   single.forEach((p, i) => {
     if (p > best) {
       best = p;
-      bestWindow = segs[i]!;
+      bestSegs = [i];
     }
   });
   // A pair of neighbours is scored only when one of them already leans towards a payload: a
   // payload split over two sentences shows in at least one, and clean text skips the second pass.
-  const pairs = windows(segs, (i) => Math.max(single[i]!, single[i + 1]!) >= PAIR_FLOOR).slice(
-    segs.length,
-  );
-  for (const w of pairs) {
-    const p = scoreWindow(model, w);
+  for (let i = 0; i + 1 < segs.length; i++) {
+    if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
+    const pair = pairWindow(segs[i]!, segs[i + 1]!);
+    if (pair === null) continue;
+    const p = scoreWindow(model, pair, forModel);
     if (p > best) {
       best = p;
-      bestWindow = w;
+      bestSegs = [i, i + 1];
     }
   }
   if (best === 0) return { hit: null, p: 0, at: 0 };
-  const at = Math.max(0, visible.indexOf(bestWindow.slice(0, 40)));
-  // Quoted when the window sits on a `> ` line, or two fifths of its letters are inside a quotation (a
-  // bug report quoting a payload). Measured from the window's own start: a quote test started 300
-  // characters back inside a JSON blob lost track of which quote opened, and an id or a date a
-  // payload quotes itself ("…with id 'abc123' in my home…") is a small share of it.
-  // A pair of neighbours is judged by its more quoted sentence (the quoted one may be the payload).
-  let inQuote = /^\s*>/.test(visible.slice(visible.lastIndexOf("\n", at) + 1, at));
-  for (let s = at, n = 0; !inQuote && s < at + bestWindow.length && n < 4; n++) {
-    const stop = visible.slice(s, at + bestWindow.length).search(/(?<=[.!?])\s/u);
-    const e = stop < 0 ? at + bestWindow.length : s + stop;
-    inQuote = quotedShare(visible, s, e) >= 0.4;
-    s = e + 1;
-  }
-  const t = model.threshold;
+  const bestWindow = bestSegs.map((i) => segs[i]!).join(" ");
+  const at = starts[bestSegs[0]!]!;
+  // Quoted when a segment sits on a `> ` line, or two fifths of a sentence's letters are inside a
+  // quotation (a bug report quoting a payload). Measured from each segment's own start: a quote
+  // test started 300 characters back inside a JSON blob lost track of which quote opened, and an id
+  // or a date a payload quotes itself ("…with id 'abc123' in my home…") is a small share of it. A
+  // pair of neighbours is judged by its more quoted segment (the quoted one may be the payload).
+  const inQuote = bestSegs.some((i) => segmentQuoted(visible, starts[i]!, segs[i]!.length));
   // Map the model's probability so its threshold lands on FLAG_AT; a quoted sentence counts for less.
   // Below its threshold the model only supports other signals (at most 0.3), it never tips a text alone.
   let strength =
@@ -189,13 +230,13 @@ function modelHit(model: Model, visible: string): { hit: Hit | null; p: number; 
 
 function scanVisible(visible: string, options: DetectOptions, model: Model): Scan {
   const hits: Hit[] = [
-    ...addressedSignal(visible),
-    ...offTopicRequestSignal(visible),
+    ...addressedSignal(visible, options.forModel),
+    ...(options.forModel ? [] : offTopicRequestSignal(visible)),
     ...roleSignal(visible),
     ...toolSignal(visible, options.tools ?? []),
     ...egressSignal(visible, options.admitHost),
   ];
-  const m = modelHit(model, visible);
+  const m = modelHit(model, visible, options.forModel ?? false);
   if (m.hit) hits.push(m.hit);
   return { hits, modelTop: { p: m.p, at: m.at } };
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { bipiaAttacks, bipiaContexts, insertAttack } from "./benchmarks";
 import { wilson, type Proportion } from "./counts";
-import { detect } from "./detect";
+import { detect, type DetectOptions } from "./detect";
 
 export type Slice = {
   name: string;
@@ -16,6 +16,8 @@ export type Slice = {
   /** Recall at least (attack) or false-positive rate at most (clean); null: measured, no goal. */
   goal: number | null;
   texts: string[];
+  /** How the texts are scanned (tool descriptions are text written for the model). */
+  options?: DetectOptions;
 };
 
 export type SliceResult = {
@@ -108,13 +110,27 @@ export function heldOutSlices(root: string): Slice[] {
       goal: 0.01,
       texts: bipiaContexts(data, "code", "test").map((c) => c.text),
     },
-    { name: "tool descriptions in tests/corpus", kind: "clean", goal: 0.01, texts: descriptions },
+    // A tool's description is written for the model on purpose; it is scanned as such (`forModel`).
+    // The same texts scanned as if a server had returned them are printed too, with no goal.
+    {
+      name: "tool descriptions in tests/corpus",
+      kind: "clean",
+      goal: 0.01,
+      texts: descriptions,
+      options: { forModel: true },
+    },
+    {
+      name: "tool descriptions in tests/corpus, scanned as returned text",
+      kind: "clean",
+      goal: null,
+      texts: descriptions,
+    },
   ];
 }
 
 export function measure(
   slice: Slice,
-  flag: (text: string) => boolean = (t) => detect(t).flagged,
+  flag: (text: string) => boolean = (t) => detect(t, slice.options).flagged,
 ): SliceResult {
   let k = 0;
   for (const text of slice.texts) if (flag(text)) k++;

@@ -39,7 +39,7 @@ export const MIN_WORDS = 3;
 const LABEL = /^\s*[\p{L}_][\p{L}_ .-]{0,23}:\s+/u;
 
 // Imperatives a payload opens with, in English, German, French, Spanish, Portuguese and Italian.
-const IMPERATIVE = new Set(
+export const IMPERATIVE = new Set(
   (
     "send forward email mail transfer pay wire grant give share post upload download delete remove " +
     "erase unlock open disable enable turn change update reset set add create make write generate " +
@@ -110,7 +110,9 @@ const CUES: [string, RegExp, Gate][] = [
   ],
   [
     "override",
-    /\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instruction|instructions|prompt|rules|guidelines|above|previous|prior)\b/u,
+    // Not the writer's own earlier message ("please ignore my previous email"): that withdraws a
+    // mail, it does not override the reader's instructions.
+    /\b(?:ignore|disregard|forget|override|bypass)\b(?!\s+(?:my|our)\s+(?:\w+\s+)?(?:e-?mail|message|mail|note|reply|comment|post|request|ticket|invoice|attachment)s?\b).{0,40}\b(?:instruction|instructions|prompt|rules|guidelines|above|previous|prior)\b/u,
     w("ignore disregard forget override bypass"),
   ],
   [
@@ -148,6 +150,11 @@ const CUES: [string, RegExp, Gate][] = [
     w("delete erase wipe remove drop destroy disable turn shut unlock"),
   ],
   ["question", /\?\s*$/u, c("?")],
+  // A particular thing named: a number, a time, an id or a quoted value ("with id 'spk12'", "at 3
+  // AM", "account 555-0100"). Paired with an imperative it is an order about someone's particular
+  // thing; a reference's imperative speaks of a kind of thing ("Delete a file by its ID").
+  // Without the u flag: every character here is in the BMP, and V8 scans such a regex faster.
+  ["particular", /\d|['"‘“][^'"’”\s]{1,40}['"’”](?:[\s.,;:)]|$)/, null],
   // A sender speaking of itself ("reply to this email", "contact us"): service mail, not a payload.
   [
     "sender",
@@ -169,6 +176,15 @@ const BIAS = hash("bias");
 const IMPERATIVE_START = hash("cue:imperative-start");
 const IMPERATIVE_EARLY = hash("cue:imperative-early");
 const CUE_HASH = CUES.map(([name]) => hash(`cue:${name}`));
+/**
+ * The cues that say a window speaks to an AI (names it, says "you", "your response"). In text
+ * written for the model on purpose (a tool's description) that is by design, not evidence, so they
+ * are left out there; the words themselves still count.
+ */
+const ADDRESSING_CUES = new Set(
+  CUES.flatMap(([name], i) => (["ai", "you", "response"].includes(name) ? [i] : [])),
+);
+const IMP_CUE_HASH = CUES.map(([name]) => hash(`cue:imperative+${name}`));
 const PAIR_HASH = CUES.map(([a], i) => CUES.map(([b], j) => (j > i ? hash(`cue:${a}+${b}`) : 0)));
 const LEN_HASH = { xs: hash("len:xs"), s: hash("len:s"), m: hash("len:m"), l: hash("len:l") };
 
@@ -176,7 +192,7 @@ const LEN_HASH = { xs: hash("len:xs"), s: hash("len:s"), m: hash("len:m"), l: ha
  * The hashed feature indices of one window (with repeats: a feature present twice counts twice).
  * Input is already visible text (lib/detection/text.ts `visibleText`).
  */
-export function featurize(window: string): number[] {
+export function featurize(window: string, forModel = false): number[] {
   const text = window.toLowerCase();
   const out: number[] = [];
   const tokens: string[] = [];
@@ -213,9 +229,13 @@ export function featurize(window: string): number[] {
   const tokenSet = new Set(tokens);
   for (let i = 0; i < CUES.length; i++) {
     const [, re, gate] = CUES[i]!;
+    if (forModel && ADDRESSING_CUES.has(i)) continue;
     if ((gate === null || gate(tokenSet, text)) && re.test(text)) present.push(i);
   }
   for (const i of present) out.push(CUE_HASH[i]!);
+  // What an imperative acts on: "Send my statement to…", "Unlock the door immediately" (a payload
+  // acts on someone's things) against "Create a folder at the given path" (a reference's verb).
+  if (IMPERATIVE.has(first)) for (const i of present) out.push(IMP_CUE_HASH[i]!);
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
   for (let a = 0; a < present.length; a++)
     for (let b = a + 1; b < present.length; b++) out.push(PAIR_HASH[present[a]!]![present[b]!]!);

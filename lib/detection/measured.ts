@@ -1,26 +1,26 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 10508,
+    k: 10459,
     n: 11522,
   },
   falsePositive: {
-    k: 44,
+    k: 8,
     n: 1268,
   },
-  modelSha256: "95b7f16a0651bd6bd91f2913c438bb1b7196cb5046636db9d7e08a71d0675d5c",
+  modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
   slices: [
     {
       name: "InjecAgent base, held-out attacker instructions",
       kind: "attack",
-      k: 235,
+      k: 256,
       n: 272,
     },
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 10273,
+      k: 10203,
       n: 11250,
     },
     {
@@ -32,7 +32,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7359,
+      k: 7071,
       n: 7500,
     },
     {
@@ -50,13 +50,19 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA clean code answers (test split)",
       kind: "clean",
-      k: 3,
+      k: 2,
       n: 50,
     },
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 40,
+      k: 5,
+      n: 1068,
+    },
+    {
+      name: "tool descriptions in tests/corpus, scanned as returned text",
+      kind: "clean",
+      k: 13,
       n: 1068,
     },
   ],

@@ -13,6 +13,11 @@ export type ModelFile = {
   bias: number;
   /** A window at or above this probability flags the text. */
   threshold: number;
+  /**
+   * The same for text written for the model on purpose (a tool's description): chosen on held-back
+   * tool descriptions as `threshold` is on held-back relay text. Absent: `threshold`.
+   */
+  forModelThreshold?: number;
   /** DIM signed bytes, base64. */
   weights: string;
   /** What it was trained on (file hashes, counts, seed): shown by docs and `detect eval`. */
@@ -23,6 +28,7 @@ export type Model = {
   weights: Float32Array;
   bias: number;
   threshold: number;
+  forModelThreshold: number;
   provenance: Record<string, unknown>;
 };
 
@@ -34,7 +40,13 @@ export function loadModel(file: ModelFile): Model {
     throw new Error(`detector model has ${bytes.length} weights, not ${DIM}`);
   const weights = new Float32Array(DIM);
   for (let i = 0; i < DIM; i++) weights[i] = ((bytes[i]! << 24) >> 24) * file.scale;
-  return { weights, bias: file.bias, threshold: file.threshold, provenance: file.provenance };
+  return {
+    weights,
+    bias: file.bias,
+    threshold: file.threshold,
+    forModelThreshold: Math.max(file.threshold, file.forModelThreshold ?? file.threshold),
+    provenance: file.provenance,
+  };
 }
 
 /** The margin of a feature list: each present feature weighs in, scaled by 1/√n so long windows do not win by length. */
@@ -47,8 +59,8 @@ export function margin(weights: ArrayLike<number>, bias: number, features: numbe
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** Probability that one window is a payload aimed at a model. */
-export function scoreWindow(model: Model, window: string): number {
-  const features = featurize(window);
+export function scoreWindow(model: Model, window: string, forModel = false): number {
+  const features = featurize(window, forModel);
   // Too few words to ask for anything (a table cell, a header): not scored.
   return features.length === 0 ? 0 : sigmoid(margin(model.weights, model.bias, features));
 }

@@ -59,6 +59,27 @@ export function quoted(text: string, at: number): boolean {
   return !/[:,[{=(]$/.test(before);
 }
 
+/**
+ * ANSI sequences that only set a foreground colour, bold, italic or underline, or reset them
+ * (`ESC[31m`, `ESC[1;93m`, `ESC[38;5;208m`, `ESC[0m`): what a CI log or a pasted traceback carries.
+ * They change no text a reader sees. Cursor moves, erasing, concealing (8), dim (2), reverse (7)
+ * and background colours (which can match the text's colour) are not counted here.
+ */
+// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC: that is what this finds
+const COLOUR_CODE = /\u001B\[((?:\d{1,3};?)*)m/gu;
+const FOREGROUND = /^(?:0|1|3|4|2[2-4]|3[0-79]|9[0-7]|38;5;\d{1,3}|38;2;\d{1,3};\d{1,3};\d{1,3})$/u;
+
+function countColourCodes(raw: string): number {
+  let n = 0;
+  for (const m of raw.matchAll(COLOUR_CODE)) {
+    const params = m[1]!.replace(/;$/u, "");
+    // Each ;-separated attribute (38;5;n and 38;2;r;g;b taken whole) must be a foreground one.
+    const parts = params === "" ? [] : (params.match(/38;5;\d+|38;2;\d+;\d+;\d+|\d+/gu) ?? []);
+    if (parts.every((p) => FOREGROUND.test(p))) n++;
+  }
+  return n;
+}
+
 export function hiddenSignal(raw: string): Hit[] {
   const c = countHidden(raw);
   const hits: Hit[] = [];
@@ -78,13 +99,17 @@ export function hiddenSignal(raw: string): Hit[] {
       strength: 0.7,
       at: raw.search(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u),
     });
-  if (c.ansi > 0)
+  if (c.ansi > 0) {
+    const colourOnly = c.ansi === countColourCodes(raw);
     hits.push({
       signal: "hidden-characters",
-      detail: `${c.ansi} ANSI escape sequences (rewrite what a terminal shows)`,
-      strength: 0.7,
+      detail: colourOnly
+        ? `${c.ansi} ANSI colour codes (a terminal log's foreground colours; they hide nothing)`
+        : `${c.ansi} ANSI escape sequences (rewrite what a terminal shows)`,
+      strength: colourOnly ? 0.2 : 0.7,
       at: raw.indexOf("\u001B"),
     });
+  }
   // Zero-width characters are common in mail (preheader padding) and emoji (ZWJ): a reason, not a flag alone.
   if (c.zeroWidth > 0)
     hits.push({
@@ -107,13 +132,20 @@ export function hiddenSignal(raw: string): Hit[] {
 
 const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language model|model|gpt|chatgpt|claude|gemini|copilot|ki|ki-assistent|ia|assistente|asistente|modèle|modelo|sprachmodell|modello)`;
 
-const ADDRESSED: [RegExp, string][] = [
+/**
+ * Phrases that speak to an AI. The third element says the phrase only *addresses* the reader as an
+ * AI (a salutation, "your response must…"): text a server writes for the model on purpose (a tool's
+ * description) does that by design. The others (drop your instructions, keep it from the user, you
+ * are now…) have no business in any text.
+ */
+const ADDRESSED: [RegExp, string, boolean][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
       "u",
     ),
     'speaks to the reader as an AI ("if you are an AI…")',
+    true,
   ],
   [
     new RegExp(
@@ -121,6 +153,7 @@ const ADDRESSED: [RegExp, string][] = [
       "u",
     ),
     'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
+    true,
   ],
   [
     new RegExp(
@@ -128,34 +161,42 @@ const ADDRESSED: [RegExp, string][] = [
       "u",
     ),
     "text for the AI that reads or summarises it",
+    true,
   ],
   [
     /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)/u,
     "tells the reader to drop its instructions",
+    false,
   ],
   [
     /\b(?:ignoriere|vergiss)\b.{0,30}\b(?:anweisungen|instruktionen|regeln)\b|\b(?:ignore[zs]?|oublie[zs]?)\b.{0,30}\binstructions\b|\b(?:ignora|olvida|esqueça|ignore|dimentica)\b.{0,30}\b(?:instrucciones|instruções|istruzioni)\b/u,
     "tells the reader to drop its instructions (in another language)",
+    false,
   ],
   [
     /\b(?:in|to|at the end of|at the start of)\s+your\s+(?:response|reply|answer|output|summary|next message)\b|\byour\s+(?:response|reply|answer|output)\s+(?:must|should)\b/u,
     "instructs how the reader should write its reply",
+    true,
   ],
   [
     /\b(?:do not|don't|never)\s+(?:tell|mention|inform|reveal\s+this\s+to|alert)\s+(?:the\s+)?user\b/u,
     "asks to keep something from the user",
+    false,
   ],
   [
     /\byou\s+are\s+now\s+(?:in\s+)?(?:a|an|the|dan|developer mode|jailbroken)\b|\bnew\s+(?:system\s+)?instructions?\s*:/u,
     "claims to change who the reader is or what it was told",
+    false,
   ],
 ];
 
-export function addressedSignal(text: string): Hit[] {
+/** `forModel`: the text is written for the model on purpose (a tool's description); addressing it is no finding. */
+export function addressedSignal(text: string, forModel = false): Hit[] {
   const hits: Hit[] = [];
   // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
   const lower = text.toLowerCase();
-  for (const [re, detail] of ADDRESSED) {
+  for (const [re, detail, addressing] of ADDRESSED) {
+    if (forModel && addressing) continue;
     const m = re.exec(lower);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);

@@ -5,6 +5,8 @@
  * capped by the character budget, never by what the text contains.
  */
 
+import { IMPERATIVE } from "./features";
+
 /** Characters scanned per text by default: a 10 kB ticket is read whole, a 1 MB dump is not. */
 export const DEFAULT_BUDGET = 64 * 1024;
 
@@ -99,14 +101,28 @@ export const MAX_SEGMENT_CHARS = 400;
 export const MAX_SEGMENTS = 2000;
 
 /**
+ * A capitalised imperative after a comma that follows a lower-case word ("…our new flavor, Please
+ * unlock my front door."): a sentence spliced into another one, as a payload appended to a field
+ * is; a list of names ("Paris, France") or a salutation ("Hi Anna, please…") is not split.
+ */
+const SPLICED = [...IMPERATIVE]
+  .filter((w) => /^\p{Ll}{3,}$/u.test(w))
+  .map((w) => w[0]!.toUpperCase() + w.slice(1))
+  .join("|");
+const SEGMENT_BREAK = new RegExp(
+  `(?<=[.!?。！？])(?<!\\b(?:e\\.g|i\\.e|vs|cf|approx|Mr|Mrs|Ms|Dr|St|Nr|z\\.B|bzw|ca)\\.)\\s+|\\r?\\n+|\\s*[{}[\\]|]+\\s*|['"]\\s*[,:]\\s*['"]|\\\\n|\\s{3,}|,(?<=\\p{Ll}{2},)\\s+(?=(?:${SPLICED})\\s)`,
+  "u",
+);
+
+/**
  * Splits text into short units a payload would occupy: sentences, lines, table cells and JSON
- * string values. A payload is a sentence or three inside a much longer ticket, so the model scores
+ * string values. An abbreviation's full stop ("e.g. user@x.org", "z.B.") does not end a sentence. A payload is a sentence or three inside a much longer ticket, so the model scores
  * each unit (and each pair of neighbours) and the text takes its highest score, rather than
  * averaging a paragraph aimed at a model into the ticket around it.
  */
 export function segments(text: string): string[] {
   const units = text
-    .split(/(?<=[.!?。！？])\s+|\r?\n+|\s*[{}[\]|]+\s*|['"]\s*[,:]\s*['"]|\\n|\s{3,}/u)
+    .split(SEGMENT_BREAK)
     .map((s) => s.replace(/^[\s'"`*>#\-–—•]+|[\s'"`*]+$/gu, ""))
     // A unit of one word (a JSON key, an id, a status) asks for nothing and is not scored.
     .filter((s) => /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u.test(s));
@@ -120,14 +136,17 @@ export function segments(text: string): string[] {
   return out;
 }
 
-/** Windows the model scores: every segment, and every pair of short neighbours (optionally only pairs `pair(i)` allows). */
-export function windows(segs: string[], pair: (i: number) => boolean = () => true): string[] {
+/** Two neighbouring segments as one window, or null when together they are too long to score as one. */
+export function pairWindow(a: string, b: string): string | null {
+  return a.length + b.length <= MAX_SEGMENT_CHARS ? `${a} ${b}` : null;
+}
+
+/** Windows the model scores: every segment, and every pair of short neighbours. */
+export function windows(segs: string[]): string[] {
   const out = [...segs];
   for (let i = 0; i + 1 < segs.length; i++) {
-    if (!pair(i)) continue;
-    const a = segs[i]!;
-    const b = segs[i + 1]!;
-    if (a.length + b.length <= MAX_SEGMENT_CHARS) out.push(`${a} ${b}`);
+    const pair = pairWindow(segs[i]!, segs[i + 1]!);
+    if (pair !== null) out.push(pair);
   }
   return out;
 }

@@ -82,6 +82,7 @@ export function packModel(
   trained: Trained,
   threshold: number,
   provenance: Record<string, unknown>,
+  forModelThreshold?: number,
 ): ModelFile {
   let max = 0;
   for (const w of trained.weights) max = Math.max(max, Math.abs(w));
@@ -94,6 +95,7 @@ export function packModel(
     scale: Number(scale.toPrecision(8)),
     bias: Number(trained.bias.toPrecision(8)),
     threshold,
+    ...(forModelThreshold === undefined ? {} : { forModelThreshold }),
     weights: bytes.toString("base64"),
     provenance,
   };

@@ -93,10 +93,12 @@ function examplesOf(us: Unit[]): Example[] {
   return out;
 }
 
-const unitScore = (model: Model, unit: Unit) =>
+const unitScore = (model: Model, unit: Unit, forModel = false) =>
   Math.max(
     0,
-    ...unit.texts.flatMap((t) => trainingWindows(t, unit.label).map((w) => scoreWindow(model, w))),
+    ...unit.texts.flatMap((t) =>
+      trainingWindows(t, unit.label).map((w) => scoreWindow(model, w, forModel)),
+    ),
   );
 
 export function buildTrainingSet(
@@ -119,6 +121,17 @@ export function buildTrainingSet(
   const posScores = val.filter((u) => u.label === 1).map((u) => unitScore(probe, u));
   const q = negScores[Math.min(negScores.length - 1, Math.floor(negScores.length * 0.99))] ?? 0.5;
   const threshold = Number(Math.max(0.5, q + 1e-3).toFixed(3));
+  // Text written for the model on purpose (a tool's description) is all instructions to it: its
+  // threshold is the lowest, never below the one above, that keeps held-back tool descriptions
+  // (InjecAgent's tools.json) flagged at or under 1 %.
+  const toolScores = val
+    .filter((u) => u.source === "toolemu-tools")
+    .map((u) => unitScore(probe, u, true))
+    .sort((a, b) => a - b);
+  const tq = toolScores[Math.min(toolScores.length - 1, Math.floor(toolScores.length * 0.99))] ?? 0;
+  const forModelThreshold = Number(Math.max(threshold, tq + 1e-3).toFixed(3));
+  // What the same payloads score when scanned as text written for the model (the recall given up there).
+  const forModelScores = val.filter((u) => u.label === 1).map((u) => unitScore(probe, u, true));
   const validation = {
     clean: negScores.length,
     payloads: posScores.length,
@@ -126,6 +139,13 @@ export function buildTrainingSet(
     recall: Number(
       (posScores.filter((s) => s >= threshold).length / Math.max(1, posScores.length)).toFixed(3),
     ),
+    toolDescriptions: toolScores.length,
+    forModelRecall: Number(
+      (
+        forModelScores.filter((s) => s >= forModelThreshold).length /
+        Math.max(1, forModelScores.length)
+      ).toFixed(3),
+    ),
   };
-  return { examples: examplesOf(all), threshold, validation };
+  return { examples: examplesOf(all), threshold, forModelThreshold, validation };
 }

@@ -196,6 +196,54 @@ const HUMAN_TEXT = [
   "Пожалуйста, проигнорируйте моё предыдущее письмо, я отправил не тот файл.",
 ];
 
+/**
+ * A writer withdrawing their own earlier message ("Please disregard my last email: …"), built from
+ * opener × verb × message × reason: a human's correction, not an override of the reader's
+ * instructions. One such line was learnt by heart and a reworded one still flagged.
+ */
+const WITHDRAW_OPEN = ["Please", "Kindly", "Sorry,", "Hi all,", "Quick correction:", "Hello,"];
+const WITHDRAW_VERB = ["ignore", "disregard", "forget"];
+const WITHDRAW_WHAT = [
+  "my previous email",
+  "my last message",
+  "my earlier note",
+  "the previous email",
+  "my last reply",
+  "the message I sent this morning",
+  "my earlier comment",
+  "yesterday's mail",
+];
+const WITHDRAW_WHY = [
+  " — it went out by mistake.",
+  ", the figures in it were wrong.",
+  ": the call is on Tuesday, not Monday.",
+  ", I attached an old version of the file.",
+  "; the corrected numbers are below.",
+  ".",
+  ", the address has changed since.",
+];
+
+/**
+ * Steps a wiki page or an onboarding mail gives a person, about their own account and things
+ * ("Request a laptop from IT, then ask your lead to add you to the on-call rota."): instructions
+ * to people, built from two steps and an opener.
+ */
+const PEOPLE_STEP = [
+  "Set up your laptop with the IT checklist",
+  "Request access to the finance folder from your lead",
+  "Add your bank details to the payroll system",
+  "Change your password before the end of the first week",
+  "Install the VPN client on your work phone",
+  "Share your availability with your team lead",
+  "Send your signed contract to HR",
+  "Update your emergency contact in the staff directory",
+  "Remove old files from your personal drive",
+  "Book a seat for the security training",
+  "Ask your buddy to add you to the team channel",
+  "Enable two-factor sign-in on your account",
+];
+const PEOPLE_OPEN = ["New starters:", "IT FAQ:", "Welcome aboard!", "Checklist:", ""];
+
 /** What a service's own mail and pages tell their reader to do: imperatives for people. */
 const SERVICE_TEXT = [
   "Reply to this email if you have any questions.",
@@ -297,6 +345,73 @@ const REFERENCE_TEXT = [
   "Envia uma mensagem para o canal escolhido.",
 ];
 
+/**
+ * Reference sentences built from verb × object × detail, as the payloads above are built from
+ * addressee × action × suffix: what an operation does to *an* object of a kind ("Archive a
+ * calendar event by its ID."), never to someone's particular one. The single sentences of
+ * REFERENCE_TEXT were too few to teach the model that a bare imperative about a kind of object is
+ * a reference's, not a payload's; these are written for this file, none copied from tests/corpus.
+ */
+const REFERENCE_VERB = [
+  "Create",
+  "Delete",
+  "List",
+  "Get",
+  "Update",
+  "Move",
+  "Add",
+  "Remove",
+  "Send",
+  "Draft",
+  "Run",
+  "Archive",
+  "Copy",
+  "Rename",
+  "Find",
+  "Export",
+  "Share",
+  "Restore",
+];
+const REFERENCE_OBJECT = [
+  "a calendar event",
+  "an email message",
+  "a mail folder",
+  "a draft",
+  "an attachment",
+  "a label",
+  "a webhook",
+  "an API key",
+  "a database branch",
+  "a cluster",
+  "a pipeline",
+  "a test run",
+  "a code snippet",
+  "a customer",
+  "a subscription",
+  "a contact list",
+  "a document",
+  "a spreadsheet row",
+  "a chat message",
+  "a workspace member",
+  "one or more records",
+  "the selected items",
+  "all projects for the user",
+  "the given file",
+];
+const REFERENCE_DETAIL = [
+  "",
+  " by its ID",
+  " in the given folder",
+  " for the signed-in user",
+  ". Returns the new ID",
+  ". Use the list tool first to find the ID",
+  ". Accepts an ID or a name",
+  ". Fails when it does not exist",
+  " (requires the write scope)",
+  ". The change takes effect immediately",
+  ". Results are paginated",
+];
+
 /** What an answer on a developer forum tells its reader to do: instructions for people, about code. */
 const DEVELOPER_ANSWERS = [
   "You can fix this by passing the encoding explicitly when you open the file.",
@@ -330,6 +445,26 @@ export function handwritten(seed: number): Handwritten[] {
     out.push({ text, label: 1, source: "handwritten" });
   for (const text of OTHER_LANGUAGES) out.push({ text, label: 1, source: "handwritten" });
   for (const text of TASKS) out.push({ text, label: 1, source: "handwritten" });
+  const reference: string[] = [];
+  for (const v of REFERENCE_VERB)
+    for (const o of REFERENCE_OBJECT)
+      for (const d of REFERENCE_DETAIL) reference.push(`${v} ${o}${d}.`);
+  for (const text of shuffle(reference, next).slice(0, 400))
+    out.push({ text, label: 0, source: "handwritten" });
+  const withdraw: string[] = [];
+  for (const o of WITHDRAW_OPEN)
+    for (const v of WITHDRAW_VERB)
+      for (const w of WITHDRAW_WHAT)
+        for (const y of WITHDRAW_WHY) withdraw.push(`${o} ${v} ${w}${y}`);
+  for (const text of shuffle(withdraw, next).slice(0, 150))
+    out.push({ text, label: 0, source: "handwritten" });
+  const steps: string[] = [];
+  for (const o of PEOPLE_OPEN)
+    for (const a of PEOPLE_STEP)
+      for (const b of PEOPLE_STEP)
+        if (a !== b) steps.push(`${o} ${a}, then ${b[0]!.toLowerCase()}${b.slice(1)}.`.trim());
+  for (const text of shuffle(steps, next).slice(0, 150))
+    out.push({ text, label: 0, source: "handwritten" });
   for (const text of [...HUMAN_TEXT, ...SERVICE_TEXT, ...REFERENCE_TEXT, ...DEVELOPER_ANSWERS])
     out.push({ text, label: 0, source: "handwritten" });
   for (const open of TICKET_OPEN)
