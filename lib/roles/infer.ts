@@ -690,12 +690,17 @@ export function inferRoles(input: InferInput): Inference {
   // What a read returns, by the name's head noun (the last object after the verb:
   // `list_issue_labels` returns labels, `get_issue_comments` comments).
   const head = headNoun(name);
+  // Links between records are those records (`list_issue_links` returns the linked issues).
+  const linksOf =
+    head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
   const textObject =
     head && TEXT_OBJECTS.has(head)
       ? head
-      : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
-        ? undefined
-        : name.objects.find((w) => TEXT_OBJECTS.has(w));
+      : linksOf
+        ? linksOf
+        : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+          ? undefined
+          : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
   const namesOnly =
     head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
@@ -946,6 +951,20 @@ export function inferRoles(input: InferInput): Inference {
       "deploys_or_destroys",
       `it makes or changes a ${runs}, which runs something or cannot be undone`,
       NAME_OBJECT,
+    );
+  // A pipeline run from a configuration the caller writes (`run_pipeline(configContent)`) runs
+  // that code with the project's secrets and network access.
+  const callerConfig = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => w === "config" || w === "configuration" || w === "yaml") &&
+      f.words.some((w) => w === "content" || w === "yaml" || w === "contents"),
+  );
+  if (runs && callerConfig && classes.has("destroy"))
+    add(
+      "network_or_shares",
+      `input "${callerConfig.key}" is a configuration the caller writes, which the ${runs} runs with network access`,
+      SCHEMA - 0.05,
     );
   if (verbsNow.has("merge") && name.objects.some((w) => MERGE_TARGETS.has(w)))
     add(

@@ -223,8 +223,9 @@ const WRITE = [
   "unarchive",
   "promote",
   "protect",
-  "unprotect",
+  "unprotect_",
   "bump",
+  "upgrade",
   "increment",
   "decrement",
   "click",
@@ -274,6 +275,10 @@ const DESTROY = [
   "drop",
   "purge",
   "erase",
+  // Dropping a protection rule (`unprotect_branch`): the corpus README counts removing one as a delete.
+  "unprotect",
+  "cordon",
+  "drain",
   "wipe",
   "truncate",
   "terminate",
@@ -1268,6 +1273,11 @@ export const NAME_LIST_OBJECTS = new Set([
   "shards",
   "fields",
   "lists",
+  // Addresses the service makes (`get_project_url`, `get-download-url`, `get-resource-links`).
+  "link",
+  "links",
+  "url",
+  "urls",
   "login",
 ]);
 
