@@ -128,7 +128,17 @@ type Reading = {
   session?: boolean;
 };
 
-type Field = { key: string; words: string[]; freeText: boolean; description: string };
+type Field = {
+  key: string;
+  words: string[];
+  freeText: boolean;
+  description: string;
+  /** An enum field's choices include a public or shared audience (`boardKind: public | private | share`). */
+  offersPublic: boolean;
+};
+
+/** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
+const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
 
 /**
  * The input schema's fields: the top level and one level into object fields (`params.outputDir`)
@@ -158,6 +168,11 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
       words: nameWords(key),
       freeText: stringy && !Array.isArray(v.enum),
       description,
+      offersPublic:
+        Array.isArray(v.enum) &&
+        v.enum
+          .slice(0, 100)
+          .some((c) => typeof c === "string" && PUBLIC_CHOICES.has(c.toLowerCase())),
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
     // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
@@ -1159,6 +1174,14 @@ export function inferRoles(input: InferInput): Inference {
       `input "${visibility.key}" sets who can see it: what it writes can be published`,
       NAME_OBJECT - 0.05,
     );
+  // An input whose choices include a public or shared audience (`boardKind: public | private | share`).
+  const audience = fields.find((f) => f.offersPublic);
+  if (audience && !visibility && classes.has("write") && !classes.has("destroy"))
+    add(
+      "network_or_shares",
+      `input "${audience.key}" offers a public or shared audience: what it writes can be published`,
+      NAME_OBJECT - 0.05,
+    );
 
   // Private data: what a read returns from inside the account the server's credentials reach
   // (issue 32). The public web, a vendor's fixed lists and documentation are not private.
@@ -1462,7 +1485,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))

@@ -818,6 +818,17 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(reasonsOf(connect, "network_or_shares")).toMatch(/names the host it connects to/);
   });
 
+  it("an input whose choices include a public or shared audience can publish what is written", () => {
+    const board = (choices: string[]) => ({
+      name: "create_board",
+      inputSchema: { type: "object", properties: { boardKind: { type: "string", enum: choices } } },
+    });
+    expect(reasonsOf(board(["private", "public", "share"]), "network_or_shares")).toMatch(
+      /input "boardKind" offers a public or shared audience/,
+    );
+    expect(roles(board(["main", "sub"]))).not.toContain("network_or_shares");
+  });
+
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");
