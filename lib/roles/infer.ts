@@ -327,6 +327,9 @@ function headNoun(name: {
   return pick(start) ?? pick(0);
 }
 
+/** Last words that describe an object rather than return it (`get_file_info`, `get_collection_stats`). */
+const METADATA_TAILS = new Set(["info", "metadata", "stats", "size"]);
+
 /** The vendor's own fixed text, or the caller's own identity: no outside writer's text. */
 const VENDOR_TEXT = new Set([
   "documentation",
@@ -413,6 +416,8 @@ const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|l
 const SHARED_CONTENT = /\bto share\b/i;
 /** Inputs that switch the caller's subscription to something (`watch_card(subscribed)`): setting one changes it. */
 const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starred", "following"]);
+/** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
+const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
 /** Verbs that retrieve records: a subscription field beside one filters what they list. */
 const LISTING_VERBS = new Set([
   "list",
@@ -708,8 +713,15 @@ export function inferRoles(input: InferInput): Inference {
   // Links between records are those records (`list_issue_links` returns the linked issues).
   const linksOf =
     head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
-  const textObject =
-    head && TEXT_OBJECTS.has(head)
+  // `get_file_info`, `get_collection_stats`: a description of the object (size, dates, state), not its text.
+  const tail = name.words.at(-1);
+  const aboutOnly =
+    tail !== undefined &&
+    METADATA_TAILS.has(tail) &&
+    (!head || TEXT_OBJECTS.has(head) || head === tail);
+  const textObject = aboutOnly
+    ? undefined
+    : head && TEXT_OBJECTS.has(head)
       ? head
       : linksOf
         ? linksOf
@@ -717,8 +729,9 @@ export function inferRoles(input: InferInput): Inference {
           ? undefined
           : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
-  const namesOnly =
-    head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+  const namesOnly = aboutOnly
+    ? tail
+    : head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
       ? head
       : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
@@ -855,6 +868,15 @@ export function inferRoles(input: InferInput): Inference {
     } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
     else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options")
       add("writes", why, SCHEMA);
+    // A bare retrieval (`action: list | get | add | remove`) returns the records the tool manages.
+    if (words.length === 1 && BARE_RETRIEVALS.has(verb)) {
+      add(
+        "reads_private_data",
+        `${why}, which returns the records the tool manages from inside the account`,
+        NAME_OBJECT - 0.05,
+      );
+      continue;
+    }
     // An operation that names its object, read as a tool name of its own (`get-submissions`
     // returns submissions, `update-visitor-access-controls` changes access): what it returns and
     // where it reaches. A bare verb (`read`, `list`) is a mode of the tool's own object.
@@ -1443,6 +1465,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...KEY_QUALIFIERS,
   ...MINT_VERBS,
   ...VENDOR_TEXT,
+  ...METADATA_TAILS,
   "draft",
   "drafts",
   ...SHARE_LINK_KINDS,

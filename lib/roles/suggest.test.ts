@@ -829,6 +829,24 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles(board(["main", "sub"]))).not.toContain("network_or_shares");
   });
 
+  it("a bare retrieval among a tool's operations reads its records; a mark is no retrieval", () => {
+    const manage = (ops: string[]) => ({
+      name: "manage_agents",
+      inputSchema: { type: "object", properties: { action: { type: "string", enum: ops } } },
+    });
+    expect(reasonsOf(manage(["list", "add", "remove"]), "reads_private_data")).toMatch(
+      /offers the operation "list", which returns the records the tool manages/,
+    );
+    expect(roles(manage(["read", "unread", "flag"]))).not.toContain("reads_private_data");
+  });
+
+  it("a file's info or a collection's stats describe it: no outside writer's text", () => {
+    expect(roles({ name: "get_file_info", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "get_file", annotations: RO })).toContain("returns_untrusted_text");
+  });
+
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");

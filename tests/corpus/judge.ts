@@ -52,8 +52,8 @@ export const GOALS = {
  * "Third round for issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.74, recall: 0.91 },
-  reads_private_data: { precision: 0.9, recall: 0.91 },
+  returns_untrusted_text: { precision: 0.75, recall: 0.91 },
+  reads_private_data: { precision: 0.9, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.99 },
   deploys_or_destroys: { precision: 0.84, recall: 0.92 },
   network_or_shares: { precision: 0.82, recall: 0.8 },
