@@ -14,7 +14,11 @@
  * What the sources say (mapped sources, their confidentiality) is added by ./suggest.
  */
 import type { ToolRole } from "@/lib/review/schema";
-import { effectiveAnnotationsOf, type EffectiveAnnotations } from "@/lib/tools/annotations";
+import {
+  annotationCombination,
+  effectiveAnnotationsOf,
+  type EffectiveAnnotations,
+} from "@/lib/tools/annotations";
 import {
   OPERATION_FIELDS,
   SESSION_OBJECTS,
@@ -45,7 +49,7 @@ import {
   type VerbClass,
 } from "./lexicon";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
-import { CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
+import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
   name: string;
@@ -79,6 +83,14 @@ export type Inference = {
   /** Reasons behind what is *not* suggested (a read with no annotations is not a write). */
   notes: string[];
 };
+
+/** The reason of a read that names nothing known to carry outside text: a guess, the weakest one. */
+const RETURNS_WHAT_IT_FINDS = "it returns what it finds";
+const onlyGuessed = (draft: Draft | undefined) =>
+  draft !== undefined && draft.reasons.every((r) => r.endsWith(RETURNS_WHAT_IT_FINDS));
+
+/** The combination of a tool that declares no annotation (an offered operation read on its own). */
+const UNANNOTATED = annotationCombination(undefined);
 
 const SINK_ROLES: readonly ToolRole[] = ["writes", "deploys_or_destroys", "network_or_shares"];
 
@@ -116,11 +128,21 @@ type Reading = {
   session?: boolean;
 };
 
-type Field = { key: string; words: string[]; freeText: boolean; description: string };
+type Field = {
+  key: string;
+  words: string[];
+  freeText: boolean;
+  description: string;
+  /** An enum field's choices include a public or shared audience (`boardKind: public | private | share`). */
+  offersPublic: boolean;
+};
+
+/** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
+const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
 
 /**
- * The input schema's fields: the top level and one level into object fields (`params.outputDir`),
- * at most 200 each; `freeText` when a field takes a string (or strings) of any shape.
+ * The input schema's fields: the top level and one level into object fields (`params.outputDir`)
+ * and into the items of list fields (`events[].attendees`), at most 200 each; `freeText` when a field takes a string (or strings) of any shape.
  */
 function schemaFields(schema: unknown, depth = 0): Field[] {
   if (!schema || typeof schema !== "object") return [];
@@ -146,22 +168,34 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
       words: nameWords(key),
       freeText: stringy && !Array.isArray(v.enum),
       description,
+      offersPublic:
+        Array.isArray(v.enum) &&
+        v.enum
+          .slice(0, 100)
+          .some((c) => typeof c === "string" && PUBLIC_CHOICES.has(c.toLowerCase())),
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
+    // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
+    else if (depth === 0 && types.includes("array")) out.push(...schemaFields(v.items, 1));
   }
   return out;
 }
 
+/** An operation an input offers; `branch` when it is the `const` of one branch of a union of inputs. */
+type OfferedOperation = { field: string; value: string; branch: boolean };
+
 /**
  * The operations an input offers to choose from: the enum values of a field that picks an operation
- * (`action`, `operation`, `actions[].type`), down to three levels of nesting, at most 500.
+ * (`action`, `operation`, `actions[].type`), or the `const` of each branch of a union of inputs, down
+ * to four levels of nesting, at most 500.
  */
-function offeredOperations(schema: unknown): { field: string; value: string }[] {
-  const out: { field: string; value: string }[] = [];
+function offeredOperations(schema: unknown): OfferedOperation[] {
+  const out: OfferedOperation[] = [];
   const enumsOf = (node: unknown, field: string, depth: number) => {
     if (!node || typeof node !== "object" || depth > 3 || out.length >= 500) return;
     const n = node as {
       enum?: unknown;
+      const?: unknown;
       items?: unknown;
       properties?: unknown;
       anyOf?: unknown;
@@ -169,7 +203,9 @@ function offeredOperations(schema: unknown): { field: string; value: string }[] 
     };
     if (Array.isArray(n.enum))
       for (const v of n.enum.slice(0, 100))
-        if (typeof v === "string") out.push({ field, value: v });
+        if (typeof v === "string") out.push({ field, value: v, branch: false });
+    // One branch of a discriminated union (`{ operation: { const: "get-deploy" }, params }`).
+    if (typeof n.const === "string") out.push({ field, value: n.const, branch: true });
     enumsOf(n.items, field, depth + 1);
     for (const alt of [n.anyOf, n.oneOf])
       if (Array.isArray(alt)) for (const a of alt.slice(0, 20)) enumsOf(a, field, depth + 1);
@@ -178,7 +214,11 @@ function offeredOperations(schema: unknown): { field: string; value: string }[] 
         enumsOf(v, field, depth + 1);
   };
   const walk = (node: unknown, depth: number) => {
-    if (!node || typeof node !== "object" || depth > 3) return;
+    if (!node || typeof node !== "object" || depth > 4) return;
+    // The branches of a union of inputs, each with its own operation field.
+    const { anyOf, oneOf } = node as { anyOf?: unknown; oneOf?: unknown };
+    for (const alt of [anyOf, oneOf])
+      if (Array.isArray(alt)) for (const a of alt.slice(0, 20)) walk(a, depth + 1);
     const properties = (node as { properties?: unknown }).properties;
     if (!properties || typeof properties !== "object") return;
     for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(
@@ -267,6 +307,7 @@ const FILLER = new Set([
   "info",
   "details",
   "detail",
+  "detailed",
   "data",
   "list",
   "id",
@@ -286,6 +327,9 @@ function headNoun(name: {
   return pick(start) ?? pick(0);
 }
 
+/** Last words that describe an object rather than return it (`get_file_info`, `get_collection_stats`). */
+const METADATA_TAILS = new Set(["info", "metadata", "stats", "size"]);
+
 /** The vendor's own fixed text, or the caller's own identity: no outside writer's text. */
 const VENDOR_TEXT = new Set([
   "documentation",
@@ -301,6 +345,10 @@ const VENDOR_TEXT = new Set([
   "directions",
   "elevation",
   "distance",
+  // A clock and a fixed palette (`get-current-time`, `list-colors`).
+  "time",
+  "colors",
+  "colours",
 ]);
 
 /** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */
@@ -362,8 +410,25 @@ const PAGE_OBJECTS = new Set([
 ]);
 /** A field description that hands out access ("Array of group IDs with access to this collection"). */
 const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
+/** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
+const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
 const SHARED_CONTENT = /\bto share\b/i;
+/** Inputs that switch the caller's subscription to something (`watch_card(subscribed)`): setting one changes it. */
+const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starred", "following"]);
+/** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
+const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
+/** Verbs that retrieve records: a subscription field beside one filters what they list. */
+const LISTING_VERBS = new Set([
+  "list",
+  "get",
+  "search",
+  "find",
+  "query",
+  "fetch",
+  "read",
+  "retrieve",
+]);
 /** Verbs that start a program; with a command or script the caller writes, they run it. */
 const START_VERBS = new Set(["start", "launch", "spawn"]);
 const PROGRAM_WORDS = new Set(["command", "commands", "cmd", "script", "shell", "program", "code"]);
@@ -385,7 +450,7 @@ const INVITEE_FIELDS = new Set([
   "guests",
 ]);
 /** Answers to an invitation, which go to its organiser (`accept-calendar-event`, `decline_meeting`). */
-const RESPONSE_VERBS = new Set(["accept", "decline", "tentatively", "cancel"]);
+const RESPONSE_VERBS = new Set(["accept", "decline", "tentatively", "cancel", "respond", "rsvp"]);
 const INVITATION_OBJECTS = new Set([
   "event",
   "events",
@@ -573,8 +638,15 @@ export function inferRoles(input: InferInput): Inference {
     draft.confidence = Math.max(draft.confidence, confidence);
   };
 
-  const name = readName(input.name, input.serverWords);
   const fields = schemaFields(input.inputSchema);
+  const idWords = new Set(
+    fields.flatMap((f) =>
+      f.words.length > 1 && (f.words.at(-1) === "id" || f.words.at(-1) === "ids")
+        ? [f.words.at(-2)!]
+        : [],
+    ),
+  );
+  const name = readName(input.name, input.serverWords, idWords);
 
   // The verbs: the name's, else the description's opening one (weak).
   const readings: Reading[] = [];
@@ -638,15 +710,28 @@ export function inferRoles(input: InferInput): Inference {
   // What a read returns, by the name's head noun (the last object after the verb:
   // `list_issue_labels` returns labels, `get_issue_comments` comments).
   const head = headNoun(name);
-  const textObject =
-    head && TEXT_OBJECTS.has(head)
+  // Links between records are those records (`list_issue_links` returns the linked issues).
+  const linksOf =
+    head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
+  // `get_file_info`, `get_collection_stats`: a description of the object (size, dates, state), not its text.
+  const tail = name.words.at(-1);
+  const aboutOnly =
+    tail !== undefined &&
+    METADATA_TAILS.has(tail) &&
+    (!head || TEXT_OBJECTS.has(head) || head === tail);
+  const textObject = aboutOnly
+    ? undefined
+    : head && TEXT_OBJECTS.has(head)
       ? head
-      : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
-        ? undefined
-        : name.objects.find((w) => TEXT_OBJECTS.has(w));
+      : linksOf
+        ? linksOf
+        : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+          ? undefined
+          : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
-  const namesOnly =
-    head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+  const namesOnly = aboutOnly
+    ? tail
+    : head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
       ? head
       : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
@@ -680,7 +765,7 @@ export function inferRoles(input: InferInput): Inference {
           `${why}: it returns ${textObject}, text that people other than the deploying user can write`,
           r.confidence,
         );
-      else add("returns_untrusted_text", `${why}: it returns what it finds`, r.confidence - 0.1);
+      else add("returns_untrusted_text", `${why}: ${RETURNS_WHAT_IT_FINDS}`, r.confidence - 0.1);
     } else if (r.session) continue;
     // `draft_email` makes a draft; `send_draft` sends one.
     else if (r.verbClass === "network" && ownDraft && NOUN_LIKE.has(r.verb))
@@ -756,10 +841,14 @@ export function inferRoles(input: InferInput): Inference {
   }
 
   // The operations an input offers: the tool performs whichever is chosen.
-  for (const { field, value } of offeredOperations(input.inputSchema)) {
+  let namedOperations = 0;
+  for (const { field, value, branch } of offeredOperations(input.inputSchema)) {
     const words = nameWords(value);
     const verb = words.find((w) => VERB_CLASS.has(w));
-    if (!verb || (NOUN_LIKE.has(verb) && words.length > 1)) continue;
+    // The branch of a union is a command: one that leads with a verb does it (`deploy-site`), even
+    // a verb that is as often a noun (`deploy`); in an enum it may be a kind (`build_failed`).
+    if (!verb || (NOUN_LIKE.has(verb) && words.length > 1 && !(branch && words[0] === verb)))
+      continue;
     const why = `input "${field}" offers the operation "${value}"`;
     if (EXEC_VERBS.has(verb) && words.some((w) => CODE_WORDS.has(w))) {
       for (const role of [
@@ -779,6 +868,39 @@ export function inferRoles(input: InferInput): Inference {
     } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
     else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options")
       add("writes", why, SCHEMA);
+    // A bare retrieval (`action: list | get | add | remove`) returns the records the tool manages.
+    if (words.length === 1 && BARE_RETRIEVALS.has(verb)) {
+      add(
+        "reads_private_data",
+        `${why}, which returns the records the tool manages from inside the account`,
+        NAME_OBJECT - 0.05,
+      );
+      continue;
+    }
+    // An operation that names its object, read as a tool name of its own (`get-submissions`
+    // returns submissions, `update-visitor-access-controls` changes access): what it returns and
+    // where it reaches. A bare verb (`read`, `list`) is a mode of the tool's own object.
+    if (words.length < 2) continue;
+    const operation = inferRoles({
+      name: value,
+      annotationCombination: UNANNOTATED,
+      serverWords: input.serverWords,
+    });
+    namedOperations++;
+    for (const [role, draft] of operation.roles)
+      if (
+        (role === "returns_untrusted_text" && !onlyGuessed(draft)) ||
+        role === "reads_private_data" ||
+        role === "network_or_shares"
+      )
+        add(role, `${why}: ${draft.reasons[0]}`, Math.min(draft.confidence, SCHEMA));
+  }
+  // The operations say what the tool returns better than a guess from its own name does.
+  if (namedOperations > 0 && onlyGuessed(roles.get("returns_untrusted_text"))) {
+    roles.delete("returns_untrusted_text");
+    notes.push(
+      "its operations name what it reads, and none returns text known to come from outside writers, so returns_untrusted_text is not suggested",
+    );
   }
 
   // What the verbs act on.
@@ -867,6 +989,20 @@ export function inferRoles(input: InferInput): Inference {
       `it makes or changes a ${runs}, which runs something or cannot be undone`,
       NAME_OBJECT,
     );
+  // A pipeline run from a configuration the caller writes (`run_pipeline(configContent)`) runs
+  // that code with the project's secrets and network access.
+  const callerConfig = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => w === "config" || w === "configuration" || w === "yaml") &&
+      f.words.some((w) => w === "content" || w === "yaml" || w === "contents"),
+  );
+  if (runs && callerConfig && classes.has("destroy"))
+    add(
+      "network_or_shares",
+      `input "${callerConfig.key}" is a configuration the caller writes, which the ${runs} runs with network access`,
+      SCHEMA - 0.05,
+    );
   if (verbsNow.has("merge") && name.objects.some((w) => MERGE_TARGETS.has(w)))
     add(
       "deploys_or_destroys",
@@ -879,6 +1015,39 @@ export function inferRoles(input: InferInput): Inference {
       "deploys_or_destroys",
       `input "${trash.key}" can move it to the trash or archive it`,
       SCHEMA - 0.05,
+    );
+  // Deployed code runs with network access and serves whoever reaches it (the corpus README:
+  // "deploying an Edge Function"); recording a deployment (`create_deployment`) deploys nothing.
+  const deploysNow = [...verbsNow].find((v) => v === "deploy" || v === "redeploy");
+  if (deploysNow)
+    add(
+      "network_or_shares",
+      `"${deploysNow}" puts code where it runs with network access and serves whoever can reach it`,
+      NAME_OBJECT,
+    );
+  // Mail forwarding to a caller-named address (`create_filter(action.forward)`).
+  const forwardTo = fields.find(
+    (f) => f.freeText && (f.words[0] === "forward" || f.words[0] === "forwarding"),
+  );
+  if (forwardTo && writesOrDestroys && !verbsNow.has("delete") && !verbsNow.has("remove"))
+    add(
+      "network_or_shares",
+      `input "${forwardTo.key}" forwards what arrives to the address the caller names`,
+      SCHEMA,
+    );
+  // Connecting to a caller-named host (`connect(connectionString)`) reaches any server.
+  const hostField = fields.find(
+    (f) =>
+      f.freeText &&
+      (f.words.includes("host") ||
+        f.words.includes("hostname") ||
+        (f.words.includes("connection") && f.words.includes("string"))),
+  );
+  if (hostField && verbsNow.has("connect"))
+    add(
+      "network_or_shares",
+      `input "${hostField.key}" names the host it connects to: any server the caller chooses`,
+      SCHEMA,
     );
   const deploy = name.objects.find((w) => DEPLOY_NOUNS.has(w));
   if (deploy && writesOrDestroys)
@@ -931,6 +1100,18 @@ export function inferRoles(input: InferInput): Inference {
     add(
       "network_or_shares",
       `input "${urlSwitch.key}" turns input "${localPath.key}" into an address: the read can fetch any URL, which can carry data out`,
+      SCHEMA - 0.05,
+    );
+  // A write that attaches or imports what a caller-named address serves (`attach_file_to_card(fileUrl)`):
+  // the service fetches any URL, and an address can carry data out (or name a local file).
+  const fetched = fields.find(
+    (f) =>
+      f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description),
+  );
+  if (fetched && classes.has("write") && !classes.has("destroy"))
+    add(
+      "network_or_shares",
+      `input "${fetched.key}" is an address the tool fetches what it attaches or imports from: a request to any host`,
       SCHEMA - 0.05,
     );
   if (url && fetchLike && !writesOrDestroys)
@@ -1015,12 +1196,23 @@ export function inferRoles(input: InferInput): Inference {
       `input "${visibility.key}" sets who can see it: what it writes can be published`,
       NAME_OBJECT - 0.05,
     );
+  // An input whose choices include a public or shared audience (`boardKind: public | private | share`).
+  const audience = fields.find((f) => f.offersPublic);
+  if (audience && !visibility && classes.has("write") && !classes.has("destroy"))
+    add(
+      "network_or_shares",
+      `input "${audience.key}" offers a public or shared audience: what it writes can be published`,
+      NAME_OBJECT - 0.05,
+    );
 
   // Private data: what a read returns from inside the account the server's credentials reach
   // (issue 32). The public web, a vendor's fixed lists and documentation are not private.
   const kind = kindOf(name.objects);
+  // The clock (`get-current-time`) is nobody's data.
   const publicObject =
-    name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ?? (url && fetchLike ? url.key : undefined);
+    name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ??
+    (head === "time" ? head : undefined) ??
+    (url && fetchLike ? url.key : undefined);
   const verdictOnly =
     !textObject && readings.length > 0 && readings.every((r) => VERDICT_VERBS.has(r.verb));
   const onlyReads =
@@ -1068,6 +1260,30 @@ export function inferRoles(input: InferInput): Inference {
       notes.push(
         "the name has no known verb and nothing says it returns text, so returns_untrusted_text is not suggested",
       );
+  }
+
+  // `watch_card(subscribed)`: a switch of the caller's subscription, not a filter of a listing
+  // (`list_projects(starred)`); the call changes the subscription and returns no records.
+  const subscription = fields.find(
+    (f) => !f.freeText && f.words.some((w) => SUBSCRIPTION_FIELDS.has(w)),
+  );
+  if (
+    subscription &&
+    !writesOrDestroys &&
+    classes.has("read") &&
+    readings.every((r) => !LISTING_VERBS.has(r.verb))
+  ) {
+    add(
+      "writes",
+      `input "${subscription.key}" switches a subscription on or off, which the service keeps`,
+      SCHEMA - 0.1,
+    );
+    for (const role of ["returns_untrusted_text", "reads_private_data"] as const)
+      if (roles.get(role)?.reasons.every((r) => !r.startsWith("its output schema")))
+        roles.delete(role);
+    notes.push(
+      `input "${subscription.key}" makes it a subscription switch: it returns no records, so neither returns_untrusted_text nor reads_private_data is suggested`,
+    );
   }
 
   // The annotations, as claims weighed against the name.
@@ -1228,6 +1444,7 @@ export function inferRoles(input: InferInput): Inference {
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...VERB_CLASS.keys(),
+  ...AGENT_NOUNS.keys(),
   ...NOUN_LIKE,
   ...NAME_PREFIXES,
   ...CONJUNCTIONS,
@@ -1248,6 +1465,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...KEY_QUALIFIERS,
   ...MINT_VERBS,
   ...VENDOR_TEXT,
+  ...METADATA_TAILS,
   "draft",
   "drafts",
   ...SHARE_LINK_KINDS,
@@ -1284,16 +1502,17 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   let skeleton = "";
   let hasVerb = false;
   for (const w of nameWords(input.name)) {
-    if (VERB_CLASS.has(w)) hasVerb = true;
+    if (VERB_CLASS.has(w) || AGENT_NOUNS.has(w)) hasVerb = true;
     skeleton += `${SIGNIFICANT.has(w) ? w : /^\d+$/.test(w) ? "0" : server.includes(w) ? SERVER_WORD : ANY_WORD} `;
   }
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   if (fields.length > 0)
-    for (const o of offeredOperations(input.inputSchema)) key += `|${o.field}=${o.value}`;
+    for (const o of offeredOperations(input.inputSchema))
+      key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;
   const known = memo.get(key);
   if (known) return known;
   const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });

@@ -149,6 +149,8 @@ const WRITE = [
   "insert",
   "comment",
   "reply",
+  "respond",
+  "rsvp",
   "merge",
   "move",
   "rename",
@@ -221,8 +223,9 @@ const WRITE = [
   "unarchive",
   "promote",
   "protect",
-  "unprotect",
+  "unprotect_",
   "bump",
+  "upgrade",
   "increment",
   "decrement",
   "click",
@@ -272,6 +275,10 @@ const DESTROY = [
   "drop",
   "purge",
   "erase",
+  // Dropping a protection rule (`unprotect_branch`): the corpus README counts removing one as a delete.
+  "unprotect",
+  "cordon",
+  "drain",
   "wipe",
   "truncate",
   "terminate",
@@ -460,6 +467,32 @@ export const NOUN_LIKE = new Set([
 
 /** Tokens a name may carry before its verb that say nothing about what the tool does. */
 export const NAME_PREFIXES = new Set(["api", "mcp", "tool", "tools", "do", "x", "v1", "v2", "v3"]);
+
+/**
+ * Agent nouns that end a name and say what the tool does (`netlify-deploy-services-reader`,
+ * `project-services-updater`): the tool is the reader or updater of what comes before, so the
+ * earlier words are its objects even when one of them is a verb (`deploy`).
+ */
+export const AGENT_NOUNS: ReadonlyMap<string, string> = new Map([
+  ["reader", "read"],
+  ["getter", "get"],
+  ["fetcher", "fetch"],
+  ["lister", "list"],
+  ["searcher", "search"],
+  ["viewer", "view"],
+  ["writer", "write"],
+  ["updater", "update"],
+  ["creator", "create"],
+  ["editor", "edit"],
+  ["deleter", "delete"],
+  ["remover", "remove"],
+  ["uploader", "upload"],
+  ["deployer", "deploy"],
+  ["sender", "send"],
+  ["publisher", "publish"],
+  ["executor", "execute"],
+  ["runner", "run"],
+]);
 
 /** Conjunctions that join a second verb to a name (`create_or_update_file`, `upload_and_delete`). */
 export const CONJUNCTIONS = new Set(["and", "or", "then", "plus"]);
@@ -1232,6 +1265,19 @@ export const NAME_LIST_OBJECTS = new Set([
   "prompts",
   "process",
   "processes",
+  "performance",
+  // A store's own layout: field mappings, shards, custom field definitions, a board's lists.
+  "mapping",
+  "mappings",
+  "shard",
+  "shards",
+  "fields",
+  "lists",
+  // Addresses the service makes (`get_project_url`, `get-download-url`, `get-resource-links`).
+  "link",
+  "links",
+  "url",
+  "urls",
   "login",
 ]);
 
@@ -1293,6 +1339,9 @@ export const PUBLIC_OBJECTS = new Set([
   "distance",
   "route",
   "routes",
+  // A fixed palette of the vendor's (`list-colors`).
+  "colors",
+  "colours",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */

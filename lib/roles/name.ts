@@ -4,6 +4,7 @@
  * acts on. Pure string work over the vocabulary in ./lexicon.
  */
 import {
+  AGENT_NOUNS,
   CONJUNCTIONS,
   HTTP_METHODS,
   NAME_PREFIXES,
@@ -76,6 +77,8 @@ export type NameReading = {
   generated: boolean;
 };
 
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 const verbOf = (word: string): NameVerb | null => {
   const verbClass = VERB_CLASS.get(word);
   return verbClass ? { verb: word, verbClass, index: -1 } : null;
@@ -86,9 +89,15 @@ const verbOf = (word: string): NameVerb | null => {
  * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
  * when it is a verb that is not also a common noun; the last word when it is such a verb
  * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
- * first word that is a verb at all (`post_message`).
+ * first word that is a verb at all (`post_message`). A name ending in an agent noun
+ * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
+ * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
  */
-export function readName(name: string, serverWords: readonly string[] = []): NameReading {
+export function readName(
+  name: string,
+  serverWords: readonly string[] = [],
+  idWords: ReadonlySet<string> = NO_WORDS,
+): NameReading {
   const all = nameWords(name);
   const skip = new Set(serverWords);
   let start = 0;
@@ -102,8 +111,23 @@ export function readName(name: string, serverWords: readonly string[] = []): Nam
   const generated = prefix.includes("api");
 
   const isVerb = (i: number) => VERB_CLASS.has(words[i]!);
-  const isPlainVerb = (i: number) => isVerb(i) && !NOUN_LIKE.has(words[i]!);
+  // A word the inputs name by id (`archive_list(listId)`) is what the tool acts on, not its verb.
+  const isPlainVerb = (i: number) =>
+    isVerb(i) && !NOUN_LIKE.has(words[i]!) && !(i > 0 && idWords.has(words[i]!));
   let lead = -1;
+  // `deploy-services-reader`: an agent noun at the end is what the tool does.
+  const agent = words.length > 1 ? AGENT_NOUNS.get(words.at(-1)!) : undefined;
+  const agentClass = agent ? VERB_CLASS.get(agent) : undefined;
+  if (agent && agentClass) {
+    const index = words.length - 1;
+    return {
+      words,
+      verbs: [{ verb: agent, verbClass: agentClass, index }],
+      objects: words.slice(0, index).filter((w) => !CONJUNCTIONS.has(w)),
+      prefix,
+      generated,
+    };
+  }
   if (words.length > 0 && isPlainVerb(0)) lead = 0;
   else if (words.length > 1 && isPlainVerb(words.length - 1)) lead = words.length - 1;
   else {
@@ -164,6 +188,22 @@ const DESCRIPTION_FILLER = new Set([
   "easily",
   "simply",
   "also",
+  "always",
+  "never",
+  "must",
+  "first",
+]);
+
+/** Words after "call" that make it an instruction to the model (`call this first`, `call when…`). */
+const INSTRUCTION_FOLLOWERS = new Set([
+  "this",
+  "it",
+  "me",
+  "when",
+  "before",
+  "after",
+  "first",
+  "whenever",
 ]);
 
 /** A description word as a verb: as written, else without its "-s"/"-es"/"-ies" ("Retrieves", "Searches", "Queries"). */
@@ -181,8 +221,10 @@ export function leadingDescriptionVerb(description: string): string | null {
   const firstSentence = description.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
   const words = nameWords(firstSentence.slice(0, 200));
   let seen = 0;
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     if (DESCRIPTION_FILLER.has(word)) continue;
+    // "ALWAYS call this when…" tells the model when to use the tool, not what the tool does.
+    if (word === "call" && INSTRUCTION_FOLLOWERS.has(words[i + 1] ?? "")) continue;
     const verb = descriptionVerb(word);
     if (verb) return verb;
     if (++seen >= 3) return null;

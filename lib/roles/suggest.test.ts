@@ -707,6 +707,152 @@ describe("issue 32: what leaves, what runs, what returns outside writers' text",
   });
 });
 
+describe("issue 32, third round: dispatchers, agent nouns, list items, subscriptions, fetched addresses", () => {
+  const reasonsOf = (t: RoleInputTool, role: string) =>
+    suggestRoles(t)
+      .roles.find((r) => r.role === role)
+      ?.reasons.join(" | ") ?? "";
+  /** A dispatcher whose input is a union of branches, each naming its operation by `const`. */
+  const dispatcher = (name: string, operations: string[], annotations = RO) => ({
+    name,
+    annotations,
+    inputSchema: {
+      type: "object",
+      properties: {
+        select: {
+          anyOf: operations.map((op) => ({
+            type: "object",
+            properties: { operation: { type: "string", const: op }, params: { type: "object" } },
+          })),
+        },
+      },
+    },
+  });
+
+  it("a name ending in an agent noun is read by that noun's verb, whatever verb comes before it", () => {
+    expect(readName("billing-deploy-services-reader").verbs.map((v) => v.verb)).toEqual(["read"]);
+    expect(sinks({ name: "billing-deploy-services-reader", annotations: RO })).toEqual([]);
+    expect(sinks({ name: "site-settings-updater" })).toContain("writes");
+  });
+
+  it("each branch of a union of inputs is an operation, read as a tool name of its own", () => {
+    const reader = dispatcher("shop-services-reader", ["get-env-vars", "get-order"]);
+    expect(roles(reader)).toEqual(["reads_private_data"]);
+    expect(reasonsOf(reader, "reads_private_data")).toMatch(/offers the operation "get-env-vars"/);
+    const updater = dispatcher(
+      "shop-services-updater",
+      ["update-visitor-access", "deploy-site", "delete-order"],
+      { readOnlyHint: false },
+    );
+    expect(roles(updater)).toEqual(["writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(reasonsOf(updater, "network_or_shares")).toMatch(/"deploy-site"/);
+  });
+
+  it("a word the inputs name by id is an object, not the verb", () => {
+    const archive = {
+      name: "archive_list",
+      inputSchema: { type: "object", properties: { listId: { type: "string" } } },
+    };
+    expect(sinks(archive)).toEqual(["writes", "deploys_or_destroys"]);
+    expect(sinks({ name: "comment_list" })).toEqual([]);
+  });
+
+  it("fields of list items count: attendees inside each of many events are invited", () => {
+    const bulk = {
+      name: "create_events",
+      inputSchema: {
+        type: "object",
+        properties: {
+          events: {
+            type: "array",
+            items: { type: "object", properties: { attendees: { type: "array" } } },
+          },
+        },
+      },
+    };
+    expect(reasonsOf(bulk, "network_or_shares")).toMatch(/input "attendees" names people/);
+  });
+
+  it("answering an invitation reaches its organiser; a clock and a palette are nobody's text", () => {
+    expect(roles({ name: "respond_to_event" })).toContain("network_or_shares");
+    for (const name of ["get_current_time", "list_colors"])
+      expect(roles({ name, annotations: RO }), name).toEqual([]);
+  });
+
+  it("a subscription switch is a write that returns no records; a starred filter on a listing is not", () => {
+    const watch = {
+      name: "watch_card",
+      inputSchema: { type: "object", properties: { subscribed: { type: "boolean" } } },
+    };
+    expect(roles(watch)).toEqual(["writes"]);
+    expect(suggestRoles(watch).notes.join(" ")).toMatch(/subscription switch/);
+    const listing = {
+      name: "list_projects",
+      annotations: RO,
+      inputSchema: { type: "object", properties: { starred: { type: "boolean" } } },
+    };
+    expect(sinks(listing)).toEqual([]);
+  });
+
+  it("what a write attaches from a caller's address, deployed code, forwarding and a caller's host reach the network", () => {
+    const attach = (description: string) => ({
+      name: "attach_file_to_ticket",
+      inputSchema: { type: "object", properties: { fileUrl: { type: "string", description } } },
+    });
+    expect(roles(attach("URL of the file to attach"))).toContain("network_or_shares");
+    expect(roles(attach("Link shown beside the ticket"))).not.toContain("network_or_shares");
+    expect(roles({ name: "deploy_function" })).toContain("network_or_shares");
+    expect(roles({ name: "create_deployment" })).not.toContain("network_or_shares");
+    const filter = {
+      name: "create_filter",
+      inputSchema: {
+        type: "object",
+        properties: { action: { type: "object", properties: { forward: { type: "string" } } } },
+      },
+    };
+    expect(reasonsOf(filter, "network_or_shares")).toMatch(/input "forward" forwards/);
+    const connect = {
+      name: "connect",
+      inputSchema: { type: "object", properties: { connectionString: { type: "string" } } },
+    };
+    expect(reasonsOf(connect, "network_or_shares")).toMatch(/names the host it connects to/);
+  });
+
+  it("an input whose choices include a public or shared audience can publish what is written", () => {
+    const board = (choices: string[]) => ({
+      name: "create_board",
+      inputSchema: { type: "object", properties: { boardKind: { type: "string", enum: choices } } },
+    });
+    expect(reasonsOf(board(["private", "public", "share"]), "network_or_shares")).toMatch(
+      /input "boardKind" offers a public or shared audience/,
+    );
+    expect(roles(board(["main", "sub"]))).not.toContain("network_or_shares");
+  });
+
+  it("a bare retrieval among a tool's operations reads its records; a mark is no retrieval", () => {
+    const manage = (ops: string[]) => ({
+      name: "manage_agents",
+      inputSchema: { type: "object", properties: { action: { type: "string", enum: ops } } },
+    });
+    expect(reasonsOf(manage(["list", "add", "remove"]), "reads_private_data")).toMatch(
+      /offers the operation "list", which returns the records the tool manages/,
+    );
+    expect(roles(manage(["read", "unread", "flag"]))).not.toContain("reads_private_data");
+  });
+
+  it("a file's info or a collection's stats describe it: no outside writer's text", () => {
+    expect(roles({ name: "get_file_info", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "get_file", annotations: RO })).toContain("returns_untrusted_text");
+  });
+
+  it("an instruction to the model in a description is not the tool's verb", () => {
+    expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
+    expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");
+  });
+});
+
 describe("confidence", () => {
   it("every suggested role carries reasons and a confidence in 0..1; the tool's is its least certain decision", () => {
     for (const tool of [

@@ -43,18 +43,20 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,068-tool corpus (31 servers) when the second round of
+ * What the suggestions reached on the 1,243-tool corpus (36 servers) when the third round of
  * issue 32's rules landed, rounded down: no change may fall below these while a goal above is
- * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). The
- * first round's floors were set on 927 tools; the six servers added since were labelled before
- * this round's rules and lowered the figures they measure (see tests/corpus/README.md).
+ * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
+ * a goal is met (precision of reads_private_data and writes, recall of writes) the test holds the
+ * goal. The five servers added in this round were labelled before its rules (the last, monday.com,
+ * after them, as a held-out check) and lowered the figures they measure (see tests/corpus/README.md,
+ * "Third round for issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.72, recall: 0.91 },
-  reads_private_data: { precision: 0.89, recall: 0.92 },
-  writes: { precision: 0.95, recall: 0.98 },
-  deploys_or_destroys: { precision: 0.82, recall: 0.92 },
-  network_or_shares: { precision: 0.81, recall: 0.76 },
+  returns_untrusted_text: { precision: 0.75, recall: 0.91 },
+  reads_private_data: { precision: 0.9, recall: 0.92 },
+  writes: { precision: 0.95, recall: 0.99 },
+  deploys_or_destroys: { precision: 0.84, recall: 0.92 },
+  network_or_shares: { precision: 0.82, recall: 0.8 },
 };
 
 export function corpusMetrics(): RoleMetrics {
