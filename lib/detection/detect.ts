@@ -18,7 +18,15 @@ import {
   type Hit,
   type Reason,
 } from "./signals";
-import { DEFAULT_BUDGET, decodeTags, excerpt, pairWindow, segments, visibleText } from "./text";
+import {
+  DEFAULT_BUDGET,
+  decodeTags,
+  excerpt,
+  pairWindow,
+  rawOffset,
+  segments,
+  visibleText,
+} from "./text";
 
 export type { Reason, SignalName } from "./signals";
 
@@ -280,7 +288,9 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
     at,
     scanned: raw.length,
     truncated,
-    excerpt: excerpt(top && top.signal === "hidden-characters" ? raw : visible, at),
+    // Cut from the raw text whatever fired, so the hidden characters inside a flagged sentence
+    // are revealed in the excerpt rather than silently dropped with the visible text's cleaning.
+    excerpt: excerpt(raw, top && top.signal === "hidden-characters" ? at : rawOffset(raw, at)),
   };
 }
 

@@ -71,6 +71,33 @@ export function visibleText(text: string): string {
     .normalize("NFKC");
 }
 
+/** Every character `visibleText` removes or turns into a space, in one pass (ANSI first, as there). */
+const HIDDEN_ANY = new RegExp(
+  [ANSI, TAGS, ZERO_WIDTH, BIDI, CONTROLS].map((re) => re.source).join("|"),
+  "gu",
+);
+/** One control character, which `visibleText` turns into a space (as it does an ANSI sequence). */
+const CONTROLS_ONE = new RegExp(`^${CONTROLS.source}$`, "u");
+
+/**
+ * Where a position in `visibleText(raw)` sits in `raw`, so an excerpt of a payload found in the
+ * visible text can still be cut from the raw text and show the hidden characters around it (a
+ * reviewer must see the U+202E inside a flagged sentence, not a cleaned copy). ANSI and control
+ * characters became one space each and the rest nothing; NFKC's rare length changes are ignored,
+ * which moves the excerpt by a few characters at most.
+ */
+export function rawOffset(raw: string, visibleAt: number): number {
+  let visible = 0;
+  let last = 0;
+  for (const m of raw.matchAll(HIDDEN_ANY)) {
+    const gap = m.index - last;
+    if (visible + gap >= visibleAt) return last + (visibleAt - visible);
+    visible += gap + (m[0].startsWith("\u001B") || CONTROLS_ONE.test(m[0]) ? 1 : 0);
+    last = m.index + m[0].length;
+  }
+  return Math.min(raw.length, last + Math.max(0, visibleAt - visible));
+}
+
 /**
  * Shows every character a reader would not see as a visible marker, for an excerpt a reviewer
  * reads: `⟨U+202E⟩`, `⟨ESC⟩`. Tag characters are shown with the ASCII they spell.
