@@ -18,6 +18,8 @@ import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { setSecret } from "@/lib/store/secrets";
 import { latestInspection } from "@/lib/store/snapshots";
 import { credentialSurfaces } from "@/lib/workbench/credential-surfaces";
+import { analyzeStoredReview } from "@/lib/workbench/analysis";
+import { reviewSarif } from "@/lib/workbench/sarif";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { loadReviewServer, pinLatest, surfaceView } from "@/lib/workbench/surface";
 import { BACKENDS, useStore } from "@/tests/store/support/backends";
@@ -166,6 +168,26 @@ describe.each(BACKENDS)("surfaces per credential on '$name'", { timeout: 120_000
     expect(view.findings[0]?.message).toMatch(/cacheScope "public"/);
     // Names only: no stored or shown part carries a token's value.
     const shown = JSON.stringify([view, diff, await loadReviewServer(store.db, reviewId, SERVER)]);
+    expect(shown).not.toContain("reader-token-value");
+    expect(shown).not.toContain("admin-token-value");
+  });
+
+  test("the public cache scope is one of the review's findings: the analysis and the SARIF export carry it", async () => {
+    const analysis = await analyzeStoredReview(store.db, reviewId);
+    const found = analysis!.findings.filter((f) => f.kind === "surface.shared_cache_public");
+    expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe("high");
+    expect(found[0]!.subject).toEqual({ serverId: SERVER });
+    expect(found[0]!.why.summary).toMatch(/secret ADMIN_TOKEN/);
+    expect(found[0]!.why.summary).toMatch(/secret READER_TOKEN/);
+
+    const sarif = await reviewSarif(store.db, reviewId);
+    const results = sarif.runs[0]!.results!.filter(
+      (r) => r.ruleId === "surface.shared_cache_public",
+    );
+    expect(results).toHaveLength(1);
+    expect(results[0]!.level).toBe("error");
+    const shown = JSON.stringify([analysis, sarif]);
     expect(shown).not.toContain("reader-token-value");
     expect(shown).not.toContain("admin-token-value");
   });
