@@ -10,7 +10,11 @@ import type { ServerToolList } from "@/lib/model/input";
 import type { ReviewId, ServerId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
 import type { RelayServer } from "@/lib/review/schema";
-import { listInspections, type InspectionRecord } from "@/lib/store/snapshots";
+import {
+  listInspections,
+  recentOkInspectionsPerServer,
+  type InspectionRecord,
+} from "@/lib/store/snapshots";
 import { credentialKey, credentialText, type Credential } from "@/lib/credential";
 import { sharedCacheFindings } from "@/lib/surface/credential";
 import { diffSurfaces, type SurfaceDiff } from "@/lib/surface/diff";
@@ -180,20 +184,15 @@ export async function credentialSurfaces(
  * The analysis's input for the shared-cache finding (lib/analysis/credential-findings.ts): per
  * server listed under two or more credentials, each era × credential's latest surface (whichever
  * revision's document is analysed: the inspections are the server's, not a revision's). One query
- * reads the review's inspections; a server with one credential reads no snapshot, since a list
- * cannot differ between credentials it was never listed under.
+ * reads each server's newest inspections (as many as the credentials view scans); a server with
+ * one credential reads no snapshot, since a list cannot differ between credentials it was never
+ * listed under.
  */
 export async function credentialSurfacesForAnalysis(
   db: Db,
   reviewId: string,
 ): Promise<Map<string, CredentialSurfaceOfEra[]>> {
-  const byServer = new Map<string, InspectionRecord[]>();
-  for (const inspection of await listInspections(db, reviewId)) {
-    if (inspection.status !== "ok") continue;
-    const list = byServer.get(inspection.serverId);
-    if (list) list.push(inspection);
-    else byServer.set(inspection.serverId, [inspection]);
-  }
+  const byServer = await recentOkInspectionsPerServer(db, reviewId, CREDENTIAL_INSPECTIONS_SCANNED);
   const out = new Map<string, CredentialSurfaceOfEra[]>();
   for (const [serverId, inspections] of byServer) {
     const credentials = new Set(inspections.map((i) => credentialKey(i.credential)));

@@ -16,7 +16,11 @@ import { newSecretKey } from "@/lib/secrets/crypto";
 import { getSecretKey } from "@/lib/secrets/key";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { setSecret } from "@/lib/store/secrets";
-import { latestInspection } from "@/lib/store/snapshots";
+import {
+  latestInspection,
+  recentOkInspectionsPerServer,
+  recordInspection,
+} from "@/lib/store/snapshots";
 import { credentialSurfaces } from "@/lib/workbench/credential-surfaces";
 import { analyzeStoredReview } from "@/lib/workbench/analysis";
 import { reviewSarif } from "@/lib/workbench/sarif";
@@ -261,5 +265,31 @@ describe.each(BACKENDS)("surfaces per credential on '$name'", { timeout: 120_000
     } finally {
       delete g[STORE_KEY];
     }
+  });
+
+  test("the analysis reads each server's newest successful inspections, bounded per server, in one query", async () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const record = (serverId: string, minute: number, status: "ok" | "failed" = "ok") =>
+      recordInspection(store.db, {
+        reviewId,
+        serverId,
+        snapshotSha256: null,
+        surfaceSha256: null,
+        declaredCapabilities: [],
+        status,
+        inspectedAt: at(minute),
+        sandbox: { large: "x".repeat(1000) },
+      });
+    const a1 = await record("bounded-a", 1);
+    const a2 = await record("bounded-a", 2);
+    const a3 = await record("bounded-a", 3);
+    await record("bounded-a", 4, "failed");
+    const b1 = await record("bounded-b", 1);
+    const got = await recentOkInspectionsPerServer(store.db, reviewId, 2);
+    expect(got.get("bounded-a")?.map((i) => i.id)).toEqual([a3.id, a2.id]);
+    expect(got.get("bounded-a")?.map((i) => i.id)).not.toContain(a1.id);
+    expect(got.get("bounded-b")?.map((i) => i.id)).toEqual([b1.id]);
+    expect(got.get("bounded-a")?.[0]?.sandbox).toBeNull();
+    expect(got.get(SERVER)).toHaveLength(2);
   });
 });
