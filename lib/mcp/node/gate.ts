@@ -862,13 +862,15 @@ export class Gate {
     const asking = upstream.length === 1 ? upstream[0]! : null;
     const refused =
       verdict.refused ??
-      (upstream.length === 0
-        ? "no request of the agent was being answered, so no agent is asked"
-        : !asking
-          ? `${upstream.length} requests were being answered, so the gate cannot tell whose user is asked`
-          : !asking.extra.askAgent
-            ? "the agent's client speaks 2026-07-28, which takes no server→client requests"
-            : undefined);
+      (this.stopped
+        ? `the gate has stopped relaying: ${this.stopped.message}`
+        : upstream.length === 0
+          ? "no request of the agent was being answered, so no agent is asked"
+          : !asking
+            ? `${upstream.length} requests were being answered, so the gate cannot tell whose user is asked`
+            : !asking.extra.askAgent
+              ? "the agent's client speaks 2026-07-28, which takes no server→client requests"
+              : undefined);
     this.options.onEvent({
       event: "input_required",
       server: this.policy.serverName,
