@@ -437,7 +437,6 @@ export type RemovePinInput = {
   surfaceSha256: string;
   pinnedAt: string;
   baseRevision?: number;
-  reason: string;
   author: string;
 };
 

@@ -17,11 +17,11 @@ export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, p.id, "id");
   const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
   const body = await readJson(request, RemovePinRequestSchema);
+  // The reason is the audit log's: the review keeps no trace of a removed pin but its revision.
   const db = await getDb();
   const result: RemovePinResponse = await removePin(db, id, serverId, {
     surfaceSha256: body.surfaceSha256,
     pinnedAt: body.pinnedAt,
-    reason: body.reason,
     author: OWNER_AUTHOR,
     ...(body.baseRevision !== undefined ? { baseRevision: body.baseRevision } : {}),
   });
