@@ -5,7 +5,8 @@ import { useState } from "react";
 import { reviewKeys, surfaceKeys } from "@/components/query-keys";
 import { DiffView, NameDiffView } from "@/components/surface/diff-view";
 import { DownloadLink } from "@/components/ui/download-link";
-import { pinSurface, registrationUrl } from "@/components/surface/queries";
+import { pinSurface, registrationUrl, removePin } from "@/components/surface/queries";
+import { credentialText } from "@/lib/credential";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 
 const when = (iso: string) =>
@@ -113,6 +114,9 @@ export function PinPanel({
           differs is blocked until a reviewer re-pins it.
         </p>
       )}
+      {view.otherPins && view.otherPins.length > 0 && (
+        <OtherPins view={view} revision={revision} isBusy={isBusy} />
+      )}
       {comparison?.status === "incomparable" && (
         <p className="small">
           Pinned with <span className="mono">{comparison.pinned.join(", ") || "none"}</span>;
@@ -190,5 +194,104 @@ export function PinPanel({
         </form>
       )}
     </section>
+  );
+}
+
+/**
+ * The server's pins of other eras and credentials (issue 30): each is compared only with a surface
+ * listed in its own context, so none of them is the pin above. Each can be removed with a reason
+ * (audited); the server keeps at least one pin, and the one the current surface is compared with
+ * is re-pinned, never removed (the route refuses both).
+ */
+function OtherPins({
+  view,
+  revision,
+  isBusy,
+}: {
+  view: SurfaceView;
+  revision: number;
+  isBusy: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const mutation = useMutation({
+    mutationFn: (pin: { surfaceSha256: string; pinnedAt: string }) =>
+      removePin(view.reviewId, view.serverId, {
+        surfaceSha256: pin.surfaceSha256,
+        pinnedAt: pin.pinnedAt,
+        reason,
+        baseRevision: revision,
+      }),
+    onSuccess: (res) => {
+      queryClient.setQueryData(reviewKeys.detail(view.reviewId), res.record);
+      setReason("");
+    },
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: surfaceKeys.server(view.reviewId, view.serverId) }),
+  });
+  const others = view.otherPins ?? [];
+  const lastPin = others.length === 1 && view.pin === null;
+  return (
+    <div className="stack" data-testid="other-pins">
+      <h4 style={{ margin: 0 }}>Pins of other eras and credentials ({others.length})</h4>
+      <p className="small muted" style={{ margin: 0 }}>
+        Each is compared only with a surface listed in its own era and under its own credential.
+      </p>
+      <table className="data small" aria-label="Pins of other eras and credentials">
+        <thead>
+          <tr>
+            <th scope="col">Era</th>
+            <th scope="col">Credential</th>
+            <th scope="col">Fingerprint</th>
+            <th scope="col">Pinned</th>
+            <th scope="col">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {others.map(({ pin, context }) => {
+            return (
+              <tr key={`${pin.pinnedAt}:${pin.surfaceSha256}`}>
+                <td>
+                  {pin.era === undefined ? "any" : pin.era === "2026" ? "2026-07-28" : "2025"}
+                </td>
+                <td className="server-text">
+                  {pin.credential ? credentialText(pin.credential) : "any credential"}
+                </td>
+                <td className="mono" title={pin.surfaceSha256}>
+                  {pin.surfaceSha256.slice(0, 12)}…
+                </td>
+                <td>
+                  {pin.pinnedBy}, {when(pin.pinnedAt)}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={isBusy || mutation.isPending || lastPin}
+                    aria-label={`Remove the pin of ${context}`}
+                    onClick={() => mutation.mutate(pin)}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <label className="field">
+        <span className="label-text">
+          Reason for a removal (optional, recorded in the audit log)
+        </span>
+        <input value={reason} maxLength={4000} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {mutation.isError && (
+        <span className="field-error" role="alert">
+          {mutation.error.message}
+        </span>
+      )}
+    </div>
   );
 }

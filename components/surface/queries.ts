@@ -10,11 +10,13 @@ import { AppErrorBodySchema, type AppErrorBody } from "@/lib/errors";
 import {
   InspectStreamLineSchema,
   PinResponseSchema,
+  RemovePinResponseSchema,
   SurfaceViewSchema,
   CredentialSurfacesViewSchema,
   type InspectRequest,
   type InspectStreamLine,
   type PinRequest,
+  type RemovePinRequest,
 } from "@/lib/workbench/surface-api";
 
 const base = (id: string, serverId: string) =>
@@ -51,6 +53,13 @@ export const registrationUrl = (id: string, serverId: string) =>
 
 export function pinSurface(id: string, serverId: string, body: PinRequest) {
   return apiFetch(`${base(id, serverId)}/pin`, PinResponseSchema, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
+}
+
+export function removePin(id: string, serverId: string, body: RemovePinRequest) {
+  return apiFetch(`${base(id, serverId)}/pin/remove`, RemovePinResponseSchema, {
     method: "POST",
     body: JSON.stringify(body),
   });

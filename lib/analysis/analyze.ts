@@ -12,7 +12,8 @@
  * Roles: a confirmed assessment is authoritative, otherwise the suggestion is used, and every place
  * the analysis relied on an unconfirmed suggestion is recorded in `reliance` and on the findings.
  */
-import { appOnlyToolFindings, connectDomainFindings } from "@/lib/analysis/apps-findings";
+import { appOnlyToolFindings, cspDomainFindings } from "@/lib/analysis/apps-findings";
+import { sharedCacheAnalysisFindings } from "@/lib/analysis/credential-findings";
 import { headerFindings } from "@/lib/analysis/header-findings";
 import type { AgentId, ServerId, SourceId } from "@/lib/ids";
 import { TOOL_ROLES, type InputSource, type Review, type ToolRole } from "@/lib/review/schema";
@@ -1015,7 +1016,8 @@ export function analyzeReview(
   );
   unmappedSourceFindings(b);
   conflictFindings(b);
-  b.findings.push(...connectDomainFindings(model, toolLists));
+  b.findings.push(...cspDomainFindings(model, toolLists));
+  b.findings.push(...sharedCacheAnalysisFindings(model, toolLists));
   for (const l of toolLists) {
     if (!l.blocked) continue;
     b.findings.push({

@@ -8,7 +8,10 @@ import { parseCspOrigin } from "./apps-findings";
 const UI = "ui://knowledge/search-view.html";
 
 /** The demo review with knowledge_search rendering a UI, an app-only tool, and the UI's CSP. */
-function withApps(connectDomains: string[], opts: { holdAppOnly?: boolean } = {}) {
+function withApps(
+  connectDomains: string[],
+  opts: { holdAppOnly?: boolean; resourceDomains?: string[]; frameDomains?: string[] } = {},
+) {
   const demo = createDemoReview();
   if (opts.holdAppOnly)
     demo.agents[0]!.tools.push({ serverId: "knowledge-mcp", tool: "refresh_view" } as never);
@@ -16,7 +19,16 @@ function withApps(connectDomains: string[], opts: { holdAppOnly?: boolean } = {}
     {
       uri: UI,
       mimeType: "text/html;profile=mcp-app",
-      _meta: { ui: { csp: { connectDomains }, permissions: { camera: {} } } },
+      _meta: {
+        ui: {
+          csp: {
+            connectDomains,
+            ...(opts.resourceDomains ? { resourceDomains: opts.resourceDomains } : {}),
+            ...(opts.frameDomains ? { frameDomains: opts.frameDomains } : {}),
+          },
+          permissions: { camera: {} },
+        },
+      },
     },
   ];
   const lists: ServerToolList[] = toolListsFromReview(demo).map((l) =>
@@ -79,6 +91,79 @@ describe("MCP Apps findings", () => {
     expect(withApps([]).findings.some((f) => f.kind === "apps.connect_domain_not_admitted")).toBe(
       false,
     );
+  });
+
+  it.each([
+    [
+      "resourceDomains",
+      "apps.resource_domain_not_admitted",
+      /load scripts.*runs with the UI's authority/,
+    ],
+    ["frameDomains", "apps.frame_domain_not_admitted", /embed.*its own origin's policy/],
+  ] as const)(
+    "%s the egress policy does not admit are findings; an admitted domain is not",
+    (directive, kind, reason) => {
+      // The demo policy admits 10.42.7.0/24 on 443 only.
+      const analysis = withApps([], {
+        [directive]: [
+          "https://10.42.7.9",
+          "10.42.7.20",
+          "https://cdn.widgets.example",
+          "https://*.widgets.example",
+          "https://10.42.7.9:8443",
+        ],
+      });
+      const found = analysis.findings.filter((f) => f.kind === kind);
+      expect(found.map((f) => f.why.config[0]!.value).sort()).toEqual([
+        "https://*.widgets.example",
+        "https://10.42.7.9:8443",
+        "https://cdn.widgets.example",
+      ]);
+      for (const f of found) {
+        expect(f.severity).toBe("high");
+        expect(f.controlId).toBe("egress");
+        expect(f.subject).toEqual({ serverId: "knowledge-mcp" });
+        expect(f.title).toContain(UI);
+        expect(f.why.config[0]!.path).toBe(`uiResources["${UI}"]._meta.ui.csp.${directive}`);
+        expect(f.why.summary).toMatch(reason);
+      }
+      expect(found.find((f) => f.title.includes("*.widgets"))!.why.summary).toMatch(/wildcard/);
+      // Each directive's findings are its own: no connectDomains finding was raised.
+      expect(analysis.findings.some((f) => f.kind === "apps.connect_domain_not_admitted")).toBe(
+        false,
+      );
+    },
+  );
+
+  it("without an egress policy for the server each declared domain is a medium finding saying nothing bounds it", () => {
+    const demo = withApps([], { frameDomains: ["https://10.42.7.9"] });
+    expect(demo.findings.some((f) => f.kind === "apps.frame_domain_not_admitted")).toBe(false);
+    const review = createDemoReview();
+    review.controls.egress = [];
+    const lists = toolListsFromReview(review).map((l) =>
+      l.serverId === "knowledge-mcp"
+        ? {
+            ...l,
+            origin: "snapshot" as const,
+            tools: l.tools.map((t) =>
+              t.name === "knowledge_search" ? { ...t, _meta: { ui: { resourceUri: UI } } } : t,
+            ),
+            uiResources: [
+              {
+                uri: UI,
+                mimeType: "text/html;profile=mcp-app",
+                _meta: { ui: { csp: { resourceDomains: ["https://10.42.7.9"] } } },
+              },
+            ],
+          }
+        : l,
+    );
+    const found = analyzeReview(review, lists).findings.filter(
+      (f) => f.kind === "apps.resource_domain_not_admitted",
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe("medium");
+    expect(found[0]!.title).toMatch(/no egress policy is recorded/);
   });
 
   it("an app-only tool the agent's UI can call is a finding until the tool set names it; then it is held and marked on the graph", () => {

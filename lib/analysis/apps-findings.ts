@@ -3,8 +3,10 @@
  * review's controls and tool sets.
  *
  * - `connectDomains` in a UI resource's CSP are the destinations the rendered UI may send data to
- *   (fetch, XHR, WebSocket) once a host renders it. Each is checked against the server's recorded
- *   egress policy; one the policy does not admit is a finding naming the domain and the resource.
+ *   (fetch, XHR, WebSocket) once a host renders it; `resourceDomains` where it loads scripts,
+ *   styles, images and fonts from; `frameDomains` the origins it may embed. Each is egress, checked
+ *   against the server's recorded egress policy; one the policy does not admit is a finding naming
+ *   the domain, the directive and the resource.
  *   A NetworkPolicy matches addresses, so a hostname is admitted only by a rule that admits every
  *   destination on its port; a wildcard origin never is. The UI runs in the user's host, outside
  *   the server's pod: the finding says the review's egress boundary does not cover this path.
@@ -27,8 +29,8 @@ import { wouldAllow, type WouldAllowResult } from "@/lib/controls/egress/evaluat
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
 import { isAppOnlyTool, toolResourceUri, uiDeclarations } from "@/lib/surface/apps";
 
-/** Most connectDomains checked per server (each list is bounded by the surface schema). */
-export const MAX_CONNECT_DOMAINS_CHECKED = 1000;
+/** Most CSP egress domains checked per server, all directives together (each list is bounded by the surface schema). */
+export const MAX_CSP_DOMAINS_CHECKED = 1000;
 
 const DEFAULT_PORT: Record<string, number> = { "https:": 443, "wss:": 443, "http:": 80, "ws:": 80 };
 
@@ -68,8 +70,40 @@ function notAdmittedReason(v: WouldAllowResult): string {
   return v.reason;
 }
 
-/** One finding per connectDomain, per `ui://` resource, that the server's egress policy does not admit. */
-export function connectDomainFindings(
+/** The CSP directives of a UI resource that are egress from the user's host, and what each lets the UI do. */
+type EgressDirective = "connectDomains" | "resourceDomains" | "frameDomains";
+const EGRESS_DIRECTIVES: Record<
+  EgressDirective,
+  { kind: string; verb: string; what: string; why: string }
+> = {
+  connectDomains: {
+    kind: "apps.connect_domain_not_admitted",
+    verb: "connects to",
+    what: "connectDomains are where the rendered UI may send data",
+    why: "connectDomains are where the rendered UI may send data (fetch, XHR, WebSocket), from the user's host rather than the server's pod",
+  },
+  resourceDomains: {
+    kind: "apps.resource_domain_not_admitted",
+    verb: "loads scripts, styles, images or fonts from",
+    what: "resourceDomains are where the rendered UI may load scripts and media from",
+    why: "resourceDomains are where the rendered UI may load scripts, styles, images and fonts from, from the user's host rather than the server's pod: a script from there runs with the UI's authority (it can call the server's tools, app-only ones included, through the host), and every load carries whatever the UI puts in its URL to that domain",
+  },
+  frameDomains: {
+    kind: "apps.frame_domain_not_admitted",
+    verb: "frames content from",
+    what: "frameDomains are the origins the rendered UI may embed",
+    why: "frameDomains are the origins the rendered UI may embed in the user's host: a framed page runs under its own origin's policy, not the UI's declared CSP, so it may load and send anything, and shows whatever its operator serves inside the host",
+  },
+};
+
+/**
+ * One finding per egress domain (connectDomains, resourceDomains, frameDomains), per `ui://`
+ * resource, that the server's egress policy does not admit. All three are high: each lets a
+ * party the policy does not admit receive the UI's data (a connection, a loaded script or image's
+ * URL, a framed page's own requests) or run code beside it; the review's egress boundary covers
+ * none of them, since the UI runs in the user's host.
+ */
+export function cspDomainFindings(
   model: AnalysisModel,
   toolLists: readonly ServerToolList[],
 ): Finding[] {
@@ -84,57 +118,59 @@ export function connectDomainFindings(
     const policyPath = `controls.egress.${policyIndex}.policyYaml`;
     let checked = 0;
     for (const d of declarations) {
-      for (const domain of d.csp.connectDomains ?? []) {
-        if (++checked > MAX_CONNECT_DOMAINS_CHECKED) break;
-        const base: Pick<Finding, "kind" | "controlId" | "subject" | "nodeIds" | "pathIds"> = {
-          kind: "apps.connect_domain_not_admitted",
-          controlId: "egress",
-          subject: { serverId: list.serverId },
-          nodeIds: [],
-          pathIds: [],
-        };
-        const id = findingId("apps.connect_domain_not_admitted", list.serverId, d.uri, domain);
-        const title = `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}, which its egress policy does not admit`;
-        const declared = {
-          path: `uiResources[${JSON.stringify(d.uri)}]._meta.ui.csp.connectDomains`,
-          value: domain,
-        };
-        if (!parsed || !parsed.ok) {
+      for (const directive of Object.keys(EGRESS_DIRECTIVES) as EgressDirective[]) {
+        const words = EGRESS_DIRECTIVES[directive];
+        for (const domain of d.csp[directive] ?? []) {
+          if (++checked > MAX_CSP_DOMAINS_CHECKED) break;
+          const base: Pick<Finding, "kind" | "controlId" | "subject" | "nodeIds" | "pathIds"> = {
+            kind: words.kind,
+            controlId: "egress",
+            subject: { serverId: list.serverId },
+            nodeIds: [],
+            pathIds: [],
+          };
+          const id = findingId(words.kind, list.serverId, d.uri, domain);
+          const declares = `The UI ${shownName(d.uri)} of ${server} declares it ${words.verb} ${shownName(domain)}`;
+          const declared = {
+            path: `uiResources[${JSON.stringify(d.uri)}]._meta.ui.csp.${directive}`,
+            value: domain,
+          };
+          if (!parsed || !parsed.ok) {
+            out.push({
+              ...base,
+              id,
+              severity: "medium",
+              title: parsed
+                ? `${declares}; the egress policy cannot be evaluated to check it`
+                : `${declares}; no egress policy is recorded to check it`,
+              why: why(
+                `${words.what}; with no policy that evaluates, nothing in the review bounds them`,
+                { config: [declared] },
+              ),
+            });
+            continue;
+          }
+          const origin = parseCspOrigin(domain);
+          const verdict: WouldAllowResult | null =
+            origin.ok && !origin.isWildcard
+              ? wouldAllow(parsed.policies, { host: origin.host, port: origin.port })
+              : null;
+          if (verdict?.outcome === "allowed") continue;
+          const reason = !origin.ok
+            ? origin.reason
+            : origin.isWildcard
+              ? `${shownName(domain)} is a wildcard: it names every subdomain, which no policy rule can admit by name`
+              : notAdmittedReason(verdict!);
           out.push({
             ...base,
             id,
-            severity: "medium",
-            title: parsed
-              ? `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}; the egress policy cannot be evaluated to check it`
-              : `The UI ${shownName(d.uri)} of ${server} declares it connects to ${shownName(domain)}; no egress policy is recorded to check it`,
-            why: why(
-              "connectDomains are where the rendered UI may send data; with no policy that evaluates, nothing in the review bounds them",
-              { config: [declared] },
-            ),
+            severity: "high",
+            title: `${declares}, which its egress policy does not admit`,
+            why: why(`${words.why}; ${reason}`, {
+              config: [declared, { path: policyPath, value: `${domain} → not admitted` }],
+            }),
           });
-          continue;
         }
-        const origin = parseCspOrigin(domain);
-        const verdict: WouldAllowResult | null =
-          origin.ok && !origin.isWildcard
-            ? wouldAllow(parsed.policies, { host: origin.host, port: origin.port })
-            : null;
-        if (verdict?.outcome === "allowed") continue;
-        const reason = !origin.ok
-          ? origin.reason
-          : origin.isWildcard
-            ? `${shownName(domain)} is a wildcard: it names every subdomain, which no policy rule can admit by name`
-            : notAdmittedReason(verdict!);
-        out.push({
-          ...base,
-          id,
-          severity: "high",
-          title,
-          why: why(
-            `connectDomains are where the rendered UI may send data (fetch, XHR, WebSocket), from the user's host rather than the server's pod; ${reason}`,
-            { config: [declared, { path: policyPath, value: `${domain} → not admitted` }] },
-          ),
-        });
       }
     }
   }

@@ -80,6 +80,8 @@ export const ROUTE_ROLES: readonly RouteRule[] = [
   },
   { pattern: "/api/reviews/:id/servers/:serverId/oauth/connect", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/pin", methods: { POST: "reviewer" } },
+  // Removes a pin of another era or credential (issue 30): a reviewer's call, like setting one.
+  { pattern: "/api/reviews/:id/servers/:serverId/pin/remove", methods: { POST: "reviewer" } },
   // Runs a read-only tool, sandboxed as an inspection, and scans what it returns (issue 31 item 3).
   { pattern: "/api/reviews/:id/servers/:serverId/sample", methods: { POST: "reviewer" } },
   { pattern: "/api/reviews/:id/servers/:serverId/watch", methods: { PUT: "reviewer" } },

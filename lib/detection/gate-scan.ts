@@ -125,9 +125,10 @@ function flaggedEvent(
 }
 
 /**
- * The text of an elicitation a server asks for. The session declines every elicitation, so nothing
- * of it reaches the agent or a person; it is scanned and counted all the same, because a server
- * that aims a paragraph at the client there is worth knowing about. Mode is always `flag`.
+ * The text of an elicitation a server asks for, scanned and counted before the gate relays it to
+ * the agent's user (as the record allows) or declines it: a server that aims a paragraph at the
+ * client there is worth knowing about. Mode is always `flag`: the user answers it, so it is never
+ * held.
  */
 export function scanElicitation(
   params: Record<string, unknown>,

@@ -17,6 +17,7 @@ export const EVENT_KINDS = {
   "decision.approved": { group: "audit", label: "Proposal approved" },
   "person.role_assigned": { group: "audit", label: "Role assigned" },
   "pin.set": { group: "audit", label: "Pin set" },
+  "pin.removed": { group: "audit", label: "Pin removed" },
   "share_link.created": { group: "audit", label: "Share link created" },
   "share_link.revoked": { group: "audit", label: "Share link revoked" },
   "secret.set": { group: "audit", label: "Secret set" },

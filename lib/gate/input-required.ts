@@ -74,7 +74,16 @@ export function isInputRequired(result: unknown): result is Record<string, unkno
   return isObject(result) && result.resultType === "input_required";
 }
 
-function judgeOne(key: string, entry: unknown, policy: InputPolicy): InputRequestVerdict {
+/**
+ * One request the server asks the client, judged against the record: an entry of an
+ * input_required result, or a 2025-era server's own server→client request (the gate relays its
+ * elicitation under the same rules).
+ */
+export function judgeInputRequest(
+  key: string,
+  entry: unknown,
+  policy: InputPolicy,
+): InputRequestVerdict {
   if (!isObject(entry) || typeof entry.method !== "string")
     return { key, method: "(none)", refused: "not a request object with a method" };
   const method = entry.method.slice(0, 100);
@@ -155,7 +164,9 @@ export function judgeInputRequired(
       requests: [],
       message: `it carries ${entries.length} input requests (the gate relays at most ${MAX_INPUT_REQUESTS})`,
     };
-  const requests = entries.map(([key, entry]) => judgeOne(key.slice(0, 256), entry, policy));
+  const requests = entries.map(([key, entry]) =>
+    judgeInputRequest(key.slice(0, 256), entry, policy),
+  );
   const refused = requests.filter((r) => r.refused !== undefined);
   if (refused.length === 0)
     return { ok: true, requests, ...(requestState !== undefined ? { requestState } : {}) };

@@ -9,6 +9,15 @@
  * reviewed surface is the one such a host's agent sees. Not declared: `tasks` and URL-mode
  * elicitation (experimental, 2025-11-25) and `experimental`. The inspection never acts on a
  * server's requests: roots/list answers an empty list, sampling is refused, elicitation declined.
+ *
+ * Not declared either: the MCP Apps extension (`extensions: {"io.modelcontextprotocol/ui": …}`),
+ * although a server may list its UI tools only to a client that declares it. Adding it here would
+ * change every snapshot's declared capabilities, so every existing pin would compare as
+ * "incomparable" and block under "block" until re-pinned, on servers with no UI as much as on
+ * those with one; and the gate declares this same set, so a record and its gate must agree on it.
+ * Declaring it belongs to the server entry, as an opt-in the reviewer makes where the agent's host
+ * renders apps, carried into the snapshot's names (`extensions.io.modelcontextprotocol/ui`), the
+ * pin and the record, and declared by the gate from the record.
  */
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 

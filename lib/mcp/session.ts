@@ -220,18 +220,36 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** An elicitation answer as the protocol shapes it (an action, and content only when accepted); else null. */
+function asElicitResult(answer: unknown): Record<string, unknown> | null {
+  if (!answer || typeof answer !== "object" || Array.isArray(answer)) return null;
+  const { action, content } = answer as { action?: unknown; content?: unknown };
+  if (action === "decline" || action === "cancel") return { action };
+  if (action !== "accept") return null;
+  if (content === undefined) return { action };
+  return content && typeof content === "object" && !Array.isArray(content)
+    ? { action, content }
+    : null;
+}
+
 export type UpstreamSessionOptions = InspectOptions & {
   /**
    * Keep the connection open once the surface has settled, to relay over it. Without it the
    * server is shut down as soon as the surface has settled, while the snapshot is built.
    */
   keepOpen?: boolean;
-  /** Answers the server's roots/list; default: no roots. Sampling is always refused, elicitation declined. */
+  /** Answers the server's roots/list; default: no roots. Sampling is always refused; elicitation see `onElicitation`. */
   listRoots?: () => Promise<ListRootsResult>;
   /** After settling (keepOpen): the server announced a change to these lists. */
   onListChanged?: (lists: SurfaceList[]) => void;
-  /** Told of every elicitation the server asks for (declined all the same): the gate scans its text. */
-  onElicitation?: (params: Record<string, unknown>) => void;
+  /**
+   * Told of every elicitation a 2025-era server asks for (the gate scans its text and may relay
+   * it to the agent): its answer goes back to the server; none, or a failure, declines. The
+   * inspection sets none, so it declines every one.
+   */
+  onElicitation?: (
+    params: Record<string, unknown>,
+  ) => void | Promise<Record<string, unknown> | undefined>;
   /** After settling (keepOpen): every other notification the server sends. */
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
   /** After settling (keepOpen): the connection closed, by either side. */
@@ -436,10 +454,12 @@ async function runSession(
       "relay-review does not answer sampling requests",
     );
   });
-  client.setRequestHandler("elicitation/create", (request) => {
-    // Declined all the same; the gate scans the text first (issue 31: it was put before a user).
+  client.setRequestHandler("elicitation/create", async (request) => {
+    // Declined unless the listener answers (the gate, relaying it to the agent under the record);
+    // the gate scans the text first (issue 31: it was put before a user).
     try {
-      options.onElicitation?.(request.params);
+      const answer = asElicitResult(await options.onElicitation?.(request.params));
+      if (answer) return answer as never;
     } catch {
       // a failing listener must not answer the server for us
     }

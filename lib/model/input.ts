@@ -7,6 +7,7 @@
 import type { ServerId } from "@/lib/ids";
 import type { Review, ToolAnnotations } from "@/lib/review/schema";
 import type { ResourceAppsMeta, ToolAppsMeta, UiResourceItem } from "@/lib/surface/apps";
+import type { CredentialSurface } from "@/lib/surface/credential";
 
 /** One tool as the analysis sees it: what the server (or the reviewer) said about it. */
 export type ListedTool = {
@@ -75,6 +76,12 @@ export type ServerToolList = {
    * credential control reads them as evidence (lib/controls/granted-scopes.ts).
    */
   grantedScopes?: string[];
+  /**
+   * Each era × credential's latest surface of the server, as item keys and cache hints (issue 30):
+   * the shared-cache finding compares them (lib/analysis/credential-findings.ts). The glue passes
+   * them only when the server was listed under two or more credentials.
+   */
+  credentialSurfaces?: (CredentialSurface & { era: "2025" | "2026" })[];
 };
 
 type SnapshotEntry = readonly ListedTool[] | ListedSurface;

@@ -5,7 +5,7 @@ import "server-only";
  * a thousand times stores one document. An inspection records when, with which declared client
  * capabilities, and with what outcome a server was inspected for a review.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, lte, sql } from "drizzle-orm";
 import { newId, type Sha256 } from "@/lib/ids";
 import { canonicalJson, sha256Hex } from "@/lib/hash";
 import {
@@ -219,4 +219,48 @@ export async function latestInspectionPerServer(
     .where(and(...conditions))
     .orderBy(inspections.serverId, desc(inspections.inspectedAt), desc(inspections.id));
   return new Map(rows.map((row) => [row.serverId, toInspection(row)]));
+}
+
+/**
+ * Each server's `perServer` newest successful inspections of one review (one query), newest first
+ * per server, without the sandbox report and error (the analysis reads the credential and the
+ * snapshot only, and a watched server's history grows without end).
+ */
+export async function recentOkInspectionsPerServer(
+  db: Db,
+  reviewId: string,
+  perServer: number,
+): Promise<Map<string, InspectionRecord[]>> {
+  const ranked = db
+    .select({
+      id: inspections.id,
+      reviewId: inspections.reviewId,
+      serverId: inspections.serverId,
+      snapshotSha256: inspections.snapshotSha256,
+      surfaceSha256: inspections.surfaceSha256,
+      declaredCapabilities: inspections.declaredCapabilities,
+      inspectedAt: inspections.inspectedAt,
+      status: inspections.status,
+      variables: inspections.variables,
+      authorization: inspections.authorization,
+      rank: sql<number>`row_number() over (partition by ${inspections.serverId} order by ${inspections.inspectedAt} desc, ${inspections.id} desc)`.as(
+        "rank",
+      ),
+    })
+    .from(inspections)
+    .where(and(eq(inspections.reviewId, reviewId), eq(inspections.status, "ok")))
+    .as("ranked");
+  const rows = await db
+    .select()
+    .from(ranked)
+    .where(lte(ranked.rank, perServer))
+    .orderBy(ranked.serverId, ranked.rank);
+  const out = new Map<string, InspectionRecord[]>();
+  for (const row of rows) {
+    const record = toInspection({ ...row, error: null, sandbox: null });
+    const list = out.get(record.serverId);
+    if (list) list.push(record);
+    else out.set(record.serverId, [record]);
+  }
+  return out;
 }

@@ -18,6 +18,7 @@ import { openReview, type ReviewContext } from "@/lib/workbench/review-context";
 import { describeItemChanges, surfaceItemChanges } from "@/lib/surface/diff";
 import type { SurfaceSnapshot } from "@/lib/surface/types";
 import { blockedReason } from "@/lib/workbench/surface";
+import { credentialSurfacesForAnalysis } from "@/lib/workbench/credential-surfaces";
 
 export type ReviewAnalysis = Analysis & { reviewId: ReviewId; revision: number };
 
@@ -41,6 +42,15 @@ function snapshotTools(snapshot: SurfaceSnapshot): ListedSurface {
   };
 }
 
+/**
+ * Each server's per-credential surfaces, read once per context: the context is per request, and
+ * the servers' inspections do not depend on which revision's document is analysed.
+ */
+const credentialSurfacesOfContext = new WeakMap<
+  ReviewContext,
+  ReturnType<typeof credentialSurfacesForAnalysis>
+>();
+
 /** Each server's tool list for the analysis: its current surface where it has one, else its declared tools. */
 async function currentToolLists(ctx: ReviewContext, review: Review) {
   // An unknown snapshot shape (older version, another writer's format) falls back to declared tools.
@@ -53,7 +63,16 @@ async function currentToolLists(ctx: ReviewContext, review: Review) {
       }),
     ),
   );
+  let perCredential = credentialSurfacesOfContext.get(ctx);
+  if (!perCredential) {
+    perCredential = credentialSurfacesForAnalysis(ctx.db, ctx.reviewId);
+    credentialSurfacesOfContext.set(ctx, perCredential);
+  }
+  const surfacesPerCredential = await perCredential;
   for (const list of lists) {
+    // A server listed under two or more credentials: the shared-cache finding compares them.
+    const credentialSurfaces = surfacesPerCredential.get(list.serverId);
+    if (credentialSurfaces) list.credentialSurfaces = credentialSurfaces;
     // The current inspection's OAuth grant is evidence for the credential control; absent when
     // the server was not reached through OAuth (so an analysis without grants is unchanged).
     const authorization = ctx.current.get(list.serverId)?.authorization;

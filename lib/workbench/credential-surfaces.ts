@@ -6,11 +6,17 @@ import "server-only";
  * that differs between credentials yet is declared `cacheScope: "public"`.
  */
 import { AppError } from "@/lib/errors";
+import type { ServerToolList } from "@/lib/model/input";
 import type { ReviewId, ServerId } from "@/lib/ids";
 import type { Db } from "@/lib/store/db";
-import { listInspections } from "@/lib/store/snapshots";
+import type { RelayServer } from "@/lib/review/schema";
+import {
+  listInspections,
+  recentOkInspectionsPerServer,
+  type InspectionRecord,
+} from "@/lib/store/snapshots";
 import { credentialKey, credentialText, type Credential } from "@/lib/credential";
-import { sharedCacheFindings, type CredentialSurface } from "@/lib/surface/credential";
+import { sharedCacheFindings } from "@/lib/surface/credential";
 import { diffSurfaces, type SurfaceDiff } from "@/lib/surface/diff";
 import { itemKey } from "@/lib/surface/fingerprint";
 import { comparePin } from "@/lib/surface/registration";
@@ -33,6 +39,8 @@ import {
 export const CREDENTIAL_INSPECTIONS_SCANNED = 500;
 /** How many distinct era × credential surfaces are shown. */
 export const MAX_CREDENTIAL_SURFACES = 32;
+
+type CredentialSurfaceOfEra = NonNullable<ServerToolList["credentialSurfaces"]>[number];
 
 export type CredentialSurfaceSummary = {
   /** Stable: the era and the credential's key (lib/surface/credential.ts credentialKey). */
@@ -62,24 +70,27 @@ export type CredentialSurfacesView = {
 export const surfaceContextKey = (era: "2025" | "2026", credential: Credential) =>
   JSON.stringify([era, credentialKey(credential)]);
 
+type ContextSurface = { summary: CredentialSurfaceSummary; snapshot: SurfaceSnapshot };
+
 /**
- * Each era × credential's latest successful surface of one server, newest first; with `compare`,
- * the diff between two of them (by key), else between the two newest when there are two.
+ * Each era × credential's latest surface among `inspections` (successful ones of one server,
+ * newest first), keyed by `surfaceContextKey`, at most `MAX_CREDENTIAL_SURFACES`. Inspections of
+ * an unchanged server share a snapshot, so each stored snapshot is read once.
  */
-export async function credentialSurfaces(
+async function latestPerContext(
   db: Db,
-  reviewId: ReviewId,
-  serverId: ServerId,
-  compare?: { a: string; b: string },
-): Promise<CredentialSurfacesView> {
-  const { server } = await loadReviewServer(db, reviewId, serverId);
-  const inspections = (await listInspections(db, reviewId, serverId))
-    .filter((i) => i.status === "ok")
-    .slice(0, CREDENTIAL_INSPECTIONS_SCANNED);
-  const found = new Map<string, { summary: CredentialSurfaceSummary; snapshot: SurfaceSnapshot }>();
-  for (const inspection of inspections) {
+  server: Pick<RelayServer, "pin" | "otherPins">,
+  inspections: readonly InspectionRecord[],
+): Promise<Map<string, ContextSurface>> {
+  const found = new Map<string, ContextSurface>();
+  const read = new Map<string, Promise<SurfaceSnapshot | null>>();
+  for (const inspection of inspections.slice(0, CREDENTIAL_INSPECTIONS_SCANNED)) {
     if (found.size >= MAX_CREDENTIAL_SURFACES) break;
-    const snapshot = await inspectionSnapshot(db, inspection);
+    const sha = inspection.snapshotSha256;
+    if (!sha) continue;
+    let pending = read.get(sha);
+    if (!pending) read.set(sha, (pending = inspectionSnapshot(db, inspection)));
+    const snapshot = await pending;
     if (!snapshot) continue;
     const era = snapshotEra(snapshot);
     const key = surfaceContextKey(era, inspection.credential);
@@ -106,17 +117,39 @@ export async function credentialSurfaces(
       },
     });
   }
+  return found;
+}
+
+/** What the shared-cache check reads of a surface: its era, credential, item keys and cache hints. */
+function credentialSurfaceOf(e: ContextSurface): CredentialSurfaceOfEra {
+  return {
+    era: e.summary.era,
+    credential: e.summary.credential,
+    keys: Object.fromEntries(
+      SURFACE_LISTS.map((l) => [l, e.snapshot[l].map((item) => itemKey(l, item as never))]),
+    ),
+    cacheHints: e.summary.cacheHints,
+  };
+}
+
+/**
+ * Each era × credential's latest successful surface of one server, newest first; with `compare`,
+ * the diff between two of them (by key), else between the two newest when there are two.
+ */
+export async function credentialSurfaces(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  compare?: { a: string; b: string },
+): Promise<CredentialSurfacesView> {
+  const { server } = await loadReviewServer(db, reviewId, serverId);
+  const inspections = (await listInspections(db, reviewId, serverId)).filter(
+    (i) => i.status === "ok",
+  );
+  const found = await latestPerContext(db, server, inspections);
   const entries = [...found.values()];
   const findings = (["2025", "2026"] as const).flatMap((era) => {
-    const ofEra: CredentialSurface[] = entries
-      .filter((e) => e.summary.era === era)
-      .map((e) => ({
-        credential: e.summary.credential,
-        keys: Object.fromEntries(
-          SURFACE_LISTS.map((l) => [l, e.snapshot[l].map((item) => itemKey(l, item as never))]),
-        ),
-        cacheHints: e.summary.cacheHints,
-      }));
+    const ofEra = entries.filter((e) => e.summary.era === era).map(credentialSurfaceOf);
     return sharedCacheFindings(ofEra, SURFACE_LISTS).map((f) => ({
       list: f.list,
       credentials: [credentialText(f.credentials[0]), credentialText(f.credentials[1])] as [
@@ -145,4 +178,28 @@ export async function credentialSurfaces(
     };
   }
   return { serverId, surfaces: entries.map((e) => e.summary), findings, diff };
+}
+
+/**
+ * The analysis's input for the shared-cache finding (lib/analysis/credential-findings.ts): per
+ * server listed under two or more credentials, each era × credential's latest surface (whichever
+ * revision's document is analysed: the inspections are the server's, not a revision's). One query
+ * reads each server's newest inspections (as many as the credentials view scans); a server with
+ * one credential reads no snapshot, since a list cannot differ between credentials it was never
+ * listed under.
+ */
+export async function credentialSurfacesForAnalysis(
+  db: Db,
+  reviewId: string,
+): Promise<Map<string, CredentialSurfaceOfEra[]>> {
+  const byServer = await recentOkInspectionsPerServer(db, reviewId, CREDENTIAL_INSPECTIONS_SCANNED);
+  const out = new Map<string, CredentialSurfaceOfEra[]>();
+  for (const [serverId, inspections] of byServer) {
+    const credentials = new Set(inspections.map((i) => credentialKey(i.credential)));
+    if (credentials.size < 2) continue;
+    // No pin is compared here: the analysis reads the lists and cache hints only.
+    const found = await latestPerContext(db, { pin: null }, inspections);
+    if (found.size >= 2) out.set(serverId, [...found.values()].map(credentialSurfaceOf));
+  }
+  return out;
 }

@@ -152,6 +152,24 @@ export type PinRequest = z.input<typeof PinRequestSchema>;
 export const PinResponseSchema = z.object({ record: ReviewRecordSchema, pin: SurfacePinSchema });
 export type PinResponse = z.infer<typeof PinResponseSchema>;
 
+/** POST …/pin/remove: which of the server's other pins to remove (by fingerprint and time), and why. */
+export const RemovePinRequestSchema = z
+  .object({
+    surfaceSha256: Sha256Schema,
+    pinnedAt: z.iso.datetime(),
+    reason: z.string().trim().max(4000).default(""),
+    baseRevision: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type RemovePinRequest = z.input<typeof RemovePinRequestSchema>;
+
+export const RemovePinResponseSchema = z.object({
+  record: ReviewRecordSchema,
+  pin: SurfacePinSchema,
+  context: z.string(),
+});
+export type RemovePinResponse = z.infer<typeof RemovePinResponseSchema>;
+
 /** GET …/credentials (lib/workbench/credential-surfaces.ts): the surface per era and credential. */
 export const CredentialSurfacesViewSchema = z.custom<CredentialSurfacesView>(
   (v) =>

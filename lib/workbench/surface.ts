@@ -432,6 +432,77 @@ export async function pinLatest(
   return { record: saved.record, pin };
 }
 
+export type RemovePinInput = {
+  /** The pin to remove, by what names it: its fingerprint and when it was pinned. */
+  surfaceSha256: string;
+  pinnedAt: string;
+  baseRevision?: number;
+  author: string;
+};
+
+/**
+ * Remove one of a server's pins of another era or credential (issue 30): a new review revision.
+ * The pin the current surface is compared with is not removed here (re-pin it instead), nor the
+ * server's last pin: there is no unpinning. Removing another context's pin lets nothing through
+ * unreviewed: a surface of that context is then compared with no pin ("incomparable"), which
+ * blocks while any pin of the server blocks.
+ */
+export async function removePin(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  input: RemovePinInput,
+): Promise<{ record: ReviewRecord; pin: SurfacePin; context: string }> {
+  const { record, server } = await loadReviewServer(db, reviewId, serverId);
+  if (input.baseRevision !== undefined && input.baseRevision !== record.revision)
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; reload it and remove the pin again`,
+      { details: { current: record } },
+    );
+  const pins = pinsOf(server);
+  const removed = pins.find(
+    (p) => p.surfaceSha256 === input.surfaceSha256 && p.pinnedAt === input.pinnedAt,
+  );
+  if (!removed)
+    throw new AppError(
+      "NOT_FOUND",
+      `${server.name} has no pin of fingerprint ${input.surfaceSha256.slice(0, 16)}… pinned at ${input.pinnedAt}; reload the surface`,
+    );
+  if (pins.length === 1)
+    throw new AppError(
+      "CONFLICT",
+      "this is the server's only pin; a pin is replaced by re-pinning, never removed",
+    );
+  const current = await currentSurface(db, reviewId, serverId);
+  if (current?.snapshot) {
+    const inUse = pinForContext(server, {
+      era: snapshotEra(current.snapshot),
+      credential: current.inspection.credential,
+    });
+    if (inUse && pinSame(inUse, removed))
+      throw new AppError(
+        "CONFLICT",
+        "the current surface is compared with this pin; re-pin it instead of removing it",
+      );
+  }
+  const review = structuredClone(record.review);
+  const target = review.servers.find((s) => s.id === serverId)!;
+  const remaining = pinsOf(target).filter((p) => !pinSame(p, removed));
+  target.pin = remaining[0] ?? null;
+  if (remaining.length > 1) target.otherPins = remaining.slice(1);
+  else delete target.otherPins;
+  const saved = await saveReview(db, reviewId, record.revision, review, input.author);
+  if (!saved) throw reviewNotFound(reviewId);
+  if (!saved.ok)
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${saved.conflict.revision} while removing the pin; reload it and try again`,
+      { details: { current: saved.conflict } },
+    );
+  return { record: saved.record, pin: removed, context: pinContextLabel(removed) };
+}
+
 /** Puts `pin` in place of `replaced` (the main pin when it is that one, or when there is none), else beside the others. */
 function placePin(server: RelayServer, replaced: SurfacePin | null, pin: SurfacePin): void {
   const others = server.otherPins ?? [];

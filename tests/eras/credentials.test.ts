@@ -16,11 +16,20 @@ import { newSecretKey } from "@/lib/secrets/crypto";
 import { getSecretKey } from "@/lib/secrets/key";
 import { createReview, getReview, saveReview } from "@/lib/store/reviews";
 import { setSecret } from "@/lib/store/secrets";
-import { latestInspection } from "@/lib/store/snapshots";
+import {
+  latestInspection,
+  recentOkInspectionsPerServer,
+  recordInspection,
+} from "@/lib/store/snapshots";
 import { credentialSurfaces } from "@/lib/workbench/credential-surfaces";
+import { analyzeStoredReview } from "@/lib/workbench/analysis";
+import { reviewSarif } from "@/lib/workbench/sarif";
 import { prepareInspection, runInspection } from "@/lib/workbench/inspect-run";
 import { loadReviewServer, pinLatest, surfaceView } from "@/lib/workbench/surface";
 import { BACKENDS, useStore } from "@/tests/store/support/backends";
+import type { Store } from "@/lib/store/db";
+import { listEvents } from "@/lib/store/events";
+import { RemovePinResponseSchema } from "@/lib/workbench/surface-api";
 import { egressAllowFor } from "@/tests/support/egress";
 import { startV2Server, type V2Server } from "./v2-server";
 
@@ -168,5 +177,119 @@ describe.each(BACKENDS)("surfaces per credential on '$name'", { timeout: 120_000
     const shown = JSON.stringify([view, diff, await loadReviewServer(store.db, reviewId, SERVER)]);
     expect(shown).not.toContain("reader-token-value");
     expect(shown).not.toContain("admin-token-value");
+  });
+
+  test("the public cache scope is one of the review's findings: the analysis and the SARIF export carry it", async () => {
+    const analysis = await analyzeStoredReview(store.db, reviewId);
+    const found = analysis!.findings.filter((f) => f.kind === "surface.shared_cache_public");
+    expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe("high");
+    expect(found[0]!.subject).toEqual({ serverId: SERVER });
+    expect(found[0]!.why.summary).toMatch(/secret ADMIN_TOKEN/);
+    expect(found[0]!.why.summary).toMatch(/secret READER_TOKEN/);
+
+    const sarif = await reviewSarif(store.db, reviewId);
+    const results = sarif.runs[0]!.results!.filter(
+      (r) => r.ruleId === "surface.shared_cache_public",
+    );
+    expect(results).toHaveLength(1);
+    expect(results[0]!.level).toBe("error");
+    const shown = JSON.stringify([analysis, sarif]);
+    expect(shown).not.toContain("reader-token-value");
+    expect(shown).not.toContain("admin-token-value");
+  });
+
+  test("another credential's pin is removed through the route, audited; the pin in use and the last pin are not", async () => {
+    // The route reads the process-wide store: this suite's, for this test.
+    const STORE_KEY = Symbol.for("relay-review.store");
+    const g = globalThis as Record<symbol, unknown>;
+    g[STORE_KEY] = Promise.resolve({ db: store.db, close: async () => {} } as unknown as Store);
+    try {
+      const { POST } = await import("@/app/api/reviews/[id]/servers/[serverId]/pin/remove/route");
+      const remove = (body: unknown) =>
+        POST(
+          new Request(`http://127.0.0.1/api/reviews/${reviewId}/servers/${SERVER}/pin/remove`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          }),
+          { params: Promise.resolve({ id: reviewId, serverId: SERVER }) },
+        );
+      const before = await loadReviewServer(store.db, reviewId, SERVER);
+      const reader = before.server.pin!;
+      const admin = before.server.otherPins![0]!;
+      // The reader's surface is current (the first test ends on it): its pin is in use.
+      const inUse = await remove({
+        surfaceSha256: reader.surfaceSha256,
+        pinnedAt: reader.pinnedAt,
+      });
+      expect(inUse.status).toBe(409);
+      expect(await inUse.text()).toMatch(/re-pin it instead/);
+      const unknown = await remove({
+        surfaceSha256: "0".repeat(64),
+        pinnedAt: admin.pinnedAt,
+      });
+      expect(unknown.status).toBe(404);
+      const bad = await remove({ surfaceSha256: admin.surfaceSha256, pinnedAt: "yesterday" });
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toMatch(/pinnedAt/);
+      const stale = await remove({
+        surfaceSha256: admin.surfaceSha256,
+        pinnedAt: admin.pinnedAt,
+        baseRevision: before.record.revision - 1,
+      });
+      expect(stale.status).toBe(409);
+
+      const ok = await remove({
+        surfaceSha256: admin.surfaceSha256,
+        pinnedAt: admin.pinnedAt,
+        reason: "the admin token is retired",
+        baseRevision: before.record.revision,
+      });
+      expect(ok.status).toBe(200);
+      const body = RemovePinResponseSchema.parse(await ok.json());
+      expect(body.context).toBe("2026-07-28, secret ADMIN_TOKEN");
+      expect(body.record.revision).toBe(before.record.revision + 1);
+      const after = await loadReviewServer(store.db, reviewId, SERVER);
+      expect(after.server.pin).toEqual(reader);
+      expect(after.server.otherPins ?? []).toEqual([]);
+      const logged = (await listEvents(store.db, "owner", { kind: "pin.removed" })).events;
+      expect(logged).toHaveLength(1);
+      expect(logged[0]!.summary).toContain("secret ADMIN_TOKEN");
+      expect(logged[0]!.summary).toContain("the admin token is retired");
+
+      // The reader's pin is now the server's only one: it is re-pinned, never removed.
+      const last = await remove({ surfaceSha256: reader.surfaceSha256, pinnedAt: reader.pinnedAt });
+      expect(last.status).toBe(409);
+      expect(await last.text()).toMatch(/only pin/);
+    } finally {
+      delete g[STORE_KEY];
+    }
+  });
+
+  test("the analysis reads each server's newest successful inspections, bounded per server, in one query", async () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const record = (serverId: string, minute: number, status: "ok" | "failed" = "ok") =>
+      recordInspection(store.db, {
+        reviewId,
+        serverId,
+        snapshotSha256: null,
+        surfaceSha256: null,
+        declaredCapabilities: [],
+        status,
+        inspectedAt: at(minute),
+        sandbox: { large: "x".repeat(1000) },
+      });
+    const a1 = await record("bounded-a", 1);
+    const a2 = await record("bounded-a", 2);
+    const a3 = await record("bounded-a", 3);
+    await record("bounded-a", 4, "failed");
+    const b1 = await record("bounded-b", 1);
+    const got = await recentOkInspectionsPerServer(store.db, reviewId, 2);
+    expect(got.get("bounded-a")?.map((i) => i.id)).toEqual([a3.id, a2.id]);
+    expect(got.get("bounded-a")?.map((i) => i.id)).not.toContain(a1.id);
+    expect(got.get("bounded-b")?.map((i) => i.id)).toEqual([b1.id]);
+    expect(got.get("bounded-a")?.[0]?.sandbox).toBeNull();
+    expect(got.get(SERVER)).toHaveLength(2);
   });
 });

@@ -234,6 +234,28 @@ describe("input_required through the gate", { timeout: 120_000 }, () => {
       );
     });
 
+    if (era === "2025")
+      test("a 2025-era agent whose client cannot elicit: the gate declines on its behalf, and the call completes", async () => {
+        // No elicitation capability: asked, its client cannot answer, as one with no person at hand.
+        const client = new Client({ name: "agent-2025-no-elicit", version: "1.0.0" });
+        await client.connect(new LegacyHttpTransport(new URL(gate.url), auth));
+        const before = gate.events.length;
+        try {
+          const r = await client.callTool({ name: "confirm_delete", arguments: { page: "ENG-2" } });
+          // The server heard "decline" (the record allowed the question), so it kept the page.
+          expect(textOf(r)).toBe("kept ENG-2");
+        } finally {
+          await client.close();
+        }
+        expect(gate.events.slice(before)).toContainEqual(
+          expect.objectContaining({
+            event: "input_required",
+            outcome: "relayed",
+            requests: [{ key: "confirm", method: "elicitation/create", mode: "form" }],
+          }),
+        );
+      });
+
     test(`a ${era}-era agent: URL-mode elicitation to a recorded domain is relayed, another refused`, async () => {
       const urls: unknown[] = [];
       const onElicit = (params: Record<string, unknown>) => {

@@ -21,8 +21,9 @@ import "server-only";
  *   OAuth step, bounded by the provider's limits.
  *
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
- * a 2025-era server's sampling is refused and its elicitation declined by the session, as for an
- * inspection. A 2026-07-28 server's `input_required` results (multi-round requests) are judged
+ * a 2025-era server's sampling is refused by the session, as for an inspection, and its
+ * elicitation is relayed to the 2025-era agent whose request it came during, under the record's
+ * rules for input_required elicitation (`relayElicitation`), else declined. A 2026-07-28 server's `input_required` results (multi-round requests) are judged
  * against the record (lib/gate/input-required.ts, `answerInput`): form elicitation and roots as the
  * record's inspection declared them, URL-mode elicitation only to the record's hosts, never
  * sampling. The upstream era is the one the record's inspection spoke (`registration.era`). Progress and cancellation are relayed. Server stderr is kept as a tail for
@@ -87,6 +88,7 @@ import {
   inputPolicyFromRecord,
   inputRefusedMessage,
   isInputRequired,
+  judgeInputRequest,
   judgeInputRequired,
   type InputPolicy,
 } from "@/lib/gate/input-required";
@@ -297,6 +299,8 @@ export class Gate {
   private readonly startedTasks = new Set<string>();
   private readonly modernHandlers = new Set<McpHttpHandler>();
   private inputPolicy: InputPolicy | null = null;
+  /** The agents' requests being answered upstream now: a 2025-era server's elicitation is tied to one. */
+  private readonly upstreamNow = new Set<{ method: string; extra: RelayExtra }>();
   /** Results held in `hold` mode until a reviewer releases them (issue 31; lib/gate/held.ts). */
   private readonly held = new HeldResults();
   /** The step-up consent being waited for; concurrent refused requests wait for the same one. */
@@ -336,7 +340,7 @@ export class Gate {
       },
       onListChanged: (lists) => this.onListChanged(lists),
       onNotification: (n) => void this.relayNotification(n), // relayNotification never rejects
-      onElicitation: (params) => this.scanElicitation(params),
+      onElicitation: (params) => this.relayElicitation(params),
       onClose: () => this.onUpstreamClosed(),
     });
     if (!opened.ok) {
@@ -820,8 +824,8 @@ export class Gate {
   }
 
   /**
-   * An elicitation the server asked for, scanned and counted: a 2025-era one the session declines,
-   * or one inside a 2026-07-28 `input_required` result the record lets through (flagged, never
+   * An elicitation the server asked for, scanned and counted: a 2025-era server's own request
+   * (relayElicitation), or one inside a 2026-07-28 `input_required` result the record lets through (flagged, never
    * held: the agent's user answers it, and a notice in its place would answer nothing).
    */
   private scanElicitation(params: Record<string, unknown>): void {
@@ -833,6 +837,57 @@ export class Gate {
     if (event === undefined) return;
     if (event) this.options.onEvent(event);
     this.options.onScanned?.(this.policy.serverName, event);
+  }
+
+  /**
+   * A 2025-era server's own elicitation/create, asked while the gate forwards an agent's request:
+   * relayed to the agent under the rules of an input_required elicitation (judgeInputRequest: form
+   * mode when the record's inspection declared elicitation, URL mode only to a host the record
+   * lists), and its answer returned to the server. Declined otherwise, and whenever it cannot be
+   * tied to one agent that can be asked: exactly one request must be upstream (with several, the
+   * gate cannot tell whose user the server is asking), from a 2025-era agent (a 2026-07-28 agent
+   * takes no server→client requests), whose client answers (one without elicitation declines,
+   * as a client without a person does). Its text is scanned first, whatever happens to it.
+   */
+  private async relayElicitation(
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | undefined> {
+    this.scanElicitation(params);
+    const verdict = judgeInputRequest(
+      "elicitation",
+      { method: "elicitation/create", params },
+      (this.inputPolicy ??= inputPolicyFromRecord(this.options.record)),
+    );
+    const upstream = [...this.upstreamNow];
+    const asking = upstream.length === 1 ? upstream[0]! : null;
+    const refused =
+      verdict.refused ??
+      (this.stopped
+        ? `the gate has stopped relaying: ${this.stopped.message}`
+        : upstream.length === 0
+          ? "no request of the agent was being answered, so no agent is asked"
+          : !asking
+            ? `${upstream.length} requests were being answered, so the gate cannot tell whose user is asked`
+            : !asking.extra.askAgent
+              ? "the agent's client speaks 2026-07-28, which takes no server→client requests"
+              : undefined);
+    this.options.onEvent({
+      event: "input_required",
+      server: this.policy.serverName,
+      decision: this.policy.decisionId,
+      method: asking?.method ?? "elicitation/create",
+      outcome: refused === undefined ? "relayed" : "refused",
+      requests: [{ ...verdict, ...(refused !== undefined ? { refused } : {}) }],
+    });
+    if (refused !== undefined || !asking?.extra.askAgent) return undefined;
+    try {
+      const answer = await asking.extra.askAgent(
+        asLegacyRequest("elicitation/create", params, randomUUID),
+      );
+      return answer && typeof answer === "object" ? (answer as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined; // the agent's client cannot ask its user: the server hears "decline"
+    }
   }
 
   /** A task handle in a forwarded tools/call's result (CreateTaskResult), remembered as started here. */
@@ -992,29 +1047,39 @@ export class Gate {
 
   private async send(request: JSONRPCRequest, extra: RelayExtra): Promise<Record<string, unknown>> {
     const progressToken = extra._meta?.progressToken;
-    return await this.session!.client.request(
-      { method: request.method, params: this.withUrlElicitation(withoutEnvelope(request.params)) },
-      PassthroughSchema,
-      {
-        signal: extra.signal,
-        // An input_required result comes back as it is, for the record to judge (answerInput):
-        // the client's own driver would answer it with the session's handlers instead.
-        allowInputRequired: true,
-        timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
-        resetTimeoutOnProgress: true,
-        ...(progressToken !== undefined
-          ? {
-              onprogress: (p) =>
-                void extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { ...p, progressToken },
-                  })
-                  .catch(() => {}),
-            }
-          : {}),
-      },
-    );
+    // While it is upstream, a 2025-era server's elicitation may be this request's (relayElicitation).
+    const upstream = { method: request.method, extra };
+    this.upstreamNow.add(upstream);
+    try {
+      return await this.session!.client.request(
+        {
+          method: request.method,
+          params: this.withUrlElicitation(withoutEnvelope(request.params)),
+        },
+        PassthroughSchema,
+        {
+          signal: extra.signal,
+          // An input_required result comes back as it is, for the record to judge (answerInput):
+          // the client's own driver would answer it with the session's handlers instead.
+          allowInputRequired: true,
+          timeout: this.options.callTimeoutMs ?? GATE_CALL_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+          ...(progressToken !== undefined
+            ? {
+                onprogress: (p) =>
+                  void extra
+                    .sendNotification({
+                      method: "notifications/progress",
+                      params: { ...p, progressToken },
+                    })
+                    .catch(() => {}),
+              }
+            : {}),
+        },
+      );
+    } finally {
+      this.upstreamNow.delete(upstream);
+    }
   }
 
   private async relayNotification(n: {
