@@ -207,7 +207,13 @@ describe("from hand-entered tools alone", () => {
 
   it("records every place it relied on an unconfirmed suggestion", () => {
     expect(a.reliance.map((e) => [e.tool, e.agents, e.usedAs])).toEqual([
-      ["kb/deploy_release", ["a"], ["sensitive sink (writes, deploys_or_destroys)"]],
+      // A deploy puts code where it runs with network access (tests/corpus README, N), so the
+      // suggestion is outbound too.
+      [
+        "kb/deploy_release",
+        ["a"],
+        ["sensitive sink (writes, deploys_or_destroys, network_or_shares)"],
+      ],
       // Issue 32: a ticket search reads the tenant's tickets, so private data is suggested too.
       ["kb/search_tickets", ["a"], ["reads private data", "returns untrusted text"]],
     ]);
