@@ -325,9 +325,12 @@ function headNoun(name: {
 }): string | undefined {
   const verbAt = new Set(name.verbs.map((v) => v.index));
   const start = name.verbs.length > 0 ? name.verbs[0]!.index + 1 : 0;
-  const pick = (from: number) =>
-    name.words.filter((w, i) => i >= from && !verbAt.has(i) && !FILLER.has(w)).at(-1);
-  return pick(start) ?? pick(0);
+  // What follows "by" is the key the object is found by, not the object (`get_tasks_by_filter`
+  // returns tasks, `get_cards_by_list_id` cards).
+  const by = name.words.indexOf("by", start);
+  const pick = (from: number, to = name.words.length) =>
+    name.words.filter((w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w)).at(-1);
+  return (by > start ? pick(start, by) : undefined) ?? pick(start) ?? pick(0);
 }
 
 /** Last words that describe an object rather than return it (`get_file_info`, `get_collection_stats`). */

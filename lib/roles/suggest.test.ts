@@ -922,6 +922,13 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "update_webhook", inputSchema: hook })).toContain("network_or_shares");
   });
 
+  it('what follows "by" is the key a record is found by, not what is returned', () => {
+    expect(roles({ name: "get_tasks_by_filter", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "get_filter", annotations: RO })).not.toContain("returns_untrusted_text");
+  });
+
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");
