@@ -1073,6 +1073,11 @@ export const TEXT_OBJECTS = new Set([
  * writers, so it does not suggest `returns_untrusted_text` (issue 32).
  */
 export const NAME_LIST_OBJECTS = new Set([
+  // A project's sections and collaborators: names chosen inside the account, people by name and email.
+  "section",
+  "sections",
+  "collaborator",
+  "collaborators",
   "info",
   "metadata",
   "details",

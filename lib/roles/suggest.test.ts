@@ -929,6 +929,13 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "get_filter", annotations: RO })).not.toContain("returns_untrusted_text");
   });
 
+  it("a project's sections and collaborators are names and people, not outside text", () => {
+    for (const name of ["get_sections", "list_collaborators"]) {
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+      expect(roles({ name, annotations: RO })).toContain("reads_private_data");
+    }
+  });
+
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");
