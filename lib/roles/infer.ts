@@ -48,7 +48,7 @@ import {
   VISIBILITY_FIELDS,
   type VerbClass,
 } from "./lexicon";
-import { leadingDescriptionVerb, nameWords, readName } from "./name";
+import { LIST_COMPOUNDS, leadingDescriptionVerb, nameWords, readName } from "./name";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -1600,6 +1600,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...STATUS_WORDS,
   ...ACCOUNT_OBJECTS,
   ...MAIL_OBJECTS,
+  ...LIST_COMPOUNDS,
   ...VERB_CLASS.keys(),
   ...AGENT_NOUNS.keys(),
   ...NOUN_LIKE,

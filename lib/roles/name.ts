@@ -93,6 +93,9 @@ const verbOf = (word: string): NameVerb | null => {
  * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
  * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
  */
+/** Words that make a following "list" a noun: `access-list`, `allow_list`, `block_list`. */
+export const LIST_COMPOUNDS = new Set(["access", "allow", "block", "deny", "ip"]);
+
 export function readName(
   name: string,
   serverWords: readonly string[] = [],
@@ -110,7 +113,10 @@ export function readName(
   const words = all.slice(start);
   const generated = prefix.includes("api");
 
-  const isVerb = (i: number) => VERB_CLASS.has(words[i]!);
+  // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb.
+  const isVerb = (i: number) =>
+    VERB_CLASS.has(words[i]!) &&
+    !(words[i] === "list" && i > 0 && LIST_COMPOUNDS.has(words[i - 1]!));
   // A word the inputs name by id (`archive_list(listId)`) is what the tool acts on, not its verb.
   const isPlainVerb = (i: number) =>
     isVerb(i) && !NOUN_LIKE.has(words[i]!) && !(i > 0 && idWords.has(words[i]!));

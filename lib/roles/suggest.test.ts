@@ -929,6 +929,12 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "get_filter", annotations: RO })).not.toContain("returns_untrusted_text");
   });
 
+  it("an access list is a noun: creating one widens who can connect", () => {
+    expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
+    expect(roles({ name: "create_access_list" })).toContain("network_or_shares");
+    expect(suggestRoles({ name: "comment_list" }).verb).toBe("list");
+  });
+
   it("a project's sections and collaborators are names and people, not outside text", () => {
     for (const name of ["get_sections", "list_collaborators"]) {
       expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
