@@ -919,6 +919,7 @@ export const OPERATION_FIELDS = new Set([
  * outside the session, so it is no sink (`browser_close`, `stop_port_forward`, `reconnect`).
  */
 export const SESSION_VERBS = new Set([
+  "clear",
   "close",
   "stop",
   "end",
@@ -930,6 +931,9 @@ export const SESSION_VERBS = new Set([
 export const SESSION_OBJECTS = new Set([
   "session",
   "sessions",
+  // A search the server runs in the background for the caller (`stop_search`).
+  "search",
+  "searches",
   "browser",
   "tab",
   "tabs",

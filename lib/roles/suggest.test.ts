@@ -929,6 +929,12 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "get_filter", annotations: RO })).not.toContain("returns_untrusted_text");
   });
 
+  it("stopping a background search or clearing a session ends the server's own state: no sink", () => {
+    for (const name of ["stop_search", "clear_recording_session"])
+      expect(sinks({ name })).toEqual([]);
+    expect(sinks({ name: "clear_cache" })).not.toEqual([]);
+  });
+
   it("an access list is a noun: creating one widens who can connect", () => {
     expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
     expect(roles({ name: "create_access_list" })).toContain("network_or_shares");
