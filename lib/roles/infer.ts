@@ -461,6 +461,16 @@ function descriptionCues(description: string | undefined) {
   };
 }
 
+/** What an account writes to send out to its audience: reading one returns the account's own text. */
+const OWN_OUTBOUND = new Set([
+  "broadcast",
+  "broadcasts",
+  "newsletter",
+  "newsletters",
+  "campaign",
+  "campaigns",
+]);
+
 /** Mail objects: what the account sent is its own text; what it received is anyone's. */
 const MAIL_OBJECTS = new Set(["email", "emails", "mail", "attachment", "attachments"]);
 /** "recently sent emails", "a specific sent transactional email": mail the account sent. */
@@ -881,6 +891,10 @@ export function inferRoles(input: InferInput): Inference {
       if (ownDraft && !namesOnly)
         notes.push(
           `returns ${ownDraft === "drafts" ? "drafts" : "a draft"}: text the caller wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (!textObject && head && OWN_OUTBOUND.has(head))
+        notes.push(
+          `returns ${head}: what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
         );
       else if (textObject && MAIL_OBJECTS.has(textObject) && cues.sentOnly)
         notes.push(
@@ -1600,6 +1614,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...STATUS_WORDS,
   ...ACCOUNT_OBJECTS,
   ...MAIL_OBJECTS,
+  ...OWN_OUTBOUND,
   ...LIST_COMPOUNDS,
   ...VERB_CLASS.keys(),
   ...AGENT_NOUNS.keys(),

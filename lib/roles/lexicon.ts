@@ -71,7 +71,6 @@ const READ = [
   "review",
   "summarize",
   "summarise",
-  "explain",
   "trace",
   "lint",
   "test",
@@ -99,6 +98,8 @@ const COMPUTE = [
   "validate",
   "analyze",
   "analyse",
+  // An explanation (a query plan, a kind's documentation) is about its object, not its text.
+  "explain",
   "wait",
   "sleep",
   "hover",

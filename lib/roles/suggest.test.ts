@@ -935,6 +935,12 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(sinks({ name: "clear_cache" })).not.toEqual([]);
   });
 
+  it("an account's broadcasts and an explanation of an object are not outside text", () => {
+    for (const name of ["list_broadcasts", "get_campaign", "explain_resource"])
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+    expect(roles({ name: "explain_email", annotations: RO })).toContain("returns_untrusted_text");
+  });
+
   it("an access list is a noun: creating one widens who can connect", () => {
     expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
     expect(roles({ name: "create_access_list" })).toContain("network_or_shares");

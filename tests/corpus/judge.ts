@@ -52,7 +52,7 @@ export const GOALS = {
  * issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.81, recall: 0.91 },
+  returns_untrusted_text: { precision: 0.82, recall: 0.91 },
   reads_private_data: { precision: 0.9, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.99 },
   deploys_or_destroys: { precision: 0.86, recall: 0.92 },
