@@ -1099,11 +1099,15 @@ export function inferRoles(input: InferInput): Inference {
       `"fork" copies it into another namespace, whose visibility the caller chooses`,
       NAME_OBJECT,
     );
-  // Uploading a local file by path sends it to the site or service (`upload_file(filePath)`).
+  // Uploading a local file by path sends it to the site or service (`upload_file(filePath)`,
+  // `file_upload(paths)`); so does dropping files onto a live page (`browser_drop(paths)`).
   const localPath = fields.find(
-    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && !f.words.includes("id"),
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => PATH_WORDS.has(w) || PATH_WORDS.has(w.replace(/s$/, ""))) &&
+      !f.words.includes("id"),
   );
-  if (localPath && verbsNow.has("upload"))
+  if (localPath && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
     add(
       "network_or_shares",
       `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,

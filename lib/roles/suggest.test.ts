@@ -941,6 +941,18 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "explain_email", annotations: RO })).toContain("returns_untrusted_text");
   });
 
+  it("uploading or dropping local files by their paths onto a page sends them out", () => {
+    const paths = {
+      type: "object",
+      properties: { paths: { type: "array", items: { type: "string" } } },
+    };
+    for (const name of ["browser_file_upload", "browser_drop"])
+      expect(roles({ name, inputSchema: paths })).toContain("network_or_shares");
+    expect(roles({ name: "drop_collection", inputSchema: paths })).not.toContain(
+      "network_or_shares",
+    );
+  });
+
   it("an access list is a noun: creating one widens who can connect", () => {
     expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
     expect(roles({ name: "create_access_list" })).toContain("network_or_shares");
