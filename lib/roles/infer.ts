@@ -437,6 +437,9 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
   return open(schema, "", 0) ? "open" : "names";
 }
 
+/** An input that carries a file's bytes inline rather than naming a local file. */
+const INLINE_CONTENT = /\bbase-?64\b/i;
+
 /** A status the tool reports; it is only a state unless the description says results come with it. */
 const STATUS_WORDS = new Set(["status"]);
 const STATUS_WITH_RESULTS =
@@ -1107,7 +1110,10 @@ export function inferRoles(input: InferInput): Inference {
       f.words.some((w) => PATH_WORDS.has(w) || PATH_WORDS.has(w.replace(/s$/, ""))) &&
       !f.words.includes("id"),
   );
-  if (localPath && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
+  // A file passed inline (`file: "Raw base64-encoded file content"`) is the caller's data, not a
+  // local file read by its path.
+  const inline = fields.some((f) => INLINE_CONTENT.test(f.description));
+  if (localPath && !inline && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
     add(
       "network_or_shares",
       `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,
@@ -1685,7 +1691,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

@@ -951,6 +951,14 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "drop_collection", inputSchema: paths })).not.toContain(
       "network_or_shares",
     );
+    const inline = {
+      type: "object",
+      properties: { file: { type: "string", description: "Raw base64-encoded file content" } },
+    };
+    expect(roles({ name: "upload_attachment", inputSchema: inline })).not.toContain(
+      "network_or_shares",
+    );
+    expect(roles({ name: "upload_attachment", inputSchema: inline })).toContain("writes");
   });
 
   it("an access list is a noun: creating one widens who can connect", () => {
