@@ -138,6 +138,8 @@ const COMPUTE = [
 
 const WRITE = [
   "create",
+  // Composing writes a message or page; sending it is a verb of its own (`compose_broadcast`).
+  "compose",
   "rotate",
   "regenerate",
   "update",

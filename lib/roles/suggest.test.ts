@@ -961,6 +961,11 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "upload_attachment", inputSchema: inline })).toContain("writes");
   });
 
+  it("composing writes what a later send sends", () => {
+    expect(suggestRoles({ name: "compose_broadcast" }).verb).toBe("compose");
+    expect(roles({ name: "compose_broadcast" })).toEqual(["writes"]);
+  });
+
   it("an access list is a noun: creating one widens who can connect", () => {
     expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
     expect(roles({ name: "create_access_list" })).toContain("network_or_shares");
