@@ -48,7 +48,13 @@ import {
   VISIBILITY_FIELDS,
   type VerbClass,
 } from "./lexicon";
-import { LIST_COMPOUNDS, leadingDescriptionVerb, nameWords, readName } from "./name";
+import {
+  DIRECTION_LEADS,
+  LIST_COMPOUNDS,
+  leadingDescriptionVerb,
+  nameWords,
+  readName,
+} from "./name";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -1626,6 +1632,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...MAIL_OBJECTS,
   ...OWN_OUTBOUND,
   ...LIST_COMPOUNDS,
+  ...DIRECTION_LEADS,
   ...VERB_CLASS.keys(),
   ...AGENT_NOUNS.keys(),
   ...NOUN_LIKE,

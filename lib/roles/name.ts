@@ -95,6 +95,13 @@ const verbOf = (word: string): NameVerb | null => {
  */
 /** Words that make a following "list" a noun: `access-list`, `allow_list`, `block_list`. */
 export const LIST_COMPOUNDS = new Set(["access", "allow", "block", "deny", "ip"]);
+/** Words that make a following "forward" a direction: `go_forward`, `step_forward`. */
+export const DIRECTION_LEADS = new Set(["go", "step"]);
+/** Verbs that are another part of speech after the words given (see `readName`). */
+const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["list", LIST_COMPOUNDS],
+  ["forward", DIRECTION_LEADS],
+]);
 
 export function readName(
   name: string,
@@ -113,10 +120,10 @@ export function readName(
   const words = all.slice(start);
   const generated = prefix.includes("api");
 
-  // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb.
+  // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb;
+  // "go forward" is a direction in a history, not forwarding a message.
   const isVerb = (i: number) =>
-    VERB_CLASS.has(words[i]!) &&
-    !(words[i] === "list" && i > 0 && LIST_COMPOUNDS.has(words[i - 1]!));
+    VERB_CLASS.has(words[i]!) && !(i > 0 && NOT_A_VERB_AFTER.get(words[i]!)?.has(words[i - 1]!));
   // A word the inputs name by id (`archive_list(listId)`) is what the tool acts on, not its verb.
   const isPlainVerb = (i: number) =>
     isVerb(i) && !NOUN_LIKE.has(words[i]!) && !(i > 0 && idWords.has(words[i]!));

@@ -961,6 +961,14 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "upload_attachment", inputSchema: inline })).toContain("writes");
   });
 
+  it("going forward in a history is a direction, not forwarding a message", () => {
+    expect(
+      sinks({ name: "go_forward", description: "Navigate forward in browser history" }),
+    ).toEqual([]);
+    expect(roles({ name: "go_forward" })).not.toContain("network_or_shares");
+    expect(roles({ name: "forward_email" })).toContain("network_or_shares");
+  });
+
   it("composing writes what a later send sends", () => {
     expect(suggestRoles({ name: "compose_broadcast" }).verb).toBe("compose");
     expect(roles({ name: "compose_broadcast" })).toEqual(["writes"]);
