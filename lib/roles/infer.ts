@@ -48,7 +48,13 @@ import {
   VISIBILITY_FIELDS,
   type VerbClass,
 } from "./lexicon";
-import { leadingDescriptionVerb, nameWords, readName } from "./name";
+import {
+  DIRECTION_LEADS,
+  LIST_COMPOUNDS,
+  leadingDescriptionVerb,
+  nameWords,
+  readName,
+} from "./name";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -135,6 +141,8 @@ type Field = {
   description: string;
   /** An enum field's choices include a public or shared audience (`boardKind: public | private | share`). */
   offersPublic: boolean;
+  /** The field takes an object with fields of its own (`deleted: { state }`), not a value or a switch. */
+  record: boolean;
 };
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
@@ -173,6 +181,7 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
         v.enum
           .slice(0, 100)
           .some((c) => typeof c === "string" && PUBLIC_CHOICES.has(c.toLowerCase())),
+      record: types.includes("object") && !types.includes("boolean"),
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
     // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
@@ -322,9 +331,12 @@ function headNoun(name: {
 }): string | undefined {
   const verbAt = new Set(name.verbs.map((v) => v.index));
   const start = name.verbs.length > 0 ? name.verbs[0]!.index + 1 : 0;
-  const pick = (from: number) =>
-    name.words.filter((w, i) => i >= from && !verbAt.has(i) && !FILLER.has(w)).at(-1);
-  return pick(start) ?? pick(0);
+  // What follows "by" is the key the object is found by, not the object (`get_tasks_by_filter`
+  // returns tasks, `get_cards_by_list_id` cards).
+  const by = name.words.indexOf("by", start);
+  const pick = (from: number, to = name.words.length) =>
+    name.words.filter((w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w)).at(-1);
+  return (by > start ? pick(start, by) : undefined) ?? pick(start) ?? pick(0);
 }
 
 /** Last words that describe an object rather than return it (`get_file_info`, `get_collection_stats`). */
@@ -350,6 +362,129 @@ const VENDOR_TEXT = new Set([
   "colors",
   "colours",
 ]);
+
+/**
+ * Last words of an output field whose string is an identifier, a name or a setting, never prose
+ * someone wrote (`orgId`, `username`, `permissionLevel`, `created`); any other string may be.
+ */
+const IDENTIFIER_TAILS = new Set([
+  "id",
+  "ids",
+  "name",
+  "slug",
+  "username",
+  "login",
+  "email",
+  "url",
+  "uri",
+  "href",
+  "status",
+  "state",
+  "type",
+  "kind",
+  "level",
+  "role",
+  "at",
+  "date",
+  "time",
+  "created",
+  "updated",
+  "modified",
+  "version",
+  "region",
+  "ip",
+  "cidr",
+  "block",
+  "hash",
+  "sha",
+  "count",
+  "size",
+]);
+
+/**
+ * What an output schema says of the text a tool returns: `names` when every field it declares is a
+ * number, a flag, a choice, or a string naming or identifying something (`{ bases: [{ id, name,
+ * permissionLevel }] }`): names and settings, no prose anyone wrote; `open` when some field holds
+ * anything (`fields: {}`, an untyped `data`) or prose (`content`, `comment`); `undefined` when
+ * there is no output schema. At most 500 fields, 6 levels deep.
+ */
+export function outputText(schema: unknown): "names" | "open" | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  let seen = 0;
+  const open = (node: unknown, key: string, depth: number): boolean => {
+    if (++seen > 500 || depth > 6) return true;
+    if (!node || typeof node !== "object") return true;
+    const n = node as Record<string, unknown>;
+    if (Array.isArray(n.enum) || n.const !== undefined) return false;
+    for (const alt of [n.anyOf, n.oneOf])
+      if (Array.isArray(alt)) return alt.slice(0, 20).some((a) => open(a, key, depth + 1));
+    const types: unknown[] = Array.isArray(n.type) ? n.type : [n.type];
+    if (types.includes("array")) return open(n.items, key, depth + 1);
+    if (types.includes("object") || n.properties !== undefined) {
+      // A map of anything (`fields: { additionalProperties: {} }`) holds whatever was stored.
+      const extra = n.additionalProperties;
+      if (extra !== undefined && extra !== false && (typeof extra !== "object" || extra === null))
+        return true;
+      if (extra && typeof extra === "object" && open(extra, key, depth + 1)) return true;
+      const props = n.properties;
+      // `{ type: "object" }` alone holds anything; `{ additionalProperties: false }` alone, nothing.
+      if (!props || typeof props !== "object") return extra !== false;
+      return Object.entries(props as Record<string, unknown>)
+        .slice(0, 200)
+        .some(([k, v]) => open(v, k, depth + 1));
+    }
+    if (types.includes("string")) {
+      if (typeof n.format === "string") return false;
+      return !IDENTIFIER_TAILS.has(nameWords(key).at(-1) ?? "");
+    }
+    // Numbers, flags and nulls carry no text; a field of no declared type carries anything.
+    return types.every((t) => t === undefined);
+  };
+  return open(schema, "", 0) ? "open" : "names";
+}
+
+/** An input that carries a file's bytes inline rather than naming a local file. */
+const INLINE_CONTENT = /\bbase-?64\b/i;
+
+/** A status the tool reports; it is only a state unless the description says results come with it. */
+const STATUS_WORDS = new Set(["status"]);
+const STATUS_WITH_RESULTS =
+  /\b(?:results?|outputs?|content|data|logs?|messages?|pages?|documents?)\b/i;
+
+/** Objects that are a person's account: the caller's own when the description says so. */
+const ACCOUNT_OBJECTS = new Set(["user", "account", "profile"]);
+/** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
+const CALLER_OWN =
+  /\b(?:current|authenticated|logged[- ]in|signed[- ]in)\s+(?:\w+\s+)?(?:user|account|access token)\b/i;
+
+/**
+ * What a description adds to a read's name: whether a status comes with results, whether the
+ * account read is the caller's own. Part of the shared inference's key (see `inferRolesShared`).
+ */
+function descriptionCues(description: string | undefined) {
+  const text = (description ?? "").slice(0, 2000);
+  return {
+    statusWithResults: STATUS_WITH_RESULTS.test(text),
+    callerOwn: CALLER_OWN.test(text),
+    sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
+  };
+}
+
+/** What an account writes to send out to its audience: reading one returns the account's own text. */
+const OWN_OUTBOUND = new Set([
+  "broadcast",
+  "broadcasts",
+  "newsletter",
+  "newsletters",
+  "campaign",
+  "campaigns",
+]);
+
+/** Mail objects: what the account sent is its own text; what it received is anyone's. */
+const MAIL_OBJECTS = new Set(["email", "emails", "mail", "attachment", "attachments"]);
+/** "recently sent emails", "a specific sent transactional email": mail the account sent. */
+const SENT_MAIL = /\bsent\s+(?:[a-z]+\s+)?(?:e-?mails?|mail)\b/i;
+const RECEIVED_MAIL = /\b(?:received|receiving|inbox|incoming|inbound)\b/i;
 
 /** The first kind of private data a name's objects name (see `PRIVATE_KINDS`). */
 const kindOf = (objects: readonly string[]) =>
@@ -511,6 +646,9 @@ const MAKE_VERBS = new Set([
   "share",
   "invite",
 ]);
+/** Make verbs that change what exists rather than make it. */
+const CHANGE_VERBS = new Set(["update", "edit"]);
+
 /** The kinds of link made to be handed out. */
 const SHARE_LINK_KINDS = new Set([
   "share",
@@ -729,14 +867,22 @@ export function inferRoles(input: InferInput): Inference {
           ? undefined
           : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
+  const cues = descriptionCues(input.description);
+  // `get_watcher_status`, `check_template_status`: a state, unless results come with it
+  // (`check_crawl_status` "…and available results").
+  const stateOnly = head !== undefined && STATUS_WORDS.has(head) && !cues.statusWithResults;
   const namesOnly = aboutOnly
     ? tail
-    : head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+    : head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
       ? head
       : undefined;
+  // `get_user` "Get current user information": the caller's own account, written by the caller.
+  const callerAccount =
+    !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
   // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
   const onPage = sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w));
+  const bySelector = fields.find((f) => f.words.includes("selector"));
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
@@ -754,6 +900,18 @@ export function inferRoles(input: InferInput): Inference {
       if (ownDraft && !namesOnly)
         notes.push(
           `returns ${ownDraft === "drafts" ? "drafts" : "a draft"}: text the caller wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (!textObject && head && OWN_OUTBOUND.has(head))
+        notes.push(
+          `returns ${head}: what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
+        );
+      else if (textObject && MAIL_OBJECTS.has(textObject) && cues.sentOnly)
+        notes.push(
+          `returns ${textObject} the account sent (the description says sent, not received): written by the account, so returns_untrusted_text is not suggested`,
+        );
+      else if (callerAccount)
+        notes.push(
+          `returns the caller's own ${callerAccount} (the description says the current one): written by the caller, so returns_untrusted_text is not suggested`,
         );
       else if (namesOnly)
         notes.push(
@@ -789,7 +947,14 @@ export function inferRoles(input: InferInput): Inference {
     // A message sent or published is kept by whoever receives it: a send is a write too.
     if (r.verbClass === "network" && !RAW_REQUEST_VERBS.has(r.verb))
       add("writes", `${why}: what it sends is kept by its recipients`, r.confidence);
-    if (INTERACTION_VERBS.has(r.verb) && onPage)
+    // An action addressed by a CSS selector (`click(selector)`) needs no snapshot of the page to
+    // aim at, so nothing says it returns one: such tools report only that it was done. An action
+    // aimed at a reference from the page's snapshot is one step of a loop that returns it.
+    if (INTERACTION_VERBS.has(r.verb) && onPage && bySelector)
+      notes.push(
+        `"${r.verb}" acts on a live page by the selector in input "${bySelector.key}": such tools report that it was done, not the page, so returns_untrusted_text is not suggested for it`,
+      );
+    else if (INTERACTION_VERBS.has(r.verb) && onPage)
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
@@ -906,10 +1071,14 @@ export function inferRoles(input: InferInput): Inference {
   // What the verbs act on.
   // A message or webhook that is made leaves the session; deleting, drafting or relabelling one
   // sends nothing (`delete_email`, `modify_email`, `draft_email`).
+  // Changing one that exists (`update_email` reschedules, `edit_webhook` renames) sends nothing
+  // new; where it goes is then read from its inputs (a `url`, recipients). What is made must be
+  // the message itself, not something added to it (`add_mail_attachment`).
   const outbound = name.objects.find((w) => OUTBOUND_NOUNS.has(w));
   const makes = [...verbsNow].some((v) => MAKE_VERBS.has(v));
+  const makesNew = [...verbsNow].some((v) => MAKE_VERBS.has(v) && !CHANGE_VERBS.has(v));
   const drafted = name.objects.some((w) => w === "draft" || w === "drafts");
-  if (outbound && makes && !drafted && (head === outbound || !head || !NAME_LIST_OBJECTS.has(head)))
+  if (outbound && makesNew && !drafted && (!head || OUTBOUND_NOUNS.has(head)))
     add("network_or_shares", `the name's object "${outbound}" leaves the session`, NAME_OBJECT);
   // A link made to be handed out (`create_share_link`, `create_payment_link`) widens the audience.
   const linkAt = name.objects.findIndex((w) => w === "link" || w === "links");
@@ -939,11 +1108,18 @@ export function inferRoles(input: InferInput): Inference {
       `"fork" copies it into another namespace, whose visibility the caller chooses`,
       NAME_OBJECT,
     );
-  // Uploading a local file by path sends it to the site or service (`upload_file(filePath)`).
+  // Uploading a local file by path sends it to the site or service (`upload_file(filePath)`,
+  // `file_upload(paths)`); so does dropping files onto a live page (`browser_drop(paths)`).
   const localPath = fields.find(
-    (f) => f.freeText && f.words.some((w) => PATH_WORDS.has(w)) && !f.words.includes("id"),
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => PATH_WORDS.has(w) || PATH_WORDS.has(w.replace(/s$/, ""))) &&
+      !f.words.includes("id"),
   );
-  if (localPath && verbsNow.has("upload"))
+  // A file passed inline (`file: "Raw base64-encoded file content"`) is the caller's data, not a
+  // local file read by its path.
+  const inline = fields.some((f) => INLINE_CONTENT.test(f.description));
+  if (localPath && !inline && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
     add(
       "network_or_shares",
       `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,
@@ -1009,7 +1185,8 @@ export function inferRoles(input: InferInput): Inference {
       `"merge" lands changes in their target, which usually deploys and is not undone by one call`,
       NAME_OBJECT,
     );
-  const trash = fields.find((f) => f.words.some((w) => TRASH_FIELDS.has(w)));
+  // A switch (`archived: true`), not a record's description of its own deletion (`deleted: { state }`).
+  const trash = fields.find((f) => !f.record && f.words.some((w) => TRASH_FIELDS.has(w)));
   if (trash && classes.has("write"))
     add(
       "deploys_or_destroys",
@@ -1262,6 +1439,13 @@ export function inferRoles(input: InferInput): Inference {
       );
   }
 
+  // The output schema lists what comes back; when every field is an id, a name, a number or a
+  // choice (`{ databases: [{ name, size }] }`), no one's prose is returned, whatever the name says.
+  if (outputText(input.outputSchema) === "names" && roles.delete("returns_untrusted_text"))
+    notes.push(
+      "its output schema returns only ids, names, numbers and fixed choices, no text anyone wrote, so returns_untrusted_text is not suggested",
+    );
+
   // `watch_card(subscribed)`: a switch of the caller's subscription, not a filter of a listing
   // (`list_projects(starred)`); the call changes the subscription and returns no records.
   const subscription = fields.find(
@@ -1443,6 +1627,12 @@ export function inferRoles(input: InferInput): Inference {
  * reads as `get_thing_8`), which is what lets one inference serve many tools.
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
+  ...STATUS_WORDS,
+  ...ACCOUNT_OBJECTS,
+  ...MAIL_OBJECTS,
+  ...OWN_OUTBOUND,
+  ...LIST_COMPOUNDS,
+  ...DIRECTION_LEADS,
   ...VERB_CLASS.keys(),
   ...AGENT_NOUNS.keys(),
   ...NOUN_LIKE,
@@ -1508,8 +1698,11 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
+  key += `|>${outputText(input.outputSchema) ?? ""}`;
+  const cues = descriptionCues(input.description);
+  key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

@@ -71,7 +71,6 @@ const READ = [
   "review",
   "summarize",
   "summarise",
-  "explain",
   "trace",
   "lint",
   "test",
@@ -99,6 +98,8 @@ const COMPUTE = [
   "validate",
   "analyze",
   "analyse",
+  // An explanation (a query plan, a kind's documentation) is about its object, not its text.
+  "explain",
   "wait",
   "sleep",
   "hover",
@@ -137,6 +138,8 @@ const COMPUTE = [
 
 const WRITE = [
   "create",
+  // Composing writes a message or page; sending it is a verb of its own (`compose_broadcast`).
+  "compose",
   "rotate",
   "regenerate",
   "update",
@@ -919,6 +922,7 @@ export const OPERATION_FIELDS = new Set([
  * outside the session, so it is no sink (`browser_close`, `stop_port_forward`, `reconnect`).
  */
 export const SESSION_VERBS = new Set([
+  "clear",
   "close",
   "stop",
   "end",
@@ -930,6 +934,9 @@ export const SESSION_VERBS = new Set([
 export const SESSION_OBJECTS = new Set([
   "session",
   "sessions",
+  // A search the server runs in the background for the caller (`stop_search`).
+  "search",
+  "searches",
   "browser",
   "tab",
   "tabs",
@@ -1073,6 +1080,11 @@ export const TEXT_OBJECTS = new Set([
  * writers, so it does not suggest `returns_untrusted_text` (issue 32).
  */
 export const NAME_LIST_OBJECTS = new Set([
+  // A project's sections and collaborators: names chosen inside the account, people by name and email.
+  "section",
+  "sections",
+  "collaborator",
+  "collaborators",
   "info",
   "metadata",
   "details",

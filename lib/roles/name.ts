@@ -93,6 +93,16 @@ const verbOf = (word: string): NameVerb | null => {
  * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
  * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
  */
+/** Words that make a following "list" a noun: `access-list`, `allow_list`, `block_list`. */
+export const LIST_COMPOUNDS = new Set(["access", "allow", "block", "deny", "ip"]);
+/** Words that make a following "forward" a direction: `go_forward`, `step_forward`. */
+export const DIRECTION_LEADS = new Set(["go", "step"]);
+/** Verbs that are another part of speech after the words given (see `readName`). */
+const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["list", LIST_COMPOUNDS],
+  ["forward", DIRECTION_LEADS],
+]);
+
 export function readName(
   name: string,
   serverWords: readonly string[] = [],
@@ -110,7 +120,10 @@ export function readName(
   const words = all.slice(start);
   const generated = prefix.includes("api");
 
-  const isVerb = (i: number) => VERB_CLASS.has(words[i]!);
+  // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb;
+  // "go forward" is a direction in a history, not forwarding a message.
+  const isVerb = (i: number) =>
+    VERB_CLASS.has(words[i]!) && !(i > 0 && NOT_A_VERB_AFTER.get(words[i]!)?.has(words[i - 1]!));
   // A word the inputs name by id (`archive_list(listId)`) is what the tool acts on, not its verb.
   const isPlainVerb = (i: number) =>
     isVerb(i) && !NOUN_LIKE.has(words[i]!) && !(i > 0 && idWords.has(words[i]!));

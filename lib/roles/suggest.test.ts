@@ -847,6 +847,146 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     expect(roles({ name: "get_file", annotations: RO })).toContain("returns_untrusted_text");
   });
 
+  it("an output schema of ids, names, numbers and choices returns no one's text; an open or prose field may", () => {
+    const list = (item: Record<string, unknown>) => ({
+      name: "list_widgets",
+      annotations: RO,
+      outputSchema: {
+        type: "object",
+        properties: { widgets: { type: "array", items: { type: "object", properties: item } } },
+      },
+    });
+    const closed = list({
+      id: { type: "string" },
+      name: { type: "string" },
+      permissionLevel: { type: "string" },
+      size: { type: "number" },
+      kind: { type: "string", enum: ["a", "b"] },
+    });
+    expect(roles(closed)).not.toContain("returns_untrusted_text");
+    expect(roles(closed)).toContain("reads_private_data");
+    expect(suggestRoles(closed).notes.join(" ")).toMatch(/output schema returns only ids, names/);
+    for (const open of [
+      { id: { type: "string" }, description: { type: "string" } },
+      { id: { type: "string" }, fields: { type: "object", additionalProperties: {} } },
+      { id: { type: "string" }, data: {} },
+    ])
+      expect(roles(list(open))).toContain("returns_untrusted_text");
+  });
+
+  it("a status is a state unless results come with it; the current user is the caller's own account", () => {
+    expect(
+      roles({ name: "get_sync_status", description: "Get the status of a sync.", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "get_crawl_status",
+        description: "Get the status and available results of a crawl.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    const user = (description: string) => ({ name: "get_user", description, annotations: RO });
+    expect(roles(user("Get current user information"))).not.toContain("returns_untrusted_text");
+    expect(roles(user("Get current user information"))).toContain("reads_private_data");
+    expect(roles(user("Get a user by id"))).toContain("returns_untrusted_text");
+  });
+
+  it("a page action aimed by CSS selector reports that it was done; one aimed at the snapshot returns the page", () => {
+    const click = (field: string) => ({
+      name: "browser_click",
+      inputSchema: { type: "object", properties: { [field]: { type: "string" } } },
+    });
+    expect(roles(click("selector"))).not.toContain("returns_untrusted_text");
+    expect(roles(click("selector"))).toContain("writes");
+    expect(roles(click("ref"))).toContain("returns_untrusted_text");
+  });
+
+  it("a record's own deletion state is no trash switch; changing a message or webhook sends nothing new", () => {
+    const move = (deleted: unknown) => ({
+      name: "move_drive_item",
+      inputSchema: {
+        type: "object",
+        properties: { body: { type: "object", properties: { deleted } } },
+      },
+    });
+    expect(
+      roles(move({ type: "object", properties: { state: { type: "string" } } })),
+    ).not.toContain("deploys_or_destroys");
+    expect(roles(move({ type: "boolean" }))).toContain("deploys_or_destroys");
+    expect(roles({ name: "update_email" })).not.toContain("network_or_shares");
+    expect(roles({ name: "edit_webhook" })).not.toContain("network_or_shares");
+    expect(roles({ name: "add_mail_attachment" })).not.toContain("network_or_shares");
+    expect(roles({ name: "create_webhook" })).toContain("network_or_shares");
+    expect(roles({ name: "send_email" })).toContain("network_or_shares");
+    const hook = { type: "object", properties: { url: { type: "string" } } };
+    expect(roles({ name: "update_webhook", inputSchema: hook })).toContain("network_or_shares");
+  });
+
+  it('what follows "by" is the key a record is found by, not what is returned', () => {
+    expect(roles({ name: "get_tasks_by_filter", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "get_filter", annotations: RO })).not.toContain("returns_untrusted_text");
+  });
+
+  it("stopping a background search or clearing a session ends the server's own state: no sink", () => {
+    for (const name of ["stop_search", "clear_recording_session"])
+      expect(sinks({ name })).toEqual([]);
+    expect(sinks({ name: "clear_cache" })).not.toEqual([]);
+  });
+
+  it("an account's broadcasts and an explanation of an object are not outside text", () => {
+    for (const name of ["list_broadcasts", "get_campaign", "explain_resource"])
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+    expect(roles({ name: "explain_email", annotations: RO })).toContain("returns_untrusted_text");
+  });
+
+  it("uploading or dropping local files by their paths onto a page sends them out", () => {
+    const paths = {
+      type: "object",
+      properties: { paths: { type: "array", items: { type: "string" } } },
+    };
+    for (const name of ["browser_file_upload", "browser_drop"])
+      expect(roles({ name, inputSchema: paths })).toContain("network_or_shares");
+    expect(roles({ name: "drop_collection", inputSchema: paths })).not.toContain(
+      "network_or_shares",
+    );
+    const inline = {
+      type: "object",
+      properties: { file: { type: "string", description: "Raw base64-encoded file content" } },
+    };
+    expect(roles({ name: "upload_attachment", inputSchema: inline })).not.toContain(
+      "network_or_shares",
+    );
+    expect(roles({ name: "upload_attachment", inputSchema: inline })).toContain("writes");
+  });
+
+  it("going forward in a history is a direction, not forwarding a message", () => {
+    expect(
+      sinks({ name: "go_forward", description: "Navigate forward in browser history" }),
+    ).toEqual([]);
+    expect(roles({ name: "go_forward" })).not.toContain("network_or_shares");
+    expect(roles({ name: "forward_email" })).toContain("network_or_shares");
+  });
+
+  it("composing writes what a later send sends", () => {
+    expect(suggestRoles({ name: "compose_broadcast" }).verb).toBe("compose");
+    expect(roles({ name: "compose_broadcast" })).toEqual(["writes"]);
+  });
+
+  it("an access list is a noun: creating one widens who can connect", () => {
+    expect(suggestRoles({ name: "create_access_list" }).verb).toBe("create");
+    expect(roles({ name: "create_access_list" })).toContain("network_or_shares");
+    expect(suggestRoles({ name: "comment_list" }).verb).toBe("list");
+  });
+
+  it("a project's sections and collaborators are names and people, not outside text", () => {
+    for (const name of ["get_sections", "list_collaborators"]) {
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+      expect(roles({ name, annotations: RO })).toContain("reads_private_data");
+    }
+  });
+
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");

@@ -43,20 +43,20 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,243-tool corpus (36 servers) when the third round of
+ * What the suggestions reached on the 1,279-tool corpus (37 servers) when the fourth round of
  * issue 32's rules landed, rounded down: no change may fall below these while a goal above is
  * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
  * a goal is met (precision of reads_private_data and writes, recall of writes) the test holds the
- * goal. The five servers added in this round were labelled before its rules (the last, monday.com,
- * after them, as a held-out check) and lowered the figures they measure (see tests/corpus/README.md,
- * "Third round for issue 32").
+ * goal or the higher figure it held before. The last server added, todoist, was labelled after
+ * this round's first rules, as a held-out check (see tests/corpus/README.md, "Fourth round for
+ * issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.75, recall: 0.91 },
+  returns_untrusted_text: { precision: 0.82, recall: 0.91 },
   reads_private_data: { precision: 0.9, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.99 },
-  deploys_or_destroys: { precision: 0.84, recall: 0.92 },
-  network_or_shares: { precision: 0.82, recall: 0.8 },
+  deploys_or_destroys: { precision: 0.86, recall: 0.92 },
+  network_or_shares: { precision: 0.87, recall: 0.82 },
 };
 
 export function corpusMetrics(): RoleMetrics {
