@@ -6,7 +6,7 @@ export const MEASURED: unknown = {
   },
   falsePositive: {
     k: 13,
-    n: 1443,
+    n: 1479,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
@@ -57,13 +57,13 @@ export const MEASURED: unknown = {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
       k: 10,
-      n: 1243,
+      n: 1279,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
       k: 18,
-      n: 1243,
+      n: 1279,
     },
   ],
 };
