@@ -27,7 +27,7 @@ import { serverName, type AnalysisModel, type ResolvedAgent } from "@/lib/model/
 import { shownName } from "@/lib/model/prose";
 import { wouldAllow, type WouldAllowResult } from "@/lib/controls/egress/evaluate";
 import { parseNetworkPolicies } from "@/lib/controls/egress/policy";
-import { isAppOnlyTool, toolResourceUri, uiDeclarations } from "@/lib/surface/apps";
+import { isAppOnlyTool, uiDeclarations } from "@/lib/surface/apps";
 
 /** Most CSP egress domains checked per server, all directives together (each list is bounded by the surface schema). */
 export const MAX_CSP_DOMAINS_CHECKED = 1000;
@@ -183,16 +183,17 @@ export function cspDomainFindings(
  */
 export function appOnlyToolFindings(model: AnalysisModel, agent: ResolvedAgent): Finding[] {
   const out: Finding[] = [];
-  const heldNames = new Set(agent.held.filter((t) => t.item === "tool").map((t) => t.key));
   const rendering = new Map<ServerId, string[]>(); // server → held tools that render a UI
+  // The model read each listed tool's `_meta` once (`rendersUi`): looking the listing up here, per
+  // held tool, was a scan of the server's list for every tool of every agent.
   for (const t of agent.held) {
-    if (t.item !== "tool") continue;
-    const listed = model.toolLists
-      .find((l) => l.serverId === t.serverId)
-      ?.tools.find((x) => x.name === t.name);
-    if (toolResourceUri(listed?._meta) === undefined) continue;
-    rendering.set(t.serverId, [...(rendering.get(t.serverId) ?? []), t.name]);
+    if (!t.rendersUi) continue;
+    const names = rendering.get(t.serverId);
+    if (names) names.push(t.name);
+    else rendering.set(t.serverId, [t.name]);
   }
+  if (rendering.size === 0) return out;
+  const heldNames = new Set(agent.held.filter((t) => t.item === "tool").map((t) => t.key));
   for (const [serverId, uiTools] of rendering) {
     const list = model.toolLists.find((l) => l.serverId === serverId);
     const missing = (list?.tools ?? []).filter(

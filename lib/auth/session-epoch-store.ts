@@ -4,7 +4,7 @@ import "server-only";
  * request; sign-out-everywhere replaces the epoch, sign-out records one session as ended.
  */
 import { randomBytes } from "node:crypto";
-import { and, lt, like, sql } from "drizzle-orm";
+import { and, inArray, lt, like, sql } from "drizzle-orm";
 import { INITIAL_SESSION_EPOCH, SESSION_EPOCH_PATTERN } from "@/lib/auth/session";
 import {
   SESSION_EPOCH_SETTING,
@@ -15,11 +15,12 @@ import type { Db } from "@/lib/store/db";
 import { getSetting, setSetting } from "@/lib/store/settings";
 import { settings } from "@/lib/store/tables";
 
+/** The stored epoch setting's value as an epoch: the initial one when absent or malformed. */
+const epochOf = (value: unknown): string =>
+  typeof value === "string" && SESSION_EPOCH_PATTERN.test(value) ? value : INITIAL_SESSION_EPOCH;
+
 export async function currentSessionEpoch(db: Db): Promise<string> {
-  const value = await getSetting(db, SESSION_EPOCH_SETTING);
-  return typeof value === "string" && SESSION_EPOCH_PATTERN.test(value)
-    ? value
-    : INITIAL_SESSION_EPOCH;
+  return epochOf(await getSetting(db, SESSION_EPOCH_SETTING));
 }
 
 /** A new random epoch: every session cookie signed before it stops working, on every instance. */
@@ -52,11 +53,20 @@ export async function signOutSession(
     );
 }
 
-/** What the proxy checks a session cookie against: the epoch, and whether this session signed out. */
+/**
+ * What the proxy checks a session cookie against: the epoch, and whether this session signed out.
+ * Both keys in one statement: this runs on every request with a session cookie (every save), and
+ * on the embedded store each statement waits its turn behind every other one.
+ */
 export async function sessionStanding(db: Db, sessionId: string): Promise<SessionStanding> {
-  const [epoch, signedOut] = await Promise.all([
-    currentSessionEpoch(db),
-    getSetting(db, `${SIGNED_OUT_SESSION_PREFIX}${sessionId}`),
-  ]);
-  return { epoch, signedOut: signedOut !== null };
+  const signedOutKey = `${SIGNED_OUT_SESSION_PREFIX}${sessionId}`;
+  const rows = await db
+    .select()
+    .from(settings)
+    .where(inArray(settings.key, [SESSION_EPOCH_SETTING, signedOutKey]));
+  const epoch = rows.find((r) => r.key === SESSION_EPOCH_SETTING)?.value;
+  return {
+    epoch: epochOf(epoch),
+    signedOut: rows.some((r) => r.key === signedOutKey),
+  };
 }

@@ -96,6 +96,62 @@ const obj = (raw: Record<string, unknown>, field: string): Record<string, unknow
 };
 
 /**
+ * A JSON object as the protocol schema's `z.object`/`z.record` take it. An own `__proto__` key
+ * (JSON.parse makes one) is left to the schema, whose handling of it is its own.
+ */
+const isPlainJsonObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !Object.hasOwn(v, "__proto__");
+const isOptional = (v: unknown, type: "string" | "boolean") => v === undefined || typeof v === type;
+const TOOL_HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** `inputSchema`/`outputSchema` as ToolSchema checks them: type "object", properties of objects, required strings. */
+function objectSchemaPasses(v: unknown): boolean {
+  if (!isPlainJsonObject(v) || pick(v, "type") !== "object") return false;
+  const properties = pick(v, "properties");
+  if (properties !== undefined) {
+    if (!isPlainJsonObject(properties)) return false;
+    for (const k of Object.keys(properties)) {
+      const p = properties[k];
+      if (p === null || typeof p !== "object") return false;
+    }
+  }
+  const required = pick(v, "required");
+  if (required === undefined) return true;
+  if (!Array.isArray(required)) return false;
+  // By index, not `every`, which skips holes.
+  for (let i = 0; i < required.length; i++) if (typeof required[i] !== "string") return false;
+  return true;
+}
+
+/**
+ * True only for a tool the SDK's `ToolSchema` accepts, checked by hand: the common shape (name,
+ * title, description, input and output schemas, annotations, `_meta`; no icons or execution).
+ * Anything else, true or not, gets the schema's own verdict and message. The schema is a zod
+ * walk that cost about a ninth of the CLI's CPU on 10,000 tools (the bare SDK client pays it
+ * too, inside listTools); this accepts a subset of what it accepts (tests/surface/convert.test.ts
+ * checks the two agree), so no item the schema rejects gets through.
+ */
+export function toolPassesProtocolSchema(raw: unknown): boolean {
+  if (!isPlainJsonObject(raw)) return false;
+  if (typeof pick(raw, "name") !== "string") return false;
+  if (!isOptional(pick(raw, "title"), "string")) return false;
+  if (!isOptional(pick(raw, "description"), "string")) return false;
+  if (pick(raw, "icons") !== undefined || pick(raw, "execution") !== undefined) return false;
+  if (!objectSchemaPasses(pick(raw, "inputSchema"))) return false;
+  const output = pick(raw, "outputSchema");
+  if (output !== undefined && !objectSchemaPasses(output)) return false;
+  const annotations = pick(raw, "annotations");
+  if (annotations !== undefined) {
+    if (!isPlainJsonObject(annotations)) return false;
+    if (!isOptional(pick(annotations, "title"), "string")) return false;
+    for (const hint of TOOL_HINTS)
+      if (!isOptional(pick(annotations, hint), "boolean")) return false;
+  }
+  const meta = pick(raw, "_meta");
+  return meta === undefined || isPlainJsonObject(meta);
+}
+
+/**
  * The MCP Apps part of an item's `_meta` (tools and resources only); `ok: false` with the reason
  * when it is present but breaks the extension's shape or a bound (the item is then a reject).
  */
@@ -195,8 +251,10 @@ export function convertItem(
       },
     };
   }
-  const parsed = SDK_SCHEMA[list].safeParse(raw);
-  if (!parsed.success) return reject(`fails the protocol schema: ${describeZod(parsed.error)}`);
+  if (list !== "tools" || !toolPassesProtocolSchema(raw)) {
+    const parsed = SDK_SCHEMA[list].safeParse(raw);
+    if (!parsed.success) return reject(`fails the protocol schema: ${describeZod(parsed.error)}`);
+  }
   const apps = appsMetaOf(list, raw as Record<string, unknown>);
   if (!apps.ok) return reject(apps.reason);
   return { ok: true, item: build(list, raw as Record<string, unknown>, apps.meta) };

@@ -35,7 +35,7 @@ import {
 import type { RoleEvidence } from "./findings";
 import { itemKey, nodeIds, type HeadRef, type ItemKind, type NodeId, type ToolKey } from "./ids";
 import type { ListedTool, ServerToolList } from "./input";
-import { isAppOnlyTool } from "@/lib/surface/apps";
+import { isAppOnlyTool, toolResourceUri } from "@/lib/surface/apps";
 
 /** Roles that make a tool a sensitive sink on a path. `reads_private_data` counts for the trifecta only. */
 export const SENSITIVE_SINK_ROLES: readonly ToolRole[] = [
@@ -88,6 +88,8 @@ export type ResolvedTool = {
    * Still a tool the agent holds when its tool set names it: analysed like any other.
    */
   isAppOnly: boolean;
+  /** MCP Apps: the listed tool names a UI resource (`_meta.ui.resourceUri`), so holding it renders the server's UI. */
+  rendersUi: boolean;
 };
 
 export type ResolvedSource = { source: InputSource; bound: WriterBoundResult; head: HeadNodes };
@@ -341,6 +343,7 @@ function resolveTool(
     sinkRoles: item === "tool" ? roleSet(roles.mask & SENSITIVE_SINK_MASK) : roleSet(0),
     readsPrivateData: (roles.mask & READS_PRIVATE_DATA_MASK) !== 0,
     isAppOnly: item === "tool" && isAppOnlyTool(input._meta),
+    rendersUi: item === "tool" && toolResourceUri(input._meta) !== undefined,
   };
   slot.resolved = resolved;
   return resolved;
