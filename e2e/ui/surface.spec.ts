@@ -4,7 +4,9 @@
  * and HTML render as text and never execute; a hanging server ends in an error naming the limit.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { sessionHeaders, signIn } from "../support/auth";
 import {
   KNOWLEDGE_V42_ARGS,
