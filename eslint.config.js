@@ -14,6 +14,8 @@ export default tseslint.config(
       "playwright-report/**",
       "next-env.d.ts",
       "drizzle/**",
+      // Compiled demo servers (scripts/build-servers.mjs), built from servers/*.ts.
+      "servers/dist/**",
     ],
   },
   js.configs.recommended,

@@ -88,13 +88,17 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
       </label>
 
       {parsed && !parsed.ok && (
-        <ul className="field-error" role="alert" aria-label="Problems in the config">
-          {parsed.issues.map((i) => (
-            <li key={`${i.line}:${i.column}:${i.path}`} className="mono small">
-              {formatImportIssue(i)}
-            </li>
-          ))}
-        </ul>
+        // The alert wraps the list: role="alert" on the <ul> itself would take away its list role,
+        // leaving screen readers list items with no list (axe: listitem).
+        <div role="alert" aria-label="Problems in the config">
+          <ul className="field-error">
+            {parsed.issues.map((i) => (
+              <li key={`${i.line}:${i.column}:${i.path}`} className="mono small">
+                {formatImportIssue(i)}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {parsed?.ok && (
         <div className="stack" aria-label="What will be imported">

@@ -326,11 +326,14 @@ export function ServerForm(props: {
         )}
       </label>
       {errors.length > 0 && (
-        <ul className="field-error" role="alert">
-          {errors.map((e) => (
-            <li key={e}>{e}</li>
-          ))}
-        </ul>
+        // The alert wraps the list, so the <ul> keeps its list role (axe: listitem).
+        <div role="alert">
+          <ul className="field-error">
+            {errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={props.isSaving}>

@@ -51,7 +51,7 @@ export const hostileServer = (id: string, behaviour: string) => ({
   },
 });
 
-export const KNOWLEDGE_V42_ARGS = ["--import", "tsx", "servers/knowledge-mcp-v4.2.ts", "stdio"];
+export const KNOWLEDGE_V42_ARGS = ["servers/dist/knowledge-mcp-v4.2.js", "stdio"];
 
 /** The NDJSON lines of an inspect response. */
 export function ndjson(text: string): Record<string, unknown>[] {

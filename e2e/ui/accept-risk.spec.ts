@@ -10,7 +10,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { CreateShareLinkResponseSchema } from "../../lib/decisions/api";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";

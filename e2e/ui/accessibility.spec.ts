@@ -5,29 +5,13 @@
  * elements it found. axe runs inside the page from the copy bundled in @axe-core/playwright: no
  * network.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { REVIEW_SECTIONS } from "../../components/review/sections";
 import { CreateShareLinkResponseSchema } from "../../lib/decisions/api";
 import { DEMO_REVIEW_TITLE } from "../../lib/review/demo";
+import { expectNoSeriousViolations } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
-
-const BLOCKING = new Set(["serious", "critical"]);
-
-async function expectNoSeriousViolations(page: Page, where: string) {
-  // Everything the page loads (analysis, revisions, the code editor) is drawn before axe looks.
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await expect(page.locator(".skeleton")).toHaveCount(0);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const blocking = violations
-    .filter((v) => BLOCKING.has(v.impact ?? ""))
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ") ?? ""}`).join("\n")}`,
-    );
-  expect(blocking, where).toEqual([]);
-}
 
 /** The demo review with a second revision (History compares two) and a decision (Decision and the share view list one). */
 async function seededReview(page: Page): Promise<string> {

@@ -5,7 +5,9 @@
  * while every response carries a strict policy whose nonce is on each of the page's scripts and
  * is new on every request.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 

@@ -14,7 +14,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { expect, test, type Download, type Page } from "@playwright/test";
+import type { Download, Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import {
   CreateShareLinkResponseSchema,
   ListDecisionsResponseSchema,

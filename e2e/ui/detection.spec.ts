@@ -5,8 +5,8 @@
  * beside the detector's measured recall and false-positive rate. The reporting token opens nothing
  * else. axe finds no serious or critical violation.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, expectNoSeriousViolations, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 
@@ -62,13 +62,7 @@ test("[detection]: the Summary shows flagged of scanned with its interval and th
   );
   await expect(section).toContainText("Detection is not a control");
 
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(
-    axe.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => v.id),
-  ).toEqual([]);
+  await expectNoSeriousViolations(page, "summary with detection counts");
 
   // The share view shows the same counts to a read-only link holder.
   const link = await page.request.post(`/api/reviews/${id}/share-links`, {
@@ -81,8 +75,5 @@ test("[detection]: the Summary shows flagged of scanned with its interval and th
   await expect(page.getByTestId("summary-detection-source")).toContainText(
     "1 flagged of 40 scanned (2.5 %, 95 % CI 0.44 %–12.9 %)",
   );
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
-  ).toEqual([]);
+  await expectNoSeriousViolations(page, "share view with detection counts");
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { SIGNATURE_HEADER, verifySignature } from "../../lib/watch/webhook-payload";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, ndjson } from "../support/surface";

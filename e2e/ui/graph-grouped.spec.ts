@@ -4,7 +4,8 @@
  * in the accessible name, the box's overflow said by a visible cue, paths grouped by source × sink.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 
 const READS = [

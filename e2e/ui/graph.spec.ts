@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { createDemoReview as demoReviewInput } from "@/lib/review/demo";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
 

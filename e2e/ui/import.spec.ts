@@ -1,5 +1,6 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 
 const CLAUDE_CONFIG = path.resolve("examples/configs/claude_desktop_config.json");

@@ -18,7 +18,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { startOAuthDemo, type OAuthDemo } from "../../servers/knowledge-mcp-oauth";
 import { OWNER_TOKEN } from "../support/auth";
 import { egressAllowFor } from "../../tests/support/egress";

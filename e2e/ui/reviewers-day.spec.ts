@@ -6,7 +6,9 @@
  * Every UI action goes through a counter (issue 32: about 153 actions and 45 revisions before);
  * the day must take at most 40 actions and 10 revisions.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { getReview } from "../support/surface";
 

@@ -10,7 +10,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
 

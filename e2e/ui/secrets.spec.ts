@@ -14,7 +14,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { OWNER_TOKEN } from "../support/auth";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -10,7 +10,8 @@
  * - A session cookie copied before Sign out (as a server that saw it would replay it, with a
  *   forged Origin) is refused after Sign out, for reads and writes.
  */
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { startCookieThief } from "../../tests/fixtures/servers/cookie-thief";
 import { bearer, SESSION_COOKIE, sessionHeaders, signIn } from "../support/auth";
 import { E2E_EGRESS } from "../support/egress";

@@ -11,7 +11,8 @@
  * write. The owner's real browser keeps working.
  */
 import { request as httpRequest } from "node:http";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { startCookieThief } from "../../tests/fixtures/servers/cookie-thief";
 import { bearer, SESSION_COOKIE, signIn } from "../support/auth";
 import { E2E_EGRESS } from "../support/egress";

@@ -5,13 +5,9 @@
  * reachable; a frozen link keeps its revision after the owner saves; a revoked link and an expired
  * one answer exactly like a token that never existed (same status, same body).
  */
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type BrowserContext,
-} from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import {
   CreateShareLinkResponseSchema,
   ListShareLinksResponseSchema,

@@ -3,7 +3,9 @@
  * everywhere" asks first, then ends every browser's session (the other one included), and the
  * page lands on the sign-in page. A share-link reader sees neither button.
  */
-import { expect, test, type BrowserContext } from "@playwright/test";
+import type { BrowserContext } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { CreateShareLinkResponseSchema } from "../../lib/decisions/api";
 import { OWNER_TOKEN, sessionHeaders, signIn } from "../support/auth";
 

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { OWNER_TOKEN, signIn } from "../support/auth";
 
 const SECTIONS = ["servers", "sources", "agents", "controls", "graph", "decision"] as const;

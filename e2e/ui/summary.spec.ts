@@ -5,23 +5,11 @@
  * on them and filters to the reviews that accept critical risk. axe finds no serious or critical
  * violation on either.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, expectNoSeriousViolations, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview } from "../support/surface";
-
-async function expectNoSeriousViolations(page: Page, where: string) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await expect(page.locator(".skeleton")).toHaveCount(0);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const blocking = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-    );
-  expect(blocking, where).toEqual([]);
-}
 
 /** The demo review with an approval of knowledge-mcp into on-call that accepts its critical and high findings. */
 async function acceptedReview(page: Page, title: string): Promise<string> {

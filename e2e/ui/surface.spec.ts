@@ -4,9 +4,16 @@
  * and HTML render as text and never execute; a hanging server ends in an error naming the limit.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { sessionHeaders, signIn } from "../support/auth";
-import { createDemoReview, editReview, hostileServer } from "../support/surface";
+import {
+  KNOWLEDGE_V42_ARGS,
+  createDemoReview,
+  editReview,
+  hostileServer,
+} from "../support/surface";
 
 test.beforeEach(async ({ context }) => {
   await signIn(context);
@@ -71,7 +78,7 @@ test("[surface]: inspect the demo knowledge-mcp, pin it, see a v4.2 change BLOCK
     r.servers.find((s) => s.id === "knowledge-mcp")!.transport = {
       kind: "stdio",
       command: "node",
-      args: ["--import", "tsx", "servers/knowledge-mcp-v4.2.ts", "stdio"],
+      args: KNOWLEDGE_V42_ARGS,
       envNames: [],
     };
   });

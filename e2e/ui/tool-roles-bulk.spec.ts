@@ -4,7 +4,9 @@
  * and never snaps back to the old suggestion; an agent holds all, none or a filter of a server's
  * tools in one revision. Revision numbers are read back through the API.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { getReview } from "../support/surface";
 

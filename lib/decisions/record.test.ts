@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { FINGERPRINT_VERSION } from "@/lib/surface/fingerprint";
 import { parseRegistrationRecord } from "@/lib/surface/registration";
 import { canonicalJson } from "@/lib/hash";
+import { DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
 import {
   DecisionRecordSchema,
   RECORD_FINGERPRINT_VERSION,
@@ -65,7 +66,8 @@ describe("decision record", () => {
       },
     });
     expect(r.conditionChecks.map((c) => c.holds)).toEqual([true, true, true]);
-    expect(JSON.stringify(r)).not.toContain("servers/knowledge-mcp.ts");
+    // The server's launch command (its script path) stays out of a record that is shared.
+    expect(JSON.stringify(r)).not.toContain(DEMO_KNOWLEDGE_MCP_ARGS[0]);
   });
 
   test("http transports keep header and env names, never the URL or values", () => {

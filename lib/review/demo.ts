@@ -32,9 +32,13 @@ spec:
   # no default-allow rule; everything else is denied
 `;
 
-/** Launch commands of the demo servers shipped in servers/ (see lib/mcp launcher allowlist). */
-export const DEMO_KNOWLEDGE_MCP_ARGS = ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"];
-export const DEMO_DEPLOY_MCP_ARGS = ["--import", "tsx", "servers/deploy-mcp.ts", "stdio"];
+/**
+ * Launch commands of the demo servers shipped in servers/, as config/launchers.json allowlists
+ * them: compiled to plain JavaScript at install and build (scripts/build-servers.mjs), so the
+ * sandbox runs them without tsx compiling the TypeScript afresh on every run.
+ */
+export const DEMO_KNOWLEDGE_MCP_ARGS = ["servers/dist/knowledge-mcp.js", "stdio"];
+export const DEMO_DEPLOY_MCP_ARGS = ["servers/dist/deploy-mcp.js", "stdio"];
 
 const demoInput: ReviewInput = {
   schemaVersion: REVIEW_SCHEMA_VERSION,

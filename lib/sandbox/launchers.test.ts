@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { LauncherSchema, matchLauncher, type Launcher } from "@/lib/sandbox/launchers";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
-import { DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
+import { DEMO_DEPLOY_MCP_ARGS, DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const env = (extra: Record<string, string> = {}) => ({
@@ -78,7 +78,7 @@ describe("launcher allowlist", () => {
       target: {
         kind: "stdio",
         command: process.execPath,
-        args: ["--import", "tsx", path.join(ROOT, "servers/knowledge-mcp.ts"), "stdio"],
+        args: [path.join(ROOT, "servers/dist/knowledge-mcp.js"), "stdio"],
         env: {},
         cwd: ROOT,
         // The allowlist entry's sandbox settings (defaults: no extra paths, no egress, default limits).
@@ -89,6 +89,24 @@ describe("launcher allowlist", () => {
       },
       variables: [],
     });
+  });
+
+  test("the demo review's servers run compiled; a checkout without the compiled files is refused with the step that makes them", async () => {
+    const deploy = await resolveInspectTarget(stdio("node", DEMO_DEPLOY_MCP_ARGS), env());
+    expect(deploy.ok && deploy.target.kind === "stdio" ? deploy.target.launcher?.id : deploy).toBe(
+      "deploy-mcp",
+    );
+    // The same allowlist in a checkout where `npm ci` ran without its scripts: no servers/dist.
+    const bare = mkdtempSync(path.join(tmpdir(), "rr-root-"));
+    cpSync(path.join(ROOT, "config"), path.join(bare, "config"), { recursive: true });
+    const r = await resolveInspectTarget(
+      stdio("node", DEMO_KNOWLEDGE_MCP_ARGS),
+      env({ RELAY_REVIEW_ROOT: bare }),
+    );
+    expect(r.ok ? null : [r.error.code, r.error.message]).toEqual([
+      "refused",
+      "the launcher's script servers/dist/knowledge-mcp.js does not exist in the workbench's checkout; the demo servers are compiled by `npm ci` and `npm run build`: run `npm run build:servers`",
+    ]);
   });
 
   test("an unlisted command is refused", async () => {

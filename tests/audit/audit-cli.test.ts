@@ -9,68 +9,41 @@
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AuditExportSchema, AuditVerifyResponseSchema } from "@/lib/audit/export";
-import { allowedHostsFor, checkRequest } from "@/lib/auth/check";
 import { resolveOwnerToken } from "@/lib/auth/owner-token";
 import type * as StoreDb from "@/lib/store/db";
 import type * as StoreEvents from "@/lib/store/events";
 import { runCli } from "@/tests/support/cli";
+import { handlerOf, startRouteServer, type Route } from "@/tests/support/route-server";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "rr-audit-cli-"));
 process.env.RELAY_REVIEW_DATA = dataDir;
 delete process.env.DATABASE_URL;
 delete process.env.RELAY_REVIEW_TOKEN;
 
-type Handler = (request: Request) => Promise<Response>;
-let routes: { export: Handler; verify: Handler };
-let http: Server;
+let http: Awaited<ReturnType<typeof startRouteServer>>;
 let base: string;
 let ownerToken: string;
 let store: typeof StoreDb & typeof StoreEvents;
 
-async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-  const auth = checkRequest(
-    { method: req.method ?? "GET", url: url.toString(), headers },
-    {
-      ownerToken,
-      allowedHosts: allowedHostsFor(String((http.address() as AddressInfo).port), undefined),
-    },
-  );
-  if (!auth.allow) {
-    res.writeHead(auth.status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "UNAUTHORIZED", message: auth.reason } }));
-    return;
-  }
-  const request = new Request(url, { method: req.method, headers });
-  const answer =
-    url.pathname === "/api/audit/export" && req.method === "GET"
-      ? await routes.export(request)
-      : url.pathname === "/api/audit/verify" && req.method === "GET"
-        ? await routes.verify(request)
-        : Response.json(
-            { error: { code: "NOT_FOUND", message: "no such route" } },
-            { status: 404 },
-          );
-  res.writeHead(answer.status, Object.fromEntries(answer.headers));
-  res.end(Buffer.from(await answer.arrayBuffer()));
-}
-
 beforeAll(async () => {
   ownerToken = resolveOwnerToken({}, dataDir).token;
-  const get = (mod: Record<string, unknown>) => mod.GET as Handler;
-  routes = {
-    export: get(await import("@/app/api/audit/export/route")),
-    verify: get(await import("@/app/api/audit/verify/route")),
-  };
+  const routes: Route[] = [
+    [
+      /^\/api\/audit\/export$/,
+      "GET",
+      handlerOf(await import("@/app/api/audit/export/route"), "GET"),
+    ],
+    [
+      /^\/api\/audit\/verify$/,
+      "GET",
+      handlerOf(await import("@/app/api/audit/verify/route"), "GET"),
+    ],
+  ];
   store = { ...(await import("@/lib/store/db")), ...(await import("@/lib/store/events")) };
   const db = await store.getDb();
   await store.appendEvent(db, { id: "a1", kind: "secret.set", actor: "owner", summary: "set A" });
@@ -83,15 +56,12 @@ beforeAll(async () => {
   });
   await store.appendEvent(db, { id: "a3", kind: "pin.set", actor: "owner", summary: "re-pinned" });
   await store.appendEvent(db, { id: "a4", kind: "secret.deleted", actor: "owner", summary: "B" });
-  http = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http = await startRouteServer(ownerToken, routes);
+  base = http.base;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((r) => http?.close(r));
+  await http?.close();
   await store?.closeStore();
   await rm(dataDir, { recursive: true, force: true });
 });

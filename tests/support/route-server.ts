@@ -11,8 +11,12 @@ export type RouteHandler = (
   request: Request,
   context: { params: Promise<Record<string, string>> },
 ) => Promise<Response>;
-export const handlerOf = (mod: Record<string, unknown>, method: string) =>
-  mod[method] as RouteHandler;
+/** A route module's handler for `method`; a module that exports none is a test bug, said at once. */
+export function handlerOf(mod: Record<string, unknown>, method: string): RouteHandler {
+  const h = mod[method];
+  if (typeof h !== "function") throw new Error(`the route exports no ${method}`);
+  return h as RouteHandler;
+}
 /** A path pattern (named groups are the route's params), its method and its handler. */
 export type Route = [RegExp, string, RouteHandler];
 
@@ -43,11 +47,18 @@ export async function startRouteServer(
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
     const request = new Request(url, { method: req.method, headers, body });
-    let answer = Response.json({ error: { code: "NOT_FOUND" } }, { status: 404 });
+    let answer = Response.json(
+      { error: { code: "NOT_FOUND", message: "no such route" } },
+      { status: 404 },
+    );
     for (const [re, method, h] of routes) {
       const m = re.exec(url.pathname);
       if (m && method === req.method) {
-        answer = await h(request, { params: Promise.resolve({ ...m.groups }) });
+        // Next hands a route its params decoded.
+        const params = Object.fromEntries(
+          Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+        );
+        answer = await h(request, { params: Promise.resolve(params) });
         break;
       }
     }

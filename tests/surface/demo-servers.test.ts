@@ -4,12 +4,14 @@
  * same fingerprint. deploy-mcp offers trigger_deploy.
  */
 import { request } from "node:http";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { createDemoReview } from "@/lib/review/demo";
+import { COMPILED_SERVERS_DIR } from "@/lib/mcp/node/resolve-target";
 import { buildRegistrationRecord } from "@/lib/surface/registration";
-import { DEPLOY, KNOWLEDGE, startHttp } from "./helpers";
+import { DEPLOY, KNOWLEDGE, ROOT, startHttp } from "./helpers";
 
 const demo = createDemoReview();
 const declared = (id: string) => demo.servers.find((s) => s.id === id)!.declaredTools;
@@ -142,6 +144,24 @@ describe("demo servers", { timeout: 90_000 }, () => {
       expect((await inspectServer({ kind: "http", url: http.url })).ok).toBe(true);
     } finally {
       await http.stop();
+    }
+  });
+
+  test("the compiled demo servers (servers/dist, what the demo review's launchers run) serve their TypeScript source's surface", async () => {
+    // knowledge-mcp-v4.2 bundles knowledge-mcp: only its own main may start, serving v4.2 once.
+    for (const name of ["knowledge-mcp", "knowledge-mcp-v4.2", "deploy-mcp"]) {
+      const inspect = (args: string[]) =>
+        inspectServer({ kind: "stdio", command: process.execPath, args });
+      const [compiled, source] = await Promise.all([
+        inspect([path.join(ROOT, COMPILED_SERVERS_DIR, `${name}.js`), "stdio"]),
+        inspect(["--import", "tsx", path.join(ROOT, "servers", `${name}.ts`), "stdio"]),
+      ]);
+      expect(compiled.ok && source.ok, JSON.stringify([compiled, source])).toBe(true);
+      if (!compiled.ok || !source.ok) return;
+      expect(
+        compiled.snapshot.surfaceSha256,
+        `servers/dist/${name}.js serves another surface than servers/${name}.ts: run \`npm run build:servers\``,
+      ).toBe(source.snapshot.surfaceSha256);
     }
   });
 

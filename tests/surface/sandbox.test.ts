@@ -16,6 +16,7 @@ import { inspectServer } from "@/lib/mcp/node/inspect";
 import { resolveInspectTarget } from "@/lib/mcp/node/resolve-target";
 import { SANDBOX_HOST_UID_BASE, sandboxStatus, sandboxTarget } from "@/lib/sandbox/node/sandbox";
 import { LauncherSandboxSchema, SANDBOX_ROOT, type SandboxReport } from "@/lib/sandbox/plan";
+import { DEMO_KNOWLEDGE_MCP_ARGS } from "@/lib/review/demo";
 import { REVIEW_SCHEMA_VERSION } from "@/lib/review/schema";
 import { openStore, type Store } from "@/lib/store/db";
 import { createReview } from "@/lib/store/reviews";
@@ -224,6 +225,7 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
 
   test("the demo servers and server-everything still inspect under the sandbox, and leave nothing behind", async () => {
     for (const args of [
+      DEMO_KNOWLEDGE_MCP_ARGS,
       ["--import", "tsx", "servers/knowledge-mcp.ts", "stdio"],
       ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
     ]) {

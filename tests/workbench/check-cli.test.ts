@@ -8,12 +8,9 @@
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { allowedHostsFor, checkRequest } from "@/lib/auth/check";
 import { resolveOwnerToken } from "@/lib/auth/owner-token";
 import type { DecideRequest } from "@/lib/decisions/api";
 import { SARIF_FINGERPRINT_KEY } from "@/lib/exports/sarif";
@@ -25,6 +22,7 @@ import type * as StoreReviews from "@/lib/store/reviews";
 import type * as StoreSnapshots from "@/lib/store/snapshots";
 import type { Surface } from "@/lib/surface/types";
 import { runCli } from "@/tests/support/cli";
+import { handlerOf, startRouteServer, type RouteHandler } from "@/tests/support/route-server";
 import { snapshotOfSurface } from "@/tests/support/snapshot";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "rr-check-cli-"));
@@ -32,86 +30,44 @@ process.env.RELAY_REVIEW_DATA = dataDir;
 delete process.env.DATABASE_URL;
 delete process.env.RELAY_REVIEW_TOKEN;
 
-type Handler = (
-  request: Request,
-  context: { params: Promise<Record<string, string>> },
-) => Promise<Response>;
-function handler(mod: Record<string, unknown>, method: string): Handler {
-  const h = mod[method];
-  if (typeof h !== "function") throw new Error(`the route exports no ${method}`);
-  return h as Handler;
-}
-
 let routes: {
-  state: Handler;
-  sarif: Handler;
-  decide: Handler;
-  decisions: Handler;
-  pin: Handler;
+  state: RouteHandler;
+  sarif: RouteHandler;
+  decide: RouteHandler;
+  decisions: RouteHandler;
+  pin: RouteHandler;
 };
-let http: Server;
+let http: Awaited<ReturnType<typeof startRouteServer>>;
 let base: string;
 let ownerToken: string;
 let store: typeof StoreDb & typeof StoreReviews & typeof StoreSnapshots;
 
 const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
 
-/** A stand-in for `next start`: the proxy's auth decision, then the route handler. */
-async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-  const auth = checkRequest(
-    { method: req.method ?? "GET", url: url.toString(), headers },
-    {
-      ownerToken,
-      allowedHosts: allowedHostsFor(String((http.address() as AddressInfo).port), undefined),
-    },
-  );
-  if (!auth.allow) {
-    res.writeHead(auth.status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "UNAUTHORIZED", message: auth.reason } }));
-    return;
-  }
-  const request = new Request(url, { method: req.method, headers });
-  let m: RegExpExecArray | null;
-  let answer: Response;
-  if ((m = /^\/api\/reviews\/([^/]+)\/state$/.exec(url.pathname)))
-    answer = await routes.state(request, params({ id: decodeURIComponent(m[1]!) }));
-  else if ((m = /^\/api\/reviews\/([^/]+)\/export\/sarif$/.exec(url.pathname)))
-    answer = await routes.sarif(request, params({ id: decodeURIComponent(m[1]!) }));
-  else
-    answer = Response.json(
-      { error: { code: "NOT_FOUND", message: "no such route" } },
-      { status: 404 },
-    );
-  res.writeHead(answer.status, Object.fromEntries(answer.headers));
-  res.end(Buffer.from(await answer.arrayBuffer()));
-}
-
 beforeAll(async () => {
   ownerToken = resolveOwnerToken({}, dataDir).token;
   routes = {
-    state: handler(await import("@/app/api/reviews/[id]/state/route"), "GET"),
-    sarif: handler(await import("@/app/api/reviews/[id]/export/sarif/route"), "GET"),
-    decide: handler(await import("@/app/api/reviews/[id]/decisions/route"), "POST"),
-    decisions: handler(await import("@/app/api/reviews/[id]/decisions/route"), "GET"),
-    pin: handler(await import("@/app/api/reviews/[id]/servers/[serverId]/pin/route"), "POST"),
+    state: handlerOf(await import("@/app/api/reviews/[id]/state/route"), "GET"),
+    sarif: handlerOf(await import("@/app/api/reviews/[id]/export/sarif/route"), "GET"),
+    decide: handlerOf(await import("@/app/api/reviews/[id]/decisions/route"), "POST"),
+    decisions: handlerOf(await import("@/app/api/reviews/[id]/decisions/route"), "GET"),
+    pin: handlerOf(await import("@/app/api/reviews/[id]/servers/[serverId]/pin/route"), "POST"),
   };
   store = {
     ...(await import("@/lib/store/db")),
     ...(await import("@/lib/store/reviews")),
     ...(await import("@/lib/store/snapshots")),
   };
-  http = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  // A stand-in for `next start`: the proxy's auth decision, then the route handler.
+  http = await startRouteServer(ownerToken, [
+    [/^\/api\/reviews\/(?<id>[^/]+)\/state$/, "GET", routes.state],
+    [/^\/api\/reviews\/(?<id>[^/]+)\/export\/sarif$/, "GET", routes.sarif],
+  ]);
+  base = http.base;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((r) => http?.close(r));
+  await http?.close();
   await store?.closeStore();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -175,7 +131,7 @@ async function inspected(reviewId: string, outcome: Surface | { failed: string }
   });
 }
 
-async function post(h: Handler, url: string, p: Record<string, string>, body: unknown) {
+async function post(h: RouteHandler, url: string, p: Record<string, string>, body: unknown) {
   const res = await h(
     new Request(`${base}${url}`, {
       method: "POST",

@@ -5,7 +5,7 @@
  * decision binding and status, the signed record's surface, the report, the exports and the
  * share view all rest on the same inspection, and all move together when a newer one arrives.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { DecideRequestSchema } from "@/lib/decisions/api";
 import { AppError } from "@/lib/errors";
@@ -13,11 +13,10 @@ import type { ReviewId, ServerId } from "@/lib/ids";
 import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import { createDemoReview } from "@/lib/review/demo";
 import type { SurfacePin } from "@/lib/review/schema";
-import { openStore, type Store } from "@/lib/store/db";
 import { createReview, getReview } from "@/lib/store/reviews";
 import { createShareLink } from "@/lib/store/share-links";
 import { putSnapshot, recordInspection, type InspectionRecord } from "@/lib/store/snapshots";
-import type { Surface, SurfaceSnapshot } from "@/lib/surface/types";
+import type { SurfaceSnapshot } from "@/lib/surface/types";
 import { analyzeReviewDocument, analyzeStoredReview } from "@/lib/workbench/analysis";
 import { currentInspection, currentInspections } from "@/lib/workbench/current-surface";
 import {
@@ -31,33 +30,21 @@ import {
 } from "@/lib/workbench/decisions";
 import { hashShareToken, loadShareView, newShareToken } from "@/lib/workbench/share";
 import { surfaceView } from "@/lib/workbench/surface";
-import { BACKENDS } from "@/tests/store/support/backends";
-import { snapshotOfSurface } from "@/tests/support/snapshot";
+import { BACKENDS, useStore } from "@/tests/store/support/backends";
+import {
+  decideForDocsAgent,
+  recordOkInspection,
+  toolsSnapshot,
+} from "@/tests/support/decision-setup";
 
 const SERVER = "knowledge-mcp" as ServerId;
 const OLDER_CAPS = ["roots"];
 
-function snapshotOf(toolNames: string[], declaredCapabilities: readonly string[]): SurfaceSnapshot {
-  const s: Surface = {
-    instructions: null,
-    tools: toolNames.map((name) => ({
-      name,
-      description: `The ${name} tool.`,
-      inputSchema: { type: "object" },
-    })),
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    rejects: [],
-  };
-  return snapshotOfSurface(s, { declaredCapabilities });
-}
-
-const PINNED = snapshotOf(
+const PINNED = toolsSnapshot(
   ["knowledge_search", "read_page", "list_spaces", "get_comment"],
   DECLARED_CAPABILITY_NAMES,
 );
-const NEWER = snapshotOf(
+const NEWER = toolsSnapshot(
   ["knowledge_search", "read_page", "list_spaces", "get_comment", "export_space"],
   OLDER_CAPS,
 );
@@ -81,28 +68,29 @@ const pinOfPinned = (onSurfaceChange: "block" | "warn"): SurfacePin => ({
 });
 
 describe.each(BACKENDS)("the current surface on $name", (backend) => {
-  let store: Store;
-  let drop: () => Promise<void>;
+  const store = useStore(backend);
   let reviewId: ReviewId;
   let token: string;
   let newest: InspectionRecord;
 
   const inspect = async (
+    /** Null: a failed inspection, under the capabilities this workbench declares. */
     snapshot: SurfaceSnapshot | null,
-    caps: readonly string[],
     minute: number,
     serverId: string = SERVER,
   ) =>
-    recordInspection(store.db, {
-      reviewId,
-      serverId,
-      snapshotSha256: snapshot ? await putSnapshot(store.db, snapshot) : null,
-      surfaceSha256: snapshot?.surfaceSha256 ?? null,
-      declaredCapabilities: caps,
-      status: snapshot ? "ok" : "failed",
-      ...(snapshot ? {} : { error: { code: "timeout", message: "no answer within 5000 ms" } }),
-      inspectedAt: at(minute),
-    });
+    snapshot
+      ? recordOkInspection(store.db, { reviewId, serverId, snapshot, inspectedAt: at(minute) })
+      : recordInspection(store.db, {
+          reviewId,
+          serverId,
+          snapshotSha256: null,
+          surfaceSha256: null,
+          declaredCapabilities: DECLARED_CAPABILITY_NAMES,
+          status: "failed",
+          error: { code: "timeout", message: "no answer within 5000 ms" },
+          inspectedAt: at(minute),
+        });
 
   /** What each reader takes as the server's current surface, by fingerprint (and inspection where it says). */
   async function everyReader(decisionId: string) {
@@ -138,24 +126,17 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
   }
 
   beforeAll(async () => {
-    const provisioned = await backend.provision();
-    drop = provisioned.drop;
-    store = await openStore({ target: provisioned.target });
     const review = createDemoReview();
     // Pinned under the capabilities this workbench declares, as "warn" so an approval goes through.
     review.servers.find((s) => s.id === SERVER)!.pin = pinOfPinned("warn");
     reviewId = (await createReview(store.db, review, "test")).id;
-    await inspect(PINNED, DECLARED_CAPABILITY_NAMES, 1);
-    newest = await inspect(NEWER, OLDER_CAPS, 2);
-    await inspect(null, DECLARED_CAPABILITY_NAMES, 3);
+    await inspect(PINNED, 1);
+    newest = await inspect(NEWER, 2);
+    await inspect(null, 3);
     // Another server, inspected only under the older capabilities: per server, not per review.
-    await inspect(snapshotOf(["trigger_deploy"], OLDER_CAPS), OLDER_CAPS, 4, "deploy-tools");
+    await inspect(toolsSnapshot(["trigger_deploy"], OLDER_CAPS), 4, "deploy-tools");
     token = newShareToken();
     await createShareLink(store.db, { reviewId, tokenHash: hashShareToken(token) });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await drop?.();
   });
 
   test("the newest successful inspection is current, whatever capabilities it declared, per server", async () => {
@@ -170,20 +151,10 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
   });
 
   test("every reader rests on that inspection, and they all move together to a newer one", async () => {
-    const record = (await getReview(store.db, reviewId))!;
-    const made = await decide(
-      store.db,
-      reviewId,
-      DecideRequestSchema.parse({
-        baseRevision: record.revision,
-        serverId: SERVER,
-        agentId: "docs-agent",
-        verdict: "approved",
-        conditions: [],
-        reviewer: "R. Reviewer",
-        rationale: "read-only tools",
-      }),
-    );
+    const made = await decideForDocsAgent(store.db, reviewId, SERVER, {
+      verdict: "approved",
+      rationale: "read-only tools",
+    });
     expect(made.decision.decision.bound.surfaceSha256).toBe(NEWER.surfaceSha256);
 
     const newerTools = NEWER.tools.map((t) => t.name).sort();
@@ -209,7 +180,7 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
     expect(before.report).toContain("current: nothing the decision is bound to has changed");
 
     // Re-inspected under the pinned capabilities: every reader takes the new inspection, and the decision is stale everywhere.
-    const again = await inspect(PINNED, DECLARED_CAPABILITY_NAMES, 5);
+    const again = await inspect(PINNED, 5);
     const after = await everyReader(made.decision.decision.id);
     expect(after).toMatchObject({
       view: { inspectionId: again.id, surfaceSha256: PINNED.surfaceSha256, pin: "match" },
@@ -228,19 +199,10 @@ describe.each(BACKENDS)("the current surface on $name", (backend) => {
 
   test("a decision made now binds to the same inspection the analysis and the view use", async () => {
     const record = (await getReview(store.db, reviewId))!;
-    const made = await decide(
-      store.db,
-      reviewId,
-      DecideRequestSchema.parse({
-        baseRevision: record.revision,
-        serverId: SERVER,
-        agentId: "docs-agent",
-        verdict: "rejected",
-        conditions: [],
-        reviewer: "R. Reviewer",
-        rationale: "not yet",
-      }),
-    );
+    const made = await decideForDocsAgent(store.db, reviewId, SERVER, {
+      verdict: "rejected",
+      rationale: "not yet",
+    });
     const view = await surfaceView(
       store.db,
       (await getReview(store.db, reviewId))!,

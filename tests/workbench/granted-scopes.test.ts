@@ -5,61 +5,41 @@
  * the grant as wider than reviewed, and the decision is stale naming the added scopes everywhere
  * its status is read (the list, the share view, the export and the signed record refuse it).
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DecideRequestSchema } from "@/lib/decisions/api";
+import { beforeAll, describe, expect, test } from "vitest";
 import { buildDecisionRecord } from "@/lib/decisions/record";
 import { AppError } from "@/lib/errors";
 import type { ReviewId, ServerId } from "@/lib/ids";
-import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import { createDemoReview } from "@/lib/review/demo";
-import { openStore, type Store } from "@/lib/store/db";
 import { createReview, getReview } from "@/lib/store/reviews";
-import { putSnapshot, recordInspection } from "@/lib/store/snapshots";
-import type { Surface } from "@/lib/surface/types";
 import { analyzeReviewDocument } from "@/lib/workbench/analysis";
 import {
   currentGrants,
   currentSurfaces,
-  decide,
   decisionExport,
   decisionView,
   loadStoredDecision,
 } from "@/lib/workbench/decisions";
-import { BACKENDS } from "@/tests/store/support/backends";
-import { snapshotOfSurface } from "@/tests/support/snapshot";
+import { BACKENDS, useStore } from "@/tests/store/support/backends";
+import {
+  decideForDocsAgent,
+  recordOkInspection,
+  toolsSnapshot,
+} from "@/tests/support/decision-setup";
 
 const SERVER = "knowledge-mcp" as ServerId;
 const REVIEWED = ["read:comment", "read:issue", "read:project"];
-const SNAPSHOT = snapshotOfSurface(
-  {
-    instructions: null,
-    tools: ["knowledge_search", "read_page"].map((name) => ({
-      name,
-      description: `The ${name} tool.`,
-      inputSchema: { type: "object" },
-    })),
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    rejects: [],
-  } satisfies Surface,
-  { declaredCapabilities: DECLARED_CAPABILITY_NAMES },
-);
+const SNAPSHOT = toolsSnapshot(["knowledge_search", "read_page"]);
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 4, 12, minute));
 
 describe.each(BACKENDS)("granted scopes as credential evidence on $name", (backend) => {
-  let store: Store;
-  let drop: () => Promise<void>;
+  const store = useStore(backend);
   let reviewId: ReviewId;
 
   const inspect = async (scopes: string[], minute: number) =>
-    recordInspection(store.db, {
+    recordOkInspection(store.db, {
       reviewId,
       serverId: SERVER,
-      snapshotSha256: await putSnapshot(store.db, SNAPSHOT),
-      surfaceSha256: SNAPSHOT.surfaceSha256,
-      declaredCapabilities: DECLARED_CAPABILITY_NAMES,
-      status: "ok",
+      snapshot: SNAPSHOT,
       inspectedAt: at(minute),
       authorization: {
         issuer: "http://127.0.0.1:1/",
@@ -78,34 +58,17 @@ describe.each(BACKENDS)("granted scopes as credential evidence on $name", (backe
   };
 
   beforeAll(async () => {
-    const provisioned = await backend.provision();
-    drop = provisioned.drop;
-    store = await openStore({ target: provisioned.target });
     reviewId = (await createReview(store.db, createDemoReview(), "test")).id;
-  });
-  afterAll(async () => {
-    await store?.close();
-    await drop?.();
   });
 
   test("a grant as reviewed finds nothing, a wider one is found and makes the decision stale", async () => {
     await inspect([...REVIEWED].reverse(), 1);
     expect(await grantFindings()).toEqual([]);
 
-    const record = (await getReview(store.db, reviewId))!;
-    const made = await decide(
-      store.db,
-      reviewId,
-      DecideRequestSchema.parse({
-        baseRevision: record.revision,
-        serverId: SERVER,
-        agentId: "docs-agent",
-        verdict: "approved",
-        conditions: [],
-        reviewer: "R. Reviewer",
-        rationale: "read-only grant",
-      }),
-    );
+    const made = await decideForDocsAgent(store.db, reviewId, SERVER, {
+      verdict: "approved",
+      rationale: "read-only grant",
+    });
     const decision = made.decision.decision;
     expect(decision.bound.grantedScopes).toEqual(REVIEWED);
     expect(made.decision.status.state).toBe("current");

@@ -47,6 +47,9 @@ export type SecretLookup = (
 export const dnsLookupAll: LookupAll = async (hostname) =>
   (await lookup(hostname, { all: true })).map((a) => a.address);
 
+/** Where scripts/build-servers.mjs writes the compiled demo servers, relative to the checkout. */
+export const COMPILED_SERVERS_DIR = "servers/dist";
+
 export function repoRoot(env: Env = process.env): string {
   return env.RELAY_REVIEW_ROOT ?? process.cwd();
 }
@@ -118,6 +121,19 @@ export async function resolveInspectTarget(
       },
     );
     if (!match.ok) return refused(match.message);
+    // A script the checkout lacks would fail inside the sandbox as "Cannot find module"; say which
+    // file and how it is made (the demo servers are compiled at install and build).
+    const missing = t.args.find(
+      (a) => isRelativeScriptArg(a) && !existsSync(/*turbopackIgnore: true*/ path.resolve(root, a)),
+    );
+    if (missing)
+      return refused(
+        `the launcher's script ${missing} does not exist in the workbench's checkout; ${
+          missing.startsWith(`${COMPILED_SERVERS_DIR}/`)
+            ? "the demo servers are compiled by `npm ci` and `npm run build`: run `npm run build:servers`"
+            : "the workbench owner installs the server (npm ci) or fixes the script path in launchers.json"
+        }`,
+      );
     const wanted = transportVariables(t);
     const fixed = match.launcher.env;
     const looked = await (options.secrets ?? noSecrets)(
