@@ -6,7 +6,8 @@
  * reviewer removes. axe finds no serious or critical violation on the panel.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
 

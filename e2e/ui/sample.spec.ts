@@ -8,8 +8,9 @@
  * held on a flag is released from the Summary after a confirm that names it (issue 31 item 2).
  * axe finds no serious or critical violation.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+// Every test here also has its final state checked with axe (serious or critical fails).
+import { expect, expectNoSeriousViolations, test } from "../support/axe";
 import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
 import { ContentFlagsResponseSchema } from "@/lib/workbench/content-flags-api";
@@ -19,14 +20,6 @@ const TICKETS_ARGS = ["--import", "tsx", "tests/fixtures/servers/tickets-server.
 test.beforeEach(async ({ context }) => {
   await signIn(context);
 });
-
-async function noSeriousViolations(page: Page) {
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
-  ).toEqual([]);
-}
 
 /** The demo review with the tickets server, its ticket tool and template mapped to the support portal. */
 async function reviewWithTickets(page: Page): Promise<string> {
@@ -92,7 +85,7 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   await expect(verdict.locator("pre")).toContainText("U+202E");
   expect(await verdict.textContent()).not.toContain("\u202E");
   await sampler.screenshot({ path: "test-results/sample-panel.png" });
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page, "sample");
 
   await expect(await ticketsCount(page, id)).toContainText("1 flagged of 1 scanned");
 
@@ -108,7 +101,7 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   await expect(clean).toContainText("tickets://ticket/T-4412 returned");
 
   await expect(await ticketsCount(page, id)).toContainText("1 flagged of 2 scanned");
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page, "sample");
 });
 
 test("[sample]: a result a gate held is released from the Summary after a confirm that names it", async ({
@@ -150,7 +143,7 @@ test("[sample]: a result a gate held is released from the Summary after a confir
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("tools/call get_ticket from tickets to on-call");
   await expect(row).toContainText("U+202E");
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page, "sample");
 
   await row.getByRole("button", { name: "Release…" }).click();
   const dialog = page.getByRole("dialog", { name: "Release this held result?" });
