@@ -299,9 +299,7 @@ describe("enforceable exports from the demo decision", () => {
         "/etc/relay-review/key.pem",
         "--",
         "node",
-        "--import",
-        "tsx",
-        "servers/knowledge-mcp.ts",
+        "servers/dist/knowledge-mcp.js",
         "stdio",
       ],
     });
