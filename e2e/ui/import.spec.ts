@@ -26,9 +26,7 @@ test("[import]: a Claude Desktop config becomes a review; the secret is replaced
   await expect(preview).toContainText(
     "Claude Desktop: 2 server(s) → agent Claude Desktop (claude_desktop_config.json)",
   );
-  await expect(preview).toContainText(
-    "knowledge-mcp — node servers/dist/knowledge-mcp.js stdio",
-  );
+  await expect(preview).toContainText("knowledge-mcp — node servers/dist/knowledge-mcp.js stdio");
   await expect(panel.getByLabel("Secrets replaced")).toContainText(
     "GITHUB_PERSONAL_ACCESS_TOKEN (env GITHUB_PERSONAL_ACCESS_TOKEN) → ${",
   );
