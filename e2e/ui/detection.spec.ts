@@ -58,7 +58,7 @@ test("[detection]: the Summary shows flagged of scanned with its interval and th
   );
   await expect(section.getByTestId("summary-detection-agent")).toContainText("on-call");
   await expect(section.getByTestId("summary-detector-figures")).toContainText(
-    /recall 0\.\d\d \(95 % CI 0\.\d\d–0\.\d\d\), false positives \d+\.\d %/,
+    /recall 0\.\d\d \(95 % CI 0\.\d\d–0\.\d\d\), false positives \d+(\.\d+)? %/,
   );
   await expect(section).toContainText("Detection is not a control");
 
