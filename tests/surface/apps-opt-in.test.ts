@@ -1,7 +1,8 @@
 /**
  * The per-server opt-in "the agent's host renders MCP Apps" (RelayServer.hostRendersApps), against
- * a real v2 server (tests/fixtures/servers/apps-only-to-apps-hosts.ts) that lists its UI tool only
- * to a client declaring the Apps extension, in both eras over stdio. Without the opt-in the
+ * a real server (tests/fixtures/servers/apps-only-to-apps-hosts.ts) that lists its UI tool only
+ * to a client declaring the Apps extension: on the v2 line in both eras, on the v1 package in the
+ * 2025 era, over stdio. Without the opt-in the
  * inspection sees the surface a host without apps gets; with it, the one an Apps host gets, and
  * the snapshot names the extension, so a pin of one is incomparable with the other.
  */
@@ -18,11 +19,11 @@ import { buildRegistrationRecord, comparePin } from "@/lib/surface/registration"
 import { ROOT } from "./helpers";
 
 const SERVER = path.join(ROOT, "tests/fixtures/servers/apps-only-to-apps-hosts.ts");
-const target = {
+const targetOf = (sdk: "v1" | "v2") => ({
   kind: "stdio" as const,
   command: process.execPath,
-  args: ["--import", "tsx", SERVER],
-};
+  args: ["--import", "tsx", SERVER, ...(sdk === "v1" ? ["v1"] : [])],
+});
 
 const snapshotOf = (r: InspectResult) => {
   expect(r.ok ? "" : r.error.message).toBe("");
@@ -32,9 +33,14 @@ const snapshotOf = (r: InspectResult) => {
 const toolNames = (r: InspectResult) => snapshotOf(r).tools.map((t) => t.name);
 
 describe("declaring MCP Apps per server", { timeout: 120_000 }, () => {
-  test.each(["2025", "2026"] as const)(
-    "%s era: the UI tool is listed only with the opt-in, the snapshot names it, pins do not compare",
-    async (era) => {
+  test.each([
+    ["v2", "2025"],
+    ["v2", "2026"],
+    ["v1", "2025"],
+  ] as const)(
+    "%s server, %s era: the UI tool is listed only with the opt-in, the snapshot names it, pins do not compare",
+    async (sdk, era) => {
+      const target = targetOf(sdk);
       const [without, withApps] = await Promise.all([
         inspectServer(target, { era }),
         inspectServer(target, { era, hostRendersApps: true }),
