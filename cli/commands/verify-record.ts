@@ -41,6 +41,7 @@ import {
   serverErrorMessage,
   type OwnerToken,
 } from "@/cli/shared/workbench";
+import { declaresAppsExtension } from "@/lib/mcp/capabilities";
 import type { InspectTarget } from "@/lib/mcp/types";
 import { comparePin } from "@/lib/surface/registration";
 import { ListDecisionsResponseSchema } from "@/lib/decisions/api";
@@ -191,8 +192,12 @@ async function checkLive(args: Args, record: DecisionRecord): Promise<number> {
   for (const w of warnings) err(`warning: ${w}`);
   // Loaded only now, so that a signature check never depends on the inspection code.
   const { inspectServer } = await loadInspector();
-  // In the era the record's inspection spoke: a pin compares like with like (issue 30).
-  const result = await inspectServer(target, reg.era ? { era: reg.era } : {});
+  // In the era the record's inspection spoke, declaring what it declared (the MCP Apps extension
+  // included): a pin compares like with like (issue 30).
+  const result = await inspectServer(target, {
+    ...(reg.era ? { era: reg.era } : {}),
+    ...(declaresAppsExtension(reg.declared_capabilities) ? { hostRendersApps: true } : {}),
+  });
   if (!result.ok) {
     err(`live check failed: ${result.error.code}: ${result.error.message}`);
     return EXIT.LIVE_UNAVAILABLE;

@@ -6,6 +6,7 @@
  * pin file. 3: the inspection itself failed (the message names the tripped limit).
  */
 import { readFileSync } from "node:fs";
+import { declaresAppsExtension } from "@/lib/mcp/capabilities";
 import type { InspectResult } from "@/lib/mcp/types";
 import { TARGET_USAGE, formatInspectError, parseArgs } from "@/cli/shared/args";
 import {
@@ -94,6 +95,10 @@ export async function run(argv: string[]): Promise<number> {
   const inspectOnce = () =>
     inspectServer(target, {
       limits: parsed.limits,
+      // Declared as the pin's inspection declared them, so the two compare like with like.
+      ...(declaresAppsExtension(record.record.declared_capabilities)
+        ? { hostRendersApps: true }
+        : {}),
       ...(started.child ? { prespawned: started.child } : {}),
     });
   const result = prepared.oauth

@@ -24,6 +24,7 @@ type Draft = {
   imageDigest: string;
   declaredTools: string;
   elicitationUrlHosts: string;
+  hostRendersApps: boolean;
 };
 
 const lines = (text: string) =>
@@ -51,6 +52,7 @@ function toDraft(s: RelayServer | null): Draft {
       .map((t) => (t.description ? `${t.name} — ${t.description}` : t.name))
       .join("\n"),
     elicitationUrlHosts: elicitationUrlHostsText(s?.elicitationUrlHosts ?? []),
+    hostRendersApps: s?.hostRendersApps === true,
   };
 }
 
@@ -97,6 +99,10 @@ function fromDraft(id: string, d: Draft, previous: RelayServer | null, hosts: st
     imageDigest: d.imageDigest.trim() || null,
     declaredTools,
     elicitationUrlHosts: hosts,
+    // Written only when on (or when turning it off), so saving an untouched entry adds nothing.
+    ...(d.hostRendersApps || previous?.hostRendersApps !== undefined
+      ? { hostRendersApps: d.hostRendersApps }
+      : {}),
   });
 }
 
@@ -324,6 +330,17 @@ export function ServerForm(props: {
             {hostsRead.error}
           </span>
         )}
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.hostRendersApps}
+          onChange={(e) => set("hostRendersApps", e.target.checked)}
+        />
+        <span>
+          Declare MCP Apps (the agent&apos;s host renders them): the server may list UI tools only
+          to hosts that render them
+        </span>
       </label>
       {errors.length > 0 && (
         // The alert wraps the list, so the <ul> keeps its list role (axe: listitem).

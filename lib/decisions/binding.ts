@@ -65,8 +65,13 @@ export function controlsBindingInput(
   // The hosts the gate relays URL-mode elicitation to widen what the signed record admits, so a
   // change to them makes the decision stale. Present only when some are listed: a decision made
   // before the field existed keeps its fingerprint.
-  const hosts = review.servers.find((s) => s.id === serverId)?.elicitationUrlHosts ?? [];
+  const server = review.servers.find((s) => s.id === serverId);
+  const hosts = server?.elicitationUrlHosts ?? [];
   if (hosts.length > 0) input.elicitationUrlHosts = [...hosts].sort(compareText);
+  // Declaring MCP Apps says the agent's host is another kind of client, one the server may show
+  // more tools to: a decision made for a host without apps is stale once it is turned on (and
+  // back). Present only when on, so a decision made before the field keeps its fingerprint.
+  if (server?.hostRendersApps) input.hostRendersApps = true;
   return input;
 }
 

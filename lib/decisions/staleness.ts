@@ -217,7 +217,7 @@ export function decisionStatus(decision: Decision, context: DecisionStatusContex
         what: "controls",
         before: decision.bound.controlsSha256,
         after: now,
-        message: `the controls changed: ${server.name}'s credential or egress policy or URL-elicitation hosts, or ${agent.name}'s approval configuration`,
+        message: `the controls changed: ${server.name}'s credential or egress policy, URL-elicitation hosts or MCP Apps declaration, or ${agent.name}'s approval configuration`,
       });
     }
   }

@@ -1,7 +1,8 @@
 /**
- * The one upstream session: initialize with the fixed client capabilities, list every advertised
- * list page by page (leniently, per item), re-list on `list_changed` until the surface has been
- * quiet for `settleQuietMs` (at most `relists` times per list), then fingerprint. The inspection
+ * The one upstream session: initialize with the declared client capabilities (capabilities.ts),
+ * list every advertised list page by page (leniently, per item), re-list on `list_changed` until
+ * the surface has been quiet for `settleQuietMs` (at most `relists` times per list), then
+ * fingerprint. The inspection
  * and the gate (node/gate.ts) both open their connection here, so a limit trips with the same
  * message, and the surface a gate checks is built exactly as the one its record was pinned from.
  * Runtime-neutral (no Node APIs): stdio and HTTP transports are built elsewhere and passed in as
@@ -24,7 +25,7 @@ import {
   type ListRootsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { DECLARED_CLIENT_CAPABILITIES, declaredCapabilityNames } from "@/lib/mcp/capabilities";
+import { declaredCapabilityNames, declaredClientCapabilities } from "@/lib/mcp/capabilities";
 import { GuardTripped, InspectionGuard } from "@/lib/mcp/guard";
 import { readUiResources } from "@/lib/mcp/apps";
 import { listEveryPage, type ListedItems } from "@/lib/mcp/list";
@@ -431,8 +432,9 @@ async function runSession(
 ): Promise<SessionOutcome> {
   const observed = new ObservedTransport(opened.transport, guard, !opened.countsBytes);
   const eraPreference = options.era ?? defaultEra(opened.kind);
+  const declared = declaredClientCapabilities(options);
   const client = new Client(CLIENT_INFO, {
-    capabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
+    capabilities: structuredClone(declared),
     versionNegotiation: {
       mode: VERSION_NEGOTIATION[eraPreference],
       // A silent stdio server is a 2025 one (the SDK then falls back); over HTTP silence fails.
@@ -739,8 +741,8 @@ async function runSession(
     protocolVersion,
     era: protocolEra,
     capabilities,
-    clientCapabilities: structuredClone(DECLARED_CLIENT_CAPABILITIES),
-    declaredCapabilities: declaredCapabilityNames(DECLARED_CLIENT_CAPABILITIES),
+    clientCapabilities: declared,
+    declaredCapabilities: declaredCapabilityNames(declared),
     ...surface,
     rejects,
     surfaceSha256: fp.surfaceSha256,

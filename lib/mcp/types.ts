@@ -126,6 +126,11 @@ export type InspectOptions = {
   limits?: Partial<InspectLimits>;
   /** Which era to speak; default `auto` over HTTP, `2025` over stdio (session.ts `defaultEra`). */
   era?: EraPreference;
+  /**
+   * Also declare the MCP Apps extension (the server entry's opt-in, or a record whose declared
+   * capabilities include it): lib/mcp/capabilities.ts `declaredClientCapabilities`.
+   */
+  hostRendersApps?: boolean;
   onProgress?: (event: InspectProgress) => void;
   signal?: AbortSignal;
 };

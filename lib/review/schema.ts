@@ -251,6 +251,13 @@ export const RelayServerSchema = z.object({
    * the field): the gate relays no URL-mode elicitation.
    */
   elicitationUrlHosts: ElicitationUrlHostsSchema.default([]),
+  /**
+   * The agent's host renders MCP Apps: inspection, sampling and the pin declare the Apps extension
+   * to this server, which may list UI tools only to such a client (lib/mcp/capabilities.ts).
+   * Absent (every document written before the field) or false: today's declared set, so existing
+   * pins, records and fingerprints are untouched.
+   */
+  hostRendersApps: z.boolean().optional(),
 });
 export type RelayServer = z.infer<typeof RelayServerSchema>;
 

@@ -203,6 +203,18 @@ function nameDiff(record: RegistrationRecord, snapshot: SurfaceSnapshot): NameDi
   return out;
 }
 
+/** Names what one set of declared capabilities has that the other lacks, both ways. */
+function capabilityDifference(pinned: readonly string[], inspected: readonly string[]): string {
+  const only = (a: readonly string[], b: readonly string[]) =>
+    a.filter((n) => !b.includes(n)).sort();
+  const parts: string[] = [];
+  const pinnedOnly = only(pinned, inspected);
+  const inspectedOnly = only(inspected, pinned);
+  if (pinnedOnly.length) parts.push(`only the pin declared ${pinnedOnly.join(", ")}`);
+  if (inspectedOnly.length) parts.push(`only this inspection declared ${inspectedOnly.join(", ")}`);
+  return parts.join("; ");
+}
+
 /**
  * Compare a pin with a fresh inspection. `pinnedSurface` (the surface of the pinned snapshot),
  * when available, adds a field-level diff with before/after values.
@@ -218,8 +230,7 @@ export function comparePin(
     return {
       status: "incomparable",
       blocked: isBlocking,
-      reason:
-        "the pin was made with different declared client capabilities, and a server may show a different surface to a different client; re-inspect with the pinned capabilities or re-pin",
+      reason: `the pin was made with different declared client capabilities (${capabilityDifference(p.declared, snapshot.declaredCapabilities)}), and a server may show a different surface to a different client; re-inspect with the pinned capabilities or re-pin`,
       pinned: [...p.declared].sort(),
       inspected: [...snapshot.declaredCapabilities].sort(),
     };

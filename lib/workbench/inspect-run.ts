@@ -19,7 +19,7 @@ import { getSecretKey } from "@/lib/secrets/key";
 import { scrubValues } from "@/lib/secrets/references";
 import { resolveDataDir } from "@/lib/data-dir";
 import { openSecrets } from "@/lib/store/secrets";
-import { DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
+import { declaredCapabilityNamesFor } from "@/lib/mcp/capabilities";
 import type { InspectError, InspectProgress, InspectTarget } from "@/lib/mcp/types";
 import type { RelayServer } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/record";
@@ -147,6 +147,7 @@ export async function runInspection(
   const { record, server, target, variables, values } = prepared;
   const { onProgress } = options;
   const raw = await inspectServer(target, {
+    ...(server.hostRendersApps ? { hostRendersApps: true } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     // The progress stream goes to the browser as it happens: scrubbed as the stored result is (the
@@ -168,7 +169,7 @@ export async function runInspection(
       ...base,
       snapshotSha256: null,
       surfaceSha256: null,
-      declaredCapabilities: DECLARED_CAPABILITY_NAMES,
+      declaredCapabilities: declaredCapabilityNamesFor(server),
       status: "failed",
       error: result.error,
     });

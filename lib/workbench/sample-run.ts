@@ -132,6 +132,8 @@ export async function runSample(
   const method = uri === null ? "tools/call" : "resources/read";
   const limits = resolveInspectLimits(options.limits);
   const opened = await openServerSession(target, {
+    // Declared as the inspection declared them, so the server shows the same surface.
+    ...(prepared.server.hostRendersApps ? { hostRendersApps: true } : {}),
     limits,
     keepOpen: true,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -66,7 +66,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { toWebRequest } from "@modelcontextprotocol/node";
 import { CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/client";
-import { DECLARED_CLIENT_CAPABILITIES } from "@/lib/mcp/capabilities";
+import { declaredClientCapabilities, declaresAppsExtension } from "@/lib/mcp/capabilities";
 import { z } from "zod";
 import type { DecisionRecord } from "@/lib/decisions/record";
 import { GATE_RULES, authorizeRequest, type AuthorizeContext } from "@/lib/gate/authorize";
@@ -333,6 +333,9 @@ export class Gate {
     const opened = await openServerSession(this.options.target, {
       ...(this.options.limits ? { limits: this.options.limits } : {}),
       ...(era ? { era } : {}),
+      // The record's inspection declared MCP Apps (its server entry opted in): declare it too, so
+      // the startup check compares like with like. A record without it: today's set.
+      ...(this.declaresApps() ? { hostRendersApps: true } : {}),
       keepOpen: true,
       listRoots: async () => {
         const primary = this.primaryClientWithRoots();
@@ -363,6 +366,11 @@ export class Gate {
     this.refreshVisible();
     this.isRelaying = true;
     return { ok: true, gate: this };
+  }
+
+  /** Whether the record's declared capabilities include the MCP Apps extension. */
+  private declaresApps(): boolean {
+    return declaresAppsExtension(this.options.record.registration?.declared_capabilities ?? []);
   }
 
   /** The startup check: the session's real snapshot against the record's pin. Null: serve. */
@@ -795,7 +803,7 @@ export class Gate {
       _meta: {
         ...params?._meta,
         [CLIENT_CAPABILITIES_META_KEY]: {
-          ...DECLARED_CLIENT_CAPABILITIES,
+          ...declaredClientCapabilities({ hostRendersApps: this.declaresApps() }),
           elicitation: { form: {}, url: {} },
         },
       },
