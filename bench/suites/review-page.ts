@@ -102,7 +102,11 @@ async function firstLoadJs(
     if (r.resourceType() === "script" && pathname.startsWith("/_next/static/"))
       scripts.add(pathname);
   });
-  await page.goto(url, { waitUntil: "networkidle" });
+  await page.goto(url);
+  // Scripts a section imports after hydration load by the time the network is idle; a page that
+  // keeps a request open (the session worker, a live query) never is, so the wait is bounded and
+  // what was requested by then is counted.
+  await page.waitForLoadState("networkidle", { timeout: 15_000 }).catch(() => undefined);
   await page.close();
   let bytes = 0;
   for (const pathname of scripts) {
@@ -146,6 +150,12 @@ export async function run(): Promise<BenchResult[]> {
   }
   let server: AppServer | undefined;
   let browser: Browser | undefined;
+  // Figures measured before a later step fails are kept; the failing step is reported as a miss.
+  const results: BenchResult[] = [];
+  let step: { name: string; goal: string } = {
+    name: NAMES.graphPaint,
+    goal: `≤ ${PAINT_GOAL_MS} ms`,
+  };
   try {
     server = await startAppServer();
     const { base, token } = server;
@@ -180,7 +190,6 @@ export async function run(): Promise<BenchResult[]> {
     if (saved.status() !== 200)
       throw new Error(`saving revision 2 answered ${saved.status()}: ${await saved.text()}`);
 
-    const results: BenchResult[] = [];
     const graph = await timeToMark(context, `/reviews/${id}?section=graph`, "graph-painted");
     const graphPaint = median(graph.times);
     results.push({
@@ -223,6 +232,10 @@ export async function run(): Promise<BenchResult[]> {
       ["Graph", `/reviews/${id}?section=graph`],
       ["History", `/reviews/${id}?section=history`],
     ] as const;
+    step = {
+      name: NAMES.firstLoad,
+      goal: `≤ ${FIRST_LOAD_GOAL_BYTES / 1000} kB, Monaco on demand`,
+    };
     const sizes: { bytes: number; monaco: boolean }[] = [];
     for (const [, url] of pages) sizes.push(await firstLoadJs(context, url));
     const list = await firstLoadJs(context, "/");
@@ -237,10 +250,11 @@ export async function run(): Promise<BenchResult[]> {
     return results;
   } catch (error) {
     return [
+      ...results,
       {
-        name: NAMES.graphPaint,
+        name: step.name,
         figure: `not measured: ${(error as Error).message}${server ? `; server said: ${server.stderrTail()}` : ""}`,
-        goal: `≤ ${PAINT_GOAL_MS} ms`,
+        goal: step.goal,
         pass: false,
       },
     ];
