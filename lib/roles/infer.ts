@@ -54,6 +54,7 @@ import {
   leadingDescriptionVerb,
   nameWords,
   readName,
+  type NameReading,
 } from "./name";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
@@ -446,10 +447,16 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
 
-/** A status the tool reports; it is only a state unless the description says results come with it. */
+/**
+ * A status the tool reports; it is only a state unless the description says results come with it,
+ * or names files (`git status` "…including staged, unstaged, and untracked files"), or says the
+ * statuses are status updates, which people write (a project's status updates are posts).
+ */
 const STATUS_WORDS = new Set(["status"]);
 const STATUS_WITH_RESULTS =
-  /\b(?:results?|outputs?|content|data|logs?|messages?|pages?|documents?)\b/i;
+  /\b(?:results?|outputs?|content|data|logs?|messages?|pages?|documents?|files)\b|\bstatus\s+updates?\b/i;
+/** "Get all status updates for a project": statuses that people post, not a list of states. */
+const STATUS_POSTS = /\bstatus\s+updates?\b/i;
 
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "account", "profile"]);
@@ -463,10 +470,13 @@ const CALLER_OWN =
  */
 function descriptionCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
+  const lead = leadingDescriptionVerb(text);
   return {
     statusWithResults: STATUS_WITH_RESULTS.test(text),
     callerOwn: CALLER_OWN.test(text),
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
+    leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
+    statusPosts: STATUS_POSTS.test(text),
   };
 }
 
@@ -752,6 +762,82 @@ function secretObject(objects: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * `git_log`, `git_diff`: a name that is one word besides the server's, a text object that also reads
+ * as a verb ("log" writes, "diff" compares), whose description opens with a read ("View commit
+ * history…"), names what the tool returns: the word is the object and the description's verb reads.
+ */
+function loneTextNoun(name: NameReading, leadsWithRead: boolean): NameReading {
+  if (!leadsWithRead || name.words.length !== 1 || name.verbs.length !== 1) return name;
+  const word = name.words[0]!;
+  if (!TEXT_OBJECTS.has(word) || name.verbs[0]!.verb !== word) return name;
+  return { ...name, verbs: [], objects: [word] };
+}
+
+/** Page actions that act on no content of the page: loading another address, resizing the window. */
+const PAGE_MOVES = new Set(["navigate", "resize"]);
+
+/** Fields that choose what a multi-purpose tool does (`mode: list | create | delete`), beside `action`. */
+const MODE_FIELDS = new Set([...OPERATION_FIELDS, "mode", "modes"]);
+/** Choices that list or show what the tool manages (`mode: list`, `action: get`). */
+const LISTING_CHOICES = new Set(["list", "show", "get", "ls"]);
+
+/**
+ * The first top-level field whose choices include a bare listing (`git_branch(mode: list | create |
+ * delete)`): the tool then also returns what it manages. Part of the shared inference's key.
+ */
+function listingChoice(schema: unknown): { key: string; value: string } | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    if (!nameWords(key).some((w) => MODE_FIELDS.has(w))) continue;
+    const choices = (value as { enum?: unknown } | null)?.enum;
+    if (!Array.isArray(choices)) continue;
+    const listing = choices
+      .slice(0, 100)
+      .find((c): c is string => typeof c === "string" && LISTING_CHOICES.has(c.toLowerCase()));
+    if (listing) return { key, value: listing };
+  }
+  return undefined;
+}
+
+/** Words of an input that pages through what a read returns (`post_limit`, `start_post_number`). */
+const PAGING_WORDS = new Set([
+  "limit",
+  "max",
+  "number",
+  "start",
+  "offset",
+  "page",
+  "pages",
+  "count",
+  "per",
+]);
+/** Items people write that a read can page through (`post_limit`), unlike `max_results` or `max_bytes`. */
+const PAGED_TEXT = new Set([
+  "post",
+  "posts",
+  "reply",
+  "replies",
+  "comment",
+  "comments",
+  "message",
+  "messages",
+  "note",
+  "notes",
+  "story",
+  "stories",
+  "review",
+  "reviews",
+  "issue",
+  "issues",
+  "ticket",
+  "tickets",
+  "thread",
+  "threads",
+]);
+
 export function inferRoles(input: InferInput): Inference {
   const annotations = effectiveAnnotationsOf(input.annotationCombination);
   const roles = new Map<ToolRole, Draft>();
@@ -784,7 +870,8 @@ export function inferRoles(input: InferInput): Inference {
         : [],
     ),
   );
-  const name = readName(input.name, input.serverWords, idWords);
+  const cues = descriptionCues(input.description);
+  const name = loneTextNoun(readName(input.name, input.serverWords, idWords), cues.leadsWithRead);
 
   // The verbs: the name's, else the description's opening one (weak).
   const readings: Reading[] = [];
@@ -867,13 +954,23 @@ export function inferRoles(input: InferInput): Inference {
           ? undefined
           : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
-  const cues = descriptionCues(input.description);
+  // A text object an input names by id (`email_id`): what a computation over it reads.
+  const idText = [...idWords].find((w) => TEXT_OBJECTS.has(w));
   // `get_watcher_status`, `check_template_status`: a state, unless results come with it
   // (`check_crawl_status` "…and available results").
   const stateOnly = head !== undefined && STATUS_WORDS.has(head) && !cues.statusWithResults;
+  // `read_topic(post_limit, start_post_number)`: an input that pages through a text object says
+  // the read returns that text, whatever the head noun names.
+  const pagedText = fields
+    .find((f) => f.words.some((w) => PAGING_WORDS.has(w)) && f.words.some((w) => PAGED_TEXT.has(w)))
+    ?.words.find((w) => PAGED_TEXT.has(w));
   const namesOnly = aboutOnly
     ? tail
-    : head && !textObject && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
+    : head &&
+        !textObject &&
+        !pagedText &&
+        !(head === "statuses" && cues.statusPosts) &&
+        (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
@@ -881,7 +978,16 @@ export function inferRoles(input: InferInput): Inference {
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
   // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
-  const onPage = sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w));
+  // An upload given the bytes inline (base64) or an address for the service to fetch goes to the
+  // service, not into a page's file input (`upload_file(image_data, url)`).
+  const toService = fields.some(
+    (f) =>
+      INLINE_CONTENT.test(f.description) ||
+      (f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description)),
+  );
+  const onPage =
+    sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w)) &&
+    !(toService && name.verbs.some((v) => v.verb === "upload"));
   const bySelector = fields.find((f) => f.words.includes("selector"));
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
@@ -923,6 +1029,12 @@ export function inferRoles(input: InferInput): Inference {
           `${why}: it returns ${textObject}, text that people other than the deploying user can write`,
           r.confidence,
         );
+      else if (pagedText)
+        add(
+          "returns_untrusted_text",
+          `${why}, and an input pages through the ${pagedText} it returns: text that people other than the deploying user can write`,
+          r.confidence - 0.1,
+        );
       else add("returns_untrusted_text", `${why}: ${RETURNS_WHAT_IT_FINDS}`, r.confidence - 0.1);
     } else if (r.session) continue;
     // `draft_email` makes a draft; `send_draft` sends one.
@@ -941,6 +1053,13 @@ export function inferRoles(input: InferInput): Inference {
           `${why} and returns the result, about ${textObject ?? "records"} others can write`,
           Math.min(r.confidence, WEAK + 0.05),
         );
+      // `extract_calendar(email_id)`: over a text object the inputs name by id, it quotes that text.
+      else if (idText)
+        add(
+          "returns_untrusted_text",
+          `${why} over the ${idText} named by its id, and returns what it finds in it: text others can write`,
+          Math.min(r.confidence, WEAK + 0.05),
+        );
     } else add(CLASS_ROLE[r.verbClass], why, r.confidence);
     // Deleting, deploying or running changes state: a destroy is a write too.
     if (r.verbClass === "destroy") add("writes", why, r.confidence);
@@ -954,12 +1073,21 @@ export function inferRoles(input: InferInput): Inference {
       notes.push(
         `"${r.verb}" acts on a live page by the selector in input "${bySelector.key}": such tools report that it was done, not the page, so returns_untrusted_text is not suggested for it`,
       );
-    else if (INTERACTION_VERBS.has(r.verb) && onPage)
+    else if (INTERACTION_VERBS.has(r.verb) && onPage) {
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
         WEAK,
       );
+      // What the page then shows is read like any page of the agent's browser (`browser_snapshot`);
+      // loading another address or resizing the window acts on no content of the page.
+      if (!PAGE_MOVES.has(r.verb))
+        add(
+          "reads_private_data",
+          `"${r.verb}" reports what the page then shows: whatever the browser's session can see, as a read of the page does`,
+          WEAK,
+        );
+    }
   }
   const classes = new Set(readings.map((r) => r.verbClass));
   const writesOrDestroys = classes.has("write") || classes.has("destroy");
@@ -1066,6 +1194,28 @@ export function inferRoles(input: InferInput): Inference {
     notes.push(
       "its operations name what it reads, and none returns text known to come from outside writers, so returns_untrusted_text is not suggested",
     );
+  }
+  // `git_branch(mode: list | create | delete)`, `manage_agent(action: list | get | …)`: a tool whose
+  // mode or action offers a bare listing also returns what it manages, read as `list_<its object>`
+  // (what that returns, outside writers' text or records from inside the account, is the tool's).
+  const listing = listingChoice(input.inputSchema);
+  const managed = name.words.filter((w) => !FILLER.has(w)).at(-1);
+  if (listing && managed && !classes.has("read")) {
+    const listed = inferRoles({
+      name: `list_${managed}`,
+      annotationCombination: UNANNOTATED,
+      serverWords: input.serverWords,
+    });
+    for (const role of ["returns_untrusted_text", "reads_private_data"] as const) {
+      const draft = listed.roles.get(role);
+      // Only what the listing is known to return: the guess "it returns what it finds" stays off.
+      if (draft && !(role === "returns_untrusted_text" && onlyGuessed(draft)))
+        add(
+          role,
+          `input "${listing.key}" offers "${listing.value}", which lists what the tool manages: ${draft.reasons[0]}`,
+          Math.min(draft.confidence, SCHEMA) - 0.05,
+        );
+    }
   }
 
   // What the verbs act on.
@@ -1269,6 +1419,13 @@ export function inferRoles(input: InferInput): Inference {
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
       SCHEMA,
     );
+  // What such a request returns is the response of whatever server the address names.
+  if (url && httpVerb && (writesOrDestroys || name.objects.length === 0))
+    add(
+      "returns_untrusted_text",
+      `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" returns that server's response, written by whoever runs it`,
+      NAME_OBJECT - 0.05,
+    );
   // A switch that makes a path an address (`read_file(path, isUrl)`): the read can fetch any URL.
   const urlSwitch = fields.find(
     (f) => !f.freeText && f.words.some((w) => w === "url" || w === "uri"),
@@ -1398,7 +1555,9 @@ export function inferRoles(input: InferInput): Inference {
     onlyReads &&
     (classes.has("read") ||
       ((classes.has("compute") || readings.length === 0) &&
-        (kind !== undefined || textObject !== undefined)));
+        (kind !== undefined || textObject !== undefined)) ||
+      // A computation over a record the inputs name by id (`board_insights(boardId)`) reads it.
+      (readings.some((r) => r.verbClass === "compute" && !r.session) && idWords.size > 0));
   // The output schema says what comes back: a `password` or `email` field is private whatever the name.
   const privateOut = schemaFields(input.outputSchema).find((f) => privateField(f));
   if (privateOut)
@@ -1703,6 +1862,9 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}`;
+  const listing = listingChoice(input.inputSchema);
+  if (listing) key += `|${listing.key}~${listing.value}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

@@ -1070,6 +1070,14 @@ export const TEXT_OBJECTS = new Set([
   "snippets",
   "tweet",
   "tweets",
+  // Branch and tag names: anyone who can push chooses them (the labelling rules count them).
+  "branch",
+  "branches",
+  "tag",
+  "tags",
+  // A project's changelog: release notes written by its contributors.
+  "changelog",
+  "changelogs",
   "invitation",
   "invitations",
 ]);
@@ -1291,6 +1299,10 @@ export const NAME_LIST_OBJECTS = new Set([
   "url",
   "urls",
   "login",
+  // A run history (`get_automation_runs`): when each run started, ended and how; a calendar's
+  // free/busy windows: times only.
+  "runs",
+  "freebusy",
 ]);
 
 /**

@@ -327,7 +327,18 @@ describe("the server's own session", () => {
 
 describe("interactions with a live page", () => {
   it("act on it and report what it then shows", () => {
-    expect(roles({ name: "browser_click" })).toEqual(["returns_untrusted_text", "writes"]);
+    // Issue 32, fifth round: what the page then shows is read as a page of the agent's browser.
+    expect(roles({ name: "browser_click" })).toEqual([
+      "returns_untrusted_text",
+      "reads_private_data",
+      "writes",
+    ]);
+    // Loading another address acts on no content of the page: no such reason.
+    expect(
+      suggestRoles({ name: "browser_navigate" })
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).not.toMatch(/reports what the page then shows/);
     expect(sinks({ name: "puppeteer_select" })).toEqual(["writes"]);
     expect(sinks({ name: "browser_hover", annotations: RO })).toEqual([]);
   });
@@ -990,6 +1001,148 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
   it("an instruction to the model in a description is not the tool's verb", () => {
     expect(leadingDescriptionVerb("ALWAYS call this before writing code.")).toBeNull();
     expect(leadingDescriptionVerb("Call the partner API with a payload.")).toBe("call");
+  });
+});
+
+describe("issue 32, fifth round: outside writers' text and private data", () => {
+  const str = (description = "") => ({ type: "string", description });
+  const obj = (properties: Record<string, unknown>) => ({ type: "object", properties });
+  const reasonFor = (t: RoleInputTool, role: string, serverName?: string) =>
+    suggestRoles(t, null, undefined, serverName ? { serverName } : undefined)
+      .roles.find((r) => r.role === role)
+      ?.reasons.join(" | ");
+
+  it("a one-word name that is a text noun, described as a read, returns that text", () => {
+    const log = { name: "git_log", description: "View commit history with optional filters" };
+    const ctx = { serverName: "git" };
+    expect(suggestRoles(log, null, undefined, ctx).roles.map((r) => r.role)).toEqual([
+      "returns_untrusted_text",
+      "reads_private_data",
+    ]);
+    // Described as a write, "log" keeps its verb.
+    const write = { name: "git_log", description: "Log an entry to the history" };
+    expect(suggestRoles(write, null, undefined, ctx).roles.map((r) => r.role)).toContain("writes");
+    expect(
+      reasonFor(
+        { name: "git_diff", description: "View differences" },
+        "returns_untrusted_text",
+        "git",
+      ),
+    ).toMatch(/returns diff/);
+  });
+
+  it("a mode or action that offers a listing returns what the tool manages, when that is known text", () => {
+    const branch = {
+      name: "git_branch",
+      description: "Manage branches",
+      inputSchema: obj({ mode: { type: "string", enum: ["list", "create", "delete"] } }),
+    };
+    expect(reasonFor(branch, "returns_untrusted_text", "git")).toMatch(
+      /input "mode" offers "list"/,
+    );
+    expect(reasonFor(branch, "reads_private_data", "git")).toMatch(/input "mode" offers "list"/);
+    // A listing of something not known to be text gets reads_private_data, not the guess.
+    const remote = { ...branch, name: "git_remote", description: "Manage remotes" };
+    expect(reasonFor(remote, "reads_private_data", "git")).toMatch(/offers "list"/);
+    expect(reasonFor(remote, "returns_untrusted_text", "git")).toBeUndefined();
+    // Without a listing choice, nothing is read.
+    const noList = {
+      ...branch,
+      inputSchema: obj({ mode: { type: "string", enum: ["create", "delete"] } }),
+    };
+    expect(reasonFor(noList, "reads_private_data", "git")).toBeUndefined();
+  });
+
+  it("a status is text when the description says files or status updates come with it", () => {
+    expect(
+      roles({ name: "get_status", description: "Show the working tree status", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "get_status",
+        description: "Show the working tree status including untracked files",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    expect(
+      roles({ name: "get_project_statuses", description: "Get all status updates for a project" }),
+    ).toContain("returns_untrusted_text");
+    expect(
+      roles({ name: "list_work_item_statuses", description: "List available statuses" }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("an input that pages through posts says a read of a names-only object returns them", () => {
+    const topic = (inputSchema: unknown) => ({ name: "read_topic", annotations: RO, inputSchema });
+    expect(roles(topic(obj({ topic_id: { type: "integer" } })))).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(
+      reasonFor(
+        topic(obj({ topic_id: { type: "integer" }, post_limit: { type: "integer" } })),
+        "returns_untrusted_text",
+      ),
+    ).toMatch(/pages through the post/);
+    // `max_results` or `per_page` names no text anyone writes.
+    expect(
+      roles(topic(obj({ max_results: { type: "integer" }, per_page: { type: "integer" } }))),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a computation over a record named by id reads it, and quotes it when it is text", () => {
+    const extract = {
+      name: "extract_calendar",
+      annotations: RO,
+      inputSchema: obj({ email_id: str("The email's id") }),
+    };
+    expect(roles(extract)).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    const insights = {
+      name: "board_insights",
+      description: "Calculate insights about a board's data",
+      annotations: RO,
+      inputSchema: obj({ boardId: str() }),
+    };
+    expect(roles(insights)).toContain("reads_private_data");
+    expect(roles(insights)).not.toContain("returns_untrusted_text");
+  });
+
+  it("an HTTP verb to a free address returns that server's response", () => {
+    const post = {
+      name: "http_post",
+      inputSchema: obj({ url: str("URL to send to"), value: str() }),
+    };
+    expect(reasonFor(post, "returns_untrusted_text", "http")).toMatch(
+      /returns that server's response/,
+    );
+  });
+
+  it("an upload given inline bytes or an address to fetch goes to the service, not a page", () => {
+    const upload = (description: string) => ({
+      name: "upload_file",
+      inputSchema: obj({ image_data: str(description) }),
+    });
+    expect(roles(upload("Base64 image data"))).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "browser_file_upload",
+        inputSchema: obj({ paths: { type: "array", items: str("files to upload") } }),
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("run histories, free/busy windows, branches, tags and changelogs", () => {
+    expect(roles({ name: "get_automation_runs", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "get_freebusy", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(reasonFor({ name: "list_tags", annotations: RO }, "returns_untrusted_text")).toMatch(
+      /returns tags/,
+    );
+    expect(
+      reasonFor({ name: "changelog_analyze", annotations: RO }, "returns_untrusted_text"),
+    ).toMatch(/changelog/);
   });
 });
 
