@@ -335,10 +335,19 @@ function headNoun(name: {
   // What follows "by" is the key the object is found by, not the object (`get_tasks_by_filter`
   // returns tasks, `get_cards_by_list_id` cards).
   const by = name.words.indexOf("by", start);
+  // A qualifier after the verb (`workflows-get-default`, `iterations-get-active`) names which
+  // one, not what: the object is then the word before the verb.
   const pick = (from: number, to = name.words.length) =>
-    name.words.filter((w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w)).at(-1);
+    name.words
+      .filter(
+        (w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w) && !QUALIFIERS.has(w),
+      )
+      .at(-1);
   return (by > start ? pick(start, by) : undefined) ?? pick(start) ?? pick(0);
 }
+
+/** Words that say which object, not what it is (`get_default`, `get-current`, `list_active`). */
+const QUALIFIERS = new Set(["current", "default", "active", "upcoming", "latest", "recent"]);
 
 /** Last words that describe an object rather than return it (`get_file_info`, `get_collection_stats`). */
 const METADATA_TAILS = new Set(["info", "metadata", "stats", "size"]);
@@ -459,7 +468,7 @@ const STATUS_WITH_RESULTS =
 const STATUS_POSTS = /\bstatus\s+updates?\b/i;
 
 /** Objects that are a person's account: the caller's own when the description says so. */
-const ACCOUNT_OBJECTS = new Set(["user", "account", "profile"]);
+const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
 /** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
 const CALLER_OWN =
   /\b(?:current|authenticated|logged[- ]in|signed[- ]in)\s+(?:\w+\s+)?(?:user|account|access token)\b/i;
@@ -774,6 +783,9 @@ function loneTextNoun(name: NameReading, leadsWithRead: boolean): NameReading {
   return { ...name, verbs: [], objects: [word] };
 }
 
+/** Refs whose protection rules are settings, not the names contributors choose. */
+const PROTECTED_REFS = new Set(["branch", "branches", "tag", "tags"]);
+
 /** Page actions that act on no content of the page: loading another address, resizing the window. */
 const PAGE_MOVES = new Set(["navigate", "resize"]);
 
@@ -944,15 +956,22 @@ export function inferRoles(input: InferInput): Inference {
     tail !== undefined &&
     METADATA_TAILS.has(tail) &&
     (!head || TEXT_OBJECTS.has(head) || head === tail);
-  const textObject = aboutOnly
-    ? undefined
-    : head && TEXT_OBJECTS.has(head)
-      ? head
-      : linksOf
-        ? linksOf
-        : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
-          ? undefined
-          : name.objects.find((w) => TEXT_OBJECTS.has(w));
+  // `list_protected_branches`: a protection rule (patterns and access levels) set by maintainers,
+  // not the branch names contributors choose.
+  const protectedRef =
+    head !== undefined &&
+    PROTECTED_REFS.has(head) &&
+    name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  const textObject =
+    aboutOnly || protectedRef
+      ? undefined
+      : head && TEXT_OBJECTS.has(head)
+        ? head
+        : linksOf
+          ? linksOf
+          : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
+            ? undefined
+            : name.objects.find((w) => TEXT_OBJECTS.has(w));
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
   // A text object an input names by id (`email_id`): what a computation over it reads.
   const idText = [...idWords].find((w) => TEXT_OBJECTS.has(w));
@@ -966,13 +985,15 @@ export function inferRoles(input: InferInput): Inference {
     ?.words.find((w) => PAGED_TEXT.has(w));
   const namesOnly = aboutOnly
     ? tail
-    : head &&
-        !textObject &&
-        !pagedText &&
-        !(head === "statuses" && cues.statusPosts) &&
-        (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
-      ? head
-      : undefined;
+    : protectedRef
+      ? `protected ${head}`
+      : head &&
+          !textObject &&
+          !pagedText &&
+          !(head === "statuses" && cues.statusPosts) &&
+          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
+        ? head
+        : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
   const callerAccount =
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
@@ -1786,6 +1807,8 @@ export function inferRoles(input: InferInput): Inference {
  * reads as `get_thing_8`), which is what lets one inference serve many tools.
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
+  ...QUALIFIERS,
+  "protected",
   ...STATUS_WORDS,
   ...ACCOUNT_OBJECTS,
   ...MAIL_OBJECTS,

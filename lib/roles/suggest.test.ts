@@ -1130,6 +1130,28 @@ describe("issue 32, fifth round: outside writers' text and private data", () => 
     ).toContain("returns_untrusted_text");
   });
 
+  it("a protected branch is a protection rule, not the names contributors choose", () => {
+    expect(roles({ name: "list_branches", annotations: RO })).toContain("returns_untrusted_text");
+    expect(roles({ name: "list_protected_branches", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    expect(roles({ name: "list_protected_branches", annotations: RO })).toContain(
+      "reads_private_data",
+    );
+  });
+
+  it("a qualifier after the verb names which one: the object is the word before the verb", () => {
+    const ctx = { serverName: "tracker" };
+    const of = (name: string, description?: string) =>
+      suggestRoles({ name, description, annotations: RO }, null, undefined, ctx).roles.map(
+        (r) => r.role,
+      );
+    expect(of("workflows-get-default")).toEqual(["reads_private_data"]);
+    expect(of("stories-get-active")).toContain("returns_untrusted_text");
+    // The current one of several users is the caller's own record.
+    expect(of("users-get-current", "Get the current user.")).toEqual(["reads_private_data"]);
+  });
+
   it("run histories, free/busy windows, branches, tags and changelogs", () => {
     expect(roles({ name: "get_automation_runs", annotations: RO })).not.toContain(
       "returns_untrusted_text",

@@ -43,22 +43,23 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,389-tool corpus (41 servers) when the fifth round of
+ * What the suggestions reached on the 1,445-tool corpus (42 servers) when the fifth round of
  * issue 32's rules landed, rounded down: no change may fall below these while a goal above is
  * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
  * a goal is met (both goals of reads_private_data, precision and recall of writes) the test holds
  * the goal. deploys_or_destroys and network_or_shares are lower than the fourth round's floors
- * (0.92 and 0.82 recall) because the four servers added in the fifth round (Asana, Discourse,
- * Confluence, git) were labelled before any rule changed and their deletes, pushes, clones and
- * access grants are missed by the rules as they were; no rule of the fifth round changed either
- * role's figures (see tests/corpus/README.md, "Fifth round for issue 32").
+ * (0.92 and 0.82 recall, 0.87 precision of network_or_shares) because the five servers added in
+ * the fifth round (Asana, Discourse, Confluence, git; Shortcut held out) were labelled before any
+ * rule changed, and their deletes, pushes, clones and access grants are missed by the rules as
+ * they were; no rule of the fifth round changed either role's figures (see tests/corpus/README.md,
+ * "Fifth round for issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.83, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.84, recall: 0.92 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.96, recall: 0.99 },
   deploys_or_destroys: { precision: 0.86, recall: 0.9 },
-  network_or_shares: { precision: 0.87, recall: 0.78 },
+  network_or_shares: { precision: 0.86, recall: 0.78 },
 };
 
 export function corpusMetrics(): RoleMetrics {
