@@ -60,7 +60,9 @@ describe(
               ...(hostRendersApps === undefined ? {} : { hostRendersApps }),
             },
           ],
-          sources: [{ id: "cards", name: "Board cards", kind: "other", writers: { internalAccounts: 12 } }],
+          sources: [
+            { id: "cards", name: "Board cards", kind: "other", writers: { internalAccounts: 12 } },
+          ],
           tools: [
             {
               serverId: "board",
