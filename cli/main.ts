@@ -11,7 +11,7 @@ type Command = { run: (argv: string[]) => Promise<number> };
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   inspect: {
     summary:
-      "inspect [--json] (--url URL | -- COMMAND [ARGS…])   print a server's live surface and fingerprint",
+      "inspect [--json] [--apps] (--url URL | -- COMMAND [ARGS…])   print a server's live surface and fingerprint",
     load: () => import("./commands/inspect"),
   },
   verify: {

@@ -14,15 +14,14 @@
  * asked (unreachable, refused the token, no such review, or an answer that is not a review state).
  * 3, 4 and 5 match verify-record's live-surface, live-check and stale codes.
  */
-import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import { describeDetectionCount } from "@/lib/detection/view";
 import {
   getReviewJson,
   jsonTextSafe,
-  WORKBENCH_OPTIONS,
-  type WorkbenchArgs,
-  workbenchArgs,
+  parseReviewCommand,
+  type ReviewCommand,
+  startReviewCommand,
 } from "@/cli/shared/workbench";
 import {
   ReviewStateResponseSchema,
@@ -65,28 +64,22 @@ export const USAGE = [
   "  When several apply, the first of blocked, stale, failing decides; every reason is printed.",
 ].join("\n");
 
-export const CHECK_SPEC: CommandSpec = {
-  values: WORKBENCH_OPTIONS,
-  booleans: ["--json", "--fail-on-detection"],
-};
-
-/** The command's options (cli/shared/args.ts does the splitting), checked. */
-export function parseCheckArgs(
-  argv: readonly string[],
-):
-  | { ok: true; args: WorkbenchArgs & { json: boolean; failOnDetection: boolean } }
-  | { ok: false; message: string } {
-  const line = parseCommandLine(argv, CHECK_SPEC);
-  const parsed = workbenchArgs(line);
-  if (!parsed.ok) return parsed;
-  return {
+const CHECK: ReviewCommand<{ json: boolean; failOnDetection: boolean }> = {
+  name: "check",
+  usage: USAGE,
+  spec: { booleans: ["--json", "--fail-on-detection"] },
+  read: (line) => ({
     ok: true,
     args: {
-      ...parsed.args,
       json: line.booleans.has("--json"),
       failOnDetection: line.booleans.has("--fail-on-detection"),
     },
-  };
+  }),
+};
+
+/** The command's options (cli/shared/workbench.ts `parseReviewCommand`), checked. */
+export function parseCheckArgs(argv: readonly string[]) {
+  return parseReviewCommand(argv, CHECK);
 }
 
 /** The lines a person reads: the state and where, then every reason. */
@@ -120,18 +113,9 @@ export function describeState(body: ReviewStateResponse, base: string): string[]
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review check: ${safeText(line)}\n`);
-  if (parseCommandLine(argv, CHECK_SPEC).isHelp) {
-    process.stdout.write(USAGE + "\n");
-    return EXIT.CURRENT;
-  }
-  const parsed = parseCheckArgs(argv);
-  if (!parsed.ok) {
-    err(parsed.message);
-    process.stderr.write(USAGE + "\n");
-    return EXIT.USAGE;
-  }
-  const { args } = parsed;
+  const started = startReviewCommand(argv, CHECK);
+  if (!started.ok) return started.exit;
+  const { args, err } = started;
   const answer = await getReviewJson(args, "state", err);
   if (!answer.ok) {
     err(answer.isUsage ? answer.message : `cannot check: ${answer.message}`);

@@ -10,14 +10,14 @@
  * Exit codes: 0 listed; 2 usage or no owner token; 6 the workbench could not be asked
  * (unreachable, token refused, no such review, an answer that is not a flag list).
  */
-import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { q, safeText } from "@/cli/shared/render";
 import {
   getReviewJson,
   jsonTextSafe,
-  WORKBENCH_OPTIONS,
+  parseReviewCommand,
+  type ReviewCommand,
+  startReviewCommand,
   type WorkbenchArgs,
-  workbenchArgs,
 } from "@/cli/shared/workbench";
 import { ContentFlagsResponseSchema, type ContentFlag } from "@/lib/workbench/content-flags-api";
 
@@ -31,23 +31,19 @@ export const USAGE = [
   "exit: 0 listed, 2 usage or no owner token, 6 the workbench could not be asked",
 ].join("\n");
 
-export const FLAGS_SPEC: CommandSpec = {
-  values: WORKBENCH_OPTIONS,
-  booleans: ["--held", "--json"],
+const FLAGS: ReviewCommand<{ held: boolean; json: boolean }> = {
+  name: "flags",
+  usage: USAGE,
+  spec: { booleans: ["--held", "--json"] },
+  read: (line) => ({
+    ok: true,
+    args: { held: line.booleans.has("--held"), json: line.booleans.has("--json") },
+  }),
 };
 
-export function parseFlagsArgs(
-  argv: readonly string[],
-):
-  | { ok: true; args: WorkbenchArgs & { held: boolean; json: boolean } }
-  | { ok: false; message: string } {
-  const line = parseCommandLine(argv, FLAGS_SPEC);
-  const parsed = workbenchArgs(line);
-  if (!parsed.ok) return parsed;
-  return {
-    ok: true,
-    args: { ...parsed.args, held: line.booleans.has("--held"), json: line.booleans.has("--json") },
-  };
+/** The command's options (cli/shared/workbench.ts `parseReviewCommand`), checked. */
+export function parseFlagsArgs(argv: readonly string[]) {
+  return parseReviewCommand(argv, FLAGS);
 }
 
 /** The command that releases a held flag, as a person would paste it. */
@@ -72,18 +68,9 @@ export function describeFlag(f: ContentFlag): string[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review flags: ${safeText(line)}\n`);
-  if (parseCommandLine(argv, FLAGS_SPEC).isHelp) {
-    process.stdout.write(USAGE + "\n");
-    return EXIT.LISTED;
-  }
-  const parsed = parseFlagsArgs(argv);
-  if (!parsed.ok) {
-    err(parsed.message);
-    process.stderr.write(USAGE + "\n");
-    return EXIT.USAGE;
-  }
-  const { args } = parsed;
+  const started = startReviewCommand(argv, FLAGS);
+  if (!started.ok) return started.exit;
+  const { args, err } = started;
   const answer = await getReviewJson(args, `content-flags?held=${args.held ? 1 : 0}`, err);
   if (!answer.ok) {
     err(answer.isUsage ? answer.message : `cannot list flags: ${answer.message}`);

@@ -1,7 +1,9 @@
 /**
- * `relay-review inspect [--json] [limits…] (--url URL | -- COMMAND [ARGS…])`: connect for real,
- * list the whole surface, and print it with effective annotations, suspicious-text flags and the
- * fingerprint. `--json` prints one object: `{ registration, snapshot, suspicious }` (indented on a
+ * `relay-review inspect [--json] [--apps] [limits…] (--url URL | -- COMMAND [ARGS…])`: connect for
+ * real, list the whole surface, and print it with effective annotations, suspicious-text flags and
+ * the fingerprint. `--apps` declares the MCP Apps extension, as the workbench's per-server opt-in
+ * "the agent's host renders MCP Apps" does (issue 30): a server may list its UI tools only then, and
+ * the pin record names the extension, so `verify` declares it again. `--json` prints one object: `{ registration, snapshot, suspicious }` (indented on a
  * terminal, one line otherwise), where
  * `registration` is the pin record (see docs/fingerprint.md) and `snapshot` every listed item.
  * Exit 0 on success, 1 when the inspection failed (the message names the tripped limit), 2 on usage.
@@ -59,13 +61,13 @@ function renderSandboxReport(report: SandboxReport, safeText: (s: string) => str
   return lines.join("\n") + "\n";
 }
 
-const USAGE = `usage: relay-review inspect [--json] [--era auto|2026|2025] [--sandbox …] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n  --era: auto (default over HTTP) asks server/discover first and falls back to the 2025 initialize; 2026 or 2025 speaks that era only (default over stdio: 2025)\n${TARGET_USAGE}\n${SANDBOX_USAGE}\n${OAUTH_USAGE}`;
+const USAGE = `usage: relay-review inspect [--json] [--apps] [--era auto|2026|2025] [--sandbox …] [--name NAME] [--image REF@sha256:…] [--warn] TARGET\n  --era: auto (default over HTTP) asks server/discover first and falls back to the 2025 initialize; 2026 or 2025 speaks that era only (default over stdio: 2025)\n  --apps: declare the MCP Apps extension (the agent's host renders apps), as the workbench's per-server opt-in does\n${TARGET_USAGE}\n${SANDBOX_USAGE}\n${OAUTH_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(
     argv,
     ["--name", "--image", "--era", ...OAUTH_VALUE_FLAGS],
-    ["--json", "--warn", "--quiet", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
+    ["--json", "--apps", "--warn", "--quiet", ...SANDBOX_BOOL_FLAGS, ...OAUTH_BOOL_FLAGS],
     SANDBOX_LIST_FLAGS,
   );
   if (parsed.isHelp) {
@@ -133,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
   const inspectOnce = () =>
     inspectServer(target, {
       limits: parsed.limits,
+      ...(parsed.flags.has("--apps") ? { hostRendersApps: true } : {}),
       ...(era !== undefined ? { era: era as EraPreference } : {}),
       ...(started.child ? { prespawned: started.child } : {}),
       onProgress:

@@ -10,14 +10,13 @@
  * Exit codes: 0 released; 1 refused (no such flag in the review, not held, already released, the
  * credential may not release); 2 usage or no owner token; 6 the workbench could not be asked.
  */
-import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
 import { safeText } from "@/cli/shared/render";
 import {
   askReview,
+  parseReviewCommand,
+  type ReviewCommand,
   serverErrorMessage,
-  WORKBENCH_OPTIONS,
-  type WorkbenchArgs,
-  workbenchArgs,
+  startReviewCommand,
 } from "@/cli/shared/workbench";
 import { workbenchHttpFailure } from "@/lib/decisions/workbench-check";
 import { ReleaseResponseSchema } from "@/lib/workbench/content-flags-api";
@@ -32,47 +31,41 @@ export const USAGE = [
   "      6 the workbench could not be asked",
 ].join("\n");
 
-export const RELEASE_SPEC: CommandSpec = { values: WORKBENCH_OPTIONS, positionals: true };
-
 /** A flag id as the workbench names it (the route's own pattern): it goes into a URL path. */
 const FLAG_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
-export function parseReleaseArgs(
-  argv: readonly string[],
-): { ok: true; args: WorkbenchArgs & { flagId: string } } | { ok: false; message: string } {
-  const line = parseCommandLine(argv, RELEASE_SPEC);
-  const parsed = workbenchArgs(line);
-  if (!parsed.ok) return parsed;
-  if (line.positionals.length !== 1)
-    return {
-      ok: false,
-      message:
-        line.positionals.length === 0
-          ? "FLAG_ID is required (relay-review flags --held lists them)"
-          : `one FLAG_ID at a time (got ${line.positionals.length})`,
-    };
-  const flagId = line.positionals[0]!;
-  if (!FLAG_ID.test(flagId))
-    return {
-      ok: false,
-      message: `FLAG_ID ${JSON.stringify(flagId.slice(0, 80))} is not a flag id: 1–200 letters, digits, '_' or '-' (relay-review flags --held lists them)`,
-    };
-  return { ok: true, args: { ...parsed.args, flagId } };
+const RELEASE: ReviewCommand<{ flagId: string }> = {
+  name: "release",
+  usage: USAGE,
+  spec: { positionals: true },
+  read: (line) => {
+    if (line.positionals.length !== 1)
+      return {
+        ok: false,
+        message:
+          line.positionals.length === 0
+            ? "FLAG_ID is required (relay-review flags --held lists them)"
+            : `one FLAG_ID at a time (got ${line.positionals.length})`,
+      };
+    const flagId = line.positionals[0]!;
+    if (!FLAG_ID.test(flagId))
+      return {
+        ok: false,
+        message: `FLAG_ID ${JSON.stringify(flagId.slice(0, 80))} is not a flag id: 1–200 letters, digits, '_' or '-' (relay-review flags --held lists them)`,
+      };
+    return { ok: true, args: { flagId } };
+  },
+};
+
+/** The command's options (cli/shared/workbench.ts `parseReviewCommand`), checked. */
+export function parseReleaseArgs(argv: readonly string[]) {
+  return parseReviewCommand(argv, RELEASE);
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review release: ${safeText(line)}\n`);
-  if (parseCommandLine(argv, RELEASE_SPEC).isHelp) {
-    process.stdout.write(USAGE + "\n");
-    return EXIT.RELEASED;
-  }
-  const parsed = parseReleaseArgs(argv);
-  if (!parsed.ok) {
-    err(parsed.message);
-    process.stderr.write(USAGE + "\n");
-    return EXIT.USAGE;
-  }
-  const { args } = parsed;
+  const started = startReviewCommand(argv, RELEASE);
+  if (!started.ok) return started.exit;
+  const { args, err } = started;
   const answer = await askReview(
     args,
     `content-flags/${encodeURIComponent(args.flagId)}/release`,

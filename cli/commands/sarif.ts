@@ -11,14 +11,12 @@
  * workbench could not be asked (unreachable, token refused, no such review, not a SARIF log).
  */
 import { writeFile } from "node:fs/promises";
-import { parseCommandLine, type CommandSpec } from "@/cli/shared/args";
-import { safeText } from "@/cli/shared/render";
 import {
   getReviewJson,
   jsonTextSafe,
-  WORKBENCH_OPTIONS,
-  type WorkbenchArgs,
-  workbenchArgs,
+  parseReviewCommand,
+  type ReviewCommand,
+  startReviewCommand,
 } from "@/cli/shared/workbench";
 
 export const EXIT = { WRITTEN: 0, WRITE_FAILED: 1, USAGE: 2, WORKBENCH_UNAVAILABLE: 6 } as const;
@@ -30,33 +28,24 @@ export const USAGE = [
   "exit: 0 written, 1 the file could not be written, 2 usage or no owner token, 6 the workbench could not be asked",
 ].join("\n");
 
-export const SARIF_SPEC: CommandSpec = { values: [...WORKBENCH_OPTIONS, "--output"] };
+const SARIF: ReviewCommand<{ output: string | null }> = {
+  name: "sarif",
+  usage: USAGE,
+  spec: { values: ["--output"] },
+  read: (line) => ({ ok: true, args: { output: line.values.get("--output") ?? null } }),
+};
 
-/** The command's options (cli/shared/args.ts does the splitting), checked. */
-export function parseSarifArgs(
-  argv: readonly string[],
-): { ok: true; args: WorkbenchArgs & { output: string | null } } | { ok: false; message: string } {
-  const line = parseCommandLine(argv, SARIF_SPEC);
-  const parsed = workbenchArgs(line);
-  if (!parsed.ok) return parsed;
-  return { ok: true, args: { ...parsed.args, output: line.values.get("--output") ?? null } };
+/** The command's options (cli/shared/workbench.ts `parseReviewCommand`), checked. */
+export function parseSarifArgs(argv: readonly string[]) {
+  return parseReviewCommand(argv, SARIF);
 }
 
 type SarifShape = { version?: unknown; runs?: { results?: { level?: unknown }[] }[] };
 
 export async function run(argv: string[]): Promise<number> {
-  const err = (line: string) => process.stderr.write(`relay-review sarif: ${safeText(line)}\n`);
-  if (parseCommandLine(argv, SARIF_SPEC).isHelp) {
-    process.stdout.write(USAGE + "\n");
-    return EXIT.WRITTEN;
-  }
-  const parsed = parseSarifArgs(argv);
-  if (!parsed.ok) {
-    err(parsed.message);
-    process.stderr.write(USAGE + "\n");
-    return EXIT.USAGE;
-  }
-  const { args } = parsed;
+  const started = startReviewCommand(argv, SARIF);
+  if (!started.ok) return started.exit;
+  const { args, err } = started;
   const answer = await getReviewJson(
     args,
     "export/sarif",

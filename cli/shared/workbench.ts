@@ -1,14 +1,16 @@
 /**
- * Talking to a workbench from the CLI (`verify-record --workbench | --share`, `check`, `sarif`):
+ * Talking to a workbench from the CLI (`verify-record --workbench | --share`, `check`, `sarif`,
+ * `flags`, `release`):
  * the owner token (RELAY_REVIEW_TOKEN, else the data folder's owner-token file, read and never
  * created), one GET bounded in time and size that never follows a redirect (the token must not
- * travel), the workbench's own error message shortened, and the options of a command that asks
- * about one review. Whatever the workbench answers is printed through `safeText`
+ * travel), the workbench's own error message shortened, and the options and `--help`/usage-error
+ * handling of a command that asks about one review. Whatever the workbench answers is printed through `safeText`
  * (cli/shared/render.ts): a review holds server-authored names.
  */
 import { open } from "node:fs/promises";
 import path from "node:path";
-import type { CommandLine } from "@/cli/shared/args";
+import { parseCommandLine, type CommandLine, type CommandSpec } from "@/cli/shared/args";
+import { safeText } from "@/cli/shared/render";
 import { OWNER_TOKEN_FILE } from "@/lib/auth/owner-token";
 import { resolveDataDir } from "@/lib/data-dir";
 import { ReviewIdSchema } from "@/lib/ids";
@@ -212,6 +214,67 @@ export function workbenchArgs(
     ok: true,
     args: { base: parsed.base, reviewId, dataDir: line.values.get("--data") ?? null, maxBytes },
   };
+}
+
+/**
+ * A command that asks the owner API about one review (`check`, `sarif`, `flags`, `release`): its
+ * name and usage, and the options it takes beside WORKBENCH_OPTIONS, which `read` checks.
+ */
+export type ReviewCommand<T> = {
+  name: string;
+  usage: string;
+  spec: Omit<CommandSpec, "command">;
+  /** The command's own options from a line that passed `workbenchArgs`; a message names what is wrong. */
+  read: (line: CommandLine) => { ok: true; args: T } | { ok: false; message: string };
+};
+
+/** The split of such a command's line: the workbench options, then the command's own. */
+export function reviewCommandSpec(command: ReviewCommand<unknown>): CommandSpec {
+  return {
+    ...command.spec,
+    values: [...WORKBENCH_OPTIONS, ...(command.spec.values ?? [])],
+  };
+}
+
+/**
+ * The options of a review command, checked: the workbench options first (so every such command
+ * words a bad `--workbench`, `--review`, `--data` or `--workbench-max-bytes` the same), then its own.
+ */
+export function parseReviewCommand<T>(
+  argv: readonly string[],
+  command: ReviewCommand<T>,
+): { ok: true; args: WorkbenchArgs & T } | { ok: false; message: string } {
+  const line = parseCommandLine(argv, reviewCommandSpec(command));
+  const workbench = workbenchArgs(line);
+  if (!workbench.ok) return workbench;
+  const own = command.read(line);
+  if (!own.ok) return own;
+  return { ok: true, args: { ...workbench.args, ...own.args } };
+}
+
+/**
+ * The start of a review command's `run`: `--help` prints the usage on stdout (exit 0); a usage
+ * error prints the message and the usage on stderr (exit 2); else the checked options and the
+ * command's stderr writer (`relay-review NAME: …`, through `safeText`).
+ */
+export function startReviewCommand<T>(
+  argv: readonly string[],
+  command: ReviewCommand<T>,
+):
+  { ok: true; args: WorkbenchArgs & T; err: (line: string) => void } | { ok: false; exit: number } {
+  const err = (line: string) =>
+    process.stderr.write(`relay-review ${command.name}: ${safeText(line)}\n`);
+  if (parseCommandLine(argv, reviewCommandSpec(command)).isHelp) {
+    process.stdout.write(command.usage + "\n");
+    return { ok: false, exit: 0 };
+  }
+  const parsed = parseReviewCommand(argv, command);
+  if (!parsed.ok) {
+    err(parsed.message);
+    process.stderr.write(command.usage + "\n");
+    return { ok: false, exit: 2 };
+  }
+  return { ok: true, args: parsed.args, err };
 }
 
 /**

@@ -3,7 +3,9 @@
  * Apps panel shows the ui:// resource, the app-only tool, the CSP's domains and the permissions it
  * claims; inspected under a second credential, the "Surfaces per credential" panel lists both
  * surfaces, each against its own pin, and the pin panel lists the other credential's pin, which a
- * reviewer removes. axe finds no serious or critical violation on the panel.
+ * reviewer removes. axe finds no serious or critical violation on the panel. A server that lists
+ * its UI tool only to hosts that render MCP Apps (the fixture allowlisted as a launcher) shows it
+ * once the reviewer ticks "Declare MCP Apps" on the server and inspects again.
  */
 import AxeBuilder from "@axe-core/playwright";
 // Every test here also has its final state checked with axe (serious or critical fails).
@@ -12,6 +14,7 @@ import { bearer, signIn } from "../support/auth";
 import { createDemoReview, editReview } from "../support/surface";
 
 const DASHBOARD_ARGS = ["--import", "tsx", "servers/dashboard-apps-mcp.ts", "stdio"];
+const BOARD_ARGS = ["--import", "tsx", "tests/fixtures/servers/apps-only-to-apps-hosts.ts"];
 const BLOCKING = new Set(["serious", "critical"]);
 
 test.beforeEach(async ({ context }) => {
@@ -110,5 +113,43 @@ test("[eras]: MCP Apps panel, surfaces per credential, and removing another cred
   ).review.servers.find((s) => s.id === "dashboard")!;
   expect(server.pin.credential).toEqual({ kind: "secret", names: ["DASHBOARD_ADMIN_TOKEN"] });
   expect(server.otherPins ?? []).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('[eras]: ticking "Declare MCP Apps" lists the UI tool a server shows only to Apps hosts', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const { id } = await createDemoReview(page.request);
+  await editReview(page.request, id, (r) => {
+    const transport = { kind: "stdio", command: "node", args: BOARD_ARGS, envNames: [] };
+    r.servers.push({ id: "board", name: "board", transport, pin: null });
+  });
+
+  await page.goto(`/reviews/${id}?section=servers`);
+  const panel = page.getByTestId("surface-board");
+  const tools = panel.getByRole("list", { name: "tools" }).getByRole("listitem");
+  await panel.getByRole("button", { name: "Inspect board" }).click();
+  // Without the opt-in the inspection declares no Apps extension: the server hides its UI tool.
+  await expect(tools.filter({ hasText: "list_cards" })).toHaveCount(1, { timeout: 120_000 });
+  await expect(tools).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Edit server board" }).click();
+  const form = page.getByRole("form", { name: "Edit board" });
+  await form.getByRole("checkbox", { name: /Declare MCP Apps/ }).check();
+  await form.getByRole("button", { name: "Save server" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as revision");
+
+  await panel.getByRole("button", { name: "Inspect board" }).click();
+  await expect(tools.filter({ hasText: "show_board" })).toHaveCount(1, { timeout: 120_000 });
+  await expect(tools).toHaveCount(2);
+  const stored = (
+    (await (await page.request.get(`/api/reviews/${id}`, { headers: bearer })).json()) as {
+      review: { servers: { id: string; hostRendersApps?: boolean }[] };
+    }
+  ).review.servers.find((s) => s.id === "board");
+  expect(stored?.hostRendersApps).toBe(true);
   expect(errors).toEqual([]);
 });

@@ -60,6 +60,63 @@ export function decodeTags(text: string): string {
   return out;
 }
 
+/** Every character `visibleText` removes or turns into a space, in one pass (ANSI first, as `visibleText` replaces them). */
+const HIDDEN_ANY = new RegExp(
+  [ANSI, TAGS, ZERO_WIDTH, BIDI, CONTROLS].map((re) => re.source).join("|"),
+  "gu",
+);
+/**
+ * What a hidden match leaves in the visible text: a space for an ANSI sequence (it starts with ESC)
+ * or a C0/C1 control (CONTROLS, a single character), nothing for the invisible characters.
+ */
+const shownAs = (hidden: string) => {
+  const c = hidden.charCodeAt(0);
+  return c <= 0x1f || (c >= 0x7f && c <= 0x9f) ? " " : "";
+};
+
+/**
+ * The visible text with where each of its positions sits in the raw text, built in one pass.
+ * `rawOffset` lets an excerpt of a payload found in the visible text be cut from the raw text and
+ * show the hidden characters around it (a reviewer must see the U+202E inside a flagged sentence,
+ * not a cleaned copy). NFKC's rare length changes are not mapped, which moves an excerpt by a few
+ * characters at most.
+ */
+export type VisibleText = { text: string; rawOffset: (visibleAt: number) => number };
+
+/** `visibleText` and its map back to the raw text, from the same single pass. */
+export function visibleTextMapped(raw: string): VisibleText {
+  // For each hidden match: its raw index and the visible length before it (non-decreasing).
+  const rawAt: number[] = [];
+  const visibleBefore: number[] = [];
+  let out = "";
+  let last = 0;
+  for (const m of raw.matchAll(HIDDEN_ANY)) {
+    out += raw.slice(last, m.index);
+    rawAt.push(m.index);
+    visibleBefore.push(out.length);
+    out += shownAs(m[0]);
+    last = m.index + m[0].length;
+  }
+  out += raw.slice(last);
+  const tailRaw = last;
+  const tailVisible = out.length - (raw.length - last);
+  return {
+    text: out.normalize("NFKC"),
+    rawOffset(visibleAt) {
+      // The first hidden match the position is not past: the position sits in the text before it.
+      let lo = 0;
+      let hi = rawAt.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (visibleBefore[mid]! >= visibleAt) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo < rawAt.length) return rawAt[lo]! - (visibleBefore[lo]! - visibleAt);
+      return Math.min(raw.length, tailRaw + Math.max(0, visibleAt - tailVisible));
+    },
+  };
+}
+
 /** What the model and the phrase signals read: no invisible characters, no escapes, NFKC. */
 export function visibleText(text: string): string {
   return text
@@ -71,20 +128,10 @@ export function visibleText(text: string): string {
     .normalize("NFKC");
 }
 
-/** Every character `visibleText` removes or turns into a space, in one pass (ANSI first, as there). */
-const HIDDEN_ANY = new RegExp(
-  [ANSI, TAGS, ZERO_WIDTH, BIDI, CONTROLS].map((re) => re.source).join("|"),
-  "gu",
-);
-/** One control character, which `visibleText` turns into a space (as it does an ANSI sequence). */
-const CONTROLS_ONE = new RegExp(`^${CONTROLS.source}$`, "u");
-
 /**
- * Where a position in `visibleText(raw)` sits in `raw`, so an excerpt of a payload found in the
- * visible text can still be cut from the raw text and show the hidden characters around it (a
- * reviewer must see the U+202E inside a flagged sentence, not a cleaned copy). ANSI and control
- * characters became one space each and the rest nothing; NFKC's rare length changes are ignored,
- * which moves the excerpt by a few characters at most.
+ * `visibleTextMapped(raw).rawOffset(visibleAt)` for a caller that kept only the visible text: a
+ * pass over `raw` up to the position. Keep the map from `visibleTextMapped` instead where the
+ * visible text is built anyway.
  */
 export function rawOffset(raw: string, visibleAt: number): number {
   let visible = 0;
@@ -92,7 +139,7 @@ export function rawOffset(raw: string, visibleAt: number): number {
   for (const m of raw.matchAll(HIDDEN_ANY)) {
     const gap = m.index - last;
     if (visible + gap >= visibleAt) return last + (visibleAt - visible);
-    visible += gap + (m[0].startsWith("\u001B") || CONTROLS_ONE.test(m[0]) ? 1 : 0);
+    visible += gap + shownAs(m[0]).length;
     last = m.index + m[0].length;
   }
   return Math.min(raw.length, last + Math.max(0, visibleAt - visible));

@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { AppError, badRequestFromZod } from "@/lib/errors";
 import { principalOf } from "@/lib/auth/principal";
 import { runAs } from "@/lib/auth/request-principal";
+import { ReviewIdSchema, ServerIdSchema, type ReviewId, type ServerId } from "@/lib/ids";
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -174,4 +175,18 @@ export function parseParam<S extends z.ZodType>(
     );
   }
   return parsed.data;
+}
+
+/** The context Next hands a route under `/api/reviews/[id]/servers/[serverId]/…`. */
+export type ServerRouteContext = { params: Promise<{ id: string; serverId: string }> };
+
+/** A server route's review id and server id: 400 naming the one that is not an id. */
+export async function parseServerParams(
+  params: ServerRouteContext["params"],
+): Promise<{ id: ReviewId; serverId: ServerId }> {
+  const p = await params;
+  return {
+    id: parseParam(ReviewIdSchema, p.id, "id"),
+    serverId: parseParam(ServerIdSchema, p.serverId, "serverId"),
+  };
 }

@@ -363,15 +363,7 @@ export async function pinLatest(
       `the latest inspection has fingerprint ${snapshot.surfaceSha256}, not the ${input.surfaceSha256} you looked at; review the new surface before pinning it`,
     );
   }
-  if (input.baseRevision !== undefined && input.baseRevision !== record.revision) {
-    throw new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; reload it and pin again`,
-      {
-        details: { current: record },
-      },
-    );
-  }
+  requireBaseRevision(record, input.baseRevision, "pin again");
   // The pin this one replaces: the one of the same era and credential (issue 30); a surface under
   // a new era or credential gets a pin of its own beside the others.
   const context: SurfaceContext = {
@@ -415,21 +407,12 @@ export async function pinLatest(
     era: context.era,
     credential: current.inspection.credential,
   };
-  const review = structuredClone(record.review);
-  const target = review.servers.find((s) => s.id === serverId)!;
-  placePin(target, replaced, pin);
-  const saved = await saveReview(db, reviewId, record.revision, review, input.author);
-  if (!saved) throw reviewNotFound(reviewId);
-  if (!saved.ok) {
-    throw new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${saved.conflict.revision} while pinning; reload it and pin again`,
-      {
-        details: { current: saved.conflict },
-      },
-    );
-  }
-  return { record: saved.record, pin };
+  const saved = await saveServerEdit(db, reviewId, serverId, record, input.author, {
+    edit: (target) => placePin(target, replaced, pin),
+    during: "pinning",
+    redo: "pin again",
+  });
+  return { record: saved, pin };
 }
 
 export type RemovePinInput = {
@@ -454,12 +437,7 @@ export async function removePin(
   input: RemovePinInput,
 ): Promise<{ record: ReviewRecord; pin: SurfacePin; context: string }> {
   const { record, server } = await loadReviewServer(db, reviewId, serverId);
-  if (input.baseRevision !== undefined && input.baseRevision !== record.revision)
-    throw new AppError(
-      "CONFLICT",
-      `this review was saved as revision ${record.revision} since revision ${input.baseRevision}; reload it and remove the pin again`,
-      { details: { current: record } },
-    );
+  requireBaseRevision(record, input.baseRevision, "remove the pin again");
   const pins = pinsOf(server);
   const removed = pins.find(
     (p) => p.surfaceSha256 === input.surfaceSha256 && p.pinnedAt === input.pinnedAt,
@@ -486,21 +464,59 @@ export async function removePin(
         "the current surface is compared with this pin; re-pin it instead of removing it",
       );
   }
+  const saved = await saveServerEdit(db, reviewId, serverId, record, input.author, {
+    edit: (target) => {
+      const remaining = pinsOf(target).filter((p) => !pinSame(p, removed));
+      target.pin = remaining[0] ?? null;
+      if (remaining.length > 1) target.otherPins = remaining.slice(1);
+      else delete target.otherPins;
+    },
+    during: "removing the pin",
+    redo: "try again",
+  });
+  return { record: saved, pin: removed, context: pinContextLabel(removed) };
+}
+
+/**
+ * 409 when the review was saved since `baseRevision`, the revision the reviewer looked at (pinning
+ * and removing a pin both send it); `redo` says what to do after reloading.
+ */
+function requireBaseRevision(
+  record: ReviewRecord,
+  baseRevision: number | undefined,
+  redo: string,
+): void {
+  if (baseRevision !== undefined && baseRevision !== record.revision)
+    throw new AppError(
+      "CONFLICT",
+      `this review was saved as revision ${record.revision} since revision ${baseRevision}; reload it and ${redo}`,
+      { details: { current: record } },
+    );
+}
+
+/**
+ * Saves `record` with `edit` applied to a copy of one of its servers, as a new revision; 409 when
+ * another save came first (`during` and `redo` name what was being done), 404 when it was deleted.
+ */
+async function saveServerEdit(
+  db: Db,
+  reviewId: ReviewId,
+  serverId: ServerId,
+  record: ReviewRecord,
+  author: string,
+  change: { edit: (server: RelayServer) => void; during: string; redo: string },
+): Promise<ReviewRecord> {
   const review = structuredClone(record.review);
-  const target = review.servers.find((s) => s.id === serverId)!;
-  const remaining = pinsOf(target).filter((p) => !pinSame(p, removed));
-  target.pin = remaining[0] ?? null;
-  if (remaining.length > 1) target.otherPins = remaining.slice(1);
-  else delete target.otherPins;
-  const saved = await saveReview(db, reviewId, record.revision, review, input.author);
+  change.edit(review.servers.find((s) => s.id === serverId)!);
+  const saved = await saveReview(db, reviewId, record.revision, review, author);
   if (!saved) throw reviewNotFound(reviewId);
   if (!saved.ok)
     throw new AppError(
       "CONFLICT",
-      `this review was saved as revision ${saved.conflict.revision} while removing the pin; reload it and try again`,
+      `this review was saved as revision ${saved.conflict.revision} while ${change.during}; reload it and ${change.redo}`,
       { details: { current: saved.conflict } },
     );
-  return { record: saved.record, pin: removed, context: pinContextLabel(removed) };
+  return saved.record;
 }
 
 /** Puts `pin` in place of `replaced` (the main pin when it is that one, or when there is none), else beside the others. */

@@ -239,6 +239,18 @@ describe.each(BACKENDS)("surfaces per credential on '$name'", { timeout: 120_000
         baseRevision: before.record.revision - 1,
       });
       expect(stale.status).toBe(409);
+      expect(await stale.text()).toMatch(
+        /saved as revision \d+ since revision \d+; reload it and remove the pin again/,
+      );
+      const badServer = await POST(
+        new Request(`http://127.0.0.1/api/reviews/${reviewId}/servers/x/pin/remove`, {
+          method: "POST",
+          body: JSON.stringify({ surfaceSha256: admin.surfaceSha256, pinnedAt: admin.pinnedAt }),
+        }),
+        { params: Promise.resolve({ id: reviewId, serverId: "../x" }) },
+      );
+      expect(badServer.status).toBe(400);
+      expect(await badServer.text()).toMatch(/invalid serverId/);
 
       const ok = await remove({
         surfaceSha256: admin.surfaceSha256,

@@ -1,11 +1,13 @@
 /**
  * The CLI as a real child process: `inspect --json` pins a surface, and `verify` fails (non-zero,
  * printing the difference) when a description changes between two starts of the server.
+ * `inspect --apps` declares the MCP Apps extension as the workbench's per-server opt-in does.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { APPS_EXTENSION_CAPABILITY, DECLARED_CAPABILITY_NAMES } from "@/lib/mcp/capabilities";
 import { RegistrationRecordSchema } from "@/lib/surface/registration";
 import { runCli } from "@/tests/support/cli";
 import { HOSTILE, KNOWLEDGE } from "./helpers";
@@ -43,6 +45,40 @@ describe("relay-review inspect / verify", { timeout: 120_000 }, () => {
         target: "127.0.0.1:5432",
         result: "ECONNREFUSED",
       }),
+    );
+  });
+
+  test("inspect --apps declares the MCP Apps extension: a UI tool listed only to Apps hosts appears, the pin names it, verify declares it again", async () => {
+    const server = [
+      "--",
+      "node",
+      "--import",
+      "tsx",
+      "tests/fixtures/servers/apps-only-to-apps-hosts.ts",
+    ];
+    const [withApps, without] = await Promise.all([
+      cli(["inspect", "--json", "--apps", ...server]),
+      cli(["inspect", "--json", ...server]),
+    ]);
+    expect(withApps.code, withApps.stderr).toBe(0);
+    expect(without.code, without.stderr).toBe(0);
+    const pinOf = (stdout: string) =>
+      RegistrationRecordSchema.parse(
+        (JSON.parse(stdout) as { registration: unknown }).registration,
+      );
+    const apps = pinOf(withApps.stdout);
+    const plain = pinOf(without.stdout);
+    expect(apps.surface.tools).toEqual(["list_cards", "show_board"]);
+    expect(apps.declared_capabilities).toContain(APPS_EXTENSION_CAPABILITY);
+    expect(plain.surface.tools).toEqual(["list_cards"]);
+    expect([...plain.declared_capabilities].sort()).toEqual([...DECLARED_CAPABILITY_NAMES].sort());
+
+    const pin = path.join(dir, "apps-pin.json");
+    writeFileSync(pin, withApps.stdout);
+    const verified = await cli(["verify", "--pin", pin, ...server]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(
+      `match: apps-only-to-apps-hosts surface_sha256 ${apps.surface_sha256}`,
     );
   });
 

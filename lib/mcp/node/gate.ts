@@ -23,11 +23,12 @@ import "server-only";
  * The server's roots/list goes to the agent's client when it declared roots (else an empty list);
  * a 2025-era server's sampling is refused by the session, as for an inspection, and its
  * elicitation is relayed to the 2025-era agent whose request it came during, under the record's
- * rules for input_required elicitation (`relayElicitation`), else declined. A 2026-07-28 server's `input_required` results (multi-round requests) are judged
- * against the record (lib/gate/input-required.ts, `answerInput`): form elicitation and roots as the
- * record's inspection declared them, URL-mode elicitation only to the record's hosts, never
- * sampling. The upstream era is the one the record's inspection spoke (`registration.era`). Progress and cancellation are relayed. Server stderr is kept as a tail for
- * error messages, not relayed.
+ * rules for input_required elicitation (`relayElicitation`), else declined. A 2026-07-28 server's
+ * `input_required` results (multi-round requests) are judged against the record
+ * (lib/gate/input-required.ts, `answerInput`): form elicitation and roots as the record's
+ * inspection declared them, URL-mode elicitation only to the record's hosts, never sampling. The
+ * upstream era is the one the record's inspection spoke (`registration.era`). Progress and
+ * cancellation are relayed. Server stderr is kept as a tail for error messages, not relayed.
  */
 import {
   scanElicitation,

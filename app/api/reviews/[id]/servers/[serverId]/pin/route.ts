@@ -1,6 +1,11 @@
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
-import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
-import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
+import {
+  jsonResponse,
+  parseServerParams,
+  readJson,
+  withRoute,
+  type ServerRouteContext,
+} from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
 import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { syncReviewWatches } from "@/lib/store/watches";
@@ -11,13 +16,9 @@ import { PinRequestSchema, type PinResponse } from "@/lib/workbench/surface-api"
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string; serverId: string }> };
-
 /** Pin the latest successful inspection: `{ reason }` (required over a mismatch) → a new review revision; 409 on conflict. */
-export const POST = withRoute(async (request: Request, { params }: Ctx) => {
-  const p = await params;
-  const id = parseParam(ReviewIdSchema, p.id, "id");
-  const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
+export const POST = withRoute(async (request: Request, { params }: ServerRouteContext) => {
+  const { id, serverId } = await parseServerParams(params);
   const body = await readJson(request, PinRequestSchema);
   const db = await getDb();
   const result: PinResponse = await pinLatest(db, id, serverId, {

@@ -1,6 +1,11 @@
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
-import { ReviewIdSchema, ServerIdSchema } from "@/lib/ids";
-import { jsonResponse, parseParam, readJson, withRoute } from "@/lib/http/route";
+import {
+  jsonResponse,
+  parseServerParams,
+  readJson,
+  withRoute,
+  type ServerRouteContext,
+} from "@/lib/http/route";
 import { getDb } from "@/lib/store/db";
 import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import { removePin } from "@/lib/workbench/surface";
@@ -9,13 +14,9 @@ import { RemovePinRequestSchema, type RemovePinResponse } from "@/lib/workbench/
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string; serverId: string }> };
-
 /** Remove a pin of another era or credential: `{ surfaceSha256, pinnedAt, reason?, baseRevision? }` → a new review revision; 409 on conflict. */
-export const POST = withRoute(async (request: Request, { params }: Ctx) => {
-  const p = await params;
-  const id = parseParam(ReviewIdSchema, p.id, "id");
-  const serverId = parseParam(ServerIdSchema, p.serverId, "serverId");
+export const POST = withRoute(async (request: Request, { params }: ServerRouteContext) => {
+  const { id, serverId } = await parseServerParams(params);
   const body = await readJson(request, RemovePinRequestSchema);
   // The reason is the audit log's: the review keeps no trace of a removed pin but its revision.
   const db = await getDb();
