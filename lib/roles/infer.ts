@@ -55,6 +55,10 @@ import {
   nameWords,
   readName,
 } from "./name";
+import {
+  REACH_WORDS,
+  namesBuildSource,
+  reachDescriptionFlags, reachFieldFlags, reachFindings } from "./reach";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -623,6 +627,9 @@ const NARROWING_VERBS = new Set([
   "dismiss",
   "block",
 ]);
+
+/** Words beside a visibility word that make the field no audience: a display list, an id, a time, a credential. */
+const NOT_AUDIENCE = new Set(["list", "menu", "id", "timeout", "key", "keys"]);
 
 /** Verbs that make something new (a message that then leaves, a webhook that then fires). */
 const MAKE_VERBS = new Set([
@@ -1357,12 +1364,13 @@ export function inferRoles(input: InferInput): Inference {
   const content = fieldIn(fields, CONTENT_FIELDS, true);
   if (content && classes.has("write"))
     raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
-  // `visibility`, `confidential`, not a display setting (`messageListVisibility`).
+  // `visibility`, `confidential`, not a display setting (`messageListVisibility`), a time
+  // (`visibilityTimeout`, how long a queued message stays hidden) or a credential (`privateKey`).
   const visibility = fields.find(
     (f) =>
       f.words.some((w) => VISIBILITY_FIELDS.has(w)) &&
       f.words.length <= 2 &&
-      !f.words.some((w) => w === "list" || w === "menu" || w === "id"),
+      !f.words.some((w) => NOT_AUDIENCE.has(w)),
   );
   // Making something confidential from the start narrows; changing it on an existing one can widen.
   const narrowsOnly =
@@ -1468,6 +1476,29 @@ export function inferRoles(input: InferInput): Inference {
     notes.push(
       `input "${subscription.key}" makes it a subscription switch: it returns no records, so neither returns_untrusted_text nor reads_private_data is suggested`,
     );
+  }
+
+  // Where a write reaches and what it runs (network edges, code to build, schedules, SQL, queues):
+  // lib/roles/reach.ts.
+  for (const finding of reachFindings({
+    objects: name.objects,
+    head,
+    verbs: verbsNow,
+    writes: writesOrDestroys,
+    descriptionVerb: readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
+    description: input.description,
+    fields,
+    inputSchema: input.inputSchema,
+  })) {
+    if (finding.kind === "add") add(finding.role, finding.reason, finding.confidence);
+    else {
+      const draft = roles.get(finding.role);
+      const unless = finding.unlessReason;
+      if (draft && !(unless && draft.reasons.some((r) => unless.test(r)))) {
+        roles.delete(finding.role);
+        notes.push(finding.note);
+      }
+    }
   }
 
   // The annotations, as claims weighed against the name.
@@ -1675,6 +1706,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...CHAT_MADE,
   ...RESPONSE_VERBS,
   ...INVITATION_OBJECTS,
+  ...REACH_WORDS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -1698,11 +1730,12 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
+  key += `|${reachDescriptionFlags(input.description)}${namesBuildSource(input.inputSchema) ? "g" : ""}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

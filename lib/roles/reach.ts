@@ -1,0 +1,256 @@
+/**
+ * Where a write reaches and what it runs, read from general vocabulary and schema shape (issue 32,
+ * fifth round): the network edges a tool opens (routes, DNS records, custom domains, peerings,
+ * inbound and outbound rules), code it builds and deploys (a Git repository, a Dockerfile or an
+ * image named anywhere in its input; a script's content; a build), schedules that run code (CRON),
+ * SQL it executes, and messages that stay on the account's own queue. Each rule is a reason (or,
+ * where it withholds a role, a note) on the suggestion; none names a tool or a server.
+ */
+import type { ToolRole } from "@/lib/review/schema";
+import { nameWords } from "./name";
+
+/** What `inferRoles` has read so far, as far as these rules need it. */
+export type ReachInput = {
+  /** The name's objects (the words after its verbs, prefixes and server words removed). */
+  objects: readonly string[];
+  /** The name's head noun, if any. */
+  head: string | undefined;
+  verbs: ReadonlySet<string>;
+  /** A write or destroy verb was read. */
+  writes: boolean;
+  /** The only verb was read from the description (the name has none). */
+  descriptionVerb: string | undefined;
+  description: string | undefined;
+  fields: readonly ReachField[];
+  inputSchema: unknown;
+};
+export type ReachField = { key: string; words: string[]; freeText: boolean; description: string };
+
+export type ReachFinding =
+  | { kind: "add"; role: ToolRole; reason: string; confidence: number }
+  | { kind: "withhold"; role: ToolRole; note: string; unlessReason?: RegExp };
+
+/** Verbs that take something away or narrow it: none of them opens a path or deploys. */
+const TAKING_VERBS = new Set([
+  "delete",
+  "remove",
+  "unassign",
+  "release",
+  "detach",
+  "disable",
+  "revoke",
+  "purge",
+  "destroy",
+  "drop",
+  "deny",
+  "block",
+]);
+
+/** Objects that are network edges: making or changing one points traffic somewhere or opens a path. */
+const EDGE_OBJECTS = new Set(["route", "routes", "peering", "peerings", "dns"]);
+/** Pairs of words naming an edge: a domain's records (DNS), a custom domain served by the account. */
+const EDGE_PAIRS: readonly (readonly [string, ReadonlySet<string>])[] = [
+  ["domain", new Set(["record", "records"])],
+  ["custom", new Set(["domain", "domains", "hostname", "hostnames"])],
+];
+/** Input words for rules that let traffic in or out (`InboundRules`, `OutboundDestination`, `ForwardingRules`). */
+const PATH_RULE_WORDS = new Set(["inbound", "outbound", "ingress", "egress", "forwarding"]);
+
+/** Input keys (at any depth) that name code to build: a Git clone address, a Dockerfile. */
+const BUILD_SOURCE = (words: readonly string[]) =>
+  words.includes("dockerfile") ||
+  (words.includes("clone") &&
+    words.some((w) => w === "repo" || w === "repository" || w === "git"));
+
+/** Inputs that carry a program's text (`script: "The Worker script content"`). */
+const SCRIPT_WORDS = new Set(["script", "code"]);
+const CARRIES_CONTENT = /\b(?:content|contents|source code|body)\b/i;
+
+/** Objects that run when made: a build runs the project's build steps. */
+const BUILD_OBJECTS = new Set(["build", "builds"]);
+/** Inputs naming what a deployment puts live (`BuildSid`, `image`, `version_id`). */
+const DEPLOYED_THINGS = new Set(["build", "image", "version", "artifact", "bundle"]);
+const DEPLOYMENT_OBJECTS = new Set(["deployment", "deployments"]);
+
+/** Schedules that run code on a clock. */
+const SCHEDULE_WORDS = new Set(["cron"]);
+
+/** SQL given as input runs with whatever the statement says, unless the input is read-only SQL. */
+const WRITABLE_SQL = (description: string) =>
+  /\bSQL\b/.test(description) && !/\bread-?only\b/i.test(description);
+const QUERY_FIELD_WORDS = new Set(["query", "sql", "statement", "statements"]);
+
+/** Queues: a message put on one is read by the account's own consumers. */
+const QUEUE_OBJECTS = new Set(["queue", "queues"]);
+
+/** A description that opens with running a model computes a result: nothing is deployed or kept. */
+const RUNS_A_MODEL = /^\s*run\s+(?:an?\s+)?(?:inference|prediction|predictions|model)\b/i;
+
+/** The words these rules read, so that names sharing an inference keep them (`inferRolesShared`). */
+export const REACH_WORDS: readonly string[] = [
+  ...TAKING_VERBS,
+  ...EDGE_OBJECTS,
+  ...EDGE_PAIRS.flatMap(([a, b]) => [a, ...b]),
+  ...BUILD_OBJECTS,
+  ...DEPLOYMENT_OBJECTS,
+  ...SCHEDULE_WORDS,
+  ...QUEUE_OBJECTS,
+];
+
+/** Keys at any depth of an input schema (through objects, list items and unions), at most 500. */
+function deepKeys(schema: unknown): string[][] {
+  const out: string[][] = [];
+  const walk = (node: unknown, depth: number) => {
+    if (out.length >= 500 || depth > 8 || !node || typeof node !== "object") return;
+    const n = node as Record<string, unknown>;
+    const props = n.properties;
+    if (props && typeof props === "object")
+      for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
+        if (out.length >= 500) return;
+        out.push(nameWords(key));
+        walk(value, depth + 1);
+      }
+    if (n.items) walk(n.items, depth + 1);
+    for (const k of ["anyOf", "oneOf", "allOf"] as const)
+      if (Array.isArray(n[k])) for (const b of (n[k] as unknown[]).slice(0, 50)) walk(b, depth + 1);
+  };
+  walk(schema, 0);
+  return out;
+}
+
+/** Whether some key at any depth names code to build (`spec.services[].git.repo_clone_url`). */
+export function namesBuildSource(schema: unknown): boolean {
+  return deepKeys(schema).some(BUILD_SOURCE);
+}
+
+/** Field flags these rules read from descriptions, for the shared-inference key. */
+export function reachFieldFlags(f: ReachField): string {
+  return `${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
+}
+/** Description flags these rules read, for the shared-inference key. */
+export function reachDescriptionFlags(description: string | undefined): string {
+  return RUNS_A_MODEL.test(description ?? "") ? "m" : "";
+}
+
+export function reachFindings(input: ReachInput): ReachFinding[] {
+  const out: ReachFinding[] = [];
+  const { objects, verbs, fields } = input;
+  const takes = [...verbs].some((v) => TAKING_VERBS.has(v));
+  const opens = input.writes && !takes;
+
+  // Network edges: a route, a DNS record, a custom domain or a peering that is made or changed
+  // sends a hostname's traffic (and its visitors' data) where the caller says, or joins networks.
+  const edge =
+    objects.find((w) => EDGE_OBJECTS.has(w)) ??
+    EDGE_PAIRS.flatMap(([a, bs]) => {
+      const i = objects.indexOf(a);
+      return i >= 0 && i + 1 < objects.length && bs.has(objects[i + 1]!)
+        ? [`${a} ${objects[i + 1]}`]
+        : [];
+    })[0];
+  if (edge && opens)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it makes or changes a ${edge}, which decides where traffic goes or which networks reach each other`,
+      confidence: 0.7,
+    });
+  const pathRule = fields.find((f) => f.words.some((w) => PATH_RULE_WORDS.has(w)));
+  if (pathRule && opens)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${pathRule.key}" sets rules that let traffic in or out: who can connect, or where data can go, may widen`,
+      confidence: 0.7,
+    });
+
+  // Code to build and deploy: a Git repository or Dockerfile named anywhere in the input, or a
+  // script's content put in place, runs with network access and serves whoever reaches it.
+  if (opens && namesBuildSource(input.inputSchema)) {
+    const reason =
+      "its input names code to build (a Git repository or a Dockerfile), which it deploys to run with network access";
+    out.push({ kind: "add", role: "deploys_or_destroys", reason, confidence: 0.7 });
+    out.push({ kind: "add", role: "network_or_shares", reason, confidence: 0.7 });
+  }
+  const script = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => SCRIPT_WORDS.has(w)) &&
+      f.words.length <= 2 &&
+      CARRIES_CONTENT.test(f.description),
+  );
+  if (script && opens) {
+    const reason = `input "${script.key}" carries a program's content, which the service then runs with network access`;
+    out.push({ kind: "add", role: "deploys_or_destroys", reason, confidence: 0.7 });
+    out.push({ kind: "add", role: "network_or_shares", reason, confidence: 0.7 });
+  }
+
+  // A build runs the project's build steps; a deployment of a named build puts it live.
+  if (opens && input.head && BUILD_OBJECTS.has(input.head) && !verbs.has("build"))
+    out.push({
+      kind: "add",
+      role: "deploys_or_destroys",
+      reason: `making a ${input.head} runs its build steps (a job)`,
+      confidence: 0.7,
+    });
+  const deployed = fields.find(
+    (f) =>
+      f.words.length >= 1 &&
+      DEPLOYED_THINGS.has(f.words[0]!) &&
+      (f.words.length === 1 || ["id", "sid", "ids", "sids"].includes(f.words.at(-1)!)),
+  );
+  if (opens && deployed && objects.some((w) => DEPLOYMENT_OBJECTS.has(w)))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it deploys what input "${deployed.key}" names, to run with network access and serve whoever reaches it`,
+      confidence: 0.7,
+    });
+
+  // A CRON schedule runs the code it names on a clock.
+  const cron =
+    objects.find((w) => SCHEDULE_WORDS.has(w)) ??
+    fields.find((f) => f.words.some((w) => SCHEDULE_WORDS.has(w)))?.key;
+  if (cron && opens)
+    out.push({
+      kind: "add",
+      role: "deploys_or_destroys",
+      reason: `it sets a CRON schedule ("${cron}"), which runs code on a clock`,
+      confidence: 0.7,
+    });
+
+  // SQL given as input runs as written: it can insert, update, delete and drop (not SQL the
+  // input calls read-only, as a log query's).
+  const sql = fields.find(
+    (f) => f.freeText && f.words.some((w) => QUERY_FIELD_WORDS.has(w)) &&
+      WRITABLE_SQL(f.description),
+  );
+  if (sql)
+    for (const role of ["writes", "deploys_or_destroys"] as const)
+      out.push({
+        kind: "add",
+        role,
+        reason: `input "${sql.key}" takes SQL, which can insert, update, delete and drop`,
+        confidence: 0.75,
+      });
+
+  // A message put on the account's own queue is read by the account's own consumers.
+  const queue = objects.find((w) => QUEUE_OBJECTS.has(w));
+  if (queue)
+    out.push({
+      kind: "withhold",
+      role: "network_or_shares",
+      note: `it puts messages on a ${queue} of the account, read by the account's own consumers: nothing leaves the service, so network_or_shares is not suggested`,
+      unlessReason: /^input "/,
+    });
+
+  // "Run inference on a model": the vendor's model computes a result; nothing runs that stays.
+  if (input.descriptionVerb === "run" && RUNS_A_MODEL.test(input.description ?? ""))
+    for (const role of ["writes", "deploys_or_destroys"] as const)
+      out.push({
+        kind: "withhold",
+        role,
+        note: `the description runs a model ("${(input.description ?? "").trim().split(/\s+/).slice(0, 4).join(" ")}…"): it computes a result and keeps nothing, so ${role} is not suggested`,
+      });
+  return out;
+}
