@@ -57,8 +57,11 @@ import {
 } from "./name";
 import {
   REACH_WORDS,
-  namesBuildSource,
-  reachDescriptionFlags, reachFieldFlags, reachFindings } from "./reach";
+  reachDescriptionFlags,
+  reachFieldFlags,
+  reachFindings,
+  reachSchemaFlags,
+} from "./reach";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -1485,7 +1488,8 @@ export function inferRoles(input: InferInput): Inference {
     head,
     verbs: verbsNow,
     writes: writesOrDestroys,
-    descriptionVerb: readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
+    descriptionVerb:
+      readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
     description: input.description,
     fields,
     inputSchema: input.inputSchema,
@@ -1494,7 +1498,13 @@ export function inferRoles(input: InferInput): Inference {
     else {
       const draft = roles.get(finding.role);
       const unless = finding.unlessReason;
-      if (draft && !(unless && draft.reasons.some((r) => unless.test(r)))) {
+      const only = finding.onlyReason;
+      const own = draft?.reasons.filter((r) => !/Hint/.test(r)) ?? [];
+      if (
+        draft &&
+        !(unless && draft.reasons.some((r) => unless.test(r))) &&
+        !(only && !own.every((r) => only.test(r)))
+      ) {
         roles.delete(finding.role);
         notes.push(finding.note);
       }
@@ -1735,7 +1745,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${reachDescriptionFlags(input.description)}${namesBuildSource(input.inputSchema) ? "g" : ""}`;
+  key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

@@ -28,7 +28,15 @@ export type ReachField = { key: string; words: string[]; freeText: boolean; desc
 
 export type ReachFinding =
   | { kind: "add"; role: ToolRole; reason: string; confidence: number }
-  | { kind: "withhold"; role: ToolRole; note: string; unlessReason?: RegExp };
+  | {
+      kind: "withhold";
+      role: ToolRole;
+      note: string;
+      /** Keep the role when one of its reasons matches this. */
+      unlessReason?: RegExp;
+      /** Withhold only when every reason (annotations aside) matches this. */
+      onlyReason?: RegExp;
+    };
 
 /** Verbs that take something away or narrow it: none of them opens a path or deploys. */
 const TAKING_VERBS = new Set([
@@ -59,8 +67,7 @@ const PATH_RULE_WORDS = new Set(["inbound", "outbound", "ingress", "egress", "fo
 /** Input keys (at any depth) that name code to build: a Git clone address, a Dockerfile. */
 const BUILD_SOURCE = (words: readonly string[]) =>
   words.includes("dockerfile") ||
-  (words.includes("clone") &&
-    words.some((w) => w === "repo" || w === "repository" || w === "git"));
+  (words.includes("clone") && words.some((w) => w === "repo" || w === "repository" || w === "git"));
 
 /** Inputs that carry a program's text (`script: "The Worker script content"`). */
 const SCRIPT_WORDS = new Set(["script", "code"]);
@@ -83,6 +90,26 @@ const QUERY_FIELD_WORDS = new Set(["query", "sql", "statement", "statements"]);
 /** Queues: a message put on one is read by the account's own consumers. */
 const QUEUE_OBJECTS = new Set(["queue", "queues"]);
 
+/** What `publish` makes live inside the account for its own use, not for an audience. */
+const OWN_LIVE_OBJECTS = new Set([
+  "draft",
+  "drafts",
+  "template",
+  "templates",
+  "workflow",
+  "workflows",
+]);
+/** What runs once it is live. */
+const RUNS_WHEN_LIVE = new Set(["workflow", "workflows", "automation", "automations"]);
+/** Records of a deployment made elsewhere carry its status. */
+const STATUS_FIELD = (f: ReachField) => f.words.length === 1 && f.words[0] === "status";
+/** Verbs that record or change a record, as opposed to approving or running it. */
+const RECORDING_VERBS = new Set(["create", "update", "edit", "set", "record", "add"]);
+/** Credentials: a `permission` input on one sets what the credential may do, not who sees it. */
+const CREDENTIAL_OBJECTS = new Set(["key", "keys", "token", "tokens"]);
+/** Input words naming a space's kind or privacy: `open` among their choices lets anyone in the account join. */
+const KIND_WORDS = new Set(["kind", "privacy"]);
+
 /** A description that opens with running a model computes a result: nothing is deployed or kept. */
 const RUNS_A_MODEL = /^\s*run\s+(?:an?\s+)?(?:inference|prediction|predictions|model)\b/i;
 
@@ -95,6 +122,10 @@ export const REACH_WORDS: readonly string[] = [
   ...DEPLOYMENT_OBJECTS,
   ...SCHEDULE_WORDS,
   ...QUEUE_OBJECTS,
+  "publish",
+  ...OWN_LIVE_OBJECTS,
+  ...RUNS_WHEN_LIVE,
+  ...CREDENTIAL_OBJECTS,
 ];
 
 /** Keys at any depth of an input schema (through objects, list items and unions), at most 500. */
@@ -121,6 +152,29 @@ function deepKeys(schema: unknown): string[][] {
 /** Whether some key at any depth names code to build (`spec.services[].git.repo_clone_url`). */
 export function namesBuildSource(schema: unknown): boolean {
   return deepKeys(schema).some(BUILD_SOURCE);
+}
+
+/** A top-level input naming a kind or privacy whose choices include `open` beside `closed`. */
+function openKind(schema: unknown): string | undefined {
+  const props = (schema as { properties?: Record<string, unknown> } | null)?.properties;
+  if (!props || typeof props !== "object") return undefined;
+  for (const [key, value] of Object.entries(props).slice(0, 200)) {
+    const choices = (value as { enum?: unknown } | null)?.enum;
+    if (!Array.isArray(choices)) continue;
+    const lower = choices.slice(0, 100).map((c) => (typeof c === "string" ? c.toLowerCase() : ""));
+    if (
+      nameWords(key).some((w) => KIND_WORDS.has(w)) &&
+      lower.includes("open") &&
+      lower.includes("closed")
+    )
+      return key;
+  }
+  return undefined;
+}
+
+/** Schema flags these rules read, for the shared-inference key. */
+export function reachSchemaFlags(schema: unknown): string {
+  return `${namesBuildSource(schema) ? "g" : ""}${openKind(schema) ?? ""}`;
 }
 
 /** Field flags these rules read from descriptions, for the shared-inference key. */
@@ -222,8 +276,8 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
   // SQL given as input runs as written: it can insert, update, delete and drop (not SQL the
   // input calls read-only, as a log query's).
   const sql = fields.find(
-    (f) => f.freeText && f.words.some((w) => QUERY_FIELD_WORDS.has(w)) &&
-      WRITABLE_SQL(f.description),
+    (f) =>
+      f.freeText && f.words.some((w) => QUERY_FIELD_WORDS.has(w)) && WRITABLE_SQL(f.description),
   );
   if (sql)
     for (const role of ["writes", "deploys_or_destroys"] as const)
@@ -233,6 +287,61 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
         reason: `input "${sql.key}" takes SQL, which can insert, update, delete and drop`,
         confidence: 0.75,
       });
+
+  // An open space (`workspaceKind: open | closed`) lets anyone in the account join and read it.
+  const kindField = openKind(input.inputSchema);
+  if (kindField && opens)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${kindField}" can make it open rather than closed: anyone in the account can join and read it`,
+      confidence: 0.7,
+    });
+
+  // `publish` of a draft, a template or a workflow makes it live inside the account, for the
+  // account's own use: no audience is widened. A workflow or automation that goes live runs.
+  const ownLive = objects.find((w) => OWN_LIVE_OBJECTS.has(w));
+  if (verbs.has("publish") && ownLive) {
+    out.push({
+      kind: "withhold",
+      role: "network_or_shares",
+      note: `"publish" makes the ${ownLive} live inside the account, where the service's access rules still decide who reads it, so network_or_shares is not suggested`,
+      unlessReason: /^input "/,
+    });
+    const runs = objects.find((w) => RUNS_WHEN_LIVE.has(w));
+    if (runs)
+      out.push({
+        kind: "add",
+        role: "deploys_or_destroys",
+        reason: `"publish" puts the ${runs} live, where it runs on its triggers`,
+        confidence: 0.7,
+      });
+  }
+
+  // A deployment written with its status (`update_deployment(status)`) records one made elsewhere.
+  const status = fields.find(STATUS_FIELD);
+  if (
+    status &&
+    objects.some((w) => DEPLOYMENT_OBJECTS.has(w)) &&
+    !deployed &&
+    [...verbs].every((v) => RECORDING_VERBS.has(v))
+  )
+    out.push({
+      kind: "withhold",
+      role: "deploys_or_destroys",
+      note: `input "${status.key}" records the status of a deployment made elsewhere; nothing is deployed by the call, so deploys_or_destroys is not suggested`,
+      onlyReason: /is a deploy$/,
+    });
+
+  // A credential's `permission` sets what the key may do, not who can see anything.
+  const credential = objects.find((w) => CREDENTIAL_OBJECTS.has(w));
+  if (credential)
+    out.push({
+      kind: "withhold",
+      role: "network_or_shares",
+      note: `its access input sets what the ${credential} may do, not who can see what it writes, so network_or_shares is not suggested`,
+      onlyReason: /sets who can see it/,
+    });
 
   // A message put on the account's own queue is read by the account's own consumers.
   const queue = objects.find((w) => QUEUE_OBJECTS.has(w));
