@@ -1009,7 +1009,8 @@ export function inferRoles(input: InferInput): Inference {
     const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
     const reach: Record<string, readonly ToolRole[]> = {
       post: ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"],
-      put: ["writes", "deploys_or_destroys"],
+      // A PUT replaces any resource, sharing and permission settings included.
+      put: ["writes", "deploys_or_destroys", "network_or_shares"],
       delete: ["writes", "deploys_or_destroys"],
     };
     for (const role of reach[method] ?? []) add(role, why, NAME_OBJECT);

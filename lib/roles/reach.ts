@@ -60,6 +60,9 @@ const EDGE_OBJECTS = new Set(["route", "routes", "peering", "peerings", "dns"]);
 const EDGE_PAIRS: readonly (readonly [string, ReadonlySet<string>])[] = [
   ["domain", new Set(["record", "records"])],
   ["custom", new Set(["domain", "domains", "hostname", "hostnames"])],
+  // A database user is a login: making one lets whoever holds it connect.
+  ["db", new Set(["user", "users"])],
+  ["database", new Set(["user", "users"])],
 ];
 /** Input words for rules that let traffic in or out (`InboundRules`, `OutboundDestination`, `ForwardingRules`). */
 const PATH_RULE_WORDS = new Set(["inbound", "outbound", "ingress", "egress", "forwarding"]);
@@ -172,9 +175,15 @@ function openKind(schema: unknown): string | undefined {
   return undefined;
 }
 
+/** Some key at any depth names an audience outside the organisation (`automaticRepliesSetting.externalAudience`). */
+const EXTERNAL_AUDIENCE = (words: readonly string[]) =>
+  words.includes("external") &&
+  words.some((w) => w === "audience" || w === "recipients" || w === "sharing");
+
 /** Schema flags these rules read, for the shared-inference key. */
 export function reachSchemaFlags(schema: unknown): string {
-  return `${namesBuildSource(schema) ? "g" : ""}${openKind(schema) ?? ""}`;
+  const keys = deepKeys(schema);
+  return `${keys.some(BUILD_SOURCE) ? "g" : ""}${keys.some(EXTERNAL_AUDIENCE) ? "x" : ""}${openKind(schema) ?? ""}`;
 }
 
 /** Field flags these rules read from descriptions, for the shared-inference key. */
@@ -206,7 +215,10 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     out.push({
       kind: "add",
       role: "network_or_shares",
-      reason: `it makes or changes a ${edge}, which decides where traffic goes or which networks reach each other`,
+      reason:
+        edge.endsWith("user") || edge.endsWith("users")
+          ? `it makes or changes a ${edge}: a login that lets whoever holds it connect`
+          : `it makes or changes a ${edge}, which decides where traffic goes or which networks reach each other`,
       confidence: 0.7,
     });
   const pathRule = fields.find((f) => f.words.some((w) => PATH_RULE_WORDS.has(w)));
@@ -216,6 +228,17 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       role: "network_or_shares",
       reason: `input "${pathRule.key}" sets rules that let traffic in or out: who can connect, or where data can go, may widen`,
       confidence: 0.7,
+    });
+
+  // A setting, at any depth, that reaches an audience outside the organisation (automatic
+  // replies to external senders, external sharing).
+  if (opens && deepKeys(input.inputSchema).some(EXTERNAL_AUDIENCE))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason:
+        "its input sets an audience outside the organisation (an external audience or recipients): what it writes reaches people outside",
+      confidence: 0.65,
     });
 
   // Code to build and deploy: a Git repository or Dockerfile named anywhere in the input, or a
