@@ -995,15 +995,22 @@ export function inferRoles(input: InferInput): Inference {
     [...verbsNow].some((v) => START_VERBS.has(v)) &&
     fields.some((f) => f.freeText && f.words.some((w) => PROGRAM_WORDS.has(w)));
   if (([...verbsNow].some((v) => EXEC_VERBS.has(v)) || startsCode) && codeObject) {
-    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
+    // SQL runs inside the database: it reaches the network only through whatever extensions the
+    // database has, which is the database's setting, not the statement's.
+    const sqlOnly = codeObject === "sql" || codeObject === "query";
+    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy${sqlOnly ? "" : " and reach the network"}`;
     for (const role of [
       "returns_untrusted_text",
       "reads_private_data",
       "writes",
       "deploys_or_destroys",
-      "network_or_shares",
+      ...(sqlOnly ? [] : (["network_or_shares"] as const)),
     ] as const)
       add(role, why, SCHEMA);
+    if (sqlOnly)
+      notes.push(
+        `it runs ${codeObject} inside the database, which sends nothing elsewhere by itself, so network_or_shares is not suggested for running it`,
+      );
   } else if (bareMethod && anyPath) {
     const method = name.verbs[0]!.verb;
     const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
@@ -1488,7 +1495,7 @@ export function inferRoles(input: InferInput): Inference {
     objects: name.objects,
     head,
     verbs: verbsNow,
-    writes: writesOrDestroys,
+    writes: writesOrDestroys || roles.has("writes"),
     descriptionVerb:
       readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
     description: input.description,

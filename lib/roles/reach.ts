@@ -241,6 +241,22 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.65,
     });
 
+  // A command or an init script the caller writes (`command`, `build_command`, `cloud_init_script`),
+  // which the service's machines run with network access.
+  const program = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words[0] !== "sub" &&
+      (f.words.at(-1) === "command" ||
+        f.words.at(-1) === "commands" ||
+        (f.words.length >= 2 && f.words.at(-1) === "script")),
+  );
+  if (program && opens) {
+    const reason = `input "${program.key}" is a command or script the caller writes, which the service's machines run with network access`;
+    out.push({ kind: "add", role: "deploys_or_destroys", reason, confidence: 0.7 });
+    out.push({ kind: "add", role: "network_or_shares", reason, confidence: 0.7 });
+  }
+
   // Code to build and deploy: a Git repository or Dockerfile named anywhere in the input, or a
   // script's content put in place, runs with network access and serves whoever reaches it.
   if (opens && namesBuildSource(input.inputSchema)) {
