@@ -210,3 +210,34 @@ describe("what stays inside the account", () => {
     ).toEqual(["writes"]);
   });
 });
+
+describe("finality and lifecycle", () => {
+  it("restoring or pausing a project, finalizing an invoice and rebasing a branch are not undone by one call", () => {
+    const id = schema({ id: str() });
+    expect(sinks({ name: "restore_project", inputSchema: id })).toEqual([
+      "writes",
+      "deploys_or_destroys",
+    ]);
+    expect(sinks({ name: "finalize_invoice", inputSchema: id })).toEqual([
+      "writes",
+      "deploys_or_destroys",
+    ]);
+    expect(sinks({ name: "rebase_branch", inputSchema: id })).toContain("deploys_or_destroys");
+    // Restoring an item from the trash is a write.
+    expect(sinks({ name: "restore_item", inputSchema: id })).toEqual(["writes"]);
+  });
+});
+
+describe("names and members", () => {
+  it("a domain made with an IP address points it there; assigning a member grants nothing", () => {
+    expect(
+      sinks({ name: "domain-create", inputSchema: schema({ Name: str(), IPAddress: str() }) }),
+    ).toContain("network_or_shares");
+    const assign = { name: "assign_member_to_card", inputSchema: schema({ memberId: str() }) };
+    expect(sinks(assign)).toEqual(["writes"]);
+    expect(suggest(assign).notes.join(" ")).toMatch(/grants no access/);
+    expect(sinks({ name: "add_member", inputSchema: schema({ memberId: str() }) })).toContain(
+      "network_or_shares",
+    );
+  });
+});

@@ -64,6 +64,8 @@ const EDGE_PAIRS: readonly (readonly [string, ReadonlySet<string>])[] = [
   ["db", new Set(["user", "users"])],
   ["database", new Set(["user", "users"])],
 ];
+/** Names that resolve to an address. */
+const NAME_OBJECTS = new Set(["domain", "domains", "hostname", "hostnames"]);
 /** Input words for rules that let traffic in or out (`InboundRules`, `OutboundDestination`, `ForwardingRules`). */
 const PATH_RULE_WORDS = new Set(["inbound", "outbound", "ingress", "egress", "forwarding"]);
 
@@ -113,6 +115,28 @@ const CREDENTIAL_OBJECTS = new Set(["key", "keys", "token", "tokens"]);
 /** Input words naming a space's kind or privacy: `open` among their choices lets anyone in the account join. */
 const KIND_WORDS = new Set(["kind", "privacy"]);
 
+/** Bringing a running thing back (or holding it): it goes offline or online for everyone using it. */
+const LIFECYCLE_VERBS = new Set(["restore", "resume", "pause", "suspend", "unpause"]);
+const RUNNING_THINGS = new Set([
+  "project",
+  "projects",
+  "cluster",
+  "clusters",
+  "server",
+  "servers",
+  "app",
+  "apps",
+  "instance",
+  "instances",
+  "database",
+  "databases",
+]);
+/** Changes one call does not undo: a finalized invoice can no longer be edited; a rebase rewrites history. */
+const FINAL_CHANGES: readonly (readonly [string, ReadonlySet<string>])[] = [
+  ["finalize", new Set(["invoice", "invoices"])],
+  ["rebase", new Set(["branch", "branches"])],
+];
+
 /** A description that opens with running a model computes a result: nothing is deployed or kept. */
 const RUNS_A_MODEL = /^\s*run\s+(?:an?\s+)?(?:inference|prediction|predictions|model)\b/i;
 
@@ -126,6 +150,11 @@ export const REACH_WORDS: readonly string[] = [
   ...SCHEDULE_WORDS,
   ...QUEUE_OBJECTS,
   "publish",
+  ...LIFECYCLE_VERBS,
+  ...NAME_OBJECTS,
+  "assign",
+  ...RUNNING_THINGS,
+  ...FINAL_CHANGES.flatMap(([v, o]) => [v, ...o]),
   ...OWN_LIVE_OBJECTS,
   ...RUNS_WHEN_LIVE,
   ...CREDENTIAL_OBJECTS,
@@ -221,6 +250,16 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
           : `it makes or changes a ${edge}, which decides where traffic goes or which networks reach each other`,
       confidence: 0.7,
     });
+  // A domain or hostname made with an IP address points that name at the address the caller gives.
+  const named = objects.find((w) => NAME_OBJECTS.has(w));
+  const address = fields.find((f) => f.freeText && f.words.includes("ip"));
+  if (named && address && opens && !edge)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it points the ${named} at the address in input "${address.key}": visitors go where the caller says`,
+      confidence: 0.65,
+    });
   const pathRule = fields.find((f) => f.words.some((w) => PATH_RULE_WORDS.has(w)));
   if (pathRule && opens)
     out.push({
@@ -300,6 +339,31 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.7,
     });
 
+  // Pausing or restoring a project, cluster, server or app takes it offline or back for everyone.
+  const lifecycle = [...verbs].find((v) => LIFECYCLE_VERBS.has(v));
+  const running = objects.find((w) => RUNNING_THINGS.has(w));
+  if (lifecycle && running)
+    for (const role of ["writes", "deploys_or_destroys"] as const)
+      out.push({
+        kind: "add",
+        role,
+        reason: `"${lifecycle}" takes the ${running} offline or brings it back, for everyone who uses it`,
+        confidence: 0.7,
+      });
+  // Finality in the product's own terms (the corpus README's "finalizing invoices").
+  for (const [verb, finals] of FINAL_CHANGES) {
+    const final = objects.find((w) => finals.has(w));
+    // Not every such verb is a known one (`finalize_invoice` reads as a name without a verb).
+    if ((verbs.has(verb) || objects[0] === verb) && final)
+      for (const role of ["writes", "deploys_or_destroys"] as const)
+        out.push({
+          kind: "add",
+          role,
+          reason: `"${verb}" on a ${final} is not undone by one call (${verb === "rebase" ? "it rewrites its history" : "it can no longer be edited"})`,
+          confidence: 0.7,
+        });
+  }
+
   // A CRON schedule runs the code it names on a clock.
   const cron =
     objects.find((w) => SCHEDULE_WORDS.has(w)) ??
@@ -370,6 +434,15 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       role: "deploys_or_destroys",
       note: `input "${status.key}" records the status of a deployment made elsewhere; nothing is deployed by the call, so deploys_or_destroys is not suggested`,
       onlyReason: /is a deploy$/,
+    });
+
+  // Assigning a member to a record makes them responsible for it; it grants no access.
+  if (verbs.has("assign") && objects.some((w) => w === "member" || w === "members"))
+    out.push({
+      kind: "withhold",
+      role: "network_or_shares",
+      note: `"assign" makes a member responsible for the record; it grants no access, so network_or_shares is not suggested`,
+      onlyReason: /grants or changes/,
     });
 
   // A credential's `permission` sets what the key may do, not who can see anything.
