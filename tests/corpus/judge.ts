@@ -43,20 +43,23 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,279-tool corpus (37 servers) when the fourth round of
- * issue 32's rules landed, rounded down: no change may fall below these while a goal above is
- * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
- * a goal is met (precision of reads_private_data and writes, recall of writes) the test holds the
- * goal or the higher figure it held before. The last server added, todoist, was labelled after
- * this round's first rules, as a held-out check (see tests/corpus/README.md, "Fourth round for
- * issue 32").
+ * What the suggestions reached on the 1,516-tool corpus (41 servers) when the fifth round of issue
+ * 32's rules landed, rounded down: no change may fall below these while a goal above is still
+ * missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a goal is
+ * met (precision of reads_private_data and network_or_shares, both of deploys_or_destroys and
+ * writes) the test holds the goal or the higher figure it held before. The fifth round added four
+ * servers (cloudflare, digitalocean, twilio-serverless, and coolify held out); their labels lower
+ * returns_untrusted_text to 0.711 / 0.905 and reads_private_data recall to 0.927 on the whole corpus,
+ * while on the first 37 servers those figures are unchanged (0.823 / 0.913, 0.906 / 0.925): the floors
+ * of those two roles follow the larger corpus, not a change of rule (see tests/corpus/README.md,
+ * "Fifth round: deploys and sharing").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.82, recall: 0.91 },
+  returns_untrusted_text: { precision: 0.71, recall: 0.9 },
   reads_private_data: { precision: 0.9, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.99 },
-  deploys_or_destroys: { precision: 0.86, recall: 0.92 },
-  network_or_shares: { precision: 0.87, recall: 0.82 },
+  deploys_or_destroys: { precision: 0.9, recall: 0.95 },
+  network_or_shares: { precision: 0.9, recall: 0.86 },
 };
 
 export function corpusMetrics(): RoleMetrics {
