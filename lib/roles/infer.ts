@@ -1213,8 +1213,25 @@ export function inferRoles(input: InferInput): Inference {
     );
   // Deployed code runs with network access and serves whoever reaches it (the corpus README:
   // "deploying an Edge Function"); recording a deployment (`create_deployment`) deploys nothing.
+  // Only code the caller hands over is the caller's reach: a deploy by id or tag of what is already
+  // configured (`deploy(tag_or_uuid)`) runs the project's own code (issue 32, fifth round).
   const deploysNow = [...verbsNow].find((v) => v === "deploy" || v === "redeploy");
-  if (deploysNow)
+  const handsCode =
+    fields.length === 0 ||
+    fields.some(
+      (f) =>
+        f.freeText &&
+        !f.words.includes("id") &&
+        !f.words.includes("uuid") &&
+        !f.words.includes("sid") &&
+        !f.words.includes("tag"),
+    ) ||
+    fields.some((f) => f.record);
+  if (deploysNow && !handsCode)
+    notes.push(
+      `"${deploysNow}" runs code already configured for what its ids name; no input hands over code, so network_or_shares is not suggested for the deploy itself`,
+    );
+  if (deploysNow && handsCode)
     add(
       "network_or_shares",
       `"${deploysNow}" puts code where it runs with network access and serves whoever can reach it`,

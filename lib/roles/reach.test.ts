@@ -241,3 +241,30 @@ describe("names and members", () => {
     );
   });
 });
+
+describe("deploys and firewalls", () => {
+  it("a deploy by id or tag runs configured code; a deploy handed code reaches the network", () => {
+    const byId = {
+      name: "deploy",
+      inputSchema: schema({ tag_or_uuid: str(), force: { type: "boolean" } }),
+    };
+    expect(sinks(byId)).toEqual(["writes", "deploys_or_destroys"]);
+    expect(suggest(byId).notes.join(" ")).toMatch(/no input hands over code/);
+    expect(
+      sinks({ name: "deploy_site", inputSchema: schema({ siteId: str(), directory: str() }) }),
+    ).toContain("network_or_shares");
+  });
+
+  it("deleting a firewall or taking machines out of it widens access; removing its rules narrows", () => {
+    const ids = schema({ ID: str(), DropletIDs: { type: "array", items: { type: "number" } } });
+    expect(sinks({ name: "firewall-delete", inputSchema: schema({ ID: str() }) })).toContain(
+      "network_or_shares",
+    );
+    expect(sinks({ name: "firewall-remove-droplets", inputSchema: ids })).toContain(
+      "network_or_shares",
+    );
+    expect(sinks({ name: "firewall-remove-rules", inputSchema: ids })).not.toContain(
+      "network_or_shares",
+    );
+  });
+});

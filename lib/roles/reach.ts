@@ -64,6 +64,8 @@ const EDGE_PAIRS: readonly (readonly [string, ReadonlySet<string>])[] = [
   ["db", new Set(["user", "users"])],
   ["database", new Set(["user", "users"])],
 ];
+/** What restricts who can connect: a firewall. */
+const GUARD_OBJECTS = new Set(["firewall", "firewalls"]);
 /** Names that resolve to an address. */
 const NAME_OBJECTS = new Set(["domain", "domains", "hostname", "hostnames"]);
 /** Input words for rules that let traffic in or out (`InboundRules`, `OutboundDestination`, `ForwardingRules`). */
@@ -152,6 +154,9 @@ export const REACH_WORDS: readonly string[] = [
   "publish",
   ...LIFECYCLE_VERBS,
   ...NAME_OBJECTS,
+  ...GUARD_OBJECTS,
+  "rule",
+  "rules",
   "assign",
   ...RUNNING_THINGS,
   ...FINAL_CHANGES.flatMap(([v, o]) => [v, ...o]),
@@ -258,6 +263,16 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       kind: "add",
       role: "network_or_shares",
       reason: `it points the ${named} at the address in input "${address.key}": visitors go where the caller says`,
+      confidence: 0.65,
+    });
+  // A firewall allows what it lists and blocks the rest: deleting one, or taking machines out of
+  // it, lifts its restrictions on them (removing its rules narrows instead).
+  const guard = objects.find((w) => GUARD_OBJECTS.has(w));
+  if (guard && takes && !objects.some((w) => w === "rule" || w === "rules"))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it deletes a ${guard} or takes machines out of it, which lifts its restrictions: who can connect widens`,
       confidence: 0.65,
     });
   const pathRule = fields.find((f) => f.words.some((w) => PATH_RULE_WORDS.has(w)));
