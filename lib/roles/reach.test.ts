@@ -268,3 +268,23 @@ describe("deploys and firewalls", () => {
     );
   });
 });
+
+describe("addresses the tool goes to", () => {
+  it("a URL the tool navigates to reaches any host, even among other operations", () => {
+    const tabs = schema({
+      action: { type: "string", enum: ["list", "new", "close", "select"] },
+      url: str("URL to navigate to in the new tab, used for new."),
+    });
+    expect(sinks({ name: "browser_tabs", inputSchema: tabs })).toContain("network_or_shares");
+    expect(reasonsFor({ name: "browser_tabs", inputSchema: tabs }, "network_or_shares")).toMatch(
+      /navigates to/,
+    );
+    // A URL that is only stored (a bookmark's address) is not visited.
+    expect(
+      sinks({
+        name: "create_bookmark",
+        inputSchema: schema({ url: str("The address to store") }),
+      }),
+    ).toEqual(["writes"]);
+  });
+});

@@ -66,6 +66,9 @@ const EDGE_PAIRS: readonly (readonly [string, ReadonlySet<string>])[] = [
 ];
 /** What restricts who can connect: a firewall. */
 const GUARD_OBJECTS = new Set(["firewall", "firewalls"]);
+/** An address input described as where the tool goes (`url: "URL to navigate to in the new tab"`). */
+const OPENED_ADDRESS = /\b(?:navigate|navigates|visit|visits)\b/i;
+const ADDRESS_WORDS = new Set(["url", "uri", "href", "link"]);
 /** Names that resolve to an address. */
 const NAME_OBJECTS = new Set(["domain", "domains", "hostname", "hostnames"]);
 /** Input words for rules that let traffic in or out (`InboundRules`, `OutboundDestination`, `ForwardingRules`). */
@@ -222,7 +225,7 @@ export function reachSchemaFlags(schema: unknown): string {
 
 /** Field flags these rules read from descriptions, for the shared-inference key. */
 export function reachFieldFlags(f: ReachField): string {
-  return `${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
+  return `${f.freeText && OPENED_ADDRESS.test(f.description) ? "n" : ""}${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
 }
 /** Description flags these rules read, for the shared-inference key. */
 export function reachDescriptionFlags(description: string | undefined): string {
@@ -274,6 +277,18 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       role: "network_or_shares",
       reason: `it deletes a ${guard} or takes machines out of it, which lifts its restrictions: who can connect widens`,
       confidence: 0.65,
+    });
+  // An address the tool navigates to (a new browser tab at any URL) is a request to any host.
+  const opened = fields.find(
+    (f) =>
+      f.freeText && f.words.some((w) => ADDRESS_WORDS.has(w)) && OPENED_ADDRESS.test(f.description),
+  );
+  if (opened)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${opened.key}" is an address the tool navigates to: a request to any host, which can carry data out`,
+      confidence: 0.7,
     });
   const pathRule = fields.find((f) => f.words.some((w) => PATH_RULE_WORDS.has(w)));
   if (pathRule && opens)
