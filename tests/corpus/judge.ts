@@ -59,7 +59,7 @@ export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
   reads_private_data: { precision: 0.9, recall: 0.92 },
   writes: { precision: 0.95, recall: 0.99 },
   deploys_or_destroys: { precision: 0.9, recall: 0.95 },
-  network_or_shares: { precision: 0.9, recall: 0.87 },
+  network_or_shares: { precision: 0.9, recall: 0.88 },
 };
 
 export function corpusMetrics(): RoleMetrics {
