@@ -168,17 +168,34 @@ export const REACH_WORDS: readonly string[] = [
   ...CREDENTIAL_OBJECTS,
 ];
 
-/** Keys at any depth of an input schema (through objects, list items and unions), at most 500. */
-function deepKeys(schema: unknown): string[][] {
-  const out: string[][] = [];
+/** Raw keys worth splitting into words: only these can name code to build or an outside audience. */
+const DEEP_KEY_HINT = /dockerfile|clone|external/i;
+
+/**
+ * What keys at any depth of an input schema (through objects, list items and unions, at most 500
+ * keys) say: code to build, an audience outside the organisation. Computed once per schema object
+ * and kept, since the shared-inference key and the rules both ask.
+ */
+type DeepFlags = { buildSource: boolean; externalAudience: boolean };
+const deepFlagsOf = new WeakMap<object, DeepFlags>();
+function deepFlags(schema: unknown): DeepFlags {
+  if (!schema || typeof schema !== "object") return { buildSource: false, externalAudience: false };
+  const known = deepFlagsOf.get(schema);
+  if (known) return known;
+  const flags: DeepFlags = { buildSource: false, externalAudience: false };
+  let seen = 0;
   const walk = (node: unknown, depth: number) => {
-    if (out.length >= 500 || depth > 8 || !node || typeof node !== "object") return;
+    if (seen >= 500 || depth > 8 || !node || typeof node !== "object") return;
     const n = node as Record<string, unknown>;
     const props = n.properties;
     if (props && typeof props === "object")
       for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
-        if (out.length >= 500) return;
-        out.push(nameWords(key));
+        if (++seen > 500) return;
+        if (DEEP_KEY_HINT.test(key)) {
+          const words = nameWords(key);
+          if (BUILD_SOURCE(words)) flags.buildSource = true;
+          if (EXTERNAL_AUDIENCE(words)) flags.externalAudience = true;
+        }
         walk(value, depth + 1);
       }
     if (n.items) walk(n.items, depth + 1);
@@ -186,12 +203,13 @@ function deepKeys(schema: unknown): string[][] {
       if (Array.isArray(n[k])) for (const b of (n[k] as unknown[]).slice(0, 50)) walk(b, depth + 1);
   };
   walk(schema, 0);
-  return out;
+  deepFlagsOf.set(schema, flags);
+  return flags;
 }
 
 /** Whether some key at any depth names code to build (`spec.services[].git.repo_clone_url`). */
 export function namesBuildSource(schema: unknown): boolean {
-  return deepKeys(schema).some(BUILD_SOURCE);
+  return deepFlags(schema).buildSource;
 }
 
 /** A top-level input naming a kind or privacy whose choices include `open` beside `closed`. */
@@ -219,8 +237,8 @@ const EXTERNAL_AUDIENCE = (words: readonly string[]) =>
 
 /** Schema flags these rules read, for the shared-inference key. */
 export function reachSchemaFlags(schema: unknown): string {
-  const keys = deepKeys(schema);
-  return `${keys.some(BUILD_SOURCE) ? "g" : ""}${keys.some(EXTERNAL_AUDIENCE) ? "x" : ""}${openKind(schema) ?? ""}`;
+  const deep = deepFlags(schema);
+  return `${deep.buildSource ? "g" : ""}${deep.externalAudience ? "x" : ""}${openKind(schema) ?? ""}`;
 }
 
 /** Field flags these rules read from descriptions, for the shared-inference key. */
@@ -301,7 +319,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
 
   // A setting, at any depth, that reaches an audience outside the organisation (automatic
   // replies to external senders, external sharing).
-  if (opens && deepKeys(input.inputSchema).some(EXTERNAL_AUDIENCE))
+  if (opens && deepFlags(input.inputSchema).externalAudience)
     out.push({
       kind: "add",
       role: "network_or_shares",
