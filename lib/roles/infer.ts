@@ -56,6 +56,13 @@ import {
   readName,
   type NameReading,
 } from "./name";
+import {
+  REACH_WORDS,
+  reachDescriptionFlags,
+  reachFieldFlags,
+  reachFindings,
+  reachSchemaFlags,
+} from "./reach";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -643,6 +650,9 @@ const NARROWING_VERBS = new Set([
   "block",
 ]);
 
+/** Words beside a visibility word that make the field no audience: a display list, an id, a time, a credential. */
+const NOT_AUDIENCE = new Set(["list", "menu", "id", "timeout", "key", "keys"]);
+
 /** Verbs that make something new (a message that then leaves, a webhook that then fires). */
 const MAKE_VERBS = new Set([
   "create",
@@ -1134,21 +1144,29 @@ export function inferRoles(input: InferInput): Inference {
     [...verbsNow].some((v) => START_VERBS.has(v)) &&
     fields.some((f) => f.freeText && f.words.some((w) => PROGRAM_WORDS.has(w)));
   if (([...verbsNow].some((v) => EXEC_VERBS.has(v)) || startsCode) && codeObject) {
-    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy and reach the network`;
+    // SQL runs inside the database: it reaches the network only through whatever extensions the
+    // database has, which is the database's setting, not the statement's.
+    const sqlOnly = codeObject === "sql" || codeObject === "query";
+    const why = `runs ${codeObject === "tool" || codeObject === "operation" ? "any operation it is named" : `arbitrary ${codeObject}`}: it can read, write, destroy${sqlOnly ? "" : " and reach the network"}`;
     for (const role of [
       "returns_untrusted_text",
       "reads_private_data",
       "writes",
       "deploys_or_destroys",
-      "network_or_shares",
+      ...(sqlOnly ? [] : (["network_or_shares"] as const)),
     ] as const)
       add(role, why, SCHEMA);
+    if (sqlOnly)
+      notes.push(
+        `it runs ${codeObject} inside the database, which sends nothing elsewhere by itself, so network_or_shares is not suggested for running it`,
+      );
   } else if (bareMethod && anyPath) {
     const method = name.verbs[0]!.verb;
     const why = `an HTTP ${method.toUpperCase()} on any path of the API (input "${anyPath.key}") does whatever the endpoints it reaches do`;
     const reach: Record<string, readonly ToolRole[]> = {
       post: ["returns_untrusted_text", "writes", "deploys_or_destroys", "network_or_shares"],
-      put: ["writes", "deploys_or_destroys"],
+      // A PUT replaces any resource, sharing and permission settings included.
+      put: ["writes", "deploys_or_destroys", "network_or_shares"],
       delete: ["writes", "deploys_or_destroys"],
     };
     for (const role of reach[method] ?? []) add(role, why, NAME_OBJECT);
@@ -1366,8 +1384,25 @@ export function inferRoles(input: InferInput): Inference {
     );
   // Deployed code runs with network access and serves whoever reaches it (the corpus README:
   // "deploying an Edge Function"); recording a deployment (`create_deployment`) deploys nothing.
+  // Only code the caller hands over is the caller's reach: a deploy by id or tag of what is already
+  // configured (`deploy(tag_or_uuid)`) runs the project's own code (issue 32, fifth round).
   const deploysNow = [...verbsNow].find((v) => v === "deploy" || v === "redeploy");
-  if (deploysNow)
+  const handsCode =
+    fields.length === 0 ||
+    fields.some(
+      (f) =>
+        f.freeText &&
+        !f.words.includes("id") &&
+        !f.words.includes("uuid") &&
+        !f.words.includes("sid") &&
+        !f.words.includes("tag"),
+    ) ||
+    fields.some((f) => f.record);
+  if (deploysNow && !handsCode)
+    notes.push(
+      `"${deploysNow}" runs code already configured for what its ids name; no input hands over code, so network_or_shares is not suggested for the deploy itself`,
+    );
+  if (deploysNow && handsCode)
     add(
       "network_or_shares",
       `"${deploysNow}" puts code where it runs with network access and serves whoever can reach it`,
@@ -1535,12 +1570,13 @@ export function inferRoles(input: InferInput): Inference {
   const content = fieldIn(fields, CONTENT_FIELDS, true);
   if (content && classes.has("write"))
     raise("writes", `input "${content.key}" carries content to write`, NAME + 0.05);
-  // `visibility`, `confidential`, not a display setting (`messageListVisibility`).
+  // `visibility`, `confidential`, not a display setting (`messageListVisibility`), a time
+  // (`visibilityTimeout`, how long a queued message stays hidden) or a credential (`privateKey`).
   const visibility = fields.find(
     (f) =>
       f.words.some((w) => VISIBILITY_FIELDS.has(w)) &&
       f.words.length <= 2 &&
-      !f.words.some((w) => w === "list" || w === "menu" || w === "id"),
+      !f.words.some((w) => NOT_AUDIENCE.has(w)),
   );
   // Making something confidential from the start narrows; changing it on an existing one can widen.
   const narrowsOnly =
@@ -1648,6 +1684,36 @@ export function inferRoles(input: InferInput): Inference {
     notes.push(
       `input "${subscription.key}" makes it a subscription switch: it returns no records, so neither returns_untrusted_text nor reads_private_data is suggested`,
     );
+  }
+
+  // Where a write reaches and what it runs (network edges, code to build, schedules, SQL, queues):
+  // lib/roles/reach.ts.
+  for (const finding of reachFindings({
+    objects: name.objects,
+    head,
+    verbs: verbsNow,
+    writes: writesOrDestroys || roles.has("writes"),
+    descriptionVerb:
+      readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
+    description: input.description,
+    fields,
+    inputSchema: input.inputSchema,
+  })) {
+    if (finding.kind === "add") add(finding.role, finding.reason, finding.confidence);
+    else {
+      const draft = roles.get(finding.role);
+      const unless = finding.unlessReason;
+      const only = finding.onlyReason;
+      const own = draft?.reasons.filter((r) => !/Hint/.test(r)) ?? [];
+      if (
+        draft &&
+        !(unless && draft.reasons.some((r) => unless.test(r))) &&
+        !(only && !own.every((r) => only.test(r)))
+      ) {
+        roles.delete(finding.role);
+        notes.push(finding.note);
+      }
+    }
   }
 
   // The annotations, as claims weighed against the name.
@@ -1857,6 +1923,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...CHAT_MADE,
   ...RESPONSE_VERBS,
   ...INVITATION_OBJECTS,
+  ...REACH_WORDS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -1880,7 +1947,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
@@ -1888,6 +1955,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
+  key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
   if (fields.length > 0)
     for (const o of offeredOperations(input.inputSchema))
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

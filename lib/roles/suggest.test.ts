@@ -205,9 +205,11 @@ describe("the input schema", () => {
       "deploys_or_destroys",
       "network_or_shares",
     ];
+    // SQL runs inside the database: everything but reaching the network (issue 32, fifth round;
+    // the corpus labels Supabase's execute_sql so).
     expect(
       roles({ name: "execute_sql", inputSchema: schema({ query: { type: "string" } }) }),
-    ).toEqual(all);
+    ).toEqual(all.filter((r) => r !== "network_or_shares"));
     expect(
       roles({ name: "browser_evaluate", inputSchema: schema({ function: { type: "string" } }) }),
     ).toEqual(all);
@@ -230,9 +232,11 @@ describe("the input schema", () => {
       "deploys_or_destroys",
       "network_or_shares",
     ]);
+    // A PUT replaces any resource, sharing and permission settings included (issue 32, fifth round).
     expect(sinks({ name: "jira_put", inputSchema: path })).toEqual([
       "writes",
       "deploys_or_destroys",
+      "network_or_shares",
     ]);
     expect(sinks({ name: "jira_get", inputSchema: path })).toEqual([]);
   });

@@ -43,23 +43,22 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,445-tool corpus (42 servers) when the fifth round of
- * issue 32's rules landed, rounded down: no change may fall below these while a goal above is
- * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
- * a goal is met (both goals of reads_private_data, precision and recall of writes) the test holds
- * the goal. deploys_or_destroys and network_or_shares are lower than the fourth round's floors
- * (0.92 and 0.82 recall, 0.87 precision of network_or_shares) because the five servers added in
- * the fifth round (Asana, Discourse, Confluence, git; Shortcut held out) were labelled before any
- * rule changed, and their deletes, pushes, clones and access grants are missed by the rules as
- * they were; no rule of the fifth round changed either role's figures (see tests/corpus/README.md,
- * "Fifth round for issue 32").
+ * What the suggestions reached on the 1,682-tool corpus (46 servers) when both parts of the fifth
+ * round of issue 32's rules landed, rounded down: no change may fall below these while a goal above
+ * is still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where
+ * a goal is met the test holds the goal or the higher figure reached. The fifth round added nine
+ * servers labelled before the rules changed (asana, discourse, confluence, git, shortcut held out;
+ * cloudflare, digitalocean, twilio-serverless, coolify held out): returns_untrusted_text precision
+ * is lower than the fourth round's floor (0.82) because the cloud servers' plain list reads
+ * (records, routes, rules named by the account) are guessed to return outside text, with no rule of
+ * the round removing them (see tests/corpus/README.md, "Fifth round for issue 32").
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.84, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.74, recall: 0.92 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.96, recall: 0.99 },
-  deploys_or_destroys: { precision: 0.86, recall: 0.9 },
-  network_or_shares: { precision: 0.86, recall: 0.78 },
+  deploys_or_destroys: { precision: 0.9, recall: 0.93 },
+  network_or_shares: { precision: 0.93, recall: 0.84 },
 };
 
 export function corpusMetrics(): RoleMetrics {
