@@ -51,7 +51,7 @@ const AI_STRICT = alt(`
   asistente de ia | asistente ia | agente de ia | agente ia | modelo de ia | modelo de lenguaje | inteligencia artificial |
   assistente de ia | assistente ia | modelo de linguagem | inteligência artificial |
   assistente di ia | assistente ia | modello di ia | modello linguistico | intelligenza artificiale |
-  ai-assistent | ai-agent | ai-model | taalmodel |
+  ai-assistent | ai-assistenten | ai-agent | ai-agenten | ai-model | taalmodel |
   ии | ии-ассистент | ии-ассистента | ии-ассистенту | ии-ассистентам | ии-агент | ии-агента | ии-агентам | ии-агентов | бот | бота | боту | чат-бот | чат-бота |
   нейросеть | нейросети | языковая модель | языковой модели | искусственный интеллект | искусственного интеллекта
 `);
@@ -319,3 +319,57 @@ export const ROLE_ELSEWHERE: [RegExp, string, number][] = [
     0.6,
   ],
 ];
+
+/**
+ * A chat line: an optional time or bracket, a speaker's name ("mara:", "*tom* 9:01 AM:",
+ * "[09:14] lea:"), then what they said.
+ */
+const CHAT_LINE =
+  /^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?\*?([\p{L}][\p{L}\p{N}_.-]{0,20}(?: [\p{L}][\p{L}\p{N}_.-]{0,20})?)\*?[ \t]*(?:\d{1,2}:\d{2}(?:[ \t]*[ap]m)?)?[ \t]*[:：][ \t]*(\S.*)$/imu;
+
+/** "Must", "should", "has to": an obligation is an instruction, whoever it is about. */
+const OBLIGATION = new RegExp(
+  String.raw`${lead(
+    alt(
+      `must | should | shall | has to | have to | muss | müssen | soll | sollen | doit | doivent | devra | debe | deben | deberá | deve | devem | deverá | devono | moet | moeten | должен | должна | должно | должны`,
+    ),
+  )}${WE}|必须|务必|应该|しなければ|すること|せよ`,
+  "u",
+);
+/** An address or a link in a window: a request that sends something somewhere is not small talk. */
+const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|www\./u;
+/** A statement whose subject is an AI ("The AI assistant ignores…", "El asistente de IA no responde"). */
+const ABOUT_AN_AI = new RegExp(
+  String.raw`^(?:[\p{L}]{2,12}\s*[:：]\s*)?(?:(?:the|our|this|der|die|das|unser|unsere|le|la|l'|notre|ce|cet|cette|el|nuestro|nuestra|este|esta|o|a|nosso|nossa|este|esta|il|lo|il\s+nostro|la\s+nostra|de|het|onze|ons|наш|наша)\s*)?(?:${AI_STRICT}|${AI_MODEL}|${AI_PERSONA})(?:\s+(?:${AI_STRICT}))?${WE}(?!\s*[,:：，])`,
+  "u",
+);
+
+/**
+ * Why the model's best window is people talking rather than a payload, or null: a question one
+ * person asks another in a chat of two or more speakers ("diego: ¿me pasas el informe?"), or a
+ * statement about an AI product ("Asunto: El asistente de IA no responde"). The model reads a
+ * request and an AI named; what it cannot see is who speaks to whom. Neither applies when the
+ * window asks for something to be sent somewhere (an address, a link) or states an obligation.
+ * The rule signals are judged as always: only the model's weight changes.
+ */
+export function peopleTalk(visible: string, window: string): string | null {
+  const w = window.toLowerCase();
+  if (DESTINATION.test(w) || OBLIGATION.test(w)) return null;
+  if (ABOUT_AN_AI.test(w)) return "a statement about an AI, not to one";
+  if (!/[?？]/u.test(w)) return null;
+  const speakers = new Set<string>();
+  let chatLines = 0;
+  let lines = 0;
+  for (const line of visible.split("\n", 200)) {
+    if (line.trim() === "") continue;
+    lines++;
+    const m = CHAT_LINE.exec(line);
+    if (!m) continue;
+    chatLines++;
+    speakers.add(m[1]!.toLowerCase());
+  }
+  const speaking = CHAT_LINE.exec(window);
+  if (speakers.size >= 2 && chatLines >= 3 && chatLines * 2 >= lines && speaking)
+    return "a question between people in a chat";
+  return null;
+}

@@ -153,7 +153,7 @@ const ADDRESSED: [RegExp, string, boolean, number?][] = [
   ],
   [
     new RegExp(
-      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:ai\s+)?(?:${AI})(?:s)?\s*[,:]`,
+      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:ai\s+)?(?:${AI})(?:s)?\s*(?:,(?=\s)|:)`,
       "u",
     ),
     'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
@@ -268,7 +268,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * Call verbs beyond English ("rufe … auf", "utilise", "usa", "gebruik", "вызови", "调用"), then an
  * optional article: "Verwende das Werkzeug create_payment", "usa la herramienta transfer_funds".
  */
-const CALL_ELSEWHERE = String.raw`(?<![\p{L}\p{N}_])(?:rufe|verwende|nutze|benutze|führe|starte|utilise|utilisez|appelle|appelez|exécute|exécutez|lance|lancez|usa|use|utiliza|utilice|llama|ejecuta|invoca|utilize|chame|execute|utilizza|chiama|esegui|gebruik|roep|voer|вызови|вызовите|используй|используйте|запусти|запустите|выполни|выполните|调用|使用|执行)(?:\s+(?:das|den|die|dem|l'|le|la|el|o|a|lo|il|de|het)\b)?\s*`;
+const CALL_ELSEWHERE = String.raw`(?<![\p{L}\p{N}_])(?:rufe|verwende|nutze|benutze|führe|starte|utilise|utilisez|appelle|appelez|exécute|exécutez|lance|lancez|usa|use|utiliza|utilice|llama|ejecuta|invoca|utilize|chame|execute|utilizza|chiama|esegui|gebruik|roep|voer|вызови|вызовите|используй|используйте|запусти|запустите|выполни|выполните)(?:\s+(?:das|den|die|dem|l'|le|la|el|o|a|lo|il|de|het)\b)?\s*|(?:调用|使用|执行|用)\s*`;
 /** "Tool" in each language: "the tool send_email" names a call as plainly as "send_email(". */
 const TOOL_WORD = String.raw`(?<![\p{L}\p{N}_])(?:tool|werkzeug|outil|l'outil|herramienta|ferramenta|strumento|инструмент|ツール|工具)`;
 
