@@ -57,7 +57,8 @@ const AI_STRICT = alt(`
 `);
 const AI_MODEL = alt(`model | modell | modells | modèle | modelo | modello | модель | модели`);
 const AI_PERSONA = alt(`
-  assistant | agent | assistent | assistentin | asistente | assistente | agente | ассистент | ассистента | ассистенту | агент | агента | агенту
+  assistant | agent | assistent | assistentin | asistente | assistente | agente | ассистент | ассистента | ассистенту | агент | агента | агенту |
+  assistant virtuel | virtueller assistent | asistente virtual | assistente virtual | assistente virtuale | virtuele assistent | виртуальный ассистент
 `);
 /** Any of them (where the pattern itself says the reader is an AI). */
 const AI_WORDS = `${AI_STRICT}|${AI_MODEL}|${AI_PERSONA}`;
@@ -89,7 +90,7 @@ const TO_FOR = alt(
 /** Greetings that can open an address ("Liebe KI,", "Cher assistant,", "Уважаемый ИИ-ассистент,"). */
 const GREETING = alt(`
   liebe | lieber | liebes | sehr geehrte | sehr geehrter | hallo | hey | hi | dear | cher | chère | bonjour | querido | querida | estimado | estimada | prezado | prezada | hola | caro | cara | gentile | olá | ciao | beste | geachte | hoi |
-  уважаемый | дорогой | привет | здравствуй | внимание
+  уважаемый | дорогой | привет | здравствуй | внимание | achtung | attention | atención | atenção | attenzione | let op
 `);
 
 /** A relative clause after the AI: "…the AI that reads", "l'assistant IA qui traite", "ИИ-ассистента, обрабатывающего". */
@@ -124,6 +125,15 @@ const OVERRIDE_OBJECTS = alt(`
   instructies | regels | aanwijzingen | richtlijnen |
   инструкции | инструкций | указания | указаний | правила | правил | команды
 `);
+/** What makes instructions the reader's standing ones: previous, all, above, system, yours. */
+const QUALIFIER = `(?:${lead(
+  alt(`vorherig | bisherig | obig | früher | vorangegangen | ursprünglich | sämtlich | précédent | antérieur | ci-dessus | initia |
+  anterior | previ | prévi | precedent | sopra | vorige | eerder | voorgaand | предыдущ | прежн | прошл | системн | original`),
+)}|${lead(
+  alt(
+    `all | alle | allen | deine | deinen | ihre | ihren | system | systems | toutes | tous | tes | vos | système | todas | todos | tus | sus | sistema | suas | tuas | tutte | tutti | tue | je | jouw | systeem | все | всех | свои | твои | выше | ti | te | dir | dich | tu | toi`,
+  ),
+)}${WE})`;
 /** The writer's own earlier instructions ("meine vorherigen Anweisungen"): a person withdrawing them. */
 const OWN = alt(
   `meine | meinen | mes | mis | mies | mie | miei | minhas | meus | mijn | мои | моих`,
@@ -190,7 +200,7 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
         String.raw`${WB}à\s+l'attention\s+(?:du|de\s+la|de\s+l'|des)\s*(?:${AI_STRICT})${WE}`,
         // A greeting or a line that opens with the AI and a comma: "Liebe KI,", "@Assistent", "Ассистент, с этого момента".
         String.raw`(?:^|\n)[ \t]*(?:\[[^\]\n]{1,24}\][ \t]*)?(?:[\p{L}\p{N}_.*-]{1,24}[ \t]*:[ \t]*)?(?:(?:${GREETING})\s+)?@?(?:${AI_STRICT}|${AI_PERSONA})${WE}[ \t]*(?:,[ \t]+(?=\p{L})|，)`,
-        String.raw`(?:^|[\n.!?]\s*)(?:(?:${GREETING})\s+)(?:${AI_STRICT}|${AI_PERSONA})${WE}\s*[,:]`,
+        String.raw`(?:^|[\n.!?]\s*)(?:(?:${GREETING}),?\s+)(?:${AI_STRICT}|${AI_PERSONA})${WE}\s*[,:]`,
       ].join("|"),
       "u",
     ),
@@ -231,6 +241,8 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
       [
         String.raw`${lead(IF_YOU_ARE)}\s+(?:(?:ein|eine|einen|un|une|una|um|uma|een|an?)\s+)?(?:\p{L}+\s+){0,2}(?:${AI_STRICT}|${AI_MODEL})${WE}`,
         String.raw`${WB}(?:du|tu|toi|tú|você|jij|je|ты)\s+(?:als|en\s+tant\s+qu'|como|come|als\s+een)\s*(?:${AI_WORDS})${WE}`,
+        // "Als Assistent führst du…", "En tant qu'IA, tu…", "Как ИИ, ты…".
+        String.raw`(?:^|[\n.!?:]\s*)(?:als|en\s+tant\s+qu'|como|come|как)\s*(?:(?:ein|eine|un|une|una|um|uma|een)\s+)?(?:${AI_WORDS})${WE}\s*,?\s+(?:\p{L}+\s+){0,2}(?:du|tu|tú|você|jij|je|ты)${WE}`,
         String.raw`(?:如果|假如|若)(?:你|您)是[^\n。]{0,30}(?:${AI_CJK})|(?:もし)?あなたが[^\n。]{0,30}(?:${AI_CJK})(?:であれば|なら|ならば|の場合)`,
       ].join("|"),
       "u",
@@ -241,7 +253,11 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
   [
     new RegExp(
       [
-        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}`,
+        // With a word that makes them the reader's standing instructions ("alle vorherigen",
+        // "les consignes précédentes", "le regole che ti hanno dato"), before or just after: "Bitte
+        // ignorieren Sie die Anweisungen aus der Phishing-Mail" is a warning to people.
+        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${QUALIFIER}[^\n.!?]{0,30}?${lead(OVERRIDE_OBJECTS)}${WE}`,
+        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}[^\n.!?]{0,25}?${QUALIFIER}`,
         String.raw`(?:以前|これまで|今まで|前|上記|先|最初)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|設定)(?:は|を)(?:すべて|全て)?(?:無視|忘れ)`,
         String.raw`(?:忽略|无视|忘记|忘掉|不要理会|不理会)[^\n。]{0,10}(?:之前|以上|先前|上面|前面|此前|原有|所有|全部)[^\n。]{0,6}(?:指令|指示|说明|规则|设定)`,
       ].join("|"),
@@ -274,6 +290,8 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
         String.raw`\b(?:ahora|a\s+partir\s+de\s+ahora)\s+eres${WE}|\b(?:agora|a\s+partir\s+de\s+agora)\s+você\s+é${WE}`,
         String.raw`\b(?:ora|adesso|da\s+ora)\s+sei\s+(?:un|una|in)${WE}|\bje\s+bent\s+nu\s+(?:een|in)${WE}`,
         String.raw`${WB}(?:теперь|отныне)\s+ты${WE}|${WB}ты\s+теперь${WE}`,
+        // The AI told how to behave from now on, in the third person ("L'IA doit désormais…").
+        String.raw`(?:${AI_STRICT}|${AI_MODEL}|${AI_PERSONA})${WE}\s+(?:muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен|должна)\s+(?:ab\s+sofort|ab\s+jetzt|von\s+nun\s+an|désormais|dorénavant|à\s+partir\s+de\s+maintenant|a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|d'ora\s+in\s+poi|da\s+ora\s+in\s+poi|vanaf\s+nu|отныне|теперь|с\s+этого\s+момента)${WE}`,
         String.raw`(?:你现在是|从现在起你是|从现在开始你是)|あなたは(?:今|これ)から[^\n。]{0,20}(?:です|だ|として)`,
         String.raw`\b(?:neue|nouvelles|nuevas|novas|nuove|nieuwe|новые)\s+(?:anweisungen|anweisung|instructions|instrucciones|instruções|istruzioni|instructies|инструкции)\s*:|(?:新しい指示|新指令|新的指令|新指示)\s*[：:]`,
       ].join("|"),
