@@ -169,17 +169,19 @@ const WITHOUT_ASKING = [
 ].join("|");
 
 /** "In your answer, include…" / "your answer must…" beyond English. */
+const ANSWER_NOUN = "antwort|réponse|respuesta|resposta|risposta|antwoord";
+const ANSWER_MODAL = "muss|soll|doit|debe|deve|moet";
 const YOUR_ANSWER = [
-  String.raw`\b(?:in|am\s+ende)\s+(?:deiner|ihrer)\s+antwort${WE}|\bdeine\s+antwort\s+(?:muss|soll)`,
-  String.raw`\b(?:dans|à\s+la\s+fin\s+de)\s+(?:ta|votre)\s+réponse${WE}|\b(?:ta|votre)\s+réponse\s+doit`,
-  String.raw`\b(?:en|al\s+final\s+de)\s+tu\s+respuesta${WE}|\btu\s+respuesta\s+debe`,
-  String.raw`\b(?:na|em)\s+(?:sua|tua)\s+resposta${WE}|\b(?:sua|tua)\s+resposta\s+deve`,
-  String.raw`\bnella\s+tua\s+risposta${WE}|\bla\s+tua\s+risposta\s+deve`,
-  String.raw`\bin\s+(?:je|jouw|uw)\s+antwoord${WE}|\b(?:je|jouw)\s+antwoord\s+moet`,
+  // The noun first and what precedes it looked for behind it: "in", "en", "na" are everywhere.
+  String.raw`(?:${ANSWER_NOUN})${WE}(?<=(?:\b(?:in|am\s+ende)\s+(?:deiner|ihrer)|\b(?:dans|à\s+la\s+fin\s+de)\s+(?:ta|votre)|\b(?:en|al\s+final\s+de)\s+tu|\b(?:na|em)\s+(?:sua|tua)|\bnella\s+tua|\bin\s+(?:je|jouw|uw))\s+(?:${ANSWER_NOUN}))`,
+  String.raw`(?:${ANSWER_MODAL})${WE}(?<=\b(?:deine|ta|votre|tu|sua|tua|la\s+tua|je|jouw)\s+(?:${ANSWER_NOUN})\s+(?:${ANSWER_MODAL}))`,
   String.raw`${WB}в\s+(?:своём|своем|твоём|твоем)\s+ответе${WE}|${WB}(?:твой|свой)\s+ответ\s+должен`,
   String.raw`(?:在|于)(?:你|您)的(?:回复|回答|答复|输出)(?:中|里)`,
   String.raw`(?:あなたの)?(?:回答|返信|応答|出力)(?:の最後)?に[^\n。]{0,40}(?:含め|追加し|加え|記載し)`,
 ].join("|");
+
+/** "Must" and "shall" in the third person, for "the AI must from now on…". */
+const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен|должна";
 
 /**
  * Phrases that speak to an AI beyond English, in the shape of signals.ts's ADDRESSED: the pattern,
@@ -214,7 +216,7 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
         // also writes "Hinweis an den Agenten: bitte rufen Sie mich zurück" to a person.
         String.raw`${lead(NOTE_WORDS)}\s+(?:${TO_FOR})\s*${ART}(?:${AI_MODEL}|${AI_PERSONA})\s*[:：]`,
         // A mention ("@Assistent"), not a mail address ("support@ai.example"); chat-ops also mentions bots.
-        String.raw`(?<![\p{L}\p{N}_.+-])@(?:${AI_STRICT}|${AI_PERSONA})(?![\p{L}\p{N}_.@-])`,
+        String.raw`@(?<![\p{L}\p{N}_.+-]@)(?:${AI_STRICT}|${AI_PERSONA})(?![\p{L}\p{N}_.@-])`,
       ].join("|"),
       "u",
     ),
@@ -240,7 +242,7 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
     new RegExp(
       [
         String.raw`${lead(IF_YOU_ARE)}\s+(?:(?:ein|eine|einen|un|une|una|um|uma|een|an?)\s+)?(?:\p{L}+\s+){0,2}(?:${AI_STRICT}|${AI_MODEL})${WE}`,
-        String.raw`${WB}(?:du|tu|toi|tú|você|jij|je|ты)\s+(?:als|en\s+tant\s+qu'|como|come|als\s+een)\s*(?:${AI_WORDS})${WE}`,
+        String.raw`${lead("du|tu|toi|tú|você|jij|je|ты")}\s+(?:als|en\s+tant\s+qu'|como|come|als\s+een)\s*(?:${AI_WORDS})${WE}`,
         // "Als Assistent führst du…", "En tant qu'IA, tu…", "Как ИИ, ты…".
         String.raw`(?:^|[\n.!?:]\s*)(?:als|en\s+tant\s+qu'|como|come|как)\s*(?:(?:ein|eine|un|une|una|um|uma|een)\s+)?(?:${AI_WORDS})${WE}\s*,?\s+(?:\p{L}+\s+){0,2}(?:du|tu|tú|você|jij|je|ты)${WE}`,
         String.raw`(?:如果|假如|若)(?:你|您)是[^\n。]{0,30}(?:${AI_CJK})|(?:もし)?あなたが[^\n。]{0,30}(?:${AI_CJK})(?:であれば|なら|ならば|の場合)`,
@@ -291,7 +293,8 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
         String.raw`\b(?:ora|adesso|da\s+ora)\s+sei\s+(?:un|una|in)${WE}|\bje\s+bent\s+nu\s+(?:een|in)${WE}`,
         String.raw`${WB}(?:теперь|отныне)\s+ты${WE}|${WB}ты\s+теперь${WE}`,
         // The AI told how to behave from now on, in the third person ("L'IA doit désormais…").
-        String.raw`(?:${AI_STRICT}|${AI_MODEL}|${AI_PERSONA})${WE}\s+(?:muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен|должна)\s+(?:ab\s+sofort|ab\s+jetzt|von\s+nun\s+an|désormais|dorénavant|à\s+partir\s+de\s+maintenant|a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|d'ora\s+in\s+poi|da\s+ora\s+in\s+poi|vanaf\s+nu|отныне|теперь|с\s+этого\s+момента)${WE}`,
+        // The modal first and the AI looked for behind it: English text has few of these modals.
+        String.raw`${lead(MODALS)}${WE}(?<=${lead(AI_WORDS)}${WE}\s+(?:${MODALS}))\s+(?:ab\s+sofort|ab\s+jetzt|von\s+nun\s+an|désormais|dorénavant|à\s+partir\s+de\s+maintenant|a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|d'ora\s+in\s+poi|da\s+ora\s+in\s+poi|vanaf\s+nu|отныне|теперь|с\s+этого\s+момента)${WE}`,
         String.raw`(?:你现在是|从现在起你是|从现在开始你是)|あなたは(?:今|これ)から[^\n。]{0,20}(?:です|だ|として)`,
         String.raw`\b(?:neue|nouvelles|nuevas|novas|nuove|nieuwe|новые)\s+(?:anweisungen|anweisung|instructions|instrucciones|instruções|istruzioni|instructies|инструкции)\s*:|(?:新しい指示|新指令|新的指令|新指示)\s*[：:]`,
       ].join("|"),
