@@ -180,6 +180,28 @@ const YOUR_ANSWER = [
   String.raw`(?:あなたの)?(?:回答|返信|応答|出力)(?:の最後)?に[^\n。]{0,40}(?:含め|追加し|加え|記載し)`,
 ].join("|");
 
+/**
+ * A word one of the patterns below cannot match without: an AI, instructions or rules, the user,
+ * an answer, "without", "now", "new", in any of the languages. One scan for it lets a text that has
+ * none (most English tool results: JSON records, logs, prose about other things) skip the rest.
+ * Looser than the patterns on purpose (no trailing boundary, stems): it may let a text through,
+ * never keep a match out. The tests run every pattern through it.
+ */
+export const ELSEWHERE_GATE = new RegExp(
+  [
+    // "ai" glued to Japanese or Chinese ("aiアシスタント", "给ai的指令") still has a boundary before it.
+    String.raw`${lead(AI_WORDS)}(?![a-z0-9_])`,
+    AI_CJK.split("|")
+      .filter((w) => !/[a-z]/u.test(w))
+      .join("|"),
+    lead(OVERRIDE_OBJECTS),
+    String.raw`\b(?:nicht|nichts|niemals|nutzer|benutzer|anwender|pas|rien|jamais|without|ohne|sans|sin|sem|senza|zonder|bist|sind|es|eres|sei|bent|neue|nouvelles|nuevas|novas|nuove|nieuwe)\b`,
+    "utilisat|usuári|usuari|utent|gebruiker|пользовател|ユーザー|用户|без|确认|確認|você|é|теперь|отныне|ты|новые|你现在|从现在|あなたは|新|指示|命令|ルール|指令|設定|说明|规则|设定|无视|忽略|忘记|忘掉|理会|無視|忘れ",
+    "antwort|réponse|respuesta|resposta|risposta|antwoord|ответ|回复|回答|答复|输出|返信|応答|出力",
+  ].join("|"),
+  "u",
+);
+
 /** "Must" and "shall" in the third person, for "the AI must from now on…". */
 const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен|должна";
 
@@ -188,7 +210,7 @@ const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен
  * what it says, and whether it only *addresses* the reader as an AI (skipped in text written for
  * the model on purpose).
  */
-export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
+const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
   [
     new RegExp(
       [
@@ -304,6 +326,19 @@ export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number?][] = [
     false,
   ],
 ];
+
+/**
+ * The entries with the gate each needs ([pattern, what it says, only addresses, strength, gate]):
+ * signals.ts runs a pattern only when its gate matches, and tests the gate once per text.
+ */
+export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number | undefined, RegExp][] =
+  ADDRESSED_ENTRIES.map(([re, detail, addressing, strength]) => [
+    re,
+    detail,
+    addressing,
+    strength,
+    ELSEWHERE_GATE,
+  ]);
 
 /** System, admin or assistant in each language, for a bracketed marker ("[SYSTEM]", "【システム】", "[СИСТЕМА]"). */
 const SYSTEM_WORDS = alt(`
