@@ -429,3 +429,38 @@ export function peopleTalk(visible: string, window: string): string | null {
     return "a question between people in a chat";
   return null;
 }
+
+/** Mail headers and record fields: a line "Subject: …" or "Status: …" is no one speaking. */
+const FIELD_LABEL = new RegExp(
+  `^(?:${alt(`from | to | cc | bcc | subject | date | sent | re | fwd | ticket | id | status | priority | note | summary | description | title | url | link | von | an | betreff | datum | beschreibung | de | à | objet | asunto | para | assunto | oggetto | da | a | onderwerp | aan | van | от | кому | тема | описание | 件名 | 差出人 | 宛先 | 主题 | 发件人 | 收件人 | 描述 | 説明`)})$`,
+  "u",
+);
+
+/**
+ * Whether the colon ending just before `end` closes a speaker's label in a transcript ("Agent:",
+ * "Asistente:" at the start of a line, in a text where at least three lines, half of them or more,
+ * are people speaking, with at least two speakers): a support chat pasted into a ticket, where the
+ * agent is a person. `text` is lower-cased.
+ */
+export function transcriptSpeaker(text: string, end: number): boolean {
+  if (text[end - 1] !== ":" && text[end - 1] !== "：") return false;
+  const lineStart = text.lastIndexOf("\n", end - 1) + 1;
+  const line = text.slice(
+    lineStart,
+    text.indexOf("\n", end) < 0 ? undefined : text.indexOf("\n", end),
+  );
+  const own = CHAT_LINE.exec(line);
+  if (!own || lineStart + line.indexOf(":") + 1 !== end) return false;
+  const speakers = new Set<string>();
+  let chatLines = 0;
+  let lines = 0;
+  for (const l of text.split("\n", 200)) {
+    if (l.trim() === "") continue;
+    lines++;
+    const m = CHAT_LINE.exec(l);
+    if (!m || FIELD_LABEL.test(m[1]!.replace(/^\*+|\*+$/gu, ""))) continue;
+    chatLines++;
+    speakers.add(m[1]!);
+  }
+  return speakers.size >= 2 && chatLines >= 3 && chatLines * 2 >= lines;
+}

@@ -4,7 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
-import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE } from "./multilingual";
+import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, transcriptSpeaker } from "./multilingual";
 import { countHidden, decodeTags } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
@@ -206,12 +206,15 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
       if (!gates.get(gate)) continue;
     }
     const m = re.exec(lower);
-    if (!m) continue;
+    // The same words found by the English pattern and its counterpart in multilingual.ts count once.
+    if (!m || hits.some((h) => h.at === m.index)) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
+    // "Agent: Sorry to hear that!" in a support chat's transcript is a person speaking.
+    const speaker = addressing && !inQuote && transcriptSpeaker(lower, m.index + m[0].length);
     hits.push({
       signal: "addressed-to-ai",
-      detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
-      strength: inQuote ? strength / 5 : strength,
+      detail: `${detail}${inQuote ? " (inside a quotation)" : speaker ? " (a speaker's label in a transcript)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
+      strength: inQuote ? strength / 5 : speaker ? Math.min(strength, 0.25) : strength,
       at: m.index,
     });
   }
