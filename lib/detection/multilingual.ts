@@ -14,7 +14,8 @@
 
 /** Not preceded / not followed by a letter or digit: a word boundary that knows every script. */
 export const WB = String.raw`(?<![\p{L}\p{N}_])`;
-export const WE = String.raw`(?![\p{L}\p{N}_])`;
+/** …and not followed by one, nor by a hyphen and a letter ("KI-Assistent-Abo" is a subscription, not an AI). */
+export const WE = String.raw`(?![\p{L}\p{N}_]|-\p{L})`;
 
 const alt = (words: string) =>
   words
@@ -46,12 +47,12 @@ const lead = (words: string) => {
  */
 const AI_STRICT = alt(`
   ai | a.i. | ai assistant | ai agent | ai model | chatbot | bot | llm | language model | gpt | chatgpt | claude | gemini | copilot |
-  ki | ki-assistent | ki-assistentin | ki-assistenten | ki-agent | ki-agenten | ki-modell | ki-modells | sprachmodell | sprachmodells | künstliche intelligenz |
+  ki | ki-assistent | ki-assistentin | ki-assistenten | ki-agent | ki-agenten | ki-modell | ki-modells | ki-system | ki-systeme | ki-systems | ki-tool | ki-bot | sprachmodell | sprachmodells | künstliche intelligenz |
   ia | assistant ia | assistant d'ia | agent ia | agent d'ia | modèle d'ia | modèle de langage | intelligence artificielle |
   asistente de ia | asistente ia | agente de ia | agente ia | modelo de ia | modelo de lenguaje | inteligencia artificial |
   assistente de ia | assistente ia | modelo de linguagem | inteligência artificial |
   assistente di ia | assistente ia | modello di ia | modello linguistico | intelligenza artificiale |
-  ai-assistent | ai-assistenten | ai-agent | ai-agenten | ai-model | taalmodel |
+  ai-assistent | ai-assistenten | ai-agent | ai-agenten | ai-model | ai-system | ai-systeem | taalmodel | système d'ia | sistema de ia | sistema di ia | ии-система | ии-системы |
   ии | ии-ассистент | ии-ассистента | ии-ассистенту | ии-ассистентам | ии-агент | ии-агента | ии-агентам | ии-агентов | бот | бота | боту | чат-бот | чат-бота |
   нейросеть | нейросети | языковая модель | языковой модели | искусственный интеллект | искусственного интеллекта
 `);
@@ -87,9 +88,12 @@ const TO_FOR = alt(
   `an | für | pour | à | a | para | ao | à | per | all' | al | alla | voor | aan | для | к`,
 );
 
+/** Reading, processing, summarising: what the AI a payload speaks to is doing with the text. */
+const READS = String.raw`liest|lesen|verarbeitet|zusammenfasst|bearbeitet|auswertet|lit|lisez|traite|résume|analyse|lee|procesa|resume|resuma|analiza|lê|processa|legge|elabora|riassume|analizza|leest|verwerkt|samenvat|читает|прочитает|обрабатывает|пересказывает|анализирует|reads|is\s+reading|processes|summari[sz]es|handles|parses`;
+
 /** Greetings that can open an address ("Liebe KI,", "Cher assistant,", "Уважаемый ИИ-ассистент,"). */
 const GREETING = alt(`
-  liebe | lieber | liebes | sehr geehrte | sehr geehrter | hallo | hey | hi | dear | cher | chère | bonjour | querido | querida | estimado | estimada | prezado | prezada | hola | caro | cara | gentile | olá | ciao | beste | geachte | hoi |
+  liebe | lieber | liebes | sehr geehrte | sehr geehrter | sehr geehrtes | geehrte | geehrter | geehrtes | hallo | hey | hi | dear | cher | chère | bonjour | querido | querida | estimado | estimada | prezado | prezada | hola | caro | cara | gentile | olá | ciao | beste | geachte | hoi |
   уважаемый | дорогой | привет | здравствуй | внимание | achtung | attention | atención | atenção | attenzione | let op
 `);
 
@@ -220,8 +224,12 @@ const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
         String.raw`(?:^|\n)[ \t]*(?:${TO_FOR})\s*${ART}(?:${AI_STRICT})${WE}\s*[:：]`,
         // "An das Sprachmodell, das diese Seite liest", "Para la IA que resuma", "All'IA che riassume", "Для нейросети, которая".
         // Not "the agent who handles this ticket": a support agent is a person.
-        String.raw`(?:^|[\n.!?:]\s*)(?:${TO_FOR}|à\s+l'attention\s+(?:du|de\s+la|de\s+l'|des))\s*${ART}(?:${AI_STRICT}|${AI_MODEL})${WE}\s*,?\s*(?:${RELATIVE})${WE}`,
-        String.raw`${WB}à\s+l'attention\s+(?:du|de\s+la|de\s+l'|des)\s*(?:${AI_STRICT})${WE}`,
+        String.raw`(?:^|[\n.!?:]\s*)(?:${TO_FOR}|à\s+l'(?:attention|intention)\s+(?:du|de\s+la|de\s+l'|des))\s*${ART}(?:${AI_STRICT}|${AI_MODEL})${WE}\s*,?\s*(?:${RELATIVE})${WE}`,
+        String.raw`${WB}à\s+l'(?:attention|intention)\s+(?:du|de\s+la|de\s+l'|des)\s*(?:${AI_STRICT})${WE}`,
+        // A word that can only mean an AI opening a line or an element, then a colon: "Asistente de IA: …".
+        String.raw`(?:^|[\n.!?>]\s*)(?:(?:${GREETING})\s+)?(?:${AI_STRICT})${WE}\s*[:：]`,
+        // "ИИ-агент, который читает этот issue", "the model that summarises this page".
+        String.raw`${lead(`${AI_STRICT}|${AI_MODEL}`)}${WE}\s*,?\s*(?:${RELATIVE})${WE}\s+(?:\p{L}+\s+){0,3}?(?:${READS})`,
         // A greeting or a line that opens with the AI and a comma: "Liebe KI,", "@Assistent", "Ассистент, с этого момента".
         String.raw`(?:^|\n)[ \t]*(?:\[[^\]\n]{1,24}\][ \t]*)?(?:[\p{L}\p{N}_.*-]{1,24}[ \t]*:[ \t]*)?(?:(?:${GREETING})\s+)?@?(?:${AI_STRICT}|${AI_PERSONA})${WE}[ \t]*(?:,[ \t]+(?=\p{L})|，)`,
         String.raw`(?:^|[\n.!?]\s*)(?:(?:${GREETING}),?\s+)(?:${AI_STRICT}|${AI_PERSONA})${WE}\s*[,:]`,
@@ -396,7 +404,13 @@ const OBLIGATION = new RegExp(
 const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|www\./u;
 /** A statement whose subject is an AI ("The AI assistant ignores…", "El asistente de IA no responde"). */
 const ABOUT_AN_AI = new RegExp(
-  String.raw`^(?:[\p{L}]{2,12}\s*[:：]\s*)?(?:(?:the|our|this|der|die|das|unser|unsere|le|la|l'|notre|ce|cet|cette|el|nuestro|nuestra|este|esta|o|a|nosso|nossa|este|esta|il|lo|il\s+nostro|la\s+nostra|de|het|onze|ons|наш|наша)\s*)?(?:${AI_STRICT}|${AI_MODEL}|${AI_PERSONA})(?:\s+(?:${AI_STRICT}))?${WE}(?!\s*[,:：，])`,
+  String.raw`^(?:[^\n:：]{2,40}[:：]\s*)?(?:(?:the|our|this|der|die|das|unser|unsere|le|la|l'|notre|ce|cet|cette|el|nuestro|nuestra|este|esta|o|a|nosso|nossa|este|esta|il|lo|il\s+nostro|la\s+nostra|de|het|onze|ons|наш|наша)\s*)?(?:${AI_STRICT}|${AI_MODEL}|${AI_PERSONA})(?:\s+(?:${AI_STRICT}))?${WE}(?!\s*[,:：，])`,
+  "u",
+);
+
+/** An "agent", "assistant" or "bot" as a speaker's label. */
+const SPEAKER_ROLE = new RegExp(
+  String.raw`^(?:${AI_PERSONA}|bot|support|supporto|soporte|suporte)$`,
   "u",
 );
 
@@ -412,6 +426,10 @@ export function peopleTalk(visible: string, window: string): string | null {
   const w = window.toLowerCase();
   if (DESTINATION.test(w) || OBLIGATION.test(w)) return null;
   if (ABOUT_AN_AI.test(w)) return "a statement about an AI, not to one";
+  // The support side of a transcript ("Assistente: Mi dispiace!"): a person, or a bot, answering a customer.
+  const label = CHAT_LINE.exec(w)?.[1];
+  if (label && SPEAKER_ROLE.test(label) && isTranscript(visible.toLowerCase()))
+    return "the support side speaking in a transcript";
   if (!/[?？]/u.test(w)) return null;
   const speakers = new Set<string>();
   let chatLines = 0;
@@ -451,6 +469,11 @@ export function transcriptSpeaker(text: string, end: number): boolean {
   );
   const own = CHAT_LINE.exec(line);
   if (!own || lineStart + line.indexOf(":") + 1 !== end) return false;
+  return isTranscript(text);
+}
+
+/** Three or more lines, half the text or more, are people speaking, with two speakers or more. */
+function isTranscript(text: string): boolean {
   const speakers = new Set<string>();
   let chatLines = 0;
   let lines = 0;
@@ -463,4 +486,19 @@ export function transcriptSpeaker(text: string, end: number): boolean {
     speakers.add(m[1]!);
   }
   return speakers.size >= 2 && chatLines >= 3 && chatLines * 2 >= lines;
+}
+
+/**
+ * Words that introduce a phrase as an example rather than say it: "Sätze wie: Ignoriere…", "the
+ * string Ignore previous instructions", "des phrases comme …", "фразы вроде …", "「…」のような".
+ * A security newsletter or a test report quotes attacks without quotation marks.
+ */
+const MENTION = new RegExp(
+  String.raw`(?:such\s+as|like|e\.g\.|for\s+example|the\s+(?:string|phrase|sentence|text|line|prompt|payload)|(?:sätze|satz|formulierungen|zeilen)\s+wie|wie\s+z\.\s?b\.|den\s+satz|die\s+zeile|(?:phrases?|formules?)\s+(?:comme|du\s+type)|la\s+phrase|par\s+exemple|(?:frases?|textos?)\s+como|la\s+frase|por\s+ejemplo|por\s+exemplo|(?:frasi|frase)\s+come|ad\s+esempio|per\s+esempio|(?:zinnen|zin)\s+(?:als|zoals)|zoals|de\s+zin|bijvoorbeeld|(?:фразы?|строки?|тексты?)\s+(?:вроде|типа|наподобие)|вроде|например|фраза|такие\s+как|例えば|比如|例如|诸如|像是)\s*[:：]?\s*$`,
+  "u",
+);
+
+/** Whether the words at `at` are introduced as an example (see MENTION). `text` is lower-cased. */
+export function mentioned(text: string, at: number): boolean {
+  return MENTION.test(text.slice(Math.max(0, at - 40), at));
 }

@@ -4,7 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
-import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, transcriptSpeaker } from "./multilingual";
+import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { countHidden, decodeTags } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
@@ -208,13 +208,14 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
     const m = re.exec(lower);
     // The same words found by the English pattern and its counterpart in multilingual.ts count once.
     if (!m || hits.some((h) => h.at === m.index)) continue;
-    const inQuote = quoted(text, m.index + m[0].length / 2);
+    // Quoted, or introduced as an example ("Sätze wie: Ignoriere…", "the string Ignore previous…").
+    const inQuote = quoted(text, m.index + m[0].length / 2) || mentioned(lower, m.index);
     // "Agent: Sorry to hear that!" in a support chat's transcript is a person speaking.
     const speaker = addressing && !inQuote && transcriptSpeaker(lower, m.index + m[0].length);
     hits.push({
       signal: "addressed-to-ai",
       detail: `${detail}${inQuote ? " (inside a quotation)" : speaker ? " (a speaker's label in a transcript)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
-      strength: inQuote ? strength / 5 : speaker ? Math.min(strength, 0.25) : strength,
+      strength: inQuote ? strength / 5 : speaker ? Math.min(strength, 0.1) : strength,
       at: m.index,
     });
   }
