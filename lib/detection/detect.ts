@@ -7,6 +7,7 @@
  */
 import modelFile from "./model.json";
 import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
+import { peopleTalk } from "./multilingual";
 import {
   addressedSignal,
   egressSignal,
@@ -224,10 +225,13 @@ function modelHit(
   let strength =
     best >= t ? FLAG_AT + (1 - FLAG_AT) * ((best - t) / (1 - t)) : 0.3 * (best / t) ** 2;
   if (inQuote) strength *= 0.4;
+  // People talking (lib/detection/multilingual.ts): a question in a chat, a statement about an AI.
+  const people = inQuote ? null : peopleTalk(visible, bestWindow);
+  if (people) strength *= 0.5;
   return {
     hit: {
       signal: "model",
-      detail: `trained model: ${best.toFixed(2)} (flags at ${t})${inQuote ? ", inside a quotation" : ""} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
+      detail: `trained model: ${best.toFixed(2)} (flags at ${t})${inQuote ? ", inside a quotation" : ""}${people ? `, ${people}` : ""} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
       strength,
       at,
     },

@@ -4,6 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
+import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { countHidden, decodeTags } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
@@ -35,6 +36,9 @@ export function quoted(text: string, at: number): boolean {
     "«": "»",
     "„": "“",
     "'": "'",
+    // Japanese and Chinese quotation brackets.
+    "「": "」",
+    "『": "』",
   };
   let stack: string[] = [];
   for (let i = from; i < at; i++) {
@@ -138,7 +142,7 @@ const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language
  * description) does that by design. The others (drop your instructions, keep it from the user, you
  * are now…) have no business in any text.
  */
-const ADDRESSED: [RegExp, string, boolean][] = [
+const ADDRESSED: [RegExp, string, boolean, (number | undefined)?, RegExp?][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
@@ -149,7 +153,7 @@ const ADDRESSED: [RegExp, string, boolean][] = [
   ],
   [
     new RegExp(
-      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:ai\s+)?(?:${AI})(?:s)?\s*[,:]`,
+      String.raw`(?:^|[\n.!?:]\s*|\b(?:dear|hey|hi|hello|attention|note to|message to|instructions? (?:for|to))\s+)(?:the\s+|an?\s+)?(?:ai\s+)?(?:${AI})(?:s)?\s*(?:,(?=\s)|:)`,
       "u",
     ),
     'a sentence addressed to an AI ("Assistant: …", "Dear AI, …")',
@@ -169,11 +173,6 @@ const ADDRESSED: [RegExp, string, boolean][] = [
     false,
   ],
   [
-    /\b(?:ignoriere|vergiss)\b.{0,30}\b(?:anweisungen|instruktionen|regeln)\b|\b(?:ignore[zs]?|oublie[zs]?)\b.{0,30}\binstructions\b|\b(?:ignora|olvida|esqueça|ignore|dimentica)\b.{0,30}\b(?:instrucciones|instruções|istruzioni)\b/u,
-    "tells the reader to drop its instructions (in another language)",
-    false,
-  ],
-  [
     /\b(?:in|to|at the end of|at the start of)\s+your\s+(?:response|reply|answer|output|summary|next message)\b|\byour\s+(?:response|reply|answer|output)\s+(?:must|should)\b/u,
     "instructs how the reader should write its reply",
     true,
@@ -188,6 +187,9 @@ const ADDRESSED: [RegExp, string, boolean][] = [
     "claims to change who the reader is or what it was told",
     false,
   ],
+  // The same beyond English (German, French, Spanish, Portuguese, Italian, Dutch, Japanese,
+  // Chinese, Russian), with word boundaries that know every script: lib/detection/multilingual.ts.
+  ...ADDRESSED_ELSEWHERE,
 ];
 
 /** `forModel`: the text is written for the model on purpose (a tool's description); addressing it is no finding. */
@@ -195,15 +197,25 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
   const hits: Hit[] = [];
   // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
   const lower = text.toLowerCase();
-  for (const [re, detail, addressing] of ADDRESSED) {
+  // A gate (a word its pattern cannot match without) is tested once per text, for all that share it.
+  const gates = new Map<RegExp, boolean>();
+  for (const [re, detail, addressing, strength = 0.75, gate] of ADDRESSED) {
     if (forModel && addressing) continue;
+    if (gate) {
+      if (!gates.has(gate)) gates.set(gate, gate.test(lower));
+      if (!gates.get(gate)) continue;
+    }
     const m = re.exec(lower);
-    if (!m) continue;
-    const inQuote = quoted(text, m.index + m[0].length / 2);
+    // The same words found by the English pattern and its counterpart in multilingual.ts count once.
+    if (!m || hits.some((h) => h.at === m.index)) continue;
+    // Quoted, or introduced as an example ("Sätze wie: Ignoriere…", "the string Ignore previous…").
+    const inQuote = quoted(text, m.index + m[0].length / 2) || mentioned(lower, m.index);
+    // "Agent: Sorry to hear that!" in a support chat's transcript is a person speaking.
+    const speaker = addressing && !inQuote && transcriptSpeaker(lower, m.index + m[0].length);
     hits.push({
       signal: "addressed-to-ai",
-      detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
-      strength: inQuote ? 0.15 : 0.75,
+      detail: `${detail}${inQuote ? " (inside a quotation)" : speaker ? " (a speaker's label in a transcript)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
+      strength: inQuote ? strength / 5 : speaker ? Math.min(strength, 0.1) : strength,
       at: m.index,
     });
   }
@@ -236,8 +248,13 @@ const ROLE: [RegExp, string, number][] = [
 
 export function roleSignal(text: string): Hit[] {
   const hits: Hit[] = [];
-  for (const [re, detail, strength] of ROLE) {
-    const m = re.exec(text);
+  // The markers beyond English are matched on lower-cased text (case-insensitive Unicode regexes are slow in V8).
+  const lower = text.toLowerCase();
+  for (const [re, detail, strength, folded] of [
+    ...ROLE.map(([r, d, st]) => [r, d, st, false] as const),
+    ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
+  ]) {
+    const m = re.exec(folded ? lower : text);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
     hits.push({
@@ -257,6 +274,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
  * is not a tool call.
  */
+/**
+ * Call verbs beyond English ("rufe … auf", "utilise", "usa", "gebruik", "вызови", "调用"), then an
+ * optional article: "Verwende das Werkzeug create_payment", "usa la herramienta transfer_funds".
+ */
+const CALL_ELSEWHERE = String.raw`(?<![\p{L}\p{N}_])(?:rufe|verwende|nutze|benutze|führe|starte|utilise|utilisez|appelle|appelez|exécute|exécutez|lance|lancez|usa|use|utiliza|utilice|llama|ejecuta|invoca|utilize|chame|execute|utilizza|chiama|esegui|gebruik|roep|voer|вызови|вызовите|используй|используйте|запусти|запустите|выполни|выполните)(?:\s+(?:das|den|die|dem|l'|le|la|el|o|a|lo|il|de|het)\b)?\s*|(?:调用|使用|执行|用)\s*`;
+/** "Tool" in each language: "the tool send_email" names a call as plainly as "send_email(". */
+const TOOL_WORD = String.raw`(?<![\p{L}\p{N}_])(?:tool|werkzeug|outil|l'outil|herramienta|ferramenta|strumento|инструмент|ツール|工具)`;
+
 /** Compiled tool-name patterns, kept across calls (bounded: a gate holds a few hundred tools). */
 const TOOL_PATTERNS = new Map<string, RegExp>();
 const MAX_TOOL_PATTERNS = 2000;
@@ -268,11 +293,11 @@ function toolPattern(tool: string): RegExp {
   const name = escapeRe(tool);
   re = plain
     ? new RegExp(
-        String.raw`\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b`,
+        String.raw`(?:\b(?:call|use|run|invoke|execute)\s+(?:the\s+)?\x60?${name}\x60?\s+tool\b|${CALL_ELSEWHERE}\s+${TOOL_WORD}\s+\x60?${name}\b|\b${name}\x60?\s*(?:ツール|工具))`,
         "iu",
       )
     : new RegExp(
-        String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b))`,
+        String.raw`(?:\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?\x60?${name}\b|\b${name}\x60?\s*(?:\(|\{|with\b|using\b|passing\b|to\s+(?:send|set|create|delete|add)|tool\b)|${CALL_ELSEWHERE}\s+(?:${TOOL_WORD}\s+)?\x60?${name}\b|${TOOL_WORD}\s+\x60?${name}\b|\b${name}\x60?\s*(?:ツール|工具))`,
         "iu",
       );
   if (TOOL_PATTERNS.size >= MAX_TOOL_PATTERNS) TOOL_PATTERNS.clear();
