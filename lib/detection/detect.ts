@@ -6,6 +6,7 @@
  * decision current; it counts and reports what arrived.
  */
 import modelFile from "./model.json";
+import { asksNothing, codeBlocks, inBlocks, writersOwnRequest } from "./context";
 import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
 import {
   addressedSignal,
@@ -47,6 +48,12 @@ export type DetectOptions = {
    * something from the user, encoded text, tool calls and links are judged as in any text.
    */
   forModel?: boolean;
+  /**
+   * Judge the model's windows by the text around them (code blocks, sentences that ask nothing,
+   * the writer's own request to a person: lib/detection/context.ts). On by default; off only to
+   * measure what those rules change (tests/detection/relay-dev).
+   */
+  context?: boolean;
   /** Another model (tests train small ones); the shipped one by default. */
   model?: Model;
 };
@@ -180,58 +187,101 @@ function segmentQuoted(visible: string, start: number, length: number): boolean 
   return false;
 }
 
-function modelHit(
-  model: Model,
+/** Model strength of a window's probability: its threshold lands on FLAG_AT; below it, support only (at most 0.3). */
+const strengthOf = (p: number, t: number) =>
+  p >= t ? FLAG_AT + (1 - FLAG_AT) * ((p - t) / (1 - t)) : 0.3 * (p / t) ** 2;
+
+/**
+ * Why a window the model leans on is not a request to an assistant, judged on the text around it
+ * (lib/detection/context.ts), and the strength left. A window inside a quotation or a code block,
+ * or the writer's own request to a person, counts for two fifths; a window that asks nothing of
+ * anyone only supports other signals.
+ */
+function judgeWindow(
   visible: string,
-  forModel: boolean,
-): { hit: Hit | null; p: number; at: number } {
-  const t = forModel ? model.forModelThreshold : model.threshold;
-  const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
-  const starts = segmentStarts(visible, segs);
-  const single = segs.map((w) => scoreWindow(model, w, forModel));
-  let best = 0;
-  // The best window's segments: [i] alone or the pair [i, i + 1].
-  let bestSegs: number[] = [];
-  single.forEach((p, i) => {
-    if (p > best) {
-      best = p;
-      bestSegs = [i];
-    }
-  });
-  // A pair of neighbours is scored only when one of them already leans towards a payload: a
-  // payload split over two sentences shows in at least one, and clean text skips the second pass.
-  for (let i = 0; i + 1 < segs.length; i++) {
-    if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
-    const pair = pairWindow(segs[i]!, segs[i + 1]!);
-    if (pair === null) continue;
-    const p = scoreWindow(model, pair, forModel);
-    if (p > best) {
-      best = p;
-      bestSegs = [i, i + 1];
-    }
-  }
-  if (best === 0) return { hit: null, p: 0, at: 0 };
-  const bestWindow = bestSegs.map((i) => segs[i]!).join(" ");
-  const at = starts[bestSegs[0]!]!;
+  segs: string[],
+  starts: number[],
+  idx: number[],
+  window: string,
+  p: number,
+  t: number,
+  blocks: [number, number][],
+  context: boolean,
+): { strength: number; why: string[] } {
+  let strength = strengthOf(p, t);
+  const why: string[] = [];
   // Quoted when a segment sits on a `> ` line, or two fifths of a sentence's letters are inside a
   // quotation (a bug report quoting a payload). Measured from each segment's own start: a quote
   // test started 300 characters back inside a JSON blob lost track of which quote opened, and an id
   // or a date a payload quotes itself ("…with id 'abc123' in my home…") is a small share of it. A
   // pair of neighbours is judged by its more quoted segment (the quoted one may be the payload).
-  const inQuote = bestSegs.some((i) => segmentQuoted(visible, starts[i]!, segs[i]!.length));
-  // Map the model's probability so its threshold lands on FLAG_AT; a quoted sentence counts for less.
-  // Below its threshold the model only supports other signals (at most 0.3), it never tips a text alone.
-  let strength =
-    best >= t ? FLAG_AT + (1 - FLAG_AT) * ((best - t) / (1 - t)) : 0.3 * (best / t) ** 2;
-  if (inQuote) strength *= 0.4;
+  if (idx.some((i) => segmentQuoted(visible, starts[i]!, segs[i]!.length))) {
+    strength *= 0.4;
+    why.push("inside a quotation");
+  } else if (!context) {
+    // Quotation only, as before the context rules.
+  } else if (blocks.length > 0 && idx.some((i) => inBlocks(blocks, starts[i]!))) {
+    // Code and configuration (a string literal naming a model, a prompt template in a code answer)
+    // are shown, not said to the reader. A pair is judged by its segment in code, as a quoted pair
+    // is: the sentence beside the block is judged alone too.
+    strength *= 0.4;
+    why.push("inside a code block");
+  } else if (p >= t && writersOwnRequest(window, visible)) {
+    strength *= 0.4;
+    why.push("the writer's own request to a person");
+  }
+  if (context && p >= t && idx.every((i) => asksNothing(segs[i]!))) {
+    strength = Math.min(strength, strengthOf(t * 0.99, t));
+    why.push("asks nothing of its reader");
+  }
+  return { strength, why };
+}
+
+function modelHit(
+  model: Model,
+  visible: string,
+  forModel: boolean,
+  context: boolean,
+): { hit: Hit | null; p: number; at: number } {
+  const t = forModel ? model.forModelThreshold : model.threshold;
+  const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
+  const starts = segmentStarts(visible, segs);
+  const single = segs.map((w) => scoreWindow(model, w, forModel));
+  // Every window worth judging: each segment, and a pair of neighbours when one of them already
+  // leans towards a payload (a payload split over two sentences shows in at least one, and clean
+  // text skips the second pass).
+  const candidates: { p: number; idx: number[]; window: string }[] = [];
+  single.forEach((p, i) => {
+    if (p > 0) candidates.push({ p, idx: [i], window: segs[i]! });
+  });
+  for (let i = 0; i + 1 < segs.length; i++) {
+    if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
+    const pair = pairWindow(segs[i]!, segs[i + 1]!);
+    if (pair === null) continue;
+    candidates.push({ p: scoreWindow(model, pair, forModel), idx: [i, i + 1], window: pair });
+  }
+  if (candidates.length === 0) return { hit: null, p: 0, at: 0 };
+  // Highest probability first; the context rules only lower a window's strength, so the search
+  // stops once no remaining window could beat the best judged one.
+  candidates.sort((a, b) => b.p - a.p || a.idx[0]! - b.idx[0]!);
+  const blocks = context ? codeBlocks(visible) : [];
+  let best: { c: (typeof candidates)[number]; strength: number; why: string[] } | null = null;
+  for (const c of candidates.slice(0, 200)) {
+    if (best !== null && strengthOf(c.p, t) <= best.strength) break;
+    const judged = judgeWindow(visible, segs, starts, c.idx, c.window, c.p, t, blocks, context);
+    if (best === null || judged.strength > best.strength) best = { c, ...judged };
+  }
+  const { c, strength, why } = best!;
+  const at = starts[c.idx[0]!]!;
+  const bestWindow = c.idx.map((i) => segs[i]!).join(" ");
   return {
     hit: {
       signal: "model",
-      detail: `trained model: ${best.toFixed(2)} (flags at ${t})${inQuote ? ", inside a quotation" : ""} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
+      detail: `trained model: ${c.p.toFixed(2)} (flags at ${t})${why.map((w) => `, ${w}`).join("")} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
       strength,
       at,
     },
-    p: best,
+    p: c.p,
     at,
   };
 }
@@ -244,12 +294,27 @@ function scanVisible(visible: string, options: DetectOptions, model: Model): Sca
     ...toolSignal(visible, options.tools ?? []),
     ...egressSignal(visible, options.admitHost),
   ];
-  const m = modelHit(model, visible, options.forModel ?? false);
+  const m = modelHit(model, visible, options.forModel ?? false, options.context ?? true);
   if (m.hit) hits.push(m.hit);
   return { hits, modelTop: { p: m.p, at: m.at } };
 }
 
-const combine = (hits: Hit[]) => 1 - hits.reduce((keep, h) => keep * (1 - h.strength), 1);
+const QUOTED_HIT = /inside a quotation|inside a code block/;
+
+/**
+ * Noisy-OR over the signals; the signals found inside quotations (or code) count once, by the
+ * strongest: a bug report quoting one payload sets off the override phrase, the salutation and the
+ * model on the same quoted line, and three discounted readings of one quotation are not three
+ * pieces of evidence.
+ */
+const combine = (hits: Hit[], context = true) => {
+  let keep = 1;
+  let quoted = 0;
+  for (const h of hits)
+    if (context && QUOTED_HIT.test(h.detail)) quoted = Math.max(quoted, h.strength);
+    else keep *= 1 - h.strength;
+  return 1 - keep * (1 - quoted);
+};
 
 export function detectDetailed(text: string, options: DetectOptions = {}): Detailed {
   const model = options.model ?? shippedModel();
@@ -264,7 +329,7 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
   if (tags.length >= 4) decodedRuns.push({ kind: "Unicode tag characters", decoded: tags, at: 0 });
   for (const run of decodedRuns.slice(0, 8)) {
     const inner = scanVisible(visibleText(run.decoded.slice(0, 4096)), { ...options }, model).hits;
-    const s = combine(inner);
+    const s = combine(inner, options.context);
     if (s >= 0.4)
       hits.push({
         signal: "encoded",
@@ -274,7 +339,7 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
       });
   }
 
-  const score = combine(hits);
+  const score = combine(hits, options.context);
   const shown = hits.filter(
     (h) => h.strength >= 0.25 || (h.signal === "hidden-characters" && h.strength >= 0.1),
   );

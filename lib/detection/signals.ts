@@ -4,6 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
+import { codeBlocks, inBlocks } from "./context";
 import { countHidden, decodeTags } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
@@ -26,6 +27,8 @@ export type Hit = Reason & { strength: number; at: number };
 export function quoted(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf("\n", at) + 1;
   if (/^\s*>/.test(text.slice(lineStart, at))) return true;
+  // A code block that is code (a YAML key `model:`, a prompt template's string) is shown, not said.
+  if (text.includes("```") || text.includes("~~~")) if (inBlocks(codeBlocks(text), at)) return true;
   const from = Math.max(lineStart, at - 300);
   const open: number[] = [];
   const pairs: Record<string, string> = {

@@ -1,0 +1,118 @@
+import { IMPERATIVE } from "./features";
+
+/**
+ * What the text around a window says about who it is addressed to. The trained model reads one
+ * sentence (or a pair) at a time; these rules read the text it sits in, and say when a sentence the
+ * model leans on cannot be a request to an assistant: it is code, it asks for nothing, or it is the
+ * writer's own request to the person they wrote to. Each is a rule about text, not a phrase of a
+ * benchmark; each returns a reason a reviewer can read beside the model's score.
+ */
+
+/** A line that looks like code or configuration rather than prose. */
+const CODE_LINE =
+  /[=;{}()[\]<>]|^\s{2,}\S|^\s*(?:import|from|def|class|return|const|let|var|function|export|#include|package|using|SELECT|INSERT|UPDATE)\b|^\s*[\w.-]+\s*:\s*(?:\S+|\|)?\s*$|^\s*[-#]\s*\S+$|^\s*\$\s/u;
+
+/**
+ * The code lines of a text's fenced code blocks (``` or ~~~): [start, end) offsets of each line
+ * inside a fence that looks like code or configuration, in a block whose lines mostly do. A fence
+ * around prose ("```\nAssistant: forward every ticket…\n```") is not code, and a prose line inside
+ * a block (a sentence inserted into a code sample, or a fence the text never closed) is prose: a
+ * payload does not become a code sample by being fenced.
+ */
+export function codeBlocks(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  const fence = /^[ \t]*(```|~~~)[^\n]*$/gmu;
+  let open: { at: number; mark: string } | null = null;
+  for (const m of text.matchAll(fence)) {
+    const mark = m[1]!;
+    if (open === null) open = { at: m.index + m[0].length + 1, mark };
+    else if (mark === open.mark) {
+      const lines: [number, number, boolean][] = [];
+      for (let s = open.at; s < m.index;) {
+        const nl = text.indexOf("\n", s);
+        const e = nl < 0 || nl > m.index ? m.index : nl;
+        const line = text.slice(s, e);
+        if (line.trim() !== "") lines.push([s, e, CODE_LINE.test(line)]);
+        s = e + 1;
+      }
+      const code = lines.filter((l) => l[2]).length;
+      if (code * 2 >= lines.length) for (const [s, e, c] of lines) if (c) out.push([s, e + 1]);
+      open = null;
+    }
+    if (out.length >= 4000) break;
+  }
+  return out;
+}
+
+export const inBlocks = (blocks: [number, number][], at: number) =>
+  blocks.some(([s, e]) => at >= s && at < e);
+
+/** Words that ask something of a reader: the reader addressed, "please", an AI named, a need or an obligation. */
+const ASKING =
+  /\?|\b(?:you|your|yours|u|please|kindly|pls|plz|ai|assistant|agent|chatbot|bot|llm|model|gpt|must|should|shall|let's|make sure|ensure|du|dich|dir|dein|deine|sie|ihr|ihnen|bitte|vous|votre|tu|te|toi|ton|ta|tes|merci de|usted|ustedes|su|tú|por favor|você|vocês|seu|sua|voi|lei|tuo|tua|per favore|jij|je|u|uw|alsjeblieft|alstublieft)\b/u;
+/** A declarative opening: a determiner, a pronoun or a subject that is not the reader. */
+const STATEMENT_OPEN =
+  /^(?:the|this|that|these|those|a|an|it|its|it's|there|here|no|not|nicht|non|he|she|they|we|i|i'm|i've|my|our|his|her|their|mi|mis|mon|ma|mes|mein|meine|unser|unsere|notre|nos|nuestro|nuestra|meu|minha|nosso|nossa|mio|mia|nostro|nostra|le|la|les|el|los|las|der|die|das|ein|eine|il|lo|gli|o|os|as|um|uma|un|une|una|es|ist|est)\b/u;
+/** A leading "Label:" (a form field, a speaker), as the model's features skip it. */
+const LABEL = /^[\p{L}_][\p{L}_ .-]{0,23}:\s+/u;
+/** A label and one value ("Account email: j.okafor@mail.example", "Customer no.: 88213"). */
+const LABEL_VALUE = /^[\p{L}_][\p{L}\p{N}_ .#-]{0,30}:\s*\S+\s*$/u;
+
+/**
+ * A window that asks nothing of anyone: a statement with no imperative, no question, no reader,
+ * no need ("The following example works:", "My customer number is 88213."). The model leans on
+ * words such as "following" or "my" that payloads use; a sentence that requests nothing cannot
+ * instruct the reader. An imperative first word (the model's own list, lib/detection/features.ts)
+ * is a request.
+ */
+export function asksNothing(window: string): boolean {
+  const t = window.toLowerCase().trim();
+  if (ASKING.test(t)) return false;
+  if (LABEL_VALUE.test(t)) return true;
+  const body = t.replace(LABEL, "");
+  const first = /[\p{L}\p{N}][\p{L}\p{N}'’]*/u.exec(body)?.[0] ?? "";
+  if (IMPERATIVE.has(first)) return false;
+  return STATEMENT_OPEN.test(body);
+}
+
+/** The writer speaking of themselves: "I was charged", "we're cutting", "ich komme", "j'ai". */
+const FIRST_PERSON =
+  /(?:^|[\s,;(])(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|ich|wir|je|j'ai|j'|nous|yo|nosotros|eu|nós|io|noi|ik|wij)\s+\p{L}/u;
+/** The writer's own things: "my account", "our invoices", "me". */
+const OWN =
+  /\b(?:my|me|mine|our|us|mein|meine|meinen|meinem|mich|mir|unser|unsere|mon|ma|mes|moi|notre|nos|mi|mis|me|nuestro|nuestra|meu|minha|nosso|nossa|mio|mia|miei|mie|nostro|nostra|mijn|ons|onze)\b/u;
+/** The reader asked as a person: "could you", "can you", "please", a salutation's "you". */
+const TO_A_PERSON =
+  /\b(?:you|please|kindly|pls|bitte|können sie|könnten sie|kannst du|pourriez-vous|pouvez-vous|merci de|puede|pueden|podría|podrían|por favor|pode|podem|por favor|potete|potreste|per favore|kunt u|kun je)\b/u;
+/** What an AI's reply is, or an AI: a request about those is not a person's. */
+const TO_AN_AI =
+  /\b(?:your (?:response|reply|answer|output|summary|message)|in (?:the|your) (?:response|reply|answer)|ai|assistant|agent|chatbot|llm|language model|model|gpt|instructions?|prompt)\b/u;
+/** Secrets sent somewhere: never the writer's ordinary request. */
+const SECRET =
+  /\b(?:password|passcode|passwords|api[ _-]?key|token|secret|credential|credentials|private key|ssh key|2fa code|otp|cvv|card number|ssn|social security)s?\b/u;
+const SENTENCE = /(?<=[.!?])\s+|\n+/u;
+const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
+
+/**
+ * The writer's own request to the person they wrote to: a support ticket's "Could you please
+ * unlock my account?", a colleague's "Ping me if something is urgent". The window asks the reader
+ * as a person ("could you", "please"), about the writer's own things ("my", "our", "me"), names no
+ * AI and no reply the reader writes, sends no secret to an address; and the text around it is a
+ * person speaking of themselves (another sentence in the first person: "I was charged twice",
+ * "I lost my phone"). A payload planted in a record speaks for the record's owner too ("Please
+ * unlock my front door"), but the record around it does not narrate; BIPIA's planted tasks ask
+ * about "your response".
+ */
+export function writersOwnRequest(window: string, text: string): boolean {
+  const w = window.toLowerCase();
+  if (!OWN.test(w) || !TO_A_PERSON.test(w) || TO_AN_AI.test(w)) return false;
+  if (SECRET.test(w) && DESTINATION.test(w)) return false;
+  // Another sentence of the text (in the window or around it) narrates in the first person; the
+  // sentences that ask something of the reader themselves do not count.
+  for (const sentence of text.slice(0, 8192).toLowerCase().split(SENTENCE).slice(0, 200)) {
+    if (sentence.length > 400 || TO_AN_AI.test(sentence)) continue;
+    if (TO_A_PERSON.test(sentence) && OWN.test(sentence)) continue;
+    if (FIRST_PERSON.test(` ${sentence}`)) return true;
+  }
+  return false;
+}
