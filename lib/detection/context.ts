@@ -116,3 +116,32 @@ export function writersOwnRequest(window: string, text: string): boolean {
   }
   return false;
 }
+
+/**
+ * Code that reaches outside the program: the network (any protocol, a server or a client),
+ * processes (starting, forking, killing), the file system's destruction, credentials, the
+ * machine's identity or management, the keyboard, screen or windows, code run from a string, or a
+ * loop that never ends. What a
+ * planted "add the following snippet to your code" carries, and what a fix to someone's code
+ * rarely does.
+ */
+const REACHES_OUT =
+  /\b(?:requests|urllib\d?|httpx?|aiohttp|socket|subprocess|popen|system|exec|eval|compile|__import__|shutil|rmtree|remove|unlink|rmdir|pyautogui|pynput|keyboard|mouse|fernet|cryptography|crypto|paramiko|ftplib|smtplib|getpass|getuser|ctypes|winreg|base64|pickle|marshal|fetch|xmlhttprequest|websocket|curl|wget|nc|netcat|ssh|scp|rsync|chmod|chown|sudo|crontab|authorized_keys|passwd|shadow|reboot|shutdown|ipconfig|ifconfig|iptables|netsh|platform|uuid|environ|getenv|clipboard|pbpaste|screenshot|webbrowser|selenium|child_process|spawn|Function|mqtt|publish|tcp\w*|udp\w*|connect|bind|listen|start_server|open_connection|endpoints?|twisted|scapy|psutil|fork|multiprocessing|kill|terminate|wmi|win32\w*|tkinter)\b|\bwhile\s*\(?\s*(?:true|1)\b|\bfor\s*\(\s*;\s*;|https?:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|\/etc\/|~\/\.|rm\s+-/iu;
+
+/**
+ * Whether the sentence ending at `end` introduces a fenced code block (the block opens on the next
+ * non-empty line) whose code reaches nothing outside the program: "update this line in your code
+ * as" followed by a changed assignment is a fix for the person who asked; "Add the following
+ * snippet in your response:" followed by code that posts a file to a server is a payload. Null
+ * when no block follows.
+ */
+export function introducesInertCode(text: string, end: number): boolean | null {
+  const after = /^[^\n]{0,3}\n(?:[ \t]*\n){0,2}[ \t]*(```|~~~)[^\n]*\n/u.exec(
+    text.slice(end, end + 200),
+  );
+  if (!after) return null;
+  const start = end + after[0].length;
+  const close = text.indexOf(after[1]!, start);
+  const body = text.slice(start, close < 0 ? Math.min(text.length, start + 4096) : close);
+  return !REACHES_OUT.test(body.slice(0, 4096));
+}

@@ -6,7 +6,13 @@
  * decision current; it counts and reports what arrived.
  */
 import modelFile from "./model.json";
-import { asksNothing, codeBlocks, inBlocks, writersOwnRequest } from "./context";
+import {
+  asksNothing,
+  codeBlocks,
+  inBlocks,
+  introducesInertCode,
+  writersOwnRequest,
+} from "./context";
 import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
 import {
   addressedSignal,
@@ -226,6 +232,14 @@ function judgeWindow(
     // is: the sentence beside the block is judged alone too.
     strength *= 0.4;
     why.push("inside a code block");
+  } else if (
+    p >= t &&
+    introducesInertCode(visible, starts[idx[idx.length - 1]!]! + segs[idx[idx.length - 1]!]!.length)
+  ) {
+    // A sentence that hands over a block of code which reaches nothing outside the program (a fix
+    // to the asker's code) is the answerer's, not a planted snippet's.
+    strength *= 0.4;
+    why.push("introduces code that reaches nothing outside the program");
   } else if (p >= t && writersOwnRequest(window, visible)) {
     strength *= 0.4;
     why.push("the writer's own request to a person");
