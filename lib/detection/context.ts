@@ -90,6 +90,9 @@ const TO_AN_AI =
 /** Secrets sent somewhere: never the writer's ordinary request. */
 const SECRET =
   /\b(?:password|passcode|passwords|api[ _-]?key|token|secret|credential|credentials|private key|ssh key|2fa code|otp|cvv|card number|ssn|social security)s?\b/u;
+/** Money moved somewhere: "transfer $500 from my account to…", "wire 2,000 EUR". */
+const MONEY_OUT =
+  /\b(?:transfer|wire|send|pay|deposit|move|überweise|überweisen|vire[zr]?|transfiere|transfira|trasferisci)\b.{0,60}(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf|btc|eth|dollars?|euros?|bitcoins?))/u;
 const SENTENCE = /(?<=[.!?])\s+|\n+/u;
 const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
 
@@ -97,7 +100,7 @@ const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
  * The writer's own request to the person they wrote to: a support ticket's "Could you please
  * unlock my account?", a colleague's "Ping me if something is urgent". The window asks the reader
  * as a person ("could you", "please"), about the writer's own things ("my", "our", "me"), names no
- * AI and no reply the reader writes, sends no secret to an address; and the text around it is a
+ * AI and no reply the reader writes, sends no secret to an address and moves no sum of money; and the text around it is a
  * person speaking of themselves (another sentence in the first person: "I was charged twice",
  * "I lost my phone"). A payload planted in a record speaks for the record's owner too ("Please
  * unlock my front door"), but the record around it does not narrate; BIPIA's planted tasks ask
@@ -106,7 +109,7 @@ const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
 export function writersOwnRequest(window: string, text: string): boolean {
   const w = window.toLowerCase();
   if (!OWN.test(w) || !TO_A_PERSON.test(w) || TO_AN_AI.test(w)) return false;
-  if (SECRET.test(w) && DESTINATION.test(w)) return false;
+  if ((SECRET.test(w) && DESTINATION.test(w)) || MONEY_OUT.test(w)) return false;
   // Another sentence of the text (in the window or around it) narrates in the first person; the
   // sentences that ask something of the reader themselves do not count.
   for (const sentence of text.slice(0, 8192).toLowerCase().split(SENTENCE).slice(0, 200)) {
@@ -144,4 +147,18 @@ export function introducesInertCode(text: string, end: number): boolean | null {
   const close = text.indexOf(after[1]!, start);
   const body = text.slice(start, close < 0 ? Math.min(text.length, start + 4096) : close);
   return !REACHES_OUT.test(body.slice(0, 4096));
+}
+
+/** Naming the attack: "prompt injection", "an attacker", "injected instructions", "jailbreak". */
+const NAMES_THE_ATTACK =
+  /\b(?:prompt[- ]injections?|injection attacks?|indirect injections?|injected (?:instructions?|prompts?|text)|jailbreak\w*|an attacker|attackers?'?s?|malicious (?:instructions?|prompts?|text))\b/u;
+
+/**
+ * A sentence that names the attack it would be ("What is prompt injection? An attacker writes
+ * instructions into content an AI assistant later reads") describes it: an advisory, a training
+ * note, a bug report. A payload does not call itself an injection. Judged on the window alone, so a
+ * word elsewhere in the text lowers nothing.
+ */
+export function describesTheAttack(window: string): boolean {
+  return NAMES_THE_ATTACK.test(window.toLowerCase());
 }

@@ -9,6 +9,7 @@ import modelFile from "./model.json";
 import {
   asksNothing,
   codeBlocks,
+  describesTheAttack,
   inBlocks,
   introducesInertCode,
   writersOwnRequest,
@@ -240,6 +241,9 @@ function judgeWindow(
     // to the asker's code) is the answerer's, not a planted snippet's.
     strength *= 0.4;
     why.push("introduces code that reaches nothing outside the program");
+  } else if (p >= t && describesTheAttack(window)) {
+    strength *= 0.4;
+    why.push("describes an injection rather than making one");
   } else if (p >= t && writersOwnRequest(window, visible)) {
     strength *= 0.4;
     why.push("the writer's own request to a person");
