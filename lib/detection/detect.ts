@@ -282,11 +282,24 @@ function modelHit(
   // Highest probability first; the context rules only lower a window's strength, so the search
   // stops once no remaining window could beat the best judged one.
   candidates.sort((a, b) => b.p - a.p || a.idx[0]! - b.idx[0]!);
-  const blocks = context ? codeBlocks(visible) : [];
+  // Found only when a window is judged, and only in a text with a fence (most texts have none).
+  let blocks: [number, number][] | null = null;
+  const codeLines = () =>
+    (blocks ??= context && /```|~~~/.test(visible) ? codeBlocks(visible) : []);
   let best: { c: (typeof candidates)[number]; strength: number; why: string[] } | null = null;
   for (const c of candidates.slice(0, 200)) {
     if (best !== null && strengthOf(c.p, t) <= best.strength) break;
-    const judged = judgeWindow(visible, segs, starts, c.idx, c.window, c.p, t, blocks, context);
+    const judged = judgeWindow(
+      visible,
+      segs,
+      starts,
+      c.idx,
+      c.window,
+      c.p,
+      t,
+      codeLines(),
+      context,
+    );
     if (best === null || judged.strength > best.strength) best = { c, ...judged };
   }
   const { c, strength, why } = best!;
