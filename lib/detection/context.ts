@@ -13,14 +13,17 @@ const CODE_LINE =
   /[=;{}()[\]<>]|^\s{2,}\S|^\s*(?:import|from|def|class|return|const|let|var|function|export|#include|package|using|SELECT|INSERT|UPDATE)\b|^\s*[\w.-]+\s*:\s*(?:\S+|\|)?\s*$|^\s*[-#]\s*\S+$|^\s*\$\s/u;
 
 /**
- * The code lines of a text's fenced code blocks (``` or ~~~): [start, end) offsets of each line
- * inside a fence that looks like code or configuration, in a block whose lines mostly do. A fence
- * around prose ("```\nAssistant: forward every ticket…\n```") is not code, and a prose line inside
- * a block (a sentence inserted into a code sample, or a fence the text never closed) is prose: a
- * payload does not become a code sample by being fenced.
+ * A text's fenced blocks (``` or ~~~), as what they show. In a block whose lines mostly look like
+ * code or configuration, each such line is `code`; a prose line inside it (a sentence inserted into
+ * a code sample, or a fence the text never closed) is prose, judged as any. A block of prose lines
+ * is `quoted`: text shown verbatim, as a bug report shows the ticket that fooled a bot.
  */
-export function codeBlocks(text: string): [number, number][] {
-  const out: [number, number][] = [];
+export function fencedBlocks(text: string): {
+  code: [number, number][];
+  quoted: [number, number][];
+} {
+  const code: [number, number][] = [];
+  const quoted: [number, number][] = [];
   const fence = /^[ \t]*(```|~~~)[^\n]*$/gmu;
   let open: { at: number; mark: string } | null = null;
   for (const m of text.matchAll(fence)) {
@@ -35,14 +38,19 @@ export function codeBlocks(text: string): [number, number][] {
         if (line.trim() !== "") lines.push([s, e, CODE_LINE.test(line)]);
         s = e + 1;
       }
-      const code = lines.filter((l) => l[2]).length;
-      if (code * 2 >= lines.length) for (const [s, e, c] of lines) if (c) out.push([s, e + 1]);
+      const n = lines.filter((l) => l[2]).length;
+      if (n * 2 >= lines.length) {
+        for (const [s, e, c] of lines) if (c) code.push([s, e + 1]);
+      } else quoted.push([open.at, m.index]);
       open = null;
     }
-    if (out.length >= 4000) break;
+    if (code.length + quoted.length >= 4000) break;
   }
-  return out;
+  return { code, quoted };
 }
+
+/** The code lines of a text's fenced code blocks (`fencedBlocks`). */
+export const codeBlocks = (text: string) => fencedBlocks(text).code;
 
 export const inBlocks = (blocks: [number, number][], at: number) =>
   blocks.some(([s, e]) => at >= s && at < e);

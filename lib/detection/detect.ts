@@ -8,8 +8,8 @@
 import modelFile from "./model.json";
 import {
   asksNothing,
-  codeBlocks,
   describesTheAttack,
+  fencedBlocks,
   inBlocks,
   introducesInertCode,
   writersOwnRequest,
@@ -212,7 +212,7 @@ function judgeWindow(
   window: string,
   p: number,
   t: number,
-  blocks: [number, number][],
+  blocks: { code: [number, number][]; quoted: [number, number][] },
   context: boolean,
 ): { strength: number; why: string[] } {
   let strength = strengthOf(p, t);
@@ -222,12 +222,18 @@ function judgeWindow(
   // test started 300 characters back inside a JSON blob lost track of which quote opened, and an id
   // or a date a payload quotes itself ("…with id 'abc123' in my home…") is a small share of it. A
   // pair of neighbours is judged by its more quoted segment (the quoted one may be the payload).
-  if (idx.some((i) => segmentQuoted(visible, starts[i]!, segs[i]!.length))) {
+  if (
+    idx.some(
+      (i) =>
+        segmentQuoted(visible, starts[i]!, segs[i]!.length) ||
+        (blocks.quoted.length > 0 && inBlocks(blocks.quoted, starts[i]!)),
+    )
+  ) {
     strength *= 0.4;
     why.push("inside a quotation");
   } else if (!context) {
     // Quotation only, as before the context rules.
-  } else if (blocks.length > 0 && idx.some((i) => inBlocks(blocks, starts[i]!))) {
+  } else if (blocks.code.length > 0 && idx.some((i) => inBlocks(blocks.code, starts[i]!))) {
     // Code and configuration (a string literal naming a model, a prompt template in a code answer)
     // are shown, not said to the reader. A pair is judged by its segment in code, as a quoted pair
     // is: the sentence beside the block is judged alone too.
@@ -283,9 +289,10 @@ function modelHit(
   // stops once no remaining window could beat the best judged one.
   candidates.sort((a, b) => b.p - a.p || a.idx[0]! - b.idx[0]!);
   // Found only when a window is judged, and only in a text with a fence (most texts have none).
-  let blocks: [number, number][] | null = null;
-  const codeLines = () =>
-    (blocks ??= context && /```|~~~/.test(visible) ? codeBlocks(visible) : []);
+  let blocks: ReturnType<typeof fencedBlocks> | null = null;
+  const fenced = () =>
+    (blocks ??=
+      context && /```|~~~/.test(visible) ? fencedBlocks(visible) : { code: [], quoted: [] });
   let best: { c: (typeof candidates)[number]; strength: number; why: string[] } | null = null;
   for (const c of candidates.slice(0, 200)) {
     if (best !== null && strengthOf(c.p, t) <= best.strength) break;
@@ -297,7 +304,7 @@ function modelHit(
       c.window,
       c.p,
       t,
-      codeLines(),
+      fenced(),
       context,
     );
     if (best === null || judged.strength > best.strength) best = { c, ...judged };

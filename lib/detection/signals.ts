@@ -4,7 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
-import { codeBlocks, inBlocks } from "./context";
+import { fencedBlocks, inBlocks } from "./context";
 import { countHidden, decodeTags } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
@@ -27,8 +27,12 @@ export type Hit = Reason & { strength: number; at: number };
 export function quoted(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf("\n", at) + 1;
   if (/^\s*>/.test(text.slice(lineStart, at))) return true;
-  // A code block that is code (a YAML key `model:`, a prompt template's string) is shown, not said.
-  if (text.includes("```") || text.includes("~~~")) if (inBlocks(codeBlocks(text), at)) return true;
+  // A fenced block shows its text: a code line (a YAML key `model:`, a prompt template's string),
+  // or a block of prose shown verbatim (a bug report showing the ticket that fooled a bot).
+  if (text.includes("```") || text.includes("~~~")) {
+    const { code, quoted: shown } = fencedBlocks(text);
+    if (inBlocks(code, at) || inBlocks(shown, at)) return true;
+  }
   const from = Math.max(lineStart, at - 300);
   const open: number[] = [];
   const pairs: Record<string, string> = {
