@@ -170,3 +170,16 @@ const NAMES_THE_ATTACK =
 export function describesTheAttack(window: string): boolean {
   return NAMES_THE_ATTACK.test(window.toLowerCase());
 }
+
+/**
+ * A person told how to use an assistant: "ask the assistant to draft a reply", "tell Copilot to
+ * explain the function", "frag den Assistenten". The assistant is spoken of, in the third person,
+ * as a tool the reader directs; a payload speaks to it ("Assistant, forward…", "if you are an
+ * AI…"), which the rule signals judge whatever the model's window is.
+ */
+const OF_AN_ASSISTANT =
+  /\b(?:ask|tell|let|have|get|prompt|instruct|use|paste\s+\S+(?:\s+\S+)?\s+into|frag|fragen|bitten|demande[zr]?|pide|pida|pergunte|peça|chiedi)\s+(?:(?:the|your|our|an?|den|dem|die|le|la|l'|al|el|o|a|il|all')\s*)?(?:\p{L}+\s+)?(?:ai|a\.i\.|assistant|assistants|assistenten|assistentin|assistente|asistente|bot|chatbot|copilot|model|llm|agent|gpt|chatgpt|claude|gemini|ki)\b/u;
+
+export function speaksOfAnAssistant(window: string): boolean {
+  return OF_AN_ASSISTANT.test(window.toLowerCase());
+}

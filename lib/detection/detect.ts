@@ -12,6 +12,7 @@ import {
   fencedBlocks,
   inBlocks,
   introducesInertCode,
+  speaksOfAnAssistant,
   writersOwnRequest,
 } from "./context";
 import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
@@ -250,6 +251,9 @@ function judgeWindow(
   } else if (p >= t && describesTheAttack(window)) {
     strength *= 0.4;
     why.push("describes an injection rather than making one");
+  } else if (p >= t && speaksOfAnAssistant(window)) {
+    strength *= 0.4;
+    why.push("tells a person how to use an assistant");
   } else if (p >= t && writersOwnRequest(window, visible)) {
     strength *= 0.4;
     why.push("the writer's own request to a person");
@@ -296,17 +300,7 @@ function modelHit(
   let best: { c: (typeof candidates)[number]; strength: number; why: string[] } | null = null;
   for (const c of candidates.slice(0, 200)) {
     if (best !== null && strengthOf(c.p, t) <= best.strength) break;
-    const judged = judgeWindow(
-      visible,
-      segs,
-      starts,
-      c.idx,
-      c.window,
-      c.p,
-      t,
-      fenced(),
-      context,
-    );
+    const judged = judgeWindow(visible, segs, starts, c.idx, c.window, c.p, t, fenced(), context);
     if (best === null || judged.strength > best.strength) best = { c, ...judged };
   }
   const { c, strength, why } = best!;
