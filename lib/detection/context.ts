@@ -98,6 +98,12 @@ const TO_AN_AI =
 /** Secrets sent somewhere: never the writer's ordinary request. */
 const SECRET =
   /\b(?:password|passcode|passwords|api[ _-]?key|token|secret|credential|credentials|private key|ssh key|2fa code|otp|cvv|card number|ssn|social security)s?\b/u;
+/** Access granted to someone: "grant admin access to my colleague", "make me the owner". */
+const ACCESS =
+  /\b(?:grant|give|add|make|set)\b.{0,50}\b(?:access|admin|administrator|owner|permissions?|role|rights)\b/u;
+/** Everyone's data, or all of it: "the full list of customer emails", "every user's address", "all tickets". */
+const BULK =
+  /\b(?:all|every|each|entire|full|whole)\s+(?:(?:the|of|our|your)\s+)*(?:\p{L}+\s+)?(?:customers?|users?|user's|clients?|tickets?|e-?mails?|messages?|records?|files?|contacts?|accounts?|list|database|inbox|history|employees?|members?)\b|\bcustomer (?:list|data|e-?mails?|records?)\b/u;
 /** Money moved somewhere: "transfer $500 from my account to…", "wire 2,000 EUR". */
 const MONEY_OUT =
   /\b(?:transfer|wire|send|pay|deposit|move|überweise|überweisen|vire[zr]?|transfiere|transfira|trasferisci)\b.{0,60}(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf|btc|eth|dollars?|euros?|bitcoins?))/u;
@@ -108,7 +114,9 @@ const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
  * The writer's own request to the person they wrote to: a support ticket's "Could you please
  * unlock my account?", a colleague's "Ping me if something is urgent". The window asks the reader
  * as a person ("could you", "please"), about the writer's own things ("my", "our", "me"), names no
- * AI and no reply the reader writes, sends no secret to an address and moves no sum of money; and the text around it is a
+ * AI and no reply the reader writes, names no address or link to send to, no secret, no sum of
+ * money moved, no access granted and no one else's or everyone's data (a social-engineering
+ * ticket asks for exactly these, and an agent reading it would act on them); and the text around it is a
  * person speaking of themselves (another sentence in the first person: "I was charged twice",
  * "I lost my phone"). A payload planted in a record speaks for the record's owner too ("Please
  * unlock my front door"), but the record around it does not narrate; BIPIA's planted tasks ask
@@ -117,7 +125,8 @@ const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\./u;
 export function writersOwnRequest(window: string, text: string): boolean {
   const w = window.toLowerCase();
   if (!OWN.test(w) || !TO_A_PERSON.test(w) || TO_AN_AI.test(w)) return false;
-  if ((SECRET.test(w) && DESTINATION.test(w)) || MONEY_OUT.test(w)) return false;
+  if (DESTINATION.test(w) || SECRET.test(w) || MONEY_OUT.test(w) || ACCESS.test(w) || BULK.test(w))
+    return false;
   // Another sentence of the text (in the window or around it) narrates in the first person; the
   // sentences that ask something of the reader themselves do not count.
   for (const sentence of text.slice(0, 8192).toLowerCase().split(SENTENCE).slice(0, 200)) {
