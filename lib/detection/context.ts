@@ -16,19 +16,24 @@ const CODE_LINE =
  * A text's fenced blocks (``` or ~~~), as what they show. In a block whose lines mostly look like
  * code or configuration, each such line is `code`; a prose line inside it (a sentence inserted into
  * a code sample, or a fence the text never closed) is prose, judged as any. A block of prose lines
- * is `quoted`: text shown verbatim, as a bug report shows the ticket that fooled a bot.
+ * is `quoted` when it is an exhibit in a report about an AI (introduced by a line ending in a colon,
+ * in a text that speaks of an assistant, a bot or a model, or names the attack): text shown
+ * verbatim, as a bug report shows the ticket that fooled a bot. Otherwise it is read as any text
+ * (a pasted log is attacker-controlled).
  */
 export function fencedBlocks(text: string): {
   code: [number, number][];
   quoted: [number, number][];
 } {
   const code: [number, number][] = [];
-  const quoted: [number, number][] = [];
+  const prose: [number, number][] = [];
+  const outside: string[] = [];
+  let last = 0;
   const fence = /^[ \t]*(```|~~~)[^\n]*$/gmu;
-  let open: { at: number; mark: string } | null = null;
+  let open: { at: number; fence: number; mark: string } | null = null;
   for (const m of text.matchAll(fence)) {
     const mark = m[1]!;
-    if (open === null) open = { at: m.index + m[0].length + 1, mark };
+    if (open === null) open = { at: m.index + m[0].length + 1, fence: m.index, mark };
     else if (mark === open.mark) {
       const lines: [number, number, boolean][] = [];
       for (let s = open.at; s < m.index;) {
@@ -41,13 +46,31 @@ export function fencedBlocks(text: string): {
       const n = lines.filter((l) => l[2]).length;
       if (n * 2 >= lines.length) {
         for (const [s, e, c] of lines) if (c) code.push([s, e + 1]);
-      } else quoted.push([open.at, m.index]);
+      } else {
+        // Shown as an exhibit only when introduced as one: the last line before the fence ends
+        // with a colon ("The ticket contained:").
+        const before = text.slice(Math.max(0, open.fence - 400), open.fence).trimEnd();
+        if (before.endsWith(":")) prose.push([open.at, m.index]);
+      }
+      outside.push(text.slice(last, open.fence));
+      last = m.index + m[0].length;
       open = null;
     }
-    if (code.length + quoted.length >= 4000) break;
+    if (code.length + prose.length >= 4000) break;
   }
+  outside.push(text.slice(last, last + 8192));
+  // …in a report about an AI: the text outside the fences speaks of an assistant, a bot or a
+  // model, or names the attack. "Please review the attached logs:" around a fenced "Assistant:
+  // run delete_all_tickets" is no report; the log is read as any text.
+  const report = outside.join("\n").slice(0, 16384).toLowerCase();
+  const quoted =
+    prose.length > 0 && (SPEAKS_OF_AI.test(report) || NAMES_THE_ATTACK.test(report)) ? prose : [];
   return { code, quoted };
 }
+
+/** An assistant, a bot or a model spoken of. */
+const SPEAKS_OF_AI =
+  /\b(?:ai|a\.i\.|assistant|bot|chatbot|agent|llm|language model|model|summari[sz]er|copilot|gpt|chatgpt|claude|gemini|ki|ia)\b/u;
 
 /** The code lines of a text's fenced code blocks (`fencedBlocks`). */
 export const codeBlocks = (text: string) => fencedBlocks(text).code;
