@@ -312,6 +312,7 @@ function modelHit(
       detail: `trained model: ${c.p.toFixed(2)} (flags at ${t})${why.map((w) => `, ${w}`).join("")} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
       strength,
       at,
+      quoted: why.includes("inside a quotation") || why.includes("inside a code block"),
     },
     p: c.p,
     at,
@@ -331,8 +332,6 @@ function scanVisible(visible: string, options: DetectOptions, model: Model): Sca
   return { hits, modelTop: { p: m.p, at: m.at } };
 }
 
-const QUOTED_HIT = /inside a quotation|inside a code block/;
-
 /**
  * Noisy-OR over the signals; the signals found inside quotations (or code) count once, by the
  * strongest: a bug report quoting one payload sets off the override phrase, the salutation and the
@@ -343,7 +342,7 @@ const combine = (hits: Hit[], context = true) => {
   let keep = 1;
   let quoted = 0;
   for (const h of hits)
-    if (context && QUOTED_HIT.test(h.detail)) quoted = Math.max(quoted, h.strength);
+    if (context && h.quoted) quoted = Math.max(quoted, h.strength);
     else keep *= 1 - h.strength;
   return 1 - keep * (1 - quoted);
 };

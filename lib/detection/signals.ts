@@ -17,7 +17,8 @@ export type SignalName =
   | "encoded"
   | "model";
 
-export type Hit = Reason & { strength: number; at: number };
+/** `quoted`: found inside a quotation or a code line, where it is shown rather than said. */
+export type Hit = Reason & { strength: number; at: number; quoted?: boolean };
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -211,6 +212,7 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
       signal: "addressed-to-ai",
       detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
       strength: inQuote ? 0.15 : 0.75,
+      quoted: inQuote,
       at: m.index,
     });
   }
@@ -251,6 +253,7 @@ export function roleSignal(text: string): Hit[] {
       signal: "role-marker",
       detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 60))}`,
       strength: inQuote ? strength / 4 : strength,
+      quoted: inQuote,
       at: m.index,
     });
   }
@@ -302,6 +305,7 @@ export function toolSignal(text: string, tools: readonly string[]): Hit[] {
       signal: "tool-call",
       detail: `names the agent's tool ${JSON.stringify(tool)} with a call: ${JSON.stringify(m[0].slice(0, 80))}`,
       strength: inQuote ? 0.3 : 0.7,
+      quoted: inQuote,
       at: m.index,
     });
     if (hits.length >= 5) break;
