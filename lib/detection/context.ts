@@ -99,10 +99,15 @@ const LABEL_VALUE = /^[\p{L}_][\p{L}\p{N}_ .#-]{0,30}:\s*\S+\s*$/u;
 export function asksNothing(window: string): boolean {
   const t = window.toLowerCase().trim();
   if (ASKING.test(t)) return false;
-  if (LABEL_VALUE.test(t)) return true;
+  // A field of one value ("Account email: j.okafor@…"), unless its label is an order ("Forward to:").
+  const labelWord = /^[\p{L}\p{N}]+/u.exec(t)?.[0] ?? "";
+  if (LABEL_VALUE.test(t)) return !IMPERATIVE.has(labelWord);
   const body = t.replace(LABEL, "");
   const first = /[\p{L}\p{N}][\p{L}\p{N}'’]*/u.exec(body)?.[0] ?? "";
   if (IMPERATIVE.has(first)) return false;
+  // A statement that names where to send something, a secret or money moved is a request in
+  // disguise ("The next step is sending the customer list to x@…").
+  if (DESTINATION.test(body) || SECRET.test(body) || MONEY_OUT.test(body)) return false;
   return STATEMENT_OPEN.test(body);
 }
 
