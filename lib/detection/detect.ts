@@ -6,6 +6,16 @@
  * decision current; it counts and reports what arrived.
  */
 import modelFile from "./model.json";
+import {
+  asksNothing,
+  describesTheAttack,
+  fencedBlocks,
+  inBlocks,
+  introducesInertCode,
+  speaksOfAnAssistant,
+  toolSummary,
+  writersOwnRequest,
+} from "./context";
 import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
 import { peopleTalk } from "./multilingual";
 import {
@@ -24,9 +34,9 @@ import {
   decodeTags,
   excerpt,
   pairWindow,
-  rawOffset,
   segments,
   visibleText,
+  visibleTextMapped,
 } from "./text";
 
 export type { Reason, SignalName } from "./signals";
@@ -48,6 +58,12 @@ export type DetectOptions = {
    * something from the user, encoded text, tool calls and links are judged as in any text.
    */
   forModel?: boolean;
+  /**
+   * Judge the model's windows by the text around them (code blocks, sentences that ask nothing,
+   * the writer's own request to a person: lib/detection/context.ts). On by default; off only to
+   * measure what those rules change (tests/detection/relay-dev).
+   */
+  context?: boolean;
   /** Another model (tests train small ones); the shipped one by default. */
   model?: Model;
 };
@@ -181,61 +197,153 @@ function segmentQuoted(visible: string, start: number, length: number): boolean 
   return false;
 }
 
-function modelHit(
-  model: Model,
+/** Whether a window is the text's first segment alone. */
+const c0 = (idx: number[]) => idx.length === 1 && idx[0] === 0;
+
+/** Model strength of a window's probability: its threshold lands on FLAG_AT; below it, support only (at most 0.3). */
+const strengthOf = (p: number, t: number) =>
+  p >= t ? FLAG_AT + (1 - FLAG_AT) * ((p - t) / (1 - t)) : 0.3 * (p / t) ** 2;
+
+/**
+ * Why a window the model leans on is not a request to an assistant, judged on the text around it
+ * (lib/detection/context.ts), and the strength left. A window inside a quotation or a code block,
+ * or the writer's own request to a person, counts for two fifths; a window that asks nothing of
+ * anyone only supports other signals.
+ */
+function judgeWindow(
   visible: string,
+  segs: string[],
+  starts: number[],
+  idx: number[],
+  window: string,
+  p: number,
+  t: number,
+  blocks: { code: [number, number][]; quoted: [number, number][] },
+  context: boolean,
   forModel: boolean,
-): { hit: Hit | null; p: number; at: number } {
-  const t = forModel ? model.forModelThreshold : model.threshold;
-  const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
-  const starts = segmentStarts(visible, segs);
-  const single = segs.map((w) => scoreWindow(model, w, forModel));
-  let best = 0;
-  // The best window's segments: [i] alone or the pair [i, i + 1].
-  let bestSegs: number[] = [];
-  single.forEach((p, i) => {
-    if (p > best) {
-      best = p;
-      bestSegs = [i];
-    }
-  });
-  // A pair of neighbours is scored only when one of them already leans towards a payload: a
-  // payload split over two sentences shows in at least one, and clean text skips the second pass.
-  for (let i = 0; i + 1 < segs.length; i++) {
-    if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
-    const pair = pairWindow(segs[i]!, segs[i + 1]!);
-    if (pair === null) continue;
-    const p = scoreWindow(model, pair, forModel);
-    if (p > best) {
-      best = p;
-      bestSegs = [i, i + 1];
-    }
-  }
-  if (best === 0) return { hit: null, p: 0, at: 0 };
-  const bestWindow = bestSegs.map((i) => segs[i]!).join(" ");
-  const at = starts[bestSegs[0]!]!;
+): { strength: number; why: string[] } {
+  let strength = strengthOf(p, t);
+  const why: string[] = [];
   // Quoted when a segment sits on a `> ` line, or two fifths of a sentence's letters are inside a
   // quotation (a bug report quoting a payload). Measured from each segment's own start: a quote
   // test started 300 characters back inside a JSON blob lost track of which quote opened, and an id
   // or a date a payload quotes itself ("…with id 'abc123' in my home…") is a small share of it. A
   // pair of neighbours is judged by its more quoted segment (the quoted one may be the payload).
-  const inQuote = bestSegs.some((i) => segmentQuoted(visible, starts[i]!, segs[i]!.length));
-  // Map the model's probability so its threshold lands on FLAG_AT; a quoted sentence counts for less.
-  // Below its threshold the model only supports other signals (at most 0.3), it never tips a text alone.
-  let strength =
-    best >= t ? FLAG_AT + (1 - FLAG_AT) * ((best - t) / (1 - t)) : 0.3 * (best / t) ** 2;
-  if (inQuote) strength *= 0.4;
-  // People talking (lib/detection/multilingual.ts): a question in a chat, a statement about an AI.
-  const people = inQuote ? null : peopleTalk(visible, bestWindow);
-  if (people) strength *= 0.5;
+  if (
+    idx.some(
+      (i) =>
+        segmentQuoted(visible, starts[i]!, segs[i]!.length) ||
+        (blocks.quoted.length > 0 && inBlocks(blocks.quoted, starts[i]!)),
+    )
+  ) {
+    strength *= 0.4;
+    why.push("inside a quotation");
+  } else if (!context) {
+    // Quotation only, as before the context rules.
+  } else if (blocks.code.length > 0 && idx.some((i) => inBlocks(blocks.code, starts[i]!))) {
+    // Code and configuration (a string literal naming a model, a prompt template in a code answer)
+    // are shown, not said to the reader. A pair is judged by its segment in code, as a quoted pair
+    // is: the sentence beside the block is judged alone too.
+    strength *= 0.4;
+    why.push("inside a code block");
+  } else if (
+    p >= t &&
+    introducesInertCode(visible, starts[idx[idx.length - 1]!]! + segs[idx[idx.length - 1]!]!.length)
+  ) {
+    // A sentence that hands over a block of code which reaches nothing outside the program (a fix
+    // to the asker's code) is the answerer's, not a planted snippet's.
+    strength *= 0.4;
+    why.push("introduces code that reaches nothing outside the program");
+  } else if (forModel && p >= t && c0(idx) && toolSummary(segs[0]!)) {
+    // A tool's description opens by saying what the tool does; the model reads "in your account"
+    // or "using an AI model" there as a payload's talk.
+    strength *= 0.4;
+    why.push("the description's opening summary of what the tool does");
+  } else if (p >= t && describesTheAttack(window)) {
+    strength *= 0.4;
+    why.push("describes an injection rather than making one");
+  } else if (p >= t && speaksOfAnAssistant(window)) {
+    strength *= 0.4;
+    why.push("tells a person how to use an assistant");
+  } else if (p >= t && writersOwnRequest(window, visible)) {
+    strength *= 0.4;
+    why.push("the writer's own request to a person");
+  } else {
+    // People talking (lib/detection/multilingual.ts): a question in a chat, a statement about an AI.
+    const people = peopleTalk(visible, window);
+    if (people) {
+      strength *= 0.5;
+      why.push(people);
+    }
+  }
+  if (context && p >= t && idx.every((i) => asksNothing(segs[i]!))) {
+    strength = Math.min(strength, strengthOf(t * 0.99, t));
+    why.push("asks nothing of its reader");
+  }
+  return { strength, why };
+}
+
+function modelHit(
+  model: Model,
+  visible: string,
+  forModel: boolean,
+  context: boolean,
+): { hit: Hit | null; p: number; at: number } {
+  const t = forModel ? model.forModelThreshold : model.threshold;
+  const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
+  const starts = segmentStarts(visible, segs);
+  const single = segs.map((w) => scoreWindow(model, w, forModel));
+  // Every window worth judging: each segment, and a pair of neighbours when one of them already
+  // leans towards a payload (a payload split over two sentences shows in at least one, and clean
+  // text skips the second pass).
+  const candidates: { p: number; idx: number[]; window: string }[] = [];
+  single.forEach((p, i) => {
+    if (p > 0) candidates.push({ p, idx: [i], window: segs[i]! });
+  });
+  for (let i = 0; i + 1 < segs.length; i++) {
+    if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
+    const pair = pairWindow(segs[i]!, segs[i + 1]!);
+    if (pair === null) continue;
+    candidates.push({ p: scoreWindow(model, pair, forModel), idx: [i, i + 1], window: pair });
+  }
+  if (candidates.length === 0) return { hit: null, p: 0, at: 0 };
+  // Highest probability first; the context rules only lower a window's strength, so the search
+  // stops once no remaining window could beat the best judged one.
+  candidates.sort((a, b) => b.p - a.p || a.idx[0]! - b.idx[0]!);
+  // Found only when a window is judged, and only in a text with a fence (most texts have none).
+  let blocks: ReturnType<typeof fencedBlocks> | null = null;
+  const fenced = () =>
+    (blocks ??=
+      context && /```|~~~/.test(visible) ? fencedBlocks(visible) : { code: [], quoted: [] });
+  let best: { c: (typeof candidates)[number]; strength: number; why: string[] } | null = null;
+  for (const c of candidates.slice(0, 200)) {
+    if (best !== null && strengthOf(c.p, t) <= best.strength) break;
+    const judged = judgeWindow(
+      visible,
+      segs,
+      starts,
+      c.idx,
+      c.window,
+      c.p,
+      t,
+      fenced(),
+      context,
+      forModel,
+    );
+    if (best === null || judged.strength > best.strength) best = { c, ...judged };
+  }
+  const { c, strength, why } = best!;
+  const at = starts[c.idx[0]!]!;
+  const bestWindow = c.idx.map((i) => segs[i]!).join(" ");
   return {
     hit: {
       signal: "model",
-      detail: `trained model: ${best.toFixed(2)} (flags at ${t})${inQuote ? ", inside a quotation" : ""}${people ? `, ${people}` : ""} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
+      detail: `trained model: ${c.p.toFixed(2)} (flags at ${t})${why.map((w) => `, ${w}`).join("")} on ${JSON.stringify(bestWindow.slice(0, 100))}`,
       strength,
       at,
+      quoted: why.includes("inside a quotation") || why.includes("inside a code block"),
     },
-    p: best,
+    p: c.p,
     at,
   };
 }
@@ -248,18 +356,32 @@ function scanVisible(visible: string, options: DetectOptions, model: Model): Sca
     ...toolSignal(visible, options.tools ?? []),
     ...egressSignal(visible, options.admitHost),
   ];
-  const m = modelHit(model, visible, options.forModel ?? false);
+  const m = modelHit(model, visible, options.forModel ?? false, options.context ?? true);
   if (m.hit) hits.push(m.hit);
   return { hits, modelTop: { p: m.p, at: m.at } };
 }
 
-const combine = (hits: Hit[]) => 1 - hits.reduce((keep, h) => keep * (1 - h.strength), 1);
+/**
+ * Noisy-OR over the signals; the signals found inside quotations (or code) count once, by the
+ * strongest: a bug report quoting one payload sets off the override phrase, the salutation and the
+ * model on the same quoted line, and three discounted readings of one quotation are not three
+ * pieces of evidence.
+ */
+const combine = (hits: Hit[], context = true) => {
+  let keep = 1;
+  let quoted = 0;
+  for (const h of hits)
+    if (context && h.quoted) quoted = Math.max(quoted, h.strength);
+    else keep *= 1 - h.strength;
+  return 1 - keep * (1 - quoted);
+};
 
 export function detectDetailed(text: string, options: DetectOptions = {}): Detailed {
   const model = options.model ?? shippedModel();
   const { text: raw, truncated } = budgeted(text, options.budget);
   const hits: Hit[] = hiddenSignal(raw);
-  const visible = visibleText(raw);
+  const mapped = visibleTextMapped(raw);
+  const visible = mapped.text;
   hits.push(...scanVisible(visible, options, model).hits);
 
   // Encoded text is decoded once (never recursively) and scanned like the rest.
@@ -268,7 +390,7 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
   if (tags.length >= 4) decodedRuns.push({ kind: "Unicode tag characters", decoded: tags, at: 0 });
   for (const run of decodedRuns.slice(0, 8)) {
     const inner = scanVisible(visibleText(run.decoded.slice(0, 4096)), { ...options }, model).hits;
-    const s = combine(inner);
+    const s = combine(inner, options.context);
     if (s >= 0.4)
       hits.push({
         signal: "encoded",
@@ -278,7 +400,7 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
       });
   }
 
-  const score = combine(hits);
+  const score = combine(hits, options.context);
   const shown = hits.filter(
     (h) => h.strength >= 0.25 || (h.signal === "hidden-characters" && h.strength >= 0.1),
   );
@@ -294,7 +416,7 @@ export function detectDetailed(text: string, options: DetectOptions = {}): Detai
     truncated,
     // Cut from the raw text whatever fired, so the hidden characters inside a flagged sentence
     // are revealed in the excerpt rather than silently dropped with the visible text's cleaning.
-    excerpt: excerpt(raw, top && top.signal === "hidden-characters" ? at : rawOffset(raw, at)),
+    excerpt: excerpt(raw, top && top.signal === "hidden-characters" ? at : mapped.rawOffset(at)),
   };
 }
 

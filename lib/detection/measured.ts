@@ -1,12 +1,12 @@
 // Written by scripts/measure-detector.ts from the held-out evaluation; do not edit by hand.
 export const MEASURED: unknown = {
   recall: {
-    k: 10459,
+    k: 10458,
     n: 11522,
   },
   falsePositive: {
     k: 12,
-    n: 1479,
+    n: 1882,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
@@ -20,7 +20,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked emails (test split)",
       kind: "attack",
-      k: 10203,
+      k: 10202,
       n: 11250,
     },
     {
@@ -32,7 +32,7 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA attacked code answers (test split)",
       kind: "attack",
-      k: 7071,
+      k: 7051,
       n: 7500,
     },
     {
@@ -50,20 +50,20 @@ export const MEASURED: unknown = {
     {
       name: "BIPIA clean code answers (test split)",
       kind: "clean",
-      k: 2,
+      k: 0,
       n: 50,
     },
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 9,
-      n: 1279,
+      k: 11,
+      n: 1682,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
-      k: 17,
-      n: 1279,
+      k: 27,
+      n: 1682,
     },
   ],
 };

@@ -4,6 +4,7 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
+import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { countHidden, decodeTags } from "./text";
 
@@ -17,7 +18,8 @@ export type SignalName =
   | "encoded"
   | "model";
 
-export type Hit = Reason & { strength: number; at: number };
+/** `quoted`: found inside a quotation or a code line, where it is shown rather than said. */
+export type Hit = Reason & { strength: number; at: number; quoted?: boolean };
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -27,6 +29,12 @@ export type Hit = Reason & { strength: number; at: number };
 export function quoted(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf("\n", at) + 1;
   if (/^\s*>/.test(text.slice(lineStart, at))) return true;
+  // A fenced block shows its text: a code line (a YAML key `model:`, a prompt template's string),
+  // or a block of prose shown verbatim (a bug report showing the ticket that fooled a bot).
+  if (text.includes("```") || text.includes("~~~")) {
+    const { code, quoted: shown } = fencedBlocks(text);
+    if (inBlocks(code, at) || inBlocks(shown, at)) return true;
+  }
   const from = Math.max(lineStart, at - 300);
   const open: number[] = [];
   const pairs: Record<string, string> = {
@@ -216,6 +224,7 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
       signal: "addressed-to-ai",
       detail: `${detail}${inQuote ? " (inside a quotation)" : speaker ? " (a speaker's label in a transcript)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 80))}`,
       strength: inQuote ? strength / 5 : speaker ? Math.min(strength, 0.1) : strength,
+      quoted: inQuote,
       at: m.index,
     });
   }
@@ -261,6 +270,7 @@ export function roleSignal(text: string): Hit[] {
       signal: "role-marker",
       detail: `${detail}${inQuote ? " (inside a quotation)" : ""}: ${JSON.stringify(m[0].trim().slice(0, 60))}`,
       strength: inQuote ? strength / 4 : strength,
+      quoted: inQuote,
       at: m.index,
     });
   }
@@ -320,6 +330,7 @@ export function toolSignal(text: string, tools: readonly string[]): Hit[] {
       signal: "tool-call",
       detail: `names the agent's tool ${JSON.stringify(tool)} with a call: ${JSON.stringify(m[0].slice(0, 80))}`,
       strength: inQuote ? 0.3 : 0.7,
+      quoted: inQuote,
       at: m.index,
     });
     if (hits.length >= 5) break;

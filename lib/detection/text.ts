@@ -129,23 +129,6 @@ export function visibleText(text: string): string {
 }
 
 /**
- * `visibleTextMapped(raw).rawOffset(visibleAt)` for a caller that kept only the visible text: a
- * pass over `raw` up to the position. Keep the map from `visibleTextMapped` instead where the
- * visible text is built anyway.
- */
-export function rawOffset(raw: string, visibleAt: number): number {
-  let visible = 0;
-  let last = 0;
-  for (const m of raw.matchAll(HIDDEN_ANY)) {
-    const gap = m.index - last;
-    if (visible + gap >= visibleAt) return last + (visibleAt - visible);
-    visible += gap + shownAs(m[0]).length;
-    last = m.index + m[0].length;
-  }
-  return Math.min(raw.length, last + Math.max(0, visibleAt - visible));
-}
-
-/**
  * Shows every character a reader would not see as a visible marker, for an excerpt a reviewer
  * reads: `⟨U+202E⟩`, `⟨ESC⟩`. Tag characters are shown with the ASCII they spell.
  */
