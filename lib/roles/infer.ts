@@ -42,6 +42,7 @@ import {
   URL_FIELDS,
   RETURN_WORDS,
   TEXT_OBJECTS,
+  INFRA_OBJECTS,
   NAME_LIST_OBJECTS,
   PUBLIC_OBJECTS,
   PRIVATE_KINDS,
@@ -459,6 +460,13 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
   };
   return open(schema, "", 0) ? "open" : "names";
 }
+
+/**
+ * What a description says an infrastructure object holds, beyond its own settings: code, file
+ * contents, stored values, logs and output, messages, or records people write.
+ */
+const HELD_TEXT =
+  /\b(?:content|contents|source|script|code|values?|files?|logs?|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
 
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
@@ -1004,6 +1012,18 @@ export function inferRoles(input: InferInput): Inference {
           (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
         ? head
         : undefined;
+  // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
+  // A description that names what the object holds ("Get a Worker's script content", "Retrieves
+  // file contents for an Edge Function", "Get a value") reads that, not the object's settings.
+  const infraOnly =
+    head &&
+    !namesOnly &&
+    !textObject &&
+    !pagedText &&
+    INFRA_OBJECTS.has(head) &&
+    !HELD_TEXT.test(input.description ?? "")
+      ? head
+      : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
   const callerAccount =
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
@@ -1053,6 +1073,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (infraOnly)
+        notes.push(
+          `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (textObject)
         add(
@@ -1897,6 +1921,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...SESSION_OBJECTS,
   ...TEXT_OBJECTS,
   ...NAME_LIST_OBJECTS,
+  ...INFRA_OBJECTS,
   ...PUBLIC_OBJECTS,
   ...PRIVATE_KINDS.flatMap((k) => [...k.words]),
   ...FILLER,

@@ -1172,6 +1172,32 @@ describe("issue 32, fifth round: outside writers' text and private data", () => 
   });
 });
 
+describe("issue 32, sixth pass: merged misses", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("infrastructure the account configures is read by its names, not as outside text", () => {
+    for (const name of [
+      "list_firewalls",
+      "vpc-get",
+      "certificate-list",
+      "route_list",
+      "list_servers",
+    ]) {
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+      expect(notesOf({ name, annotations: RO })).toMatch(/infrastructure the account configures/);
+    }
+    // What it produces is read by its own noun, or named by the description.
+    expect(roles({ name: "get_build_logs", annotations: RO })).toContain("returns_untrusted_text");
+    expect(
+      roles({ name: "worker_get", description: "Get a Worker's script content", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+    // Deployments and environments carry refs and CI names: not read as settings only.
+    expect(roles({ name: "list_environments", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+  });
+});
+
 describe("confidence", () => {
   it("every suggested role carries reasons and a confidence in 0..1; the tool's is its least certain decision", () => {
     for (const tool of [
