@@ -461,12 +461,16 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
   return open(schema, "", 0) ? "open" : "names";
 }
 
+/** Words that make a record a DNS record (`domain-record-get`, `list_dns_records`). */
+const DNS_QUALIFIERS = new Set(["domain", "dns"]);
+
 /**
  * What a description says an infrastructure object holds, beyond its own settings: code, file
- * contents, stored values, logs and output, messages, or records people write.
+ * contents, stored values, logs and output, messages, or records people write. A log drain is
+ * where logs are sent, a setting ("log-drain credentials are masked"), not logs.
  */
 const HELD_TEXT =
-  /\b(?:content|contents|source|script|code|values?|files?|logs?|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
+  /\b(?:content|contents|source|script|code|values?|files?|logs?(?![-\s]drains?)|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
 
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
@@ -1013,6 +1017,10 @@ export function inferRoles(input: InferInput): Inference {
         ? head
         : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
+  // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
+  const dnsRecord =
+    (head === "record" || head === "records") &&
+    DNS_QUALIFIERS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   // A description that names what the object holds ("Get a Worker's script content", "Retrieves
   // file contents for an Edge Function", "Get a value") reads that, not the object's settings.
   const infraOnly =
@@ -1020,7 +1028,7 @@ export function inferRoles(input: InferInput): Inference {
     !namesOnly &&
     !textObject &&
     !pagedText &&
-    INFRA_OBJECTS.has(head) &&
+    (INFRA_OBJECTS.has(head) || dnsRecord) &&
     !HELD_TEXT.test(input.description ?? "")
       ? head
       : undefined;
@@ -1922,6 +1930,9 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...TEXT_OBJECTS,
   ...NAME_LIST_OBJECTS,
   ...INFRA_OBJECTS,
+  ...DNS_QUALIFIERS,
+  "record",
+  "records",
   ...PUBLIC_OBJECTS,
   ...PRIVATE_KINDS.flatMap((k) => [...k.words]),
   ...FILLER,

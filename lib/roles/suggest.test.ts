@@ -1191,6 +1191,26 @@ describe("issue 32, sixth pass: merged misses", () => {
     expect(
       roles({ name: "worker_get", description: "Get a Worker's script content", annotations: RO }),
     ).toContain("returns_untrusted_text");
+    // A log drain is where logs go (a setting), not logs.
+    expect(
+      roles({
+        name: "get_server",
+        description: "Server details. Log-drain credentials are masked.",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "get_server",
+        description: "Server details and recent logs.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    // A DNS record is an address the account set; a table's records are what people wrote.
+    expect(notesOf({ name: "domain-record-list", annotations: RO })).toMatch(
+      /returns record: infrastructure/,
+    );
+    expect(roles({ name: "list_records", annotations: RO })).toContain("returns_untrusted_text");
     // Deployments and environments carry refs and CI names: not read as settings only.
     expect(roles({ name: "list_environments", annotations: RO })).toContain(
       "returns_untrusted_text",
