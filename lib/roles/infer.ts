@@ -836,6 +836,22 @@ function listingChoice(schema: unknown): { key: string; value: string } | undefi
   return undefined;
 }
 
+/**
+ * `git_branch(mode: list | create | delete | rename)`: a top-level `mode` whose choices include a
+ * bare listing is a choice of operations, as an `action` is; each choice is offered.
+ */
+function modeOperations(schema: unknown): OfferedOperation[] {
+  const listing = listingChoice(schema);
+  if (!listing || nameWords(listing.key).some((w) => OPERATION_FIELDS.has(w))) return [];
+  const choices = (
+    (schema as { properties: Record<string, { enum?: unknown[] }> }).properties[listing.key]
+      ?.enum ?? []
+  ).slice(0, 100);
+  return choices
+    .filter((c): c is string => typeof c === "string")
+    .map((value) => ({ field: listing.key, value, branch: false }));
+}
+
 /** Words of an input that pages through what a read returns (`post_limit`, `start_post_number`). */
 const PAGING_WORDS = new Set([
   "limit",
@@ -1206,7 +1222,10 @@ export function inferRoles(input: InferInput): Inference {
 
   // The operations an input offers: the tool performs whichever is chosen.
   let namedOperations = 0;
-  for (const { field, value, branch } of offeredOperations(input.inputSchema)) {
+  for (const { field, value, branch } of [
+    ...offeredOperations(input.inputSchema),
+    ...modeOperations(input.inputSchema),
+  ]) {
     const words = nameWords(value);
     const verb = words.find((w) => VERB_CLASS.has(w));
     // The branch of a union is a command: one that leads with a verb does it (`deploy-site`), even
@@ -1988,12 +2007,12 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
   if (fields.length > 0)
-    for (const o of offeredOperations(input.inputSchema))
+    for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;
   const known = memo.get(key);
   if (known) return known;

@@ -1211,10 +1211,35 @@ describe("issue 32, sixth pass: merged misses", () => {
       /returns record: infrastructure/,
     );
     expect(roles({ name: "list_records", annotations: RO })).toContain("returns_untrusted_text");
+    // The description's cue is part of what a shared inference is keyed by.
+    const cache = newRoleCache();
+    for (const description of ["List servers with their source", "List servers"]) {
+      const tool = { name: "list_servers", description, annotations: RO };
+      expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
+    }
     // Deployments and environments carry refs and CI names: not read as settings only.
     expect(roles({ name: "list_environments", annotations: RO })).toContain(
       "returns_untrusted_text",
     );
+  });
+
+  it("a mode that offers a listing is a choice of operations: each mode is offered", () => {
+    const tool = (modes: string[]): RoleInputTool => ({
+      name: "git_branch",
+      description: "Manage branches.",
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string" }, mode: { type: "string", enum: modes } },
+      },
+    });
+    expect(roles(tool(["list", "create", "delete", "rename"]))).toContain("deploys_or_destroys");
+    expect(
+      suggestRoles(tool(["list", "create", "delete"])).roles.find(
+        (r) => r.role === "deploys_or_destroys",
+      )?.reasons[0],
+    ).toMatch(/input "mode" offers the operation "delete"/);
+    // A mode with no listing is a setting (`mode: fast | delete-safe`), not operations.
+    expect(roles(tool(["fast", "delete"]))).not.toContain("deploys_or_destroys");
   });
 });
 
