@@ -731,6 +731,8 @@ const RUN_NOUNS = new Set([
 ]);
 /** What a merge lands in a target. */
 const MERGE_TARGETS = new Set(["request", "requests", "pr", "prs", "branch", "branches"]);
+/** A field description that says the switch archives or trashes the record ("close (archive) the list"). */
+const ARCHIVES = /\b(?:archive[sd]?|trash(?:e[sd])?)\b/i;
 /** Fields that move a record to the trash or archive it (`in_trash`, `archived`). */
 const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "deleted"]);
 /** Words that say an address is where events go. */
@@ -1426,7 +1428,15 @@ export function inferRoles(input: InferInput): Inference {
       NAME_OBJECT,
     );
   // A switch (`archived: true`), not a record's description of its own deletion (`deleted: { state }`).
-  const trash = fields.find((f) => !f.record && f.words.some((w) => TRASH_FIELDS.has(w)));
+  // A switch described as archiving (`closed`: "Whether to close (archive) the list") is one too,
+  // on a record that exists: on one being made (`create_filter(archive)`) it is what the new
+  // record will do, not an archive of it.
+  const trash = fields.find(
+    (f) =>
+      !f.record &&
+      (f.words.some((w) => TRASH_FIELDS.has(w)) ||
+        (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
+  );
   if (trash && classes.has("write"))
     add(
       "deploys_or_destroys",
@@ -2002,7 +2012,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

@@ -1223,6 +1223,25 @@ describe("issue 32, sixth pass: merged misses", () => {
     );
   });
 
+  it("a switch described as archiving the record it updates is an archive; on a record being made it is not", () => {
+    const withSwitch = (name: string): RoleInputTool => ({
+      name,
+      inputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          closed: { type: "boolean", description: "Whether to close (archive) the list" },
+        },
+      },
+    });
+    expect(roles(withSwitch("update_list"))).toContain("deploys_or_destroys");
+    expect(
+      suggestRoles(withSwitch("update_list")).roles.find((r) => r.role === "deploys_or_destroys")
+        ?.reasons[0],
+    ).toMatch(/input "closed" can move it to the trash or archive it/);
+    expect(roles(withSwitch("create_filter"))).not.toContain("deploys_or_destroys");
+  });
+
   it("a mode that offers a listing is a choice of operations: each mode is offered", () => {
     const tool = (modes: string[]): RoleInputTool => ({
       name: "git_branch",
