@@ -584,6 +584,8 @@ const PAGE_OBJECTS = new Set([
 /** A field description that hands out access ("Array of group IDs with access to this collection"). */
 const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
 /** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
+/** URL schemes a field's description names ("HTTP(S), SSH (ssh://…), git://, or file://"). */
+const SCHEMES = /\b(?:https?|ssh|git|ftp|sftp|file):\/\/|\bHTTPS?\(S\)|\bSSH\b/gi;
 const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
 const SHARED_CONTENT = /\bto share\b/i;
@@ -1435,12 +1437,14 @@ export function inferRoles(input: InferInput): Inference {
     (f) =>
       !f.record &&
       (f.words.some((w) => TRASH_FIELDS.has(w)) ||
+        // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
+        (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
         (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
   );
   if (trash && classes.has("write"))
     add(
       "deploys_or_destroys",
-      `input "${trash.key}" can move it to the trash or archive it`,
+      `input "${trash.key}" can delete it, move it to the trash or archive it`,
       SCHEMA - 0.05,
     );
   // Deployed code runs with network access and serves whoever reaches it (the corpus README:
@@ -1563,6 +1567,29 @@ export function inferRoles(input: InferInput): Inference {
     add(
       "network_or_shares",
       `input "${fetched.key}" is an address the tool fetches what it attaches or imports from: a request to any host`,
+      SCHEMA - 0.05,
+    );
+  // `git_push(remote)`: pushing sends the commits to the named remote, whose address can be any host.
+  const remote = fields.find((f) => f.words.includes("remote") && f.freeText);
+  if (verbsNow.has("push") && remote)
+    add(
+      "network_or_shares",
+      `"push" sends commits to the remote named in input "${remote.key}", whose address can be any host`,
+      NAME_OBJECT - 0.05,
+    );
+  // `git_clone(url)`, `git_remote(url)`: an address described as taking any of several schemes
+  // ("HTTP(S), SSH (ssh://…), git://") names a host anywhere; a write that clones from it or keeps it
+  // for later pushes reaches that host.
+  const anyHost = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => URL_FIELDS.has(w)) &&
+      (f.description.match(SCHEMES) ?? []).length >= 2,
+  );
+  if (anyHost && classes.has("write"))
+    add(
+      "network_or_shares",
+      `input "${anyHost.key}" takes an address on any host (it names several schemes): what the tool clones from or pushes to can be anywhere`,
       SCHEMA - 0.05,
     );
   if (url && fetchLike && !writesOrDestroys)
@@ -2012,7 +2039,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

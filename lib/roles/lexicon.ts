@@ -787,6 +787,7 @@ export const VISIBILITY_FIELDS = new Set([
   "private",
   "public",
   "visibility",
+  "privacy",
   "visible",
   "shared",
   "sharing",

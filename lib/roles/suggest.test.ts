@@ -1238,8 +1238,59 @@ describe("issue 32, sixth pass: merged misses", () => {
     expect(
       suggestRoles(withSwitch("update_list")).roles.find((r) => r.role === "deploys_or_destroys")
         ?.reasons[0],
-    ).toMatch(/input "closed" can move it to the trash or archive it/);
+    ).toMatch(/input "closed" can delete it, move it to the trash or archive it/);
     expect(roles(withSwitch("create_filter"))).not.toContain("deploys_or_destroys");
+  });
+
+  it("git's remotes: an address on any host, a push to a named remote, a delete switch", () => {
+    const schema = (properties: Record<string, unknown>) => ({ type: "object", properties });
+    const clone: RoleInputTool = {
+      name: "git_clone",
+      inputSchema: schema({
+        url: {
+          type: "string",
+          description: "Git repository URL: HTTP(S), SSH, git://, or file://",
+        },
+      }),
+    };
+    expect(roles(clone)).toContain("network_or_shares");
+    // One scheme named in passing is not "any host".
+    const link: RoleInputTool = {
+      name: "update_item",
+      inputSchema: schema({ linkToFile: { type: "string", description: "File link URL" } }),
+    };
+    expect(roles(link)).not.toContain("network_or_shares");
+    const push = (remote: boolean): RoleInputTool => ({
+      name: "git_push",
+      inputSchema: schema({
+        path: { type: "string" },
+        ...(remote ? { remote: { type: "string", description: "Remote name" } } : {}),
+        delete: { type: "boolean", description: "Delete the specified remote branch." },
+      }),
+    });
+    expect(roles(push(true))).toContain("network_or_shares");
+    expect(roles(push(false))).not.toContain("network_or_shares");
+    expect(roles(push(true))).toContain("deploys_or_destroys");
+    // A permission to delete is not a delete switch.
+    const member: RoleInputTool = {
+      name: "update_member",
+      inputSchema: schema({ deleteAnyCollection: { type: "boolean" } }),
+    };
+    expect(roles(member)).not.toContain("deploys_or_destroys");
+  });
+
+  it("a privacy setting sets who can see what is written", () => {
+    const project: RoleInputTool = {
+      name: "create_project",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          privacy_setting: { type: "string", description: "Can be: public_to_workspace, private" },
+        },
+      },
+    };
+    expect(roles(project)).toContain("network_or_shares");
   });
 
   it("a mode that offers a listing is a choice of operations: each mode is offered", () => {
