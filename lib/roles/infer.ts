@@ -581,11 +581,12 @@ const PAGE_OBJECTS = new Set([
   "and",
   "switch",
 ]);
-/** A field description that hands out access ("Array of group IDs with access to this collection"). */
-const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
-/** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
+/** A field description that hands out access ("…group IDs with access to this collection", "Group IDs allowed to run this query"). */
+const GRANTS_ACCESS =
+  /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b|\ballowed\s+to\s+(?:run|use|see|view|read|access|edit|open)\b/i;
 /** URL schemes a field's description names ("HTTP(S), SSH (ssh://…), git://, or file://"). */
 const SCHEMES = /\b(?:https?|ssh|git|ftp|sftp|file):\/\/|\bHTTPS?\(S\)|\bSSH\b/gi;
+/** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
 const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
 const SHARED_CONTENT = /\bto share\b/i;

@@ -1279,6 +1279,21 @@ describe("issue 32, sixth pass: merged misses", () => {
     expect(roles(member)).not.toContain("deploys_or_destroys");
   });
 
+  it("an input naming who is allowed to run or see it hands out access", () => {
+    const query = (description: string): RoleInputTool => ({
+      name: "create_query",
+      inputSchema: {
+        type: "object",
+        properties: {
+          sql: { type: "string" },
+          group_ids: { type: "array", items: { type: "integer" }, description },
+        },
+      },
+    });
+    expect(roles(query("Group IDs allowed to run this query"))).toContain("network_or_shares");
+    expect(roles(query("Group IDs to filter by"))).not.toContain("network_or_shares");
+  });
+
   it("a privacy setting sets who can see what is written", () => {
     const project: RoleInputTool = {
       name: "create_project",
