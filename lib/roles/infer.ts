@@ -472,6 +472,35 @@ const DNS_QUALIFIERS = new Set(["domain", "dns"]);
 const HELD_TEXT =
   /\b(?:content|contents|source|script|code|values?|files?|logs?(?![-\s]drains?)|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
 
+/** Output fields that are what people wrote (`documents`, `messages`), unlike a result wrapper (`content`). */
+const RETURNED_TEXT = new Set([
+  "documents",
+  "messages",
+  "comments",
+  "posts",
+  "replies",
+  "emails",
+  "issues",
+  "notes",
+  "pages",
+]);
+
+/**
+ * The first top-level output field named for what people write (`documents`, `messages`) whose value
+ * holds anything: a list of items of no declared shape, or prose. A list of ids and names does not.
+ */
+export function outputTextField(schema: unknown): string | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    const head = nameWords(key).at(-1);
+    if (!head || !RETURNED_TEXT.has(head)) continue;
+    if (outputText({ type: "object", properties: { [key]: value } }) === "open") return key;
+  }
+  return undefined;
+}
+
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
 
@@ -1751,6 +1780,21 @@ export function inferRoles(input: InferInput): Inference {
       "its output schema returns only ids, names, numbers and fixed choices, no text anyone wrote, so returns_untrusted_text is not suggested",
     );
 
+  // `aggregate` → `{ documents: [ {} ] }`: an output field named for what people write that holds
+  // anything (items of no declared shape, or prose) says the tool returns that text; not after a
+  // write or send named by the name's verb, whose output echoes what it wrote.
+  const returnedText = outputTextField(input.outputSchema);
+  if (
+    returnedText &&
+    !roles.has("returns_untrusted_text") &&
+    !readings.some((r) => r.fromName && (r.verbClass === "write" || r.verbClass === "network"))
+  )
+    add(
+      "returns_untrusted_text",
+      `its output schema returns "${returnedText}", which holds whatever was stored: text others can write`,
+      SCHEMA - 0.05,
+    );
+
   // `watch_card(subscribed)`: a switch of the caller's subscription, not a filter of a listing
   // (`list_projects(starred)`); the call changes the subscription and returns no records.
   const subscription = fields.find(
@@ -2042,7 +2086,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   for (const f of fields)
     key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
-  key += `|>${outputText(input.outputSchema) ?? ""}`;
+  key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
   key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}`;

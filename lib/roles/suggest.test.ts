@@ -1294,6 +1294,33 @@ describe("issue 32, sixth pass: merged misses", () => {
     expect(roles(query("Group IDs to filter by"))).not.toContain("network_or_shares");
   });
 
+  it("an output field named for what people write, holding anything, says the tool returns that text", () => {
+    const out = (items: unknown) => ({
+      type: "object",
+      properties: { documents: { type: "array", items }, count: { type: "number" } },
+    });
+    const aggregate = (outputSchema: unknown): RoleInputTool => ({
+      name: "aggregate",
+      description: "Run an aggregation against a collection",
+      outputSchema,
+    });
+    expect(roles(aggregate(out({})))).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(aggregate(out({}))).roles.find((r) => r.role === "returns_untrusted_text")
+        ?.reasons[0],
+    ).toMatch(/output schema returns "documents"/);
+    // Documents listed by id and name carry no one's prose.
+    const named = out({
+      type: "object",
+      properties: { id: { type: "string" }, name: { type: "string" } },
+    });
+    expect(roles(aggregate(named))).not.toContain("returns_untrusted_text");
+    // A write's output echoes what it wrote.
+    expect(roles({ name: "create_documents", outputSchema: out({}) })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
   it("a privacy setting sets who can see what is written", () => {
     const project: RoleInputTool = {
       name: "create_project",
