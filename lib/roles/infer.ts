@@ -42,6 +42,7 @@ import {
   URL_FIELDS,
   RETURN_WORDS,
   TEXT_OBJECTS,
+  INFRA_OBJECTS,
   NAME_LIST_OBJECTS,
   PUBLIC_OBJECTS,
   PRIVATE_KINDS,
@@ -460,6 +461,46 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
   return open(schema, "", 0) ? "open" : "names";
 }
 
+/** Words that make a record a DNS record (`domain-record-get`, `list_dns_records`). */
+const DNS_QUALIFIERS = new Set(["domain", "dns"]);
+
+/**
+ * What a description says an infrastructure object holds, beyond its own settings: code, file
+ * contents, stored values, logs and output, messages, or records people write. A log drain is
+ * where logs are sent, a setting ("log-drain credentials are masked"), not logs.
+ */
+const HELD_TEXT =
+  /\b(?:content|contents|source|script|code|values?|files?|logs?(?![-\s]drains?)|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
+
+/** Output fields that are what people wrote (`documents`, `messages`), unlike a result wrapper (`content`). */
+const RETURNED_TEXT = new Set([
+  "documents",
+  "messages",
+  "comments",
+  "posts",
+  "replies",
+  "emails",
+  "issues",
+  "notes",
+  "pages",
+]);
+
+/**
+ * The first top-level output field named for what people write (`documents`, `messages`) whose value
+ * holds anything: a list of items of no declared shape, or prose. A list of ids and names does not.
+ */
+export function outputTextField(schema: unknown): string | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    const head = nameWords(key).at(-1);
+    if (!head || !RETURNED_TEXT.has(head)) continue;
+    if (outputText({ type: "object", properties: { [key]: value } }) === "open") return key;
+  }
+  return undefined;
+}
+
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
 
@@ -569,8 +610,11 @@ const PAGE_OBJECTS = new Set([
   "and",
   "switch",
 ]);
-/** A field description that hands out access ("Array of group IDs with access to this collection"). */
-const GRANTS_ACCESS = /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b/i;
+/** A field description that hands out access ("…group IDs with access to this collection", "Group IDs allowed to run this query"). */
+const GRANTS_ACCESS =
+  /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b|\ballowed\s+to\s+(?:run|use|see|view|read|access|edit|open)\b/i;
+/** URL schemes a field's description names ("HTTP(S), SSH (ssh://…), git://, or file://"). */
+const SCHEMES = /\b(?:https?|ssh|git|ftp|sftp|file):\/\/|\bHTTPS?\(S\)|\bSSH\b/gi;
 /** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
 const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
@@ -719,6 +763,8 @@ const RUN_NOUNS = new Set([
 ]);
 /** What a merge lands in a target. */
 const MERGE_TARGETS = new Set(["request", "requests", "pr", "prs", "branch", "branches"]);
+/** A field description that says the switch archives or trashes the record ("close (archive) the list"). */
+const ARCHIVES = /\b(?:archive[sd]?|trash(?:e[sd])?)\b/i;
 /** Fields that move a record to the trash or archive it (`in_trash`, `archived`). */
 const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "deleted"]);
 /** Words that say an address is where events go. */
@@ -822,6 +868,22 @@ function listingChoice(schema: unknown): { key: string; value: string } | undefi
     if (listing) return { key, value: listing };
   }
   return undefined;
+}
+
+/**
+ * `git_branch(mode: list | create | delete | rename)`: a top-level `mode` whose choices include a
+ * bare listing is a choice of operations, as an `action` is; each choice is offered.
+ */
+function modeOperations(schema: unknown): OfferedOperation[] {
+  const listing = listingChoice(schema);
+  if (!listing || nameWords(listing.key).some((w) => OPERATION_FIELDS.has(w))) return [];
+  const choices = (
+    (schema as { properties: Record<string, { enum?: unknown[] }> }).properties[listing.key]
+      ?.enum ?? []
+  ).slice(0, 100);
+  return choices
+    .filter((c): c is string => typeof c === "string")
+    .map((value) => ({ field: listing.key, value, branch: false }));
 }
 
 /** Words of an input that pages through what a read returns (`post_limit`, `start_post_number`). */
@@ -1004,6 +1066,22 @@ export function inferRoles(input: InferInput): Inference {
           (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
         ? head
         : undefined;
+  // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
+  // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
+  const dnsRecord =
+    (head === "record" || head === "records") &&
+    DNS_QUALIFIERS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  // A description that names what the object holds ("Get a Worker's script content", "Retrieves
+  // file contents for an Edge Function", "Get a value") reads that, not the object's settings.
+  const infraOnly =
+    head &&
+    !namesOnly &&
+    !textObject &&
+    !pagedText &&
+    (INFRA_OBJECTS.has(head) || dnsRecord) &&
+    !HELD_TEXT.test(input.description ?? "")
+      ? head
+      : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
   const callerAccount =
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
@@ -1053,6 +1131,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (infraOnly)
+        notes.push(
+          `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (textObject)
         add(
@@ -1174,7 +1256,10 @@ export function inferRoles(input: InferInput): Inference {
 
   // The operations an input offers: the tool performs whichever is chosen.
   let namedOperations = 0;
-  for (const { field, value, branch } of offeredOperations(input.inputSchema)) {
+  for (const { field, value, branch } of [
+    ...offeredOperations(input.inputSchema),
+    ...modeOperations(input.inputSchema),
+  ]) {
     const words = nameWords(value);
     const verb = words.find((w) => VERB_CLASS.has(w));
     // The branch of a union is a command: one that leads with a verb does it (`deploy-site`), even
@@ -1375,11 +1460,21 @@ export function inferRoles(input: InferInput): Inference {
       NAME_OBJECT,
     );
   // A switch (`archived: true`), not a record's description of its own deletion (`deleted: { state }`).
-  const trash = fields.find((f) => !f.record && f.words.some((w) => TRASH_FIELDS.has(w)));
+  // A switch described as archiving (`closed`: "Whether to close (archive) the list") is one too,
+  // on a record that exists: on one being made (`create_filter(archive)`) it is what the new
+  // record will do, not an archive of it.
+  const trash = fields.find(
+    (f) =>
+      !f.record &&
+      (f.words.some((w) => TRASH_FIELDS.has(w)) ||
+        // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
+        (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
+        (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
+  );
   if (trash && classes.has("write"))
     add(
       "deploys_or_destroys",
-      `input "${trash.key}" can move it to the trash or archive it`,
+      `input "${trash.key}" can delete it, move it to the trash or archive it`,
       SCHEMA - 0.05,
     );
   // Deployed code runs with network access and serves whoever reaches it (the corpus README:
@@ -1502,6 +1597,29 @@ export function inferRoles(input: InferInput): Inference {
     add(
       "network_or_shares",
       `input "${fetched.key}" is an address the tool fetches what it attaches or imports from: a request to any host`,
+      SCHEMA - 0.05,
+    );
+  // `git_push(remote)`: pushing sends the commits to the named remote, whose address can be any host.
+  const remote = fields.find((f) => f.words.includes("remote") && f.freeText);
+  if (verbsNow.has("push") && remote)
+    add(
+      "network_or_shares",
+      `"push" sends commits to the remote named in input "${remote.key}", whose address can be any host`,
+      NAME_OBJECT - 0.05,
+    );
+  // `git_clone(url)`, `git_remote(url)`: an address described as taking any of several schemes
+  // ("HTTP(S), SSH (ssh://…), git://") names a host anywhere; a write that clones from it or keeps it
+  // for later pushes reaches that host.
+  const anyHost = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.some((w) => URL_FIELDS.has(w)) &&
+      (f.description.match(SCHEMES) ?? []).length >= 2,
+  );
+  if (anyHost && classes.has("write"))
+    add(
+      "network_or_shares",
+      `input "${anyHost.key}" takes an address on any host (it names several schemes): what the tool clones from or pushes to can be anywhere`,
       SCHEMA - 0.05,
     );
   if (url && fetchLike && !writesOrDestroys)
@@ -1660,6 +1778,21 @@ export function inferRoles(input: InferInput): Inference {
   if (outputText(input.outputSchema) === "names" && roles.delete("returns_untrusted_text"))
     notes.push(
       "its output schema returns only ids, names, numbers and fixed choices, no text anyone wrote, so returns_untrusted_text is not suggested",
+    );
+
+  // `aggregate` → `{ documents: [ {} ] }`: an output field named for what people write that holds
+  // anything (items of no declared shape, or prose) says the tool returns that text; not after a
+  // write or send named by the name's verb, whose output echoes what it wrote.
+  const returnedText = outputTextField(input.outputSchema);
+  if (
+    returnedText &&
+    !roles.has("returns_untrusted_text") &&
+    !readings.some((r) => r.fromName && (r.verbClass === "write" || r.verbClass === "network"))
+  )
+    add(
+      "returns_untrusted_text",
+      `its output schema returns "${returnedText}", which holds whatever was stored: text others can write`,
+      SCHEMA - 0.05,
     );
 
   // `watch_card(subscribed)`: a switch of the caller's subscription, not a filter of a listing
@@ -1897,6 +2030,10 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...SESSION_OBJECTS,
   ...TEXT_OBJECTS,
   ...NAME_LIST_OBJECTS,
+  ...INFRA_OBJECTS,
+  ...DNS_QUALIFIERS,
+  "record",
+  "records",
   ...PUBLIC_OBJECTS,
   ...PRIVATE_KINDS.flatMap((k) => [...k.words]),
   ...FILLER,
@@ -1947,17 +2084,17 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
-  key += `|>${outputText(input.outputSchema) ?? ""}`;
+  key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
   if (fields.length > 0)
-    for (const o of offeredOperations(input.inputSchema))
+    for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;
   const known = memo.get(key);
   if (known) return known;

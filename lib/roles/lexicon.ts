@@ -787,6 +787,7 @@ export const VISIBILITY_FIELDS = new Set([
   "private",
   "public",
   "visibility",
+  "privacy",
   "visible",
   "shared",
   "sharing",
@@ -1080,6 +1081,69 @@ export const TEXT_OBJECTS = new Set([
   "changelogs",
   "invitation",
   "invitations",
+]);
+
+/**
+ * Infrastructure the account configures (servers, apps, databases, deployments, routes, firewalls,
+ * certificates, addresses, queues): reading one returns names, addresses, sizes and states the
+ * account chose, no outside writer's prose, so it does not suggest `returns_untrusted_text`, as the
+ * labelling rule "identifiers and names in admin-controlled namespaces do not count" says (issue 32).
+ * What such infrastructure produces is read by its own noun (`get_build_logs`, `function_code`), or
+ * named in the description ("Get a Worker's script content"). Deployments and environments are not
+ * here: in CI they carry refs, job and environment names from the repository's CI file, which count.
+ */
+export const INFRA_OBJECTS = new Set([
+  "server",
+  "servers",
+  "app",
+  "apps",
+  "application",
+  "applications",
+  "database",
+  "databases",
+  "service",
+  "services",
+  "build",
+  "builds",
+  "function",
+  "functions",
+  "worker",
+  "workers",
+  "queue",
+  "queues",
+  "route",
+  "routes",
+  "firewall",
+  "firewalls",
+  "vpc",
+  "vpcs",
+  "peering",
+  "peerings",
+  "certificate",
+  "certificates",
+  "prefix",
+  "prefixes",
+  "ip",
+  "ips",
+  "destination",
+  "destinations",
+  "binding",
+  "bindings",
+  "alarm",
+  "alarms",
+  "cron",
+  "crons",
+  "asset",
+  "assets",
+  "instance",
+  "instances",
+  "lb",
+  "model",
+  "models",
+  "analytics",
+  "overview",
+  "kv",
+  "kvs",
 ]);
 
 /**

@@ -1172,6 +1172,189 @@ describe("issue 32, fifth round: outside writers' text and private data", () => 
   });
 });
 
+describe("issue 32, sixth pass: merged misses", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("infrastructure the account configures is read by its names, not as outside text", () => {
+    for (const name of [
+      "list_firewalls",
+      "vpc-get",
+      "certificate-list",
+      "route_list",
+      "list_servers",
+    ]) {
+      expect(roles({ name, annotations: RO })).not.toContain("returns_untrusted_text");
+      expect(notesOf({ name, annotations: RO })).toMatch(/infrastructure the account configures/);
+    }
+    // What it produces is read by its own noun, or named by the description.
+    expect(roles({ name: "get_build_logs", annotations: RO })).toContain("returns_untrusted_text");
+    expect(
+      roles({ name: "worker_get", description: "Get a Worker's script content", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+    // A log drain is where logs go (a setting), not logs.
+    expect(
+      roles({
+        name: "get_server",
+        description: "Server details. Log-drain credentials are masked.",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "get_server",
+        description: "Server details and recent logs.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    // A DNS record is an address the account set; a table's records are what people wrote.
+    expect(notesOf({ name: "domain-record-list", annotations: RO })).toMatch(
+      /returns record: infrastructure/,
+    );
+    expect(roles({ name: "list_records", annotations: RO })).toContain("returns_untrusted_text");
+    // The description's cue is part of what a shared inference is keyed by.
+    const cache = newRoleCache();
+    for (const description of ["List servers with their source", "List servers"]) {
+      const tool = { name: "list_servers", description, annotations: RO };
+      expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
+    }
+    // Deployments and environments carry refs and CI names: not read as settings only.
+    expect(roles({ name: "list_environments", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a switch described as archiving the record it updates is an archive; on a record being made it is not", () => {
+    const withSwitch = (name: string): RoleInputTool => ({
+      name,
+      inputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          closed: { type: "boolean", description: "Whether to close (archive) the list" },
+        },
+      },
+    });
+    expect(roles(withSwitch("update_list"))).toContain("deploys_or_destroys");
+    expect(
+      suggestRoles(withSwitch("update_list")).roles.find((r) => r.role === "deploys_or_destroys")
+        ?.reasons[0],
+    ).toMatch(/input "closed" can delete it, move it to the trash or archive it/);
+    expect(roles(withSwitch("create_filter"))).not.toContain("deploys_or_destroys");
+  });
+
+  it("git's remotes: an address on any host, a push to a named remote, a delete switch", () => {
+    const schema = (properties: Record<string, unknown>) => ({ type: "object", properties });
+    const clone: RoleInputTool = {
+      name: "git_clone",
+      inputSchema: schema({
+        url: {
+          type: "string",
+          description: "Git repository URL: HTTP(S), SSH, git://, or file://",
+        },
+      }),
+    };
+    expect(roles(clone)).toContain("network_or_shares");
+    // One scheme named in passing is not "any host".
+    const link: RoleInputTool = {
+      name: "update_item",
+      inputSchema: schema({ linkToFile: { type: "string", description: "File link URL" } }),
+    };
+    expect(roles(link)).not.toContain("network_or_shares");
+    const push = (remote: boolean): RoleInputTool => ({
+      name: "git_push",
+      inputSchema: schema({
+        path: { type: "string" },
+        ...(remote ? { remote: { type: "string", description: "Remote name" } } : {}),
+        delete: { type: "boolean", description: "Delete the specified remote branch." },
+      }),
+    });
+    expect(roles(push(true))).toContain("network_or_shares");
+    expect(roles(push(false))).not.toContain("network_or_shares");
+    expect(roles(push(true))).toContain("deploys_or_destroys");
+    // A permission to delete is not a delete switch.
+    const member: RoleInputTool = {
+      name: "update_member",
+      inputSchema: schema({ deleteAnyCollection: { type: "boolean" } }),
+    };
+    expect(roles(member)).not.toContain("deploys_or_destroys");
+  });
+
+  it("an input naming who is allowed to run or see it hands out access", () => {
+    const query = (description: string): RoleInputTool => ({
+      name: "create_query",
+      inputSchema: {
+        type: "object",
+        properties: {
+          sql: { type: "string" },
+          group_ids: { type: "array", items: { type: "integer" }, description },
+        },
+      },
+    });
+    expect(roles(query("Group IDs allowed to run this query"))).toContain("network_or_shares");
+    expect(roles(query("Group IDs to filter by"))).not.toContain("network_or_shares");
+  });
+
+  it("an output field named for what people write, holding anything, says the tool returns that text", () => {
+    const out = (items: unknown) => ({
+      type: "object",
+      properties: { documents: { type: "array", items }, count: { type: "number" } },
+    });
+    const aggregate = (outputSchema: unknown): RoleInputTool => ({
+      name: "aggregate",
+      description: "Run an aggregation against a collection",
+      outputSchema,
+    });
+    expect(roles(aggregate(out({})))).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(aggregate(out({}))).roles.find((r) => r.role === "returns_untrusted_text")
+        ?.reasons[0],
+    ).toMatch(/output schema returns "documents"/);
+    // Documents listed by id and name carry no one's prose.
+    const named = out({
+      type: "object",
+      properties: { id: { type: "string" }, name: { type: "string" } },
+    });
+    expect(roles(aggregate(named))).not.toContain("returns_untrusted_text");
+    // A write's output echoes what it wrote.
+    expect(roles({ name: "create_documents", outputSchema: out({}) })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a privacy setting sets who can see what is written", () => {
+    const project: RoleInputTool = {
+      name: "create_project",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          privacy_setting: { type: "string", description: "Can be: public_to_workspace, private" },
+        },
+      },
+    };
+    expect(roles(project)).toContain("network_or_shares");
+  });
+
+  it("a mode that offers a listing is a choice of operations: each mode is offered", () => {
+    const tool = (modes: string[]): RoleInputTool => ({
+      name: "git_branch",
+      description: "Manage branches.",
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string" }, mode: { type: "string", enum: modes } },
+      },
+    });
+    expect(roles(tool(["list", "create", "delete", "rename"]))).toContain("deploys_or_destroys");
+    expect(
+      suggestRoles(tool(["list", "create", "delete"])).roles.find(
+        (r) => r.role === "deploys_or_destroys",
+      )?.reasons[0],
+    ).toMatch(/input "mode" offers the operation "delete"/);
+    // A mode with no listing is a setting (`mode: fast | delete-safe`), not operations.
+    expect(roles(tool(["fast", "delete"]))).not.toContain("deploys_or_destroys");
+  });
+});
+
 describe("confidence", () => {
   it("every suggested role carries reasons and a confidence in 0..1; the tool's is its least certain decision", () => {
     for (const tool of [
