@@ -4,7 +4,7 @@
  * path's findings. Presentational: it takes the analysis the route returned and keeps only view
  * state (collapsed groups, selected path, selected node).
  */
-import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import {
   useCallback,
   useDeferredValue,
@@ -31,21 +31,23 @@ import {
 import { shownName } from "@/lib/model/prose";
 import { SINK_GROUP_LABEL, type SinkGroupRole } from "@/lib/graph/sink-groups";
 import { measureText } from "./measure";
-import {
-  controlOf,
-  isSelfPath,
-  orderPaths,
-  pathLabel,
-  selfPaths,
-  STATUS_BADGE,
-  STATUS_LABEL,
-  toolName,
-  type GraphNames,
-} from "./view-model";
+import { isSelfPath, orderPaths, selfPaths, toolName, type GraphNames } from "./view-model";
 import { groupPaths, PATH_GROUPS_ABOVE, type PathGroup } from "@/lib/graph/path-groups";
 import { PathsTable } from "./paths-table";
 import { TrifectaLegs } from "./trifecta-legs";
 import "./graph.css";
+
+/** A selected path's findings: its code loads when a reviewer first selects a path. */
+const PathFindings = dynamic(() => import("./path-findings"), {
+  loading: () => (
+    <p className="muted small" aria-busy="true">
+      Loading the findings of this path…
+    </p>
+  ),
+});
+
+/** An agent's self-paths, explained: its code loads when a reviewer first selects that row. */
+const SelfPathDetails = dynamic(() => import("./path-findings").then((m) => m.SelfPathDetails));
 
 /** Paths listed beside the graph before "Show all". */
 export const PATH_BUTTONS_SHOWN = 50;
@@ -95,107 +97,6 @@ function Legend() {
         <span className="badge badge-danger">✕</span> fails{" "}
         <span className="badge badge-neutral">–</span> absent
       </span>
-    </div>
-  );
-}
-
-function PathFindings(props: {
-  analysis: GraphSectionData;
-  path: PathView;
-  details: GraphDetails;
-}) {
-  const { analysis, path, details } = props;
-  const query = useQuery({
-    queryKey: [...details.key, "path", path.id],
-    queryFn: () => details.path(path.id),
-    staleTime: Infinity,
-  });
-  const onPath = query.data?.onPath ?? [];
-  const atNodes = query.data?.atNodes ?? [];
-  const controlsOnPath =
-    analysis.agents.find((a) => a.agentId === path.agentId)?.controlsOnPath ?? [];
-  const list = (title: string, items: typeof onPath) =>
-    items.length > 0 && (
-      <div className="stack" style={{ gap: "0.5rem" }}>
-        <h4
-          className="small muted"
-          style={{ margin: 0, textTransform: "uppercase", letterSpacing: "0.03em" }}
-        >
-          {title}
-        </h4>
-        {items.map((f) => (
-          <div key={f.id} className={`rr-finding sev-${f.severity}`} data-finding-id={f.id}>
-            <h4>
-              <span
-                className={`badge ${f.severity === "critical" || f.severity === "high" ? "badge-danger" : f.severity === "medium" ? "badge-warn" : "badge-neutral"}`}
-              >
-                {f.severity}
-              </span>{" "}
-              {f.title}
-            </h4>
-            <p>
-              <span className="muted">Why: </span>
-              {f.why.summary}
-              {f.why.reliesOnSuggestions && (
-                <span className="badge badge-warn" style={{ marginLeft: 6 }}>
-                  rests on a suggested role
-                </span>
-              )}
-            </p>
-          </div>
-        ))}
-      </div>
-    );
-  return (
-    <div className="stack" data-testid="path-details" aria-live="polite">
-      <div>
-        <h3 style={{ marginBottom: "0.2rem" }}>{pathLabel(analysis, path)}</h3>
-        <p className="small" style={{ margin: 0 }}>
-          Writers:{" "}
-          <span
-            className={`bound${path.head.bound && path.head.bound.kind !== "counted" ? " open" : ""}`}
-          >
-            {path.head.boundLabel}
-          </span>
-          {" · "}sink roles: {path.sinkRoles.join(", ").replaceAll("_", " ")}
-          {path.reliesOnSuggestions && " · relies on a suggested role"}
-        </p>
-      </div>
-      {controlsOnPath.length > 0 && (
-        <div className="row" style={{ gap: "0.3rem" }}>
-          {controlsOnPath.map((c) => (
-            <span
-              key={`${c.controlId}:${c.sitsAt}`}
-              className={`badge ${STATUS_BADGE[c.status]}`}
-              title={c.summary}
-            >
-              {controlOf(analysis, c.controlId).name}: {STATUS_LABEL[c.status]} (
-              {c.effect === "cuts" ? "would cut the path" : "narrows an end"})
-            </span>
-          ))}
-        </div>
-      )}
-      {query.isPending ? (
-        <p className="muted small" aria-busy="true">
-          Loading the findings of this path…
-        </p>
-      ) : query.isError ? (
-        <p className="small" role="alert">
-          Could not load the findings of this path: {query.error.message}
-        </p>
-      ) : (
-        <>
-          {list("Findings on this path", onPath)}
-          {list("Findings at its nodes", atNodes)}
-          {query.data === null ? (
-            <p className="muted small">This path is not in the revision the analysis now has.</p>
-          ) : (
-            onPath.length + atNodes.length === 0 && (
-              <p className="muted small">No findings name this path or its nodes.</p>
-            )
-          )}
-        </>
-      )}
     </div>
   );
 }
@@ -655,19 +556,7 @@ export function GraphView(props: {
             {path ? (
               <PathFindings analysis={analysis} path={path} details={details} />
             ) : selfRow ? (
-              <div className="stack" data-testid="path-details" aria-live="polite">
-                <h3 style={{ marginBottom: 0 }}>
-                  {SELF_PATH_MARK} Self-paths in {names.agent(selfRow.agentId)}
-                </h3>
-                <p className="small" style={{ margin: 0 }}>
-                  Each of these tools returns text writable from outside the boundary and is itself
-                  a sensitive sink, so the text one call returns can steer the next call of the same
-                  tool. The graph draws each once as a sink marked {SELF_PATH_MARK}.
-                </p>
-                <p className="small" style={{ margin: 0 }}>
-                  {selfRow.tools.map(toolName).join(", ")}
-                </p>
-              </div>
+              <SelfPathDetails agentName={names.agent(selfRow.agentId)} tools={selfRow.tools} />
             ) : (
               <p className="muted small">
                 Select a path (click it, or focus it and press Enter) to highlight it in the graph

@@ -8,6 +8,7 @@
  * which the view refetches.
  */
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { analysisKeys } from "@/components/query-keys";
@@ -25,7 +26,6 @@ import { AgentSessionsTable } from "@/components/graph/agent-sessions-table";
 import type { GraphNames } from "@/components/graph/view-model";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { GraphAgent } from "@/lib/graph/section";
-import { toolKey } from "@/lib/model/ids";
 import type { Review } from "@/lib/review/schema";
 import type { ReviewHead } from "@/lib/reviews/api";
 
@@ -33,6 +33,15 @@ import type { ReviewHead } from "@/lib/reviews/api";
 // the browser, beside the graph view's data, instead of after the section hydrated (on the
 // 5,000-tool review that fetch started about a second after navigation, after the data was in).
 if (typeof window !== "undefined") preloadSourceSinkGraph();
+
+/** The split preview's form: its code loads when a reviewer first asks for a split. */
+const SplitPreviewForm = dynamic(() => import("@/components/review/split-preview-form"), {
+  loading: () => (
+    <p className="muted small" aria-busy="true">
+      Loading the split preview…
+    </p>
+  ),
+});
 
 function Skeleton() {
   return (
@@ -53,10 +62,6 @@ function toolListSummary(analysis: ReviewGraph): string {
     snapshot > 0 ? `${snapshot} from ${snapshot === 1 ? "its" : "their"} latest inspection` : "",
   ].filter(Boolean);
   return parts.length > 0 ? `tools: ${parts.join(", ")}` : "no servers";
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
 }
 
 function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
@@ -87,80 +92,20 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
   /** Puts the agents and controls back as they were before the split, as a new revision. */
   const undoSplit = async () => {
     if (!undo) return;
-    const { before, name } = undo;
-    const ok = await editor.save((r) => ({
-      ...r,
-      agents: before.agents,
-      controls: before.controls,
-    }));
+    const { undoSplitAndSave } = await import("@/components/review/split-action");
+    const message = await undoSplitAndSave(editor, undo);
     setUndo(null);
-    setMessage(
-      ok
-        ? { kind: "ok", text: `Undid the split of ${name}; saved as a new revision.` }
-        : { kind: "error", text: "The undo was not saved; see the save status above." },
-    );
+    setMessage(message);
   };
 
   const splitAgent = async (agent: GraphAgent, names: { reference: string; deploy: string }) => {
-    const plan = analysis.controls.separation.agents.find(
-      (a) => a.agentId === agent.agentId,
-    )?.split;
-    if (!plan) return;
-    // The section paints from the review's head; the document is loaded for the split alone.
-    let review: Review;
-    try {
-      review = (await editor.loadDocument()).review;
-    } catch (error) {
-      setMessage({
-        kind: "error",
-        text: `The review could not be loaded, so nothing was saved: ${error instanceof Error ? error.message : String(error)}`,
-      });
-      return;
-    }
-    // The split's code is the separation control's, with the role inference behind it: loaded
+    // The split's code (the separation control's, with the role inference behind it) is loaded
     // when a reviewer splits, not with the section.
-    const { applySplit } = await import("@/lib/controls/split");
-    const next = applySplit(review, agent.agentId);
-    // The route may analyse inspected (snapshot) tools while the browser only has the review:
-    // save only a split that matches the plan the server computed, so what is saved is what was shown.
-    const keysOf = (id: string) =>
-      (next.agents.find((a) => a.id === id)?.tools ?? []).map((t) => toolKey(t.serverId, t.tool));
-    if (
-      next === review ||
-      !sameKeys(keysOf(plan.reference.agentId), plan.reference.tools) ||
-      !sameKeys(keysOf(plan.deploy.agentId), plan.deploy.tools)
-    ) {
-      setMessage({
-        kind: "error",
-        text: `The split computed from the review differs from the analysis (its tool lists come from an inspection); nothing was saved. Split ${agent.name} by hand in Agents & tool sets.`,
-      });
-      return;
-    }
-    // The reviewer's names for the two halves (the plan's when left empty).
-    const referenceName = names.reference.trim() || plan.reference.name;
-    const deployName = names.deploy.trim() || plan.deploy.name;
-    const named: Review = {
-      ...next,
-      agents: next.agents.map((a) =>
-        a.id === plan.reference.agentId
-          ? { ...a, name: referenceName }
-          : a.id === plan.deploy.agentId
-            ? { ...a, name: deployName }
-            : a,
-      ),
-    };
-    const ok = await editor.save(() => named);
-    setPreview(null);
-    if (ok)
-      setUndo({ before: { agents: review.agents, controls: review.controls }, name: agent.name });
-    setMessage(
-      ok
-        ? {
-            kind: "ok",
-            text: `Split ${agent.name} into ${referenceName} and ${deployName}; saved as a new revision.`,
-          }
-        : { kind: "error", text: "The split was not saved; see the save status above." },
-    );
+    const { applySplitAndSave } = await import("@/components/review/split-action");
+    const outcome = await applySplitAndSave(analysis, editor, agent, names);
+    if (outcome.saved !== undefined) setPreview(null);
+    if (outcome.undo) setUndo(outcome.undo);
+    if (outcome.message) setMessage(outcome.message);
   };
 
   return (
@@ -181,50 +126,15 @@ function AgentVerdicts(props: { analysis: ReviewGraph; editor: ReviewEditor }) {
             return (
               <>
                 {preview?.agentId === a.agentId ? (
-                  <form
-                    className="stack"
-                    style={{ gap: "0.35rem" }}
-                    aria-label={`Split ${a.name}`}
-                    onSubmit={(e) => {
-                      e.preventDefault();
-                      void split(a, preview); // outcome shown in the message below
-                    }}
-                  >
-                    <label className="field">
-                      <span className="label-text">Reference agent&apos;s name</span>
-                      <input
-                        value={preview.reference}
-                        maxLength={200}
-                        onChange={(e) => setPreview({ ...preview, reference: e.target.value })}
-                      />
-                    </label>
-                    <label className="field">
-                      <span className="label-text">
-                        {deployWord === "deploy" ? "Deploy" : "Actions"} agent&apos;s name
-                      </span>
-                      <input
-                        value={preview.deploy}
-                        maxLength={200}
-                        onChange={(e) => setPreview({ ...preview, deploy: e.target.value })}
-                      />
-                    </label>
-                    <div className="row">
-                      <button
-                        type="submit"
-                        className="btn btn-primary"
-                        disabled={editor.isSaving || splitting}
-                      >
-                        Apply the split
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-ghost"
-                        onClick={() => setPreview(null)}
-                      >
-                        Cancel
-                      </button>
-                    </div>
-                  </form>
+                  <SplitPreviewForm
+                    agentName={a.name}
+                    deployWord={deployWord}
+                    names={preview}
+                    onChange={(names) => setPreview({ ...preview, ...names })}
+                    onSubmit={() => void split(a, preview) /* outcome shown in the message below */}
+                    onCancel={() => setPreview(null)}
+                    disabled={editor.isSaving || splitting}
+                  />
                 ) : (
                   <button
                     type="button"

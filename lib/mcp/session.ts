@@ -702,6 +702,10 @@ async function runSession(
     // Nothing more is read. The server is shut down while the surface is fingerprinted (a stdio
     // server gets a grace period to exit); session.close() waits for the same close.
     void closeOpened(opened);
+    // Closing a stdio server's stdin is only requested here: the pipe is shut once the event loop
+    // polls. Yield that once, so the server reads its end of input and exits while we fingerprint,
+    // instead of after (on 10,000 tools the CLI sat 50–130 ms waiting for that exit).
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   const surfaceOf = (): Surface => ({

@@ -22,8 +22,18 @@ export type SaveReviewResult =
 
 export const REVIEW_ID_PREFIX = "rev";
 
+/**
+ * How a document reaches the store. `parsed`: the caller has just parsed it with ReviewSchema (a
+ * route's request body, whose 400 already names each bad field), so it is written as that parse
+ * returned it instead of being parsed a second time (on a large review each parse is a walk of the
+ * whole document). Without it, the store parses the document itself.
+ */
+export type SaveDocumentOptions = { parsed?: boolean };
+
 /** Parses before any write: a malformed document is refused with a 400 naming each bad field. */
-function validated(review: ReviewInput): Review {
+function validated(review: ReviewInput, options: SaveDocumentOptions): Review {
+  // Safe: `parsed` says `review` is ReviewSchema's own output, unchanged since.
+  if (options.parsed) return review as Review;
   const parsed = ReviewSchema.safeParse(review);
   if (!parsed.success) throw badRequestFromZod(parsed.error, "review", "review.");
   return parsed.data;
@@ -70,9 +80,9 @@ export async function createReview(
   db: Db,
   review: ReviewInput,
   author: string,
-  options: { id?: ReviewId } = {},
+  options: { id?: ReviewId } & SaveDocumentOptions = {},
 ): Promise<ReviewRecord> {
-  const doc = validated(review);
+  const doc = validated(review, options);
   const id = options.id ?? (newId(REVIEW_ID_PREFIX) as ReviewId);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -300,8 +310,9 @@ export async function saveReview(
   baseRevision: number,
   review: ReviewInput,
   author: string,
+  options: SaveDocumentOptions = {},
 ): Promise<SaveReviewResult | null> {
-  const doc = validated(review);
+  const doc = validated(review, options);
   const next = baseRevision + 1;
   // One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE row-locks the
   // review, and a concurrent save re-checks its WHERE after we commit, matches nothing, and so

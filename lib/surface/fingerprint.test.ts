@@ -202,3 +202,94 @@ describe("surface fingerprint", () => {
     );
   });
 });
+
+/**
+ * Pins: a fingerprint of a known surface must never change. A pin a reviewer made compares the
+ * server's live surface with a stored hash, so any change to these bytes (a faster canonical form,
+ * a field added to the projection) would break every existing pin.
+ */
+describe("fingerprint pins", () => {
+  // docs/fingerprint.md § Worked example.
+  const worked: Surface = {
+    instructions: "Read-only reference.",
+    tools: [
+      {
+        name: "read_page",
+        description: "Read a wiki page, including its comment thread.",
+        inputSchema: {
+          type: "object",
+          properties: { page_id: { type: "string" } },
+          required: ["page_id"],
+        },
+        annotations: { readOnlyHint: true },
+      },
+      {
+        name: "list_spaces",
+        description: "List the wiki spaces the service identity can read.",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+      },
+    ],
+    resources: [],
+    resourceTemplates: [
+      { uriTemplate: "atlas://spaces/{key}", name: "space", mimeType: "application/json" },
+    ],
+    prompts: [],
+    rejects: [],
+  };
+
+  test("the worked example of docs/fingerprint.md hashes to the values published there", () => {
+    const f = fingerprintSurface(worked);
+    expect(f.canonical.length).toBe(614);
+    expect(f.surfaceSha256).toBe(
+      "3e226128c2bd3f2f748fd532af1caeb48f4ad0a969ea0df4887d39a6be3d7257",
+    );
+    expect(f.itemHashes.tools).toEqual([
+      {
+        key: "list_spaces",
+        sha256: "f7ad9ec4b06d5efba1c8847c4996fb0437f55769d2def39ac52af9118ebb3fb6",
+      },
+      {
+        key: "read_page",
+        sha256: "4fd363663382ed85eb494d364601421d18dfdbcd858d67d7322485c0638d8119",
+      },
+    ]);
+    expect(f.itemHashes.resourceTemplates).toEqual([
+      {
+        key: "atlas://spaces/{key}",
+        sha256: "ef5393f8670bf1df1056037424b1b41ecd923dc06634aa8141d5c2a20ff26aa3",
+      },
+    ]);
+    expect(f.itemHashes.instructions).toBe(
+      "4bb8a386b814f26a339b97306afe8da051b55eb2650d686df6ec069c7d5a793a",
+    );
+    const changed = structuredClone(worked);
+    changed.tools[0]!.description += " Also fetches linked pages.";
+    expect(fingerprintSurface(changed).surfaceSha256).toBe(
+      "27ef2cc4f50c3d7bb28299a0de5e59356afa0b24c567def338f5952affb50005",
+    );
+  });
+
+  test("10,000 tools, as the bench's server lists them, keep their fingerprint", () => {
+    const tools: ToolItem[] = Array.from({ length: 10_000 }, (_, i) => ({
+      name: `tool_${String(i).padStart(5, "0")}`,
+      title: `Tool ${i}`,
+      description: `Tool number ${i}: returns the ${i}th record of the example dataset, as JSON.`,
+      inputSchema: {
+        type: "object",
+        properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } },
+        required: ["id"],
+      },
+      annotations: { readOnlyHint: i % 2 === 0 },
+    }));
+    // Listed in reverse: the fingerprint sorts, so list order must not matter.
+    const f = fingerprintSurface({ ...worked, tools: tools.reverse() });
+    expect(f.surfaceSha256).toBe(
+      "a3fd8bb02a778aa0f59f1440fc22edfc4eeaf2f89c1ff9f0f6bea295cf159f3f",
+    );
+    expect(f.itemHashes.tools[1234]).toEqual({
+      key: "tool_01234",
+      sha256: "b5e23c331bb4d245d13bdfb4ae31751501717c10519d40b177e038cc16d1121b",
+    });
+  });
+});

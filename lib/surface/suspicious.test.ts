@@ -247,3 +247,35 @@ describe("text hidden in tag characters is scanned like the rest", () => {
     ).toEqual([["trigger_deploy", 10]]);
   });
 });
+
+describe("a surface's repeated text is flagged wherever it appears", () => {
+  test("the same hidden key and value on many tools is flagged on every one, each with its own place", () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: i === 49 ? "Then call tool_3 and tool_40." : "Reads a record.",
+      inputSchema: {
+        type: "object" as const,
+        properties: { "i\u200Bd": { type: "string", description: "send_mail\u202E" } },
+      },
+    }));
+    const flags = scanSurface({
+      instructions: null,
+      tools,
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+      rejects: [],
+    });
+    const at = (detail: string) =>
+      flags.filter((f) => f.detail === detail).map((f) => `${f.key}:${f.field}`);
+    expect(at("zero_width")).toEqual(
+      tools.map((t) => `${t.name}:inputSchema.properties.i\u200Bd (key)`),
+    );
+    expect(at("bidi_control")).toEqual(
+      tools.map((t) => `${t.name}:inputSchema.properties.i\u200Bd.description`),
+    );
+    // Names of other tools: every length and first letter of a name is looked up.
+    expect(at("tool_3")).toEqual(["tool_49:description"]);
+    expect(at("tool_40")).toEqual(["tool_49:description"]);
+  });
+});

@@ -275,7 +275,15 @@ const isWordChar = (c: number) =>
 const isTrailingChar = (c: number) => c === 46 || c === 47 || c === 45;
 const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 
-type ToolNames = { plain: ReadonlySet<string>; longestPlain: number; odd: readonly string[] };
+type ToolNames = {
+  plain: ReadonlySet<string>;
+  longestPlain: number;
+  /** 1 at each length a plain name has, and at each first character one starts with (all ASCII):
+   * a token that misses either cannot be a name, so it is never cut out and looked up. */
+  lengths: Uint8Array;
+  firstChars: Uint8Array;
+  odd: readonly string[];
+};
 
 /** Every mention of a tool name in `text` (the flag's detail is the name). */
 function mentionFlags(text: string, names: ToolNames): readonly TextFlag[] {
@@ -293,7 +301,12 @@ function mentionFlags(text: string, names: ToolNames): readonly TextFlag[] {
       i++;
     let end = i;
     while (isTrailingChar(text.charCodeAt(end - 1))) end--;
-    if (end - start >= MIN_MENTION_LENGTH && end - start <= names.longestPlain) {
+    if (
+      end - start >= MIN_MENTION_LENGTH &&
+      end - start <= names.longestPlain &&
+      names.lengths[end - start] === 1 &&
+      names.firstChars[text.charCodeAt(start)] === 1
+    ) {
       const token = text.slice(start, end);
       if (names.plain.has(token)) (out ??= []).push(flag("tool_mention", token, text, start, end));
     }
@@ -321,8 +334,19 @@ function namesOf(all: Iterable<string>): ToolNames {
       longestPlain = Math.max(longestPlain, name.length);
     } else odd.push(name);
   }
-  return { plain, longestPlain, odd };
+  const lengths = new Uint8Array(longestPlain + 1);
+  const firstChars = new Uint8Array(128);
+  for (const name of plain) {
+    lengths[name.length] = 1;
+    firstChars[name.charCodeAt(0)] = 1;
+  }
+  return { plain, longestPlain, lengths, firstChars, odd };
 }
+
+/** A string's flags and tool mentions, as scanSurface found them. */
+type ScannedText = { flags: readonly TextFlag[]; mentions: readonly TextFlag[] };
+/** Strings up to this long are scanned once per surface (keys, types, enum values); longer ones, each time. */
+const MEMO_MAX_LENGTH = 64;
 
 const NAME_FIELDS = new Set(["name", "uri", "uriTemplate", "mimeType"]);
 const KEY_OF: Record<SurfaceList, string> = {
@@ -347,11 +371,24 @@ export function scanSurface(surface: Surface): SuspiciousFlag[] {
   let self: string | null = null; // a tool's mention of itself is not flagged
   const path: (string | number)[] = [];
 
-  const scanString = (text: string, isName: boolean, isKey: boolean) => {
+  // What one short string flags, by its text: a surface repeats the same keys and values in every
+  // item (`type`, `properties`, `"string"`), and both scans are pure functions of the text, so each
+  // distinct string is scanned once and every occurrence still reports its own flags.
+  const seen = [new Map<string, ScannedText>(), new Map<string, ScannedText>()] as const;
+  const scanned = (text: string, isName: boolean): ScannedText => {
+    const memo = text.length <= MEMO_MAX_LENGTH ? seen[isName ? 1 : 0] : null;
+    let result = memo?.get(text);
+    if (result) return result;
     const flags = scanText(text);
     let mentions = !isName && hasNames ? mentionFlags(text, names) : NO_FLAGS;
     if (!isName && hasNames && HAS_TAG.test(text))
       mentions = mentions.concat(tagMentionFlags(text, names));
+    result = { flags, mentions };
+    memo?.set(text, result);
+    return result;
+  };
+  const scanString = (text: string, isName: boolean, isKey: boolean) => {
+    const { flags, mentions } = scanned(text, isName);
     if (flags.length === 0 && mentions.length === 0) return;
     const field = path.join(".") + (isKey ? " (key)" : "");
     for (const t of flags) out.push({ ...t, list, key, field });

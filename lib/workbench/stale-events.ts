@@ -15,7 +15,7 @@ import type { Review } from "@/lib/review/schema";
 import type { ReviewRecord } from "@/lib/reviews/record";
 import type { Db } from "@/lib/store/db";
 import { appendEvent } from "@/lib/store/events";
-import { saveReview } from "@/lib/store/reviews";
+import { saveReview, type SaveDocumentOptions } from "@/lib/store/reviews";
 import { decisionChecks } from "@/lib/workbench/decisions";
 import { openReview } from "@/lib/workbench/review-context";
 
@@ -112,8 +112,9 @@ export async function saveOwnerEdit(
   baseRevision: number,
   review: Review,
   author: string,
+  options: SaveDocumentOptions = {},
 ): Promise<ReviewRecord> {
-  const result = await saveReview(db, reviewId, baseRevision, review, author);
+  const result = await saveReview(db, reviewId, baseRevision, review, author, options);
   if (!result) throw reviewNotFound(reviewId);
   if (!result.ok) {
     throw new AppError(

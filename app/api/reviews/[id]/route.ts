@@ -22,8 +22,11 @@ export const GET = withRoute(async (_request: Request, { params }: Ctx) => {
 /** Save an edit; a decision it makes stale is logged (lib/workbench/stale-events.ts `saveOwnerEdit`). */
 export const PUT = withRoute(async (request: Request, { params }: Ctx) => {
   const id = parseParam(ReviewIdSchema, (await params).id, "id");
+  // The body's review is parsed here, once: the store writes that parse as is.
   const { baseRevision, review } = await readJson(request, UpdateReviewRequestSchema);
-  return jsonResponse(await saveOwnerEdit(await getDb(), id, baseRevision, review, OWNER_AUTHOR));
+  return jsonResponse(
+    await saveOwnerEdit(await getDb(), id, baseRevision, review, OWNER_AUTHOR, { parsed: true }),
+  );
 });
 
 export const DELETE = withRoute(async (_request: Request, { params }: Ctx) => {
