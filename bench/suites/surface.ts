@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { median, type BenchResult } from "../types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import type { Surface, ToolItem } from "@/lib/surface/types";
+import { manyTools } from "../../tests/fixtures/many-tools";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -69,17 +70,7 @@ async function compare(label: string, server: string[], era: Era = "2025"): Prom
 }
 
 function fingerprintBench(): BenchResult {
-  const tools: ToolItem[] = Array.from({ length: 10_000 }, (_, i) => ({
-    name: `tool_${String(i).padStart(5, "0")}`,
-    title: `Tool ${i}`,
-    description: `Tool number ${i}: returns the ${i}th record of the example dataset, as JSON.`,
-    inputSchema: {
-      type: "object",
-      properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } },
-      required: ["id"],
-    },
-    annotations: { readOnlyHint: i % 2 === 0 },
-  }));
+  const tools: ToolItem[] = manyTools(10_000);
   const surface: Surface = {
     instructions: null,
     tools,

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { canonicalJson, fingerprintDocument, fingerprintSurface } from "@/lib/surface/fingerprint";
 import type { Surface, ToolItem } from "@/lib/surface/types";
+import { manyTools } from "@/tests/fixtures/many-tools";
 
 const tool = (name: string, extra: Partial<ToolItem> = {}): ToolItem => ({
   name,
@@ -271,17 +272,7 @@ describe("fingerprint pins", () => {
   });
 
   test("10,000 tools, as the bench's server lists them, keep their fingerprint", () => {
-    const tools: ToolItem[] = Array.from({ length: 10_000 }, (_, i) => ({
-      name: `tool_${String(i).padStart(5, "0")}`,
-      title: `Tool ${i}`,
-      description: `Tool number ${i}: returns the ${i}th record of the example dataset, as JSON.`,
-      inputSchema: {
-        type: "object",
-        properties: { id: { type: "string", description: "record id" }, limit: { type: "number" } },
-        required: ["id"],
-      },
-      annotations: { readOnlyHint: i % 2 === 0 },
-    }));
+    const tools: ToolItem[] = manyTools(10_000);
     // Listed in reverse: the fingerprint sorts, so list order must not matter.
     const f = fingerprintSurface({ ...worked, tools: tools.reverse() });
     expect(f.surfaceSha256).toBe(
