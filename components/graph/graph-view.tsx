@@ -33,7 +33,6 @@ import { SINK_GROUP_LABEL, type SinkGroupRole } from "@/lib/graph/sink-groups";
 import { measureText } from "./measure";
 import { isSelfPath, orderPaths, selfPaths, toolName, type GraphNames } from "./view-model";
 import { groupPaths, PATH_GROUPS_ABOVE, type PathGroup } from "@/lib/graph/path-groups";
-import { PathsTable } from "./paths-table";
 import { TrifectaLegs } from "./trifecta-legs";
 import "./graph.css";
 
@@ -48,6 +47,18 @@ const PathFindings = dynamic(() => import("./path-findings"), {
 
 /** An agent's self-paths, explained: its code loads when a reviewer first selects that row. */
 const SelfPathDetails = dynamic(() => import("./path-findings").then((m) => m.SelfPathDetails));
+
+/**
+ * The table view of the paths: its code loads when a reviewer opens the table (it starts open only
+ * when few paths are listed).
+ */
+const PathsTable = dynamic(() => import("./paths-table").then((m) => m.PathsTable), {
+  loading: () => (
+    <p className="muted small" aria-busy="true">
+      Loading the table of paths…
+    </p>
+  ),
+});
 
 /** Paths listed beside the graph before "Show all". */
 export const PATH_BUTTONS_SHOWN = 50;
