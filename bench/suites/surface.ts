@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { median, type BenchResult } from "../types";
 import { fingerprintSurface } from "@/lib/surface/fingerprint";
 import type { Surface, ToolItem } from "@/lib/surface/types";
-import { manyTools } from "../../tests/fixtures/many-tools";
+import { manyTools } from "../../tests/fixtures/servers/many-tools-listing";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { canonicalJson, fingerprintDocument, fingerprintSurface } from "@/lib/surface/fingerprint";
 import type { Surface, ToolItem } from "@/lib/surface/types";
-import { manyTools } from "@/tests/fixtures/many-tools";
+import { manyTools } from "@/tests/fixtures/servers/many-tools-listing";
 
 const tool = (name: string, extra: Partial<ToolItem> = {}): ToolItem => ({
   name,
