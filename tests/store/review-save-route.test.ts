@@ -41,8 +41,11 @@ const json = (body: unknown) => ({
   headers: { "content-type": "application/json" },
   body: JSON.stringify(body),
 });
-const doc = (title: string, extra: Record<string, unknown> = {}): ReviewInput =>
-  ({ schemaVersion: REVIEW_SCHEMA_VERSION, title, ...extra });
+const doc = (title: string, extra: Record<string, unknown> = {}): ReviewInput => ({
+  schemaVersion: REVIEW_SCHEMA_VERSION,
+  title,
+  ...extra,
+});
 const badServer = { servers: [{ id: "s1", name: "", transport: { kind: "manual" } }] };
 
 describe.each(BACKENDS)("saving a review through its routes on $name", (backend) => {
