@@ -50,7 +50,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Start a command that prints `listening URL` on stdout; echo the URL.
+# Start a command that prints `listening URL` on stdout; the URL goes to $WORK/NAME.url. Called
+# directly, never in $(…): a subshell would keep the PID from PIDS, and cleanup would leave it running.
 start() {
   local name="$1"
   shift
@@ -58,7 +59,7 @@ start() {
   PIDS+=($!)
   for _ in $(seq 1 300); do
     if grep -q '^listening ' "$WORK/$name.out" 2>/dev/null; then
-      sed -n 's/^listening //p' "$WORK/$name.out" | head -1
+      sed -n 's/^listening //p' "$WORK/$name.out" | head -1 >"$WORK/$name.url"
       return 0
     fi
     sleep 0.2
@@ -69,11 +70,13 @@ start() {
 }
 
 start=$(date +%s)
-DEMO_URL=$(start demo node --import tsx servers/knowledge-mcp.ts http --port 0)
+start demo node --import tsx servers/knowledge-mcp.ts http --port 0
+DEMO_URL=$(<"$WORK/demo.url")
 node --conditions=react-server --import tsx scripts/conformance-record.ts "$WORK"
-GATE_URL=$(start gate node bin/relay-review.mjs gate --record "$WORK/record.json" \
+start gate node bin/relay-review.mjs gate --record "$WORK/record.json" \
   --public-key "$WORK/public.pem" --listen 0 --listen-no-token -- \
-  node --import tsx servers/knowledge-mcp.ts stdio)
+  node --import tsx servers/knowledge-mcp.ts stdio
+GATE_URL=$(<"$WORK/gate.url")
 
 passed=0
 total=0
