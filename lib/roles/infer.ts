@@ -152,6 +152,10 @@ type Field = {
   offersPublic: boolean;
   /** The field takes an object with fields of its own (`deleted: { state }`), not a value or a switch. */
   record: boolean;
+  /** A record that declares none of its fields (`content: { type: "object" }`): it can hold anything. */
+  opaque: boolean;
+  /** The string choices of an enum field (at most 100). */
+  choices: string[];
 };
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
@@ -191,6 +195,13 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
           .slice(0, 100)
           .some((c) => typeof c === "string" && PUBLIC_CHOICES.has(c.toLowerCase())),
       record: types.includes("object") && !types.includes("boolean"),
+      opaque:
+        types.includes("object") &&
+        !types.includes("boolean") &&
+        !(value as { properties?: unknown } | null)?.properties,
+      choices: Array.isArray(v.enum)
+        ? v.enum.slice(0, 100).filter((c): c is string => typeof c === "string")
+        : [],
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
     // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
@@ -1388,7 +1399,9 @@ export function inferRoles(input: InferInput): Inference {
     (f) =>
       f.freeText &&
       f.words.some((w) => PATH_WORDS.has(w) || PATH_WORDS.has(w.replace(/s$/, ""))) &&
-      !f.words.includes("id"),
+      !f.words.includes("id") &&
+      // A path on the far side (`remotePath`) names where the upload lands, not a local file.
+      !f.words.includes("remote"),
   );
   // A file passed inline (`file: "Raw base64-encoded file content"`) is the caller's data, not a
   // local file read by its path.
@@ -1492,7 +1505,9 @@ export function inferRoles(input: InferInput): Inference {
         !f.words.includes("sid") &&
         !f.words.includes("tag"),
     ) ||
-    fields.some((f) => f.record);
+    // A wrapper whose fields are declared (`params: { serviceId, clearCache }`) is read through:
+    // its fields are listed beside it (issue 32, network round).
+    fields.some((f) => f.opaque);
   if (deploysNow && !handsCode)
     notes.push(
       `"${deploysNow}" runs code already configured for what its ids name; no input hands over code, so network_or_shares is not suggested for the deploy itself`,
@@ -1832,8 +1847,13 @@ export function inferRoles(input: InferInput): Inference {
     fields,
     inputSchema: input.inputSchema,
   })) {
-    if (finding.kind === "add") add(finding.role, finding.reason, finding.confidence);
-    else {
+    if (finding.kind === "add") {
+      add(finding.role, finding.reason, finding.confidence);
+      // A note that withheld the role earlier no longer holds.
+      const withheld = `so ${finding.role} is not suggested`;
+      for (let i = notes.length - 1; i >= 0; i--)
+        if (notes[i]!.endsWith(withheld)) notes.splice(i, 1);
+    } else {
       const draft = roles.get(finding.role);
       const unless = finding.unlessReason;
       const only = finding.onlyReason;
@@ -2084,7 +2104,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

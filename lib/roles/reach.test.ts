@@ -288,3 +288,262 @@ describe("addresses the tool goes to", () => {
     ).toEqual(["writes"]);
   });
 });
+
+/**
+ * Issue 32, network round: sends, shares, connections and steps that reach any address, each case
+ * general vocabulary or schema shape (the corpus README, "Network round").
+ */
+describe("network round: where data can leave", () => {
+  const roles = (t: RoleInputTool) => suggest(t).roles.map((r) => r.role);
+  const taskIn = schema({ task: str("The task to perform") });
+
+  it("an agent that browses the web for a task reaches any site; one that interacts also writes", () => {
+    const agent = {
+      name: "research_agent",
+      description: "An agent that navigates web pages to complete the task.",
+      inputSchema: taskIn,
+    };
+    expect(reasonsFor(agent, "network_or_shares")).toMatch(/browses the web for the task/);
+    expect(roles(agent)).not.toContain("writes");
+    const acting = {
+      ...agent,
+      description: "Completes browser tasks autonomously, handling complex interactions.",
+    };
+    expect(sinks(acting)).toEqual(["writes", "network_or_shares"]);
+    // An agent of the service that is not a browser (it browses a catalogue) reaches nothing.
+    expect(
+      roles({
+        name: "describe_agent",
+        description: "Agents of the platform. Browse the catalogue first.",
+        inputSchema: taskIn,
+      }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("a connection set up to the caller's address reaches that host", () => {
+    const init = {
+      name: "init_client",
+      description: "Initialize connection to the instance.",
+      inputSchema: schema({ url: str(), apiKey: str() }),
+    };
+    expect(reasonsFor(init, "network_or_shares")).toMatch(/sets up a connection to the address/);
+    expect(roles({ ...init, description: "Initialize the client." })).not.toContain(
+      "network_or_shares",
+    );
+  });
+
+  it("an operation of a union that calls an endpoint reaches it; a branch with a stored URL does not", () => {
+    const union = (description: string) =>
+      schema({
+        action: {
+          anyOf: [
+            { type: "object", properties: { type: { const: "list" } } },
+            {
+              type: "object",
+              properties: { type: { const: "execute" }, endpoint: str(description) },
+            },
+          ],
+        },
+      });
+    const client = { name: "graph_client", inputSchema: union("The GraphQL endpoint URL") };
+    expect(reasonsFor(client, "network_or_shares")).toMatch(
+      /one of its operations takes an address/,
+    );
+    expect(
+      roles({ name: "graph_client", inputSchema: union("Where the record was found") }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("a workflow written from steps of no declared shape can call any address", () => {
+    const steps = schema({ name: str(), nodes: { type: "array", items: { type: "object" } } });
+    expect(
+      reasonsFor({ name: "create_workflow", inputSchema: steps }, "network_or_shares"),
+    ).toMatch(/declares none of their fields/);
+    const nested = schema({
+      id: str(),
+      workflow: { type: "object", properties: { nodes: { type: "array" } } },
+    });
+    expect(roles({ name: "update_workflow", inputSchema: nested })).toContain("network_or_shares");
+    // Steps whose fields are declared say what they do; a label is no step.
+    const typed = schema({
+      nodes: { type: "array", items: { type: "object", properties: { label: str() } } },
+    });
+    expect(roles({ name: "create_workflow", inputSchema: typed })).not.toContain(
+      "network_or_shares",
+    );
+  });
+
+  it("making users gives people a login; deleting one does not", () => {
+    const users = schema({ users: { type: "array", items: { type: "object" } } });
+    expect(reasonsFor({ name: "create_users", inputSchema: users }, "network_or_shares")).toMatch(
+      /a person gets a login/,
+    );
+    expect(roles({ name: "delete_user", inputSchema: schema({ id: str() }) })).not.toContain(
+      "network_or_shares",
+    );
+  });
+
+  it("approving a request for access grants it; approving a change does not", () => {
+    const approve = {
+      name: "approve_request",
+      description: "Approve a pending device authorization request",
+      inputSchema: schema({ requestId: str() }),
+    };
+    expect(sinks(approve)).toEqual(["writes", "network_or_shares"]);
+    expect(
+      roles({ ...approve, description: "Approve a merge request", name: "approve_change" }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("moving an item to an organisation shares it; moving it to a folder does not", () => {
+    const move = (description: string) => ({
+      name: "move_item",
+      description,
+      inputSchema: schema({ itemId: str(), targetId: str() }),
+    });
+    expect(reasonsFor(move("Move an item to an organization"), "network_or_shares")).toMatch(
+      /moves it to an organisation/,
+    );
+    expect(roles(move("Move an item to a folder"))).not.toContain("network_or_shares");
+  });
+
+  it("setting or removing an access password changes who can open it", () => {
+    const remove = {
+      name: "remove_link_password",
+      description: "Remove the access password from a link",
+      inputSchema: schema({ id: str() }),
+    };
+    expect(reasonsFor(remove, "network_or_shares")).toMatch(/access password/);
+    const edit = {
+      name: "edit_link",
+      inputSchema: schema({ id: str(), password: str("New access password") }),
+    };
+    expect(roles(edit)).toContain("network_or_shares");
+    expect(
+      roles({
+        name: "edit_link",
+        inputSchema: schema({ id: str(), password: str("The user's password") }),
+      }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("a base URL, or content given as a URL, is fetched from any host", () => {
+    expect(
+      reasonsFor(
+        { name: "select_site", inputSchema: schema({ site: str("Base URL of the site") }) },
+        "network_or_shares",
+      ),
+    ).toMatch(/base URL of the site/);
+    expect(
+      reasonsFor(
+        {
+          name: "compress_file",
+          inputSchema: schema({ data: str("URL or data URI of the file") }),
+        },
+        "network_or_shares",
+      ),
+    ).toMatch(/can be a URL/);
+    expect(
+      roles({ name: "compress_file", inputSchema: schema({ data: str("The file's bytes") }) }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("an untyped change that can set a webhook, and an embeddable link, reach outside", () => {
+    const patch = (description: string) => ({
+      name: "update_monitor",
+      description,
+      inputSchema: schema({ id: str(), body: { type: "object" } }),
+    });
+    expect(
+      reasonsFor(
+        patch("Patch a monitor: its schedule, webhook or retention."),
+        "network_or_shares",
+      ),
+    ).toMatch(/can set a webhook/);
+    expect(roles(patch("Patch a monitor: its schedule or retention."))).not.toContain(
+      "network_or_shares",
+    );
+    expect(
+      reasonsFor(
+        {
+          name: "create_preview",
+          description: "Generate an embeddable preview URL for a file.",
+          inputSchema: schema({ fileId: str() }),
+        },
+        "network_or_shares",
+      ),
+    ).toMatch(/embeddable link/);
+  });
+
+  it("a custom domain added to a service is an edge; a command given when opening a session runs", () => {
+    const domains = {
+      name: "manage_domains",
+      description: "Manage custom domains for a service",
+      inputSchema: schema({ action: { type: "string", enum: ["add", "list"] }, domain: str() }),
+    };
+    expect(reasonsFor(domains, "network_or_shares")).toMatch(/custom domain/);
+    const open = {
+      name: "open_session",
+      inputSchema: schema({ name: str(), command: str("Command for background sessions") }),
+    };
+    expect(sinks(open)).toEqual(["writes", "deploys_or_destroys", "network_or_shares"]);
+    expect(sinks({ name: "open_session", inputSchema: schema({ name: str() }) })).toEqual([]);
+  });
+
+  it("a signal sent to a process stays on the machine but can stop it", () => {
+    const signal = {
+      name: "signal_process",
+      description: "Send a signal (INT, TERM, KILL) to a process by PID.",
+      inputSchema: schema({
+        pid: { type: "integer" },
+        signal: { type: "string", enum: ["INT", "TERM", "KILL"] },
+      }),
+    };
+    expect(sinks(signal)).toEqual(["writes", "deploys_or_destroys"]);
+    expect(suggest(signal).notes.join(" ")).toMatch(/stays on the machine/);
+  });
+
+  it("activating a workflow puts it live; a deploy by id inside a declared wrapper hands over no code", () => {
+    expect(
+      reasonsFor(
+        { name: "activate-workflow", inputSchema: schema({ id: str() }) },
+        "deploys_or_destroys",
+      ),
+    ).toMatch(/puts the workflow live/);
+    const byId = schema({
+      params: { type: "object", properties: { serviceId: str(), clearCache: { type: "boolean" } } },
+    });
+    expect(sinks({ name: "deploy_service", inputSchema: byId })).not.toContain("network_or_shares");
+    expect(
+      sinks({ name: "deploy_service", inputSchema: schema({ params: { type: "object" } }) }),
+    ).toContain("network_or_shares");
+  });
+
+  it("a path on the far side is where an upload lands, not a local file", () => {
+    const upload = (key: string) => ({
+      name: "upload_file",
+      inputSchema: schema({ [key]: str("File path"), content: str("File content to upload") }),
+    });
+    expect(roles(upload("remotePath"))).not.toContain("network_or_shares");
+    expect(
+      roles({ name: "upload_file", inputSchema: schema({ localPath: str("Local file") }) }),
+    ).toContain("network_or_shares");
+  });
+
+  it("a browser profile kept between sessions can be logged in", () => {
+    const scrape = {
+      name: "scrape_webpage",
+      inputSchema: schema({
+        url: str(),
+        sessionOptions: {
+          type: "object",
+          properties: {
+            profile: { type: "object", description: "Options for using a persistent profile" },
+          },
+        },
+      }),
+    };
+    expect(reasonsFor(scrape, "reads_private_data")).toMatch(/kept between sessions/);
+    expect(suggest(scrape).notes.join(" ")).not.toMatch(/reads_private_data is not suggested/);
+  });
+});

@@ -24,7 +24,16 @@ export type ReachInput = {
   fields: readonly ReachField[];
   inputSchema: unknown;
 };
-export type ReachField = { key: string; words: string[]; freeText: boolean; description: string };
+export type ReachField = {
+  key: string;
+  words: string[];
+  freeText: boolean;
+  description: string;
+  /** A record that declares none of its fields. */
+  opaque: boolean;
+  /** The string choices of an enum field (at most 100). */
+  choices: readonly string[];
+};
 
 export type ReachFinding =
   | { kind: "add"; role: ToolRole; reason: string; confidence: number }
@@ -142,6 +151,60 @@ const FINAL_CHANGES: readonly (readonly [string, ReadonlySet<string>])[] = [
   ["rebase", new Set(["branch", "branches"])],
 ];
 
+/**
+ * Issue 32, network round. An agent the tool runs that browses: it goes to whatever sites its task
+ * leads to (`"…the agent will navigate and interact with web pages"`).
+ */
+const BROWSING_AGENT = (d: string) =>
+  /\b(?:agents?|autonomous|autonomously)\b/i.test(d) &&
+  /\b(?:navigat\w*|browser|web ?pages?|websites?)\b/i.test(d);
+const PAGE_INTERACTION = /\b(?:interact\w*|click\w*|form submissions?)\b/i;
+const TASK_WORDS = new Set(["task", "prompt", "instruction", "instructions", "goal"]);
+/** A description that sets up a connection (`"Initialize connection to … instance"`). */
+const MAKES_CONNECTION =
+  /\b(?:initiali[sz]e|establish|open|set up|sets up)\s+(?:a\s+|the\s+)?connection\b/i;
+const CONNECTED_ADDRESS = new Set(["url", "uri", "host", "hostname", "endpoint"]);
+/** A description naming custom domains: a hostname served by the account's service. */
+const CUSTOM_DOMAIN = /\bcustom domains?\b/i;
+/** "Send a signal" or keys to a process stays on the machine: no person or host receives it. */
+const SENDS_TO_PROCESS = /^\s*send\s+(?:an?\s+)?(?:signal|signals|keys?|keystrokes?)\b/i;
+/** Things that run steps the caller writes, each of which can call any address. */
+const STEP_RUNNERS = new Set([
+  "workflow",
+  "workflows",
+  "automation",
+  "automations",
+  "flow",
+  "flows",
+]);
+const STEP_KEYS = new Set(["nodes", "steps", "actions", "content", "definition"]);
+/** Approving or confirming a request for access, or a member who was invited, grants that access. */
+const GRANTS_REQUEST =
+  /^\s*(?:approve|confirm)\b[^.]*\b(?:(?:authori[sz]ation|access)\s+requests?|invited)\b/i;
+/** Moving or transferring something to an organisation: its members can then read it. */
+const MOVES_TO_ORGANISATION =
+  /\b(?:move|moves|transfer|transfers)\b[^.]{0,60}\bto\s+(?:an?|the|another)\s+organi[sz]ation\b/i;
+/** A password that guards who can open what it protects. */
+const ACCESS_PASSWORD = /\baccess password\b/i;
+/** An input naming the site every later call goes to ("Base URL of the … site"). */
+const BASE_ADDRESS = /^\s*base url\b/i;
+/** Content given as a URL (or a data URI) is fetched from wherever the URL points. */
+const URL_OR_DATA_URI = /\burl\b[^.]*\bdata uri\b|\bdata uri\b[^.]*\burl\b/i;
+const WEBHOOK = /\bwebhooks?\b/i;
+/** An embeddable link or URL opens what it points at to whoever holds or embeds it. */
+const EMBEDDABLE = /\bembeddable\b/i;
+/** Putting a workflow or automation live (or taking it off) starts or stops what runs on its triggers. */
+const LIVE_SWITCHES = new Set(["activate", "deactivate"]);
+/** Signals that stop a process. */
+const STOPPING_SIGNALS = new Set(["kill", "term", "sigkill", "sigterm"]);
+/** A browser profile kept between sessions can be logged in to sites. */
+const KEPT_PROFILE = /\b(?:persistent|saved|logged[- ]in)\b[^.]{0,40}\bprofiles?\b/i;
+/** Verbs that start something, which then runs the command it is given. */
+const STARTING_VERBS = new Set(["open", "start", "launch", "spawn"]);
+/** Objects whose making gives a person a login. */
+const LOGIN_OBJECTS = new Set(["user", "users"]);
+const LOGIN_VERBS = new Set(["create", "add", "invite", "import"]);
+
 /** A description that opens with running a model computes a result: nothing is deployed or kept. */
 const RUNS_A_MODEL = /^\s*run\s+(?:an?\s+)?(?:inference|prediction|predictions|model)\b/i;
 
@@ -166,6 +229,11 @@ export const REACH_WORDS: readonly string[] = [
   ...OWN_LIVE_OBJECTS,
   ...RUNS_WHEN_LIVE,
   ...CREDENTIAL_OBJECTS,
+  ...STEP_RUNNERS,
+  ...LOGIN_OBJECTS,
+  ...LOGIN_VERBS,
+  ...STARTING_VERBS,
+  ...LIVE_SWITCHES,
 ];
 
 /** Raw keys worth splitting into words: only these can name code to build or an outside audience. */
@@ -235,19 +303,80 @@ const EXTERNAL_AUDIENCE = (words: readonly string[]) =>
   words.includes("external") &&
   words.some((w) => w === "audience" || w === "recipients" || w === "sharing");
 
+/**
+ * An operation, one branch of a union of inputs at any depth, that takes an address to navigate to,
+ * connect to or call (`action: { type: "connect", url: "The WebSocket URL to connect to" }`).
+ */
+const BRANCH_ADDRESS = /\b(?:navigat\w*|connect\w*|endpoint)\b/i;
+function branchAddress(schema: unknown): string | undefined {
+  let found: string | undefined;
+  let seen = 0;
+  const walk = (node: unknown, depth: number, inBranch: boolean) => {
+    if (found || seen >= 500 || depth > 6 || !node || typeof node !== "object") return;
+    const n = node as Record<string, unknown>;
+    const props = n.properties;
+    if (props && typeof props === "object")
+      for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
+        if (++seen > 500 || found) return;
+        const v = (value ?? {}) as { type?: unknown; description?: unknown };
+        if (
+          inBranch &&
+          v.type === "string" &&
+          typeof v.description === "string" &&
+          nameWords(key).some((w) => CONNECTED_ADDRESS.has(w)) &&
+          BRANCH_ADDRESS.test(v.description)
+        )
+          found = key;
+        walk(value, depth + 1, inBranch);
+      }
+    for (const k of ["anyOf", "oneOf"] as const)
+      if (Array.isArray(n[k]))
+        for (const b of (n[k] as unknown[]).slice(0, 50)) walk(b, depth + 1, true);
+  };
+  walk(schema, 0, false);
+  return found;
+}
+
+/**
+ * An input of steps the caller writes that declares none of their fields, at the top level or one
+ * level into an object input (`workflow.nodes`).
+ */
+function opaqueSteps(schema: unknown, depth = 0): string | undefined {
+  const props = (schema as { properties?: Record<string, unknown> } | null)?.properties;
+  if (!props || typeof props !== "object") return undefined;
+  for (const [key, value] of Object.entries(props).slice(0, 200)) {
+    const v = (value ?? {}) as { type?: unknown; properties?: unknown; items?: unknown };
+    if (depth === 0 && v.type === "object" && v.properties) {
+      const inner = opaqueSteps(value, 1);
+      if (inner) return `${key}.${inner}`;
+    }
+    if (!nameWords(key).some((w) => STEP_KEYS.has(w))) continue;
+    const items = (v.items ?? {}) as { type?: unknown; properties?: unknown };
+    if (v.type === "object" && !v.properties) return key;
+    if (
+      v.type === "array" &&
+      (items.type === "object" || items.type === undefined) &&
+      !items.properties
+    )
+      return key;
+  }
+  return undefined;
+}
+
 /** Schema flags these rules read, for the shared-inference key. */
 export function reachSchemaFlags(schema: unknown): string {
   const deep = deepFlags(schema);
-  return `${deep.buildSource ? "g" : ""}${deep.externalAudience ? "x" : ""}${openKind(schema) ?? ""}`;
+  return `${deep.buildSource ? "g" : ""}${deep.externalAudience ? "x" : ""}${openKind(schema) ?? ""}|${branchAddress(schema) ?? ""}|${opaqueSteps(schema) ?? ""}`;
 }
 
 /** Field flags these rules read from descriptions, for the shared-inference key. */
 export function reachFieldFlags(f: ReachField): string {
-  return `${f.freeText && OPENED_ADDRESS.test(f.description) ? "n" : ""}${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
+  return `${KEPT_PROFILE.test(f.description) ? "k" : ""}${f.choices.some((c) => STOPPING_SIGNALS.has(c.toLowerCase())) ? "z" : ""}${ACCESS_PASSWORD.test(f.description) ? "w" : ""}${f.freeText && BASE_ADDRESS.test(f.description) ? "u" : ""}${f.freeText && URL_OR_DATA_URI.test(f.description) ? "d" : ""}${f.freeText && OPENED_ADDRESS.test(f.description) ? "n" : ""}${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
 }
 /** Description flags these rules read, for the shared-inference key. */
 export function reachDescriptionFlags(description: string | undefined): string {
-  return RUNS_A_MODEL.test(description ?? "") ? "m" : "";
+  const d = description ?? "";
+  return `${RUNS_A_MODEL.test(d) ? "m" : ""}${BROWSING_AGENT(d) ? "b" : ""}${PAGE_INTERACTION.test(d) ? "i" : ""}${MAKES_CONNECTION.test(d) ? "k" : ""}${CUSTOM_DOMAIN.test(d) ? "d" : ""}${SENDS_TO_PROCESS.test(d) ? "p" : ""}${GRANTS_REQUEST.test(d) ? "a" : ""}${MOVES_TO_ORGANISATION.test(d) ? "o" : ""}${ACCESS_PASSWORD.test(d) ? "w" : ""}${WEBHOOK.test(d) ? "h" : ""}${EMBEDDABLE.test(d) ? "e" : ""}`;
 }
 
 export function reachFindings(input: ReachInput): ReachFinding[] {
@@ -265,7 +394,13 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       return i >= 0 && i + 1 < objects.length && bs.has(objects[i + 1]!)
         ? [`${a} ${objects[i + 1]}`]
         : [];
-    })[0];
+    })[0] ??
+    // A domain the description calls custom (`manage_domains`: "Manage custom domains for a
+    // service") is a hostname the account serves (issue 32, network round).
+    (objects.some((w) => w === "domain" || w === "domains") &&
+    CUSTOM_DOMAIN.test(input.description ?? "")
+      ? "custom domain"
+      : undefined);
   if (edge && opens)
     out.push({
       kind: "add",
@@ -338,8 +473,17 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
         f.words.at(-1) === "commands" ||
         (f.words.length >= 2 && f.words.at(-1) === "script")),
   );
-  if (program && opens) {
+  // Opening or starting a session or process with a command runs it too (`open_session(command)`).
+  const starts = [...verbs].find((v) => STARTING_VERBS.has(v));
+  if (program && (opens || starts)) {
     const reason = `input "${program.key}" is a command or script the caller writes, which the service's machines run with network access`;
+    if (!opens)
+      out.push({
+        kind: "add",
+        role: "writes",
+        reason: `"${starts}" with input "${program.key}" starts the command the caller writes, which can change what the machine keeps`,
+        confidence: 0.7,
+      });
     out.push({ kind: "add", role: "deploys_or_destroys", reason, confidence: 0.7 });
     out.push({ kind: "add", role: "network_or_shares", reason, confidence: 0.7 });
   }
@@ -521,5 +665,175 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
         role,
         note: `the description runs a model ("${(input.description ?? "").trim().split(/\s+/).slice(0, 4).join(" ")}…"): it computes a result and keeps nothing, so ${role} is not suggested`,
       });
+
+  // Issue 32, network round: sends, connections and steps that reach any address.
+  const description = input.description ?? "";
+  // An agent that browses for a task the caller writes goes to whatever sites the task leads to.
+  const task = fields.find((f) => f.freeText && f.words.some((w) => TASK_WORDS.has(w)));
+  if (task && BROWSING_AGENT(description)) {
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `the description runs an agent that browses the web for the task in input "${task.key}": it goes to any site the task leads to, which can carry data out`,
+      confidence: 0.7,
+    });
+    // One that interacts with the pages (clicks, fills and submits forms) can change what sites keep.
+    if (PAGE_INTERACTION.test(description))
+      out.push({
+        kind: "add",
+        role: "writes",
+        reason: `the description's agent interacts with the pages it visits (clicks, forms), which can submit to the sites`,
+        confidence: 0.65,
+      });
+  }
+  // A connection set up to the address the caller gives (`init(url, apiKey)`).
+  const connectedTo = fields.find(
+    (f) => f.freeText && f.words.some((w) => CONNECTED_ADDRESS.has(w)),
+  );
+  if (connectedTo && MAKES_CONNECTION.test(description))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it sets up a connection to the address in input "${connectedTo.key}": any host the caller chooses`,
+      confidence: 0.7,
+    });
+  // One of its operations navigates to, connects to or calls an address the caller gives.
+  const branch = branchAddress(input.inputSchema);
+  if (branch && !opened)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `one of its operations takes an address to navigate to, connect to or call (input "${branch}"): a request to any host`,
+      confidence: 0.7,
+    });
+  // A workflow or automation written from steps of no declared shape: each step can call any
+  // address (an HTTP request, a webhook) once it runs.
+  const runner = objects.find((w) => STEP_RUNNERS.has(w));
+  const steps = opaqueSteps(input.inputSchema);
+  if (runner && steps && opens)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it writes the ${runner}'s steps from input "${steps}", which declares none of their fields: a step can call any address when the ${runner} runs`,
+      confidence: 0.65,
+    });
+  // Making a user gives a person (by the email given) a login.
+  const login = objects.find((w) => LOGIN_OBJECTS.has(w));
+  const makesLogin = [...verbs].some((v) => LOGIN_VERBS.has(v));
+  if (login && makesLogin && !takes)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `it makes ${login === "user" ? "a user" : "users"}: a person gets a login and what it reaches`,
+      confidence: 0.65,
+    });
+  // Approving a pending request for access (a device's, a member's who was invited) grants it.
+  if (GRANTS_REQUEST.test(description))
+    for (const role of ["writes", "network_or_shares"] as const)
+      out.push({
+        kind: "add",
+        role,
+        reason: `the description approves or confirms a request for access: whoever asked now reads what it guards`,
+        confidence: 0.65,
+      });
+  // Moving something to an organisation puts it where the organisation's members read it.
+  if (input.writes && MOVES_TO_ORGANISATION.test(description))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `the description moves it to an organisation, whose members can then read it`,
+      confidence: 0.65,
+    });
+  // Setting or removing the password that guards who can open it changes that audience.
+  const password =
+    (ACCESS_PASSWORD.test(description) ? "the description" : undefined) ??
+    fields.find((f) => ACCESS_PASSWORD.test(f.description))?.key;
+  if (password && input.writes)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `${password === "the description" ? "the description" : `input "${password}"`} sets or removes an access password: who can open it changes (without one, anyone with its link)`,
+      confidence: 0.65,
+    });
+  // The base address of a site that the tool then talks to.
+  const base = fields.find((f) => f.freeText && BASE_ADDRESS.test(f.description));
+  if (base)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${base.key}" is the base URL of the site the tool talks to: any host the caller names`,
+      confidence: 0.65,
+    });
+  // Content given as a URL is fetched from any host (`data: "URL or data URI of the file…"`).
+  const fetched = fields.find((f) => f.freeText && URL_OR_DATA_URI.test(f.description));
+  if (fetched)
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${fetched.key}" can be a URL, which the tool fetches from any host`,
+      confidence: 0.65,
+    });
+  // A change given as an object of no declared shape that the description says can set a webhook.
+  const body = fields.find((f) => f.opaque);
+  if (opens && body && WEBHOOK.test(description))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `input "${body.key}" declares none of its fields and the description says it can set a webhook: calls to any URL`,
+      confidence: 0.6,
+    });
+  // An embeddable link opens the item to whoever holds or embeds it.
+  if (opens && EMBEDDABLE.test(description))
+    out.push({
+      kind: "add",
+      role: "network_or_shares",
+      reason: `the description makes an embeddable link: whoever holds or embeds it can open the item`,
+      confidence: 0.6,
+    });
+  // Activating a workflow or automation puts it live, where it runs on its triggers; deactivating
+  // stops it, as pausing a project does.
+  // Not every such verb is a known one (`activate-workflow` reads as a name without a verb).
+  const liveSwitch =
+    [...verbs].find((v) => LIVE_SWITCHES.has(v)) ??
+    (objects[0] && LIVE_SWITCHES.has(objects[0]) ? objects[0] : undefined);
+  const runsLive = objects.find((w) => RUNS_WHEN_LIVE.has(w));
+  if (liveSwitch && runsLive)
+    for (const role of ["writes", "deploys_or_destroys"] as const)
+      out.push({
+        kind: "add",
+        role,
+        reason: `"${liveSwitch}" ${liveSwitch === "activate" ? "puts the " + runsLive + " live, where it runs on its triggers" : "stops the " + runsLive + " from running"}`,
+        confidence: 0.7,
+      });
+  // A signal that stops a process (`signal: INT | TERM | KILL`) ends what it was doing.
+  const signal = fields.find((f) => f.choices.some((c) => STOPPING_SIGNALS.has(c.toLowerCase())));
+  if (signal)
+    for (const role of ["writes", "deploys_or_destroys"] as const)
+      out.push({
+        kind: "add",
+        role,
+        reason: `input "${signal.key}" can send a signal that stops a process`,
+        confidence: 0.7,
+      });
+  // A browser profile kept between sessions can be logged in: pages read through it are the account's.
+  const profile = fields.find(
+    (f) =>
+      f.words.some((w) => w === "profile" || w === "profiles") && KEPT_PROFILE.test(f.description),
+  );
+  if (profile)
+    out.push({
+      kind: "add",
+      role: "reads_private_data",
+      reason: `input "${profile.key}" uses a browser profile kept between sessions, which can be logged in: pages read through it can be the account's`,
+      confidence: 0.6,
+    });
+  // "Send a signal" to a process stays on the machine.
+  if (SENDS_TO_PROCESS.test(description))
+    out.push({
+      kind: "withhold",
+      role: "network_or_shares",
+      note: `the description sends a signal or keys to a process, which stays on the machine: no person or host receives it, so network_or_shares is not suggested`,
+      onlyReason: /description opens with "send"/,
+    });
   return out;
 }
