@@ -706,7 +706,7 @@ const NARROWING_VERBS = new Set([
 ]);
 
 /** Words beside a visibility word that make the field no audience: a display list, an id, a time, a credential. */
-const NOT_AUDIENCE = new Set(["list", "menu", "id", "timeout", "key", "keys"]);
+const NOT_AUDIENCE = new Set(["list", "menu", "id", "ids", "timeout", "key", "keys"]);
 
 /** Verbs that make something new (a message that then leaves, a webhook that then fires). */
 const MAKE_VERBS = new Set([
@@ -1443,6 +1443,26 @@ export function inferRoles(input: InferInput): Inference {
       `input "${callback.key}" is an address that events or data are then sent to`,
       SCHEMA,
     );
+  // A notification address on any call (`generate_image(request.notification_url)`): the service
+  // calls it when the work is done, whatever the verb (issue 32, network round).
+  else if (
+    callback &&
+    callback.words.some((w) => w === "notification" || w === "notify" || w === "callback") &&
+    !verbsNow.has("delete") &&
+    !verbsNow.has("remove")
+  ) {
+    add(
+      "network_or_shares",
+      `input "${callback.key}" is an address the service notifies when the work is done: any host the caller names`,
+      SCHEMA,
+    );
+    // Work the service finishes on its own and then reports is a job it keeps, with its result.
+    add(
+      "writes",
+      `input "${callback.key}" is notified when the work is done: the service runs it as a job and keeps its result`,
+      SCHEMA - 0.1,
+    );
+  }
   // Running or scheduling pipelines, merging into a target, refunds and migrations: one call that
   // runs something or is not undone (the corpus README's rules for deploys_or_destroys).
   const runs = name.objects.find((w) => RUN_NOUNS.has(w));

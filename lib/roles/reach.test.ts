@@ -547,3 +547,47 @@ describe("network round: where data can leave", () => {
     expect(suggest(scrape).notes.join(" ")).not.toMatch(/reads_private_data is not suggested/);
   });
 });
+
+describe("network round, from the held-out servers' misses", () => {
+  const roles = (t: RoleInputTool) => suggest(t).roles.map((r) => r.role);
+  it("a notification address is called whatever the verb; the job it reports is kept", () => {
+    const generate = {
+      name: "generate-image",
+      inputSchema: schema({
+        request: {
+          type: "object",
+          properties: { prompt: str(), notification_url: str("A URL to notify when ready") },
+        },
+      }),
+    };
+    expect(reasonsFor(generate, "network_or_shares")).toMatch(/notifies when the work is done/);
+    expect(roles(generate)).toContain("writes");
+    expect(
+      roles({
+        name: "generate-image",
+        inputSchema: schema({ request: { type: "object", properties: { prompt: str() } } }),
+      }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("public ids name records; they set no audience", () => {
+    const tags = schema({
+      tags_update_request: {
+        type: "object",
+        properties: {
+          public_ids: { type: "array", items: { type: "string" } },
+          tags: { type: "array" },
+        },
+      },
+    });
+    expect(roles({ name: "manage-asset-tags", inputSchema: tags })).not.toContain(
+      "network_or_shares",
+    );
+    expect(
+      roles({
+        name: "update-asset",
+        inputSchema: schema({ visibility: str("public or private") }),
+      }),
+    ).toContain("network_or_shares");
+  });
+});
