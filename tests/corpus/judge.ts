@@ -43,21 +43,22 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,682-tool corpus (46 servers) after the sixth pass of issue
- * 32's rules (tests/corpus/README.md, "Sixth pass: merged misses"), rounded down: no change may fall
- * below these while a goal above is still missed (`npm run bench` prints each role beside its goal,
- * MISS where it is missed). Where a goal is met the test holds the goal or the higher figure reached.
- * The sixth pass's rules were written from the misses of the servers they are measured on (the
- * fifth round's nine servers among them), so these figures are not an independent measure.
- * returns_untrusted_text precision is still below its goal: the cloud servers' infrastructure reads
- * are now read by their names, but many one-off false suggestions remain (see the README).
+ * What the suggestions reached on the 1,805-tool corpus (54 servers) after the network round of
+ * issue 32 (tests/corpus/README.md, "Network round"), rounded down: no change may fall below these
+ * while a goal above is still missed (`npm run bench` prints each role beside its goal, MISS where
+ * it is missed). Where a goal is met the test holds the goal or the higher figure reached.
+ * network_or_shares now meets both goals. returns_untrusted_text precision is the one floor lower
+ * than the sixth pass's (0.82): the eight servers added in the network round bring 21 false
+ * suggestions of it under unchanged rules for that role (plain reads of names: n8n's tags, users and
+ * projects, Cloudinary's asset lists), while its figure on the 46 earlier servers is unchanged
+ * (0.823); its rules are another round's work.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.82, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.79, recall: 0.92 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
-  writes: { precision: 0.96, recall: 0.99 },
+  writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.9, recall: 0.95 },
-  network_or_shares: { precision: 0.93, recall: 0.88 },
+  network_or_shares: { precision: 0.94, recall: 0.95 },
 };
 
 export function corpusMetrics(): RoleMetrics {
