@@ -8,9 +8,13 @@
  *   npx tsx scripts/detector/verdicts.ts --write /tmp/verdicts-before.jsonl   # on the old code
  *   npx tsx scripts/detector/verdicts.ts --check /tmp/verdicts-before.jsonl   # on the new code
  *
+ * (`--shared DIR` when ../shared/detection is not beside the checkout.) Texts are keyed by where
+ * they come from and their hash, so trees whose tests differ compare on the texts both hold.
+ *
  * The snapshot is not committed: it depends on ../shared/detection (not in the repository) and on
  * the shipped model, and a change meant to move verdicts would have to rewrite it.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -24,14 +28,22 @@ import { detectDetailed, type DetectOptions } from "../../lib/detection/detect";
 import { findRoot, heldOutSlices } from "../../lib/detection/eval";
 import { ticketResult } from "../../bench/suites/detect";
 
+const args = process.argv.slice(2);
 const root = findRoot();
-const shared = path.resolve(root, "../shared/detection");
+// `--shared DIR`: the shared data elsewhere (a checkout of the old code in another folder).
+const sharedAt = args.indexOf("--shared");
+const shared =
+  sharedAt >= 0 ? path.resolve(args[sharedAt + 1]!) : path.resolve(root, "../shared/detection");
 
 type Input = { key: string; text: string };
 const inputs: Input[] = [];
+/** Keyed by where the text comes from and its hash, so snapshots from trees with other tests still line up. */
 const add = (key: string, texts: Iterable<string>) => {
-  let i = 0;
-  for (const text of texts) inputs.push({ key: `${key}#${i++}`, text });
+  for (const text of texts)
+    inputs.push({
+      key: `${key}#${createHash("sha256").update(text).digest("hex").slice(0, 16)}`,
+      text,
+    });
 };
 
 for (const slice of heldOutSlices(root)) add(`heldout:${slice.name}`, slice.texts);
@@ -110,9 +122,9 @@ const optionSets: [string, DetectOptions][] = [
   ["small-budget", { budget: 2048 }],
 ];
 
-const [mode, file] = process.argv.slice(2);
+const [mode, file] = args;
 if ((mode !== "--write" && mode !== "--check") || !file)
-  throw new Error("usage: verdicts.ts --write FILE | --check FILE");
+  throw new Error("usage: verdicts.ts --write FILE | --check FILE [--shared DIR]");
 
 const lines: string[] = [];
 const started = performance.now();
@@ -129,18 +141,29 @@ if (mode === "--write") {
   writeFileSync(file, `${lines.join("\n")}\n`);
   console.log(`wrote ${file}`);
 } else {
-  const before = readFileSync(file, "utf8").split("\n").filter(Boolean);
-  if (before.length !== lines.length)
-    throw new Error(`${file} has ${before.length} verdicts, this run ${lines.length}`);
-  const differ = lines.filter((l, i) => l !== before[i]);
-  for (const l of differ.slice(0, 10)) {
-    const i = lines.indexOf(l);
-    console.log(`- ${before[i]!.slice(0, 400)}\n+ ${l.slice(0, 400)}`);
+  const before = new Map<string, string>();
+  for (const l of readFileSync(file, "utf8").split("\n").filter(Boolean))
+    before.set((JSON.parse(l) as { key: string }).key, l);
+  let compared = 0;
+  const differ: [string, string][] = [];
+  const now = new Set<string>();
+  for (const l of lines) {
+    const key = (JSON.parse(l) as { key: string }).key;
+    now.add(key);
+    const b = before.get(key);
+    if (b === undefined) continue;
+    compared++;
+    if (b !== l) differ.push([b, l]);
   }
+  for (const [b, l] of differ.slice(0, 10))
+    console.log(`- ${b.slice(0, 400)}\n+ ${l.slice(0, 400)}`);
+  const onlyBefore = [...before.keys()].filter((k) => !now.has(k)).length;
+  const onlyNow = lines.length - compared;
   console.log(
-    differ.length === 0
-      ? `identical: all ${lines.length} verdicts`
-      : `${differ.length} of ${lines.length} verdicts differ`,
+    `${differ.length === 0 ? "identical" : `${differ.length} differ`}: ${compared} verdicts compared` +
+      (onlyBefore + onlyNow > 0
+        ? ` (${onlyBefore} only in ${file}, ${onlyNow} only in this run: texts added or removed)`
+        : ""),
   );
-  process.exitCode = differ.length === 0 ? 0 : 1;
+  process.exitCode = differ.length === 0 && compared > 0 ? 0 : 1;
 }
