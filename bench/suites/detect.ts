@@ -9,7 +9,7 @@ import { findRoot, formatResult, heldOutSlices, measure } from "../../lib/detect
 import { median, type BenchResult } from "../types";
 
 /** A tool result like a ticket search: JSON records with prose bodies, `bytes` long. */
-function ticketResult(bytes: number): string {
+export function ticketResult(bytes: number): string {
   const bodies = [
     "Customer reports that the export to CSV fails with a timeout after about 30 seconds on large projects.",
     "Please reset the SSO configuration for the staging tenant; the certificate expired last night.",

@@ -292,7 +292,23 @@ function modelHit(
   const t = forModel ? model.forModelThreshold : model.threshold;
   const segs = segments(visible).filter((s) => !MAIL_HEADER.test(s));
   const starts = segmentStarts(visible, segs);
-  const single = segs.map((w) => scoreWindow(model, w, forModel));
+  // A result repeats its windows (the same status line, a template's sentence in every record):
+  // each distinct segment, and each distinct pair of them, is scored once. A segment is known by
+  // the number of its first occurrence, so a pair is looked up by two numbers and its text is only
+  // read when it is scored. Bounded by the windows of one text.
+  const ids = new Map<string, number>();
+  const scoreOf: number[] = [];
+  const idOf = segs.map((w) => {
+    let id = ids.get(w);
+    if (id === undefined) {
+      id = scoreOf.length;
+      ids.set(w, id);
+      scoreOf.push(scoreWindow(model, w, forModel));
+    }
+    return id;
+  });
+  const single = idOf.map((id) => scoreOf[id]!);
+  const pairScores = new Map<number, number>();
   // Every window worth judging: each segment, and a pair of neighbours when one of them already
   // leans towards a payload (a payload split over two sentences shows in at least one, and clean
   // text skips the second pass).
@@ -304,7 +320,10 @@ function modelHit(
     if (Math.max(single[i]!, single[i + 1]!) < PAIR_FLOOR) continue;
     const pair = pairWindow(segs[i]!, segs[i + 1]!);
     if (pair === null) continue;
-    candidates.push({ p: scoreWindow(model, pair, forModel), idx: [i, i + 1], window: pair });
+    const key = idOf[i]! * segs.length + idOf[i + 1]!;
+    let p = pairScores.get(key);
+    if (p === undefined) pairScores.set(key, (p = scoreWindow(model, pair, forModel)));
+    candidates.push({ p, idx: [i, i + 1], window: pair });
   }
   if (candidates.length === 0) return { hit: null, p: 0, at: 0 };
   // Highest probability first; the context rules only lower a window's strength, so the search

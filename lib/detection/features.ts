@@ -60,23 +60,13 @@ export const IMPERATIVE = new Set(
   ).split(/\s+/),
 );
 
-type Gate = ((tokens: Set<string>, text: string) => boolean) | null;
-/** Run the cue's regex only when one of these words is in the window (most windows skip most cues). */
-const w = (words: string): Gate => {
-  const set = new Set(words.split(" "));
-  return (tokens) => {
-    // Walk the smaller of the two sets.
-    if (tokens.size < set.size) {
-      for (const t of tokens) if (set.has(t)) return true;
-    } else for (const t of set) if (tokens.has(t)) return true;
-    return false;
-  };
-};
-/** …or when one of these substrings is in the text. */
-const c =
-  (...parts: string[]): Gate =>
-  (_, text) =>
-    parts.some((p) => text.includes(p));
+/**
+ * When a cue's regex is worth running: when one of its words is among the window's words, or one of
+ * its substrings is in the text (most windows skip most cues), or always (null).
+ */
+type Gate = { words?: Set<string>; parts?: string[] } | null;
+const w = (list: string): Gate => ({ words: new Set(list.split(" ")), parts: undefined });
+const c = (...parts: string[]): Gate => ({ words: undefined, parts });
 
 const CUES: [string, RegExp, Gate][] = [
   [
@@ -168,8 +158,65 @@ const CUES: [string, RegExp, Gate][] = [
   ],
 ];
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 const MAX_TOKENS = 120;
+
+/** Letters and digits beyond ASCII, by UTF-16 code unit: 0 not looked up yet, 1 a word character, 2 not. */
+const WORD_CHAR_BMP = new Uint8Array(0x10000);
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Whether a code point is a letter or a digit (`[\p{L}\p{N}]`), ASCII answered without a regex. */
+function isWordChar(cp: number): boolean {
+  if (cp < 0x80)
+    return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a);
+  if (cp > 0xffff) return WORD_CHAR.test(String.fromCodePoint(cp));
+  let known = WORD_CHAR_BMP[cp]!;
+  if (known === 0) WORD_CHAR_BMP[cp] = known = WORD_CHAR.test(String.fromCharCode(cp)) ? 1 : 2;
+  return known === 1;
+}
+
+/**
+ * The words of a text, at most `max`: what `/[\p{L}\p{N}][\p{L}\p{N}'’]*\/gu` matches (a letter or
+ * digit, then letters, digits and apostrophes), found by one pass over the code units. The model
+ * runs this on every window of every result; a regex iterator allocated a match object per word.
+ */
+export function words(text: string, max: number): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n && out.length < max) {
+    let cp = text.charCodeAt(i);
+    let width = 1;
+    // A surrogate pair is one code point, as the `u` flag reads it; a lone surrogate is no letter.
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+        width = 2;
+      }
+    }
+    if (!isWordChar(cp)) {
+      i += width;
+      continue;
+    }
+    const start = i;
+    i += width;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      let w = 1;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          w = 2;
+        }
+      }
+      if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
+      i += w;
+    }
+    out.push(text.slice(start, i));
+  }
+  return out;
+}
 
 // Feature buckets that do not depend on the window, hashed once (the hot path builds no strings).
 const BIAS = hash("bias");
@@ -193,53 +240,125 @@ const LEN_HASH = { xs: hash("len:xs"), s: hash("len:s"), m: hash("len:m"), l: ha
  * Input is already visible text (lib/detection/text.ts `visibleText`).
  */
 export function featurize(window: string, forModel = false): number[] {
+  const list: number[] = [];
+  emitFeatures(window, forModel, { add: (f) => list.push(f) });
+  return list;
+}
+
+/** Where a window's features go, one at a time and in order (a list for training, a sum for scoring). */
+export type FeatureSink = { add(feature: number): void };
+
+/**
+ * The features `featurize` lists, handed to `sink` in the same order, so the model's scorer sums
+ * their weights as they come rather than build a list per window and walk it again.
+ */
+export function emitFeatures(window: string, forModel: boolean, out: FeatureSink): void {
   const text = window.toLowerCase();
-  const out: number[] = [];
-  const tokens: string[] = [];
-  for (const m of text.matchAll(WORD)) {
-    tokens.push(m[0]);
-    if (tokens.length >= MAX_TOKENS) break;
-  }
-  if (tokens.length < MIN_WORDS) return [];
-  out.push(BIAS);
+  const tokens = words(text, MAX_TOKENS);
+  if (tokens.length < MIN_WORDS) return;
+  out.add(BIAS);
+  // The cues whose words are among the window's words (a bit per cue), gathered from the tokens.
+  let cueWords = 0;
+  let next = hashesOf(tokens[0]!);
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    out.push(bucket(fnv(W, t)));
-    if (i + 1 < tokens.length) out.push(bucket(fnv(step(fnv(B, t), SPACE), tokens[i + 1]!)));
-    // Character 4-grams of " word " (padded), hashed as "c:" + gram.
-    const n = t.length + 2;
-    if (n >= 4 && n <= 24)
-      for (let j = 0; j + 4 <= n; j++) {
-        let h = C;
-        for (let k = j; k < j + 4; k++)
-          h = step(h, k === 0 || k === n - 1 ? SPACE : t.charCodeAt(k - 1));
-        out.push(bucket(h));
-      }
+    const h = next;
+    cueWords |= h.cueWords;
+    out.add(h.word);
+    if (i + 1 < tokens.length) {
+      next = hashesOf(tokens[i + 1]!);
+      out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+    }
+    for (const g of h.grams) out.add(g);
   }
-  const afterLabel = text.replace(LABEL, "");
-  const first = afterLabel === text ? (tokens[0] ?? "") : (afterLabel.match(WORD)?.[0] ?? "");
-  if (IMPERATIVE.has(first)) out.push(IMPERATIVE_START, hash(`cue:imp:${first}`));
+  // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
+  const label = LABEL.exec(text);
+  const first =
+    label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
+  if (IMPERATIVE.has(first)) {
+    out.add(IMPERATIVE_START);
+    out.add(hash(`cue:imp:${first}`));
+  }
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   for (let i = 1; i < 4 && i < tokens.length; i++)
     if (IMPERATIVE.has(tokens[i]!)) {
-      out.push(IMPERATIVE_EARLY);
+      out.add(IMPERATIVE_EARLY);
       break;
     }
   const present: number[] = [];
-  const tokenSet = new Set(tokens);
   for (let i = 0; i < CUES.length; i++) {
     const [, re, gate] = CUES[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
-    if ((gate === null || gate(tokenSet, text)) && re.test(text)) present.push(i);
+    let open = gate === null || (gate.words !== undefined && (cueWords & (1 << i)) !== 0);
+    if (!open && gate?.parts !== undefined)
+      for (const p of gate.parts)
+        if (text.includes(p)) {
+          open = true;
+          break;
+        }
+    if (open && re.test(text)) present.push(i);
   }
-  for (const i of present) out.push(CUE_HASH[i]!);
+  for (const i of present) out.add(CUE_HASH[i]!);
   // What an imperative acts on: "Send my statement to…", "Unlock the door immediately" (a payload
   // acts on someone's things) against "Create a folder at the given path" (a reference's verb).
-  if (IMPERATIVE.has(first)) for (const i of present) out.push(IMP_CUE_HASH[i]!);
+  if (IMPERATIVE.has(first)) for (const i of present) out.add(IMP_CUE_HASH[i]!);
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
   for (let a = 0; a < present.length; a++)
-    for (let b = a + 1; b < present.length; b++) out.push(PAIR_HASH[present[a]!]![present[b]!]!);
+    for (let b = a + 1; b < present.length; b++) out.add(PAIR_HASH[present[a]!]![present[b]!]!);
   const len = tokens.length < 4 ? "xs" : tokens.length < 10 ? "s" : tokens.length < 30 ? "m" : "l";
-  out.push(LEN_HASH[len]);
-  return out;
+  out.add(LEN_HASH[len]);
+}
+
+/** What a word contributes to a window whatever its neighbours: its buckets, and the cues it opens. */
+type WordHashes = {
+  /** The word's own bucket ("w:" + word). */
+  word: number;
+  /** The hash state of "b:" + word + " ", continued over the next word for the bigram. */
+  bigramPrefix: number;
+  /** Character 4-grams of " word " (padded), hashed as "c:" + gram, in order; none past 22 letters. */
+  grams: Int32Array;
+  /** Bit i set: the word is one of cue i's gate words. */
+  cueWords: number;
+};
+
+/** Cue bits by gate word. */
+const CUE_WORDS = new Map<string, number>();
+CUES.forEach(([, , gate], i) => {
+  if (gate?.words !== undefined)
+    for (const word of gate.words) CUE_WORDS.set(word, (CUE_WORDS.get(word) ?? 0) | (1 << i));
+});
+if (CUES.length > 31) throw new Error("a cue's bit must fit in 31 bits");
+
+/**
+ * Words already hashed. Ordinary text repeats its words from window to window and result to
+ * result, and hashing a word's 4-grams was most of the model's work. Bounded: words of at most 22
+ * characters (the longest that has 4-grams) are kept, at most 10,000 of them (the cache is emptied
+ * when full): under 4 MB at worst (measured with 10,000 words of 22 letters), far less with real ones.
+ */
+const HASHED = new Map<string, WordHashes>();
+const MAX_HASHED = 10_000;
+
+function hashesOf(t: string): WordHashes {
+  let h = HASHED.get(t);
+  if (h !== undefined) return h;
+  const n = t.length + 2;
+  const grams = new Int32Array(n >= 4 && n <= 24 ? n - 3 : 0);
+  for (let j = 0; j < grams.length; j++) {
+    let g = C;
+    for (let k = j; k < j + 4; k++)
+      g = step(g, k === 0 || k === n - 1 ? SPACE : t.charCodeAt(k - 1));
+    grams[j] = bucket(g);
+  }
+  h = {
+    word: bucket(fnv(W, t)),
+    bigramPrefix: step(fnv(B, t), SPACE),
+    grams,
+    cueWords: CUE_WORDS.get(t) ?? 0,
+  };
+  if (t.length <= 22) {
+    if (HASHED.size >= MAX_HASHED) HASHED.clear();
+    // A copy of the word as the key: a word cut from a text can be a view of the whole text, which
+    // the cache would then keep alive.
+    HASHED.set(t.length >= 13 ? `${t} `.slice(0, -1) : t, h);
+  }
+  return h;
 }

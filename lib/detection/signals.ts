@@ -6,7 +6,7 @@
  */
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
-import { countHidden, decodeTags } from "./text";
+import { countHidden, decodeTags, hasHidden } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =
@@ -93,6 +93,8 @@ function countColourCodes(raw: string): number {
 }
 
 export function hiddenSignal(raw: string): Hit[] {
+  // One pass for any hidden character: most results have none, and the five counts are five passes.
+  if (!hasHidden(raw)) return [];
   const c = countHidden(raw);
   const hits: Hit[] = [];
   if (c.tags > 0) {

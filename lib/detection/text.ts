@@ -65,6 +65,11 @@ const HIDDEN_ANY = new RegExp(
   [ANSI, TAGS, ZERO_WIDTH, BIDI, CONTROLS].map((re) => re.source).join("|"),
   "gu",
 );
+const HIDDEN_TEST = new RegExp(HIDDEN_ANY.source, "u");
+
+/** Whether the text has any character `countHidden` counts (one pass; most results have none). */
+export const hasHidden = (text: string) => HIDDEN_TEST.test(text);
+
 /**
  * What a hidden match leaves in the visible text: a space for an ANSI sequence (it starts with ESC)
  * or a C0/C1 control (CONTROLS, a single character), nothing for the invisible characters.
@@ -171,6 +176,49 @@ const SEGMENT_BREAK = new RegExp(
   "u",
 );
 
+/** White space as `\s` has it. */
+const isSpace = (c: number) =>
+  c === 0x20 ||
+  (c >= 0x09 && c <= 0x0d) ||
+  (c >= 0x80 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+/** Quotes, backticks and asterisks a unit does not start or end with. */
+const isQuoteMark = (c: number) => c === 0x27 || c === 0x22 || c === 0x60 || c === 0x2a;
+
+/**
+ * A unit without what leads it (white space, quotes, `*`, `>`, `#`, dashes, bullets) and what
+ * trails it (white space, quotes, `*`): `/^[\s'"\`*>#\-–—•]+|[\s'"\`*]+$/gu` replaced by nothing,
+ * by two loops (the regex tried its trailing half at every position of every unit).
+ */
+function trimUnit(s: string): string {
+  let i = 0;
+  let j = s.length;
+  for (; i < j; i++) {
+    const c = s.charCodeAt(i);
+    if (!(
+      isSpace(c) ||
+      isQuoteMark(c) ||
+      c === 0x3e ||
+      c === 0x23 ||
+      c === 0x2d ||
+      c === 0x2013 ||
+      c === 0x2014 ||
+      c === 0x2022
+    ))
+      break;
+  }
+  while (j > i && (isSpace(s.charCodeAt(j - 1)) || isQuoteMark(s.charCodeAt(j - 1)))) j--;
+  return i === 0 && j === s.length ? s : s.slice(i, j);
+}
+
 /**
  * Splits text into short units a payload would occupy: sentences, lines, table cells and JSON
  * string values. An abbreviation's full stop ("e.g. user@x.org", "z.B.") does not end a sentence. A payload is a sentence or three inside a much longer ticket, so the model scores
@@ -180,7 +228,7 @@ const SEGMENT_BREAK = new RegExp(
 export function segments(text: string): string[] {
   const units = text
     .split(SEGMENT_BREAK)
-    .map((s) => s.replace(/^[\s'"`*>#\-–—•]+|[\s'"`*]+$/gu, ""))
+    .map(trimUnit)
     // A unit of one word (a JSON key, an id, a status) asks for nothing and is not scored.
     .filter((s) => /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u.test(s));
   const out: string[] = [];
