@@ -152,6 +152,8 @@ type Field = {
   offersPublic: boolean;
   /** The field takes an object with fields of its own (`deleted: { state }`), not a value or a switch. */
   record: boolean;
+  /** The field's enum choices, or its list items' (`expand: ["comments", "transitions"]`), at most 100. */
+  choices: string[];
 };
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
@@ -170,9 +172,13 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
     const v = (value && typeof value === "object" ? value : {}) as {
       type?: unknown;
       enum?: unknown;
-      items?: { type?: unknown };
+      items?: { type?: unknown; enum?: unknown };
       description?: unknown;
+      readOnly?: unknown;
     };
+    // JSON Schema's `readOnly: true` marks a field the service sets (`created_at`, `deleted_at` in a
+    // record schema reused as the input): the caller cannot send it, so it says nothing about the call.
+    if (v.readOnly === true) continue;
     const types: unknown[] = Array.isArray(v.type) ? v.type : [v.type];
     const itemTypes: unknown[] = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
     const stringy =
@@ -191,6 +197,9 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
           .slice(0, 100)
           .some((c) => typeof c === "string" && PUBLIC_CHOICES.has(c.toLowerCase())),
       record: types.includes("object") && !types.includes("boolean"),
+      choices: [v.enum, v.items?.enum]
+        .flatMap((e): unknown[] => (Array.isArray(e) ? (e as unknown[]).slice(0, 100) : []))
+        .filter((c): c is string => typeof c === "string"),
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
     // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
@@ -534,8 +543,52 @@ function descriptionCues(description: string | undefined) {
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
     statusPosts: STATUS_POSTS.test(text),
+    profileText: PROFILE_TEXT.test(text),
   };
 }
+
+/**
+ * People the account reaches (`search_users`, `List all users`): a directory of names, handles and
+ * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
+ * user's details or posts).
+ */
+const PEOPLE_OBJECTS = new Set(["user", "users", "people", "person", "persons"]);
+const PROFILE_TEXT = /\b(?:bios?|profiles?|details|about|posts?|status(?:es)? text|job titles?)\b/i;
+
+/**
+ * Inputs that ask for more in a read's response (`expand`, `include`, `opt_fields`, `embed`), and
+ * the text people write that such a choice can bring back (`expand: ["comments", "recent_issues"]`).
+ */
+const EXPANSION_FIELDS = new Set(["expand", "include", "includes", "embed", "opt", "fields"]);
+/** The people-written text an expansion input can ask for, or undefined (`include_comments`, `expand: [issues]`). */
+function expandedText(f: Field): string | undefined {
+  if (!f.words.some((w) => EXPANSION_FIELDS.has(w))) return undefined;
+  // A switch (`include_comments: boolean`) names the text in its own name.
+  if (!f.freeText && !f.record && f.choices.length === 0)
+    return f.words.find((w) => EXPANDED_TEXT.has(w));
+  for (const choice of f.choices) {
+    const word = nameWords(choice).find((w) => EXPANDED_TEXT.has(w));
+    if (word) return word;
+  }
+  return undefined;
+}
+const EXPANDED_TEXT = new Set([
+  "issue",
+  "issues",
+  "comment",
+  "comments",
+  "description",
+  "descriptions",
+  "note",
+  "notes",
+  "message",
+  "messages",
+  "body",
+  "post",
+  "posts",
+  "reply",
+  "replies",
+]);
 
 /** What an account writes to send out to its audience: reading one returns the account's own text. */
 const OWN_OUTBOUND = new Set([
@@ -1085,6 +1138,12 @@ export function inferRoles(input: InferInput): Inference {
   // `get_user` "Get current user information": the caller's own account, written by the caller.
   const callerAccount =
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
+  // `search_users`, "List all users": a directory of names and addresses, unless the description
+  // says profiles, bios or details come back (`get_user_details`, "…with id, username, bio").
+  const peopleOnly =
+    head && !textObject && !pagedText && PEOPLE_OBJECTS.has(head) && !cues.profileText
+      ? head
+      : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
   // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
   // An upload given the bytes inline (base64) or an address for the service to fetch goes to the
@@ -1131,6 +1190,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (peopleOnly)
+        notes.push(
+          `returns ${peopleOnly}: a directory of names, handles and addresses (the description names no profile, bio or details), not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (infraOnly)
         notes.push(
@@ -1342,6 +1405,23 @@ export function inferRoles(input: InferInput): Inference {
     }
   }
 
+  // `manage_jira_board(operation: get | list, expand: [sprints, issues])`,
+  // `get_pull_request(include_comments)`: a read whose response can be asked to carry the text people
+  // write returns it, whatever the tool's own object is (the corpus README counts every documented use).
+  const expansion = fields
+    .map((f) => ({ f, text: expandedText(f) }))
+    .find((x) => x.text !== undefined);
+  if (
+    expansion &&
+    (classes.has("read") || listing || roles.has("reads_private_data")) &&
+    !roles.has("returns_untrusted_text")
+  )
+    add(
+      "returns_untrusted_text",
+      `input "${expansion.f.key}" can ask for ${expansion.text} in the response: text that people other than the deploying user write`,
+      SCHEMA - 0.1,
+    );
+
   // What the verbs act on.
   // A message or webhook that is made leaves the session; deleting, drafting or relabelling one
   // sends nothing (`delete_email`, `modify_email`, `draft_email`).
@@ -1466,7 +1546,8 @@ export function inferRoles(input: InferInput): Inference {
   const trash = fields.find(
     (f) =>
       !f.record &&
-      (f.words.some((w) => TRASH_FIELDS.has(w)) ||
+      // On a record being made (`create_issue(archived_at)`), a trash field is the state it starts in.
+      ((!makesNew && f.words.some((w) => TRASH_FIELDS.has(w))) ||
         // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
         (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
         (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
@@ -2084,12 +2165,12 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}${cues.profileText ? "u" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
