@@ -1108,6 +1108,11 @@ export function inferRoles(input: InferInput): Inference {
   const pagedText = fields
     .find((f) => f.words.some((w) => PAGING_WORDS.has(w)) && f.words.some((w) => PAGED_TEXT.has(w)))
     ?.words.find((w) => PAGED_TEXT.has(w));
+  // `get_total_worklogs`: the sum of the object's figures, not the text of each one.
+  const totalOf =
+    head !== undefined && name.words[name.words.lastIndexOf(head) - 1] === "total"
+      ? head
+      : undefined;
   const namesOnly = aboutOnly
     ? tail
     : protectedRef
@@ -1190,6 +1195,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (totalOf && !pagedText)
+        notes.push(
+          `returns the total of its ${totalOf} (a figure), not their text, so returns_untrusted_text is not suggested`,
         );
       else if (peopleOnly)
         notes.push(

@@ -1238,6 +1238,9 @@ export const NAME_LIST_OBJECTS = new Set([
   "statistics",
   "metric",
   "metrics",
+  // A computed figure (`getVideoEngagementRatio`): numbers, not the text they are computed from.
+  "ratio",
+  "ratios",
   "usage",
   "cost",
   "costs",
@@ -1430,6 +1433,11 @@ export const PUBLIC_OBJECTS = new Set([
   // A fixed palette of the vendor's (`list-colors`).
   "colors",
   "colours",
+  // Published media: videos and what is trending are put out for anyone to watch (judgement:
+  // a company's own recorded meetings are read as recordings or transcripts, which stay private).
+  "video",
+  "videos",
+  "trending",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */

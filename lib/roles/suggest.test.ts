@@ -1226,6 +1226,19 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     expect(roles(project("include_archived"))).not.toContain("returns_untrusted_text");
   });
 
+  it("a total or a ratio is a figure; published videos are nobody's private data", () => {
+    const total = { name: "get_total_worklogs", annotations: RO };
+    expect(roles(total)).not.toContain("returns_untrusted_text");
+    expect(suggestRoles(total).notes.join(" ")).toMatch(/the total of its worklogs/);
+    expect(roles({ name: "get_worklogs", annotations: RO })).toContain("returns_untrusted_text");
+    expect(roles({ name: "getVideoEngagementRatio", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    const videos = { name: "searchVideos", description: "Searches for videos", annotations: RO };
+    expect(roles(videos)).not.toContain("reads_private_data");
+    expect(roles({ name: "get_recordings", annotations: RO })).toContain("reads_private_data");
+  });
+
   it("a field the service sets (readOnly) and a trash field on a record being made delete nothing", () => {
     const label = (name: string, extra: Record<string, unknown>) => ({
       name,
