@@ -481,6 +481,16 @@ const DNS_QUALIFIERS = new Set(["domain", "dns"]);
 const HELD_TEXT =
   /\b(?:content|contents|source|script|code|values?|files?|logs?(?![-\s]drains?)|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
 
+/**
+ * What a description says the object holds, leaving out what it says is masked or redacted
+ * ("Credentials (webhook secrets, compose bodies) are masked by default"): masked text is not returned.
+ */
+function holdsText(description: string | undefined): boolean {
+  const sentences = (description ?? "").slice(0, 2000).split(/(?<=[.;!?])\s+/);
+  return sentences.some((s) => !MASKED.test(s) && HELD_TEXT.test(s));
+}
+const MASKED = /\b(?:masked|redacted|obfuscated)\b/i;
+
 /** Output fields that are what people wrote (`documents`, `messages`), unlike a result wrapper (`content`). */
 const RETURNED_TEXT = new Set([
   "documents",
@@ -544,6 +554,7 @@ function descriptionCues(description: string | undefined) {
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
     statusPosts: STATUS_POSTS.test(text),
     profileText: PROFILE_TEXT.test(text),
+    vault: VAULT.test(text),
   };
 }
 
@@ -552,6 +563,18 @@ function descriptionCues(description: string | undefined) {
  * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
  * user's details or posts).
  */
+/** A password vault ("items from your vault"): what it keeps are secrets the account stored. */
+const VAULT = /\bvaults?\b/i;
+const VAULT_ITEMS = new Set([
+  "item",
+  "items",
+  "entry",
+  "entries",
+  "login",
+  "logins",
+  "secret",
+  "secrets",
+]);
 const PEOPLE_OBJECTS = new Set(["user", "users", "people", "person", "persons"]);
 const PROFILE_TEXT = /\b(?:bios?|profiles?|details|about|posts?|status(?:es)? text|job titles?)\b/i;
 
@@ -1137,7 +1160,7 @@ export function inferRoles(input: InferInput): Inference {
     !textObject &&
     !pagedText &&
     (INFRA_OBJECTS.has(head) || dnsRecord) &&
-    !HELD_TEXT.test(input.description ?? "")
+    !holdsText(input.description)
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
@@ -1145,6 +1168,11 @@ export function inferRoles(input: InferInput): Inference {
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
   // `search_users`, "List all users": a directory of names and addresses, unless the description
   // says profiles, bios or details come back (`get_user_details`, "…with id, username, bio").
+  // `list`, `get` "items from your vault": credentials and notes the account keeps for itself.
+  const vaultItems =
+    cues.vault && !textObject && !pagedText && (!head || VAULT_ITEMS.has(head))
+      ? (head ?? "items")
+      : undefined;
   const peopleOnly =
     head && !textObject && !pagedText && PEOPLE_OBJECTS.has(head) && !cues.profileText
       ? head
@@ -1199,6 +1227,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (totalOf && !pagedText)
         notes.push(
           `returns the total of its ${totalOf} (a figure), not their text, so returns_untrusted_text is not suggested`,
+        );
+      else if (vaultItems)
+        notes.push(
+          `returns ${vaultItems} kept in a vault (the description says so): logins, keys and notes the account stored, not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (peopleOnly)
         notes.push(
@@ -2179,7 +2211,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}${cues.profileText ? "u" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

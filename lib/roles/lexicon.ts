@@ -1241,6 +1241,7 @@ export const NAME_LIST_OBJECTS = new Set([
   // A computed figure (`getVideoEngagementRatio`): numbers, not the text they are computed from.
   "ratio",
   "ratios",
+  "sum",
   "usage",
   "cost",
   "costs",

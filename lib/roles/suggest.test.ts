@@ -1239,6 +1239,29 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     expect(roles({ name: "get_recordings", annotations: RO })).toContain("reads_private_data");
   });
 
+  it("vault items are the account's secrets; masked text is not returned; a sum is a figure", () => {
+    const vault = { name: "list", description: "List items from your vault or organization" };
+    expect(roles(vault)).not.toContain("returns_untrusted_text");
+    expect(roles(vault)).toContain("reads_private_data");
+    expect(suggestRoles(vault).notes.join(" ")).toMatch(/kept in a vault/);
+    // A note in the vault is still a note.
+    expect(
+      roles({ name: "read_note", description: "Read a note from the vault", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+    const app = (description: string) => ({
+      name: "get_application",
+      description,
+      annotations: RO,
+    });
+    expect(
+      roles(app("App details. Credentials (compose bodies, labels) are masked by default.")),
+    ).not.toContain("returns_untrusted_text");
+    expect(roles(app("App details with its compose bodies."))).toContain("returns_untrusted_text");
+    expect(roles({ name: "get-sum", description: "Returns the sum of two numbers" })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
   it("a field the service sets (readOnly) and a trash field on a record being made delete nothing", () => {
     const label = (name: string, extra: Record<string, unknown>) => ({
       name,
