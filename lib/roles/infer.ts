@@ -555,6 +555,7 @@ function descriptionCues(description: string | undefined) {
     statusPosts: STATUS_POSTS.test(text),
     profileText: PROFILE_TEXT.test(text),
     vault: VAULT.test(text),
+    returnsOutput: text.match(RETURNS_OUTPUT)?.[1]?.toLowerCase(),
   };
 }
 
@@ -563,6 +564,13 @@ function descriptionCues(description: string | undefined) {
  * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
  * user's details or posts).
  */
+/**
+ * A description that says what comes back is a program's output, a snapshot or a file's content
+ * ("…and return newly available output", "Always returns a repository snapshot").
+ */
+const RETURNS_OUTPUT =
+  /\b(?:returns?|returning|displays?|shows?)\b[^.;]{0,60}?\b(output|snapshot|file contents?)\b/i;
+
 /** A password vault ("items from your vault"): what it keeps are secrets the account stored. */
 const VAULT = /\bvaults?\b/i;
 const VAULT_ITEMS = new Set([
@@ -699,6 +707,8 @@ const SHARED_CONTENT = /\bto share\b/i;
 const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starred", "following"]);
 /** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
 const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
+/** Operations that show an object's content, not its record (`operation: read | view`). */
+const CONTENT_READS = new Set(["read", "view", "cat", "open"]);
 /** Verbs that retrieve records: a subscription field beside one filters what they list. */
 const LISTING_VERBS = new Set([
   "list",
@@ -1360,10 +1370,8 @@ export function inferRoles(input: InferInput): Inference {
 
   // The operations an input offers: the tool performs whichever is chosen.
   let namedOperations = 0;
-  for (const { field, value, branch } of [
-    ...offeredOperations(input.inputSchema),
-    ...modeOperations(input.inputSchema),
-  ]) {
+  const offered = [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)];
+  for (const { field, value, branch } of offered) {
     const words = nameWords(value);
     const verb = words.find((w) => VERB_CLASS.has(w));
     // The branch of a union is a command: one that leads with a verb does it (`deploy-site`), even
@@ -1389,6 +1397,26 @@ export function inferRoles(input: InferInput): Inference {
     } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
     else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options")
       add("writes", why, SCHEMA);
+    // `manage_workspace(operation: list | read | write)`, `manage_media(operation: view | delete)`:
+    // reading or viewing what the tool manages returns its content (a file's, an attachment's).
+    // Not a read state beside its opposite (`action: read | unread`) or a flag a rule sets
+    // (`messageActionFlag: read | reply | forward`).
+    const readState =
+      nameWords(field).includes("flag") ||
+      offered.some((o) => o.field === field && o.value.toLowerCase() === `un${verb}`);
+    if (words.length === 1 && CONTENT_READS.has(verb) && !readState) {
+      add(
+        "returns_untrusted_text",
+        `${why}, which returns the content of what the tool manages: text whoever wrote it controls`,
+        NAME_OBJECT - 0.05,
+      );
+      add(
+        "reads_private_data",
+        `${why}, which returns the content of what the tool manages`,
+        NAME_OBJECT - 0.05,
+      );
+      continue;
+    }
     // A bare retrieval (`action: list | get | add | remove`) returns the records the tool manages.
     if (words.length === 1 && BARE_RETRIEVALS.has(verb)) {
       add(
@@ -1461,6 +1489,15 @@ export function inferRoles(input: InferInput): Inference {
       "returns_untrusted_text",
       `input "${expansion.f.key}" can ask for ${expansion.text} in the response: text that people other than the deploying user write`,
       SCHEMA - 0.1,
+    );
+
+  // "…send input to a process and return newly available output", "returns the file content":
+  // the description names what comes back, whatever the name's verb is.
+  if (cues.returnsOutput && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `the description says it returns ${cues.returnsOutput}: text that whatever produced it controls`,
+      DESCRIPTION,
     );
 
   // What the verbs act on.
@@ -2211,7 +2248,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -1262,6 +1262,30 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     );
   });
 
+  it("a description that says output, a snapshot or file content comes back, and read or view operations, return text", () => {
+    const process = {
+      name: "interact_with_process",
+      description: "Send input to an existing terminal process and return newly available output.",
+    };
+    expect(roles(process)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(process)
+        .roles.find((r) => r.role === "returns_untrusted_text")
+        ?.reasons.join(" "),
+    ).toMatch(/the description says it returns output/);
+    const ops = (values: string[], field = "operation") => ({
+      name: "manage_workspace",
+      inputSchema: { type: "object", properties: { [field]: { type: "string", enum: values } } },
+    });
+    expect(roles(ops(["list", "read", "write", "delete"]))).toContain("returns_untrusted_text");
+    expect(roles(ops(["list", "upload", "view", "delete"]))).toContain("returns_untrusted_text");
+    expect(roles(ops(["list", "write", "delete"]))).not.toContain("returns_untrusted_text");
+    // A read state beside its opposite, or a flag a rule sets, is not reading content.
+    expect(
+      roles({ ...ops(["read", "unread", "flag"], "action"), name: "mark_email" }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
   it("a field the service sets (readOnly) and a trash field on a record being made delete nothing", () => {
     const label = (name: string, extra: Record<string, unknown>) => ({
       name,
