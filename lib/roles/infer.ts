@@ -380,6 +380,8 @@ const VENDOR_TEXT = new Set([
   "tools",
   "knowledge",
   "prompts",
+  // Feedback to the vendor (`give_feedback`, `search_feedback`): what the caller tells the vendor.
+  "feedback",
   "geocode",
   "directions",
   "elevation",

@@ -1062,7 +1062,6 @@ export const TEXT_OBJECTS = new Set([
   "exceptions",
   "trace",
   "traces",
-  "feedback",
   "story",
   "stories",
   "paper",

@@ -1260,6 +1260,10 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     expect(roles({ name: "get-sum", description: "Returns the sum of two numbers" })).not.toContain(
       "returns_untrusted_text",
     );
+    // Feedback is what the caller tells the vendor.
+    expect(roles({ name: "search_feedback", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
   });
 
   it("a description that says output, a snapshot or file content comes back, and read or view operations, return text", () => {
