@@ -522,6 +522,10 @@ export function outputTextField(schema: unknown): string | undefined {
   return undefined;
 }
 
+/** An input described as local files that the call uploads ("Local files to upload & embed"). */
+const LOCAL_UPLOAD =
+  /\blocal (?:files?|paths?)\b[^.;]{0,40}\bupload|\bupload[^.;]{0,40}\blocal (?:files?|paths?)\b/i;
+
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
 
@@ -1559,6 +1563,15 @@ export function inferRoles(input: InferInput): Inference {
       `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,
       SCHEMA,
     );
+  // `create_pull_request(attachments: "Local files to upload & embed")`: an input described as
+  // local files to upload sends them, whatever the tool's verb.
+  const uploadsLocal = fields.find((f) => LOCAL_UPLOAD.test(f.description));
+  if (uploadsLocal && !inline && writesOrDestroys && !roles.has("network_or_shares"))
+    add(
+      "network_or_shares",
+      `input "${uploadsLocal.key}" takes local files to upload, so local data leaves the machine`,
+      SCHEMA,
+    );
   // Workloads, charts and functions the caller supplies run with network access.
   const workload = fields.find(
     (f) => f.freeText && WORKLOAD_FIELDS.has(f.words.at(-1)!) && f.words.length <= 2,
@@ -2245,7 +2258,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

@@ -1290,6 +1290,21 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     ).not.toContain("returns_untrusted_text");
   });
 
+  it("an input described as local files to upload sends them out, whatever the verb", () => {
+    const pr = (description: string) => ({
+      name: "create_pull_request",
+      inputSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string" },
+          attachments: { type: "array", items: { type: "string" }, description },
+        },
+      },
+    });
+    expect(roles(pr("Local files to upload & embed"))).toContain("network_or_shares");
+    expect(roles(pr("Ids of files already uploaded"))).not.toContain("network_or_shares");
+  });
+
   it("a field the service sets (readOnly) and a trash field on a record being made delete nothing", () => {
     const label = (name: string, extra: Record<string, unknown>) => ({
       name,
