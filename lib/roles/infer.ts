@@ -1242,7 +1242,7 @@ export function inferRoles(input: InferInput): Inference {
         );
       else if (totalOf && !pagedText)
         notes.push(
-          `returns the total of its ${totalOf} (a figure), not their text, so returns_untrusted_text is not suggested`,
+          `returns a total (a figure), not the text of what it sums, so returns_untrusted_text is not suggested`,
         );
       else if (vaultItems)
         notes.push(
@@ -2182,6 +2182,10 @@ export function inferRoles(input: InferInput): Inference {
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...QUALIFIERS,
   "protected",
+  "total",
+  ...PEOPLE_OBJECTS,
+  ...VAULT_ITEMS,
+  ...CONTENT_READS,
   ...STATUS_WORDS,
   ...ACCOUNT_OBJECTS,
   ...MAIL_OBJECTS,

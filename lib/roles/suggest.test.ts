@@ -1229,7 +1229,7 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
   it("a total or a ratio is a figure; published videos are nobody's private data", () => {
     const total = { name: "get_total_worklogs", annotations: RO };
     expect(roles(total)).not.toContain("returns_untrusted_text");
-    expect(suggestRoles(total).notes.join(" ")).toMatch(/the total of its worklogs/);
+    expect(suggestRoles(total).notes.join(" ")).toMatch(/returns a total \(a figure\)/);
     expect(roles({ name: "get_worklogs", annotations: RO })).toContain("returns_untrusted_text");
     expect(roles({ name: "getVideoEngagementRatio", annotations: RO })).not.toContain(
       "returns_untrusted_text",
