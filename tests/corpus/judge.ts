@@ -43,21 +43,21 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,682-tool corpus (46 servers) after the sixth pass of issue
- * 32's rules (tests/corpus/README.md, "Sixth pass: merged misses"), rounded down: no change may fall
- * below these while a goal above is still missed (`npm run bench` prints each role beside its goal,
- * MISS where it is missed). Where a goal is met the test holds the goal or the higher figure reached.
- * The sixth pass's rules were written from the misses of the servers they are measured on (the
- * fifth round's nine servers among them), so these figures are not an independent measure.
- * returns_untrusted_text precision is still below its goal: the cloud servers' infrastructure reads
- * are now read by their names, but many one-off false suggestions remain (see the README).
+ * What the suggestions reached on the 1,797-tool corpus (53 servers) after issue 32 part 3's rules
+ * (tests/corpus/README.md, "Seventh round: returned text"), rounded down: no change may fall below
+ * these while a goal above is still missed (`npm run bench` prints each role beside its goal, MISS
+ * where it is missed). Where a goal is met the test holds the goal or the higher figure reached.
+ * The seventh round's rules were written with five of its seven new servers' misses in view (and
+ * the earlier servers'); the two held-out servers' figures are in the README.
+ * returns_untrusted_text is still below both goals (one-off false suggestions remain, see the
+ * README), and network_or_shares below its recall goal.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.82, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.85, recall: 0.93 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.96, recall: 0.99 },
   deploys_or_destroys: { precision: 0.9, recall: 0.95 },
-  network_or_shares: { precision: 0.93, recall: 0.88 },
+  network_or_shares: { precision: 0.94, recall: 0.88 },
 };
 
 export function corpusMetrics(): RoleMetrics {
