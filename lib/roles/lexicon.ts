@@ -1080,6 +1080,13 @@ export const TEXT_OBJECTS = new Set([
   "changelogs",
   "invitation",
   "invitations",
+  // A video's title and description, and what is said in it, are its uploader's.
+  "video",
+  "videos",
+  "transcript",
+  "transcripts",
+  "caption",
+  "captions",
 ]);
 
 /**

@@ -1234,6 +1234,10 @@ describe("issue 32, part 3: returned text (seven new servers)", () => {
     expect(roles({ name: "getVideoEngagementRatio", annotations: RO })).not.toContain(
       "returns_untrusted_text",
     );
+    // A computation over videos quotes their titles.
+    expect(roles({ name: "compareVideos", description: "Compares videos" })).toContain(
+      "returns_untrusted_text",
+    );
     const videos = { name: "searchVideos", description: "Searches for videos", annotations: RO };
     expect(roles(videos)).not.toContain("reads_private_data");
     expect(roles({ name: "get_recordings", annotations: RO })).toContain("reads_private_data");
