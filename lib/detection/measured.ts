@@ -5,8 +5,8 @@ export const MEASURED: unknown = {
     n: 11522,
   },
   falsePositive: {
-    k: 12,
-    n: 2005,
+    k: 13,
+    n: 1997,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
@@ -56,14 +56,14 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 11,
-      n: 1805,
+      k: 12,
+      n: 1797,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
       k: 28,
-      n: 1805,
+      n: 1797,
     },
   ],
 };

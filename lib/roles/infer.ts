@@ -154,7 +154,7 @@ type Field = {
   record: boolean;
   /** A record that declares none of its fields (`content: { type: "object" }`): it can hold anything. */
   opaque: boolean;
-  /** The string choices of an enum field (at most 100). */
+  /** The field's enum choices, or its list items' (`expand: ["comments", "transitions"]`), at most 100. */
   choices: string[];
 };
 
@@ -174,9 +174,13 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
     const v = (value && typeof value === "object" ? value : {}) as {
       type?: unknown;
       enum?: unknown;
-      items?: { type?: unknown };
+      items?: { type?: unknown; enum?: unknown };
       description?: unknown;
+      readOnly?: unknown;
     };
+    // JSON Schema's `readOnly: true` marks a field the service sets (`created_at`, `deleted_at` in a
+    // record schema reused as the input): the caller cannot send it, so it says nothing about the call.
+    if (v.readOnly === true) continue;
     const types: unknown[] = Array.isArray(v.type) ? v.type : [v.type];
     const itemTypes: unknown[] = Array.isArray(v.items?.type) ? v.items.type : [v.items?.type];
     const stringy =
@@ -199,9 +203,9 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
         types.includes("object") &&
         !types.includes("boolean") &&
         !(value as { properties?: unknown } | null)?.properties,
-      choices: Array.isArray(v.enum)
-        ? v.enum.slice(0, 100).filter((c): c is string => typeof c === "string")
-        : [],
+      choices: [v.enum, v.items?.enum]
+        .flatMap((e): unknown[] => (Array.isArray(e) ? (e as unknown[]).slice(0, 100) : []))
+        .filter((c): c is string => typeof c === "string"),
     });
     if (depth === 0 && types.includes("object")) out.push(...schemaFields(value, 1));
     // The fields of each item of a list input (`events[].attendees`, `cards[].description`).
@@ -382,6 +386,8 @@ const VENDOR_TEXT = new Set([
   "tools",
   "knowledge",
   "prompts",
+  // Feedback to the vendor (`give_feedback`, `search_feedback`): what the caller tells the vendor.
+  "feedback",
   "geocode",
   "directions",
   "elevation",
@@ -483,6 +489,16 @@ const DNS_QUALIFIERS = new Set(["domain", "dns"]);
 const HELD_TEXT =
   /\b(?:content|contents|source|script|code|values?|files?|logs?(?![-\s]drains?)|output|messages?|issues|events|comments|body|bodies|descriptions?)\b/i;
 
+/**
+ * What a description says the object holds, leaving out what it says is masked or redacted
+ * ("Credentials (webhook secrets, compose bodies) are masked by default"): masked text is not returned.
+ */
+function holdsText(description: string | undefined): boolean {
+  const sentences = (description ?? "").slice(0, 2000).split(/(?<=[.;!?])\s+/);
+  return sentences.some((s) => !MASKED.test(s) && HELD_TEXT.test(s));
+}
+const MASKED = /\b(?:masked|redacted|obfuscated)\b/i;
+
 /** Output fields that are what people wrote (`documents`, `messages`), unlike a result wrapper (`content`). */
 const RETURNED_TEXT = new Set([
   "documents",
@@ -511,6 +527,10 @@ export function outputTextField(schema: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** An input described as local files that the call uploads ("Local files to upload & embed"). */
+const LOCAL_UPLOAD =
+  /\blocal (?:files?|paths?)\b[^.;]{0,40}\bupload|\bupload[^.;]{0,40}\blocal (?:files?|paths?)\b/i;
 
 /** An input that carries a file's bytes inline rather than naming a local file. */
 const INLINE_CONTENT = /\bbase-?64\b/i;
@@ -545,8 +565,73 @@ function descriptionCues(description: string | undefined) {
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
     statusPosts: STATUS_POSTS.test(text),
+    profileText: PROFILE_TEXT.test(text),
+    vault: VAULT.test(text),
+    returnsOutput: text.match(RETURNS_OUTPUT)?.[1]?.toLowerCase(),
   };
 }
+
+/**
+ * People the account reaches (`search_users`, `List all users`): a directory of names, handles and
+ * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
+ * user's details or posts).
+ */
+/**
+ * A description that says what comes back is a program's output, a snapshot or a file's content
+ * ("…and return newly available output", "Always returns a repository snapshot").
+ */
+const RETURNS_OUTPUT =
+  /\b(?:returns?|returning|displays?|shows?)\b[^.;]{0,60}?\b(output|snapshot|file contents?)\b/i;
+
+/** A password vault ("items from your vault"): what it keeps are secrets the account stored. */
+const VAULT = /\bvaults?\b/i;
+const VAULT_ITEMS = new Set([
+  "item",
+  "items",
+  "entry",
+  "entries",
+  "login",
+  "logins",
+  "secret",
+  "secrets",
+]);
+const PEOPLE_OBJECTS = new Set(["user", "users", "people", "person", "persons"]);
+const PROFILE_TEXT = /\b(?:bios?|profiles?|details|about|posts?|status(?:es)? text|job titles?)\b/i;
+
+/**
+ * Inputs that ask for more in a read's response (`expand`, `include`, `opt_fields`, `embed`), and
+ * the text people write that such a choice can bring back (`expand: ["comments", "recent_issues"]`).
+ */
+const EXPANSION_FIELDS = new Set(["expand", "include", "includes", "embed", "opt", "fields"]);
+/** The people-written text an expansion input can ask for, or undefined (`include_comments`, `expand: [issues]`). */
+function expandedText(f: Field): string | undefined {
+  if (!f.words.some((w) => EXPANSION_FIELDS.has(w))) return undefined;
+  // A switch (`include_comments: boolean`) names the text in its own name.
+  if (!f.freeText && !f.record && f.choices.length === 0)
+    return f.words.find((w) => EXPANDED_TEXT.has(w));
+  for (const choice of f.choices) {
+    const word = nameWords(choice).find((w) => EXPANDED_TEXT.has(w));
+    if (word) return word;
+  }
+  return undefined;
+}
+const EXPANDED_TEXT = new Set([
+  "issue",
+  "issues",
+  "comment",
+  "comments",
+  "description",
+  "descriptions",
+  "note",
+  "notes",
+  "message",
+  "messages",
+  "body",
+  "post",
+  "posts",
+  "reply",
+  "replies",
+]);
 
 /** What an account writes to send out to its audience: reading one returns the account's own text. */
 const OWN_OUTBOUND = new Set([
@@ -634,6 +719,8 @@ const SHARED_CONTENT = /\bto share\b/i;
 const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starred", "following"]);
 /** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
 const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
+/** Operations that show an object's content, not its record (`operation: read | view`). */
+const CONTENT_READS = new Set(["read", "view", "cat", "open"]);
 /** Verbs that retrieve records: a subscription field beside one filters what they list. */
 const LISTING_VERBS = new Set([
   "list",
@@ -1066,6 +1153,11 @@ export function inferRoles(input: InferInput): Inference {
   const pagedText = fields
     .find((f) => f.words.some((w) => PAGING_WORDS.has(w)) && f.words.some((w) => PAGED_TEXT.has(w)))
     ?.words.find((w) => PAGED_TEXT.has(w));
+  // `get_total_worklogs`: the sum of the object's figures, not the text of each one.
+  const totalOf =
+    head !== undefined && name.words[name.words.lastIndexOf(head) - 1] === "total"
+      ? head
+      : undefined;
   const namesOnly = aboutOnly
     ? tail
     : protectedRef
@@ -1090,12 +1182,23 @@ export function inferRoles(input: InferInput): Inference {
     !textObject &&
     !pagedText &&
     (INFRA_OBJECTS.has(head) || dnsRecord) &&
-    !HELD_TEXT.test(input.description ?? "")
+    !holdsText(input.description)
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
   const callerAccount =
     !textObject && cues.callerOwn ? name.objects.find((w) => ACCOUNT_OBJECTS.has(w)) : undefined;
+  // `search_users`, "List all users": a directory of names and addresses, unless the description
+  // says profiles, bios or details come back (`get_user_details`, "…with id, username, bio").
+  // `list`, `get` "items from your vault": credentials and notes the account keeps for itself.
+  const vaultItems =
+    cues.vault && !textObject && !pagedText && (!head || VAULT_ITEMS.has(head))
+      ? (head ?? "items")
+      : undefined;
+  const peopleOnly =
+    head && !textObject && !pagedText && PEOPLE_OBJECTS.has(head) && !cues.profileText
+      ? head
+      : undefined;
   // `click`, `drop`, `upload` act on a live page only when nothing else is named
   // (`browser_drop`, `puppeteer_click(selector)`), not `drop_collection` or `upload_attachment`.
   // An upload given the bytes inline (base64) or an address for the service to fetch goes to the
@@ -1142,6 +1245,18 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (totalOf && !pagedText)
+        notes.push(
+          `returns a total (a figure), not the text of what it sums, so returns_untrusted_text is not suggested`,
+        );
+      else if (vaultItems)
+        notes.push(
+          `returns ${vaultItems} kept in a vault (the description says so): logins, keys and notes the account stored, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (peopleOnly)
+        notes.push(
+          `returns ${peopleOnly}: a directory of names, handles and addresses (the description names no profile, bio or details), not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (infraOnly)
         notes.push(
@@ -1267,10 +1382,8 @@ export function inferRoles(input: InferInput): Inference {
 
   // The operations an input offers: the tool performs whichever is chosen.
   let namedOperations = 0;
-  for (const { field, value, branch } of [
-    ...offeredOperations(input.inputSchema),
-    ...modeOperations(input.inputSchema),
-  ]) {
+  const offered = [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)];
+  for (const { field, value, branch } of offered) {
     const words = nameWords(value);
     const verb = words.find((w) => VERB_CLASS.has(w));
     // The branch of a union is a command: one that leads with a verb does it (`deploy-site`), even
@@ -1296,6 +1409,26 @@ export function inferRoles(input: InferInput): Inference {
     } else if (verbClass === "network") add("network_or_shares", why, SCHEMA);
     else if (HTTP_METHODS.has(verb) && verb !== "get" && verb !== "head" && verb !== "options")
       add("writes", why, SCHEMA);
+    // `manage_workspace(operation: list | read | write)`, `manage_media(operation: view | delete)`:
+    // reading or viewing what the tool manages returns its content (a file's, an attachment's).
+    // Not a read state beside its opposite (`action: read | unread`) or a flag a rule sets
+    // (`messageActionFlag: read | reply | forward`).
+    const readState =
+      nameWords(field).includes("flag") ||
+      offered.some((o) => o.field === field && o.value.toLowerCase() === `un${verb}`);
+    if (words.length === 1 && CONTENT_READS.has(verb) && !readState) {
+      add(
+        "returns_untrusted_text",
+        `${why}, which returns the content of what the tool manages: text whoever wrote it controls`,
+        NAME_OBJECT - 0.05,
+      );
+      add(
+        "reads_private_data",
+        `${why}, which returns the content of what the tool manages`,
+        NAME_OBJECT - 0.05,
+      );
+      continue;
+    }
     // A bare retrieval (`action: list | get | add | remove`) returns the records the tool manages.
     if (words.length === 1 && BARE_RETRIEVALS.has(verb)) {
       add(
@@ -1352,6 +1485,32 @@ export function inferRoles(input: InferInput): Inference {
         );
     }
   }
+
+  // `manage_jira_board(operation: get | list, expand: [sprints, issues])`,
+  // `get_pull_request(include_comments)`: a read whose response can be asked to carry the text people
+  // write returns it, whatever the tool's own object is (the corpus README counts every documented use).
+  const expansion = fields
+    .map((f) => ({ f, text: expandedText(f) }))
+    .find((x) => x.text !== undefined);
+  if (
+    expansion &&
+    (classes.has("read") || listing || roles.has("reads_private_data")) &&
+    !roles.has("returns_untrusted_text")
+  )
+    add(
+      "returns_untrusted_text",
+      `input "${expansion.f.key}" can ask for ${expansion.text} in the response: text that people other than the deploying user write`,
+      SCHEMA - 0.1,
+    );
+
+  // "…send input to a process and return newly available output", "returns the file content":
+  // the description names what comes back, whatever the name's verb is.
+  if (cues.returnsOutput && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `the description says it returns ${cues.returnsOutput}: text that whatever produced it controls`,
+      DESCRIPTION,
+    );
 
   // What the verbs act on.
   // A message or webhook that is made leaves the session; deleting, drafting or relabelling one
@@ -1410,6 +1569,15 @@ export function inferRoles(input: InferInput): Inference {
     add(
       "network_or_shares",
       `it uploads the local file named in input "${localPath.key}", so local data leaves the machine`,
+      SCHEMA,
+    );
+  // `create_pull_request(attachments: "Local files to upload & embed")`: an input described as
+  // local files to upload sends them, whatever the tool's verb.
+  const uploadsLocal = fields.find((f) => LOCAL_UPLOAD.test(f.description));
+  if (uploadsLocal && !inline && writesOrDestroys && !roles.has("network_or_shares"))
+    add(
+      "network_or_shares",
+      `input "${uploadsLocal.key}" takes local files to upload, so local data leaves the machine`,
       SCHEMA,
     );
   // Workloads, charts and functions the caller supplies run with network access.
@@ -1499,7 +1667,8 @@ export function inferRoles(input: InferInput): Inference {
   const trash = fields.find(
     (f) =>
       !f.record &&
-      (f.words.some((w) => TRASH_FIELDS.has(w)) ||
+      // On a record being made (`create_issue(archived_at)`), a trash field is the state it starts in.
+      ((!makesNew && f.words.some((w) => TRASH_FIELDS.has(w))) ||
         // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
         (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
         (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
@@ -2048,6 +2217,10 @@ export function inferRoles(input: InferInput): Inference {
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...QUALIFIERS,
   "protected",
+  "total",
+  ...PEOPLE_OBJECTS,
+  ...VAULT_ITEMS,
+  ...CONTENT_READS,
   ...STATUS_WORDS,
   ...ACCOUNT_OBJECTS,
   ...MAIL_OBJECTS,
@@ -2124,12 +2297,12 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${HELD_TEXT.test(input.description ?? "") ? "h" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

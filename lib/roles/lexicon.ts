@@ -1062,7 +1062,6 @@ export const TEXT_OBJECTS = new Set([
   "exceptions",
   "trace",
   "traces",
-  "feedback",
   "story",
   "stories",
   "paper",
@@ -1081,6 +1080,13 @@ export const TEXT_OBJECTS = new Set([
   "changelogs",
   "invitation",
   "invitations",
+  // A video's title and description, and what is said in it, are its uploader's.
+  "video",
+  "videos",
+  "transcript",
+  "transcripts",
+  "caption",
+  "captions",
 ]);
 
 /**
@@ -1238,6 +1244,10 @@ export const NAME_LIST_OBJECTS = new Set([
   "statistics",
   "metric",
   "metrics",
+  // A computed figure (`getVideoEngagementRatio`): numbers, not the text they are computed from.
+  "ratio",
+  "ratios",
+  "sum",
   "usage",
   "cost",
   "costs",
@@ -1430,6 +1440,11 @@ export const PUBLIC_OBJECTS = new Set([
   // A fixed palette of the vendor's (`list-colors`).
   "colors",
   "colours",
+  // Published media: videos and what is trending are put out for anyone to watch (judgement:
+  // a company's own recorded meetings are read as recordings or transcripts, which stay private).
+  "video",
+  "videos",
+  "trending",
 ]);
 
 /** What a read of tenant data returns that makes it private, by object (the reason names it). */

@@ -903,7 +903,9 @@ describe("issue 32, third round: dispatchers, agent nouns, list items, subscript
     const user = (description: string) => ({ name: "get_user", description, annotations: RO });
     expect(roles(user("Get current user information"))).not.toContain("returns_untrusted_text");
     expect(roles(user("Get current user information"))).toContain("reads_private_data");
-    expect(roles(user("Get a user by id"))).toContain("returns_untrusted_text");
+    // A user read names a directory entry unless the description says a profile comes back.
+    expect(roles(user("Get a user by id"))).not.toContain("returns_untrusted_text");
+    expect(roles(user("Get a user's profile by id"))).toContain("returns_untrusted_text");
   });
 
   it("a page action aimed by CSS selector reports that it was done; one aimed at the snapshot returns the page", () => {
@@ -1169,6 +1171,159 @@ describe("issue 32, fifth round: outside writers' text and private data", () => 
     expect(
       reasonFor({ name: "changelog_analyze", annotations: RO }, "returns_untrusted_text"),
     ).toMatch(/changelog/);
+  });
+});
+
+describe("issue 32, part 3: returned text (seven new servers)", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("a directory of people is names and addresses unless the description names profiles", () => {
+    for (const [name, description] of [
+      ["search_users", "Search for users on GitHub"],
+      ["API-get-users", "Notion | List all users"],
+      ["users-list", "Get all users."],
+    ] as const) {
+      const tool = { name, description, annotations: RO };
+      expect(roles(tool)).not.toContain("returns_untrusted_text");
+      expect(roles(tool)).toContain("reads_private_data");
+      expect(notesOf(tool)).toMatch(/a directory of names/);
+    }
+    for (const description of [
+      "Get GitLab user details by usernames.",
+      "Get user info. Returns JSON with id, username, name, trust_level, bio.",
+      "Get a list of all users in the workspace with their basic profile information",
+    ])
+      expect(roles({ name: "get_users", description, annotations: RO })).toContain(
+        "returns_untrusted_text",
+      );
+  });
+
+  it("a read whose response can be asked to carry people's text returns it", () => {
+    const board = (choices: string[]) => ({
+      name: "manage_board",
+      inputSchema: {
+        type: "object",
+        properties: {
+          operation: { type: "string", enum: ["get", "list"] },
+          expand: { type: "array", items: { type: "string", enum: choices } },
+        },
+      },
+    });
+    expect(roles(board(["sprints", "issues", "configuration"]))).toContain(
+      "returns_untrusted_text",
+    );
+    expect(suggestRoles(board(["issues"])).roles[0]?.reasons.join(" ")).toMatch(
+      /input "expand" can ask for issues in the response/,
+    );
+    expect(roles(board(["sprints", "configuration"]))).not.toContain("returns_untrusted_text");
+    // A switch names the text in its own name.
+    const project = (key: string) => ({
+      name: "get_project_settings",
+      annotations: RO,
+      inputSchema: { type: "object", properties: { [key]: { type: "boolean" } } },
+    });
+    expect(roles(project("include_comments"))).toContain("returns_untrusted_text");
+    expect(roles(project("include_archived"))).not.toContain("returns_untrusted_text");
+  });
+
+  it("a total or a ratio is a figure; published videos are nobody's private data", () => {
+    const total = { name: "get_total_worklogs", annotations: RO };
+    expect(roles(total)).not.toContain("returns_untrusted_text");
+    expect(suggestRoles(total).notes.join(" ")).toMatch(/returns a total \(a figure\)/);
+    expect(roles({ name: "get_worklogs", annotations: RO })).toContain("returns_untrusted_text");
+    expect(roles({ name: "getVideoEngagementRatio", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+    // A computation over videos quotes their titles.
+    expect(roles({ name: "compareVideos", description: "Compares videos" })).toContain(
+      "returns_untrusted_text",
+    );
+    const videos = { name: "searchVideos", description: "Searches for videos", annotations: RO };
+    expect(roles(videos)).not.toContain("reads_private_data");
+    expect(roles({ name: "get_recordings", annotations: RO })).toContain("reads_private_data");
+  });
+
+  it("vault items are the account's secrets; masked text is not returned; a sum is a figure", () => {
+    const vault = { name: "list", description: "List items from your vault or organization" };
+    expect(roles(vault)).not.toContain("returns_untrusted_text");
+    expect(roles(vault)).toContain("reads_private_data");
+    expect(suggestRoles(vault).notes.join(" ")).toMatch(/kept in a vault/);
+    // A note in the vault is still a note.
+    expect(
+      roles({ name: "read_note", description: "Read a note from the vault", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+    const app = (description: string) => ({
+      name: "get_application",
+      description,
+      annotations: RO,
+    });
+    expect(
+      roles(app("App details. Credentials (compose bodies, labels) are masked by default.")),
+    ).not.toContain("returns_untrusted_text");
+    expect(roles(app("App details with its compose bodies."))).toContain("returns_untrusted_text");
+    expect(roles({ name: "get-sum", description: "Returns the sum of two numbers" })).not.toContain(
+      "returns_untrusted_text",
+    );
+    // Feedback is what the caller tells the vendor.
+    expect(roles({ name: "search_feedback", annotations: RO })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a description that says output, a snapshot or file content comes back, and read or view operations, return text", () => {
+    const process = {
+      name: "interact_with_process",
+      description: "Send input to an existing terminal process and return newly available output.",
+    };
+    expect(roles(process)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(process)
+        .roles.find((r) => r.role === "returns_untrusted_text")
+        ?.reasons.join(" "),
+    ).toMatch(/the description says it returns output/);
+    const ops = (values: string[], field = "operation") => ({
+      name: "manage_workspace",
+      inputSchema: { type: "object", properties: { [field]: { type: "string", enum: values } } },
+    });
+    expect(roles(ops(["list", "read", "write", "delete"]))).toContain("returns_untrusted_text");
+    expect(roles(ops(["list", "upload", "view", "delete"]))).toContain("returns_untrusted_text");
+    expect(roles(ops(["list", "write", "delete"]))).not.toContain("returns_untrusted_text");
+    // A read state beside its opposite, or a flag a rule sets, is not reading content.
+    expect(
+      roles({ ...ops(["read", "unread", "flag"], "action"), name: "mark_email" }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("an input described as local files to upload sends them out, whatever the verb", () => {
+    const pr = (description: string) => ({
+      name: "create_pull_request",
+      inputSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string" },
+          attachments: { type: "array", items: { type: "string" }, description },
+        },
+      },
+    });
+    expect(roles(pr("Local files to upload & embed"))).toContain("network_or_shares");
+    expect(roles(pr("Ids of files already uploaded"))).not.toContain("network_or_shares");
+  });
+
+  it("a field the service sets (readOnly) and a trash field on a record being made delete nothing", () => {
+    const label = (name: string, extra: Record<string, unknown>) => ({
+      name,
+      inputSchema: {
+        type: "object",
+        properties: {
+          data: { type: "object", properties: { name: { type: "string" }, ...extra } },
+        },
+      },
+    });
+    const deletedAt = { deleted_at: { type: "string", format: "date-time", readOnly: true } };
+    expect(roles(label("update_label", deletedAt))).not.toContain("deploys_or_destroys");
+    const archivedAt = { archived_at: { type: "string", format: "date-time" } };
+    expect(roles(label("create_module", archivedAt))).not.toContain("deploys_or_destroys");
+    expect(roles(label("update_module", archivedAt))).toContain("deploys_or_destroys");
   });
 });
 

@@ -43,22 +43,22 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,805-tool corpus (54 servers) after the network round of
- * issue 32 (tests/corpus/README.md, "Network round"), rounded down: no change may fall below these
- * while a goal above is still missed (`npm run bench` prints each role beside its goal, MISS where
- * it is missed). Where a goal is met the test holds the goal or the higher figure reached.
- * network_or_shares now meets both goals. returns_untrusted_text precision is the one floor lower
- * than the sixth pass's (0.82): the eight servers added in the network round bring 21 false
- * suggestions of it under unchanged rules for that role (plain reads of names: n8n's tags, users and
- * projects, Cloudinary's asset lists), while its figure on the 46 earlier servers is unchanged
- * (0.823); its rules are another round's work.
+ * What the suggestions reached on the 1,920-tool corpus (61 servers) after both seventh-round parts
+ * of issue 32 (tests/corpus/README.md, "Network round", "Seventh round: returned text" and "Both
+ * seventh-round parts together"), rounded down: no change may fall below these while a goal above is
+ * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a
+ * goal is met the test holds the goal or the higher figure reached. returns_untrusted_text is the
+ * one role still below both goals; its precision floor is below the sixth pass's 0.82 on 1,682 tools
+ * only in name: the fifteen servers added this round bring false suggestions under its rules (plain
+ * reads of names: n8n's tags, users and projects, Cloudinary's asset lists), while its figure on the
+ * 46 earlier servers rose (0.823 to 0.846).
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.79, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.83, recall: 0.92 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
-  deploys_or_destroys: { precision: 0.9, recall: 0.95 },
-  network_or_shares: { precision: 0.94, recall: 0.95 },
+  deploys_or_destroys: { precision: 0.91, recall: 0.95 },
+  network_or_shares: { precision: 0.95, recall: 0.95 },
 };
 
 export function corpusMetrics(): RoleMetrics {
