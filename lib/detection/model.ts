@@ -3,7 +3,14 @@
  * its weights quantised to one signed byte each and shipped as base64 in model.json, so it loads
  * with no download and no native code. scripts/train-detector.ts writes that file.
  */
-import { DIM, HASH_BITS, emitFeatures, type FeatureSink } from "./features";
+import {
+  DIM,
+  HASH_BITS,
+  emitPrepared,
+  prepareWindow,
+  type FeatureSink,
+  type PreparedWindow,
+} from "./features";
 
 export type ModelFile = {
   format: "relay-review-detector/1";
@@ -73,38 +80,85 @@ export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * A window's margin summed as its features are found, in `featurize`'s order (so the sum, and the
- * probability, are the same to the last bit as `margin` over the list), with no list built.
+ * probability, are the same to the last bit as `margin` over the list), with no list built. It may
+ * start from a sum already made (`Head`) and note the sum at `mark`.
  */
 class MarginSum implements FeatureSink {
-  sum = 0;
-  count = 0;
-  constructor(private readonly weights: Float32Array) {}
+  head: Head | null = null;
+  constructor(
+    private readonly weights: Float32Array,
+    public sum = 0,
+    public count = 0,
+  ) {}
   add(feature: number): void {
     this.sum += this.weights[feature]!;
     this.count++;
+  }
+  mark(): void {
+    this.head = { sum: this.sum, count: this.count };
   }
 }
 
 /** `MarginSum` over the quantised weights. */
 class QuantisedMarginSum implements FeatureSink {
-  sum = 0;
-  count = 0;
+  head: Head | null = null;
   constructor(
     private readonly codes: Int8Array,
     private readonly values: Float64Array,
+    public sum = 0,
+    public count = 0,
   ) {}
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
   }
+  mark(): void {
+    this.head = { sum: this.sum, count: this.count };
+  }
 }
+
+/**
+ * The running sum of a window's features up to and including its last word's own bucket: where a
+ * pair of neighbours that opens with the window goes on (`scorePair`). Valid for the same model.
+ */
+export type Head = { sum: number; count: number };
 
 /** Probability that one window is a payload aimed at a model. */
 export function scoreWindow(model: Model, window: string, forModel = false): number {
+  return scorePrepared(model, prepareWindow(window), forModel).p;
+}
+
+/** `scoreWindow` of a window already prepared, and its `Head` (null when it has too few words). */
+export function scorePrepared(
+  model: Model,
+  window: PreparedWindow,
+  forModel = false,
+): { p: number; head: Head | null } {
   const m = model.quantised
     ? new QuantisedMarginSum(model.quantised.codes, model.quantised.values)
     : new MarginSum(model.weights);
-  emitFeatures(window, forModel, m);
+  emitPrepared(window, forModel, m);
   // Too few words to ask for anything (a table cell, a header): not scored.
+  return { p: m.count === 0 ? 0 : sigmoid(model.bias + m.sum / Math.sqrt(m.count)), head: m.head };
+}
+
+/**
+ * `scoreWindow` of the pair `${a} ${b}` (prepared: features.ts `preparePair`), going on from the
+ * first segment's `Head` when it has one: the same additions in the same order, so the same
+ * probability to the last bit, without summing the first segment's words again.
+ */
+export function scorePair(
+  model: Model,
+  pair: PreparedWindow,
+  first: { tokens: number; head: Head | null },
+  forModel = false,
+): number {
+  const resume = first.head === null ? 0 : first.tokens;
+  const sum = first.head?.sum ?? 0;
+  const count = first.head?.count ?? 0;
+  const m = model.quantised
+    ? new QuantisedMarginSum(model.quantised.codes, model.quantised.values, sum, count)
+    : new MarginSum(model.weights, sum, count);
+  emitPrepared(pair, forModel, m, resume);
   return m.count === 0 ? 0 : sigmoid(model.bias + m.sum / Math.sqrt(m.count));
 }
