@@ -340,10 +340,11 @@ function modelHit(
     const key = idOf[i]! * segs.length + idOf[i + 1]!;
     let p = pairScores.get(key);
     if (p === undefined) {
-      const first = preparedOf[idOf[i]!]!;
-      const prepared = preparePair(first, preparedOf[idOf[i + 1]!]!);
-      const from = { tokens: first.tokens.length, head: headOf[idOf[i]!]! };
-      pairScores.set(key, (p = scorePair(model, prepared, from, forModel)));
+      const [a, b] = [idOf[i]!, idOf[i + 1]!];
+      const prepared = preparePair(preparedOf[a]!, preparedOf[b]!);
+      const first = { tokens: preparedOf[a]!.tokens.length, head: headOf[a]! };
+      const second = { tokens: preparedOf[b]!.tokens.length, head: headOf[b]! };
+      pairScores.set(key, (p = scorePair(model, prepared, first, second, forModel)));
     }
     candidates.push({ p, idx: [i, i + 1], window: pair });
   }

@@ -248,8 +248,12 @@ export function featurize(window: string, forModel = false): number[] {
 /** Where a window's features go, one at a time and in order (a list for training, a sum for scoring). */
 export type FeatureSink = {
   add(feature: number): void;
-  /** Called once, after the window's last word's own bucket (`emitPrepared`'s `resume`). */
-  mark?(): void;
+  /**
+   * Called once at each point of the window's words: "words-start" (after the bias), "last-word"
+   * (after the last word's own bucket: `emitPrepared`'s `resume`) and "words-end" (after the last
+   * word's 4-grams).
+   */
+  mark?(at: "words-start" | "last-word" | "words-end"): void;
 };
 
 /**
@@ -297,29 +301,35 @@ export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindo
  * already holds the features up to and including word `resume - 1`'s own bucket (a pair's first
  * segment, summed when that segment was scored alone: its features come first and in the same
  * order in the pair, where only its last word then gains a bigram), and the rest follow.
+ * `skipFrom`: the words from there on (a pair's second segment) bring their own buckets, bigrams
+ * among themselves and 4-grams from elsewhere (model.ts `scorePair`, where sums are exact); only
+ * the bigram that joins them to the word before is emitted.
  */
 export function emitPrepared(
   prepared: PreparedWindow,
   forModel: boolean,
   out: FeatureSink,
   resume = 0,
+  skipFrom = prepared.tokens.length,
 ): void {
   const { text, tokens, hashes } = prepared;
   if (tokens.length < MIN_WORDS) return;
   if (resume > tokens.length) throw new Error("resume past the window's words");
   if (resume === 0) out.add(BIAS);
+  out.mark?.("words-start");
   // The cues whose words are among the window's words (a bit per cue), gathered from the tokens.
   let cueWords = 0;
   for (let i = 0; i < tokens.length; i++) {
     const h = hashes[i]!;
     cueWords |= h.cueWords;
-    if (i < resume - 1) continue;
+    if (i < resume - 1 || i >= skipFrom) continue;
     if (i >= resume) out.add(h.word);
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
-    if (i === tokens.length - 1) out.mark?.();
+    if (i === tokens.length - 1) out.mark?.("last-word");
     if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
     for (const g of h.grams) out.add(g);
   }
+  out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
   const label = LABEL.exec(text);
   const first =
