@@ -16,7 +16,15 @@ import {
   toolSummary,
   writersOwnRequest,
 } from "./context";
-import { loadModel, scoreWindow, type Model, type ModelFile } from "./model";
+import { preparePair, prepareWindow, type PreparedWindow } from "./features";
+import {
+  loadModel,
+  scorePair,
+  scorePrepared,
+  type Head,
+  type Model,
+  type ModelFile,
+} from "./model";
 import { peopleTalk } from "./multilingual";
 import {
   addressedSignal,
@@ -298,12 +306,21 @@ function modelHit(
   // read when it is scored. Bounded by the windows of one text.
   const ids = new Map<string, number>();
   const scoreOf: number[] = [];
+  // Each distinct segment lower-cased, with its words and their hashes, and the running sum of its
+  // words' weights: a pair is prepared from its two segments' (features.ts `preparePair`) and its
+  // sum goes on from its first segment's (model.ts `scorePair`), not read and summed again.
+  const preparedOf: PreparedWindow[] = [];
+  const headOf: (Head | null)[] = [];
   const idOf = segs.map((w) => {
     let id = ids.get(w);
     if (id === undefined) {
       id = scoreOf.length;
       ids.set(w, id);
-      scoreOf.push(scoreWindow(model, w, forModel));
+      const prepared = prepareWindow(w);
+      const { p, head } = scorePrepared(model, prepared, forModel);
+      preparedOf.push(prepared);
+      headOf.push(head);
+      scoreOf.push(p);
     }
     return id;
   });
@@ -322,7 +339,13 @@ function modelHit(
     if (pair === null) continue;
     const key = idOf[i]! * segs.length + idOf[i + 1]!;
     let p = pairScores.get(key);
-    if (p === undefined) pairScores.set(key, (p = scoreWindow(model, pair, forModel)));
+    if (p === undefined) {
+      const [a, b] = [idOf[i]!, idOf[i + 1]!];
+      const prepared = preparePair(preparedOf[a]!, preparedOf[b]!);
+      const first = { tokens: preparedOf[a]!.tokens.length, head: headOf[a]! };
+      const second = { tokens: preparedOf[b]!.tokens.length, head: headOf[b]! };
+      pairScores.set(key, (p = scorePair(model, prepared, first, second, forModel)));
+    }
     candidates.push({ p, idx: [i, i + 1], window: pair });
   }
   if (candidates.length === 0) return { hit: null, p: 0, at: 0 };

@@ -246,30 +246,90 @@ export function featurize(window: string, forModel = false): number[] {
 }
 
 /** Where a window's features go, one at a time and in order (a list for training, a sum for scoring). */
-export type FeatureSink = { add(feature: number): void };
+export type FeatureSink = {
+  add(feature: number): void;
+  /**
+   * Called once at each point of the window's words: "words-start" (after the bias), "last-word"
+   * (after the last word's own bucket: `emitPrepared`'s `resume`) and "words-end" (after the last
+   * word's 4-grams).
+   */
+  mark?(at: "words-start" | "last-word" | "words-end"): void;
+};
 
 /**
  * The features `featurize` lists, handed to `sink` in the same order, so the model's scorer sums
  * their weights as they come rather than build a list per window and walk it again.
  */
 export function emitFeatures(window: string, forModel: boolean, out: FeatureSink): void {
+  emitPrepared(prepareWindow(window), forModel, out);
+}
+
+/**
+ * A window lower-cased, its words and their hashes: what `emitFeatures` reads. Kept per segment so
+ * that a pair of neighbours is prepared from its two parts (`preparePair`) instead of read again.
+ */
+export type PreparedWindow = { text: string; tokens: string[]; hashes: WordHashes[] };
+
+export function prepareWindow(window: string): PreparedWindow {
   const text = window.toLowerCase();
   const tokens = words(text, MAX_TOKENS);
+  return { text, tokens, hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf) };
+}
+
+/**
+ * `prepareWindow(\`${a} ${b}\`)` from the two prepared parts, without reading the pair again. The
+ * same to the character: lower-casing is per character except for a final sigma, whose context (a
+ * cased letter before, none after) a space neither is nor passes through, and the segments are
+ * trimmed; the word scanner ends a word at the space and starts the next after it, so the pair's
+ * words are a's then b's, the first MAX_TOKENS of them. (features.test.ts compares the two.)
+ */
+export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindow {
+  const text = `${a.text} ${b.text}`;
+  const tokens =
+    a.tokens.length >= MAX_TOKENS
+      ? a.tokens
+      : a.tokens.concat(b.tokens.slice(0, MAX_TOKENS - a.tokens.length));
+  if (tokens.length < MIN_WORDS) return { text, tokens, hashes: [] };
+  // A part of fewer than MIN_WORDS words was prepared without its hashes.
+  const ha = a.hashes.length === a.tokens.length ? a.hashes : a.tokens.map(hashesOf);
+  const hb = b.hashes.length === b.tokens.length ? b.hashes : b.tokens.map(hashesOf);
+  return { text, tokens, hashes: ha.concat(hb).slice(0, tokens.length) };
+}
+
+/**
+ * `emitFeatures` of a prepared window: the features in the same order. `resume` > 0: `out`
+ * already holds the features up to and including word `resume - 1`'s own bucket (a pair's first
+ * segment, summed when that segment was scored alone: its features come first and in the same
+ * order in the pair, where only its last word then gains a bigram), and the rest follow.
+ * `skipFrom`: the words from there on (a pair's second segment) bring their own buckets, bigrams
+ * among themselves and 4-grams from elsewhere (model.ts `scorePair`, where sums are exact); only
+ * the bigram that joins them to the word before is emitted.
+ */
+export function emitPrepared(
+  prepared: PreparedWindow,
+  forModel: boolean,
+  out: FeatureSink,
+  resume = 0,
+  skipFrom = prepared.tokens.length,
+): void {
+  const { text, tokens, hashes } = prepared;
   if (tokens.length < MIN_WORDS) return;
-  out.add(BIAS);
+  if (resume > tokens.length) throw new Error("resume past the window's words");
+  if (resume === 0) out.add(BIAS);
+  out.mark?.("words-start");
   // The cues whose words are among the window's words (a bit per cue), gathered from the tokens.
   let cueWords = 0;
-  let next = hashesOf(tokens[0]!);
   for (let i = 0; i < tokens.length; i++) {
-    const h = next;
+    const h = hashes[i]!;
     cueWords |= h.cueWords;
-    out.add(h.word);
-    if (i + 1 < tokens.length) {
-      next = hashesOf(tokens[i + 1]!);
-      out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
-    }
+    if (i < resume - 1 || i >= skipFrom) continue;
+    if (i >= resume) out.add(h.word);
+    // Where a pair that opens with this window takes over (its last word gains a bigram there).
+    if (i === tokens.length - 1) out.mark?.("last-word");
+    if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
     for (const g of h.grams) out.add(g);
   }
+  out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
   const label = LABEL.exec(text);
   const first =
@@ -309,7 +369,7 @@ export function emitFeatures(window: string, forModel: boolean, out: FeatureSink
 }
 
 /** What a word contributes to a window whatever its neighbours: its buckets, and the cues it opens. */
-type WordHashes = {
+export type WordHashes = {
   /** The word's own bucket ("w:" + word). */
   word: number;
   /** The hash state of "b:" + word + " ", continued over the next word for the bigram. */

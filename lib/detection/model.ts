@@ -3,7 +3,14 @@
  * its weights quantised to one signed byte each and shipped as base64 in model.json, so it loads
  * with no download and no native code. scripts/train-detector.ts writes that file.
  */
-import { DIM, HASH_BITS, emitFeatures, type FeatureSink } from "./features";
+import {
+  DIM,
+  HASH_BITS,
+  emitPrepared,
+  prepareWindow,
+  type FeatureSink,
+  type PreparedWindow,
+} from "./features";
 
 export type ModelFile = {
   format: "relay-review-detector/1";
@@ -32,7 +39,15 @@ export type Model = {
    * all over the table, and 128 KiB of bytes miss a core's cache less often than 512 KiB of
    * floats (about 5 % less CPU per window, measured side by side on relay text).
    */
-  quantised?: { codes: Int8Array; values: Float64Array };
+  quantised?: {
+    codes: Int8Array;
+    values: Float64Array;
+    /**
+     * Sums of at most this many of these weights are exact in a double, in any order (0: not
+     * shown for these values). `scorePair` adds a segment's words as one sum only then.
+     */
+    exactUpTo: number;
+  };
   bias: number;
   threshold: number;
   forModelThreshold: number;
@@ -52,9 +67,24 @@ export function loadModel(file: ModelFile): Model {
   // either is the same to the last bit.
   const values = new Float64Array(256);
   for (let b = -128; b < 128; b++) values[b + 128] = Math.fround(b * file.scale);
+  // Every weight is a single-precision number, so a whole multiple of the smallest one's last
+  // place (a power of two, `quantum`). A sum of such numbers, each partial sum below 2^53 quanta,
+  // is a whole number of quanta held exactly in a double: every addition is exact, so the sum is
+  // the same in any order and a difference of two running sums is exact too. That holds for
+  // windows of at most `exactUpTo` features (about 8 million with the shipped scale; a window has
+  // a few thousand at most).
+  let quantum = Infinity;
+  let largest = 0;
+  for (const v of values)
+    if (v !== 0) {
+      quantum = Math.min(quantum, 2 ** (Math.floor(Math.log2(Math.abs(v))) - 23));
+      largest = Math.max(largest, Math.abs(v));
+    }
+  const whole = values.every((v) => Number.isInteger(v / quantum));
+  const exactUpTo = whole && largest > 0 ? Math.floor(2 ** 53 / (largest / quantum)) : 0;
   return {
     weights,
-    quantised: { codes, values },
+    quantised: { codes, values, exactUpTo },
     bias: file.bias,
     threshold: file.threshold,
     forModelThreshold: Math.max(file.threshold, file.forModelThreshold ?? file.threshold),
@@ -73,38 +103,107 @@ export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * A window's margin summed as its features are found, in `featurize`'s order (so the sum, and the
- * probability, are the same to the last bit as `margin` over the list), with no list built.
+ * probability, are the same to the last bit as `margin` over the list), with no list built. It may
+ * start from a sum already made (`Head`) and note the sum at `mark`.
  */
 class MarginSum implements FeatureSink {
-  sum = 0;
-  count = 0;
-  constructor(private readonly weights: Float32Array) {}
+  marks: Partial<Record<"words-start" | "last-word" | "words-end", Sum>> = {};
+  constructor(
+    private readonly weights: Float32Array,
+    public sum = 0,
+    public count = 0,
+  ) {}
   add(feature: number): void {
     this.sum += this.weights[feature]!;
     this.count++;
+  }
+  mark(at: "words-start" | "last-word" | "words-end"): void {
+    this.marks[at] = { sum: this.sum, count: this.count };
   }
 }
 
 /** `MarginSum` over the quantised weights. */
 class QuantisedMarginSum implements FeatureSink {
-  sum = 0;
-  count = 0;
+  marks: Partial<Record<"words-start" | "last-word" | "words-end", Sum>> = {};
   constructor(
     private readonly codes: Int8Array,
     private readonly values: Float64Array,
+    public sum = 0,
+    public count = 0,
   ) {}
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
   }
+  mark(at: "words-start" | "last-word" | "words-end"): void {
+    this.marks[at] = { sum: this.sum, count: this.count };
+  }
 }
+
+type Sum = { sum: number; count: number };
+
+/**
+ * A scored window's running sums, for the pairs of neighbours it is part of (`scorePair`): up to
+ * and including its last word's own bucket (a pair opening with it goes on from there), and at the
+ * start and end of its words (a pair ending with it adds its words as one sum when sums are exact).
+ * Valid for the same model.
+ */
+export type Head = { lastWord: Sum; wordsStart: Sum; wordsEnd: Sum };
 
 /** Probability that one window is a payload aimed at a model. */
 export function scoreWindow(model: Model, window: string, forModel = false): number {
+  return scorePrepared(model, prepareWindow(window), forModel).p;
+}
+
+/** `scoreWindow` of a window already prepared, and its `Head` (null when it has too few words). */
+export function scorePrepared(
+  model: Model,
+  window: PreparedWindow,
+  forModel = false,
+): { p: number; head: Head | null } {
   const m = model.quantised
     ? new QuantisedMarginSum(model.quantised.codes, model.quantised.values)
     : new MarginSum(model.weights);
-  emitFeatures(window, forModel, m);
-  // Too few words to ask for anything (a table cell, a header): not scored.
-  return m.count === 0 ? 0 : sigmoid(model.bias + m.sum / Math.sqrt(m.count));
+  emitPrepared(window, forModel, m);
+  const { "last-word": lastWord, "words-start": wordsStart, "words-end": wordsEnd } = m.marks;
+  return {
+    // Too few words to ask for anything (a table cell, a header): not scored.
+    p: m.count === 0 ? 0 : sigmoid(model.bias + m.sum / Math.sqrt(m.count)),
+    head: lastWord && wordsStart && wordsEnd ? { lastWord, wordsStart, wordsEnd } : null,
+  };
+}
+
+/**
+ * `scoreWindow` of the pair `${a} ${b}` (prepared: features.ts `preparePair`), the same
+ * probability to the last bit. It goes on from a's running sum at its last word (the same
+ * additions in the same order as the pair's own); with the quantised weights, whose sums are exact
+ * (`exactUpTo`), b's words join as the one sum they made when b was scored, since every word of b
+ * brings the same features in the pair (its bucket, its bigrams with the words after it, its
+ * 4-grams) and an exact sum does not depend on the order.
+ */
+export function scorePair(
+  model: Model,
+  pair: PreparedWindow,
+  a: { tokens: number; head: Head | null },
+  b: { tokens: number; head: Head | null },
+  forModel = false,
+): number {
+  const q = model.quantised;
+  if (a.head === null) return scorePrepared(model, pair, forModel).p;
+  const { sum, count } = a.head.lastWord;
+  // b's words all in the pair (the pair is not cut at MAX_TOKENS words) and summed when b was scored.
+  if (q && q.exactUpTo > 0 && b.head !== null && pair.tokens.length === a.tokens + b.tokens) {
+    const words = {
+      sum: b.head.wordsEnd.sum - b.head.wordsStart.sum,
+      count: b.head.wordsEnd.count - b.head.wordsStart.count,
+    };
+    const m = new QuantisedMarginSum(q.codes, q.values, sum + words.sum, count + words.count);
+    emitPrepared(pair, forModel, m, a.tokens, a.tokens);
+    if (m.count <= q.exactUpTo) return sigmoid(model.bias + m.sum / Math.sqrt(m.count));
+  }
+  const m = q
+    ? new QuantisedMarginSum(q.codes, q.values, sum, count)
+    : new MarginSum(model.weights, sum, count);
+  emitPrepared(pair, forModel, m, a.tokens);
+  return sigmoid(model.bias + m.sum / Math.sqrt(m.count));
 }
