@@ -546,6 +546,37 @@ const STATUS_WITH_RESULTS =
 /** "Get all status updates for a project": statuses that people post, not a list of states. */
 const STATUS_POSTS = /\bstatus\s+updates?\b/i;
 
+/**
+ * Pictures and archives (`list-images`, `generate-image`, `generate-archive`): what comes back is
+ * bytes or a download link, not text anyone wrote.
+ */
+const PICTURE_OBJECTS = new Set([
+  "image",
+  "images",
+  "picture",
+  "pictures",
+  "photo",
+  "photos",
+  "archive",
+  "archives",
+]);
+/** Tags and labels: names an admin or member applies to records, unless they are a repository's refs. */
+const TAG_WORDS = new Set(["tag", "tags"]);
+/**
+ * Tags that are a repository's refs ("List repository tags", "Tags are used to mark specific
+ * points in history"): contributors name them, so they count as text others write.
+ */
+const GIT_REFS = /\b(?:repositor(?:y|ies)|repos?|commits?|refs?|releases?|signed|git|history)\b/i;
+/** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
+const CHART_WORDS = new Set(["burndown", "burnup"]);
+/** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
+const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states"]);
+/**
+ * "Returns team names, descriptions, and IDs": a listing whose description says descriptions come
+ * back returns the prose their owners wrote, not names alone.
+ */
+const RETURNS_DESCRIPTIONS = /\b(?:returns?|with|including|includes)\b[^.;]{0,60}\bdescriptions\b/i;
+
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
 /** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
@@ -568,6 +599,9 @@ function descriptionCues(description: string | undefined) {
     profileText: PROFILE_TEXT.test(text),
     vault: VAULT.test(text),
     returnsOutput: text.match(RETURNS_OUTPUT)?.[1]?.toLowerCase(),
+    gitRefs: GIT_REFS.test(text),
+    described: text.trim().length > 0,
+    descriptions: RETURNS_DESCRIPTIONS.test(text),
   };
 }
 
@@ -1132,16 +1166,26 @@ export function inferRoles(input: InferInput): Inference {
     head !== undefined &&
     PROTECTED_REFS.has(head) &&
     name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  // `list-tags` "tags currently applied to assets", `get-workflow-tags`: labels on records, named by
+  // whoever administers them. A repository's tags are refs contributors name ("List repository tags").
+  // With no description nothing says which kind, and the repository's refs are kept (the wider reading).
+  const labelTag = head !== undefined && TAG_WORDS.has(head) && cues.described && !cues.gitRefs;
+  // `get_milestone_burndown_events`: a chart's points by date, not the milestone's text.
+  const chartEvents =
+    (head === "events" || head === "event") &&
+    CHART_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef
+    aboutOnly || protectedRef || chartEvents
       ? undefined
-      : head && TEXT_OBJECTS.has(head)
+      : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
         : linksOf
           ? linksOf
           : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
             ? undefined
-            : name.objects.find((w) => TEXT_OBJECTS.has(w));
+            : name.objects.find((w) => TEXT_OBJECTS.has(w) && !(labelTag && TAG_WORDS.has(w)));
+  // `list-images`, `generate-archive`: bytes or a download link come back, not anyone's text.
+  const pictureOnly = head !== undefined && PICTURE_OBJECTS.has(head) && !textObject;
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
   // A text object an input names by id (`email_id`): what a computation over it reads.
   const idText = [...idWords].find((w) => TEXT_OBJECTS.has(w));
@@ -1166,9 +1210,22 @@ export function inferRoles(input: InferInput): Inference {
           !textObject &&
           !pagedText &&
           !(head === "statuses" && cues.statusPosts) &&
-          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
+          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
         ? head
         : undefined;
+  // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
+  // write, as does a listing whose description says descriptions come back ("Returns team names,
+  // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
+  const describedNames =
+    namesOnly && !aboutOnly && !protectedRef
+      ? cues.descriptions && !PUBLIC_OBJECTS.has(namesOnly)
+        ? "the description says descriptions come back with them"
+        : DESCRIBED_NAMES.has(namesOnly) &&
+            name.objects.length === 1 &&
+            fields.some((f) => f.words.includes("project"))
+          ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
+          : undefined
+      : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
   const dnsRecord =
@@ -1242,6 +1299,20 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `returns the caller's own ${callerAccount} (the description says the current one): written by the caller, so returns_untrusted_text is not suggested`,
         );
+      else if (chartEvents)
+        notes.push(
+          `returns ${name.words[name.words.lastIndexOf(head!) - 1]} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (pictureOnly)
+        notes.push(
+          `returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (describedNames)
+        add(
+          "returns_untrusted_text",
+          `${why}: it returns ${namesOnly}, and ${describedNames}: text that people other than the deploying user can write`,
+          r.confidence - 0.1,
+        );
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
@@ -1282,7 +1353,11 @@ export function inferRoles(input: InferInput): Inference {
     else if (r.verbClass === "compute") {
       // A computation over the caller's own input (`echo`, `ping`, `generate`) returns no one
       // else's text; over a text object (`extract_calendar`, `analyze_email`) it quotes it.
-      if (
+      if (pictureOnly)
+        notes.push(
+          `${why} and returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (
         textObject ||
         kindOf(name.objects) ||
         fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)))
@@ -1471,6 +1546,7 @@ export function inferRoles(input: InferInput): Inference {
   if (listing && managed && !classes.has("read")) {
     const listed = inferRoles({
       name: `list_${managed}`,
+      description: input.description,
       annotationCombination: UNANNOTATED,
       serverWords: input.serverWords,
     });
@@ -2216,6 +2292,10 @@ export function inferRoles(input: InferInput): Inference {
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...QUALIFIERS,
+  ...PICTURE_OBJECTS,
+  ...TAG_WORDS,
+  ...CHART_WORDS,
+  ...DESCRIBED_NAMES,
   "protected",
   "total",
   ...PEOPLE_OBJECTS,
@@ -2302,7 +2382,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -1652,3 +1652,122 @@ describe("the role cache of one analysis", () => {
     ]);
   });
 });
+
+describe("issue 32, part 3, second pass: names that are not outside text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const reasonsOf = (t: RoleInputTool) =>
+    suggestRoles(t)
+      .roles.flatMap((r) => r.reasons)
+      .join(" ");
+
+  it("pictures and archives come back as bytes or a link, not text", () => {
+    const images = {
+      name: "list-images",
+      description: "Retrieves a list of image assets.",
+      annotations: RO,
+    };
+    expect(roles(images)).not.toContain("returns_untrusted_text");
+    expect(notesOf(images)).toMatch(/returns images: bytes or a download link/);
+    const generated = {
+      name: "generate-image",
+      description: "Generate an image from a text prompt using AI models.",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } } },
+    };
+    expect(roles(generated)).not.toContain("returns_untrusted_text");
+    // A page's text is still text.
+    expect(roles({ name: "get_page", description: "Get a page", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("tags applied to records are names; a repository's tags are refs contributors name", () => {
+    const applied = {
+      name: "list-tags",
+      description: "Retrieves a list of tags currently applied to assets in your account",
+      annotations: RO,
+    };
+    expect(roles(applied)).not.toContain("returns_untrusted_text");
+    expect(notesOf(applied)).toMatch(/returns tags: names and settings/);
+    expect(
+      roles({
+        name: "list_tags",
+        description: "List repository tags for a project",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    // The tasks a tag groups are still tasks.
+    expect(
+      roles({
+        name: "get_tasks_for_tag",
+        description: "Get tasks for a specific tag",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a chart's events are figures by date, not the milestone's text", () => {
+    const burndown = {
+      name: "get_milestone_burndown_events",
+      description: "Get burndown events for a specific milestone.",
+      annotations: RO,
+    };
+    expect(roles(burndown)).not.toContain("returns_untrusted_text");
+    expect(notesOf(burndown)).toMatch(/burndown events: a chart's figures by date/);
+    expect(
+      roles({
+        name: "get_project_events",
+        description: "List events for a project",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a project's labels and states come with descriptions; a board's labels are names", () => {
+    const projectLabels = {
+      name: "list_labels",
+      description: "Get all labels for a specific project",
+      inputSchema: { type: "object", properties: { project_id: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(projectLabels)).toContain("returns_untrusted_text");
+    expect(reasonsOf(projectLabels)).toMatch(/a project's labels \(input names the project\)/);
+    const boardLabels = {
+      name: "get_board_labels",
+      description: "Get all labels of a specific board",
+      inputSchema: { type: "object", properties: { boardId: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(boardLabels)).not.toContain("returns_untrusted_text");
+    // Only the labels themselves: an approval state of a merge request is a state.
+    expect(
+      roles({
+        name: "get_merge_request_approval_state",
+        description: "Get merge request approval details including approvers.",
+        inputSchema: { type: "object", properties: { project_id: { type: "string" } } },
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a listing whose description says descriptions come back returns their owners' prose", () => {
+    const teams = {
+      name: "list_teams",
+      description:
+        "List all teams the current user is a member of. Returns team names, descriptions, and IDs.",
+      annotations: RO,
+    };
+    expect(roles(teams)).toContain("returns_untrusted_text");
+    expect(reasonsOf(teams)).toMatch(/the description says descriptions come back/);
+    expect(
+      roles({ name: "list_teams", description: "List all teams", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+    // The vendor's own presets come with the vendor's descriptions.
+    expect(
+      roles({
+        name: "list_presets",
+        description: "List all available AI triage presets with their descriptions",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+});
