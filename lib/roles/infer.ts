@@ -1301,7 +1301,7 @@ export function inferRoles(input: InferInput): Inference {
         );
       else if (chartEvents)
         notes.push(
-          `returns ${name.words[name.words.lastIndexOf(head!) - 1]} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
+          `returns ${name.words[name.words.lastIndexOf(head) - 1]} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (pictureOnly)
         notes.push(
