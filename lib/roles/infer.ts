@@ -567,6 +567,12 @@ const TAG_WORDS = new Set(["tag", "tags"]);
  * points in history"): contributors name them, so they count as text others write.
  */
 const GIT_REFS = /\b(?:repositor(?:y|ies)|repos?|commits?|refs?|releases?|signed|git|history)\b/i;
+/**
+ * A download whose description says the content also comes back ("images returned as base64",
+ * "remote mode returns inline base64"): the caller-named file is not the only place it goes.
+ */
+const RETURNED_INLINE =
+  /\breturn(?:s|ed)?\b[^.;]{0,40}\b(?:inline|base-?64)\b|\b(?:inline|base-?64)\b[^.;]{0,20}\breturned\b/i;
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
@@ -601,6 +607,7 @@ function descriptionCues(description: string | undefined) {
     returnsOutput: text.match(RETURNS_OUTPUT)?.[1]?.toLowerCase(),
     gitRefs: GIT_REFS.test(text),
     described: text.trim().length > 0,
+    returnsInline: RETURNED_INLINE.test(text),
     descriptions: RETURNS_DESCRIPTIONS.test(text),
   };
 }
@@ -1220,11 +1227,14 @@ export function inferRoles(input: InferInput): Inference {
     namesOnly && !aboutOnly && !protectedRef
       ? cues.descriptions && !PUBLIC_OBJECTS.has(namesOnly)
         ? "the description says descriptions come back with them"
-        : DESCRIBED_NAMES.has(namesOnly) &&
-            name.objects.length === 1 &&
-            fields.some((f) => f.words.includes("project"))
-          ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
-          : undefined
+        : namesOnly === "statuses" &&
+            name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
+          ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
+          : DESCRIBED_NAMES.has(namesOnly) &&
+              name.objects.length === 1 &&
+              fields.some((f) => f.words.includes("project"))
+            ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
+            : undefined
       : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
@@ -1813,7 +1823,18 @@ export function inferRoles(input: InferInput): Inference {
   const saves = outputField(fields);
   if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
   // A download to a caller-named file returns its path, not its content.
-  const downloadsToFile = saves !== undefined && verbsNow.has("download");
+  // Unless the description says the content also comes back inline (`download_attachment`,
+  // "images returned as base64").
+  const downloadsToFile = saves !== undefined && verbsNow.has("download") && !cues.returnsInline;
+  if (
+    saves !== undefined &&
+    verbsNow.has("download") &&
+    cues.returnsInline &&
+    roles.has("returns_untrusted_text")
+  )
+    notes.push(
+      `it can save to the file named in input "${saves.key}", but the description says the content also comes back inline, so returns_untrusted_text stays`,
+    );
   if (downloadsToFile && roles.delete("returns_untrusted_text"))
     notes.push(
       `it downloads to the file named in input "${saves.key}" and returns the path, not the content`,
@@ -2382,7 +2403,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -1087,6 +1087,12 @@ export const TEXT_OBJECTS = new Set([
   "transcripts",
   "caption",
   "captions",
+  // A stash is kept with the message of its commit; a worktree is listed by its branch (both
+  // written by whoever committed or named them: judgement, as branch names).
+  "stash",
+  "stashes",
+  "worktree",
+  "worktrees",
 ]);
 
 /**

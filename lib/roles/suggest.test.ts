@@ -1770,4 +1770,66 @@ describe("issue 32, part 3, second pass: names that are not outside text", () =>
       }),
     ).not.toContain("returns_untrusted_text");
   });
+
+  it("a multi-mode git tool that lists stashes or worktrees returns their messages and branches", () => {
+    const stash = {
+      name: "git_stash",
+      description: "Manage stashes: list stashes, save current changes (push), or remove stashes.",
+      inputSchema: {
+        type: "object",
+        properties: { mode: { type: "string", enum: ["list", "push", "pop", "drop"] } },
+      },
+    };
+    expect(roles(stash)).toContain("returns_untrusted_text");
+    expect(
+      roles({
+        ...stash,
+        inputSchema: {
+          type: "object",
+          properties: { mode: { type: "string", enum: ["push", "pop"] } },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a commit's statuses carry CI job names; other statuses are states", () => {
+    const commit = {
+      name: "list_commit_statuses",
+      description: "List statuses for a commit.",
+      annotations: RO,
+    };
+    expect(roles(commit)).toContain("returns_untrusted_text");
+    expect(reasonsOf(commit)).toMatch(/a commit's statuses carry the CI jobs' names/);
+    expect(
+      roles({
+        name: "list_order_statuses",
+        description: "List statuses for an order.",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a download that can save to a file still returns text when the description says it comes back inline", () => {
+    const download = (description: string) => ({
+      name: "download_attachment",
+      description,
+      inputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          local_path: { type: "string", description: "Save the file to this local path" },
+        },
+      },
+    });
+    expect(
+      roles(
+        download(
+          "Download an uploaded file (images returned as base64; use local_path to save to disk).",
+        ),
+      ),
+    ).toContain("returns_untrusted_text");
+    expect(roles(download("Download an uploaded file to disk."))).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
 });
