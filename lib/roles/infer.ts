@@ -573,6 +573,8 @@ const GIT_REFS = /\b(?:repositor(?:y|ies)|repos?|commits?|refs?|releases?|signed
  */
 const RETURNED_INLINE =
   /\breturn(?:s|ed)?\b[^.;]{0,40}\b(?:inline|base-?64)\b|\b(?:inline|base-?64)\b[^.;]{0,20}\breturned\b/i;
+/** "Manage issue status transitions": a tracker's workflow of states, not an automation. */
+const STATUS_TRANSITIONS = /\bstatus(?:es)?\s+transitions?\b/i;
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
@@ -608,6 +610,7 @@ function descriptionCues(description: string | undefined) {
     gitRefs: GIT_REFS.test(text),
     described: text.trim().length > 0,
     returnsInline: RETURNED_INLINE.test(text),
+    transitions: STATUS_TRANSITIONS.test(text),
     descriptions: RETURNS_DESCRIPTIONS.test(text),
   };
 }
@@ -1135,10 +1138,17 @@ export function inferRoles(input: InferInput): Inference {
   // Ending the server's own session state (`browser_close`, `stop_port_forward`, `reconnect`) is no sink.
   const leadWord = name.verbs[0]?.verb ?? (name.words.length === 1 ? name.words[0]! : null);
   const sessionObjects = name.objects.filter((w) => !name.prefix.includes(w));
+  // `disconnect_all`: "all" names no object. `connect_all` "Connect to both IMAP and SMTP servers",
+  // with no address input: the server opens its own configured connections, which keep nothing.
+  const namedObjects = sessionObjects.filter((w) => !FILLER.has(w));
+  const ownConnection =
+    leadWord === "connect" &&
+    namedObjects.length === 0 &&
+    !fields.some((f) => f.words.some((w) => URL_FIELDS.has(w) || w === "host"));
   if (
     leadWord &&
-    SESSION_VERBS.has(leadWord) &&
-    (sessionObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))
+    (SESSION_VERBS.has(leadWord) || ownConnection) &&
+    (namedObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))
   ) {
     readings.length = 0;
     readings.push({
@@ -1720,7 +1730,20 @@ export function inferRoles(input: InferInput): Inference {
   // Running or scheduling pipelines, merging into a target, refunds and migrations: one call that
   // runs something or is not undone (the corpus README's rules for deploys_or_destroys).
   const runs = name.objects.find((w) => RUN_NOUNS.has(w));
-  if (runs && classes.has("write") && head && (RUN_NOUNS.has(head) || head.startsWith("schedule")))
+  // "Manage issue status transitions": a workflow of an item's statuses moves it between states;
+  // nothing runs.
+  const statusWorkflow = runs === "workflow" && cues.transitions;
+  if (statusWorkflow)
+    notes.push(
+      `the description speaks of status transitions: this workflow moves an item between states, which runs nothing, so deploys_or_destroys is not suggested for it`,
+    );
+  if (
+    runs &&
+    !statusWorkflow &&
+    classes.has("write") &&
+    head &&
+    (RUN_NOUNS.has(head) || head.startsWith("schedule"))
+  )
     add(
       "deploys_or_destroys",
       `it makes or changes a ${runs}, which runs something or cannot be undone`,
@@ -2403,7 +2426,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -163,6 +163,9 @@ const WRITE = [
   "reopen",
   "approve",
   "unapprove",
+  // Confirming a finding or an issue (`confirm_vulnerability`, `confirmIssue`) changes its state.
+  "confirm",
+  "unconfirm",
   "upload",
   "commit",
   "push",

@@ -1832,4 +1832,60 @@ describe("issue 32, part 3, second pass: names that are not outside text", () =>
       "returns_untrusted_text",
     );
   });
+
+  it("an agent noun after a preposition is what the object is found by, not the action", () => {
+    const bySender = {
+      name: "search_by_sender",
+      description: "Search messages from a specific sender with optional date range.",
+    };
+    expect(roles(bySender)).not.toContain("network_or_shares");
+    expect(roles(bySender)).not.toContain("writes");
+    expect(roles(bySender)).toContain("returns_untrusted_text");
+    // At the end of a name with no preposition, it is still what the tool does.
+    expect(roles({ name: "notification_sender", description: "Sends notifications" })).toContain(
+      "network_or_shares",
+    );
+  });
+
+  it("connecting to or disconnecting from the server's own configured services keeps nothing", () => {
+    for (const [name, description] of [
+      ["connect_all", "Connect to both IMAP and SMTP servers simultaneously"],
+      ["disconnect_all", "Disconnect from both IMAP and SMTP servers."],
+    ] as const)
+      expect(roles({ name, description })).toEqual([]);
+    // A connection to an address the caller names still reaches it.
+    expect(
+      roles({
+        name: "connect",
+        description: "Initialize connection to a server",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("network_or_shares");
+  });
+
+  it("confirming an issue or a finding is a write, not a read of its text", () => {
+    const confirm = {
+      name: "confirmIssue",
+      description: "Confirm a SonarQube issue",
+      annotations: { readOnlyHint: false },
+    };
+    expect(roles(confirm)).toEqual(["writes"]);
+  });
+
+  it("a workflow of status transitions moves an item between states; nothing runs", () => {
+    const transitions = {
+      name: "jira_workflow",
+      description:
+        "Manage issue status transitions. Use get_transitions first, then transition with the ID.",
+      inputSchema: {
+        type: "object",
+        properties: { action: { type: "string", enum: ["get_transitions", "transition"] } },
+      },
+    };
+    expect(roles(transitions)).not.toContain("deploys_or_destroys");
+    expect(notesOf(transitions)).toMatch(/status transitions/);
+    expect(
+      roles({ name: "update_workflow", description: "Update an automation workflow's nodes" }),
+    ).toContain("deploys_or_destroys");
+  });
 });
