@@ -6,7 +6,7 @@ export const MEASURED: unknown = {
   },
   falsePositive: {
     k: 13,
-    n: 2120,
+    n: 2205,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-06",
@@ -57,13 +57,13 @@ export const MEASURED: unknown = {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
       k: 12,
-      n: 1920,
+      n: 2005,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
       k: 29,
-      n: 1920,
+      n: 2005,
     },
   ],
 };

@@ -546,6 +546,45 @@ const STATUS_WITH_RESULTS =
 /** "Get all status updates for a project": statuses that people post, not a list of states. */
 const STATUS_POSTS = /\bstatus\s+updates?\b/i;
 
+/**
+ * Pictures and archives (`list-images`, `generate-image`, `generate-archive`): what comes back is
+ * bytes or a download link, not text anyone wrote.
+ */
+const PICTURE_OBJECTS = new Set([
+  "image",
+  "images",
+  "picture",
+  "pictures",
+  "photo",
+  "photos",
+  "archive",
+  "archives",
+]);
+/** Tags and labels: names an admin or member applies to records, unless they are a repository's refs. */
+const TAG_WORDS = new Set(["tag", "tags"]);
+/**
+ * Tags that are a repository's refs ("List repository tags", "Tags are used to mark specific
+ * points in history"): contributors name them, so they count as text others write.
+ */
+const GIT_REFS = /\b(?:repositor(?:y|ies)|repos?|commits?|refs?|releases?|signed|git|history)\b/i;
+/**
+ * A download whose description says the content also comes back ("images returned as base64",
+ * "remote mode returns inline base64"): the caller-named file is not the only place it goes.
+ */
+const RETURNED_INLINE =
+  /\breturn(?:s|ed)?\b[^.;]{0,40}\b(?:inline|base-?64)\b|\b(?:inline|base-?64)\b[^.;]{0,20}\breturned\b/i;
+/** "Manage issue status transitions": a tracker's workflow of states, not an automation. */
+const STATUS_TRANSITIONS = /\bstatus(?:es)?\s+transitions?\b/i;
+/** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
+const CHART_WORDS = new Set(["burndown", "burnup"]);
+/** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
+const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states"]);
+/**
+ * "Returns team names, descriptions, and IDs": a listing whose description says descriptions come
+ * back returns the prose their owners wrote, not names alone.
+ */
+const RETURNS_DESCRIPTIONS = /\b(?:returns?|with|including|includes)\b[^.;]{0,60}\bdescriptions\b/i;
+
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
 /** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
@@ -568,6 +607,11 @@ function descriptionCues(description: string | undefined) {
     profileText: PROFILE_TEXT.test(text),
     vault: VAULT.test(text),
     returnsOutput: text.match(RETURNS_OUTPUT)?.[1]?.toLowerCase(),
+    gitRefs: GIT_REFS.test(text),
+    described: text.trim().length > 0,
+    returnsInline: RETURNED_INLINE.test(text),
+    transitions: STATUS_TRANSITIONS.test(text),
+    descriptions: RETURNS_DESCRIPTIONS.test(text),
   };
 }
 
@@ -1094,10 +1138,17 @@ export function inferRoles(input: InferInput): Inference {
   // Ending the server's own session state (`browser_close`, `stop_port_forward`, `reconnect`) is no sink.
   const leadWord = name.verbs[0]?.verb ?? (name.words.length === 1 ? name.words[0]! : null);
   const sessionObjects = name.objects.filter((w) => !name.prefix.includes(w));
+  // `disconnect_all`: "all" names no object. `connect_all` "Connect to both IMAP and SMTP servers",
+  // with no address input: the server opens its own configured connections, which keep nothing.
+  const namedObjects = sessionObjects.filter((w) => !FILLER.has(w));
+  const ownConnection =
+    leadWord === "connect" &&
+    namedObjects.length === 0 &&
+    !fields.some((f) => f.words.some((w) => URL_FIELDS.has(w) || w === "host"));
   if (
     leadWord &&
-    SESSION_VERBS.has(leadWord) &&
-    (sessionObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))
+    (SESSION_VERBS.has(leadWord) || ownConnection) &&
+    (namedObjects.length === 0 || sessionObjects.some((w) => SESSION_OBJECTS.has(w)))
   ) {
     readings.length = 0;
     readings.push({
@@ -1132,16 +1183,26 @@ export function inferRoles(input: InferInput): Inference {
     head !== undefined &&
     PROTECTED_REFS.has(head) &&
     name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  // `list-tags` "tags currently applied to assets", `get-workflow-tags`: labels on records, named by
+  // whoever administers them. A repository's tags are refs contributors name ("List repository tags").
+  // With no description nothing says which kind, and the repository's refs are kept (the wider reading).
+  const labelTag = head !== undefined && TAG_WORDS.has(head) && cues.described && !cues.gitRefs;
+  // `get_milestone_burndown_events`: a chart's points by date, not the milestone's text.
+  const chartEvents =
+    (head === "events" || head === "event") &&
+    CHART_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef
+    aboutOnly || protectedRef || chartEvents
       ? undefined
-      : head && TEXT_OBJECTS.has(head)
+      : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
         : linksOf
           ? linksOf
           : head && (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head))
             ? undefined
-            : name.objects.find((w) => TEXT_OBJECTS.has(w));
+            : name.objects.find((w) => TEXT_OBJECTS.has(w) && !(labelTag && TAG_WORDS.has(w)));
+  // `list-images`, `generate-archive`: bytes or a download link come back, not anyone's text.
+  const pictureOnly = head !== undefined && PICTURE_OBJECTS.has(head) && !textObject;
   const ownDraft = name.objects.find((w) => w === "draft" || w === "drafts");
   // A text object an input names by id (`email_id`): what a computation over it reads.
   const idText = [...idWords].find((w) => TEXT_OBJECTS.has(w));
@@ -1166,9 +1227,25 @@ export function inferRoles(input: InferInput): Inference {
           !textObject &&
           !pagedText &&
           !(head === "statuses" && cues.statusPosts) &&
-          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly)
+          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
         ? head
         : undefined;
+  // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
+  // write, as does a listing whose description says descriptions come back ("Returns team names,
+  // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
+  const describedNames =
+    namesOnly && !aboutOnly && !protectedRef
+      ? cues.descriptions && !PUBLIC_OBJECTS.has(namesOnly)
+        ? "the description says descriptions come back with them"
+        : namesOnly === "statuses" &&
+            name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
+          ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
+          : DESCRIBED_NAMES.has(namesOnly) &&
+              name.objects.length === 1 &&
+              fields.some((f) => f.words.includes("project"))
+            ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
+            : undefined
+      : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
   const dnsRecord =
@@ -1242,6 +1319,20 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `returns the caller's own ${callerAccount} (the description says the current one): written by the caller, so returns_untrusted_text is not suggested`,
         );
+      else if (chartEvents)
+        notes.push(
+          `returns ${name.words[name.words.lastIndexOf(head) - 1]} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (pictureOnly)
+        notes.push(
+          `returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (describedNames)
+        add(
+          "returns_untrusted_text",
+          `${why}: it returns ${namesOnly}, and ${describedNames}: text that people other than the deploying user can write`,
+          r.confidence - 0.1,
+        );
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
@@ -1282,7 +1373,11 @@ export function inferRoles(input: InferInput): Inference {
     else if (r.verbClass === "compute") {
       // A computation over the caller's own input (`echo`, `ping`, `generate`) returns no one
       // else's text; over a text object (`extract_calendar`, `analyze_email`) it quotes it.
-      if (
+      if (pictureOnly)
+        notes.push(
+          `${why} and returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (
         textObject ||
         kindOf(name.objects) ||
         fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)))
@@ -1471,6 +1566,7 @@ export function inferRoles(input: InferInput): Inference {
   if (listing && managed && !classes.has("read")) {
     const listed = inferRoles({
       name: `list_${managed}`,
+      description: input.description,
       annotationCombination: UNANNOTATED,
       serverWords: input.serverWords,
     });
@@ -1634,7 +1730,20 @@ export function inferRoles(input: InferInput): Inference {
   // Running or scheduling pipelines, merging into a target, refunds and migrations: one call that
   // runs something or is not undone (the corpus README's rules for deploys_or_destroys).
   const runs = name.objects.find((w) => RUN_NOUNS.has(w));
-  if (runs && classes.has("write") && head && (RUN_NOUNS.has(head) || head.startsWith("schedule")))
+  // "Manage issue status transitions": a workflow of an item's statuses moves it between states;
+  // nothing runs.
+  const statusWorkflow = runs === "workflow" && cues.transitions;
+  if (statusWorkflow)
+    notes.push(
+      `the description speaks of status transitions: this workflow moves an item between states, which runs nothing, so deploys_or_destroys is not suggested for it`,
+    );
+  if (
+    runs &&
+    !statusWorkflow &&
+    classes.has("write") &&
+    head &&
+    (RUN_NOUNS.has(head) || head.startsWith("schedule"))
+  )
     add(
       "deploys_or_destroys",
       `it makes or changes a ${runs}, which runs something or cannot be undone`,
@@ -1737,7 +1846,18 @@ export function inferRoles(input: InferInput): Inference {
   const saves = outputField(fields);
   if (saves) add("writes", `input "${saves.key}" saves its output to a file`, SCHEMA - 0.1);
   // A download to a caller-named file returns its path, not its content.
-  const downloadsToFile = saves !== undefined && verbsNow.has("download");
+  // Unless the description says the content also comes back inline (`download_attachment`,
+  // "images returned as base64").
+  const downloadsToFile = saves !== undefined && verbsNow.has("download") && !cues.returnsInline;
+  if (
+    saves !== undefined &&
+    verbsNow.has("download") &&
+    cues.returnsInline &&
+    roles.has("returns_untrusted_text")
+  )
+    notes.push(
+      `it can save to the file named in input "${saves.key}", but the description says the content also comes back inline, so returns_untrusted_text stays`,
+    );
   if (downloadsToFile && roles.delete("returns_untrusted_text"))
     notes.push(
       `it downloads to the file named in input "${saves.key}" and returns the path, not the content`,
@@ -2216,6 +2336,10 @@ export function inferRoles(input: InferInput): Inference {
  */
 const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...QUALIFIERS,
+  ...PICTURE_OBJECTS,
+  ...TAG_WORDS,
+  ...CHART_WORDS,
+  ...DESCRIBED_NAMES,
   "protected",
   "total",
   ...PEOPLE_OBJECTS,
@@ -2302,7 +2426,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

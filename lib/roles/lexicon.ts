@@ -163,6 +163,9 @@ const WRITE = [
   "reopen",
   "approve",
   "unapprove",
+  // Confirming a finding or an issue (`confirm_vulnerability`, `confirmIssue`) changes its state.
+  "confirm",
+  "unconfirm",
   "upload",
   "commit",
   "push",
@@ -1087,6 +1090,12 @@ export const TEXT_OBJECTS = new Set([
   "transcripts",
   "caption",
   "captions",
+  // A stash is kept with the message of its commit; a worktree is listed by its branch (both
+  // written by whoever committed or named them: judgement, as branch names).
+  "stash",
+  "stashes",
+  "worktree",
+  "worktrees",
 ]);
 
 /**

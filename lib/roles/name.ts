@@ -97,6 +97,9 @@ const verbOf = (word: string): NameVerb | null => {
 export const LIST_COMPOUNDS = new Set(["access", "allow", "block", "deny", "ip"]);
 /** Words that make a following "forward" a direction: `go_forward`, `step_forward`. */
 export const DIRECTION_LEADS = new Set(["go", "step"]);
+/** Prepositions after which an agent noun is a key, not the tool's action (`search_by_sender`). */
+const AGENT_AFTER = new Set(["by", "from", "for", "to", "of", "with"]);
+
 /** Verbs that are another part of speech after the words given (see `readName`). */
 const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["list", LIST_COMPOUNDS],
@@ -128,8 +131,12 @@ export function readName(
   const isPlainVerb = (i: number) =>
     isVerb(i) && !NOUN_LIKE.has(words[i]!) && !(i > 0 && idWords.has(words[i]!));
   let lead = -1;
-  // `deploy-services-reader`: an agent noun at the end is what the tool does.
-  const agent = words.length > 1 ? AGENT_NOUNS.get(words.at(-1)!) : undefined;
+  // `deploy-services-reader`: an agent noun at the end is what the tool does, unless a preposition
+  // makes it what the object is found by (`search_by_sender`, `search_unread_from_sender`).
+  const agent =
+    words.length > 1 && !AGENT_AFTER.has(words.at(-2)!)
+      ? AGENT_NOUNS.get(words.at(-1)!)
+      : undefined;
   const agentClass = agent ? VERB_CLASS.get(agent) : undefined;
   if (agent && agentClass) {
     const index = words.length - 1;

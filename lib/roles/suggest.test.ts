@@ -1652,3 +1652,240 @@ describe("the role cache of one analysis", () => {
     ]);
   });
 });
+
+describe("issue 32, part 3, second pass: names that are not outside text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const reasonsOf = (t: RoleInputTool) =>
+    suggestRoles(t)
+      .roles.flatMap((r) => r.reasons)
+      .join(" ");
+
+  it("pictures and archives come back as bytes or a link, not text", () => {
+    const images = {
+      name: "list-images",
+      description: "Retrieves a list of image assets.",
+      annotations: RO,
+    };
+    expect(roles(images)).not.toContain("returns_untrusted_text");
+    expect(notesOf(images)).toMatch(/returns images: bytes or a download link/);
+    const generated = {
+      name: "generate-image",
+      description: "Generate an image from a text prompt using AI models.",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } } },
+    };
+    expect(roles(generated)).not.toContain("returns_untrusted_text");
+    // A page's text is still text.
+    expect(roles({ name: "get_page", description: "Get a page", annotations: RO })).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("tags applied to records are names; a repository's tags are refs contributors name", () => {
+    const applied = {
+      name: "list-tags",
+      description: "Retrieves a list of tags currently applied to assets in your account",
+      annotations: RO,
+    };
+    expect(roles(applied)).not.toContain("returns_untrusted_text");
+    expect(notesOf(applied)).toMatch(/returns tags: names and settings/);
+    expect(
+      roles({
+        name: "list_tags",
+        description: "List repository tags for a project",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+    // The tasks a tag groups are still tasks.
+    expect(
+      roles({
+        name: "get_tasks_for_tag",
+        description: "Get tasks for a specific tag",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a chart's events are figures by date, not the milestone's text", () => {
+    const burndown = {
+      name: "get_milestone_burndown_events",
+      description: "Get burndown events for a specific milestone.",
+      annotations: RO,
+    };
+    expect(roles(burndown)).not.toContain("returns_untrusted_text");
+    expect(notesOf(burndown)).toMatch(/burndown events: a chart's figures by date/);
+    expect(
+      roles({
+        name: "get_project_events",
+        description: "List events for a project",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a project's labels and states come with descriptions; a board's labels are names", () => {
+    const projectLabels = {
+      name: "list_labels",
+      description: "Get all labels for a specific project",
+      inputSchema: { type: "object", properties: { project_id: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(projectLabels)).toContain("returns_untrusted_text");
+    expect(reasonsOf(projectLabels)).toMatch(/a project's labels \(input names the project\)/);
+    const boardLabels = {
+      name: "get_board_labels",
+      description: "Get all labels of a specific board",
+      inputSchema: { type: "object", properties: { boardId: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(boardLabels)).not.toContain("returns_untrusted_text");
+    // Only the labels themselves: an approval state of a merge request is a state.
+    expect(
+      roles({
+        name: "get_merge_request_approval_state",
+        description: "Get merge request approval details including approvers.",
+        inputSchema: { type: "object", properties: { project_id: { type: "string" } } },
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a listing whose description says descriptions come back returns their owners' prose", () => {
+    const teams = {
+      name: "list_teams",
+      description:
+        "List all teams the current user is a member of. Returns team names, descriptions, and IDs.",
+      annotations: RO,
+    };
+    expect(roles(teams)).toContain("returns_untrusted_text");
+    expect(reasonsOf(teams)).toMatch(/the description says descriptions come back/);
+    expect(
+      roles({ name: "list_teams", description: "List all teams", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+    // The vendor's own presets come with the vendor's descriptions.
+    expect(
+      roles({
+        name: "list_presets",
+        description: "List all available AI triage presets with their descriptions",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a multi-mode git tool that lists stashes or worktrees returns their messages and branches", () => {
+    const stash = {
+      name: "git_stash",
+      description: "Manage stashes: list stashes, save current changes (push), or remove stashes.",
+      inputSchema: {
+        type: "object",
+        properties: { mode: { type: "string", enum: ["list", "push", "pop", "drop"] } },
+      },
+    };
+    expect(roles(stash)).toContain("returns_untrusted_text");
+    expect(
+      roles({
+        ...stash,
+        inputSchema: {
+          type: "object",
+          properties: { mode: { type: "string", enum: ["push", "pop"] } },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a commit's statuses carry CI job names; other statuses are states", () => {
+    const commit = {
+      name: "list_commit_statuses",
+      description: "List statuses for a commit.",
+      annotations: RO,
+    };
+    expect(roles(commit)).toContain("returns_untrusted_text");
+    expect(reasonsOf(commit)).toMatch(/a commit's statuses carry the CI jobs' names/);
+    expect(
+      roles({
+        name: "list_order_statuses",
+        description: "List statuses for an order.",
+        annotations: RO,
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a download that can save to a file still returns text when the description says it comes back inline", () => {
+    const download = (description: string) => ({
+      name: "download_attachment",
+      description,
+      inputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          local_path: { type: "string", description: "Save the file to this local path" },
+        },
+      },
+    });
+    expect(
+      roles(
+        download(
+          "Download an uploaded file (images returned as base64; use local_path to save to disk).",
+        ),
+      ),
+    ).toContain("returns_untrusted_text");
+    expect(roles(download("Download an uploaded file to disk."))).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("an agent noun after a preposition is what the object is found by, not the action", () => {
+    const bySender = {
+      name: "search_by_sender",
+      description: "Search messages from a specific sender with optional date range.",
+    };
+    expect(roles(bySender)).not.toContain("network_or_shares");
+    expect(roles(bySender)).not.toContain("writes");
+    expect(roles(bySender)).toContain("returns_untrusted_text");
+    // At the end of a name with no preposition, it is still what the tool does.
+    expect(roles({ name: "notification_sender", description: "Sends notifications" })).toContain(
+      "network_or_shares",
+    );
+  });
+
+  it("connecting to or disconnecting from the server's own configured services keeps nothing", () => {
+    for (const [name, description] of [
+      ["connect_all", "Connect to both IMAP and SMTP servers simultaneously"],
+      ["disconnect_all", "Disconnect from both IMAP and SMTP servers."],
+    ] as const)
+      expect(roles({ name, description })).toEqual([]);
+    // A connection to an address the caller names still reaches it.
+    expect(
+      roles({
+        name: "connect",
+        description: "Initialize connection to a server",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("network_or_shares");
+  });
+
+  it("confirming an issue or a finding is a write, not a read of its text", () => {
+    const confirm = {
+      name: "confirmIssue",
+      description: "Confirm a SonarQube issue",
+      annotations: { readOnlyHint: false },
+    };
+    expect(roles(confirm)).toEqual(["writes"]);
+  });
+
+  it("a workflow of status transitions moves an item between states; nothing runs", () => {
+    const transitions = {
+      name: "jira_workflow",
+      description:
+        "Manage issue status transitions. Use get_transitions first, then transition with the ID.",
+      inputSchema: {
+        type: "object",
+        properties: { action: { type: "string", enum: ["get_transitions", "transition"] } },
+      },
+    };
+    expect(roles(transitions)).not.toContain("deploys_or_destroys");
+    expect(notesOf(transitions)).toMatch(/status transitions/);
+    expect(
+      roles({ name: "update_workflow", description: "Update an automation workflow's nodes" }),
+    ).toContain("deploys_or_destroys");
+  });
+});

@@ -43,18 +43,15 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 1,920-tool corpus (61 servers) after both seventh-round parts
- * of issue 32 (tests/corpus/README.md, "Network round", "Seventh round: returned text" and "Both
- * seventh-round parts together"), rounded down: no change may fall below these while a goal above is
- * still missed (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a
- * goal is met the test holds the goal or the higher figure reached. returns_untrusted_text is the
- * one role still below both goals; its precision floor is below the sixth pass's 0.82 on 1,682 tools
- * only in name: the fifteen servers added this round bring false suggestions under its rules (plain
- * reads of names: n8n's tags, users and projects, Cloudinary's asset lists), while its figure on the
- * 46 earlier servers rose (0.823 to 0.846).
+ * What the suggestions reached on the 2,007-tool corpus (67 servers) after the seventh round's second
+ * pass of issue 32 (tests/corpus/README.md, "Seventh round, second pass"), rounded down: no change may
+ * fall below these while a goal above is still missed (`npm run bench` prints each role beside its
+ * goal, MISS where it is missed). Where a goal is met the test holds the goal or the higher figure
+ * reached. returns_untrusted_text is the one role still below both goals (0.852 / 0.941); the other
+ * floors are kept as they were, each met on the larger corpus.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.83, recall: 0.92 },
+  returns_untrusted_text: { precision: 0.85, recall: 0.94 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.91, recall: 0.95 },
