@@ -184,34 +184,19 @@ export function words(text: string, max: number): string[] {
   const n = text.length;
   let i = 0;
   while (i < n && out.length < max) {
-    let cp = text.charCodeAt(i);
-    let width = 1;
-    // A surrogate pair is one code point, as the `u` flag reads it; a lone surrogate is no letter.
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        width = 2;
-      }
-    }
+    // codePointAt reads a surrogate pair as one code point, as the `u` flag does, and a lone
+    // surrogate as itself (no letter).
+    const cp = text.codePointAt(i)!;
     if (!isWordChar(cp)) {
-      i += width;
+      i += cp > 0xffff ? 2 : 1;
       continue;
     }
     const start = i;
-    i += width;
+    i += cp > 0xffff ? 2 : 1;
     while (i < n) {
-      let c = text.charCodeAt(i);
-      let w = 1;
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-        const low = text.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-          w = 2;
-        }
-      }
+      const c = text.codePointAt(i)!;
       if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
-      i += w;
+      i += c > 0xffff ? 2 : 1;
     }
     out.push(text.slice(start, i));
   }
