@@ -305,26 +305,22 @@ function modelHit(
   // the number of its first occurrence, so a pair is looked up by two numbers and its text is only
   // read when it is scored. Bounded by the windows of one text.
   const ids = new Map<string, number>();
-  const scoreOf: number[] = [];
-  // Each distinct segment lower-cased, with its words and their hashes, and the running sum of its
-  // words' weights: a pair is prepared from its two segments' (features.ts `preparePair`) and its
-  // sum goes on from its first segment's (model.ts `scorePair`), not read and summed again.
-  const preparedOf: PreparedWindow[] = [];
-  const headOf: (Head | null)[] = [];
+  // Each distinct segment lower-cased, with its words and their hashes, its score, and the running
+  // sum of its words' weights: a pair is prepared from its two segments' (features.ts
+  // `preparePair`) and its sum goes on from its first segment's (model.ts `scorePair`), not read
+  // and summed again.
+  const distinct: { prepared: PreparedWindow; p: number; head: Head | null }[] = [];
   const idOf = segs.map((w) => {
     let id = ids.get(w);
     if (id === undefined) {
-      id = scoreOf.length;
+      id = distinct.length;
       ids.set(w, id);
       const prepared = prepareWindow(w);
-      const { p, head } = scorePrepared(model, prepared, forModel);
-      preparedOf.push(prepared);
-      headOf.push(head);
-      scoreOf.push(p);
+      distinct.push({ prepared, ...scorePrepared(model, prepared, forModel) });
     }
     return id;
   });
-  const single = idOf.map((id) => scoreOf[id]!);
+  const single = idOf.map((id) => distinct[id]!.p);
   const pairScores = new Map<number, number>();
   // Every window worth judging: each segment, and a pair of neighbours when one of them already
   // leans towards a payload (a payload split over two sentences shows in at least one, and clean
@@ -340,10 +336,10 @@ function modelHit(
     const key = idOf[i]! * segs.length + idOf[i + 1]!;
     let p = pairScores.get(key);
     if (p === undefined) {
-      const [a, b] = [idOf[i]!, idOf[i + 1]!];
-      const prepared = preparePair(preparedOf[a]!, preparedOf[b]!);
-      const first = { tokens: preparedOf[a]!.tokens.length, head: headOf[a]! };
-      const second = { tokens: preparedOf[b]!.tokens.length, head: headOf[b]! };
+      const [a, b] = [distinct[idOf[i]!]!, distinct[idOf[i + 1]!]!];
+      const prepared = preparePair(a.prepared, b.prepared);
+      const first = { tokens: a.prepared.tokens.length, head: a.head };
+      const second = { tokens: b.prepared.tokens.length, head: b.head };
       pairScores.set(key, (p = scorePair(model, prepared, first, second, forModel)));
     }
     candidates.push({ p, idx: [i, i + 1], window: pair });

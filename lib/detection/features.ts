@@ -230,6 +230,9 @@ export function featurize(window: string, forModel = false): number[] {
   return list;
 }
 
+/** The points of a window's words at which a sink may note its state (`FeatureSink.mark`). */
+export type WordsMark = "words-start" | "last-word" | "words-end";
+
 /** Where a window's features go, one at a time and in order (a list for training, a sum for scoring). */
 export type FeatureSink = {
   add(feature: number): void;
@@ -238,7 +241,7 @@ export type FeatureSink = {
    * (after the last word's own bucket: `emitPrepared`'s `resume`) and "words-end" (after the last
    * word's 4-grams).
    */
-  mark?(at: "words-start" | "last-word" | "words-end"): void;
+  mark?(at: WordsMark): void;
 };
 
 /**

@@ -10,6 +10,7 @@ import {
   prepareWindow,
   type FeatureSink,
   type PreparedWindow,
+  type WordsMark,
 } from "./features";
 
 export type ModelFile = {
@@ -104,39 +105,53 @@ export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 /**
  * A window's margin summed as its features are found, in `featurize`'s order (so the sum, and the
  * probability, are the same to the last bit as `margin` over the list), with no list built. It may
- * start from a sum already made (`Head`) and note the sum at `mark`.
+ * start from a sum already made (`Head`) and note the sum at `mark`. The two kinds differ only in
+ * where a feature's weight is read.
  */
-class MarginSum implements FeatureSink {
-  marks: Partial<Record<"words-start" | "last-word" | "words-end", Sum>> = {};
+abstract class RunningMargin implements FeatureSink {
+  marks: Partial<Record<WordsMark, Sum>> = {};
   constructor(
-    private readonly weights: Float32Array,
     public sum = 0,
     public count = 0,
   ) {}
+  abstract add(feature: number): void;
+  mark(at: WordsMark): void {
+    this.marks[at] = { sum: this.sum, count: this.count };
+  }
+  /** The window's probability (`sigmoid(margin(…))`); at least one feature must have been added. */
+  probability(bias: number): number {
+    return sigmoid(bias + this.sum / Math.sqrt(this.count));
+  }
+}
+
+/** Over the float weights (a model built in code, without the file's bytes). */
+class MarginSum extends RunningMargin {
+  constructor(
+    private readonly weights: Float32Array,
+    sum = 0,
+    count = 0,
+  ) {
+    super(sum, count);
+  }
   add(feature: number): void {
     this.sum += this.weights[feature]!;
     this.count++;
   }
-  mark(at: "words-start" | "last-word" | "words-end"): void {
-    this.marks[at] = { sum: this.sum, count: this.count };
-  }
 }
 
-/** `MarginSum` over the quantised weights. */
-class QuantisedMarginSum implements FeatureSink {
-  marks: Partial<Record<"words-start" | "last-word" | "words-end", Sum>> = {};
+/** Over the quantised weights. */
+class QuantisedMarginSum extends RunningMargin {
   constructor(
     private readonly codes: Int8Array,
     private readonly values: Float64Array,
-    public sum = 0,
-    public count = 0,
-  ) {}
+    sum = 0,
+    count = 0,
+  ) {
+    super(sum, count);
+  }
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
-  }
-  mark(at: "words-start" | "last-word" | "words-end"): void {
-    this.marks[at] = { sum: this.sum, count: this.count };
   }
 }
 
@@ -168,7 +183,7 @@ export function scorePrepared(
   const { "last-word": lastWord, "words-start": wordsStart, "words-end": wordsEnd } = m.marks;
   return {
     // Too few words to ask for anything (a table cell, a header): not scored.
-    p: m.count === 0 ? 0 : sigmoid(model.bias + m.sum / Math.sqrt(m.count)),
+    p: m.count === 0 ? 0 : m.probability(model.bias),
     head: lastWord && wordsStart && wordsEnd ? { lastWord, wordsStart, wordsEnd } : null,
   };
 }
@@ -199,11 +214,11 @@ export function scorePair(
     };
     const m = new QuantisedMarginSum(q.codes, q.values, sum + words.sum, count + words.count);
     emitPrepared(pair, forModel, m, a.tokens, a.tokens);
-    if (m.count <= q.exactUpTo) return sigmoid(model.bias + m.sum / Math.sqrt(m.count));
+    if (m.count <= q.exactUpTo) return m.probability(model.bias);
   }
   const m = q
     ? new QuantisedMarginSum(q.codes, q.values, sum, count)
     : new MarginSum(model.weights, sum, count);
   emitPrepared(pair, forModel, m, a.tokens);
-  return sigmoid(model.bias + m.sum / Math.sqrt(m.count));
+  return m.probability(model.bias);
 }
