@@ -257,14 +257,19 @@ const ROLE: [RegExp, string, number][] = [
   [/^\s*(?:human|user)\s*:.{0,400}\n\s*assistant\s*:/imu, "a made-up conversation turn", 0.6],
 ];
 
+/**
+ * Every role marker, with whether it is matched on lower-cased text: the markers beyond English
+ * are (case-insensitive Unicode regexes are slow in V8). Built once, not per result.
+ */
+const ROLE_ALL = [
+  ...ROLE.map(([r, d, st]) => [r, d, st, false] as const),
+  ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
+];
+
 export function roleSignal(text: string): Hit[] {
   const hits: Hit[] = [];
-  // The markers beyond English are matched on lower-cased text (case-insensitive Unicode regexes are slow in V8).
   const lower = text.toLowerCase();
-  for (const [re, detail, strength, folded] of [
-    ...ROLE.map(([r, d, st]) => [r, d, st, false] as const),
-    ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
-  ]) {
+  for (const [re, detail, strength, folded] of ROLE_ALL) {
     const m = re.exec(folded ? lower : text);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
