@@ -615,6 +615,41 @@ function descriptionCues(description: string | undefined) {
   };
 }
 
+/** The eighth round's description cues (issue 32); every one is part of `inferRolesShared`'s key. */
+function sinkCues(description: string | undefined) {
+  const text = (description ?? "").slice(0, 2000);
+  const lead = leadingDescriptionVerb(text);
+  return {
+    activatesTools: ACTIVATES_TOOLS.test(text),
+    removes: lead !== null && REMOVING_LEADS.has(lead),
+    uploads: lead === "upload",
+    exposes: EXPOSES.test(text),
+  };
+}
+
+/**
+ * A field, up to four levels into object inputs (`application.spec.source.repoURL`), that names a
+ * source repository by URL or name (not by id): what a deployable made from it runs.
+ */
+function sourceRepositoryField(schema: unknown, depth = 0): string | undefined {
+  if (!schema || typeof schema !== "object" || depth > 3) return undefined;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [key, value] of Object.entries(properties as Record<string, unknown>).slice(0, 200)) {
+    const v = (value && typeof value === "object" ? value : {}) as { type?: unknown };
+    const words = nameWords(key);
+    if (
+      (v.type === "string" || v.type === undefined) &&
+      words.some((w) => REPOSITORY_WORDS.has(w)) &&
+      !words.some((w) => w === "id" || w === "ids")
+    )
+      return key;
+    const nested = sourceRepositoryField(value, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
 /**
  * People the account reaches (`search_users`, `List all users`): a directory of names, handles and
  * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
@@ -750,9 +785,12 @@ const PAGE_OBJECTS = new Set([
   "and",
   "switch",
 ]);
-/** A field description that hands out access ("…group IDs with access to this collection", "Group IDs allowed to run this query"). */
+/**
+ * A field description that hands out access ("…group IDs with access to this collection", "Group IDs
+ * allowed to run this query", "Profile names to grant field access to": eighth round, issue 32).
+ */
 const GRANTS_ACCESS =
-  /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b|\ballowed\s+to\s+(?:run|use|see|view|read|access|edit|open)\b/i;
+  /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b|\b(?:grants?|gives?)\s+[a-z-]+\s+access\s+to\b|\ballowed\s+to\s+(?:run|use|see|view|read|access|edit|open)\b/i;
 /** URL schemes a field's description names ("HTTP(S), SSH (ssh://…), git://, or file://"). */
 const SCHEMES = /\b(?:https?|ssh|git|ftp|sftp|file):\/\/|\bHTTPS?\(S\)|\bSSH\b/gi;
 /** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
@@ -909,6 +947,39 @@ const MERGE_TARGETS = new Set(["request", "requests", "pr", "prs", "branch", "br
 const ARCHIVES = /\b(?:archive[sd]?|trash(?:e[sd])?)\b/i;
 /** Fields that move a record to the trash or archive it (`in_trash`, `archived`). */
 const TRASH_FIELDS = new Set(["trash", "trashed", "archived", "deleted"]);
+
+// Eighth round (issue 32): deploys, sharing and session writes the earlier vocabulary missed.
+/**
+ * A description saying the call switches on tools the session did not list (`discover_tools`:
+ * "…activate additional tool categories", "switch on tools that are hidden by default"): what the
+ * agent can do widens, which is a write (the corpus README's rule for `writes`).
+ */
+const ACTIVATES_TOOLS =
+  /\b(?:activat(?:e|es|ing)|enabl(?:e|es|ing)|switch(?:es|ing)? on|turn(?:s|ing)? on|unlock(?:s|ing)?)\b[^.;]{0,40}\btool(?:s|sets?|\s+categor(?:y|ies)|\s+groups?)\b/i;
+/** Description verbs that say the call takes something away ("Remove current user as story owner", "Disconnects related entries"). */
+const REMOVING_LEADS = new Set(["remove", "disconnect", "unlink", "detach"]);
+/** Code units a service stores and then runs itself (an Apex class or trigger, a stored procedure, a function). */
+const CODE_UNIT = /\b(?:class|trigger|procedure|function|lambda|module|script)\b/i;
+/** Field words for the code of such a unit (`body`, `source`, `code`). */
+const CODE_BODY_WORDS = new Set(["body", "source", "code"]);
+/** Objects that are a running deployment of some source: what they run comes from their repository (`create_application`, `service_create_from_repo`). */
+const RUNNABLE_OBJECTS = new Set([
+  "application",
+  "applications",
+  "app",
+  "apps",
+  "service",
+  "services",
+  "stack",
+  "stacks",
+]);
+/** Field words naming a source repository. */
+const REPOSITORY_WORDS = new Set(["repo", "repository", "repos", "repositories"]);
+/** A status choice that merges a pull request (Azure DevOps' `completed`, `merged`). */
+const MERGE_CHOICES = new Set(["merged", "completed"]);
+/** A description saying the call exposes something to outside callers ("Exposing TCP services", "expose the port publicly"). */
+const EXPOSES =
+  /\bexpos(?:e|es|ing)\b[^.;\n]{0,30}\b(?:services?|ports?|publicly|externally|to the (?:internet|public))\b/i;
 /** Words that say an address is where events go. */
 const CALLBACK_WORDS = new Set([
   "callback",
@@ -1878,6 +1949,117 @@ export function inferRoles(input: InferInput): Inference {
       NAME_OBJECT,
     );
 
+  // Eighth round (issue 32): rules written from the 79 corpus servers' misses.
+  const sink = sinkCues(input.description);
+  const stopsNothing = verbsNow.has("delete") || verbsNow.has("remove");
+  // `discover_tools` "activate additional tool categories": the session gains tools (deletes
+  // among them) that it did not list, which widens what the agent can do (a write, whatever a
+  // readOnlyHint claims).
+  if (sink.activatesTools)
+    add(
+      "writes",
+      "the description says it switches on tools the session did not list: what the agent can do widens",
+      DESCRIPTION,
+    );
+  // A write the description opens by calling a removal ("Remove current user as story owner",
+  // "Disconnects related entries"): every remove is deploys_or_destroys, however small.
+  if (
+    sink.removes &&
+    classes.has("write") &&
+    !classes.has("destroy") &&
+    readings[0]?.session !== true
+  )
+    add(
+      "deploys_or_destroys",
+      `the description opens with "${leadingDescriptionVerb(input.description ?? "")}": it takes something away, and every remove is a destroy`,
+      DESCRIPTION,
+    );
+  // `write_apex(body: "Full body of the Apex class")`: a class, trigger or procedure the service
+  // stores is code it then runs, with its network access (as deploying a function).
+  const codeBody = fields.find(
+    (f) =>
+      f.freeText &&
+      f.words.length <= 2 &&
+      f.words.some((w) => CODE_BODY_WORDS.has(w)) &&
+      CODE_UNIT.test(f.description),
+  );
+  if (codeBody && classes.has("write") && !stopsNothing) {
+    const why = `input "${codeBody.key}" is the code of a unit the service stores and runs`;
+    add("deploys_or_destroys", why, SCHEMA - 0.05);
+    add("network_or_shares", `${why}, which can reach the network`, SCHEMA - 0.05);
+  }
+  // An application or service made from a repository the caller names
+  // (`create_application(spec.source.repoURL)`, `service_create_from_repo(repo)`) builds and runs
+  // whatever that repository holds (as a Helm chart from any repository).
+  const runnable = name.objects.find((w) => RUNNABLE_OBJECTS.has(w));
+  const repository = runnable ? sourceRepositoryField(input.inputSchema) : undefined;
+  // Only a call that makes or changes it: managing an integration (`github_apps(action, repo)`)
+  // names a repository to list its branches.
+  if (runnable && repository && makes && !stopsNothing) {
+    const why = `it makes or changes the ${runnable} from the repository in input "${repository}": it builds and runs that code`;
+    add("deploys_or_destroys", why, SCHEMA - 0.05);
+    add("network_or_shares", `${why}, which can reach the network`, SCHEMA - 0.05);
+  }
+  // Syncing an application or service to its source deploys what the source now holds.
+  if (runnable && verbsNow.has("sync"))
+    add(
+      "deploys_or_destroys",
+      `"sync" brings the ${runnable} to what its source holds: a deploy`,
+      NAME_OBJECT - 0.05,
+    );
+  // A status choice that merges (`update_pull_request(status: completed)`) lands the changes in
+  // their target, as "merge" does; one that archives (`status: archived`) is the archive flag.
+  if (classes.has("write") && !makesNew) {
+    const merging = name.objects.some((w) => MERGE_TARGETS.has(w))
+      ? fields.find((f) => !f.freeText && f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())))
+      : undefined;
+    const archiving = fields.find(
+      (f) => !f.freeText && f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())),
+    );
+    if (merging)
+      add(
+        "deploys_or_destroys",
+        `input "${merging.key}" offers a status that merges it into its target, which usually deploys and is not undone by one call`,
+        SCHEMA - 0.05,
+      );
+    if (archiving)
+      add(
+        "deploys_or_destroys",
+        `input "${archiving.key}" offers a status that archives or deletes it`,
+        SCHEMA - 0.05,
+      );
+  }
+  // A local file read by its path and uploaded, where the upload is the description's opening verb
+  // or an operation the input offers (`create_work_item_attachment(filePath)` "Upload a file…",
+  // `attachments(action: upload, filePath)`). A path beside a base64 alternative is still a path.
+  const uploadPath = fields.find(
+    (f) =>
+      f.freeText &&
+      // A path, not a name the upload is given (`fileName`).
+      f.words.some((w) => w === "path" || w === "paths" || w === "filepath") &&
+      !f.words.includes("id") &&
+      !f.words.includes("remote") &&
+      !INLINE_CONTENT.test(f.description),
+  );
+  const uploads =
+    sink.uploads ||
+    verbsNow.has("upload") ||
+    offered.some((o) => nameWords(o.value).includes("upload"));
+  if (uploadPath && uploads && writesOrDestroys && !roles.has("network_or_shares"))
+    add(
+      "network_or_shares",
+      `it uploads the local file named in input "${uploadPath.key}", so local data leaves the machine`,
+      SCHEMA - 0.05,
+    );
+  // "Exposing TCP services": a proxy, port or domain that opens a service to outside callers
+  // widens who can reach it.
+  if (sink.exposes && classes.has("write") && !classes.has("destroy"))
+    add(
+      "network_or_shares",
+      "the description says it exposes a service or port to outside callers: who can reach it widens",
+      DESCRIPTION,
+    );
+
   // The input schema.
   const verbs = verbsNow;
   const fetchLike =
@@ -2398,6 +2580,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...RESPONSE_VERBS,
   ...INVITATION_OBJECTS,
   ...REACH_WORDS,
+  ...RUNNABLE_OBJECTS,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";
@@ -2430,6 +2613,11 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
+  // The eighth round's cues (issue 32): description cues, a deep repository field, and enum choices.
+  const sink = sinkCues(input.description);
+  key += `|${sink.activatesTools ? "A" : ""}${sink.removes ? "R" : ""}${sink.uploads ? "U" : ""}${sink.exposes ? "E" : ""}|${sourceRepositoryField(input.inputSchema) ?? ""}`;
+  for (const f of fields)
+    key += `|${f.key}${CODE_UNIT.test(f.description) ? "K" : ""}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}`;
   if (fields.length > 0)
     for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

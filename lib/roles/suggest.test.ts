@@ -1889,3 +1889,179 @@ describe("issue 32, part 3, second pass: names that are not outside text", () =>
     ).toContain("deploys_or_destroys");
   });
 });
+
+describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
+  const reasons = (t: RoleInputTool, role: string) =>
+    suggestRoles(t)
+      .roles.filter((r) => r.role === role)
+      .flatMap((r) => r.reasons)
+      .join("; ");
+  const obj = (properties: Record<string, unknown>) => ({ type: "object" as const, properties });
+
+  it("switching on tools the session did not list widens what the agent can do: a write, whatever readOnlyHint claims", () => {
+    const discover = {
+      name: "discover_tools",
+      description: "Find and activate additional tool categories for this session.",
+      annotations: RO,
+      inputSchema: obj({ category: { type: "string" } }),
+    };
+    expect(roles(discover)).toContain("writes");
+    expect(reasons(discover, "writes")).toMatch(/switches on tools/);
+    // Describing the tools the server has changes nothing.
+    expect(
+      sinks({ name: "list_tools", description: "List the tools this server offers." }),
+    ).toEqual([]);
+  });
+
+  it("a write whose description opens with a removal is a destroy", () => {
+    const unlink = {
+      name: "disconnect_relation",
+      description: "Disconnects related entries from a relation field.",
+      inputSchema: obj({ id: { type: "string" }, relatedIds: { type: "array" } }),
+    };
+    expect(roles(unlink)).toContain("deploys_or_destroys");
+    expect(reasons(unlink, "deploys_or_destroys")).toMatch(/opens with "disconnect"/);
+    // Ending the server's own session is still no sink.
+    expect(
+      sinks({ name: "disconnect_session", description: "Disconnect and remove the session." }),
+    ).toEqual([]);
+    // A write described as adding is not a destroy.
+    expect(
+      roles({ name: "assign_story", description: "Add the user as story owner." }),
+    ).not.toContain("deploys_or_destroys");
+  });
+
+  it("writing the code of a class, trigger or procedure the service runs deploys code that can reach the network", () => {
+    const writeClass = {
+      name: "write_class",
+      description: "Create or update a class in the org.",
+      inputSchema: obj({
+        className: { type: "string" },
+        body: { type: "string", description: "Full body of the class" },
+      }),
+    };
+    expect(roles(writeClass)).toEqual(
+      expect.arrayContaining(["writes", "deploys_or_destroys", "network_or_shares"]),
+    );
+    expect(reasons(writeClass, "deploys_or_destroys")).toMatch(/code of a unit the service/);
+    // A body that is prose is not code.
+    const comment = {
+      name: "update_comment",
+      inputSchema: obj({ body: { type: "string", description: "The comment's text" } }),
+    };
+    expect(roles(comment)).not.toContain("deploys_or_destroys");
+  });
+
+  it("an application or service made from a repository the caller names builds and runs that code", () => {
+    const fromRepo = {
+      name: "create_application",
+      inputSchema: obj({
+        application: obj({
+          spec: obj({ source: obj({ repoURL: { type: "string" }, path: { type: "string" } }) }),
+        }),
+      }),
+    };
+    expect(roles(fromRepo)).toEqual(
+      expect.arrayContaining(["writes", "deploys_or_destroys", "network_or_shares"]),
+    );
+    expect(reasons(fromRepo, "network_or_shares")).toMatch(/repository in input "repoURL"/);
+    // Managing an integration that lists a repository's branches runs nothing from it.
+    const integration = {
+      name: "manage_apps",
+      inputSchema: obj({
+        action: { type: "string", enum: ["list", "list_branches"] },
+        repo: { type: "string" },
+      }),
+    };
+    expect(roles(integration)).not.toContain("network_or_shares");
+    // A repository named by id on an issue is no deployable.
+    expect(
+      roles({ name: "create_issue", inputSchema: obj({ repo: { type: "string" } }) }),
+    ).not.toContain("deploys_or_destroys");
+  });
+
+  it("syncing an application to its source deploys it", () => {
+    expect(roles({ name: "sync_application" })).toContain("deploys_or_destroys");
+    expect(reasons({ name: "sync_application" }, "deploys_or_destroys")).toMatch(/"sync"/);
+    expect(roles({ name: "sync_calendar" })).not.toContain("deploys_or_destroys");
+  });
+
+  it("a status choice that merges a pull request or archives a record is a destroy", () => {
+    const status = (name: string, choices: string[]) => ({
+      name,
+      inputSchema: obj({ id: { type: "number" }, status: { type: "string", enum: choices } }),
+    });
+    expect(roles(status("update_pull_request", ["active", "abandoned", "completed"]))).toContain(
+      "deploys_or_destroys",
+    );
+    expect(roles(status("update_item", ["active", "resolved", "archived"]))).toContain(
+      "deploys_or_destroys",
+    );
+    // "completed" on a task closes it; only a pull request merges.
+    expect(roles(status("update_task", ["open", "completed"]))).not.toContain(
+      "deploys_or_destroys",
+    );
+    // A listing filtered by an archived status reads.
+    expect(roles(status("list_items", ["active", "archived"]))).not.toContain(
+      "deploys_or_destroys",
+    );
+  });
+
+  it("a local file read by its path and uploaded leaves the machine, even beside a base64 alternative", () => {
+    const attach = (description: string, properties: Record<string, unknown>) => ({
+      name: "create_attachment",
+      description,
+      inputSchema: obj(properties),
+    });
+    const byPath = attach("Upload a file and attach it to a work item.", {
+      filePath: { type: "string", description: "The absolute path to the file to upload" },
+    });
+    expect(roles(byPath)).toContain("network_or_shares");
+    expect(reasons(byPath, "network_or_shares")).toMatch(/local file named in input "filePath"/);
+    expect(
+      roles(
+        attach("Upload a file.", {
+          file_base64: { type: "string", description: "File content, base64 encoded" },
+          file_path: { type: "string", description: "Absolute path to a file" },
+        }),
+      ),
+    ).toContain("network_or_shares");
+    // Base64 content with a file name is the caller's data, not a local file.
+    expect(
+      roles(
+        attach("Upload a file to the record.", {
+          file: { type: "string", description: "Base64-encoded file content" },
+          filename: { type: "string" },
+        }),
+      ),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("a proxy or port that exposes a service to outside callers widens who can reach it", () => {
+    const proxy = {
+      name: "tcp_proxy_create",
+      description: "Create a new TCP proxy for a service. Best for: exposing TCP services.",
+    };
+    expect(roles(proxy)).toContain("network_or_shares");
+    expect(reasons(proxy, "network_or_shares")).toMatch(/exposes a service or port/);
+    expect(
+      roles({ name: "proxy_list", description: "List TCP proxies exposing services." }),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("an input that grants some kind of access to people or profiles widens who can read", () => {
+    const field = {
+      name: "update_field",
+      inputSchema: obj({
+        fieldName: { type: "string" },
+        grantAccessTo: {
+          type: "array",
+          items: { type: "string" },
+          description: "Profile names to grant field access to",
+        },
+      }),
+    };
+    expect(roles(field)).toContain("network_or_shares");
+    expect(reasons(field, "network_or_shares")).toMatch(/input "grantAccessTo" gives/);
+  });
+});
