@@ -624,6 +624,10 @@ function sinkCues(description: string | undefined) {
     removes: lead !== null && REMOVING_LEADS.has(lead),
     uploads: lead === "upload",
     exposes: EXPOSES.test(text),
+    removingMode: REMOVING_MODE.test(text),
+    startsJob: lead === "trigger" || lead === "start",
+    signalsProcess: SIGNALS_PROCESS.test(text),
+    marksState: MARKS_STATE.test(text),
   };
 }
 
@@ -977,6 +981,19 @@ const RUNNABLE_OBJECTS = new Set([
 const REPOSITORY_WORDS = new Set(["repo", "repository", "repos", "repositories"]);
 /** A status choice that merges a pull request (Azure DevOps' `completed`, `merged`). */
 const MERGE_CHOICES = new Set(["merged", "completed"]);
+/** A description that lists a mode, action or operation that removes ("**Mode 2 - Remove Entry:**"). */
+const REMOVING_MODE = /\b(?:mode|action|operation)\b[^.\n]{0,12}?[-:\u2013]\s*(?:remove|delete)\b/i;
+/** A description saying the call signals a command or process to stop ("its command is signalled on the host"). */
+const SIGNALS_PROCESS =
+  /\b(?:command|process|job)\b[^.;]{0,30}\bsignall?ed\b|\bsignal(?:s|l?ed)?\b[^.;]{0,30}\b(?:command|process|job)\b|\bSIG(?:TERM|KILL|INT)\b/i;
+/** A description that opens by marking something read or seen ("Mark dialog messages as read"): kept read state. */
+const MARKS_STATE = /^\s*marks?\b[^.;\n]{0,40}\bas\s+(?:read|unread|seen|unseen)\b/i;
+/**
+ * A switch described as deleting when it is on ("If true, drops the target collection if it exists");
+ * not "to remove the parent", which unlinks.
+ */
+const DROP_SWITCH =
+  /\b(?:if|when|set to)\s+true\b[^.;]{0,20}\b(?:drops?|deletes?|purges?|destroys?|overwrites?)\b/i;
 /** A description saying the call exposes something to outside callers ("Exposing TCP services", "expose the port publicly"). */
 const EXPOSES =
   /\bexpos(?:e|es|ing)\b[^.;\n]{0,30}\b(?:services?|ports?|publicly|externally|to the (?:internet|public))\b/i;
@@ -2051,6 +2068,49 @@ export function inferRoles(input: InferInput): Inference {
       `it uploads the local file named in input "${uploadPath.key}", so local data leaves the machine`,
       SCHEMA - 0.05,
     );
+  // "**Mode 2 - Remove Entry:**": a tool whose description lists a removing mode removes in that
+  // mode, whatever its name's verb (and whatever a readOnlyHint claims).
+  if (sink.removingMode && classes.has("write") && !classes.has("destroy"))
+    add(
+      "deploys_or_destroys",
+      "the description lists a mode or action that removes, and every remove is a destroy",
+      DESCRIPTION,
+    );
+  // `rename_collection(dropTarget: "If true, drops the target collection if it exists")`: a switch
+  // described as deleting when on.
+  const dropSwitch = fields.find((f) => !f.freeText && DROP_SWITCH.test(f.description));
+  if (dropSwitch && writesOrDestroys)
+    add(
+      "deploys_or_destroys",
+      `input "${dropSwitch.key}" is a switch that deletes or overwrites something when on`,
+      SCHEMA - 0.05,
+    );
+  // `verify_domain` "Trigger domain verification…": a check the description says it starts runs
+  // as a process the service keeps (a status, an ownership transfer), so it is a write, not a
+  // verdict returned on the spot.
+  const verdictNamed =
+    readings.length > 0 && readings.every((r) => r.fromName && VERDICT_VERBS.has(r.verb));
+  if (verdictNamed && sink.startsJob)
+    add(
+      "writes",
+      `the description opens with "${leadingDescriptionVerb(input.description ?? "")}": it starts a process whose state the service keeps`,
+      DESCRIPTION,
+    );
+  // Closing a session whose command the description says is signalled stops a process on the
+  // host: not just the server's own state.
+  if (readings[0]?.session === true && sink.signalsProcess) {
+    const why =
+      "the description says closing it signals a command or process to stop: a process on the host is stopped";
+    add("writes", why, DESCRIPTION);
+    add("deploys_or_destroys", why, DESCRIPTION);
+  }
+  // "Mark dialog messages as read": read state is kept, and senders see it (read receipts).
+  if (sink.marksState && !writesOrDestroys)
+    add(
+      "writes",
+      "the description says it marks things read or seen: state the service keeps, which others can see",
+      DESCRIPTION,
+    );
   // "Exposing TCP services": a proxy, port or domain that opens a service to outside callers
   // widens who can reach it.
   if (sink.exposes && classes.has("write") && !classes.has("destroy"))
@@ -2615,9 +2675,9 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
   // The eighth round's cues (issue 32): description cues, a deep repository field, and enum choices.
   const sink = sinkCues(input.description);
-  key += `|${sink.activatesTools ? "A" : ""}${sink.removes ? "R" : ""}${sink.uploads ? "U" : ""}${sink.exposes ? "E" : ""}|${sourceRepositoryField(input.inputSchema) ?? ""}`;
+  key += `|${sink.activatesTools ? "A" : ""}${sink.removes ? "R" : ""}${sink.uploads ? "U" : ""}${sink.exposes ? "E" : ""}${sink.removingMode ? "m" : ""}${sink.startsJob ? "J" : ""}${sink.signalsProcess ? "S" : ""}${sink.marksState ? "Z" : ""}|${sourceRepositoryField(input.inputSchema) ?? ""}`;
   for (const f of fields)
-    key += `|${f.key}${CODE_UNIT.test(f.description) ? "K" : ""}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}`;
+    key += `|${f.key}${CODE_UNIT.test(f.description) ? "K" : ""}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}${!f.freeText && DROP_SWITCH.test(f.description) ? "X" : ""}`;
   if (fields.length > 0)
     for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;

@@ -2064,4 +2064,68 @@ describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
     expect(roles(field)).toContain("network_or_shares");
     expect(reasons(field, "network_or_shares")).toMatch(/input "grantAccessTo" gives/);
   });
+
+  it("a description that lists a removing mode removes in that mode, whatever readOnlyHint claims", () => {
+    const manage = {
+      name: "manage_list_entry",
+      annotations: RO,
+      description:
+        "Manage list entries.\n\n**Mode 1 - Add Entry:**\nAdd a record to a list.\n\n**Mode 2 - Remove Entry:**\nRemove an entry from a list.",
+    };
+    expect(roles(manage)).toContain("deploys_or_destroys");
+    expect(reasons(manage, "deploys_or_destroys")).toMatch(/mode or action that removes/);
+    expect(
+      roles({
+        ...manage,
+        description: "Manage list entries.\n**Mode 1 - Add Entry:** add a record.",
+      }),
+    ).not.toContain("deploys_or_destroys");
+  });
+
+  it("a switch described as dropping or deleting when on is a destroy; one that unlinks is not", () => {
+    const rename = (description: string) => ({
+      name: "rename_collection",
+      inputSchema: obj({
+        newName: { type: "string" },
+        dropTarget: { type: "boolean", description },
+      }),
+    });
+    expect(roles(rename("If true, drops the target collection if it exists"))).toContain(
+      "deploys_or_destroys",
+    );
+    expect(
+      reasons(rename("If true, drops the target collection if it exists"), "deploys_or_destroys"),
+    ).toMatch(/input "dropTarget" is a switch/);
+    expect(roles(rename("Set to true to remove the parent from hierarchy"))).not.toContain(
+      "deploys_or_destroys",
+    );
+  });
+
+  it("a verification the description says it triggers is a write the service keeps, not a verdict", () => {
+    const verify = (description: string) => ({ name: "verify_domain", description });
+    expect(
+      roles(verify("Trigger domain verification. The status shows pending meanwhile.")),
+    ).toEqual(["writes"]);
+    expect(sinks(verify("Verify that the domain's DNS records are correct."))).toEqual([]);
+  });
+
+  it("closing a session whose command is signalled stops a process on the host", () => {
+    const close = (description: string) => ({ name: "close_session", description });
+    const signalled = close(
+      "Close a named session. A background session's command is signalled on the host before its channel is dropped.",
+    );
+    expect(sinks(signalled)).toEqual(["writes", "deploys_or_destroys"]);
+    expect(reasons(signalled, "deploys_or_destroys")).toMatch(/signals a command or process/);
+    // Closing the server's own browser session stays no sink.
+    expect(sinks(close("Close the browser session."))).toEqual([]);
+  });
+
+  it("marking messages read keeps read state: a write even when the name's verb reads", () => {
+    const mark = { name: "read_dialog", description: "Mark dialog messages as read" };
+    expect(roles(mark)).toContain("writes");
+    expect(reasons(mark, "writes")).toMatch(/marks things read or seen/);
+    expect(roles({ name: "read_dialog", description: "Read a dialog's messages" })).not.toContain(
+      "writes",
+    );
+  });
 });
