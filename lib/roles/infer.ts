@@ -2111,6 +2111,25 @@ export function inferRoles(input: InferInput): Inference {
       "the description says it marks things read or seen: state the service keeps, which others can see",
       DESCRIPTION,
     );
+  // `update_asset(access_control)`, `acl`: an input that sets who may access the record is an
+  // access setting, which can open it wider (the corpus README's "changing an access setting").
+  const accessSetting = fields.find(
+    (f) =>
+      f.words.some((w) => w === "acl" || w === "acls") ||
+      (f.words.includes("access") &&
+        f.words.some((w) => w === "control" || w === "controls" || w === "mode")),
+  );
+  if (
+    accessSetting &&
+    classes.has("write") &&
+    !classes.has("destroy") &&
+    ![...verbsNow].some((v) => NARROWING_VERBS.has(v))
+  )
+    add(
+      "network_or_shares",
+      `input "${accessSetting.key}" sets who may access it: who can read may widen`,
+      SCHEMA - 0.05,
+    );
   // "Exposing TCP services": a proxy, port or domain that opens a service to outside callers
   // widens who can reach it.
   if (sink.exposes && classes.has("write") && !classes.has("destroy"))

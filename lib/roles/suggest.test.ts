@@ -2128,4 +2128,26 @@ describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
       "writes",
     );
   });
+
+  it("an input that sets who may access a record is an access setting, which can widen who reads", () => {
+    const update = {
+      name: "update_asset",
+      inputSchema: obj({
+        asset_id: { type: "string" },
+        access_control: {
+          type: "array",
+          items: obj({ access_type: { type: "string", enum: ["token", "anonymous"] } }),
+          description: "Restricts access to the asset by specifying one or more access types.",
+        },
+      }),
+    };
+    expect(roles(update)).toContain("network_or_shares");
+    expect(reasons(update, "network_or_shares")).toMatch(
+      /input "access_control" sets who may access/,
+    );
+    // An access count or time is no setting.
+    expect(
+      roles({ name: "update_asset", inputSchema: obj({ last_access: { type: "string" } }) }),
+    ).not.toContain("network_or_shares");
+  });
 });
