@@ -962,8 +962,9 @@ const ACTIVATES_TOOLS =
   /\b(?:activat(?:e|es|ing)|enabl(?:e|es|ing)|switch(?:es|ing)? on|turn(?:s|ing)? on|unlock(?:s|ing)?)\b[^.;]{0,40}\btool(?:s|sets?|\s+categor(?:y|ies)|\s+groups?)\b/i;
 /** Description verbs that say the call takes something away ("Remove current user as story owner", "Disconnects related entries"). */
 const REMOVING_LEADS = new Set(["remove", "disconnect", "unlink", "detach"]);
-/** Code units a service stores and then runs itself (an Apex class or trigger, a stored procedure, a function). */
-const CODE_UNIT = /\b(?:class|trigger|procedure|function|lambda|module|script)\b/i;
+/** A field described as the code of a unit a service stores and then runs itself ("Full body of the Apex class", "source of the stored procedure"). */
+const CODE_UNIT =
+  /\b(?:body|source|code)\b[^.;]{0,25}\b(?:class|trigger|procedure|function|lambda|module|script)\b/i;
 /** Field words for the code of such a unit (`body`, `source`, `code`). */
 const CODE_BODY_WORDS = new Set(["body", "source", "code"]);
 /** Objects that are a running deployment of some source: what they run comes from their repository (`create_application`, `service_create_from_repo`). */
