@@ -575,6 +575,11 @@ const RETURNED_INLINE =
   /\breturn(?:s|ed)?\b[^.;]{0,40}\b(?:inline|base-?64)\b|\b(?:inline|base-?64)\b[^.;]{0,20}\breturned\b/i;
 /** "Manage issue status transitions": a tracker's workflow of states, not an automation. */
 const STATUS_TRANSITIONS = /\bstatus(?:es)?\s+transitions?\b/i;
+/**
+ * Measured values (`measures_component`, `get_metrics`): numbers a service computes over an object
+ * (coverage, duplication, latency), not text anyone wrote, whatever the object measured is.
+ */
+const FIGURE_WORDS = new Set(["measure", "measures", "metric", "metrics"]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
@@ -1219,6 +1224,12 @@ export function inferRoles(input: InferInput): Inference {
     head !== undefined && name.words[name.words.lastIndexOf(head) - 1] === "total"
       ? head
       : undefined;
+  // `measures_component`, `measures_history`, `get_metrics_for_host`: measured values of the object
+  // (numbers, over time for a history), not text anyone wrote about it. Not where the head is a
+  // text object of its own (`get_issue_metrics` is metrics; `list_metric_comments` is comments).
+  const figures = name.objects.find((w) => FIGURE_WORDS.has(w));
+  const figuresOf =
+    figures && (!head || head === "history" || !TEXT_OBJECTS.has(head)) ? figures : undefined;
   const namesOnly = aboutOnly
     ? tail
     : protectedRef
@@ -1336,6 +1347,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (figuresOf && !pagedText)
+        notes.push(
+          `returns ${figuresOf}: measured values (numbers), not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (totalOf && !pagedText)
         notes.push(
@@ -2339,6 +2354,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...PICTURE_OBJECTS,
   ...TAG_WORDS,
   ...CHART_WORDS,
+  ...FIGURE_WORDS,
   ...DESCRIBED_NAMES,
   "protected",
   "total",

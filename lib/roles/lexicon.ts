@@ -1159,6 +1159,9 @@ export const INFRA_OBJECTS = new Set([
   "overview",
   "kv",
   "kvs",
+  // Machines an account monitors or runs (`list_hosts`): host names, tags and states it set.
+  "host",
+  "hosts",
 ]);
 
 /**
@@ -1253,6 +1256,9 @@ export const NAME_LIST_OBJECTS = new Set([
   "statistics",
   "metric",
   "metrics",
+  // A gate's conditions (`quality_gates`, a deployment gate): thresholds an admin sets.
+  "gate",
+  "gates",
   // A computed figure (`getVideoEngagementRatio`): numbers, not the text they are computed from.
   "ratio",
   "ratios",

@@ -1889,3 +1889,39 @@ describe("issue 32, part 3, second pass: names that are not outside text", () =>
     ).toContain("deploys_or_destroys");
   });
 });
+
+describe("issue 32, eighth round: returned text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("measured values of an object are numbers, not its text", () => {
+    for (const [name, description] of [
+      ["measures_component", "Get measures for a specific component (project, directory, or file)"],
+      ["measures_history", "Get measures history for a component"],
+    ] as const) {
+      const tool = { name, description, annotations: RO };
+      expect(roles(tool)).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool)).toMatch(/returns measures: measured values \(numbers\)/);
+    }
+    // Comments on a metric are still comments.
+    expect(
+      roles({ name: "list_metric_comments", description: "List comments", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("quality gates and hosts are what an admin configures, not outside text", () => {
+    const gates = {
+      name: "quality_gates",
+      description: "List available quality gates",
+      annotations: RO,
+    };
+    expect(roles(gates)).not.toContain("returns_untrusted_text");
+    expect(notesOf(gates)).toMatch(/returns gates: names and settings/);
+    const hosts = { name: "list_hosts", description: "Get list of hosts from Datadog" };
+    expect(roles(hosts)).not.toContain("returns_untrusted_text");
+    expect(notesOf(hosts)).toMatch(/returns hosts: infrastructure the account configures/);
+    // A host's logs are still logs.
+    expect(
+      roles({ name: "get_host_logs", description: "Get logs of a host", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+});
