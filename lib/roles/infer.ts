@@ -366,6 +366,9 @@ function headNoun(name: {
         (w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w) && !QUALIFIERS.has(w),
       )
       .at(-1);
+  // `search_by_recipient`: with nothing between the verb and "by", the name names no object (the
+  // recipient is the key, not what comes back), and the read is taken as it is described.
+  if (by === start) return pick(0, by);
   return (by > start ? pick(start, by) : undefined) ?? pick(start) ?? pick(0);
 }
 
@@ -1873,6 +1876,16 @@ export function inferRoles(input: InferInput): Inference {
     notes.push(
       `it can save to the file named in input "${saves.key}", but the description says the content also comes back inline, so returns_untrusted_text stays`,
     );
+  // `save_attachment(returnBase64: "Whether to also return base64-encoded content in the response")`:
+  // an input that asks for a text object's content back inline makes the response carry it.
+  const inlineField = fields.find((f) => RETURNED_INLINE.test(f.description));
+  const inlineText = textObject ?? name.objects.find((w) => TEXT_OBJECTS.has(w));
+  if (inlineField && inlineText && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `input "${inlineField.key}" asks for the ${inlineText}'s content back in the response: text whoever wrote it controls`,
+      SCHEMA - 0.1,
+    );
   if (downloadsToFile && roles.delete("returns_untrusted_text"))
     notes.push(
       `it downloads to the file named in input "${saves.key}" and returns the path, not the content`,
@@ -2437,7 +2450,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
+    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${RETURNED_INLINE.test(f.description) ? "R" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);

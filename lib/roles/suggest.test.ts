@@ -1924,4 +1924,47 @@ describe("issue 32, eighth round: returned text", () => {
       roles({ name: "get_host_logs", description: "Get logs of a host", annotations: RO }),
     ).toContain("returns_untrusted_text");
   });
+
+  it('a key after "by" with nothing between it and the verb names no object', () => {
+    const byRecipient = {
+      name: "search_by_recipient",
+      description: "Search messages sent to a specific recipient email address.",
+    };
+    expect(roles(byRecipient)).toContain("returns_untrusted_text");
+    expect(notesOf(byRecipient)).not.toMatch(/returns recipient/);
+    // With an object before "by", that object is what comes back.
+    expect(
+      roles({ name: "get_labels_by_project", description: "Get labels", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("an input asking for a text object's content back inline makes the response carry it", () => {
+    const schema = (description: string) => ({
+      type: "object",
+      properties: {
+        uid: { type: "number" },
+        savePath: {
+          type: "string",
+          description: "Absolute path to the directory where attachments will be saved",
+        },
+        returnBase64: { type: "boolean", description },
+      },
+    });
+    const save = {
+      name: "save_attachment",
+      description: "Download and save email attachments to local file system.",
+      inputSchema: schema("Whether to also return base64-encoded content in the response"),
+    };
+    expect(roles(save)).toContain("returns_untrusted_text");
+    expect(roles(save)).toContain("writes");
+    expect(
+      suggestRoles(save)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "returnBase64" asks for the attachment's content back/);
+    // Without such an input the saved file's path is all that comes back.
+    expect(roles({ ...save, inputSchema: schema("Overwrite existing files") })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
 });
