@@ -563,6 +563,17 @@ const PICTURE_OBJECTS = new Set([
   "archive",
   "archives",
 ]);
+/** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
+const GENERATION_WORDS = new Set(["generation", "generations"]);
+/** What a generation returns: new text or content, or the job that makes it. */
+const GENERATED_HEADS = new Set(["text", "content", "task", "tasks", "job", "jobs"]);
+/** What a media library holds (`list-videos`, `search-assets`) when the description says assets. */
+const MEDIA_HEADS = new Set(["asset", "assets", "video", "videos", "file", "files", "resources"]);
+/** "video assets", "raw assets", "your asset library": a media library's uploads. */
+const MEDIA_LIBRARY = /\b(?:(?:asset|media)\s+library|(?:video|image|audio|raw|media)\s+assets)\b/i;
+/** "documentation from official docs": the vendor's own fixed text. */
+const OFFICIAL_DOCS =
+  /\b(?:get|gets|returns?|retrieves?|fetch(?:es)?|documentation)\b[^.;]{0,60}\bofficial\s+(?:docs|documentation)\b/i;
 /** Tags and labels: names an admin or member applies to records, unless they are a repository's refs. */
 const TAG_WORDS = new Set(["tag", "tags"]);
 /**
@@ -620,6 +631,8 @@ function descriptionCues(description: string | undefined) {
     returnsInline: RETURNED_INLINE.test(text),
     transitions: STATUS_TRANSITIONS.test(text),
     descriptions: RETURNS_DESCRIPTIONS.test(text),
+    mediaLibrary: MEDIA_LIBRARY.test(text),
+    officialDocs: OFFICIAL_DOCS.test(text),
   };
 }
 
@@ -1233,6 +1246,14 @@ export function inferRoles(input: InferInput): Inference {
   const figures = name.objects.find((w) => FIGURE_WORDS.has(w));
   const figuresOf =
     figures && (!head || head === "history" || !TEXT_OBJECTS.has(head)) ? figures : undefined;
+  // `list-videos` "Retrieves a list of video assets", `visual-search-assets` "images in your asset
+  // library": a media library's assets are files the account uploaded to deliver by URL (names,
+  // formats, sizes, tags), not text people wrote to it. A platform's videos (titles and
+  // descriptions by their uploaders) are not described as assets.
+  const mediaAssets =
+    head !== undefined && MEDIA_HEADS.has(head) && cues.mediaLibrary && !pagedText
+      ? head
+      : undefined;
   const namesOnly = aboutOnly
     ? tail
     : protectedRef
@@ -1306,11 +1327,25 @@ export function inferRoles(input: InferInput): Inference {
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
+  // `ai_text_generation` "Generate text using an AI model", `get-generation-task`: what a vendor's
+  // model makes from the caller's own prompt, and the job that makes it, carry no text that someone
+  // else wrote. Not a generation over a text object the inputs name (`generate_summary(issue_id)`)
+  // or over an address (a page the model reads).
+  const generated =
+    (name.words.some((w) => GENERATION_WORDS.has(w)) ||
+      readings.some((r) => r.verb === "generate")) &&
+    (!textObject || GENERATED_HEADS.has(textObject)) &&
+    (!idText || GENERATED_HEADS.has(idText)) &&
+    !fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)));
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
     if (r.verbClass === "read" && VERDICT_VERBS.has(r.verb) && !textObject) {
       notes.push(
         `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
+      );
+    } else if ((r.verbClass === "read" || r.verbClass === "compute") && generated) {
+      notes.push(
+        `it returns what a model generates from the caller's own inputs (or the generation job), not text that someone else wrote, so returns_untrusted_text is not suggested`,
       );
     } else if (r.verbClass === "read" && ownState) {
       notes.push(
@@ -1340,6 +1375,14 @@ export function inferRoles(input: InferInput): Inference {
       else if (pictureOnly)
         notes.push(
           `returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (cues.officialDocs && !textObject)
+        notes.push(
+          `the description says it returns the vendor's official documentation: the vendor's own fixed text, so returns_untrusted_text is not suggested`,
+        );
+      else if (mediaAssets)
+        notes.push(
+          `returns ${mediaAssets} of a media library (the description calls them assets): files the account uploaded, delivered by URL, not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (describedNames)
         add(
@@ -2368,6 +2411,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...TAG_WORDS,
   ...CHART_WORDS,
   ...FIGURE_WORDS,
+  ...GENERATION_WORDS,
   ...DESCRIBED_NAMES,
   "protected",
   "total",
@@ -2455,7 +2499,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -1967,4 +1967,67 @@ describe("issue 32, eighth round: returned text", () => {
       "returns_untrusted_text",
     );
   });
+
+  it("a media library's assets are the account's uploads, not text people wrote", () => {
+    const videos = {
+      name: "list-videos",
+      description: "Get video assets. Retrieves a list of video assets.",
+      annotations: RO,
+    };
+    expect(roles(videos)).not.toContain("returns_untrusted_text");
+    expect(notesOf(videos)).toMatch(/returns videos of a media library/);
+    const similar = {
+      name: "visual-search-assets",
+      description: "Finds images in your asset library based on visual similarity or content",
+      annotations: RO,
+    };
+    expect(roles(similar)).not.toContain("returns_untrusted_text");
+    // A platform's videos, not described as assets, carry their uploaders' titles and descriptions.
+    expect(
+      roles({ name: "searchVideos", description: "Searches for videos based on a query string." }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("the vendor's official documentation is its own fixed text", () => {
+    const docs = {
+      name: "get-tx-reference",
+      description: "Get transformation rules documentation from official docs",
+      annotations: RO,
+    };
+    expect(roles(docs)).not.toContain("returns_untrusted_text");
+    expect(notesOf(docs)).toMatch(/the vendor's official documentation/);
+    // A pointer to the docs for a query syntax does not make a search of issues vendor text.
+    expect(
+      roles({
+        name: "search_issues",
+        description: "Search issues with JQL. See the official docs for the syntax.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("what a model generates from the caller's prompt is not someone else's text", () => {
+    const generate = {
+      name: "ai_text_generation",
+      description: "Generate text using an AI model",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } } },
+    };
+    expect(roles(generate)).not.toContain("returns_untrusted_text");
+    expect(notesOf(generate)).toMatch(/what a model generates from the caller's own inputs/);
+    const task = {
+      name: "get-generation-task",
+      description: "Get the status of a generation task.",
+      inputSchema: { type: "object", properties: { task_id: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(task)).not.toContain("returns_untrusted_text");
+    // A generation over a text object the inputs name quotes that text.
+    expect(
+      roles({
+        name: "generate_summary",
+        description: "Generate a summary of an issue",
+        inputSchema: { type: "object", properties: { issue_id: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
 });
