@@ -563,6 +563,27 @@ const PICTURE_OBJECTS = new Set([
   "archive",
   "archives",
 ]);
+/**
+ * "Extract all unique service names from logs", "Returns API key names, IDs, and creation dates": the
+ * description says what comes back is names (with ids, states, dates), not prose. Not where the same
+ * sentence names text people write ("Returns team names, descriptions, and IDs").
+ */
+const RETURNS_NAMES =
+  /\b(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+names\b[^.;]*/i;
+const PROSE_WORDS =
+  /\b(?:descriptions?|content|contents|body|bodies|messages?|comments?|notes?|text|titles?|summar(?:y|ies)|bios?|excerpts?|posts?)\b/i;
+const returnsNamesOnly = (text: string) => {
+  const m = text.match(RETURNS_NAMES);
+  return m !== null && !PROSE_WORDS.test(m[0]);
+};
+/**
+ * "Returns both live and historic log URLs": addresses where the text can be fetched, not the text;
+ * reading them is another call (as a download to a file returns its path).
+ */
+const LINKS_TO_TEXT =
+  /\breturns?\b[^.;]{0,40}\b(?:logs?|files?|attachments?|artifacts?|reports?)\s+(?:urls?|links?)\b/i;
+/** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
+const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
 /** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
 const GENERATION_WORDS = new Set(["generation", "generations"]);
 /** What a generation returns: new text or content, or the job that makes it. */
@@ -633,6 +654,8 @@ function descriptionCues(description: string | undefined) {
     descriptions: RETURNS_DESCRIPTIONS.test(text),
     mediaLibrary: MEDIA_LIBRARY.test(text),
     officialDocs: OFFICIAL_DOCS.test(text),
+    namesOnly: returnsNamesOnly(text),
+    linksOnly: LINKS_TO_TEXT.test(text),
   };
 }
 
@@ -1212,8 +1235,12 @@ export function inferRoles(input: InferInput): Inference {
   const chartEvents =
     (head === "events" || head === "event") &&
     CHART_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  // `list_allowed_directories`: what the operator allows the server to reach, a setting it chose,
+  // not what is in those places.
+  const allowedOnly =
+    head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef || chartEvents
+    aboutOnly || protectedRef || chartEvents || allowedOnly
       ? undefined
       : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
@@ -1258,13 +1285,15 @@ export function inferRoles(input: InferInput): Inference {
     ? tail
     : protectedRef
       ? `protected ${head}`
-      : head &&
-          !textObject &&
-          !pagedText &&
-          !(head === "statuses" && cues.statusPosts) &&
-          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
-        ? head
-        : undefined;
+      : allowedOnly
+        ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
+        : head &&
+            !textObject &&
+            !pagedText &&
+            !(head === "statuses" && cues.statusPosts) &&
+            (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
+          ? head
+          : undefined;
   // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
   // write, as does a listing whose description says descriptions come back ("Returns team names,
   // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
@@ -1376,6 +1405,10 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
         );
+      else if (cues.namesOnly && !textObject && !pagedText)
+        notes.push(
+          `the description says it returns names (with ids, states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
       else if (cues.officialDocs && !textObject)
         notes.push(
           `the description says it returns the vendor's official documentation: the vendor's own fixed text, so returns_untrusted_text is not suggested`,
@@ -1413,6 +1446,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (infraOnly)
         notes.push(
           `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (textObject && cues.linksOnly)
+        notes.push(
+          `the description says it returns links to the ${textObject}, not their text (fetching it is another call), so returns_untrusted_text is not suggested`,
         );
       else if (textObject)
         add(
@@ -2411,6 +2448,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...TAG_WORDS,
   ...CHART_WORDS,
   ...FIGURE_WORDS,
+  ...ALLOWED_WORDS,
   ...GENERATION_WORDS,
   ...DESCRIBED_NAMES,
   "protected",
@@ -2499,7 +2537,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

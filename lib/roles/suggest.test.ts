@@ -2030,4 +2030,51 @@ describe("issue 32, eighth round: returned text", () => {
       }),
     ).toContain("returns_untrusted_text");
   });
+
+  it("a description that says only names come back withholds returned text", () => {
+    const services = {
+      name: "get_all_services",
+      description: "Extract all unique service names from logs",
+    };
+    expect(roles(services)).not.toContain("returns_untrusted_text");
+    expect(notesOf(services)).toMatch(/the description says it returns names/);
+    // Names with descriptions are prose.
+    expect(
+      roles({
+        name: "list_channels",
+        description: "List all channels. Returns channel names, descriptions, types, and IDs.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("an allowlist the operator configured is a setting, not what it points at", () => {
+    const allowed = {
+      name: "list_allowed_directories",
+      description: "Returns the list of directories that this server is allowed to access.",
+      annotations: RO,
+    };
+    expect(roles(allowed)).not.toContain("returns_untrusted_text");
+    expect(notesOf(allowed)).toMatch(/returns an allowlist: names and settings/);
+    expect(
+      roles({
+        name: "list_directory",
+        description: "Get a detailed listing of all files and directories in a specified path.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("links to logs are addresses, not the logs' text", () => {
+    const links = {
+      name: "apps-get-logs",
+      description: "Retrieves app logs for a deployment. Returns both live and historic log URLs.",
+      annotations: RO,
+    };
+    expect(roles(links)).not.toContain("returns_untrusted_text");
+    expect(notesOf(links)).toMatch(/returns links to the logs/);
+    expect(
+      roles({ name: "get_logs", description: "Search and retrieve logs", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
 });
