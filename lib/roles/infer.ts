@@ -582,6 +582,23 @@ const returnsNamesOnly = (text: string) => {
  */
 const LINKS_TO_TEXT =
   /\breturns?\b[^.;]{0,40}\b(?:logs?|files?|attachments?|artifacts?|reports?)\s+(?:urls?|links?)\b/i;
+/** Object nouns that say nothing of what the object is (`list_objects`, `get_item`). */
+const GENERIC_HEADS = new Set(["object", "objects", "item", "items", "resource", "resources"]);
+/**
+ * The noun a description puts after a generic one in its first sentence, when that noun names
+ * something an account configures ("Durable Object instances" → instances); undefined otherwise.
+ */
+function compoundHead(text: string): string | undefined {
+  const first = (text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "").slice(0, 300);
+  const words = nameWords(first);
+  for (let i = 0; i + 1 < words.length; i++)
+    if (
+      GENERIC_HEADS.has(words[i]!) &&
+      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!))
+    )
+      return words[i + 1];
+  return undefined;
+}
 /** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
 const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
 /** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
@@ -656,6 +673,7 @@ function descriptionCues(description: string | undefined) {
     officialDocs: OFFICIAL_DOCS.test(text),
     namesOnly: returnsNamesOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
+    compoundHead: compoundHead(text),
   };
 }
 
@@ -1211,7 +1229,14 @@ export function inferRoles(input: InferInput): Inference {
 
   // What a read returns, by the name's head noun (the last object after the verb:
   // `list_issue_labels` returns labels, `get_issue_comments` comments).
-  const head = headNoun(name);
+  // `do_list_objects` "List Durable Object instances": where the name's object is a generic word
+  // (object, item, resource) and the description uses it as the first part of a compound noun, the
+  // compound's last noun is what the object is (English compounds put the head last).
+  const named = headNoun(name);
+  const head =
+    named !== undefined && GENERIC_HEADS.has(named) && cues.compoundHead
+      ? cues.compoundHead
+      : named;
   // Links between records are those records (`list_issue_links` returns the linked issues).
   const linksOf =
     head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
@@ -1656,6 +1681,20 @@ export function inferRoles(input: InferInput): Inference {
       "its operations name what it reads, and none returns text known to come from outside writers, so returns_untrusted_text is not suggested",
     );
   }
+  // `jira_search(action: issues | projects | users)`: a read whose operation input offers a text
+  // object by its bare noun returns that text when it is chosen.
+  const textChoice = classes.has("read")
+    ? offered.find((o) => {
+        const words = nameWords(o.value);
+        return words.length === 1 && TEXT_OBJECTS.has(words[0]!);
+      })
+    : undefined;
+  if (textChoice && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `input "${textChoice.field}" offers "${textChoice.value}": the read then returns ${textChoice.value}, text that people other than the deploying user can write`,
+      SCHEMA - 0.1,
+    );
   // `git_branch(mode: list | create | delete)`, `manage_agent(action: list | get | …)`: a tool whose
   // mode or action offers a bare listing also returns what it manages, read as `list_<its object>`
   // (what that returns, outside writers' text or records from inside the account, is the tool's).
@@ -2448,6 +2487,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...TAG_WORDS,
   ...CHART_WORDS,
   ...FIGURE_WORDS,
+  ...GENERIC_HEADS,
   ...ALLOWED_WORDS,
   ...GENERATION_WORDS,
   ...DESCRIBED_NAMES,
@@ -2537,7 +2577,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -2077,4 +2077,48 @@ describe("issue 32, eighth round: returned text", () => {
       roles({ name: "get_logs", description: "Search and retrieve logs", annotations: RO }),
     ).toContain("returns_untrusted_text");
   });
+
+  it("a read whose operation input offers a text object by name returns that text", () => {
+    const search = {
+      name: "jira_search",
+      description: "Search and discover Jira resources: issues via JQL, projects, users.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["issues", "projects", "users", "create_metadata"] },
+        },
+      },
+    };
+    expect(roles(search)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(search)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "action" offers "issues": the read then returns issues/);
+    // Only names on offer: no returned text.
+    expect(
+      roles({
+        ...search,
+        inputSchema: {
+          type: "object",
+          properties: {
+            action: { type: "string", enum: ["projects", "users", "create_metadata"] },
+          },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a generic object noun is read by the compound the description makes of it", () => {
+    const instances = {
+      name: "do_list_objects",
+      description: "List Durable Object instances",
+    };
+    expect(roles(instances)).not.toContain("returns_untrusted_text");
+    expect(notesOf(instances)).toMatch(/returns instances: infrastructure the account configures/);
+    // Without such a compound the objects are read as they are found.
+    expect(
+      roles({ name: "r2_get_object", description: "Get an object from an R2 bucket" }),
+    ).toContain("returns_untrusted_text");
+  });
 });
