@@ -674,6 +674,7 @@ function descriptionCues(description: string | undefined) {
     namesOnly: returnsNamesOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
+    contentOfOwn: contentOfOwn(text),
   };
 }
 
@@ -747,7 +748,18 @@ const OWN_OUTBOUND = new Set([
   "newsletters",
   "campaign",
   "campaigns",
+  // What the account sends out to be read (`list_send`, a Bitwarden Send; an email send): its own.
+  "send",
+  "sends",
 ]);
+/** "the TipTap JSON content of a broadcast": the body of what the account writes to send out. */
+const CONTENT_OF = /\b(?:content|contents|body|html)\s+of\s+(?:a|an|the|one)?\s*(\w+)/i;
+const contentOfOwn = (text: string) => {
+  const word = text.match(CONTENT_OF)?.[1]?.toLowerCase();
+  return word !== undefined && OWN_OUTBOUND.has(word) ? word : undefined;
+};
+/** The generic names of a body of text (`get-tiptap-json-content`). */
+const BODY_HEADS = new Set(["content", "contents", "body", "html"]);
 
 /** Mail objects: what the account sent is its own text; what it received is anyone's. */
 const MAIL_OBJECTS = new Set(["email", "emails", "mail", "attachment", "attachments"]);
@@ -1413,6 +1425,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (!textObject && head && OWN_OUTBOUND.has(head))
         notes.push(
           `returns ${head}: what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
+        );
+      else if (head && BODY_HEADS.has(head) && cues.contentOfOwn)
+        notes.push(
+          `returns the content of a ${cues.contentOfOwn} (the description says so): what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
         );
       else if (textObject && MAIL_OBJECTS.has(textObject) && cues.sentOnly)
         notes.push(
@@ -2488,6 +2504,7 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...CHART_WORDS,
   ...FIGURE_WORDS,
   ...GENERIC_HEADS,
+  ...BODY_HEADS,
   ...ALLOWED_WORDS,
   ...GENERATION_WORDS,
   ...DESCRIBED_NAMES,
@@ -2577,7 +2594,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

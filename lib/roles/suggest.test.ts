@@ -2121,4 +2121,25 @@ describe("issue 32, eighth round: returned text", () => {
       roles({ name: "r2_get_object", description: "Get an object from an R2 bucket" }),
     ).toContain("returns_untrusted_text");
   });
+
+  it("sends, and the content of a broadcast, are what the account writes to send out", () => {
+    const sends = { name: "list_send", description: "List all Sends" };
+    expect(roles(sends)).not.toContain("returns_untrusted_text");
+    expect(notesOf(sends)).toMatch(/returns send: what the account writes to send/);
+    const content = {
+      name: "get-tiptap-json-content",
+      description: "Retrieve the existing TipTap JSON content of a broadcast or template.",
+      annotations: RO,
+    };
+    expect(roles(content)).not.toContain("returns_untrusted_text");
+    expect(notesOf(content)).toMatch(/returns the content of a broadcast/);
+    // The content of a page is still the page's text.
+    expect(
+      roles({
+        name: "get_content",
+        description: "Retrieve the content of a page.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
 });
