@@ -357,7 +357,12 @@ function headNoun(name: {
   const start = name.verbs.length > 0 ? name.verbs[0]!.index + 1 : 0;
   // What follows "by" is the key the object is found by, not the object (`get_tasks_by_filter`
   // returns tasks, `get_cards_by_list_id` cards).
-  const by = name.words.indexOf("by", start);
+  // So does what follows "for" or "to" after an object (`search_users_for_mentions` returns users,
+  // `give_feedback_to_desktop_commander` gives feedback): the purpose or the recipient, not the object.
+  const keyAt = name.words.findIndex(
+    (w, i) => i >= start && (w === "by" || (i > start && (w === "for" || w === "to"))),
+  );
+  const by = keyAt;
   // A qualifier after the verb (`workflows-get-default`, `iterations-get-active`) names which
   // one, not what: the object is then the word before the verb.
   const pick = (from: number, to = name.words.length) =>
@@ -599,6 +604,12 @@ function compoundHead(text: string): string | undefined {
       return words[i + 1];
   return undefined;
 }
+/**
+ * "…the label state of an email without fetching its body": the description says the text itself
+ * does not come back, only what is known about it.
+ */
+const WITHOUT_TEXT =
+  /\b(?:without|not|never)\s+(?:fetching|returning|downloading|reading|including)\s+(?:its|the|their|any)?\s*(?:body|bodies|content|contents|text)\b/i;
 /** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
 const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
 /** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
@@ -675,6 +686,7 @@ function descriptionCues(description: string | undefined) {
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
     contentOfOwn: contentOfOwn(text),
+    withoutText: WITHOUT_TEXT.test(text),
   };
 }
 
@@ -1488,6 +1500,10 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
         );
+      else if (textObject && cues.withoutText)
+        notes.push(
+          `the description says the ${textObject}'s text is not fetched: what comes back is its state, not what someone wrote, so returns_untrusted_text is not suggested`,
+        );
       else if (textObject && cues.linksOnly)
         notes.push(
           `the description says it returns links to the ${textObject}, not their text (fetching it is another call), so returns_untrusted_text is not suggested`,
@@ -1515,6 +1531,17 @@ export function inferRoles(input: InferInput): Inference {
       if (pictureOnly)
         notes.push(
           `${why} and returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      // `extract_contacts`, `maps_geocode`, `check_notification_setup`: what it computes is names and
+      // addresses, settings, or the vendor's own data, whatever it computes them from.
+      else if (
+        !textObject &&
+        !idText &&
+        head &&
+        (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || INFRA_OBJECTS.has(head))
+      )
+        notes.push(
+          `${why} and returns ${head}: names, settings or the vendor's own data, not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (
         textObject ||
@@ -2594,7 +2621,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -1256,6 +1256,9 @@ export const NAME_LIST_OBJECTS = new Set([
   "statistics",
   "metric",
   "metrics",
+  // How something is set up (`check_notification_setup`): configuration, as settings are.
+  "setup",
+  "setups",
   // A gate's conditions (`quality_gates`, a deployment gate): thresholds an admin sets.
   "gate",
   "gates",

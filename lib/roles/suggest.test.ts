@@ -2142,4 +2142,61 @@ describe("issue 32, eighth round: returned text", () => {
       }),
     ).toContain("returns_untrusted_text");
   });
+
+  it('what follows "for" or "to" after the object is its purpose or recipient, not the object', () => {
+    const mentions = {
+      name: "search_users_for_mentions",
+      description: "Search for users to mention in messages.",
+    };
+    expect(roles(mentions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(mentions)).toMatch(/returns users: a directory/);
+    // Right after the verb, "for" leads the object itself.
+    expect(roles({ name: "search_for_issues", description: "Search for issues" })).toContain(
+      "returns_untrusted_text",
+    );
+    expect(
+      roles({ name: "get_comments_for_task", description: "Get comments for a task" }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a description that says the text is not fetched leaves only its state", () => {
+    const state = {
+      name: "get_email_status",
+      description: "Get the current read/flag/label state of an email without fetching its body.",
+      annotations: RO,
+    };
+    expect(roles(state)).not.toContain("returns_untrusted_text");
+    expect(notesOf(state)).toMatch(/the email's text is not fetched/);
+    expect(
+      roles({ name: "get_email", description: "Get an email with its body", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a computation whose result is names, settings or vendor data returns no one's text", () => {
+    const contacts = {
+      name: "extract_contacts",
+      description: "Extract unique contacts from recent email headers.",
+      annotations: RO,
+    };
+    expect(roles(contacts)).not.toContain("returns_untrusted_text");
+    expect(notesOf(contacts)).toMatch(/returns contacts: names, settings or the vendor's own data/);
+    // A computation over a text object still quotes it.
+    expect(
+      roles({
+        name: "extract_calendar",
+        description: "Extract events from an email",
+        inputSchema: { type: "object", properties: { email_id: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("how something is set up is configuration", () => {
+    const setup = {
+      name: "check_notification_setup",
+      description: "Diagnose desktop notification support on this platform.",
+      annotations: RO,
+    };
+    expect(roles(setup)).not.toContain("returns_untrusted_text");
+    expect(notesOf(setup)).toMatch(/returns setup: names and settings/);
+  });
 });
