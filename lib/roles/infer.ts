@@ -610,6 +610,14 @@ function compoundHead(text: string): string | undefined {
  */
 const WITHOUT_TEXT =
   /\b(?:without|not|never)\s+(?:fetching|returning|downloading|reading|including)\s+(?:its|the|their|any)?\s*(?:body|bodies|content|contents|text)\b/i;
+/** "…from the current page", "…from an email": the text object a computation works from. */
+const FROM_OBJECT =
+  /\bfrom\s+(?:the|a|an|this|its|each|one)?\s*(?:current|specified|given|active|open)?\s*(\w+)/i;
+const fromText = (text: string) => {
+  const first = text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
+  const word = first.match(FROM_OBJECT)?.[1]?.toLowerCase();
+  return word !== undefined && TEXT_OBJECTS.has(word) ? word : undefined;
+};
 /** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
 const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
 /** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
@@ -687,6 +695,7 @@ function descriptionCues(description: string | undefined) {
     compoundHead: compoundHead(text),
     contentOfOwn: contentOfOwn(text),
     withoutText: WITHOUT_TEXT.test(text),
+    fromText: fromText(text),
   };
 }
 
@@ -850,7 +859,7 @@ const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starr
 /** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
 const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
 /** Operations that show an object's content, not its record (`operation: read | view`). */
-const CONTENT_READS = new Set(["read", "view", "cat", "open"]);
+const CONTENT_READS = new Set(["read", "view", "cat", "open", "download", "receive"]);
 /** Verbs that retrieve records: a subscription field beside one filters what they list. */
 const LISTING_VERBS = new Set([
   "list",
@@ -1551,6 +1560,14 @@ export function inferRoles(input: InferInput): Inference {
         add(
           "returns_untrusted_text",
           `${why} and returns the result, about ${textObject ?? "records"} others can write`,
+          Math.min(r.confidence, WEAK + 0.05),
+        );
+      // `stagehand_extract` "Extract structured data or text from the current page": over a text
+      // object the description says it works from, it quotes that text.
+      else if (cues.fromText)
+        add(
+          "returns_untrusted_text",
+          `${why} from the ${cues.fromText} (the description says so), and returns what it finds in it: text others can write`,
           Math.min(r.confidence, WEAK + 0.05),
         );
       // `extract_calendar(email_id)`: over a text object the inputs name by id, it quotes that text.
@@ -2621,7 +2638,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}|${cues.fromText ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

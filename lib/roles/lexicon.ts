@@ -41,6 +41,8 @@ const READ = [
   "print",
   "dump",
   "download",
+  // Receiving messages (`socket(action: receive)`) returns what the other end sent.
+  "receive",
   "capture",
   "screenshot",
   "snapshot",

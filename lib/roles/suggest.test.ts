@@ -2199,4 +2199,72 @@ describe("issue 32, eighth round: returned text", () => {
     expect(roles(setup)).not.toContain("returns_untrusted_text");
     expect(notesOf(setup)).toMatch(/returns setup: names and settings/);
   });
+
+  it("an operation that downloads or receives returns the content of what the tool manages", () => {
+    const attachments = {
+      name: "manage_attachments",
+      description: "Download or delete a repository attachment by numeric id.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["download", "delete"] },
+          attachment_id: { type: "string" },
+        },
+      },
+    };
+    expect(roles(attachments)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(attachments)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "action" offers the operation "download", which returns the content/);
+    const socket = {
+      name: "socket",
+      description: "Manage WebSocket connections - connect, send, receive messages, and close",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: {
+            anyOf: [
+              { type: "object", properties: { type: { const: "receive" } } },
+              { type: "object", properties: { type: { const: "close" } } },
+            ],
+          },
+        },
+      },
+    };
+    expect(roles(socket)).toContain("returns_untrusted_text");
+    // Delete alone returns nothing.
+    expect(
+      roles({
+        ...attachments,
+        inputSchema: {
+          type: "object",
+          properties: { action: { type: "string", enum: ["delete"] } },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a computation the description says works from a text object quotes it", () => {
+    const extract = {
+      name: "stagehand_extract",
+      description: "Extract structured data or text from the current page using an instruction.",
+      inputSchema: { type: "object", properties: { instruction: { type: "string" } } },
+    };
+    expect(roles(extract)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(extract)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/from the page \(the description says so\)/);
+    // From the caller's own prompt it does not.
+    expect(
+      roles({
+        name: "stagehand_extract",
+        description: "Extract fields from a prompt.",
+        inputSchema: { type: "object", properties: { instruction: { type: "string" } } },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
 });
