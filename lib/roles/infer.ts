@@ -610,6 +610,14 @@ function compoundHead(text: string): string | undefined {
  */
 const WITHOUT_TEXT =
   /\b(?:without|not|never)\s+(?:fetching|returning|downloading|reading|including)\s+(?:its|the|their|any)?\s*(?:body|bodies|content|contents|text)\b/i;
+/** A description's first sentence: what the tool does, before usage notes ("…before trusting results"). */
+const firstSentence = (text: string) => text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
+/**
+ * "Create, list, get, update, or remove event definitions": the objects are definitions (a name and
+ * a schema the account configures), not occurrences that carry what people wrote.
+ */
+const DEFINITIONS_OF = /\b(\w+)\s+definitions\b/i;
+const definitionsOf = (text: string) => text.match(DEFINITIONS_OF)?.[1]?.toLowerCase();
 /** "…from the current page", "…from an email": the text object a computation works from. */
 const FROM_OBJECT =
   /\bfrom\s+(?:the|a|an|this|its|each|one)?\s*(?:current|specified|given|active|open)?\s*(\w+)/i;
@@ -650,7 +658,15 @@ const STATUS_TRANSITIONS = /\bstatus(?:es)?\s+transitions?\b/i;
  * Measured values (`measures_component`, `get_metrics`): numbers a service computes over an object
  * (coverage, duplication, latency), not text anyone wrote, whatever the object measured is.
  */
-const FIGURE_WORDS = new Set(["measure", "measures", "metric", "metrics"]);
+const FIGURE_WORDS = new Set([
+  "measure",
+  "measures",
+  "metric",
+  "metrics",
+  // A page's waterfall (`get_rum_page_waterfall`): each resource's timings, a chart of numbers.
+  "waterfall",
+  "waterfalls",
+]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
@@ -675,7 +691,7 @@ function descriptionCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
   const lead = leadingDescriptionVerb(text);
   return {
-    statusWithResults: STATUS_WITH_RESULTS.test(text),
+    statusWithResults: STATUS_WITH_RESULTS.test(firstSentence(text)),
     callerOwn: CALLER_OWN.test(text),
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
@@ -696,6 +712,7 @@ function descriptionCues(description: string | undefined) {
     contentOfOwn: contentOfOwn(text),
     withoutText: WITHOUT_TEXT.test(text),
     fromText: fromText(text),
+    definitionsOf: definitionsOf(text),
   };
 }
 
@@ -1508,6 +1525,15 @@ export function inferRoles(input: InferInput): Inference {
       else if (infraOnly)
         notes.push(
           `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (
+        textObject &&
+        head &&
+        cues.definitionsOf !== undefined &&
+        (cues.definitionsOf === head || `${cues.definitionsOf}s` === head)
+      )
+        notes.push(
+          `returns ${cues.definitionsOf} definitions (the description says so): names and schemas the account configures, not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (textObject && cues.withoutText)
         notes.push(
@@ -2638,7 +2664,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   const cues = descriptionCues(input.description);
   key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}|${cues.fromText ?? ""}`;
+  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}|${cues.fromText ?? ""}|${cues.definitionsOf ?? ""}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

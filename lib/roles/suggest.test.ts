@@ -2267,4 +2267,43 @@ describe("issue 32, eighth round: returned text", () => {
       }),
     ).not.toContain("returns_untrusted_text");
   });
+
+  it("a status comes with results only when the first sentence says so", () => {
+    const indexing = {
+      name: "orbit_get_status",
+      description:
+        "Check indexing status for the enabled scope. Use this to check whether indexing has completed before trusting query results.",
+      annotations: RO,
+    };
+    expect(roles(indexing)).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "check_crawl_status",
+        description: "Retrieve the current status, progress, and available results for a crawl ID.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a page's waterfall is timings, not the page's text", () => {
+    const waterfall = {
+      name: "get_rum_page_waterfall",
+      description: "Retrieve RUM page (view) waterfall data filtered by application name",
+    };
+    expect(roles(waterfall)).not.toContain("returns_untrusted_text");
+    expect(notesOf(waterfall)).toMatch(/returns waterfall: measured values/);
+  });
+
+  it("definitions of events are configuration, not events people caused", () => {
+    const definitions = {
+      name: "list_events",
+      description: "List event definitions. Events define named triggers that start automations.",
+      annotations: RO,
+    };
+    expect(roles(definitions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(definitions)).toMatch(/returns event definitions/);
+    expect(
+      roles({ name: "list_events", description: "List events for a project", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
 });
