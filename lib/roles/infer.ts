@@ -502,7 +502,10 @@ const HELD_TEXT =
  * ("Credentials (webhook secrets, compose bodies) are masked by default"): masked text is not returned.
  */
 function holdsText(description: string | undefined): boolean {
-  const sentences = (description ?? "").slice(0, 2000).split(/(?<=[.;!?])\s+/);
+  // The opening paragraph says what the tool returns; later ones are usage notes (a query
+  // syntax that filters "by filename", examples), which name fields to filter by, not held text.
+  const opening = (description ?? "").trim().split(/\n\s*\n/)[0] ?? "";
+  const sentences = opening.slice(0, 2000).split(/(?<=[.;!?])\s+/);
   return sentences.some((s) => !MASKED.test(s) && HELD_TEXT.test(s));
 }
 const MASKED = /\b(?:masked|redacted|obfuscated)\b/i;
@@ -2127,8 +2130,15 @@ export function inferRoles(input: InferInput): Inference {
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
       SCHEMA,
     );
-  // What such a request returns is the response of whatever server the address names.
-  if (url && httpVerb && (writesOrDestroys || name.objects.length === 0))
+  // What such a request returns is the response of whatever server the address names. A callback
+  // address (`notification_url`) is where the service reports later: its server's answer never
+  // comes back to the caller.
+  if (
+    url &&
+    httpVerb &&
+    (writesOrDestroys || name.objects.length === 0) &&
+    !url.words.some((w) => CALLBACK_WORDS.has(w))
+  )
     add(
       "returns_untrusted_text",
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" returns that server's response, written by whoever runs it`,

@@ -2306,4 +2306,46 @@ describe("issue 32, eighth round: returned text", () => {
       roles({ name: "list_events", description: "List events for a project", annotations: RO }),
     ).toContain("returns_untrusted_text");
   });
+
+  it("a callback address is where the service reports later: its answer does not come back", () => {
+    const del = {
+      name: "delete-asset",
+      description: "Deletes an asset using its immutable asset ID.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          asset_id: { type: "string" },
+          notification_url: { type: "string", description: "URL to notify when done" },
+        },
+      },
+    };
+    expect(roles(del)).not.toContain("returns_untrusted_text");
+    expect(roles(del)).toContain("network_or_shares");
+    // A request to the address itself returns that server's response.
+    expect(
+      roles({
+        name: "delete",
+        description: "Send a DELETE request",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("only the opening paragraph says what infrastructure holds; later ones are usage notes", () => {
+    const search = {
+      name: "search-assets",
+      description:
+        "Filter and retrieve assets and their details\n\nUses a query language to filter assets by filename and file details.",
+      annotations: RO,
+    };
+    expect(roles(search)).not.toContain("returns_untrusted_text");
+    expect(notesOf(search)).toMatch(/returns assets: infrastructure the account configures/);
+    expect(
+      roles({
+        name: "get_worker",
+        description: "Get a Worker's script content",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
 });
