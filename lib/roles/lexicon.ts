@@ -1301,6 +1301,9 @@ export const NAME_LIST_OBJECTS = new Set([
   "filters",
   "version",
   "versions",
+  // Revisions are versions by another name (`get_file_revisions`: who changed it and when).
+  "revision",
+  "revisions",
   "thumbnail",
   "thumbnails",
   "drive",

@@ -2348,4 +2348,16 @@ describe("issue 32, eighth round: returned text", () => {
       }),
     ).toContain("returns_untrusted_text");
   });
+
+  it("a file's revisions are versions: who changed it and when", () => {
+    const revisions = {
+      name: "get_file_revisions",
+      description: "Get revision history of a file",
+    };
+    expect(roles(revisions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(revisions)).toMatch(/returns revisions: names and settings/);
+    expect(roles({ name: "get_file", description: "Get a file's contents" })).toContain(
+      "returns_untrusted_text",
+    );
+  });
 });
