@@ -572,12 +572,13 @@ const PICTURE_OBJECTS = new Set([
   "archives",
 ]);
 /**
- * "Extract all unique service names from logs", "Returns API key names, IDs, and creation dates": the
- * description says what comes back is names (with ids, states, dates), not prose. Not where the same
+ * "Extract all unique service names from logs", "Returns API key names, IDs, and creation dates",
+ * "returns … board IDs and tasks board IDs": the description says what comes back is names or ids
+ * (with states, dates), not prose. Not where the same
  * sentence names text people write ("Returns team names, descriptions, and IDs").
  */
 const RETURNS_NAMES =
-  /\b(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+names\b[^.;]*/i;
+  /\b(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+(?:names|ids|identifiers)\b[^.;]*/i;
 const PROSE_WORDS =
   /\b(?:descriptions?|content|contents|body|bodies|messages?|comments?|notes?|text|titles?|summar(?:y|ies)|bios?|excerpts?|posts?)\b/i;
 const returnsNamesOnly = (text: string) => {
@@ -1489,7 +1490,7 @@ export function inferRoles(input: InferInput): Inference {
         );
       else if (cues.namesOnly && !textObject && !pagedText)
         notes.push(
-          `the description says it returns names (with ids, states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+          `the description says it returns names or ids (with states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (cues.officialDocs && !textObject)
         notes.push(

@@ -2037,7 +2037,7 @@ describe("issue 32, eighth round: returned text", () => {
       description: "Extract all unique service names from logs",
     };
     expect(roles(services)).not.toContain("returns_untrusted_text");
-    expect(notesOf(services)).toMatch(/the description says it returns names/);
+    expect(notesOf(services)).toMatch(/the description says it returns names or ids/);
     // Names with descriptions are prose.
     expect(
       roles({
@@ -2359,5 +2359,16 @@ describe("issue 32, eighth round: returned text", () => {
     expect(roles({ name: "get_file", description: "Get a file's contents" })).toContain(
       "returns_untrusted_text",
     );
+  });
+
+  it("a description that says only ids come back withholds returned text", () => {
+    const boards = {
+      name: "get_sprints_boards",
+      description:
+        "Discover sprints boards. Identifies and returns sprints board IDs and tasks board IDs.",
+      annotations: RO,
+    };
+    expect(roles(boards)).not.toContain("returns_untrusted_text");
+    expect(notesOf(boards)).toMatch(/the description says it returns names or ids/);
   });
 });
