@@ -717,6 +717,15 @@ function descriptionCues(description: string | undefined) {
     withoutText: WITHOUT_TEXT.test(text),
     fromText: fromText(text),
     definitionsOf: definitionsOf(text),
+    holdsText: holdsText(text),
+    // For a name with no known verb: the verb the description opens with, and the first word that
+    // says what comes back ("returns", "shows").
+    leadVerb: lead,
+    returnWord: (description ?? "")
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .slice(0, 400)
+      .find((w) => RETURN_WORDS.has(w)),
   };
 }
 
@@ -1240,7 +1249,7 @@ export function inferRoles(input: InferInput): Inference {
       });
   }
   if (readings.length === 0) {
-    const verb = leadingDescriptionVerb(input.description ?? "");
+    const verb = cues.leadVerb;
     const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
     if (verb && verbClass)
       readings.push({
@@ -1402,7 +1411,7 @@ export function inferRoles(input: InferInput): Inference {
     !textObject &&
     !pagedText &&
     (INFRA_OBJECTS.has(head) || dnsRecord) &&
-    !holdsText(input.description)
+    !cues.holdsText
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
@@ -2318,11 +2327,7 @@ export function inferRoles(input: InferInput): Inference {
       kind ? NAME_OBJECT : NAME_OBJECT - 0.05,
     );
   if (readings.length === 0) {
-    const returnWord = (input.description ?? "")
-      .toLowerCase()
-      .split(/[^a-z]+/)
-      .slice(0, 400)
-      .find((w) => RETURN_WORDS.has(w));
+    const returnWord = cues.returnWord;
     if (textObject)
       add(
         "returns_untrusted_text",
@@ -2673,9 +2678,9 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
     key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${RETURNED_INLINE.test(f.description) ? "R" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
-  const cues = descriptionCues(input.description);
-  key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}${cues.mediaLibrary ? "m" : ""}${cues.officialDocs ? "o" : ""}${cues.namesOnly ? "n" : ""}${cues.linksOnly ? "l" : ""}|${cues.returnsOutput ?? ""}|${cues.compoundHead ?? ""}|${cues.contentOfOwn ?? ""}|${cues.withoutText ? "-" : ""}|${cues.fromText ?? ""}|${cues.definitionsOf ?? ""}`;
+  // Every cue the rules read from the description, whole: a cue added to `descriptionCues` is in the
+  // key by construction, so two tools that differ in it never share an inference.
+  key += `|${JSON.stringify(descriptionCues(input.description))}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -2371,4 +2371,25 @@ describe("issue 32, eighth round: returned text", () => {
     expect(roles(boards)).not.toContain("returns_untrusted_text");
     expect(notesOf(boards)).toMatch(/the description says it returns names or ids/);
   });
+
+  it("every description cue keys the shared inference: tools differing only in one do not share it", () => {
+    const cache = newRoleCache();
+    const pairs: [string, string, string][] = [
+      ["list_videos", "Retrieves a list of video assets.", "Retrieves a list of videos."],
+      ["get_logs", "Returns both live and historic log URLs.", "Returns the logs."],
+      ["list_events", "List event definitions.", "List events."],
+      [
+        "get_email_status",
+        "Get the state of an email without fetching its body.",
+        "Get an email's state and body.",
+      ],
+    ];
+    for (const [name, withCue, without] of pairs) {
+      const a = { name, description: withCue, annotations: RO };
+      const b = { name, description: without, annotations: RO };
+      expect(resolveRoles(a, null, cache).suggestion).toEqual(suggestRoles(a));
+      expect(resolveRoles(b, null, cache).suggestion).toEqual(suggestRoles(b));
+      expect(roles(a)).not.toEqual(roles(b));
+    }
+  });
 });
