@@ -502,9 +502,15 @@ const HELD_TEXT =
  * ("Credentials (webhook secrets, compose bodies) are masked by default"): masked text is not returned.
  */
 function holdsText(description: string | undefined): boolean {
-  // The opening paragraph says what the tool returns; later ones are usage notes (a query
-  // syntax that filters "by filename", examples), which name fields to filter by, not held text.
-  const opening = (description ?? "").trim().split(/\n\s*\n/)[0] ?? "";
+  // The opening says what the tool returns: a title and its paragraph ("Get video assets\n\n
+  // Retrieves a list of…"), up to any heading. What follows is usage notes (a query syntax that
+  // filters "by filename", examples), which name fields to filter by, not held text.
+  const opening = (description ?? "")
+    .trim()
+    .split(/\n\s*#/)[0]!
+    .split(/\n\s*\n/)
+    .slice(0, 2)
+    .join("\n\n");
   const sentences = opening.slice(0, 2000).split(/(?<=[.;!?])\s+/);
   return sentences.some((s) => !MASKED.test(s) && HELD_TEXT.test(s));
 }

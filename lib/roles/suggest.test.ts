@@ -2331,19 +2331,20 @@ describe("issue 32, eighth round: returned text", () => {
     ).toContain("returns_untrusted_text");
   });
 
-  it("only the opening paragraph says what infrastructure holds; later ones are usage notes", () => {
+  it("only the opening (a title and its paragraph) says what infrastructure holds; later ones are usage notes", () => {
     const search = {
       name: "search-assets",
       description:
-        "Filter and retrieve assets and their details\n\nUses a query language to filter assets by filename and file details.",
+        "Filter and retrieve assets and their details\n\nReturns a list of resources.\n\n## Syntax\n\nFilter assets by filename and file details.",
       annotations: RO,
     };
     expect(roles(search)).not.toContain("returns_untrusted_text");
     expect(notesOf(search)).toMatch(/returns assets: infrastructure the account configures/);
+    // A title and its paragraph are both the opening.
     expect(
       roles({
         name: "get_worker",
-        description: "Get a Worker's script content",
+        description: "Get a Worker\n\nReturns the Worker's script content.",
         annotations: RO,
       }),
     ).toContain("returns_untrusted_text");
