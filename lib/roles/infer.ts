@@ -600,12 +600,11 @@ const LINKS_TO_TEXT =
 /** Object nouns that say nothing of what the object is (`list_objects`, `get_item`). */
 const GENERIC_HEADS = new Set(["object", "objects", "item", "items", "resource", "resources"]);
 /**
- * The noun a description puts after a generic one in its first sentence, when that noun names
+ * The noun a description puts after a generic one in its lead sentences, when that noun names
  * something an account configures ("Durable Object instances" → instances); undefined otherwise.
  */
 function compoundHead(text: string): string | undefined {
-  const first = (text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "").slice(0, 300);
-  const words = nameWords(first);
+  const words = nameWords(leadSentences(text));
   for (let i = 0; i + 1 < words.length; i++)
     if (
       GENERIC_HEADS.has(words[i]!) &&
@@ -620,8 +619,19 @@ function compoundHead(text: string): string | undefined {
  */
 const WITHOUT_TEXT =
   /\b(?:without|not|never)\s+(?:fetching|returning|downloading|reading|including)\s+(?:its|the|their|any)?\s*(?:body|bodies|content|contents|text)\b/i;
-/** A description's first sentence: what the tool does, before usage notes ("…before trusting results"). */
-const firstSentence = (text: string) => text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
+/**
+ * The sentences that say what a tool does: the first of its title and of its first paragraph
+ * ("Get crawl status\n\nRetrieve the current status and available results…"), before usage notes
+ * ("…before trusting query results"), joined as one sentence each.
+ */
+const leadSentences = (text: string) =>
+  text
+    .trim()
+    .split(/\n\s*#/)[0]!
+    .split(/\n\s*\n/)
+    .slice(0, 2)
+    .map((p) => (p.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "").slice(0, 300))
+    .join(". ");
 /**
  * "Create, list, get, update, or remove event definitions": the objects are definitions (a name and
  * a schema the account configures), not occurrences that carry what people wrote.
@@ -632,9 +642,11 @@ const definitionsOf = (text: string) => text.match(DEFINITIONS_OF)?.[1]?.toLower
 const FROM_OBJECT =
   /\bfrom\s+(?:the|a|an|this|its|each|one)?\s*(?:current|specified|given|active|open)?\s*(\w+)/i;
 const fromText = (text: string) => {
-  const first = text.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "";
-  const word = first.match(FROM_OBJECT)?.[1]?.toLowerCase();
-  return word !== undefined && TEXT_OBJECTS.has(word) ? word : undefined;
+  for (const sentence of leadSentences(text).split(". ")) {
+    const word = sentence.match(FROM_OBJECT)?.[1]?.toLowerCase();
+    if (word !== undefined && TEXT_OBJECTS.has(word)) return word;
+  }
+  return undefined;
 };
 /** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
 const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
@@ -701,7 +713,7 @@ function descriptionCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
   const lead = leadingDescriptionVerb(text);
   return {
-    statusWithResults: STATUS_WITH_RESULTS.test(firstSentence(text)),
+    statusWithResults: STATUS_WITH_RESULTS.test(leadSentences(text)),
     callerOwn: CALLER_OWN.test(text),
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",

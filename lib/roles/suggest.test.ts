@@ -2285,6 +2285,17 @@ describe("issue 32, eighth round: returned text", () => {
     ).toContain("returns_untrusted_text");
   });
 
+  it("a status's results are read from the title's and the first paragraph's first sentences", () => {
+    expect(
+      roles({
+        name: "check_crawl_status",
+        description:
+          "Get crawl status\n\nRetrieve the current status, progress, and available results for a crawl ID.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
   it("a page's waterfall is timings, not the page's text", () => {
     const waterfall = {
       name: "get_rum_page_waterfall",
