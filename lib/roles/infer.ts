@@ -147,7 +147,13 @@ type Field = {
   key: string;
   words: string[];
   freeText: boolean;
+  /**
+   * The field's description. infer.ts reads it only through `cues`, which the shared inference's key
+   * holds whole; reach.ts reads it through its own flags, also in the key (`reachFieldFlags`).
+   */
   description: string;
+  /** What the rules read from the description (see `fieldCues`). */
+  cues: FieldCues;
   /** An enum field's choices include a public or shared audience (`boardKind: public | private | share`). */
   offersPublic: boolean;
   /** The field takes an object with fields of its own (`deleted: { state }`), not a value or a switch. */
@@ -157,6 +163,22 @@ type Field = {
   /** The field's enum choices, or its list items' (`expand: ["comments", "transitions"]`), at most 100. */
   choices: string[];
 };
+
+/** What the rules read from a field's description; the shared inference's key holds it whole. */
+type FieldCues = ReturnType<typeof fieldCues>;
+function fieldCues(description: string) {
+  return {
+    savesTo: SAVES_TO.test(description),
+    grantsAccess: GRANTS_ACCESS.test(description),
+    sharedContent: SHARED_CONTENT.test(description),
+    fetchedAddress: FETCHED_ADDRESS.test(description),
+    inlineContent: INLINE_CONTENT.test(description),
+    returnedInline: RETURNED_INLINE.test(description),
+    localUpload: LOCAL_UPLOAD.test(description),
+    archives: ARCHIVES.test(description),
+    schemes: (description.match(SCHEMES) ?? []).length >= 2,
+  };
+}
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
 const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
@@ -193,6 +215,7 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
       words: nameWords(key),
       freeText: stringy && !Array.isArray(v.enum),
       description,
+      cues: fieldCues(description),
       offersPublic:
         Array.isArray(v.enum) &&
         v.enum
@@ -274,7 +297,7 @@ function outputField(fields: readonly Field[]): Field | undefined {
     (f) =>
       f.freeText &&
       f.words.some((w) => PATH_WORDS.has(w)) &&
-      (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
+      (f.words.some((w) => OUTPUT_WORDS.has(w)) || f.cues.savesTo),
   );
 }
 
@@ -1452,8 +1475,8 @@ export function inferRoles(input: InferInput): Inference {
   // service, not into a page's file input (`upload_file(image_data, url)`).
   const toService = fields.some(
     (f) =>
-      INLINE_CONTENT.test(f.description) ||
-      (f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description)),
+      f.cues.inlineContent ||
+      (f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.fetchedAddress),
   );
   const onPage =
     sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w)) &&
@@ -1914,7 +1937,7 @@ export function inferRoles(input: InferInput): Inference {
   );
   // A file passed inline (`file: "Raw base64-encoded file content"`) is the caller's data, not a
   // local file read by its path.
-  const inline = fields.some((f) => INLINE_CONTENT.test(f.description));
+  const inline = fields.some((f) => f.cues.inlineContent);
   if (localPath && !inline && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
     add(
       "network_or_shares",
@@ -1923,7 +1946,7 @@ export function inferRoles(input: InferInput): Inference {
     );
   // `create_pull_request(attachments: "Local files to upload & embed")`: an input described as
   // local files to upload sends them, whatever the tool's verb.
-  const uploadsLocal = fields.find((f) => LOCAL_UPLOAD.test(f.description));
+  const uploadsLocal = fields.find((f) => f.cues.localUpload);
   if (uploadsLocal && !inline && writesOrDestroys && !roles.has("network_or_shares"))
     add(
       "network_or_shares",
@@ -2034,7 +2057,7 @@ export function inferRoles(input: InferInput): Inference {
       ((!makesNew && f.words.some((w) => TRASH_FIELDS.has(w))) ||
         // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
         (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
-        (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
+        (!makesNew && !f.freeText && f.cues.archives)),
   );
   if (trash && classes.has("write"))
     add(
@@ -2114,7 +2137,7 @@ export function inferRoles(input: InferInput): Inference {
     );
   // `save_attachment(returnBase64: "Whether to also return base64-encoded content in the response")`:
   // an input that asks for a text object's content back inline makes the response carry it.
-  const inlineField = fields.find((f) => RETURNED_INLINE.test(f.description));
+  const inlineField = fields.find((f) => f.cues.returnedInline);
   const inlineText = textObject ?? name.objects.find((w) => TEXT_OBJECTS.has(w));
   if (inlineField && inlineText && !roles.has("returns_untrusted_text"))
     add(
@@ -2185,8 +2208,7 @@ export function inferRoles(input: InferInput): Inference {
   // A write that attaches or imports what a caller-named address serves (`attach_file_to_card(fileUrl)`):
   // the service fetches any URL, and an address can carry data out (or name a local file).
   const fetched = fields.find(
-    (f) =>
-      f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description),
+    (f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.fetchedAddress,
   );
   if (fetched && classes.has("write") && !classes.has("destroy"))
     add(
@@ -2206,10 +2228,7 @@ export function inferRoles(input: InferInput): Inference {
   // ("HTTP(S), SSH (ssh://…), git://") names a host anywhere; a write that clones from it or keeps it
   // for later pushes reaches that host.
   const anyHost = fields.find(
-    (f) =>
-      f.freeText &&
-      f.words.some((w) => URL_FIELDS.has(w)) &&
-      (f.description.match(SCHEMES) ?? []).length >= 2,
+    (f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.schemes,
   );
   if (anyHost && classes.has("write"))
     add(
@@ -2254,8 +2273,8 @@ export function inferRoles(input: InferInput): Inference {
   // An input that hands out access (`groups: [{ id, readOnly }]` "with access to this collection"),
   // or content the schema says is there to share, widens who reads.
   if (classes.has("write") && !classes.has("destroy")) {
-    const grant = fields.find((f) => GRANTS_ACCESS.test(f.description));
-    const shared = fields.find((f) => f.freeText && SHARED_CONTENT.test(f.description));
+    const grant = fields.find((f) => f.cues.grantsAccess);
+    const shared = fields.find((f) => f.freeText && f.cues.sharedContent);
     if (grant)
       add(
         "network_or_shares",
@@ -2693,7 +2712,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${RETURNED_INLINE.test(f.description) ? "R" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
+    key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}${reachFieldFlags(f)}|${expandedText(f) ?? ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   // Every cue the rules read from the description, whole: a cue added to `descriptionCues` is in the

@@ -2404,4 +2404,35 @@ describe("issue 32, eighth round: returned text", () => {
       expect(roles(a)).not.toEqual(roles(b));
     }
   });
+
+  it("every field cue keys the shared inference: fields differing only in one do not share it", () => {
+    const cache = newRoleCache();
+    const withField = (description: string) => ({
+      name: "save_attachment",
+      description: "Download and save email attachments to local file system.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          savePath: { type: "string", description: "Directory where attachments will be saved" },
+          returnBase64: { type: "boolean", description },
+        },
+      },
+    });
+    const team = (choices: string[]) => ({
+      name: "get_team",
+      description: "Get a team",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: { expand: { type: "array", items: { type: "string", enum: choices } } },
+      },
+    });
+    for (const tool of [
+      withField("Whether to also return base64-encoded content in the response"),
+      withField("Overwrite existing files"),
+      team(["comments"]),
+      team(["issues"]),
+    ])
+      expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
+  });
 });
