@@ -1621,13 +1621,18 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `${why} and returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
         );
-      // `extract_contacts`, `maps_geocode`, `check_notification_setup`: what it computes is names and
-      // addresses, settings, or the vendor's own data, whatever it computes them from.
+      // `extract_contacts`, `maps_geocode`: what it computes is names and addresses, settings, or the
+      // vendor's own data (whatever address the caller gives it). Names and settings are not from a
+      // page it fetches or reads (`extract_links(url)`, "…from the current page"): a site's links
+      // and text are the site's.
       else if (
         !textObject &&
         !idText &&
         head &&
-        (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || INFRA_OBJECTS.has(head))
+        (VENDOR_TEXT.has(head) ||
+          ((NAME_LIST_OBJECTS.has(head) || INFRA_OBJECTS.has(head)) &&
+            !cues.fromText &&
+            !fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)))))
       )
         notes.push(
           `${why} and returns ${head}: names, settings or the vendor's own data, not text people wrote, so returns_untrusted_text is not suggested`,

@@ -2180,6 +2180,14 @@ describe("issue 32, eighth round: returned text", () => {
     };
     expect(roles(contacts)).not.toContain("returns_untrusted_text");
     expect(notesOf(contacts)).toMatch(/returns contacts: names, settings or the vendor's own data/);
+    // Links extracted from a page the tool fetches are the site's.
+    expect(
+      roles({
+        name: "extract_links",
+        description: "Extract all links from a web page",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
     // A computation over a text object still quotes it.
     expect(
       roles({
