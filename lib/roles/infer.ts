@@ -147,7 +147,13 @@ type Field = {
   key: string;
   words: string[];
   freeText: boolean;
+  /**
+   * The field's description. infer.ts reads it only through `cues`, which the shared inference's key
+   * holds whole; reach.ts reads it through its own flags, also in the key (`reachFieldFlags`).
+   */
   description: string;
+  /** What the rules read from the description (see `fieldCues`). */
+  cues: FieldCues;
   /** An enum field's choices include a public or shared audience (`boardKind: public | private | share`). */
   offersPublic: boolean;
   /** The field takes an object with fields of its own (`deleted: { state }`), not a value or a switch. */
@@ -157,6 +163,22 @@ type Field = {
   /** The field's enum choices, or its list items' (`expand: ["comments", "transitions"]`), at most 100. */
   choices: string[];
 };
+
+/** What the rules read from a field's description; the shared inference's key holds it whole. */
+type FieldCues = ReturnType<typeof fieldCues>;
+function fieldCues(description: string) {
+  return {
+    savesTo: SAVES_TO.test(description),
+    grantsAccess: GRANTS_ACCESS.test(description),
+    sharedContent: SHARED_CONTENT.test(description),
+    fetchedAddress: FETCHED_ADDRESS.test(description),
+    inlineContent: INLINE_CONTENT.test(description),
+    returnedInline: RETURNED_INLINE.test(description),
+    localUpload: LOCAL_UPLOAD.test(description),
+    archives: ARCHIVES.test(description),
+    schemes: (description.match(SCHEMES) ?? []).length >= 2,
+  };
+}
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
 const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
@@ -193,6 +215,7 @@ function schemaFields(schema: unknown, depth = 0): Field[] {
       words: nameWords(key),
       freeText: stringy && !Array.isArray(v.enum),
       description,
+      cues: fieldCues(description),
       offersPublic:
         Array.isArray(v.enum) &&
         v.enum
@@ -274,7 +297,7 @@ function outputField(fields: readonly Field[]): Field | undefined {
     (f) =>
       f.freeText &&
       f.words.some((w) => PATH_WORDS.has(w)) &&
-      (f.words.some((w) => OUTPUT_WORDS.has(w)) || SAVES_TO.test(f.description)),
+      (f.words.some((w) => OUTPUT_WORDS.has(w)) || f.cues.savesTo),
   );
 }
 
@@ -357,7 +380,12 @@ function headNoun(name: {
   const start = name.verbs.length > 0 ? name.verbs[0]!.index + 1 : 0;
   // What follows "by" is the key the object is found by, not the object (`get_tasks_by_filter`
   // returns tasks, `get_cards_by_list_id` cards).
-  const by = name.words.indexOf("by", start);
+  // So does what follows "for" or "to" after an object (`search_users_for_mentions` returns users,
+  // `give_feedback_to_desktop_commander` gives feedback): the purpose or the recipient, not the object.
+  const keyAt = name.words.findIndex(
+    (w, i) => i >= start && (w === "by" || (i > start && (w === "for" || w === "to"))),
+  );
+  const by = keyAt;
   // A qualifier after the verb (`workflows-get-default`, `iterations-get-active`) names which
   // one, not what: the object is then the word before the verb.
   const pick = (from: number, to = name.words.length) =>
@@ -366,6 +394,9 @@ function headNoun(name: {
         (w, i) => i >= from && i < to && !verbAt.has(i) && !FILLER.has(w) && !QUALIFIERS.has(w),
       )
       .at(-1);
+  // `search_by_recipient`: with nothing between the verb and "by", the name names no object (the
+  // recipient is the key, not what comes back), and the read is taken as it is described.
+  if (by === start) return pick(0, by);
   return (by > start ? pick(start, by) : undefined) ?? pick(start) ?? pick(0);
 }
 
@@ -494,7 +525,16 @@ const HELD_TEXT =
  * ("Credentials (webhook secrets, compose bodies) are masked by default"): masked text is not returned.
  */
 function holdsText(description: string | undefined): boolean {
-  const sentences = (description ?? "").slice(0, 2000).split(/(?<=[.;!?])\s+/);
+  // The opening says what the tool returns: a title and its paragraph ("Get video assets\n\n
+  // Retrieves a list of…"), up to any heading. What follows is usage notes (a query syntax that
+  // filters "by filename", examples), which name fields to filter by, not held text.
+  const opening = (description ?? "")
+    .trim()
+    .split(/\n\s*#/)[0]!
+    .split(/\n\s*\n/)
+    .slice(0, 2)
+    .join("\n\n");
+  const sentences = opening.slice(0, 2000).split(/(?<=[.;!?])\s+/);
   return sentences.some((s) => !MASKED.test(s) && HELD_TEXT.test(s));
 }
 const MASKED = /\b(?:masked|redacted|obfuscated)\b/i;
@@ -560,6 +600,90 @@ const PICTURE_OBJECTS = new Set([
   "archive",
   "archives",
 ]);
+/**
+ * "Extract all unique service names from logs", "Returns API key names, IDs, and creation dates",
+ * "returns … board IDs and tasks board IDs": the description says what comes back is names or ids
+ * (with states, dates), not prose. Not where the same
+ * sentence names text people write ("Returns team names, descriptions, and IDs").
+ */
+const RETURNS_NAMES =
+  /\b(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+(?:names|ids|identifiers)\b[^.;]*/i;
+const PROSE_WORDS =
+  /\b(?:descriptions?|content|contents|body|bodies|messages?|comments?|notes?|text|titles?|summar(?:y|ies)|bios?|excerpts?|posts?)\b/i;
+const returnsNamesOnly = (text: string) => {
+  const m = text.match(RETURNS_NAMES);
+  return m !== null && !PROSE_WORDS.test(m[0]);
+};
+/**
+ * "Returns both live and historic log URLs": addresses where the text can be fetched, not the text;
+ * reading them is another call (as a download to a file returns its path).
+ */
+const LINKS_TO_TEXT =
+  /\breturns?\b[^.;]{0,40}\b(?:logs?|files?|attachments?|artifacts?|reports?)\s+(?:urls?|links?)\b/i;
+/** Object nouns that say nothing of what the object is (`list_objects`, `get_item`). */
+const GENERIC_HEADS = new Set(["object", "objects", "item", "items", "resource", "resources"]);
+/**
+ * The noun a description puts after a generic one in its lead sentences, when that noun names
+ * something an account configures ("Durable Object instances" → instances); undefined otherwise.
+ */
+function compoundHead(text: string): string | undefined {
+  const words = nameWords(leadSentences(text));
+  for (let i = 0; i + 1 < words.length; i++)
+    if (
+      GENERIC_HEADS.has(words[i]!) &&
+      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!))
+    )
+      return words[i + 1];
+  return undefined;
+}
+/**
+ * "…the label state of an email without fetching its body": the description says the text itself
+ * does not come back, only what is known about it.
+ */
+const WITHOUT_TEXT =
+  /\b(?:without|not|never)\s+(?:fetching|returning|downloading|reading|including)\s+(?:its|the|their|any)?\s*(?:body|bodies|content|contents|text)\b/i;
+/**
+ * The sentences that say what a tool does: the first of its title and of its first paragraph
+ * ("Get crawl status\n\nRetrieve the current status and available results…"), before usage notes
+ * ("…before trusting query results"), joined as one sentence each.
+ */
+const leadSentences = (text: string) =>
+  text
+    .trim()
+    .split(/\n\s*#/)[0]!
+    .split(/\n\s*\n/)
+    .slice(0, 2)
+    .map((p) => (p.trim().split(/[.!?\n](?:\s|$)/)[0] ?? "").slice(0, 300))
+    .join(". ");
+/**
+ * "Create, list, get, update, or remove event definitions": the objects are definitions (a name and
+ * a schema the account configures), not occurrences that carry what people wrote.
+ */
+const DEFINITIONS_OF = /\b(\w+)\s+definitions\b/i;
+const definitionsOf = (text: string) => text.match(DEFINITIONS_OF)?.[1]?.toLowerCase();
+/** "…from the current page", "…from an email": the text object a computation works from. */
+const FROM_OBJECT =
+  /\bfrom\s+(?:the|a|an|this|its|each|one)?\s*(?:current|specified|given|active|open)?\s*(\w+)/i;
+const fromText = (text: string) => {
+  for (const sentence of leadSentences(text).split(". ")) {
+    const word = sentence.match(FROM_OBJECT)?.[1]?.toLowerCase();
+    if (word !== undefined && TEXT_OBJECTS.has(word)) return word;
+  }
+  return undefined;
+};
+/** An allowlist the operator configures (`list_allowed_directories`, `get_whitelisted_ips`). */
+const ALLOWED_WORDS = new Set(["allowed", "allowlisted", "whitelisted", "permitted"]);
+/** A model's making of new content from the caller's prompt (`ai_text_generation`, `get-generation-task`). */
+const GENERATION_WORDS = new Set(["generation", "generations"]);
+/** What a generation returns: new text or content, or the job that makes it. */
+const GENERATED_HEADS = new Set(["text", "content", "task", "tasks", "job", "jobs"]);
+/** What a media library holds (`list-videos`, `search-assets`) when the description says assets. */
+const MEDIA_HEADS = new Set(["asset", "assets", "video", "videos", "file", "files", "resources"]);
+/** "video assets", "raw assets", "your asset library": a media library's uploads. */
+const MEDIA_LIBRARY = /\b(?:(?:asset|media)\s+library|(?:video|image|audio|raw|media)\s+assets)\b/i;
+/** "documentation from official docs": the vendor's own fixed text. */
+const OFFICIAL_DOCS =
+  /\b(?:get|gets|returns?|retrieves?|fetch(?:es)?|documentation)\b[^.;]{0,60}\bofficial\s+(?:docs|documentation)\b/i;
 /** Tags and labels: names an admin or member applies to records, unless they are a repository's refs. */
 const TAG_WORDS = new Set(["tag", "tags"]);
 /**
@@ -575,6 +699,19 @@ const RETURNED_INLINE =
   /\breturn(?:s|ed)?\b[^.;]{0,40}\b(?:inline|base-?64)\b|\b(?:inline|base-?64)\b[^.;]{0,20}\breturned\b/i;
 /** "Manage issue status transitions": a tracker's workflow of states, not an automation. */
 const STATUS_TRANSITIONS = /\bstatus(?:es)?\s+transitions?\b/i;
+/**
+ * Measured values (`measures_component`, `get_metrics`): numbers a service computes over an object
+ * (coverage, duplication, latency), not text anyone wrote, whatever the object measured is.
+ */
+const FIGURE_WORDS = new Set([
+  "measure",
+  "measures",
+  "metric",
+  "metrics",
+  // A page's waterfall (`get_rum_page_waterfall`): each resource's timings, a chart of numbers.
+  "waterfall",
+  "waterfalls",
+]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
@@ -599,7 +736,7 @@ function descriptionCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
   const lead = leadingDescriptionVerb(text);
   return {
-    statusWithResults: STATUS_WITH_RESULTS.test(text),
+    statusWithResults: STATUS_WITH_RESULTS.test(leadSentences(text)),
     callerOwn: CALLER_OWN.test(text),
     sentOnly: SENT_MAIL.test(text) && !RECEIVED_MAIL.test(text),
     leadsWithRead: lead !== null && VERB_CLASS.get(lead) === "read",
@@ -612,6 +749,24 @@ function descriptionCues(description: string | undefined) {
     returnsInline: RETURNED_INLINE.test(text),
     transitions: STATUS_TRANSITIONS.test(text),
     descriptions: RETURNS_DESCRIPTIONS.test(text),
+    mediaLibrary: MEDIA_LIBRARY.test(text),
+    officialDocs: OFFICIAL_DOCS.test(text),
+    namesOnly: returnsNamesOnly(text),
+    linksOnly: LINKS_TO_TEXT.test(text),
+    compoundHead: compoundHead(text),
+    contentOfOwn: contentOfOwn(text),
+    withoutText: WITHOUT_TEXT.test(text),
+    fromText: fromText(text),
+    definitionsOf: definitionsOf(text),
+    holdsText: holdsText(text),
+    // For a name with no known verb: the verb the description opens with, and the first word that
+    // says what comes back ("returns", "shows").
+    leadVerb: lead,
+    returnWord: (description ?? "")
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .slice(0, 400)
+      .find((w) => RETURN_WORDS.has(w)),
   };
 }
 
@@ -724,7 +879,18 @@ const OWN_OUTBOUND = new Set([
   "newsletters",
   "campaign",
   "campaigns",
+  // What the account sends out to be read (`list_send`, a Bitwarden Send; an email send): its own.
+  "send",
+  "sends",
 ]);
+/** "the TipTap JSON content of a broadcast": the body of what the account writes to send out. */
+const CONTENT_OF = /\b(?:content|contents|body|html)\s+of\s+(?:a|an|the|one)?\s*(\w+)/i;
+const contentOfOwn = (text: string) => {
+  const word = text.match(CONTENT_OF)?.[1]?.toLowerCase();
+  return word !== undefined && OWN_OUTBOUND.has(word) ? word : undefined;
+};
+/** The generic names of a body of text (`get-tiptap-json-content`). */
+const BODY_HEADS = new Set(["content", "contents", "body", "html"]);
 
 /** Mail objects: what the account sent is its own text; what it received is anyone's. */
 const MAIL_OBJECTS = new Set(["email", "emails", "mail", "attachment", "attachments"]);
@@ -806,7 +972,7 @@ const SUBSCRIPTION_FIELDS = new Set(["subscribed", "watching", "watched", "starr
 /** Operations that retrieve what a multi-operation tool manages (not `read`, which is also a mark: `mark_email(read)`). */
 const BARE_RETRIEVALS = new Set(["list", "get", "retrieve", "search", "find", "fetch"]);
 /** Operations that show an object's content, not its record (`operation: read | view`). */
-const CONTENT_READS = new Set(["read", "view", "cat", "open"]);
+const CONTENT_READS = new Set(["read", "view", "cat", "open", "download", "receive"]);
 /** Verbs that retrieve records: a subscription field beside one filters what they list. */
 const LISTING_VERBS = new Set([
   "list",
@@ -1213,7 +1379,7 @@ export function inferRoles(input: InferInput): Inference {
       });
   }
   if (readings.length === 0) {
-    const verb = leadingDescriptionVerb(input.description ?? "");
+    const verb = cues.leadVerb;
     const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
     if (verb && verbClass)
       readings.push({
@@ -1256,7 +1422,14 @@ export function inferRoles(input: InferInput): Inference {
 
   // What a read returns, by the name's head noun (the last object after the verb:
   // `list_issue_labels` returns labels, `get_issue_comments` comments).
-  const head = headNoun(name);
+  // `do_list_objects` "List Durable Object instances": where the name's object is a generic word
+  // (object, item, resource) and the description uses it as the first part of a compound noun, the
+  // compound's last noun is what the object is (English compounds put the head last).
+  const named = headNoun(name);
+  const head =
+    named !== undefined && GENERIC_HEADS.has(named) && cues.compoundHead
+      ? cues.compoundHead
+      : named;
   // Links between records are those records (`list_issue_links` returns the linked issues).
   const linksOf =
     head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
@@ -1280,8 +1453,12 @@ export function inferRoles(input: InferInput): Inference {
   const chartEvents =
     (head === "events" || head === "event") &&
     CHART_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  // `list_allowed_directories`: what the operator allows the server to reach, a setting it chose,
+  // not what is in those places.
+  const allowedOnly =
+    head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef || chartEvents
+    aboutOnly || protectedRef || chartEvents || allowedOnly
       ? undefined
       : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
@@ -1308,17 +1485,33 @@ export function inferRoles(input: InferInput): Inference {
     head !== undefined && name.words[name.words.lastIndexOf(head) - 1] === "total"
       ? head
       : undefined;
+  // `measures_component`, `measures_history`, `get_metrics_for_host`: measured values of the object
+  // (numbers, over time for a history), not text anyone wrote about it. Not where the head is a
+  // text object of its own (`get_issue_metrics` is metrics; `list_metric_comments` is comments).
+  const figures = name.objects.find((w) => FIGURE_WORDS.has(w));
+  const figuresOf =
+    figures && (!head || head === "history" || !TEXT_OBJECTS.has(head)) ? figures : undefined;
+  // `list-videos` "Retrieves a list of video assets", `visual-search-assets` "images in your asset
+  // library": a media library's assets are files the account uploaded to deliver by URL (names,
+  // formats, sizes, tags), not text people wrote to it. A platform's videos (titles and
+  // descriptions by their uploaders) are not described as assets.
+  const mediaAssets =
+    head !== undefined && MEDIA_HEADS.has(head) && cues.mediaLibrary && !pagedText
+      ? head
+      : undefined;
   const namesOnly = aboutOnly
     ? tail
     : protectedRef
       ? `protected ${head}`
-      : head &&
-          !textObject &&
-          !pagedText &&
-          !(head === "statuses" && cues.statusPosts) &&
-          (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
-        ? head
-        : undefined;
+      : allowedOnly
+        ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
+        : head &&
+            !textObject &&
+            !pagedText &&
+            !(head === "statuses" && cues.statusPosts) &&
+            (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
+          ? head
+          : undefined;
   // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
   // write, as does a listing whose description says descriptions come back ("Returns team names,
   // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
@@ -1348,7 +1541,7 @@ export function inferRoles(input: InferInput): Inference {
     !textObject &&
     !pagedText &&
     (INFRA_OBJECTS.has(head) || dnsRecord) &&
-    !holdsText(input.description)
+    !cues.holdsText
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
@@ -1371,8 +1564,8 @@ export function inferRoles(input: InferInput): Inference {
   // service, not into a page's file input (`upload_file(image_data, url)`).
   const toService = fields.some(
     (f) =>
-      INLINE_CONTENT.test(f.description) ||
-      (f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description)),
+      f.cues.inlineContent ||
+      (f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.fetchedAddress),
   );
   const onPage =
     sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w)) &&
@@ -1381,11 +1574,25 @@ export function inferRoles(input: InferInput): Inference {
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
+  // `ai_text_generation` "Generate text using an AI model", `get-generation-task`: what a vendor's
+  // model makes from the caller's own prompt, and the job that makes it, carry no text that someone
+  // else wrote. Not a generation over a text object the inputs name (`generate_summary(issue_id)`)
+  // or over an address (a page the model reads).
+  const generated =
+    (name.words.some((w) => GENERATION_WORDS.has(w)) ||
+      readings.some((r) => r.verb === "generate")) &&
+    (!textObject || GENERATED_HEADS.has(textObject)) &&
+    (!idText || GENERATED_HEADS.has(idText)) &&
+    !fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)));
   for (const r of readings) {
     const why = r.fromName ? `the name's verb ${r.says}` : r.says;
     if (r.verbClass === "read" && VERDICT_VERBS.has(r.verb) && !textObject) {
       notes.push(
         `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
+      );
+    } else if ((r.verbClass === "read" || r.verbClass === "compute") && generated) {
+      notes.push(
+        `it returns what a model generates from the caller's own inputs (or the generation job), not text that someone else wrote, so returns_untrusted_text is not suggested`,
       );
     } else if (r.verbClass === "read" && ownState) {
       notes.push(
@@ -1399,6 +1606,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (!textObject && head && OWN_OUTBOUND.has(head))
         notes.push(
           `returns ${head}: what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
+        );
+      else if (head && BODY_HEADS.has(head) && cues.contentOfOwn)
+        notes.push(
+          `returns the content of a ${cues.contentOfOwn} (the description says so): what the account writes to send to its audience, so returns_untrusted_text is not suggested`,
         );
       else if (textObject && MAIL_OBJECTS.has(textObject) && cues.sentOnly)
         notes.push(
@@ -1416,6 +1627,18 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
         );
+      else if (cues.namesOnly && !textObject && !pagedText)
+        notes.push(
+          `the description says it returns names or ids (with states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (cues.officialDocs && !textObject)
+        notes.push(
+          `the description says it returns the vendor's official documentation: the vendor's own fixed text, so returns_untrusted_text is not suggested`,
+        );
+      else if (mediaAssets)
+        notes.push(
+          `returns ${mediaAssets} of a media library (the description calls them assets): files the account uploaded, delivered by URL, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
       else if (describedNames)
         add(
           "returns_untrusted_text",
@@ -1425,6 +1648,10 @@ export function inferRoles(input: InferInput): Inference {
       else if (namesOnly)
         notes.push(
           `returns ${namesOnly}: names and settings chosen by whoever administers the service, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (figuresOf && !pagedText)
+        notes.push(
+          `returns ${figuresOf}: measured values (numbers), not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (totalOf && !pagedText)
         notes.push(
@@ -1441,6 +1668,23 @@ export function inferRoles(input: InferInput): Inference {
       else if (infraOnly)
         notes.push(
           `returns ${infraOnly}: infrastructure the account configures (names, addresses, sizes and states it chose), not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (
+        textObject &&
+        head &&
+        cues.definitionsOf !== undefined &&
+        (cues.definitionsOf === head || `${cues.definitionsOf}s` === head)
+      )
+        notes.push(
+          `returns ${cues.definitionsOf} definitions (the description says so): names and schemas the account configures, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (textObject && cues.withoutText)
+        notes.push(
+          `the description says the ${textObject}'s text is not fetched: what comes back is its state, not what someone wrote, so returns_untrusted_text is not suggested`,
+        );
+      else if (textObject && cues.linksOnly)
+        notes.push(
+          `the description says it returns links to the ${textObject}, not their text (fetching it is another call), so returns_untrusted_text is not suggested`,
         );
       else if (textObject)
         add(
@@ -1466,6 +1710,22 @@ export function inferRoles(input: InferInput): Inference {
         notes.push(
           `${why} and returns ${head}: bytes or a download link, not text people wrote, so returns_untrusted_text is not suggested`,
         );
+      // `extract_contacts`, `maps_geocode`: what it computes is names and addresses, settings, or the
+      // vendor's own data (whatever address the caller gives it). Names and settings are not from a
+      // page it fetches or reads (`extract_links(url)`, "…from the current page"): a site's links
+      // and text are the site's.
+      else if (
+        !textObject &&
+        !idText &&
+        head &&
+        (VENDOR_TEXT.has(head) ||
+          ((NAME_LIST_OBJECTS.has(head) || INFRA_OBJECTS.has(head)) &&
+            !cues.fromText &&
+            !fields.some((f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)))))
+      )
+        notes.push(
+          `${why} and returns ${head}: names, settings or the vendor's own data, not text people wrote, so returns_untrusted_text is not suggested`,
+        );
       else if (
         textObject ||
         kindOf(name.objects) ||
@@ -1474,6 +1734,14 @@ export function inferRoles(input: InferInput): Inference {
         add(
           "returns_untrusted_text",
           `${why} and returns the result, about ${textObject ?? "records"} others can write`,
+          Math.min(r.confidence, WEAK + 0.05),
+        );
+      // `stagehand_extract` "Extract structured data or text from the current page": over a text
+      // object the description says it works from, it quotes that text.
+      else if (cues.fromText)
+        add(
+          "returns_untrusted_text",
+          `${why} from the ${cues.fromText} (the description says so), and returns what it finds in it: text others can write`,
           Math.min(r.confidence, WEAK + 0.05),
         );
       // `extract_calendar(email_id)`: over a text object the inputs name by id, it quotes that text.
@@ -1647,6 +1915,20 @@ export function inferRoles(input: InferInput): Inference {
       "its operations name what it reads, and none returns text known to come from outside writers, so returns_untrusted_text is not suggested",
     );
   }
+  // `jira_search(action: issues | projects | users)`: a read whose operation input offers a text
+  // object by its bare noun returns that text when it is chosen.
+  const textChoice = classes.has("read")
+    ? offered.find((o) => {
+        const words = nameWords(o.value);
+        return words.length === 1 && TEXT_OBJECTS.has(words[0]!);
+      })
+    : undefined;
+  if (textChoice && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `input "${textChoice.field}" offers "${textChoice.value}": the read then returns ${textChoice.value}, text that people other than the deploying user can write`,
+      SCHEMA - 0.1,
+    );
   // `git_branch(mode: list | create | delete)`, `manage_agent(action: list | get | …)`: a tool whose
   // mode or action offers a bare listing also returns what it manages, read as `list_<its object>`
   // (what that returns, outside writers' text or records from inside the account, is the tool's).
@@ -1749,7 +2031,7 @@ export function inferRoles(input: InferInput): Inference {
   );
   // A file passed inline (`file: "Raw base64-encoded file content"`) is the caller's data, not a
   // local file read by its path.
-  const inline = fields.some((f) => INLINE_CONTENT.test(f.description));
+  const inline = fields.some((f) => f.cues.inlineContent);
   if (localPath && !inline && (verbsNow.has("upload") || (verbsNow.has("drop") && onPage)))
     add(
       "network_or_shares",
@@ -1758,7 +2040,7 @@ export function inferRoles(input: InferInput): Inference {
     );
   // `create_pull_request(attachments: "Local files to upload & embed")`: an input described as
   // local files to upload sends them, whatever the tool's verb.
-  const uploadsLocal = fields.find((f) => LOCAL_UPLOAD.test(f.description));
+  const uploadsLocal = fields.find((f) => f.cues.localUpload);
   if (uploadsLocal && !inline && writesOrDestroys && !roles.has("network_or_shares"))
     add(
       "network_or_shares",
@@ -1869,7 +2151,7 @@ export function inferRoles(input: InferInput): Inference {
       ((!makesNew && f.words.some((w) => TRASH_FIELDS.has(w))) ||
         // A switch named only "delete" (`git_push(delete)`), not a permission (`deleteAnyCollection`).
         (f.words.length === 1 && f.words[0] === "delete" && !f.freeText) ||
-        (!makesNew && !f.freeText && ARCHIVES.test(f.description))),
+        (!makesNew && !f.freeText && f.cues.archives)),
   );
   if (trash && classes.has("write"))
     add(
@@ -1946,6 +2228,16 @@ export function inferRoles(input: InferInput): Inference {
   )
     notes.push(
       `it can save to the file named in input "${saves.key}", but the description says the content also comes back inline, so returns_untrusted_text stays`,
+    );
+  // `save_attachment(returnBase64: "Whether to also return base64-encoded content in the response")`:
+  // an input that asks for a text object's content back inline makes the response carry it.
+  const inlineField = fields.find((f) => f.cues.returnedInline);
+  const inlineText = textObject ?? name.objects.find((w) => TEXT_OBJECTS.has(w));
+  if (inlineField && inlineText && !roles.has("returns_untrusted_text"))
+    add(
+      "returns_untrusted_text",
+      `input "${inlineField.key}" asks for the ${inlineText}'s content back in the response: text whoever wrote it controls`,
+      SCHEMA - 0.1,
     );
   if (downloadsToFile && roles.delete("returns_untrusted_text"))
     notes.push(
@@ -2156,8 +2448,15 @@ export function inferRoles(input: InferInput): Inference {
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" sends data to any host`,
       SCHEMA,
     );
-  // What such a request returns is the response of whatever server the address names.
-  if (url && httpVerb && (writesOrDestroys || name.objects.length === 0))
+  // What such a request returns is the response of whatever server the address names. A callback
+  // address (`notification_url`) is where the service reports later: its server's answer never
+  // comes back to the caller.
+  if (
+    url &&
+    httpVerb &&
+    (writesOrDestroys || name.objects.length === 0) &&
+    !url.words.some((w) => CALLBACK_WORDS.has(w))
+  )
     add(
       "returns_untrusted_text",
       `an HTTP ${httpVerb.toUpperCase()} to the free address in input "${url.key}" returns that server's response, written by whoever runs it`,
@@ -2176,8 +2475,7 @@ export function inferRoles(input: InferInput): Inference {
   // A write that attaches or imports what a caller-named address serves (`attach_file_to_card(fileUrl)`):
   // the service fetches any URL, and an address can carry data out (or name a local file).
   const fetched = fields.find(
-    (f) =>
-      f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && FETCHED_ADDRESS.test(f.description),
+    (f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.fetchedAddress,
   );
   if (fetched && classes.has("write") && !classes.has("destroy"))
     add(
@@ -2197,10 +2495,7 @@ export function inferRoles(input: InferInput): Inference {
   // ("HTTP(S), SSH (ssh://…), git://") names a host anywhere; a write that clones from it or keeps it
   // for later pushes reaches that host.
   const anyHost = fields.find(
-    (f) =>
-      f.freeText &&
-      f.words.some((w) => URL_FIELDS.has(w)) &&
-      (f.description.match(SCHEMES) ?? []).length >= 2,
+    (f) => f.freeText && f.words.some((w) => URL_FIELDS.has(w)) && f.cues.schemes,
   );
   if (anyHost && classes.has("write"))
     add(
@@ -2245,8 +2540,8 @@ export function inferRoles(input: InferInput): Inference {
   // An input that hands out access (`groups: [{ id, readOnly }]` "with access to this collection"),
   // or content the schema says is there to share, widens who reads.
   if (classes.has("write") && !classes.has("destroy")) {
-    const grant = fields.find((f) => GRANTS_ACCESS.test(f.description));
-    const shared = fields.find((f) => f.freeText && SHARED_CONTENT.test(f.description));
+    const grant = fields.find((f) => f.cues.grantsAccess);
+    const shared = fields.find((f) => f.freeText && f.cues.sharedContent);
     if (grant)
       add(
         "network_or_shares",
@@ -2336,11 +2631,7 @@ export function inferRoles(input: InferInput): Inference {
       kind ? NAME_OBJECT : NAME_OBJECT - 0.05,
     );
   if (readings.length === 0) {
-    const returnWord = (input.description ?? "")
-      .toLowerCase()
-      .split(/[^a-z]+/)
-      .slice(0, 400)
-      .find((w) => RETURN_WORDS.has(w));
+    const returnWord = cues.returnWord;
     if (textObject)
       add(
         "returns_untrusted_text",
@@ -2601,6 +2892,11 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...PICTURE_OBJECTS,
   ...TAG_WORDS,
   ...CHART_WORDS,
+  ...FIGURE_WORDS,
+  ...GENERIC_HEADS,
+  ...BODY_HEADS,
+  ...ALLOWED_WORDS,
+  ...GENERATION_WORDS,
   ...DESCRIBED_NAMES,
   "protected",
   "total",
@@ -2684,12 +2980,12 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const fields = schemaFields(input.inputSchema);
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${f.key}${f.freeText ? "*" : ""}${SAVES_TO.test(f.description) ? "!" : ""}${GRANTS_ACCESS.test(f.description) ? "+" : ""}${f.freeText && SHARED_CONTENT.test(f.description) ? "^" : ""}${f.freeText && FETCHED_ADDRESS.test(f.description) ? "<" : ""}${f.offersPublic ? "@" : ""}${f.record ? "{" : ""}${f.opaque ? "}" : ""}${INLINE_CONTENT.test(f.description) ? "b" : ""}${LOCAL_UPLOAD.test(f.description) ? "L" : ""}${ARCHIVES.test(f.description) ? "a" : ""}${(f.description.match(SCHEMES) ?? []).length >= 2 ? "s" : ""}${reachFieldFlags(f)}${expandedText(f) ? "x" : ""}`;
+    key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}${reachFieldFlags(f)}|${expandedText(f) ?? ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
-  const cues = descriptionCues(input.description);
-  key += `|${cues.statusWithResults ? "r" : ""}${cues.callerOwn ? "c" : ""}${cues.sentOnly ? "s" : ""}`;
-  key += `|${cues.leadsWithRead ? "v" : ""}${cues.statusPosts ? "p" : ""}${holdsText(input.description) ? "h" : ""}${cues.profileText ? "u" : ""}${cues.vault ? "k" : ""}${cues.gitRefs ? "g" : ""}${cues.described ? "t" : ""}${cues.returnsInline ? "i" : ""}${cues.transitions ? "w" : ""}${cues.descriptions ? "d" : ""}|${cues.returnsOutput ?? ""}`;
+  // Every cue the rules read from the description, whole: a cue added to `descriptionCues` is in the
+  // key by construction, so two tools that differ in it never share an inference.
+  key += `|${JSON.stringify(descriptionCues(input.description))}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;

@@ -41,6 +41,8 @@ const READ = [
   "print",
   "dump",
   "download",
+  // Receiving messages (`socket(action: receive)`) returns what the other end sent.
+  "receive",
   "capture",
   "screenshot",
   "snapshot",
@@ -1159,6 +1161,9 @@ export const INFRA_OBJECTS = new Set([
   "overview",
   "kv",
   "kvs",
+  // Machines an account monitors or runs (`list_hosts`): host names, tags and states it set.
+  "host",
+  "hosts",
 ]);
 
 /**
@@ -1253,6 +1258,12 @@ export const NAME_LIST_OBJECTS = new Set([
   "statistics",
   "metric",
   "metrics",
+  // How something is set up (`check_notification_setup`): configuration, as settings are.
+  "setup",
+  "setups",
+  // A gate's conditions (`quality_gates`, a deployment gate): thresholds an admin sets.
+  "gate",
+  "gates",
   // A computed figure (`getVideoEngagementRatio`): numbers, not the text they are computed from.
   "ratio",
   "ratios",
@@ -1290,6 +1301,9 @@ export const NAME_LIST_OBJECTS = new Set([
   "filters",
   "version",
   "versions",
+  // Revisions are versions by another name (`get_file_revisions`: who changed it and when).
+  "revision",
+  "revisions",
   "thumbnail",
   "thumbnails",
   "drive",

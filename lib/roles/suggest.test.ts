@@ -2151,3 +2151,558 @@ describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
     ).not.toContain("network_or_shares");
   });
 });
+
+describe("issue 32, eighth round: returned text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("measured values of an object are numbers, not its text", () => {
+    for (const [name, description] of [
+      ["measures_component", "Get measures for a specific component (project, directory, or file)"],
+      ["measures_history", "Get measures history for a component"],
+    ] as const) {
+      const tool = { name, description, annotations: RO };
+      expect(roles(tool)).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool)).toMatch(/returns measures: measured values \(numbers\)/);
+    }
+    // Comments on a metric are still comments.
+    expect(
+      roles({ name: "list_metric_comments", description: "List comments", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("quality gates and hosts are what an admin configures, not outside text", () => {
+    const gates = {
+      name: "quality_gates",
+      description: "List available quality gates",
+      annotations: RO,
+    };
+    expect(roles(gates)).not.toContain("returns_untrusted_text");
+    expect(notesOf(gates)).toMatch(/returns gates: names and settings/);
+    const hosts = { name: "list_hosts", description: "Get list of hosts from Datadog" };
+    expect(roles(hosts)).not.toContain("returns_untrusted_text");
+    expect(notesOf(hosts)).toMatch(/returns hosts: infrastructure the account configures/);
+    // A host's logs are still logs.
+    expect(
+      roles({ name: "get_host_logs", description: "Get logs of a host", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it('a key after "by" with nothing between it and the verb names no object', () => {
+    const byRecipient = {
+      name: "search_by_recipient",
+      description: "Search messages sent to a specific recipient email address.",
+    };
+    expect(roles(byRecipient)).toContain("returns_untrusted_text");
+    expect(notesOf(byRecipient)).not.toMatch(/returns recipient/);
+    // With an object before "by", that object is what comes back.
+    expect(
+      roles({ name: "get_labels_by_project", description: "Get labels", annotations: RO }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("an input asking for a text object's content back inline makes the response carry it", () => {
+    const schema = (description: string) => ({
+      type: "object",
+      properties: {
+        uid: { type: "number" },
+        savePath: {
+          type: "string",
+          description: "Absolute path to the directory where attachments will be saved",
+        },
+        returnBase64: { type: "boolean", description },
+      },
+    });
+    const save = {
+      name: "save_attachment",
+      description: "Download and save email attachments to local file system.",
+      inputSchema: schema("Whether to also return base64-encoded content in the response"),
+    };
+    expect(roles(save)).toContain("returns_untrusted_text");
+    expect(roles(save)).toContain("writes");
+    expect(
+      suggestRoles(save)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "returnBase64" asks for the attachment's content back/);
+    // Without such an input the saved file's path is all that comes back.
+    expect(roles({ ...save, inputSchema: schema("Overwrite existing files") })).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a media library's assets are the account's uploads, not text people wrote", () => {
+    const videos = {
+      name: "list-videos",
+      description: "Get video assets. Retrieves a list of video assets.",
+      annotations: RO,
+    };
+    expect(roles(videos)).not.toContain("returns_untrusted_text");
+    expect(notesOf(videos)).toMatch(/returns videos of a media library/);
+    const similar = {
+      name: "visual-search-assets",
+      description: "Finds images in your asset library based on visual similarity or content",
+      annotations: RO,
+    };
+    expect(roles(similar)).not.toContain("returns_untrusted_text");
+    // A platform's videos, not described as assets, carry their uploaders' titles and descriptions.
+    expect(
+      roles({ name: "searchVideos", description: "Searches for videos based on a query string." }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("the vendor's official documentation is its own fixed text", () => {
+    const docs = {
+      name: "get-tx-reference",
+      description: "Get transformation rules documentation from official docs",
+      annotations: RO,
+    };
+    expect(roles(docs)).not.toContain("returns_untrusted_text");
+    expect(notesOf(docs)).toMatch(/the vendor's official documentation/);
+    // A pointer to the docs for a query syntax does not make a search of issues vendor text.
+    expect(
+      roles({
+        name: "search_issues",
+        description: "Search issues with JQL. See the official docs for the syntax.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("what a model generates from the caller's prompt is not someone else's text", () => {
+    const generate = {
+      name: "ai_text_generation",
+      description: "Generate text using an AI model",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } } },
+    };
+    expect(roles(generate)).not.toContain("returns_untrusted_text");
+    expect(notesOf(generate)).toMatch(/what a model generates from the caller's own inputs/);
+    const task = {
+      name: "get-generation-task",
+      description: "Get the status of a generation task.",
+      inputSchema: { type: "object", properties: { task_id: { type: "string" } } },
+      annotations: RO,
+    };
+    expect(roles(task)).not.toContain("returns_untrusted_text");
+    // A generation over a text object the inputs name quotes that text.
+    expect(
+      roles({
+        name: "generate_summary",
+        description: "Generate a summary of an issue",
+        inputSchema: { type: "object", properties: { issue_id: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a description that says only names come back withholds returned text", () => {
+    const services = {
+      name: "get_all_services",
+      description: "Extract all unique service names from logs",
+    };
+    expect(roles(services)).not.toContain("returns_untrusted_text");
+    expect(notesOf(services)).toMatch(/the description says it returns names or ids/);
+    // Names with descriptions are prose.
+    expect(
+      roles({
+        name: "list_channels",
+        description: "List all channels. Returns channel names, descriptions, types, and IDs.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("an allowlist the operator configured is a setting, not what it points at", () => {
+    const allowed = {
+      name: "list_allowed_directories",
+      description: "Returns the list of directories that this server is allowed to access.",
+      annotations: RO,
+    };
+    expect(roles(allowed)).not.toContain("returns_untrusted_text");
+    expect(notesOf(allowed)).toMatch(/returns an allowlist: names and settings/);
+    expect(
+      roles({
+        name: "list_directory",
+        description: "Get a detailed listing of all files and directories in a specified path.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("links to logs are addresses, not the logs' text", () => {
+    const links = {
+      name: "apps-get-logs",
+      description: "Retrieves app logs for a deployment. Returns both live and historic log URLs.",
+      annotations: RO,
+    };
+    expect(roles(links)).not.toContain("returns_untrusted_text");
+    expect(notesOf(links)).toMatch(/returns links to the logs/);
+    expect(
+      roles({ name: "get_logs", description: "Search and retrieve logs", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a read whose operation input offers a text object by name returns that text", () => {
+    const search = {
+      name: "jira_search",
+      description: "Search and discover Jira resources: issues via JQL, projects, users.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["issues", "projects", "users", "create_metadata"] },
+        },
+      },
+    };
+    expect(roles(search)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(search)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "action" offers "issues": the read then returns issues/);
+    // Only names on offer: no returned text.
+    expect(
+      roles({
+        ...search,
+        inputSchema: {
+          type: "object",
+          properties: {
+            action: { type: "string", enum: ["projects", "users", "create_metadata"] },
+          },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a generic object noun is read by the compound the description makes of it", () => {
+    const instances = {
+      name: "do_list_objects",
+      description: "List Durable Object instances",
+    };
+    expect(roles(instances)).not.toContain("returns_untrusted_text");
+    expect(notesOf(instances)).toMatch(/returns instances: infrastructure the account configures/);
+    // Without such a compound the objects are read as they are found.
+    expect(
+      roles({ name: "r2_get_object", description: "Get an object from an R2 bucket" }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("sends, and the content of a broadcast, are what the account writes to send out", () => {
+    const sends = { name: "list_send", description: "List all Sends" };
+    expect(roles(sends)).not.toContain("returns_untrusted_text");
+    expect(notesOf(sends)).toMatch(/returns send: what the account writes to send/);
+    const content = {
+      name: "get-tiptap-json-content",
+      description: "Retrieve the existing TipTap JSON content of a broadcast or template.",
+      annotations: RO,
+    };
+    expect(roles(content)).not.toContain("returns_untrusted_text");
+    expect(notesOf(content)).toMatch(/returns the content of a broadcast/);
+    // The content of a page is still the page's text.
+    expect(
+      roles({
+        name: "get_content",
+        description: "Retrieve the content of a page.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it('what follows "for" or "to" after the object is its purpose or recipient, not the object', () => {
+    const mentions = {
+      name: "search_users_for_mentions",
+      description: "Search for users to mention in messages.",
+    };
+    expect(roles(mentions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(mentions)).toMatch(/returns users: a directory/);
+    // Right after the verb, "for" leads the object itself.
+    expect(roles({ name: "search_for_issues", description: "Search for issues" })).toContain(
+      "returns_untrusted_text",
+    );
+    expect(
+      roles({ name: "get_comments_for_task", description: "Get comments for a task" }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a description that says the text is not fetched leaves only its state", () => {
+    const state = {
+      name: "get_email_status",
+      description: "Get the current read/flag/label state of an email without fetching its body.",
+      annotations: RO,
+    };
+    expect(roles(state)).not.toContain("returns_untrusted_text");
+    expect(notesOf(state)).toMatch(/the email's text is not fetched/);
+    expect(
+      roles({ name: "get_email", description: "Get an email with its body", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a computation whose result is names, settings or vendor data returns no one's text", () => {
+    const contacts = {
+      name: "extract_contacts",
+      description: "Extract unique contacts from recent email headers.",
+      annotations: RO,
+    };
+    expect(roles(contacts)).not.toContain("returns_untrusted_text");
+    expect(notesOf(contacts)).toMatch(/returns contacts: names, settings or the vendor's own data/);
+    // Links extracted from a page the tool fetches are the site's.
+    expect(
+      roles({
+        name: "extract_links",
+        description: "Extract all links from a web page",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+    // A computation over a text object still quotes it.
+    expect(
+      roles({
+        name: "extract_calendar",
+        description: "Extract events from an email",
+        inputSchema: { type: "object", properties: { email_id: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("how something is set up is configuration", () => {
+    const setup = {
+      name: "check_notification_setup",
+      description: "Diagnose desktop notification support on this platform.",
+      annotations: RO,
+    };
+    expect(roles(setup)).not.toContain("returns_untrusted_text");
+    expect(notesOf(setup)).toMatch(/returns setup: names and settings/);
+  });
+
+  it("an operation that downloads or receives returns the content of what the tool manages", () => {
+    const attachments = {
+      name: "manage_attachments",
+      description: "Download or delete a repository attachment by numeric id.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["download", "delete"] },
+          attachment_id: { type: "string" },
+        },
+      },
+    };
+    expect(roles(attachments)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(attachments)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/input "action" offers the operation "download", which returns the content/);
+    const socket = {
+      name: "socket",
+      description: "Manage WebSocket connections - connect, send, receive messages, and close",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: {
+            anyOf: [
+              { type: "object", properties: { type: { const: "receive" } } },
+              { type: "object", properties: { type: { const: "close" } } },
+            ],
+          },
+        },
+      },
+    };
+    expect(roles(socket)).toContain("returns_untrusted_text");
+    // Delete alone returns nothing.
+    expect(
+      roles({
+        ...attachments,
+        inputSchema: {
+          type: "object",
+          properties: { action: { type: "string", enum: ["delete"] } },
+        },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a computation the description says works from a text object quotes it", () => {
+    const extract = {
+      name: "stagehand_extract",
+      description: "Extract structured data or text from the current page using an instruction.",
+      inputSchema: { type: "object", properties: { instruction: { type: "string" } } },
+    };
+    expect(roles(extract)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(extract)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/from the page \(the description says so\)/);
+    // From the caller's own prompt it does not.
+    expect(
+      roles({
+        name: "stagehand_extract",
+        description: "Extract fields from a prompt.",
+        inputSchema: { type: "object", properties: { instruction: { type: "string" } } },
+      }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a status comes with results only when the first sentence says so", () => {
+    const indexing = {
+      name: "orbit_get_status",
+      description:
+        "Check indexing status for the enabled scope. Use this to check whether indexing has completed before trusting query results.",
+      annotations: RO,
+    };
+    expect(roles(indexing)).not.toContain("returns_untrusted_text");
+    expect(
+      roles({
+        name: "check_crawl_status",
+        description: "Retrieve the current status, progress, and available results for a crawl ID.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a status's results are read from the title's and the first paragraph's first sentences", () => {
+    expect(
+      roles({
+        name: "check_crawl_status",
+        description:
+          "Get crawl status\n\nRetrieve the current status, progress, and available results for a crawl ID.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a page's waterfall is timings, not the page's text", () => {
+    const waterfall = {
+      name: "get_rum_page_waterfall",
+      description: "Retrieve RUM page (view) waterfall data filtered by application name",
+    };
+    expect(roles(waterfall)).not.toContain("returns_untrusted_text");
+    expect(notesOf(waterfall)).toMatch(/returns waterfall: measured values/);
+  });
+
+  it("definitions of events are configuration, not events people caused", () => {
+    const definitions = {
+      name: "list_events",
+      description: "List event definitions. Events define named triggers that start automations.",
+      annotations: RO,
+    };
+    expect(roles(definitions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(definitions)).toMatch(/returns event definitions/);
+    expect(
+      roles({ name: "list_events", description: "List events for a project", annotations: RO }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a callback address is where the service reports later: its answer does not come back", () => {
+    const del = {
+      name: "delete-asset",
+      description: "Deletes an asset using its immutable asset ID.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          asset_id: { type: "string" },
+          notification_url: { type: "string", description: "URL to notify when done" },
+        },
+      },
+    };
+    expect(roles(del)).not.toContain("returns_untrusted_text");
+    expect(roles(del)).toContain("network_or_shares");
+    // A request to the address itself returns that server's response.
+    expect(
+      roles({
+        name: "delete",
+        description: "Send a DELETE request",
+        inputSchema: { type: "object", properties: { url: { type: "string" } } },
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("only the opening (a title and its paragraph) says what infrastructure holds; later ones are usage notes", () => {
+    const search = {
+      name: "search-assets",
+      description:
+        "Filter and retrieve assets and their details\n\nReturns a list of resources.\n\n## Syntax\n\nFilter assets by filename and file details.",
+      annotations: RO,
+    };
+    expect(roles(search)).not.toContain("returns_untrusted_text");
+    expect(notesOf(search)).toMatch(/returns assets: infrastructure the account configures/);
+    // A title and its paragraph are both the opening.
+    expect(
+      roles({
+        name: "get_worker",
+        description: "Get a Worker\n\nReturns the Worker's script content.",
+        annotations: RO,
+      }),
+    ).toContain("returns_untrusted_text");
+  });
+
+  it("a file's revisions are versions: who changed it and when", () => {
+    const revisions = {
+      name: "get_file_revisions",
+      description: "Get revision history of a file",
+    };
+    expect(roles(revisions)).not.toContain("returns_untrusted_text");
+    expect(notesOf(revisions)).toMatch(/returns revisions: names and settings/);
+    expect(roles({ name: "get_file", description: "Get a file's contents" })).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a description that says only ids come back withholds returned text", () => {
+    const boards = {
+      name: "get_sprints_boards",
+      description:
+        "Discover sprints boards. Identifies and returns sprints board IDs and tasks board IDs.",
+      annotations: RO,
+    };
+    expect(roles(boards)).not.toContain("returns_untrusted_text");
+    expect(notesOf(boards)).toMatch(/the description says it returns names or ids/);
+  });
+
+  it("every description cue keys the shared inference: tools differing only in one do not share it", () => {
+    const cache = newRoleCache();
+    const pairs: [string, string, string][] = [
+      ["list_videos", "Retrieves a list of video assets.", "Retrieves a list of videos."],
+      ["get_logs", "Returns both live and historic log URLs.", "Returns the logs."],
+      ["list_events", "List event definitions.", "List events."],
+      [
+        "get_email_status",
+        "Get the state of an email without fetching its body.",
+        "Get an email's state and body.",
+      ],
+    ];
+    for (const [name, withCue, without] of pairs) {
+      const a = { name, description: withCue, annotations: RO };
+      const b = { name, description: without, annotations: RO };
+      expect(resolveRoles(a, null, cache).suggestion).toEqual(suggestRoles(a));
+      expect(resolveRoles(b, null, cache).suggestion).toEqual(suggestRoles(b));
+      expect(roles(a)).not.toEqual(roles(b));
+    }
+  });
+
+  it("every field cue keys the shared inference: fields differing only in one do not share it", () => {
+    const cache = newRoleCache();
+    const withField = (description: string) => ({
+      name: "save_attachment",
+      description: "Download and save email attachments to local file system.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          savePath: { type: "string", description: "Directory where attachments will be saved" },
+          returnBase64: { type: "boolean", description },
+        },
+      },
+    });
+    const team = (choices: string[]) => ({
+      name: "get_team",
+      description: "Get a team",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: { expand: { type: "array", items: { type: "string", enum: choices } } },
+      },
+    });
+    for (const tool of [
+      withField("Whether to also return base64-encoded content in the response"),
+      withField("Overwrite existing files"),
+      team(["comments"]),
+      team(["issues"]),
+    ])
+      expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
+  });
+});

@@ -43,15 +43,15 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 2,007-tool corpus (67 servers) after the seventh round's second
- * pass of issue 32 (tests/corpus/README.md, "Seventh round, second pass"), rounded down: no change may
- * fall below these while a goal above is still missed (`npm run bench` prints each role beside its
- * goal, MISS where it is missed). Where a goal is met the test holds the goal or the higher figure
- * reached. returns_untrusted_text is the one role still below both goals (0.852 / 0.941); the other
- * floors are kept as they were, each met on the larger corpus.
+ * What the suggestions reached on the 2,007-tool corpus (67 servers) after the eighth round of issue 32
+ * (tests/corpus/README.md, "Eighth round: returned text, rules"), rounded down: no change may fall
+ * below these (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a goal
+ * is met the test holds the goal or the higher figure reached. returns_untrusted_text now meets both
+ * goals (0.902 / 0.950, thinly: two more false suggestions are 0.899); the other floors are kept as they
+ * were, each met.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.85, recall: 0.94 },
+  returns_untrusted_text: { precision: 0.9, recall: 0.95 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.91, recall: 0.95 },
