@@ -43,15 +43,17 @@ export const GOALS = {
 } as const;
 
 /**
- * What the suggestions reached on the 2,007-tool corpus (67 servers) after the eighth round of issue 32
- * (tests/corpus/README.md, "Eighth round: returned text, rules"), rounded down: no change may fall
- * below these (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a goal
- * is met the test holds the goal or the higher figure reached. returns_untrusted_text now meets both
- * goals (0.902 / 0.950, thinly: two more false suggestions are 0.899); the other floors are kept as they
- * were, each met.
+ * What the suggestions reached on the 2,371-tool corpus (85 servers) after the eighth round of issue 32
+ * (tests/corpus/README.md, the "Eighth round" sections), rounded down: no change may fall below these
+ * (`npm run bench` prints each role beside its goal, MISS where it is missed). Where a goal is met the
+ * test holds the goal or the higher figure reached. returns_untrusted_text met both goals on the 67
+ * servers its eighth-round rules were written from (0.902 / 0.950) and misses both once the eighteen
+ * held-out servers of the round are in (0.851 / 0.945): its floor is what the 85 servers reach. The
+ * other floors are kept as they were; where the larger corpus sits between a floor and its goal
+ * (private-data and sharing precision), the test holds the goal.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.9, recall: 0.95 },
+  returns_untrusted_text: { precision: 0.85, recall: 0.94 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.91, recall: 0.95 },
