@@ -6,7 +6,7 @@
  */
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
-import { countHidden, decodeTags, hasHidden } from "./text";
+import { countHidden, decodeTags, hasHidden, isLetter, isSpace } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =
@@ -20,6 +20,19 @@ export type SignalName =
 
 /** `quoted`: found inside a quotation or a code line, where it is shown rather than said. */
 export type Hit = Reason & { strength: number; at: number; quoted?: boolean };
+
+/** Quotation marks, each with the mark that closes it (built once, not per call of `quoted`). */
+const QUOTE_PAIRS: Record<string, string> = {
+  '"': '"',
+  "`": "`",
+  "“": "”",
+  "«": "»",
+  "„": "“",
+  "'": "'",
+  // Japanese and Chinese quotation brackets.
+  "「": "」",
+  "『": "』",
+};
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -37,29 +50,17 @@ export function quoted(text: string, at: number): boolean {
   }
   const from = Math.max(lineStart, at - 300);
   const open: number[] = [];
-  const pairs: Record<string, string> = {
-    '"': '"',
-    "`": "`",
-    "“": "”",
-    "«": "»",
-    "„": "“",
-    "'": "'",
-    // Japanese and Chinese quotation brackets.
-    "「": "」",
-    "『": "』",
-  };
   let stack: string[] = [];
+  // Whether the code unit at `j` is a letter (`/\p{L}/u` on that one code unit: a lone surrogate
+  // is none), by isLetter's table rather than a regex per apostrophe.
+  const letterAt = (j: number) => j >= 0 && j < text.length && isLetter(text.charCodeAt(j));
   for (let i = from; i < at; i++) {
     const ch = text[i]!;
     const top = stack[stack.length - 1];
-    if (
-      top !== undefined &&
-      pairs[top] === ch &&
-      (ch !== "'" || !/\p{L}/u.test(text[i + 1] ?? ""))
-    ) {
+    if (top !== undefined && QUOTE_PAIRS[top] === ch && (ch !== "'" || !letterAt(i + 1))) {
       stack.pop();
       open.pop();
-    } else if (ch in pairs && (ch !== "'" || !/\p{L}/u.test(text[i - 1] ?? ""))) {
+    } else if (ch in QUOTE_PAIRS && (ch !== "'" || !letterAt(i - 1))) {
       stack.push(ch);
       open.push(i);
     }
@@ -381,35 +382,72 @@ export function egressSignal(text: string, admit?: (host: string) => boolean): H
   return hits;
 }
 
+const isHex = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+/** `[A-Za-z0-9+/_-]`: base64's alphabet, the standard one and the URL-safe one. */
+const isBase64 = (c: number) =>
+  (c >= 0x30 && c <= 0x39) ||
+  (c >= 0x61 && c <= 0x7a) ||
+  (c >= 0x41 && c <= 0x5a) ||
+  c === 0x2b ||
+  c === 0x2f ||
+  c === 0x5f ||
+  c === 0x2d;
+
+/**
+ * Whether the text has a run that `encodedRuns`' patterns could match, by one pass over the code
+ * units: a base64 match is 24 or more characters of base64's alphabet in a row, a hex match 32 or
+ * more hex digits with at most a space or a colon between pairs, so a run of 32 or more of hex
+ * digits, white space (`\s`) and colons. Prose has neither (its words are shorter), and each
+ * pattern scanned the whole text to find nothing.
+ */
+function mayHoldEncoded(text: string): { base64: boolean; hex: boolean } {
+  let base64 = false;
+  let hex = false;
+  let b = 0;
+  let h = 0;
+  for (let i = 0; i < text.length && !(base64 && hex); i++) {
+    const c = text.charCodeAt(i);
+    b = isBase64(c) ? b + 1 : 0;
+    h = isHex(c) || c === 0x3a || isSpace(c) ? h + 1 : 0;
+    if (b >= 24) base64 = true;
+    if (h >= 32) hex = true;
+  }
+  return { base64, hex };
+}
+
 /** Encoded runs worth decoding: base64 (24+ characters), hex (32+ digits). At most 8 of each. */
 export function encodedRuns(
   text: string,
 ): { kind: "base64" | "hex"; decoded: string; at: number }[] {
   const out: { kind: "base64" | "hex"; decoded: string; at: number }[] = [];
+  const may = mayHoldEncoded(text);
   let n = 0;
-  for (const m of text.matchAll(
-    /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g,
-  )) {
-    if (n++ >= 8) break;
-    const run = m[0];
-    if (/^[0-9a-fA-F]+$/.test(run)) continue; // hex below
-    if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue; // an identifier, not base64
-    const decoded = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString(
-      "utf8",
-    );
-    if (printable(decoded)) out.push({ kind: "base64", decoded, at: m.index });
-  }
+  if (may.base64)
+    for (const m of text.matchAll(
+      /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g,
+    )) {
+      if (n++ >= 8) break;
+      const run = m[0];
+      if (/^[0-9a-fA-F]+$/.test(run)) continue; // hex below
+      if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue; // an identifier, not base64
+      const decoded = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString(
+        "utf8",
+      );
+      if (printable(decoded)) out.push({ kind: "base64", decoded, at: m.index });
+    }
   n = 0;
-  for (const m of text.matchAll(
-    /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){16,4096}(?![0-9a-fA-F])/g,
-  )) {
-    if (n++ >= 8) break;
-    const digits = m[0].replace(/[\s:]/g, "");
-    const decoded = Buffer.from(digits.length % 2 ? digits.slice(0, -1) : digits, "hex").toString(
-      "utf8",
-    );
-    if (printable(decoded)) out.push({ kind: "hex", decoded, at: m.index });
-  }
+  if (may.hex)
+    for (const m of text.matchAll(
+      /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){16,4096}(?![0-9a-fA-F])/g,
+    )) {
+      if (n++ >= 8) break;
+      const digits = m[0].replace(/[\s:]/g, "");
+      const decoded = Buffer.from(digits.length % 2 ? digits.slice(0, -1) : digits, "hex").toString(
+        "utf8",
+      );
+      if (printable(decoded)) out.push({ kind: "hex", decoded, at: m.index });
+    }
   return out;
 }
 
