@@ -400,39 +400,50 @@ export function egressSignal(text: string, admit?: (host: string) => boolean): H
   return hits;
 }
 
-const isHex = (c: number) =>
-  (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-/** `[A-Za-z0-9+/_-]`: base64's alphabet, the standard one and the URL-safe one. */
-const isBase64 = (c: number) =>
-  (c >= 0x30 && c <= 0x39) ||
-  (c >= 0x61 && c <= 0x7a) ||
-  (c >= 0x41 && c <= 0x5a) ||
-  c === 0x2b ||
-  c === 0x2f ||
-  c === 0x5f ||
-  c === 0x2d;
+/**
+ * ASCII characters by what they can be in an encoded run: bit 1 base64's alphabet
+ * (`[A-Za-z0-9+/_-]`, the standard one and the URL-safe one), 2 an upper-case and 4 a lower-case
+ * letter of it, 8 a hex run's (hex digits, `:` and white space). One table read per character
+ * instead of a chain of comparisons.
+ */
+const ENCODED_ASCII = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9+/_-]/.test(ch)) ENCODED_ASCII[c]! |= 1;
+  if (/[A-Z]/.test(ch)) ENCODED_ASCII[c]! |= 2;
+  if (/[a-z]/.test(ch)) ENCODED_ASCII[c]! |= 4;
+  if (/[0-9a-fA-F:\s]/.test(ch)) ENCODED_ASCII[c]! |= 8;
+}
 
 /**
- * Whether the text has a run that `encodedRuns`' patterns could match, by one pass over the code
- * units: a base64 match is 24 or more characters of base64's alphabet in a row, a hex match 32 or
- * more hex digits with at most a space or a colon between pairs, so a run of 32 or more of hex
- * digits, white space (`\s`) and colons. Prose has neither (its words are shorter), and each
+ * Whether the text has a run that could give `encodedRuns` something, by one pass over the code
+ * units. A base64 match is a whole run of base64's alphabet (its lookarounds keep it from starting
+ * or ending inside one), 24 characters or more, and is decoded only when it has an upper-case and a
+ * lower-case letter: so such a run must be there. A hex match is 32 or more hex digits with at
+ * most a space or a colon between pairs: a run of 32 or more of hex digits, white space (`\s`) and
+ * colons. Prose has neither (its words are shorter, a snake_case name has no capital), and each
  * pattern scanned the whole text to find nothing.
  */
 function mayHoldEncoded(text: string): { base64: boolean; hex: boolean } {
   let base64 = false;
   let hex = false;
+  // The run of base64's alphabet now open: its length and the cases of its letters (bits 2, 4).
   let b = 0;
+  let cases = 0;
   let h = 0;
   for (let i = 0; i < text.length && !(base64 && hex); i++) {
     const c = text.charCodeAt(i);
-    b = isBase64(c) ? b + 1 : 0;
-    // ASCII white space tested here: most characters are ASCII, and isSpace is another module's.
-    h =
-      isHex(c) || c === 0x3a || c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x80 && isSpace(c))
-        ? h + 1
-        : 0;
-    if (b >= 24) base64 = true;
+    // Beyond ASCII only white space can be part of either run (of a hex run).
+    const kind = c < 128 ? ENCODED_ASCII[c]! : isSpace(c) ? 8 : 0;
+    if (kind & 1) {
+      b++;
+      cases |= kind & 6;
+    } else {
+      b = 0;
+      cases = 0;
+    }
+    h = kind & 8 ? h + 1 : 0;
+    if (b >= 24 && cases === 6) base64 = true;
     if (h >= 32) hex = true;
   }
   return { base64, hex };

@@ -88,8 +88,14 @@ describe("hasTwoWords, the segment filter's scanner", () => {
       "\uDC00",
       "ª",
     ];
+    // xorshift32: every bit of it varies (a power-of-two LCG's low bits repeat every few draws).
     let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const next = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
     for (let n = 0; n < 5000; n++) {
       let text = "";
       for (let k = next() % 12; k > 0; k--) text += pieces[next() % pieces.length];
