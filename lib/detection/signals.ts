@@ -171,7 +171,13 @@ const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language
  * description) does that by design. The others (drop your instructions, keep it from the user, you
  * are now…) have no business in any text.
  */
-const ADDRESSED: [RegExp, string, boolean, (number | undefined)?, RegExp?][] = [
+const ADDRESSED: [
+  RegExp,
+  string,
+  boolean,
+  (number | undefined)?,
+  { test(text: string): boolean }?,
+][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
@@ -227,7 +233,7 @@ export function addressedSignal(text: string, forModel = false): Hit[] {
   // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
   const lower = text.toLowerCase();
   // A gate (a word its pattern cannot match without) is tested once per text, for all that share it.
-  const gates = new Map<RegExp, boolean>();
+  const gates = new Map<{ test(text: string): boolean }, boolean>();
   for (const [re, detail, addressing, strength = 0.75, gate] of ADDRESSED) {
     if (forModel && addressing) continue;
     if (gate) {
