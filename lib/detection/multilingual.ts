@@ -203,8 +203,11 @@ const GATE_USER_NOW_NEW =
 const GATE_ANSWER =
   "antwort|réponse|respuesta|resposta|risposta|antwoord|ответ|回复|回答|答复|输出|返信|応答|出力";
 const GATE_LITERALS = [GATE_CJK, GATE_USER_NOW_NEW, GATE_ANSWER].join("|").split("|");
-/** A character beyond ASCII (a lone surrogate too). */
-const BEYOND_ASCII = /[\u0080-\u{10FFFF}]/u;
+/**
+ * A character beyond ASCII: a code unit from U+0080 on (every such character has one). Without
+ * the u flag, which makes V8 decode every position as a code point (several times slower).
+ */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
 const isAscii = (w: string) => !BEYOND_ASCII.test(w);
 
 /**
@@ -268,7 +271,9 @@ const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен
  */
 const CJK_GATE = {
   test: (lower: string): boolean =>
-    /[\u3000-\uffff]|ai,|llm,/u.test(lower) && ELSEWHERE_GATE.test(lower),
+    // Without the u flag (a code unit from U+3000 on: the characters named are all in the BMP),
+    // and the class apart from the words: together, or with the flag, V8 took ten times longer.
+    (/[\u3000-\uffff]/.test(lower) || /ai,|llm,/.test(lower)) && ELSEWHERE_GATE.test(lower),
 };
 
 const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?, { test(text: string): boolean }?][] = [
