@@ -352,8 +352,11 @@ const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?, { test(text: string)
         // With a word that makes them the reader's standing instructions ("alle vorherigen",
         // "les consignes précédentes", "le regole che ti hanno dato"), before or just after: "Bitte
         // ignorieren Sie die Anweisungen aus der Phishing-Mail" is a warning to people.
-        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${QUALIFIER}[^\n.!?]{0,30}?${lead(OVERRIDE_OBJECTS)}${WE}`,
-        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}[^\n.!?]{0,25}?${QUALIFIER}`,
+        // The verb is matched once for both orders (V8 tried it twice at every position): the same
+        // matches as two alternatives each opening with it, since at any position at most one
+        // verb ends at a word boundary (where one verb begins another, the longer one goes on
+        // with letters).
+        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})(?:[^\n.!?]{0,40}?${QUALIFIER}[^\n.!?]{0,30}?${lead(OVERRIDE_OBJECTS)}${WE}|[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}[^\n.!?]{0,25}?${QUALIFIER})`,
         String.raw`(?:以前|これまで|今まで|前|上記|先|最初)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|設定)(?:は|を)(?:すべて|全て)?(?:無視|忘れ)`,
         String.raw`(?:忽略|无视|忘记|忘掉|不要理会|不理会)[^\n。]{0,10}(?:之前|以上|先前|上面|前面|此前|原有|所有|全部)[^\n。]{0,6}(?:指令|指示|说明|规则|设定)`,
       ].join("|"),
