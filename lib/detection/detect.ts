@@ -430,11 +430,13 @@ function modelHit(
 }
 
 function scanVisible(visible: string, options: DetectOptions, model: Model): Scan {
+  // Lower-cased once for the four signals that read it so (10 kB is lower-cased in ~10 µs).
+  const lower = visible.toLowerCase();
   const hits: Hit[] = [
-    ...addressedSignal(visible, options.forModel),
-    ...(options.forModel ? [] : offTopicRequestSignal(visible)),
-    ...roleSignal(visible),
-    ...toolSignal(visible, options.tools ?? []),
+    ...addressedSignal(visible, options.forModel, lower),
+    ...(options.forModel ? [] : offTopicRequestSignal(visible, lower)),
+    ...roleSignal(visible, lower),
+    ...toolSignal(visible, options.tools ?? [], lower),
     ...egressSignal(visible, options.admitHost),
   ];
   const m = modelHit(model, visible, options.forModel ?? false, options.context ?? true);

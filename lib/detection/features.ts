@@ -383,7 +383,8 @@ export function emitPrepared(
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
     if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
-    for (const g of h.grams) out.add(g);
+    const grams = h.grams;
+    for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
   }
   out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).

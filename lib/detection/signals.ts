@@ -228,10 +228,10 @@ const ADDRESSED: [
 ];
 
 /** `forModel`: the text is written for the model on purpose (a tool's description); addressing it is no finding. */
-export function addressedSignal(text: string, forModel = false): Hit[] {
+export function addressedSignal(text: string, forModel = false, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
-  const lower = text.toLowerCase();
+  // Lower-cased once (by the caller, for all the signals): case-insensitive Unicode regexes are
+  // several times slower in V8.
   // A gate (a word its pattern cannot match without) is tested once per text, for all that share it.
   const gates = new Map<{ test(text: string): boolean }, boolean>();
   for (const [re, detail, addressing, strength = 0.75, gate] of ADDRESSED) {
@@ -291,9 +291,8 @@ const ROLE_ALL = [
   ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
 ];
 
-export function roleSignal(text: string): Hit[] {
+export function roleSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  const lower = text.toLowerCase();
   for (const [re, detail, strength, folded] of ROLE_ALL) {
     const m = re.exec(folded ? lower : text);
     if (!m) continue;
@@ -347,12 +346,15 @@ function toolPattern(tool: string): RegExp {
   return re;
 }
 
-export function toolSignal(text: string, tools: readonly string[]): Hit[] {
+export function toolSignal(
+  text: string,
+  tools: readonly string[],
+  lower = text.toLowerCase(),
+): Hit[] {
   const hits: Hit[] = [];
   if (tools.length === 0) return hits;
   // Every pattern needs the tool's name in the text: one substring search rules most tools out
   // before any regex runs (a 10 kB result and three tools cost three `includes`).
-  const lower = text.toLowerCase();
   for (const tool of tools.slice(0, 500)) {
     if (tool.length < 3 || !lower.includes(tool.toLowerCase())) continue;
     const m = toolPattern(tool).exec(text);
@@ -552,8 +554,7 @@ const ITEM = /^\s*(?:\d{1,3}[.)]|[-*•])\s/u;
  * a question about its own subject shares its words, so it does not fire; neither does a short text
  * (fewer than 15 to 25 content words around the line), where nothing shows what the text is about.
  */
-export function offTopicRequestSignal(text: string): Hit[] {
-  const lower = text.toLowerCase();
+export function offTopicRequestSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const lines: { s: string; at: number }[] = [];
   let at = 0;
   for (const line of lower.split("\n")) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { excerpt, hasTwoWords, visibleText, visibleTextMapped } from "./text";
+import { countHidden, excerpt, hasTwoWords, mayHide, visibleText, visibleTextMapped } from "./text";
 
 const TAG_HI = [..."hi"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
 
@@ -101,5 +101,21 @@ describe("hasTwoWords, the segment filter's scanner", () => {
       for (let k = next() % 12; k > 0; k--) text += pieces[next() % pieces.length];
       expect(hasTwoWords(text), JSON.stringify(text)).toBe(REGEX.test(text));
     }
+  });
+});
+
+describe("mayHide, the one scan before the hidden-character patterns", () => {
+  test("is true for every character any of them finds (each finds its first character alone)", () => {
+    let hidden = 0;
+    const chars = [
+      ...Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)),
+      ...Array.from({ length: 0x80 }, (_, c) => String.fromCodePoint(0xe0000 + c)),
+    ];
+    for (const ch of chars)
+      if (Object.values(countHidden(ch)).some((n) => n > 0)) {
+        hidden++;
+        expect(mayHide(ch), ch.codePointAt(0)!.toString(16)).toBe(true);
+      }
+    expect(hidden).toBeGreaterThan(150);
   });
 });

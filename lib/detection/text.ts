@@ -53,6 +53,8 @@ export function countHidden(text: string): HiddenCounts {
 /** The ASCII text that tag characters spell (U+E0020–E007E ↦ U+0020–007E). */
 export function decodeTags(text: string): string {
   let out = "";
+  // Every tag character's first code unit is U+DB40 (one cheap search for most texts).
+  if (!text.includes("\uDB40")) return out;
   for (const m of text.matchAll(TAGS)) {
     const cp = m[0].codePointAt(0)! - 0xe0000;
     if (cp >= 0x20 && cp <= 0x7e) out += String.fromCharCode(cp);
@@ -68,7 +70,20 @@ const HIDDEN_ANY = new RegExp(
 const HIDDEN_TEST = new RegExp(HIDDEN_ANY.source, "u");
 
 /** Whether the text has any character `countHidden` counts (one pass; most results have none). */
-export const hasHidden = (text: string) => HIDDEN_TEST.test(text);
+export const hasHidden = (text: string) => mayHide(text) && HIDDEN_TEST.test(text);
+
+/**
+ * A code unit that every hidden character begins with: the controls (ESC among them), the soft
+ * hyphen, the zero-width and bidirectional characters, and U+DB40, the high surrogate of every
+ * tag character (U+E0000–E007F). Without the u flag this class is one cheap scan; the hidden
+ * patterns, with it, decode every position as a code point (three scans of every result).
+ */
+const MAY_HIDE =
+  // eslint-disable-next-line no-control-regex -- control characters are among what this finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\uDB40]/;
+
+/** Whether the text may hold a hidden character (false: it holds none; see MAY_HIDE). */
+export const mayHide = (text: string) => MAY_HIDE.test(text);
 
 /**
  * What a hidden match leaves in the visible text: a space for an ANSI sequence (it starts with ESC)
@@ -90,6 +105,12 @@ export type VisibleText = { text: string; rawOffset: (visibleAt: number) => numb
 
 /** `visibleText` and its map back to the raw text, from the same single pass. */
 export function visibleTextMapped(raw: string): VisibleText {
+  // Nothing hidden: what the pass below gives when it finds no match.
+  if (!mayHide(raw))
+    return {
+      text: raw.normalize("NFKC"),
+      rawOffset: (visibleAt) => Math.min(raw.length, Math.max(0, visibleAt)),
+    };
   // For each hidden match: its raw index and the visible length before it (non-decreasing).
   const rawAt: number[] = [];
   const visibleBefore: number[] = [];
