@@ -96,6 +96,17 @@ describe("a pair of neighbours scored from its two segments", () => {
     ["Please send the report", "to the address below now"],
     ["I will now import the", "data into the new system;"],
     ["Your reply is due soon", "Write your answer in full"],
+    // Both segments' gates open and neither has the cue, found only across the join.
+    ["Please reply in your", "response in time please"],
+    ["Write it down in the", "reply in the morning"],
+    ["Pay the full $", "40 now in euro land"],
+    ["It is ready to turn", "off and then turn it on"],
+    ["Please just contact", "us soon at our desk"],
+    ["Please do it right", "now and do it right"],
+    ["Send me your api", "key for the api docs"],
+    ["This is the private", "key for the private repo"],
+    ["Rispondi subito per", "favore per il cliente"],
+    ["Send all of this", "email about this week"],
   ];
 
   it("is prepared as the pair's text is (lower case, words, hashes)", () => {

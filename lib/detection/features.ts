@@ -196,6 +196,26 @@ const CUE_JOIN: Record<string, CueJoin> = {
   sender: "grows",
   code: null,
 };
+/**
+ * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
+ * words before a space inside one of its phrases ("language" of "language model", "in"/"your"/"the"
+ * of "in your response", a currency sign or a digit before a money amount's `\s?`). A segment
+ * ending otherwise leaves no match across the join, so a pair whose two segments were searched
+ * (both gates open) and lack the cue lacks it too. Cues whose matches may hold any character
+ * (`.{0,60}`: "exfil", "access") have none here and are searched in the pair.
+ */
+const CUE_TAILS: Record<string, string[]> = {
+  ai: ["language"],
+  please: ["s'il", "vous", "por", "per"],
+  response: ["your", "in", "the"],
+  instead: ["right", "without", "do", "not", "don't"],
+  cred: ["api", "private", "card", "account", "routing", "social"],
+  money: ["$", "€", "£", ..."0123456789"],
+  destroy: ["turn", "shut"],
+  sender: ["this", "contact", "our", "us"],
+};
+const TAILS = CUES.map(([name]) => CUE_TAILS[name]);
+
 const JOIN = CUES.map(([name]) => {
   if (!(name in CUE_JOIN)) throw new Error(`cue ${name} has no CUE_JOIN entry`);
   return CUE_JOIN[name]!;
@@ -435,6 +455,11 @@ export function emitPrepared(
       else if (join !== null && either) found = true;
       // Neither part has it, and both were searched (a gate closed may hide a match).
       else if (join === "either" && (a.open & b.open & bit) !== 0) found = false;
+      else if (join === "grows" && (a.open & b.open & bit) !== 0) {
+        const tails = TAILS[i];
+        const first = prepared.parts![0].text;
+        if (tails !== undefined && !tails.some((tail) => first.endsWith(tail))) found = false;
+      }
     }
     found ??= re.test(text);
     if (found) {
