@@ -279,6 +279,8 @@ export function words(text: string, max: number): string[] {
 // Feature buckets that do not depend on the window, hashed once (the hot path builds no strings).
 const BIAS = hash("bias");
 const IMPERATIVE_START = hash("cue:imperative-start");
+/** Each imperative's own bucket ("cue:imp:" + the word), hashed once rather than per window. */
+const IMPERATIVE_HASH = new Map([...IMPERATIVE].map((w) => [w, hash(`cue:imp:${w}`)]));
 const IMPERATIVE_EARLY = hash("cue:imperative-early");
 const CUE_HASH = CUES.map(([name]) => hash(`cue:${name}`));
 /**
@@ -415,7 +417,7 @@ export function emitPrepared(
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
   if (IMPERATIVE.has(first)) {
     out.add(IMPERATIVE_START);
-    out.add(hash(`cue:imp:${first}`));
+    out.add(IMPERATIVE_HASH.get(first)!);
   }
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   for (let i = 1; i < 4 && i < tokens.length; i++)
