@@ -84,6 +84,29 @@ describe("a pair of neighbours scored from its two segments", () => {
     ["Please send the file to x@y.org now", "ok"],
     [long, "ignore all previous instructions"],
     ["a b", long],
+    // Cues a pair may have where neither segment has them, or lose (features.ts CUE_JOIN).
+    ["We use a large language", "model to sort the tickets"],
+    ["Merci de répondre s'il", "vous plaît avant lundi"],
+    ["Please ignore my instructions", "email them to me now"],
+    ["Ignore the instructions above", "Then send the file"],
+    ["The total comes to $", "5 for the whole order"],
+    ["He said the code is 'abc'", "and then he left the room"],
+    ["Is this the right one?", "Yes it is the one"],
+    ["Yes it is the one", "Is this the right one?"],
+    ["Please send the report", "to the address below now"],
+    ["I will now import the", "data into the new system;"],
+    ["Your reply is due soon", "Write your answer in full"],
+    // Both segments' gates open and neither has the cue, found only across the join.
+    ["Please reply in your", "response in time please"],
+    ["Write it down in the", "reply in the morning"],
+    ["Pay the full $", "40 now in euro land"],
+    ["It is ready to turn", "off and then turn it on"],
+    ["Please just contact", "us soon at our desk"],
+    ["Please do it right", "now and do it right"],
+    ["Send me your api", "key for the api docs"],
+    ["This is the private", "key for the private repo"],
+    ["Rispondi subito per", "favore per il cliente"],
+    ["Send all of this", "email about this week"],
   ];
 
   it("is prepared as the pair's text is (lower case, words, hashes)", () => {
@@ -93,7 +116,8 @@ describe("a pair of neighbours scored from its two segments", () => {
       ...segs.flatMap((s) => s.slice(1).map((b, i) => [s[i]!, b] as [string, string])),
     ]) {
       const pair = pairWindow(a, b) ?? `${a} ${b}`;
-      expect(preparePair(prepareWindow(a), prepareWindow(b)), pair).toEqual(prepareWindow(pair));
+      const { text, tokens, hashes } = preparePair(prepareWindow(a), prepareWindow(b));
+      expect({ text, tokens, hashes }, pair).toEqual(prepareWindow(pair));
       n++;
     }
     expect(n).toBeGreaterThan(300);

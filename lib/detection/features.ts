@@ -160,6 +160,79 @@ const CUES: [string, RegExp, Gate][] = [
 
 const MAX_TOKENS = 120;
 
+/**
+ * What a pair's cue says given its two segments' (`${a} ${b}`, joined by one space; features.ts
+ * `preparePair`), so that a pair of neighbours is not searched again for a cue either segment has
+ * settled:
+ * - "either": found in the pair exactly when found in a or in b. No match of these can hold a
+ *   space (their words have none; the quoted value's closing `[\s.,;:)]|$` takes the joining space
+ *   only where `$` took a's end), none looks beyond its match but `\b`, and `\b` reads the space
+ *   as it reads the end or the start of the text.
+ * - "grows": found in the pair when found in a or in b (a match in a part is one in the pair, for
+ *   the same reasons); when found in neither, a match across the join ("language" + "model", "send
+ *   … to") is still searched for.
+ * - "last": anchored at the end of the text (`\?\s*$`): the pair's end is b's, b having words.
+ * - null: searched for in the pair ("override" looks ahead past its verb, into b; "code" is
+ *   anchored at both ends).
+ */
+type CueJoin = "either" | "grows" | "last" | null;
+const CUE_JOIN: Record<string, CueJoin> = {
+  ai: "grows",
+  you: "either",
+  my: "either",
+  please: "grows",
+  response: "grows",
+  override: null,
+  instead: "grows",
+  cred: "grows",
+  exfil: "grows",
+  addr: "either",
+  url: "either",
+  money: "grows",
+  access: "grows",
+  destroy: "grows",
+  question: "last",
+  particular: "either",
+  sender: "grows",
+  code: null,
+};
+/**
+ * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
+ * words before a space inside one of its phrases ("language" of "language model", "in"/"your"/"the"
+ * of "in your response", a currency sign or a digit before a money amount's `\s?`). A segment
+ * ending otherwise leaves no match across the join, so a pair whose two segments were searched
+ * (both gates open) and lack the cue lacks it too. Cues whose matches may hold any character
+ * (`.{0,60}`: "exfil", "access") have none here and are searched in the pair.
+ */
+const CUE_TAILS: Record<string, string[]> = {
+  ai: ["language"],
+  please: ["s'il", "vous", "por", "per"],
+  response: ["your", "in", "the"],
+  instead: ["right", "without", "do", "not", "don't"],
+  cred: ["api", "private", "card", "account", "routing", "social"],
+  money: ["$", "€", "£", ..."0123456789"],
+  destroy: ["turn", "shut"],
+  sender: ["this", "contact", "our", "us"],
+};
+const TAILS = CUES.map(([name]) => CUE_TAILS[name]);
+
+const JOIN = CUES.map(([name]) => {
+  if (!(name in CUE_JOIN)) throw new Error(`cue ${name} has no CUE_JOIN entry`);
+  return CUE_JOIN[name]!;
+});
+// A gate's substrings must hold no white space: then one is in the pair exactly when it is in a
+// part, and the pair's gates are its parts' together.
+for (const [name, , gate] of CUES)
+  if (gate?.parts?.some((p) => /\s/u.test(p)))
+    throw new Error(`cue ${name}: a gate part has a space`);
+
+/**
+ * A window's cues as `emitPrepared` found them, for a pair that opens or ends with it. Bit i of
+ * `known`: cue i was looked for (not when skipped for text written for the model); of `open`: its
+ * gate let the regex run; of `present`: it was found.
+ */
+type CueBits = { known: number; open: number; present: number };
+
 /** Letters and digits beyond ASCII, by UTF-16 code unit: 0 not looked up yet, 1 a word character, 2 not. */
 const WORD_CHAR_BMP = new Uint8Array(0x10000);
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
@@ -206,6 +279,8 @@ export function words(text: string, max: number): string[] {
 // Feature buckets that do not depend on the window, hashed once (the hot path builds no strings).
 const BIAS = hash("bias");
 const IMPERATIVE_START = hash("cue:imperative-start");
+/** Each imperative's own bucket ("cue:imp:" + the word), hashed once rather than per window. */
+const IMPERATIVE_HASH = new Map([...IMPERATIVE].map((w) => [w, hash(`cue:imp:${w}`)]));
 const IMPERATIVE_EARLY = hash("cue:imperative-early");
 const CUE_HASH = CUES.map(([name]) => hash(`cue:${name}`));
 /**
@@ -256,7 +331,18 @@ export function emitFeatures(window: string, forModel: boolean, out: FeatureSink
  * A window lower-cased, its words and their hashes: what `emitFeatures` reads. Kept per segment so
  * that a pair of neighbours is prepared from its two parts (`preparePair`) instead of read again.
  */
-export type PreparedWindow = { text: string; tokens: string[]; hashes: WordHashes[] };
+export type PreparedWindow = {
+  text: string;
+  tokens: string[];
+  hashes: WordHashes[];
+  /**
+   * A pair's two segments, when the pair holds all their words (not cut at MAX_TOKENS): its cues
+   * are read from theirs where that is exact (CUE_JOIN). Set by `preparePair` only.
+   */
+  parts?: [PreparedWindow, PreparedWindow];
+  /** Set by `emitPrepared`: the cues found, for the pairs this window is part of. */
+  cues?: CueBits;
+};
 
 export function prepareWindow(window: string): PreparedWindow {
   const text = window.toLowerCase();
@@ -281,7 +367,11 @@ export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindo
   // A part of fewer than MIN_WORDS words was prepared without its hashes.
   const ha = a.hashes.length === a.tokens.length ? a.hashes : a.tokens.map(hashesOf);
   const hb = b.hashes.length === b.tokens.length ? b.hashes : b.tokens.map(hashesOf);
-  return { text, tokens, hashes: ha.concat(hb).slice(0, tokens.length) };
+  const hashes = ha.concat(hb).slice(0, tokens.length);
+  // Its gate words are then a's and b's together (the cues read from the parts rely on that).
+  if (tokens.length === a.tokens.length + b.tokens.length)
+    return { text, tokens, hashes, parts: [a, b] };
+  return { text, tokens, hashes };
 }
 
 /**
@@ -315,16 +405,19 @@ export function emitPrepared(
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
     if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
-    for (const g of h.grams) out.add(g);
+    const grams = h.grams;
+    for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
   }
   out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
-  const label = LABEL.exec(text);
+  // LABEL cannot match without a colon, and most windows have none: the regex, slow for its
+  // Unicode letter class (about 1 µs a window on relay prose), is run only on those that do.
+  const label = text.includes(":") ? LABEL.exec(text) : null;
   const first =
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
   if (IMPERATIVE.has(first)) {
     out.add(IMPERATIVE_START);
-    out.add(hash(`cue:imp:${first}`));
+    out.add(IMPERATIVE_HASH.get(first)!);
   }
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   for (let i = 1; i < 4 && i < tokens.length; i++)
@@ -333,18 +426,50 @@ export function emitPrepared(
       break;
     }
   const present: number[] = [];
+  // A pair's segments' cues, when both were looked for (each scored alone first: detect.ts).
+  const a = prepared.parts?.[0].cues;
+  const b = prepared.parts?.[1].cues;
+  const bits: CueBits = { known: 0, open: 0, present: 0 };
   for (let i = 0; i < CUES.length; i++) {
     const [, re, gate] = CUES[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
-    let open = gate === null || (gate.words !== undefined && (cueWords & (1 << i)) !== 0);
-    if (!open && gate?.parts !== undefined)
-      for (const p of gate.parts)
-        if (text.includes(p)) {
-          open = true;
-          break;
-        }
-    if (open && re.test(text)) present.push(i);
+    const bit = 1 << i;
+    bits.known |= bit;
+    const fromParts = a !== undefined && b !== undefined && (a.known & b.known & bit) !== 0;
+    let open: boolean;
+    if (fromParts) open = gate === null || ((a.open | b.open) & bit) !== 0;
+    else {
+      open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
+      if (!open && gate?.parts !== undefined)
+        for (const p of gate.parts)
+          if (text.includes(p)) {
+            open = true;
+            break;
+          }
+    }
+    if (!open) continue;
+    bits.open |= bit;
+    let found: boolean | undefined;
+    if (fromParts) {
+      const either = ((a.present | b.present) & bit) !== 0;
+      const join = JOIN[i];
+      if (join === "last") found = (b.present & bit) !== 0;
+      else if (join !== null && either) found = true;
+      // Neither part has it, and both were searched (a gate closed may hide a match).
+      else if (join === "either" && (a.open & b.open & bit) !== 0) found = false;
+      else if (join === "grows" && (a.open & b.open & bit) !== 0) {
+        const tails = TAILS[i];
+        const first = prepared.parts![0].text;
+        if (tails !== undefined && !tails.some((tail) => first.endsWith(tail))) found = false;
+      }
+    }
+    found ??= re.test(text);
+    if (found) {
+      present.push(i);
+      bits.present |= bit;
+    }
   }
+  prepared.cues = bits;
   for (const i of present) out.add(CUE_HASH[i]!);
   // What an imperative acts on: "Send my statement to…", "Unlock the door immediately" (a payload
   // acts on someone's things) against "Create a folder at the given path" (a reference's verb).

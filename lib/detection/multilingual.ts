@@ -191,20 +191,69 @@ const YOUR_ANSWER = [
  * Looser than the patterns on purpose (no trailing boundary, stems): it may let a text through,
  * never keep a match out. The tests run every pattern through it.
  */
-export const ELSEWHERE_GATE = new RegExp(
+const GATE_AI = String.raw`${lead(AI_WORDS)}(?![a-z0-9_])`;
+const GATE_OBJECTS = lead(OVERRIDE_OBJECTS);
+const GATE_WORDS = String.raw`\b(?:nicht|nichts|niemals|nutzer|benutzer|anwender|pas|rien|jamais|without|ohne|sans|sin|sem|senza|zonder|bist|sind|es|eres|sei|bent|neue|nouvelles|nuevas|novas|nuove|nieuwe)\b`;
+// Words the gate finds anywhere (no boundary): plain text, no regex syntax.
+const GATE_CJK = AI_CJK.split("|")
+  .filter((w) => !/[a-z]/u.test(w))
+  .join("|");
+const GATE_USER_NOW_NEW =
+  "utilisat|usuári|usuari|utent|gebruiker|пользовател|ユーザー|用户|без|确认|確認|você|é|теперь|отныне|ты|новые|你现在|从现在|あなたは|新|指示|命令|ルール|指令|設定|说明|规则|设定|无视|忽略|忘记|忘掉|理会|無視|忘れ";
+const GATE_ANSWER =
+  "antwort|réponse|respuesta|resposta|risposta|antwoord|ответ|回复|回答|答复|输出|返信|応答|出力";
+const GATE_LITERALS = [GATE_CJK, GATE_USER_NOW_NEW, GATE_ANSWER].join("|").split("|");
+/**
+ * A character beyond ASCII: a code unit from U+0080 on (every such character has one). Without
+ * the u flag, which makes V8 decode every position as a code point (several times slower).
+ */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+const isAscii = (w: string) => !BEYOND_ASCII.test(w);
+
+/**
+ * A word one of the patterns below cannot match without: an AI, instructions or rules, the user,
+ * an answer, "without", "now", "new", in any of the languages. One scan for it lets a text that has
+ * none (most English tool results: JSON records, logs, prose about other things) skip the rest.
+ * Looser than the patterns on purpose (no trailing boundary, stems): it may let a text through,
+ * never keep a match out. The tests run every pattern through it.
+ */
+export const ELSEWHERE_GATE_PATTERN = new RegExp(
   [
     // "ai" glued to Japanese or Chinese ("aiアシスタント", "给ai的指令") still has a boundary before it.
-    String.raw`${lead(AI_WORDS)}(?![a-z0-9_])`,
-    AI_CJK.split("|")
-      .filter((w) => !/[a-z]/u.test(w))
-      .join("|"),
-    lead(OVERRIDE_OBJECTS),
-    String.raw`\b(?:nicht|nichts|niemals|nutzer|benutzer|anwender|pas|rien|jamais|without|ohne|sans|sin|sem|senza|zonder|bist|sind|es|eres|sei|bent|neue|nouvelles|nuevas|novas|nuove|nieuwe)\b`,
-    "utilisat|usuári|usuari|utent|gebruiker|пользовател|ユーザー|用户|без|确认|確認|você|é|теперь|отныне|ты|новые|你现在|从现在|あなたは|新|指示|命令|ルール|指令|設定|说明|规则|设定|无视|忽略|忘记|忘掉|理会|無視|忘れ",
-    "antwort|réponse|respuesta|resposta|risposta|antwoord|ответ|回复|回答|答复|输出|返信|応答|出力",
+    GATE_AI,
+    GATE_CJK,
+    GATE_OBJECTS,
+    GATE_WORDS,
+    GATE_USER_NOW_NEW,
+    GATE_ANSWER,
   ].join("|"),
   "u",
 );
+
+/**
+ * ELSEWHERE_GATE_PATTERN tested a part at a time: the pattern is an alternation, so it matches
+ * exactly when one of its parts does. Apart, V8 scans each far faster (one regex of all of them
+ * tried every alternative at every position: 0.13 ms on 10 kB of relay prose, against a few µs
+ * for the part that matches first there), and the words beyond ASCII are looked for only in a
+ * text with a character beyond ASCII. Cheapest and likeliest first.
+ */
+const GATE_PARTS: ((lower: string) => boolean)[] = (() => {
+  const words = new RegExp(GATE_WORDS, "u");
+  const ascii = new RegExp(GATE_LITERALS.filter(isAscii).join("|"), "u");
+  const beyondAscii = new RegExp(GATE_LITERALS.filter((w) => !isAscii(w)).join("|"), "u");
+  const ai = new RegExp(GATE_AI, "u");
+  const objects = new RegExp(GATE_OBJECTS, "u");
+  return [
+    (t) => words.test(t),
+    (t) => ascii.test(t),
+    (t) => BEYOND_ASCII.test(t) && beyondAscii.test(t),
+    (t) => ai.test(t),
+    (t) => objects.test(t),
+  ];
+})();
+export const ELSEWHERE_GATE = {
+  test: (lower: string): boolean => GATE_PARTS.some((part) => part(lower)),
+};
 
 /** "Must" and "shall" in the third person, for "the AI must from now on…". */
 const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен|должна";
@@ -214,7 +263,20 @@ const MODALS = "muss|soll|doit|devra|debe|deberá|deve|deverá|moet|должен
  * what it says, and whether it only *addresses* the reader as an AI (skipped in text written for
  * the model on purpose).
  */
-const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
+/**
+ * The gate of the Japanese and Chinese addresses below: each of their forms holds a character from
+ * U+3000 on (a particle, a kana or hanzi word, a full-width colon or comma), except a line opening
+ * with "ai" or "llm" and an ASCII comma ("AI, …"), which holds "ai," or "llm,". A text with none of
+ * these (most text: relay prose has no such character) skips that pattern's scan.
+ */
+const CJK_GATE = {
+  test: (lower: string): boolean =>
+    // Without the u flag (a code unit from U+3000 on: the characters named are all in the BMP),
+    // and the class apart from the words: together, or with the flag, V8 took ten times longer.
+    (/[\u3000-\uffff]/.test(lower) || /ai,|llm,/.test(lower)) && ELSEWHERE_GATE.test(lower),
+};
+
+const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?, { test(text: string): boolean }?][] = [
   [
     new RegExp(
       [
@@ -267,6 +329,8 @@ const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
     ),
     'a sentence addressed to an AI ("…AIアシスタントへ：", "致…AI助手：")',
     true,
+    undefined,
+    CJK_GATE,
   ],
   [
     new RegExp(
@@ -288,8 +352,11 @@ const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
         // With a word that makes them the reader's standing instructions ("alle vorherigen",
         // "les consignes précédentes", "le regole che ti hanno dato"), before or just after: "Bitte
         // ignorieren Sie die Anweisungen aus der Phishing-Mail" is a warning to people.
-        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${QUALIFIER}[^\n.!?]{0,30}?${lead(OVERRIDE_OBJECTS)}${WE}`,
-        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}[^\n.!?]{0,25}?${QUALIFIER}`,
+        // The verb is matched once for both orders (V8 tried it twice at every position): the same
+        // matches as two alternatives each opening with it, since at any position at most one
+        // verb ends at a word boundary (where one verb begins another, the longer one goes on
+        // with letters).
+        String.raw`${lead(OVERRIDE_VERBS)}${WE}(?!\s+(?:${OWN})${WE})(?:[^\n.!?]{0,40}?${QUALIFIER}[^\n.!?]{0,30}?${lead(OVERRIDE_OBJECTS)}${WE}|[^\n.!?]{0,40}?${lead(OVERRIDE_OBJECTS)}${WE}[^\n.!?]{0,25}?${QUALIFIER})`,
         String.raw`(?:以前|これまで|今まで|前|上記|先|最初)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|設定)(?:は|を)(?:すべて|全て)?(?:無視|忘れ)`,
         String.raw`(?:忽略|无视|忘记|忘掉|不要理会|不理会)[^\n。]{0,10}(?:之前|以上|先前|上面|前面|此前|原有|所有|全部)[^\n。]{0,6}(?:指令|指示|说明|规则|设定)`,
       ].join("|"),
@@ -339,14 +406,19 @@ const ADDRESSED_ENTRIES: [RegExp, string, boolean, number?][] = [
  * The entries with the gate each needs ([pattern, what it says, only addresses, strength, gate]):
  * signals.ts runs a pattern only when its gate matches, and tests the gate once per text.
  */
-export const ADDRESSED_ELSEWHERE: [RegExp, string, boolean, number | undefined, RegExp][] =
-  ADDRESSED_ENTRIES.map(([re, detail, addressing, strength]) => [
-    re,
-    detail,
-    addressing,
-    strength,
-    ELSEWHERE_GATE,
-  ]);
+export const ADDRESSED_ELSEWHERE: [
+  RegExp,
+  string,
+  boolean,
+  number | undefined,
+  typeof ELSEWHERE_GATE,
+][] = ADDRESSED_ENTRIES.map(([re, detail, addressing, strength, gate]) => [
+  re,
+  detail,
+  addressing,
+  strength,
+  gate ?? ELSEWHERE_GATE,
+]);
 
 /** System, admin or assistant in each language, for a bracketed marker ("[SYSTEM]", "【システム】", "[СИСТЕМА]"). */
 const SYSTEM_WORDS = alt(`

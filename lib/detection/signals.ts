@@ -6,7 +6,7 @@
  */
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
-import { countHidden, decodeTags, hasHidden } from "./text";
+import { countHidden, decodeTags, hasHidden, isLetter, isSpace } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =
@@ -20,6 +20,26 @@ export type SignalName =
 
 /** `quoted`: found inside a quotation or a code line, where it is shown rather than said. */
 export type Hit = Reason & { strength: number; at: number; quoted?: boolean };
+
+/**
+ * Quotation marks, each with the mark that closes it, by UTF-16 code unit (each is one): built
+ * once, and read by `charCodeAt` rather than a one-character string and a property lookup per
+ * character.
+ */
+const QUOTE_CLOSE = new Map(
+  [
+    ['"', '"'],
+    ["`", "`"],
+    ["“", "”"],
+    ["«", "»"],
+    ["„", "“"],
+    ["'", "'"],
+    // Japanese and Chinese quotation brackets.
+    ["「", "」"],
+    ["『", "』"],
+  ].map(([open, close]) => [open!.charCodeAt(0), close!.charCodeAt(0)]),
+);
+const APOSTROPHE = 0x27;
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -37,34 +57,33 @@ export function quoted(text: string, at: number): boolean {
   }
   const from = Math.max(lineStart, at - 300);
   const open: number[] = [];
-  const pairs: Record<string, string> = {
-    '"': '"',
-    "`": "`",
-    "“": "”",
-    "«": "»",
-    "„": "“",
-    "'": "'",
-    // Japanese and Chinese quotation brackets.
-    "「": "」",
-    "『": "』",
-  };
-  let stack: string[] = [];
-  for (let i = from; i < at; i++) {
-    const ch = text[i]!;
-    const top = stack[stack.length - 1];
-    if (
-      top !== undefined &&
-      pairs[top] === ch &&
-      (ch !== "'" || !/\p{L}/u.test(text[i + 1] ?? ""))
-    ) {
-      stack.pop();
-      open.pop();
-    } else if (ch in pairs && (ch !== "'" || !/\p{L}/u.test(text[i - 1] ?? ""))) {
-      stack.push(ch);
-      open.push(i);
+  let stack: number[] = [];
+  // Whether the code unit at `j` is a letter (`/\p{L}/u` on that one code unit: a lone surrogate
+  // is none), by isLetter's table rather than a regex per apostrophe.
+  const letterAt = (j: number) => j >= 0 && j < text.length && isLetter(text.charCodeAt(j));
+  // Callers pass the middle of a match, which is not a whole number for a match of odd length.
+  // Counted from such a point (more than 300 characters into its line), every `text[i]` was
+  // undefined and no quotation mark was ever seen: kept so, verdicts unchanged, without walking
+  // 300 non-index property lookups (about 0.1 ms a call).
+  if (Number.isInteger(from))
+    for (let i = from; i < at; i++) {
+      const ch = text.charCodeAt(i);
+      // Not `stack[-1]` on an empty stack: a negative index is a named property, looked up the
+      // slow way on every character (most of the loop's time).
+      const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
+      if (
+        top !== undefined &&
+        QUOTE_CLOSE.get(top) === ch &&
+        (ch !== APOSTROPHE || !letterAt(i + 1))
+      ) {
+        stack.pop();
+        open.pop();
+      } else if (QUOTE_CLOSE.has(ch) && (ch !== APOSTROPHE || !letterAt(i - 1))) {
+        stack.push(ch);
+        open.push(i);
+      }
+      if (stack.length > 8) stack = stack.slice(-8);
     }
-    if (stack.length > 8) stack = stack.slice(-8);
-  }
   const start = open[open.length - 1];
   if (start === undefined) return false;
   const before = text.slice(Math.max(0, start - 3), start).trimEnd();
@@ -152,7 +171,13 @@ const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language
  * description) does that by design. The others (drop your instructions, keep it from the user, you
  * are now…) have no business in any text.
  */
-const ADDRESSED: [RegExp, string, boolean, (number | undefined)?, RegExp?][] = [
+const ADDRESSED: [
+  RegExp,
+  string,
+  boolean,
+  (number | undefined)?,
+  { test(text: string): boolean }?,
+][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
@@ -203,12 +228,12 @@ const ADDRESSED: [RegExp, string, boolean, (number | undefined)?, RegExp?][] = [
 ];
 
 /** `forModel`: the text is written for the model on purpose (a tool's description); addressing it is no finding. */
-export function addressedSignal(text: string, forModel = false): Hit[] {
+export function addressedSignal(text: string, forModel = false, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  // Lower-cased once: case-insensitive Unicode regexes are several times slower in V8.
-  const lower = text.toLowerCase();
+  // Lower-cased once (by the caller, for all the signals): case-insensitive Unicode regexes are
+  // several times slower in V8.
   // A gate (a word its pattern cannot match without) is tested once per text, for all that share it.
-  const gates = new Map<RegExp, boolean>();
+  const gates = new Map<{ test(text: string): boolean }, boolean>();
   for (const [re, detail, addressing, strength = 0.75, gate] of ADDRESSED) {
     if (forModel && addressing) continue;
     if (gate) {
@@ -266,9 +291,8 @@ const ROLE_ALL = [
   ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
 ];
 
-export function roleSignal(text: string): Hit[] {
+export function roleSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  const lower = text.toLowerCase();
   for (const [re, detail, strength, folded] of ROLE_ALL) {
     const m = re.exec(folded ? lower : text);
     if (!m) continue;
@@ -322,12 +346,15 @@ function toolPattern(tool: string): RegExp {
   return re;
 }
 
-export function toolSignal(text: string, tools: readonly string[]): Hit[] {
+export function toolSignal(
+  text: string,
+  tools: readonly string[],
+  lower = text.toLowerCase(),
+): Hit[] {
   const hits: Hit[] = [];
   if (tools.length === 0) return hits;
   // Every pattern needs the tool's name in the text: one substring search rules most tools out
   // before any regex runs (a 10 kB result and three tools cost three `includes`).
-  const lower = text.toLowerCase();
   for (const tool of tools.slice(0, 500)) {
     if (tool.length < 3 || !lower.includes(tool.toLowerCase())) continue;
     const m = toolPattern(tool).exec(text);
@@ -381,35 +408,87 @@ export function egressSignal(text: string, admit?: (host: string) => boolean): H
   return hits;
 }
 
+/**
+ * ASCII characters by what they can be in an encoded run: bit 1 base64's alphabet
+ * (`[A-Za-z0-9+/_-]`, the standard one and the URL-safe one), 2 an upper-case and 4 a lower-case
+ * letter of it, 8 a hex run's (hex digits, `:` and white space). One table read per character
+ * instead of a chain of comparisons.
+ */
+const ENCODED_ASCII = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9+/_-]/.test(ch)) ENCODED_ASCII[c]! |= 1;
+  if (/[A-Z]/.test(ch)) ENCODED_ASCII[c]! |= 2;
+  if (/[a-z]/.test(ch)) ENCODED_ASCII[c]! |= 4;
+  if (/[0-9a-fA-F:\s]/.test(ch)) ENCODED_ASCII[c]! |= 8;
+}
+
+/**
+ * Whether the text has a run that could give `encodedRuns` something, by one pass over the code
+ * units. A base64 match is a whole run of base64's alphabet (its lookarounds keep it from starting
+ * or ending inside one), 24 characters or more, and is decoded only when it has an upper-case and a
+ * lower-case letter: so such a run must be there. A hex match is 32 or more hex digits with at
+ * most a space or a colon between pairs: a run of 32 or more of hex digits, white space (`\s`) and
+ * colons. Prose has neither (its words are shorter, a snake_case name has no capital), and each
+ * pattern scanned the whole text to find nothing.
+ */
+function mayHoldEncoded(text: string): { base64: boolean; hex: boolean } {
+  let base64 = false;
+  let hex = false;
+  // The run of base64's alphabet now open: its length and the cases of its letters (bits 2, 4).
+  let b = 0;
+  let cases = 0;
+  let h = 0;
+  for (let i = 0; i < text.length && !(base64 && hex); i++) {
+    const c = text.charCodeAt(i);
+    // Beyond ASCII only white space can be part of either run (of a hex run).
+    const kind = c < 128 ? ENCODED_ASCII[c]! : isSpace(c) ? 8 : 0;
+    if (kind & 1) {
+      b++;
+      cases |= kind & 6;
+    } else {
+      b = 0;
+      cases = 0;
+    }
+    h = kind & 8 ? h + 1 : 0;
+    if (b >= 24 && cases === 6) base64 = true;
+    if (h >= 32) hex = true;
+  }
+  return { base64, hex };
+}
+
 /** Encoded runs worth decoding: base64 (24+ characters), hex (32+ digits). At most 8 of each. */
 export function encodedRuns(
   text: string,
 ): { kind: "base64" | "hex"; decoded: string; at: number }[] {
   const out: { kind: "base64" | "hex"; decoded: string; at: number }[] = [];
+  const may = mayHoldEncoded(text);
   let n = 0;
-  for (const m of text.matchAll(
-    /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g,
-  )) {
-    if (n++ >= 8) break;
-    const run = m[0];
-    if (/^[0-9a-fA-F]+$/.test(run)) continue; // hex below
-    if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue; // an identifier, not base64
-    const decoded = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString(
-      "utf8",
-    );
-    if (printable(decoded)) out.push({ kind: "base64", decoded, at: m.index });
-  }
+  if (may.base64)
+    for (const m of text.matchAll(
+      /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g,
+    )) {
+      if (n++ >= 8) break;
+      const run = m[0];
+      if (/^[0-9a-fA-F]+$/.test(run)) continue; // hex below
+      if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue; // an identifier, not base64
+      const decoded = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString(
+        "utf8",
+      );
+      if (printable(decoded)) out.push({ kind: "base64", decoded, at: m.index });
+    }
   n = 0;
-  for (const m of text.matchAll(
-    /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){16,4096}(?![0-9a-fA-F])/g,
-  )) {
-    if (n++ >= 8) break;
-    const digits = m[0].replace(/[\s:]/g, "");
-    const decoded = Buffer.from(digits.length % 2 ? digits.slice(0, -1) : digits, "hex").toString(
-      "utf8",
-    );
-    if (printable(decoded)) out.push({ kind: "hex", decoded, at: m.index });
-  }
+  if (may.hex)
+    for (const m of text.matchAll(
+      /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){16,4096}(?![0-9a-fA-F])/g,
+    )) {
+      if (n++ >= 8) break;
+      const digits = m[0].replace(/[\s:]/g, "");
+      const decoded = Buffer.from(digits.length % 2 ? digits.slice(0, -1) : digits, "hex").toString(
+        "utf8",
+      );
+      if (printable(decoded)) out.push({ kind: "hex", decoded, at: m.index });
+    }
   return out;
 }
 
@@ -475,8 +554,7 @@ const ITEM = /^\s*(?:\d{1,3}[.)]|[-*•])\s/u;
  * a question about its own subject shares its words, so it does not fire; neither does a short text
  * (fewer than 15 to 25 content words around the line), where nothing shows what the text is about.
  */
-export function offTopicRequestSignal(text: string): Hit[] {
-  const lower = text.toLowerCase();
+export function offTopicRequestSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const lines: { s: string; at: number }[] = [];
   let at = 0;
   for (const line of lower.split("\n")) {

@@ -53,6 +53,8 @@ export function countHidden(text: string): HiddenCounts {
 /** The ASCII text that tag characters spell (U+E0020–E007E ↦ U+0020–007E). */
 export function decodeTags(text: string): string {
   let out = "";
+  // Every tag character's first code unit is U+DB40 (one cheap search for most texts).
+  if (!text.includes("\uDB40")) return out;
   for (const m of text.matchAll(TAGS)) {
     const cp = m[0].codePointAt(0)! - 0xe0000;
     if (cp >= 0x20 && cp <= 0x7e) out += String.fromCharCode(cp);
@@ -68,7 +70,20 @@ const HIDDEN_ANY = new RegExp(
 const HIDDEN_TEST = new RegExp(HIDDEN_ANY.source, "u");
 
 /** Whether the text has any character `countHidden` counts (one pass; most results have none). */
-export const hasHidden = (text: string) => HIDDEN_TEST.test(text);
+export const hasHidden = (text: string) => mayHide(text) && HIDDEN_TEST.test(text);
+
+/**
+ * A code unit that every hidden character begins with: the controls (ESC among them), the soft
+ * hyphen, the zero-width and bidirectional characters, and U+DB40, the high surrogate of every
+ * tag character (U+E0000–E007F). Without the u flag this class is one cheap scan; the hidden
+ * patterns, with it, decode every position as a code point (three scans of every result).
+ */
+const MAY_HIDE =
+  // eslint-disable-next-line no-control-regex -- control characters are among what this finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\uDB40]/;
+
+/** Whether the text may hold a hidden character (false: it holds none; see MAY_HIDE). */
+export const mayHide = (text: string) => MAY_HIDE.test(text);
 
 /**
  * What a hidden match leaves in the visible text: a space for an ANSI sequence (it starts with ESC)
@@ -90,6 +105,12 @@ export type VisibleText = { text: string; rawOffset: (visibleAt: number) => numb
 
 /** `visibleText` and its map back to the raw text, from the same single pass. */
 export function visibleTextMapped(raw: string): VisibleText {
+  // Nothing hidden: what the pass below gives when it finds no match.
+  if (!mayHide(raw))
+    return {
+      text: raw.normalize("NFKC"),
+      rawOffset: (visibleAt) => Math.min(raw.length, Math.max(0, visibleAt)),
+    };
   // For each hidden match: its raw index and the visible length before it (non-decreasing).
   const rawAt: number[] = [];
   const visibleBefore: number[] = [];
@@ -177,7 +198,7 @@ const SEGMENT_BREAK = new RegExp(
 );
 
 /** White space as `\s` has it. */
-const isSpace = (c: number) =>
+export const isSpace = (c: number) =>
   c === 0x20 ||
   (c >= 0x09 && c <= 0x0d) ||
   (c >= 0x80 &&
@@ -219,6 +240,43 @@ function trimUnit(s: string): string {
   return i === 0 && j === s.length ? s : s.slice(i, j);
 }
 
+/** Letters beyond ASCII, by UTF-16 code unit: 0 not looked up yet, 1 a letter, 2 not (64 KiB, fixed). */
+const LETTER_BMP = new Uint8Array(0x10000);
+const LETTER = /^\p{L}$/u;
+
+/** Whether a code point is a letter (`\p{L}`), ASCII answered without a regex. */
+export function isLetter(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a);
+  if (cp > 0xffff) return LETTER.test(String.fromCodePoint(cp));
+  let known = LETTER_BMP[cp]!;
+  if (known === 0) LETTER_BMP[cp] = known = LETTER.test(String.fromCharCode(cp)) ? 1 : 2;
+  return known === 1;
+}
+
+/**
+ * Whether a unit has two words of two letters or more in a row: what
+ * `/\p{L}{2,}[^\p{L}]+\p{L}{2,}/u` finds, by one pass over the code points. That regex must see
+ * two neighbouring runs of letters (nothing but non-letters between them) of two or more each;
+ * run on every unit of every text it cost about half a microsecond a unit (its Unicode class).
+ * A lone surrogate is a non-letter, as it is to the regex. (text.test.ts compares the two.)
+ */
+export function hasTwoWords(s: string): boolean {
+  // Letters in the run now open, and in the run before it (0: none yet, or shorter than two).
+  let run = 0;
+  let before = 0;
+  for (let i = 0; i < s.length;) {
+    const cp = s.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    if (isLetter(cp)) {
+      if (++run === 2 && before >= 2) return true;
+    } else if (run > 0) {
+      before = run;
+      run = 0;
+    }
+  }
+  return false;
+}
+
 /**
  * Splits text into short units a payload would occupy: sentences, lines, table cells and JSON
  * string values. An abbreviation's full stop ("e.g. user@x.org", "z.B.") does not end a sentence. A payload is a sentence or three inside a much longer ticket, so the model scores
@@ -230,7 +288,7 @@ export function segments(text: string): string[] {
     .split(SEGMENT_BREAK)
     .map(trimUnit)
     // A unit of one word (a JSON key, an id, a status) asks for nothing and is not scored.
-    .filter((s) => /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u.test(s));
+    .filter(hasTwoWords);
   const out: string[] = [];
   for (const unit of units) {
     // A unit with no sentence break (a minified blob) is cut into fixed pieces.
