@@ -55,35 +55,33 @@ export function quoted(text: string, at: number): boolean {
     const { code, quoted: shown } = fencedBlocks(text);
     if (inBlocks(code, at) || inBlocks(shown, at)) return true;
   }
-  const from = Math.max(lineStart, at - 300);
+  // Callers pass the middle of a match, which is a half for a match of odd length: counted from
+  // there, every `text.charCodeAt(i)` would read no character and no quotation would be found.
+  const end = Math.floor(at);
+  const from = Math.max(lineStart, end - 300);
   const open: number[] = [];
   let stack: number[] = [];
   // Whether the code unit at `j` is a letter (`/\p{L}/u` on that one code unit: a lone surrogate
   // is none), by isLetter's table rather than a regex per apostrophe.
   const letterAt = (j: number) => j >= 0 && j < text.length && isLetter(text.charCodeAt(j));
-  // Callers pass the middle of a match, which is not a whole number for a match of odd length.
-  // Counted from such a point (more than 300 characters into its line), every `text[i]` was
-  // undefined and no quotation mark was ever seen: kept so, verdicts unchanged, without walking
-  // 300 non-index property lookups (about 0.1 ms a call).
-  if (Number.isInteger(from))
-    for (let i = from; i < at; i++) {
-      const ch = text.charCodeAt(i);
-      // Not `stack[-1]` on an empty stack: a negative index is a named property, looked up the
-      // slow way on every character (most of the loop's time).
-      const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
-      if (
-        top !== undefined &&
-        QUOTE_CLOSE.get(top) === ch &&
-        (ch !== APOSTROPHE || !letterAt(i + 1))
-      ) {
-        stack.pop();
-        open.pop();
-      } else if (QUOTE_CLOSE.has(ch) && (ch !== APOSTROPHE || !letterAt(i - 1))) {
-        stack.push(ch);
-        open.push(i);
-      }
-      if (stack.length > 8) stack = stack.slice(-8);
+  for (let i = from; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    // Not `stack[-1]` on an empty stack: a negative index is a named property, looked up the
+    // slow way on every character (most of the loop's time).
+    const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
+    if (
+      top !== undefined &&
+      QUOTE_CLOSE.get(top) === ch &&
+      (ch !== APOSTROPHE || !letterAt(i + 1))
+    ) {
+      stack.pop();
+      open.pop();
+    } else if (QUOTE_CLOSE.has(ch) && (ch !== APOSTROPHE || !letterAt(i - 1))) {
+      stack.push(ch);
+      open.push(i);
     }
+    if (stack.length > 8) stack = stack.slice(-8);
+  }
   const start = open[open.length - 1];
   if (start === undefined) return false;
   const before = text.slice(Math.max(0, start - 3), start).trimEnd();
