@@ -5,11 +5,11 @@ export const MEASURED: unknown = {
     n: 11522,
   },
   falsePositive: {
-    k: 13,
-    n: 2205,
+    k: 15,
+    n: 2555,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
-  measuredAt: "2026-12-06",
+  measuredAt: "2026-12-07",
   slices: [
     {
       name: "InjecAgent base, held-out attacker instructions",
@@ -56,14 +56,14 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 12,
-      n: 2005,
+      k: 14,
+      n: 2355,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
-      k: 29,
-      n: 2005,
+      k: 35,
+      n: 2355,
     },
   ],
 };
