@@ -4,6 +4,7 @@
  * give, the role an admin assigned (which wins), and the role they hold now. Changing the
  * assignment saves at once (PUT /api/people/{issuer#subject}); the server logs it.
  */
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { z } from "zod";
@@ -72,7 +73,7 @@ function PersonRow({ person }: { person: PersonView }) {
       ),
     onSuccess: (r) => setNote({ kind: "ok", text: `saved: holds ${r.role ?? "no role"}` }),
     onError: (e) => setNote({ kind: "error", text: e instanceof Error ? e.message : String(e) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, peopleKeys.all),
   });
   return (
     <tr data-person={person.key}>

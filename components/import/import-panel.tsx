@@ -5,6 +5,7 @@
  * without leaving the browser, and only the rebuilt config (variable names, never secret values)
  * is sent to the workbench. Shows which values it replaced.
  */
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
@@ -43,7 +44,7 @@ export function ImportPanel({ reviewId, baseRevision, onImported }: ImportPanelP
       });
     },
     onSuccess: (result) => onImported?.(result),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, reviewKeys.all),
   });
 
   const onFile = async (file: File | undefined) => {

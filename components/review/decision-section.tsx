@@ -6,6 +6,7 @@
  * Markdown report, and the review's read-only share links. Status, condition checks and records
  * are computed by the server; this component only shows them and sends the reviewer's choices.
  */
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useMe } from "@/components/auth/me-query";
@@ -654,7 +655,7 @@ function ShareLinkRow({ id, link }: { id: string; link: ShareLinkView }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => revokeShareLink(id, link.id),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: decisionKeys.shareLinks(id) }),
+    onSettled: () => refreshAfterWrite(queryClient, decisionKeys.shareLinks(id)),
   });
   const badge =
     link.state === "active"
@@ -722,7 +723,7 @@ function ShareLinksPanel({ id, revision }: { id: string; revision: number }) {
       setCreated({ url: new URL(res.path, window.location.origin).toString(), link: res.link });
       setLabel("");
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: decisionKeys.shareLinks(id) }),
+    onSettled: () => refreshAfterWrite(queryClient, decisionKeys.shareLinks(id)),
   });
   const copy = (url: string) => {
     navigator.clipboard.writeText(url).then(

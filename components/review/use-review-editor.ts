@@ -1,5 +1,6 @@
 "use client";
 
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { ApiError } from "@/components/api-client";
@@ -79,7 +80,7 @@ export function useReviewEditor(id: string, options: { document?: boolean } = {}
       }
       setState({ kind: "error", message: error.message });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
+    onSettled: () => refreshAfterWrite(queryClient, reviewKeys.list()),
   });
 
   /**

@@ -1,5 +1,6 @@
 "use client";
 
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -21,11 +22,11 @@ export function ReviewList() {
   const create = useMutation({
     mutationFn: createReview,
     onSuccess: (record) => router.push(`/reviews/${record.id}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
+    onSettled: () => refreshAfterWrite(queryClient, reviewKeys.list()),
   });
   const remove = useMutation({
     mutationFn: deleteReview,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.list() }),
+    onSettled: () => refreshAfterWrite(queryClient, reviewKeys.list()),
   });
 
   const onCreate = (event: React.FormEvent) => {

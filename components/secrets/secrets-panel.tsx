@@ -3,6 +3,7 @@
  * The Secrets page: set a value by name, replace it (rotate) or delete it. Write-only: the value
  * field is cleared once saved and no response carries a value, so nothing here can show one.
  */
+import { refreshAfterWrite } from "@/components/refresh-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -30,12 +31,12 @@ export function SecretsPanel() {
         `${r.name} ${r.created ? "saved" : "replaced"} at ${dateFormat.format(new Date(r.updatedAt))} UTC`,
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: secretKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, secretKeys.all),
   });
   const remove = useMutation({
     mutationFn: (n: string) => deleteSecretValue(n),
     onSuccess: (_r, n) => setSaved(`${n} deleted`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: secretKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, secretKeys.all),
   });
 
   return (
