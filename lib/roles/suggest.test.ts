@@ -1,5 +1,8 @@
 import { describe, expect, it, test } from "vitest";
 import {
+  KEPT_CHARS_MAX,
+  keptInferenceChars,
+  keptInferenceKey,
   newRoleCache,
   resolveRoles,
   roleMask,
@@ -1586,6 +1589,41 @@ describe("the role cache of one analysis", () => {
       ).toEqual(suggestRoles(tool, null, undefined, { serverName: "GitLab" }));
     expect(resolveRoles(tools[0]!, null, cache)).toBe(resolveRoles(tools[1]!, null, cache));
     expect(cache.inferences.size).toBeLessThan(tools.length);
+  });
+
+  it("keeps inferences for the next analysis: the same tools in a new cache make no new inference and the same suggestions", () => {
+    const tools: RoleInputTool[] = [
+      { name: "search_tickets", description: "Searches support tickets", annotations: RO },
+      {
+        name: "post_message",
+        inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      },
+    ];
+    const first = newRoleCache();
+    const before = tools.map((t) => resolveRoles(t, null, first, { serverName: "Desk" }));
+    const second = newRoleCache();
+    const after = tools.map((t) => resolveRoles(t, null, second, { serverName: "Desk" }));
+    expect(second.inferences.size).toBe(0);
+    expect(after.map((r) => r.suggestion)).toEqual(before.map((r) => r.suggestion));
+    // Another server's words are another input: its tools are inferred anew.
+    resolveRoles(tools[0]!, null, second, { serverName: "Tickets" });
+    expect(second.inferences.size).toBe(1);
+  });
+
+  it("keys a kept inference so that no split of a name and a description can pass for another tool", () => {
+    const a = { name: "get_page\u0000x", description: "y", annotationCombination: 0 };
+    const b = { name: "get_page", description: "x\u0000y", annotationCombination: 0 };
+    const c = { name: "get_page", description: 'x","y', annotationCombination: 0 };
+    const keys = new Set([a, b, c].map(keptInferenceKey));
+    expect(keys.size).toBe(3);
+  });
+
+  it("holds a bounded number of characters across analyses, however long the tools a server lists", () => {
+    const long = "Lists the notes of a project. ".repeat(35_000); // ~1 MB
+    for (let i = 0; i < 20; i++)
+      suggestRoles({ name: `list_notes_${i}`, description: long + i }, null, newRoleCache());
+    expect(keptInferenceChars()).toBeGreaterThan(0);
+    expect(keptInferenceChars()).toBeLessThanOrEqual(KEPT_CHARS_MAX);
   });
 
   const assessment = (over: object = {}) => ({

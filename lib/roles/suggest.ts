@@ -16,6 +16,7 @@ import {
   type Draft,
   type Inference,
   type InferenceMemo,
+  type InferInput,
 } from "./infer";
 import { nameWords } from "./name";
 
@@ -158,6 +159,46 @@ function serverWordsOf(name: string | undefined): string[] {
   return words;
 }
 
+/**
+ * Inferences kept across analyses, by the tool exactly as listed (annotations, server words, name,
+ * description and both schemas). A review is analysed again on every edit and every page that shows
+ * it, while its tools change only when a server is inspected anew; the inference is a pure function
+ * of these inputs, so a tool seen before needs neither its inference nor the cue key
+ * `inferRolesShared` builds from its description and fields. Bounded by the characters of its keys:
+ * when full it starts empty, as `SERVER_WORDS` does.
+ */
+const KEPT_INFERENCES = new Map<string, Inference>();
+let keptChars = 0;
+export const KEPT_CHARS_MAX = 16_000_000;
+
+/** The characters `keptInference` holds in its keys now (at most `KEPT_CHARS_MAX`). */
+export const keptInferenceChars = (): number => keptChars;
+
+/** The key of a tool in `keptInference`: JSON, so no name or description a server writes can make two tools' keys equal. */
+export const keptInferenceKey = (input: InferInput): string =>
+  JSON.stringify([
+    input.annotationCombination,
+    input.serverWords ?? [],
+    input.name,
+    input.description ?? null,
+    input.inputSchema ?? null,
+    input.outputSchema ?? null,
+  ]);
+
+function keptInference(input: InferInput, memo: InferenceMemo): Inference {
+  const key = keptInferenceKey(input);
+  const kept = KEPT_INFERENCES.get(key);
+  if (kept) return kept;
+  const made = inferRolesShared(input, memo);
+  if (keptChars + key.length > KEPT_CHARS_MAX) {
+    KEPT_INFERENCES.clear();
+    keptChars = 0;
+  }
+  KEPT_INFERENCES.set(key, made);
+  keptChars += key.length;
+  return made;
+}
+
 const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
 const PRIVATE_LEVELS: ReadonlySet<SourceConfidentiality> = new Set(["confidential", "secret"]);
 
@@ -191,7 +232,7 @@ function suggest(
     outputSchema: tool.outputSchema,
     serverWords: serverWordsOf(context?.serverName),
   };
-  const inference = cache ? inferRolesShared(input, cache.inferences) : inferRoles(input);
+  const inference = cache ? keptInference(input, cache.inferences) : inferRoles(input);
   const sourceIds = assessment?.sourceIds ?? [];
   const plain =
     sourceIds.length === 0 &&
