@@ -177,6 +177,8 @@ function fieldCues(description: string) {
     localUpload: LOCAL_UPLOAD.test(description),
     archives: ARCHIVES.test(description),
     schemes: (description.match(SCHEMES) ?? []).length >= 2,
+    codeUnit: CODE_UNIT.test(description),
+    dropSwitch: DROP_SWITCH.test(description),
   };
 }
 
@@ -732,6 +734,7 @@ const CALLER_OWN =
  * What a description adds to a read's name: whether a status comes with results, whether the
  * account read is the caller's own. Part of the shared inference's key (see `inferRolesShared`).
  */
+type DescriptionCues = ReturnType<typeof descriptionCues>;
 function descriptionCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
   const lead = leadingDescriptionVerb(text);
@@ -770,7 +773,8 @@ function descriptionCues(description: string | undefined) {
   };
 }
 
-/** The eighth round's description cues (issue 32); every one is part of `inferRolesShared`'s key. */
+/** The eighth round's description cues (issue 32); `inferRolesShared`'s key holds them whole. */
+type SinkCues = ReturnType<typeof sinkCues>;
 function sinkCues(description: string | undefined) {
   const text = (description ?? "").slice(0, 2000);
   const lead = leadingDescriptionVerb(text);
@@ -1319,7 +1323,31 @@ const PAGED_TEXT = new Set([
   "threads",
 ]);
 
+/**
+ * What the rules read from a tool's input fields and description. It is read once per tool:
+ * `inferRolesShared` keys its memo by it and hands the same reading to the rules.
+ */
+type ToolCues = {
+  fields: Field[];
+  /** The description's cues (`descriptionCues`). */
+  cues: DescriptionCues;
+  /** The eighth round's description cues (`sinkCues`). */
+  sink: SinkCues;
+};
+function toolCues(input: Pick<InferInput, "description" | "inputSchema">): ToolCues {
+  return {
+    fields: schemaFields(input.inputSchema),
+    cues: descriptionCues(input.description),
+    sink: sinkCues(input.description),
+  };
+}
+
 export function inferRoles(input: InferInput): Inference {
+  return inferFrom(input, toolCues(input));
+}
+
+/** `inferRoles` on what was read of the tool already (`toolCues(input)`). */
+function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inference {
   const annotations = effectiveAnnotationsOf(input.annotationCombination);
   const roles = new Map<ToolRole, Draft>();
   const conflicts: Conflict[] = [];
@@ -1343,7 +1371,6 @@ export function inferRoles(input: InferInput): Inference {
     draft.confidence = Math.max(draft.confidence, confidence);
   };
 
-  const fields = schemaFields(input.inputSchema);
   const idWords = new Set(
     fields.flatMap((f) =>
       f.words.length > 1 && (f.words.at(-1) === "id" || f.words.at(-1) === "ids")
@@ -1351,7 +1378,6 @@ export function inferRoles(input: InferInput): Inference {
         : [],
     ),
   );
-  const cues = descriptionCues(input.description);
   const name = loneTextNoun(readName(input.name, input.serverWords, idWords), cues.leadsWithRead);
 
   // The verbs: the name's, else the description's opening one (weak).
@@ -1935,12 +1961,16 @@ export function inferRoles(input: InferInput): Inference {
   const listing = listingChoice(input.inputSchema);
   const managed = name.words.filter((w) => !FILLER.has(w)).at(-1);
   if (listing && managed && !classes.has("read")) {
-    const listed = inferRoles({
-      name: `list_${managed}`,
-      description: input.description,
-      annotationCombination: UNANNOTATED,
-      serverWords: input.serverWords,
-    });
+    // The same description, and no input fields.
+    const listed = inferFrom(
+      {
+        name: `list_${managed}`,
+        description: input.description,
+        annotationCombination: UNANNOTATED,
+        serverWords: input.serverWords,
+      },
+      { fields: [], cues, sink },
+    );
     for (const role of ["returns_untrusted_text", "reads_private_data"] as const) {
       const draft = listed.roles.get(role);
       // Only what the listing is known to return: the guess "it returns what it finds" stays off.
@@ -2259,8 +2289,7 @@ export function inferRoles(input: InferInput): Inference {
       NAME_OBJECT,
     );
 
-  // Eighth round (issue 32): rules written from the 79 corpus servers' misses.
-  const sink = sinkCues(input.description);
+  // Eighth round (issue 32): rules written from the 79 corpus servers' misses (`sink`).
   const stopsNothing = verbsNow.has("delete") || verbsNow.has("remove");
   // `discover_tools` "activate additional tool categories": the session gains tools (deletes
   // among them) that it did not list, which widens what the agent can do (a write, whatever a
@@ -2291,7 +2320,7 @@ export function inferRoles(input: InferInput): Inference {
       f.freeText &&
       f.words.length <= 2 &&
       f.words.some((w) => CODE_BODY_WORDS.has(w)) &&
-      CODE_UNIT.test(f.description),
+      f.cues.codeUnit,
   );
   if (codeBody && classes.has("write") && !stopsNothing) {
     const why = `input "${codeBody.key}" is the code of a unit the service stores and runs`;
@@ -2349,7 +2378,7 @@ export function inferRoles(input: InferInput): Inference {
       f.words.some((w) => w === "path" || w === "paths" || w === "filepath") &&
       !f.words.includes("id") &&
       !f.words.includes("remote") &&
-      !INLINE_CONTENT.test(f.description),
+      !f.cues.inlineContent,
   );
   const uploads =
     sink.uploads ||
@@ -2371,7 +2400,7 @@ export function inferRoles(input: InferInput): Inference {
     );
   // `rename_collection(dropTarget: "If true, drops the target collection if it exists")`: a switch
   // described as deleting when on.
-  const dropSwitch = fields.find((f) => !f.freeText && DROP_SWITCH.test(f.description));
+  const dropSwitch = fields.find((f) => !f.freeText && f.cues.dropSwitch);
   if (dropSwitch && writesOrDestroys)
     add(
       "deploys_or_destroys",
@@ -2977,29 +3006,30 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
     if (VERB_CLASS.has(w) || AGENT_NOUNS.has(w)) hasVerb = true;
     skeleton += `${SIGNIFICANT.has(w) ? w : /^\d+$/.test(w) ? "0" : server.includes(w) ? SERVER_WORD : ANY_WORD} `;
   }
-  const fields = schemaFields(input.inputSchema);
+  const read = toolCues(input);
+  const { fields } = read;
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
     key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}${reachFieldFlags(f)}|${expandedText(f) ?? ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
-  // Every cue the rules read from the description, whole: a cue added to `descriptionCues` is in the
-  // key by construction, so two tools that differ in it never share an inference.
-  key += `|${JSON.stringify(descriptionCues(input.description))}`;
+  // Every cue the rules read from the description, whole: a cue added to `descriptionCues` or
+  // `sinkCues` (or to `fieldCues`, above) is in the key by construction, so two tools that differ in
+  // it never share an inference.
+  key += `|${JSON.stringify(read.cues)}|${JSON.stringify(read.sink)}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
   key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
-  // The eighth round's cues (issue 32): description cues, a deep repository field, and enum choices.
-  const sink = sinkCues(input.description);
-  key += `|${sink.activatesTools ? "A" : ""}${sink.removes ? "R" : ""}${sink.uploads ? "U" : ""}${sink.exposes ? "E" : ""}${sink.removingMode ? "m" : ""}${sink.startsJob ? "J" : ""}${sink.signalsProcess ? "S" : ""}${sink.marksState ? "Z" : ""}|${sourceRepositoryField(input.inputSchema) ?? ""}`;
+  // The eighth round's schema cues (issue 32): a deep repository field, and enum choices.
+  key += `|${sourceRepositoryField(input.inputSchema) ?? ""}`;
   for (const f of fields)
-    key += `|${f.key}${CODE_UNIT.test(f.description) ? "K" : ""}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}${!f.freeText && DROP_SWITCH.test(f.description) ? "X" : ""}`;
+    key += `|${f.key}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}`;
   if (fields.length > 0)
     for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
       key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;
   const known = memo.get(key);
   if (known) return known;
-  const made = inferRoles({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] });
+  const made = inferFrom({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] }, read);
   memo.set(key, made);
   return made;
 }

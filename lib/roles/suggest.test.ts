@@ -2188,6 +2188,87 @@ describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
       roles({ name: "update_asset", inputSchema: obj({ last_access: { type: "string" } }) }),
     ).not.toContain("network_or_shares");
   });
+
+  it("every eighth-round description cue keys the shared inference: tools differing only in one do not share it", () => {
+    const list = "Manage list entries.\n**Mode 1 - Add Entry:** add a record.\n**Mode 2 - ";
+    const pairs: [string, string, string, { readOnlyHint: boolean }?][] = [
+      [
+        "discover_tools",
+        "Find and activate additional tool categories for this session.",
+        "Find and describe additional tool categories for this session.",
+        RO,
+      ],
+      [
+        "tcp_proxy_create",
+        "Create a new TCP proxy for a service. Best for: exposing TCP services.",
+        "Create a new TCP proxy for a service. Best for: routing TCP services.",
+      ],
+      [
+        "manage_list_entry",
+        `${list}Remove Entry:** remove one.`,
+        `${list}Rename Entry:** rename one.`,
+        RO,
+      ],
+      [
+        "close_session",
+        "Close a named session. Its command is signalled on the host.",
+        "Close a named session. Its command is logged on the host.",
+      ],
+      ["read_dialog", "Mark dialog messages as read", "Mark dialog messages as starred"],
+    ];
+    for (const [name, withCue, without, annotations] of pairs) {
+      const a = { name, description: withCue, annotations };
+      const b = { name, description: without, annotations };
+      expect(sinks(a)).not.toEqual(sinks(b));
+      for (const [first, second] of [
+        [a, b],
+        [b, a],
+      ]) {
+        const cache = newRoleCache();
+        for (const tool of [first!, second!])
+          expect(
+            resolveRoles(tool, null, cache).suggestion,
+            `${tool.name}: ${tool.description}`,
+          ).toEqual(suggestRoles(tool));
+      }
+    }
+  });
+
+  it("a field description's code-unit or drop-switch cue keys the shared inference", () => {
+    const writeClass = (description: string) => ({
+      name: "write_class",
+      description: "Create or update a class in the org.",
+      inputSchema: obj({ className: { type: "string" }, body: { type: "string", description } }),
+    });
+    const rename = (description: string) => ({
+      name: "rename_collection",
+      inputSchema: obj({
+        newName: { type: "string" },
+        dropTarget: { type: "boolean", description },
+      }),
+    });
+    // Each pair differs only in one field's description, and only one of the two has the cue.
+    const pairs = [
+      [writeClass("Full body of the class"), writeClass("Full body of the note")],
+      [
+        rename("If true, drops the target collection if it exists"),
+        rename("If true, keeps the target collection if it exists"),
+      ],
+    ];
+    for (const [cued, plain] of pairs) {
+      expect(roles(cued!)).toContain("deploys_or_destroys");
+      expect(roles(plain!)).not.toContain("deploys_or_destroys");
+      // In either order, the second tool gets its own inference, not the first one's.
+      for (const [first, second] of [
+        [cued!, plain!],
+        [plain!, cued!],
+      ]) {
+        const cache = newRoleCache();
+        for (const tool of [first!, second!])
+          expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
+      }
+    }
+  });
 });
 
 describe("issue 32, eighth round: returned text", () => {
