@@ -2310,7 +2310,7 @@ function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inferen
   )
     add(
       "deploys_or_destroys",
-      `the description opens with "${leadingDescriptionVerb(input.description ?? "")}": it takes something away, and every remove is a destroy`,
+      `the description opens with "${cues.leadVerb}": it takes something away, and every remove is a destroy`,
       DESCRIPTION,
     );
   // `write_apex(body: "Full body of the Apex class")`: a class, trigger or procedure the service
@@ -2415,7 +2415,7 @@ function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inferen
   if (verdictNamed && sink.startsJob)
     add(
       "writes",
-      `the description opens with "${leadingDescriptionVerb(input.description ?? "")}": it starts a process whose state the service keeps`,
+      `the description opens with "${cues.leadVerb}": it starts a process whose state the service keeps`,
       DESCRIPTION,
     );
   // Closing a session whose command the description says is signalled stops a process on the

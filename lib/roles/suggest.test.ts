@@ -1959,6 +1959,10 @@ describe("eighth round: sinks, deploys and sharing (issue 32)", () => {
     };
     expect(roles(unlink)).toContain("deploys_or_destroys");
     expect(reasons(unlink, "deploys_or_destroys")).toMatch(/opens with "disconnect"/);
+    // The reason names the opening the rule read (the description's first 2,000 characters),
+    // never the whole description's, which a server's padding can make differ.
+    const padded = { ...unlink, description: " ".repeat(1994) + "Detachment of the owner." };
+    expect(reasons(padded, "deploys_or_destroys")).toMatch(/opens with "detach"/);
     // Ending the server's own session is still no sink.
     expect(
       sinks({ name: "disconnect_session", description: "Disconnect and remove the session." }),
