@@ -6,7 +6,7 @@
  * addresses (listeners the test proves reachable from the host first), and its attempts are
  * recorded with the inspection. Only loopback and this host's own interface addresses are used.
  */
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
@@ -189,6 +189,7 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     const report = inspection!.sandbox as SandboxReport;
     expect(report.sandboxed).toBe(true);
     if (!report.sandboxed) return;
+    expect(report.traced ? "traced" : report.traceNote).toBe("traced");
     const attempts = report.attempts.map((a) => `${a.kind} ${a.target} ${a.result}`);
     expect(attempts).toEqual(
       expect.arrayContaining([
@@ -221,6 +222,49 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     expect(report.hostUid).toBeGreaterThanOrEqual(SANDBOX_HOST_UID_BASE);
     // No secret value reaches the stored report.
     expect(JSON.stringify(report)).not.toContain(env.RELAY_REVIEW_TOKEN);
+  });
+
+  test("a tracer that records nothing is reported as no trace, never as a server that tried nothing", async () => {
+    // A stand-in for strace that passes its self-test but traces nothing: it runs the command after `--`.
+    const dir = mkdtempSync(path.join(tmpdir(), "rr-silent-strace-"));
+    const silent = path.join(dir, "strace");
+    writeFileSync(silent, '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n', {
+      mode: 0o755,
+    });
+    chmodSync(dir, 0o755);
+    try {
+      const silentEnv = { ...env, RELAY_REVIEW_STRACE: silent };
+      const r = await resolveInspectTarget(
+        {
+          transport: {
+            kind: "stdio",
+            command: "node",
+            args: DEMO_KNOWLEDGE_MCP_ARGS,
+            envNames: [],
+          },
+        },
+        silentEnv,
+      );
+      if (!r.ok || r.target.kind !== "stdio") throw new Error(JSON.stringify(r));
+      const s = sandboxTarget(r.target, {
+        sandbox: r.target.launcher!.sandbox,
+        root: ROOT,
+        dataDir,
+        env: silentEnv,
+      });
+      if (!s.ok) throw new Error(s.message);
+      expect(s.target.sandbox?.plan.traced).toBe(true);
+      const result = await inspectServer(s.target, { limits: { connectTimeoutMs: 30_000 } });
+      expect(result.ok ? "inspected" : result.error).toBe("inspected");
+      expect(result.sandbox).toMatchObject({
+        sandboxed: true,
+        traced: false,
+        traceNote: expect.stringMatching(/recorded nothing/) as string,
+        attempts: [],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the demo servers and server-everything still inspect under the sandbox, and leave nothing behind", async () => {

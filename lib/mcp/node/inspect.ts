@@ -61,6 +61,19 @@ function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
     truncated ||= trace.truncated;
     texts.push(trace.text);
   }
+  // strace records at least the sandbox's own start (an execve), so an empty record means the
+  // tracer saw nothing, not that the server tried nothing: say so rather than list no attempts.
+  if (transports.length > 0 && texts.every((text) => text.trim() === ""))
+    return {
+      ...base,
+      traced: false,
+      traceNote:
+        "strace ran but recorded nothing, not even the sandbox starting, so what the server tried is not known",
+      attempts: [],
+      droppedAttempts: 0,
+      truncated: false,
+      notFoundInView: 0,
+    };
   const parsed = parseTrace(texts.join("\n"), {
     entry: run.plan.entry,
     command: run.command,
