@@ -56,7 +56,9 @@ test("[history]: every save is listed with who and when, and any two revisions a
   await expect(page.locator(".monaco-diff-editor")).toHaveCount(0);
   await item.getByRole("button", { name: /Show difference in/ }).click();
   const diff = item.getByTestId("revision-diff");
-  await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
+  // Monaco's first load in a fresh browser context parses a few MB of script: 5 s alone, and once
+  // over 20 s on a CI machine running other work, so this one wait has the test's whole budget.
+  await expect(diff.locator(".monaco-diff-editor")).toBeVisible({ timeout: 45_000 });
   // The changed title is on the modified side of the item's diff.
   await expect(diff.locator(".editor.modified")).toContainText("renamed for history");
   await item.getByRole("button", { name: /Hide difference in/ }).click();
