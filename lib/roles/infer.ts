@@ -57,13 +57,7 @@ import {
   readName,
   type NameReading,
 } from "./name";
-import {
-  REACH_WORDS,
-  reachDescriptionFlags,
-  reachFieldFlags,
-  reachFindings,
-  reachSchemaFlags,
-} from "./reach";
+import { REACH_WORDS, reachCues, reachFindings, type ReachCues } from "./reach";
 import { AGENT_NOUNS, CONJUNCTIONS, NAME_PREFIXES, NOUN_LIKE, VERB_CLASS } from "./lexicon";
 
 export type InferInput = {
@@ -149,7 +143,7 @@ type Field = {
   freeText: boolean;
   /**
    * The field's description. infer.ts reads it only through `cues`, which the shared inference's key
-   * holds whole; reach.ts reads it through its own flags, also in the key (`reachFieldFlags`).
+   * holds whole; reach.ts reads it through its own cues, also held whole (`reachCues`).
    */
   description: string;
   /** What the rules read from the description (see `fieldCues`). */
@@ -1333,12 +1327,16 @@ type ToolCues = {
   cues: DescriptionCues;
   /** The eighth round's description cues (`sinkCues`). */
   sink: SinkCues;
+  /** What lib/roles/reach.ts reads from the description, the fields and the schema (`reachCues`). */
+  reach: ReachCues;
 };
 function toolCues(input: Pick<InferInput, "description" | "inputSchema">): ToolCues {
+  const fields = schemaFields(input.inputSchema);
   return {
-    fields: schemaFields(input.inputSchema),
+    fields,
     cues: descriptionCues(input.description),
     sink: sinkCues(input.description),
+    reach: reachCues(input.description, fields, input.inputSchema),
   };
 }
 
@@ -1347,7 +1345,7 @@ export function inferRoles(input: InferInput): Inference {
 }
 
 /** `inferRoles` on what was read of the tool already (`toolCues(input)`). */
-function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inference {
+function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): Inference {
   const annotations = effectiveAnnotationsOf(input.annotationCombination);
   const roles = new Map<ToolRole, Draft>();
   const conflicts: Conflict[] = [];
@@ -1969,7 +1967,7 @@ function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inferen
         annotationCombination: UNANNOTATED,
         serverWords: input.serverWords,
       },
-      { fields: [], cues, sink },
+      { fields: [], cues, sink, reach: reachCues(input.description, [], undefined) },
     );
     for (const role of ["returns_untrusted_text", "reads_private_data"] as const) {
       const draft = listed.roles.get(role);
@@ -2734,9 +2732,8 @@ function inferFrom(input: InferInput, { fields, cues, sink }: ToolCues): Inferen
     writes: writesOrDestroys || roles.has("writes"),
     descriptionVerb:
       readings.length === 1 && !readings[0]!.fromName ? readings[0]!.verb : undefined,
-    description: input.description,
     fields,
-    inputSchema: input.inputSchema,
+    cues: reach,
   })) {
     if (finding.kind === "add") {
       add(finding.role, finding.reason, finding.confidence);
@@ -3010,7 +3007,7 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   const { fields } = read;
   let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
   for (const f of fields)
-    key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}${reachFieldFlags(f)}|${expandedText(f) ?? ""}`;
+    key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}|${expandedText(f) ?? ""}`;
   for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
   key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
   // Every cue the rules read from the description, whole: a cue added to `descriptionCues` or
@@ -3019,7 +3016,8 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   key += `|${JSON.stringify(read.cues)}|${JSON.stringify(read.sink)}`;
   const listing = listingChoice(input.inputSchema);
   if (listing) key += `|${listing.key}~${listing.value}`;
-  key += `|${reachDescriptionFlags(input.description)}${reachSchemaFlags(input.inputSchema)}`;
+  // What reach.ts reads from the description, the fields and the schema, whole (`reachCues`).
+  key += `|${JSON.stringify(read.reach)}`;
   // The eighth round's schema cues (issue 32): a deep repository field, and enum choices.
   key += `|${sourceRepositoryField(input.inputSchema) ?? ""}`;
   for (const f of fields)

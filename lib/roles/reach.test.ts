@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { annotationCombination } from "@/lib/tools/annotations";
+import { inferRoles, inferRolesShared, type InferInput, type InferenceMemo } from "./infer";
 import { suggestRoles, type RoleInputTool } from "./suggest";
 
 /**
@@ -589,5 +591,103 @@ describe("network round, from the held-out servers' misses", () => {
         inputSchema: schema({ visibility: str("public or private") }),
       }),
     ).toContain("network_or_shares");
+  });
+});
+
+describe("the shared inference's key", () => {
+  const tool = (name: string, description: string, inputSchema: unknown): InferInput => ({
+    name,
+    description,
+    inputSchema,
+    annotationCombination: annotationCombination(undefined),
+  });
+
+  it("holds every cue these rules read: tools differing only in one do not share an inference", () => {
+    // Each pair differs only in what reachFindings reads from a description, a field's description
+    // or choices, or the schema's depth; every other part of the key is the same for both.
+    const pairs: [string, InferInput, InferInput][] = [
+      [
+        "an embeddable link",
+        tool("create_widget", "Creates an embeddable widget.", schema({ title: str() })),
+        tool("create_widget", "Creates a widget.", schema({ title: str() })),
+      ],
+      [
+        "a webhook set through an opaque body",
+        tool(
+          "update_settings",
+          "Update settings; can set a webhook.",
+          schema({ body: { type: "object" } }),
+        ),
+        tool("update_settings", "Update settings.", schema({ body: { type: "object" } })),
+      ],
+      [
+        "an access request approved",
+        tool("confirm_device", "Approve the access request of a device.", schema({ id: str() })),
+        tool("confirm_device", "Approve the device.", schema({ id: str() })),
+      ],
+      [
+        "a connection set up",
+        tool("init", "Initialize connection to the instance.", schema({ url: str() })),
+        tool("init", "Initialize the instance.", schema({ url: str() })),
+      ],
+      [
+        "a base URL",
+        tool(
+          "set_config",
+          "Set the client configuration.",
+          schema({ base: str("Base URL of the wiki site") }),
+        ),
+        tool("set_config", "Set the client configuration.", schema({ base: str("The wiki site") })),
+      ],
+      [
+        "a URL or data URI",
+        tool("create_file", "Create a file.", schema({ data: str("URL or data URI of the file") })),
+        tool("create_file", "Create a file.", schema({ data: str("Contents of the file") })),
+      ],
+      [
+        "a kept browser profile",
+        tool(
+          "open_browser",
+          "Open a browser.",
+          schema({ profile: str("Use a persistent profile") }),
+        ),
+        tool("open_browser", "Open a browser.", schema({ profile: str("Profile name") })),
+      ],
+      [
+        "a stopping signal among the choices",
+        tool(
+          "send_input",
+          "Send input.",
+          schema({ signal: { type: "string", enum: ["INT", "KILL"] } }),
+        ),
+        tool(
+          "send_input",
+          "Send input.",
+          schema({ signal: { type: "string", enum: ["INT", "HUP"] } }),
+        ),
+      ],
+      [
+        "an address in one branch of a union",
+        tool(
+          "run_action",
+          "Runs an action.",
+          schema({ action: { oneOf: [schema({ url: str("The WebSocket URL to connect to") })] } }),
+        ),
+        tool(
+          "run_action",
+          "Runs an action.",
+          schema({ action: { oneOf: [schema({ url: str("A URL") })] } }),
+        ),
+      ],
+    ];
+    for (const [cue, a, b] of pairs) {
+      // The cue changes the inference...
+      expect(inferRoles(a), cue).not.toEqual(inferRoles(b));
+      // ...so a fresh memo keeps the two apart and each gets its own.
+      const memo: InferenceMemo = new Map();
+      expect(inferRolesShared(a, memo), cue).toEqual(inferRoles(a));
+      expect(inferRolesShared(b, memo), cue).toEqual(inferRoles(b));
+      expect(memo.size, cue).toBe(2);
+    }
   });
 });

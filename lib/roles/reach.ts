@@ -20,17 +20,24 @@ export type ReachInput = {
   writes: boolean;
   /** The only verb was read from the description (the name has none). */
   descriptionVerb: string | undefined;
-  description: string | undefined;
   fields: readonly ReachField[];
-  inputSchema: unknown;
+  /**
+   * What the rules read from the descriptions, the fields' choices and the input schema
+   * (`reachCues`): they see that text only through these cues.
+   */
+  cues: ReachCues;
 };
+/** A field as the rules see it: its key (and its words) and its shape, never its description. */
 export type ReachField = {
   key: string;
   words: string[];
   freeText: boolean;
-  description: string;
   /** A record that declares none of its fields. */
   opaque: boolean;
+};
+/** A field as `reachCues` reads it. */
+export type ReachFieldSource = ReachField & {
+  description: string;
   /** The string choices of an enum field (at most 100). */
   choices: readonly string[];
 };
@@ -241,8 +248,8 @@ const DEEP_KEY_HINT = /dockerfile|clone|external/i;
 
 /**
  * What keys at any depth of an input schema (through objects, list items and unions, at most 500
- * keys) say: code to build, an audience outside the organisation. Computed once per schema object
- * and kept, since the shared-inference key and the rules both ask.
+ * keys) say: code to build, an audience outside the organisation (see `reachCues`). Kept per
+ * schema object.
  */
 type DeepFlags = { buildSource: boolean; externalAudience: boolean };
 const deepFlagsOf = new WeakMap<object, DeepFlags>();
@@ -273,11 +280,6 @@ function deepFlags(schema: unknown): DeepFlags {
   walk(schema, 0);
   deepFlagsOf.set(schema, flags);
   return flags;
-}
-
-/** Whether some key at any depth names code to build (`spec.services[].git.repo_clone_url`). */
-export function namesBuildSource(schema: unknown): boolean {
-  return deepFlags(schema).buildSource;
 }
 
 /** A top-level input naming a kind or privacy whose choices include `open` beside `closed`. */
@@ -363,25 +365,109 @@ function opaqueSteps(schema: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Schema flags these rules read, for the shared-inference key. */
-export function reachSchemaFlags(schema: unknown): string {
-  const deep = deepFlags(schema);
-  return `${deep.buildSource ? "g" : ""}${deep.externalAudience ? "x" : ""}${openKind(schema) ?? ""}|${branchAddress(schema) ?? ""}|${opaqueSteps(schema) ?? ""}`;
-}
+/** What the rules read from one field's description and choices (see `ReachCues`). */
+export type ReachFieldCues = {
+  /** A browser profile kept between sessions. */
+  keptProfile: boolean;
+  /** A choice is a signal that stops a process. */
+  stoppingSignal: boolean;
+  accessPassword: boolean;
+  /** Free text described as the base URL of a site. */
+  baseAddress: boolean;
+  /** Free text described as a URL or a data URI. */
+  urlOrDataUri: boolean;
+  /** Free text described as where the tool navigates. */
+  openedAddress: boolean;
+  /** Free text described as carrying content. */
+  carriesContent: boolean;
+  /** Described as SQL, not read-only SQL. */
+  writableSql: boolean;
+};
 
-/** Field flags these rules read from descriptions, for the shared-inference key. */
-export function reachFieldFlags(f: ReachField): string {
-  return `${KEPT_PROFILE.test(f.description) ? "k" : ""}${f.choices.some((c) => STOPPING_SIGNALS.has(c.toLowerCase())) ? "z" : ""}${ACCESS_PASSWORD.test(f.description) ? "w" : ""}${f.freeText && BASE_ADDRESS.test(f.description) ? "u" : ""}${f.freeText && URL_OR_DATA_URI.test(f.description) ? "d" : ""}${f.freeText && OPENED_ADDRESS.test(f.description) ? "n" : ""}${f.freeText && CARRIES_CONTENT.test(f.description) ? "c" : ""}${WRITABLE_SQL(f.description) ? "q" : ""}`;
-}
-/** Description flags these rules read, for the shared-inference key. */
-export function reachDescriptionFlags(description: string | undefined): string {
+/**
+ * Everything `reachFindings` reads beyond the name's words and the fields' keys and shapes: the
+ * tool's description, each field's description and choices, and the input schema at any depth.
+ * Read once per tool; `inferRolesShared` keys its memo by it whole (JSON), so a cue added here is in
+ * the key by construction, and the rules cannot read that text but through it.
+ */
+export type ReachCues = {
+  description: {
+    /** The description's first four words when it opens with running a model. */
+    runsModel: string | null;
+    browsingAgent: boolean;
+    pageInteraction: boolean;
+    makesConnection: boolean;
+    customDomain: boolean;
+    sendsToProcess: boolean;
+    grantsRequest: boolean;
+    movesToOrganisation: boolean;
+    accessPassword: boolean;
+    webhook: boolean;
+    embeddable: boolean;
+  };
+  /** One per field, in the order of the fields. */
+  fields: ReachFieldCues[];
+  schema: {
+    /** Some key at any depth names code to build. */
+    buildSource: boolean;
+    /** Some key at any depth names an audience outside the organisation. */
+    externalAudience: boolean;
+    /** The input naming a kind or privacy that can be open (`openKind`). */
+    openKind: string | null;
+    /** The address input of an operation in a union (`branchAddress`). */
+    branchAddress: string | null;
+    /** The input of steps of no declared shape (`opaqueSteps`). */
+    opaqueSteps: string | null;
+  };
+};
+
+export function reachCues(
+  description: string | undefined,
+  fields: readonly ReachFieldSource[],
+  inputSchema: unknown,
+): ReachCues {
   const d = description ?? "";
-  return `${RUNS_A_MODEL.test(d) ? "m" : ""}${BROWSING_AGENT(d) ? "b" : ""}${PAGE_INTERACTION.test(d) ? "i" : ""}${MAKES_CONNECTION.test(d) ? "k" : ""}${CUSTOM_DOMAIN.test(d) ? "d" : ""}${SENDS_TO_PROCESS.test(d) ? "p" : ""}${GRANTS_REQUEST.test(d) ? "a" : ""}${MOVES_TO_ORGANISATION.test(d) ? "o" : ""}${ACCESS_PASSWORD.test(d) ? "w" : ""}${WEBHOOK.test(d) ? "h" : ""}${EMBEDDABLE.test(d) ? "e" : ""}`;
+  const deep = deepFlags(inputSchema);
+  return {
+    description: {
+      runsModel: RUNS_A_MODEL.test(d) ? d.trim().split(/\s+/).slice(0, 4).join(" ") : null,
+      browsingAgent: BROWSING_AGENT(d),
+      pageInteraction: PAGE_INTERACTION.test(d),
+      makesConnection: MAKES_CONNECTION.test(d),
+      customDomain: CUSTOM_DOMAIN.test(d),
+      sendsToProcess: SENDS_TO_PROCESS.test(d),
+      grantsRequest: GRANTS_REQUEST.test(d),
+      movesToOrganisation: MOVES_TO_ORGANISATION.test(d),
+      accessPassword: ACCESS_PASSWORD.test(d),
+      webhook: WEBHOOK.test(d),
+      embeddable: EMBEDDABLE.test(d),
+    },
+    fields: fields.map((f) => ({
+      keptProfile: KEPT_PROFILE.test(f.description),
+      stoppingSignal: f.choices.some((c) => STOPPING_SIGNALS.has(c.toLowerCase())),
+      accessPassword: ACCESS_PASSWORD.test(f.description),
+      baseAddress: f.freeText && BASE_ADDRESS.test(f.description),
+      urlOrDataUri: f.freeText && URL_OR_DATA_URI.test(f.description),
+      openedAddress: f.freeText && OPENED_ADDRESS.test(f.description),
+      carriesContent: f.freeText && CARRIES_CONTENT.test(f.description),
+      writableSql: WRITABLE_SQL(f.description),
+    })),
+    schema: {
+      buildSource: deep.buildSource,
+      externalAudience: deep.externalAudience,
+      openKind: openKind(inputSchema) ?? null,
+      branchAddress: branchAddress(inputSchema) ?? null,
+      opaqueSteps: opaqueSteps(inputSchema) ?? null,
+    },
+  };
 }
 
 export function reachFindings(input: ReachInput): ReachFinding[] {
   const out: ReachFinding[] = [];
   const { objects, verbs, fields } = input;
+  const { description: said, schema } = input.cues;
+  /** Each field's cues, by the field's index. */
+  const fc = input.cues.fields;
   const takes = [...verbs].some((v) => TAKING_VERBS.has(v));
   const opens = input.writes && !takes;
 
@@ -397,8 +483,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     })[0] ??
     // A domain the description calls custom (`manage_domains`: "Manage custom domains for a
     // service") is a hostname the account serves (issue 32, network round).
-    (objects.some((w) => w === "domain" || w === "domains") &&
-    CUSTOM_DOMAIN.test(input.description ?? "")
+    (objects.some((w) => w === "domain" || w === "domains") && said.customDomain
       ? "custom domain"
       : undefined);
   if (edge && opens)
@@ -433,8 +518,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     });
   // An address the tool navigates to (a new browser tab at any URL) is a request to any host.
   const opened = fields.find(
-    (f) =>
-      f.freeText && f.words.some((w) => ADDRESS_WORDS.has(w)) && OPENED_ADDRESS.test(f.description),
+    (f, i) => f.freeText && f.words.some((w) => ADDRESS_WORDS.has(w)) && fc[i]!.openedAddress,
   );
   if (opened)
     out.push({
@@ -454,7 +538,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
 
   // A setting, at any depth, that reaches an audience outside the organisation (automatic
   // replies to external senders, external sharing).
-  if (opens && deepFlags(input.inputSchema).externalAudience)
+  if (opens && schema.externalAudience)
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -490,18 +574,18 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
 
   // Code to build and deploy: a Git repository or Dockerfile named anywhere in the input, or a
   // script's content put in place, runs with network access and serves whoever reaches it.
-  if (opens && namesBuildSource(input.inputSchema)) {
+  if (opens && schema.buildSource) {
     const reason =
       "its input names code to build (a Git repository or a Dockerfile), which it deploys to run with network access";
     out.push({ kind: "add", role: "deploys_or_destroys", reason, confidence: 0.7 });
     out.push({ kind: "add", role: "network_or_shares", reason, confidence: 0.7 });
   }
   const script = fields.find(
-    (f) =>
+    (f, i) =>
       f.freeText &&
       f.words.some((w) => SCRIPT_WORDS.has(w)) &&
       f.words.length <= 2 &&
-      CARRIES_CONTENT.test(f.description),
+      fc[i]!.carriesContent,
   );
   if (script && opens) {
     const reason = `input "${script.key}" carries a program's content, which the service then runs with network access`;
@@ -571,8 +655,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
   // SQL given as input runs as written: it can insert, update, delete and drop (not SQL the
   // input calls read-only, as a log query's).
   const sql = fields.find(
-    (f) =>
-      f.freeText && f.words.some((w) => QUERY_FIELD_WORDS.has(w)) && WRITABLE_SQL(f.description),
+    (f, i) => f.freeText && f.words.some((w) => QUERY_FIELD_WORDS.has(w)) && fc[i]!.writableSql,
   );
   if (sql)
     for (const role of ["writes", "deploys_or_destroys"] as const)
@@ -584,7 +667,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       });
 
   // An open space (`workspaceKind: open | closed`) lets anyone in the account join and read it.
-  const kindField = openKind(input.inputSchema);
+  const kindField = schema.openKind;
   if (kindField && opens)
     out.push({
       kind: "add",
@@ -658,19 +741,19 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     });
 
   // "Run inference on a model": the vendor's model computes a result; nothing runs that stays.
-  if (input.descriptionVerb === "run" && RUNS_A_MODEL.test(input.description ?? ""))
+  const model = said.runsModel;
+  if (input.descriptionVerb === "run" && model !== null)
     for (const role of ["writes", "deploys_or_destroys"] as const)
       out.push({
         kind: "withhold",
         role,
-        note: `the description runs a model ("${(input.description ?? "").trim().split(/\s+/).slice(0, 4).join(" ")}…"): it computes a result and keeps nothing, so ${role} is not suggested`,
+        note: `the description runs a model ("${model}…"): it computes a result and keeps nothing, so ${role} is not suggested`,
       });
 
   // Issue 32, network round: sends, connections and steps that reach any address.
-  const description = input.description ?? "";
   // An agent that browses for a task the caller writes goes to whatever sites the task leads to.
   const task = fields.find((f) => f.freeText && f.words.some((w) => TASK_WORDS.has(w)));
-  if (task && BROWSING_AGENT(description)) {
+  if (task && said.browsingAgent) {
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -678,7 +761,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.7,
     });
     // One that interacts with the pages (clicks, fills and submits forms) can change what sites keep.
-    if (PAGE_INTERACTION.test(description))
+    if (said.pageInteraction)
       out.push({
         kind: "add",
         role: "writes",
@@ -690,7 +773,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
   const connectedTo = fields.find(
     (f) => f.freeText && f.words.some((w) => CONNECTED_ADDRESS.has(w)),
   );
-  if (connectedTo && MAKES_CONNECTION.test(description))
+  if (connectedTo && said.makesConnection)
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -698,7 +781,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.7,
     });
   // One of its operations navigates to, connects to or calls an address the caller gives.
-  const branch = branchAddress(input.inputSchema);
+  const branch = schema.branchAddress;
   if (branch && !opened)
     out.push({
       kind: "add",
@@ -709,7 +792,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
   // A workflow or automation written from steps of no declared shape: each step can call any
   // address (an HTTP request, a webhook) once it runs.
   const runner = objects.find((w) => STEP_RUNNERS.has(w));
-  const steps = opaqueSteps(input.inputSchema);
+  const steps = schema.opaqueSteps;
   if (runner && steps && opens)
     out.push({
       kind: "add",
@@ -728,7 +811,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.65,
     });
   // Approving a pending request for access (a device's, a member's who was invited) grants it.
-  if (GRANTS_REQUEST.test(description))
+  if (said.grantsRequest)
     for (const role of ["writes", "network_or_shares"] as const)
       out.push({
         kind: "add",
@@ -737,7 +820,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
         confidence: 0.65,
       });
   // Moving something to an organisation puts it where the organisation's members read it.
-  if (input.writes && MOVES_TO_ORGANISATION.test(description))
+  if (input.writes && said.movesToOrganisation)
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -746,8 +829,8 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     });
   // Setting or removing the password that guards who can open it changes that audience.
   const password =
-    (ACCESS_PASSWORD.test(description) ? "the description" : undefined) ??
-    fields.find((f) => ACCESS_PASSWORD.test(f.description))?.key;
+    (said.accessPassword ? "the description" : undefined) ??
+    fields.find((_, i) => fc[i]!.accessPassword)?.key;
   if (password && input.writes)
     out.push({
       kind: "add",
@@ -756,7 +839,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.65,
     });
   // The base address of a site that the tool then talks to.
-  const base = fields.find((f) => f.freeText && BASE_ADDRESS.test(f.description));
+  const base = fields.find((_, i) => fc[i]!.baseAddress);
   if (base)
     out.push({
       kind: "add",
@@ -765,7 +848,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.65,
     });
   // Content given as a URL is fetched from any host (`data: "URL or data URI of the file…"`).
-  const fetched = fields.find((f) => f.freeText && URL_OR_DATA_URI.test(f.description));
+  const fetched = fields.find((_, i) => fc[i]!.urlOrDataUri);
   if (fetched)
     out.push({
       kind: "add",
@@ -775,7 +858,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
     });
   // A change given as an object of no declared shape that the description says can set a webhook.
   const body = fields.find((f) => f.opaque);
-  if (opens && body && WEBHOOK.test(description))
+  if (opens && body && said.webhook)
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -783,7 +866,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.6,
     });
   // An embeddable link opens the item to whoever holds or embeds it.
-  if (opens && EMBEDDABLE.test(description))
+  if (opens && said.embeddable)
     out.push({
       kind: "add",
       role: "network_or_shares",
@@ -806,7 +889,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
         confidence: 0.7,
       });
   // A signal that stops a process (`signal: INT | TERM | KILL`) ends what it was doing.
-  const signal = fields.find((f) => f.choices.some((c) => STOPPING_SIGNALS.has(c.toLowerCase())));
+  const signal = fields.find((_, i) => fc[i]!.stoppingSignal);
   if (signal)
     for (const role of ["writes", "deploys_or_destroys"] as const)
       out.push({
@@ -817,8 +900,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       });
   // A browser profile kept between sessions can be logged in: pages read through it are the account's.
   const profile = fields.find(
-    (f) =>
-      f.words.some((w) => w === "profile" || w === "profiles") && KEPT_PROFILE.test(f.description),
+    (f, i) => f.words.some((w) => w === "profile" || w === "profiles") && fc[i]!.keptProfile,
   );
   if (profile)
     out.push({
@@ -828,7 +910,7 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       confidence: 0.6,
     });
   // "Send a signal" to a process stays on the machine.
-  if (SENDS_TO_PROCESS.test(description))
+  if (said.sendsToProcess)
     out.push({
       kind: "withhold",
       role: "network_or_shares",
