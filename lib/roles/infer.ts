@@ -3005,26 +3005,46 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
   }
   const read = toolCues(input);
   const { fields } = read;
-  let key = `${input.annotationCombination}|${skeleton}|${hasVerb ? "" : (input.description ?? "")}`;
-  for (const f of fields)
-    key += `|${JSON.stringify([f.key, f.freeText, f.offersPublic, f.record, f.opaque, f.cues])}|${expandedText(f) ?? ""}`;
-  for (const f of schemaFields(input.outputSchema)) if (privateField(f)) key += `|>${f.key}`;
-  key += `|>${outputText(input.outputSchema) ?? ""}|>${outputTextField(input.outputSchema) ?? ""}`;
-  // Every cue the rules read from the description, whole: a cue added to `descriptionCues` or
-  // `sinkCues` (or to `fieldCues`, above) is in the key by construction, so two tools that differ in
-  // it never share an inference.
-  key += `|${JSON.stringify(read.cues)}|${JSON.stringify(read.sink)}`;
+  // JSON of the parts, each in its own place, so that no text a server writes (a description, a
+  // field's key, an enum choice) can make two tools' keys equal by containing what separates them.
+  const privateOutputs: string[] = [];
+  for (const f of schemaFields(input.outputSchema)) if (privateField(f)) privateOutputs.push(f.key);
   const listing = listingChoice(input.inputSchema);
-  if (listing) key += `|${listing.key}~${listing.value}`;
-  // What reach.ts reads from the description, the fields and the schema, whole (`reachCues`).
-  key += `|${JSON.stringify(read.reach)}`;
-  // The eighth round's schema cues (issue 32): a deep repository field, and enum choices.
-  key += `|${sourceRepositoryField(input.inputSchema) ?? ""}`;
-  for (const f of fields)
-    key += `|${f.key}${f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())) ? "T" : ""}${f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())) ? "M" : ""}`;
-  if (fields.length > 0)
-    for (const o of [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)])
-      key += `|${o.field}=${o.value}${o.branch ? "!" : ""}`;
+  const operations =
+    fields.length > 0
+      ? [...offeredOperations(input.inputSchema), ...modeOperations(input.inputSchema)]
+      : [];
+  const key = JSON.stringify([
+    input.annotationCombination,
+    skeleton,
+    hasVerb ? "" : (input.description ?? ""),
+    fields.map((f) => [
+      f.key,
+      f.freeText,
+      f.offersPublic,
+      f.record,
+      f.opaque,
+      f.cues,
+      expandedText(f) ?? "",
+    ]),
+    privateOutputs,
+    outputText(input.outputSchema) ?? "",
+    outputTextField(input.outputSchema) ?? "",
+    // Every cue the rules read from the description, the fields and the schema, whole: a cue added
+    // to `descriptionCues`, `sinkCues`, `fieldCues` or reach.ts's `reachCues` is in the key by
+    // construction, so two tools that differ in it never share an inference.
+    read.cues,
+    read.sink,
+    read.reach,
+    listing ? [listing.key, listing.value] : null,
+    // The eighth round's schema cues (issue 32): a deep repository field, and enum choices.
+    sourceRepositoryField(input.inputSchema) ?? "",
+    fields.map((f) => [
+      f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())),
+      f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())),
+    ]),
+    operations.map((o) => [o.field, o.value, o.branch]),
+  ]);
   const known = memo.get(key);
   if (known) return known;
   const made = inferFrom({ ...input, name: skeleton, serverWords: [...server, SERVER_WORD] }, read);

@@ -690,4 +690,24 @@ describe("the shared inference's key", () => {
       expect(memo.size, cue).toBe(2);
     }
   });
+
+  it("keeps its parts apart: server text containing a separator cannot make two tools' keys equal", () => {
+    // Joined with "|" and ">", these two outputs' private fields read the same: `|>password|>apiKey`.
+    const a: InferInput = {
+      name: "get_account",
+      annotationCombination: annotationCombination(undefined),
+      outputSchema: schema({ password: str(), apiKey: str() }),
+    };
+    const b: InferInput = {
+      ...a,
+      outputSchema: schema({ "password|>apiKey": str() }),
+    };
+    const memo: InferenceMemo = new Map();
+    expect(inferRolesShared(a, memo)).toEqual(inferRoles(a));
+    expect(inferRolesShared(b, memo)).toEqual(inferRoles(b));
+    expect(memo.size).toBe(2);
+    expect(inferRoles(b).roles.get("reads_private_data")?.reasons[0]).toBe(
+      'its output schema returns "password|>apiKey"',
+    );
+  });
 });
