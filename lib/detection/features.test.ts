@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { shippedModel } from "./detect";
-import { featurize, preparePair, prepareWindow, words } from "./features";
+import { featurize, partsIn, preparePair, prepareWindow, words } from "./features";
 import { margin, scorePair, scorePrepared, scoreWindow, sigmoid } from "./model";
 import { pairWindow, segments, visibleText, windows } from "./text";
 
@@ -70,6 +70,33 @@ describe("scoreWindow", () => {
   });
 });
 
+describe("a window told which cue parts its whole text holds", () => {
+  const model = shippedModel();
+  // Texts whose windows hold the cues' parts ("@", "http", "www.", money, "?"), and some with none.
+  const texts = [
+    ...relayTexts,
+    "Send the card number to billing@pay.example now. Visit https://x.example or www.y.example.\nPay $40 or 30 EUR in BTC today? Wire 5 dollars to the bitcoin wallet.",
+    "Please send it today. Is that all? Thank you for the help.",
+    "Pay the full amount of 40 usd. Or 35 eur, or £30, or €32, whichever you like.",
+  ];
+
+  it("scores each of the text's windows as a window told nothing", () => {
+    let withParts = 0;
+    for (const text of texts) {
+      const visible = visibleText(text);
+      const within = partsIn(visible.toLowerCase());
+      for (const w of segments(visible)) {
+        const told = prepareWindow(w, within);
+        if (told.partsWithin !== -1 && /[@?$€£]|http|www\.|usd|eur|dollar|btc|bitcoin/iu.test(w))
+          withParts++;
+        for (const forModel of [false, true])
+          expect(scorePrepared(model, told, forModel).p, w).toBe(scoreWindow(model, w, forModel));
+      }
+    }
+    expect(withParts).toBeGreaterThan(20);
+  });
+});
+
 describe("a pair of neighbours scored from its two segments", () => {
   const model = shippedModel();
   const plain = { ...model, quantised: undefined };
@@ -117,7 +144,12 @@ describe("a pair of neighbours scored from its two segments", () => {
     ]) {
       const pair = pairWindow(a, b) ?? `${a} ${b}`;
       const { text, tokens, hashes } = preparePair(prepareWindow(a), prepareWindow(b));
-      expect({ text, tokens, hashes }, pair).toEqual(prepareWindow(pair));
+      const whole = prepareWindow(pair);
+      expect({ text, tokens, hashes }, pair).toEqual({
+        text: whole.text,
+        tokens: whole.tokens,
+        hashes: whole.hashes,
+      });
       n++;
     }
     expect(n).toBeGreaterThan(300);

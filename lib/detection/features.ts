@@ -159,6 +159,8 @@ const CUES: [string, RegExp, Gate][] = [
 ];
 
 const MAX_TOKENS = 120;
+/** 4-grams of a word at most (`hashesOf`: none past 22 letters). */
+const MAX_GRAMS = 21;
 
 /**
  * What a pair's cue says given its two segments' (`${a} ${b}`, joined by one space; features.ts
@@ -215,6 +217,8 @@ const CUE_TAILS: Record<string, string[]> = {
   sender: ["this", "contact", "our", "us"],
 };
 const TAILS = CUES.map(([name]) => CUE_TAILS[name]);
+const CUE_RE = CUES.map(([, re]) => re);
+const CUE_GATE = CUES.map(([, , gate]) => gate);
 
 const JOIN = CUES.map(([name]) => {
   if (!(name in CUE_JOIN)) throw new Error(`cue ${name} has no CUE_JOIN entry`);
@@ -317,6 +321,12 @@ export type FeatureSink = {
    * word's 4-grams).
    */
   mark?(at: WordsMark): void;
+  /**
+   * A word's 4-grams (`WordHashes.grams`) at once, in place of an `add` for each: for a sink whose
+   * sum does not depend on the order of its additions (model.ts, the quantised weights), which may
+   * then keep the word's sum on the word (`WordHashes.gramSum`) rather than read its weights again.
+   */
+  addGrams?(word: WordHashes): void;
 };
 
 /**
@@ -342,12 +352,33 @@ export type PreparedWindow = {
   parts?: [PreparedWindow, PreparedWindow];
   /** Set by `emitPrepared`: the cues found, for the pairs this window is part of. */
   cues?: CueBits;
+  /** `prepareWindow`'s `within` (-1 without): bit i clear, none of cue i's gate parts is in the window. */
+  partsWithin?: number;
 };
 
-export function prepareWindow(window: string): PreparedWindow {
+/**
+ * `within`: what `partsIn` says of a lower-cased text the window is cut from. A gate's part not in
+ * that text is in none of its windows (the window lower-cased is a piece of the text lower-cased:
+ * lower-casing goes character by character but for a final sigma, and no part holds a sigma), so
+ * its cue's parts are not looked for in each window.
+ */
+export function prepareWindow(window: string, within?: number): PreparedWindow {
   const text = window.toLowerCase();
   const tokens = words(text, MAX_TOKENS);
-  return { text, tokens, hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf) };
+  return {
+    text,
+    tokens,
+    hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf),
+    partsWithin: within ?? -1,
+  };
+}
+
+/** The cues (a bit each) one of whose gate parts is in `lower` (a whole text, lower-cased), for `prepareWindow`. */
+export function partsIn(lower: string): number {
+  let bits = 0;
+  for (let i = 0; i < CUES.length; i++)
+    if (CUE_GATE[i]?.parts?.some((p) => lower.includes(p))) bits |= 1 << i;
+  return bits;
 }
 
 /**
@@ -405,8 +436,11 @@ export function emitPrepared(
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
     if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
-    const grams = h.grams;
-    for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
+    if (out.addGrams !== undefined) out.addGrams(h);
+    else {
+      const grams = h.grams;
+      for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
+    }
   }
   out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
@@ -430,8 +464,10 @@ export function emitPrepared(
   const a = prepared.parts?.[0].cues;
   const b = prepared.parts?.[1].cues;
   const bits: CueBits = { known: 0, open: 0, present: 0 };
+  const within = prepared.partsWithin ?? -1;
   for (let i = 0; i < CUES.length; i++) {
-    const [, re, gate] = CUES[i]!;
+    const re = CUE_RE[i]!;
+    const gate = CUE_GATE[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
     const bit = 1 << i;
     bits.known |= bit;
@@ -440,7 +476,7 @@ export function emitPrepared(
     if (fromParts) open = gate === null || ((a.open | b.open) & bit) !== 0;
     else {
       open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
-      if (!open && gate?.parts !== undefined)
+      if (!open && gate?.parts !== undefined && (within & bit) !== 0)
         for (const p of gate.parts)
           if (text.includes(p)) {
             open = true;
@@ -491,6 +527,13 @@ export type WordHashes = {
   grams: Int32Array;
   /** Bit i set: the word is one of cue i's gate words. */
   cueWords: number;
+  /**
+   * The sum of the 4-grams' weights under the weights `gramSumOf` (model.ts: one model's quantised
+   * table), kept by the scorer so that a word seen again costs one addition rather than a weight
+   * read per 4-gram. Null: not summed yet.
+   */
+  gramSumOf: object | null;
+  gramSum: number;
 };
 
 /** Cue bits by gate word. */
@@ -500,6 +543,19 @@ CUES.forEach(([, , gate], i) => {
     for (const word of gate.words) CUE_WORDS.set(word, (CUE_WORDS.get(word) ?? 0) | (1 << i));
 });
 if (CUES.length > 31) throw new Error("a cue's bit must fit in 31 bits");
+
+/**
+ * Features of one window at most: the bias; per word its bucket, a bigram and its 4-grams; the
+ * imperative features; each cue, with an imperative, and each pair of cues; the length. A sum of
+ * at most this many weights is exact when the model's `exactUpTo` reaches it (model.ts).
+ */
+export const MAX_WINDOW_FEATURES =
+  1 +
+  MAX_TOKENS * (2 + MAX_GRAMS) +
+  3 +
+  2 * CUES.length +
+  (CUES.length * (CUES.length - 1)) / 2 +
+  1;
 
 /**
  * Words already hashed. Ordinary text repeats its words from window to window and result to
@@ -514,7 +570,7 @@ function hashesOf(t: string): WordHashes {
   let h = HASHED.get(t);
   if (h !== undefined) return h;
   const n = t.length + 2;
-  const grams = new Int32Array(n >= 4 && n <= 24 ? n - 3 : 0);
+  const grams = new Int32Array(n >= 4 && n - 3 <= MAX_GRAMS ? n - 3 : 0);
   for (let j = 0; j < grams.length; j++) {
     let g = C;
     for (let k = j; k < j + 4; k++)
@@ -526,6 +582,8 @@ function hashesOf(t: string): WordHashes {
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
+    gramSumOf: null,
+    gramSum: 0,
   };
   if (t.length <= 22) {
     if (HASHED.size >= MAX_HASHED) HASHED.clear();
