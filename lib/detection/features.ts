@@ -68,7 +68,8 @@ type Gate = { words?: Set<string>; parts?: string[] } | null;
 const w = (list: string): Gate => ({ words: new Set(list.split(" ")), parts: undefined });
 const c = (...parts: string[]): Gate => ({ words: undefined, parts });
 
-const CUES: [string, RegExp, Gate][] = [
+/** The cues: a name, the pattern (run on the window lower-cased) and its gate. */
+export const CUES: [string, RegExp, Gate][] = [
   [
     "ai",
     /\b(?:ai|a\.i\.|assistant|agent|chatbot|bot|llm|language model|model|gpt|chatgpt|claude|gemini|copilot|ki|ia|assistente|asistente|assistenten|modèle|modelo|modell)\b/u,
@@ -178,7 +179,7 @@ const MAX_GRAMS = 21;
  *   anchored at both ends).
  */
 type CueJoin = "either" | "grows" | "last" | null;
-const CUE_JOIN: Record<string, CueJoin> = {
+export const CUE_JOIN: Record<string, CueJoin> = {
   ai: "grows",
   you: "either",
   my: "either",
@@ -199,24 +200,144 @@ const CUE_JOIN: Record<string, CueJoin> = {
   code: null,
 };
 /**
- * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
- * words before a space inside one of its phrases ("language" of "language model", "in"/"your"/"the"
- * of "in your response", a currency sign or a digit before a money amount's `\s?`). A segment
- * ending otherwise leaves no match across the join, so a pair whose two segments were searched
- * (both gates open) and lack the cue lacks it too. Cues whose matches may hold any character
- * (`.{0,60}`: "exfil", "access") have none here and are searched in the pair.
+ * The strings a cue's pattern matches, for `joinTails`: its source read as a finite language, white
+ * space written as one space (the joining space is one). Enough of the syntax for the cues: literal
+ * characters and escapes, classes, `\d` as its ten digits, `\b` (no width), groups, alternation,
+ * `?`, and a repeat of a class with no white space in it (`\w*`) as the mark `\u0000` (a word's
+ * rest, never before a space here). A class or a dot that matches white space among other
+ * characters (`.`, `\W`) makes the language "any": a match may hold a space anywhere. Anything
+ * else throws, so a cue written otherwise is looked at rather than judged wrongly.
  */
-const CUE_TAILS: Record<string, string[]> = {
-  ai: ["language"],
-  please: ["s'il", "vous", "por", "per"],
-  response: ["your", "in", "the"],
-  instead: ["right", "without", "do", "not", "don't"],
-  cred: ["api", "private", "card", "account", "routing", "social"],
-  money: ["$", "€", "£", ..."0123456789"],
-  destroy: ["turn", "shut"],
-  sender: ["this", "contact", "our", "us"],
-};
-const TAILS = CUES.map(([name]) => CUE_TAILS[name]);
+export function cueLanguage(source: string): string[] | "any" {
+  let at = 0;
+  let any = false;
+  const fail = (why: string): never => {
+    throw new Error(`${why} at ${at} in /${source}/`);
+  };
+  const cross = (a: string[], b: string[]) => a.flatMap((x) => b.map((y) => x + y));
+  const SPACE = [" "];
+  const DIGITS = [..."0123456789"];
+  // One character class's strings: white space as one space; the mark for "other characters".
+  const klass = (): string[] => {
+    at++; // [
+    if (source[at] === "^") fail("a negated class");
+    const out = new Set<string>();
+    while (source[at] !== "]") {
+      if (at >= source.length) fail("an open class");
+      let ch = source[at]!;
+      if (ch === "\\") {
+        ch = source[++at]!;
+        if (ch === "s") out.add(" ");
+        else if (ch === "d") DIGITS.forEach((d) => out.add(d));
+        else if (ch === "w") out.add("\u0000");
+        else out.add(ch);
+      } else if (source[at + 1] === "-" && source[at + 2] !== "]") fail("a range");
+      else out.add(ch);
+      at++;
+    }
+    at++; // ]
+    return [...out];
+  };
+  const atom = (): string[] => {
+    const ch = source[at]!;
+    if (ch === "(") {
+      at++;
+      if (source[at] === "?") {
+        if (source[at + 1] !== ":") fail("a lookaround");
+        at += 2;
+      }
+      const inner = alternation();
+      if (source[at] !== ")") fail("an open group");
+      at++;
+      return inner;
+    }
+    if (ch === "[") return klass();
+    if (ch === ".") {
+      any = true;
+      at++;
+      return ["\u0000"];
+    }
+    if (ch === "^" || ch === "$") fail("an anchor");
+    if (ch === "\\") {
+      const e = source[at + 1]!;
+      at += 2;
+      if (e === "b") return [""];
+      if (e === "s") return SPACE;
+      if (e === "d") return DIGITS;
+      if (e === "w") return ["\u0000"];
+      if (/[A-Za-z0-9]/u.test(e)) fail(`the escape \\${e}`);
+      return [e];
+    }
+    at++;
+    return [ch];
+  };
+  const quantified = (): string[] => {
+    const strings = atom();
+    const q = source[at];
+    if (q === "?") {
+      at++;
+      return ["", ...strings];
+    }
+    if (q === "*" || q === "+" || q === "{") {
+      const m = /^(?:\*|\+|\{(\d+),(\d*)\})\??/u.exec(source.slice(at))!;
+      at += m[0].length;
+      // A repeat of what holds no white space is one run of other characters ("\w*", "\w+").
+      if (strings.some((x) => x.includes(" "))) {
+        any = true;
+        return ["\u0000"];
+      }
+      return q === "*" || m[1] === "0" ? ["", "\u0000"] : ["\u0000"];
+    }
+    return strings;
+  };
+  const sequence = (): string[] => {
+    let out = [""];
+    while (at < source.length && source[at] !== "|" && source[at] !== ")")
+      out = cross(out, quantified());
+    return out;
+  };
+  const alternation = (): string[] => {
+    const out = sequence();
+    while (source[at] === "|") {
+      at++;
+      out.push(...sequence());
+    }
+    return out;
+  };
+  const language = alternation();
+  if (at !== source.length) fail("an unmatched )");
+  return any ? "any" : [...new Set(language)];
+}
+
+/**
+ * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
+ * word before each space inside one of its phrases ("language" of "language model", "in"/"your"/
+ * "the" of "in your response", a currency sign or a digit before a money amount's `\s?`), found
+ * from the cue's own pattern (`cueLanguage`), so a phrase added to a cue brings its word here. A
+ * segment ending otherwise leaves no match across the join, so a pair whose two segments were
+ * searched (both gates open) and lack the cue lacks it too. Undefined: no such word bounds it (a
+ * match may hold any character, `.{0,60}`: "exfil", "access"), and the pair is searched.
+ */
+export function joinTails(name: string, re: RegExp): string[] | undefined {
+  const language = cueLanguage(re.source);
+  if (language === "any") return undefined;
+  const tails = new Set<string>();
+  for (const phrase of language)
+    for (let j = phrase.indexOf(" "); j >= 0; j = phrase.indexOf(" ", j + 1)) {
+      const before = phrase.slice(0, j);
+      const tail = before.slice(before.lastIndexOf(" ") + 1);
+      // A match opening with white space, or a word of any letters before one, bounds nothing.
+      if (tail === "" || tail.includes("\u0000"))
+        throw new Error(
+          `cue ${name}: no word before a space in its pattern bounds a match across a join`,
+        );
+      tails.add(tail);
+    }
+  return [...tails];
+}
+const TAILS = CUES.map(([name, re]) =>
+  CUE_JOIN[name] === "grows" ? joinTails(name, re) : undefined,
+);
 const CUE_RE = CUES.map(([, re]) => re);
 const CUE_GATE = CUES.map(([, , gate]) => gate);
 
