@@ -98,7 +98,7 @@ describe("a window told which cue parts its whole text holds", () => {
       const within = partsIn(visible.toLowerCase());
       for (const w of segments(visible)) {
         const told = prepareWindow(w, within);
-        if (told.partsWithin !== -1 && /[@?$€£]|http|www\.|usd|eur|dollar|btc|bitcoin/iu.test(w))
+        if (told.partsWithin !== null && /[@?$€£]|http|www\.|usd|eur|dollar|btc|bitcoin/iu.test(w))
           withParts++;
         for (const forModel of [false, true])
           expect(scorePrepared(model, told, forModel).p, w).toBe(scoreWindow(model, w, forModel));

@@ -35,8 +35,13 @@ const step = (h: number, code: number) => Math.imul(h ^ code, 0x01000193);
 /** Words a window needs before the model scores it: a payload asks for something in a sentence, a table cell does not. */
 export const MIN_WORDS = 3;
 
-/** A leading "Label:" (a mail header, a form field, a speaker) is not the sentence's first word. */
+/**
+ * A leading "Label:" (a mail header, a form field, a speaker) is not the sentence's first word. Its
+ * colon is the text's first (nothing before it can be one), after the leading white space and at
+ * most 24 characters: a text whose first colon is further on is not tried.
+ */
 const LABEL = /^\s*[\p{L}_][\p{L}_ .-]{0,23}:\s+/u;
+const LEADING_SPACE = /^\s*/u;
 
 // Imperatives a payload opens with, in English, German, French, Spanish, Portuguese and Italian.
 export const IMPERATIVE = new Set(
@@ -443,11 +448,13 @@ export type FeatureSink = {
    */
   mark?(at: WordsMark): void;
   /**
-   * A word's 4-grams (`WordHashes.grams`) at once, in place of an `add` for each: for a sink whose
-   * sum does not depend on the order of its additions (model.ts, the quantised weights), which may
-   * then keep the word's sum on the word (`WordHashes.gramSum`) rather than read its weights again.
+   * A word's own bucket and its 4-grams (`WordHashes.word`, `.grams`) at once, in place of an
+   * `add` for each: for a sink whose sum does not depend on the order of its additions (model.ts,
+   * the quantised weights when their sums are exact), which may then keep the word's sum on the
+   * word (`WordHashes.sum`) rather than read its weights again. With it, "last-word" comes after the
+   * last word's 4-grams too, and a pair resuming there adds only the bigram at its join.
    */
-  addGrams?(word: WordHashes): void;
+  addWord?(word: WordHashes): void;
 };
 
 /**
@@ -473,8 +480,8 @@ export type PreparedWindow = {
   parts?: [PreparedWindow, PreparedWindow];
   /** Set by `emitPrepared`: the cues found, for the pairs this window is part of. */
   cues?: CueBits;
-  /** `prepareWindow`'s `within` (-1 without): bit i clear, none of cue i's gate parts is in the window. */
-  partsWithin?: number;
+  /** `prepareWindow`'s `within` (null without): cue i's gate parts that may be in the window. */
+  partsWithin?: PartsWithin | null;
 };
 
 /**
@@ -483,23 +490,23 @@ export type PreparedWindow = {
  * lower-casing goes character by character but for a final sigma, and no part holds a sigma), so
  * its cue's parts are not looked for in each window.
  */
-export function prepareWindow(window: string, within?: number): PreparedWindow {
+export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
   const tokens = words(text, MAX_TOKENS);
   return {
     text,
     tokens,
     hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf),
-    partsWithin: within ?? -1,
+    partsWithin: within ?? null,
   };
 }
 
-/** The cues (a bit each) one of whose gate parts is in `lower` (a whole text, lower-cased), for `prepareWindow`. */
-export function partsIn(lower: string): number {
-  let bits = 0;
-  for (let i = 0; i < CUES.length; i++)
-    if (CUE_GATE[i]?.parts?.some((p) => lower.includes(p))) bits |= 1 << i;
-  return bits;
+/** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
+export type PartsWithin = readonly (readonly string[] | undefined)[];
+
+/** Each cue's gate parts that are in `lower` (a whole text, lower-cased), for `prepareWindow`. */
+export function partsIn(lower: string): PartsWithin {
+  return CUE_GATE.map((gate) => gate?.parts?.filter((p) => lower.includes(p)));
 }
 
 /**
@@ -553,24 +560,33 @@ export function emitPrepared(
     const h = hashes[i]!;
     cueWords |= h.cueWords;
     if (i < resume - 1 || i >= skipFrom) continue;
+    if (out.addWord !== undefined) {
+      // The same features, the word's bucket and 4-grams as one sum (`FeatureSink.addWord`).
+      if (i >= resume) out.addWord(h);
+      if (i === tokens.length - 1) out.mark?.("last-word");
+      if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+      continue;
+    }
     if (i >= resume) out.add(h.word);
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
     if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
-    if (out.addGrams !== undefined) out.addGrams(h);
-    else {
-      const grams = h.grams;
-      for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
-    }
+    const grams = h.grams;
+    for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
   }
   out.mark?.("words-end");
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
   // LABEL cannot match without a colon, and most windows have none: the regex, slow for its
   // Unicode letter class (about 1 µs a window on relay prose), is run only on those that do.
-  const label = text.includes(":") ? LABEL.exec(text) : null;
+  const colon = text.indexOf(":");
+  const label =
+    colon >= 0 && (colon <= 24 || colon <= LEADING_SPACE.exec(text)![0].length + 24)
+      ? LABEL.exec(text)
+      : null;
   const first =
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
-  if (IMPERATIVE.has(first)) {
+  const imperative = IMPERATIVE.has(first);
+  if (imperative) {
     out.add(IMPERATIVE_START);
     out.add(IMPERATIVE_HASH.get(first)!);
   }
@@ -585,7 +601,7 @@ export function emitPrepared(
   const a = prepared.parts?.[0].cues;
   const b = prepared.parts?.[1].cues;
   const bits: CueBits = { known: 0, open: 0, present: 0 };
-  const within = prepared.partsWithin ?? -1;
+  const within = prepared.partsWithin ?? null;
   for (let i = 0; i < CUES.length; i++) {
     const re = CUE_RE[i]!;
     const gate = CUE_GATE[i]!;
@@ -597,8 +613,9 @@ export function emitPrepared(
     if (fromParts) open = gate === null || ((a.open | b.open) & bit) !== 0;
     else {
       open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
-      if (!open && gate?.parts !== undefined && (within & bit) !== 0)
-        for (const p of gate.parts)
+      const parts = within === null ? gate?.parts : within[i];
+      if (!open && parts !== undefined)
+        for (const p of parts)
           if (text.includes(p)) {
             open = true;
             break;
@@ -630,7 +647,7 @@ export function emitPrepared(
   for (const i of present) out.add(CUE_HASH[i]!);
   // What an imperative acts on: "Send my statement to…", "Unlock the door immediately" (a payload
   // acts on someone's things) against "Create a folder at the given path" (a reference's verb).
-  if (IMPERATIVE.has(first)) for (const i of present) out.add(IMP_CUE_HASH[i]!);
+  if (imperative) for (const i of present) out.add(IMP_CUE_HASH[i]!);
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
   for (let a = 0; a < present.length; a++)
     for (let b = a + 1; b < present.length; b++) out.add(PAIR_HASH[present[a]!]![present[b]!]!);
@@ -649,12 +666,12 @@ export type WordHashes = {
   /** Bit i set: the word is one of cue i's gate words. */
   cueWords: number;
   /**
-   * The sum of the 4-grams' weights under the weights `gramSumOf` (model.ts: one model's quantised
-   * table), kept by the scorer so that a word seen again costs one addition rather than a weight
-   * read per 4-gram. Null: not summed yet.
+   * The sum of the weights of the word's bucket and 4-grams under the weights `sumOf` (model.ts:
+   * one model's quantised table), kept by the scorer so that a word seen again costs one addition
+   * rather than a weight read per feature. Null: not summed yet.
    */
-  gramSumOf: object | null;
-  gramSum: number;
+  sumOf: object | null;
+  sum: number;
 };
 
 /** Cue bits by gate word. */
@@ -703,8 +720,8 @@ function hashesOf(t: string): WordHashes {
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
-    gramSumOf: null,
-    gramSum: 0,
+    sumOf: null,
+    sum: 0,
   };
   if (t.length <= 22) {
     if (HASHED.size >= MAX_HASHED) HASHED.clear();

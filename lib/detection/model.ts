@@ -143,33 +143,34 @@ class MarginSum extends RunningMargin {
 
 /**
  * Over the quantised weights. When their sums are exact (`exactUpTo` covers any window), a word's
- * 4-grams are added as one sum, kept on the word for the next window that holds it: the same sum to
- * the last bit, since every partial sum is exact and so does not depend on the order.
+ * bucket and 4-grams are added as one sum (`FeatureSink.addWord`), kept on the word for the next
+ * window that holds it: the same sum to the last bit, since every partial sum is exact and so does
+ * not depend on the order.
  */
 class QuantisedMarginSum extends RunningMargin {
   private readonly codes: Int8Array;
   private readonly values: Float64Array;
-  addGrams?: (word: WordHashes) => void;
+  addWord?: (word: WordHashes) => void;
   constructor(q: NonNullable<Model["quantised"]>, sum = 0, count = 0) {
     super(sum, count);
     this.codes = q.codes;
     this.values = q.values;
-    if (q.exactUpTo >= MAX_WINDOW_FEATURES) this.addGrams = (word) => this.grams(word, q);
+    if (q.exactUpTo >= MAX_WINDOW_FEATURES) this.addWord = (word) => this.word(word, q);
   }
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
   }
-  private grams(word: WordHashes, key: object): void {
-    if (word.gramSumOf !== key) {
-      let s = 0;
+  private word(word: WordHashes, key: object): void {
+    if (word.sumOf !== key) {
+      let s = this.values[this.codes[word.word]! + 128]!;
       for (let j = 0; j < word.grams.length; j++)
         s += this.values[this.codes[word.grams[j]!]! + 128]!;
-      word.gramSum = s;
-      word.gramSumOf = key;
+      word.sum = s;
+      word.sumOf = key;
     }
-    this.sum += word.gramSum;
-    this.count += word.grams.length;
+    this.sum += word.sum;
+    this.count += 1 + word.grams.length;
   }
 }
 
