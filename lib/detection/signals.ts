@@ -280,19 +280,65 @@ const ROLE: [RegExp, string, number][] = [
   [/^\s*(?:human|user)\s*:.{0,400}\n\s*assistant\s*:/imu, "a made-up conversation turn", 0.6],
 ];
 
+/** A pattern's alternatives at its top level (outside groups and classes), as source. */
+export function topLevelAlternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(source.slice(start));
+  return out;
+}
+
+/**
+ * For a pattern whose every match opens a line (each alternative at its top level starts with `^`,
+ * which with the m flag also holds after a line break, or with `(?:^|\n)`), a sticky copy: in a
+ * text with no line break such a match can only start at 0, where the copy tries once what `exec`
+ * would try first, instead of a scan of the whole text (a JSON result is one line). Null for any
+ * other pattern.
+ */
+export function lineStartCopy(re: RegExp): RegExp | null {
+  const opensLine = topLevelAlternatives(re.source).every(
+    (alt) => alt.startsWith("^") || alt.startsWith(String.raw`(?:^|\n)`),
+  );
+  return opensLine ? new RegExp(re.source, `${re.flags.replace(/[gy]/gu, "")}y`) : null;
+}
+/** A line break as `^` with the m flag knows one. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
 /**
  * Every role marker, with whether it is matched on lower-cased text: the markers beyond English
- * are (case-insensitive Unicode regexes are slow in V8). Built once, not per result.
+ * are (case-insensitive Unicode regexes are slow in V8), and its copy for a text of one line
+ * (`lineStartCopy`). Built once, not per result.
  */
-const ROLE_ALL = [
-  ...ROLE.map(([r, d, st]) => [r, d, st, false] as const),
-  ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
+export const ROLE_ALL = [
+  ...ROLE.map(([r, d, st]) => [r, d, st, false, lineStartCopy(r)] as const),
+  ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true, lineStartCopy(r)] as const),
 ];
 
 export function roleSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  for (const [re, detail, strength, folded] of ROLE_ALL) {
-    const m = re.exec(folded ? lower : text);
+  // Lower-casing keeps line breaks where they are: one answer for both texts.
+  const oneLine = !LINE_BREAK.test(text);
+  for (const [re, detail, strength, folded, atStart] of ROLE_ALL) {
+    const subject = folded ? lower : text;
+    let m: RegExpExecArray | null;
+    if (oneLine && atStart !== null) {
+      atStart.lastIndex = 0;
+      m = atStart.exec(subject);
+    } else m = re.exec(subject);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
     hits.push({
