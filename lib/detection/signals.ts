@@ -40,6 +40,9 @@ const QUOTE_CLOSE = new Map(
   ].map(([open, close]) => [open!.charCodeAt(0), close!.charCodeAt(0)]),
 );
 const APOSTROPHE = 0x27;
+/** QUOTE_CLOSE as a table by code unit (0: no quotation mark), read once per character of `quoted`'s scan. */
+const CLOSE_OF = new Uint16Array(0x10000);
+for (const [open, close] of QUOTE_CLOSE) CLOSE_OF[open] = close;
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -48,7 +51,11 @@ const APOSTROPHE = 0x27;
  */
 export function quoted(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf("\n", at) + 1;
-  if (/^\s*>/.test(text.slice(lineStart, at))) return true;
+  // A "> " quoted line: `/^\s*>/` on the line up to `at`, read in place (no slice of a long line).
+  const lineEnd = Math.min(Math.floor(at), text.length);
+  let k = lineStart;
+  while (k < lineEnd && isSpace(text.charCodeAt(k))) k++;
+  if (k < lineEnd && text.charCodeAt(k) === 0x3e) return true;
   // A fenced block shows its text: a code line (a YAML key `model:`, a prompt template's string),
   // or a block of prose shown verbatim (a bug report showing the ticket that fooled a bot).
   if (text.includes("```") || text.includes("~~~")) {
@@ -69,14 +76,10 @@ export function quoted(text: string, at: number): boolean {
     // Not `stack[-1]` on an empty stack: a negative index is a named property, looked up the
     // slow way on every character (most of the loop's time).
     const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
-    if (
-      top !== undefined &&
-      QUOTE_CLOSE.get(top) === ch &&
-      (ch !== APOSTROPHE || !letterAt(i + 1))
-    ) {
+    if (top !== undefined && CLOSE_OF[top] === ch && (ch !== APOSTROPHE || !letterAt(i + 1))) {
       stack.pop();
       open.pop();
-    } else if (QUOTE_CLOSE.has(ch) && (ch !== APOSTROPHE || !letterAt(i - 1))) {
+    } else if (CLOSE_OF[ch] !== 0 && (ch !== APOSTROPHE || !letterAt(i - 1))) {
       stack.push(ch);
       open.push(i);
     }
