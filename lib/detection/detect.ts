@@ -16,7 +16,7 @@ import {
   toolSummary,
   writersOwnRequest,
 } from "./context";
-import { preparePair, prepareWindow, type PreparedWindow } from "./features";
+import { partsIn, preparePair, prepareWindow, type PreparedWindow } from "./features";
 import {
   loadModel,
   scorePair,
@@ -335,6 +335,7 @@ export function inOrder<T>(
 function modelHit(
   model: Model,
   visible: string,
+  lower: string,
   forModel: boolean,
   context: boolean,
 ): { hit: Hit | null; p: number; at: number } {
@@ -351,12 +352,14 @@ function modelHit(
   // `preparePair`) and its sum goes on from its first segment's (model.ts `scorePair`), not read
   // and summed again.
   const distinct: { prepared: PreparedWindow; p: number; head: Head | null }[] = [];
+  // The cues' gate parts ("@", "http", "$"…) in the whole text: most are in none of its windows.
+  const within = partsIn(lower);
   const idOf = segs.map((w) => {
     let id = ids.get(w);
     if (id === undefined) {
       id = distinct.length;
       ids.set(w, id);
-      const prepared = prepareWindow(w);
+      const prepared = prepareWindow(w, within);
       distinct.push({ prepared, ...scorePrepared(model, prepared, forModel) });
     }
     return id;
@@ -439,7 +442,7 @@ function scanVisible(visible: string, options: DetectOptions, model: Model): Sca
     ...toolSignal(visible, options.tools ?? [], lower),
     ...egressSignal(visible, options.admitHost),
   ];
-  const m = modelHit(model, visible, options.forModel ?? false, options.context ?? true);
+  const m = modelHit(model, visible, lower, options.forModel ?? false, options.context ?? true);
   if (m.hit) hits.push(m.hit);
   return { hits, modelTop: { p: m.p, at: m.at } };
 }

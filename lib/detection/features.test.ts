@@ -9,7 +9,18 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { shippedModel } from "./detect";
-import { featurize, preparePair, prepareWindow, words } from "./features";
+import {
+  CUES,
+  CUE_JOIN,
+  cueLanguage,
+  emitPrepared,
+  featurize,
+  joinTails,
+  partsIn,
+  preparePair,
+  prepareWindow,
+  words,
+} from "./features";
 import { margin, scorePair, scorePrepared, scoreWindow, sigmoid } from "./model";
 import { pairWindow, segments, visibleText, windows } from "./text";
 
@@ -70,6 +81,33 @@ describe("scoreWindow", () => {
   });
 });
 
+describe("a window told which cue parts its whole text holds", () => {
+  const model = shippedModel();
+  // Texts whose windows hold the cues' parts ("@", "http", "www.", money, "?"), and some with none.
+  const texts = [
+    ...relayTexts,
+    "Send the card number to billing@pay.example now. Visit https://x.example or www.y.example.\nPay $40 or 30 EUR in BTC today? Wire 5 dollars to the bitcoin wallet.",
+    "Please send it today. Is that all? Thank you for the help.",
+    "Pay the full amount of 40 usd. Or 35 eur, or £30, or €32, whichever you like.",
+  ];
+
+  it("scores each of the text's windows as a window told nothing", () => {
+    let withParts = 0;
+    for (const text of texts) {
+      const visible = visibleText(text);
+      const within = partsIn(visible.toLowerCase());
+      for (const w of segments(visible)) {
+        const told = prepareWindow(w, within);
+        if (told.partsWithin !== null && /[@?$€£]|http|www\.|usd|eur|dollar|btc|bitcoin/iu.test(w))
+          withParts++;
+        for (const forModel of [false, true])
+          expect(scorePrepared(model, told, forModel).p, w).toBe(scoreWindow(model, w, forModel));
+      }
+    }
+    expect(withParts).toBeGreaterThan(20);
+  });
+});
+
 describe("a pair of neighbours scored from its two segments", () => {
   const model = shippedModel();
   const plain = { ...model, quantised: undefined };
@@ -117,7 +155,12 @@ describe("a pair of neighbours scored from its two segments", () => {
     ]) {
       const pair = pairWindow(a, b) ?? `${a} ${b}`;
       const { text, tokens, hashes } = preparePair(prepareWindow(a), prepareWindow(b));
-      expect({ text, tokens, hashes }, pair).toEqual(prepareWindow(pair));
+      const whole = prepareWindow(pair);
+      expect({ text, tokens, hashes }, pair).toEqual({
+        text: whole.text,
+        tokens: whole.tokens,
+        hashes: whole.hashes,
+      });
       n++;
     }
     expect(n).toBeGreaterThan(300);
@@ -148,5 +191,59 @@ describe("a pair of neighbours scored from its two segments", () => {
             scoreWindow(m, `${a} ${b}`, forModel),
           );
         }
+  });
+});
+
+describe("the words a first segment must end with for a cue to match across a pair's join", () => {
+  const none = { add: () => {} };
+  const cuesOf = (prepared: ReturnType<typeof prepareWindow>) => {
+    emitPrepared(prepared, false, none);
+    return prepared.cues!.present;
+  };
+
+  it("are read from the cue's own pattern, so a phrase added to a cue brings its word", () => {
+    expect(joinTails("x", /\b(?:send|forward)\b/u)).toEqual([]);
+    expect(joinTails("x", /\b(?:send|hand over|pass (?:it|them) on)\b/u)).toEqual([
+      "hand",
+      "pass",
+      "it",
+      "them",
+    ]);
+    expect(joinTails("x", /(?:[$€]\s?\d)/u)).toEqual(["$", "€"]);
+    // Any character may be a space: no word bounds a match, and the pair is searched.
+    expect(joinTails("x", /\bsend\b.{0,60}\bto\b/u)).toBeUndefined();
+    // A match that may open with a space, or a word of any letters before one, bounds nothing.
+    expect(() => joinTails("opening", /\s?now\b/u)).toThrow(/cue opening/u);
+    expect(() => joinTails("word", /\b\w+ now\b/u)).toThrow(/cue word/u);
+    // Syntax the reader does not know is refused rather than misread.
+    expect(() => cueLanguage(String.raw`(?=a)b`)).toThrow(/lookaround/u);
+    expect(() => cueLanguage(String.raw`[a-z] b`)).toThrow(/range/u);
+  });
+
+  it("cover every phrase of every cue that grows across a join: the pair finds what its text does", () => {
+    let n = 0;
+    for (const [name, re, gate] of CUES) {
+      if (CUE_JOIN[name] !== "grows") continue;
+      const language = cueLanguage(re.source);
+      if (language === "any") continue;
+      // A word of the cue's gate that is no match alone ("s'il", "a", "turn", "$"): in both
+      // segments, so both are searched and the words before the join decide.
+      const opener = [...(gate?.words ?? []), ...(gate?.parts ?? [])].find(
+        (w) => !re.test(`so ${w} so`),
+      );
+      expect(opener, name).toBeDefined();
+      for (const phrase of language)
+        for (let j = phrase.indexOf(" "); j >= 0; j = phrase.indexOf(" ", j + 1)) {
+          const text = phrase.replaceAll("\u0000", "x");
+          const a = `we ${opener} saw it ${text.slice(0, j)}`;
+          const b = `${text.slice(j + 1)} and ${opener} more words here`;
+          const pair = preparePair(prepareWindow(a), prepareWindow(b));
+          cuesOf(pair.parts![0]);
+          cuesOf(pair.parts![1]);
+          expect(cuesOf(pair), `${name}: "${a}" + "${b}"`).toBe(cuesOf(prepareWindow(`${a} ${b}`)));
+          n++;
+        }
+    }
+    expect(n).toBeGreaterThan(100);
   });
 });

@@ -35,8 +35,13 @@ const step = (h: number, code: number) => Math.imul(h ^ code, 0x01000193);
 /** Words a window needs before the model scores it: a payload asks for something in a sentence, a table cell does not. */
 export const MIN_WORDS = 3;
 
-/** A leading "Label:" (a mail header, a form field, a speaker) is not the sentence's first word. */
+/**
+ * A leading "Label:" (a mail header, a form field, a speaker) is not the sentence's first word. Its
+ * colon is the text's first (nothing before it can be one), after the leading white space and at
+ * most 24 characters: a text whose first colon is further on is not tried.
+ */
 const LABEL = /^\s*[\p{L}_][\p{L}_ .-]{0,23}:\s+/u;
+const LEADING_SPACE = /^\s*/u;
 
 // Imperatives a payload opens with, in English, German, French, Spanish, Portuguese and Italian.
 export const IMPERATIVE = new Set(
@@ -68,7 +73,8 @@ type Gate = { words?: Set<string>; parts?: string[] } | null;
 const w = (list: string): Gate => ({ words: new Set(list.split(" ")), parts: undefined });
 const c = (...parts: string[]): Gate => ({ words: undefined, parts });
 
-const CUES: [string, RegExp, Gate][] = [
+/** The cues: a name, the pattern (run on the window lower-cased) and its gate. */
+export const CUES: [string, RegExp, Gate][] = [
   [
     "ai",
     /\b(?:ai|a\.i\.|assistant|agent|chatbot|bot|llm|language model|model|gpt|chatgpt|claude|gemini|copilot|ki|ia|assistente|asistente|assistenten|modèle|modelo|modell)\b/u,
@@ -159,6 +165,8 @@ const CUES: [string, RegExp, Gate][] = [
 ];
 
 const MAX_TOKENS = 120;
+/** 4-grams of a word at most (`hashesOf`: none past 22 letters). */
+const MAX_GRAMS = 21;
 
 /**
  * What a pair's cue says given its two segments' (`${a} ${b}`, joined by one space; features.ts
@@ -176,7 +184,7 @@ const MAX_TOKENS = 120;
  *   anchored at both ends).
  */
 type CueJoin = "either" | "grows" | "last" | null;
-const CUE_JOIN: Record<string, CueJoin> = {
+export const CUE_JOIN: Record<string, CueJoin> = {
   ai: "grows",
   you: "either",
   my: "either",
@@ -197,24 +205,146 @@ const CUE_JOIN: Record<string, CueJoin> = {
   code: null,
 };
 /**
- * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
- * words before a space inside one of its phrases ("language" of "language model", "in"/"your"/"the"
- * of "in your response", a currency sign or a digit before a money amount's `\s?`). A segment
- * ending otherwise leaves no match across the join, so a pair whose two segments were searched
- * (both gates open) and lack the cue lacks it too. Cues whose matches may hold any character
- * (`.{0,60}`: "exfil", "access") have none here and are searched in the pair.
+ * The strings a cue's pattern matches, for `joinTails`: its source read as a finite language, white
+ * space written as one space (the joining space is one). Enough of the syntax for the cues: literal
+ * characters and escapes, classes, `\d` as its ten digits, `\b` (no width), groups, alternation,
+ * `?`, and a repeat of a class with no white space in it (`\w*`) as the mark `\u0000` (a word's
+ * rest, never before a space here). A class or a dot that matches white space among other
+ * characters (`.`, `\W`) makes the language "any": a match may hold a space anywhere. Anything
+ * else throws, so a cue written otherwise is looked at rather than judged wrongly.
  */
-const CUE_TAILS: Record<string, string[]> = {
-  ai: ["language"],
-  please: ["s'il", "vous", "por", "per"],
-  response: ["your", "in", "the"],
-  instead: ["right", "without", "do", "not", "don't"],
-  cred: ["api", "private", "card", "account", "routing", "social"],
-  money: ["$", "€", "£", ..."0123456789"],
-  destroy: ["turn", "shut"],
-  sender: ["this", "contact", "our", "us"],
-};
-const TAILS = CUES.map(([name]) => CUE_TAILS[name]);
+export function cueLanguage(source: string): string[] | "any" {
+  let at = 0;
+  let any = false;
+  const fail = (why: string): never => {
+    throw new Error(`${why} at ${at} in /${source}/`);
+  };
+  const cross = (a: string[], b: string[]) => a.flatMap((x) => b.map((y) => x + y));
+  const SPACE = [" "];
+  const DIGITS = [..."0123456789"];
+  // One character class's strings: white space as one space; the mark for "other characters".
+  const klass = (): string[] => {
+    at++; // [
+    if (source[at] === "^") fail("a negated class");
+    const out = new Set<string>();
+    while (source[at] !== "]") {
+      if (at >= source.length) fail("an open class");
+      let ch = source[at]!;
+      if (ch === "\\") {
+        ch = source[++at]!;
+        if (ch === "s") out.add(" ");
+        else if (ch === "d") DIGITS.forEach((d) => out.add(d));
+        else if (ch === "w") out.add("\u0000");
+        else out.add(ch);
+      } else if (source[at + 1] === "-" && source[at + 2] !== "]") fail("a range");
+      else out.add(ch);
+      at++;
+    }
+    at++; // ]
+    return [...out];
+  };
+  const atom = (): string[] => {
+    const ch = source[at]!;
+    if (ch === "(") {
+      at++;
+      if (source[at] === "?") {
+        if (source[at + 1] !== ":") fail("a lookaround");
+        at += 2;
+      }
+      const inner = alternation();
+      if (source[at] !== ")") fail("an open group");
+      at++;
+      return inner;
+    }
+    if (ch === "[") return klass();
+    if (ch === ".") {
+      any = true;
+      at++;
+      return ["\u0000"];
+    }
+    if (ch === "^" || ch === "$") fail("an anchor");
+    if (ch === "\\") {
+      const e = source[at + 1]!;
+      at += 2;
+      if (e === "b") return [""];
+      if (e === "s") return SPACE;
+      if (e === "d") return DIGITS;
+      if (e === "w") return ["\u0000"];
+      if (/[A-Za-z0-9]/u.test(e)) fail(`the escape \\${e}`);
+      return [e];
+    }
+    at++;
+    return [ch];
+  };
+  const quantified = (): string[] => {
+    const strings = atom();
+    const q = source[at];
+    if (q === "?") {
+      at++;
+      return ["", ...strings];
+    }
+    if (q === "*" || q === "+" || q === "{") {
+      const m = /^(?:\*|\+|\{(\d+),(\d*)\})\??/u.exec(source.slice(at))!;
+      at += m[0].length;
+      // A repeat of what holds no white space is one run of other characters ("\w*", "\w+").
+      if (strings.some((x) => x.includes(" "))) {
+        any = true;
+        return ["\u0000"];
+      }
+      return q === "*" || m[1] === "0" ? ["", "\u0000"] : ["\u0000"];
+    }
+    return strings;
+  };
+  const sequence = (): string[] => {
+    let out = [""];
+    while (at < source.length && source[at] !== "|" && source[at] !== ")")
+      out = cross(out, quantified());
+    return out;
+  };
+  const alternation = (): string[] => {
+    const out = sequence();
+    while (source[at] === "|") {
+      at++;
+      out.push(...sequence());
+    }
+    return out;
+  };
+  const language = alternation();
+  if (at !== source.length) fail("an unmatched )");
+  return any ? "any" : [...new Set(language)];
+}
+
+/**
+ * For a "grows" cue, how the first segment must end for a match to hold the joining space: the
+ * word before each space inside one of its phrases ("language" of "language model", "in"/"your"/
+ * "the" of "in your response", a currency sign or a digit before a money amount's `\s?`), found
+ * from the cue's own pattern (`cueLanguage`), so a phrase added to a cue brings its word here. A
+ * segment ending otherwise leaves no match across the join, so a pair whose two segments were
+ * searched (both gates open) and lack the cue lacks it too. Undefined: no such word bounds it (a
+ * match may hold any character, `.{0,60}`: "exfil", "access"), and the pair is searched.
+ */
+export function joinTails(name: string, re: RegExp): string[] | undefined {
+  const language = cueLanguage(re.source);
+  if (language === "any") return undefined;
+  const tails = new Set<string>();
+  for (const phrase of language)
+    for (let j = phrase.indexOf(" "); j >= 0; j = phrase.indexOf(" ", j + 1)) {
+      const before = phrase.slice(0, j);
+      const tail = before.slice(before.lastIndexOf(" ") + 1);
+      // A match opening with white space, or a word of any letters before one, bounds nothing.
+      if (tail === "" || tail.includes("\u0000"))
+        throw new Error(
+          `cue ${name}: no word before a space in its pattern bounds a match across a join`,
+        );
+      tails.add(tail);
+    }
+  return [...tails];
+}
+const TAILS = CUES.map(([name, re]) =>
+  CUE_JOIN[name] === "grows" ? joinTails(name, re) : undefined,
+);
+const CUE_RE = CUES.map(([, re]) => re);
+const CUE_GATE = CUES.map(([, , gate]) => gate);
 
 const JOIN = CUES.map(([name]) => {
   if (!(name in CUE_JOIN)) throw new Error(`cue ${name} has no CUE_JOIN entry`);
@@ -317,6 +447,14 @@ export type FeatureSink = {
    * word's 4-grams).
    */
   mark?(at: WordsMark): void;
+  /**
+   * A word's own bucket and its 4-grams (`WordHashes.word`, `.grams`) at once, in place of an
+   * `add` for each: for a sink whose sum does not depend on the order of its additions (model.ts,
+   * the quantised weights when their sums are exact), which may then keep the word's sum on the
+   * word (`WordHashes.sum`) rather than read its weights again. With it, "last-word" comes after the
+   * last word's 4-grams too, and a pair resuming there adds only the bigram at its join.
+   */
+  addWord?(word: WordHashes): void;
 };
 
 /**
@@ -342,12 +480,33 @@ export type PreparedWindow = {
   parts?: [PreparedWindow, PreparedWindow];
   /** Set by `emitPrepared`: the cues found, for the pairs this window is part of. */
   cues?: CueBits;
+  /** `prepareWindow`'s `within` (null without): cue i's gate parts that may be in the window. */
+  partsWithin?: PartsWithin | null;
 };
 
-export function prepareWindow(window: string): PreparedWindow {
+/**
+ * `within`: what `partsIn` says of a lower-cased text the window is cut from. A gate's part not in
+ * that text is in none of its windows (the window lower-cased is a piece of the text lower-cased:
+ * lower-casing goes character by character but for a final sigma, and no part holds a sigma), so
+ * its cue's parts are not looked for in each window.
+ */
+export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
   const tokens = words(text, MAX_TOKENS);
-  return { text, tokens, hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf) };
+  return {
+    text,
+    tokens,
+    hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf),
+    partsWithin: within ?? null,
+  };
+}
+
+/** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
+export type PartsWithin = readonly (readonly string[] | undefined)[];
+
+/** Each cue's gate parts that are in `lower` (a whole text, lower-cased), for `prepareWindow`. */
+export function partsIn(lower: string): PartsWithin {
+  return CUE_GATE.map((gate) => gate?.parts?.filter((p) => lower.includes(p)));
 }
 
 /**
@@ -401,6 +560,13 @@ export function emitPrepared(
     const h = hashes[i]!;
     cueWords |= h.cueWords;
     if (i < resume - 1 || i >= skipFrom) continue;
+    if (out.addWord !== undefined) {
+      // The same features, the word's bucket and 4-grams as one sum (`FeatureSink.addWord`).
+      if (i >= resume) out.addWord(h);
+      if (i === tokens.length - 1) out.mark?.("last-word");
+      if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+      continue;
+    }
     if (i >= resume) out.add(h.word);
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
@@ -412,10 +578,15 @@ export function emitPrepared(
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
   // LABEL cannot match without a colon, and most windows have none: the regex, slow for its
   // Unicode letter class (about 1 µs a window on relay prose), is run only on those that do.
-  const label = text.includes(":") ? LABEL.exec(text) : null;
+  const colon = text.indexOf(":");
+  const label =
+    colon >= 0 && (colon <= 24 || colon <= LEADING_SPACE.exec(text)![0].length + 24)
+      ? LABEL.exec(text)
+      : null;
   const first =
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
-  if (IMPERATIVE.has(first)) {
+  const imperative = IMPERATIVE.has(first);
+  if (imperative) {
     out.add(IMPERATIVE_START);
     out.add(IMPERATIVE_HASH.get(first)!);
   }
@@ -430,8 +601,10 @@ export function emitPrepared(
   const a = prepared.parts?.[0].cues;
   const b = prepared.parts?.[1].cues;
   const bits: CueBits = { known: 0, open: 0, present: 0 };
+  const within = prepared.partsWithin ?? null;
   for (let i = 0; i < CUES.length; i++) {
-    const [, re, gate] = CUES[i]!;
+    const re = CUE_RE[i]!;
+    const gate = CUE_GATE[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
     const bit = 1 << i;
     bits.known |= bit;
@@ -440,8 +613,9 @@ export function emitPrepared(
     if (fromParts) open = gate === null || ((a.open | b.open) & bit) !== 0;
     else {
       open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
-      if (!open && gate?.parts !== undefined)
-        for (const p of gate.parts)
+      const parts = within === null ? gate?.parts : within[i];
+      if (!open && parts !== undefined)
+        for (const p of parts)
           if (text.includes(p)) {
             open = true;
             break;
@@ -473,7 +647,7 @@ export function emitPrepared(
   for (const i of present) out.add(CUE_HASH[i]!);
   // What an imperative acts on: "Send my statement to…", "Unlock the door immediately" (a payload
   // acts on someone's things) against "Create a folder at the given path" (a reference's verb).
-  if (IMPERATIVE.has(first)) for (const i of present) out.add(IMP_CUE_HASH[i]!);
+  if (imperative) for (const i of present) out.add(IMP_CUE_HASH[i]!);
   // Pairs of cues say more than either alone (an AI addressed and asked to send, a credential and an address).
   for (let a = 0; a < present.length; a++)
     for (let b = a + 1; b < present.length; b++) out.add(PAIR_HASH[present[a]!]![present[b]!]!);
@@ -491,6 +665,13 @@ export type WordHashes = {
   grams: Int32Array;
   /** Bit i set: the word is one of cue i's gate words. */
   cueWords: number;
+  /**
+   * The sum of the weights of the word's bucket and 4-grams under the weights `sumOf` (model.ts:
+   * one model's quantised table), kept by the scorer so that a word seen again costs one addition
+   * rather than a weight read per feature. Null: not summed yet.
+   */
+  sumOf: object | null;
+  sum: number;
 };
 
 /** Cue bits by gate word. */
@@ -500,6 +681,19 @@ CUES.forEach(([, , gate], i) => {
     for (const word of gate.words) CUE_WORDS.set(word, (CUE_WORDS.get(word) ?? 0) | (1 << i));
 });
 if (CUES.length > 31) throw new Error("a cue's bit must fit in 31 bits");
+
+/**
+ * Features of one window at most: the bias; per word its bucket, a bigram and its 4-grams; the
+ * imperative features; each cue, with an imperative, and each pair of cues; the length. A sum of
+ * at most this many weights is exact when the model's `exactUpTo` reaches it (model.ts).
+ */
+export const MAX_WINDOW_FEATURES =
+  1 +
+  MAX_TOKENS * (2 + MAX_GRAMS) +
+  3 +
+  2 * CUES.length +
+  (CUES.length * (CUES.length - 1)) / 2 +
+  1;
 
 /**
  * Words already hashed. Ordinary text repeats its words from window to window and result to
@@ -514,7 +708,7 @@ function hashesOf(t: string): WordHashes {
   let h = HASHED.get(t);
   if (h !== undefined) return h;
   const n = t.length + 2;
-  const grams = new Int32Array(n >= 4 && n <= 24 ? n - 3 : 0);
+  const grams = new Int32Array(n >= 4 && n - 3 <= MAX_GRAMS ? n - 3 : 0);
   for (let j = 0; j < grams.length; j++) {
     let g = C;
     for (let k = j; k < j + 4; k++)
@@ -526,6 +720,8 @@ function hashesOf(t: string): WordHashes {
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
+    sumOf: null,
+    sum: 0,
   };
   if (t.length <= 22) {
     if (HASHED.size >= MAX_HASHED) HASHED.clear();

@@ -6,10 +6,12 @@
 import {
   DIM,
   HASH_BITS,
+  MAX_WINDOW_FEATURES,
   emitPrepared,
   prepareWindow,
   type FeatureSink,
   type PreparedWindow,
+  type WordHashes,
   type WordsMark,
 } from "./features";
 
@@ -139,19 +141,36 @@ class MarginSum extends RunningMargin {
   }
 }
 
-/** Over the quantised weights. */
+/**
+ * Over the quantised weights. When their sums are exact (`exactUpTo` covers any window), a word's
+ * bucket and 4-grams are added as one sum (`FeatureSink.addWord`), kept on the word for the next
+ * window that holds it: the same sum to the last bit, since every partial sum is exact and so does
+ * not depend on the order.
+ */
 class QuantisedMarginSum extends RunningMargin {
-  constructor(
-    private readonly codes: Int8Array,
-    private readonly values: Float64Array,
-    sum = 0,
-    count = 0,
-  ) {
+  private readonly codes: Int8Array;
+  private readonly values: Float64Array;
+  addWord?: (word: WordHashes) => void;
+  constructor(q: NonNullable<Model["quantised"]>, sum = 0, count = 0) {
     super(sum, count);
+    this.codes = q.codes;
+    this.values = q.values;
+    if (q.exactUpTo >= MAX_WINDOW_FEATURES) this.addWord = (word) => this.word(word, q);
   }
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
+  }
+  private word(word: WordHashes, key: object): void {
+    if (word.sumOf !== key) {
+      let s = this.values[this.codes[word.word]! + 128]!;
+      for (let j = 0; j < word.grams.length; j++)
+        s += this.values[this.codes[word.grams[j]!]! + 128]!;
+      word.sum = s;
+      word.sumOf = key;
+    }
+    this.sum += word.sum;
+    this.count += 1 + word.grams.length;
   }
 }
 
@@ -177,7 +196,7 @@ export function scorePrepared(
   forModel = false,
 ): { p: number; head: Head | null } {
   const m = model.quantised
-    ? new QuantisedMarginSum(model.quantised.codes, model.quantised.values)
+    ? new QuantisedMarginSum(model.quantised)
     : new MarginSum(model.weights);
   emitPrepared(window, forModel, m);
   const { "last-word": lastWord, "words-start": wordsStart, "words-end": wordsEnd } = m.marks;
@@ -212,13 +231,11 @@ export function scorePair(
       sum: b.head.wordsEnd.sum - b.head.wordsStart.sum,
       count: b.head.wordsEnd.count - b.head.wordsStart.count,
     };
-    const m = new QuantisedMarginSum(q.codes, q.values, sum + words.sum, count + words.count);
+    const m = new QuantisedMarginSum(q, sum + words.sum, count + words.count);
     emitPrepared(pair, forModel, m, a.tokens, a.tokens);
     if (m.count <= q.exactUpTo) return m.probability(model.bias);
   }
-  const m = q
-    ? new QuantisedMarginSum(q.codes, q.values, sum, count)
-    : new MarginSum(model.weights, sum, count);
+  const m = q ? new QuantisedMarginSum(q, sum, count) : new MarginSum(model.weights, sum, count);
   emitPrepared(pair, forModel, m, a.tokens);
   return m.probability(model.bias);
 }

@@ -40,6 +40,9 @@ const QUOTE_CLOSE = new Map(
   ].map(([open, close]) => [open!.charCodeAt(0), close!.charCodeAt(0)]),
 );
 const APOSTROPHE = 0x27;
+/** QUOTE_CLOSE as a table by code unit (0: no quotation mark), read once per character of `quoted`'s scan. */
+const CLOSE_OF = new Uint16Array(0x10000);
+for (const [open, close] of QUOTE_CLOSE) CLOSE_OF[open] = close;
 
 /**
  * Is the match at `at` inside a quotation (quotation marks or backticks opened in prose, or a
@@ -48,7 +51,11 @@ const APOSTROPHE = 0x27;
  */
 export function quoted(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf("\n", at) + 1;
-  if (/^\s*>/.test(text.slice(lineStart, at))) return true;
+  // A "> " quoted line: `/^\s*>/` on the line up to `at`, read in place (no slice of a long line).
+  const lineEnd = Math.min(Math.floor(at), text.length);
+  let k = lineStart;
+  while (k < lineEnd && isSpace(text.charCodeAt(k))) k++;
+  if (k < lineEnd && text.charCodeAt(k) === 0x3e) return true;
   // A fenced block shows its text: a code line (a YAML key `model:`, a prompt template's string),
   // or a block of prose shown verbatim (a bug report showing the ticket that fooled a bot).
   if (text.includes("```") || text.includes("~~~")) {
@@ -69,14 +76,10 @@ export function quoted(text: string, at: number): boolean {
     // Not `stack[-1]` on an empty stack: a negative index is a named property, looked up the
     // slow way on every character (most of the loop's time).
     const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
-    if (
-      top !== undefined &&
-      QUOTE_CLOSE.get(top) === ch &&
-      (ch !== APOSTROPHE || !letterAt(i + 1))
-    ) {
+    if (top !== undefined && CLOSE_OF[top] === ch && (ch !== APOSTROPHE || !letterAt(i + 1))) {
       stack.pop();
       open.pop();
-    } else if (QUOTE_CLOSE.has(ch) && (ch !== APOSTROPHE || !letterAt(i - 1))) {
+    } else if (CLOSE_OF[ch] !== 0 && (ch !== APOSTROPHE || !letterAt(i - 1))) {
       stack.push(ch);
       open.push(i);
     }
@@ -280,19 +283,65 @@ const ROLE: [RegExp, string, number][] = [
   [/^\s*(?:human|user)\s*:.{0,400}\n\s*assistant\s*:/imu, "a made-up conversation turn", 0.6],
 ];
 
+/** A pattern's alternatives at its top level (outside groups and classes), as source. */
+export function topLevelAlternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(source.slice(start));
+  return out;
+}
+
+/**
+ * For a pattern whose every match opens a line (each alternative at its top level starts with `^`,
+ * which with the m flag also holds after a line break, or with `(?:^|\n)`), a sticky copy: in a
+ * text with no line break such a match can only start at 0, where the copy tries once what `exec`
+ * would try first, instead of a scan of the whole text (a JSON result is one line). Null for any
+ * other pattern.
+ */
+export function lineStartCopy(re: RegExp): RegExp | null {
+  const opensLine = topLevelAlternatives(re.source).every(
+    (alt) => alt.startsWith("^") || alt.startsWith(String.raw`(?:^|\n)`),
+  );
+  return opensLine ? new RegExp(re.source, `${re.flags.replace(/[gy]/gu, "")}y`) : null;
+}
+/** A line break as `^` with the m flag knows one. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
 /**
  * Every role marker, with whether it is matched on lower-cased text: the markers beyond English
- * are (case-insensitive Unicode regexes are slow in V8). Built once, not per result.
+ * are (case-insensitive Unicode regexes are slow in V8), and its copy for a text of one line
+ * (`lineStartCopy`). Built once, not per result.
  */
-const ROLE_ALL = [
-  ...ROLE.map(([r, d, st]) => [r, d, st, false] as const),
-  ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true] as const),
+export const ROLE_ALL = [
+  ...ROLE.map(([r, d, st]) => [r, d, st, false, lineStartCopy(r)] as const),
+  ...ROLE_ELSEWHERE.map(([r, d, st]) => [r, d, st, true, lineStartCopy(r)] as const),
 ];
 
 export function roleSignal(text: string, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
-  for (const [re, detail, strength, folded] of ROLE_ALL) {
-    const m = re.exec(folded ? lower : text);
+  // Lower-casing keeps line breaks where they are: one answer for both texts.
+  const oneLine = !LINE_BREAK.test(text);
+  for (const [re, detail, strength, folded, atStart] of ROLE_ALL) {
+    const subject = folded ? lower : text;
+    let m: RegExpExecArray | null;
+    if (oneLine && atStart !== null) {
+      atStart.lastIndex = 0;
+      m = atStart.exec(subject);
+    } else m = re.exec(subject);
     if (!m) continue;
     const inQuote = quoted(text, m.index + m[0].length / 2);
     hits.push({

@@ -1,5 +1,15 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { countHidden, excerpt, hasTwoWords, mayHide, visibleText, visibleTextMapped } from "./text";
+import {
+  SEGMENT_BREAK,
+  countHidden,
+  excerpt,
+  hasTwoWords,
+  mayHide,
+  visibleText,
+  visibleTextMapped,
+} from "./text";
 
 const TAG_HI = [..."hi"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
 
@@ -117,5 +127,72 @@ describe("mayHide, the one scan before the hidden-character patterns", () => {
         expect(mayHide(ch), ch.codePointAt(0)!.toString(16)).toBe(true);
       }
     expect(hidden).toBeGreaterThan(150);
+  });
+});
+
+describe("the segment split, its sentence break written white space first", () => {
+  // The break as it was first written: its lookbehinds tried at every character.
+  const NEW = String.raw`\s(?<=[.!?。！？]\s)(?<!\b(?:e\.g|i\.e|vs|cf|approx|Mr|Mrs|Ms|Dr|St|Nr|z\.B|bzw|ca)\.\s)\s*|`;
+  const OLD = String.raw`(?<=[.!?。！？])(?<!\b(?:e\.g|i\.e|vs|cf|approx|Mr|Mrs|Ms|Dr|St|Nr|z\.B|bzw|ca)\.)\s+|`;
+  // The brackets' break, as first written and as now written.
+  const OLD_BRACKETS = String.raw`|\s*[{}[\]|]+\s*|`;
+  const NEW_BRACKETS = String.raw`|\s+[{}[\]|]+\s*|[{}[\]|]+\s*|`;
+  const relayDev = path.join(import.meta.dirname, "../../tests/detection/relay-dev");
+  const relay = ["relay-dev.jsonl", "hard-negatives.jsonl", "planted.jsonl"].flatMap((f) =>
+    readFileSync(path.join(relayDev, f), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { text: string }).text),
+  );
+
+  test("splits every text where the first form split it", () => {
+    expect(SEGMENT_BREAK.source.startsWith(NEW)).toBe(true);
+    expect(SEGMENT_BREAK.source).toContain(NEW_BRACKETS);
+    const old = new RegExp(
+      OLD + SEGMENT_BREAK.source.slice(NEW.length).replace(NEW_BRACKETS, OLD_BRACKETS),
+      SEGMENT_BREAK.flags,
+    );
+    // Breaks of every kind, abbreviations before white space of every kind, runs of spaces.
+    const pieces = [
+      "Done.",
+      "e.g.",
+      "i.e.",
+      "Dr.",
+      "z.B.",
+      "vs.",
+      "ok!",
+      "why?",
+      "。",
+      "！",
+      "？",
+      " ",
+      "  ",
+      "   ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\u00a0",
+      "\u3000",
+      "word",
+      "Send",
+      "Please",
+      ",",
+      ":",
+      '"',
+      "'",
+      "{",
+      "]",
+      "|",
+      "\\n",
+      "ab,",
+      "über",
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const random = Array.from({ length: 3000 }, () =>
+      Array.from({ length: 4 + (next() % 20) }, () => pieces[next() % pieces.length]).join(""),
+    );
+    for (const text of [...relay, ...random])
+      expect(text.split(SEGMENT_BREAK), JSON.stringify(text)).toEqual(text.split(old));
   });
 });
