@@ -10,6 +10,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { shippedModel } from "./detect";
 import {
+  addressAt,
+  codeEnds,
   CUES,
   CUE_JOIN,
   cueLanguage,
@@ -19,6 +21,7 @@ import {
   partsIn,
   preparePair,
   prepareWindow,
+  verbThenObject,
   words,
 } from "./features";
 import { margin, scorePair, scorePrepared, scoreWindow, sigmoid } from "./model";
@@ -245,5 +248,98 @@ describe("the words a first segment must end with for a cue to match across a pa
         }
     }
     expect(n).toBeGreaterThan(100);
+  });
+});
+
+describe("the cues read without their regexes", () => {
+  const cue = (name: string) => CUES.find(([n]) => n === name)![1];
+  // A seeded generator (mulberry32): the same strings on every run.
+  let seed = 0x5eed;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // The pieces each fast path turns on: the cues' words and their neighbours in the alphabet
+  // ("sender", "tool", "e-mails"), every kind of line break and white space, surrogate pairs and
+  // lone surrogates (one character or two to `.`), runs that reach the 40 and 60 character bounds.
+  const PIECES = [
+    ..."send forward email e-mail upload post transfer share leak exfiltrate copy grant give add".split(
+      " ",
+    ),
+    ..."to at with access permission admin owner guest role tool atom sender e mail".split(" "),
+    ..."import from def class return if for while const let var function iff format".split(" "),
+    ..." . , ; { } = - + _ @ ' \" ( ) x X 9 é ß".split(" "),
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\u2028",
+    "\u2029",
+    "\u00a0",
+    "\u3000",
+    "\ufeff",
+    "\u200a",
+    "😀",
+    "\ud800",
+    "\udc00",
+    "x".repeat(19),
+    "y ".repeat(14),
+    "😀".repeat(25),
+    "a.b",
+    "b@c.d",
+  ];
+  const randomText = () => {
+    let out = "";
+    for (let n = Math.floor(random() * 40); n > 0; n--)
+      // Most pieces apart, as words are; some glued to the next.
+      out += PIECES[Math.floor(random() * PIECES.length)]! + (random() < 0.6 ? " " : "");
+    return out;
+  };
+  const real = relayTexts.flatMap((text) => {
+    const segs = segments(visibleText(text)).map((s) => s.toLowerCase());
+    return [text, text.toLowerCase(), ...segs, ...windows(segs)];
+  });
+  const cases: [string, ((text: string) => boolean) | undefined][] = [
+    ["exfil", verbThenObject(cue("exfil"))],
+    ["access", verbThenObject(cue("access"))],
+    ["code", codeEnds(cue("code"))],
+    ["addr", addressAt(cue("addr"))],
+  ];
+
+  it.each(cases)("%s answers what its pattern does, on random and real text", (name, fast) => {
+    const re = cue(name);
+    expect(fast).toBeDefined();
+    let found = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const text = randomText();
+      const want = re.test(text);
+      expect(fast!(text), JSON.stringify(text)).toBe(want);
+      if (want) found++;
+    }
+    // Both answers are common, so a path that always says one of them fails.
+    expect(found).toBeGreaterThan(1_000);
+    expect(found).toBeLessThan(19_000);
+    for (const text of real) expect(fast!(text), text.slice(0, 80)).toBe(re.test(text));
+  });
+
+  it("code: takes as white space what \\s does, at every UTF-16 code unit", () => {
+    const re = cue("code");
+    const fast = codeEnds(re)!;
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      for (const text of [`x =${ch}`, `${ch}if (x)`])
+        expect(fast(text), `U+${c.toString(16)}`).toBe(re.test(text));
+    }
+  });
+
+  it("reads only the patterns of its shape: another one has no fast path", () => {
+    expect(verbThenObject(/\b(?:send)\b.{0,60}\b(?:to)\b/iu)).toBeUndefined();
+    expect(verbThenObject(/\b(?:send)\b.*\b(?:to)\b/u)).toBeUndefined();
+    expect(codeEnds(/[;{}=]\s*$|^\s*(?:import)\b/mu)).toBeUndefined();
+    expect(addressAt(/[\w.+-]+@[\w-]+\.[\w]+/u)).toBeUndefined();
   });
 });

@@ -343,7 +343,147 @@ export function joinTails(name: string, re: RegExp): string[] | undefined {
 const TAILS = CUES.map(([name, re]) =>
   CUE_JOIN[name] === "grows" ? joinTails(name, re) : undefined,
 );
-const CUE_RE = CUES.map(([, re]) => re);
+
+/** `\s` (JavaScript's white space and line terminators, all in the BMP), by UTF-16 code unit. */
+const WHITE = new Uint8Array(0x10000);
+for (const c of [
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+])
+  WHITE[c] = 1;
+for (let c = 0x2000; c <= 0x200a; c++) WHITE[c] = 1;
+/** `\w` (ASCII letters, digits and `_`: what `\b` reads without the i flag, with or without u). */
+const isAsciiWordUnit = (c: number) =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+
+/**
+ * A cue of the shape `\b(?:VERBS)\b.{0,N}\b(?:OBJECTS)\b` ("exfil": "send … to", "access": "grant
+ * … access") without the regex's backtracking, which tried every length of `.{0,N}` after every
+ * verb and the verbs at every position of the window. The same answer: the first object word
+ * starting at or after a verb's end is the one a match can end with if any can (a shorter run of
+ * `.` crosses no line break the longer one does not), and `.` with the u flag takes a surrogate
+ * pair as one character and no line terminator. Undefined for a pattern of another shape.
+ */
+export function verbThenObject(re: RegExp): ((text: string) => boolean) | undefined {
+  const shape = /^\\b\(\?:([a-z|-]+)\)\\b\.\{0,(\d+)\}\\b\(\?:([a-z|-]+)\)\\b$/u.exec(re.source);
+  if (shape === null || re.flags !== "u") return undefined;
+  // Without the u flag: the words are ASCII and `\b` reads ASCII word characters either way.
+  const verbs = new RegExp(String.raw`\b(?:${shape[1]!})\b`, "g");
+  const objects = new RegExp(String.raw`\b(?:${shape[3]!})\b`, "g");
+  const most = Number(shape[2]);
+  /** Whether `.{0,most}` matches text[from, to) whole (u flag: a surrogate pair is one character). */
+  const spans = (text: string, from: number, to: number) => {
+    if (to - from > 2 * most) return false;
+    for (let k = from, n = 0; k < to; n++) {
+      if (n >= most) return false;
+      const c = text.charCodeAt(k);
+      if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return false;
+      const next = k + 1 < to ? text.charCodeAt(k + 1) : 0;
+      k += c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+    }
+    return true;
+  };
+  return (text) => {
+    verbs.lastIndex = 0;
+    // The first object starting at or after `after` (-1: none there).
+    let object = -1;
+    let after = Infinity;
+    for (let v = verbs.exec(text); v !== null; v = verbs.exec(text)) {
+      const end = v.index + v[0].length;
+      // Every verb, even one starting inside another's match ("e-mail" holds no verb, but a word
+      // added to the list might).
+      verbs.lastIndex = v.index + 1;
+      if (object < end || end < after) {
+        objects.lastIndex = end;
+        const o = objects.exec(text);
+        if (o === null) return false;
+        object = o.index;
+        after = end;
+      }
+      if (spans(text, end, object)) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * The "code" cue, `[;{}=]\s*$|^\s*(?:KEYWORDS)\b` (no m flag: the text's own ends), without a regex
+ * run on every window: the last character before trailing white space is one of the marks, or the
+ * first word after leading white space is a keyword followed by no word character. Undefined for
+ * a pattern of another shape.
+ */
+export function codeEnds(re: RegExp): ((text: string) => boolean) | undefined {
+  const shape = /^\[([^\]\\^-]+)\]\\s\*\$\|\^\\s\*\(\?:([a-z|]+)\)\\b$/u.exec(re.source);
+  if (shape === null || re.flags !== "u") return undefined;
+  if ([...shape[1]!].some((ch) => ch.charCodeAt(0) >= 0x80)) return undefined;
+  const marks = new Uint8Array(128);
+  for (const ch of shape[1]!) marks[ch.charCodeAt(0)] = 1;
+  // The keywords by their first character (ASCII: the shape admits only a-z).
+  const byFirst: (string[] | undefined)[] = [];
+  for (const k of shape[2]!.split("|")) (byFirst[k.charCodeAt(0)] ??= []).push(k);
+  return (text) => {
+    let end = text.length;
+    while (end > 0 && WHITE[text.charCodeAt(end - 1)] === 1) end--;
+    // White space alone: no mark, no keyword.
+    if (end === 0) return false;
+    const last = text.charCodeAt(end - 1);
+    if (last < 0x80 && marks[last] === 1) return true;
+    // Stops before `end`: the character there is not white space.
+    let start = 0;
+    while (WHITE[text.charCodeAt(start)] === 1) start++;
+    const keywords = byFirst[text.charCodeAt(start)];
+    if (keywords === undefined) return false;
+    for (const k of keywords)
+      if (text.startsWith(k, start) && !isAsciiWordUnit(text.charCodeAt(start + k.length)))
+        return true;
+    return false;
+  };
+}
+
+/** `[\w.+-]`, `[\w-]` and `[\w.-]` (ASCII `\w`), by code unit: bits 1, 2 and 4. */
+const ADDR_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const w = isAsciiWordUnit(c);
+  const ch = String.fromCharCode(c);
+  ADDR_CLASS[c] =
+    (w || ".+-".includes(ch) ? 1 : 0) |
+    (w || ch === "-" ? 2 : 0) |
+    (w || ".-".includes(ch) ? 4 : 0);
+}
+const addrClass = (c: number) => (c < 0x80 ? ADDR_CLASS[c]! : 0);
+
+/**
+ * The "addr" cue, `[\w.+-]+@[\w-]+\.[\w.-]+`, from each "@" rather than from every word
+ * character (the regex read a word's whole run for an "@" at each of its letters): a character of
+ * the first class before the "@", then a run of `[\w-]` (it holds no "."), a "." right after that
+ * run, and a character of the last class. Undefined for another pattern.
+ */
+export function addressAt(re: RegExp): ((text: string) => boolean) | undefined {
+  if (re.source !== String.raw`[\w.+-]+@[\w-]+\.[\w.-]+` || re.flags !== "u") return undefined;
+  return (text) => {
+    for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+      if (at === 0 || (addrClass(text.charCodeAt(at - 1)) & 1) === 0) continue;
+      let k = at + 1;
+      while (k < text.length && (addrClass(text.charCodeAt(k)) & 2) !== 0) k++;
+      if (
+        k > at + 1 &&
+        text.charCodeAt(k) === 0x2e &&
+        (addrClass(text.charCodeAt(k + 1)) & 4) !== 0
+      )
+        return true;
+    }
+    return false;
+  };
+}
+
+/** Each cue's test: its pattern's, or a fast path proven to answer the same (features.test.ts). */
+const CUE_TEST = CUES.map(([name, re]) => {
+  const fast =
+    name === "code" ? codeEnds(re) : name === "addr" ? addressAt(re) : verbThenObject(re);
+  // Each named here is expected to have its fast path: a pattern edited out of its shape throws.
+  if (fast === undefined && ["code", "addr", "exfil", "access"].includes(name))
+    throw new Error(`cue ${name}: not of the shape its fast path reads`);
+  return fast ?? ((text: string) => re.test(text));
+});
 const CUE_GATE = CUES.map(([, , gate]) => gate);
 
 const JOIN = CUES.map(([name]) => {
@@ -603,7 +743,6 @@ export function emitPrepared(
   const bits: CueBits = { known: 0, open: 0, present: 0 };
   const within = prepared.partsWithin ?? null;
   for (let i = 0; i < CUES.length; i++) {
-    const re = CUE_RE[i]!;
     const gate = CUE_GATE[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
     const bit = 1 << i;
@@ -637,7 +776,7 @@ export function emitPrepared(
         if (tails !== undefined && !tails.some((tail) => first.endsWith(tail))) found = false;
       }
     }
-    found ??= re.test(text);
+    found ??= CUE_TEST[i]!(text);
     if (found) {
       present.push(i);
       bits.present |= bit;
