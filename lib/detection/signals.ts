@@ -470,38 +470,50 @@ for (let c = 0; c < 128; c++) {
   if (/[0-9a-fA-F:\s]/.test(ch)) ENCODED_ASCII[c]! |= 8;
 }
 
+/** A code unit's kind for an encoded run (`ENCODED_ASCII`'s bits; beyond ASCII only white space, of a hex run). */
+const encodedKind = (c: number) => (c < 128 ? ENCODED_ASCII[c]! : isSpace(c) ? 8 : 0);
+
 /**
- * Whether the text has a run that could give `encodedRuns` something, by one pass over the code
- * units. A base64 match is a whole run of base64's alphabet (its lookarounds keep it from starting
- * or ending inside one), 24 characters or more, and is decoded only when it has an upper-case and a
- * lower-case letter: so such a run must be there. A hex match is 32 or more hex digits with at
- * most a space or a colon between pairs: a run of 32 or more of hex digits, white space (`\s`) and
- * colons. Prose has neither (its words are shorter, a snake_case name has no capital), and each
- * pattern scanned the whole text to find nothing.
+ * Whether the text has a maximal run of at least `least` code units of kind `bit`, holding both an
+ * upper-case and a lower-case letter when `cases`. Such a run holds one of the positions
+ * `least - 1`, `2 * least - 1`, …: only those are read first, and a run is measured from the one
+ * it holds. After a run ending at `end` (a unit of another kind), the next run starts at
+ * `end + 1` or later, so the next position read is `end + least`. Prose, whose words are shorter
+ * than either bound, is read a fraction of a time instead of at every unit.
  */
-function mayHoldEncoded(text: string): { base64: boolean; hex: boolean } {
-  let base64 = false;
-  let hex = false;
-  // The run of base64's alphabet now open: its length and the cases of its letters (bits 2, 4).
-  let b = 0;
-  let cases = 0;
-  let h = 0;
-  for (let i = 0; i < text.length && !(base64 && hex); i++) {
-    const c = text.charCodeAt(i);
-    // Beyond ASCII only white space can be part of either run (of a hex run).
-    const kind = c < 128 ? ENCODED_ASCII[c]! : isSpace(c) ? 8 : 0;
-    if (kind & 1) {
-      b++;
-      cases |= kind & 6;
-    } else {
-      b = 0;
-      cases = 0;
+function hasRun(text: string, bit: number, least: number, cases: boolean): boolean {
+  const n = text.length;
+  for (let p = least - 1; p < n;) {
+    if ((encodedKind(text.charCodeAt(p)) & bit) === 0) {
+      p += least;
+      continue;
     }
-    h = kind & 8 ? h + 1 : 0;
-    if (b >= 24 && cases === 6) base64 = true;
-    if (h >= 32) hex = true;
+    let start = p;
+    while (start > 0 && (encodedKind(text.charCodeAt(start - 1)) & bit) !== 0) start--;
+    let end = p + 1;
+    while (end < n && (encodedKind(text.charCodeAt(end)) & bit) !== 0) end++;
+    if (end - start >= least) {
+      if (!cases) return true;
+      let seen = 0;
+      for (let k = start; k < end && seen !== 6; k++) seen |= encodedKind(text.charCodeAt(k)) & 6;
+      if (seen === 6) return true;
+    }
+    p = end + least;
   }
-  return { base64, hex };
+  return false;
+}
+
+/**
+ * Whether the text has a run that could give `encodedRuns` something. A base64 match is a whole
+ * run of base64's alphabet (its lookarounds keep it from starting or ending inside one), 24
+ * characters or more, and is decoded only when it has an upper-case and a lower-case letter: so
+ * such a run must be there. A hex match is 32 or more hex digits with at most a space or a colon
+ * between pairs: a run of 32 or more of hex digits, white space (`\s`) and colons. Prose has
+ * neither (its words are shorter, a snake_case name has no capital), and each pattern scanned the
+ * whole text to find nothing.
+ */
+export function mayHoldEncoded(text: string): { base64: boolean; hex: boolean } {
+  return { base64: hasRun(text, 1, 24, true), hex: hasRun(text, 8, 32, false) };
 }
 
 /** Encoded runs worth decoding: base64 (24+ characters), hex (32+ digits). At most 8 of each. */
