@@ -5,8 +5,6 @@
  * the last bit. The verdicts rest on these numbers (a score is printed to three places, a window
  * flags at a threshold), so "close" would not do.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { shippedModel } from "./detect";
 import {
@@ -26,17 +24,12 @@ import {
 } from "./features";
 import { margin, scorePair, scorePrepared, scoreWindow, sigmoid } from "./model";
 import { pairWindow, segments, visibleText, windows } from "./text";
+import { relayDevTexts } from "@/tests/detection/relay-dev/texts";
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 const byRegex = (text: string) => [...text.matchAll(WORD)].map((m) => m[0]);
 
-const relayDev = path.join(import.meta.dirname, "../../tests/detection/relay-dev");
-const relayTexts = ["relay-dev.jsonl", "hard-negatives.jsonl", "planted.jsonl"].flatMap((f) =>
-  readFileSync(path.join(relayDev, f), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { text: string }).text),
-);
+const relayTexts = relayDevTexts();
 
 describe("words", () => {
   it("finds what the word regex finds, in every script and at every odd code unit", () => {

@@ -14,6 +14,7 @@ import {
   roleSignal,
 } from "./signals";
 import { isSpace } from "./text";
+import { relayDevTexts } from "@/tests/detection/relay-dev/texts";
 
 /** encodedRuns as written before its precheck: both patterns over the whole text. */
 function encodedRunsPlain(text: string): { kind: string; decoded: string; at: number }[] {
@@ -202,13 +203,7 @@ describe("quoted", () => {
 });
 
 describe("role markers that open a line, tried once at the start of a text of one line", () => {
-  const relayDev = path.join(import.meta.dirname, "../../tests/detection/relay-dev");
-  const relay = ["relay-dev.jsonl", "hard-negatives.jsonl", "planted.jsonl"].flatMap((f) =>
-    readFileSync(path.join(relayDev, f), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => (JSON.parse(l) as { text: string }).text),
-  );
+  const relay = relayDevTexts();
 
   it("knows which patterns only match where a line opens", () => {
     expect(lineStartCopy(/^a|(?:^|\n)b/mu)).not.toBeNull();

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
 import {
   SEGMENT_BREAK,
@@ -10,6 +8,7 @@ import {
   visibleText,
   visibleTextMapped,
 } from "./text";
+import { relayDevTexts } from "@/tests/detection/relay-dev/texts";
 
 const TAG_HI = [..."hi"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
 
@@ -137,13 +136,7 @@ describe("the segment split, its sentence break written white space first", () =
   // The brackets' break, as first written and as now written.
   const OLD_BRACKETS = String.raw`|\s*[{}[\]|]+\s*|`;
   const NEW_BRACKETS = String.raw`|\s+[{}[\]|]+\s*|[{}[\]|]+\s*|`;
-  const relayDev = path.join(import.meta.dirname, "../../tests/detection/relay-dev");
-  const relay = ["relay-dev.jsonl", "hard-negatives.jsonl", "planted.jsonl"].flatMap((f) =>
-    readFileSync(path.join(relayDev, f), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => (JSON.parse(l) as { text: string }).text),
-  );
+  const relay = relayDevTexts();
 
   test("splits every text where the first form split it", () => {
     expect(SEGMENT_BREAK.source.startsWith(NEW)).toBe(true);
