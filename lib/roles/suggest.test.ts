@@ -1624,6 +1624,10 @@ describe("the role cache of one analysis", () => {
       suggestRoles({ name: `list_notes_${i}`, description: long + i }, null, newRoleCache());
     expect(keptInferenceChars()).toBeGreaterThan(0);
     expect(keptInferenceChars()).toBeLessThanOrEqual(KEPT_CHARS_MAX);
+    // One tool longer than the whole bound is answered and not kept.
+    const huge = { name: "list_notes_huge", description: "x".repeat(KEPT_CHARS_MAX) };
+    expect(suggestRoles(huge, null, newRoleCache()).roles).toEqual(suggestRoles(huge).roles);
+    expect(keptInferenceChars()).toBeLessThanOrEqual(KEPT_CHARS_MAX);
   });
 
   const assessment = (over: object = {}) => ({

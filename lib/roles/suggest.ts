@@ -190,6 +190,8 @@ function keptInference(input: InferInput, memo: InferenceMemo): Inference {
   const kept = KEPT_INFERENCES.get(key);
   if (kept) return kept;
   const made = inferRolesShared(input, memo);
+  // A key longer than the whole bound is not kept at all (a server can list any length).
+  if (key.length > KEPT_CHARS_MAX) return made;
   if (keptChars + key.length > KEPT_CHARS_MAX) {
     KEPT_INFERENCES.clear();
     keptChars = 0;
