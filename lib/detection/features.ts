@@ -5,6 +5,7 @@
  * at the start, asking for a reply or an action, money, credentials, addresses to send things to.
  * The cues are what lets the model carry over to tickets, wiki pages and chat it never saw.
  */
+import { isSpace } from "./space";
 
 export const HASH_BITS = 17;
 export const DIM = 1 << HASH_BITS;
@@ -344,13 +345,6 @@ const TAILS = CUES.map(([name, re]) =>
   CUE_JOIN[name] === "grows" ? joinTails(name, re) : undefined,
 );
 
-/** `\s` (JavaScript's white space and line terminators, all in the BMP), by UTF-16 code unit. */
-const WHITE = new Uint8Array(0x10000);
-for (const c of [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
-])
-  WHITE[c] = 1;
-for (let c = 0x2000; c <= 0x200a; c++) WHITE[c] = 1;
 /** `\w` (ASCII letters, digits and `_`: what `\b` reads without the i flag, with or without u). */
 const isAsciiWordUnit = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
@@ -422,14 +416,14 @@ export function codeEnds(re: RegExp): ((text: string) => boolean) | undefined {
   for (const k of shape[2]!.split("|")) (byFirst[k.charCodeAt(0)] ??= []).push(k);
   return (text) => {
     let end = text.length;
-    while (end > 0 && WHITE[text.charCodeAt(end - 1)] === 1) end--;
+    while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
     // White space alone: no mark, no keyword.
     if (end === 0) return false;
     const last = text.charCodeAt(end - 1);
     if (last < 0x80 && marks[last] === 1) return true;
     // Stops before `end`: the character there is not white space.
     let start = 0;
-    while (WHITE[text.charCodeAt(start)] === 1) start++;
+    while (isSpace(text.charCodeAt(start))) start++;
     const keywords = byFirst[text.charCodeAt(start)];
     if (keywords === undefined) return false;
     for (const k of keywords)

@@ -13,7 +13,7 @@ import {
   quoted,
   roleSignal,
 } from "./signals";
-import { isSpace } from "./text";
+import { isSpace } from "./space";
 import { relayDevTexts } from "@/tests/detection/relay-dev/texts";
 
 /** encodedRuns as written before its precheck: both patterns over the whole text. */

@@ -6,7 +6,8 @@
  */
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
-import { countHidden, decodeTags, hasHidden, isLetter, isSpace } from "./text";
+import { isSpace } from "./space";
+import { countHidden, decodeTags, hasHidden, isLetter } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =

@@ -6,6 +6,7 @@
  */
 
 import { IMPERATIVE } from "./features";
+import { isSpace } from "./space";
 
 /** Characters scanned per text by default: a 10 kB ticket is read whole, a 1 MB dump is not. */
 export const DEFAULT_BUDGET = 64 * 1024;
@@ -203,20 +204,6 @@ export const SEGMENT_BREAK = new RegExp(
   "u",
 );
 
-/** White space as `\s` has it. */
-export const isSpace = (c: number) =>
-  c === 0x20 ||
-  (c >= 0x09 && c <= 0x0d) ||
-  (c >= 0x80 &&
-    (c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff));
 /** Quotes, backticks and asterisks a unit does not start or end with. */
 const isQuoteMark = (c: number) => c === 0x27 || c === 0x22 || c === 0x60 || c === 0x2a;
 
