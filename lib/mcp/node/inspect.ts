@@ -44,16 +44,16 @@ function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
     hostUid: run.uid ?? null,
     ...(proxy ? { egress: proxy.report() } : {}),
   };
-  if (!run.plan.traced)
-    return {
-      ...base,
-      traced: false,
-      traceNote: run.traceNote ?? "no trace was taken",
-      attempts: [],
-      droppedAttempts: 0,
-      truncated: false,
-      notFoundInView: 0,
-    };
+  const untraced = (traceNote: string): SandboxReport => ({
+    ...base,
+    traced: false,
+    traceNote,
+    attempts: [],
+    droppedAttempts: 0,
+    truncated: false,
+    notFoundInView: 0,
+  });
+  if (!run.plan.traced) return untraced(run.traceNote ?? "no trace was taken");
   let truncated = false;
   const texts: string[] = [];
   for (const t of transports) {
@@ -64,16 +64,9 @@ function sandboxReport(run: SandboxRun, runs: OpenedStdio[]): SandboxReport {
   // strace records at least the sandbox's own start (an execve), so an empty record means the
   // tracer saw nothing, not that the server tried nothing: say so rather than list no attempts.
   if (transports.length > 0 && texts.every((text) => text.trim() === ""))
-    return {
-      ...base,
-      traced: false,
-      traceNote:
-        "strace ran but recorded nothing, not even the sandbox starting, so what the server tried is not known",
-      attempts: [],
-      droppedAttempts: 0,
-      truncated: false,
-      notFoundInView: 0,
-    };
+    return untraced(
+      "strace ran but recorded nothing, not even the sandbox starting, so what the server tried is not known",
+    );
   const parsed = parseTrace(texts.join("\n"), {
     entry: run.plan.entry,
     command: run.command,
