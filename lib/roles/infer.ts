@@ -3026,6 +3026,9 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
       f.opaque,
       f.cues,
       expandedText(f) ?? "",
+      // Its enum choices that trash or merge (the eighth round's schema cues, issue 32).
+      f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())),
+      f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())),
     ]),
     privateOutputs,
     outputText(input.outputSchema) ?? "",
@@ -3037,12 +3040,8 @@ export function inferRolesShared(input: InferInput, memo: InferenceMemo): Infere
     read.sink,
     read.reach,
     listing ? [listing.key, listing.value] : null,
-    // The eighth round's schema cues (issue 32): a deep repository field, and enum choices.
+    // The eighth round's deep repository field (issue 32).
     sourceRepositoryField(input.inputSchema) ?? "",
-    fields.map((f) => [
-      f.choices.some((c) => TRASH_FIELDS.has(c.toLowerCase())),
-      f.choices.some((c) => MERGE_CHOICES.has(c.toLowerCase())),
-    ]),
     operations.map((o) => [o.field, o.value, o.branch]),
   ]);
   const known = memo.get(key);
