@@ -14,6 +14,7 @@ import {
   releaseHostUid,
   removeSandboxCgroup,
   SANDBOX_HOST_UID_BASE,
+  sandboxStatus,
   sandboxTarget,
   type StdioTarget,
 } from "@/lib/sandbox/node/sandbox";
@@ -250,6 +251,10 @@ describe(
       const out = await r.output;
       expect(said(out).done, out).toBe("1");
       const run = r.target.sandbox!;
+      // Untraced, or traced with nothing recorded, says so by name rather than as an empty list.
+      const status = sandboxStatus(env);
+      expect(run.plan.traced, status.ok ? status.tools.straceNote : status.message).toBe(true);
+      expect(r.trace(), "strace recorded nothing").not.toBe("");
       const { attempts } = parseTrace(r.trace(), {
         entry: run.plan.entry,
         command: run.command,

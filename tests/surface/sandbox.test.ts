@@ -267,6 +267,31 @@ describe("stdio servers from the web app run in the sandbox", { timeout: 90_000 
     }
   });
 
+  test("a strace that failed its self-test once is tried again on the next run, not given up for the process", () => {
+    // A stand-in that fails its first self-test (as a timed-out one on a loaded host does), then runs the command.
+    const dir = mkdtempSync(path.join(tmpdir(), "rr-flaky-strace-"));
+    const flaky = path.join(dir, "strace");
+    writeFileSync(
+      flaky,
+      `#!/bin/sh\nif [ ! -e ${dir}/failed ]; then : > ${dir}/failed; echo "strace: stalled" >&2; exit 1; fi\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n`,
+      { mode: 0o755 },
+    );
+    chmodSync(dir, 0o777);
+    try {
+      const flakyEnv = { ...env, RELAY_REVIEW_STRACE: flaky };
+      const first = sandboxStatus(flakyEnv);
+      expect(first.ok && first.tools.strace).toBe(null);
+      expect(first.ok && first.tools.straceNote).toMatch(
+        /strace failed its self-test \(strace: stalled\)/,
+      );
+      const second = sandboxStatus(flakyEnv);
+      expect(second.ok && second.tools.strace).toBe(flaky);
+      expect(second.ok && second.tools.straceNote).toBe(undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("the demo servers and server-everything still inspect under the sandbox, and leave nothing behind", async () => {
     for (const args of [
       DEMO_KNOWLEDGE_MCP_ARGS,

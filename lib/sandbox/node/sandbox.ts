@@ -410,7 +410,7 @@ function probe(env: Env): SandboxStatus {
     );
     if (t.status === 0) usable = strace;
     else
-      straceNote = `strace failed its self-test (${(t.stderr || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
+      straceNote = `strace failed its self-test (${(t.stderr || t.error?.message || `exit ${t.status}`).trim().slice(0, 300)}), so what the server tried is not recorded`;
   }
   const socat = env.RELAY_REVIEW_SOCAT ?? which("socat", env);
   return {
@@ -437,6 +437,8 @@ const cache: Cache =
 /**
  * Whether a sandbox can be had here. A passed self-test is kept for the process; a failed one is
  * retried on the next inspection, so `apt-get install bubblewrap` takes effect without a restart.
+ * The same holds for strace: a status without a usable strace is not kept, so neither installing
+ * it nor one self-test that failed (timed out on a loaded host) leaves every later run untraced.
  */
 export function sandboxStatus(env: Env = process.env): SandboxStatus {
   const key = [env.RELAY_REVIEW_BWRAP, env.RELAY_REVIEW_STRACE, env.RELAY_REVIEW_SOCAT, env.PATH]
@@ -445,7 +447,7 @@ export function sandboxStatus(env: Env = process.env): SandboxStatus {
   const cached = cache.get(key);
   if (cached) return cached;
   const s = probe(env);
-  if (s.ok) cache.set(key, s);
+  if (s.ok && s.tools.strace) cache.set(key, s);
   return s;
 }
 
