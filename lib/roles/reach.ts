@@ -760,6 +760,14 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       reason: `the description runs an agent that browses the web for the task in input "${task.key}": it goes to any site the task leads to, which can carry data out`,
       confidence: 0.7,
     });
+    // Issue 32, tenth round: what such an agent reports is what it read on those sites (a page's
+    // text, a post's comments), written by their owners and users, not by the caller.
+    out.push({
+      kind: "add",
+      role: "returns_untrusted_text",
+      reason: `the description runs an agent that browses the web for the task in input "${task.key}": it reports what it read on the sites it visits, text their owners and users wrote`,
+      confidence: 0.65,
+    });
     // One that interacts with the pages (clicks, fills and submits forms) can change what sites keep.
     if (said.pageInteraction)
       out.push({
@@ -788,6 +796,15 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       role: "network_or_shares",
       reason: `one of its operations takes an address to navigate to, connect to or call (input "${branch}"): a request to any host`,
       confidence: 0.7,
+    });
+  // Issue 32, tenth round: what comes back from such an operation is that host's answer (a page, a
+  // query's result, a socket's messages), written by whoever runs the host, as an HTTP verb's is.
+  if (branch)
+    out.push({
+      kind: "add",
+      role: "returns_untrusted_text",
+      reason: `one of its operations takes an address to navigate to, connect to or call (input "${branch}"): what comes back is that host's answer, written by whoever runs it`,
+      confidence: 0.65,
     });
   // A workflow or automation written from steps of no declared shape: each step can call any
   // address (an HTTP request, a webhook) once it runs.
