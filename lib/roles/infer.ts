@@ -185,8 +185,22 @@ const PRESENTS =
   /^\s*(?:present|format|render|show|display)s?\s+(?:the\s+)?([a-z]+)\s+(?:in|as)\b/i;
 function presentedText(description: string): string | undefined {
   const word = description.match(PRESENTS)?.[1]?.toLowerCase();
-  return word !== undefined && TEXT_OBJECTS.has(word) ? word : undefined;
+  return word !== undefined && TEXT_OBJECTS.has(word) && !ANY_RESPONSE.has(word) ? word : undefined;
 }
+/** Words for whatever a response holds ("Format results as JSON"): they name no text object. */
+const ANY_RESPONSE = new Set([
+  "result",
+  "results",
+  "output",
+  "text",
+  "content",
+  "contents",
+  "html",
+  "markdown",
+  "bytes",
+  "report",
+  "summary",
+]);
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
 const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
@@ -1431,19 +1445,16 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         fromName: true,
         verb: v.verb,
       });
-    // Issue 32, tenth round: `start_search`: starting a read (a search) runs nothing of the
-    // caller's; it is that read, which returns what it finds.
-    else if (
-      START_VERBS.has(v.verb) &&
-      name.objects.length === 1 &&
-      VERB_CLASS.get(name.objects[0]!) === "read"
-    )
+    // Issue 32, tenth round: `start_search`: starting a search runs nothing of the caller's; it is
+    // that search, which returns what it finds. Only a search: other reads a job can be started for
+    // (`start_export`, `start_monitor`, `start_query` of a warehouse) can write or run.
+    else if (START_VERBS.has(v.verb) && name.objects.length === 1 && name.objects[0] === "search")
       readings.push({
         verbClass: "read",
-        says: `"${v.verb}" begins a ${name.objects[0]}, which ${CLASS_SAYS.read}`,
+        says: `"${v.verb}" begins a search, which ${CLASS_SAYS.read}`,
         confidence: NAME_OBJECT,
         fromName: true,
-        verb: name.objects[0]!,
+        verb: "search",
       });
     else
       readings.push({
@@ -1649,6 +1660,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w)) &&
     !(toService && name.verbs.some((v) => v.verb === "upload"));
   const bySelector = fields.find((f) => f.words.includes("selector"));
+  // Issue 32, tenth round: waiting on a page the name names (`browser_wait_for`: for text to appear,
+  // a time to pass) is one step of the same loop as a click: it reports what the page then shows.
+  // A bare `wait` names no page.
+  const pageAction = (verb: string) =>
+    INTERACTION_VERBS.has(verb) ||
+    (verb === "wait" && sessionObjects.some((w) => PAGE_OBJECTS.has(w)));
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
@@ -1838,11 +1855,11 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     // An action addressed by a CSS selector (`click(selector)`) needs no snapshot of the page to
     // aim at, so nothing says it returns one: such tools report only that it was done. An action
     // aimed at a reference from the page's snapshot is one step of a loop that returns it.
-    if (INTERACTION_VERBS.has(r.verb) && onPage && bySelector)
+    if (pageAction(r.verb) && onPage && bySelector)
       notes.push(
         `"${r.verb}" acts on a live page by the selector in input "${bySelector.key}": such tools report that it was done, not the page, so returns_untrusted_text is not suggested for it`,
       );
-    else if (INTERACTION_VERBS.has(r.verb) && onPage) {
+    else if (pageAction(r.verb) && onPage) {
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,

@@ -844,9 +844,6 @@ export const INTERACTION_VERBS = new Set([
   "navigate",
   "upload",
   "resize",
-  // Issue 32, tenth round: waiting on a live page (for text to appear, a time to pass) is one
-  // step of the same loop: such tools report what the page then shows (`browser_wait_for`).
-  "wait",
 ]);
 
 /** Field words naming where a tool saves its output (`outputDir`, `local_path`, `save_to`). */

@@ -2916,6 +2916,32 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     };
     expect(roles(graphql)).toContain("returns_untrusted_text");
     expect(reasonsOf(graphql)).toMatch(/what comes back is that host's answer/);
+    // A webhook's address is where the service delivers later: its answer never comes back.
+    const hook = {
+      name: "manage_hooks",
+      description: "Manage hooks",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: {
+            anyOf: [
+              {
+                type: "object",
+                properties: {
+                  type: { type: "string", const: "register" },
+                  url: {
+                    type: "string",
+                    description: "The webhook endpoint URL to deliver events to",
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+    expect(roles(hook)).toContain("network_or_shares");
+    expect(roles(hook)).not.toContain("returns_untrusted_text");
   });
 
   it("a form's submissions are text its visitors wrote", () => {
@@ -2941,8 +2967,9 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     };
     expect(roles(search)).toEqual(["returns_untrusted_text", "reads_private_data"]);
     expect(reasonsOf(search)).toMatch(/"start" begins a search, which reads/);
-    // Starting anything else still runs it.
+    // Starting anything else still runs it, a job for another read too.
     expect(sinks({ name: "start_build", annotations: RO })).toContain("deploys_or_destroys");
+    expect(sinks({ name: "start_export", annotations: RO })).toContain("deploys_or_destroys");
   });
 
   it("a tool named for links reads the linked objects its description names", () => {
@@ -2980,6 +3007,8 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     expect(reasonsOf(diffs)).toMatch(/sets how the diffs in the response are presented/);
     expect(notesOf(diffs)).not.toMatch(/returns_untrusted_text is not suggested/);
     expect(roles(version("Present dates in UTC."))).not.toContain("returns_untrusted_text");
+    // Results, output or text name whatever the response holds, no text object.
+    expect(roles(version("Format results as JSON."))).not.toContain("returns_untrusted_text");
   });
 
   it("a wait on a live page reports what the page then shows", () => {
@@ -2997,7 +3026,10 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     };
     expect(roles(wait)).toEqual(["returns_untrusted_text", "reads_private_data"]);
     expect(reasonsOf(wait)).toMatch(/"wait" acts on a live page/);
-    // A wait on a pipeline is no page's.
+    // A bare wait names no page; a wait on a pipeline is no page's.
+    expect(reasonsOf({ name: "wait", description: "Wait for a number of seconds" })).not.toMatch(
+      /live page/,
+    );
     expect(
       reasonsOf({ name: "wait_for_pipeline", description: "Wait for a pipeline", annotations: RO }),
     ).not.toMatch(/live page/);
