@@ -2018,12 +2018,14 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         return words.length === 1 && TEXT_OBJECTS.has(words[0]!);
       })
     : undefined;
-  if (textChoice && !roles.has("returns_untrusted_text"))
+  if (textChoice && !roles.has("returns_untrusted_text")) {
     add(
       "returns_untrusted_text",
       `input "${textChoice.field}" offers "${textChoice.value}": the read then returns ${textChoice.value}, text that people other than the deploying user can write`,
       SCHEMA - 0.1,
     );
+    unsayWithheld("returns_untrusted_text");
+  }
   // `git_branch(mode: list | create | delete)`, `manage_agent(action: list | get | …)`: a tool whose
   // mode or action offers a bare listing also returns what it manages, read as `list_<its object>`
   // (what that returns, outside writers' text or records from inside the account, is the tool's).

@@ -3011,6 +3011,21 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     expect(roles(version("Format results as JSON."))).not.toContain("returns_untrusted_text");
   });
 
+  it("a text object offered by its bare noun drops the note that the operations return none", () => {
+    const search = {
+      name: "jira_search",
+      description: "Search and discover Jira resources: issues via JQL, projects, users.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["issues", "projects", "create_metadata"] },
+        },
+      },
+    };
+    expect(reasonsOf(search)).toMatch(/offers "issues": the read then returns issues/);
+    expect(notesOf(search)).not.toMatch(/returns_untrusted_text is not suggested/);
+  });
+
   it("a wait on a live page reports what the page then shows", () => {
     const wait = {
       name: "browser_wait_for",
