@@ -173,8 +173,34 @@ function fieldCues(description: string) {
     schemes: (description.match(SCHEMES) ?? []).length >= 2,
     codeUnit: CODE_UNIT.test(description),
     dropSwitch: DROP_SWITCH.test(description),
+    presentsText: presentedText(description),
   };
 }
+
+/**
+ * Issue 32, tenth round: an input that sets how a text object in the response is presented
+ * ("Present diffs in the unified diff format") says that text comes back.
+ */
+const PRESENTS =
+  /^\s*(?:present|format|render|show|display)s?\s+(?:the\s+)?([a-z]+)\s+(?:in|as)\b/i;
+function presentedText(description: string): string | undefined {
+  const word = description.match(PRESENTS)?.[1]?.toLowerCase();
+  return word !== undefined && TEXT_OBJECTS.has(word) && !ANY_RESPONSE.has(word) ? word : undefined;
+}
+/** Words for whatever a response holds ("Format results as JSON"): they name no text object. */
+const ANY_RESPONSE = new Set([
+  "result",
+  "results",
+  "output",
+  "text",
+  "content",
+  "contents",
+  "html",
+  "markdown",
+  "bytes",
+  "report",
+  "summary",
+]);
 
 /** Enum choices that publish or share what is written (`public`, `share`, `SHAREABLE`). */
 const PUBLIC_CHOICES = new Set(["public", "share", "shareable", "anyone"]);
@@ -616,6 +642,18 @@ const returnsNamesOnly = (text: string) => {
  */
 const LINKS_TO_TEXT =
   /\breturns?\b[^.;]{0,40}\b(?:logs?|files?|attachments?|artifacts?|reports?)\s+(?:urls?|links?)\b/i;
+/**
+ * Issue 32, tenth round: "Manage Jira issue links": the text object whose links a tool with no
+ * such object in its name manages (links between records are those records).
+ */
+const LINKED_TEXT = /\b([a-z]+)\s+links\b/gi;
+function linkedText(text: string): string | undefined {
+  for (const m of leadSentences(text).matchAll(LINKED_TEXT)) {
+    const word = m[1]!.toLowerCase();
+    if (TEXT_OBJECTS.has(word)) return word;
+  }
+  return undefined;
+}
 /** Object nouns that say nothing of what the object is (`list_objects`, `get_item`). */
 const GENERIC_HEADS = new Set(["object", "objects", "item", "items", "resource", "resources"]);
 /**
@@ -751,6 +789,7 @@ function descriptionCues(description: string | undefined) {
     namesOnly: returnsNamesOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
+    linkedText: linkedText(text),
     contentOfOwn: contentOfOwn(text),
     withoutText: WITHOUT_TEXT.test(text),
     fromText: fromText(text),
@@ -867,6 +906,12 @@ const EXPANDED_TEXT = new Set([
   "posts",
   "reply",
   "replies",
+  // Issue 32, tenth round: logs echo what the code and its users produced, and CI jobs carry the
+  // names the repository's CI file gives them (the corpus README counts both): `include_logs`.
+  "log",
+  "logs",
+  "job",
+  "jobs",
 ]);
 
 /** What an account writes to send out to its audience: reading one returns the account's own text. */
@@ -1362,6 +1407,13 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     const draft = roles.get(role);
     if (draft) draft.confidence = Math.min(draft.confidence, confidence);
   };
+  // A note that withheld a role no longer holds once a later rule suggests it ("returns version:
+  // names and settings…, so returns_untrusted_text is not suggested").
+  const unsayWithheld = (role: ToolRole) => {
+    const withheld = `so ${role} is not suggested`;
+    for (let i = notes.length - 1; i >= 0; i--)
+      if (notes[i]!.endsWith(withheld)) notes.splice(i, 1);
+  };
   const raise = (role: ToolRole, reason: string, confidence: number) => {
     const draft = roles.get(role);
     if (!draft) return;
@@ -1392,6 +1444,17 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         confidence: NAME,
         fromName: true,
         verb: v.verb,
+      });
+    // Issue 32, tenth round: `start_search`: starting a search runs nothing of the caller's; it is
+    // that search, which returns what it finds. Only a search: other reads a job can be started for
+    // (`start_export`, `start_monitor`, `start_query` of a warehouse) can write or run.
+    else if (START_VERBS.has(v.verb) && name.objects.length === 1 && name.objects[0] === "search")
+      readings.push({
+        verbClass: "read",
+        says: `"${v.verb}" begins a search, which ${CLASS_SAYS.read}`,
+        confidence: NAME_OBJECT,
+        fromName: true,
+        verb: "search",
       });
     else
       readings.push({
@@ -1456,7 +1519,9 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       : named;
   // Links between records are those records (`list_issue_links` returns the linked issues).
   const linksOf =
-    head === "link" || head === "links" ? name.objects.find((w) => TEXT_OBJECTS.has(w)) : undefined;
+    head === "link" || head === "links"
+      ? (name.objects.find((w) => TEXT_OBJECTS.has(w)) ?? cues.linkedText)
+      : undefined;
   // `get_file_info`, `get_collection_stats`: a description of the object (size, dates, state), not its text.
   const tail = name.words.at(-1);
   const aboutOnly =
@@ -1595,6 +1660,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     sessionObjects.every((w) => PAGE_OBJECTS.has(w) || FILLER.has(w)) &&
     !(toService && name.verbs.some((v) => v.verb === "upload"));
   const bySelector = fields.find((f) => f.words.includes("selector"));
+  // Issue 32, tenth round: waiting on a page the name names (`browser_wait_for`: for text to appear,
+  // a time to pass) is one step of the same loop as a click: it reports what the page then shows.
+  // A bare `wait` names no page.
+  const pageAction = (verb: string) =>
+    INTERACTION_VERBS.has(verb) ||
+    (verb === "wait" && sessionObjects.some((w) => PAGE_OBJECTS.has(w)));
   // The server's own session state (`list_sessions`, `list-connections`, `list_searches`): its
   // handles and counters, neither outside text nor the account's records.
   const ownState = head !== undefined && OWN_STATE_OBJECTS.has(head);
@@ -1784,11 +1855,11 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     // An action addressed by a CSS selector (`click(selector)`) needs no snapshot of the page to
     // aim at, so nothing says it returns one: such tools report only that it was done. An action
     // aimed at a reference from the page's snapshot is one step of a loop that returns it.
-    if (INTERACTION_VERBS.has(r.verb) && onPage && bySelector)
+    if (pageAction(r.verb) && onPage && bySelector)
       notes.push(
         `"${r.verb}" acts on a live page by the selector in input "${bySelector.key}": such tools report that it was done, not the page, so returns_untrusted_text is not suggested for it`,
       );
-    else if (INTERACTION_VERBS.has(r.verb) && onPage) {
+    else if (pageAction(r.verb) && onPage) {
       add(
         "returns_untrusted_text",
         `"${r.verb}" acts on a live page or app, and such tools report what it then shows`,
@@ -1947,12 +2018,14 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         return words.length === 1 && TEXT_OBJECTS.has(words[0]!);
       })
     : undefined;
-  if (textChoice && !roles.has("returns_untrusted_text"))
+  if (textChoice && !roles.has("returns_untrusted_text")) {
     add(
       "returns_untrusted_text",
       `input "${textChoice.field}" offers "${textChoice.value}": the read then returns ${textChoice.value}, text that people other than the deploying user can write`,
       SCHEMA - 0.1,
     );
+    unsayWithheld("returns_untrusted_text");
+  }
   // `git_branch(mode: list | create | delete)`, `manage_agent(action: list | get | …)`: a tool whose
   // mode or action offers a bare listing also returns what it manages, read as `list_<its object>`
   // (what that returns, outside writers' text or records from inside the account, is the tool's).
@@ -1984,19 +2057,39 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   // `manage_jira_board(operation: get | list, expand: [sprints, issues])`,
   // `get_pull_request(include_comments)`: a read whose response can be asked to carry the text people
   // write returns it, whatever the tool's own object is (the corpus README counts every documented use).
+  // A computation's too (`validate_ci_lint(include_jobs: "Include jobs in the lint response")`:
+  // issue 32, tenth round).
   const expansion = fields
     .map((f) => ({ f, text: expandedText(f) }))
     .find((x) => x.text !== undefined);
   if (
     expansion &&
-    (classes.has("read") || listing || roles.has("reads_private_data")) &&
+    (classes.has("read") || classes.has("compute") || listing || roles.has("reads_private_data")) &&
     !roles.has("returns_untrusted_text")
-  )
+  ) {
     add(
       "returns_untrusted_text",
       `input "${expansion.f.key}" can ask for ${expansion.text} in the response: text that people other than the deploying user write`,
       SCHEMA - 0.1,
     );
+    unsayWithheld("returns_untrusted_text");
+  }
+
+  // `get_merge_request_version(unidiff: "Present diffs in the unified diff format")`: a read with an
+  // input that sets how a text object in its response is presented returns that text.
+  const presented = fields.find((f) => f.cues.presentsText !== undefined);
+  if (
+    presented &&
+    (classes.has("read") || listing || roles.has("reads_private_data")) &&
+    !roles.has("returns_untrusted_text")
+  ) {
+    add(
+      "returns_untrusted_text",
+      `input "${presented.key}" sets how the ${presented.cues.presentsText} in the response are presented, so they come back: text that people other than the deploying user write`,
+      SCHEMA - 0.1,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
 
   // "…send input to a process and return newly available output", "returns the file content":
   // the description names what comes back, whatever the name's verb is.
@@ -2737,10 +2830,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   })) {
     if (finding.kind === "add") {
       add(finding.role, finding.reason, finding.confidence);
-      // A note that withheld the role earlier no longer holds.
-      const withheld = `so ${finding.role} is not suggested`;
-      for (let i = notes.length - 1; i >= 0; i--)
-        if (notes[i]!.endsWith(withheld)) notes.splice(i, 1);
+      unsayWithheld(finding.role);
     } else {
       const draft = roles.get(finding.role);
       const unless = finding.unlessReason;

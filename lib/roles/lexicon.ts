@@ -1098,6 +1098,9 @@ export const TEXT_OBJECTS = new Set([
   "stashes",
   "worktree",
   "worktrees",
+  // Issue 32, tenth round: a form's submissions are what its visitors typed into it.
+  "submission",
+  "submissions",
 ]);
 
 /**

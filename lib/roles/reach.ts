@@ -310,8 +310,10 @@ const EXTERNAL_AUDIENCE = (words: readonly string[]) =>
  * connect to or call (`action: { type: "connect", url: "The WebSocket URL to connect to" }`).
  */
 const BRANCH_ADDRESS = /\b(?:navigat\w*|connect\w*|endpoint)\b/i;
-function branchAddress(schema: unknown): string | undefined {
-  let found: string | undefined;
+/** An address described as where something is delivered later (a webhook, a callback). */
+const CALLBACK_ADDRESS = /\b(?:web-?hooks?|callbacks?|notif\w*|deliver\w*)\b/i;
+function branchAddress(schema: unknown): { key: string; callback: boolean } | undefined {
+  let found: { key: string; callback: boolean } | undefined;
   let seen = 0;
   const walk = (node: unknown, depth: number, inBranch: boolean) => {
     if (found || seen >= 500 || depth > 6 || !node || typeof node !== "object") return;
@@ -328,7 +330,7 @@ function branchAddress(schema: unknown): string | undefined {
           nameWords(key).some((w) => CONNECTED_ADDRESS.has(w)) &&
           BRANCH_ADDRESS.test(v.description)
         )
-          found = key;
+          found = { key, callback: CALLBACK_ADDRESS.test(v.description) };
         walk(value, depth + 1, inBranch);
       }
     for (const k of ["anyOf", "oneOf"] as const)
@@ -416,6 +418,8 @@ export type ReachCues = {
     openKind: string | null;
     /** The address input of an operation in a union (`branchAddress`). */
     branchAddress: string | null;
+    /** That input is described as where something is delivered later (a webhook, a callback). */
+    branchCallback: boolean;
     /** The input of steps of no declared shape (`opaqueSteps`). */
     opaqueSteps: string | null;
   };
@@ -428,6 +432,7 @@ export function reachCues(
 ): ReachCues {
   const d = description ?? "";
   const deep = deepFlags(inputSchema);
+  const branch = branchAddress(inputSchema);
   return {
     description: {
       runsModel: RUNS_A_MODEL.test(d) ? d.trim().split(/\s+/).slice(0, 4).join(" ") : null,
@@ -456,7 +461,8 @@ export function reachCues(
       buildSource: deep.buildSource,
       externalAudience: deep.externalAudience,
       openKind: openKind(inputSchema) ?? null,
-      branchAddress: branchAddress(inputSchema) ?? null,
+      branchAddress: branch?.key ?? null,
+      branchCallback: branch?.callback ?? false,
       opaqueSteps: opaqueSteps(inputSchema) ?? null,
     },
   };
@@ -760,6 +766,14 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       reason: `the description runs an agent that browses the web for the task in input "${task.key}": it goes to any site the task leads to, which can carry data out`,
       confidence: 0.7,
     });
+    // Issue 32, tenth round: what such an agent reports is what it read on those sites (a page's
+    // text, a post's comments), written by their owners and users, not by the caller.
+    out.push({
+      kind: "add",
+      role: "returns_untrusted_text",
+      reason: `the description runs an agent that browses the web for the task in input "${task.key}": it reports what it read on the sites it visits, text their owners and users wrote`,
+      confidence: 0.65,
+    });
     // One that interacts with the pages (clicks, fills and submits forms) can change what sites keep.
     if (said.pageInteraction)
       out.push({
@@ -788,6 +802,16 @@ export function reachFindings(input: ReachInput): ReachFinding[] {
       role: "network_or_shares",
       reason: `one of its operations takes an address to navigate to, connect to or call (input "${branch}"): a request to any host`,
       confidence: 0.7,
+    });
+  // Issue 32, tenth round: what comes back from such an operation is that host's answer (a page, a
+  // query's result, a socket's messages), written by whoever runs the host, as an HTTP verb's is;
+  // not where the address is one the service delivers to later (a webhook's answer never comes back).
+  if (branch && !schema.branchCallback)
+    out.push({
+      kind: "add",
+      role: "returns_untrusted_text",
+      reason: `one of its operations takes an address to navigate to, connect to or call (input "${branch}"): what comes back is that host's answer, written by whoever runs it`,
+      confidence: 0.65,
     });
   // A workflow or automation written from steps of no declared shape: each step can call any
   // address (an HTTP request, a webhook) once it runs.

@@ -2833,3 +2833,220 @@ describe("issue 32, eighth round: returned text", () => {
       expect(resolveRoles(tool, null, cache).suggestion).toEqual(suggestRoles(tool));
   });
 });
+
+describe("issue 32, tenth round: returned text the rules missed", () => {
+  const reasonsOf = (t: RoleInputTool) =>
+    suggestRoles(t)
+      .roles.filter((r) => r.role === "returns_untrusted_text")
+      .flatMap((r) => r.reasons)
+      .join(" ");
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+
+  it("an agent that browses the web for a task reports what it read there", () => {
+    const agent = {
+      name: "stagehand_agent",
+      description:
+        "Execute a task autonomously using a computer use agent. The agent will navigate and interact with web pages to complete the given task.",
+      inputSchema: {
+        type: "object",
+        properties: { prompt: { type: "string", description: "The task prompt" } },
+      },
+    };
+    expect(roles(agent)).toContain("returns_untrusted_text");
+    expect(reasonsOf(agent)).toMatch(/reports what it read on the sites it visits/);
+    // Without a browsing description it is no browsing agent.
+    expect(
+      roles({ ...agent, description: "Execute a task autonomously using an agent." }),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a switch that asks for logs or CI jobs in the response returns them, also on a computation", () => {
+    const app = (include: string) => ({
+      name: "get_app",
+      description: "Get an application",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: { uuid: { type: "string" }, [include]: { type: "boolean" } },
+      },
+    });
+    expect(roles(app("include_logs"))).toContain("returns_untrusted_text");
+    expect(reasonsOf(app("include_logs"))).toMatch(/can ask for logs in the response/);
+    // The infrastructure note no longer stands beside the suggestion.
+    expect(notesOf(app("include_logs"))).not.toMatch(/returns_untrusted_text is not suggested/);
+    expect(roles(app("include_tags"))).not.toContain("returns_untrusted_text");
+    const lint = {
+      name: "validate_ci_lint",
+      description: "Validate provided CI/CD YAML content for a project.",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: {
+          project_id: { type: "string" },
+          content: { type: "string", description: "CI/CD YAML content to validate" },
+          include_jobs: { type: "boolean", description: "Include jobs in the lint response" },
+        },
+      },
+    };
+    expect(roles(lint)).toContain("returns_untrusted_text");
+    expect(reasonsOf(lint)).toMatch(/can ask for jobs in the response/);
+  });
+
+  it("an operation that calls an address the caller gives returns that host's answer", () => {
+    const graphql = {
+      name: "graphql",
+      description: "Execute GraphQL queries and mutations with support for variables",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: {
+            anyOf: [
+              {
+                type: "object",
+                properties: {
+                  type: { type: "string", const: "execute" },
+                  endpoint: { type: "string", description: "The GraphQL endpoint URL" },
+                  query: { type: "string" },
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+    expect(roles(graphql)).toContain("returns_untrusted_text");
+    expect(reasonsOf(graphql)).toMatch(/what comes back is that host's answer/);
+    // A webhook's address is where the service delivers later: its answer never comes back.
+    const hook = {
+      name: "manage_hooks",
+      description: "Manage hooks",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: {
+            anyOf: [
+              {
+                type: "object",
+                properties: {
+                  type: { type: "string", const: "register" },
+                  url: {
+                    type: "string",
+                    description: "The webhook endpoint URL to deliver events to",
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+    expect(roles(hook)).toContain("network_or_shares");
+    expect(roles(hook)).not.toContain("returns_untrusted_text");
+  });
+
+  it("a form's submissions are text its visitors wrote", () => {
+    const forms = {
+      name: "manage_forms",
+      description: "Manage a site's forms",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["get-submissions", "delete-submission"] },
+        },
+      },
+    };
+    expect(roles(forms)).toContain("returns_untrusted_text");
+    expect(reasonsOf(forms)).toMatch(/"get-submissions"/);
+  });
+
+  it("starting a search is the search: it reads and returns what it finds", () => {
+    const search = {
+      name: "start_search",
+      description: "Start a streaming search that can return results progressively.",
+      annotations: RO,
+    };
+    expect(roles(search)).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    expect(reasonsOf(search)).toMatch(/"start" begins a search, which reads/);
+    // Starting anything else still runs it, a job for another read too.
+    expect(sinks({ name: "start_build", annotations: RO })).toContain("deploys_or_destroys");
+    expect(sinks({ name: "start_export", annotations: RO })).toContain("deploys_or_destroys");
+  });
+
+  it("a tool named for links reads the linked objects its description names", () => {
+    const links = (description: string) => ({
+      name: "jira_links",
+      description,
+      inputSchema: {
+        type: "object",
+        properties: { action: { type: "string", enum: ["list", "add", "remove"] } },
+      },
+    });
+    const issueLinks = links("Manage Jira issue links: add, remove, list relationships.");
+    expect(roles(issueLinks)).toContain("returns_untrusted_text");
+    expect(reasonsOf(issueLinks)).toMatch(/it returns issue/);
+    expect(roles(links("Manage quick links: add, remove, list them."))).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("an input that sets how a text object in the response is presented says it comes back", () => {
+    const version = (description: string) => ({
+      name: "get_merge_request_version",
+      description: "Get a specific version of a merge request.",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: {
+          version_id: { type: "string" },
+          unidiff: { type: "boolean", description },
+        },
+      },
+    });
+    const diffs = version("Present diffs in the unified diff format.");
+    expect(roles(diffs)).toContain("returns_untrusted_text");
+    expect(reasonsOf(diffs)).toMatch(/sets how the diffs in the response are presented/);
+    expect(notesOf(diffs)).not.toMatch(/returns_untrusted_text is not suggested/);
+    expect(roles(version("Present dates in UTC."))).not.toContain("returns_untrusted_text");
+    // Results, output or text name whatever the response holds, no text object.
+    expect(roles(version("Format results as JSON."))).not.toContain("returns_untrusted_text");
+  });
+
+  it("a text object offered by its bare noun drops the note that the operations return none", () => {
+    const search = {
+      name: "jira_search",
+      description: "Search and discover Jira resources: issues via JQL, projects, users.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          action: { type: "string", enum: ["issues", "projects", "create_metadata"] },
+        },
+      },
+    };
+    expect(reasonsOf(search)).toMatch(/offers "issues": the read then returns issues/);
+    expect(notesOf(search)).not.toMatch(/returns_untrusted_text is not suggested/);
+  });
+
+  it("a wait on a live page reports what the page then shows", () => {
+    const wait = {
+      name: "browser_wait_for",
+      description: "Wait for text to appear or disappear or a specified time to pass.",
+      annotations: RO,
+      inputSchema: {
+        type: "object",
+        properties: {
+          time: { type: "number" },
+          text: { type: "string", description: "The text to wait for" },
+        },
+      },
+    };
+    expect(roles(wait)).toEqual(["returns_untrusted_text", "reads_private_data"]);
+    expect(reasonsOf(wait)).toMatch(/"wait" acts on a live page/);
+    // A bare wait names no page; a wait on a pipeline is no page's.
+    expect(reasonsOf({ name: "wait", description: "Wait for a number of seconds" })).not.toMatch(
+      /live page/,
+    );
+    expect(
+      reasonsOf({ name: "wait_for_pipeline", description: "Wait for a pipeline", annotations: RO }),
+    ).not.toMatch(/live page/);
+  });
+});

@@ -49,11 +49,13 @@ export const GOALS = {
  * test holds the goal or the higher figure reached. returns_untrusted_text met both goals on the 67
  * servers its eighth-round rules were written from (0.902 / 0.950) and misses both once the eighteen
  * held-out servers of the round are in (0.851 / 0.945): its floor is what the 85 servers reach. The
- * other floors are kept as they were; where the larger corpus sits between a floor and its goal
- * (private-data and sharing precision), the test holds the goal.
+ * tenth round's rules (README, "Tenth round") took its recall on the 85 servers to 0.962, so its
+ * recall floor is raised to 0.96 and the test holds the 0.95 goal; its precision (0.853) keeps the
+ * 0.85 floor. The other floors are kept as they were; where the larger corpus sits between a floor
+ * and its goal (private-data and sharing precision), the test holds the goal.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.85, recall: 0.94 },
+  returns_untrusted_text: { precision: 0.85, recall: 0.96 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.91, recall: 0.95 },
