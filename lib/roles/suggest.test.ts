@@ -2,7 +2,7 @@ import { describe, expect, it, test } from "vitest";
 import {
   KEPT_CHARS_MAX,
   keptInferenceChars,
-  keptInferenceKey,
+  keptInferenceOf,
   newRoleCache,
   resolveRoles,
   roleMask,
@@ -10,6 +10,7 @@ import {
   suggestRoles,
   type RoleInputTool,
 } from "./suggest";
+import { inferRoles } from "./infer";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
 
 const roles = (t: RoleInputTool) => suggestRoles(t).roles.map((r) => r.role);
@@ -1614,8 +1615,42 @@ describe("the role cache of one analysis", () => {
     const a = { name: "get_page\u0000x", description: "y", annotationCombination: 0 };
     const b = { name: "get_page", description: "x\u0000y", annotationCombination: 0 };
     const c = { name: "get_page", description: 'x","y', annotationCombination: 0 };
-    const keys = new Set([a, b, c].map(keptInferenceKey));
-    expect(keys.size).toBe(3);
+    const kept = [a, b, c].map((t) => keptInferenceOf(t, "Pages"));
+    expect(new Set(kept).size).toBe(3);
+    // Each is found again, by content, in a later analysis (a new memo, new objects).
+    expect([a, b, c].map((t) => keptInferenceOf({ ...t }, "Pages"))).toEqual(kept);
+    [a, b, c].forEach((t, i) => expect(keptInferenceOf({ ...t }, "Pages")).toBe(kept[i]));
+  });
+
+  it("keeps one inference per server words, annotations, description and schema, each in its own place", () => {
+    const schema = { type: "object", properties: { url: { type: "string" } } };
+    const base = { name: "post_page", description: "Posts a page", annotationCombination: 0 };
+    const variants = [
+      base,
+      { ...base, annotationCombination: 1 },
+      { ...base, description: undefined },
+      { ...base, description: "" },
+      { ...base, inputSchema: schema },
+      { ...base, outputSchema: schema },
+      { ...base, inputSchema: schema, outputSchema: schema },
+      { ...base, inputSchema: {} },
+    ];
+    const kept = variants.map((t) => keptInferenceOf(t, "Wiki"));
+    const otherServer = keptInferenceOf(base, "Pages");
+    expect(new Set([...kept, otherServer]).size).toBe(variants.length + 1);
+    variants.forEach((t, i) => expect(keptInferenceOf(structuredClone(t), "Wiki")).toBe(kept[i]));
+    // A server name with the same words is the same input.
+    expect(keptInferenceOf(base, "wiki")).toBe(kept[0]);
+    // A schema changed in place between analyses is read anew: kept by content, not by object.
+    const changing = { type: "object", properties: { title: { type: "string" } } };
+    const before = keptInferenceOf({ ...base, inputSchema: changing }, "Wiki");
+    expect(before.roles.has("network_or_shares")).toBe(false);
+    (changing.properties as Record<string, unknown>).url = { type: "string" };
+    const after = keptInferenceOf({ ...base, inputSchema: changing }, "Wiki");
+    expect(after.roles.has("network_or_shares")).toBe(true);
+    expect(after).toEqual(
+      inferRoles({ ...base, inputSchema: structuredClone(changing), serverWords: ["wiki"] }),
+    );
   });
 
   it("holds a bounded number of characters across analyses, however long the tools a server lists", () => {

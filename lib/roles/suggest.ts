@@ -147,58 +147,95 @@ function additionsKey(
   return `${sourceIds.join("\u0001")}\u0002${entered}`;
 }
 
+/** The words of a server's name, and the same as JSON: the first level of `keptInference`. */
+type ServerWords = { words: string[]; key: string };
+const NO_SERVER: ServerWords = { words: [], key: "[]" };
+
 /** The words of each server name seen, computed once. */
-const SERVER_WORDS = new Map<string, string[]>();
-function serverWordsOf(name: string | undefined): string[] {
-  if (!name) return [];
+const SERVER_WORDS = new Map<string, ServerWords>();
+function serverWordsOf(name: string | undefined): ServerWords {
+  if (!name) return NO_SERVER;
   let words = SERVER_WORDS.get(name);
   if (!words) {
     if (SERVER_WORDS.size > 10_000) SERVER_WORDS.clear();
-    SERVER_WORDS.set(name, (words = nameWords(name)));
+    const list = nameWords(name);
+    SERVER_WORDS.set(name, (words = { words: list, key: JSON.stringify(list) }));
   }
   return words;
 }
 
 /**
- * Inferences kept across analyses, by the tool exactly as listed (annotations, server words, name,
- * description and both schemas). A review is analysed again on every edit and every page that shows
- * it, while its tools change only when a server is inspected anew; the inference is a pure function
- * of these inputs, so a tool seen before needs neither its inference nor the cue key
- * `inferRolesShared` builds from its description and fields. Bounded by the characters of its keys:
- * when full it starts empty, as `SERVER_WORDS` does.
+ * Inferences kept across analyses, by the tool exactly as listed: its server's words, name,
+ * description, annotations and both schemas. A review is analysed again on every edit and every
+ * page that shows it, while its tools change only when a server is inspected anew; the inference
+ * is a pure function of these inputs, so a tool seen before needs neither its inference nor the
+ * cue key `inferRolesShared` builds from its description and fields.
+ *
+ * Found level by level, one input per level (server words as JSON, name, description, then the
+ * rest), so no name or description a server writes can pass for another split of the same text,
+ * and a lookup builds no key from the strings the review already holds: the last level's key is
+ * the annotation combination (a number) for a tool without schemas, else JSON of the combination
+ * and both schemas. Bounded by the characters of its keys, each level counted for every tool
+ * under it: when full it starts empty, as `SERVER_WORDS` does.
  */
-const KEPT_INFERENCES = new Map<string, Inference>();
+type KeptByRest = Map<number | string, Inference>;
+type KeptByDescription = Map<string | null, KeptByRest>;
+const KEPT_INFERENCES = new Map<string, Map<string, KeptByDescription>>();
 let keptChars = 0;
 export const KEPT_CHARS_MAX = 16_000_000;
 
 /** The characters `keptInference` holds in its keys now (at most `KEPT_CHARS_MAX`). */
 export const keptInferenceChars = (): number => keptChars;
 
-/** The key of a tool in `keptInference`: JSON, so no name or description a server writes can make two tools' keys equal. */
-export const keptInferenceKey = (input: InferInput): string =>
-  JSON.stringify([
-    input.annotationCombination,
-    input.serverWords ?? [],
-    input.name,
-    input.description ?? null,
-    input.inputSchema ?? null,
-    input.outputSchema ?? null,
-  ]);
-
-function keptInference(input: InferInput, memo: InferenceMemo): Inference {
-  const key = keptInferenceKey(input);
-  const kept = KEPT_INFERENCES.get(key);
+/**
+ * The inference of `input` (whose `serverWords` are `server`'s), kept from an earlier analysis
+ * when one had the same tool; otherwise made through `memo` and kept.
+ */
+function keptInference(input: InferInput, server: ServerWords, memo: InferenceMemo): Inference {
+  const description = input.description ?? null;
+  const rest =
+    input.inputSchema == null && input.outputSchema == null
+      ? input.annotationCombination
+      : JSON.stringify([
+          input.annotationCombination,
+          input.inputSchema ?? null,
+          input.outputSchema ?? null,
+        ]);
+  const byRest = KEPT_INFERENCES.get(server.key)?.get(input.name)?.get(description);
+  const kept = byRest?.get(rest);
   if (kept) return kept;
   const made = inferRolesShared(input, memo);
-  // A key longer than the whole bound is not kept at all (a server can list any length).
-  if (key.length > KEPT_CHARS_MAX) return made;
-  if (keptChars + key.length > KEPT_CHARS_MAX) {
+  const chars =
+    server.key.length +
+    input.name.length +
+    (description?.length ?? 0) +
+    (typeof rest === "number" ? 1 : rest.length);
+  // A tool longer than the whole bound is not kept at all (a server can list any length).
+  if (chars > KEPT_CHARS_MAX) return made;
+  if (keptChars + chars > KEPT_CHARS_MAX) {
     KEPT_INFERENCES.clear();
     keptChars = 0;
   }
-  KEPT_INFERENCES.set(key, made);
-  keptChars += key.length;
+  let byName = KEPT_INFERENCES.get(server.key);
+  if (!byName) KEPT_INFERENCES.set(server.key, (byName = new Map<string, KeptByDescription>()));
+  let byDescription = byName.get(input.name);
+  if (!byDescription)
+    byName.set(input.name, (byDescription = new Map<string | null, KeptByRest>()));
+  let last = byDescription.get(description);
+  if (!last) byDescription.set(description, (last = new Map<number | string, Inference>()));
+  last.set(rest, made);
+  keptChars += chars;
   return made;
+}
+
+/** `keptInference` of a tool listed by a server named `serverName`, for tests: the kept object itself. */
+export function keptInferenceOf(
+  input: Omit<InferInput, "serverWords">,
+  serverName?: string,
+  memo: InferenceMemo = new Map(),
+): Inference {
+  const server = serverWordsOf(serverName);
+  return keptInference({ ...input, serverWords: server.words }, server, memo);
 }
 
 const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
@@ -226,15 +263,16 @@ function suggest(
   context: RoleContext | undefined,
 ): SharedSuggestion {
   const combination = annotationCombination(tool.annotations ?? undefined);
+  const server = serverWordsOf(context?.serverName);
   const input = {
     name: tool.name,
     description: tool.description,
     annotationCombination: combination,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
-    serverWords: serverWordsOf(context?.serverName),
+    serverWords: server.words,
   };
-  const inference = cache ? keptInference(input, cache.inferences) : inferRoles(input);
+  const inference = cache ? keptInference(input, server, cache.inferences) : inferRoles(input);
   const sourceIds = assessment?.sourceIds ?? [];
   const plain =
     sourceIds.length === 0 &&
