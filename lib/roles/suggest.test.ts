@@ -8,6 +8,7 @@ import {
   roleMask,
   roleSet,
   suggestRoles,
+  type RoleCache,
   type RoleInputTool,
 } from "./suggest";
 import { inferRoles } from "./infer";
@@ -1719,6 +1720,36 @@ describe("the role cache of one analysis", () => {
     const other = resolveRoles({ name: "get_page" }, assessment({ sourceIds: ["portal"] }), cache);
     expect(one.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): wiki");
     expect(other.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): portal");
+  });
+
+  it("keeps a mapped tool's suggestion for the next analysis only while its sources say the same", () => {
+    const tool = { name: "get_ticket", description: "Gets a ticket", annotations: RO };
+    const mapped = assessment({ sourceIds: ["desk", "wiki"] });
+    const sources = (deskName: string, desk: "internal" | "secret") =>
+      new Map([
+        ["desk", { name: deskName, confidentiality: desk }],
+        ["wiki", { name: "Wiki", confidentiality: "internal" as const }],
+      ]);
+    const analyse = (cache: RoleCache, s: ReturnType<typeof sources>) =>
+      resolveRoles(tool, mapped, cache, { serverName: "Desk", sources: s });
+    const first = analyse(newRoleCache(), sources("Help desk", "internal"));
+    // A new analysis with an equal (new) sources map finds it kept.
+    expect(analyse(newRoleCache(), sources("Help desk", "internal"))).toBe(first);
+    // A renamed or reclassified source is named anew, as without any cache.
+    for (const s of [sources("Support", "internal"), sources("Help desk", "secret")]) {
+      const again = analyse(newRoleCache(), s);
+      expect(again).not.toBe(first);
+      expect(again).toEqual(
+        resolveRoles(tool, mapped, undefined, { serverName: "Desk", sources: s }),
+      );
+    }
+    // Analyses with other sources in between do not change what an analysis's cache hands out.
+    const cache = newRoleCache();
+    const secret = sources("Help desk", "secret");
+    const mine = analyse(cache, secret);
+    analyse(newRoleCache(), sources("Help desk", "internal"));
+    expect(analyse(cache, secret)).toBe(mine);
+    expect(mine.roles).toContain("reads_private_data");
   });
 
   it("role sets and masks agree for every set", () => {

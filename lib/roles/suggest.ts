@@ -120,20 +120,47 @@ export type RoleCache = {
   inferences: InferenceMemo;
   plain: Map<Inference, SharedSuggestion>;
   /**
-   * The suggestion of an inference with mapped sources or unconfirmed roles, by those (see
-   * `additionsKey`), valid for the sources map `mappedSources` only: a lookup by a short key
-   * instead of building the suggestion and its content key (reasons and all) for every such tool.
+   * The suggestions of inferences with mapped sources or unconfirmed roles, for the sources map
+   * `mappedSources` (see `keptMappedFor`): kept across analyses while the sources say the same.
    */
-  mapped: Map<Inference, Map<string, SharedSuggestion>>;
+  mapped: KeptMapped | undefined;
   mappedSources: RoleContext["sources"];
 };
 export const newRoleCache = (): RoleCache => ({
   suggestions: new Map(),
   inferences: new Map(),
   plain: new Map(),
-  mapped: new Map(),
+  mapped: undefined,
   mappedSources: undefined,
 });
+
+/**
+ * The suggestion of an inference with mapped sources or unconfirmed roles, by those (see
+ * `additionsKey`): a lookup by a short key instead of building the suggestion and its content key
+ * (reasons and all) for every such tool. Valid for one content of the sources map only (`sources`,
+ * JSON of its entries: each source's id, name and confidentiality), which the reasons name.
+ */
+type KeptMapped = {
+  sources: string;
+  byInference: WeakMap<Inference, Map<string, SharedSuggestion>>;
+  /** The characters of the `additionsKey`s held (each counted once per inference). */
+  chars: number;
+};
+let keptMapped: KeptMapped | undefined;
+export const KEPT_MAPPED_CHARS_MAX = 4_000_000;
+
+/**
+ * The mapped suggestions for `sources`: those kept from the last analysis when its sources map
+ * held the same (a review is analysed again on every edit, and its sources rarely change), else
+ * none. A cache keeps the store it was given, so another analysis with other sources in between
+ * never hands it suggestions that name them. Starts empty once it holds `KEPT_MAPPED_CHARS_MAX`.
+ */
+function keptMappedFor(sources: RoleContext["sources"]): KeptMapped {
+  const key = JSON.stringify(sources ? [...sources] : null);
+  if (keptMapped?.sources !== key || keptMapped.chars > KEPT_MAPPED_CHARS_MAX)
+    keptMapped = { sources: key, byInference: new WeakMap(), chars: 0 };
+  return keptMapped;
+}
 
 /**
  * What a suggestion adds to its inference, as a key: the mapped sources in order (their names and
@@ -281,13 +308,15 @@ function suggest(
   if (knownPlain) return knownPlain;
   let mapped: Map<string, SharedSuggestion> | undefined;
   let mappedKey = "";
+  let store: KeptMapped | undefined;
   if (cache && !plain) {
-    if (cache.mappedSources !== context?.sources) {
-      cache.mapped.clear();
+    store = cache.mapped;
+    if (!store || cache.mappedSources !== context?.sources) {
+      cache.mapped = store = keptMappedFor(context?.sources);
       cache.mappedSources = context?.sources;
     }
-    mapped = cache.mapped.get(inference);
-    if (!mapped) cache.mapped.set(inference, (mapped = new Map<string, SharedSuggestion>()));
+    mapped = store.byInference.get(inference);
+    if (!mapped) store.byInference.set(inference, (mapped = new Map<string, SharedSuggestion>()));
     mappedKey = additionsKey(sourceIds, assessment);
     const knownMapped = mapped.get(mappedKey);
     if (knownMapped) return knownMapped;
@@ -361,7 +390,10 @@ function suggest(
     cache.suggestions.set(key, made);
     cache.plain.set(inference, made);
   }
-  mapped?.set(mappedKey, made);
+  if (mapped && store) {
+    mapped.set(mappedKey, made);
+    store.chars += mappedKey.length + 1;
+  }
   return made;
 }
 
