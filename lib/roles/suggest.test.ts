@@ -1,6 +1,7 @@
 import { describe, expect, it, test } from "vitest";
 import {
   KEPT_CHARS_MAX,
+  KEPT_TOOL_CHARS,
   keptInferenceChars,
   keptInferenceOf,
   newRoleCache,
@@ -1664,6 +1665,12 @@ describe("the role cache of one analysis", () => {
     const huge = { name: "list_notes_huge", description: "x".repeat(KEPT_CHARS_MAX) };
     expect(suggestRoles(huge, null, newRoleCache()).roles).toEqual(suggestRoles(huge).roles);
     expect(keptInferenceChars()).toBeLessThanOrEqual(KEPT_CHARS_MAX);
+    // Each kept tool counts its maps too, however short its name: a thousand one-letter tools
+    // hold at least a thousand times that.
+    const before = keptInferenceChars();
+    for (let i = 0; i < 1000; i++)
+      keptInferenceOf({ name: String.fromCharCode(0x4e00 + i), annotationCombination: 0 }, "Tiny");
+    expect(keptInferenceChars() - before).toBeGreaterThanOrEqual(1000 * KEPT_TOOL_CHARS);
   });
 
   const assessment = (over: object = {}) => ({

@@ -203,7 +203,7 @@ function serverWordsOf(name: string | undefined): ServerWords {
  * and a lookup builds no key from the strings the review already holds: the last level's key is
  * the annotation combination (a number) for a tool without schemas, else JSON of the combination
  * and both schemas. Bounded by the characters of its keys, each level counted for every tool
- * under it: when full it starts empty, as `SERVER_WORDS` does.
+ * under it, and `KEPT_TOOL_CHARS` per tool: when full it starts empty, as `SERVER_WORDS` does.
  */
 type KeptByRest = Map<number | string, Inference>;
 type KeptByDescription = Map<string | null, KeptByRest>;
@@ -211,7 +211,14 @@ const KEPT_INFERENCES = new Map<string, Map<string, KeptByDescription>>();
 let keptChars = 0;
 export const KEPT_CHARS_MAX = 16_000_000;
 
-/** The characters `keptInference` holds in its keys now (at most `KEPT_CHARS_MAX`). */
+/**
+ * What each kept tool counts besides its keys' characters: the maps of its levels (up to three per
+ * tool, about a hundred bytes each), so that tools with tiny names cannot hold more entries than
+ * whole JSON keys could (about 25 characters each at least).
+ */
+export const KEPT_TOOL_CHARS = 256;
+
+/** The characters `keptInference` holds in its keys now, with `KEPT_TOOL_CHARS` per tool (at most `KEPT_CHARS_MAX`). */
 export const keptInferenceChars = (): number => keptChars;
 
 /**
@@ -233,10 +240,11 @@ function keptInference(input: InferInput, server: ServerWords, memo: InferenceMe
   if (kept) return kept;
   const made = inferRolesShared(input, memo);
   const chars =
+    KEPT_TOOL_CHARS +
     server.key.length +
     input.name.length +
     (description?.length ?? 0) +
-    (typeof rest === "number" ? 1 : rest.length);
+    (typeof rest === "number" ? 0 : rest.length);
   // A tool longer than the whole bound is not kept at all (a server can list any length).
   if (chars > KEPT_CHARS_MAX) return made;
   if (keptChars + chars > KEPT_CHARS_MAX) {
