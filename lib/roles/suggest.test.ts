@@ -1,9 +1,11 @@
 import { describe, expect, it, test } from "vitest";
 import {
   KEPT_CHARS_MAX,
+  KEPT_MAPPED_CHARS_MAX,
   KEPT_TOOL_CHARS,
   keptInferenceChars,
   keptInferenceOf,
+  keptMappedChars,
   newRoleCache,
   resolveRoles,
   roleMask,
@@ -1757,6 +1759,26 @@ describe("the role cache of one analysis", () => {
     analyse(newRoleCache(), sources("Help desk", "internal"));
     expect(analyse(cache, secret)).toBe(mine);
     expect(mine.roles).toContain("reads_private_data");
+  });
+
+  it("holds a bounded number of characters of mapped suggestions across analyses", () => {
+    // 1,000 sources with 200-character names: each tool mapped to all of them names them all.
+    const ids = Array.from({ length: 1000 }, (_, i) => `src-${i}`);
+    const sources = new Map(
+      ids.map((id) => [
+        id,
+        { name: `${id} ${"x".repeat(192)}`, confidentiality: "secret" as const },
+      ]),
+    );
+    for (let i = 0; i < 30; i++) {
+      const cache = newRoleCache();
+      const r = resolveRoles({ name: `get_doc_${i}` }, assessment({ sourceIds: ids }), cache, {
+        sources,
+      });
+      expect(r.roles).toContain("reads_private_data");
+      // At most the bound, and what one analysis adds past it (here one tool: ~410,000 characters).
+      expect(keptMappedChars()).toBeLessThanOrEqual(KEPT_MAPPED_CHARS_MAX + 500_000);
+    }
   });
 
   it("role sets and masks agree for every set", () => {

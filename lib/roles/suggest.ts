@@ -143,11 +143,14 @@ export const newRoleCache = (): RoleCache => ({
 type KeptMapped = {
   sources: string;
   byInference: WeakMap<Inference, Map<string, SharedSuggestion>>;
-  /** The characters of the `additionsKey`s held (each counted once per inference). */
+  /** The characters of the `additionsKey`s and added reasons held, with `KEPT_TOOL_CHARS` per suggestion. */
   chars: number;
 };
 let keptMapped: KeptMapped | undefined;
 export const KEPT_MAPPED_CHARS_MAX = 4_000_000;
+
+/** The characters the last analysis's mapped suggestions count (see `KeptMapped`), for tests. */
+export const keptMappedChars = (): number => keptMapped?.chars ?? 0;
 
 /**
  * The mapped suggestions for `sources`: those kept from the last analysis when its sources map
@@ -333,8 +336,11 @@ function suggest(
   const drafts = new Map<ToolRole, Draft>();
   for (const [role, draft] of inference.roles)
     drafts.set(role, { reasons: draft.reasons.slice(), confidence: draft.confidence });
+  // The characters of the reasons added: a kept mapped suggestion counts them (they name its sources).
+  let added = 0;
   const add = (role: ToolRole, reason: string, confidence: number) => {
     const draft = drafts.get(role);
+    added += reason.length;
     if (!draft) drafts.set(role, { reasons: [reason], confidence });
     else {
       if (!draft.reasons.includes(reason)) draft.reasons.push(reason);
@@ -400,7 +406,7 @@ function suggest(
   }
   if (mapped && store) {
     mapped.set(mappedKey, made);
-    store.chars += mappedKey.length + 1;
+    store.chars += KEPT_TOOL_CHARS + mappedKey.length + added;
   }
   return made;
 }
