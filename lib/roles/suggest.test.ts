@@ -1,15 +1,20 @@
 import { describe, expect, it, test } from "vitest";
 import {
   KEPT_CHARS_MAX,
+  KEPT_MAPPED_CHARS_MAX,
+  KEPT_TOOL_CHARS,
   keptInferenceChars,
-  keptInferenceKey,
+  keptInferenceOf,
+  keptMappedChars,
   newRoleCache,
   resolveRoles,
   roleMask,
   roleSet,
   suggestRoles,
+  type RoleCache,
   type RoleInputTool,
 } from "./suggest";
+import { inferRoles } from "./infer";
 import { leadingDescriptionVerb, nameWords, readName } from "./name";
 
 const roles = (t: RoleInputTool) => suggestRoles(t).roles.map((r) => r.role);
@@ -1614,8 +1619,42 @@ describe("the role cache of one analysis", () => {
     const a = { name: "get_page\u0000x", description: "y", annotationCombination: 0 };
     const b = { name: "get_page", description: "x\u0000y", annotationCombination: 0 };
     const c = { name: "get_page", description: 'x","y', annotationCombination: 0 };
-    const keys = new Set([a, b, c].map(keptInferenceKey));
-    expect(keys.size).toBe(3);
+    const kept = [a, b, c].map((t) => keptInferenceOf(t, "Pages"));
+    expect(new Set(kept).size).toBe(3);
+    // Each is found again, by content, in a later analysis (a new memo, new objects).
+    expect([a, b, c].map((t) => keptInferenceOf({ ...t }, "Pages"))).toEqual(kept);
+    [a, b, c].forEach((t, i) => expect(keptInferenceOf({ ...t }, "Pages")).toBe(kept[i]));
+  });
+
+  it("keeps one inference per server words, annotations, description and schema, each in its own place", () => {
+    const schema = { type: "object", properties: { url: { type: "string" } } };
+    const base = { name: "post_page", description: "Posts a page", annotationCombination: 0 };
+    const variants = [
+      base,
+      { ...base, annotationCombination: 1 },
+      { ...base, description: undefined },
+      { ...base, description: "" },
+      { ...base, inputSchema: schema },
+      { ...base, outputSchema: schema },
+      { ...base, inputSchema: schema, outputSchema: schema },
+      { ...base, inputSchema: {} },
+    ];
+    const kept = variants.map((t) => keptInferenceOf(t, "Wiki"));
+    const otherServer = keptInferenceOf(base, "Pages");
+    expect(new Set([...kept, otherServer]).size).toBe(variants.length + 1);
+    variants.forEach((t, i) => expect(keptInferenceOf(structuredClone(t), "Wiki")).toBe(kept[i]));
+    // A server name with the same words is the same input.
+    expect(keptInferenceOf(base, "wiki")).toBe(kept[0]);
+    // A schema changed in place between analyses is read anew: kept by content, not by object.
+    const changing = { type: "object", properties: { title: { type: "string" } } };
+    const before = keptInferenceOf({ ...base, inputSchema: changing }, "Wiki");
+    expect(before.roles.has("network_or_shares")).toBe(false);
+    (changing.properties as Record<string, unknown>).url = { type: "string" };
+    const after = keptInferenceOf({ ...base, inputSchema: changing }, "Wiki");
+    expect(after.roles.has("network_or_shares")).toBe(true);
+    expect(after).toEqual(
+      inferRoles({ ...base, inputSchema: structuredClone(changing), serverWords: ["wiki"] }),
+    );
   });
 
   it("holds a bounded number of characters across analyses, however long the tools a server lists", () => {
@@ -1628,6 +1667,12 @@ describe("the role cache of one analysis", () => {
     const huge = { name: "list_notes_huge", description: "x".repeat(KEPT_CHARS_MAX) };
     expect(suggestRoles(huge, null, newRoleCache()).roles).toEqual(suggestRoles(huge).roles);
     expect(keptInferenceChars()).toBeLessThanOrEqual(KEPT_CHARS_MAX);
+    // Each kept tool counts its maps too, however short its name: a thousand one-letter tools
+    // hold at least a thousand times that.
+    const before = keptInferenceChars();
+    for (let i = 0; i < 1000; i++)
+      keptInferenceOf({ name: String.fromCharCode(0x4e00 + i), annotationCombination: 0 }, "Tiny");
+    expect(keptInferenceChars() - before).toBeGreaterThanOrEqual(1000 * KEPT_TOOL_CHARS);
   });
 
   const assessment = (over: object = {}) => ({
@@ -1684,6 +1729,56 @@ describe("the role cache of one analysis", () => {
     const other = resolveRoles({ name: "get_page" }, assessment({ sourceIds: ["portal"] }), cache);
     expect(one.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): wiki");
     expect(other.reasons[0]?.reasons).toContain("returns text from 1 mapped source(s): portal");
+  });
+
+  it("keeps a mapped tool's suggestion for the next analysis only while its sources say the same", () => {
+    const tool = { name: "get_ticket", description: "Gets a ticket", annotations: RO };
+    const mapped = assessment({ sourceIds: ["desk", "wiki"] });
+    const sources = (deskName: string, desk: "internal" | "secret") =>
+      new Map([
+        ["desk", { name: deskName, confidentiality: desk }],
+        ["wiki", { name: "Wiki", confidentiality: "internal" as const }],
+      ]);
+    const analyse = (cache: RoleCache, s: ReturnType<typeof sources>) =>
+      resolveRoles(tool, mapped, cache, { serverName: "Desk", sources: s });
+    const first = analyse(newRoleCache(), sources("Help desk", "internal"));
+    // A new analysis with an equal (new) sources map finds it kept.
+    expect(analyse(newRoleCache(), sources("Help desk", "internal"))).toBe(first);
+    // A renamed or reclassified source is named anew, as without any cache.
+    for (const s of [sources("Support", "internal"), sources("Help desk", "secret")]) {
+      const again = analyse(newRoleCache(), s);
+      expect(again).not.toBe(first);
+      expect(again).toEqual(
+        resolveRoles(tool, mapped, undefined, { serverName: "Desk", sources: s }),
+      );
+    }
+    // Analyses with other sources in between do not change what an analysis's cache hands out.
+    const cache = newRoleCache();
+    const secret = sources("Help desk", "secret");
+    const mine = analyse(cache, secret);
+    analyse(newRoleCache(), sources("Help desk", "internal"));
+    expect(analyse(cache, secret)).toBe(mine);
+    expect(mine.roles).toContain("reads_private_data");
+  });
+
+  it("holds a bounded number of characters of mapped suggestions across analyses", () => {
+    // 1,000 sources with 200-character names: each tool mapped to all of them names them all.
+    const ids = Array.from({ length: 1000 }, (_, i) => `src-${i}`);
+    const sources = new Map(
+      ids.map((id) => [
+        id,
+        { name: `${id} ${"x".repeat(192)}`, confidentiality: "secret" as const },
+      ]),
+    );
+    for (let i = 0; i < 30; i++) {
+      const cache = newRoleCache();
+      const r = resolveRoles({ name: `get_doc_${i}` }, assessment({ sourceIds: ids }), cache, {
+        sources,
+      });
+      expect(r.roles).toContain("reads_private_data");
+      // At most the bound, and what one analysis adds past it (here one tool: ~410,000 characters).
+      expect(keptMappedChars()).toBeLessThanOrEqual(KEPT_MAPPED_CHARS_MAX + 500_000);
+    }
   });
 
   it("role sets and masks agree for every set", () => {

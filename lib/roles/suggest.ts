@@ -120,20 +120,50 @@ export type RoleCache = {
   inferences: InferenceMemo;
   plain: Map<Inference, SharedSuggestion>;
   /**
-   * The suggestion of an inference with mapped sources or unconfirmed roles, by those (see
-   * `additionsKey`), valid for the sources map `mappedSources` only: a lookup by a short key
-   * instead of building the suggestion and its content key (reasons and all) for every such tool.
+   * The suggestions of inferences with mapped sources or unconfirmed roles, for the sources map
+   * `mappedSources` (see `keptMappedFor`): kept across analyses while the sources say the same.
    */
-  mapped: Map<Inference, Map<string, SharedSuggestion>>;
+  mapped: KeptMapped | undefined;
   mappedSources: RoleContext["sources"];
 };
 export const newRoleCache = (): RoleCache => ({
   suggestions: new Map(),
   inferences: new Map(),
   plain: new Map(),
-  mapped: new Map(),
+  mapped: undefined,
   mappedSources: undefined,
 });
+
+/**
+ * The suggestion of an inference with mapped sources or unconfirmed roles, by those (see
+ * `additionsKey`): a lookup by a short key instead of building the suggestion and its content key
+ * (reasons and all) for every such tool. Valid for one content of the sources map only (`sources`,
+ * JSON of its entries: each source's id, name and confidentiality), which the reasons name.
+ */
+type KeptMapped = {
+  sources: string;
+  byInference: WeakMap<Inference, Map<string, SharedSuggestion>>;
+  /** The characters of the `additionsKey`s and added reasons held, with `KEPT_TOOL_CHARS` per suggestion. */
+  chars: number;
+};
+let keptMapped: KeptMapped | undefined;
+export const KEPT_MAPPED_CHARS_MAX = 4_000_000;
+
+/** The characters the last analysis's mapped suggestions count (see `KeptMapped`), for tests. */
+export const keptMappedChars = (): number => keptMapped?.chars ?? 0;
+
+/**
+ * The mapped suggestions for `sources`: those kept from the last analysis when its sources map
+ * held the same (a review is analysed again on every edit, and its sources rarely change), else
+ * none. A cache keeps the store it was given, so another analysis with other sources in between
+ * never hands it suggestions that name them. Starts empty once it holds `KEPT_MAPPED_CHARS_MAX`.
+ */
+function keptMappedFor(sources: RoleContext["sources"]): KeptMapped {
+  const key = JSON.stringify(sources ? [...sources] : null);
+  if (keptMapped?.sources !== key || keptMapped.chars > KEPT_MAPPED_CHARS_MAX)
+    keptMapped = { sources: key, byInference: new WeakMap(), chars: 0 };
+  return keptMapped;
+}
 
 /**
  * What a suggestion adds to its inference, as a key: the mapped sources in order (their names and
@@ -147,58 +177,103 @@ function additionsKey(
   return `${sourceIds.join("\u0001")}\u0002${entered}`;
 }
 
+/** The words of a server's name, and the same as JSON: the first level of `keptInference`. */
+type ServerWords = { words: string[]; key: string };
+const NO_SERVER: ServerWords = { words: [], key: "[]" };
+
 /** The words of each server name seen, computed once. */
-const SERVER_WORDS = new Map<string, string[]>();
-function serverWordsOf(name: string | undefined): string[] {
-  if (!name) return [];
+const SERVER_WORDS = new Map<string, ServerWords>();
+function serverWordsOf(name: string | undefined): ServerWords {
+  if (!name) return NO_SERVER;
   let words = SERVER_WORDS.get(name);
   if (!words) {
     if (SERVER_WORDS.size > 10_000) SERVER_WORDS.clear();
-    SERVER_WORDS.set(name, (words = nameWords(name)));
+    const list = nameWords(name);
+    SERVER_WORDS.set(name, (words = { words: list, key: JSON.stringify(list) }));
   }
   return words;
 }
 
 /**
- * Inferences kept across analyses, by the tool exactly as listed (annotations, server words, name,
- * description and both schemas). A review is analysed again on every edit and every page that shows
- * it, while its tools change only when a server is inspected anew; the inference is a pure function
- * of these inputs, so a tool seen before needs neither its inference nor the cue key
- * `inferRolesShared` builds from its description and fields. Bounded by the characters of its keys:
- * when full it starts empty, as `SERVER_WORDS` does.
+ * Inferences kept across analyses, by the tool exactly as listed: its server's words, name,
+ * description, annotations and both schemas. A review is analysed again on every edit and every
+ * page that shows it, while its tools change only when a server is inspected anew; the inference
+ * is a pure function of these inputs, so a tool seen before needs neither its inference nor the
+ * cue key `inferRolesShared` builds from its description and fields.
+ *
+ * Found level by level, one input per level (server words as JSON, name, description, then the
+ * rest), so no name or description a server writes can pass for another split of the same text,
+ * and a lookup builds no key from the strings the review already holds: the last level's key is
+ * the annotation combination (a number) for a tool without schemas, else JSON of the combination
+ * and both schemas. Bounded by the characters of its keys, each level counted for every tool
+ * under it, and `KEPT_TOOL_CHARS` per tool: when full it starts empty, as `SERVER_WORDS` does.
  */
-const KEPT_INFERENCES = new Map<string, Inference>();
+type KeptByRest = Map<number | string, Inference>;
+type KeptByDescription = Map<string | null, KeptByRest>;
+const KEPT_INFERENCES = new Map<string, Map<string, KeptByDescription>>();
 let keptChars = 0;
 export const KEPT_CHARS_MAX = 16_000_000;
 
-/** The characters `keptInference` holds in its keys now (at most `KEPT_CHARS_MAX`). */
+/**
+ * What each kept tool counts besides its keys' characters: the maps of its levels (up to three per
+ * tool, about a hundred bytes each), so that tools with tiny names cannot hold more entries than
+ * whole JSON keys could (about 25 characters each at least).
+ */
+export const KEPT_TOOL_CHARS = 256;
+
+/** The characters `keptInference` holds in its keys now, with `KEPT_TOOL_CHARS` per tool (at most `KEPT_CHARS_MAX`). */
 export const keptInferenceChars = (): number => keptChars;
 
-/** The key of a tool in `keptInference`: JSON, so no name or description a server writes can make two tools' keys equal. */
-export const keptInferenceKey = (input: InferInput): string =>
-  JSON.stringify([
-    input.annotationCombination,
-    input.serverWords ?? [],
-    input.name,
-    input.description ?? null,
-    input.inputSchema ?? null,
-    input.outputSchema ?? null,
-  ]);
-
-function keptInference(input: InferInput, memo: InferenceMemo): Inference {
-  const key = keptInferenceKey(input);
-  const kept = KEPT_INFERENCES.get(key);
+/**
+ * The inference of `input` (whose `serverWords` are `server`'s), kept from an earlier analysis
+ * when one had the same tool; otherwise made through `memo` and kept.
+ */
+function keptInference(input: InferInput, server: ServerWords, memo: InferenceMemo): Inference {
+  const description = input.description ?? null;
+  const rest =
+    input.inputSchema == null && input.outputSchema == null
+      ? input.annotationCombination
+      : JSON.stringify([
+          input.annotationCombination,
+          input.inputSchema ?? null,
+          input.outputSchema ?? null,
+        ]);
+  const byRest = KEPT_INFERENCES.get(server.key)?.get(input.name)?.get(description);
+  const kept = byRest?.get(rest);
   if (kept) return kept;
   const made = inferRolesShared(input, memo);
-  // A key longer than the whole bound is not kept at all (a server can list any length).
-  if (key.length > KEPT_CHARS_MAX) return made;
-  if (keptChars + key.length > KEPT_CHARS_MAX) {
+  const chars =
+    KEPT_TOOL_CHARS +
+    server.key.length +
+    input.name.length +
+    (description?.length ?? 0) +
+    (typeof rest === "number" ? 0 : rest.length);
+  // A tool longer than the whole bound is not kept at all (a server can list any length).
+  if (chars > KEPT_CHARS_MAX) return made;
+  if (keptChars + chars > KEPT_CHARS_MAX) {
     KEPT_INFERENCES.clear();
     keptChars = 0;
   }
-  KEPT_INFERENCES.set(key, made);
-  keptChars += key.length;
+  let byName = KEPT_INFERENCES.get(server.key);
+  if (!byName) KEPT_INFERENCES.set(server.key, (byName = new Map<string, KeptByDescription>()));
+  let byDescription = byName.get(input.name);
+  if (!byDescription)
+    byName.set(input.name, (byDescription = new Map<string | null, KeptByRest>()));
+  let last = byDescription.get(description);
+  if (!last) byDescription.set(description, (last = new Map<number | string, Inference>()));
+  last.set(rest, made);
+  keptChars += chars;
   return made;
+}
+
+/** `keptInference` of a tool listed by a server named `serverName`, for tests: the kept object itself. */
+export function keptInferenceOf(
+  input: Omit<InferInput, "serverWords">,
+  serverName?: string,
+  memo: InferenceMemo = new Map(),
+): Inference {
+  const server = serverWordsOf(serverName);
+  return keptInference({ ...input, serverWords: server.words }, server, memo);
 }
 
 const ENTERED_UNCONFIRMED = "entered by the reviewer, not yet confirmed";
@@ -226,15 +301,16 @@ function suggest(
   context: RoleContext | undefined,
 ): SharedSuggestion {
   const combination = annotationCombination(tool.annotations ?? undefined);
+  const server = serverWordsOf(context?.serverName);
   const input = {
     name: tool.name,
     description: tool.description,
     annotationCombination: combination,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
-    serverWords: serverWordsOf(context?.serverName),
+    serverWords: server.words,
   };
-  const inference = cache ? keptInference(input, cache.inferences) : inferRoles(input);
+  const inference = cache ? keptInference(input, server, cache.inferences) : inferRoles(input);
   const sourceIds = assessment?.sourceIds ?? [];
   const plain =
     sourceIds.length === 0 &&
@@ -243,13 +319,15 @@ function suggest(
   if (knownPlain) return knownPlain;
   let mapped: Map<string, SharedSuggestion> | undefined;
   let mappedKey = "";
+  let store: KeptMapped | undefined;
   if (cache && !plain) {
-    if (cache.mappedSources !== context?.sources) {
-      cache.mapped.clear();
+    store = cache.mapped;
+    if (!store || cache.mappedSources !== context?.sources) {
+      cache.mapped = store = keptMappedFor(context?.sources);
       cache.mappedSources = context?.sources;
     }
-    mapped = cache.mapped.get(inference);
-    if (!mapped) cache.mapped.set(inference, (mapped = new Map<string, SharedSuggestion>()));
+    mapped = store.byInference.get(inference);
+    if (!mapped) store.byInference.set(inference, (mapped = new Map<string, SharedSuggestion>()));
     mappedKey = additionsKey(sourceIds, assessment);
     const knownMapped = mapped.get(mappedKey);
     if (knownMapped) return knownMapped;
@@ -258,8 +336,11 @@ function suggest(
   const drafts = new Map<ToolRole, Draft>();
   for (const [role, draft] of inference.roles)
     drafts.set(role, { reasons: draft.reasons.slice(), confidence: draft.confidence });
+  // The characters of the reasons added: a kept mapped suggestion counts them (they name its sources).
+  let added = 0;
   const add = (role: ToolRole, reason: string, confidence: number) => {
     const draft = drafts.get(role);
+    added += reason.length;
     if (!draft) drafts.set(role, { reasons: [reason], confidence });
     else {
       if (!draft.reasons.includes(reason)) draft.reasons.push(reason);
@@ -323,7 +404,10 @@ function suggest(
     cache.suggestions.set(key, made);
     cache.plain.set(inference, made);
   }
-  mapped?.set(mappedKey, made);
+  if (mapped && store) {
+    mapped.set(mappedKey, made);
+    store.chars += KEPT_TOOL_CHARS + mappedKey.length + added;
+  }
   return made;
 }
 
