@@ -26,6 +26,8 @@ describe("what a pattern reads a character with", () => {
     expect(() => atomsOf(String.raw`(a)\1`)).toThrow(/backreference/);
     expect(() => new OneByte([/a/])).toThrow();
     expect(() => new OneByte([/a/iu])).toThrow();
+    // A pattern that names the stand-in is refused when a text first needs the patterns read.
+    expect(() => new OneByte([/\u00a4/u]).of("a — b")).toThrow(/stand-in/);
   });
 });
 

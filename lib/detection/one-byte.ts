@@ -105,12 +105,21 @@ export function atomsOf(source: string): { literals: Set<number>; atoms: string[
 }
 
 export class OneByte {
-  private readonly literals = new Set<number>();
-  private readonly tests: RegExp[] = [];
+  /** The patterns' literal code points and atoms: read when a text first has a unit beyond U+00FF. */
+  private read: { literals: Set<number>; tests: RegExp[] } | null = null;
   /** By code unit: 0 not asked yet, 1 inert (replaced by STAND_IN), 2 not. */
   private readonly inert = new Uint8Array(0x10000);
 
-  constructor(patterns: readonly RegExp[]) {
+  constructor(private readonly patterns: readonly RegExp[]) {
+    for (const re of patterns)
+      if (!re.flags.includes("u") || /[iv]/u.test(re.flags))
+        throw new Error(`one-byte: /${re.source.slice(0, 60)}/ is not a u-flag pattern without i`);
+    // Code units beyond U+00FF that are never inert: surrogates (half a code point).
+    this.inert.fill(2, 0xd800, 0xe000);
+  }
+
+  private readPatterns(): { literals: Set<number>; tests: RegExp[] } {
+    const literals = new Set<number>();
     const atoms = new Set<string>([
       // What `\b`, `^`/`$` (with or without the m flag) and `.` read, whether or not written.
       String.raw`\w`,
@@ -118,27 +127,23 @@ export class OneByte {
       ".",
       String.raw`\s`,
     ]);
-    for (const re of patterns) {
-      if (!re.flags.includes("u") || /[iv]/u.test(re.flags))
-        throw new Error(`one-byte: /${re.source.slice(0, 60)}/ is not a u-flag pattern without i`);
+    for (const re of this.patterns) {
       const found = atomsOf(re.source);
-      for (const cp of found.literals) this.literals.add(cp);
+      for (const cp of found.literals) literals.add(cp);
       for (const a of found.atoms) atoms.add(a);
     }
-    if (this.literals.has(STAND_IN.charCodeAt(0)))
+    if (literals.has(STAND_IN.charCodeAt(0)))
       throw new Error("one-byte: a pattern names the stand-in character");
-    this.tests = [...atoms].map((a) => new RegExp(`^(?:${a})$`, "u"));
-    // Code units beyond U+00FF that are never inert: surrogates (half a code point).
-    this.inert.fill(2, 0xd800, 0xe000);
+    return { literals, tests: [...atoms].map((a) => new RegExp(`^(?:${a})$`, "u")) };
   }
 
   /** Whether the patterns take `unit` (beyond U+00FF, not a surrogate) as they take STAND_IN. */
   private isInert(unit: number): boolean {
     let known = this.inert[unit]!;
     if (known === 0) {
+      const { literals, tests } = (this.read ??= this.readPatterns());
       const ch = String.fromCharCode(unit);
-      const same =
-        !this.literals.has(unit) && this.tests.every((t) => t.test(ch) === t.test(STAND_IN));
+      const same = !literals.has(unit) && tests.every((t) => t.test(ch) === t.test(STAND_IN));
       this.inert[unit] = known = same ? 1 : 2;
     }
     return known === 1;
