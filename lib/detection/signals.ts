@@ -6,6 +6,7 @@
  */
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
+import { OneByte } from "./one-byte";
 import { isSpace } from "./space";
 import { countHidden, decodeTags, hasHidden, isLetter } from "./text";
 
@@ -229,6 +230,13 @@ const ADDRESSED: [
   ...ADDRESSED_ELSEWHERE,
 ];
 
+/**
+ * The text as the patterns of ADDRESSED may read it: one-byte when its only characters beyond
+ * U+00FF are ones they cannot tell from another (a dash, an arrow, a typographic quote:
+ * lib/detection/one-byte.ts), where V8 runs them on code compiled for one-byte text.
+ */
+const ADDRESSED_ONE_BYTE = new OneByte(ADDRESSED.map(([re]) => re));
+
 /** `forModel`: the text is written for the model on purpose (a tool's description); addressing it is no finding. */
 export function addressedSignal(text: string, forModel = false, lower = text.toLowerCase()): Hit[] {
   const hits: Hit[] = [];
@@ -236,13 +244,19 @@ export function addressedSignal(text: string, forModel = false, lower = text.toL
   // several times slower in V8.
   // A gate (a word its pattern cannot match without) is tested once per text, for all that share it.
   const gates = new Map<{ test(text: string): boolean }, boolean>();
+  // The same matches at the same places; a match's text is cut from `lower`.
+  let oneByte: string | undefined;
   for (const [re, detail, addressing, strength = 0.75, gate] of ADDRESSED) {
     if (forModel && addressing) continue;
     if (gate) {
       if (!gates.has(gate)) gates.set(gate, gate.test(lower));
       if (!gates.get(gate)) continue;
     }
-    const m = re.exec(lower);
+    const found = re.exec((oneByte ??= ADDRESSED_ONE_BYTE.of(lower)));
+    const m =
+      found === null
+        ? null
+        : { index: found.index, 0: lower.slice(found.index, found.index + found[0].length) };
     // The same words found by the English pattern and its counterpart in multilingual.ts count once.
     if (!m || hits.some((h) => h.at === m.index)) continue;
     // Quoted, or introduced as an example ("Sätze wie: Ignoriere…", "the string Ignore previous…").
