@@ -4,9 +4,9 @@
  * specification (fields, sort keys, procedure, worked example); this file must agree with it,
  * and the tests recompute the document with `canonicalize` as a cross-check.
  *
- * The document is assembled from per-item canonical strings instead of canonicalising twice:
+ * The document is hashed from the per-item canonical strings instead of canonicalising twice:
  * RFC 8785 serialises an array as "[" + its canonical elements joined by "," + "]", so the bytes
- * are identical and 10,000 tools cost one pass.
+ * are identical and 10,000 tools cost one pass. They are fed to the hash in order, never joined.
  */
 import { createHash } from "node:crypto";
 import { sha256Hex } from "@/lib/hash";
@@ -110,8 +110,9 @@ export function canonicalJson(value: unknown, keyTexts: Map<string, string> = ne
  * 10,000 tools is most of the writing). The copies of a batch are written as one array with a
  * separator string between them, and the text is cut at each separator's written form: that
  * form, `,"\u0000…",`, appears elsewhere only where a value holds an array element equal to the
- * separator, which would make more pieces than values, so a batch that does not cut into exactly
- * its values is written one value at a time instead.
+ * separator. Such a match cannot overlap a real separator (the form overlaps itself only at its
+ * comma, and no value's text ends in an unescaped `,"…"`), so it makes more pieces than values,
+ * and a batch that does not cut into exactly its values is written one value at a time instead.
  */
 export function canonicalJsonEach(
   values: readonly unknown[],
