@@ -1,7 +1,12 @@
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { canonicalJson, fingerprintDocument, fingerprintSurface } from "@/lib/surface/fingerprint";
+import {
+  canonicalJson,
+  canonicalJsonEach,
+  fingerprintDocument,
+  fingerprintSurface,
+} from "@/lib/surface/fingerprint";
 import type { Surface, ToolItem } from "@/lib/surface/types";
 import { manyTools } from "@/tests/fixtures/servers/many-tools-listing";
 
@@ -188,6 +193,52 @@ describe("surface fingerprint", () => {
     expect(() => canonicalJson("\uD800")).toThrow();
     expect(() => canonicalJson({ "\uDC00": 1 })).toThrow();
     expect(() => canonicalJson([Number.NaN])).toThrow();
+  });
+
+  test("canonicalJson writes a value's own members, never what its toJSON returns", () => {
+    class Tagged {
+      b = 1;
+      a = [2];
+      toJSON() {
+        return "not the members";
+      }
+    }
+    class TaggedList extends Array<number> {
+      toJSON() {
+        return "not the elements";
+      }
+    }
+    const list = TaggedList.from([3, 1]);
+    expect(canonicalJson({ d: new Date(0), t: new Tagged(), l: list })).toBe(
+      '{"d":{},"l":[3,1],"t":{"a":[2],"b":1}}',
+    );
+    expect(canonicalJson(new Date(0))).toBe("{}");
+    expect(canonicalJson([new Tagged()])).toBe('[{"a":[2],"b":1}]');
+  });
+
+  test("canonicalJsonEach gives each value's canonicalJson, whatever the values hold", () => {
+    const separatorLike = "\u0000relay-review canonical batch separator\u0000";
+    const odd: unknown[] = [
+      { list: ["a", separatorLike, "b"] }, // the batch separator as an element
+      separatorLike,
+      [separatorLike, separatorLike],
+      { "C:\\udp": "\\ud800 is text, not an escape" },
+      { "10": 1, "9": 2 },
+      JSON.parse('{"__proto__":{"x":1},"a":1}'),
+      { when: new Date(0) },
+      { kept: { a: 1, b: [1, { c: 2 }] }, moved: { b: 1, a: 2 } },
+      [undefined, { skipped: undefined }],
+      "\uD83D\uDE00",
+    ];
+    const values = Array.from({ length: 250 }, (_, i) =>
+      i % 10 === 0 ? odd[(i / 10) % odd.length] : { i, name: `t${i}`, z: [i], a: { y: 1, x: 2 } },
+    );
+    expect(canonicalJsonEach(values)).toEqual(values.map((v) => canonicalJson(v)));
+    for (const v of values.filter((x) => !(x instanceof Object && "when" in x)))
+      expect(canonicalJson(v)).toBe(canonicalize(v));
+    // A value with no canonical form throws, as canonicalJson does.
+    expect(() => canonicalJsonEach([...values, { bad: "\uD800" }])).toThrow();
+    expect(() => canonicalJsonEach([{ n: Number.NaN }, ...values])).toThrow();
   });
 
   test("10,000 tools: one hash per item, each the hash of that item alone (the bench measures the 100 ms goal)", () => {
