@@ -3,6 +3,14 @@
  * temporary data folder, for the suites that measure what a browser or an API client sees.
  * `stop()` waits until the process has exited: the suites after one are timed, and a server still
  * shutting down beside them would be timed with them.
+ *
+ * The server is two processes: scripts/start.mjs and the `next-server` it spawns. A server busy in
+ * one long request handles SIGTERM only when that request ends, so start.mjs, killed after
+ * SERVER_STOP_TIMEOUT_MS, used to leave its `next-server` running on its own: after the
+ * review-page suite, a list load summarising the 5,000-tool review went on for minutes at a core
+ * and gigabytes, through the saves suite (its embedded p99 448 ms in the whole bench against 71–83
+ * ms alone) and past the end of the bench. So the server runs in its own process group and `stop()`
+ * signals the whole group, and waits until no process of it is left.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -31,13 +39,48 @@ export function appServerUnavailable(): string | null {
   return null;
 }
 
+/** Bound on waiting for the group's last process to be gone after SIGKILL. */
+const GROUP_GONE_TIMEOUT_MS = 5_000;
+
+/** Signals every process of the group `pgid`; false when none is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is empty
+  }
+}
+
+/** Groups of servers not yet stopped, killed if the bench itself is interrupted. */
+const liveGroups = new Set<number>();
+function killLiveGroups(signal: NodeJS.Signals) {
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  liveGroups.clear();
+  // Then die of the signal as the bench would have without this handler.
+  process.removeListener(signal, killLiveGroups);
+  process.kill(process.pid, signal);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, killLiveGroups);
+
 async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), SERVER_STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // The group, not start.mjs alone: next-server gets the signal even if start.mjs is killed first.
+    signalGroup(pgid, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(pgid, "SIGKILL"), SERVER_STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+  // start.mjs has exited; a next-server still in its group (it did not finish in time) is killed.
+  const deadline = Date.now() + GROUP_GONE_TIMEOUT_MS;
+  while (signalGroup(pgid, 0) && Date.now() < deadline) {
+    signalGroup(pgid, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  liveGroups.delete(pgid);
 }
 
 async function waitForServer(base: string, child: ChildProcess): Promise<void> {
@@ -70,7 +113,10 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
       ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],
+    // Its own process group, so stop() can reach next-server too (see the module comment).
+    detached: true,
   });
+  if (child.pid !== undefined) liveGroups.add(child.pid);
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

@@ -22,7 +22,7 @@ import "server-only";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
-import { decisionFindings, type DecisionFinding } from "@/lib/decisions/findings";
+import { agentFindings, decisionFindings, type DecisionFinding } from "@/lib/decisions/findings";
 import { reviewNotFound } from "@/lib/errors";
 import type { ServerId } from "@/lib/ids";
 import type { RelayServer, Review } from "@/lib/review/schema";
@@ -43,6 +43,8 @@ export type FindingsNow = {
   surfaceFlags: { serverId: string; flags: SuspiciousFlag[] }[];
   /** The open findings of a pair, per lib/decisions/findings.ts. */
   of: (serverId: string, agentId: string) => DecisionFinding[];
+  /** The union of `of(server, agentId)` over the servers the agent holds tools of (`agentFindings`). */
+  ofAgent: (agentId: string) => DecisionFinding[];
 };
 
 export type ReviewContext = {
@@ -183,6 +185,7 @@ export async function openReview(
       (findings ??= ctx.analysis().then((a) => {
         const surfaceFlags = ctx.surfaceFlags();
         const cache = new Map<string, DecisionFinding[]>();
+        const byAgent = new Map<string, DecisionFinding[]>();
         return {
           analysis: a,
           surfaceFlags,
@@ -192,6 +195,14 @@ export async function openReview(
             if (!found) {
               found = decisionFindings({ analysis: a, review, serverId, agentId, surfaceFlags });
               cache.set(key, found);
+            }
+            return found;
+          },
+          ofAgent: (agentId: string) => {
+            let found = byAgent.get(agentId);
+            if (!found) {
+              found = agentFindings({ analysis: a, review, agentId, surfaceFlags });
+              byAgent.set(agentId, found);
             }
             return found;
           },

@@ -6,7 +6,6 @@ import "server-only";
  * and the lifecycle (lib/decisions/lifecycle.ts) use.
  */
 import { controlEntry } from "@/lib/controls/registry";
-import type { DecisionFinding } from "@/lib/decisions/findings";
 import { lifecycleStatus, supersededBy } from "@/lib/decisions/lifecycle";
 import { overallState, stateReasons } from "@/lib/decisions/review-state";
 import type { Review } from "@/lib/review/schema";
@@ -56,14 +55,10 @@ export async function summaryIn(
   const agents: AgentSummary[] = review.agents.map((agent) => {
     const view = analysis.agents.find((a) => a.agentId === agent.id);
     // The agent's open findings, as the Decide form lists them for each server it holds tools of.
-    const open = new Map<string, DecisionFinding>();
-    const servers = new Set(agent.tools.map((t) => t.serverId));
-    for (const serverId of servers)
-      for (const f of findings.of(serverId, agent.id)) open.set(f.id, f);
+    const open = findings.ofAgent(agent.id);
     const paths = emptyCounts();
     const other = emptyCounts();
-    for (const f of open.values())
-      add(f.kind === "path.to_sensitive_sink" ? paths : other, f.severity);
+    for (const f of open) add(f.kind === "path.to_sensitive_sink" ? paths : other, f.severity);
     const controls = new Map<string, AgentSummary["controls"][number]>();
     for (const c of view?.controlsOnPath ?? []) {
       const scope = scopeWord(review, c.scope);
