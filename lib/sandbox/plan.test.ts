@@ -356,6 +356,25 @@ describe("parseTrace", () => {
     expect(r.notFoundInView).toBe(1);
   });
 
+  test("a short line padded to strace's result column, and the sandbox's start resumed after another process's line, still count", () => {
+    // As strace prints under load: the entry's execve split by another process's output, and its
+    // resumed half (short) padded with spaces up to column 40; a short failed open padded too.
+    const trace = [
+      `execve("/usr/bin/dash", ["/usr/bin/dash"], 0x1 /* 2 vars */) = 0`,
+      `[pid  10] execve("/usr/bin/prlimit", ["/usr/bin/prlimit"], 0x1 /* 2 vars */ <unfinished ...>`,
+      `[pid   9] close(3)                    = 0`,
+      `[pid  10] <... execve resumed>)       = 0`,
+      `[pid  10] execve("/usr/bin/node", ["/usr/bin/node"], 0x1 /* 2 vars */) = 0`,
+      `[pid  10] open("/k", O_RDONLY)        = -1 ENOENT (No such file or directory)`,
+      `[pid  10] connect(19<socket:[1]>, {sa_family=AF_INET, sin_port=htons(9), sin_addr=inet_addr("127.0.0.1")}, 16) = -1 ECONNREFUSED (Connection refused)`,
+    ].join("\n");
+    const r = parseTrace(trace, CTX);
+    expect(r.attempts.map((a) => [a.kind, a.target, a.result])).toEqual([
+      ["connect", "127.0.0.1:9", "ECONNREFUSED"],
+      ["open", "/k", "ENOENT"],
+    ]);
+  });
+
   test("every call family it claims: openat2, execveat, sendto/sendmsg/sendmmsg to an address, as strace prints them (issue 28, finding 9)", () => {
     expect(TRACED_SYSCALLS).toEqual(
       expect.arrayContaining(["openat2", "execveat", "sendto", "sendmsg", "sendmmsg"]),

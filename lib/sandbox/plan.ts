@@ -700,10 +700,15 @@ function sockaddr(body: string): string | null {
   return fam ? fam[1]! : null;
 }
 
+/**
+ * A call's outcome. strace pads a short line with spaces up to its result column (40), so a short
+ * call, and above all a `<... execve resumed>` line split from its start by another process's
+ * output (which happens under load), reads `)          = 0`: the space before `=` is not one.
+ */
 const errnoOf = (body: string): string | null => {
-  const m = /\) = -1 (E[A-Z0-9]+)/.exec(body);
+  const m = /\) += -1 (E[A-Z0-9]+)/.exec(body);
   if (m) return m[1]!;
-  return /\) = \d+/.test(body) ? "ok" : null;
+  return /\) += \d+/.test(body) ? "ok" : null;
 };
 
 export type TraceContext = {
