@@ -20,7 +20,7 @@
  * reworded title or a new writer count keeps the id, and a new pair of ends is a new finding.
  * Pure.
  */
-import { canonicalSha256 } from "@/lib/hash";
+import { canonicalJson, canonicalSha256, sha256Hex } from "@/lib/hash";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { SEVERITIES, type Finding, type Severity } from "@/lib/model/findings";
 import { nodeIds, splitToolKey, type ToolKey } from "@/lib/model/ids";
@@ -50,6 +50,19 @@ export const requiresAcceptance = (f: Pick<DecisionFinding, "severity">) =>
 export function decisionFindingId(kind: string, subject: unknown): string {
   return `fnd-${canonicalSha256({ kind, subject }).slice(0, 24)}`;
 }
+
+/**
+ * `decisionFindingId("path.to_sensitive_sink", { agentId, from, to })` from the canonical JSON of
+ * each part (`canonicalJson`, which also refuses what it cannot write), so a part shared by many
+ * paths is written once: an agent of the 5,000-tool review has 7,850 paths from about fifty heads
+ * to about 150 sinks, and the Summary names them for every agent. The text is RFC 8785's for this
+ * shape: the keys are in code-unit order and each part is already canonical.
+ */
+export function pathFindingId(agentJson: string, fromJson: string, toJson: string): string {
+  const canonical = `{"kind":"${PATH_KIND}","subject":{"agentId":${agentJson},"from":${fromJson},"to":${toJson}}}`;
+  return `fnd-${sha256Hex(canonical).slice(0, 24)}`;
+}
+const PATH_KIND = "path.to_sensitive_sink";
 
 const UNBOUNDED_KINDS = new Set(["everyone_with_an_email_address", "anyone_with_a_web_server"]);
 
@@ -129,6 +142,18 @@ function findingsAbout(
   if (agentView.holdsBoth && agentView.pathCount > 0) {
     const nodes = new Map(analysis.graph.nodes.map((n) => [n.id as string, n]));
     const tools = new Map(analysis.tools.map((t) => [t.key as string, t]));
+    // Each sink's words are the same from every source: written once, not once per path.
+    const agentName = shownName(agent.name);
+    const agentJson = canonicalJson(agentId);
+    const sinks = agentView.sinkTools.map((sink) => {
+      const roles = tools.get(sink)?.sinkRoles ?? [];
+      const to = toolText(sink);
+      return {
+        toJson: canonicalJson(sink),
+        to,
+        reach: `${to}${roles.length > 0 ? ` (${roles.join(", ")})` : ""} in ${agentName}`,
+      };
+    });
     for (const headId of agentView.heads) {
       const source = nodes.get(headId);
       if (source?.kind !== "source") continue;
@@ -136,18 +161,13 @@ function findingsAbout(
       const bound = writers?.kind === "writers" ? writers.bound : null;
       const from = `${shownName(source.label)} (writers: ${bound?.label ?? "not entered"})`;
       const severity: Severity = bound && UNBOUNDED_KINDS.has(bound.kind) ? "critical" : "high";
-      for (const sink of agentView.sinkTools) {
-        const roles = tools.get(sink)?.sinkRoles ?? [];
-        const to = toolText(sink);
+      const fromJson = canonicalJson(source.head);
+      for (const { toJson, to, reach } of sinks) {
         out.push({
-          id: decisionFindingId("path.to_sensitive_sink", {
-            agentId,
-            from: source.head,
-            to: sink,
-          }),
-          kind: "path.to_sensitive_sink",
+          id: pathFindingId(agentJson, fromJson, toJson),
+          kind: PATH_KIND,
           severity,
-          text: `Text written into ${from} can reach ${to}${roles.length > 0 ? ` (${roles.join(", ")})` : ""} in ${shownName(agent.name)}`,
+          text: `Text written into ${from} can reach ${reach}`,
           ends: { from, to },
           subject: { agentId },
         });
