@@ -1,19 +1,18 @@
 import { describe, expect, test } from "vitest";
+import { generateReview } from "@/bench/suites/analysis";
 import { analyzeReview } from "@/lib/analysis/analyze";
 import { toolListsFromReview } from "@/lib/model/input";
 import { canonicalJson } from "@/lib/hash";
 import { createDemoReview } from "@/lib/review/demo";
 import type { Review } from "@/lib/review/schema";
+import type { Analysis } from "@/lib/analysis/analyze";
 import {
-  agentFindings,
+  agentFindingCounts,
   decisionFindingId,
   decisionFindings,
   pathFindingId,
   type DecisionFinding,
 } from "@/lib/decisions/findings";
-
-const byId = (fs: readonly DecisionFinding[]) =>
-  [...fs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 /** The demo review with one returning tool's sources unmapped: a finding about its server alone. */
 function withUnmappedTool(): { review: Review; serverId: string } {
@@ -26,32 +25,59 @@ function withUnmappedTool(): { review: Review; serverId: string } {
   return { review, serverId: tool.serverId };
 }
 
-describe("an agent's findings across its servers", () => {
-  test("are the union of its decision findings on each server it holds tools of, computed once", () => {
+/** An agent's findings as the Decide form lists them: the union over the servers it holds tools of. */
+function unionOverServers(review: Review, analysis: Analysis, agentId: string) {
+  const agent = review.agents.find((a) => a.id === agentId)!;
+  const union = new Map<string, DecisionFinding>();
+  for (const serverId of new Set(agent.tools.map((t) => t.serverId)))
+    for (const f of decisionFindings({ analysis, review, serverId, agentId })) union.set(f.id, f);
+  return [...union.values()];
+}
+
+const zero = () => ({ critical: 0, high: 0, medium: 0, low: 0, info: 0 });
+
+describe("an agent's findings across its servers, counted", () => {
+  test("are the union of its decision findings on each server it holds tools of, by severity", () => {
     const { review, serverId } = withUnmappedTool();
     const analysis = analyzeReview(review, toolListsFromReview(review));
-    const agent = review.agents[0]!;
-    const servers = [...new Set(agent.tools.map((t) => t.serverId))];
-    const each = servers.map((s) =>
-      decisionFindings({ analysis, review, serverId: s, agentId: agent.id }),
+    let paths = 0;
+    for (const agent of review.agents) {
+      const expected = { paths: zero(), other: zero() };
+      for (const f of unionOverServers(review, analysis, agent.id))
+        expected[f.kind === "path.to_sensitive_sink" ? "paths" : "other"][f.severity]++;
+      expect(agentFindingCounts({ analysis, review, agentId: agent.id })).toEqual(expected);
+      paths += expected.paths.critical + expected.paths.high;
+    }
+    expect(paths).toBeGreaterThan(0);
+    // The finding about the unmapped tool's server is counted once, for the agent holding it.
+    const unmapped = unionOverServers(review, analysis, review.agents[0]!.id).filter(
+      (f) => f.kind === "tools.unmapped_sources",
     );
-    // The finding about the unmapped tool's server is listed on that server's decision only.
-    const unmapped = (fs: DecisionFinding[]) =>
-      fs.filter((f) => f.kind === "tools.unmapped_sources").map((f) => f.subject.serverId);
-    expect(servers.length).toBeGreaterThan(1);
-    expect(each.map(unmapped)).toEqual(servers.map((s) => (s === serverId ? [serverId] : [])));
+    expect(unmapped.map((f) => f.subject.serverId)).toEqual([serverId]);
+  });
 
-    const union = new Map(each.flat().map((f) => [f.id, f]));
-    const all = agentFindings({ analysis, review, agentId: agent.id });
-    expect(byId(all)).toEqual(byId([...union.values()]));
-    expect(unmapped(all)).toEqual([serverId]);
+  test("count every path from each source to each sink on a generated review", () => {
+    // Two agents of the bench's review, each holding 150 of its tools: many heads and sinks each.
+    const review = generateReview();
+    review.agents = review.agents.slice(0, 2).map((a) => ({ ...a, tools: a.tools.slice(0, 150) }));
+    const analysis = analyzeReview(review, toolListsFromReview(review));
+    for (const agent of review.agents) {
+      const expected = { paths: zero(), other: zero() };
+      for (const f of unionOverServers(review, analysis, agent.id))
+        expected[f.kind === "path.to_sensitive_sink" ? "paths" : "other"][f.severity]++;
+      expect(expected.paths.critical + expected.paths.high).toBeGreaterThan(100);
+      expect(agentFindingCounts({ analysis, review, agentId: agent.id })).toEqual(expected);
+    }
   });
 
   test("are none for an agent that holds no tools", () => {
     const review = createDemoReview();
     review.agents[0]!.tools = [];
     const analysis = analyzeReview(review, toolListsFromReview(review));
-    expect(agentFindings({ analysis, review, agentId: review.agents[0]!.id })).toEqual([]);
+    expect(agentFindingCounts({ analysis, review, agentId: review.agents[0]!.id })).toEqual({
+      paths: zero(),
+      other: zero(),
+    });
   });
 });
 
@@ -96,7 +122,7 @@ describe("a path finding's id", () => {
             decisionFindingId("path.to_sensitive_sink", { agentId: agent.id, from: node.head, to }),
           );
       }
-      const ids = agentFindings({ analysis, review, agentId: agent.id })
+      const ids = unionOverServers(review, analysis, agent.id)
         .filter((f) => f.kind === "path.to_sensitive_sink")
         .map((f) => f.id);
       expect(new Set(ids)).toEqual(expected);

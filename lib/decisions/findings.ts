@@ -109,17 +109,68 @@ export function decisionFindings(input: DecisionFindingsInput): DecisionFinding[
 }
 
 /**
- * The union of `decisionFindings` over every server the agent holds tools of (none when it holds
- * none), in one pass: what the Summary counts for an agent. Only the findings about a server
- * depend on which server a decision is about; the paths, the agent's and the review's findings,
- * blocked pins and suspicious text are the same for each, so computing them once per server
- * (about fifty times on the 5,000-tool review, 7,850 path findings each) kept the reviews list
- * busy for minutes.
+ * What the Summary shows of an agent's open findings, the union of `decisionFindings` over every
+ * server it holds tools of (none when it holds none), counted by severity: its paths, and
+ * everything else. Only the findings about a server depend on which server a decision is about,
+ * so the rest is found once, not once per server (about fifty on the 5,000-tool review); and the
+ * paths are counted from their ends, never written out: an agent there has 7,850, and the reviews
+ * list counts every agent of every review.
  */
-export function agentFindings(input: Omit<DecisionFindingsInput, "serverId">): DecisionFinding[] {
+export function agentFindingCounts(input: Omit<DecisionFindingsInput, "serverId">): {
+  paths: Record<Severity, number>;
+  other: Record<Severity, number>;
+} {
+  const paths = severityCounts();
+  const other = severityCounts();
   const agent = input.review.agents.find((a) => a.id === input.agentId);
   const servers = new Set((agent?.tools ?? []).map((t) => t.serverId));
-  return servers.size === 0 ? [] : findingsAbout(input, servers);
+  const ends = servers.size === 0 ? null : pathEnds(input);
+  if (ends) for (const head of ends.heads) paths[head.severity] += ends.sinks.length;
+  for (const f of servers.size === 0 ? [] : otherFindings(input, servers)) other[f.severity]++;
+  return { paths, other };
+}
+const severityCounts = (): Record<Severity, number> =>
+  Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+
+/**
+ * The ends of an agent's paths: every source head it reads (once each) to every sink it holds
+ * (once each), with the words a finding names them by. Null when the agent has no path.
+ */
+function pathEnds(input: Omit<DecisionFindingsInput, "serverId">) {
+  const { analysis, review, agentId } = input;
+  const agent = review.agents.find((a) => a.id === agentId);
+  const agentView = analysis.agents.find((a) => a.agentId === agentId);
+  if (!agent || !agentView || !agentView.holdsBoth || agentView.pathCount === 0) return null;
+  const nodes = new Map(analysis.graph.nodes.map((n) => [n.id as string, n]));
+  const tools = new Map(analysis.tools.map((t) => [t.key as string, t]));
+  const agentName = shownName(agent.name);
+  // Each sink's words are the same from every source: written once, not once per path.
+  const sinks = [...new Set(agentView.sinkTools)].map((sink) => {
+    const roles = tools.get(sink)?.sinkRoles ?? [];
+    const to = toolText(review, sink);
+    return {
+      sink,
+      to,
+      reach: `${to}${roles.length > 0 ? ` (${roles.join(", ")})` : ""} in ${agentName}`,
+    };
+  });
+  const heads = [...new Set(agentView.heads)].flatMap((headId) => {
+    const source = nodes.get(headId);
+    if (source?.kind !== "source") return [];
+    const writers = nodes.get(nodeIds.writers(source.head));
+    const bound = writers?.kind === "writers" ? writers.bound : null;
+    const severity: Severity = bound && UNBOUNDED_KINDS.has(bound.kind) ? "critical" : "high";
+    const from = `${shownName(source.label)} (writers: ${bound?.label ?? "not entered"})`;
+    return [{ head: source.head, from, severity }];
+  });
+  return { agentId, heads, sinks };
+}
+
+const serverNameIn = (review: Pick<Review, "servers">, id: string) =>
+  shownName(review.servers.find((s) => s.id === id)?.name ?? id);
+function toolText(review: Pick<Review, "servers">, key: ToolKey) {
+  const { serverId, tool } = splitToolKey(key);
+  return `${shownName(tool)} on ${serverNameIn(review, serverId)}`;
 }
 
 /** The open findings of a decision about any server of `serverIds` and the input's agent. */
@@ -127,41 +178,14 @@ function findingsAbout(
   input: Omit<DecisionFindingsInput, "serverId">,
   serverIds: ReadonlySet<string>,
 ): DecisionFinding[] {
-  const { analysis, review, agentId } = input;
-  const agent = review.agents.find((a) => a.id === agentId);
-  const agentView = analysis.agents.find((a) => a.agentId === agentId);
-  if (!agent || !agentView) return [];
-  const serverName = (id: string) => shownName(review.servers.find((s) => s.id === id)?.name ?? id);
-  const toolText = (key: ToolKey) => {
-    const { serverId: sid, tool } = splitToolKey(key);
-    return `${shownName(tool)} on ${serverName(sid)}`;
-  };
-  const out: DecisionFinding[] = [];
-
+  const out = otherFindings(input, serverIds);
   // Paths, by their ends.
-  if (agentView.holdsBoth && agentView.pathCount > 0) {
-    const nodes = new Map(analysis.graph.nodes.map((n) => [n.id as string, n]));
-    const tools = new Map(analysis.tools.map((t) => [t.key as string, t]));
-    // Each sink's words are the same from every source: written once, not once per path.
-    const agentName = shownName(agent.name);
-    const agentJson = canonicalJson(agentId);
-    const sinks = agentView.sinkTools.map((sink) => {
-      const roles = tools.get(sink)?.sinkRoles ?? [];
-      const to = toolText(sink);
-      return {
-        toJson: canonicalJson(sink),
-        to,
-        reach: `${to}${roles.length > 0 ? ` (${roles.join(", ")})` : ""} in ${agentName}`,
-      };
-    });
-    for (const headId of agentView.heads) {
-      const source = nodes.get(headId);
-      if (source?.kind !== "source") continue;
-      const writers = nodes.get(nodeIds.writers(source.head));
-      const bound = writers?.kind === "writers" ? writers.bound : null;
-      const from = `${shownName(source.label)} (writers: ${bound?.label ?? "not entered"})`;
-      const severity: Severity = bound && UNBOUNDED_KINDS.has(bound.kind) ? "critical" : "high";
-      const fromJson = canonicalJson(source.head);
+  const ends = pathEnds(input);
+  if (ends) {
+    const agentJson = canonicalJson(ends.agentId);
+    const sinks = ends.sinks.map((s) => ({ ...s, toJson: canonicalJson(s.sink) }));
+    for (const { head, from, severity } of ends.heads) {
+      const fromJson = canonicalJson(head);
       for (const { toJson, to, reach } of sinks) {
         out.push({
           id: pathFindingId(agentJson, fromJson, toJson),
@@ -169,11 +193,32 @@ function findingsAbout(
           severity,
           text: `Text written into ${from} can reach ${reach}`,
           ends: { from, to },
-          subject: { agentId },
+          subject: { agentId: ends.agentId },
         });
       }
     }
   }
+  const unique = new Map<string, DecisionFinding>();
+  for (const f of out) if (!unique.has(f.id)) unique.set(f.id, f);
+  return [...unique.values()].sort(
+    (a, b) => rank(a.severity) - rank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/**
+ * The open findings other than paths of a decision about any server of `serverIds` and the
+ * input's agent, each once.
+ */
+function otherFindings(
+  input: Omit<DecisionFindingsInput, "serverId">,
+  serverIds: ReadonlySet<string>,
+): DecisionFinding[] {
+  const { analysis, review, agentId } = input;
+  const agent = review.agents.find((a) => a.id === agentId);
+  const agentView = analysis.agents.find((a) => a.agentId === agentId);
+  if (!agent || !agentView) return [];
+  const serverName = (id: string) => serverNameIn(review, id);
+  const out: DecisionFinding[] = [];
 
   // Everything else the analysis found about this agent, this server or the whole review.
   const heldServers = new Set<string>(agent.tools.map((t) => t.serverId));
@@ -233,9 +278,7 @@ function findingsAbout(
 
   const unique = new Map<string, DecisionFinding>();
   for (const f of out) if (!unique.has(f.id)) unique.set(f.id, f);
-  return [...unique.values()].sort(
-    (a, b) => rank(a.severity) - rank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  return [...unique.values()];
 }
 
 /**

@@ -22,7 +22,11 @@ import "server-only";
 import type { Analysis } from "@/lib/analysis/analyze";
 import { OWNER_AUTHOR } from "@/lib/auth/principal";
 import { grantedScopesBinding } from "@/lib/controls/granted-scopes";
-import { agentFindings, decisionFindings, type DecisionFinding } from "@/lib/decisions/findings";
+import {
+  agentFindingCounts,
+  decisionFindings,
+  type DecisionFinding,
+} from "@/lib/decisions/findings";
 import { reviewNotFound } from "@/lib/errors";
 import type { ServerId } from "@/lib/ids";
 import type { RelayServer, Review } from "@/lib/review/schema";
@@ -43,8 +47,11 @@ export type FindingsNow = {
   surfaceFlags: { serverId: string; flags: SuspiciousFlag[] }[];
   /** The open findings of a pair, per lib/decisions/findings.ts. */
   of: (serverId: string, agentId: string) => DecisionFinding[];
-  /** The union of `of(server, agentId)` over the servers the agent holds tools of (`agentFindings`). */
-  ofAgent: (agentId: string) => DecisionFinding[];
+  /**
+   * The union of `of(server, agentId)` over the servers the agent holds tools of, counted by
+   * severity: its paths and the rest (`agentFindingCounts`).
+   */
+  countsOfAgent: (agentId: string) => ReturnType<typeof agentFindingCounts>;
 };
 
 export type ReviewContext = {
@@ -185,7 +192,7 @@ export async function openReview(
       (findings ??= ctx.analysis().then((a) => {
         const surfaceFlags = ctx.surfaceFlags();
         const cache = new Map<string, DecisionFinding[]>();
-        const byAgent = new Map<string, DecisionFinding[]>();
+        const byAgent = new Map<string, ReturnType<typeof agentFindingCounts>>();
         return {
           analysis: a,
           surfaceFlags,
@@ -198,13 +205,13 @@ export async function openReview(
             }
             return found;
           },
-          ofAgent: (agentId: string) => {
-            let found = byAgent.get(agentId);
-            if (!found) {
-              found = agentFindings({ analysis: a, review, agentId, surfaceFlags });
-              byAgent.set(agentId, found);
+          countsOfAgent: (agentId: string) => {
+            let counted = byAgent.get(agentId);
+            if (!counted) {
+              counted = agentFindingCounts({ analysis: a, review, agentId, surfaceFlags });
+              byAgent.set(agentId, counted);
             }
-            return found;
+            return counted;
           },
         };
       })),

@@ -28,9 +28,13 @@ import { decisionStates, serverStates } from "@/lib/workbench/review-state";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function add(counts: SeverityCounts, severity: string) {
-  if (severity in counts) counts[severity as keyof SeverityCounts]++;
-}
+/** The severities the Summary shows (info findings are not counted there). */
+const shownCounts = ({ critical, high, medium, low }: SeverityCounts): SeverityCounts => ({
+  critical,
+  high,
+  medium,
+  low,
+});
 
 const scopeWord = (
   review: Review,
@@ -55,10 +59,9 @@ export async function summaryIn(
   const agents: AgentSummary[] = review.agents.map((agent) => {
     const view = analysis.agents.find((a) => a.agentId === agent.id);
     // The agent's open findings, as the Decide form lists them for each server it holds tools of.
-    const open = findings.ofAgent(agent.id);
-    const paths = emptyCounts();
-    const other = emptyCounts();
-    for (const f of open) add(f.kind === "path.to_sensitive_sink" ? paths : other, f.severity);
+    const counted = findings.countsOfAgent(agent.id);
+    const paths = shownCounts(counted.paths);
+    const other = shownCounts(counted.other);
     const controls = new Map<string, AgentSummary["controls"][number]>();
     for (const c of view?.controlsOnPath ?? []) {
       const scope = scopeWord(review, c.scope);
