@@ -449,6 +449,9 @@ const VENDOR_TEXT = new Set([
   "time",
   "colors",
   "colours",
+  // Issue 32, eleventh round: a tool's or a query language's help (`qql_help`, `vibe_help`): the
+  // vendor's own fixed text.
+  "help",
 ]);
 
 /**
@@ -637,6 +640,17 @@ const returnsNamesOnly = (text: string) => {
   return m !== null && !PROSE_WORDS.test(m[0]);
 };
 /**
+ * Issue 32, eleventh round: "Get store settings and configuration.": a description that opens by
+ * reading an object's settings or configuration says what comes back is how it is set up, not
+ * prose. Not where the same sentence names text people write.
+ */
+const READS_SETTINGS =
+  /^(?:gets?|lists?|retrieves?|returns?|shows?|fetch(?:es)?|reads?|views?)\b(?:\s+[\w'-]+){0,3}?\s+(?:settings|configurations?|config)\b[^.;]*/i;
+const readsSettingsOnly = (text: string) => {
+  const m = text.trim().match(READS_SETTINGS);
+  return m !== null && !PROSE_WORDS.test(m[0]);
+};
+/**
  * "Returns both live and historic log URLs": addresses where the text can be fetched, not the text;
  * reading them is another call (as a download to a file returns its path).
  */
@@ -745,11 +759,22 @@ const FIGURE_WORDS = new Set([
   // A page's waterfall (`get_rum_page_waterfall`): each resource's timings, a chart of numbers.
   "waterfall",
   "waterfalls",
+  // Issue 32, eleventh round: stock levels (`list_inventory` "Shows stock quantities"): counts.
+  "inventory",
+  "inventories",
+  "ranking",
+  "rankings",
+  "rating",
+  "ratings",
+  "score",
+  "scores",
 ]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
-const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states"]);
+const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states", "type", "types"]);
+/** Record types (issue 32, eleventh round): a data model's words, named by what they are types of. */
+const TYPE_WORDS = new Set(["type", "types"]);
 /**
  * "Returns team names, descriptions, and IDs": a listing whose description says descriptions come
  * back returns the prose their owners wrote, not names alone.
@@ -787,6 +812,7 @@ function descriptionCues(description: string | undefined) {
     mediaLibrary: MEDIA_LIBRARY.test(text),
     officialDocs: OFFICIAL_DOCS.test(text),
     namesOnly: returnsNamesOnly(text),
+    settingsOnly: readsSettingsOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
     linkedText: linkedText(text),
@@ -1612,7 +1638,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
             name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
           ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
           : DESCRIBED_NAMES.has(namesOnly) &&
-              name.objects.length === 1 &&
+              // `list_issue_types(project_id)`: a project's types of a text object come with the
+              // descriptions and templates its members write, as its labels do.
+              (name.objects.length === 1 ||
+                (TYPE_WORDS.has(namesOnly) &&
+                  name.objects.length === 2 &&
+                  TEXT_OBJECTS.has(name.objects[0]!))) &&
               fields.some((f) => f.words.includes("project"))
             ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
             : undefined
@@ -1685,6 +1716,11 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       notes.push(
         `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
       );
+    } else if (r.verbClass === "read" && r.verb === "count" && !pagedText) {
+      // Issue 32, eleventh round: `count_issues` returns how many match, not the issues' text.
+      notes.push(
+        `"count" returns how many ${textObject ?? head ?? "records"} match (a figure), not their text, so returns_untrusted_text is not suggested`,
+      );
     } else if ((r.verbClass === "read" || r.verbClass === "compute") && generated) {
       notes.push(
         `it returns what a model generates from the caller's own inputs (or the generation job), not text that someone else wrote, so returns_untrusted_text is not suggested`,
@@ -1725,6 +1761,10 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       else if (cues.namesOnly && !textObject && !pagedText)
         notes.push(
           `the description says it returns names or ids (with states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (cues.settingsOnly && !textObject && !pagedText)
+        notes.push(
+          `the description says it reads settings or configuration: how the object is set up, chosen by whoever administers it, not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (cues.officialDocs && !textObject)
         notes.push(

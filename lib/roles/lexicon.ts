@@ -1167,6 +1167,12 @@ export const INFRA_OBJECTS = new Set([
   // Machines an account monitors or runs (`list_hosts`): host names, tags and states it set.
   "host",
   "hosts",
+  // Issue 32, eleventh round: a service's storage and network plumbing (`volume_list`,
+  // `tcp_proxy_list`): names, mount paths, sizes, hosts and ports the account set.
+  "volume",
+  "volumes",
+  "proxy",
+  "proxies",
 ]);
 
 /**
@@ -1403,6 +1409,33 @@ export const NAME_LIST_OBJECTS = new Set([
   // free/busy windows: times only.
   "runs",
   "freebusy",
+  // Issue 32, eleventh round: the shape of records (`list_content_types`, `get_record_attributes`, a
+  // select field's options): the data model an admin configures, not what people wrote in records.
+  "type",
+  "types",
+  "attribute",
+  "attributes",
+  "option",
+  "options",
+  // A tracker's scales (`get_priorities`, `get_resolutions`): fixed names the vendor or an admin set.
+  "priority",
+  "priorities",
+  "resolution",
+  "resolutions",
+  "severity",
+  "severities",
+  // A store's discounts, as its coupons: codes and amounts the store configures.
+  "discount",
+  "discounts",
+  // What can be done to or configured on an object (`get_resource_actions`, `list_ai_actions`) and
+  // where a service reads its data from (`list-knowledge-sources`, a dashboard's data sources):
+  // definitions an admin or the vendor configures.
+  "action",
+  "actions",
+  "source",
+  "sources",
+  "datasource",
+  "datasources",
 ]);
 
 /**

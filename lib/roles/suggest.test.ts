@@ -3145,3 +3145,105 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     ).not.toMatch(/live page/);
   });
 });
+
+describe("issue 32, eleventh round: admin-chosen names are not returned text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a data model's types, attributes and select options are names and settings", () => {
+    const contentTypes = read("list_content_types", "List content types in a space.", {
+      spaceId: { type: "string" },
+    });
+    expect(roles(contentTypes)).not.toContain("returns_untrusted_text");
+    expect(notesOf(contentTypes)).toMatch(/returns types: names and settings/);
+    expect(
+      roles(read("get_record_attributes", "Retrieve attribute metadata for a resource type.")),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles(read("get_record_attribute_options", "Get valid options for a select attribute.")),
+    ).not.toContain("returns_untrusted_text");
+    // A project's types of a text object come with the descriptions and templates its members write.
+    const issueTypes = read("list_issue_types", "Get all issue types for a specific project", {
+      project_id: { type: "string" },
+    });
+    expect(roles(issueTypes)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(issueTypes)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/a project's types \(input names the project\) come with descriptions/);
+  });
+
+  it("a tracker's scales, a store's discounts, actions and data sources are names and settings", () => {
+    for (const [name, description] of [
+      ["get_priorities", "Returns list of priorities"],
+      ["get_resolutions", "Returns list of issue resolutions"],
+      ["list_discounts", "List all discount codes/promotions."],
+      ["get_resource_actions", "Returns actions for a resource that is managed by an application"],
+      ["list-knowledge-sources", "List available data sources in the knowledge base."],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/names and settings chosen by whoever administers/);
+    }
+  });
+
+  it("a service's volumes and proxies are infrastructure the account configures", () => {
+    for (const name of ["volume_list", "tcp_proxy_list"]) {
+      const tool = read(name, "List all for a service", { serviceId: { type: "string" } });
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/infrastructure the account configures/);
+    }
+  });
+
+  it("stock levels, rankings and scores are figures", () => {
+    for (const name of ["list_inventory", "get_user_contest_ranking", "get_quality_scores"]) {
+      const tool = read(name, "Retrieves them.");
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/measured values \(numbers\)/);
+    }
+  });
+
+  it("a count of text objects returns how many, not their text", () => {
+    const count = read("count_issues", "Returns count of issues", { keyword: { type: "string" } });
+    expect(roles(count)).not.toContain("returns_untrusted_text");
+    expect(notesOf(count)).toMatch(/"count" returns how many issues match/);
+    expect(roles({ ...count, name: "get_issues" })).toContain("returns_untrusted_text");
+  });
+
+  it("a help tool returns the vendor's own fixed text", () => {
+    const help = read("qql_help", "Read the QQL reference before writing a query.", {
+      topic: { type: "string" },
+    });
+    expect(roles(help)).not.toContain("returns_untrusted_text");
+    expect(notesOf(help)).toMatch(/returns help: names and settings/);
+  });
+
+  it("an API version at the end of a name hides no object", () => {
+    expect(readName("DNS_getDNSRecordsV1").words).toEqual(["dns", "get", "dns", "records"]);
+    expect(readName("v2").words).toEqual(["v2"]);
+    const records = read(
+      "DNS_getDNSRecordsV1",
+      "Retrieve DNS zone records for a specific domain.",
+      {
+        domain: { type: "string" },
+      },
+    );
+    expect(roles(records)).not.toContain("returns_untrusted_text");
+    expect(notesOf(records)).toMatch(/returns records: infrastructure the account configures/);
+  });
+
+  it("a description that opens by reading settings or configuration reads no prose", () => {
+    const store = read("get_store", "Get store settings and configuration.");
+    expect(roles(store)).not.toContain("returns_untrusted_text");
+    expect(notesOf(store)).toMatch(/the description says it reads settings or configuration/);
+    // Not where the same sentence names text people write.
+    expect(
+      roles(read("get_store", "Get store settings and the welcome message shown to visitors.")),
+    ).toContain("returns_untrusted_text");
+  });
+});
