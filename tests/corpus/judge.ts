@@ -54,11 +54,12 @@ export const GOALS = {
  * 0.85 floor. The other floors are kept as they were; where the larger corpus sits between a floor
  * and its goal (private-data and sharing precision), the test holds the goal. The eleventh round
  * added six servers labelled after every rule so far (README, "Eleventh round"): on the 91 servers
- * the rules of the tenth round reach 0.827 / 0.944 for returned text, so its floor is that reading,
- * rounded down (the six are held out, their mistakes are not read to write rules).
+ * the rules of the tenth round reach 0.827 / 0.944 for returned text, and the eleventh round's
+ * rules 0.8597 / 0.944 (0.883 / 0.962 on the first 85), so its floor is that reading, rounded down.
+ * The six servers' recall (0.722) is what keeps the whole below the 0.95 goal.
  */
 export const FLOORS: Record<ToolRole, { precision: number; recall: number }> = {
-  returns_untrusted_text: { precision: 0.82, recall: 0.94 },
+  returns_untrusted_text: { precision: 0.85, recall: 0.94 },
   reads_private_data: { precision: 0.91, recall: 0.95 },
   writes: { precision: 0.97, recall: 0.99 },
   deploys_or_destroys: { precision: 0.91, recall: 0.95 },
