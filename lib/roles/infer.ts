@@ -679,7 +679,10 @@ function compoundHead(text: string): string | undefined {
   for (let i = 0; i + 1 < words.length; i++)
     if (
       GENERIC_HEADS.has(words[i]!) &&
-      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!))
+      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!)) &&
+      // "by resourceType plus resourceId": a resource type says which kind is asked for, not what
+      // comes back (issue 32, eleventh round, where types became names).
+      !TYPE_WORDS.has(words[i + 1]!)
     )
       return words[i + 1];
   return undefined;

@@ -3178,6 +3178,15 @@ describe("issue 32, eleventh round: admin-chosen names are not returned text", (
     ).toMatch(/a project's types \(input names the project\) come with descriptions/);
   });
 
+  it("a resource type in the description says which kind is asked for, not that types come back", () => {
+    const resource = read(
+      "get_resource",
+      "Fetch a resource by URL, or by resourceType plus resourceId. Pass a URL directly when possible; the resource type is auto-detected.",
+      { resourceType: { type: "string" }, resourceId: { type: "string" } },
+    );
+    expect(notesOf(resource)).not.toMatch(/returns type/);
+  });
+
   it("a tracker's scales, a store's discounts, actions and data sources are names and settings", () => {
     for (const [name, description] of [
       ["get_priorities", "Returns list of priorities"],
