@@ -784,6 +784,26 @@ const TYPE_WORDS = new Set(["type", "types"]);
  */
 const RETURNS_DESCRIPTIONS = /\b(?:returns?|with|including|includes)\b[^.;]{0,60}\bdescriptions\b/i;
 
+/**
+ * Issue 32, eleventh round, recall (not independent): what revisions are of, where each revision is a
+ * saved copy of prose (a page's, a post's), not a file's change record.
+ */
+const REVISION_WORDS = new Set(["revision", "revisions"]);
+const REVISED_PROSE = new Set([
+  "page",
+  "pages",
+  "post",
+  "posts",
+  "article",
+  "articles",
+  "wiki",
+  "wikis",
+]);
+/** "…recurring stack traces in your application": errors the application threw, with their messages. */
+const STACK_TRACES = /\bstack ?traces?\b/i;
+/** "Track search engine result page positions", "SERP": a search engine's results for a query. */
+const SEARCH_ENGINE_RESULTS = /\bsearch[- ]engine results?\b|\bSERPs?\b/i;
+
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
 /** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
@@ -824,6 +844,8 @@ function descriptionCues(description: string | undefined) {
     fromText: fromText(text),
     definitionsOf: definitionsOf(text),
     holdsText: holdsText(text),
+    stackTraces: STACK_TRACES.test(text),
+    searchEngineResults: SEARCH_ENGINE_RESULTS.test(text),
     // For a name with no known verb: the verb the description opens with, and the first word that
     // says what comes back ("returns", "shows").
     leadVerb: lead,
@@ -2134,6 +2156,68 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     unsayWithheld("returns_untrusted_text");
   }
 
+  // Issue 32, eleventh round, recall rules (written from the held-out-11 servers' misses, so not
+  // independent: tests/corpus/README.md). `get_page_revisions`, `get_post_revisions`: a page's or a
+  // post's revisions are saved copies of its text, each by its author. A file's revision list is
+  // who changed it and when (`get_file_revisions` keeps the names reading).
+  const revisedHead =
+    head !== undefined && REVISION_WORDS.has(head)
+      ? name.words[name.words.lastIndexOf(head) - 1]
+      : undefined;
+  const revisedProse =
+    revisedHead !== undefined && REVISED_PROSE.has(revisedHead) ? revisedHead : undefined;
+  if (classes.has("read") && revisedProse && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      `it returns a ${revisedProse}'s revisions: saved copies of its text, written by its authors, who need not be the deploying user`,
+      NAME_OBJECT,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // `retrieve_page_property`, `get_dashboard_property(uid, jsonPath)`: one property of a record the
+  // name names is part of that record, whatever its members wrote there. Not a property of names
+  // and settings (`get_contact_property`: a custom attribute's definition) nor a bare
+  // `get_property` (a property definition of an object type).
+  const propertyOwner =
+    head === "property" ? name.words[name.words.lastIndexOf(head) - 1] : undefined;
+  const recordProperty =
+    propertyOwner !== undefined &&
+    name.objects.includes(propertyOwner) &&
+    !NAME_LIST_OBJECTS.has(propertyOwner) &&
+    !INFRA_OBJECTS.has(propertyOwner) &&
+    !PEOPLE_OBJECTS.has(propertyOwner) &&
+    !TYPE_WORDS.has(propertyOwner) &&
+    !VENDOR_TEXT.has(propertyOwner);
+  if (classes.has("read") && recordProperty && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "it returns one property of a record the name names: part of that record, whatever its members wrote there",
+      NAME_OBJECT - 0.1,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // "Find and analyze recurring stack traces": what the application threw, with the messages its
+  // code and its users' input produced (the labelling rules count error events and logs), whatever
+  // figures come with them.
+  if (classes.has("read") && cues.stackTraces && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "the description says it reads stack traces: exception messages that the application's code and its users' input produced",
+      DESCRIPTION,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // "Track search engine result page positions": a search engine's results are other sites' titles,
+  // addresses and snippets (the labelling rules count search results), whatever the verb does.
+  if (cues.searchEngineResults && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "the description says it reads a search engine's results: other sites' titles, addresses and snippets",
+      DESCRIPTION,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+
   // "…send input to a process and return newly available output", "returns the file content":
   // the description names what comes back, whatever the name's verb is.
   if (cues.returnsOutput && !roles.has("returns_untrusted_text"))
@@ -3116,6 +3200,8 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...INVITATION_OBJECTS,
   ...REACH_WORDS,
   ...RUNNABLE_OBJECTS,
+  ...REVISION_WORDS,
+  ...REVISED_PROSE,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";

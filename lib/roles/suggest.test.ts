@@ -3256,3 +3256,94 @@ describe("issue 32, eleventh round: admin-chosen names are not returned text", (
     ).toContain("returns_untrusted_text");
   });
 });
+
+describe("issue 32, eleventh round: recall rules for returned text (not independent)", () => {
+  const reasonsOf = (t: RoleInputTool) =>
+    suggestRoles(t)
+      .roles.filter((r) => r.role === "returns_untrusted_text")
+      .flatMap((r) => r.reasons)
+      .join(" ");
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a page's or a post's revisions are saved copies of its text; a file's are who changed it", () => {
+    for (const name of ["get_page_revisions", "get_post_revisions"]) {
+      const tool = read(name, "Retrieves revisions for a specific item.", {
+        id: { type: "number" },
+      });
+      expect(roles(tool), name).toContain("returns_untrusted_text");
+      expect(reasonsOf(tool), name).toMatch(/revisions: saved copies of its text/);
+      // The names-and-settings note no longer stands beside the suggestion.
+      expect(notesOf(tool), name).not.toMatch(/returns_untrusted_text is not suggested/);
+    }
+    const fileRevisions = read("get_file_revisions", "Get revision history of a file", {
+      fileId: { type: "string" },
+    });
+    expect(roles(fileRevisions)).not.toContain("returns_untrusted_text");
+  });
+
+  it("one property of a record the name names is part of that record", () => {
+    const pageProperty = read("retrieve_page_property", "Retrieve a page property item", {
+      page_id: { type: "string" },
+      property_id: { type: "string" },
+    });
+    expect(roles(pageProperty)).toContain("returns_untrusted_text");
+    expect(reasonsOf(pageProperty)).toMatch(/one property of a record the name names/);
+    const dashboardProperty = read(
+      "get_dashboard_property",
+      "Get specific parts of a dashboard using JSONPath expressions",
+      { uid: { type: "string" }, jsonPath: { type: "string" } },
+    );
+    expect(roles(dashboardProperty)).toContain("returns_untrusted_text");
+    // A property of names and settings, or a bare property, is a definition an admin sets.
+    expect(
+      roles(
+        read("get_contact_property", "Get a contact property by ID.", { id: { type: "string" } }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles(
+        read("get_property", "Retrieves a specific property for an object type.", {
+          objectType: { type: "string" },
+          propertyName: { type: "string" },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a read whose description says it finds stack traces returns them, whatever figures come too", () => {
+    const stats = read(
+      "list_group_stats",
+      "Find and analyze recurring stack traces in your application, with the number of occurrences.",
+      { projectName: { type: "string" } },
+    );
+    expect(roles(stats)).toContain("returns_untrusted_text");
+    expect(reasonsOf(stats)).toMatch(/reads stack traces/);
+    expect(
+      roles(
+        read("list_group_stats", "List statistics for groups, with the number of occurrences.", {
+          projectName: { type: "string" },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a search engine's results are other sites' text, whatever the verb does", () => {
+    const serp = read("track_serp", "Track search engine result page positions for keywords", {
+      keywords: { type: "array", items: { type: "string" } },
+    });
+    expect(roles(serp)).toContain("returns_untrusted_text");
+    expect(reasonsOf(serp)).toMatch(/a search engine's results/);
+    expect(
+      roles(
+        read("track_serp", "Track page positions for keywords", {
+          keywords: { type: "array", items: { type: "string" } },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+});
