@@ -174,8 +174,17 @@ function fieldCues(description: string) {
     codeUnit: CODE_UNIT.test(description),
     dropSwitch: DROP_SWITCH.test(description),
     presentsText: presentedText(description),
+    filtersByDescription: FILTERS_BY_DESCRIPTION.test(description),
   };
 }
+
+/**
+ * Issue 32, eleventh round, recall (not independent): a filter that matches on the listed objects'
+ * description ("entries whose description contains 'cloud'", `NOT description.empty`) says a
+ * free-form description comes back with them.
+ */
+const FILTERS_BY_DESCRIPTION =
+  /\bwhose descriptions? contains?\b|\bnon-empty\b[\w ]{0,30}\bdescriptions?\b|\bdescription\.empty\b|\bdescription\s*:\s*['"]/i;
 
 /**
  * Issue 32, tenth round: an input that sets how a text object in the response is presented
@@ -767,6 +776,9 @@ const FIGURE_WORDS = new Set([
   "inventories",
   "ranking",
   "rankings",
+  // Issue 32, eleventh round (precision, not independent): a metric's time series
+  // (`list_time_series` "metric data over a specific time period"): numbers by time.
+  "series",
   "rating",
   "ratings",
   "score",
@@ -789,6 +801,9 @@ const RETURNS_DESCRIPTIONS = /\b(?:returns?|with|including|includes)\b[^.;]{0,60
  * saved copy of prose (a page's, a post's), not a file's change record.
  */
 const REVISION_WORDS = new Set(["revision", "revisions"]);
+/** Issue 32, eleventh round (precision, not independent): a label's values (`list_label_values`). */
+const VALUE_WORDS = new Set(["value", "values"]);
+const LABEL_WORDS = new Set(["label", "labels"]);
 const REVISED_PROSE = new Set([
   "page",
   "pages",
@@ -1585,6 +1600,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     head !== undefined &&
     PROTECTED_REFS.has(head) &&
     name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  // Issue 32, eleventh round (precision, not independent): `list_loki_label_values`: the values a
+  // metric or log label takes are names its series were labelled with by whoever configured them.
+  const labelValues =
+    head !== undefined &&
+    VALUE_WORDS.has(head) &&
+    LABEL_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   // `list-tags` "tags currently applied to assets", `get-workflow-tags`: labels on records, named by
   // whoever administers them. A repository's tags are refs contributors name ("List repository tags").
   // With no description nothing says which kind, and the repository's refs are kept (the wider reading).
@@ -1598,7 +1619,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   const allowedOnly =
     head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef || chartEvents || allowedOnly
+    aboutOnly || protectedRef || labelValues || chartEvents || allowedOnly
       ? undefined
       : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
@@ -1643,15 +1664,17 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     ? tail
     : protectedRef
       ? `protected ${head}`
-      : allowedOnly
-        ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
-        : head &&
-            !textObject &&
-            !pagedText &&
-            !(head === "statuses" && cues.statusPosts) &&
-            (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
-          ? head
-          : undefined;
+      : labelValues
+        ? "label values"
+        : allowedOnly
+          ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
+          : head &&
+              !textObject &&
+              !pagedText &&
+              !(head === "statuses" && cues.statusPosts) &&
+              (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
+            ? head
+            : undefined;
   // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
   // write, as does a listing whose description says descriptions come back ("Returns team names,
   // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
@@ -1659,19 +1682,21 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     namesOnly && !aboutOnly && !protectedRef
       ? cues.descriptions && !PUBLIC_OBJECTS.has(namesOnly)
         ? "the description says descriptions come back with them"
-        : namesOnly === "statuses" &&
-            name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
-          ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
-          : DESCRIBED_NAMES.has(namesOnly) &&
-              // `list_issue_types(project_id)`: a project's types of a text object come with the
-              // descriptions and templates its members write, as its labels do.
-              (name.objects.length === 1 ||
-                (TYPE_WORDS.has(namesOnly) &&
-                  name.objects.length === 2 &&
-                  TEXT_OBJECTS.has(name.objects[0]!))) &&
-              fields.some((f) => f.words.includes("project"))
-            ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
-            : undefined
+        : fields.some((f) => f.cues.filtersByDescription) && !PUBLIC_OBJECTS.has(namesOnly)
+          ? "an input filters them by their description, so a free-form description comes with each"
+          : namesOnly === "statuses" &&
+              name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
+            ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
+            : DESCRIBED_NAMES.has(namesOnly) &&
+                // `list_issue_types(project_id)`: a project's types of a text object come with the
+                // descriptions and templates its members write, as its labels do.
+                (name.objects.length === 1 ||
+                  (TYPE_WORDS.has(namesOnly) &&
+                    name.objects.length === 2 &&
+                    TEXT_OBJECTS.has(name.objects[0]!))) &&
+                fields.some((f) => f.words.includes("project"))
+              ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
+              : undefined
       : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
@@ -3201,6 +3226,8 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...REACH_WORDS,
   ...RUNNABLE_OBJECTS,
   ...REVISION_WORDS,
+  ...VALUE_WORDS,
+  ...LABEL_WORDS,
   ...REVISED_PROSE,
 ]);
 const ANY_WORD = "wrd";

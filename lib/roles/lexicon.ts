@@ -1280,6 +1280,13 @@ export const NAME_LIST_OBJECTS = new Set([
   "usage",
   "cost",
   "costs",
+  // Issue 32, eleventh round (precision, not independent): an account's billing, budgets and cost
+  // forecasts (`get-billing-budget`, `get-cost-forecast`) are amounts and thresholds it set.
+  "billing",
+  "budget",
+  "budgets",
+  "forecast",
+  "forecasts",
   "balance",
   "balances",
   "invoice",
@@ -1325,6 +1332,20 @@ export const NAME_LIST_OBJECTS = new Set([
   "secrets",
   "credential",
   "credentials",
+  // Issue 32, eleventh round (precision, not independent): a user's application passwords
+  // (`get_application_passwords`) are credentials listed by the names their owner gave them.
+  "password",
+  "passwords",
+  // OAuth and log scopes (`list_log_scopes`): which resources a name covers, set by an admin.
+  "scope",
+  "scopes",
+  // An on-call rotation's shifts (`get_oncall_shift`): who is on call when, set by an admin.
+  "shift",
+  "shifts",
+  // Issue 32, eleventh round (precision, not independent): a log router's sinks (`list_sinks`
+  // "Log sinks control how … logs are routed"): destinations and filters the account set.
+  "sink",
+  "sinks",
   "account",
   "accounts",
   "reaction",

@@ -3332,6 +3332,28 @@ describe("issue 32, eleventh round: recall rules for returned text (not independ
     ).not.toContain("returns_untrusted_text");
   });
 
+  it("a filter on the listed names' description says a free-form description comes with each", () => {
+    const policies = (filter: string) =>
+      read("list_alert_policies", "List the alerting policies in a project.", {
+        name: { type: "string", description: "The project whose alert policies are listed." },
+        filter: { type: "string", description: filter },
+      });
+    const byDescription = policies(
+      "Optional. Examples: to return all entries with a non-empty display name or description: (NOT display_name.empty OR NOT description.empty)",
+    );
+    expect(roles(byDescription)).toContain("returns_untrusted_text");
+    expect(reasonsOf(byDescription)).toMatch(/an input filters them by their description/);
+    expect(notesOf(byDescription)).not.toMatch(/returns_untrusted_text is not suggested/);
+    expect(
+      roles(
+        policies("Optional. Examples: to return all entries whose description contains 'cloud'"),
+      ),
+    ).toContain("returns_untrusted_text");
+    expect(roles(policies('Optional. Examples: state="OPEN"'))).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
   it("a search engine's results are other sites' text, whatever the verb does", () => {
     const serp = read("track_serp", "Track search engine result page positions for keywords", {
       keywords: { type: "array", items: { type: "string" } },
@@ -3345,5 +3367,50 @@ describe("issue 32, eleventh round: recall rules for returned text (not independ
         }),
       ),
     ).not.toContain("returns_untrusted_text");
+  });
+});
+
+describe("issue 32, eleventh round: names and figures on the new servers (not independent)", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a label's values are names its series were labelled with", () => {
+    const values = read("list_loki_label_values", "Retrieves all unique values of a label", {
+      labelName: { type: "string" },
+    });
+    expect(roles(values)).not.toContain("returns_untrusted_text");
+    expect(notesOf(values)).toMatch(/returns label values: names and settings/);
+    // Other values are not names (a secret's or a record's value).
+    expect(roles(read("get_field_values", "Retrieves the values of a field"))).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("billing, budgets and forecasts, passwords, scopes, shifts and sinks are names and settings", () => {
+    for (const [name, description] of [
+      ["get-billing-info", "Get billing information for the current project"],
+      ["get-billing-budget", "Get billing budgets for the current project"],
+      ["get-cost-forecast", "Get cost forecast for the current project"],
+      ["get_application_passwords", "Lists application passwords for a specific user."],
+      ["list_log_scopes", "List the log scopes in a project."],
+      ["get_oncall_shift", "Get detailed information for a specific on-call shift"],
+      ["list_sinks", "List the log sinks in a project."],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/names and settings chosen by whoever administers/);
+    }
+  });
+
+  it("a metric's time series are figures", () => {
+    const series = read("list_time_series", "Retrieve metric data over a specific time period.", {
+      filter: { type: "string" },
+    });
+    expect(roles(series)).not.toContain("returns_untrusted_text");
+    expect(notesOf(series)).toMatch(/returns series: measured values/);
   });
 });
