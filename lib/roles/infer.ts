@@ -174,8 +174,17 @@ function fieldCues(description: string) {
     codeUnit: CODE_UNIT.test(description),
     dropSwitch: DROP_SWITCH.test(description),
     presentsText: presentedText(description),
+    filtersByDescription: FILTERS_BY_DESCRIPTION.test(description),
   };
 }
+
+/**
+ * Issue 32, eleventh round, recall (not independent): a filter that matches on the listed objects'
+ * description ("entries whose description contains 'cloud'", `NOT description.empty`) says a
+ * free-form description comes back with them.
+ */
+const FILTERS_BY_DESCRIPTION =
+  /\bwhose descriptions? contains?\b|\bnon-empty\b[\w ]{0,30}\bdescriptions?\b|\bdescription\.empty\b|\bdescription\s*:\s*['"]/i;
 
 /**
  * Issue 32, tenth round: an input that sets how a text object in the response is presented
@@ -449,6 +458,9 @@ const VENDOR_TEXT = new Set([
   "time",
   "colors",
   "colours",
+  // Issue 32, eleventh round: a tool's or a query language's help (`qql_help`, `vibe_help`): the
+  // vendor's own fixed text.
+  "help",
 ]);
 
 /**
@@ -637,6 +649,17 @@ const returnsNamesOnly = (text: string) => {
   return m !== null && !PROSE_WORDS.test(m[0]);
 };
 /**
+ * Issue 32, eleventh round: "Get store settings and configuration.": a description that opens by
+ * reading an object's settings or configuration says what comes back is how it is set up, not
+ * prose. Not where the same sentence names text people write.
+ */
+const READS_SETTINGS =
+  /^(?:gets?|lists?|retrieves?|returns?|shows?|fetch(?:es)?|reads?|views?)\b(?:\s+[\w'-]+){0,3}?\s+(?:settings|configurations?|config)\b[^.;]*/i;
+const readsSettingsOnly = (text: string) => {
+  const m = text.trim().match(READS_SETTINGS);
+  return m !== null && !PROSE_WORDS.test(m[0]);
+};
+/**
  * "Returns both live and historic log URLs": addresses where the text can be fetched, not the text;
  * reading them is another call (as a download to a file returns its path).
  */
@@ -665,7 +688,10 @@ function compoundHead(text: string): string | undefined {
   for (let i = 0; i + 1 < words.length; i++)
     if (
       GENERIC_HEADS.has(words[i]!) &&
-      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!))
+      (INFRA_OBJECTS.has(words[i + 1]!) || NAME_LIST_OBJECTS.has(words[i + 1]!)) &&
+      // "by resourceType plus resourceId": a resource type says which kind is asked for, not what
+      // comes back (issue 32, eleventh round, where types became names).
+      !TYPE_WORDS.has(words[i + 1]!)
     )
       return words[i + 1];
   return undefined;
@@ -745,16 +771,53 @@ const FIGURE_WORDS = new Set([
   // A page's waterfall (`get_rum_page_waterfall`): each resource's timings, a chart of numbers.
   "waterfall",
   "waterfalls",
+  // Issue 32, eleventh round: stock levels (`list_inventory` "Shows stock quantities"): counts.
+  "inventory",
+  "inventories",
+  "ranking",
+  "rankings",
+  // Issue 32, eleventh round (precision, not independent): a metric's time series
+  // (`list_time_series` "metric data over a specific time period"): numbers by time.
+  "series",
+  "rating",
+  "ratings",
+  "score",
+  "scores",
 ]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
 /** Labels and states of a project (GitLab, Plane): each comes with a description members write. */
-const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states"]);
+const DESCRIBED_NAMES = new Set(["label", "labels", "state", "states", "type", "types"]);
+/** Record types (issue 32, eleventh round): a data model's words, named by what they are types of. */
+const TYPE_WORDS = new Set(["type", "types"]);
 /**
  * "Returns team names, descriptions, and IDs": a listing whose description says descriptions come
  * back returns the prose their owners wrote, not names alone.
  */
 const RETURNS_DESCRIPTIONS = /\b(?:returns?|with|including|includes)\b[^.;]{0,60}\bdescriptions\b/i;
+
+/**
+ * Issue 32, eleventh round, recall (not independent): what revisions are of, where each revision is a
+ * saved copy of prose (a page's, a post's), not a file's change record.
+ */
+const REVISION_WORDS = new Set(["revision", "revisions"]);
+/** Issue 32, eleventh round (precision, not independent): a label's values (`list_label_values`). */
+const VALUE_WORDS = new Set(["value", "values"]);
+const LABEL_WORDS = new Set(["label", "labels"]);
+const REVISED_PROSE = new Set([
+  "page",
+  "pages",
+  "post",
+  "posts",
+  "article",
+  "articles",
+  "wiki",
+  "wikis",
+]);
+/** "…recurring stack traces in your application": errors the application threw, with their messages. */
+const STACK_TRACES = /\bstack ?traces?\b/i;
+/** "Track search engine result page positions", "SERP": a search engine's results for a query. */
+const SEARCH_ENGINE_RESULTS = /\bsearch[- ]engine results?\b|\bSERPs?\b/i;
 
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
@@ -787,6 +850,7 @@ function descriptionCues(description: string | undefined) {
     mediaLibrary: MEDIA_LIBRARY.test(text),
     officialDocs: OFFICIAL_DOCS.test(text),
     namesOnly: returnsNamesOnly(text),
+    settingsOnly: readsSettingsOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
     linkedText: linkedText(text),
@@ -795,6 +859,8 @@ function descriptionCues(description: string | undefined) {
     fromText: fromText(text),
     definitionsOf: definitionsOf(text),
     holdsText: holdsText(text),
+    stackTraces: STACK_TRACES.test(text),
+    searchEngineResults: SEARCH_ENGINE_RESULTS.test(text),
     // For a name with no known verb: the verb the description opens with, and the first word that
     // says what comes back ("returns", "shows").
     leadVerb: lead,
@@ -1534,6 +1600,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     head !== undefined &&
     PROTECTED_REFS.has(head) &&
     name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  // Issue 32, eleventh round (precision, not independent): `list_loki_label_values`: the values a
+  // metric or log label takes are names its series were labelled with by whoever configured them.
+  const labelValues =
+    head !== undefined &&
+    VALUE_WORDS.has(head) &&
+    LABEL_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   // `list-tags` "tags currently applied to assets", `get-workflow-tags`: labels on records, named by
   // whoever administers them. A repository's tags are refs contributors name ("List repository tags").
   // With no description nothing says which kind, and the repository's refs are kept (the wider reading).
@@ -1547,7 +1619,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   const allowedOnly =
     head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef || chartEvents || allowedOnly
+    aboutOnly || protectedRef || labelValues || chartEvents || allowedOnly
       ? undefined
       : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
@@ -1592,15 +1664,17 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     ? tail
     : protectedRef
       ? `protected ${head}`
-      : allowedOnly
-        ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
-        : head &&
-            !textObject &&
-            !pagedText &&
-            !(head === "statuses" && cues.statusPosts) &&
-            (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
-          ? head
-          : undefined;
+      : labelValues
+        ? "label values"
+        : allowedOnly
+          ? "an allowlist" // not the head word itself: any word reads alike in the shared inference
+          : head &&
+              !textObject &&
+              !pagedText &&
+              !(head === "statuses" && cues.statusPosts) &&
+              (NAME_LIST_OBJECTS.has(head) || VENDOR_TEXT.has(head) || stateOnly || labelTag)
+            ? head
+            : undefined;
   // A project's labels and states (`list_labels(project_id)`) come with descriptions its members
   // write, as does a listing whose description says descriptions come back ("Returns team names,
   // descriptions, and IDs"); a board's or a mailbox's labels are names alone.
@@ -1608,14 +1682,21 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     namesOnly && !aboutOnly && !protectedRef
       ? cues.descriptions && !PUBLIC_OBJECTS.has(namesOnly)
         ? "the description says descriptions come back with them"
-        : namesOnly === "statuses" &&
-            name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
-          ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
-          : DESCRIBED_NAMES.has(namesOnly) &&
-              name.objects.length === 1 &&
-              fields.some((f) => f.words.includes("project"))
-            ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
-            : undefined
+        : fields.some((f) => f.cues.filtersByDescription) && !PUBLIC_OBJECTS.has(namesOnly)
+          ? "an input filters them by their description, so a free-form description comes with each"
+          : namesOnly === "statuses" &&
+              name.words[name.words.lastIndexOf("statuses") - 1] === "commit"
+            ? "a commit's statuses carry the CI jobs' names and descriptions, which the repository's CI file sets"
+            : DESCRIBED_NAMES.has(namesOnly) &&
+                // `list_issue_types(project_id)`: a project's types of a text object come with the
+                // descriptions and templates its members write, as its labels do.
+                (name.objects.length === 1 ||
+                  (TYPE_WORDS.has(namesOnly) &&
+                    name.objects.length === 2 &&
+                    TEXT_OBJECTS.has(name.objects[0]!))) &&
+                fields.some((f) => f.words.includes("project"))
+              ? `a project's ${namesOnly} (input names the project) come with descriptions its members write`
+              : undefined
       : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
@@ -1685,6 +1766,11 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       notes.push(
         `"${r.verb}" returns a verdict on what it is given (valid, reachable, verified), not records or outside text`,
       );
+    } else if (r.verbClass === "read" && r.verb === "count" && !pagedText) {
+      // Issue 32, eleventh round: `count_issues` returns how many match, not the issues' text.
+      notes.push(
+        `"count" returns how many ${textObject ?? head ?? "records"} match (a figure), not their text, so returns_untrusted_text is not suggested`,
+      );
     } else if ((r.verbClass === "read" || r.verbClass === "compute") && generated) {
       notes.push(
         `it returns what a model generates from the caller's own inputs (or the generation job), not text that someone else wrote, so returns_untrusted_text is not suggested`,
@@ -1725,6 +1811,10 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       else if (cues.namesOnly && !textObject && !pagedText)
         notes.push(
           `the description says it returns names or ids (with states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (cues.settingsOnly && !textObject && !pagedText)
+        notes.push(
+          `the description says it reads settings or configuration: how the object is set up, chosen by whoever administers it, not text from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (cues.officialDocs && !textObject)
         notes.push(
@@ -2087,6 +2177,68 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       "returns_untrusted_text",
       `input "${presented.key}" sets how the ${presented.cues.presentsText} in the response are presented, so they come back: text that people other than the deploying user write`,
       SCHEMA - 0.1,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+
+  // Issue 32, eleventh round, recall rules (written from the held-out-11 servers' misses, so not
+  // independent: tests/corpus/README.md). `get_page_revisions`, `get_post_revisions`: a page's or a
+  // post's revisions are saved copies of its text, each by its author. A file's revision list is
+  // who changed it and when (`get_file_revisions` keeps the names reading).
+  const revisedHead =
+    head !== undefined && REVISION_WORDS.has(head)
+      ? name.words[name.words.lastIndexOf(head) - 1]
+      : undefined;
+  const revisedProse =
+    revisedHead !== undefined && REVISED_PROSE.has(revisedHead) ? revisedHead : undefined;
+  if (classes.has("read") && revisedProse && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      `it returns a ${revisedProse}'s revisions: saved copies of its text, written by its authors, who need not be the deploying user`,
+      NAME_OBJECT,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // `retrieve_page_property`, `get_dashboard_property(uid, jsonPath)`: one property of a record the
+  // name names is part of that record, whatever its members wrote there. Not a property of names
+  // and settings (`get_contact_property`: a custom attribute's definition) nor a bare
+  // `get_property` (a property definition of an object type).
+  const propertyOwner =
+    head === "property" ? name.words[name.words.lastIndexOf(head) - 1] : undefined;
+  const recordProperty =
+    propertyOwner !== undefined &&
+    name.objects.includes(propertyOwner) &&
+    !NAME_LIST_OBJECTS.has(propertyOwner) &&
+    !INFRA_OBJECTS.has(propertyOwner) &&
+    !PEOPLE_OBJECTS.has(propertyOwner) &&
+    !TYPE_WORDS.has(propertyOwner) &&
+    !VENDOR_TEXT.has(propertyOwner);
+  if (classes.has("read") && recordProperty && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "it returns one property of a record the name names: part of that record, whatever its members wrote there",
+      NAME_OBJECT - 0.1,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // "Find and analyze recurring stack traces": what the application threw, with the messages its
+  // code and its users' input produced (the labelling rules count error events and logs), whatever
+  // figures come with them.
+  if (classes.has("read") && cues.stackTraces && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "the description says it reads stack traces: exception messages that the application's code and its users' input produced",
+      DESCRIPTION,
+    );
+    unsayWithheld("returns_untrusted_text");
+  }
+  // "Track search engine result page positions": a search engine's results are other sites' titles,
+  // addresses and snippets (the labelling rules count search results), whatever the verb does.
+  if (cues.searchEngineResults && !roles.has("returns_untrusted_text")) {
+    add(
+      "returns_untrusted_text",
+      "the description says it reads a search engine's results: other sites' titles, addresses and snippets",
+      DESCRIPTION,
     );
     unsayWithheld("returns_untrusted_text");
   }
@@ -3073,6 +3225,10 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...INVITATION_OBJECTS,
   ...REACH_WORDS,
   ...RUNNABLE_OBJECTS,
+  ...REVISION_WORDS,
+  ...VALUE_WORDS,
+  ...LABEL_WORDS,
+  ...REVISED_PROSE,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";

@@ -1167,6 +1167,12 @@ export const INFRA_OBJECTS = new Set([
   // Machines an account monitors or runs (`list_hosts`): host names, tags and states it set.
   "host",
   "hosts",
+  // Issue 32, eleventh round: a service's storage and network plumbing (`volume_list`,
+  // `tcp_proxy_list`): names, mount paths, sizes, hosts and ports the account set.
+  "volume",
+  "volumes",
+  "proxy",
+  "proxies",
 ]);
 
 /**
@@ -1274,6 +1280,13 @@ export const NAME_LIST_OBJECTS = new Set([
   "usage",
   "cost",
   "costs",
+  // Issue 32, eleventh round (precision, not independent): an account's billing, budgets and cost
+  // forecasts (`get-billing-budget`, `get-cost-forecast`) are amounts and thresholds it set.
+  "billing",
+  "budget",
+  "budgets",
+  "forecast",
+  "forecasts",
   "balance",
   "balances",
   "invoice",
@@ -1319,6 +1332,20 @@ export const NAME_LIST_OBJECTS = new Set([
   "secrets",
   "credential",
   "credentials",
+  // Issue 32, eleventh round (precision, not independent): a user's application passwords
+  // (`get_application_passwords`) are credentials listed by the names their owner gave them.
+  "password",
+  "passwords",
+  // OAuth and log scopes (`list_log_scopes`): which resources a name covers, set by an admin.
+  "scope",
+  "scopes",
+  // An on-call rotation's shifts (`get_oncall_shift`): who is on call when, set by an admin.
+  "shift",
+  "shifts",
+  // Issue 32, eleventh round (precision, not independent): a log router's sinks (`list_sinks`
+  // "Log sinks control how … logs are routed"): destinations and filters the account set.
+  "sink",
+  "sinks",
   "account",
   "accounts",
   "reaction",
@@ -1403,6 +1430,33 @@ export const NAME_LIST_OBJECTS = new Set([
   // free/busy windows: times only.
   "runs",
   "freebusy",
+  // Issue 32, eleventh round: the shape of records (`list_content_types`, `get_record_attributes`, a
+  // select field's options): the data model an admin configures, not what people wrote in records.
+  "type",
+  "types",
+  "attribute",
+  "attributes",
+  "option",
+  "options",
+  // A tracker's scales (`get_priorities`, `get_resolutions`): fixed names the vendor or an admin set.
+  "priority",
+  "priorities",
+  "resolution",
+  "resolutions",
+  "severity",
+  "severities",
+  // A store's discounts, as its coupons: codes and amounts the store configures.
+  "discount",
+  "discounts",
+  // What can be done to or configured on an object (`get_resource_actions`, `list_ai_actions`) and
+  // where a service reads its data from (`list-knowledge-sources`, a dashboard's data sources):
+  // definitions an admin or the vendor configures.
+  "action",
+  "actions",
+  "source",
+  "sources",
+  "datasource",
+  "datasources",
 ]);
 
 /**

@@ -120,7 +120,11 @@ export function readName(
   )
     start++;
   const prefix = all.slice(0, start);
-  const words = all.slice(start);
+  // Issue 32, eleventh round: an API version at the end (`DNS_getDNSRecordsV1`) names no object: the
+  // name's last noun is before it.
+  let end = all.length;
+  while (end - start > 1 && /^v\d+$/.test(all[end - 1]!)) end--;
+  const words = all.slice(start, end);
   const generated = prefix.includes("api");
 
   // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb;

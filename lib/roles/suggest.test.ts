@@ -3145,3 +3145,272 @@ describe("issue 32, tenth round: returned text the rules missed", () => {
     ).not.toMatch(/live page/);
   });
 });
+
+describe("issue 32, eleventh round: admin-chosen names are not returned text", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a data model's types, attributes and select options are names and settings", () => {
+    const contentTypes = read("list_content_types", "List content types in a space.", {
+      spaceId: { type: "string" },
+    });
+    expect(roles(contentTypes)).not.toContain("returns_untrusted_text");
+    expect(notesOf(contentTypes)).toMatch(/returns types: names and settings/);
+    expect(
+      roles(read("get_record_attributes", "Retrieve attribute metadata for a resource type.")),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles(read("get_record_attribute_options", "Get valid options for a select attribute.")),
+    ).not.toContain("returns_untrusted_text");
+    // A project's types of a text object come with the descriptions and templates its members write.
+    const issueTypes = read("list_issue_types", "Get all issue types for a specific project", {
+      project_id: { type: "string" },
+    });
+    expect(roles(issueTypes)).toContain("returns_untrusted_text");
+    expect(
+      suggestRoles(issueTypes)
+        .roles.flatMap((r) => r.reasons)
+        .join(" "),
+    ).toMatch(/a project's types \(input names the project\) come with descriptions/);
+  });
+
+  it("a resource type in the description says which kind is asked for, not that types come back", () => {
+    const resource = read(
+      "get_resource",
+      "Fetch a resource by URL, or by resourceType plus resourceId. Pass a URL directly when possible; the resource type is auto-detected.",
+      { resourceType: { type: "string" }, resourceId: { type: "string" } },
+    );
+    expect(notesOf(resource)).not.toMatch(/returns type/);
+  });
+
+  it("a tracker's scales, a store's discounts, actions and data sources are names and settings", () => {
+    for (const [name, description] of [
+      ["get_priorities", "Returns list of priorities"],
+      ["get_resolutions", "Returns list of issue resolutions"],
+      ["list_discounts", "List all discount codes/promotions."],
+      ["get_resource_actions", "Returns actions for a resource that is managed by an application"],
+      ["list-knowledge-sources", "List available data sources in the knowledge base."],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/names and settings chosen by whoever administers/);
+    }
+  });
+
+  it("a service's volumes and proxies are infrastructure the account configures", () => {
+    for (const name of ["volume_list", "tcp_proxy_list"]) {
+      const tool = read(name, "List all for a service", { serviceId: { type: "string" } });
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/infrastructure the account configures/);
+    }
+  });
+
+  it("stock levels, rankings and scores are figures", () => {
+    for (const name of ["list_inventory", "get_user_contest_ranking", "get_quality_scores"]) {
+      const tool = read(name, "Retrieves them.");
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/measured values \(numbers\)/);
+    }
+  });
+
+  it("a count of text objects returns how many, not their text", () => {
+    const count = read("count_issues", "Returns count of issues", { keyword: { type: "string" } });
+    expect(roles(count)).not.toContain("returns_untrusted_text");
+    expect(notesOf(count)).toMatch(/"count" returns how many issues match/);
+    expect(roles({ ...count, name: "get_issues" })).toContain("returns_untrusted_text");
+  });
+
+  it("a help tool returns the vendor's own fixed text", () => {
+    const help = read("qql_help", "Read the QQL reference before writing a query.", {
+      topic: { type: "string" },
+    });
+    expect(roles(help)).not.toContain("returns_untrusted_text");
+    expect(notesOf(help)).toMatch(/returns help: names and settings/);
+  });
+
+  it("an API version at the end of a name hides no object", () => {
+    expect(readName("DNS_getDNSRecordsV1").words).toEqual(["dns", "get", "dns", "records"]);
+    expect(readName("v2").words).toEqual(["v2"]);
+    const records = read(
+      "DNS_getDNSRecordsV1",
+      "Retrieve DNS zone records for a specific domain.",
+      {
+        domain: { type: "string" },
+      },
+    );
+    expect(roles(records)).not.toContain("returns_untrusted_text");
+    expect(notesOf(records)).toMatch(/returns records: infrastructure the account configures/);
+  });
+
+  it("a description that opens by reading settings or configuration reads no prose", () => {
+    const store = read("get_store", "Get store settings and configuration.");
+    expect(roles(store)).not.toContain("returns_untrusted_text");
+    expect(notesOf(store)).toMatch(/the description says it reads settings or configuration/);
+    // Not where the same sentence names text people write.
+    expect(
+      roles(read("get_store", "Get store settings and the welcome message shown to visitors.")),
+    ).toContain("returns_untrusted_text");
+  });
+});
+
+describe("issue 32, eleventh round: recall rules for returned text (not independent)", () => {
+  const reasonsOf = (t: RoleInputTool) =>
+    suggestRoles(t)
+      .roles.filter((r) => r.role === "returns_untrusted_text")
+      .flatMap((r) => r.reasons)
+      .join(" ");
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a page's or a post's revisions are saved copies of its text; a file's are who changed it", () => {
+    for (const name of ["get_page_revisions", "get_post_revisions"]) {
+      const tool = read(name, "Retrieves revisions for a specific item.", {
+        id: { type: "number" },
+      });
+      expect(roles(tool), name).toContain("returns_untrusted_text");
+      expect(reasonsOf(tool), name).toMatch(/revisions: saved copies of its text/);
+      // The names-and-settings note no longer stands beside the suggestion.
+      expect(notesOf(tool), name).not.toMatch(/returns_untrusted_text is not suggested/);
+    }
+    const fileRevisions = read("get_file_revisions", "Get revision history of a file", {
+      fileId: { type: "string" },
+    });
+    expect(roles(fileRevisions)).not.toContain("returns_untrusted_text");
+  });
+
+  it("one property of a record the name names is part of that record", () => {
+    const pageProperty = read("retrieve_page_property", "Retrieve a page property item", {
+      page_id: { type: "string" },
+      property_id: { type: "string" },
+    });
+    expect(roles(pageProperty)).toContain("returns_untrusted_text");
+    expect(reasonsOf(pageProperty)).toMatch(/one property of a record the name names/);
+    const dashboardProperty = read(
+      "get_dashboard_property",
+      "Get specific parts of a dashboard using JSONPath expressions",
+      { uid: { type: "string" }, jsonPath: { type: "string" } },
+    );
+    expect(roles(dashboardProperty)).toContain("returns_untrusted_text");
+    // A property of names and settings, or a bare property, is a definition an admin sets.
+    expect(
+      roles(
+        read("get_contact_property", "Get a contact property by ID.", { id: { type: "string" } }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+    expect(
+      roles(
+        read("get_property", "Retrieves a specific property for an object type.", {
+          objectType: { type: "string" },
+          propertyName: { type: "string" },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a read whose description says it finds stack traces returns them, whatever figures come too", () => {
+    const stats = read(
+      "list_group_stats",
+      "Find and analyze recurring stack traces in your application, with the number of occurrences.",
+      { projectName: { type: "string" } },
+    );
+    expect(roles(stats)).toContain("returns_untrusted_text");
+    expect(reasonsOf(stats)).toMatch(/reads stack traces/);
+    expect(
+      roles(
+        read("list_group_stats", "List statistics for groups, with the number of occurrences.", {
+          projectName: { type: "string" },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+
+  it("a filter on the listed names' description says a free-form description comes with each", () => {
+    const policies = (filter: string) =>
+      read("list_alert_policies", "List the alerting policies in a project.", {
+        name: { type: "string", description: "The project whose alert policies are listed." },
+        filter: { type: "string", description: filter },
+      });
+    const byDescription = policies(
+      "Optional. Examples: to return all entries with a non-empty display name or description: (NOT display_name.empty OR NOT description.empty)",
+    );
+    expect(roles(byDescription)).toContain("returns_untrusted_text");
+    expect(reasonsOf(byDescription)).toMatch(/an input filters them by their description/);
+    expect(notesOf(byDescription)).not.toMatch(/returns_untrusted_text is not suggested/);
+    expect(
+      roles(
+        policies("Optional. Examples: to return all entries whose description contains 'cloud'"),
+      ),
+    ).toContain("returns_untrusted_text");
+    expect(roles(policies('Optional. Examples: state="OPEN"'))).not.toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a search engine's results are other sites' text, whatever the verb does", () => {
+    const serp = read("track_serp", "Track search engine result page positions for keywords", {
+      keywords: { type: "array", items: { type: "string" } },
+    });
+    expect(roles(serp)).toContain("returns_untrusted_text");
+    expect(reasonsOf(serp)).toMatch(/a search engine's results/);
+    expect(
+      roles(
+        read("track_serp", "Track page positions for keywords", {
+          keywords: { type: "array", items: { type: "string" } },
+        }),
+      ),
+    ).not.toContain("returns_untrusted_text");
+  });
+});
+
+describe("issue 32, eleventh round: names and figures on the new servers (not independent)", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a label's values are names its series were labelled with", () => {
+    const values = read("list_loki_label_values", "Retrieves all unique values of a label", {
+      labelName: { type: "string" },
+    });
+    expect(roles(values)).not.toContain("returns_untrusted_text");
+    expect(notesOf(values)).toMatch(/returns label values: names and settings/);
+    // Other values are not names (a secret's or a record's value).
+    expect(roles(read("get_field_values", "Retrieves the values of a field"))).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("billing, budgets and forecasts, passwords, scopes, shifts and sinks are names and settings", () => {
+    for (const [name, description] of [
+      ["get-billing-info", "Get billing information for the current project"],
+      ["get-billing-budget", "Get billing budgets for the current project"],
+      ["get-cost-forecast", "Get cost forecast for the current project"],
+      ["get_application_passwords", "Lists application passwords for a specific user."],
+      ["list_log_scopes", "List the log scopes in a project."],
+      ["get_oncall_shift", "Get detailed information for a specific on-call shift"],
+      ["list_sinks", "List the log sinks in a project."],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/names and settings chosen by whoever administers/);
+    }
+  });
+
+  it("a metric's time series are figures", () => {
+    const series = read("list_time_series", "Retrieve metric data over a specific time period.", {
+      filter: { type: "string" },
+    });
+    expect(roles(series)).not.toContain("returns_untrusted_text");
+    expect(notesOf(series)).toMatch(/returns series: measured values/);
+  });
+});
