@@ -626,13 +626,46 @@ export type PreparedWindow = {
  */
 export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
-  const tokens = words(text, MAX_TOKENS);
+  const { tokens, hashes } = hashedWords(text, MAX_TOKENS);
   return {
     text,
     tokens,
-    hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf),
+    hashes: tokens.length < MIN_WORDS ? [] : hashes,
     partsWithin: within ?? null,
   };
+}
+
+/**
+ * `words(text, max)` and each word's hashes (`hashesOf`), in one pass: a word already hashed is
+ * found in the table by the hash state its own bucket needs anyway (`wordAt`), and its token is the
+ * table's copy of the word, so a window of known words cuts no string and hashes none twice (a
+ * string key in a Map is hashed again by V8, and a fresh slice has no hash yet: that lookup and
+ * the slice were a fifth of the model's work per window).
+ */
+function hashedWords(text: string, max: number): { tokens: string[]; hashes: WordHashes[] } {
+  const tokens: string[] = [];
+  const hashes: WordHashes[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n && tokens.length < max) {
+    // As in `words`: a letter or a digit, then letters, digits and apostrophes.
+    const cp = text.codePointAt(i)!;
+    if (!isWordChar(cp)) {
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    i += cp > 0xffff ? 2 : 1;
+    while (i < n) {
+      const c = text.codePointAt(i)!;
+      if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
+      i += c > 0xffff ? 2 : 1;
+    }
+    const h = wordAt(text, start, i);
+    tokens.push(h.text);
+    hashes.push(h);
+  }
+  return { tokens, hashes };
 }
 
 /** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
@@ -790,6 +823,8 @@ export function emitPrepared(
 
 /** What a word contributes to a window whatever its neighbours: its buckets, and the cues it opens. */
 export type WordHashes = {
+  /** The word itself (a copy of its own, not a view of the text it was found in). */
+  text: string;
   /** The word's own bucket ("w:" + word). */
   word: number;
   /** The hash state of "b:" + word + " ", continued over the next word for the bigram. */
@@ -831,15 +866,58 @@ export const MAX_WINDOW_FEATURES =
 /**
  * Words already hashed. Ordinary text repeats its words from window to window and result to
  * result, and hashing a word's 4-grams was most of the model's work. Bounded: words of at most 22
- * characters (the longest that has 4-grams) are kept, at most 10,000 of them (the cache is emptied
+ * characters (the longest that has 4-grams) are kept, at most 10,000 of them (the table is emptied
  * when full): under 4 MB at worst (measured with 10,000 words of 22 letters), far less with real ones.
+ *
+ * An open-addressing table keyed by the FNV state of "w:" + word (what the word's own bucket is cut
+ * from), so a word is looked up where it lies in its window's text, without a string cut for it:
+ * WORD_SLOTS is over three times MAX_HASHED, so a probe passes few other words.
  */
-const HASHED = new Map<string, WordHashes>();
 const MAX_HASHED = 10_000;
+const WORD_SLOTS = 1 << 15;
+const slotWord: (string | undefined)[] = new Array<string | undefined>(WORD_SLOTS).fill(undefined);
+const slotState = new Int32Array(WORD_SLOTS);
+const slotHashes: (WordHashes | undefined)[] = new Array<WordHashes | undefined>(WORD_SLOTS).fill(
+  undefined,
+);
+let hashedCount = 0;
 
+/** The hashes of the word `text[start, end)`, from the table or made (and kept) now. */
+function wordAt(text: string, start: number, end: number): WordHashes {
+  const state = fnv(W, text, start, end);
+  const length = end - start;
+  let slot = state & (WORD_SLOTS - 1);
+  for (let w = slotWord[slot]; w !== undefined; w = slotWord[slot]) {
+    if (slotState[slot] === state && w.length === length && text.startsWith(w, start))
+      return slotHashes[slot]!;
+    slot = (slot + 1) & (WORD_SLOTS - 1);
+  }
+  // A copy of the word: a word cut from a text can be a view of the whole text, which the table
+  // would then keep alive.
+  const t = length >= 13 ? `${text.slice(start, end)} `.slice(0, -1) : text.slice(start, end);
+  const h = hashesMade(t, state);
+  if (length <= 22) {
+    if (hashedCount >= MAX_HASHED) {
+      slotWord.fill(undefined);
+      slotHashes.fill(undefined);
+      hashedCount = 0;
+      slot = state & (WORD_SLOTS - 1);
+    }
+    slotWord[slot] = t;
+    slotState[slot] = state;
+    slotHashes[slot] = h;
+    hashedCount++;
+  }
+  return h;
+}
+
+/** A word's hashes (`wordAt` on the word alone). */
 function hashesOf(t: string): WordHashes {
-  let h = HASHED.get(t);
-  if (h !== undefined) return h;
+  return wordAt(t, 0, t.length);
+}
+
+/** A word's hashes, made: `state` is `fnv(W, t)`. */
+function hashesMade(t: string, state: number): WordHashes {
   const n = t.length + 2;
   const grams = new Int32Array(n >= 4 && n - 3 <= MAX_GRAMS ? n - 3 : 0);
   for (let j = 0; j < grams.length; j++) {
@@ -848,19 +926,13 @@ function hashesOf(t: string): WordHashes {
       g = step(g, k === 0 || k === n - 1 ? SPACE : t.charCodeAt(k - 1));
     grams[j] = bucket(g);
   }
-  h = {
-    word: bucket(fnv(W, t)),
+  return {
+    text: t,
+    word: bucket(state),
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
     sumOf: null,
     sum: 0,
   };
-  if (t.length <= 22) {
-    if (HASHED.size >= MAX_HASHED) HASHED.clear();
-    // A copy of the word as the key: a word cut from a text can be a view of the whole text, which
-    // the cache would then keep alive.
-    HASHED.set(t.length >= 13 ? `${t} `.slice(0, -1) : t, h);
-  }
-  return h;
 }
