@@ -825,6 +825,8 @@ export function emitPrepared(
 export type WordHashes = {
   /** The word itself (a copy of its own, not a view of the text it was found in). */
   text: string;
+  /** The FNV state of "w:" + word: its bucket, and its key in the table of words hashed. */
+  state: number;
   /** The word's own bucket ("w:" + word). */
   word: number;
   /** The hash state of "b:" + word + " ", continued over the next word for the bigram. */
@@ -875,9 +877,8 @@ export const MAX_WINDOW_FEATURES =
  */
 const MAX_HASHED = 10_000;
 const WORD_SLOTS = 1 << 15;
-const slotWord: (string | undefined)[] = new Array<string | undefined>(WORD_SLOTS).fill(undefined);
-const slotState = new Int32Array(WORD_SLOTS);
-const slotHashes: (WordHashes | undefined)[] = new Array<WordHashes | undefined>(WORD_SLOTS).fill(
+/** The table: a word's hashes at the slot its state names, or the next free one (one array: one read per slot tried). */
+const slots: (WordHashes | undefined)[] = new Array<WordHashes | undefined>(WORD_SLOTS).fill(
   undefined,
 );
 let hashedCount = 0;
@@ -887,9 +888,8 @@ function wordAt(text: string, start: number, end: number): WordHashes {
   const state = fnv(W, text, start, end);
   const length = end - start;
   let slot = state & (WORD_SLOTS - 1);
-  for (let w = slotWord[slot]; w !== undefined; w = slotWord[slot]) {
-    if (slotState[slot] === state && w.length === length && text.startsWith(w, start))
-      return slotHashes[slot]!;
+  for (let h = slots[slot]; h !== undefined; h = slots[slot]) {
+    if (h.state === state && h.text.length === length && text.startsWith(h.text, start)) return h;
     slot = (slot + 1) & (WORD_SLOTS - 1);
   }
   // A copy of the word: a word cut from a text can be a view of the whole text, which the table
@@ -898,14 +898,11 @@ function wordAt(text: string, start: number, end: number): WordHashes {
   const h = hashesMade(t, state);
   if (length <= 22) {
     if (hashedCount >= MAX_HASHED) {
-      slotWord.fill(undefined);
-      slotHashes.fill(undefined);
+      slots.fill(undefined);
       hashedCount = 0;
       slot = state & (WORD_SLOTS - 1);
     }
-    slotWord[slot] = t;
-    slotState[slot] = state;
-    slotHashes[slot] = h;
+    slots[slot] = h;
     hashedCount++;
   }
   return h;
@@ -928,6 +925,7 @@ function hashesMade(t: string, state: number): WordHashes {
   }
   return {
     text: t,
+    state,
     word: bucket(state),
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
