@@ -41,6 +41,7 @@ import {
   DEFAULT_BUDGET,
   decodeTags,
   excerpt,
+  lineStartOf,
   pairWindow,
   segments,
   visibleText,
@@ -139,7 +140,7 @@ function opensDataValue(text: string, j: number): boolean {
   const before = text.slice(Math.max(0, j - 3), j).trimEnd();
   if (/[:[{=(]$/.test(before)) return true;
   if (!before.endsWith(",")) return false;
-  return /[[{]/.test(text.slice(text.lastIndexOf("\n", j) + 1, j));
+  return /[[{]/.test(text.slice(lineStartOf(text, j), j));
 }
 
 /**
@@ -195,7 +196,7 @@ function segmentStarts(visible: string, segs: string[]): number[] {
 
 /** Whether a segment at `start` is quoted: on a `> ` line, or one of its sentences two fifths inside quotations. */
 function segmentQuoted(visible: string, start: number, length: number): boolean {
-  if (/^\s*>/.test(visible.slice(visible.lastIndexOf("\n", start) + 1, start))) return true;
+  if (/^\s*>/.test(visible.slice(lineStartOf(visible, start), start))) return true;
   for (let s = start, n = 0; s < start + length && n < 4; n++) {
     const stop = visible.slice(s, start + length).search(/(?<=[.!?])\s/u);
     const e = stop < 0 ? start + length : s + stop;

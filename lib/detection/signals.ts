@@ -8,7 +8,7 @@ import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { OneByte } from "./one-byte";
 import { isSpace } from "./space";
-import { countHidden, decodeTags, hasHidden, isLetter } from "./text";
+import { countHidden, decodeTags, hasHidden, isLetter, lineStartOf } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =
@@ -52,7 +52,7 @@ for (const [open, close] of QUOTE_CLOSE) CLOSE_OF[open] = close;
  * form field, where payloads live, not a quotation.
  */
 export function quoted(text: string, at: number): boolean {
-  const lineStart = text.lastIndexOf("\n", at) + 1;
+  const lineStart = lineStartOf(text, at);
   // A "> " quoted line: `/^\s*>/` on the line up to `at`, read in place (no slice of a long line).
   const lineEnd = Math.min(Math.floor(at), text.length);
   let k = lineStart;

@@ -180,6 +180,35 @@ export function excerpt(text: string, at = 0, max = 240): string {
   return (start > 0 ? "…" : "") + revealHidden(slice) + (start + max < text.length ? "…" : "");
 }
 
+/** The last text `lineStartOf` was asked about, and where its line breaks are (one text kept: the memo never grows). */
+let lineBreaks: { text: string; at: number[] } | null = null;
+
+/**
+ * Where the line holding position `at` starts: `text.lastIndexOf("\n", at) + 1`. V8 reads a string
+ * backwards one code unit at a time (about 3 µs over a 10 kB result of one line, a JSON array,
+ * each time a rule asks whether a match there is quoted), and forwards some fifteen times faster:
+ * the breaks are found forwards once per text and looked up by bisection.
+ */
+export function lineStartOf(text: string, at: number): number {
+  if (lineBreaks === null || lineBreaks.text !== text) {
+    const breaks: number[] = [];
+    for (let j = text.indexOf("\n"); j >= 0; j = text.indexOf("\n", j + 1)) breaks.push(j);
+    lineBreaks = { text, at: breaks };
+  }
+  const breaks = lineBreaks.at;
+  // lastIndexOf reads from `at` rounded down into the text, and finds a break at `at` itself.
+  const from = Math.min(Math.max(Math.floor(at), 0), text.length);
+  // The first break after `from`: the line's own break precedes it.
+  let lo = 0;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? 0 : breaks[lo - 1]! + 1;
+}
+
 /** Caps on the windows a text is split into (the model's work per text is bounded by these). */
 export const MAX_SEGMENT_CHARS = 400;
 export const MAX_SEGMENTS = 2000;
