@@ -685,15 +685,19 @@ export function partsIn(lower: string): PartsWithin {
  */
 export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindow {
   const text = `${a.text} ${b.text}`;
-  const tokens =
-    a.tokens.length >= MAX_TOKENS
+  // Parts that fit whole (nearly every pair: a window of MAX_TOKENS words is rare) are joined
+  // without the copies a cut needs.
+  const whole = a.tokens.length + b.tokens.length <= MAX_TOKENS;
+  const tokens = whole
+    ? a.tokens.concat(b.tokens)
+    : a.tokens.length >= MAX_TOKENS
       ? a.tokens
       : a.tokens.concat(b.tokens.slice(0, MAX_TOKENS - a.tokens.length));
   if (tokens.length < MIN_WORDS) return { text, tokens, hashes: [] };
   // A part of fewer than MIN_WORDS words was prepared without its hashes.
   const ha = a.hashes.length === a.tokens.length ? a.hashes : a.tokens.map(hashesOf);
   const hb = b.hashes.length === b.tokens.length ? b.hashes : b.tokens.map(hashesOf);
-  const hashes = ha.concat(hb).slice(0, tokens.length);
+  const hashes = whole ? ha.concat(hb) : ha.concat(hb).slice(0, tokens.length);
   // Its gate words are then a's and b's together (the cues read from the parts rely on that).
   if (tokens.length === a.tokens.length + b.tokens.length)
     return { text, tokens, hashes, parts: [a, b] };
@@ -752,14 +756,15 @@ export function emitPrepared(
       : null;
   const first =
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
-  const imperative = IMPERATIVE.has(first);
+  // Whether a word is an imperative is kept on its hashes (a Set lookup per window was a string hash each).
+  const imperative = label === null ? hashes[0]!.imperative : IMPERATIVE.has(first);
   if (imperative) {
     out.add(IMPERATIVE_START);
     out.add(IMPERATIVE_HASH.get(first)!);
   }
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   for (let i = 1; i < 4 && i < tokens.length; i++)
-    if (IMPERATIVE.has(tokens[i]!)) {
+    if (hashes[i]!.imperative) {
       out.add(IMPERATIVE_EARLY);
       break;
     }
@@ -835,6 +840,8 @@ export type WordHashes = {
   grams: Int32Array;
   /** Bit i set: the word is one of cue i's gate words. */
   cueWords: number;
+  /** The word is one of IMPERATIVE. */
+  imperative: boolean;
   /**
    * The sum of the weights of the word's bucket and 4-grams under the weights `sumOf` (model.ts:
    * one model's quantised table), kept by the scorer so that a word seen again costs one addition
@@ -930,6 +937,7 @@ function hashesMade(t: string, state: number): WordHashes {
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
+    imperative: IMPERATIVE.has(t),
     sumOf: null,
     sum: 0,
   };
