@@ -491,6 +491,68 @@ for (const [name, , gate] of CUES)
     throw new Error(`cue ${name}: a gate part has a space`);
 
 /**
+ * Cues answered from a window's words, without their regex, when the window is plain: every code
+ * unit ASCII, no apostrophe and no underscore, and every word of it read (`PreparedWindow.plain`).
+ * There the words (`words`: runs of letters and digits) are exactly the runs of `\w`, so for a cue
+ * written `\b(?:…)\b`, read as its phrases (`cueLanguage`):
+ * - `sure`: a phrase that is one word. The window holds it as a word: the cue matches there.
+ * - `ends`: each phrase's last run of letters and digits, which ends the phrase. A match ends
+ *   with one as a whole word, so a window holding none of them as a word has no match. Null when
+ *   a phrase ends otherwise ("a.i.", `confirm\w*`). Phrases with a character a plain window lacks
+ *   (beyond ASCII, an apostrophe, an underscore) cannot match there and are left out of both.
+ * Undefined for a cue of another shape. (features.test.ts holds each answer to the regex's.)
+ */
+/** A phrase with a character a plain window lacks: beyond ASCII, an apostrophe, an underscore (not `\u0000`, cueLanguage's mark for a word's rest). */
+const lacksInPlain = (phrase: string) =>
+  [...phrase].some((ch) => ch > "\u007f" || ch === "'" || ch === "_");
+
+export function cueWordsDecide(
+  re: RegExp,
+): { sure: Set<string>; ends: Set<string> | null } | undefined {
+  const source = re.source;
+  if (
+    re.flags !== "u" ||
+    !source.startsWith(String.raw`\b(?:`) ||
+    !source.endsWith(String.raw`)\b`)
+  )
+    return undefined;
+  // The group opened after the first `\b` must be the one closed before the last.
+  let depth = 0;
+  for (let i = 2; i < source.length - 2; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[") while (source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0 && i !== source.length - 3) return undefined;
+  }
+  const language = cueLanguage(source);
+  if (language === "any") return undefined;
+  const sure = new Set<string>();
+  let ends: Set<string> | null = new Set<string>();
+  for (const phrase of language) {
+    if (lacksInPlain(phrase)) continue;
+    if (/^[a-z0-9]+$/u.test(phrase)) sure.add(phrase);
+    const last = /[a-z0-9]+$/u.exec(phrase);
+    if (last === null || phrase.includes("\u0000")) ends = null;
+    else ends?.add(last[0]);
+  }
+  return { sure, ends };
+}
+const CUE_DECIDE = CUES.map(([, re]) => cueWordsDecide(re));
+/** Bit i: the word is one of cue i's `sure` words; of its `ends` words. */
+const CUE_SURE_WORDS = new Map<string, number>();
+const CUE_END_WORDS = new Map<string, number>();
+/** Bit i: cue i is answered from the words of a plain window when none of its `ends` is there. */
+let CUE_ENDS_KNOWN = 0;
+CUE_DECIDE.forEach((decide, i) => {
+  if (decide === undefined) return;
+  for (const w of decide.sure) CUE_SURE_WORDS.set(w, (CUE_SURE_WORDS.get(w) ?? 0) | (1 << i));
+  if (decide.ends === null) return;
+  CUE_ENDS_KNOWN |= 1 << i;
+  for (const w of decide.ends) CUE_END_WORDS.set(w, (CUE_END_WORDS.get(w) ?? 0) | (1 << i));
+});
+
+/**
  * A window's cues as `emitPrepared` found them, for a pair that opens or ends with it. Bit i of
  * `known`: cue i was looked for (not when skipped for text written for the model); of `open`: its
  * gate let the regex run; of `present`: it was found.
@@ -616,6 +678,11 @@ export type PreparedWindow = {
   cues?: CueBits;
   /** `prepareWindow`'s `within` (null without): cue i's gate parts that may be in the window. */
   partsWithin?: PartsWithin | null;
+  /**
+   * Every code unit ASCII, no apostrophe, no underscore, and every word in `tokens`: the cues
+   * `cueWordsDecide` reads are answered from the words.
+   */
+  plain?: boolean;
 };
 
 /**
@@ -626,12 +693,13 @@ export type PreparedWindow = {
  */
 export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
-  const { tokens, hashes } = hashedWords(text, MAX_TOKENS);
+  const { tokens, hashes, plain } = hashedWords(text, MAX_TOKENS);
   return {
     text,
     tokens,
     hashes: tokens.length < MIN_WORDS ? [] : hashes,
     partsWithin: within ?? null,
+    plain,
   };
 }
 
@@ -642,14 +710,20 @@ export function prepareWindow(window: string, within?: PartsWithin): PreparedWin
  * string key in a Map is hashed again by V8, and a fresh slice has no hash yet: that lookup and
  * the slice were a fifth of the model's work per window).
  */
-function hashedWords(text: string, max: number): { tokens: string[]; hashes: WordHashes[] } {
+function hashedWords(
+  text: string,
+  max: number,
+): { tokens: string[]; hashes: WordHashes[]; plain: boolean } {
   const tokens: string[] = [];
   const hashes: WordHashes[] = [];
   const n = text.length;
+  // `PreparedWindow.plain`, read off the code units as they pass.
+  let plain = true;
   let i = 0;
   while (i < n && tokens.length < max) {
     // As in `words`: a letter or a digit, then letters, digits and apostrophes.
     const cp = text.codePointAt(i)!;
+    if (cp >= 0x80 || cp === 0x27 || cp === 0x5f) plain = false;
     if (!isWordChar(cp)) {
       i += cp > 0xffff ? 2 : 1;
       continue;
@@ -659,13 +733,16 @@ function hashedWords(text: string, max: number): { tokens: string[]; hashes: Wor
     while (i < n) {
       const c = text.codePointAt(i)!;
       if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
+      if (c >= 0x80 || c === 0x27) plain = false;
       i += c > 0xffff ? 2 : 1;
     }
     const h = wordAt(text, start, i);
     tokens.push(h.text);
     hashes.push(h);
   }
-  return { tokens, hashes };
+  // Stopped at `max` words: the rest is not read.
+  if (i < n) plain = false;
+  return { tokens, hashes, plain };
 }
 
 /** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
@@ -700,7 +777,8 @@ export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindo
   const hashes = whole ? ha.concat(hb) : ha.concat(hb).slice(0, tokens.length);
   // Its gate words are then a's and b's together (the cues read from the parts rely on that).
   if (tokens.length === a.tokens.length + b.tokens.length)
-    return { text, tokens, hashes, parts: [a, b] };
+    // Joined by a space: plain when both parts are (and then every word is read).
+    return { text, tokens, hashes, parts: [a, b], plain: a.plain === true && b.plain === true };
   return { text, tokens, hashes };
 }
 
@@ -727,9 +805,13 @@ export function emitPrepared(
   out.mark?.("words-start");
   // The cues whose words are among the window's words (a bit per cue), gathered from the tokens.
   let cueWords = 0;
+  let cueSure = 0;
+  let cueEnds = 0;
   for (let i = 0; i < tokens.length; i++) {
     const h = hashes[i]!;
     cueWords |= h.cueWords;
+    cueSure |= h.cueSure;
+    cueEnds |= h.cueEnds;
     if (i < resume - 1 || i >= skipFrom) continue;
     if (out.addWord !== undefined) {
       // The same features, the word's bucket and 4-grams as one sum (`FeatureSink.addWord`).
@@ -808,6 +890,12 @@ export function emitPrepared(
         if (tails !== undefined && !tails.some((tail) => first.endsWith(tail))) found = false;
       }
     }
+    // A plain window's words answer a cue of words (`cueWordsDecide`): most of the cue regexes
+    // run per window were these.
+    if (found === undefined && prepared.plain === true && CUE_DECIDE[i] !== undefined) {
+      if ((cueSure & bit) !== 0) found = true;
+      else if ((CUE_ENDS_KNOWN & bit) !== 0 && (cueEnds & bit) === 0) found = false;
+    }
     found ??= CUE_TEST[i]!(text);
     if (found) {
       present.push(i);
@@ -842,6 +930,10 @@ export type WordHashes = {
   cueWords: number;
   /** The word is one of IMPERATIVE. */
   imperative: boolean;
+  /** Bit i set: the word is one of cue i's `sure` words (`cueWordsDecide`). */
+  cueSure: number;
+  /** Bit i set: the word is one of cue i's `ends` words. */
+  cueEnds: number;
   /**
    * The sum of the weights of the word's bucket and 4-grams under the weights `sumOf` (model.ts:
    * one model's quantised table), kept by the scorer so that a word seen again costs one addition
@@ -938,6 +1030,8 @@ function hashesMade(t: string, state: number): WordHashes {
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
     imperative: IMPERATIVE.has(t),
+    cueSure: CUE_SURE_WORDS.get(t) ?? 0,
+    cueEnds: CUE_END_WORDS.get(t) ?? 0,
     sumOf: null,
     sum: 0,
   };
