@@ -338,7 +338,7 @@ describe("the cues read without their regexes", () => {
   });
 });
 
-describe("the cues a plain window's words answer", () => {
+describe("the cues a window's words and code units answer", () => {
   it("give every window and pair the features their regexes give", () => {
     let plain = 0;
     let texts = 0;
@@ -356,9 +356,9 @@ describe("the cues a plain window's words answer", () => {
           emitPrepared(w, forModel, { add: (f) => fast.push(f) });
           // The same window, its cues found by their regexes.
           const slow: number[] = [];
-          emitPrepared({ ...w, plain: false }, forModel, { add: (f) => slow.push(f) });
+          emitPrepared({ ...w, read: undefined }, forModel, { add: (f) => slow.push(f) });
           expect(fast, w.text.slice(0, 80)).toEqual(slow);
-          if (w.plain === true && !forModel) plain++;
+          if (w.read?.plain === true && !forModel) plain++;
         }
       texts++;
     }

@@ -492,7 +492,7 @@ for (const [name, , gate] of CUES)
 
 /**
  * Cues answered from a window's words, without their regex, when the window is plain: every code
- * unit ASCII, no apostrophe and no underscore, and every word of it read (`PreparedWindow.plain`).
+ * unit ASCII, no apostrophe and no underscore, and every word of it read (`PreparedWindow.read`).
  * There the words (`words`: runs of letters and digits) are exactly the runs of `\w`, so for a cue
  * written `\b(?:…)\b`, read as its phrases (`cueLanguage`):
  * - `sure`: a phrase that is one word. The window holds it as a word: the cue matches there.
@@ -679,11 +679,28 @@ export type PreparedWindow = {
   /** `prepareWindow`'s `within` (null without): cue i's gate parts that may be in the window. */
   partsWithin?: PartsWithin | null;
   /**
-   * Every code unit ASCII, no apostrophe, no underscore, and every word in `tokens`: the cues
-   * `cueWordsDecide` reads are answered from the words.
+   * What the scan for words saw of the window's code units, when it read them all and every word
+   * is in `tokens` (undefined when it stopped at MAX_TOKENS words). `plain`: every code unit ASCII,
+   * no apostrophe, no underscore (the cues `cueWordsDecide` reads are answered from the words);
+   * `digit`: an ASCII digit; `quote`: a mark the "particular" cue opens a quoted value with
+   * (`'"‘“`). Together these answer "particular" (`PARTICULAR`).
    */
-  plain?: boolean;
+  read?: WindowRead;
 };
+
+type WindowRead = { plain: boolean; digit: boolean; quote: boolean };
+
+/**
+ * The "particular" cue, `\d|['"‘“]…` without the u flag: a window with an ASCII digit has it, and
+ * one with neither a digit nor one of those marks has not (its regex is run only between the two).
+ * Checked against the pattern's source, so an edit to it is looked at rather than misread.
+ */
+const PARTICULAR = CUES.findIndex(([name]) => name === "particular");
+if (
+  CUES[PARTICULAR]![1].source !== String.raw`\d|['"‘“][^'"’”\s]{1,40}['"’”](?:[\s.,;:)]|$)` ||
+  CUES[PARTICULAR]![1].flags !== ""
+)
+  throw new Error("cue particular: not of the shape its window flags answer");
 
 /**
  * `within`: what `partsIn` says of a lower-cased text the window is cut from. A gate's part not in
@@ -693,13 +710,13 @@ export type PreparedWindow = {
  */
 export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
-  const { tokens, hashes, plain } = hashedWords(text, MAX_TOKENS);
+  const { tokens, hashes, read } = hashedWords(text, MAX_TOKENS);
   return {
     text,
     tokens,
     hashes: tokens.length < MIN_WORDS ? [] : hashes,
     partsWithin: within ?? null,
-    plain,
+    read,
   };
 }
 
@@ -713,17 +730,21 @@ export function prepareWindow(window: string, within?: PartsWithin): PreparedWin
 function hashedWords(
   text: string,
   max: number,
-): { tokens: string[]; hashes: WordHashes[]; plain: boolean } {
+): { tokens: string[]; hashes: WordHashes[]; read: WindowRead | undefined } {
   const tokens: string[] = [];
   const hashes: WordHashes[] = [];
   const n = text.length;
-  // `PreparedWindow.plain`, read off the code units as they pass.
+  // `PreparedWindow.read`, off the code units as they pass.
   let plain = true;
+  let digit = false;
+  let quote = false;
   let i = 0;
   while (i < n && tokens.length < max) {
     // As in `words`: a letter or a digit, then letters, digits and apostrophes.
     const cp = text.codePointAt(i)!;
     if (cp >= 0x80 || cp === 0x27 || cp === 0x5f) plain = false;
+    if (cp === 0x22 || cp === 0x27 || cp === 0x2018 || cp === 0x201c) quote = true;
+    else if (cp >= 0x30 && cp <= 0x39) digit = true;
     if (!isWordChar(cp)) {
       i += cp > 0xffff ? 2 : 1;
       continue;
@@ -734,6 +755,8 @@ function hashedWords(
       const c = text.codePointAt(i)!;
       if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
       if (c >= 0x80 || c === 0x27) plain = false;
+      if (c === 0x27) quote = true;
+      else if (c >= 0x30 && c <= 0x39) digit = true;
       i += c > 0xffff ? 2 : 1;
     }
     const h = wordAt(text, start, i);
@@ -741,8 +764,7 @@ function hashedWords(
     hashes.push(h);
   }
   // Stopped at `max` words: the rest is not read.
-  if (i < n) plain = false;
-  return { tokens, hashes, plain };
+  return { tokens, hashes, read: i < n ? undefined : { plain, digit, quote } };
 }
 
 /** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
@@ -777,8 +799,21 @@ export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindo
   const hashes = whole ? ha.concat(hb) : ha.concat(hb).slice(0, tokens.length);
   // Its gate words are then a's and b's together (the cues read from the parts rely on that).
   if (tokens.length === a.tokens.length + b.tokens.length)
-    // Joined by a space: plain when both parts are (and then every word is read).
-    return { text, tokens, hashes, parts: [a, b], plain: a.plain === true && b.plain === true };
+    // Joined by a space, which adds nothing to what either part's scan saw.
+    return {
+      text,
+      tokens,
+      hashes,
+      parts: [a, b],
+      read:
+        a.read && b.read
+          ? {
+              plain: a.read.plain && b.read.plain,
+              digit: a.read.digit || b.read.digit,
+              quote: a.read.quote || b.read.quote,
+            }
+          : undefined,
+    };
   return { text, tokens, hashes };
 }
 
@@ -892,10 +927,14 @@ export function emitPrepared(
     }
     // A plain window's words answer a cue of words (`cueWordsDecide`): most of the cue regexes
     // run per window were these.
-    if (found === undefined && prepared.plain === true && CUE_DECIDE[i] !== undefined) {
+    const read = prepared.read;
+    if (found === undefined && read?.plain === true && CUE_DECIDE[i] !== undefined) {
       if ((cueSure & bit) !== 0) found = true;
       else if ((CUE_ENDS_KNOWN & bit) !== 0 && (cueEnds & bit) === 0) found = false;
     }
+    if (found === undefined && i === PARTICULAR && read !== undefined)
+      if (read.digit) found = true;
+      else if (!read.quote) found = false;
     found ??= CUE_TEST[i]!(text);
     if (found) {
       present.push(i);
