@@ -42,6 +42,7 @@ import {
   decodeTags,
   excerpt,
   lineStartOf,
+  mayHide,
   pairWindow,
   segments,
   visibleText,
@@ -466,8 +467,10 @@ const combine = (hits: Hit[], context = true) => {
 export function detectDetailed(text: string, options: DetectOptions = {}): Detailed {
   const model = options.model ?? shippedModel();
   const { text: raw, truncated } = budgeted(text, options.budget);
-  const hits: Hit[] = hiddenSignal(raw);
-  const mapped = visibleTextMapped(raw);
+  // One scan for a character that may be hidden, for both (10 kB of relay prose: about 14 µs each).
+  const mayHold = mayHide(raw);
+  const hits: Hit[] = hiddenSignal(raw, mayHold);
+  const mapped = visibleTextMapped(raw, mayHold);
   const visible = mapped.text;
   hits.push(...scanVisible(visible, options, model).hits);
 

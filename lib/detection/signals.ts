@@ -114,9 +114,10 @@ function countColourCodes(raw: string): number {
   return n;
 }
 
-export function hiddenSignal(raw: string): Hit[] {
+/** `mayHold`: `mayHide(raw)`, when the caller has it (text.ts `hasHidden`). */
+export function hiddenSignal(raw: string, mayHold?: boolean): Hit[] {
   // One pass for any hidden character: most results have none, and the five counts are five passes.
-  if (!hasHidden(raw)) return [];
+  if (!hasHidden(raw, mayHold)) return [];
   const c = countHidden(raw);
   const hits: Hit[] = [];
   if (c.tags > 0) {

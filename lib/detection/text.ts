@@ -70,8 +70,12 @@ const HIDDEN_ANY = new RegExp(
 );
 const HIDDEN_TEST = new RegExp(HIDDEN_ANY.source, "u");
 
-/** Whether the text has any character `countHidden` counts (one pass; most results have none). */
-export const hasHidden = (text: string) => mayHide(text) && HIDDEN_TEST.test(text);
+/**
+ * Whether the text has any character `countHidden` counts (one pass; most results have none).
+ * `mayHold`: `mayHide(text)`, when the caller has it (the detector asks it once per text).
+ */
+export const hasHidden = (text: string, mayHold = mayHide(text)) =>
+  mayHold && HIDDEN_TEST.test(text);
 
 /**
  * A code unit that every hidden character begins with: the controls (ESC among them), the soft
@@ -104,10 +108,10 @@ const shownAs = (hidden: string) => {
  */
 export type VisibleText = { text: string; rawOffset: (visibleAt: number) => number };
 
-/** `visibleText` and its map back to the raw text, from the same single pass. */
-export function visibleTextMapped(raw: string): VisibleText {
+/** `visibleText` and its map back to the raw text, from the same single pass (`mayHold`: as for `hasHidden`). */
+export function visibleTextMapped(raw: string, mayHold = mayHide(raw)): VisibleText {
   // Nothing hidden: what the pass below gives when it finds no match.
-  if (!mayHide(raw))
+  if (!mayHold)
     return {
       text: raw.normalize("NFKC"),
       rawOffset: (visibleAt) => Math.min(raw.length, Math.max(0, visibleAt)),
