@@ -5,7 +5,6 @@
  * at the start, asking for a reply or an action, money, credentials, addresses to send things to.
  * The cues are what lets the model carry over to tickets, wiki pages and chat it never saw.
  */
-import { trieAlternations } from "./alternation";
 import { isSpace } from "./space";
 
 export const HASH_BITS = 17;
@@ -477,9 +476,7 @@ const CUE_TEST = CUES.map(([name, re]) => {
   // Each named here is expected to have its fast path: a pattern edited out of its shape throws.
   if (fast === undefined && ["code", "addr", "exfil", "access"].includes(name))
     throw new Error(`cue ${name}: not of the shape its fast path reads`);
-  // Its lists of words as prefix trees where it has the u flag and not i (alternation.ts).
-  const tree = re.flags.includes("u") && !re.flags.includes("i") ? trieAlternations(re) : re;
-  return fast ?? ((text: string) => tree.test(text));
+  return fast ?? ((text: string) => re.test(text));
 });
 const CUE_GATE = CUES.map(([, , gate]) => gate);
 

@@ -4,7 +4,6 @@
  * them with the model's score. Rules that could fire on text written for people (a quoted attack
  * in a bug report, "System:" in a log) are weakened when the match sits inside a quote.
  */
-import { trieAlternations } from "./alternation";
 import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { OneByte } from "./one-byte";
@@ -176,14 +175,13 @@ const AI = String.raw`(?:ai|a\.i\.|assistant|ai agent|agent|chatbot|llm|language
  * description) does that by design. The others (drop your instructions, keep it from the user, you
  * are now…) have no business in any text.
  */
-type AddressedEntry = [
+const ADDRESSED: [
   RegExp,
   string,
   boolean,
   (number | undefined)?,
   { test(text: string): boolean }?,
-];
-const ADDRESSED_WRITTEN: AddressedEntry[] = [
+][] = [
   [
     new RegExp(
       String.raw`\b(?:if|when|whenever)\s+(?:you\s+are|you're|you\s+read\s+this\s+as)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|agent|chatbot|bot|automated|model)`,
@@ -232,18 +230,6 @@ const ADDRESSED_WRITTEN: AddressedEntry[] = [
   // Chinese, Russian), with word boundaries that know every script: lib/detection/multilingual.ts.
   ...ADDRESSED_ELSEWHERE,
 ];
-/** The patterns as written (alternation.test.ts holds the rewritten ones to them). */
-export const ADDRESSED_PATTERNS = ADDRESSED_WRITTEN.map(([re]) => re);
-/** The same, their lists of words as prefix trees: the same matches, read faster (alternation.ts). */
-const ADDRESSED: AddressedEntry[] = ADDRESSED_WRITTEN.map(
-  ([re, detail, addressing, strength, gate]) => [
-    trieAlternations(re),
-    detail,
-    addressing,
-    strength,
-    gate,
-  ],
-);
 
 /**
  * The text as the patterns of ADDRESSED may read it: one-byte when its only characters beyond
