@@ -42,8 +42,6 @@ import {
   decodeTags,
   excerpt,
   lineStartOf,
-  loweredAt,
-  lowerAligned,
   mayHide,
   pairWindow,
   segments,
@@ -358,14 +356,12 @@ function modelHit(
   const distinct: { prepared: PreparedWindow; p: number; head: Head | null }[] = [];
   // The cues' gate parts ("@", "http", "$"…) in the whole text: most are in none of its windows.
   const within = partsIn(lower);
-  // Each segment lower-cased, cut from `lower` where that is the same (text.ts `loweredAt`).
-  const aligned = lowerAligned(visible, lower);
-  const idOf = segs.map((w, i) => {
+  const idOf = segs.map((w) => {
     let id = ids.get(w);
     if (id === undefined) {
       id = distinct.length;
       ids.set(w, id);
-      const prepared = prepareWindow(w, within, loweredAt(visible, lower, aligned, w, starts[i]!));
+      const prepared = prepareWindow(w, within);
       distinct.push({ prepared, ...scorePrepared(model, prepared, forModel) });
     }
     return id;

@@ -716,13 +716,8 @@ if (
  * lower-casing goes character by character but for a final sigma, and no part holds a sigma), so
  * its cue's parts are not looked for in each window.
  */
-export function prepareWindow(
-  window: string,
-  within?: PartsWithin,
-  lowered?: string,
-): PreparedWindow {
-  // `lowered`: the caller's `window.toLowerCase()`, when it has it.
-  const text = lowered ?? window.toLowerCase();
+export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
+  const text = window.toLowerCase();
   const { tokens, hashes, read, wordBits } = hashedWords(text, MAX_TOKENS);
   return {
     text,

@@ -184,39 +184,6 @@ export function excerpt(text: string, at = 0, max = 240): string {
   return (start > 0 ? "…" : "") + revealHidden(slice) + (start + max < text.length ? "…" : "");
 }
 
-/**
- * Whether `lower` (`text.toLowerCase()`) lines up with `text` code unit by code unit, with no
- * context read: the same length (lower-casing makes no code unit more than one, nor fewer than one)
- * and no capital sigma (the only character whose lower case depends on its neighbours: final or
- * not). Then a piece of `text` lower-cased is the same piece of `lower` (`loweredAt`).
- */
-export function lowerAligned(text: string, lower: string): boolean {
-  return lower.length === text.length && !text.includes("\u03a3");
-}
-
-const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
-
-/**
- * `piece.toLowerCase()` for a piece of `text` said to start at `at`: cut from `lower` when the two
- * line up (`aligned`: `lowerAligned(text, lower)`), the piece is there, and it cuts no surrogate
- * pair (a lone half is left as it is, the whole pair lower-cased). A window's words are read from
- * a piece of the text it would otherwise lower-case again (about a sixth of a window's work).
- */
-export function loweredAt(
-  text: string,
-  lower: string,
-  aligned: boolean,
-  piece: string,
-  at: number,
-): string {
-  return aligned &&
-    !isSurrogate(piece.charCodeAt(0)) &&
-    !isSurrogate(piece.charCodeAt(piece.length - 1)) &&
-    text.startsWith(piece, at)
-    ? lower.slice(at, at + piece.length)
-    : piece.toLowerCase();
-}
-
 /** The last text `lineStartOf` was asked about, and where its line breaks are (one text kept: the memo never grows). */
 let lineBreaks: { text: string; at: number[] } | null = null;
 
