@@ -338,8 +338,8 @@ describe("the cues read without their regexes", () => {
   });
 });
 
-describe("the cues a window's words and code units answer", () => {
-  it("give every window and pair the features their regexes give", () => {
+describe("what a window's scan for words finds beside them", () => {
+  it("gives every window and pair the features its regexes and hashing as emitted give", () => {
     let plain = 0;
     let texts = 0;
     for (const raw of [
@@ -354,9 +354,11 @@ describe("the cues a window's words and code units answer", () => {
         for (const forModel of [false, true]) {
           const fast: number[] = [];
           emitPrepared(w, forModel, { add: (f) => fast.push(f) });
-          // The same window, its cues found by their regexes.
+          // The same window, its cues found by their regexes and its bigrams hashed as emitted.
           const slow: number[] = [];
-          emitPrepared({ ...w, read: undefined }, forModel, { add: (f) => slow.push(f) });
+          emitPrepared({ ...w, read: undefined, bigrams: undefined }, forModel, {
+            add: (f) => slow.push(f),
+          });
           expect(fast, w.text.slice(0, 80)).toEqual(slow);
           if (w.read?.plain === true && !forModel) plain++;
         }

@@ -693,6 +693,8 @@ export type PreparedWindow = {
   wordBits?: WordBits;
   /** Where its first colon is (-1: none), once `emitPrepared` has looked (`colonOf`). */
   colon?: number;
+  /** Bucket i: the bigram of words i and i + 1, found with the words (undefined: hashed when emitted). */
+  bigrams?: number[];
 };
 
 type WordBits = { words: number; sure: number; ends: number };
@@ -718,7 +720,7 @@ if (
  */
 export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
-  const { tokens, hashes, read, wordBits } = hashedWords(text, MAX_TOKENS);
+  const { tokens, hashes, bigrams, read, wordBits } = hashedWords(text, MAX_TOKENS);
   return {
     text,
     tokens,
@@ -726,6 +728,7 @@ export function prepareWindow(window: string, within?: PartsWithin): PreparedWin
     partsWithin: within ?? null,
     read,
     wordBits,
+    bigrams,
   };
 }
 
@@ -739,9 +742,16 @@ export function prepareWindow(window: string, within?: PartsWithin): PreparedWin
 function hashedWords(
   text: string,
   max: number,
-): { tokens: string[]; hashes: WordHashes[]; read: WindowRead | undefined; wordBits: WordBits } {
+): {
+  tokens: string[];
+  hashes: WordHashes[];
+  bigrams: number[];
+  read: WindowRead | undefined;
+  wordBits: WordBits;
+} {
   const tokens: string[] = [];
   const hashes: WordHashes[] = [];
+  const bigrams: number[] = [];
   const n = text.length;
   // `PreparedWindow.read`, off the code units as they pass.
   let plain = true;
@@ -769,7 +779,21 @@ function hashedWords(
       else if (c >= 0x30 && c <= 0x39) digit = true;
       i += c > 0xffff ? 2 : 1;
     }
-    const h = wordAt(text, start, i);
+    // The word's own hash state and its bigram with the word before, in one pass over its code
+    // units (`fnv(W, word)` and `fnv(before.bigramPrefix, word)`, each a pass of its own before).
+    const before = hashes[hashes.length - 1];
+    let state = W;
+    if (before === undefined) state = fnv(W, text, start, i);
+    else {
+      let bigram = before.bigramPrefix;
+      for (let k = start; k < i; k++) {
+        const u = text.charCodeAt(k);
+        state = step(state, u);
+        bigram = step(bigram, u);
+      }
+      bigrams.push(bucket(bigram));
+    }
+    const h = wordAt(text, start, i, state);
     tokens.push(h.text);
     hashes.push(h);
     wordBits.words |= h.cueWords;
@@ -777,7 +801,7 @@ function hashedWords(
     wordBits.ends |= h.cueEnds;
   }
   // Stopped at `max` words: the rest is not read.
-  return { tokens, hashes, read: i < n ? undefined : { plain, digit, quote }, wordBits };
+  return { tokens, hashes, bigrams, read: i < n ? undefined : { plain, digit, quote }, wordBits };
 }
 
 /** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
@@ -875,7 +899,7 @@ export function emitPrepared(
   resume = 0,
   skipFrom = prepared.tokens.length,
 ): void {
-  const { text, tokens, hashes } = prepared;
+  const { text, tokens, hashes, bigrams } = prepared;
   if (tokens.length < MIN_WORDS) return;
   if (resume > tokens.length) throw new Error("resume past the window's words");
   if (resume === 0) out.add(BIAS);
@@ -901,13 +925,14 @@ export function emitPrepared(
       // The same features, the word's bucket and 4-grams as one sum (`FeatureSink.addWord`).
       if (i >= resume) out.addWord(h);
       if (i === tokens.length - 1) out.mark?.("last-word");
-      if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+      if (i + 1 < tokens.length)
+        out.add(bigrams?.[i] ?? bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
       continue;
     }
     if (i >= resume) out.add(h.word);
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
-    if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+    if (i + 1 < tokens.length) out.add(bigrams?.[i] ?? bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
     const grams = h.grams;
     for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
   }
@@ -1071,8 +1096,12 @@ const slots: (WordHashes | undefined)[] = new Array<WordHashes | undefined>(WORD
 let hashedCount = 0;
 
 /** The hashes of the word `text[start, end)`, from the table or made (and kept) now. */
-function wordAt(text: string, start: number, end: number): WordHashes {
-  const state = fnv(W, text, start, end);
+function wordAt(
+  text: string,
+  start: number,
+  end: number,
+  state = fnv(W, text, start, end),
+): WordHashes {
   const length = end - start;
   let slot = state & (WORD_SLOTS - 1);
   for (let h = slots[slot]; h !== undefined; h = slots[slot]) {
