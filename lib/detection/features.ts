@@ -698,7 +698,20 @@ export type PreparedWindow = {
 };
 
 type WordBits = { words: number; sure: number; ends: number };
-type WindowRead = { plain: boolean; digit: boolean; quote: boolean };
+type WindowRead = { plain: boolean; digit: boolean; quote: boolean; marks: number };
+
+/**
+ * The one-character gate parts ("@", "?", "$", "£", "€"), a bit each: `WindowRead.marks` says
+ * which the window holds, so a window read whole is not searched for them again.
+ */
+const PART_MARK = new Map<string, number>();
+for (const [, , gate] of CUES)
+  for (const part of gate?.parts ?? [])
+    if (part.length === 1 && !PART_MARK.has(part)) PART_MARK.set(part, 1 << PART_MARK.size);
+if (PART_MARK.size > 31) throw new Error("a one-character gate part's bit must fit in 31 bits");
+/** By code unit: the part's bit, or 0. */
+const MARK_OF = new Int32Array(0x10000);
+for (const [part, mark] of PART_MARK) MARK_OF[part.charCodeAt(0)] = mark;
 
 /**
  * The "particular" cue, `\d|['"‘“]…` without the u flag: a window with an ASCII digit has it, and
@@ -757,6 +770,7 @@ function hashedWords(
   let plain = true;
   let digit = false;
   let quote = false;
+  let marks = 0;
   const wordBits: WordBits = { words: 0, sure: 0, ends: 0 };
   let i = 0;
   while (i < n && tokens.length < max) {
@@ -766,6 +780,7 @@ function hashedWords(
     if (cp === 0x22 || cp === 0x27 || cp === 0x2018 || cp === 0x201c) quote = true;
     else if (cp >= 0x30 && cp <= 0x39) digit = true;
     if (!isWordChar(cp)) {
+      if (cp <= 0xffff) marks |= MARK_OF[cp]!;
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
@@ -801,7 +816,13 @@ function hashedWords(
     wordBits.ends |= h.cueEnds;
   }
   // Stopped at `max` words: the rest is not read.
-  return { tokens, hashes, bigrams, read: i < n ? undefined : { plain, digit, quote }, wordBits };
+  return {
+    tokens,
+    hashes,
+    bigrams,
+    read: i < n ? undefined : { plain, digit, quote, marks },
+    wordBits,
+  };
 }
 
 /** For each cue, the parts of its gate in a text (`partsIn`); undefined for a cue with none. */
@@ -877,6 +898,7 @@ export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindo
               plain: a.read.plain && b.read.plain,
               digit: a.read.digit || b.read.digit,
               quote: a.read.quote || b.read.quote,
+              marks: a.read.marks | b.read.marks,
             }
           : undefined,
     };
@@ -965,6 +987,7 @@ export function emitPrepared(
   const b = prepared.parts?.[1].cues;
   const bits: CueBits = { known: 0, open: 0, present: 0 };
   const within = prepared.partsWithin ?? null;
+  const read = prepared.read;
   for (let i = 0; i < CUES.length; i++) {
     const gate = CUE_GATE[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
@@ -977,11 +1000,16 @@ export function emitPrepared(
       open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
       const parts = within === null ? gate?.parts : within[i];
       if (!open && parts !== undefined)
-        for (const p of parts)
-          if (text.includes(p)) {
+        for (const p of parts) {
+          // A one-character part the scan for words saw pass, or did not (`WindowRead.marks`).
+          const mark = PART_MARK.get(p);
+          if (
+            mark !== undefined && read !== undefined ? (read.marks & mark) !== 0 : text.includes(p)
+          ) {
             open = true;
             break;
           }
+        }
     }
     if (!open) continue;
     bits.open |= bit;
@@ -1001,7 +1029,6 @@ export function emitPrepared(
     }
     // A plain window's words answer a cue of words (`cueWordsDecide`): most of the cue regexes
     // run per window were these.
-    const read = prepared.read;
     if (found === undefined && read?.plain === true && CUE_DECIDE[i] !== undefined) {
       if ((cueSure & bit) !== 0) found = true;
       else if ((CUE_ENDS_KNOWN & bit) !== 0 && (cueEnds & bit) === 0) found = false;
