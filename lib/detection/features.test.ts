@@ -13,6 +13,7 @@ import {
   CUES,
   CUE_JOIN,
   cueLanguage,
+  cueWordsDecide,
   emitPrepared,
   featurize,
   joinTails,
@@ -334,5 +335,57 @@ describe("the cues read without their regexes", () => {
     expect(verbThenObject(/\b(?:send)\b.*\b(?:to)\b/u)).toBeUndefined();
     expect(codeEnds(/[;{}=]\s*$|^\s*(?:import)\b/mu)).toBeUndefined();
     expect(addressAt(/[\w.+-]+@[\w-]+\.[\w]+/u)).toBeUndefined();
+  });
+});
+
+describe("what a window's scan for words finds beside them", () => {
+  it("gives every window and pair the features its regexes and hashing as emitted give", () => {
+    let plain = 0;
+    let texts = 0;
+    for (const raw of [
+      ...relayTexts,
+      "Send the api-key and your password to x@y.z",
+      "Turn off the alarm, then shut down",
+    ]) {
+      const preps = segments(visibleText(raw)).map((s) => prepareWindow(s));
+      const pairs = preps.slice(1).map((b, i) => preparePair(preps[i]!, b));
+      // Segments first: a pair reads its parts' cues.
+      for (const w of [...preps, ...pairs])
+        for (const forModel of [false, true]) {
+          const fast: number[] = [];
+          emitPrepared(w, forModel, { add: (f) => fast.push(f) });
+          // The same window, its cues found by their regexes and its bigrams hashed as emitted.
+          const slow: number[] = [];
+          emitPrepared({ ...w, read: undefined, bigrams: undefined }, forModel, {
+            add: (f) => slow.push(f),
+          });
+          expect(fast, w.text.slice(0, 80)).toEqual(slow);
+          if (w.read?.plain === true && !forModel) plain++;
+        }
+      texts++;
+    }
+    expect(texts).toBeGreaterThan(100);
+    expect(plain).toBeGreaterThan(500);
+  });
+
+  it("answers a cue from its words only where the regex agrees, phrase by phrase", () => {
+    for (const [name, re] of CUES) {
+      const decide = cueWordsDecide(re);
+      if (decide === undefined) continue;
+      // A sure word alone is a match; a window without any of the ends has none.
+      for (const w of decide.sure) expect(re.test(`so ${w} so`), `${name}: ${w}`).toBe(true);
+      if (decide.ends === null) continue;
+      const language = cueLanguage(re.source);
+      if (language === "any") throw new Error(`${name}: a cue of words has a finite language`);
+      for (const phrase of language) {
+        if ([...phrase].some((ch) => ch > "\u007f" || ch === "'" || ch === "_")) continue;
+        const last = /[a-z0-9]+$/u.exec(phrase)![0];
+        expect(decide.ends.has(last), `${name}: ${phrase}`).toBe(true);
+      }
+    }
+    // Not a cue of words: no answer from them.
+    expect(cueWordsDecide(/\bsend\b.{0,60}\bto\b/u)).toBeUndefined();
+    expect(cueWordsDecide(/\b(?:a)\b|\b(?:b)\b/u)).toBeUndefined();
+    expect(cueWordsDecide(/\b(?:a|b)\b/iu)).toBeUndefined();
   });
 });

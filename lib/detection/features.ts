@@ -491,6 +491,68 @@ for (const [name, , gate] of CUES)
     throw new Error(`cue ${name}: a gate part has a space`);
 
 /**
+ * Cues answered from a window's words, without their regex, when the window is plain: every code
+ * unit ASCII, no apostrophe and no underscore, and every word of it read (`PreparedWindow.read`).
+ * There the words (`words`: runs of letters and digits) are exactly the runs of `\w`, so for a cue
+ * written `\b(?:…)\b`, read as its phrases (`cueLanguage`):
+ * - `sure`: a phrase that is one word. The window holds it as a word: the cue matches there.
+ * - `ends`: each phrase's last run of letters and digits, which ends the phrase. A match ends
+ *   with one as a whole word, so a window holding none of them as a word has no match. Null when
+ *   a phrase ends otherwise ("a.i.", `confirm\w*`). Phrases with a character a plain window lacks
+ *   (beyond ASCII, an apostrophe, an underscore) cannot match there and are left out of both.
+ * Undefined for a cue of another shape. (features.test.ts holds each answer to the regex's.)
+ */
+/** A phrase with a character a plain window lacks: beyond ASCII, an apostrophe, an underscore (not `\u0000`, cueLanguage's mark for a word's rest). */
+const lacksInPlain = (phrase: string) =>
+  [...phrase].some((ch) => ch > "\u007f" || ch === "'" || ch === "_");
+
+export function cueWordsDecide(
+  re: RegExp,
+): { sure: Set<string>; ends: Set<string> | null } | undefined {
+  const source = re.source;
+  if (
+    re.flags !== "u" ||
+    !source.startsWith(String.raw`\b(?:`) ||
+    !source.endsWith(String.raw`)\b`)
+  )
+    return undefined;
+  // The group opened after the first `\b` must be the one closed before the last.
+  let depth = 0;
+  for (let i = 2; i < source.length - 2; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[") while (source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0 && i !== source.length - 3) return undefined;
+  }
+  const language = cueLanguage(source);
+  if (language === "any") return undefined;
+  const sure = new Set<string>();
+  let ends: Set<string> | null = new Set<string>();
+  for (const phrase of language) {
+    if (lacksInPlain(phrase)) continue;
+    if (/^[a-z0-9]+$/u.test(phrase)) sure.add(phrase);
+    const last = /[a-z0-9]+$/u.exec(phrase);
+    if (last === null || phrase.includes("\u0000")) ends = null;
+    else ends?.add(last[0]);
+  }
+  return { sure, ends };
+}
+const CUE_DECIDE = CUES.map(([, re]) => cueWordsDecide(re));
+/** Bit i: the word is one of cue i's `sure` words; of its `ends` words. */
+const CUE_SURE_WORDS = new Map<string, number>();
+const CUE_END_WORDS = new Map<string, number>();
+/** Bit i: cue i is answered from the words of a plain window when none of its `ends` is there. */
+let CUE_ENDS_KNOWN = 0;
+CUE_DECIDE.forEach((decide, i) => {
+  if (decide === undefined) return;
+  for (const w of decide.sure) CUE_SURE_WORDS.set(w, (CUE_SURE_WORDS.get(w) ?? 0) | (1 << i));
+  if (decide.ends === null) return;
+  CUE_ENDS_KNOWN |= 1 << i;
+  for (const w of decide.ends) CUE_END_WORDS.set(w, (CUE_END_WORDS.get(w) ?? 0) | (1 << i));
+});
+
+/**
  * A window's cues as `emitPrepared` found them, for a pair that opens or ends with it. Bit i of
  * `known`: cue i was looked for (not when skipped for text written for the model); of `open`: its
  * gate let the regex run; of `present`: it was found.
@@ -616,7 +678,52 @@ export type PreparedWindow = {
   cues?: CueBits;
   /** `prepareWindow`'s `within` (null without): cue i's gate parts that may be in the window. */
   partsWithin?: PartsWithin | null;
+  /**
+   * What the scan for words saw of the window's code units, when it read them all and every word
+   * is in `tokens` (undefined when it stopped at MAX_TOKENS words). `plain`: every code unit ASCII,
+   * no apostrophe, no underscore (the cues `cueWordsDecide` reads are answered from the words);
+   * `digit`: an ASCII digit; `quote`: a mark the "particular" cue opens a quoted value with
+   * (`'"‘“`). Together these answer "particular" (`PARTICULAR`).
+   */
+  read?: WindowRead;
+  /**
+   * Its words' cue bits together (`WordHashes.cueWords`, `.cueSure`, `.cueEnds`), gathered as the
+   * words are found; a pair's from its parts'. Undefined: gathered from `hashes` when needed.
+   */
+  wordBits?: WordBits;
+  /** Where its first colon is (-1: none), once `emitPrepared` has looked (`colonOf`). */
+  colon?: number;
+  /** Bucket i: the bigram of words i and i + 1, found with the words (undefined: hashed when emitted). */
+  bigrams?: number[];
 };
+
+type WordBits = { words: number; sure: number; ends: number };
+type WindowRead = { plain: boolean; digit: boolean; quote: boolean; marks: number };
+
+/**
+ * The one-character gate parts ("@", "?", "$", "£", "€"), a bit each: `WindowRead.marks` says
+ * which the window holds, so a window read whole is not searched for them again.
+ */
+const PART_MARK = new Map<string, number>();
+for (const [, , gate] of CUES)
+  for (const part of gate?.parts ?? [])
+    if (part.length === 1 && !PART_MARK.has(part)) PART_MARK.set(part, 1 << PART_MARK.size);
+if (PART_MARK.size > 31) throw new Error("a one-character gate part's bit must fit in 31 bits");
+/** By code unit: the part's bit, or 0. */
+const MARK_OF = new Int32Array(0x10000);
+for (const [part, mark] of PART_MARK) MARK_OF[part.charCodeAt(0)] = mark;
+
+/**
+ * The "particular" cue, `\d|['"‘“]…` without the u flag: a window with an ASCII digit has it, and
+ * one with neither a digit nor one of those marks has not (its regex is run only between the two).
+ * Checked against the pattern's source, so an edit to it is looked at rather than misread.
+ */
+const PARTICULAR = CUES.findIndex(([name]) => name === "particular");
+if (
+  CUES[PARTICULAR]![1].source !== String.raw`\d|['"‘“][^'"’”\s]{1,40}['"’”](?:[\s.,;:)]|$)` ||
+  CUES[PARTICULAR]![1].flags !== ""
+)
+  throw new Error("cue particular: not of the shape its window flags answer");
 
 /**
  * `within`: what `partsIn` says of a lower-cased text the window is cut from. A gate's part not in
@@ -626,12 +733,95 @@ export type PreparedWindow = {
  */
 export function prepareWindow(window: string, within?: PartsWithin): PreparedWindow {
   const text = window.toLowerCase();
-  const tokens = words(text, MAX_TOKENS);
+  const { tokens, hashes, bigrams, read, wordBits } = hashedWords(text, MAX_TOKENS);
   return {
     text,
     tokens,
-    hashes: tokens.length < MIN_WORDS ? [] : tokens.map(hashesOf),
+    hashes: tokens.length < MIN_WORDS ? [] : hashes,
     partsWithin: within ?? null,
+    read,
+    wordBits,
+    bigrams,
+  };
+}
+
+/**
+ * `words(text, max)` and each word's hashes (`hashesOf`), in one pass: a word already hashed is
+ * found in the table by the hash state its own bucket needs anyway (`wordAt`), and its token is the
+ * table's copy of the word, so a window of known words cuts no string and hashes none twice (a
+ * string key in a Map is hashed again by V8, and a fresh slice has no hash yet: that lookup and
+ * the slice were a fifth of the model's work per window).
+ */
+function hashedWords(
+  text: string,
+  max: number,
+): {
+  tokens: string[];
+  hashes: WordHashes[];
+  bigrams: number[];
+  read: WindowRead | undefined;
+  wordBits: WordBits;
+} {
+  const tokens: string[] = [];
+  const hashes: WordHashes[] = [];
+  const bigrams: number[] = [];
+  const n = text.length;
+  // `PreparedWindow.read`, off the code units as they pass.
+  let plain = true;
+  let digit = false;
+  let quote = false;
+  let marks = 0;
+  const wordBits: WordBits = { words: 0, sure: 0, ends: 0 };
+  let i = 0;
+  while (i < n && tokens.length < max) {
+    // As in `words`: a letter or a digit, then letters, digits and apostrophes.
+    const cp = text.codePointAt(i)!;
+    if (cp >= 0x80 || cp === 0x27 || cp === 0x5f) plain = false;
+    if (cp === 0x22 || cp === 0x27 || cp === 0x2018 || cp === 0x201c) quote = true;
+    else if (cp >= 0x30 && cp <= 0x39) digit = true;
+    if (!isWordChar(cp)) {
+      if (cp <= 0xffff) marks |= MARK_OF[cp]!;
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    i += cp > 0xffff ? 2 : 1;
+    while (i < n) {
+      const c = text.codePointAt(i)!;
+      if (c !== 0x27 && c !== 0x2019 && !isWordChar(c)) break;
+      if (c >= 0x80 || c === 0x27) plain = false;
+      if (c === 0x27) quote = true;
+      else if (c >= 0x30 && c <= 0x39) digit = true;
+      i += c > 0xffff ? 2 : 1;
+    }
+    // The word's own hash state and its bigram with the word before, in one pass over its code
+    // units (`fnv(W, word)` and `fnv(before.bigramPrefix, word)`, each a pass of its own before).
+    const before = hashes[hashes.length - 1];
+    let state = W;
+    if (before === undefined) state = fnv(W, text, start, i);
+    else {
+      let bigram = before.bigramPrefix;
+      for (let k = start; k < i; k++) {
+        const u = text.charCodeAt(k);
+        state = step(state, u);
+        bigram = step(bigram, u);
+      }
+      bigrams.push(bucket(bigram));
+    }
+    const h = wordAt(text, start, i, state);
+    tokens.push(h.text);
+    hashes.push(h);
+    wordBits.words |= h.cueWords;
+    wordBits.sure |= h.cueSure;
+    wordBits.ends |= h.cueEnds;
+  }
+  // Stopped at `max` words: the rest is not read.
+  return {
+    tokens,
+    hashes,
+    bigrams,
+    read: i < n ? undefined : { plain, digit, quote, marks },
+    wordBits,
   };
 }
 
@@ -650,20 +840,68 @@ export function partsIn(lower: string): PartsWithin {
  * trimmed; the word scanner ends a word at the space and starts the next after it, so the pair's
  * words are a's then b's, the first MAX_TOKENS of them. (features.test.ts compares the two.)
  */
+/** Two lists as one, copied by a loop (V8's concat, a generic builtin, was a sixth of a pair's work). */
+function joined<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out = a.slice();
+  for (let i = 0; i < b.length; i++) out.push(b[i]!);
+  return out;
+}
+
+/** Where a window's first colon is (-1: none), kept on it; a pair's from its parts' (`${a} ${b}`). */
+function colonOf(w: PreparedWindow): number {
+  if (w.colon === undefined) {
+    if (w.parts === undefined) w.colon = w.text.indexOf(":");
+    else {
+      const [a, b] = w.parts;
+      const inA = colonOf(a);
+      const inB = inA >= 0 ? -1 : colonOf(b);
+      w.colon = inA >= 0 ? inA : inB >= 0 ? a.text.length + 1 + inB : -1;
+    }
+  }
+  return w.colon;
+}
+
 export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindow {
   const text = `${a.text} ${b.text}`;
-  const tokens =
-    a.tokens.length >= MAX_TOKENS
+  // Parts that fit whole (nearly every pair: a window of MAX_TOKENS words is rare) are joined
+  // without the copies a cut needs.
+  const whole = a.tokens.length + b.tokens.length <= MAX_TOKENS;
+  const tokens = whole
+    ? joined(a.tokens, b.tokens)
+    : a.tokens.length >= MAX_TOKENS
       ? a.tokens
       : a.tokens.concat(b.tokens.slice(0, MAX_TOKENS - a.tokens.length));
   if (tokens.length < MIN_WORDS) return { text, tokens, hashes: [] };
   // A part of fewer than MIN_WORDS words was prepared without its hashes.
   const ha = a.hashes.length === a.tokens.length ? a.hashes : a.tokens.map(hashesOf);
   const hb = b.hashes.length === b.tokens.length ? b.hashes : b.tokens.map(hashesOf);
-  const hashes = ha.concat(hb).slice(0, tokens.length);
+  const hashes = whole ? joined(ha, hb) : ha.concat(hb).slice(0, tokens.length);
   // Its gate words are then a's and b's together (the cues read from the parts rely on that).
   if (tokens.length === a.tokens.length + b.tokens.length)
-    return { text, tokens, hashes, parts: [a, b] };
+    // Joined by a space, which adds nothing to what either part's scan saw.
+    return {
+      text,
+      tokens,
+      hashes,
+      parts: [a, b],
+      wordBits:
+        a.wordBits && b.wordBits
+          ? {
+              words: a.wordBits.words | b.wordBits.words,
+              sure: a.wordBits.sure | b.wordBits.sure,
+              ends: a.wordBits.ends | b.wordBits.ends,
+            }
+          : undefined,
+      read:
+        a.read && b.read
+          ? {
+              plain: a.read.plain && b.read.plain,
+              digit: a.read.digit || b.read.digit,
+              quote: a.read.quote || b.read.quote,
+              marks: a.read.marks | b.read.marks,
+            }
+          : undefined,
+    };
   return { text, tokens, hashes };
 }
 
@@ -683,28 +921,40 @@ export function emitPrepared(
   resume = 0,
   skipFrom = prepared.tokens.length,
 ): void {
-  const { text, tokens, hashes } = prepared;
+  const { text, tokens, hashes, bigrams } = prepared;
   if (tokens.length < MIN_WORDS) return;
   if (resume > tokens.length) throw new Error("resume past the window's words");
   if (resume === 0) out.add(BIAS);
   out.mark?.("words-start");
-  // The cues whose words are among the window's words (a bit per cue), gathered from the tokens.
-  let cueWords = 0;
-  for (let i = 0; i < tokens.length; i++) {
+  // The cues whose words are among the window's words (a bit per cue), gathered from the tokens
+  // when the window does not hold them already.
+  let wordBits = prepared.wordBits;
+  if (wordBits === undefined) {
+    wordBits = { words: 0, sure: 0, ends: 0 };
+    for (const h of hashes) {
+      wordBits.words |= h.cueWords;
+      wordBits.sure |= h.cueSure;
+      wordBits.ends |= h.cueEnds;
+    }
+  }
+  const { words: cueWords, sure: cueSure, ends: cueEnds } = wordBits;
+  // The words whose features come here: from the one before `resume` (it gains the bigram into
+  // the next) up to `skipFrom`.
+  const to = Math.min(skipFrom, tokens.length);
+  for (let i = Math.max(resume - 1, 0); i < to; i++) {
     const h = hashes[i]!;
-    cueWords |= h.cueWords;
-    if (i < resume - 1 || i >= skipFrom) continue;
     if (out.addWord !== undefined) {
       // The same features, the word's bucket and 4-grams as one sum (`FeatureSink.addWord`).
       if (i >= resume) out.addWord(h);
       if (i === tokens.length - 1) out.mark?.("last-word");
-      if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+      if (i + 1 < tokens.length)
+        out.add(bigrams?.[i] ?? bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
       continue;
     }
     if (i >= resume) out.add(h.word);
     // Where a pair that opens with this window takes over (its last word gains a bigram there).
     if (i === tokens.length - 1) out.mark?.("last-word");
-    if (i + 1 < tokens.length) out.add(bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
+    if (i + 1 < tokens.length) out.add(bigrams?.[i] ?? bucket(fnv(h.bigramPrefix, tokens[i + 1]!)));
     const grams = h.grams;
     for (let j = 0; j < grams.length; j++) out.add(grams[j]!);
   }
@@ -712,21 +962,22 @@ export function emitPrepared(
   // The first word after a leading label (`text.replace(LABEL, "")`, without building the copy).
   // LABEL cannot match without a colon, and most windows have none: the regex, slow for its
   // Unicode letter class (about 1 µs a window on relay prose), is run only on those that do.
-  const colon = text.indexOf(":");
+  const colon = colonOf(prepared);
   const label =
     colon >= 0 && (colon <= 24 || colon <= LEADING_SPACE.exec(text)![0].length + 24)
       ? LABEL.exec(text)
       : null;
   const first =
     label === null ? (tokens[0] ?? "") : (words(text.slice(label[0].length), 1)[0] ?? "");
-  const imperative = IMPERATIVE.has(first);
+  // Whether a word is an imperative is kept on its hashes (a Set lookup per window was a string hash each).
+  const imperative = label === null ? hashes[0]!.imperative : IMPERATIVE.has(first);
   if (imperative) {
     out.add(IMPERATIVE_START);
     out.add(IMPERATIVE_HASH.get(first)!);
   }
   // An imperative after a salutation or "please": "Hi, please send…", "Assistant: delete…".
   for (let i = 1; i < 4 && i < tokens.length; i++)
-    if (IMPERATIVE.has(tokens[i]!)) {
+    if (hashes[i]!.imperative) {
       out.add(IMPERATIVE_EARLY);
       break;
     }
@@ -736,6 +987,7 @@ export function emitPrepared(
   const b = prepared.parts?.[1].cues;
   const bits: CueBits = { known: 0, open: 0, present: 0 };
   const within = prepared.partsWithin ?? null;
+  const read = prepared.read;
   for (let i = 0; i < CUES.length; i++) {
     const gate = CUE_GATE[i]!;
     if (forModel && ADDRESSING_CUES.has(i)) continue;
@@ -748,11 +1000,16 @@ export function emitPrepared(
       open = gate === null || (gate.words !== undefined && (cueWords & bit) !== 0);
       const parts = within === null ? gate?.parts : within[i];
       if (!open && parts !== undefined)
-        for (const p of parts)
-          if (text.includes(p)) {
+        for (const p of parts) {
+          // A one-character part the scan for words saw pass, or did not (`WindowRead.marks`).
+          const mark = PART_MARK.get(p);
+          if (
+            mark !== undefined && read !== undefined ? (read.marks & mark) !== 0 : text.includes(p)
+          ) {
             open = true;
             break;
           }
+        }
     }
     if (!open) continue;
     bits.open |= bit;
@@ -770,6 +1027,15 @@ export function emitPrepared(
         if (tails !== undefined && !tails.some((tail) => first.endsWith(tail))) found = false;
       }
     }
+    // A plain window's words answer a cue of words (`cueWordsDecide`): most of the cue regexes
+    // run per window were these.
+    if (found === undefined && read?.plain === true && CUE_DECIDE[i] !== undefined) {
+      if ((cueSure & bit) !== 0) found = true;
+      else if ((CUE_ENDS_KNOWN & bit) !== 0 && (cueEnds & bit) === 0) found = false;
+    }
+    if (found === undefined && i === PARTICULAR && read !== undefined)
+      if (read.digit) found = true;
+      else if (!read.quote) found = false;
     found ??= CUE_TEST[i]!(text);
     if (found) {
       present.push(i);
@@ -790,6 +1056,10 @@ export function emitPrepared(
 
 /** What a word contributes to a window whatever its neighbours: its buckets, and the cues it opens. */
 export type WordHashes = {
+  /** The word itself (a copy of its own, not a view of the text it was found in). */
+  text: string;
+  /** The FNV state of "w:" + word: its bucket, and its key in the table of words hashed. */
+  state: number;
   /** The word's own bucket ("w:" + word). */
   word: number;
   /** The hash state of "b:" + word + " ", continued over the next word for the bigram. */
@@ -798,6 +1068,12 @@ export type WordHashes = {
   grams: Int32Array;
   /** Bit i set: the word is one of cue i's gate words. */
   cueWords: number;
+  /** The word is one of IMPERATIVE. */
+  imperative: boolean;
+  /** Bit i set: the word is one of cue i's `sure` words (`cueWordsDecide`). */
+  cueSure: number;
+  /** Bit i set: the word is one of cue i's `ends` words. */
+  cueEnds: number;
   /**
    * The sum of the weights of the word's bucket and 4-grams under the weights `sumOf` (model.ts:
    * one model's quantised table), kept by the scorer so that a word seen again costs one addition
@@ -831,15 +1107,57 @@ export const MAX_WINDOW_FEATURES =
 /**
  * Words already hashed. Ordinary text repeats its words from window to window and result to
  * result, and hashing a word's 4-grams was most of the model's work. Bounded: words of at most 22
- * characters (the longest that has 4-grams) are kept, at most 10,000 of them (the cache is emptied
+ * characters (the longest that has 4-grams) are kept, at most 10,000 of them (the table is emptied
  * when full): under 4 MB at worst (measured with 10,000 words of 22 letters), far less with real ones.
+ *
+ * An open-addressing table keyed by the FNV state of "w:" + word (what the word's own bucket is cut
+ * from), so a word is looked up where it lies in its window's text, without a string cut for it:
+ * WORD_SLOTS is over three times MAX_HASHED, so a probe passes few other words.
  */
-const HASHED = new Map<string, WordHashes>();
 const MAX_HASHED = 10_000;
+const WORD_SLOTS = 1 << 15;
+/** The table: a word's hashes at the slot its state names, or the next free one (one array: one read per slot tried). */
+const slots: (WordHashes | undefined)[] = new Array<WordHashes | undefined>(WORD_SLOTS).fill(
+  undefined,
+);
+let hashedCount = 0;
 
+/** The hashes of the word `text[start, end)`, from the table or made (and kept) now. */
+function wordAt(
+  text: string,
+  start: number,
+  end: number,
+  state = fnv(W, text, start, end),
+): WordHashes {
+  const length = end - start;
+  let slot = state & (WORD_SLOTS - 1);
+  for (let h = slots[slot]; h !== undefined; h = slots[slot]) {
+    if (h.state === state && h.text.length === length && text.startsWith(h.text, start)) return h;
+    slot = (slot + 1) & (WORD_SLOTS - 1);
+  }
+  // A copy of the word: a word cut from a text can be a view of the whole text, which the table
+  // would then keep alive.
+  const t = length >= 13 ? `${text.slice(start, end)} `.slice(0, -1) : text.slice(start, end);
+  const h = hashesMade(t, state);
+  if (length <= 22) {
+    if (hashedCount >= MAX_HASHED) {
+      slots.fill(undefined);
+      hashedCount = 0;
+      slot = state & (WORD_SLOTS - 1);
+    }
+    slots[slot] = h;
+    hashedCount++;
+  }
+  return h;
+}
+
+/** A word's hashes (`wordAt` on the word alone). */
 function hashesOf(t: string): WordHashes {
-  let h = HASHED.get(t);
-  if (h !== undefined) return h;
+  return wordAt(t, 0, t.length);
+}
+
+/** A word's hashes, made: `state` is `fnv(W, t)`. */
+function hashesMade(t: string, state: number): WordHashes {
   const n = t.length + 2;
   const grams = new Int32Array(n >= 4 && n - 3 <= MAX_GRAMS ? n - 3 : 0);
   for (let j = 0; j < grams.length; j++) {
@@ -848,19 +1166,17 @@ function hashesOf(t: string): WordHashes {
       g = step(g, k === 0 || k === n - 1 ? SPACE : t.charCodeAt(k - 1));
     grams[j] = bucket(g);
   }
-  h = {
-    word: bucket(fnv(W, t)),
+  return {
+    text: t,
+    state,
+    word: bucket(state),
     bigramPrefix: step(fnv(B, t), SPACE),
     grams,
     cueWords: CUE_WORDS.get(t) ?? 0,
+    imperative: IMPERATIVE.has(t),
+    cueSure: CUE_SURE_WORDS.get(t) ?? 0,
+    cueEnds: CUE_END_WORDS.get(t) ?? 0,
     sumOf: null,
     sum: 0,
   };
-  if (t.length <= 22) {
-    if (HASHED.size >= MAX_HASHED) HASHED.clear();
-    // A copy of the word as the key: a word cut from a text can be a view of the whole text, which
-    // the cache would then keep alive.
-    HASHED.set(t.length >= 13 ? `${t} `.slice(0, -1) : t, h);
-  }
-  return h;
 }

@@ -111,14 +111,20 @@ export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
  * where a feature's weight is read.
  */
 abstract class RunningMargin implements FeatureSink {
-  marks: Partial<Record<WordsMark, Sum>> = {};
+  /** The sums at each mark, once passed (fields, not a record keyed by the mark: one per window). */
+  wordsStart: Sum | null = null;
+  lastWord: Sum | null = null;
+  wordsEnd: Sum | null = null;
   constructor(
     public sum = 0,
     public count = 0,
   ) {}
   abstract add(feature: number): void;
   mark(at: WordsMark): void {
-    this.marks[at] = { sum: this.sum, count: this.count };
+    const here = { sum: this.sum, count: this.count };
+    if (at === "words-start") this.wordsStart = here;
+    else if (at === "last-word") this.lastWord = here;
+    else this.wordsEnd = here;
   }
   /** The window's probability (`sigmoid(margin(…))`); at least one feature must have been added. */
   probability(bias: number): number {
@@ -148,20 +154,31 @@ class MarginSum extends RunningMargin {
  * not depend on the order.
  */
 class QuantisedMarginSum extends RunningMargin {
-  private readonly codes: Int8Array;
-  private readonly values: Float64Array;
-  addWord?: (word: WordHashes) => void;
-  constructor(q: NonNullable<Model["quantised"]>, sum = 0, count = 0) {
+  protected readonly codes: Int8Array;
+  protected readonly values: Float64Array;
+  constructor(
+    protected readonly q: NonNullable<Model["quantised"]>,
+    sum = 0,
+    count = 0,
+  ) {
     super(sum, count);
     this.codes = q.codes;
     this.values = q.values;
-    if (q.exactUpTo >= MAX_WINDOW_FEATURES) this.addWord = (word) => this.word(word, q);
   }
   add(feature: number): void {
     this.sum += this.values[this.codes[feature]! + 128]!;
     this.count++;
   }
-  private word(word: WordHashes, key: object): void {
+}
+
+/**
+ * The same, adding a word's bucket and 4-grams as one sum: for weights whose sums are exact
+ * (`exactUpTo` covers any window; `quantisedSum` picks it). A method of its own class rather than
+ * a closure made per window.
+ */
+class QuantisedWordSum extends QuantisedMarginSum {
+  addWord(word: WordHashes): void {
+    const key = this.q;
     if (word.sumOf !== key) {
       let s = this.values[this.codes[word.word]! + 128]!;
       for (let j = 0; j < word.grams.length; j++)
@@ -173,6 +190,12 @@ class QuantisedMarginSum extends RunningMargin {
     this.count += 1 + word.grams.length;
   }
 }
+
+/** A running sum over the quantised weights, by words where their sums are exact. */
+const quantisedSum = (q: NonNullable<Model["quantised"]>, sum = 0, count = 0) =>
+  q.exactUpTo >= MAX_WINDOW_FEATURES
+    ? new QuantisedWordSum(q, sum, count)
+    : new QuantisedMarginSum(q, sum, count);
 
 type Sum = { sum: number; count: number };
 
@@ -195,11 +218,9 @@ export function scorePrepared(
   window: PreparedWindow,
   forModel = false,
 ): { p: number; head: Head | null } {
-  const m = model.quantised
-    ? new QuantisedMarginSum(model.quantised)
-    : new MarginSum(model.weights);
+  const m = model.quantised ? quantisedSum(model.quantised) : new MarginSum(model.weights);
   emitPrepared(window, forModel, m);
-  const { "last-word": lastWord, "words-start": wordsStart, "words-end": wordsEnd } = m.marks;
+  const { lastWord, wordsStart, wordsEnd } = m;
   return {
     // Too few words to ask for anything (a table cell, a header): not scored.
     p: m.count === 0 ? 0 : m.probability(model.bias),
@@ -231,11 +252,11 @@ export function scorePair(
       sum: b.head.wordsEnd.sum - b.head.wordsStart.sum,
       count: b.head.wordsEnd.count - b.head.wordsStart.count,
     };
-    const m = new QuantisedMarginSum(q, sum + words.sum, count + words.count);
+    const m = quantisedSum(q, sum + words.sum, count + words.count);
     emitPrepared(pair, forModel, m, a.tokens, a.tokens);
     if (m.count <= q.exactUpTo) return m.probability(model.bias);
   }
-  const m = q ? new QuantisedMarginSum(q, sum, count) : new MarginSum(model.weights, sum, count);
+  const m = q ? quantisedSum(q, sum, count) : new MarginSum(model.weights, sum, count);
   emitPrepared(pair, forModel, m, a.tokens);
   return m.probability(model.bias);
 }

@@ -53,6 +53,17 @@ describe("a one-byte copy of a text", () => {
     expect(ob.of("x\u2003y")).toBe("x\u2003y");
   });
 
+  it("reads every character beyond U+00FF, however many there are", () => {
+    // More than the first scan takes (64): the rest are read one by one, and a letter at the end
+    // still keeps the text as it is.
+    const dashes = Array.from({ length: 100 }, (_, i) => `w${i} —`).join(" ");
+    expect(ob.of(dashes)).toBe(dashes.replaceAll("—", STAND_IN));
+    expect(ob.of(`${dashes} привет`)).toBe(`${dashes} привет`);
+    expect(ob.of(`${dashes} 😀`)).toBe(`${dashes} 😀`);
+    // A letter among the first few is found by the scan.
+    expect(ob.of("— привет —")).toBe("— привет —");
+  });
+
   it("gives the patterns beyond English the same matches as the text, on the relay texts", () => {
     const patterns = [
       ...ADDRESSED_ELSEWHERE.map(([re]) => re),

@@ -8,7 +8,7 @@ import { fencedBlocks, inBlocks } from "./context";
 import { ADDRESSED_ELSEWHERE, ROLE_ELSEWHERE, mentioned, transcriptSpeaker } from "./multilingual";
 import { OneByte } from "./one-byte";
 import { isSpace } from "./space";
-import { countHidden, decodeTags, hasHidden, isLetter } from "./text";
+import { countHidden, decodeTags, hasHidden, isLetter, lineStartOf } from "./text";
 
 export type Reason = { signal: SignalName; detail: string };
 export type SignalName =
@@ -52,7 +52,7 @@ for (const [open, close] of QUOTE_CLOSE) CLOSE_OF[open] = close;
  * form field, where payloads live, not a quotation.
  */
 export function quoted(text: string, at: number): boolean {
-  const lineStart = text.lastIndexOf("\n", at) + 1;
+  const lineStart = lineStartOf(text, at);
   // A "> " quoted line: `/^\s*>/` on the line up to `at`, read in place (no slice of a long line).
   const lineEnd = Math.min(Math.floor(at), text.length);
   let k = lineStart;
@@ -114,9 +114,10 @@ function countColourCodes(raw: string): number {
   return n;
 }
 
-export function hiddenSignal(raw: string): Hit[] {
+/** `mayHold`: `mayHide(raw)`, when the caller has it (text.ts `hasHidden`). */
+export function hiddenSignal(raw: string, mayHold?: boolean): Hit[] {
   // One pass for any hidden character: most results have none, and the five counts are five passes.
-  if (!hasHidden(raw)) return [];
+  if (!hasHidden(raw, mayHold)) return [];
   const c = countHidden(raw);
   const hits: Hit[] = [];
   if (c.tags > 0) {

@@ -4,6 +4,7 @@ import {
   countHidden,
   excerpt,
   hasTwoWords,
+  lineStartOf,
   mayHide,
   visibleText,
   visibleTextMapped,
@@ -187,5 +188,27 @@ describe("the segment split, its sentence break written white space first", () =
     );
     for (const text of [...relay, ...random])
       expect(text.split(SEGMENT_BREAK), JSON.stringify(text)).toEqual(text.split(old));
+  });
+});
+
+describe("lineStartOf, the start of the line holding a position", () => {
+  test("is where lastIndexOf puts it, for every position of each text, asked in turn", () => {
+    const texts = [
+      "",
+      "one line, no break",
+      "\nopens with a break",
+      "ends with a break\n",
+      "a\n\nb\r\nc\n",
+      ...relayDevTexts().slice(0, 40),
+    ];
+    // Texts asked about in turn and again (the breaks of the last text are kept).
+    for (const text of [...texts, ...texts.slice().reverse()])
+      for (const at of [-1, 0, 0.5, text.length / 2, text.length - 1, text.length, text.length + 3])
+        expect(lineStartOf(text, at), `${JSON.stringify(text.slice(0, 30))} at ${at}`).toBe(
+          text.lastIndexOf("\n", at) + 1,
+        );
+    for (const text of texts.slice(0, 5))
+      for (let at = 0; at <= text.length; at++)
+        expect(lineStartOf(text, at)).toBe(text.lastIndexOf("\n", at) + 1);
   });
 });

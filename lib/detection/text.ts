@@ -70,8 +70,12 @@ const HIDDEN_ANY = new RegExp(
 );
 const HIDDEN_TEST = new RegExp(HIDDEN_ANY.source, "u");
 
-/** Whether the text has any character `countHidden` counts (one pass; most results have none). */
-export const hasHidden = (text: string) => mayHide(text) && HIDDEN_TEST.test(text);
+/**
+ * Whether the text has any character `countHidden` counts (one pass; most results have none).
+ * `mayHold`: `mayHide(text)`, when the caller has it (the detector asks it once per text).
+ */
+export const hasHidden = (text: string, mayHold = mayHide(text)) =>
+  mayHold && HIDDEN_TEST.test(text);
 
 /**
  * A code unit that every hidden character begins with: the controls (ESC among them), the soft
@@ -104,10 +108,10 @@ const shownAs = (hidden: string) => {
  */
 export type VisibleText = { text: string; rawOffset: (visibleAt: number) => number };
 
-/** `visibleText` and its map back to the raw text, from the same single pass. */
-export function visibleTextMapped(raw: string): VisibleText {
+/** `visibleText` and its map back to the raw text, from the same single pass (`mayHold`: as for `hasHidden`). */
+export function visibleTextMapped(raw: string, mayHold = mayHide(raw)): VisibleText {
   // Nothing hidden: what the pass below gives when it finds no match.
-  if (!mayHide(raw))
+  if (!mayHold)
     return {
       text: raw.normalize("NFKC"),
       rawOffset: (visibleAt) => Math.min(raw.length, Math.max(0, visibleAt)),
@@ -178,6 +182,35 @@ export function excerpt(text: string, at = 0, max = 240): string {
   const start = Math.max(0, Math.min(at - 40, text.length - max));
   const slice = text.slice(start, start + max);
   return (start > 0 ? "…" : "") + revealHidden(slice) + (start + max < text.length ? "…" : "");
+}
+
+/** The last text `lineStartOf` was asked about, and where its line breaks are (one text kept: the memo never grows). */
+let lineBreaks: { text: string; at: number[] } | null = null;
+
+/**
+ * Where the line holding position `at` starts: `text.lastIndexOf("\n", at) + 1`. V8 reads a string
+ * backwards one code unit at a time (about 3 µs over a 10 kB result of one line, a JSON array,
+ * each time a rule asks whether a match there is quoted), and forwards some fifteen times faster:
+ * the breaks are found forwards once per text and looked up by bisection.
+ */
+export function lineStartOf(text: string, at: number): number {
+  if (lineBreaks === null || lineBreaks.text !== text) {
+    const breaks: number[] = [];
+    for (let j = text.indexOf("\n"); j >= 0; j = text.indexOf("\n", j + 1)) breaks.push(j);
+    lineBreaks = { text, at: breaks };
+  }
+  const breaks = lineBreaks.at;
+  // lastIndexOf reads from `at` rounded down into the text, and finds a break at `at` itself.
+  const from = Math.min(Math.max(Math.floor(at), 0), text.length);
+  // The first break after `from`: the line's own break precedes it.
+  let lo = 0;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? 0 : breaks[lo - 1]! + 1;
 }
 
 /** Caps on the windows a text is split into (the model's work per text is bounded by these). */
