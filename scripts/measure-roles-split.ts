@@ -3,8 +3,10 @@
  * (tests/corpus/README.md, "Ninth round: evidence from the server's other tools"): the 67 servers the
  * earlier rules were written from ("develop"), the 18 eighth-round servers held out from them
  * ("held-out"), the six eleventh-round servers ("held-out-11", README "Eleventh round": held out from
- * the round's precision rules, then read for its recall rules, so no longer held out), and all 91 ("whole"). Precision / recall and counts per role, with MISS where a figure
- * is below what tests/corpus/precision.test.ts holds (the lower of goal and `FLOORS`, whole corpus only).
+ * the round's precision rules, then read for its recall rules, so no longer held out), the six
+ * twelfth-round servers ("held-out-12", README "Twelfth round"), the 91 before them ("first 91") and
+ * all 97 ("whole"). Precision / recall and counts per role, with MISS where a figure is below what
+ * tests/corpus/precision.test.ts holds (the lower of goal and `FLOORS`, whole corpus only).
  *
  * Run: `npx tsx scripts/measure-roles-split.ts` (add `--mistakes held-out` to list one subset's
  * returned-text mistakes; look at held-out mistakes only once a rule is fixed).
@@ -49,18 +51,40 @@ export const HELD_OUT_ELEVENTH = new Set([
   "gcloud",
 ]);
 
+/**
+ * The twelfth round's held-out servers (README, "Twelfth round: held-out servers, set A" and "set B"),
+ * labelled blind after the eleventh round; the twelfth round's rules were written before they were read.
+ */
+export const HELD_OUT_TWELFTH = new Set([
+  "todoist-doist",
+  "dynatrace-managed",
+  "line-bot",
+  "azure-devops-official",
+  "mcp-jira-cloud",
+  "miro",
+]);
+
 const corpus = loadCorpus();
-const missing = [...HELD_OUT, ...HELD_OUT_ELEVENTH].filter(
+const missing = [...HELD_OUT, ...HELD_OUT_ELEVENTH, ...HELD_OUT_TWELFTH].filter(
   (slug) => !corpus.some((s) => s.slug === slug),
 );
 if (missing.length > 0)
   throw new Error(`held-out servers not in the corpus: ${missing.join(", ")}`);
 const judged = judgeCorpus(corpus);
 const subsets: [string, Judged[]][] = [
-  ["develop", judged.filter((j) => !HELD_OUT.has(j.server) && !HELD_OUT_ELEVENTH.has(j.server))],
+  [
+    "develop",
+    judged.filter(
+      (j) =>
+        !HELD_OUT.has(j.server) &&
+        !HELD_OUT_ELEVENTH.has(j.server) &&
+        !HELD_OUT_TWELFTH.has(j.server),
+    ),
+  ],
   ["held-out", judged.filter((j) => HELD_OUT.has(j.server))],
   ["held-out-11", judged.filter((j) => HELD_OUT_ELEVENTH.has(j.server))],
-  ["first 85", judged.filter((j) => !HELD_OUT_ELEVENTH.has(j.server))],
+  ["held-out-12", judged.filter((j) => HELD_OUT_TWELFTH.has(j.server))],
+  ["first 91", judged.filter((j) => !HELD_OUT_TWELFTH.has(j.server))],
   ["whole", judged],
 ];
 const measures: Measure[] = ["sink", ...TOOL_ROLES];
