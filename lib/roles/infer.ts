@@ -672,6 +672,13 @@ const NAME_FIELD_WORDS = new Set(
     "departments team teams url urls size sizes count counts region regions version versions"
   ).split(" "),
 );
+/**
+ * Issue 32, twelfth round: "(read-only, no auth)", "without credentials, results come from the public
+ * RSS feed": a read the description says needs no authentication reaches only what anyone can read.
+ * "no Authorization header" (a download link handed out by an authenticated call) is not this.
+ */
+const UNAUTHENTICATED =
+  /\bno auth(?:entication)?\b|\bwithout (?:auth(?:entication)?|credentials|an? api key|logging in|login)\b|\bno (?:api key|login|credentials) (?:is )?(?:needed|required)\b|\bauthentication (?:is )?not required\b|\bdoes not require (?:auth(?:entication)?|an api key|credentials|a login)\b/i;
 /** Files and attachments: their names and paths count as outside text (labelling rules), ids or not. */
 const FILE_TEXT = new Set(["file", "files", "attachment", "attachments", "document", "documents"]);
 function returnsFieldsOnly(text: string): boolean {
@@ -901,6 +908,7 @@ function descriptionCues(description: string | undefined) {
     officialDocs: OFFICIAL_DOCS.test(text),
     namesOnly: returnsNamesOnly(text),
     fieldsOnly: returnsFieldsOnly(text),
+    unauthenticated: UNAUTHENTICATED.test(text),
     settingsOnly: readsSettingsOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
@@ -2960,6 +2968,10 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   if (readsSomething && publicObject)
     notes.push(
       `reads ${publicObject === url?.key ? `the address in input "${publicObject}"` : `"${publicObject}"`}: public or the vendor's own data, so reads_private_data is not suggested`,
+    );
+  else if (readsSomething && cues.unauthenticated)
+    notes.push(
+      "the description says it needs no authentication: it reaches only what anyone can read, so reads_private_data is not suggested",
     );
   else if (readsSomething)
     add(

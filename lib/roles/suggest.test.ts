@@ -3516,4 +3516,23 @@ describe("issue 32, twelfth round: what the description and inputs say comes bac
         name,
       ).toContain("returns_untrusted_text");
   });
+
+  it("a read the description says needs no authentication reaches only what anyone can read", () => {
+    const privateOf = (description: string) =>
+      roles(read("get_problem", description, { titleSlug: { type: "string" } })).includes(
+        "reads_private_data",
+      );
+    expect(privateOf("Retrieves a single problem by titleSlug (read-only, no auth).")).toBe(false);
+    expect(
+      privateOf("Browse posts; without credentials, results come from the public RSS feed."),
+    ).toBe(false);
+    expect(privateOf("Retrieves a single problem by titleSlug.")).toBe(true);
+    // A download link an authenticated call hands out is not a read without authentication.
+    expect(
+      privateOf("Fetch the item; the URL streams the bytes with no Authorization header."),
+    ).toBe(true);
+    expect(notesOf(read("get_problem", "Get a problem (no auth)."))).toMatch(
+      /needs no authentication: it reaches only what anyone can read/,
+    );
+  });
 });
