@@ -545,6 +545,10 @@ export function outputText(schema: unknown): "names" | "open" | undefined {
 
 /** Words that make a record a DNS record (`domain-record-get`, `list_dns_records`). */
 const DNS_QUALIFIERS = new Set(["domain", "dns"]);
+/** Rollouts of a service (issue 32, twelfth round): read by these heads, they are its deploy history. */
+const ROLLOUT_HEADS = new Set(["deployment", "deployments", "environment", "environments"]);
+/** What a domain's DNS settings are read as: its records, and saved snapshots of them. */
+const DNS_HEADS = new Set(["record", "records", "snapshot", "snapshots"]);
 
 /**
  * What a description says an infrastructure object holds, beyond its own settings: code, file
@@ -648,6 +652,56 @@ const returnsNamesOnly = (text: string) => {
   const m = text.match(RETURNS_NAMES);
   return m !== null && !PROSE_WORDS.test(m[0]);
 };
+/**
+ * Issue 32, twelfth round: "Returns: For each log: id, created_at, endpoint, method,
+ * response_status, user_agent", "returning a summary including UID, name, and type", "Returns
+ * profile information including name, email, job title, and department": the description lists
+ * the fields that come back, and every one is an id, a name, a kind, a state, a date, an address
+ * or a figure: what the account set, no prose. Not where any field is prose or of no known shape
+ * ("title", "description", "payload", "details", "data"), which the list would then bring back.
+ */
+const RETURNS_FIELDS = /\b(?:returns?|returning)\b:?([^.;\n]*)/gi;
+/** After these, what follows is the field list ("with details like userid, email, role etc"). */
+const FIELD_LIST_LEAD = /\b(?:including|like|with|each [\w-]+:)\s*|:\s*/gi;
+const NAME_FIELD_WORDS = new Set(
+  (
+    "id ids uid uids userid key keys slug slugs name names username usernames login logins " +
+    "type types kind kinds email emails role roles status statuses state states created_at " +
+    "updated_at created updated date dates time times timestamp timestamps endpoint endpoints " +
+    "method methods response_status status_code http_status_code user_agent department " +
+    "departments team teams url urls size sizes count counts region regions version versions"
+  ).split(" "),
+);
+/**
+ * Issue 32, twelfth round: "(read-only, no auth)", "without credentials, results come from the public
+ * RSS feed": a read the description says needs no authentication reaches only what anyone can read.
+ * "no Authorization header" (a download link handed out by an authenticated call) is not this.
+ */
+const UNAUTHENTICATED =
+  /\bno auth(?:entication)?\b|\bwithout (?:auth(?:entication)?|credentials|an? api key|logging in|login)\b|\bno (?:api key|login|credentials) (?:is )?(?:needed|required)\b|\bauthentication (?:is )?not required\b|\bdoes not require (?:auth(?:entication)?|an api key|credentials|a login)\b/i;
+/** Files and attachments: their names and paths count as outside text (labelling rules), ids or not. */
+const FILE_TEXT = new Set(["file", "files", "attachment", "attachments", "document", "documents"]);
+function returnsFieldsOnly(text: string): boolean {
+  for (const m of text.replace(/[*`]/g, "").matchAll(RETURNS_FIELDS)) {
+    const said = m[1]!;
+    const lead = [...said.matchAll(FIELD_LIST_LEAD)].at(-1);
+    const list = (lead ? said.slice(lead.index + lead[0].length) : said)
+      .replace(/\s+etc\.?$/i, "")
+      .trim();
+    const fields = list
+      .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+/)
+      .map((f) => f.trim().toLowerCase())
+      .filter(Boolean);
+    if (fields.length < 3) continue;
+    return fields.every((f) => {
+      const words = f.split(/\s+/);
+      // A job title is a directory field; any other title is what someone wrote.
+      if (f === "job title" || f === "job titles") return true;
+      return words.length <= 3 && words.every((w) => NAME_FIELD_WORDS.has(w));
+    });
+  }
+  return false;
+}
 /**
  * Issue 32, eleventh round: "Get store settings and configuration.": a description that opens by
  * reading an object's settings or configuration says what comes back is how it is set up, not
@@ -783,6 +837,9 @@ const FIGURE_WORDS = new Set([
   "ratings",
   "score",
   "scores",
+  // Issue 32, twelfth round: `performance_history` "historical performance data and trends",
+  // `get_rum_page_performance`: timings, sizes and hit rates measured over time.
+  "performance",
 ]);
 /** Events of a chart (`get_milestone_burndown_events`): figures by date, not what people wrote. */
 const CHART_WORDS = new Set(["burndown", "burnup"]);
@@ -850,6 +907,8 @@ function descriptionCues(description: string | undefined) {
     mediaLibrary: MEDIA_LIBRARY.test(text),
     officialDocs: OFFICIAL_DOCS.test(text),
     namesOnly: returnsNamesOnly(text),
+    fieldsOnly: returnsFieldsOnly(text),
+    unauthenticated: UNAUTHENTICATED.test(text),
     settingsOnly: readsSettingsOnly(text),
     linksOnly: LINKS_TO_TEXT.test(text),
     compoundHead: compoundHead(text),
@@ -1618,8 +1677,15 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   // not what is in those places.
   const allowedOnly =
     head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
+  // Issue 32, twelfth round: and the saved copies of a zone's records (`getDNSSnapshot`
+  // "historical DNS configurations"), the account's own settings as they were.
+  const dnsRecord =
+    head !== undefined &&
+    DNS_HEADS.has(head) &&
+    DNS_QUALIFIERS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
   const textObject =
-    aboutOnly || protectedRef || labelValues || chartEvents || allowedOnly
+    aboutOnly || protectedRef || labelValues || chartEvents || allowedOnly || dnsRecord
       ? undefined
       : head && TEXT_OBJECTS.has(head) && !labelTag
         ? head
@@ -1699,10 +1765,14 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
               : undefined
       : undefined;
   // `list_firewalls`, `get_deployment`: infrastructure the account configures, read by its names.
-  // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
-  const dnsRecord =
-    (head === "record" || head === "records") &&
-    DNS_QUALIFIERS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  // Issue 32, twelfth round: a service's deployments and environments (`ListDeployment(ServiceSid)`,
+  // `deployment_list(serviceId)`) are rollouts of infrastructure the account configures: ids,
+  // states and dates. A project's or repository's (GitLab's `list_environments(project_id)`) come
+  // from its CI file, with refs and job names contributors chose, which count.
+  const serviceRollout =
+    head !== undefined &&
+    ROLLOUT_HEADS.has(head) &&
+    fields.some((f) => f.words.includes("service"));
   // A description that names what the object holds ("Get a Worker's script content", "Retrieves
   // file contents for an Edge Function", "Get a value") reads that, not the object's settings.
   const infraOnly =
@@ -1710,8 +1780,9 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     !namesOnly &&
     !textObject &&
     !pagedText &&
-    (INFRA_OBJECTS.has(head) || dnsRecord) &&
-    !cues.holdsText
+    // A zone's "contents" are its records: settings still (`getDNSSnapshot` "with contents of DNS
+    // zone records").
+    ((INFRA_OBJECTS.has(head) && !cues.holdsText) || dnsRecord || serviceRollout)
       ? head
       : undefined;
   // `get_user` "Get current user information": the caller's own account, written by the caller.
@@ -1811,6 +1882,10 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       else if (cues.namesOnly && !textObject && !pagedText)
         notes.push(
           `the description says it returns names or ids (with states or dates), no prose: names chosen inside the account, not text from outside writers, so returns_untrusted_text is not suggested`,
+        );
+      else if (cues.fieldsOnly && !pagedText && !(textObject && FILE_TEXT.has(textObject)))
+        notes.push(
+          `the description lists the fields that come back, and each is an id, a name, a kind, a state, a date, an address or a figure: no prose from outside writers, so returns_untrusted_text is not suggested`,
         );
       else if (cues.settingsOnly && !textObject && !pagedText)
         notes.push(
@@ -2893,6 +2968,10 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   if (readsSomething && publicObject)
     notes.push(
       `reads ${publicObject === url?.key ? `the address in input "${publicObject}"` : `"${publicObject}"`}: public or the vendor's own data, so reads_private_data is not suggested`,
+    );
+  else if (readsSomething && cues.unauthenticated)
+    notes.push(
+      "the description says it needs no authentication: it reaches only what anyone can read, so reads_private_data is not suggested",
     );
   else if (readsSomething)
     add(

@@ -3414,3 +3414,125 @@ describe("issue 32, eleventh round: names and figures on the new servers (not in
     expect(notesOf(series)).toMatch(/returns series: measured values/);
   });
 });
+
+describe("issue 32, twelfth round: what the description and inputs say comes back", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const read = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a listed set of returned fields that are ids, names, kinds, states and dates is not prose", () => {
+    for (const [name, description] of [
+      [
+        "list-logs",
+        "**Purpose:** List API request logs for the account.\n\n**Returns:** For each log: id, created_at, endpoint, method, response_status, user_agent.",
+      ],
+      [
+        "list_contact_points",
+        "Lists notification contact points, returning a summary including UID, name, and type",
+      ],
+      [
+        "list_users_by_org",
+        "List users by organization. Returns a list of users with details like userid, email, role etc",
+      ],
+      [
+        "get_user",
+        "Get detailed information about a specific user. Returns profile information including name, email, job title, and department.",
+      ],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/lists the fields that come back/);
+    }
+  });
+
+  it("a listed field that is prose, or of no known shape, keeps the returned text", () => {
+    for (const [name, description] of [
+      // A body in the list: the request's text comes back.
+      [
+        "get-log",
+        "**Returns:** Log details: id, created_at, endpoint, method, response_status, user_agent, request_body, response_body.",
+      ],
+      // A title is what someone wrote (only a job title is a directory field).
+      ["search_boards", "Search boards. Returns id, title, url, and workspaceId."],
+      // "details" could hold anything.
+      ["list_messages", "List messages. Returns id, created_at, and details."],
+      // Two fields are not a list of what comes back.
+      ["list_posts", "List posts. Returns id and status."],
+    ] as const)
+      expect(roles(read(name, description)), name).toContain("returns_untrusted_text");
+    // The names of files count as outside text, ids or not.
+    const files = read(
+      "search_files",
+      "Search files. Returns matching files with id, name, size, and type.",
+    );
+    expect(roles(files)).toContain("returns_untrusted_text");
+  });
+
+  it("performance figures are measured values", () => {
+    for (const [name, description] of [
+      ["wp_performance_history", "Get historical performance data and trends"],
+      ["wp_performance_optimize", "Get optimization recommendations and insights"],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/returns performance: measured values/);
+    }
+  });
+
+  it("a domain's DNS snapshots are its settings as they were, whatever they are said to contain", () => {
+    for (const [name, description] of [
+      ["DNS_getDNSSnapshotListV1", "Retrieve DNS snapshots for a domain."],
+      [
+        "DNS_getDNSSnapshotV1",
+        "Retrieve particular DNS snapshot with contents of DNS zone records.",
+      ],
+    ] as const) {
+      const tool = read(name, description);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/infrastructure the account configures/);
+    }
+    // A browser's snapshot is still the page's text.
+    expect(roles(read("browser_snapshot", "Capture a snapshot of the current page"))).toContain(
+      "returns_untrusted_text",
+    );
+  });
+
+  it("a service's deployments and environments are infrastructure; a project's come from its CI file", () => {
+    for (const [name, properties] of [
+      ["TwilioServerlessV1--ListDeployment", { ServiceSid: {}, EnvironmentSid: {} }],
+      ["TwilioServerlessV1--FetchEnvironment", { ServiceSid: {}, Sid: {} }],
+      ["deployment_list", { projectId: {}, serviceId: {}, environmentId: {} }],
+    ] as const) {
+      const tool = read(name, "Retrieve them.", properties);
+      expect(roles(tool), name).not.toContain("returns_untrusted_text");
+      expect(notesOf(tool), name).toMatch(/infrastructure the account configures/);
+    }
+    for (const name of ["list_environments", "list_deployments"])
+      expect(
+        roles(read(name, "List them for a project.", { project_id: { type: "string" } })),
+        name,
+      ).toContain("returns_untrusted_text");
+  });
+
+  it("a read the description says needs no authentication reaches only what anyone can read", () => {
+    const privateOf = (description: string) =>
+      roles(read("get_problem", description, { titleSlug: { type: "string" } })).includes(
+        "reads_private_data",
+      );
+    expect(privateOf("Retrieves a single problem by titleSlug (read-only, no auth).")).toBe(false);
+    expect(
+      privateOf("Browse posts; without credentials, results come from the public RSS feed."),
+    ).toBe(false);
+    expect(privateOf("Retrieves a single problem by titleSlug.")).toBe(true);
+    // A download link an authenticated call hands out is not a read without authentication.
+    expect(
+      privateOf("Fetch the item; the URL streams the bytes with no Authorization header."),
+    ).toBe(true);
+    expect(notesOf(read("get_problem", "Get a problem (no auth)."))).toMatch(
+      /needs no authentication: it reaches only what anyone can read/,
+    );
+  });
+});
