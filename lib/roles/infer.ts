@@ -618,7 +618,11 @@ const INLINE_CONTENT = /\bbase-?64\b/i;
  * or names files (`git status` "…including staged, unstaged, and untracked files"), or says the
  * statuses are status updates, which people write (a project's status updates are posts).
  */
-const STATUS_WORDS = new Set(["status"]);
+const STATUS_WORDS = new Set([
+  "status",
+  // Issue 32, twelfth round (not independent): how far a job has got (`get_bulk_operation_progress`).
+  "progress",
+]);
 const STATUS_WITH_RESULTS =
   /\b(?:results?|outputs?|content|data|logs?|messages?|pages?|documents?|files)\b|\bstatus\s+updates?\b/i;
 /** "Get all status updates for a project": statuses that people post, not a list of states. */
@@ -642,10 +646,11 @@ const PICTURE_OBJECTS = new Set([
  * "Extract all unique service names from logs", "Returns API key names, IDs, and creation dates",
  * "returns … board IDs and tasks board IDs": the description says what comes back is names or ids
  * (with states, dates), not prose. Not where the same
- * sentence names text people write ("Returns team names, descriptions, and IDs").
+ * sentence names text people write ("Returns team names, descriptions, and IDs"), nor a list the
+ * caller passes ("Get full worklog details for a list of worklog IDs": issue 32, twelfth round).
  */
 const RETURNS_NAMES =
-  /\b(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+(?:names|ids|identifiers)\b[^.;]*/i;
+  /\b(?<!\b(?:by|for|from|of|with)\s(?:a\s|the\s)?)(?:returns?|extracts?|lists?|gets?|retrieves?)\b(?:\s+[\w-]+){0,3}?\s+(?:names|ids|identifiers)\b[^.;]*/i;
 const PROSE_WORDS =
   /\b(?:descriptions?|content|contents|body|bodies|messages?|comments?|notes?|text|titles?|summar(?:y|ies)|bios?|excerpts?|posts?)\b/i;
 const returnsNamesOnly = (text: string) => {
@@ -995,7 +1000,18 @@ const VAULT_ITEMS = new Set([
   "secret",
   "secrets",
 ]);
-const PEOPLE_OBJECTS = new Set(["user", "users", "people", "person", "persons"]);
+const PEOPLE_OBJECTS = new Set([
+  "user",
+  "users",
+  "people",
+  "person",
+  "persons",
+  // Issue 32, twelfth round (not independent): who watches or voted for a record (`get_watchers`).
+  "watcher",
+  "watchers",
+  "voter",
+  "voters",
+]);
 const PROFILE_TEXT = /\b(?:bios?|profiles?|details|about|posts?|status(?:es)? text|job titles?)\b/i;
 
 /**
@@ -1131,8 +1147,22 @@ const GRANTS_ACCESS =
   /\b(?:with|has|grants?|gives?)\s+(?:read-only\s+)?access\b|\b(?:grants?|gives?)\s+[a-z-]+\s+access\s+to\b|\ballowed\s+to\s+(?:run|use|see|view|read|access|edit|open)\b/i;
 /** URL schemes a field's description names ("HTTP(S), SSH (ssh://…), git://, or file://"). */
 const SCHEMES = /\b(?:https?|ssh|git|ftp|sftp|file):\/\/|\bHTTPS?\(S\)|\bSSH\b/gi;
+/** Records whose comment threads are a tracker's, not a chat's (`pull_request_thread`, `issue_thread`). */
+const TRACKER_THREAD_OWNERS = new Set([
+  "pull",
+  "merge",
+  "issue",
+  "issues",
+  "ticket",
+  "tickets",
+  "commit",
+  "commits",
+]);
+/** What a push delivers to people's devices (`push_text_message`, `push_notification`). */
+const PUSHED_TO_PEOPLE = new Set(["message", "messages", "notification", "notifications"]);
 /** An address field described as what the service fetches ("URL of the file to attach", "…to fetch and upload"). */
-const FETCHED_ADDRESS = /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b/i;
+const FETCHED_ADDRESS =
+  /\b(?:to|and)\s+(?:attach|fetch|upload|import|download|load)\b|\bto be (?:added|embedded|attached|imported|uploaded)\b/i;
 /** A content field described as there to be shared ("Text content to share"). */
 const SHARED_CONTENT = /\bto share\b/i;
 /** Inputs that switch the caller's subscription to something (`watch_card(subscribed)`): setting one changes it. */
@@ -2830,6 +2860,15 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       `input "${fetched.key}" is an address the tool fetches what it attaches or imports from: a request to any host`,
       SCHEMA - 0.05,
     );
+  // Issue 32, twelfth round: `push_text_message(userId, message)`: a push of a message or a
+  // notification delivers it to a person's device: a message to people, as a send is.
+  const pushed = name.objects.find((w) => PUSHED_TO_PEOPLE.has(w));
+  if (verbsNow.has("push") && pushed)
+    add(
+      "network_or_shares",
+      `"push" delivers the ${pushed} to its recipients: a message to people`,
+      NAME_OBJECT - 0.05,
+    );
   // `git_push(remote)`: pushing sends the commits to the named remote, whose address can be any host.
   const remote = fields.find((f) => f.words.includes("remote") && f.freeText);
   if (verbsNow.has("push") && remote)
@@ -2872,11 +2911,15 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   // `create_forum_post(forumChannelId, content)`); a tracker comment is not (no channel).
   const chatField = fields.find((f) => f.words.some((w) => CHAT_FIELD_WORDS.has(w)));
   const chatContent = fieldIn(fields, CONTENT_FIELDS, true);
+  // Issue 32, twelfth round: a pull request's or an issue's comment thread
+  // (`repo_pull_request_thread_write(threadId, content)`) is a tracker's comments, not a chat.
+  const trackerThread = name.objects.some((w) => TRACKER_THREAD_OWNERS.has(w));
   if (
     chatField &&
     chatContent &&
     makes &&
     !drafted &&
+    !trackerThread &&
     (verbsNow.has("reply") || verbsNow.has("post") || (head !== undefined && CHAT_MADE.has(head)))
   )
     add(
@@ -3308,6 +3351,12 @@ const SIGNIFICANT: ReadonlySet<string> = new Set([
   ...VALUE_WORDS,
   ...LABEL_WORDS,
   ...REVISED_PROSE,
+  // Issue 32, twelfth round.
+  ...DNS_HEADS,
+  ...ROLLOUT_HEADS,
+  ...PUSHED_TO_PEOPLE,
+  ...TRACKER_THREAD_OWNERS,
+  ...FILE_TEXT,
 ]);
 const ANY_WORD = "wrd";
 const SERVER_WORD = "srvname";

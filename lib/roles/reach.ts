@@ -167,9 +167,13 @@ const BROWSING_AGENT = (d: string) =>
   /\b(?:navigat\w*|browser|web ?pages?|websites?)\b/i.test(d);
 const PAGE_INTERACTION = /\b(?:interact\w*|click\w*|form submissions?)\b/i;
 const TASK_WORDS = new Set(["task", "prompt", "instruction", "instructions", "goal"]);
-/** A description that sets up a connection (`"Initialize connection to … instance"`). */
+/**
+ * A description that sets up a connection (`"Initialize connection to … instance"`), or says the
+ * tool connects (issue 32, twelfth round: "connect Jira using Basic Auth (email + API token)"
+ * beside a `baseUrl`: the credentials then go to whatever host the caller names).
+ */
 const MAKES_CONNECTION =
-  /\b(?:initiali[sz]e|establish|open|set up|sets up)\s+(?:a\s+|the\s+)?connection\b/i;
+  /\b(?:initiali[sz]e|establish|open|set up|sets up)\s+(?:a\s+|the\s+)?connection\b|\bconnect(?:s|ing)?\b/i;
 const CONNECTED_ADDRESS = new Set(["url", "uri", "host", "hostname", "endpoint"]);
 /** A description naming custom domains: a hostname served by the account's service. */
 const CUSTOM_DOMAIN = /\bcustom domains?\b/i;

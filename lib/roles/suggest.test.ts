@@ -3536,3 +3536,95 @@ describe("issue 32, twelfth round: what the description and inputs say comes bac
     );
   });
 });
+
+describe("issue 32, twelfth round: rules from the held-out servers' mistakes (not independent)", () => {
+  const reasonsOf = (t: RoleInputTool, role: string) =>
+    suggestRoles(t)
+      .roles.filter((r) => r.role === role)
+      .flatMap((r) => r.reasons)
+      .join(" ");
+  const tool = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+  });
+
+  it("a push of a message or a notification delivers it to people", () => {
+    const push = tool("push_text_message", "Push a simple text message to a user.", {
+      userId: { type: "string" },
+      message: { type: "object", properties: { text: { type: "string" } } },
+    });
+    expect(roles(push)).toContain("network_or_shares");
+    expect(reasonsOf(push, "network_or_shares")).toMatch(/"push" delivers the message/);
+    // A push of anything else is not a message to people.
+    expect(
+      roles(tool("push_changes", "Push local changes.", { branch: { type: "string" } })),
+    ).not.toContain("network_or_shares");
+  });
+
+  it("an address the service adds or embeds from, one level into the inputs, is fetched", () => {
+    for (const description of [
+      "URL of the image to be added to the board",
+      "URL to be embedded on the board",
+    ]) {
+      const item = tool("create-embed-item", "Create a new item on a board", {
+        boardId: { type: "string" },
+        data: { type: "object", properties: { url: { type: "string", description } } },
+      });
+      expect(roles(item), description).toContain("network_or_shares");
+      expect(reasonsOf(item, "network_or_shares")).toMatch(/an address the tool fetches/);
+    }
+    const plain = tool("create-card-item", "Create a new item on a board", {
+      data: {
+        type: "object",
+        properties: { url: { type: "string", description: "A link shown on the card" } },
+      },
+    });
+    expect(roles(plain)).not.toContain("network_or_shares");
+  });
+
+  it("a tool that connects with credentials to the base URL the caller gives sends them there", () => {
+    const auth = tool(
+      "_internal_jira_set_auth",
+      "Use when the user wants to connect Jira using Basic Auth (email + API token).",
+      { baseUrl: { type: "string" }, email: { type: "string" }, apiToken: { type: "string" } },
+    );
+    expect(roles(auth)).toContain("network_or_shares");
+    expect(reasonsOf(auth, "network_or_shares")).toMatch(
+      /sets up a connection to the address in input "baseUrl"/,
+    );
+  });
+
+  it("a pull request's comment thread is a tracker's, not a chat's", () => {
+    const content = {
+      action: { type: "string", enum: ["create", "reply", "update"] },
+      threadId: { type: "string" },
+      content: { type: "string" },
+    };
+    expect(
+      roles(
+        tool("repo_pull_request_thread_write", "Write operations for comment threads.", content),
+      ),
+    ).not.toContain("network_or_shares");
+    expect(
+      roles(tool("channel_thread_write", "Write operations for channel threads.", content)),
+    ).toContain("network_or_shares");
+  });
+
+  it("watchers are people, a job's progress is a state, and ids the caller passes are not what comes back", () => {
+    for (const t of [
+      tool("jira_get_watchers", "Get the list of users watching an issue."),
+      tool(
+        "jira_get_bulk_operation_progress",
+        "Check the progress of an async bulk operation using its taskId.",
+      ),
+      tool("get_follower_ids", "Get a list of user IDs of users who follow the account."),
+    ])
+      expect(roles(t), t.name).not.toContain("returns_untrusted_text");
+    expect(
+      roles(
+        tool("jira_get_worklogs_by_ids", "Get full worklog details for a list of worklog IDs."),
+      ),
+    ).toContain("returns_untrusted_text");
+  });
+});
