@@ -6,7 +6,7 @@ export const MEASURED: unknown = {
   },
   falsePositive: {
     k: 17,
-    n: 2709,
+    n: 3012,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-07",
@@ -57,13 +57,13 @@ export const MEASURED: unknown = {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
       k: 16,
-      n: 2509,
+      n: 2812,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
-      k: 37,
-      n: 2509,
+      k: 38,
+      n: 2812,
     },
   ],
 };
