@@ -677,13 +677,6 @@ const NAME_FIELD_WORDS = new Set(
     "departments team teams url urls size sizes count counts region regions version versions"
   ).split(" "),
 );
-/**
- * Issue 32, twelfth round: "(read-only, no auth)", "without credentials, results come from the public
- * RSS feed": a read the description says needs no authentication reaches only what anyone can read.
- * "no Authorization header" (a download link handed out by an authenticated call) is not this.
- */
-const UNAUTHENTICATED =
-  /\bno auth(?:entication)?\b|\bwithout (?:auth(?:entication)?|credentials|an? api key|logging in|login)\b|\bno (?:api key|login|credentials) (?:is )?(?:needed|required)\b|\bauthentication (?:is )?not required\b|\bdoes not require (?:auth(?:entication)?|an api key|credentials|a login)\b/i;
 /** Files and attachments: their names and paths count as outside text (labelling rules), ids or not. */
 const FILE_TEXT = new Set(["file", "files", "attachment", "attachments", "document", "documents"]);
 function returnsFieldsOnly(text: string): boolean {
@@ -707,6 +700,13 @@ function returnsFieldsOnly(text: string): boolean {
   }
   return false;
 }
+/**
+ * Issue 32, twelfth round: "(read-only, no auth)", "without credentials, results come from the public
+ * RSS feed": a read the description says needs no authentication reaches only what anyone can read.
+ * "no Authorization header" (a download link handed out by an authenticated call) is not this.
+ */
+const UNAUTHENTICATED =
+  /\bno auth(?:entication)?\b|\bwithout (?:auth(?:entication)?|credentials|an? api key|logging in|login)\b|\bno (?:api key|login|credentials) (?:is )?(?:needed|required)\b|\bauthentication (?:is )?not required\b|\bdoes not require (?:auth(?:entication)?|an api key|credentials|a login)\b/i;
 /**
  * Issue 32, eleventh round: "Get store settings and configuration.": a description that opens by
  * reading an object's settings or configuration says what comes back is how it is set up, not
