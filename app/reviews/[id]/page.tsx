@@ -63,8 +63,9 @@ async function prefetchServerCards(
  * draw from their own routes (the document of the 5,000-tool review is 1.2 MB of the page's HTML
  * for the browser to parse and hydrate). Those routes are preloaded: the browser fetches them
  * while it loads the scripts, and the client's fetch of the same URL takes that response (the
- * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). An
- * unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
+ * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). On
+ * Servers, the rows of each card above its Inspect button are loaded here too (prefetchServerCards).
+ * An unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
  */
 export default async function ReviewPage(props: {
   params: Promise<{ id: string }>;
@@ -81,8 +82,8 @@ export default async function ReviewPage(props: {
   const record = reviewId.success ? await readReview(db, reviewId.data) : null;
   if (record) {
     if (sectionNeedsDocument(current)) queryClient.setQueryData(reviewOptions(id).queryKey, record);
-    if (current === "servers") await prefetchServerCards(queryClient, record, db);
     else queryClient.setQueryData(reviewHeadOptions(id).queryKey, reviewHead(record));
+    if (current === "servers") await prefetchServerCards(queryClient, record, db);
     if (current === "summary") preloadFetch(summaryUrl(id));
     if (current === "graph") preloadFetch(graphUrl(id, graph === "all" ? "whole" : "focus"));
     if (current === "history") {
