@@ -270,7 +270,7 @@ test("[surface]: the Inspect button does not move once it is enabled, so a click
   const created = await page.request.post("/api/reviews", { headers: bearer, data: { review } });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  // Every frame from the page's start: where the button is (in the document) whenever it is enabled.
+  // Every frame from the start: where the button is in the document, whenever it is enabled.
   await page.addInitScript(() => {
     const tops: number[] = [];
     (window as unknown as { __inspectTops: number[] }).__inspectTops = tops;

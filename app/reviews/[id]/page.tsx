@@ -64,7 +64,7 @@ async function prefetchServerCards(
  * for the browser to parse and hydrate). Those routes are preloaded: the browser fetches them
  * while it loads the scripts, and the client's fetch of the same URL takes that response (the
  * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). On
- * Servers, the rows of each card above its Inspect button are loaded here too (prefetchServerCards).
+ * Servers, the rows of each card above its Inspect button are loaded here as well.
  * An unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
  */
 export default async function ReviewPage(props: {
