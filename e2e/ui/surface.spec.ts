@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 // Every test here also has its final state checked with axe (serious or critical fails).
 import { expect, test } from "../support/axe";
-import { sessionHeaders, signIn } from "../support/auth";
+import { bearer, sessionHeaders, signIn } from "../support/auth";
 import {
   KNOWLEDGE_V42_ARGS,
   createDemoReview,
@@ -236,4 +236,71 @@ test("[surface]: a hanging server with a small timeout ends in an error naming t
     (await page.request.get("/api/reviews", { headers: sessionHeaders(page.context()) })).status(),
   ).toBe(200);
   expect(errors).toEqual([]);
+});
+
+/**
+ * A click is a press and a release: when the button moves between the two, the release lands on
+ * what moved under the pointer and no click reaches the button. The server card's rows above the
+ * panel (its variables; a remote server's authorization) once loaded only after hydration, so the
+ * Inspect button, enabled at hydration, could jump down as they arrived: the secrets spec's
+ * second inspection clicked an enabled button and nothing was sent (a flake on a loaded CI box).
+ * So: from the moment the button can be clicked it stays where it is, and the click is answered.
+ */
+test("[surface]: the Inspect button does not move once it is enabled, so a click on it is not lost", async ({
+  page,
+}) => {
+  const review = {
+    schemaVersion: 2,
+    title: "Inspect button stays put",
+    servers: [
+      {
+        id: "probe",
+        name: "secret-probe",
+        transport: {
+          kind: "stdio",
+          command: "node",
+          args: ["--import", "tsx", "tests/fixtures/servers/secret-probe.ts"],
+          envNames: ["SECRET_PROBE_TOKEN"],
+        },
+        declaredTools: [{ name: "secret_probe" }],
+      },
+    ],
+    agents: [],
+  };
+  const created = await page.request.post("/api/reviews", { headers: bearer, data: { review } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  // Every frame from the start: where the button is in the document, whenever it is enabled.
+  await page.addInitScript(() => {
+    const tops: number[] = [];
+    (window as unknown as { __inspectTops: number[] }).__inspectTops = tops;
+    const frame = () => {
+      const button = document.querySelector<HTMLButtonElement>(
+        'button[aria-label="Inspect secret-probe"]',
+      );
+      if (button && !button.matches(":disabled")) {
+        const top = Math.round(button.getBoundingClientRect().top + window.scrollY);
+        if (tops.at(-1) !== top) tops.push(top);
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.goto(`/reviews/${id}?section=servers`);
+  const panel = page.getByTestId("surface-probe");
+  // Everything the card loads has arrived: the variables above the panel, the surface below.
+  await expect(
+    page.getByTestId("server-variables-probe").locator('[data-variable="SECRET_PROBE_TOKEN"]'),
+  ).toHaveAttribute("data-state", "unset");
+  await expect(panel.getByText("Inspect to connect for real")).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  const tops = await page.evaluate(
+    () => (window as unknown as { __inspectTops: number[] }).__inspectTops,
+  );
+  expect(tops, "the Inspect button's top (px) each time it moved while enabled").toHaveLength(1);
+
+  await panel.getByRole("button", { name: "Inspect secret-probe" }).click();
+  await expect(panel.getByTestId("inspect-refused")).toContainText(
+    "the variable SECRET_PROBE_TOKEN is not set",
+  );
 });

@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { preload } from "react-dom";
 import { getQueryClient } from "@/app/get-query-client";
+import { oauthKeys, secretKeys } from "@/components/query-keys";
 import { graphUrl } from "@/components/review/analysis-queries";
 import {
   DEFAULT_SECTION,
@@ -17,11 +18,43 @@ import {
 } from "@/components/reviews/queries";
 import { ReviewIdSchema } from "@/lib/ids";
 import { reviewHead } from "@/lib/reviews/api";
+import type { ReviewRecord } from "@/lib/reviews/record";
 import { getDb } from "@/lib/store/db";
 import { readReview } from "@/lib/store/reviews";
+import { isRemoteTransport } from "@/lib/transport-kind";
+import { oauthConnectionState } from "@/lib/workbench/oauth";
+import { serverVariables } from "@/lib/workbench/secrets";
 
 /** Same credentials mode as the client's fetch (apiFetch), so the browser reuses the response. */
 const preloadFetch = (url: string) => preload(url, { as: "fetch", crossOrigin: "anonymous" });
+
+/**
+ * The rows of each server card above its Inspect button: the variables it needs and a remote
+ * server's authorization, as their routes answer them. Loaded after hydration they arrived once
+ * the button was enabled and pushed it down, so a click pressed on the button was released
+ * beside it and lost. Either failing leaves that row to its own fetch, as before.
+ */
+async function prefetchServerCards(
+  queryClient: ReturnType<typeof getQueryClient>,
+  record: ReviewRecord,
+  db: Awaited<ReturnType<typeof getDb>>,
+) {
+  const { id, revision } = record;
+  await Promise.all(
+    record.review.servers
+      .filter((s) => s.transport.kind !== "manual")
+      .map(async (s) => {
+        const [variables, oauth] = await Promise.allSettled([
+          serverVariables(db, s),
+          isRemoteTransport(s.transport) ? oauthConnectionState(db, id, s) : null,
+        ]);
+        if (variables.status === "fulfilled")
+          queryClient.setQueryData(secretKeys.server(id, s.id, revision), variables.value);
+        if (oauth.status === "fulfilled" && oauth.value)
+          queryClient.setQueryData(oauthKeys.revision(id, s.id, revision), oauth.value);
+      }),
+  );
+}
 
 /**
  * The review workbench. The review is loaded here, on the server, into the query the client
@@ -30,8 +63,9 @@ const preloadFetch = (url: string) => preload(url, { as: "fetch", crossOrigin: "
  * draw from their own routes (the document of the 5,000-tool review is 1.2 MB of the page's HTML
  * for the browser to parse and hydrate). Those routes are preloaded: the browser fetches them
  * while it loads the scripts, and the client's fetch of the same URL takes that response (the
- * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). An
- * unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
+ * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). On
+ * Servers, the rows of each card above its Inspect button are loaded here as well.
+ * An unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
  */
 export default async function ReviewPage(props: {
   params: Promise<{ id: string }>;
@@ -44,10 +78,12 @@ export default async function ReviewPage(props: {
   const queryClient = getQueryClient();
   const reviewId = ReviewIdSchema.safeParse(id);
   // Only serialised into the page, never written to: the shared parse will do.
-  const record = reviewId.success ? await readReview(await getDb(), reviewId.data) : null;
+  const db = await getDb();
+  const record = reviewId.success ? await readReview(db, reviewId.data) : null;
   if (record) {
     if (sectionNeedsDocument(current)) queryClient.setQueryData(reviewOptions(id).queryKey, record);
     else queryClient.setQueryData(reviewHeadOptions(id).queryKey, reviewHead(record));
+    if (current === "servers") await prefetchServerCards(queryClient, record, db);
     if (current === "summary") preloadFetch(summaryUrl(id));
     if (current === "graph") preloadFetch(graphUrl(id, graph === "all" ? "whole" : "focus"));
     if (current === "history") {
