@@ -1672,6 +1672,9 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     named !== undefined && GENERIC_HEADS.has(named) && cues.compoundHead
       ? cues.compoundHead
       : named;
+  // The name's word before its head (`list_protected_branches`: "protected"), which qualifies it;
+  // undefined when the head is first or comes from the description.
+  const beforeHead = head === undefined ? undefined : name.words[name.words.lastIndexOf(head) - 1];
   // Links between records are those records (`list_issue_links` returns the linked issues).
   const linksOf =
     head === "link" || head === "links"
@@ -1685,35 +1688,25 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     (!head || TEXT_OBJECTS.has(head) || head === tail);
   // `list_protected_branches`: a protection rule (patterns and access levels) set by maintainers,
   // not the branch names contributors choose.
-  const protectedRef =
-    head !== undefined &&
-    PROTECTED_REFS.has(head) &&
-    name.words[name.words.lastIndexOf(head) - 1] === "protected";
+  const protectedRef = head !== undefined && PROTECTED_REFS.has(head) && beforeHead === "protected";
   // Issue 32, eleventh round (precision, not independent): `list_loki_label_values`: the values a
   // metric or log label takes are names its series were labelled with by whoever configured them.
   const labelValues =
-    head !== undefined &&
-    VALUE_WORDS.has(head) &&
-    LABEL_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+    head !== undefined && VALUE_WORDS.has(head) && LABEL_WORDS.has(beforeHead ?? "");
   // `list-tags` "tags currently applied to assets", `get-workflow-tags`: labels on records, named by
   // whoever administers them. A repository's tags are refs contributors name ("List repository tags").
   // With no description nothing says which kind, and the repository's refs are kept (the wider reading).
   const labelTag = head !== undefined && TAG_WORDS.has(head) && cues.described && !cues.gitRefs;
   // `get_milestone_burndown_events`: a chart's points by date, not the milestone's text.
-  const chartEvents =
-    (head === "events" || head === "event") &&
-    CHART_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  const chartEvents = (head === "events" || head === "event") && CHART_WORDS.has(beforeHead ?? "");
   // `list_allowed_directories`: what the operator allows the server to reach, a setting it chose,
   // not what is in those places.
-  const allowedOnly =
-    head !== undefined && ALLOWED_WORDS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+  const allowedOnly = head !== undefined && ALLOWED_WORDS.has(beforeHead ?? "");
   // `domain-record-list`, `get_dns_records`: a name's address records, set by the account.
   // Issue 32, twelfth round: and the saved copies of a zone's records (`getDNSSnapshot`
   // "historical DNS configurations"), the account's own settings as they were.
   const dnsRecord =
-    head !== undefined &&
-    DNS_HEADS.has(head) &&
-    DNS_QUALIFIERS.has(name.words[name.words.lastIndexOf(head) - 1] ?? "");
+    head !== undefined && DNS_HEADS.has(head) && DNS_QUALIFIERS.has(beforeHead ?? "");
   const textObject =
     aboutOnly || protectedRef || labelValues || chartEvents || allowedOnly || dnsRecord
       ? undefined
@@ -1738,10 +1731,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
     .find((f) => f.words.some((w) => PAGING_WORDS.has(w)) && f.words.some((w) => PAGED_TEXT.has(w)))
     ?.words.find((w) => PAGED_TEXT.has(w));
   // `get_total_worklogs`: the sum of the object's figures, not the text of each one.
-  const totalOf =
-    head !== undefined && name.words[name.words.lastIndexOf(head) - 1] === "total"
-      ? head
-      : undefined;
+  const totalOf = head !== undefined && beforeHead === "total" ? head : undefined;
   // `measures_component`, `measures_history`, `get_metrics_for_host`: measured values of the object
   // (numbers, over time for a history), not text anyone wrote about it. Not where the head is a
   // text object of its own (`get_issue_metrics` is metrics; `list_metric_comments` is comments).
@@ -1903,7 +1893,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         );
       else if (chartEvents)
         notes.push(
-          `returns ${name.words[name.words.lastIndexOf(head) - 1]} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
+          `returns ${beforeHead} ${head}: a chart's figures by date, not text people wrote, so returns_untrusted_text is not suggested`,
         );
       else if (pictureOnly)
         notes.push(
@@ -2290,10 +2280,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   // independent: tests/corpus/README.md). `get_page_revisions`, `get_post_revisions`: a page's or a
   // post's revisions are saved copies of its text, each by its author. A file's revision list is
   // who changed it and when (`get_file_revisions` keeps the names reading).
-  const revisedHead =
-    head !== undefined && REVISION_WORDS.has(head)
-      ? name.words[name.words.lastIndexOf(head) - 1]
-      : undefined;
+  const revisedHead = head !== undefined && REVISION_WORDS.has(head) ? beforeHead : undefined;
   const revisedProse =
     revisedHead !== undefined && REVISED_PROSE.has(revisedHead) ? revisedHead : undefined;
   if (classes.has("read") && revisedProse && !roles.has("returns_untrusted_text")) {
@@ -2308,8 +2295,7 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   // name names is part of that record, whatever its members wrote there. Not a property of names
   // and settings (`get_contact_property`: a custom attribute's definition) nor a bare
   // `get_property` (a property definition of an object type).
-  const propertyOwner =
-    head === "property" ? name.words[name.words.lastIndexOf(head) - 1] : undefined;
+  const propertyOwner = head === "property" ? beforeHead : undefined;
   const recordProperty =
     propertyOwner !== undefined &&
     name.objects.includes(propertyOwner) &&
