@@ -490,6 +490,10 @@ for (const [name, , gate] of CUES)
   if (gate?.parts?.some((p) => /\s/u.test(p)))
     throw new Error(`cue ${name}: a gate part has a space`);
 
+/** A phrase with a character a plain window lacks: beyond ASCII, an apostrophe, an underscore (not `\u0000`, cueLanguage's mark for a word's rest). */
+const lacksInPlain = (phrase: string) =>
+  [...phrase].some((ch) => ch > "\u007f" || ch === "'" || ch === "_");
+
 /**
  * Cues answered from a window's words, without their regex, when the window is plain: every code
  * unit ASCII, no apostrophe and no underscore, and every word of it read (`PreparedWindow.read`).
@@ -502,10 +506,6 @@ for (const [name, , gate] of CUES)
  *   (beyond ASCII, an apostrophe, an underscore) cannot match there and are left out of both.
  * Undefined for a cue of another shape. (features.test.ts holds each answer to the regex's.)
  */
-/** A phrase with a character a plain window lacks: beyond ASCII, an apostrophe, an underscore (not `\u0000`, cueLanguage's mark for a word's rest). */
-const lacksInPlain = (phrase: string) =>
-  [...phrase].some((ch) => ch > "\u007f" || ch === "'" || ch === "_");
-
 export function cueWordsDecide(
   re: RegExp,
 ): { sure: Set<string>; ends: Set<string> | null } | undefined {
@@ -833,13 +833,6 @@ export function partsIn(lower: string): PartsWithin {
   return CUE_GATE.map((gate) => gate?.parts?.filter((p) => lower.includes(p)));
 }
 
-/**
- * `prepareWindow(\`${a} ${b}\`)` from the two prepared parts, without reading the pair again. The
- * same to the character: lower-casing is per character except for a final sigma, whose context (a
- * cased letter before, none after) a space neither is nor passes through, and the segments are
- * trimmed; the word scanner ends a word at the space and starts the next after it, so the pair's
- * words are a's then b's, the first MAX_TOKENS of them. (features.test.ts compares the two.)
- */
 /** Two lists as one, copied by a loop (V8's concat, a generic builtin, was a sixth of a pair's work). */
 function joined<T>(a: readonly T[], b: readonly T[]): T[] {
   const out = a.slice();
@@ -861,6 +854,13 @@ function colonOf(w: PreparedWindow): number {
   return w.colon;
 }
 
+/**
+ * `prepareWindow(\`${a} ${b}\`)` from the two prepared parts, without reading the pair again. The
+ * same to the character: lower-casing is per character except for a final sigma, whose context (a
+ * cased letter before, none after) a space neither is nor passes through, and the segments are
+ * trimmed; the word scanner ends a word at the space and starts the next after it, so the pair's
+ * words are a's then b's, the first MAX_TOKENS of them. (features.test.ts compares the two.)
+ */
 export function preparePair(a: PreparedWindow, b: PreparedWindow): PreparedWindow {
   const text = `${a.text} ${b.text}`;
   // Parts that fit whole (nearly every pair: a window of MAX_TOKENS words is rare) are joined
