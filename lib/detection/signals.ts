@@ -374,11 +374,6 @@ export function roleSignal(text: string, lower = text.toLowerCase()): Hit[] {
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * A tool the agent holds, named with arguments or a call verb. A tool name that is an ordinary
- * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
- * is not a tool call.
- */
-/**
  * Call verbs beyond English ("rufe … auf", "utilise", "usa", "gebruik", "вызови", "调用"), then an
  * optional article: "Verwende das Werkzeug create_payment", "usa la herramienta transfer_funds".
  */
@@ -390,6 +385,11 @@ const TOOL_WORD = String.raw`(?<![\p{L}\p{N}_])(?:tool|werkzeug|outil|l'outil|he
 const TOOL_PATTERNS = new Map<string, RegExp>();
 const MAX_TOOL_PATTERNS = 2000;
 
+/**
+ * A tool the agent holds, named with arguments or a call verb. A tool name that is an ordinary
+ * word (`search`) counts only beside a call verb and the word "tool", so a ticket saying "search"
+ * is not a tool call.
+ */
 function toolPattern(tool: string): RegExp {
   let re = TOOL_PATTERNS.get(tool);
   if (re) return re;

@@ -977,11 +977,6 @@ function sourceRepositoryField(schema: unknown, depth = 0): string | undefined {
 }
 
 /**
- * People the account reaches (`search_users`, `List all users`): a directory of names, handles and
- * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
- * user's details or posts).
- */
-/**
  * A description that says what comes back is a program's output, a snapshot or a file's content
  * ("…and return newly available output", "Always returns a repository snapshot").
  */
@@ -1000,6 +995,11 @@ const VAULT_ITEMS = new Set([
   "secret",
   "secrets",
 ]);
+/**
+ * People the account reaches (`search_users`, `List all users`): a directory of names, handles and
+ * addresses. Their own prose comes back only where the description says so (a bio, a profile, the
+ * user's details or posts).
+ */
 const PEOPLE_OBJECTS = new Set([
   "user",
   "users",

@@ -84,15 +84,6 @@ const verbOf = (word: string): NameVerb | null => {
   return verbClass ? { verb: word, verbClass, index: -1 } : null;
 };
 
-/**
- * Reads a name. `serverWords` are the words of the server's name, dropped from the front of the
- * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
- * when it is a verb that is not also a common noun; the last word when it is such a verb
- * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
- * first word that is a verb at all (`post_message`). A name ending in an agent noun
- * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
- * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
- */
 /** Words that make a following "list" a noun: `access-list`, `allow_list`, `block_list`. */
 export const LIST_COMPOUNDS = new Set(["access", "allow", "block", "deny", "ip"]);
 /** Words that make a following "forward" a direction: `go_forward`, `step_forward`. */
@@ -106,6 +97,15 @@ const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["forward", DIRECTION_LEADS],
 ]);
 
+/**
+ * Reads a name. `serverWords` are the words of the server's name, dropped from the front of the
+ * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
+ * when it is a verb that is not also a common noun; the last word when it is such a verb
+ * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
+ * first word that is a verb at all (`post_message`). A name ending in an agent noun
+ * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
+ * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
+ */
 export function readName(
   name: string,
   serverWords: readonly string[] = [],
