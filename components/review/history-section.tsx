@@ -7,10 +7,11 @@
  * loads only when a reviewer asks for it and compares that item, not two whole documents.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { apiFetch } from "@/components/api-client";
 import { CodeDiff } from "@/components/code/code-editor";
 import { reviewKeys } from "@/components/query-keys";
+import { usePaintedMark } from "@/components/ui/painted-mark";
 import { revisionDiffUrl, revisionListUrl } from "@/components/reviews/queries";
 import { REVISION_ITEM_KINDS } from "@/lib/reviews/api";
 import {
@@ -171,14 +172,8 @@ export function HistorySection({ id, currentRevision }: { id: string; currentRev
     enabled: from !== to,
     placeholderData: keepPreviousData,
   });
-  // Two frames after the change list first renders: when it has been painted (the bench reads it).
-  const painted = useRef(false);
-  const ready = from === to || diff.data !== undefined;
-  useEffect(() => {
-    if (!ready || painted.current) return;
-    painted.current = true;
-    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("history-painted")));
-  }, [ready]);
+  // Once the change list has been painted (the bench reads it).
+  usePaintedMark("history-painted", from === to || diff.data !== undefined);
 
   return (
     <section className="stack" aria-labelledby="history-heading">

@@ -9,10 +9,10 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useRef } from "react";
 import { reviewSummaryOptions } from "@/components/reviews/summary-queries";
 import { DetectionCounts } from "@/components/review/detection-counts";
 import { HeldResults } from "@/components/review/held-results";
+import { usePaintedMark } from "@/components/ui/painted-mark";
 import type {
   AgentSummary,
   DecisionSummary,
@@ -226,13 +226,8 @@ function Decisions({ decisions, id }: { decisions: DecisionSummary[]; id: string
 
 export function SummarySection({ id, revision }: { id: string; revision: number }) {
   const summary = useQuery(reviewSummaryOptions(id, revision));
-  // Two frames after the summary first renders: when it has been painted (the bench reads it).
-  const painted = useRef(false);
-  useEffect(() => {
-    if (summary.data === undefined || painted.current) return;
-    painted.current = true;
-    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("summary-painted")));
-  }, [summary.data]);
+  // Once the summary has been painted (the bench reads it).
+  usePaintedMark("summary-painted", summary.data !== undefined);
   if (summary.isPending)
     return <div className="skeleton" style={{ height: "16rem" }} aria-busy="true" />;
   if (summary.isError)
