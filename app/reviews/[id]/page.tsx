@@ -1,4 +1,4 @@
-import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary, type QueryClient } from "@tanstack/react-query";
 import { preload } from "react-dom";
 import { getQueryClient } from "@/app/get-query-client";
 import { oauthKeys, secretKeys } from "@/components/query-keys";
@@ -19,7 +19,7 @@ import {
 import { ReviewIdSchema } from "@/lib/ids";
 import { reviewHead } from "@/lib/reviews/api";
 import type { ReviewRecord } from "@/lib/reviews/record";
-import { getDb } from "@/lib/store/db";
+import { getDb, type Db } from "@/lib/store/db";
 import { readReview } from "@/lib/store/reviews";
 import { isRemoteTransport } from "@/lib/transport-kind";
 import { oauthConnectionState } from "@/lib/workbench/oauth";
@@ -34,11 +34,7 @@ const preloadFetch = (url: string) => preload(url, { as: "fetch", crossOrigin: "
  * the button was enabled and pushed it down, so a click pressed on the button was released
  * beside it and lost. Either failing leaves that row to its own fetch, as before.
  */
-async function prefetchServerCards(
-  queryClient: ReturnType<typeof getQueryClient>,
-  record: ReviewRecord,
-  db: Awaited<ReturnType<typeof getDb>>,
-) {
+async function prefetchServerCards(queryClient: QueryClient, record: ReviewRecord, db: Db) {
   const { id, revision } = record;
   await Promise.all(
     record.review.servers
