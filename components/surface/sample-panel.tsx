@@ -6,6 +6,7 @@ import { apiFetch } from "@/components/api-client";
 import { reviewKeys } from "@/components/query-keys";
 import { RevealedText } from "@/components/surface/revealed-text";
 import type { AssessedItemKind, Review } from "@/lib/review/schema";
+import { sampledTextAdvice, type SampledText } from "@/lib/roles/sampled-text";
 import {
   itemLabel,
   samplableTool,
@@ -89,15 +90,16 @@ export function SamplePanel({
     <section className="stack" aria-label="Sample a source" data-testid={`sample-${serverId}`}>
       <h4 style={{ margin: 0 }}>Sample a source</h4>
       <p className="small muted" style={{ margin: 0 }}>
-        Runs one read-only tool or reads one resource now, in the sandbox an inspection uses, and
-        scans what it returns for text aimed at a model. The result counts into this server&apos;s
-        detection counts on the Summary. Detection is not a control: it changes no path and no
-        decision.
+        Runs one read-only tool or reads one resource now, in the sandbox an inspection uses, scans
+        what it returns for text aimed at a model, and says whether prose came back (the evidence
+        for returns_untrusted_text that the tool&apos;s description cannot give). The result counts
+        into this server&apos;s detection counts on the Summary. Detection is not a control: it
+        changes no path and no decision.
       </p>
       {items.length === 0 ? (
         <p className="small muted" style={{ margin: 0 }}>
-          Nothing of this server can be sampled: a tool or resource needs confirmed roles that say
-          it returns untrusted text and nothing that writes, deploys, destroys or sends.
+          Nothing of this server can be sampled: a tool or resource needs confirmed roles with
+          nothing that writes, deploys, destroys or sends.
         </p>
       ) : (
         <form
@@ -145,12 +147,68 @@ export function SamplePanel({
           <RevealedText text={run.message} />
         </div>
       )}
-      {run.phase === "done" && <SampleVerdict result={run.result} />}
+      {run.phase === "done" && (
+        <SampleVerdict
+          result={run.result}
+          assessedAsText={
+            review.tools
+              .find(
+                (t) =>
+                  t.serverId === serverId &&
+                  t.tool === run.result.tool &&
+                  (t.item ?? "tool") === run.result.item,
+              )
+              ?.roles.includes("returns_untrusted_text") ?? false
+          }
+        />
+      )}
     </section>
   );
 }
 
-function SampleVerdict({ result }: { result: SampleResult }) {
+/** Whether prose came back and where, beside what the review's assessment says of the item. */
+function ReturnedTextEvidence({
+  evidence,
+  assessedAsText,
+}: {
+  evidence: SampledText;
+  assessedAsText: boolean;
+}) {
+  return (
+    <div className="small stack" style={{ gap: "0.25rem" }} data-testid="sample-returned-text">
+      <div>
+        <strong>Returned text: </strong>
+        {evidence.kind === "prose" &&
+          `prose in ${evidence.fields.length} field${evidence.fields.length === 1 ? "" : "s"} of ${evidence.values.toLocaleString("en-US")} text values.`}
+        {evidence.kind === "names_only" &&
+          `no prose: ${evidence.values.toLocaleString("en-US")} text values, each an id, a name, a date, a figure or an address (the longest ${evidence.longestWords} word${evidence.longestWords === 1 ? "" : "s"}).`}
+        {evidence.kind === "no_text" && "no text values came back."}
+      </div>
+      {evidence.kind === "prose" && (
+        <ul style={{ margin: 0 }}>
+          {evidence.fields.map((f, i) => (
+            <li key={i}>
+              <code>
+                <RevealedText text={f.path} />
+              </code>
+              : {f.values.toLocaleString("en-US")} value{f.values === 1 ? "" : "s"}, the longest{" "}
+              {f.longestWords} words
+            </li>
+          ))}
+        </ul>
+      )}
+      <div>{sampledTextAdvice(evidence, assessedAsText)}</div>
+    </div>
+  );
+}
+
+function SampleVerdict({
+  result,
+  assessedAsText,
+}: {
+  result: SampleResult;
+  assessedAsText: boolean;
+}) {
   return (
     <div
       className={`callout ${result.flagged ? "warn" : "ok"} stack`}
@@ -183,6 +241,7 @@ function SampleVerdict({ result }: { result: SampleResult }) {
           Excerpt: <RevealedText text={result.excerpt} />
         </div>
       )}
+      <ReturnedTextEvidence evidence={result.returnedText} assessedAsText={assessedAsText} />
       <details>
         <summary className="small">What came back (hidden characters shown)</summary>
         <pre

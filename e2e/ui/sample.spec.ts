@@ -3,8 +3,9 @@
  * stdio server started in the sandbox (tests/fixtures/servers/tickets-server.ts, an allowlisted
  * fixture launcher): the reviewer maps the server's ticket tool and ticket template to the support
  * portal, samples a planted ticket and sees the verdict with its reasons and the text with its
- * hidden character shown, then a clean ticket through the template; the server's count on the
- * Summary moves from "1 flagged of 1 scanned" to "1 flagged of 2 scanned". And a result a gate
+ * hidden character shown, then a clean ticket through the template, whose body the panel names as
+ * prose, and the queues' names, which it reads as no prose (issue 32); the server's count on the
+ * Summary moves from "1 flagged of 1 scanned" to "1 flagged of 3 scanned". And a result a gate
  * held on a flag is released from the Summary after a confirm that names it (issue 31 item 2).
  * axe finds no serious or critical violation.
  */
@@ -34,6 +35,14 @@ async function reviewWithTickets(page: Page): Promise<string> {
     const mapped = { sourceIds: ["support-portal"], roles: ["returns_untrusted_text"] };
     (r.tools as unknown[]).push(
       { serverId: "tickets", tool: "get_ticket", ...mapped, rolesConfirmed: true },
+      // Confirmed read-only and not returning text: offered, so a sample can check that.
+      {
+        serverId: "tickets",
+        tool: "list_queues",
+        sourceIds: [],
+        roles: ["reads_private_data"],
+        rolesConfirmed: true,
+      },
       {
         serverId: "tickets",
         tool: "tickets://ticket/{id}",
@@ -65,10 +74,11 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   const sampler = panel.getByTestId("sample-tickets");
   await expect(sampler).toBeVisible({ timeout: 90_000 });
 
-  // Only what the review says is read-only and returns untrusted text is offered.
+  // Only what the review's confirmed roles say is read-only is offered.
   const choice = sampler.getByLabel("Tool or resource");
   await expect(choice.locator("option")).toHaveText([
     "get_ticket",
+    "list_queues",
     'resource template "tickets://ticket/{id}"',
   ]);
   await choice.selectOption({ label: "get_ticket" });
@@ -99,8 +109,21 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   const clean = again.getByTestId("sample-verdict");
   await expect(clean).toContainText("Not flagged", { timeout: 90_000 });
   await expect(clean).toContainText("tickets://ticket/T-4412 returned");
+  // Whether prose came back, and where (issue 32): the ticket's body, as the review says.
+  const prose = clean.getByTestId("sample-returned-text");
+  await expect(prose).toContainText("prose in 1 field of 3 text values");
+  await expect(prose).toContainText("body: 1 value, the longest 12 words");
+  await expect(prose).toContainText("as the review's returns_untrusted_text says");
 
-  await expect(await ticketsCount(page, id)).toContainText("1 flagged of 2 scanned");
+  // The queues' names: no prose, as the review's assessment (no returned text) says.
+  await again.getByLabel("Tool or resource").selectOption({ label: "list_queues" });
+  await again.getByLabel("Arguments (JSON object)").fill("{}");
+  await again.getByRole("button", { name: "Run and scan" }).click();
+  const names = again.getByTestId("sample-returned-text");
+  await expect(names).toContainText("no prose: 6 text values", { timeout: 90_000 });
+  await expect(names).toContainText("as the review's assessment says");
+
+  await expect(await ticketsCount(page, id)).toContainText("1 flagged of 3 scanned");
   await expectNoSeriousViolations(page, "sample");
 });
 

@@ -34,6 +34,23 @@ export const SampleRequestSchema = z
   .strict();
 export type SampleRequest = z.infer<typeof SampleRequestSchema>;
 
+/** What the sampled response says about returned text (lib/roles/sampled-text.ts). */
+const SampledTextSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("prose"),
+    fields: z.array(
+      z.object({ path: z.string(), values: z.number().int(), longestWords: z.number().int() }),
+    ),
+    values: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal("names_only"),
+    values: z.number().int(),
+    longestWords: z.number().int(),
+  }),
+  z.object({ kind: z.literal("no_text") }),
+]);
+
 export const SampleResultSchema = z.object({
   item: AssessedItemKindSchema,
   /** The tool's name, the resource's URI or the template, as requested. */
@@ -55,6 +72,8 @@ export const SampleResultSchema = z.object({
   /** Characters returned, and whether the detector read only part of them (its budget). */
   chars: z.number().int(),
   truncated: z.boolean(),
+  /** Whether prose came back, and in which fields: evidence for or against returns_untrusted_text. */
+  returnedText: SampledTextSchema,
 });
 export type SampleResult = z.infer<typeof SampleResultSchema>;
 
@@ -88,18 +107,13 @@ export function samplableTool(
   if (!assessment)
     return {
       ok: false,
-      message: `the review has no assessment of ${name}: only an item assessed as returning untrusted text, and nothing that writes, can be sampled`,
+      message: `the review has no assessment of ${name}: only an item whose roles a reviewer confirmed as read-only can be sampled`,
     };
   const acting = assessment.roles.filter((r) => ACTING_ROLES.includes(r));
   if (acting.length)
     return {
       ok: false,
       message: `${name} is not read-only: the review gives it ${acting.join(", ")}; only read-only items can be sampled`,
-    };
-  if (!assessment.roles.includes("returns_untrusted_text"))
-    return {
-      ok: false,
-      message: `${name} is not assessed as returning untrusted text; sampling scans what such an item returns`,
     };
   if (!assessment.rolesConfirmed)
     return {

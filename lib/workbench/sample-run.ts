@@ -1,14 +1,16 @@
 import "server-only";
 /**
  * Sampling a source from the workbench (issue 31 item 3): a reviewer runs one of a server's
- * read-only tools that return untrusted text, with arguments they choose, or reads one of its
- * resources (a listed URI, or a listed template expanded with variables they choose), and the
- * detector scans what comes back now. The server is started exactly as an inspection starts it (the same
- * prepareInspection: launcher allowlist, egress allowlist, secrets, the sandbox) and the call goes
- * over the same bounded upstream session (lib/mcp/session.ts), opened, used for one call, closed.
+ * read-only tools, with arguments they choose, or reads one of its resources (a listed URI, or a
+ * listed template expanded with variables they choose), and the detector scans what comes back
+ * now. The result also says whether prose came back and in which fields (issue 32,
+ * lib/roles/sampled-text.ts): the evidence a tool's surface cannot give for returns_untrusted_text.
+ * The server is started exactly as an inspection starts it (the same prepareInspection: launcher
+ * allowlist, egress allowlist, secrets, the sandbox) and the call goes over the same bounded
+ * upstream session (lib/mcp/session.ts), opened, used for one call, closed.
  *
- * Only a tool the review says is read-only may run: its assessment must be confirmed by a reviewer,
- * say it returns untrusted text and name no role that writes, deploys, destroys or sends; and the
+ * Only a tool the review says is read-only may run: its assessment must be confirmed by a reviewer
+ * and name no role that writes, deploys, destroys or sends; and the
  * server must not itself annotate it as writing (readOnlyHint false) or destructive. Running a tool
  * acts on a real system, so the app's suggested roles are not enough.
  *
@@ -27,6 +29,7 @@ import { relayedTexts } from "@/lib/detection/gate-scan";
 import { compileUriTemplate } from "@/lib/gate/uri-template";
 import { revealHidden } from "@/lib/detection/text";
 import { openServerSession } from "@/lib/mcp/node/inspect";
+import { readSampledText } from "@/lib/roles/sampled-text";
 import type { InspectError } from "@/lib/mcp/types";
 import { scrubValues } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
@@ -192,6 +195,7 @@ export async function runSample(
       (text.length > SAMPLE_PREVIEW_CHARS ? "…" : ""),
     chars: text.length,
     truncated: verdict.truncated,
+    returnedText: readSampledText(method, result),
   };
   // A result with no text (an image, an empty list) was not scanned: it is not counted.
   if (text)

@@ -63,6 +63,14 @@ const review: ReviewInput = {
       roles: ["returns_untrusted_text"],
       rolesConfirmed: true,
     },
+    // Read-only, confirmed, and not assessed as returning untrusted text: sampling checks that.
+    {
+      serverId: "tickets",
+      tool: "list_queues",
+      sourceIds: [],
+      roles: ["reads_private_data"],
+      rolesConfirmed: true,
+    },
     {
       serverId: "tickets",
       tool: "close_ticket",
@@ -189,6 +197,12 @@ describe.each(BACKENDS)("sampling a source from the workbench on $name", (backen
       );
       expect(clean).toMatchObject({ flagged: false, sources: ["Support portal"] });
       expect(clean.preview).toContain("cannot log in");
+      // What came back carries prose someone wrote, in the ticket's body (issue 32).
+      expect(clean.returnedText).toEqual({
+        kind: "prose",
+        fields: [{ path: "body", values: 1, longestWords: 12 }],
+        values: 3,
+      });
 
       // Started as an inspection is: inside the sandbox, with its home, not this user's.
       const where = SampleResultSchema.parse(
@@ -347,6 +361,18 @@ describe.each(BACKENDS)("sampling a source from the workbench on $name", (backen
       expect((await listEvents(db, "owner", { kind: "source.sampled" })).events).toHaveLength(
         before,
       );
+    },
+  );
+
+  test(
+    "a confirmed read-only tool not assessed as returning text can be sampled: its names come back as no prose",
+    T,
+    async () => {
+      const res = await sample("list_queues", {});
+      expect(res.status, await res.clone().text()).toBe(200);
+      const queues = SampleResultSchema.parse(await res.json());
+      expect(queues).toMatchObject({ tool: "list_queues", sources: [], flagged: false });
+      expect(queues.returnedText).toEqual({ kind: "names_only", values: 6, longestWords: 3 });
     },
   );
 });
