@@ -4,8 +4,9 @@
  * earlier rules were written from ("develop"), the 18 eighth-round servers held out from them
  * ("held-out"), the six eleventh-round servers ("held-out-11", README "Eleventh round": held out from
  * the round's precision rules, then read for its recall rules, so no longer held out), the six
- * twelfth-round servers ("held-out-12", README "Twelfth round"), the 91 before them ("first 91") and
- * all 97 ("whole"). Precision / recall and counts per role, with MISS where a figure is below what
+ * twelfth-round servers ("held-out-12", README "Twelfth round"), the 91 before them ("first 91"),
+ * the six thirteenth-round servers ("held-out-13", README "Thirteenth round"), the 97 before them
+ * ("first 97") and all 103 ("whole"). Precision / recall and counts per role, with MISS where a figure is below what
  * tests/corpus/precision.test.ts holds (the lower of goal and `FLOORS`, whole corpus only).
  *
  * Run: `npx tsx scripts/measure-roles-split.ts` (add `--mistakes held-out` to list one subset's
@@ -64,10 +65,26 @@ export const HELD_OUT_TWELFTH = new Set([
   "miro",
 ]);
 
+/**
+ * The thirteenth round's held-out servers (README, "Thirteenth round: held-out servers, set A" and
+ * "set B"), labelled blind after the twelfth round.
+ */
+export const HELD_OUT_THIRTEENTH = new Set([
+  "heroku",
+  "mapbox",
+  "lark",
+  "apify",
+  "obsidian",
+  "tavily",
+]);
+
 const corpus = loadCorpus();
-const missing = [...HELD_OUT, ...HELD_OUT_ELEVENTH, ...HELD_OUT_TWELFTH].filter(
-  (slug) => !corpus.some((s) => s.slug === slug),
-);
+const missing = [
+  ...HELD_OUT,
+  ...HELD_OUT_ELEVENTH,
+  ...HELD_OUT_TWELFTH,
+  ...HELD_OUT_THIRTEENTH,
+].filter((slug) => !corpus.some((s) => s.slug === slug));
 if (missing.length > 0)
   throw new Error(`held-out servers not in the corpus: ${missing.join(", ")}`);
 const judged = judgeCorpus(corpus);
@@ -78,13 +95,19 @@ const subsets: [string, Judged[]][] = [
       (j) =>
         !HELD_OUT.has(j.server) &&
         !HELD_OUT_ELEVENTH.has(j.server) &&
-        !HELD_OUT_TWELFTH.has(j.server),
+        !HELD_OUT_TWELFTH.has(j.server) &&
+        !HELD_OUT_THIRTEENTH.has(j.server),
     ),
   ],
   ["held-out", judged.filter((j) => HELD_OUT.has(j.server))],
   ["held-out-11", judged.filter((j) => HELD_OUT_ELEVENTH.has(j.server))],
   ["held-out-12", judged.filter((j) => HELD_OUT_TWELFTH.has(j.server))],
-  ["first 91", judged.filter((j) => !HELD_OUT_TWELFTH.has(j.server))],
+  [
+    "first 91",
+    judged.filter((j) => !HELD_OUT_TWELFTH.has(j.server) && !HELD_OUT_THIRTEENTH.has(j.server)),
+  ],
+  ["held-out-13", judged.filter((j) => HELD_OUT_THIRTEENTH.has(j.server))],
+  ["first 97", judged.filter((j) => !HELD_OUT_THIRTEENTH.has(j.server))],
   ["whole", judged],
 ];
 const measures: Measure[] = ["sink", ...TOOL_ROLES];

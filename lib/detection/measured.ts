@@ -5,8 +5,8 @@ export const MEASURED: unknown = {
     n: 11522,
   },
   falsePositive: {
-    k: 17,
-    n: 3012,
+    k: 21,
+    n: 3137,
   },
   modelSha256: "669d112e8c7b57c5054242ab1702359f1821a87986fe3e084a0a325cdf79486d",
   measuredAt: "2026-12-07",
@@ -56,14 +56,14 @@ export const MEASURED: unknown = {
     {
       name: "tool descriptions in tests/corpus",
       kind: "clean",
-      k: 16,
-      n: 2812,
+      k: 20,
+      n: 2937,
     },
     {
       name: "tool descriptions in tests/corpus, scanned as returned text",
       kind: "clean",
-      k: 38,
-      n: 2812,
+      k: 42,
+      n: 2937,
     },
   ],
 };
