@@ -173,6 +173,7 @@ function fieldCues(description: string) {
     schemes: (description.match(SCHEMES) ?? []).length >= 2,
     codeUnit: CODE_UNIT.test(description),
     dropSwitch: DROP_SWITCH.test(description),
+    confirmsDestruction: CONFIRMS_DESTRUCTION.test(description),
     presentsText: presentedText(description),
     filtersByDescription: FILTERS_BY_DESCRIPTION.test(description),
   };
@@ -881,6 +882,26 @@ const STACK_TRACES = /\bstack ?traces?\b/i;
 /** "Track search engine result page positions", "SERP": a search engine's results for a query. */
 const SEARCH_ENGINE_RESULTS = /\bsearch[- ]engine results?\b|\bSERPs?\b/i;
 
+/**
+ * Issue 32, thirteenth round (not independent): "Works offline without API calls." A tool that says
+ * it computes locally (a buffer around a polygon, the distance between two points) reads nothing
+ * and changes nothing: its answer is computed from the caller's own inputs.
+ */
+const OFFLINE =
+  /\bworks? offline\b|\b(?:without|no|makes no) (?:an? )?(?:api|network|external) (?:calls?|requests?)\b|\bcomputed locally\b/i;
+/**
+ * Issue 32, thirteenth round (not independent): "Search the web for current information": what a
+ * web search returns is the public web, not records from inside the account.
+ */
+const SEARCHES_WEB =
+  /\bsearch(?:es|ing)? (?:the )?(?:web|internet)\b|\bweb search(?:es)?\b|\binternet search(?:es)?\b/i;
+/**
+ * Issue 32, thirteenth round (not independent): "Search the Apify Store", "Browse the npm
+ * registry": a vendor's public store, marketplace or registry is what anyone can read.
+ */
+const PUBLIC_CATALOGUE =
+  /\b(?:search|browse|list|find|discover)(?:es|s)?\s+(?:the\s+)?(?:[\w-]+\s+)?(?:store|marketplace|registry|catalog|catalogue)\b/i;
+
 /** Objects that are a person's account: the caller's own when the description says so. */
 const ACCOUNT_OBJECTS = new Set(["user", "users", "account", "accounts", "profile"]);
 /** "the current user", "the authenticated user", "the current HubSpot access token": the caller. */
@@ -925,6 +946,9 @@ function descriptionCues(description: string | undefined) {
     holdsText: holdsText(text),
     stackTraces: STACK_TRACES.test(text),
     searchEngineResults: SEARCH_ENGINE_RESULTS.test(text),
+    offline: OFFLINE.test(text),
+    searchesWeb: SEARCHES_WEB.test(leadSentences(text)),
+    publicCatalogue: PUBLIC_CATALOGUE.test(leadSentences(text)),
     // For a name with no known verb: the verb the description opens with, and the first word that
     // says what comes back ("returns", "shows").
     leadVerb: lead,
@@ -1359,6 +1383,13 @@ const MARKS_STATE = /^\s*marks?\b[^.;\n]{0,40}\bas\s+(?:read|unread|seen|unseen)
  */
 const DROP_SWITCH =
   /\b(?:if|when|set to)\s+true\b[^.;]{0,20}\b(?:drops?|deletes?|purges?|destroys?|overwrites?)\b/i;
+/**
+ * Issue 32, thirteenth round (not independent): an input that confirms the call ("Confirmation for
+ * destructive operation", "Type the app name to confirm this irreversible action"): the server asks
+ * for it because the call destroys something.
+ */
+const CONFIRMS_DESTRUCTION =
+  /\bconfirm(?:ation|s|ing)?\b[^.;]{0,40}\b(?:destructive|irreversible|cannot be undone|permanent(?:ly)?)\b/i;
 /** A description saying the call exposes something to outside callers ("Exposing TCP services", "expose the port publicly"). */
 const EXPOSES =
   /\bexpos(?:e|es|ing)\b[^.;\n]{0,30}\b(?:services?|ports?|publicly|externally|to the (?:internet|public))\b/i;
@@ -1620,6 +1651,14 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
         verb: v.verb,
       });
   }
+  if (readings.length === 0 && cues.offline)
+    readings.push({
+      verbClass: "compute",
+      says: `the description says it works offline, without calls to a service: it ${CLASS_SAYS.compute} (the name has no known verb)`,
+      confidence: DESCRIPTION,
+      fromName: false,
+      verb: "compute",
+    });
   if (readings.length === 0) {
     const verb = cues.leadVerb;
     const verbClass = verb ? VERB_CLASS.get(verb) : undefined;
@@ -2741,6 +2780,12 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
       `input "${dropSwitch.key}" is a switch that deletes or overwrites something when on`,
       SCHEMA - 0.05,
     );
+  const confirmation = fields.find((f) => f.cues.confirmsDestruction);
+  if (confirmation) {
+    const why = `input "${confirmation.key}" confirms a destructive operation: the server asks for it because the call destroys something`;
+    add("writes", why, SCHEMA - 0.05);
+    add("deploys_or_destroys", why, SCHEMA - 0.05);
+  }
   // `verify_domain` "Trigger domain verification…": a check the description says it starts runs
   // as a process the service keeps (a status, an ownership transfer), so it is a write, not a
   // verdict returned on the spot.
@@ -2978,6 +3023,8 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   const publicObject =
     name.objects.find((w) => PUBLIC_OBJECTS.has(w)) ??
     (head === "time" ? head : undefined) ??
+    // Research (`tavily_research`, `keyword_research`) gathers what public sources say.
+    (name.verbs[0]?.verb === "research" ? "research" : undefined) ??
     (url && fetchLike ? url.key : undefined);
   const verdictOnly =
     !textObject && readings.length > 0 && readings.every((r) => VERDICT_VERBS.has(r.verb));
@@ -2997,6 +3044,14 @@ function inferFrom(input: InferInput, { fields, cues, sink, reach }: ToolCues): 
   if (readsSomething && publicObject)
     notes.push(
       `reads ${publicObject === url?.key ? `the address in input "${publicObject}"` : `"${publicObject}"`}: public or the vendor's own data, so reads_private_data is not suggested`,
+    );
+  else if (readsSomething && cues.searchesWeb)
+    notes.push(
+      "the description says it searches the web: it returns the public web, so reads_private_data is not suggested",
+    );
+  else if (readsSomething && cues.publicCatalogue)
+    notes.push(
+      "the description says it reads a public store, marketplace or registry: what anyone can read, so reads_private_data is not suggested",
     );
   else if (readsSomething && cues.unauthenticated)
     notes.push(

@@ -15,6 +15,10 @@ const READ = [
   "get",
   "list",
   "search",
+  // Issue 32, thirteenth round (not independent): `tavily_research` "Perform comprehensive research
+  // on a topic": a search that gathers and reads; "Displays detailed pipeline configuration".
+  "research",
+  "display",
   "find",
   "read",
   "fetch",
@@ -1173,6 +1177,10 @@ export const INFRA_OBJECTS = new Set([
   "volumes",
   "proxy",
   "proxies",
+  // Issue 32, thirteenth round (not independent): an app's add-ons (`list_addons`, "service, plan,
+  // attachment names and state"): services the account provisions, by name, plan and state.
+  "addon",
+  "addons",
 ]);
 
 /**
@@ -1418,6 +1426,11 @@ export const NAME_LIST_OBJECTS = new Set([
   "mappings",
   "shard",
   "shards",
+  // Issue 32, thirteenth round (not independent): one field's definition (`appTableField_list`)
+  // and the ids a lookup resolves (`user_batchGetId`): the data model and identifiers, no prose.
+  "field",
+  "id",
+  "ids",
   "fields",
   "lists",
   // Addresses the service makes (`get_project_url`, `get-download-url`, `get-resource-links`).
@@ -1508,7 +1521,9 @@ export const PUBLIC_OBJECTS = new Set([
   "region",
   "regions",
   "knowledge",
-  // Public geographic data: places, routes and heights anyone can look up.
+  // Public geographic data: places, routes and heights anyone can look up, and maps of them.
+  "map",
+  "maps",
   "place",
   "places",
   "geocode",

@@ -6,6 +6,7 @@
 import {
   AGENT_NOUNS,
   CONJUNCTIONS,
+  EXEC_VERBS,
   HTTP_METHODS,
   NAME_PREFIXES,
   NOUN_LIKE,
@@ -102,7 +103,8 @@ const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
  * when it is a verb that is not also a common noun; the last word when it is such a verb
  * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
- * first word that is a verb at all (`post_message`). A name ending in an agent noun
+ * first word that is a verb at all (`post_message`); in a name with an API version inside it
+ * (`im_v1_message_create`), the last word when it is a verb at all. A name ending in an agent noun
  * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
  * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
  */
@@ -124,7 +126,22 @@ export function readName(
   // name's last noun is before it.
   let end = all.length;
   while (end - start > 1 && /^v\d+$/.test(all[end - 1]!)) end--;
+  // Issue 32, thirteenth round (not independent): a "tool" suffix (`category_search_tool`,
+  // `static_map_image_tool`) is a naming habit, not the object: the object is the word before it.
+  // Not after a verb that runs tools (`execute_sentry_tool`: the tool is what it runs).
+  if (
+    end - start > 2 &&
+    all[end - 1] === "tool" &&
+    !all.slice(start, end - 1).some((w) => EXEC_VERBS.has(w))
+  )
+    end--;
   const words = all.slice(start, end);
+  // Issue 32, thirteenth round (not independent): an API version inside the name
+  // (`bitable_v1_appTableRecord_search`, `im_v1_message_create`) marks an operation named
+  // service_version_resource_method, as OpenAPI generators write it: the last word is the method,
+  // even where it is also a noun ("search", "list"), and a noun-like word before it ("record") is
+  // the resource.
+  const versioned = words.slice(1, -1).some((w) => /^v\d+$/.test(w));
   const generated = prefix.includes("api");
 
   // "access list", "allow list", "block list": a list of who may connect is a noun, not the verb;
@@ -152,7 +169,8 @@ export function readName(
       generated,
     };
   }
-  if (words.length > 0 && isPlainVerb(0)) lead = 0;
+  if (versioned && isVerb(words.length - 1)) lead = words.length - 1;
+  else if (words.length > 0 && isPlainVerb(0)) lead = 0;
   else if (words.length > 1 && isPlainVerb(words.length - 1)) lead = words.length - 1;
   else {
     for (let i = 0; i < words.length && lead < 0; i++) if (isPlainVerb(i)) lead = i;

@@ -3628,3 +3628,150 @@ describe("issue 32, twelfth round: rules from the held-out servers' mistakes (no
     ).toContain("returns_untrusted_text");
   });
 });
+
+describe("issue 32, thirteenth round: rules from the held-out servers' mistakes (not independent)", () => {
+  const notesOf = (t: RoleInputTool) => suggestRoles(t).notes.join(" ");
+  const tool = (
+    name: string,
+    description: string,
+    properties: Record<string, unknown> = {},
+    annotations?: RoleInputTool["annotations"],
+  ): RoleInputTool => ({
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+    ...(annotations ? { annotations } : {}),
+  });
+
+  it("a 'tool' suffix is a naming habit: the object is the word before it", () => {
+    expect(readName("search_tickets_tool").objects).toEqual(["tickets"]);
+    expect(roles(tool("search_tickets_tool", "Search support tickets by text."))).toContain(
+      "returns_untrusted_text",
+    );
+    // A tool that runs tools acts on a tool.
+    expect(readName("execute_sentry_tool").objects).toContain("tool");
+    // Two words: the suffix is all the object there is.
+    expect(readName("get_tool").objects).toEqual(["tool"]);
+  });
+
+  it("an API version inside the name marks service_version_resource_method: the last word is the method", () => {
+    const search = readName("bitable_v1_appTableRecord_search");
+    expect(search.verbs.map((v) => v.verb)).toEqual(["search"]);
+    expect(search.objects).toContain("record");
+    const records = tool(
+      "bitable_v1_appTableRecord_search",
+      "Query existing records in the table.",
+    );
+    expect(roles(records)).not.toContain("writes");
+    expect(roles(records)).toContain("returns_untrusted_text");
+    // Writes stay writes.
+    expect(roles(tool("im_v1_message_create", "Send a message to a chat."))).toContain("writes");
+  });
+
+  it("a tool that says it works offline computes on its inputs: no sink, no private data", () => {
+    const buffer = tool(
+      "buffer_zone",
+      "Create a buffer zone (polygon) around a point at a distance. Works offline without API calls.",
+      { geometry: { type: "object" }, distance: { type: "number" } },
+      { readOnlyHint: true },
+    );
+    expect(roles(buffer)).toEqual([]);
+    // Without the statement, "Create" is a write the read-only claim cannot take back.
+    const online = tool(
+      "buffer_zone",
+      "Create a buffer zone (polygon) around a point at a distance.",
+      { geometry: { type: "object" }, distance: { type: "number" } },
+      { readOnlyHint: true },
+    );
+    expect(roles(online)).toContain("writes");
+  });
+
+  it("a web search returns the public web, not private data", () => {
+    const web = tool("acme_search", "Search the web for current information on any topic.", {
+      query: { type: "string" },
+    });
+    expect(roles(web)).toContain("returns_untrusted_text");
+    expect(roles(web)).not.toContain("reads_private_data");
+    expect(notesOf(web)).toMatch(/searches the web/);
+    // A search of the account's own records stays private.
+    expect(
+      roles(
+        tool("acme_search", "Search the workspace for documents.", { query: { type: "string" } }),
+      ),
+    ).toContain("reads_private_data");
+  });
+
+  it("a vendor's public store, marketplace or registry is what anyone can read", () => {
+    const store = tool(
+      "find_plugins",
+      "Search the plugin marketplace for plugins matching a query.",
+      {
+        query: { type: "string" },
+      },
+    );
+    expect(roles(store)).not.toContain("reads_private_data");
+    expect(notesOf(store)).toMatch(/public store, marketplace or registry/);
+    // The account's own stores are not a store front.
+    expect(
+      roles(tool("list_key_value_stores", "List the key-value stores owned by the user.")),
+    ).toContain("reads_private_data");
+  });
+
+  it("research and display are reads; research reads public sources", () => {
+    const research = tool("deep_research", "Perform comprehensive research on a topic.", {
+      input: { type: "string" },
+    });
+    expect(roles(research)).not.toContain("writes");
+    expect(roles(research)).not.toContain("reads_private_data");
+    const info = tool(
+      "pipeline_info",
+      "Displays detailed pipeline configuration, stages, and connected applications",
+      { pipeline: { type: "string" } },
+    );
+    expect(roles(info)).not.toContain("writes");
+    expect(roles(info)).toContain("reads_private_data");
+  });
+
+  it("maps are public geographic data", () => {
+    const map = tool("get_map", "Get a map of the area around the coordinates.", {
+      lat: { type: "number" },
+      lon: { type: "number" },
+    });
+    expect(roles(map)).not.toContain("reads_private_data");
+  });
+
+  it("add-ons, field definitions and ids are names and states, not prose", () => {
+    for (const t of [
+      tool("list_addons", "List add-ons: all apps or specific app, detailed metadata"),
+      tool("table_field_list", "Get all fields of a table", { table_id: { type: "string" } }),
+      tool("get_user_ids", "Obtain user IDs via email or mobile number", {
+        emails: { type: "array", items: { type: "string" } },
+      }),
+    ]) {
+      expect(roles(t), t.name).not.toContain("returns_untrusted_text");
+      expect(roles(t), t.name).toContain("reads_private_data");
+    }
+  });
+
+  it("an input that confirms a destructive operation says the call destroys", () => {
+    const upgrade = tool(
+      "pg_upgrade",
+      "Upgrade PostgreSQL: version migration, compatibility, safety",
+      {
+        app: { type: "string" },
+        confirm: { type: "string", description: "Confirmation for destructive operation" },
+      },
+    );
+    expect(roles(upgrade)).toContain("deploys_or_destroys");
+    expect(
+      suggestRoles(upgrade)
+        .roles.find((r) => r.role === "deploys_or_destroys")
+        ?.reasons.join(" "),
+    ).toMatch(/input "confirm" confirms a destructive operation/);
+    // A confirmation of nothing destructive says nothing.
+    const ok = tool("db_info", "Show database settings", {
+      confirm: { type: "boolean", description: "Confirm that you want to see the settings" },
+    });
+    expect(roles(ok)).not.toContain("deploys_or_destroys");
+  });
+});
