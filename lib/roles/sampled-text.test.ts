@@ -98,6 +98,13 @@ describe("what a sampled response says about returned text (issue 32)", () => {
       longestWords: 1,
     });
 
+    // Containers with nothing in them still cost a step each: the walk stops at its bound.
+    const empties = JSON.stringify({
+      items: Array.from({ length: 10 }, () => Array.from({ length: 20_000 }, () => [])),
+      note: "A sentence written after two hundred thousand empty lists.",
+    });
+    expect(readSampledText("tools/call", text(empties))).toEqual({ kind: "no_text" });
+
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     expect(readSampledText("tools/call", text(deep)).kind).not.toBe("prose");
 

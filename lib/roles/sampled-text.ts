@@ -31,6 +31,8 @@ export type SampledText =
 
 /** Values read, nesting followed, and characters parsed as JSON: a server's answer cannot drive more. */
 const MAX_VALUES = 20_000;
+/** Objects and arrays opened, empty or not: `[[],[],…]` has no value to count but still costs a step. */
+const MAX_NODES = 100_000;
 const MAX_DEPTH = 48;
 const MAX_JSON_CHARS = 2_000_000;
 /** Fields named in the result; the rest are still counted. */
@@ -62,11 +64,12 @@ const shownPath = (path: string) => {
 
 class Reader {
   private values = 0;
+  private nodes = 0;
   private longestWords = 0;
   private readonly prose = new Map<string, ProseField>();
 
   get full() {
-    return this.values >= MAX_VALUES;
+    return this.values >= MAX_VALUES || this.nodes >= MAX_NODES;
   }
 
   private record(path: string, value: string, prose: boolean) {
@@ -87,6 +90,7 @@ class Reader {
     ];
     while (stack.length && !this.full) {
       const { value, path, depth } = stack.pop()!;
+      this.nodes++;
       if (typeof value === "string") {
         if (value.trim()) this.record(path, value, isProse(value));
       } else if (value && typeof value === "object" && depth < MAX_DEPTH) {
