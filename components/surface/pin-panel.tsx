@@ -9,8 +9,13 @@ import { pinSurface, registrationUrl, removePin } from "@/components/surface/que
 import { credentialText } from "@/lib/credential";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+/** In UTC: the panel is rendered on the server too, and the browser's own zone would differ. */
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
 
 /** Pin state, the comparison with the live surface (BLOCKED under "block"), the diff, and Pin / Re-pin. */
 export function PinPanel({

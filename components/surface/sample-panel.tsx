@@ -15,8 +15,12 @@ import {
 } from "@/lib/workbench/sample-api";
 
 type SampleItem = { item: AssessedItemKind; name: string };
-/** One option per assessed item: a tool and a resource may share a name. */
-const keyOf = (t: SampleItem) => `${t.item}\u0000${t.name}`;
+/**
+ * One option per assessed item: a tool and a resource may share a name. JSON, not a NUL between
+ * the two: the option is rendered on the server, and an HTML parser reads a NUL in an attribute
+ * as U+FFFD, so the option chosen in the browser named no item.
+ */
+const keyOf = (t: SampleItem) => JSON.stringify([t.item, t.name]);
 
 type Run =
   | { phase: "idle" }

@@ -46,8 +46,13 @@ type Run =
     }
   | { phase: "broken"; events: InspectProgress[]; message: string };
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+/** In UTC: the panel is rendered on the server too, and the browser's own zone would differ. */
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "medium",
+  timeZone: "UTC",
+});
+const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
 
 type Tab = SurfaceList | "rejects";
 const TABS: { id: Tab; label: string }[] = [

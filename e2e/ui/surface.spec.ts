@@ -304,3 +304,113 @@ test("[surface]: the Inspect button does not move once it is enabled, so a click
     "the variable SECRET_PROBE_TOKEN is not set",
   );
 });
+
+/**
+ * The same for a review with several servers: every card's live-surface panel and its sub-panels
+ * (the surface, the pin with its diff, the Monaco views of the selected tool) sit above the cards
+ * after it, so any of them arriving after hydration moves every later card's Inspect button while
+ * it is already enabled (a card below the inspected one moved 1576 → 1512 → 1449 px). The first
+ * card is inspected, pinned and drifted (BLOCKED, with the field diff); the second never
+ * inspected; the third needs a variable that is not set.
+ */
+test("[surface]: with several servers, one inspected and drifted, no card's Inspect button moves once it is enabled", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = watchForErrors(page);
+  const { id } = await createDemoReview(page.request);
+  const inspect = async () => {
+    const res = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/inspect`, {
+      headers: bearer,
+    });
+    expect(res.status()).toBe(200);
+    expect(await res.text()).toContain('"ok":true');
+  };
+  await inspect();
+  const pinned = await page.request.post(`/api/reviews/${id}/servers/knowledge-mcp/pin`, {
+    headers: bearer,
+    data: { reason: "first review of v4.1" },
+  });
+  expect(pinned.status(), await pinned.text()).toBe(200);
+  await editReview(page.request, id, (r) => {
+    r.servers.find((s) => s.id === "knowledge-mcp")!.transport = {
+      kind: "stdio",
+      command: "node",
+      args: KNOWLEDGE_V42_ARGS,
+      envNames: [],
+    };
+    r.servers.push({
+      id: "probe",
+      name: "layout-probe",
+      transport: {
+        kind: "stdio",
+        command: "node",
+        args: ["--import", "tsx", "tests/fixtures/servers/secret-probe.ts"],
+        envNames: ["SECRET_PROBE_TOKEN"],
+      },
+      pin: null,
+    });
+  });
+  await inspect();
+
+  // Every frame from the page's start: each Inspect button's top (in the document) while enabled.
+  await page.addInitScript(() => {
+    const tops: Record<string, number[]> = {};
+    (window as unknown as { __inspectTops: Record<string, number[]> }).__inspectTops = tops;
+    const frame = () => {
+      for (const button of document.querySelectorAll<HTMLButtonElement>(
+        'section.surface-panel button[aria-label^="Inspect "]',
+      )) {
+        if (button.matches(":disabled")) continue;
+        const top = Math.round(button.getBoundingClientRect().top + window.scrollY);
+        const seen = (tops[button.getAttribute("aria-label")!] ??= []);
+        if (seen.at(-1) !== top) seen.push(top);
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.goto(`/reviews/${id}?section=servers`);
+  const drifted = page.getByTestId("surface-knowledge-mcp");
+  // Everything the cards load has arrived: the first card's surface, pin and diff, each Monaco view.
+  await expect(drifted.getByTestId("blocked-banner")).toContainText("BLOCKED");
+  await expect(
+    drifted
+      .getByTestId("changed-tools-knowledge_search")
+      .locator(".monaco-diff-editor .view-lines"),
+  ).not.toHaveCount(0);
+  const detail = drifted.getByRole("region", { name: "Selected tools" });
+  await expect(detail.locator(".monaco-editor .view-lines").first()).toContainText("{");
+  await expect(
+    page.getByTestId("surface-deploy-tools").getByText("Inspect to connect for real"),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId("server-variables-probe").locator('[data-variable="SECRET_PROBE_TOKEN"]'),
+  ).toHaveAttribute("data-state", "unset");
+  await expect(page.getByTestId("surface-probe").getByText("Never inspected.")).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  // Two more frames: a layout that was still to change has been drawn and recorded.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  const tops = await page.evaluate(
+    () => (window as unknown as { __inspectTops: Record<string, number[]> }).__inspectTops,
+  );
+  expect(Object.keys(tops).sort()).toEqual([
+    "Inspect deploy-tools (not under review)",
+    "Inspect knowledge-mcp",
+    "Inspect layout-probe",
+  ]);
+  expect(
+    Object.entries(tops).filter(([, seen]) => seen.length !== 1),
+    "each Inspect button that moved while enabled, with its tops (px) in order",
+  ).toEqual([]);
+
+  // The last card's click is answered.
+  const probe = page.getByTestId("surface-probe");
+  await probe.getByRole("button", { name: "Inspect layout-probe" }).click();
+  await expect(probe.getByTestId("inspect-refused")).toContainText(
+    "the variable SECRET_PROBE_TOKEN is not set",
+  );
+  expect(errors).toEqual([]);
+});

@@ -143,6 +143,17 @@ export async function credentialSurfaces(
   compare?: { a: string; b: string },
 ): Promise<CredentialSurfacesView> {
   const { server } = await loadReviewServer(db, reviewId, serverId);
+  return credentialSurfacesOf(db, reviewId, server, compare);
+}
+
+/** `credentialSurfaces` of a server already read from its review (the review page's prefetch). */
+export async function credentialSurfacesOf(
+  db: Db,
+  reviewId: string,
+  server: RelayServer,
+  compare?: { a: string; b: string },
+): Promise<CredentialSurfacesView> {
+  const serverId = server.id;
   const inspections = (await listInspections(db, reviewId, serverId)).filter(
     (i) => i.status === "ok",
   );

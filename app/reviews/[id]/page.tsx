@@ -1,7 +1,13 @@
-import { dehydrate, HydrationBoundary, type QueryClient } from "@tanstack/react-query";
+import {
+  dehydrate,
+  HydrationBoundary,
+  type QueryClient,
+  type QueryKey,
+} from "@tanstack/react-query";
 import { preload } from "react-dom";
 import { getQueryClient } from "@/app/get-query-client";
 import { oauthKeys, secretKeys } from "@/components/query-keys";
+import { credentialSurfacesOptions, surfaceOptions } from "@/components/surface/queries";
 import { graphUrl } from "@/components/review/analysis-queries";
 import {
   DEFAULT_SECTION,
@@ -23,31 +29,48 @@ import { getDb, type Db } from "@/lib/store/db";
 import { readReview } from "@/lib/store/reviews";
 import { isRemoteTransport } from "@/lib/transport-kind";
 import { oauthConnectionState } from "@/lib/workbench/oauth";
+import { credentialSurfacesOf } from "@/lib/workbench/credential-surfaces";
 import { serverVariables } from "@/lib/workbench/secrets";
+import { surfaceView } from "@/lib/workbench/surface";
 
 /** Same credentials mode as the client's fetch (apiFetch), so the browser reuses the response. */
 const preloadFetch = (url: string) => preload(url, { as: "fetch", crossOrigin: "anonymous" });
 
 /**
- * The rows of each server card above its Inspect button: the variables it needs and a remote
- * server's authorization, as their routes answer them. Loaded after hydration they arrived once
- * the button was enabled and pushed it down, so a click pressed on the button was released
- * beside it and lost. Either failing leaves that row to its own fetch, as before.
+ * Everything each server card draws from a query, as the routes answer it: the variables it needs,
+ * a remote server's authorization, its live surface (latest inspection, snapshot, pin check and
+ * diff) and, once inspected, its surfaces per credential. Loaded after hydration, each arrived once
+ * the Inspect buttons were enabled and moved every button below it (the cards stack), so a click
+ * pressed on one was released beside it and lost. Whatever fails is left to its own fetch.
  */
 async function prefetchServerCards(queryClient: QueryClient, record: ReviewRecord, db: Db) {
   const { id, revision } = record;
+  /** `load`'s answer into the query `key`; a failure leaves that query to its own fetch. */
+  const into = async <T,>(key: QueryKey, load: () => Promise<T>): Promise<T | null> => {
+    try {
+      const value = await load();
+      queryClient.setQueryData(key, value);
+      return value;
+    } catch {
+      return null;
+    }
+  };
   await Promise.all(
     record.review.servers
       .filter((s) => s.transport.kind !== "manual")
       .map(async (s) => {
-        const [variables, oauth] = await Promise.allSettled([
-          serverVariables(db, s),
-          isRemoteTransport(s.transport) ? oauthConnectionState(db, id, s) : null,
+        const [, , surface] = await Promise.all([
+          into(secretKeys.server(id, s.id, revision), () => serverVariables(db, s)),
+          isRemoteTransport(s.transport)
+            ? into(oauthKeys.revision(id, s.id, revision), () => oauthConnectionState(db, id, s))
+            : null,
+          into(surfaceOptions(id, s.id, revision).queryKey, () => surfaceView(db, record, s)),
         ]);
-        if (variables.status === "fulfilled")
-          queryClient.setQueryData(secretKeys.server(id, s.id, revision), variables.value);
-        if (oauth.status === "fulfilled" && oauth.value)
-          queryClient.setQueryData(oauthKeys.revision(id, s.id, revision), oauth.value);
+        // The panel draws its surfaces per credential only under a current surface.
+        if (surface?.current)
+          await into(credentialSurfacesOptions(id, s.id, revision, null).queryKey, () =>
+            credentialSurfacesOf(db, id, s),
+          );
       }),
   );
 }
@@ -60,7 +83,7 @@ async function prefetchServerCards(queryClient: QueryClient, record: ReviewRecor
  * for the browser to parse and hydrate). Those routes are preloaded: the browser fetches them
  * while it loads the scripts, and the client's fetch of the same URL takes that response (the
  * graph view, lib/graph/view.ts; the revision list and the diff of the last two revisions). On
- * Servers, the rows of each card above its Inspect button are loaded here as well.
+ * Servers, everything each card draws from a query is loaded here as well (prefetchServerCards).
  * An unknown or malformed id loads nothing, and the client shows its own "does not exist" state.
  */
 export default async function ReviewPage(props: {
