@@ -100,11 +100,11 @@ const NOT_A_VERB_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 
 /**
  * Reads a name. `serverWords` are the words of the server's name, dropped from the front of the
- * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: the first word
- * when it is a verb that is not also a common noun; the last word when it is such a verb
+ * tool's (`gitlab_get_issue` on a GitLab server). The leading verb is, in order: in a name with
+ * an API version inside it (`im_v1_message_create`), the last word when it is a verb at all; the
+ * first word when it is a verb that is not also a common noun; the last word when it is such a verb
  * (`jira_get`, `issues.get`, `comment_list`); the first such verb anywhere (`gitlab_get_issue`); the
- * first word that is a verb at all (`post_message`); in a name with an API version inside it
- * (`im_v1_message_create`), the last word when it is a verb at all. A name ending in an agent noun
+ * first word that is a verb at all (`post_message`). A name ending in an agent noun
  * (`deploy-services-reader`) is read by that noun's verb alone. `idWords` are words the inputs
  * name by id (`listId`): after the first word, such a word is an object (`archive_list`).
  */
