@@ -12,12 +12,7 @@ import { apiFetch } from "@/components/api-client";
 import { peopleKeys } from "@/components/query-keys";
 import { ListPeopleResponseSchema, type PersonView } from "@/lib/auth/api";
 import { ROLES, type Role } from "@/lib/auth/roles";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
+import { utcMinute } from "@/lib/format/utc-time";
 
 const FROM_GROUPS = "";
 
@@ -48,7 +43,7 @@ export function PeoplePanel() {
             <th scope="col">From groups</th>
             <th scope="col">Assigned</th>
             <th scope="col">Holds</th>
-            <th scope="col">Last sign-in (UTC)</th>
+            <th scope="col">Last sign-in</th>
           </tr>
         </thead>
         <tbody>
@@ -117,7 +112,7 @@ function PersonRow({ person }: { person: PersonView }) {
       <td data-testid="person-role">
         <strong>{person.role ?? "no role"}</strong>
       </td>
-      <td className="small">{dateFormat.format(new Date(person.lastSeen))}</td>
+      <td className="small">{utcMinute(person.lastSeen)}</td>
     </tr>
   );
 }

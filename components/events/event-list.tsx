@@ -9,12 +9,7 @@ import { describeActor } from "@/lib/events/actor";
 import { EVENT_KINDS, type EventView } from "@/lib/events/kinds";
 import { withNames, type IdNames } from "@/lib/events/names";
 import { MarkRead } from "@/components/events/mark-read";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
+import { utcSecond } from "@/lib/format/utc-time";
 
 const BADGE: Record<string, string> = {
   "surface.changed": "badge-warn",
@@ -102,7 +97,7 @@ export function EventList({
                 {EVENT_KINDS[e.kind].label}
               </span>
               <time className="small muted" dateTime={e.createdAt}>
-                {dateFormat.format(new Date(e.createdAt))} UTC
+                {utcSecond(e.createdAt)}
               </time>
               <span className="small muted">by {describeActor(e.actorKind, e.actor)}</span>
               {showReview && e.reviewId && (

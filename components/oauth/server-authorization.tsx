@@ -11,11 +11,12 @@ import { useState } from "react";
 import { disconnectOAuth, oauthStateQuery, startOAuthConnect } from "@/components/oauth/queries";
 import { oauthKeys } from "@/components/query-keys";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { utcMinute } from "@/lib/format/utc-time";
 
 function when(iso: string | null): string {
   if (!iso) return "no expiry given";
   const d = new Date(iso);
-  return `${d.toISOString().replace("T", " ").slice(0, 16)} UTC${d.getTime() < Date.now() ? " (expired; refreshed at the next inspection if a refresh token was given)" : ""}`;
+  return `${utcMinute(d)}${d.getTime() < Date.now() ? " (expired; refreshed at the next inspection if a refresh token was given)" : ""}`;
 }
 
 export function ServerAuthorization(props: {

@@ -6,6 +6,7 @@
  */
 import type { DecisionView } from "@/lib/decisions/api";
 import type { Decision, DecisionCondition } from "@/lib/review/schema";
+import { utcDay, utcMinute } from "@/lib/format/utc-time";
 
 export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   approved: "Approved",
@@ -30,8 +31,6 @@ const STALE_WHAT: Record<string, string> = {
   acceptance_expired: "acceptance ended",
 };
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-
 /** The accepted risks of an approval ([] for one that accepts none, and for a rejection). */
 const acceptedOf = (d: Decision) => (d.verdict === "rejected" ? [] : (d.acceptedRisks ?? []));
 /** The earliest end date among an approval's acceptances, as a day. */
@@ -39,7 +38,7 @@ const earliestUntil = (d: Decision) => {
   const first = acceptedOf(d)
     .map((r) => r.until)
     .sort()[0];
-  return first ? dayFormat.format(new Date(first)) : null;
+  return first ? utcDay(first) : null;
 };
 /** "1 critical, 8 high" */
 const severityCounts = (d: Decision) => {
@@ -48,11 +47,6 @@ const severityCounts = (d: Decision) => {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
 };
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
 const short = (sha: string | null) => (sha === null ? "none" : `${sha.slice(0, 12)}…`);
 export const conditionKey = (c: DecisionCondition) => JSON.stringify(c);
 
@@ -183,8 +177,8 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
         </strong>
         <span className="small muted" data-testid="decision-author">
           {d.author ? "proposed by" : "by"} {d.author?.name ?? d.reviewer}
-          {d.author ? "" : " (owner token)"}, {dateFormat.format(new Date(d.decidedAt))} UTC, on
-          revision {d.bound.revision}
+          {d.author ? "" : " (owner token)"}, {utcMinute(d.decidedAt)}, on revision{" "}
+          {d.bound.revision}
         </span>
       </div>
       {pendingOf(d) && (
@@ -196,10 +190,7 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
       )}
       {(d.approvals ?? []).length > 0 && (
         <p className="small" style={{ margin: 0 }} data-testid="decision-approvals">
-          Approved by{" "}
-          {(d.approvals ?? [])
-            .map((a) => `${a.name}, ${dateFormat.format(new Date(a.at))} UTC`)
-            .join("; ")}
+          Approved by {(d.approvals ?? []).map((a) => `${a.name}, ${utcMinute(a.at)}`).join("; ")}
         </p>
       )}
       <p style={{ margin: 0, whiteSpace: "pre-wrap" }} className="small">
@@ -245,7 +236,7 @@ export function DecisionDetails({ view, review }: { view: DecisionView; review: 
                 </span>{" "}
                 {r.text}{" "}
                 <span className="muted">
-                  accepted by {r.owner} until {dayFormat.format(new Date(r.until))}: {r.why}
+                  accepted by {r.owner} until {utcDay(r.until)}: {r.why}
                 </span>
               </li>
             ))}

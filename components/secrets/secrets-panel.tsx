@@ -9,12 +9,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { secretKeys } from "@/components/query-keys";
 import { deleteSecretValue, secretsQuery, setSecretValue } from "@/components/secrets/queries";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
+import { utcMinute } from "@/lib/format/utc-time";
 
 export function SecretsPanel() {
   const queryClient = useQueryClient();
@@ -27,9 +22,7 @@ export function SecretsPanel() {
     mutationFn: () => setSecretValue(name.trim(), value),
     onSuccess: (r) => {
       setValue("");
-      setSaved(
-        `${r.name} ${r.created ? "saved" : "replaced"} at ${dateFormat.format(new Date(r.updatedAt))} UTC`,
-      );
+      setSaved(`${r.name} ${r.created ? "saved" : "replaced"} at ${utcMinute(r.updatedAt)}`);
     },
     onSettled: () => refreshAfterWrite(queryClient, secretKeys.all),
   });
@@ -139,9 +132,7 @@ export function SecretsPanel() {
                   <td className="mono">{n.name}</td>
                   <td className="small">
                     {n.set ? (
-                      <span className="badge badge-neutral">
-                        set, {dateFormat.format(new Date(n.updatedAt!))} UTC
-                      </span>
+                      <span className="badge badge-neutral">set, {utcMinute(n.updatedAt!)}</span>
                     ) : n.fixedBy.length ? (
                       <span className="badge badge-neutral">fixed by {n.fixedBy.join(", ")}</span>
                     ) : (

@@ -8,14 +8,7 @@ import { DownloadLink } from "@/components/ui/download-link";
 import { pinSurface, registrationUrl, removePin } from "@/components/surface/queries";
 import { credentialText } from "@/lib/credential";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
-
-/** In UTC: the panel is rendered on the server too, and the browser's own zone would differ. */
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
+import { utcMinute } from "@/lib/format/utc-time";
 
 /** Pin state, the comparison with the live surface (BLOCKED under "block"), the diff, and Pin / Re-pin. */
 export function PinPanel({
@@ -78,7 +71,7 @@ export function PinPanel({
           <dd className="mono small break">{pin.surfaceSha256}</dd>
           <dt>Pinned by</dt>
           <dd>
-            {pin.pinnedBy}, {when(pin.pinnedAt)}
+            {pin.pinnedBy}, {utcMinute(pin.pinnedAt)}
           </dd>
           <dt>Reason</dt>
           <dd>
@@ -268,7 +261,7 @@ function OtherPins({
                   {pin.surfaceSha256.slice(0, 12)}…
                 </td>
                 <td>
-                  {pin.pinnedBy}, {when(pin.pinnedAt)}
+                  {pin.pinnedBy}, {utcMinute(pin.pinnedAt)}
                 </td>
                 <td>
                   <button

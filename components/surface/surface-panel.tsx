@@ -32,6 +32,7 @@ import type { SuspiciousFlag } from "@/lib/surface/suspicious";
 import type { SurfaceList } from "@/lib/surface/types";
 import type { SurfaceView } from "@/lib/workbench/surface-api";
 import "./surface.css";
+import { utcSecond } from "@/lib/format/utc-time";
 
 type Run =
   | { phase: "idle" }
@@ -45,14 +46,6 @@ type Run =
       secretsPage: string | null;
     }
   | { phase: "broken"; events: InspectProgress[]; message: string };
-
-/** In UTC: the panel is rendered on the server too, and the browser's own zone would differ. */
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
-const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
 
 type Tab = SurfaceList | "rejects";
 const TABS: { id: Tab; label: string }[] = [
@@ -123,7 +116,7 @@ function SurfaceBody({ view }: { view: SurfaceView }) {
         </dd>
         <dt>Inspected</dt>
         <dd className="small">
-          {when(s.inspectedAt)} in {Math.round(s.durationMs)} ms;{" "}
+          {utcSecond(s.inspectedAt)} in {Math.round(s.durationMs)} ms;{" "}
           {s.settle.listChangedNotifications} list_changed notifications
         </dd>
         <dt>Declared client capabilities</dt>
@@ -318,7 +311,7 @@ export function SurfacePanel({
           <h4 style={{ margin: 0 }}>Live surface</h4>
           <span className="small muted">
             {latest
-              ? `Last inspected ${when(latest.inspectedAt)} (${latest.status === "ok" ? "ok" : "failed"})`
+              ? `Last inspected ${utcSecond(latest.inspectedAt)} (${latest.status === "ok" ? "ok" : "failed"})`
               : "Never inspected."}
           </span>
         </div>
@@ -372,7 +365,7 @@ export function SurfacePanel({
         latestError && (
           <InspectErrorCallout
             error={latestError}
-            when={latest ? `(${when(latest.inspectedAt)})` : undefined}
+            when={latest ? `(${utcSecond(latest.inspectedAt)})` : undefined}
           />
         )
       )}
@@ -404,7 +397,8 @@ export function SurfacePanel({
             <>
               {latestError && (
                 <p className="small muted" style={{ margin: 0 }}>
-                  Below: the last successful inspection ({when(view.current.inspection.inspectedAt)}
+                  Below: the last successful inspection (
+                  {utcSecond(view.current.inspection.inspectedAt)}
                   ).
                 </p>
               )}

@@ -20,12 +20,7 @@ import {
   ListWebhooksResponseSchema,
   TestWebhookResponseSchema,
 } from "@/lib/watch/webhook-api";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
+import { utcSecond } from "@/lib/format/utc-time";
 
 export function WebhooksPanel() {
   const queryClient = useQueryClient();
@@ -193,7 +188,7 @@ export function WebhooksPanel() {
               {w.deliveries.map((d) => (
                 <tr key={d.id}>
                   <td className="mono small">
-                    {d.id} · {dateFormat.format(new Date(d.createdAt))} UTC
+                    {d.id} · {utcSecond(d.createdAt)}
                   </td>
                   <td>{d.state}</td>
                   <td className="small">

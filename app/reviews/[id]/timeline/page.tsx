@@ -13,14 +13,9 @@ import { idNamesOf } from "@/lib/events/names";
 import { getReview } from "@/lib/store/reviews";
 import { reviewSchedule } from "@/lib/store/watches";
 import { HydrationGate } from "@/components/ui/hydration-gate";
+import { utcSecond } from "@/lib/format/utc-time";
 
 export const metadata: Metadata = { title: "Timeline — Relay Review" };
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
 
 /** One review's timeline: its watched servers with their schedule, and every event logged for it. */
 export default async function TimelinePage(props: { params: Promise<{ id: string }> }) {
@@ -74,9 +69,7 @@ export default async function TimelinePage(props: { params: Promise<{ id: string
                   <td>{nameOf(serverId)}</td>
                   {w ? (
                     <>
-                      <td className="small">
-                        {w.isEnabled ? `${dateFormat.format(new Date(w.nextDueAt))} UTC` : "paused"}
-                      </td>
+                      <td className="small">{w.isEnabled ? utcSecond(w.nextDueAt) : "paused"}</td>
                       <td>
                         <HydrationGate>
                           <WatchInterval
