@@ -67,7 +67,8 @@ function SampleNote({
       style={{ margin: "0.15rem 0 0.35rem 1.5rem" }}
       data-testid="role-sample"
     >
-      <RevealedText text={sampleEvidenceLine(sample)} />
+      {/* The line names a server's field paths: their hidden characters are marked, in body text. */}
+      <RevealedText text={sampleEvidenceLine(sample)} className="" />
       {disagrees && <div>{sampledTextAdvice(sample, assessedAsText)}</div>}
     </div>
   );
