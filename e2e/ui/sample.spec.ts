@@ -132,7 +132,7 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   await page.goto(`/reviews/${id}?section=agents`);
   const template = page.getByTestId("tool-roles-tickets#resource_template/tickets://ticket/{id}");
   await expect(template.getByTestId("role-sample")).toHaveText(
-    /^Sampled \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC by owner: prose in body \(1 value\)$/,
+    /^Sampled \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC by owner: prose in body \(1 value\)$/,
   );
   const queues = page.getByTestId("tool-roles-tickets/list_queues");
   const queuesSample = queues.getByTestId("role-sample");

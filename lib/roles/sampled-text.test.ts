@@ -181,7 +181,7 @@ describe("a sample as the review keeps it and the roles table shows it (issue 32
     });
     expect(SampleEvidenceSchema.parse(evidence)).toEqual(evidence);
     expect(sampleEvidenceLine(evidence)).toBe(
-      "Sampled 2026-12-07 14:02 UTC by alice: prose in items[].description (4 values), items[].comments[].body (3 values), notes (2 values)",
+      "Sampled 7 Dec 2026, 14:02 UTC by alice: prose in items[].description (4 values), items[].comments[].body (3 values), notes (2 values)",
     );
   });
 
@@ -191,7 +191,7 @@ describe("a sample as the review keeps it and the roles table shows it (issue 32
   ])("%o is kept as its kind alone and shown as %s", (returned, words) => {
     const evidence = sampleEvidenceOf(returned, at, "owner");
     expect(evidence).toEqual({ at: "2026-12-07T14:02:31.123Z", by: "owner", kind: returned.kind });
-    expect(sampleEvidenceLine(evidence)).toBe(`Sampled 2026-12-07 14:02 UTC by owner: ${words}`);
+    expect(sampleEvidenceLine(evidence)).toBe(`Sampled 7 Dec 2026, 14:02 UTC by owner: ${words}`);
   });
 
   test.each([

@@ -13,6 +13,7 @@
  * depth and characters, and the field paths it reports are cut and have hidden characters revealed.
  */
 import { revealHidden } from "@/lib/detection/text";
+import { utcMinute } from "@/lib/format/utc-time";
 import { MAX_SAMPLE_FIELDS, type SampleEvidence } from "@/lib/review/schema";
 
 /** A field that carried prose: its path (`items[].description`), how many values, the longest. */
@@ -226,14 +227,12 @@ export const SAMPLE_KIND_LABEL: Record<SampleEvidence["kind"], string> = {
 const plural = (n: number, one: string) =>
   `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
-/** "Sampled 2026-12-07 14:02 UTC by alice: prose in items[].description (2 values)", or "…: names only". */
+/** "Sampled 7 Dec 2026, 14:02 UTC by alice: prose in items[].description (2 values)", or "…: names only". */
 export function sampleEvidenceLine(sample: SampleEvidence): string {
-  // `at` is an ISO time in UTC (the schema admits no offset).
-  const when = `${sample.at.slice(0, 10)} ${sample.at.slice(11, 16)} UTC`;
   const fields = sample.fields ?? [];
   const where = fields.map((f) => `${f.path} (${plural(f.values, "value")})`).join(", ");
   const what = `${SAMPLE_KIND_LABEL[sample.kind]}${where ? ` in ${where}` : ""}`;
-  return `Sampled ${when} by ${sample.by}: ${what}`;
+  return `Sampled ${utcMinute(sample.at)} by ${sample.by}: ${what}`;
 }
 
 /**
