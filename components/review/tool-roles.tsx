@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { ReviewEditor } from "@/components/review/use-review-editor";
 import { RoleReasons } from "@/components/review/role-reasons";
 import { RevealedText } from "@/components/surface/revealed-text";
@@ -10,8 +10,15 @@ import { itemKey, type ToolKey } from "@/lib/model/ids";
 import { shownName } from "@/lib/model/prose";
 import type { SourceId } from "@/lib/ids";
 import { bulkRoleAssessments, upsertToolAssessments, type RoleEdit } from "@/lib/review/edit";
+import { sampleDisagrees, sampledTextAdvice, sampleEvidenceLine } from "@/lib/roles/sampled-text";
 import { ANNOTATION_HINTS } from "@/lib/tools/annotations";
-import { TOOL_ROLES, type Review, type ToolAssessment, type ToolRole } from "@/lib/review/schema";
+import {
+  TOOL_ROLES,
+  type Review,
+  type SampleEvidence,
+  type ToolAssessment,
+  type ToolRole,
+} from "@/lib/review/schema";
 
 export const ROLE_LABEL: Record<ToolRole, string> = {
   returns_untrusted_text: "returns text from sources",
@@ -41,10 +48,38 @@ const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
   on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((x) => x !== value);
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
+/**
+ * The item's latest sample beside its returned-text role (issue 32): when, by whom, what came back.
+ * Where it disagrees with the role ticked now, it says so in sampledTextAdvice's words; it never
+ * ticks or clears the role itself.
+ */
+function SampleNote({
+  sample,
+  assessedAsText,
+}: {
+  sample: SampleEvidence;
+  assessedAsText: boolean;
+}) {
+  const disagrees = sampleDisagrees(sample, assessedAsText);
+  return (
+    <div
+      className={disagrees ? "callout warn small" : "small muted"}
+      style={{ margin: "0.15rem 0 0.35rem 1.5rem" }}
+      data-testid="role-sample"
+    >
+      {/* The line names a server's field paths: their hidden characters are marked, in body text. */}
+      <RevealedText text={sampleEvidenceLine(sample)} className="" />
+      {disagrees && <div>{sampledTextAdvice(sample, assessedAsText)}</div>}
+    </div>
+  );
+}
+
 type RowProps = {
   tool: ToolView;
   serverName: string;
   shown: Shown;
+  /** The newest sample kept with the item's assessment, if it was sampled. */
+  sample: SampleEvidence | undefined;
   draft: Draft | undefined;
   sources: Review["sources"];
   selected: boolean;
@@ -58,6 +93,7 @@ function ToolRoleRow({
   tool,
   serverName,
   shown,
+  sample,
   draft,
   sources,
   selected,
@@ -152,22 +188,25 @@ function ToolRoleRow({
         <fieldset style={{ border: "none", padding: 0, margin: 0 }} disabled={locked}>
           <legend className="sr-only">Roles of {name}</legend>
           {TOOL_ROLES.map((role) => (
-            <label
-              key={role}
-              className="check"
-              title={suggested.get(role)?.join("; ") ?? "not suggested"}
-            >
-              <input
-                type="checkbox"
-                checked={roles.includes(role)}
-                onChange={(e) => edit({ roles: toggled(roles, role, e.target.checked), sourceIds })}
-              />
-              {ROLE_LABEL[role]}
-              {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
-              {suggested.has(role) && (
-                <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>
+            <Fragment key={role}>
+              <label className="check" title={suggested.get(role)?.join("; ") ?? "not suggested"}>
+                <input
+                  type="checkbox"
+                  checked={roles.includes(role)}
+                  onChange={(e) =>
+                    edit({ roles: toggled(roles, role, e.target.checked), sourceIds })
+                  }
+                />
+                {ROLE_LABEL[role]}
+                {suggested.has(role) && <RoleReasons reasons={suggested.get(role) ?? []} />}
+                {suggested.has(role) && (
+                  <span className="small muted"> · {percent(confidence.get(role) ?? 0)} sure</span>
+                )}
+              </label>
+              {role === "returns_untrusted_text" && sample && (
+                <SampleNote sample={sample} assessedAsText={roles.includes(role)} />
               )}
-            </label>
+            </Fragment>
           ))}
         </fieldset>
       </td>
@@ -707,6 +746,7 @@ export function ToolRolesTable(props: {
               tool={t}
               serverName={serverNames.get(t.serverId) ?? t.serverId}
               shown={shown.get(t.key)!}
+              sample={saved.get(t.key)?.samples?.at(-1)}
               draft={drafts.get(t.key)}
               sources={review.sources}
               selected={selected.has(t.key)}

@@ -85,8 +85,16 @@ export function SamplePanel({
     } catch (error) {
       setRun({ phase: "failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
-      // The Summary's detection counts now include this sample (lib/workbench/sample-run.ts).
-      await queryClient.invalidateQueries({ queryKey: [...reviewKeys.all, "summary", reviewId] });
+      // The Summary's detection counts now include this sample, and the review keeps what it
+      // showed with the item's assessment, a new revision the roles table reads
+      // (lib/workbench/sample-run.ts).
+      await Promise.all(
+        [
+          [...reviewKeys.all, "summary", reviewId],
+          reviewKeys.detail(reviewId),
+          reviewKeys.head(reviewId),
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
     }
   };
 
@@ -97,8 +105,9 @@ export function SamplePanel({
         Runs one read-only tool or reads one resource now, in the sandbox an inspection uses, scans
         what it returns for text aimed at a model, and says whether prose came back (the evidence
         for returns_untrusted_text that the tool&apos;s description cannot give). The result counts
-        into this server&apos;s detection counts on the Summary. Detection is not a control: it
-        changes no path and no decision.
+        into this server&apos;s detection counts on the Summary, and whether prose came back is kept
+        with the item in the tool roles table (never the arguments or the text). Detection is not a
+        control: it changes no path and no decision.
       </p>
       {items.length === 0 ? (
         <p className="small muted" style={{ margin: 0 }}>

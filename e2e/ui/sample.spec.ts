@@ -5,7 +5,9 @@
  * portal, samples a planted ticket and sees the verdict with its reasons and the text with its
  * hidden character shown, then a clean ticket through the template, whose body the panel names as
  * prose, and the queues' names, which it reads as no prose (issue 32); the server's count on the
- * Summary moves from "1 flagged of 1 scanned" to "1 flagged of 3 scanned". And a result a gate
+ * Summary moves from "1 flagged of 1 scanned" to "1 flagged of 3 scanned", and the tool roles table
+ * shows each item's latest sample beside its returned-text role, saying so when a role ticked
+ * against it disagrees (issue 32). And a result a gate
  * held on a flag is released from the Summary after a confirm that names it (issue 31 item 2).
  * axe finds no serious or critical violation.
  */
@@ -124,6 +126,27 @@ test("[sample]: sample a planted ticket and a clean one from the Live surface; t
   await expect(names).toContainText("as the review's assessment says");
 
   await expect(await ticketsCount(page, id)).toContainText("1 flagged of 3 scanned");
+  await expectNoSeriousViolations(page, "sample");
+
+  // What each sample showed is kept with the item and shown beside its returned-text role.
+  await page.goto(`/reviews/${id}?section=agents`);
+  const template = page.getByTestId("tool-roles-tickets#resource_template/tickets://ticket/{id}");
+  await expect(template.getByTestId("role-sample")).toHaveText(
+    /^Sampled \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC by owner: prose in body \(1 value\)$/,
+  );
+  const queues = page.getByTestId("tool-roles-tickets/list_queues");
+  const queuesSample = queues.getByTestId("role-sample");
+  await expect(queuesSample).toHaveText(/UTC by owner: names only$/);
+  // Ticking the role against the sample says so, in the sample panel's words; it ticks nothing.
+  const role = queues.getByLabel("returns text from sources");
+  await expect(role).toBeEnabled();
+  await expect(role).not.toBeChecked();
+  await role.check();
+  await expect(queuesSample).toContainText(
+    "No prose in this sample. One sample can miss it (a record nobody described)",
+  );
+  await expect(queuesSample).toHaveClass(/callout warn/);
+  await queues.screenshot({ path: "test-results/sample-roles-row.png" });
   await expectNoSeriousViolations(page, "sample");
 });
 

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import {
+  addSample,
   bulkRoleAssessments,
   editedRoles,
   setToolsHeld,
@@ -7,7 +8,7 @@ import {
   upsertToolAssessments,
 } from "@/lib/review/edit";
 import type { SourceId } from "@/lib/ids";
-import type { ToolAssessment, ToolRef } from "@/lib/review/schema";
+import type { SampleEvidence, ToolAssessment, ToolRef } from "@/lib/review/schema";
 
 test("upsertById replaces the entry with the same id in place, or appends, without mutating", () => {
   const items = [
@@ -57,6 +58,43 @@ test("upsertToolAssessments replaces each changed tool in place and appends new 
     assessment("c", "z", []),
   ]);
   expect(tools[0]!.roles).toEqual(["writes"]);
+});
+
+const sampled = (minute: number, kind: SampleEvidence["kind"]): SampleEvidence => ({
+  at: `2026-12-07T14:0${minute}:00.000Z`,
+  by: "alice",
+  kind,
+});
+
+test("addSample keeps an item's last three samples, oldest first, and touches no other item", () => {
+  let tools: ToolAssessment[] = [
+    assessment("a", "x", ["reads_private_data"]),
+    { ...assessment("a", "x", ["returns_untrusted_text"]), item: "resource" },
+  ];
+  for (const [minute, kind] of [
+    [1, "prose"],
+    [2, "names_only"],
+    [3, "no_text"],
+    [4, "prose"],
+  ] as const)
+    tools = addSample(tools, { serverId: "a", tool: "x" } as ToolRef, sampled(minute, kind))!;
+  expect(tools[0]!.samples).toEqual([
+    sampled(2, "names_only"),
+    sampled(3, "no_text"),
+    sampled(4, "prose"),
+  ]);
+  expect(tools[0]!.roles).toEqual(["reads_private_data"]);
+  // The resource of the same name is another item.
+  expect(tools[1]!.samples).toBeUndefined();
+  expect(addSample(tools, ref("a", "unassessed"), sampled(5, "prose"))).toBeNull();
+});
+
+test("upsertToolAssessments keeps an item's samples when a role edit replaces its assessment", () => {
+  const tools = [{ ...assessment("a", "x", []), samples: [sampled(1, "prose")] }];
+  const out = upsertToolAssessments(tools, [assessment("a", "x", ["returns_untrusted_text"])]);
+  expect(out).toEqual([
+    { ...assessment("a", "x", ["returns_untrusted_text"]), samples: [sampled(1, "prose")] },
+  ]);
 });
 
 test("upsertToolAssessments tells server a tool b/c from server a/b tool c", () => {

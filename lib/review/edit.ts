@@ -1,8 +1,10 @@
 /** Small pure edits of review collections, shared by the editors that change them. */
 import type { SourceId } from "@/lib/ids";
 import {
+  MAX_SAMPLES_KEPT,
   TOOL_ROLES,
   type AssessedItemKind,
+  type SampleEvidence,
   type ToolAssessment,
   type ToolRef,
   type ToolRole,
@@ -21,7 +23,8 @@ const refKey = (ref: ToolRef & { item?: AssessedItemKind }) =>
 /**
  * `tools` with each of `changes` replacing the assessment of the same tool in place, and the rest
  * appended in their order: one pass and a map, since a bulk edit may touch every tool of a review.
- * A tool named twice in `changes` keeps the last.
+ * A tool named twice in `changes` keeps the last. A change without samples keeps the tool's: the
+ * role editors build assessments from roles and sources, and a sample is not theirs to drop.
  */
 export function upsertToolAssessments(
   tools: readonly ToolAssessment[],
@@ -33,9 +36,26 @@ export function upsertToolAssessments(
     const change = pending.get(key);
     if (!change) return t;
     pending.delete(key);
-    return change;
+    return t.samples && !change.samples ? { ...change, samples: t.samples } : change;
   });
   return [...out, ...pending.values()];
+}
+
+/**
+ * `tools` with `sample` added to the assessment of `ref`, keeping its last MAX_SAMPLES_KEPT; null
+ * when the review does not assess that item (there is nothing to keep the sample with).
+ */
+export function addSample(
+  tools: readonly ToolAssessment[],
+  ref: ToolRef & { item?: AssessedItemKind },
+  sample: SampleEvidence,
+): ToolAssessment[] | null {
+  const key = refKey(ref);
+  const index = tools.findIndex((t) => refKey(t) === key);
+  if (index === -1) return null;
+  return tools.map((t, i) =>
+    i === index ? { ...t, samples: [...(t.samples ?? []), sample].slice(-MAX_SAMPLES_KEPT) } : t,
+  );
 }
 
 /**

@@ -348,6 +348,29 @@ export const ASSESSED_ITEM_KINDS = ["tool", "resource", "resource_template"] as 
 export const AssessedItemKindSchema = z.enum(ASSESSED_ITEM_KINDS);
 export type AssessedItemKind = z.infer<typeof AssessedItemKindSchema>;
 
+/** Samples of one item kept with its assessment (the newest last), and prose fields kept per sample. */
+export const MAX_SAMPLES_KEPT = 3;
+export const MAX_SAMPLE_FIELDS = 3;
+
+/**
+ * What one sample of an item showed about returned text (issue 32, lib/roles/sampled-text.ts):
+ * when, who ran it, and whether prose came back, with the fields it came in. Only this: a sample's
+ * arguments may hold secrets and its text is the server's, so neither is kept. Evidence for the
+ * reviewer, never a role: nothing reads it to change one.
+ */
+export const SampleEvidenceSchema = z.object({
+  at: z.iso.datetime(),
+  /** Who ran it, as a pin names who pinned: the signed-in person's name, or "owner". */
+  by: name(120),
+  kind: z.enum(["prose", "names_only", "no_text"]),
+  /** For prose: the fields it came in (paths cut and hidden characters revealed) and how many values. */
+  fields: z
+    .array(z.object({ path: z.string().max(80), values: count }))
+    .max(MAX_SAMPLE_FIELDS)
+    .optional(),
+});
+export type SampleEvidence = z.infer<typeof SampleEvidenceSchema>;
+
 /**
  * The reviewer's assessment of one tool (or resource, or resource template, see `item`): the
  * sources whose text it returns (the tool → source map) and its roles. `rolesConfirmed: false`
@@ -359,6 +382,11 @@ export const ToolAssessmentSchema = ToolRefSchema.extend({
   sourceIds: z.array(SourceIdSchema).max(1000).default([]),
   roles: z.array(ToolRoleSchema).max(TOOL_ROLES.length).default([]),
   rolesConfirmed: z.boolean().default(false),
+  /**
+   * The last MAX_SAMPLES_KEPT samples of the item from the workbench, oldest first; absent when it
+   * was never sampled (and on every assessment made before samples were kept).
+   */
+  samples: z.array(SampleEvidenceSchema).max(MAX_SAMPLES_KEPT).optional(),
 });
 export type ToolAssessment = z.infer<typeof ToolAssessmentSchema>;
 

@@ -112,6 +112,42 @@ describe("a revision's one-line account of what it changed", () => {
     expect(revisionLine(set, confirmed)).toBe("confirmed the roles of 1 tool");
   });
 
+  it("names a sample kept with a tool as what came back, the oldest dropped or not", () => {
+    const sample = (minute: number, kind: "prose" | "names_only" | "no_text") => ({
+      at: `2026-12-07T14:0${minute}:00.000Z`,
+      by: "alice",
+      kind,
+    });
+    const assessed = edit((r) => ({
+      ...r,
+      tools: [{ serverId: "gh", tool: "list_issues", roles: [], rolesConfirmed: true }],
+    }));
+    const once = edit(() => ({
+      ...assessed,
+      tools: [{ ...assessed.tools[0]!, samples: [sample(1, "names_only")] }],
+    }));
+    expect(revisionLine(assessed, once)).toBe("sampled list_issues: names only");
+    const full = edit(() => ({
+      ...once,
+      tools: [
+        {
+          ...once.tools[0]!,
+          samples: [sample(1, "names_only"), sample(2, "no_text"), sample(3, "no_text")],
+        },
+      ],
+    }));
+    const fourth = edit(() => ({
+      ...full,
+      tools: [
+        {
+          ...full.tools[0]!,
+          samples: [sample(2, "no_text"), sample(3, "no_text"), sample(4, "prose")],
+        },
+      ],
+    }));
+    expect(revisionLine(full, fourth)).toBe("sampled list_issues: prose");
+  });
+
   it("shows three clauses and counts the rest; says when nothing changed", () => {
     const many = edit((r) => ({
       ...r,

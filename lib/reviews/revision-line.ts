@@ -6,6 +6,7 @@
  * with the item-level difference the History section opens.
  */
 import type { Review } from "@/lib/review/schema";
+import { SAMPLE_KIND_LABEL } from "@/lib/roles/sampled-text";
 import { diffReviews, type RevisionItemChange } from "./revision-diff";
 
 /** Clauses shown before "and N more". */
@@ -17,10 +18,19 @@ const quoteCut = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…`
 type Tool = Review["tools"][number];
 type Agent = Review["agents"][number];
 
-/** Clauses for the tool assessments: mapping to sources, roles set or confirmed, anything else. */
+/** The sample `after` keeps that `before` did not (a sample run from the workbench), or null. */
+function newSample(before: Tool | null, after: Tool) {
+  const last = after.samples?.at(-1);
+  if (!last) return null;
+  const key = JSON.stringify(last);
+  return (before?.samples ?? []).some((s) => JSON.stringify(s) === key) ? null : last;
+}
+
+/** Clauses for the tool assessments: mapping to sources, roles set or confirmed, samples, anything else. */
 function toolClauses(changes: RevisionItemChange[], sourceName: (id: string) => string): string[] {
   const mapped = new Map<string, number>();
   const unmapped = new Map<string, number>();
+  const sampled: string[] = [];
   let rolesSet = 0;
   let confirmed = 0;
   let other = 0;
@@ -41,7 +51,14 @@ function toolClauses(changes: RevisionItemChange[], sourceName: (id: string) => 
     if (rolesChanged) rolesSet++;
     else if (!before?.rolesConfirmed && after.rolesConfirmed) confirmed++;
     const sourcesChanged = was.size !== now.size || [...now].some((s) => !was.has(s));
-    if (!rolesChanged && !sourcesChanged && !(!before?.rolesConfirmed && after.rolesConfirmed))
+    const sample = newSample(before, after);
+    if (sample) sampled.push(`sampled ${quoteCut(after.tool)}: ${SAMPLE_KIND_LABEL[sample.kind]}`);
+    if (
+      !rolesChanged &&
+      !sourcesChanged &&
+      !(!before?.rolesConfirmed && after.rolesConfirmed) &&
+      !sample
+    )
       other++;
   }
   return [
@@ -49,6 +66,7 @@ function toolClauses(changes: RevisionItemChange[], sourceName: (id: string) => 
     ...[...unmapped].map(([s, n]) => `unmapped ${plural(n, "tool")} from ${sourceName(s)}`),
     ...(rolesSet > 0 ? [`set the roles of ${plural(rolesSet, "tool")}`] : []),
     ...(confirmed > 0 ? [`confirmed the roles of ${plural(confirmed, "tool")}`] : []),
+    ...sampled,
     ...(other > 0 ? [`changed ${plural(other, "tool assessment")}`] : []),
   ];
 }

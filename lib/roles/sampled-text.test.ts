@@ -1,5 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { isProse, readSampledText } from "./sampled-text";
+import { SampleEvidenceSchema } from "@/lib/review/schema";
+import {
+  isProse,
+  readSampledText,
+  sampleDisagrees,
+  sampledTextAdvice,
+  sampleEvidenceLine,
+  sampleEvidenceOf,
+} from "./sampled-text";
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
@@ -127,4 +135,78 @@ describe("what a sampled response says about returned text (issue 32)", () => {
     expect(path).not.toContain("\u202E");
     expect(path.length).toBeLessThanOrEqual(80);
   });
+
+  test("a path is stored whole: a lone surrogate is revealed, and a cut never splits a pair", () => {
+    const lone = readSampledText(
+      "tools/call",
+      text(`{"note\\ud800": "A sentence someone wrote about the export failing again."}`),
+    );
+    const path = lone.kind === "prose" ? lone.fields[0]!.path : "";
+    expect(path).toBe("note⟨U+D800⟩");
+    const long = readSampledText("tools/call", {
+      content: [],
+      structuredContent: {
+        [`${"x".repeat(78)}😀tail`]: "A sentence someone wrote about the export failing again.",
+      },
+    });
+    // Cut at 79 code units would end in the emoji's high surrogate: the cut drops it.
+    expect(long.kind === "prose" ? long.fields[0]!.path : "").toBe(`${"x".repeat(78)}…`);
+  });
+});
+
+describe("a sample as the review keeps it and the roles table shows it (issue 32)", () => {
+  const at = new Date("2026-12-07T14:02:31.123Z");
+
+  test("prose keeps its first three fields with their counts, and nothing else of the answer", () => {
+    const evidence = sampleEvidenceOf(
+      {
+        kind: "prose",
+        values: 40,
+        fields: ["items[].description", "items[].comments[].body", "notes", "title"].map(
+          (path, i) => ({ path, values: 4 - i, longestWords: 12 }),
+        ),
+      },
+      at,
+      "alice",
+    );
+    expect(evidence).toEqual({
+      at: "2026-12-07T14:02:31.123Z",
+      by: "alice",
+      kind: "prose",
+      fields: [
+        { path: "items[].description", values: 4 },
+        { path: "items[].comments[].body", values: 3 },
+        { path: "notes", values: 2 },
+      ],
+    });
+    expect(SampleEvidenceSchema.parse(evidence)).toEqual(evidence);
+    expect(sampleEvidenceLine(evidence)).toBe(
+      "Sampled 7 Dec 2026, 14:02 UTC by alice: prose in items[].description (4 values), items[].comments[].body (3 values), notes (2 values)",
+    );
+  });
+
+  test.each([
+    [{ kind: "names_only", values: 6, longestWords: 3 } as const, "names only"],
+    [{ kind: "no_text" } as const, "no text"],
+  ])("%o is kept as its kind alone and shown as %s", (returned, words) => {
+    const evidence = sampleEvidenceOf(returned, at, "owner");
+    expect(evidence).toEqual({ at: "2026-12-07T14:02:31.123Z", by: "owner", kind: returned.kind });
+    expect(sampleEvidenceLine(evidence)).toBe(`Sampled 7 Dec 2026, 14:02 UTC by owner: ${words}`);
+  });
+
+  test.each([
+    ["prose", false, true],
+    ["prose", true, false],
+    ["names_only", true, true],
+    ["names_only", false, false],
+    ["no_text", true, true],
+    ["no_text", false, false],
+  ] as const)(
+    "%s with returns_untrusted_text %s disagrees: %s, in the sample panel's words",
+    (kind, assessedAsText, disagrees) => {
+      expect(sampleDisagrees({ kind }, assessedAsText)).toBe(disagrees);
+      if (kind === "prose" && !assessedAsText)
+        expect(sampledTextAdvice({ kind }, assessedAsText)).toMatch(/add the role/);
+    },
+  );
 });

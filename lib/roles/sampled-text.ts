@@ -13,6 +13,8 @@
  * depth and characters, and the field paths it reports are cut and have hidden characters revealed.
  */
 import { revealHidden } from "@/lib/detection/text";
+import { utcMinute } from "@/lib/format/utc-time";
+import { MAX_SAMPLE_FIELDS, type SampleEvidence } from "@/lib/review/schema";
 
 /** A field that carried prose: its path (`items[].description`), how many values, the longest. */
 export interface ProseField {
@@ -57,9 +59,21 @@ export function isProse(value: string): boolean {
 /** A formatted text line is prose only if it is longer than a server's own heading ("Found 3 projects:"). */
 const isProseLine = (line: string) => wordsOf(line) >= 8 && !/:\s*$/.test(line);
 
+/** A UTF-16 surrogate with no partner: not Unicode, and refused by PostgreSQL's jsonb and RFC 8785. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A path as the reviewer reads it and the review stores it: hidden characters and lone surrogates
+ * revealed, then cut without splitting a surrogate pair.
+ */
 const shownPath = (path: string) => {
-  const revealed = revealHidden(path || "(the whole value)");
-  return revealed.length > MAX_PATH_CHARS ? `${revealed.slice(0, MAX_PATH_CHARS - 1)}…` : revealed;
+  const revealed = revealHidden(path || "(the whole value)").replace(
+    LONE_SURROGATE,
+    (m) => `⟨U+${m.charCodeAt(0).toString(16).toUpperCase()}⟩`,
+  );
+  if (revealed.length <= MAX_PATH_CHARS) return revealed;
+  const cut = revealed.slice(0, MAX_PATH_CHARS - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 };
 
 class Reader {
@@ -169,7 +183,10 @@ export function readSampledText(
  * prose where the review does not say returned text is a reason to add the role; no prose where it
  * does is not a reason to drop it on its own (one sample can miss text).
  */
-export function sampledTextAdvice(evidence: SampledText, assessedAsText: boolean): string {
+export function sampledTextAdvice(
+  evidence: { kind: SampledText["kind"] },
+  assessedAsText: boolean,
+): string {
   if (evidence.kind === "no_text")
     return "Nothing came back to judge: sample it again with arguments that return records.";
   if (evidence.kind === "prose")
@@ -179,4 +196,50 @@ export function sampledTextAdvice(evidence: SampledText, assessedAsText: boolean
   return assessedAsText
     ? "No prose in this sample. One sample can miss it (a record nobody described): keep returns_untrusted_text unless the product's API says these objects carry no free text."
     : "No prose in this sample, as the review's assessment says.";
+}
+
+/**
+ * What the review keeps of a sample (lib/review/schema.ts SampleEvidenceSchema): when, by whom, the
+ * kind, and for prose the first MAX_SAMPLE_FIELDS fields (the most values first) with their counts.
+ */
+export function sampleEvidenceOf(evidence: SampledText, at: Date, by: string): SampleEvidence {
+  return {
+    at: at.toISOString(),
+    by,
+    kind: evidence.kind,
+    ...(evidence.kind === "prose"
+      ? {
+          fields: evidence.fields
+            .slice(0, MAX_SAMPLE_FIELDS)
+            .map((f) => ({ path: f.path, values: f.values })),
+        }
+      : {}),
+  };
+}
+
+/** A sample's kind in words, as the roles table and the History line say it. */
+export const SAMPLE_KIND_LABEL: Record<SampleEvidence["kind"], string> = {
+  prose: "prose",
+  names_only: "names only",
+  no_text: "no text",
+};
+
+const plural = (n: number, one: string) =>
+  `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
+
+/** "Sampled 7 Dec 2026, 14:02 UTC by alice: prose in items[].description (2 values)", or "…: names only". */
+export function sampleEvidenceLine(sample: SampleEvidence): string {
+  const fields = sample.fields ?? [];
+  const where = fields.map((f) => `${f.path} (${plural(f.values, "value")})`).join(", ");
+  const what = `${SAMPLE_KIND_LABEL[sample.kind]}${where ? ` in ${where}` : ""}`;
+  return `Sampled ${utcMinute(sample.at)} by ${sample.by}: ${what}`;
+}
+
+/**
+ * Whether a sample disagrees with the item's returns_untrusted_text: prose where the role is
+ * absent, or no prose (names only, nothing) where it is present. Said to the reviewer with
+ * sampledTextAdvice; it changes no role.
+ */
+export function sampleDisagrees(sample: Pick<SampleEvidence, "kind">, assessedAsText: boolean) {
+  return (sample.kind === "prose") !== assessedAsText;
 }

@@ -19,21 +19,29 @@ import "server-only";
  * folder.
  *
  * The result is counted into the source's detection counts (origin "sample", no agent) and a flag
- * is logged as `content.flagged`, like the gate's. Detection is not a control: a sample changes no
- * path, control or decision.
+ * is logged as `content.flagged`, like the gate's. What it showed about returned text is kept with
+ * the item's assessment (its last few samples: when, by whom, the kind and the prose fields, never
+ * the arguments or the text) as one review revision, so the roles table can show it later.
+ * Detection is not a control: a sample changes no role, path, control or decision.
  */
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { z } from "zod";
+import { OWNER_AUTHOR, principalAuthor, type Principal } from "@/lib/auth/principal";
+import { currentPrincipal } from "@/lib/auth/request-principal";
 import { detectDetailed, type Reason } from "@/lib/detection/detect";
+import { AppError, reviewNotFound } from "@/lib/errors";
 import { relayedTexts } from "@/lib/detection/gate-scan";
 import { compileUriTemplate } from "@/lib/gate/uri-template";
 import { revealHidden } from "@/lib/detection/text";
 import { openServerSession } from "@/lib/mcp/node/inspect";
-import { readSampledText } from "@/lib/roles/sampled-text";
+import { addSample } from "@/lib/review/edit";
+import type { ReviewId, ServerId } from "@/lib/ids";
+import { readSampledText, sampleEvidenceOf, type SampledText } from "@/lib/roles/sampled-text";
 import type { InspectError } from "@/lib/mcp/types";
 import { scrubValues } from "@/lib/secrets/references";
 import type { Db } from "@/lib/store/db";
 import { addDetectionCounts } from "@/lib/store/detection-counts";
+import { getReview, saveReview } from "@/lib/store/reviews";
 import { resolveInspectLimits, type InspectLimits } from "@/lib/surface/limits";
 import { auditOwnerAction } from "@/lib/workbench/audit-action";
 import type { PreparedInspection } from "@/lib/workbench/inspect-run";
@@ -103,6 +111,56 @@ function liveRefusal(snapshot: SurfaceSnapshot, request: SampleRequest): string 
   if (a.readOnlyHint === false || a.destructiveHint === true)
     return `tool ${JSON.stringify(tool)} is not read-only: the server annotates it ${a.readOnlyHint === false ? "readOnlyHint: false" : "destructiveHint: true"}; only read-only tools can be sampled`;
   return null;
+}
+
+/**
+ * Saves attempted when another save lands between reading the review and writing it: each retry
+ * re-reads it, so an edit made while the sample ran is kept, never overwritten.
+ */
+const MAX_SAMPLE_SAVE_ATTEMPTS = 3;
+
+/**
+ * Keep what a sample showed about returned text with the item's assessment, as one revision on
+ * top of the current one (the reviewer may have saved while the server ran: the sample is added to
+ * what they saved). Null when the review no longer assesses the item.
+ */
+export async function recordSample(
+  db: Db,
+  reviewId: ReviewId,
+  request: Pick<SampleRequest, "item" | "tool">,
+  serverId: ServerId,
+  returnedText: SampledText,
+  options: { now?: Date; principal?: Principal } = {},
+): Promise<{ revision: number } | null> {
+  const principal = options.principal ?? currentPrincipal();
+  // Named as a pin names who pinned: the person, or the owner token as "owner".
+  const by = principal.kind === "person" ? principal.name : OWNER_AUTHOR;
+  const sample = sampleEvidenceOf(returnedText, options.now ?? new Date(), by);
+  const ref = {
+    serverId,
+    tool: request.tool,
+    ...(request.item !== "tool" ? { item: request.item } : {}),
+  };
+  let record = await getReview(db, reviewId);
+  for (let attempt = 0; attempt < MAX_SAMPLE_SAVE_ATTEMPTS; attempt++) {
+    if (!record) throw reviewNotFound(reviewId);
+    const tools = addSample(record.review.tools, ref, sample);
+    if (!tools) return null;
+    const saved = await saveReview(
+      db,
+      reviewId,
+      record.revision,
+      { ...record.review, tools },
+      principalAuthor(principal),
+    );
+    if (!saved) throw reviewNotFound(reviewId);
+    if (saved.ok) return { revision: saved.record.revision };
+    record = saved.conflict;
+  }
+  throw new AppError(
+    "CONFLICT",
+    "the sample ran, but the review kept changing while its result was being kept; sample it again",
+  );
 }
 
 /** Tool names passed to the detector's tool-call signal. */
@@ -220,6 +278,7 @@ export async function runSample(
       flagged: verdict.flagged,
       score: verdict.score,
       chars: text.length,
+      returnedText: sample.returnedText.kind,
     },
   });
   if (verdict.flagged)
@@ -242,5 +301,8 @@ export async function runSample(
         excerpt: verdict.excerpt,
       },
     });
+  // After the log: a run that happened is logged even if keeping its result fails. An error's text
+  // ("no ticket T-9") says nothing of what the item returns when it works, so it is not kept.
+  if (!sample.isError) await recordSample(db, record.id, request, server.id, sample.returnedText);
   return { ok: true, result: sample };
 }

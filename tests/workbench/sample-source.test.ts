@@ -7,6 +7,8 @@
  * the server itself annotates destructive, are refused with a clear error and never run. The same
  * goes for its resources: a listed URI and a template expanded with the reviewer's variables are
  * read and scanned, a variable that would reach another path is refused before anything starts.
+ * What each sample showed about returned text is kept with the item's assessment (its last three,
+ * one revision each, nothing on a refusal) and read back from the store (issue 32).
  * On PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -373,6 +375,64 @@ describe.each(BACKENDS)("sampling a source from the workbench on $name", (backen
       const queues = SampleResultSchema.parse(await res.json());
       expect(queues).toMatchObject({ tool: "list_queues", sources: [], flagged: false });
       expect(queues.returnedText).toEqual({ kind: "names_only", values: 6, longestWords: 3 });
+    },
+  );
+
+  test(
+    "what a sample showed is kept with the item, one revision each, its last three; a refusal keeps nothing",
+    T,
+    async () => {
+      const db = await store.getDb();
+      const { getReview, getRevision } = await import("@/lib/store/reviews");
+      const { revisionLine } = await import("@/lib/reviews/revision-line");
+      const assessed = async (tool: string) =>
+        (await getReview(db, reviewId))!.review.tools.find(
+          (t) => t.tool === tool && (t.item ?? "tool") === "tool",
+        )!;
+      const started = new Date().toISOString();
+      const before = (await getReview(db, reviewId))!.revision;
+
+      // Four runs of one tool: each is a revision, and the tool keeps the last three.
+      for (const id of ["whoami", "T-4412", "whoami", "T-4412"]) {
+        const res = await sample("get_ticket", { id });
+        expect(res.status, await res.clone().text()).toBe(200);
+      }
+      const record = (await getReview(db, reviewId))!;
+      expect(record.revision).toBe(before + 4);
+      const kept = (await assessed("get_ticket")).samples!;
+      expect(kept.map((k) => k.kind)).toEqual(["prose", "names_only", "prose"]);
+      // When (checked below), by whom, the kind and the prose's fields: nothing else.
+      const { at: _at, ...newest } = kept[2]!;
+      expect(newest).toEqual({
+        by: "owner",
+        kind: "prose",
+        fields: [{ path: "body", values: 1 }],
+      });
+      expect(kept.every((k) => k.at >= started && k.at <= new Date().toISOString())).toBe(true);
+      // Neither the arguments nor the text came along; and no role changed.
+      expect(JSON.stringify(kept)).not.toMatch(/T-4412|whoami|cannot log in|sandbox/);
+      expect((await assessed("get_ticket")).roles).toEqual(["returns_untrusted_text"]);
+      // The one-line account of the last revision says what it kept.
+      const last = await getRevision(db, reviewId, record.revision);
+      const previous = await getRevision(db, reviewId, record.revision - 1);
+      expect(revisionLine(previous!.review, last!.review)).toBe("sampled get_ticket: prose");
+      expect(last!.author).toBe("owner");
+
+      // The sample of the queues an earlier test ran is there too.
+      expect((await assessed("list_queues")).samples?.map((k) => k.kind)).toEqual(["names_only"]);
+
+      // An error answer ran but says nothing of what the tool returns; refused before the server
+      // starts (the review says it writes) and after (the server annotates it destructive): nothing
+      // is kept, no revision is made.
+      const missing = await sample("get_ticket", { id: "T-9999" });
+      expect(missing.status).toBe(200);
+      expect(SampleResultSchema.parse(await missing.json()).isError).toBe(true);
+      expect((await sample("close_ticket", { id: "T-4411" })).status).toBe(422);
+      expect((await sample("purge_ticket", { id: "T-4411" })).status).toBe(422);
+      expect((await getReview(db, reviewId))!.revision).toBe(record.revision);
+      expect((await assessed("get_ticket")).samples).toEqual(kept);
+      expect((await assessed("purge_ticket")).samples).toBeUndefined();
+      expect((await assessed("close_ticket")).samples).toBeUndefined();
     },
   );
 });

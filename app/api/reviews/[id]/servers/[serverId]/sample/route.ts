@@ -29,7 +29,9 @@ class SampleRefusedError extends AppError {
  * Sample a source (issue 31 item 3): run one read-only tool of the server with the reviewer's
  * arguments, or read one of its resources (a template expanded with the reviewer's variables),
  * started and sandboxed as an inspection is, and answer the detector's verdict on what
- * it returned. The result is counted into the source's detection counts; nothing else changes.
+ * it returned. The result is counted into the source's detection counts, and whether prose came
+ * back is kept with the item's assessment as a new review revision (lib/workbench/sample-run.ts
+ * `recordSample`); a refusal or a failure keeps nothing.
  */
 export const POST = withRoute(async (request: Request, { params }: Ctx) => {
   const p = await params;
