@@ -79,11 +79,36 @@ export function effectiveRole(p: Pick<PersonRecord, "idpRole" | "assignedRole">)
   return p.assignedRole ?? p.idpRole;
 }
 
+/** Characters of a person's name kept: the review's own names (a decision's, a sample's) hold 120. */
+const MAX_NAME_CHARS = 120;
+/** Line breaks, tabs and other runs of white space (U+0085 included), read as one space. */
+const SPACE_RUN = /[\s\u0085]+/gu;
+/** What a reader would not see, or would see act on the text around it: controls and format characters (bidi, zero-width, tags). */
+const HIDDEN = /[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * A claim as the name the workbench shows and keeps. The identity provider's text is not ours, and
+ * the name goes onto pins, decisions, samples and revisions, shown to others and kept in records
+ * whose names refuse control characters: a line break or a U+202E in it could make one entry read
+ * as another's, and would make the record refuse the save. So white space becomes one space, every
+ * other hidden character its visible marker (`⟨U+202E⟩`), and the name is cut to MAX_NAME_CHARS
+ * without splitting a surrogate pair.
+ */
+function shownName(claim: string): string {
+  const shown = claim
+    .replace(SPACE_RUN, " ")
+    .trim()
+    .replace(HIDDEN, (m) => `⟨U+${m.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  if (shown.length <= MAX_NAME_CHARS) return shown;
+  const cut = shown.slice(0, MAX_NAME_CHARS);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /** The name a person is shown by: `name`, else `preferred_username`, else email, else the subject. */
 export function displayNameOf(claims: Record<string, unknown>): string {
   for (const k of ["name", "preferred_username", "email", "sub"]) {
     const v = claims[k];
-    if (typeof v === "string" && v.trim() !== "") return v.trim().slice(0, 120);
+    if (typeof v === "string" && v.trim() !== "") return shownName(v);
   }
   return "unnamed person";
 }
